@@ -1,0 +1,209 @@
+import { z } from 'zod';
+
+/**
+ * The API's one env reader. Everything the process needs is validated here, so a bad value stops
+ * the start with a message naming the variable instead of failing on the first request.
+ */
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The sandbox's fixed credentials (DESIGN.md section 7), used only when Discord is local. */
+const SANDBOX_CREDENTIALS = {
+  clientId: '100000000000000001',
+  clientSecret: 'sandbox-secret',
+  botToken: 'sandbox-bot-token',
+} as const;
+
+const DEV_SESSION_SECRET = 'spacecadet-dev-session-secret-not-for-production';
+
+/**
+ * VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY | MANAGE_ROLES.
+ * ATTACH_FILES is there because image reward roles grant it, and a bot can only grant what it has.
+ */
+export const DEFAULT_BOT_PERMISSIONS = '268553216';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const httpUrl = (fallback: string) =>
+  optionalString.pipe(
+    z
+      .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+      .default(fallback)
+      .transform((url) => url.replace(/\/+$/, '')),
+  );
+
+const EnvSchema = z.object({
+  NODE_ENV: optionalString.pipe(z.enum(['development', 'production', 'test']).default('development')),
+  DATABASE_URL: optionalString.pipe(
+    z
+      .url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// URL' })
+      .default('postgres://postgres@127.0.0.1:5432/spacecadet'),
+  ),
+  REDIS_URL: optionalString.pipe(
+    z.url({ protocol: /^rediss?$/, message: 'must be a redis:// URL' }).default('redis://127.0.0.1:6379'),
+  ),
+  REDIS_PREFIX: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
+      .default('spacecadet'),
+  ),
+  API_HOST: optionalString.pipe(z.string().default('127.0.0.1')),
+  API_PORT: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d{1,5}$/, 'must be a port number')
+      .transform(Number)
+      .refine((port) => port <= 65535, 'must be a port number')
+      .default(4000),
+  ),
+  PUBLIC_API_URL: httpUrl('http://127.0.0.1:4000'),
+  DASHBOARD_URL: httpUrl('http://127.0.0.1:5173'),
+  DISCORD_API_BASE: httpUrl('https://discord.com/api'),
+  DISCORD_OAUTH_BASE: httpUrl('https://discord.com'),
+  DISCORD_CLIENT_ID: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d{5,20}$/, 'must be a Discord id')
+      .optional(),
+  ),
+  DISCORD_CLIENT_SECRET: optionalString,
+  DISCORD_BOT_TOKEN: optionalString,
+  SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  OWNER_USER_ID: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d{5,20}$/, 'must be a Discord id')
+      .optional(),
+  ),
+  BOT_PERMISSIONS: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d{1,20}$/, 'must be a permissions integer')
+      .default(DEFAULT_BOT_PERMISSIONS),
+  ),
+  LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).default('info')),
+});
+
+export interface RateLimitConfig {
+  /** Requests per window per IP on every route. */
+  max: number;
+  /** Requests per window per IP on the code exchange route. */
+  exchangeMax: number;
+  windowMs: number;
+}
+
+export interface ApiConfig {
+  nodeEnv: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  publicApiUrl: string;
+  dashboardUrl: string;
+  databaseUrl: string;
+  redisUrl: string;
+  /** Namespaces every Redis key: `${prefix}:...` for ours, `${prefix}:bull` for the queue. */
+  redisPrefix: string;
+  discord: {
+    apiBase: string;
+    oauthBase: string;
+    clientId: string;
+    clientSecret: string;
+    botToken: string;
+    /** Per-request timeout towards Discord. */
+    timeoutMs: number;
+  };
+  sessionSecret: string;
+  /** Lifetime of an API session token, in seconds. */
+  sessionTtlSec: number;
+  ownerUserId: string | null;
+  botPermissions: string;
+  rateLimit: RateLimitConfig;
+  cacheTtlSec: { guilds: number; channels: number };
+  /** How long a request waits on Redis before the API answers 503. */
+  redisTimeoutMs: number;
+  logLevel: LogLevel;
+  /** Things worth a log line at start (e.g. the dev session secret), not errors. */
+  warnings: string[];
+}
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'EnvError';
+  }
+}
+
+function isLocalUrl(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host === '[::1]';
+}
+
+/** Reads and validates the API's environment; throws EnvError naming each bad variable. */
+export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new EnvError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  const warnings: string[] = [];
+
+  // Against a local sandbox the sandbox's fixed credentials are the sensible defaults.
+  const sandbox = isLocalUrl(e.DISCORD_API_BASE);
+  const credential = (name: string, value: string | undefined, sandboxValue: string): string => {
+    if (value !== undefined) return value;
+    if (sandbox) return sandboxValue;
+    problems.push(`${name}: required when DISCORD_API_BASE is not a local sandbox`);
+    return '';
+  };
+  const clientId = credential('DISCORD_CLIENT_ID', e.DISCORD_CLIENT_ID, SANDBOX_CREDENTIALS.clientId);
+  const clientSecret = credential(
+    'DISCORD_CLIENT_SECRET',
+    e.DISCORD_CLIENT_SECRET,
+    SANDBOX_CREDENTIALS.clientSecret,
+  );
+  const botToken = credential('DISCORD_BOT_TOKEN', e.DISCORD_BOT_TOKEN, SANDBOX_CREDENTIALS.botToken);
+
+  let sessionSecret = e.SESSION_SECRET;
+  if (sessionSecret === undefined) {
+    if (e.NODE_ENV === 'production') problems.push('SESSION_SECRET: required in production');
+    else
+      warnings.push(
+        'SESSION_SECRET is not set: using a fixed development secret. Never do this in production.',
+      );
+    sessionSecret = DEV_SESSION_SECRET;
+  }
+  if (problems.length > 0) throw new EnvError(problems);
+
+  return {
+    nodeEnv: e.NODE_ENV,
+    host: e.API_HOST,
+    port: e.API_PORT,
+    publicApiUrl: e.PUBLIC_API_URL,
+    dashboardUrl: e.DASHBOARD_URL,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
+    discord: {
+      apiBase: e.DISCORD_API_BASE,
+      oauthBase: e.DISCORD_OAUTH_BASE,
+      clientId,
+      clientSecret,
+      botToken,
+      timeoutMs: 10_000,
+    },
+    sessionSecret,
+    sessionTtlSec: 3600,
+    ownerUserId: e.OWNER_USER_ID ?? null,
+    botPermissions: e.BOT_PERMISSIONS,
+    rateLimit: { max: 300, exchangeMax: 10, windowMs: 60_000 },
+    cacheTtlSec: { guilds: 60, channels: 30 },
+    redisTimeoutMs: 2_000,
+    logLevel: e.LOG_LEVEL,
+    warnings,
+  };
+}

@@ -1,0 +1,66 @@
+import { Snowflake } from '@spacecadet/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { forbidden, notAuthenticated, sessionExpired } from '../errors.ts';
+import { assertBotInGuild } from '../services/bot-presence.ts';
+import type { AppServices } from '../services/container.ts';
+import type { SessionContext } from '../services/sessions.ts';
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/** The raw `:guildId` path segment, when the route has one and it looks like an id. */
+function guildIdParam(request: FastifyRequest): string | null {
+  const params = request.params;
+  if (typeof params !== 'object' || params === null || !('guildId' in params)) return null;
+  const parsed = Snowflake.safeParse(params.guildId);
+  return parsed.success ? parsed.data : null;
+}
+
+export async function authenticate(services: AppServices, request: FastifyRequest): Promise<SessionContext> {
+  const token = bearerToken(request);
+  if (token === null) throw notAuthenticated();
+  const found = await services.sessions.lookup(token);
+  if (found.status === 'unknown') throw notAuthenticated();
+  if (found.status === 'expired') throw sessionExpired();
+  return found.session;
+}
+
+/** 403 unless the session's user owns or manages the guild (per Discord, cached briefly). */
+export async function authorizeGuild(
+  services: AppServices,
+  session: SessionContext,
+  guildId: string,
+): Promise<void> {
+  if (!(await services.guildAccess.canManage(session, guildId))) throw forbidden();
+}
+
+/**
+ * The guard every route passes, driven by the route table's `auth` kind. It runs in
+ * preValidation: after the per-IP rate limit (onRequest), so a flood of made-up tokens is
+ * throttled before it reaches Postgres or Discord, and before validation, so a caller without
+ * access learns nothing from validation errors. The bot check runs last, before the handler.
+ */
+export function registerAuth(app: FastifyInstance): void {
+  app.decorateRequest('session', null);
+
+  app.addHook('preValidation', async (request) => {
+    const auth = request.routeOptions.config.auth;
+    if (auth === undefined || auth === 'public') return;
+    const session = await authenticate(app.services, request);
+    request.session = session;
+    if (auth !== 'guild') return;
+    // A malformed id is left to validation (400); it can name no guild the user manages.
+    const guildId = guildIdParam(request);
+    if (guildId !== null) await authorizeGuild(app.services, session, guildId);
+  });
+
+  app.addHook('preHandler', async (request) => {
+    if (request.routeOptions.config.needsBot !== true) return;
+    const guildId = guildIdParam(request);
+    if (guildId !== null) await assertBotInGuild(app.services.db, guildId);
+  });
+}

@@ -1,0 +1,78 @@
+import { JOB_QUEUE } from '@spacecadet/contract';
+import { createDb } from '@spacecadet/db';
+import { Queue } from 'bullmq';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import type { ApiConfig } from '../env.ts';
+import type { AppServices } from '../services/container.ts';
+import { TokenCipher } from '../services/crypto.ts';
+import { DiscordClient } from '../services/discord.ts';
+import { GuildAccessService } from '../services/guild-access.ts';
+import type { GuildJobQueue } from '../services/jobs.ts';
+import { SessionService } from '../services/sessions.ts';
+
+function redisOptions(config: ApiConfig) {
+  // No offline queue and a short timeout: while Redis is down a request fails fast (503)
+  // instead of hanging until Redis returns.
+  return {
+    connectTimeout: config.redisTimeoutMs,
+    commandTimeout: config.redisTimeoutMs,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    lazyConnect: true,
+    retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
+  } as const;
+}
+
+/**
+ * Postgres, Redis, the BullMQ queue, the Discord client and the session and guild-access
+ * services, decorated on the app as `app.services` and closed with it. A dependency that is
+ * down at start does not stop the API: requests needing it answer 503 and /readyz says so.
+ */
+export async function registerServices(app: FastifyInstance, config: ApiConfig): Promise<AppServices> {
+  const dbHandle = createDb(config.databaseUrl, {
+    applicationName: 'spacecadet-api',
+    onIdleError: (error) => app.log.warn({ err: error }, 'idle Postgres connection failed'),
+  });
+  const redis = new Redis(config.redisUrl, { ...redisOptions(config), keyPrefix: `${config.redisPrefix}:` });
+  // BullMQ refuses a keyPrefix on its connection; it namespaces with its own `prefix`.
+  const queueRedis = new Redis(config.redisUrl, redisOptions(config));
+  for (const client of [redis, queueRedis]) {
+    client.on('error', (error: Error) => app.log.debug({ err: error }, 'redis connection error'));
+  }
+  await Promise.all(
+    [redis, queueRedis].map((client) =>
+      client
+        .connect()
+        .catch((error: unknown) => app.log.warn({ err: error }, 'Redis not reachable at start')),
+    ),
+  );
+  const queue: GuildJobQueue = new Queue(JOB_QUEUE, {
+    connection: queueRedis,
+    prefix: `${config.redisPrefix}:bull`,
+    skipWaitingForReady: true,
+  });
+  queue.on('error', (error) => app.log.debug({ err: error }, 'queue error'));
+
+  const discord = new DiscordClient({ ...config.discord });
+  const cipher = new TokenCipher(config.sessionSecret);
+  const sessions = new SessionService(dbHandle.db, cipher, discord, config.sessionTtlSec);
+  const services: AppServices = {
+    config,
+    db: dbHandle.db,
+    redis,
+    queue,
+    discord,
+    sessions,
+    guildAccess: new GuildAccessService(redis, discord, sessions, config.cacheTtlSec.guilds),
+  };
+  app.decorate('services', services);
+
+  app.addHook('onClose', async () => {
+    await queue.close().catch((error: unknown) => app.log.warn({ err: error }, 'queue close failed'));
+    redis.disconnect();
+    queueRedis.disconnect();
+    await dbHandle.close();
+  });
+  return services;
+}

@@ -1,0 +1,143 @@
+import { type ColorGroup, MESSAGES, routes } from '@spacecadet/contract';
+import { colorRolesModeOf } from '@spacecadet/core';
+import { colorGroups, colorPanels, colorShades, colors, type Db, guildConfigs } from '@spacecadet/db';
+import { asc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { ApiError, notFound } from '../errors.ts';
+import { authorizeGuild } from '../plugins/auth.ts';
+import { isUndefinedTable } from '../services/dependency-errors.ts';
+import { enqueueGuildJob } from '../services/jobs.ts';
+import { defineRoute } from './define.ts';
+
+/** A server whose database lacks the color tables answers 501, as the dashboard expects. */
+async function withColorTables<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!isUndefinedTable(error)) throw error;
+    const unavailable = new ApiError('color_roles_unavailable', MESSAGES.colorRolesUnavailable);
+    unavailable.cause = error;
+    throw unavailable;
+  }
+}
+
+async function readPalette(db: Db, guildId: string): Promise<ColorGroup[]> {
+  const [groupRows, colorRows, shadeRows] = await Promise.all([
+    db
+      .select()
+      .from(colorGroups)
+      .where(eq(colorGroups.guildId, guildId))
+      .orderBy(asc(colorGroups.position), asc(colorGroups.id)),
+    db.select().from(colors).where(eq(colors.guildId, guildId)).orderBy(asc(colors.position), asc(colors.id)),
+    db
+      .select()
+      .from(colorShades)
+      .where(eq(colorShades.guildId, guildId))
+      .orderBy(asc(colorShades.position), asc(colorShades.id)),
+  ]);
+  return groupRows.map((group) => ({
+    group_id: group.id,
+    group_name: group.name,
+    is_expanded: group.isExpanded,
+    colors: colorRows
+      .filter((color) => color.groupId === group.id)
+      .map((color) => ({
+        role_id: color.roleId,
+        color_name: color.name,
+        hex_code: color.hexCode,
+        shades: shadeRows
+          .filter((shade) => shade.colorId === color.id)
+          .map((shade) => ({ shade_id: shade.id, shade_name: shade.name, hex_code: shade.hexCode })),
+      })),
+  }));
+}
+
+/**
+ * Roles the bot cannot hand out (its role is not above them), recorded by the worker in the
+ * hash `${REDIS_PREFIX}:color-warnings:<guild>` (see apps/worker/README.md). Our Redis client
+ * adds the prefix. Losing them while Redis is down is better than failing the page.
+ */
+async function readWarnings(redis: Redis, guildId: string): Promise<string[]> {
+  try {
+    return (await redis.hvals(`color-warnings:${guildId}`)).sort();
+  } catch {
+    return [];
+  }
+}
+
+async function readPanel(db: Db, guildId: string) {
+  const [panel] = await db.select().from(colorPanels).where(eq(colorPanels.guildId, guildId)).limit(1);
+  return panel ?? null;
+}
+
+/** The color roles screen: palette, panel channel, and the generate / post / reset jobs. */
+export function registerColorRoleRoutes(app: FastifyInstance): void {
+  const { db, queue, redis } = app.services;
+
+  defineRoute(app, routes.getColorRoles, async ({ params }) =>
+    withColorTables(async () => {
+      const [groups, panel, warnings, [config]] = await Promise.all([
+        readPalette(db, params.guildId),
+        readPanel(db, params.guildId),
+        readWarnings(redis, params.guildId),
+        db
+          .select({ data: guildConfigs.data })
+          .from(guildConfigs)
+          .where(eq(guildConfigs.guildId, params.guildId))
+          .limit(1),
+      ]);
+      return {
+        groups,
+        channel_id: panel?.channelId ?? null,
+        mode: colorRolesModeOf(config?.data),
+        message_id: panel?.messageId ?? null,
+        warnings,
+      };
+    }),
+  );
+
+  defineRoute(app, routes.setColorRolesChannel, async ({ params, body }) =>
+    withColorTables(async () => {
+      const values = { channelId: body.channel_id, updatedAt: new Date() };
+      await db
+        .insert(colorPanels)
+        .values({ guildId: params.guildId, ...values })
+        .onConflictDoUpdate({ target: colorPanels.guildId, set: values });
+      return { channel_id: body.channel_id };
+    }),
+  );
+
+  defineRoute(app, routes.generateColorRoles, async ({ params, session }) => ({
+    job_id: await enqueueGuildJob(queue, 'color-roles.generate', params.guildId, session.user.id),
+  }));
+
+  defineRoute(app, routes.postColorPanel, async ({ params, session }) => {
+    const panel = await withColorTables(() => readPanel(db, params.guildId));
+    if (!panel?.channelId) throw new ApiError('invalid_input', MESSAGES.selectChannelFirst);
+    return {
+      job_id: await enqueueGuildJob(queue, 'color-roles.post-panel', params.guildId, session.user.id),
+    };
+  });
+
+  defineRoute(app, routes.resetColorRoles, async ({ params, session }) => ({
+    job_id: await enqueueGuildJob(queue, 'color-roles.reset', params.guildId, session.user.id),
+  }));
+
+  defineRoute(app, routes.expandColorGroup, async ({ body, session }) =>
+    withColorTables(async () => {
+      const [group] = await db
+        .select({ guildId: colorGroups.guildId })
+        .from(colorGroups)
+        .where(eq(colorGroups.id, body.group_id))
+        .limit(1);
+      if (!group) throw notFound('No such color group');
+      await authorizeGuild(app.services, session, group.guildId);
+      await db
+        .update(colorGroups)
+        .set({ isExpanded: body.is_expanded })
+        .where(eq(colorGroups.id, body.group_id));
+      return { group_id: body.group_id, is_expanded: body.is_expanded };
+    }),
+  );
+}

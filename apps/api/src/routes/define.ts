@@ -1,0 +1,105 @@
+import { ErrorBody, errorResponses, type RouteAuth, type RouteDef } from '@spacecadet/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { SessionContext } from '../services/sessions.ts';
+
+type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+/** A status without a body (204) returns nothing: a handler with no `return`, hence void. */
+// biome-ignore lint/suspicious/noConfusingVoidType: handlers of 204 routes end without a return statement
+type ResultOf<S> = S extends z.ZodType ? z.output<S> : void;
+type SuccessStatus<R extends RouteDef> = Extract<keyof R['responses'], 200 | 201 | 202 | 204>;
+
+/** What a handler returns: the success body, or the Location of a redirect route. */
+export type RouteResult<R extends RouteDef> = R extends { redirect: true }
+  ? string
+  : ResultOf<R['responses'][SuccessStatus<R>]>;
+
+export interface RouteContext<R extends RouteDef> {
+  params: R extends { params: infer P } ? Output<P> : undefined;
+  query: R extends { query: infer Q } ? Output<Q> : undefined;
+  body: R extends { body: infer B } ? Output<B> : undefined;
+  /** The signed-in session; present on every route whose auth is not `public`. */
+  session: R['auth'] extends 'public' ? SessionContext | null : SessionContext;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export interface RouteOptions {
+  bodyLimit?: number;
+  /** A stricter limit for this route, or false for none (health checks). */
+  rateLimit?: { max: number; timeWindow: number } | false;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+    needsBot?: boolean;
+  }
+}
+
+/** Statuses without a body still appear in the OpenAPI document (a `null` schema has no content). */
+function noContent(status: number) {
+  return z.null().meta({ description: status === 302 ? 'Redirect' : 'No content' });
+}
+
+/**
+ * Registers one route of the contract table: its method, path, params, query, body and responses
+ * become the Fastify schema, so the one zod schema validates, documents and types the route.
+ * Authentication, guild authorization and the bot check run from hooks that read `config`.
+ */
+export function defineRoute<R extends RouteDef>(
+  app: FastifyInstance,
+  def: R,
+  handler: (context: RouteContext<R>) => Promise<RouteResult<R>>,
+  options: RouteOptions = {},
+): void {
+  const response: Record<number, unknown> = {};
+  for (const [status, schema] of Object.entries(def.responses)) {
+    response[Number(status)] = schema ?? noContent(Number(status));
+  }
+  for (const [status, schema] of Object.entries(errorResponses(def))) response[Number(status)] = schema;
+  // Beyond the contract's list: any body can be too large or not JSON, and the guild guard asks
+  // Discord (through the cache) on every authenticated route.
+  if (def.body) {
+    response[413] = ErrorBody;
+    response[415] = ErrorBody;
+  }
+  if (def.auth !== 'public') response[502] = ErrorBody;
+  const successStatus = Number(Object.keys(def.responses)[0] ?? 200);
+
+  app.route({
+    method: def.method,
+    url: def.path,
+    ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+    config: {
+      auth: def.auth,
+      needsBot: def.needsBot === true,
+      ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+    },
+    schema: {
+      summary: def.summary,
+      tags: [def.tag],
+      ...(def.auth === 'public' ? {} : { security: [{ session: [] }] }),
+      ...(def.params ? { params: def.params } : {}),
+      ...(def.query ? { querystring: def.query } : {}),
+      ...(def.body ? { body: def.body } : {}),
+      response,
+    },
+    handler: async (request, reply) => {
+      // The validator compiler has parsed params, query and body with the route's own schemas.
+      const context = {
+        params: request.params,
+        query: request.query,
+        body: request.body,
+        session: request.session,
+        request,
+        reply,
+      } as RouteContext<R>;
+      const result = await handler(context);
+      if (reply.sent) return reply;
+      if (def.redirect) return reply.redirect(String(result), 302);
+      reply.code(successStatus);
+      return result === undefined ? reply.send() : reply.send(result);
+    },
+  });
+}

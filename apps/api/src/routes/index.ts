@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { registerAuthRoutes } from './auth.ts';
+import { registerChannelRoutes } from './channels.ts';
+import { registerColorRoleRoutes } from './color-roles.ts';
+import { registerGuildConfigRoutes } from './guilds-config.ts';
+import { registerHealthRoutes } from './health.ts';
+import { registerInstallRoutes } from './install.ts';
+import { registerJobRoutes } from './jobs.ts';
+import { registerLevelingRoutes } from './leveling.ts';
+import { registerPersonalityRoutes } from './personality-roles.ts';
+
+/** Every served route of the contract table, one module per resource. */
+export async function registerRoutes(app: FastifyInstance): Promise<void> {
+  registerHealthRoutes(app);
+  registerAuthRoutes(app);
+  registerInstallRoutes(app);
+  registerJobRoutes(app);
+  registerGuildConfigRoutes(app);
+  registerChannelRoutes(app);
+  registerColorRoleRoutes(app);
+  registerPersonalityRoutes(app);
+  registerLevelingRoutes(app);
+}

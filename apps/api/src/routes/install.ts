@@ -1,0 +1,63 @@
+import { routes, Snowflake } from '@spacecadet/contract';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { ApiConfig } from '../env.ts';
+import { isBotInGuild } from '../services/bot-presence.ts';
+import { defineRoute } from './define.ts';
+
+const InstallState = z.object({ guild_id: Snowflake.optional() });
+
+export function encodeInstallState(guildId: string | undefined): string {
+  return Buffer.from(JSON.stringify(guildId === undefined ? {} : { guild_id: guildId })).toString(
+    'base64url',
+  );
+}
+
+/** The guild id carried in an install `state`, or undefined for a missing or foreign state. */
+export function decodeInstallState(state: string | undefined): string | undefined {
+  if (state === undefined) return undefined;
+  try {
+    const parsed = InstallState.safeParse(JSON.parse(Buffer.from(state, 'base64url').toString('utf8')));
+    return parsed.success ? parsed.data.guild_id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Discord's bot authorize page for our application, optionally with the guild preselected. */
+export function inviteUrl(config: ApiConfig, guildId: string | undefined): string {
+  const params = new URLSearchParams({
+    client_id: config.discord.clientId,
+    permissions: config.botPermissions,
+    scope: 'bot applications.commands',
+    response_type: 'code',
+    redirect_uri: `${config.publicApiUrl}/install/callback`,
+    state: encodeInstallState(guildId),
+  });
+  if (guildId !== undefined) {
+    params.set('guild_id', guildId);
+    params.set('disable_guild_select', 'true');
+  }
+  return `${config.discord.oauthBase}/oauth2/authorize?${params.toString()}`;
+}
+
+/** The bot install flow and the bot presence check; all public. */
+export function registerInstallRoutes(app: FastifyInstance): void {
+  const { config, db } = app.services;
+
+  defineRoute(app, routes.getInviteUrl, async ({ query }) => ({ url: inviteUrl(config, query.guildId) }));
+
+  defineRoute(app, routes.install, async ({ query }) => inviteUrl(config, query.guildId));
+
+  defineRoute(app, routes.installCallback, async ({ query }) => {
+    if (query.error !== undefined) return `${config.dashboardUrl}/?install=error`;
+    const guildId = query.guild_id ?? decodeInstallState(query.state);
+    const params = new URLSearchParams({ install: 'success' });
+    if (guildId !== undefined) params.set('guild_id', guildId);
+    return `${config.dashboardUrl}/?${params.toString()}`;
+  });
+
+  defineRoute(app, routes.botInGuild, async ({ params }) => ({
+    inGuild: await isBotInGuild(db, params.guildId),
+  }));
+}

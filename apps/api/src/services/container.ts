@@ -1,0 +1,28 @@
+import type { Db } from '@spacecadet/db';
+import type { Redis } from 'ioredis';
+import type { ApiConfig } from '../env.ts';
+import type { DiscordClient } from './discord.ts';
+import type { GuildAccessService } from './guild-access.ts';
+import type { GuildJobQueue } from './jobs.ts';
+import type { SessionContext, SessionService } from './sessions.ts';
+
+/** Everything a route needs from the outside world, built once per app by buildApp. */
+export interface AppServices {
+  config: ApiConfig;
+  db: Db;
+  /** Keys are prefixed with `${REDIS_PREFIX}:` by the client itself. */
+  redis: Redis;
+  queue: GuildJobQueue;
+  discord: DiscordClient;
+  sessions: SessionService;
+  guildAccess: GuildAccessService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: AppServices;
+  }
+  interface FastifyRequest {
+    session: SessionContext | null;
+  }
+}

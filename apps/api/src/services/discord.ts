@@ -1,0 +1,194 @@
+import { z } from 'zod';
+
+/**
+ * A small typed client for the few Discord calls the API makes. Every response is parsed with
+ * zod, so a surprise from Discord (or the sandbox) is an error here, not a crash further on.
+ */
+
+export const DiscordTokenResponse = z.object({
+  access_token: z.string().min(1),
+  token_type: z.string(),
+  expires_in: z.number().positive(),
+  refresh_token: z.string().min(1),
+  scope: z.string().optional(),
+});
+export type DiscordTokenResponse = z.infer<typeof DiscordTokenResponse>;
+
+export const DiscordUser = z.object({
+  id: z.string(),
+  username: z.string(),
+  discriminator: z.string().default('0'),
+  avatar: z.string().nullable().default(null),
+});
+export type DiscordUser = z.infer<typeof DiscordUser>;
+
+export const DiscordPartialGuild = z.object({
+  id: z.string(),
+  name: z.string(),
+  icon: z.string().nullable().default(null),
+  owner: z.boolean().default(false),
+  permissions: z.string().default('0'),
+});
+export type DiscordPartialGuild = z.infer<typeof DiscordPartialGuild>;
+
+export const DiscordChannel = z.object({
+  id: z.string(),
+  type: z.number().int(),
+  name: z.string().nullable().optional(),
+  position: z.number().int().optional(),
+});
+export type DiscordChannel = z.infer<typeof DiscordChannel>;
+
+const DiscordErrorBody = z.object({
+  error: z.string().optional(),
+  error_description: z.string().optional(),
+  message: z.string().optional(),
+  code: z.number().optional(),
+});
+
+/** Discord answered with a non-2xx status, or not at all. */
+export class DiscordError extends Error {
+  constructor(
+    /** HTTP status, or 0 when there was no answer (timeout, refused connection). */
+    readonly status: number,
+    /** Discord's own wording (`error_description` or `message`) when it gave one. */
+    readonly description: string,
+    readonly discordCode: string | number | null = null,
+  ) {
+    super(`Discord request failed (${status || 'no answer'}): ${description}`);
+    this.name = 'DiscordError';
+  }
+}
+
+export interface DiscordClientOptions {
+  apiBase: string;
+  clientId: string;
+  clientSecret: string;
+  botToken: string;
+  timeoutMs: number;
+}
+
+const GUILD_PAGE_SIZE = 200;
+const GUILD_PAGES_MAX = 5;
+
+type Auth = { kind: 'bearer'; token: string } | { kind: 'bot' } | { kind: 'none' };
+
+export class DiscordClient {
+  private readonly base: string;
+
+  constructor(private readonly options: DiscordClientOptions) {
+    this.base = `${options.apiBase}/v10`;
+  }
+
+  /** Authorization-code grant with PKCE. */
+  exchangeCode(code: string, codeVerifier: string, redirectUri: string): Promise<DiscordTokenResponse> {
+    return this.tokenRequest({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: codeVerifier,
+      redirect_uri: redirectUri,
+    });
+  }
+
+  refreshToken(refreshToken: string): Promise<DiscordTokenResponse> {
+    return this.tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken });
+  }
+
+  getCurrentUser(accessToken: string): Promise<DiscordUser> {
+    return this.request('GET', '/users/@me', { kind: 'bearer', token: accessToken }, DiscordUser);
+  }
+
+  /** Every guild of the user: Discord answers at most 200 per call (Nitro users may be in 500), so follow `after`. */
+  async getCurrentUserGuilds(accessToken: string): Promise<DiscordPartialGuild[]> {
+    const guilds: DiscordPartialGuild[] = [];
+    for (let page = 0; page < GUILD_PAGES_MAX; page++) {
+      const after = guilds.at(-1)?.id;
+      const query = new URLSearchParams({ limit: String(GUILD_PAGE_SIZE), ...(after ? { after } : {}) });
+      const batch = await this.request(
+        'GET',
+        `/users/@me/guilds?${query.toString()}`,
+        { kind: 'bearer', token: accessToken },
+        z.array(DiscordPartialGuild),
+      );
+      guilds.push(...batch);
+      if (batch.length < GUILD_PAGE_SIZE) break;
+    }
+    return guilds;
+  }
+
+  getGuildChannels(guildId: string): Promise<DiscordChannel[]> {
+    return this.request(
+      'GET',
+      `/guilds/${encodeURIComponent(guildId)}/channels`,
+      { kind: 'bot' },
+      z.array(DiscordChannel),
+    );
+  }
+
+  /** Revokes the grant behind a token (access or refresh), as on logout. */
+  async revokeToken(token: string): Promise<void> {
+    const form = new URLSearchParams({
+      client_id: this.options.clientId,
+      client_secret: this.options.clientSecret,
+      token,
+    });
+    await this.request('POST', '/oauth2/token/revoke', { kind: 'none' }, z.unknown(), form);
+  }
+
+  private tokenRequest(fields: Record<string, string>): Promise<DiscordTokenResponse> {
+    const form = new URLSearchParams({
+      client_id: this.options.clientId,
+      client_secret: this.options.clientSecret,
+      ...fields,
+    });
+    return this.request('POST', '/oauth2/token', { kind: 'none' }, DiscordTokenResponse, form);
+  }
+
+  private async request<T extends z.ZodType>(
+    method: 'GET' | 'POST',
+    path: string,
+    auth: Auth,
+    schema: T,
+    form?: URLSearchParams,
+  ): Promise<z.output<T>> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (auth.kind === 'bearer') headers.authorization = `Bearer ${auth.token}`;
+    if (auth.kind === 'bot') headers.authorization = `Bot ${this.options.botToken}`;
+    if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
+
+    let response: Response;
+    try {
+      response = await fetch(`${this.base}${path}`, {
+        method,
+        headers,
+        ...(form ? { body: form.toString() } : {}),
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new DiscordError(0, reason);
+    }
+
+    const text = await response.text();
+    let json: unknown = null;
+    try {
+      json = text === '' ? null : JSON.parse(text);
+    } catch {
+      // Non-JSON bodies (a proxy's HTML error page) are reported by status below.
+    }
+    if (!response.ok) {
+      const body = DiscordErrorBody.safeParse(json);
+      const description =
+        (body.success && (body.data.error_description ?? body.data.message ?? body.data.error)) ||
+        response.statusText ||
+        'Discord request failed';
+      const code = body.success ? (body.data.error ?? body.data.code ?? null) : null;
+      throw new DiscordError(response.status, description, code);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new DiscordError(response.status, `Unexpected response from Discord for ${method} ${path}`);
+    }
+    return parsed.data;
+  }
+}

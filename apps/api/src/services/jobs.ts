@@ -1,0 +1,107 @@
+import {
+  type GuildJobPayload,
+  type JobName,
+  type JobStatus,
+  jobIdFor,
+  parseJobId,
+} from '@spacecadet/contract';
+import type { Job, Queue } from 'bullmq';
+import { ApiError, QUEUE_UNAVAILABLE_MESSAGE } from '../errors.ts';
+import { isDependencyDown } from './dependency-errors.ts';
+
+/** States in which a job of the same id is still going to run: a second click joins it. */
+const PENDING_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
+/** BullMQ's finer states folded into the contract's. */
+const REPORTED_STATE: Record<string, JobStatus['state']> = {
+  waiting: 'waiting',
+  prioritized: 'waiting',
+  'waiting-children': 'waiting',
+  active: 'active',
+  delayed: 'delayed',
+  completed: 'completed',
+  failed: 'failed',
+};
+
+export type GuildJobQueue = Queue<GuildJobPayload, unknown, JobName>;
+
+function queueUnavailable(cause: unknown): ApiError {
+  const error = new ApiError('service_unavailable', QUEUE_UNAVAILABLE_MESSAGE);
+  error.cause = cause;
+  return error;
+}
+
+async function withQueue<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    if (isDependencyDown(error)) throw queueUnavailable(error);
+    throw error;
+  }
+}
+
+/**
+ * Enqueues a guild action under its deterministic id. A job of that id still pending is
+ * returned as is (a double click collapses into one run); a finished one is replaced.
+ */
+export async function enqueueGuildJob(
+  queue: GuildJobQueue,
+  name: JobName,
+  guildId: string,
+  userId: string | null,
+): Promise<string> {
+  const jobId = jobIdFor(name, guildId);
+  return withQueue(async () => {
+    const state = await queue.getJobState(jobId);
+    if (PENDING_STATES.has(state)) return jobId;
+    if (state === 'completed' || state === 'failed') {
+      // A concurrent request may have replaced it already; then add() below finds theirs.
+      await queue.remove(jobId).catch(() => 0);
+    }
+    // Two concurrent adds with one id still make one job: BullMQ keeps the first.
+    await queue.add(
+      name,
+      { guild_id: guildId, requested_by: userId },
+      {
+        jobId,
+        attempts: 3,
+        backoff: { type: 'exponential', delay: 2_000 },
+        removeOnComplete: { age: 3600, count: 1000 },
+        removeOnFail: { age: 86_400 },
+      },
+    );
+    return jobId;
+  });
+}
+
+function progressOf(job: Job): number {
+  const progress = job.progress;
+  if (typeof progress === 'number' && Number.isFinite(progress)) return Math.min(100, Math.max(0, progress));
+  if (typeof progress === 'object' && progress !== null && 'percent' in progress) {
+    const percent = Number(progress.percent);
+    if (Number.isFinite(percent)) return Math.min(100, Math.max(0, percent));
+  }
+  return 0;
+}
+
+/** The job's status, or null when no such job exists (never queued, or trimmed). */
+export async function readJobStatus(queue: GuildJobQueue, jobId: string): Promise<JobStatus | null> {
+  const parsed = parseJobId(jobId);
+  if (!parsed) return null;
+  return withQueue(async () => {
+    // State first: a job read after it shows `completed` already carries its return value.
+    const rawState = await queue.getJobState(jobId);
+    const job = await queue.getJob(jobId);
+    if (!job) return null;
+    const state = REPORTED_STATE[rawState] ?? 'unknown';
+    return {
+      id: jobId,
+      name: parsed.name,
+      guild_id: parsed.guildId,
+      state,
+      progress: state === 'completed' ? 100 : progressOf(job),
+      ...(job.returnvalue === undefined || job.returnvalue === null ? {} : { result: job.returnvalue }),
+      error: state === 'failed' ? (job.failedReason ?? 'Job failed') : null,
+    };
+  });
+}

@@ -1,0 +1,158 @@
+import type { SessionUser } from '@spacecadet/contract';
+import type { Db } from '@spacecadet/db';
+import { type SessionRow, sessions } from '@spacecadet/db/schema';
+import { and, eq, lt } from 'drizzle-orm';
+import { hashSessionToken, newSessionToken, type TokenCipher } from './crypto.ts';
+import { type DiscordClient, DiscordError, type DiscordTokenResponse } from './discord.ts';
+
+/** The signed-in session a request carries once authenticated. */
+export interface SessionContext {
+  id: string;
+  user: SessionUser;
+  expiresAt: Date;
+}
+
+export type SessionLookup =
+  | { status: 'valid'; session: SessionContext }
+  | { status: 'unknown' }
+  | { status: 'expired' };
+
+const STALE_SESSION_MS = 24 * 3600 * 1000;
+
+/** Refresh the Discord token this long before Discord would reject it. */
+const DISCORD_EXPIRY_MARGIN_MS = 30_000;
+
+/**
+ * API sessions: an opaque token for the browser (only its sha256 is stored) and the user's
+ * Discord tokens kept server-side, encrypted, refreshed with the refresh_token grant on demand.
+ */
+export class SessionService {
+  constructor(
+    private readonly db: Db,
+    private readonly cipher: TokenCipher,
+    private readonly discord: DiscordClient,
+    private readonly ttlSec: number,
+  ) {}
+
+  async create(
+    user: SessionUser,
+    tokens: DiscordTokenResponse,
+  ): Promise<{ token: string; session: SessionContext }> {
+    const token = newSessionToken();
+    const now = Date.now();
+    const expiresAt = new Date(now + this.ttlSec * 1000);
+    const [row] = await this.db
+      .insert(sessions)
+      .values({
+        tokenHash: hashSessionToken(token),
+        userId: user.id,
+        username: user.username,
+        discriminator: user.discriminator,
+        avatar: user.avatar,
+        discordAccessTokenEnc: this.cipher.encrypt(tokens.access_token),
+        discordRefreshTokenEnc: this.cipher.encrypt(tokens.refresh_token),
+        discordTokenExpiresAt: new Date(now + tokens.expires_in * 1000),
+        expiresAt,
+      })
+      .returning({ id: sessions.id });
+    if (!row) throw new Error('Session insert returned no row');
+    // Housekeeping: this user's sessions that ended over a day ago are of no use to anyone.
+    await this.db
+      .delete(sessions)
+      .where(and(eq(sessions.userId, user.id), lt(sessions.expiresAt, new Date(now - STALE_SESSION_MS))));
+    return { token, session: { id: row.id, user, expiresAt } };
+  }
+
+  async lookup(token: string): Promise<SessionLookup> {
+    const [row] = await this.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, hashSessionToken(token)))
+      .limit(1);
+    if (!row) return { status: 'unknown' };
+    if (row.revokedAt !== null || row.expiresAt.getTime() <= Date.now()) return { status: 'expired' };
+    return {
+      status: 'valid',
+      session: {
+        id: row.id,
+        user: {
+          id: row.userId,
+          username: row.username,
+          discriminator: row.discriminator,
+          avatar: row.avatar,
+        },
+        expiresAt: row.expiresAt,
+      },
+    };
+  }
+
+  async revoke(sessionId: string): Promise<void> {
+    await this.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
+  }
+
+  /**
+   * Logout: ends the session and asks Discord to revoke the grant behind it, so the stored
+   * Discord tokens are worthless from now on. Discord failing to answer does not undo the logout.
+   */
+  async logout(sessionId: string): Promise<void> {
+    const [row] = await this.db
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(eq(sessions.id, sessionId))
+      .returning();
+    const sealed = row?.discordRefreshTokenEnc ?? row?.discordAccessTokenEnc;
+    if (sealed === undefined) return;
+    await this.discord.revokeToken(this.cipher.decrypt(sealed)).catch(() => undefined);
+  }
+
+  /**
+   * The user's Discord access token, refreshed first when it has expired or when Discord has
+   * just refused it (`refused`: the token it refused). A refresh Discord rejects (app revoked,
+   * refresh token expired) ends the session: the user must sign in again.
+   *
+   * Discord rotates the refresh token on use, so concurrent refreshes of one session would
+   * invalidate each other: the refresh runs under a row lock and first re-reads the row, in
+   * case another request (or API replica) refreshed it meanwhile.
+   */
+  async discordAccessToken(sessionId: string, options: { refused?: string } = {}): Promise<string | null> {
+    const [row] = await this.db.select().from(sessions).where(eq(sessions.id, sessionId)).limit(1);
+    if (!row) return null;
+    const usable = this.usableToken(row, options.refused);
+    if (usable !== null) return usable;
+
+    return this.db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(sessions).where(eq(sessions.id, sessionId)).for('update');
+      if (!locked || locked.revokedAt !== null) return null;
+      const refreshedMeanwhile = this.usableToken(locked, options.refused);
+      if (refreshedMeanwhile !== null) return refreshedMeanwhile;
+      if (locked.discordRefreshTokenEnc === null) return null;
+
+      let fresh: DiscordTokenResponse;
+      try {
+        fresh = await this.discord.refreshToken(this.cipher.decrypt(locked.discordRefreshTokenEnc));
+      } catch (error) {
+        if (error instanceof DiscordError && error.status >= 400 && error.status < 500) {
+          await tx.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
+          return null;
+        }
+        throw error;
+      }
+      await tx
+        .update(sessions)
+        .set({
+          discordAccessTokenEnc: this.cipher.encrypt(fresh.access_token),
+          discordRefreshTokenEnc: this.cipher.encrypt(fresh.refresh_token),
+          discordTokenExpiresAt: new Date(Date.now() + fresh.expires_in * 1000),
+        })
+        .where(eq(sessions.id, sessionId));
+      return fresh.access_token;
+    });
+  }
+
+  /** The stored access token, unless it has expired or is the one Discord just refused. */
+  private usableToken(row: SessionRow, refused: string | undefined): string | null {
+    if (row.discordTokenExpiresAt.getTime() - DISCORD_EXPIRY_MARGIN_MS <= Date.now()) return null;
+    const token = this.cipher.decrypt(row.discordAccessTokenEnc);
+    return token === refused ? null : token;
+  }
+}

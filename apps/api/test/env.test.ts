@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_BOT_PERMISSIONS, EnvError, loadApiConfig } from '../src/env.ts';
+
+const SANDBOX = { DISCORD_API_BASE: 'http://127.0.0.1:4100/api' };
+
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadApiConfig(env);
+  } catch (error) {
+    if (error instanceof EnvError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('loadApiConfig', () => {
+  it('has working defaults against a local sandbox, with a warning about the dev secret', () => {
+    const config = loadApiConfig(SANDBOX);
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 4000,
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/spacecadet',
+      redisUrl: 'redis://127.0.0.1:6379',
+      redisPrefix: 'spacecadet',
+      publicApiUrl: 'http://127.0.0.1:4000',
+      dashboardUrl: 'http://127.0.0.1:5173',
+      ownerUserId: null,
+      botPermissions: DEFAULT_BOT_PERMISSIONS,
+      discord: {
+        apiBase: 'http://127.0.0.1:4100/api',
+        oauthBase: 'https://discord.com',
+        clientId: '100000000000000001',
+        clientSecret: 'sandbox-secret',
+        botToken: 'sandbox-bot-token',
+      },
+    });
+    expect(config.warnings.join()).toMatch(/SESSION_SECRET/);
+  });
+
+  it('includes the permissions the bot needs', () => {
+    const permissions = BigInt(DEFAULT_BOT_PERMISSIONS);
+    for (const bit of [1n << 28n, 1n << 11n, 1n << 14n, 1n << 10n, 1n << 16n]) {
+      expect(permissions & bit).toBe(bit);
+    }
+  });
+
+  it('names every bad variable', () => {
+    const problems = problemsOf({
+      ...SANDBOX,
+      API_PORT: 'eighty',
+      REDIS_URL: 'http://x',
+      OWNER_USER_ID: 'me',
+    });
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['API_PORT', 'OWNER_USER_ID', 'REDIS_URL']);
+  });
+
+  it('requires real Discord credentials away from the sandbox, and a session secret in production', () => {
+    const problems = problemsOf({ NODE_ENV: 'production' });
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'DISCORD_BOT_TOKEN',
+      'DISCORD_CLIENT_ID',
+      'DISCORD_CLIENT_SECRET',
+      'SESSION_SECRET',
+    ]);
+    expect(problemsOf({ ...SANDBOX, SESSION_SECRET: 'short' })[0]).toMatch(/^SESSION_SECRET: .*32/);
+  });
+
+  it('trims trailing slashes from URLs and treats empty values as unset', () => {
+    const config = loadApiConfig({ ...SANDBOX, DASHBOARD_URL: 'http://localhost:5173/', API_PORT: '' });
+    expect(config.dashboardUrl).toBe('http://localhost:5173');
+    expect(config.port).toBe(4000);
+  });
+});

@@ -1,0 +1,117 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { botGuilds } from '@spacecadet/db';
+import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
+import { SANDBOX_IDS, type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
+import type { FastifyInstance } from 'fastify';
+import { type ApiConfig, buildApp, loadApiConfig } from '../src/app.ts';
+
+export const DASHBOARD_URL = 'http://127.0.0.1:5173';
+export const { users: USERS, guilds: GUILDS, channels: CHANNELS } = SANDBOX_IDS;
+
+export interface Harness {
+  app: FastifyInstance;
+  config: ApiConfig;
+  database: TestDatabase;
+  redis: TestRedis;
+  sandbox: Sandbox;
+  close(): Promise<void>;
+}
+
+/** Env for an app pointed at this test's database, Redis prefix and sandbox. */
+export function testEnv(database: TestDatabase, redis: TestRedis, sandbox: Sandbox): NodeJS.ProcessEnv {
+  return {
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    REDIS_URL: redis.url,
+    REDIS_PREFIX: redis.prefix,
+    DISCORD_API_BASE: sandbox.apiBase,
+    DISCORD_OAUTH_BASE: sandbox.oauthBase,
+    DASHBOARD_URL,
+    PUBLIC_API_URL: 'http://127.0.0.1:4000',
+    SESSION_SECRET: 'test-session-secret-that-is-long-enough-1234',
+    OWNER_USER_ID: USERS.ada,
+    LOG_LEVEL: 'silent',
+  };
+}
+
+/**
+ * One real Postgres database, one Redis prefix and one in-process sandbox for a test file,
+ * with the bot present in Sandbox Station and Other Orbit (as the worker would record it).
+ */
+export async function startHarness(
+  overrides: (config: ApiConfig) => ApiConfig = (config) => config,
+): Promise<Harness> {
+  const [database, redis, sandbox] = await Promise.all([
+    createTestDatabase('api'),
+    testRedis(),
+    startSandbox({ port: 0 }),
+  ]);
+  await database.db.insert(botGuilds).values([
+    { guildId: GUILDS.station, name: 'Sandbox Station' },
+    { guildId: GUILDS.orbit, name: 'Other Orbit' },
+  ]);
+  const base = loadApiConfig(testEnv(database, redis, sandbox));
+  const config = overrides({ ...base, rateLimit: { ...base.rateLimit, max: 100_000, exchangeMax: 10_000 } });
+  const app = await buildApp(config, { logger: false });
+  await app.ready();
+  return {
+    app,
+    config,
+    database,
+    redis,
+    sandbox,
+    async close() {
+      await app.close();
+      await sandbox.close();
+      await redis.close();
+      await database.close();
+    },
+  };
+}
+
+export interface Pkce {
+  verifier: string;
+  challenge: string;
+}
+
+export function newPkce(): Pkce {
+  const verifier = randomBytes(48).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** Drives the sandbox's authorize page as `userId` (auto-approve) and returns the code. */
+export async function authorizeCode(sandbox: Sandbox, userId: string, pkce: Pkce): Promise<string> {
+  const params = new URLSearchParams({
+    client_id: SANDBOX_IDS.app,
+    redirect_uri: `${DASHBOARD_URL}/auth/callback`,
+    response_type: 'code',
+    scope: 'identify guilds',
+    prompt: 'consent',
+    state: 'spacecadet',
+    code_challenge: pkce.challenge,
+    code_challenge_method: 'S256',
+    sandbox_user: userId,
+  });
+  const response = await fetch(`${sandbox.oauthBase}/oauth2/authorize?${params}`, { redirect: 'manual' });
+  const location = response.headers.get('location');
+  if (response.status !== 302 || location === null) {
+    throw new Error(`authorize answered ${response.status}: ${await response.text()}`);
+  }
+  const code = new URL(location).searchParams.get('code');
+  if (code === null) throw new Error(`no code in ${location}`);
+  return code;
+}
+
+/** A signed-in user's Authorization header, through the real exchange route. */
+export async function signIn(harness: Harness, userId: string): Promise<string> {
+  const pkce = newPkce();
+  const code = await authorizeCode(harness.sandbox, userId, pkce);
+  const response = await harness.app.inject({
+    method: 'POST',
+    url: '/api/auth/discord/exchange',
+    payload: { code, code_verifier: pkce.verifier },
+  });
+  if (response.statusCode !== 200) throw new Error(`exchange failed: ${response.body}`);
+  const body = response.json<{ tokens: { access_token: string } }>();
+  return `Bearer ${body.tokens.access_token}`;
+}

@@ -1,0 +1,223 @@
+import { JOB_QUEUE, type JobStatus } from '@spacecadet/contract';
+import { colorGroups, colorShades, colors, guildConfigs } from '@spacecadet/db';
+import { UnrecoverableError, Worker } from 'bullmq';
+import { sql } from 'drizzle-orm';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
+
+let h: Harness;
+let ada: string;
+let nia: string;
+let rex: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  [ada, nia, rex] = await Promise.all([signIn(h, USERS.ada), signIn(h, USERS.nia), signIn(h, USERS.rex)]);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+function post(url: string, authorization = ada) {
+  return h.app.inject({ method: 'POST', url, headers: { authorization } });
+}
+function get(url: string, authorization = ada) {
+  return h.app.inject({ url, headers: { authorization } });
+}
+
+async function pollJob(jobId: string, until: (status: JobStatus) => boolean): Promise<JobStatus> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const status = (await get(`/api/jobs/${jobId}`)).json<JobStatus>();
+    if (until(status)) return status;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} stuck in ${JSON.stringify(status)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('action routes enqueue jobs', () => {
+  const generate = `/api/guilds/${GUILDS.station}/color-roles/generate-roles`;
+  const jobId = `color-roles.generate.${GUILDS.station}`;
+
+  it('answers 202 with a deterministic id, and a double click joins the same job', async () => {
+    const [first, second] = await Promise.all([post(generate), post(generate)]);
+    expect(first.statusCode).toBe(202);
+    expect(first.json()).toEqual({ job_id: jobId });
+    expect(second.json()).toEqual({ job_id: jobId });
+    const third = await post(generate);
+    expect(third.json()).toEqual({ job_id: jobId });
+    const counts = await h.app.services.queue.getJobCounts('waiting');
+    expect(counts.waiting).toBe(1);
+  });
+
+  it('reports the job to managers of its guild only', async () => {
+    const status = await get(`/api/jobs/${jobId}`);
+    expect(status.statusCode).toBe(200);
+    expect(status.json()).toEqual({
+      id: jobId,
+      name: 'color-roles.generate',
+      guild_id: GUILDS.station,
+      state: 'waiting',
+      progress: 0,
+      error: null,
+    });
+    expect((await get(`/api/jobs/${jobId}`, nia)).statusCode).toBe(403);
+    expect((await get(`/api/jobs/${jobId}`, rex)).statusCode).toBe(403);
+    expect((await get(`/api/jobs/color-roles.reset.${GUILDS.station}`)).statusCode).toBe(404);
+    expect((await get('/api/jobs/not-ours')).statusCode).toBe(404);
+  });
+
+  it('answers 409 bot_not_in_guild where the bot is absent', async () => {
+    const response = await post(`/api/guilds/${GUILDS.quiet}/color-roles/generate-roles`);
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ error: 'bot_not_in_guild', message: 'Bot not in guild' });
+    const channels = await get(`/api/guilds/${GUILDS.quiet}/channels`);
+    expect(channels.statusCode).toBe(409);
+  });
+
+  it('shows progress and result, then replaces a finished job when asked again', async () => {
+    const connection = new Redis(h.redis.url, { maxRetriesPerRequest: null });
+    const worker = new Worker(
+      JOB_QUEUE,
+      async (job) => {
+        await job.updateProgress(40);
+        return { ok: true, summary: 'Created 3 roles', created: 3 };
+      },
+      { connection, prefix: `${h.redis.prefix}:bull` },
+    );
+    try {
+      const done = await pollJob(jobId, (s) => s.state === 'completed');
+      expect(done).toMatchObject({ progress: 100, result: { ok: true, created: 3 }, error: null });
+      await worker.close();
+      const again = await post(`/api/guilds/${GUILDS.station}/color-roles/generate-roles`);
+      expect(again.json()).toEqual({ job_id: jobId });
+      expect((await get(`/api/jobs/${jobId}`)).json().state).toBe('waiting');
+    } finally {
+      await worker.close();
+      connection.disconnect();
+    }
+  });
+});
+
+describe('a failed job', () => {
+  it('reports its error, and asking again queues it anew', async () => {
+    const url = `/api/guilds/${GUILDS.station}/color-roles/reset`;
+    const jobId = (await post(url)).json<{ job_id: string }>().job_id;
+    expect(jobId).toBe(`color-roles.reset.${GUILDS.station}`);
+    const connection = new Redis(h.redis.url, { maxRetriesPerRequest: null });
+    const worker = new Worker(
+      JOB_QUEUE,
+      async (job) => {
+        if (job.name !== 'color-roles.reset') return { ok: true, summary: 'not this one' };
+        throw new UnrecoverableError('Missing Permissions');
+      },
+      { connection, prefix: `${h.redis.prefix}:bull` },
+    );
+    try {
+      const failed = await pollJob(jobId, (s) => s.state === 'failed');
+      expect(failed).toMatchObject({ state: 'failed', error: 'Missing Permissions' });
+    } finally {
+      await worker.close();
+      connection.disconnect();
+    }
+    expect((await post(url)).json()).toEqual({ job_id: jobId });
+    expect((await get(`/api/jobs/${jobId}`)).json()).toMatchObject({ state: 'waiting', error: null });
+  });
+});
+
+describe('channels', () => {
+  it('lists text channels through the bot token, sorted by position', async () => {
+    const response = await get(`/api/guilds/${GUILDS.station}/channels`);
+    expect(response.statusCode).toBe(200);
+    const ids = response.json<{ channels: Array<{ id: string }> }>().channels.map((c) => c.id);
+    expect(ids).toEqual(expect.arrayContaining([CHANNELS.general, CHANNELS.roles, CHANNELS.levelUps]));
+    expect(ids).not.toContain(CHANNELS.stationCategory);
+  });
+
+  it('serves from the cache, and maps Discord refusing the bot to 409 and failing to 502', async () => {
+    const url = `/api/guilds/${GUILDS.station}/channels`;
+    const fault = (status: number) =>
+      fetch(`${h.sandbox.url}/_sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ method: 'GET', path: `/guilds/${GUILDS.station}/channels`, status, count: 1 }),
+      });
+    await fault(500);
+    expect((await get(url)).statusCode).toBe(200);
+    await h.app.services.redis.del(`guild-channels:${GUILDS.station}`);
+    expect((await get(url)).json()).toEqual({ error: 'discord_request_failed', message: expect.any(String) });
+    await fault(404);
+    expect((await get(url)).json()).toEqual({ error: 'bot_not_in_guild', message: 'Bot not in guild' });
+    expect((await get(url)).statusCode).toBe(200);
+  });
+});
+
+describe('color roles palette', () => {
+  it('returns groups, colors and shades in position order with the mode from config', async () => {
+    const db = h.database.db;
+    const [naturals, rainbow] = await db
+      .insert(colorGroups)
+      .values([
+        { guildId: GUILDS.station, name: 'Naturals', position: 1 },
+        { guildId: GUILDS.station, name: 'Rainbow', position: 0, isExpanded: false },
+      ])
+      .returning();
+    if (!naturals || !rainbow) throw new Error('seed failed');
+    const [blue, red] = await db
+      .insert(colors)
+      .values([
+        { guildId: GUILDS.station, groupId: rainbow.id, name: 'Blue', hexCode: '#0000FF', position: 1 },
+        {
+          guildId: GUILDS.station,
+          groupId: rainbow.id,
+          name: 'Red',
+          hexCode: '#FF0000',
+          position: 0,
+          roleId: '9',
+        },
+      ])
+      .returning();
+    if (!blue || !red) throw new Error('seed failed');
+    await db.insert(colorShades).values([
+      { guildId: GUILDS.station, colorId: red.id, name: 'Dark Red', hexCode: '#8B0000', position: 1 },
+      { guildId: GUILDS.station, colorId: red.id, name: 'Light Red', hexCode: '#FF7F7F', position: 0 },
+    ]);
+    await db.insert(guildConfigs).values({ guildId: GUILDS.station, data: { color_roles_mode: 'shades' } });
+
+    const warning = 'I can\'t give members the role "Red": my role must be above it.';
+    // Written as the worker does: a plain client and the full key.
+    const raw = new Redis(h.redis.url);
+    await raw.hset(`${h.redis.prefix}:color-warnings:${GUILDS.station}`, '9', warning);
+    raw.disconnect();
+
+    const response = await get(`/api/guilds/${GUILDS.station}/color-roles`);
+    expect(response.statusCode).toBe(200);
+    const state = response.json();
+    expect(state.mode).toBe('shades');
+    expect(state.warnings).toEqual([warning]);
+    expect(state.groups.map((g: { group_name: string }) => g.group_name)).toEqual(['Rainbow', 'Naturals']);
+    expect(state.groups[0]).toMatchObject({
+      is_expanded: false,
+      colors: [
+        {
+          color_name: 'Red',
+          role_id: '9',
+          shades: [{ shade_name: 'Light Red' }, { shade_name: 'Dark Red' }],
+        },
+        { color_name: 'Blue', role_id: null, shades: [] },
+      ],
+    });
+  });
+
+  // Last in the file: it drops a table of this file's own database.
+  it('answers 501 color_roles_unavailable when the color tables are missing', async () => {
+    await h.database.db.execute(sql`drop table color_shades`);
+    const response = await get(`/api/guilds/${GUILDS.station}/color-roles`);
+    expect(response.statusCode).toBe(501);
+    expect(response.json()).toEqual({
+      error: 'color_roles_unavailable',
+      message: 'Server database is not configured yet for color roles.',
+    });
+  });
+});

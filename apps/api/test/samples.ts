@@ -1,0 +1,45 @@
+import { type RouteBody, type RouteDef, type RouteName, routePath, routes } from '@spacecadet/contract';
+import { CHANNELS } from './harness.ts';
+
+/** A valid body for every route that takes one, so only auth decides the outcome. */
+export const SAMPLE_BODIES: { [N in RouteName]?: RouteBody<N> } = {
+  exchangeCode: { code: 'abc', code_verifier: 'v'.repeat(43) },
+  putConfig: { color_roles_mode: 'basic', welcome: { enabled: true } },
+  putReactionRoles: {
+    color_roles: [{ emoji: '🔴', role_id: '300000000000000021', label: 'Red' }],
+    personality_roles: [],
+  },
+  setColorRolesChannel: { channel_id: CHANNELS.roles },
+  expandColorGroup: { group_id: 1, is_expanded: true },
+  initPersonalityRoles: { channel_id: CHANNELS.roles },
+  setPersonalityChannel: { channel_id: CHANNELS.roles },
+  togglePersonalityQuestion: { enabled: false },
+  putLeveling: { enabled: true, xp_per_message: 15 },
+  createLevelingRole: { role_name: 'Veteran', level_required: 5, is_image_role: false },
+  updateLevelingRole: { role_name: 'Elder' },
+  createBoost: { multiplier: 2, user_id: null, expires_at: null },
+  createRoleBoost: { role_id: '300000000000000021', multiplier: 3, expires_at: null },
+};
+
+const EXTRA_PARAMS: Record<string, string | number> = { question_type: 'zodiac', roleId: 1, boostId: 1 };
+
+export interface SampleRequest {
+  method: RouteDef['method'];
+  url: string;
+  payload?: object;
+}
+
+/** A request for `name` against `guildId` with the sample body. */
+export function sampleRequest(name: RouteName, guildId: string): SampleRequest {
+  const def: RouteDef = routes[name];
+  const url = routePath(def, { guildId, ...EXTRA_PARAMS });
+  const body = SAMPLE_BODIES[name];
+  return body === undefined ? { method: def.method, url } : { method: def.method, url, payload: body };
+}
+
+export const GUILD_ROUTES = (Object.keys(routes) as RouteName[]).filter(
+  (name) => routes[name].auth === 'guild',
+);
+export const WRITE_ROUTES = (Object.keys(routes) as RouteName[]).filter(
+  (name) => routes[name].method !== 'GET' && 'body' in routes[name],
+);

@@ -1,0 +1,99 @@
+import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { screenshot, seriousA11yViolations, signInAs } from './helpers.ts';
+import { type Stack, startStack } from './stack.ts';
+
+const { users, guilds, channels } = SANDBOX_IDS;
+let stack: Stack;
+let page: Page;
+
+beforeAll(async () => {
+  stack = await startStack(inject('distDir'));
+  page = await stack.browser.newPage();
+  await signInAs(page, stack.dashboardUrl, users.ada);
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+function postedPanel() {
+  const station = stack.sandbox.state().guilds.find((g) => g.id === guilds.station);
+  const channel = station?.channels.find((c) => c.id === channels.roles);
+  const message = channel?.messages.findLast((m) => m.author.id === SANDBOX_IDS.bot);
+  return { station, message };
+}
+
+function buttonLabels(message: ReturnType<typeof postedPanel>['message']): string[] {
+  return (message?.components ?? []).flatMap((row) =>
+    'components' in row ? row.components.flatMap((c) => ('label' in c && c.label ? [c.label] : [])) : [],
+  );
+}
+
+describe('color roles end to end', () => {
+  it('generates roles, saves the channel, posts the panel the preview showed', async () => {
+    await page.goto(`${stack.dashboardUrl}/dashboard/color-roles?guild=${guilds.station}`);
+    await page.getByText('No colors configured yet').waitFor();
+    await page.getByRole('button', { name: 'Generate Roles' }).click();
+    await page.getByText('Generating roles: done').waitFor({ timeout: 30_000 });
+    // The palette reloads ~800 ms after the job finishes.
+    await page.getByRole('region', { name: 'Panel buttons' }).waitFor({ timeout: 10_000 });
+    await page.getByRole('list', { name: 'Red shades' }).waitFor();
+
+    await page.getByLabel('Channel', { exact: true }).selectOption(channels.roles);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Channel saved').waitFor();
+    await page.getByRole('button', { name: 'Post / Update Panel' }).click();
+    await page.getByText('Posting the panel: done').waitFor({ timeout: 30_000 });
+
+    const preview = await page
+      .getByRole('region', { name: 'Panel buttons' })
+      .getByRole('listitem')
+      .allTextContents();
+    expect(preview.length).toBeGreaterThan(0);
+    expect(buttonLabels(postedPanel().message)).toEqual(preview);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'color-roles-1280');
+  });
+
+  it('lets a member pick a color in the sandbox chat view', async () => {
+    const chat = await stack.browser.newPage();
+    await chat.goto(
+      `${stack.sandbox.url}/chat?guild=${guilds.station}&user=${users.nia}&channel=${channels.roles}`,
+    );
+    await chat.locator('[data-testid="component-button"]', { hasText: 'Red' }).first().click();
+    const { station } = postedPanel();
+    const redRole = station?.roles.find((role) => role.name === 'Red');
+    expect(redRole).toBeDefined();
+    await expect
+      .poll(
+        () =>
+          postedPanel()
+            .station?.members.find((m) => m.user_id === users.nia)
+            ?.roles.includes(redRole?.id ?? ''),
+        { timeout: 10_000 },
+      )
+      .toBe(true);
+    await screenshot(chat, 'sandbox-chat-panel', false);
+    await chat.close();
+  });
+
+  it('renders personality roles and leveling accessibly', async () => {
+    await page.goto(`${stack.dashboardUrl}/dashboard/personality-roles?guild=${guilds.station}`);
+    await page.getByRole('button', { name: 'Initialize Personality Roles' }).waitFor();
+    await page.getByLabel('Channel', { exact: true }).selectOption(channels.roles);
+    await page.getByRole('button', { name: 'Initialize Personality Roles' }).click();
+    await page.getByRole('heading', { name: 'Question Categories' }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'personality-roles-1280');
+
+    await page.goto(`${stack.dashboardUrl}/dashboard/leveling?guild=${guilds.station}`);
+    await page.getByRole('heading', { name: 'Leveling settings' }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'leveling-settings-1280');
+    await page.goto(`${stack.dashboardUrl}/dashboard/leveling/roles?guild=${guilds.station}`);
+    await page.getByRole('button', { name: 'Add role' }).click();
+    await page.getByText('pending').or(page.getByText('created')).first().waitFor();
+    await screenshot(page, 'leveling-roles-1280');
+  });
+});

@@ -1,0 +1,157 @@
+import { MESSAGES } from '@spacecadet/contract';
+import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { screenshot, seriousA11yViolations, signInAs } from './helpers.ts';
+import { type Stack, startStack } from './stack.ts';
+
+const { users, guilds } = SANDBOX_IDS;
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack(inject('distDir'));
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+async function newPage(): Promise<Page> {
+  return stack.browser.newPage();
+}
+
+describe('landing', () => {
+  it('renders the hero, features and links, with no serious accessibility violations', async () => {
+    const page = await newPage();
+    await page.goto(`${stack.dashboardUrl}/`);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('mission control');
+    await page.getByText('Dictionary & translation').waitFor();
+    await page.getByRole('link', { name: 'Add to Discord' }).first().waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'landing-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'landing-390');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('link', { name: 'Privacy', exact: true }).waitFor();
+    await screenshot(page, 'landing-390-menu', false);
+    await page.close();
+  });
+
+  it('serves terms and privacy with their key points', async () => {
+    const page = await newPage();
+    await page.goto(`${stack.dashboardUrl}/terms`);
+    await page.getByRole('heading', { name: 'Terms of Service' }).waitFor();
+    await expect(page.textContent('main')).resolves.toContain('at least 13 years old');
+    await page.goto(`${stack.dashboardUrl}/privacy`);
+    await page.getByRole('heading', { name: 'Privacy Policy' }).waitFor();
+    await expect(page.textContent('main')).resolves.toContain('We do not sell');
+    await page.close();
+  });
+
+  it('shows the callback error without a code', async () => {
+    const page = await newPage();
+    await page.goto(`${stack.dashboardUrl}/auth/callback`);
+    await page.getByText(MESSAGES.noCodeProvided).waitFor();
+    await page.close();
+  });
+});
+
+describe('dashboard as ada', () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await newPage();
+    await signInAs(page, stack.dashboardUrl, users.ada);
+  });
+  afterAll(async () => {
+    await page?.close();
+  });
+
+  it('lists her admin servers only', async () => {
+    const rail = page.getByRole('navigation', { name: 'Your servers' });
+    await rail.getByRole('link', { name: 'Sandbox Station' }).waitFor();
+    await rail.getByRole('link', { name: 'Quiet Quarters' }).waitFor();
+    expect(await rail.getByRole('link', { name: 'Other Orbit' }).count()).toBe(0);
+    await page.waitForURL((url) => url.searchParams.get('guild') === guilds.station);
+  });
+
+  it('prompts to invite the bot to Quiet Quarters', async () => {
+    await page.getByRole('link', { name: 'Quiet Quarters' }).click();
+    await page.getByRole('link', { name: 'Invite to Server' }).waitFor();
+    const href = await page.getByRole('link', { name: 'Invite to Server' }).getAttribute('href');
+    expect(href).toBe(`${stack.apiUrl}/install?guildId=${guilds.quiet}`);
+  });
+
+  it('saves the raw config, keeps it after reload, and rejects invalid JSON', async () => {
+    await page.getByRole('link', { name: 'Sandbox Station' }).click();
+    await page.getByRole('heading', { name: 'Sandbox Station' }).waitFor();
+    const editor = page.getByLabel('Configuration JSON');
+    await expect.poll(() => editor.isEnabled(), { timeout: 15_000 }).toBe(true);
+    await editor.fill('{"color_roles_mode": "basic", "e2e_marker": 42}');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText(/^Saved/).waitFor();
+    await page.reload();
+    await expect
+      .poll(async () => page.getByLabel('Configuration JSON').inputValue(), { timeout: 15_000 })
+      .toContain('"e2e_marker": 42');
+
+    await page.getByLabel('Configuration JSON').fill('{ not json');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText(MESSAGES.invalidJson, { exact: true }).waitFor();
+  });
+
+  it('shows owner tiles to ada and passes the accessibility check', async () => {
+    await page.reload();
+    await page
+      .getByRole('link', { name: /Community Server/ })
+      .first()
+      .waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'dashboard-1280');
+    // Reload at phone width: the sidebar starts collapsed there.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sandbox Station' }).waitFor();
+    await screenshot(page, 'dashboard-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('checks reaction-role rows before saving', async () => {
+    await page.goto(`${stack.dashboardUrl}/dashboard/reaction-roles?guild=${guilds.station}`);
+    await page.getByRole('heading', { name: 'Color Roles' }).waitFor();
+    await page.getByRole('button', { name: 'Add row' }).first().click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText(MESSAGES.reactionRowRequired(1)).waitFor();
+    await screenshot(page, 'reaction-roles-1280');
+  });
+
+  it('logs out to the landing page and forgets the session', async () => {
+    await page.goto(`${stack.dashboardUrl}/dashboard?guild=${guilds.station}`);
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    expect(await page.evaluate(() => window.sessionStorage.getItem('session_tokens'))).toBeNull();
+    await page.goto(`${stack.dashboardUrl}/dashboard`);
+    await page.getByText(MESSAGES.signInRequired).waitFor();
+  });
+});
+
+describe('other users and sessions', () => {
+  it('tells nia she has no admin servers', async () => {
+    const page = await newPage();
+    await signInAs(page, stack.dashboardUrl, users.nia);
+    await page.getByText(MESSAGES.noAdminServers).first().waitFor();
+    await page.close();
+  });
+
+  it('shows Session Expired with Re-Authorize when the session has expired', async () => {
+    const page = await newPage();
+    await signInAs(page, stack.dashboardUrl, users.mo);
+    await page.getByRole('navigation', { name: 'Your servers' }).getByRole('link').first().waitFor();
+    // users.mo is a fixed numeric id, safe to inline.
+    await stack.database.db.execute(
+      `UPDATE sessions SET expires_at = now() - interval '1 minute' WHERE user_id = '${users.mo}'`,
+    );
+    await page.reload();
+    await page.getByText('Session Expired').waitFor();
+    await page.getByRole('button', { name: 'Re-Authorize' }).waitFor();
+    await page.close();
+  });
+});

@@ -1,0 +1,146 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp, loadApiConfig } from '@spacecadet/api';
+import { botGuilds } from '@spacecadet/db';
+import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
+import { SANDBOX_IDS, type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
+import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
+import { type BrowserContext, chromium } from 'playwright-core';
+import { type DashboardServer, startDashboardServer } from '../server/server.ts';
+
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const SCREENSHOT_DIR =
+  process.env.E2E_SCREENSHOT_DIR ?? fileURLToPath(new URL('../test-results/screenshots', import.meta.url));
+
+export interface Stack {
+  dashboardUrl: string;
+  apiUrl: string;
+  sandbox: Sandbox;
+  database: TestDatabase;
+  browser: BrowserContext;
+  /** 'worker' when the real worker runs, 'rows' when bot presence was inserted by hand. */
+  botPresence: 'worker' | 'rows';
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Sandbox + API + worker + the built dashboard + a fresh headless Chromium profile. */
+export async function startStack(distDir: string): Promise<Stack> {
+  const [database, redis, sandbox] = await Promise.all([
+    createTestDatabase('dashboard_e2e'),
+    testRedis(),
+    startSandbox({ port: 0 }),
+  ]);
+  const [apiPort, dashboardPort] = await Promise.all([freePort(), freePort()]);
+  // The sandbox checks redirect_uri against the API's DASHBOARD_URL, and CORS allows only it.
+  const dashboardUrl = `http://127.0.0.1:${dashboardPort}`;
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const env = apiEnv(database, redis, sandbox, dashboardUrl, apiUrl);
+
+  const base = loadApiConfig(env);
+  const api = await buildApp(
+    { ...base, rateLimit: { ...base.rateLimit, max: 100_000, exchangeMax: 10_000 } },
+    { logger: false },
+  );
+  await api.listen({ port: apiPort, host: '127.0.0.1' });
+
+  let worker: RunningWorker | null = null;
+  try {
+    worker = await startWorker(loadWorkerConfig(env));
+  } catch (error) {
+    console.warn('worker did not start; inserting bot_guilds rows instead:', error);
+    await database.db.insert(botGuilds).values([
+      { guildId: SANDBOX_IDS.guilds.station, name: 'Sandbox Station' },
+      { guildId: SANDBOX_IDS.guilds.orbit, name: 'Other Orbit' },
+    ]);
+  }
+
+  const dashboard: DashboardServer = await startDashboardServer({
+    port: dashboardPort,
+    host: '127.0.0.1',
+    distDir,
+    config: {
+      apiUrl,
+      discordClientId: SANDBOX_IDS.app,
+      discordOauthBase: sandbox.oauthBase,
+      // No internet here: the sandbox draws avatars and icons.
+      cdnBase: sandbox.cdnBase,
+      ownerUserId: SANDBOX_IDS.users.ada,
+    },
+  });
+
+  const profileDir = await mkdtemp(join(tmpdir(), 'spacecadet-chromium-'));
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  const browser = await chromium.launchPersistentContext(profileDir, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: { width: 1280, height: 900 },
+    reducedMotion: 'reduce',
+  });
+
+  return {
+    dashboardUrl,
+    apiUrl,
+    sandbox,
+    database,
+    browser,
+    botPresence: worker ? 'worker' : 'rows',
+    async close() {
+      await browser.close().catch(() => undefined);
+      await rm(profileDir, { recursive: true, force: true });
+      await dashboard.close();
+      await worker?.close();
+      await api.close();
+      await sandbox.close();
+      await redis.close();
+      await database.close();
+    },
+  };
+}
+
+function apiEnv(
+  database: TestDatabase,
+  redis: TestRedis,
+  sandbox: Sandbox,
+  dashboardUrl: string,
+  apiUrl: string,
+): NodeJS.ProcessEnv {
+  return {
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    REDIS_URL: redis.url,
+    REDIS_PREFIX: redis.prefix,
+    DISCORD_API_BASE: sandbox.apiBase,
+    DISCORD_OAUTH_BASE: sandbox.oauthBase,
+    DASHBOARD_URL: dashboardUrl,
+    PUBLIC_API_URL: apiUrl,
+    SESSION_SECRET: 'e2e-session-secret-that-is-long-enough-1234',
+    OWNER_USER_ID: SANDBOX_IDS.users.ada,
+    LOG_LEVEL: 'silent',
+  };
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { DEFAULT_RUNTIME_CONFIG, type RuntimeConfig } from '../src/runtime-config.ts';
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const DashboardEnv = z.object({
+  DASHBOARD_PORT: z.coerce.number().int().min(0).max(65535).default(5173),
+  DASHBOARD_HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_API_URL: z.url().default(DEFAULT_RUNTIME_CONFIG.apiUrl),
+  DISCORD_CLIENT_ID: z
+    .string()
+    .regex(/^\d{5,20}$/, 'must be a Discord application id')
+    .default(DEFAULT_RUNTIME_CONFIG.discordClientId),
+  DISCORD_OAUTH_BASE: z.url().default(DEFAULT_RUNTIME_CONFIG.discordOauthBase),
+  /** Unset: the sandbox (it serves CDN paths) when the OAuth base is local, else Discord's CDN. */
+  DISCORD_CDN_BASE: z.url().optional(),
+  OWNER_USER_ID: optionalText,
+});
+
+export interface DashboardEnv {
+  port: number;
+  host: string;
+  config: RuntimeConfig;
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+function defaultCdnBase(oauthBase: string): string {
+  const host = new URL(oauthBase).hostname;
+  const local = host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+  return local ? oauthBase : DEFAULT_RUNTIME_CONFIG.cdnBase;
+}
+
+/** Reads and validates the dashboard's env; a bad value throws naming the variable. */
+export function loadDashboardEnv(env: NodeJS.ProcessEnv = process.env): DashboardEnv {
+  const parsed = DashboardEnv.safeParse(env);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`Invalid dashboard environment: ${detail}`);
+  }
+  const e = parsed.data;
+  const config: RuntimeConfig = {
+    apiUrl: trimSlash(e.PUBLIC_API_URL),
+    discordClientId: e.DISCORD_CLIENT_ID,
+    discordOauthBase: trimSlash(e.DISCORD_OAUTH_BASE),
+    cdnBase: trimSlash(e.DISCORD_CDN_BASE ?? defaultCdnBase(e.DISCORD_OAUTH_BASE)),
+    ...(e.OWNER_USER_ID ? { ownerUserId: e.OWNER_USER_ID } : {}),
+  };
+  return { port: e.DASHBOARD_PORT, host: e.DASHBOARD_HOST, config };
+}

@@ -1,0 +1,26 @@
+import { lazy, Suspense } from 'react';
+import { Route, Routes } from 'react-router';
+import { Landing } from './landing/Landing.tsx';
+import { PageLoading } from './ui/PageLoading.tsx';
+
+// Only the landing page is in the initial bundle; everything else loads on navigation.
+const Terms = lazy(() => import('./pages/Terms.tsx'));
+const Privacy = lazy(() => import('./pages/Privacy.tsx'));
+const AuthCallback = lazy(() => import('./pages/AuthCallback.tsx'));
+const DashboardApp = lazy(() => import('./dashboard/DashboardApp.tsx'));
+const NotFound = lazy(() => import('./pages/NotFound.tsx'));
+
+export function App() {
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Routes>
+        <Route path="/" element={<Landing />} />
+        <Route path="/terms" element={<Terms />} />
+        <Route path="/privacy" element={<Privacy />} />
+        <Route path="/auth/callback" element={<AuthCallback />} />
+        <Route path="/dashboard/*" element={<DashboardApp />} />
+        <Route path="*" element={<NotFound />} />
+      </Routes>
+    </Suspense>
+  );
+}

@@ -1,0 +1,43 @@
+import { Link } from 'react-router';
+import { useGuildParam, withGuild } from './guild-param.ts';
+import { COMING_SOON_PAGES } from './nav.ts';
+
+export function ComingSoon({ slug }: { slug: string }) {
+  const guildId = useGuildParam();
+  const page = COMING_SOON_PAGES[slug];
+  if (!page) return null;
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <div className="page-head">
+        <h1 id="page-title">
+          {page.title} <span className="badge badge-soon">Coming Soon</span>
+        </h1>
+      </div>
+      <div className="card coming-soon-card">
+        <p>{page.text}</p>
+        <p className="muted">This section is on the roadmap. Check back soon.</p>
+        <Link className="btn btn-secondary" to={withGuild('/dashboard', guildId)}>
+          Back to overview
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+/** Screens of later issues, reachable by URL but not built yet. */
+export function NotYetAvailable({ title }: { title: string }) {
+  const guildId = useGuildParam();
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <div className="page-head">
+        <h1 id="page-title">{title}</h1>
+      </div>
+      <div className="card">
+        <p>This screen is not available in the dashboard yet.</p>
+        <Link className="btn btn-secondary" to={withGuild('/dashboard', guildId)}>
+          Back to overview
+        </Link>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import { NavLink as RouterNavLink } from 'react-router';
+import {
+  getSidebarCollapsed,
+  getSidebarGroupsOpen,
+  setSidebarCollapsed,
+  setSidebarGroupsOpen,
+} from '../lib/preferences.ts';
+import { withGuild } from './guild-param.ts';
+import { NOT_YET_AVAILABLE, SIDEBAR_GROUPS } from './nav.ts';
+
+export function ConfigSidebar({ guildId }: { guildId: string | null }) {
+  const [collapsed, setCollapsed] = useState(getSidebarCollapsed);
+  const [open, setOpen] = useState(getSidebarGroupsOpen);
+
+  const toggleCollapsed = () => {
+    setCollapsed(!collapsed);
+    setSidebarCollapsed(!collapsed);
+  };
+  const toggleGroup = (name: string) => {
+    const next = { ...open, [name]: !open[name] };
+    setOpen(next);
+    setSidebarGroupsOpen(next);
+  };
+
+  return (
+    <aside className={`config-sidebar${collapsed ? ' collapsed' : ''}`} aria-label="Configuration">
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm sidebar-toggle"
+        aria-expanded={!collapsed}
+        aria-controls="config-groups"
+        onClick={toggleCollapsed}
+      >
+        <span aria-hidden="true">{collapsed ? '»' : '«'}</span>
+        <span className="sidebar-toggle-label">Settings</span>
+      </button>
+      <div id="config-groups" className="sidebar-groups" hidden={collapsed}>
+        {SIDEBAR_GROUPS.map((group) => {
+          const isOpen = open[group.name] === true;
+          const listId = `sidebar-group-${group.name.replace(/\W+/g, '-').toLowerCase()}`;
+          return (
+            <section key={group.name} className="sidebar-group">
+              <button
+                type="button"
+                className="sidebar-group-button"
+                aria-expanded={isOpen}
+                aria-controls={listId}
+                onClick={() => toggleGroup(group.name)}
+              >
+                <span>{group.name}</span>
+                <span className="chevron" aria-hidden="true" />
+              </button>
+              <ul id={listId} className="sidebar-links" hidden={!isOpen}>
+                {group.links.map((link) => (
+                  <li key={link.path}>
+                    {NOT_YET_AVAILABLE.has(link.path) ? (
+                      <span className="sidebar-link disabled" aria-disabled="true">
+                        {link.label} <span className="sidebar-tag">not yet</span>
+                      </span>
+                    ) : (
+                      <RouterNavLink className="sidebar-link" to={withGuild(link.path, guildId)} end>
+                        {link.label}
+                      </RouterNavLink>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          );
+        })}
+      </div>
+      <p className="sidebar-footer">v0.1</p>
+    </aside>
+  );
+}

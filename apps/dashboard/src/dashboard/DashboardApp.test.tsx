@@ -1,0 +1,161 @@
+import { MESSAGES } from '@spacecadet/contract';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { Route } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, QUIET, STATION, signInAda } from '../../test/fake-api.ts';
+import { renderAt } from '../../test/render.tsx';
+import { clearSession } from '../lib/session.ts';
+import DashboardApp from './DashboardApp.tsx';
+
+const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
+
+function standardApi(overrides: Record<string, { status: number; body?: unknown }> = {}) {
+  return fakeApi(({ method, path }) => {
+    const key = `${method} ${path}`;
+    if (overrides[key]) return overrides[key];
+    if (key === 'GET /api/discord/me/guilds') return { status: 200, body: [STATION, QUIET] };
+    if (key === 'GET /api/auth/session')
+      return {
+        status: 200,
+        body: {
+          user: { id: '200000000000000001', username: 'ada', discriminator: '0', avatar: null },
+          is_owner: false,
+          expires_at: '2030-01-01T00:00:00Z',
+        },
+      };
+    if (path.startsWith('/api/bot/in-guild/'))
+      return { status: 200, body: { inGuild: path.endsWith(STATION.id) } };
+    if (key === `GET /api/guilds/${STATION.id}/config`)
+      return {
+        status: 200,
+        body: { data: { color_roles_mode: 'basic' }, updated_by: null, updated_at: null },
+      };
+    if (key === `PUT /api/guilds/${STATION.id}/config`)
+      return { status: 200, body: { updated_by: '200000000000000001', updated_at: '2026-11-22T00:00:00Z' } };
+    return undefined;
+  });
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('dashboard states', () => {
+  it('asks to sign in, with a Home link, when no user is stored', () => {
+    renderAt('/dashboard', routes);
+    screen.getByText(MESSAGES.signInRequired);
+    expect(screen.getByRole('link', { name: 'Home' }).getAttribute('href')).toBe('/');
+  });
+
+  it('renders nothing on a Coming Soon page without a user', () => {
+    const { container } = renderAt('/dashboard/automod', routes);
+    expect(container.querySelector('main')).toBeNull();
+  });
+
+  it('shows Session Expired with Re-Authorize after the session expired', () => {
+    clearSession('expired');
+    renderAt('/dashboard', routes);
+    screen.getByText('Session Expired');
+    screen.getByRole('button', { name: 'Re-Authorize' });
+  });
+
+  it('switches to Session Expired when a call answers 401 session_expired', async () => {
+    signInAda();
+    standardApi({
+      'GET /api/discord/me/guilds': { status: 401, body: { error: 'session_expired', message: 'x' } },
+    });
+    renderAt('/dashboard', routes);
+    await screen.findByText('Session Expired');
+  });
+
+  it('says No admin servers', async () => {
+    signInAda();
+    standardApi({ 'GET /api/discord/me/guilds': { status: 200, body: [] } });
+    renderAt('/dashboard', routes);
+    expect((await screen.findAllByText(MESSAGES.noAdminServers)).length).toBeGreaterThan(0);
+  });
+
+  it('explains a temporary guild fetch failure', { timeout: 10_000 }, async () => {
+    signInAda();
+    standardApi({
+      'GET /api/discord/me/guilds': {
+        status: 502,
+        body: { error: 'discord_guilds_fetch_failed', message: 'x' },
+      },
+    });
+    renderAt('/dashboard', routes);
+    // 5xx answers are retried twice with backoff before the message shows.
+    const messages = await screen.findAllByText(MESSAGES.discordGuildsFetchFailed, {}, { timeout: 6000 });
+    expect(messages.length).toBeGreaterThan(0);
+  });
+});
+
+describe('overview', () => {
+  it('selects the first server, keeps guild in the URL and hides owner tiles from non-owners', async () => {
+    signInAda();
+    standardApi();
+    renderAt('/dashboard', routes);
+    await screen.findByRole('heading', { name: 'Sandbox Station' });
+    expect(screen.getByTestId('location').textContent).toBe(`/dashboard?guild=${STATION.id}`);
+    for (const label of ['Members', 'Msgs Today', 'Commands', 'Uptime']) screen.getByText(label);
+    expect(screen.queryByRole('link', { name: /Community Server/ })).toBeNull();
+    expect(screen.getByRole('link', { name: /View in-depth stats/ }).getAttribute('href')).toBe(
+      `/dashboard/stats?guild=${STATION.id}`,
+    );
+  });
+
+  it('prompts to invite the bot where it is missing', async () => {
+    signInAda();
+    standardApi();
+    renderAt(`/dashboard?guild=${QUIET.id}`, routes);
+    const invite = await screen.findByRole('link', { name: 'Invite to Server' });
+    expect(invite.getAttribute('href')).toBe(`http://127.0.0.1:4000/install?guildId=${QUIET.id}`);
+  });
+
+  it('refuses to save invalid JSON and saves a valid object', async () => {
+    signInAda();
+    const api = standardApi();
+    renderAt(`/dashboard?guild=${STATION.id}`, routes);
+    const editor = await screen.findByLabelText('Configuration JSON');
+    await waitFor(() => expect((editor as HTMLTextAreaElement).value).toContain('color_roles_mode'));
+    fireEvent.change(editor, { target: { value: '{ nope' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    screen.getByText(MESSAGES.invalidJson);
+    fireEvent.click(screen.getByRole('button', { name: 'Format JSON' }));
+    screen.getByText(MESSAGES.invalidJson);
+
+    fireEvent.change(editor, { target: { value: '{"a":1}' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText(/^Saved/);
+    expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({ a: 1 });
+  });
+});
+
+describe('reaction roles', () => {
+  it('checks both lists before saving', async () => {
+    signInAda();
+    const api = standardApi({
+      [`GET /api/guilds/${STATION.id}/reaction-roles`]: {
+        status: 200,
+        body: { color_roles: [], personality_roles: [], updated_at: null, updated_by: null },
+      },
+    });
+    renderAt(`/dashboard/reaction-roles?guild=${STATION.id}`, routes);
+    await screen.findByRole('heading', { name: 'Color Roles' });
+    const [addColor, addPersonality] = screen.getAllByRole('button', { name: 'Add row' });
+    if (!addColor || !addPersonality) throw new Error('Add row buttons missing');
+    fireEvent.click(addColor);
+    fireEvent.click(addPersonality);
+    fireEvent.change(screen.getByLabelText('Emoji (row 1)', { selector: '#color_roles-0-emoji' }), {
+      target: { value: '🔴' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    screen.getByText('Color Roles: Row 1: emoji and role_id required');
+    screen.getByText('Personality Roles: Row 1: emoji and role_id required');
+    expect(api.calls.some((c) => c.method === 'PUT')).toBe(false);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Show JSON' }));
+    screen.getByLabelText('Raw JSON');
+    screen.getByRole('button', { name: 'Hide JSON' });
+  });
+});

@@ -1,0 +1,53 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import '../styles/dashboard.css';
+import { PageLoading } from '../ui/PageLoading.tsx';
+import { ComingSoon, NotYetAvailable } from './ComingSoon.tsx';
+import { DashboardLayout } from './DashboardLayout.tsx';
+import { useGuildParam, withGuild } from './guild-param.ts';
+import { COMING_SOON_PAGES } from './nav.ts';
+import Overview from './Overview.tsx';
+import { createQueryClient } from './queries.ts';
+
+const Stats = lazy(() => import('./Stats.tsx'));
+const ReactionRoles = lazy(() => import('./ReactionRoles.tsx'));
+const ColorRoles = lazy(() => import('./color-roles/ColorRoles.tsx'));
+const PersonalityRoles = lazy(() => import('./personality/PersonalityRoles.tsx'));
+const LevelingSettings = lazy(() => import('./leveling/LevelingSettings.tsx'));
+const LevelingRoles = lazy(() => import('./leveling/LevelingRoles.tsx'));
+const LevelingBoosts = lazy(() => import('./leveling/LevelingBoosts.tsx'));
+
+function LevelingRedirect() {
+  const guildId = useGuildParam();
+  return <Navigate to={withGuild('/dashboard/leveling/settings', guildId)} replace />;
+}
+
+export default function DashboardApp() {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Routes>
+        <Route element={<DashboardLayout />}>
+          <Route index element={<Overview />} />
+          <Route path="stats" element={<Lazy page={<Stats />} />} />
+          <Route path="reaction-roles" element={<Lazy page={<ReactionRoles />} />} />
+          <Route path="color-roles" element={<Lazy page={<ColorRoles />} />} />
+          <Route path="leveling" element={<LevelingRedirect />} />
+          <Route path="leveling/settings" element={<Lazy page={<LevelingSettings />} />} />
+          <Route path="leveling/roles" element={<Lazy page={<LevelingRoles />} />} />
+          <Route path="leveling/boosts" element={<Lazy page={<LevelingBoosts />} />} />
+          <Route path="personality-roles" element={<Lazy page={<PersonalityRoles />} />} />
+          {Object.keys(COMING_SOON_PAGES).map((slug) => (
+            <Route key={slug} path={slug} element={<ComingSoon slug={slug} />} />
+          ))}
+          <Route path="*" element={<NotYetAvailable title="Page not found" />} />
+        </Route>
+      </Routes>
+    </QueryClientProvider>
+  );
+}
+
+function Lazy({ page }: { page: ReactNode }) {
+  return <Suspense fallback={<PageLoading />}>{page}</Suspense>;
+}

@@ -1,0 +1,166 @@
+import type { ReactionRolesState } from '@spacecadet/contract';
+import { MESSAGES } from '@spacecadet/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { apiCall } from '../lib/api.ts';
+import { errorText } from '../lib/api-error.ts';
+import { PageLoading } from '../ui/PageLoading.tsx';
+import { GuildSelect } from './GuildSelect.tsx';
+import { useGuildParam } from './guild-param.ts';
+import { queryKeys } from './queries.ts';
+import { RoleRowsEditor } from './RoleRowsEditor.tsx';
+import {
+  emptyRow,
+  entriesFromRows,
+  listsFromJson,
+  listsToJson,
+  ROLE_LISTS,
+  type RoleListName,
+  type RoleRow,
+  type RowProblem,
+  rowsFromEntries,
+  validateReactionRoles,
+} from './reaction-roles-form.ts';
+
+export default function ReactionRoles() {
+  const guildId = useGuildParam();
+  const state = useQuery({
+    queryKey: queryKeys.reactionRoles(guildId ?? ''),
+    queryFn: () => apiCall('getReactionRoles', { params: { guildId: guildId ?? '' } }),
+    enabled: guildId !== null,
+  });
+
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <div className="page-head">
+        <h1 id="page-title">Reaction Roles</h1>
+        <GuildSelect />
+      </div>
+      {!guildId ? <p className="muted">Pick a server to edit its reaction roles.</p> : null}
+      {state.isPending && guildId ? <PageLoading /> : null}
+      {state.isError ? (
+        <p className="alert alert-error" role="alert">
+          {state.error.message}
+        </p>
+      ) : null}
+      {state.data && guildId ? (
+        <ReactionRolesForm
+          key={`${guildId}:${state.data.updated_at ?? ''}`}
+          guildId={guildId}
+          initial={state.data}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function ReactionRolesForm({ guildId, initial }: { guildId: string; initial: ReactionRolesState }) {
+  const queryClient = useQueryClient();
+  const [lists, setLists] = useState<Record<RoleListName, RoleRow[]>>(() => ({
+    color_roles: rowsFromEntries(initial.color_roles),
+    personality_roles: rowsFromEntries(initial.personality_roles),
+  }));
+  const [showJson, setShowJson] = useState(false);
+  const [jsonText, setJsonText] = useState<string | null>(null);
+  const [problems, setProblems] = useState<RowProblem[]>([]);
+  const [jsonProblem, setJsonProblem] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: () =>
+      apiCall('putReactionRoles', {
+        params: { guildId },
+        body: {
+          color_roles: entriesFromRows(lists.color_roles),
+          personality_roles: entriesFromRows(lists.personality_roles),
+        },
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.reactionRoles(guildId) }),
+  });
+
+  const updateList = (name: RoleListName, rows: RoleRow[]) => {
+    setLists((current) => ({ ...current, [name]: rows }));
+    setJsonText(null);
+    setJsonProblem(null);
+  };
+  const onJsonChange = (text: string) => {
+    setJsonText(text);
+    const parsed = listsFromJson(text);
+    if (parsed) {
+      setLists(parsed);
+      setJsonProblem(null);
+    } else {
+      setJsonProblem(MESSAGES.invalidJson);
+    }
+  };
+  const onSave = () => {
+    if (jsonProblem) return;
+    const found = validateReactionRoles(lists);
+    setProblems(found);
+    if (found.length === 0) save.mutate();
+  };
+
+  return (
+    <>
+      <div className="button-row">
+        <button
+          type="button"
+          className="btn btn-secondary"
+          aria-expanded={showJson}
+          onClick={() => setShowJson(!showJson)}
+        >
+          {showJson ? 'Hide JSON' : 'Show JSON'}
+        </button>
+        <button type="button" className="btn btn-primary" onClick={onSave} disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save'}
+        </button>
+        {save.isSuccess ? <output className="save-note">Saved</output> : null}
+      </div>
+      {problems.length > 0 ? (
+        <div className="alert alert-error" role="alert">
+          <ul className="problem-list">
+            {problems.map((problem) => (
+              <li key={`${problem.list}:${problem.message}`}>
+                {ROLE_LISTS.find((list) => list.name === problem.list)?.title}: {problem.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {save.isError ? (
+        <p className="alert alert-error" role="alert">
+          {errorText(save.error)}
+        </p>
+      ) : null}
+      <div className="role-lists">
+        {ROLE_LISTS.map(({ name, title }) => (
+          <RoleRowsEditor
+            key={name}
+            name={name}
+            title={title}
+            rows={lists[name]}
+            onChange={(rows) => updateList(name, rows)}
+            onAdd={() => updateList(name, [...lists[name], emptyRow()])}
+          />
+        ))}
+      </div>
+      {showJson ? (
+        <div className="card">
+          <label htmlFor="reaction-roles-json">Raw JSON</label>
+          <textarea
+            id="reaction-roles-json"
+            className="textarea"
+            rows={14}
+            spellCheck={false}
+            value={jsonText ?? listsToJson(lists)}
+            aria-invalid={jsonProblem !== null}
+            onChange={(event) => onJsonChange(event.target.value)}
+          />
+          {jsonProblem ? (
+            <p className="alert alert-error" role="alert">
+              {jsonProblem}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,129 @@
+import { type ColorRolesMode, MESSAGES } from '@spacecadet/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { apiCall } from '../../lib/api.ts';
+import { queryKeys } from '../queries.ts';
+import { COLOR_RESET_CONFIRM, colorErrorText, jobResultOf, MODE_OPTIONS } from './color-roles-model.ts';
+import { JobProgress } from './JobProgress.tsx';
+import { useColorJob } from './useColorJob.ts';
+
+type Action = 'generateColorRoles' | 'postColorPanel' | 'resetColorRoles';
+
+/** Mode select, Generate Roles, Post / Update Panel and Reset, with the running job's progress. */
+export function ColorActions({
+  guildId,
+  mode,
+  channelId,
+  botInGuild,
+  onWarnings,
+}: {
+  guildId: string;
+  mode: ColorRolesMode;
+  channelId: string | null;
+  botInGuild: boolean;
+  onWarnings: (warnings: string[]) => void;
+}) {
+  const queryClient = useQueryClient();
+  const tracker = useColorJob(guildId);
+
+  const action = useMutation({
+    mutationFn: (name: Action) => apiCall(name, { params: { guildId } }),
+    onSuccess: (accepted) => tracker.track(accepted.job_id),
+  });
+  // Mode toggle: fetch the full config, change color_roles_mode, save it, reload the palette.
+  const switchMode = useMutation({
+    mutationFn: async (next: ColorRolesMode) => {
+      const config = await apiCall('getConfig', { params: { guildId } });
+      await apiCall('putConfig', { params: { guildId }, body: { ...config.data, color_roles_mode: next } });
+    },
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.colorRoles(guildId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.config(guildId) }),
+      ]);
+    },
+  });
+
+  const job = tracker.job;
+  const result = jobResultOf(job);
+  const warningsKey = result?.warnings?.join('\n') ?? '';
+  useEffect(() => {
+    if (warningsKey !== '') onWarnings(warningsKey.split('\n'));
+  }, [warningsKey, onWarnings]);
+  const busy = action.isPending || tracker.running;
+
+  const run = (name: Action) => {
+    if (name === 'postColorPanel' && !channelId) return;
+    if (name === 'resetColorRoles' && !window.confirm(COLOR_RESET_CONFIRM)) return;
+    action.mutate(name);
+  };
+
+  return (
+    <section className="card actions-card" aria-labelledby="actions-title">
+      <h2 id="actions-title" className="sr-only">
+        Actions
+      </h2>
+      <div className="actions-row">
+        <div className="field mode-field">
+          <label htmlFor="panel-mode">Panel mode</label>
+          <select
+            id="panel-mode"
+            className="select"
+            value={mode}
+            disabled={switchMode.isPending}
+            onChange={(event) => switchMode.mutate(event.target.value === 'shades' ? 'shades' : 'basic')}
+          >
+            {MODE_OPTIONS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="button-row">
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={busy || !botInGuild}
+            onClick={() => run('generateColorRoles')}
+          >
+            Generate Roles
+          </button>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={busy || !botInGuild || !channelId}
+            aria-describedby={channelId ? undefined : 'post-needs-channel'}
+            onClick={() => run('postColorPanel')}
+          >
+            Post / Update Panel
+          </button>
+          <button
+            type="button"
+            className="btn btn-danger"
+            disabled={busy}
+            onClick={() => run('resetColorRoles')}
+          >
+            Reset
+          </button>
+        </div>
+      </div>
+      {channelId ? null : (
+        <p id="post-needs-channel" className="muted small">
+          {MESSAGES.selectChannelFirst}
+        </p>
+      )}
+      {job ? <JobProgress job={job} /> : null}
+      {action.isError ? (
+        <p className="alert alert-error" role="alert">
+          {colorErrorText(action.error)}
+        </p>
+      ) : null}
+      {switchMode.isError ? (
+        <p className="alert alert-error" role="alert">
+          {colorErrorText(switchMode.error)}
+        </p>
+      ) : null}
+    </section>
+  );
+}

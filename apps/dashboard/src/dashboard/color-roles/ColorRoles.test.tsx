@@ -1,0 +1,215 @@
+import { type ColorGroup, MESSAGES } from '@spacecadet/contract';
+import { buildColorPanel } from '@spacecadet/core';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
+import { renderAt } from '../../../test/render.tsx';
+import DashboardApp from '../DashboardApp.tsx';
+import { BLACK_TIP, COLOR_RESET_CONFIRM, panelColorsOf } from './color-roles-model.ts';
+
+const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
+const color = (name: string, hex: string, shades: string[] = []) => ({
+  role_id: null,
+  color_name: name,
+  hex_code: hex,
+  shades: shades.map((shade, i) => ({ shade_id: i + 1, shade_name: shade, hex_code: hex })),
+});
+const PALETTE: ColorGroup[] = [
+  {
+    group_id: 1,
+    group_name: 'Rainbow',
+    is_expanded: true,
+    colors: [color('Blue', '#1E88E5', ['Sky']), color('Red', '#E53935', ['Crimson', 'Dark Red'])],
+  },
+  {
+    group_id: 2,
+    group_name: 'Naturals',
+    is_expanded: false,
+    colors: [color('Brown', '#6D4C41'), color('Black', '#0A0A0A', ['Onyx']), color('Mint', '#98FF98')],
+  },
+];
+
+interface Options {
+  groups?: ColorGroup[];
+  mode?: 'basic' | 'shades';
+  channelId?: string | null;
+  channels?: Array<{ id: string; name: string }>;
+  colorStatus?: number;
+  warnings?: string[];
+  botAbsent?: boolean;
+}
+
+function colorApi(options: Options = {}) {
+  let colorLoads = 0;
+  let jobPolls = 0;
+  const api = fakeApi(({ method, path }) => {
+    const key = `${method} ${path}`;
+    if (key === 'GET /api/discord/me/guilds') return { status: 200, body: [STATION, QUIET] };
+    if (key === 'GET /api/auth/session') return { status: 401, body: { error: 'not_authenticated' } };
+    if (path.startsWith('/api/bot/in-guild/'))
+      return { status: 200, body: { inGuild: !options.botAbsent && path.endsWith(STATION.id) } };
+    const base = `/api/guilds/${STATION.id}`;
+    if (key === `GET ${base}/color-roles`) {
+      colorLoads += 1;
+      if (options.colorStatus)
+        return { status: options.colorStatus, body: { error: 'color_roles_unavailable' } };
+      return {
+        status: 200,
+        body: {
+          groups: options.groups ?? PALETTE,
+          channel_id: options.channelId ?? null,
+          mode: options.mode ?? 'basic',
+          ...(options.warnings ? { warnings: options.warnings } : {}),
+        },
+      };
+    }
+    if (key === `GET ${base}/channels`) return { status: 200, body: { channels: options.channels ?? [] } };
+    if (key === `GET ${base}/config`)
+      return {
+        status: 200,
+        body: { data: { keep: 1, color_roles_mode: 'basic' }, updated_by: null, updated_at: null },
+      };
+    if (key === `PUT ${base}/config`) return { status: 200, body: { updated_by: null, updated_at: null } };
+    if (key === `PUT ${base}/color-roles/channel`)
+      return { status: 200, body: { channel_id: '300000000000000012' } };
+    if (method === 'POST' && path.startsWith(`${base}/color-roles/`))
+      return { status: 202, body: { job_id: `color-roles.generate.${STATION.id}` } };
+    if (path.startsWith('/api/jobs/')) {
+      jobPolls += 1;
+      const done = jobPolls >= 2;
+      return {
+        status: 200,
+        body: {
+          id: `color-roles.generate.${STATION.id}`,
+          name: 'color-roles.generate',
+          guild_id: STATION.id,
+          state: done ? 'completed' : 'active',
+          progress: done ? 100 : 40,
+          result: done ? { ok: true, summary: 'Created 12 roles', warnings: ['Gold'] } : undefined,
+          error: null,
+        },
+      };
+    }
+    return undefined;
+  });
+  return { ...api, colorLoads: () => colorLoads };
+}
+
+const open = (guild = STATION.id) => renderAt(`/dashboard/color-roles?guild=${guild}`, routes);
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('color roles', () => {
+  it('shows both empty states, the tip, and needs a channel to post', async () => {
+    signInAda();
+    colorApi({ groups: [] });
+    open();
+    // The first render also loads the lazy color-roles chunk.
+    await screen.findByText('No colors configured yet', {}, { timeout: 5000 });
+    screen.getByText('No colors found for this server');
+    screen.getByText(BLACK_TIP);
+    screen.getByText(MESSAGES.selectChannelFirst);
+    expect(screen.getByRole('button', { name: 'Post / Update Panel' })).toHaveProperty('disabled', true);
+  });
+
+  it.each(['basic', 'shades'] as const)(
+    'lays the %s preview out with the shared buildColorPanel',
+    async (mode) => {
+      signInAda();
+      colorApi({ mode });
+      open();
+      const list = await screen.findByRole('region', { name: 'Panel buttons' });
+      const labels = within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent);
+      expect(labels).toEqual(buildColorPanel(panelColorsOf(PALETTE), mode).buttons.map((b) => b.label));
+      expect(labels).toEqual(
+        mode === 'basic' ? ['Red', 'Blue', 'Black', 'Brown', 'Mint'] : ['Red', 'Blue', 'Naturals', 'Mint'],
+      );
+    },
+  );
+
+  it('lists the palette with disabled Expanded boxes, counts and shade swatches', async () => {
+    signInAda();
+    colorApi();
+    open();
+    const naturals = await screen.findByRole('region', { name: 'Naturals' });
+    within(naturals).getByText('3 colors');
+    expect(within(naturals).getByRole('checkbox', { name: /Expanded/ })).toHaveProperty('disabled', true);
+    screen.getByRole('list', { name: 'Red shades' });
+  });
+
+  it('says the database is not configured on a 501', async () => {
+    signInAda();
+    colorApi({ colorStatus: 501 });
+    open();
+    await screen.findByText(MESSAGES.colorRolesUnavailable);
+  });
+
+  it('switches mode through the full config', async () => {
+    signInAda();
+    const api = colorApi();
+    open();
+    fireEvent.change(await screen.findByLabelText('Panel mode'), { target: { value: 'shades' } });
+    await waitFor(() =>
+      expect(api.calls.some((c) => c.method === 'PUT' && c.path.endsWith('/config'))).toBe(true),
+    );
+    expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({ keep: 1, color_roles_mode: 'shades' });
+  });
+
+  it('tracks the generate job, shows warnings, then reloads the palette', async () => {
+    signInAda();
+    const api = colorApi({ channelId: '300000000000000012' });
+    open();
+    fireEvent.click(await screen.findByRole('button', { name: 'Generate Roles' }));
+    await screen.findByText('Created 12 roles', {}, { timeout: 3000 });
+    await screen.findByText(/cannot manage this role/);
+    const loadsAtFinish = api.colorLoads();
+    await waitFor(() => expect(api.colorLoads()).toBeGreaterThan(loadsAtFinish), { timeout: 3000 });
+  });
+
+  it('asks before resetting', async () => {
+    signInAda();
+    const api = colorApi();
+    const confirm = vi.fn(() => false);
+    vi.stubGlobal('confirm', confirm);
+    open();
+    fireEvent.click(await screen.findByRole('button', { name: 'Reset' }));
+    expect(confirm).toHaveBeenCalledWith(COLOR_RESET_CONFIRM);
+    expect(api.calls.some((c) => c.path.endsWith('/color-roles/reset'))).toBe(false);
+    confirm.mockReturnValue(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Reset' }));
+    await waitFor(() => expect(api.calls.some((c) => c.path.endsWith('/color-roles/reset'))).toBe(true));
+  });
+
+  it('offers a manual channel id when no channels are listed, checking 5-20 digits', async () => {
+    signInAda();
+    const api = colorApi({ channels: [] });
+    open();
+    const input = await screen.findByLabelText('Channel ID');
+    fireEvent.change(input, { target: { value: '12' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    screen.getByText(MESSAGES.channelIdRequired);
+    fireEvent.change(input, { target: { value: '300000000000000012' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(api.calls.find((c) => c.path.endsWith('/color-roles/channel'))?.body).toEqual({
+        channel_id: '300000000000000012',
+      }),
+    );
+  });
+
+  it('disables the channel select and actions when the bot is not in the server', async () => {
+    signInAda();
+    colorApi({ botAbsent: true });
+    open();
+    const select = await screen.findByLabelText('Channel');
+    expect(select).toHaveProperty('disabled', true);
+    within(select).getByText(MESSAGES.botNotInGuild);
+    expect(screen.getByRole('button', { name: 'Generate Roles' })).toHaveProperty('disabled', true);
+  });
+});

@@ -1,0 +1,92 @@
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { apiCall } from '../../lib/api.ts';
+import { PageLoading } from '../../ui/PageLoading.tsx';
+import { GuildSelect } from '../GuildSelect.tsx';
+import { useGuildParam } from '../guild-param.ts';
+import { queryKeys, useBotInGuild } from '../queries.ts';
+import { ChannelPicker } from './ChannelPicker.tsx';
+import { ColorActions } from './ColorActions.tsx';
+import { BLACK_TIP, colorErrorText, panelColorsOf } from './color-roles-model.ts';
+import { PaletteList } from './PaletteList.tsx';
+import { PanelPreview } from './PanelPreview.tsx';
+
+export default function ColorRoles() {
+  const guildId = useGuildParam();
+  return (
+    <section className="page color-roles-page" aria-labelledby="page-title">
+      <div className="page-head">
+        <h1 id="page-title">Color Roles</h1>
+        <GuildSelect />
+      </div>
+      {guildId ? (
+        <ColorRolesScreen key={guildId} guildId={guildId} />
+      ) : (
+        <p className="muted">Pick a server.</p>
+      )}
+    </section>
+  );
+}
+
+function ColorRolesScreen({ guildId }: { guildId: string }) {
+  const state = useQuery({
+    queryKey: queryKeys.colorRoles(guildId),
+    queryFn: () => apiCall('getColorRoles', { params: { guildId } }),
+  });
+  const inGuild = useBotInGuild(guildId);
+  const [jobWarnings, setJobWarnings] = useState<string[]>([]);
+  const onWarnings = useCallback(
+    (warnings: string[]) =>
+      setJobWarnings((current) => (current.join('\n') === warnings.join('\n') ? current : warnings)),
+    [],
+  );
+
+  if (state.isPending || inGuild.isPending) return <PageLoading label="Loading color roles…" />;
+  if (state.isError) {
+    return (
+      <p className="alert alert-error" role="alert">
+        {colorErrorText(state.error)}
+      </p>
+    );
+  }
+  const { groups, mode, channel_id: channelId } = state.data;
+  const botInGuild = inGuild.data === true;
+  const warnings = [...new Set([...(state.data.warnings ?? []), ...jobWarnings])];
+
+  return (
+    <>
+      {warnings.length > 0 ? (
+        <div className="alert alert-warning role-warning" role="alert">
+          <div>
+            <strong>Space Cadet cannot manage {warnings.length === 1 ? 'this role' : 'these roles'}:</strong>{' '}
+            {warnings.join(', ')}. They sit at or above the bot&rsquo;s highest role, so members who pick them
+            get nothing. In Discord, open Server Settings → Roles and drag the Space Cadet role above them.
+          </div>
+        </div>
+      ) : null}
+      <ColorActions
+        guildId={guildId}
+        mode={mode}
+        channelId={channelId}
+        botInGuild={botInGuild}
+        onWarnings={onWarnings}
+      />
+      <div className="color-grid">
+        <ChannelPicker guildId={guildId} savedChannelId={channelId} botInGuild={botInGuild} />
+        <section className="card tips-card" aria-labelledby="tips-title">
+          <h2 id="tips-title">Quick Tips</h2>
+          <ul>
+            <li>Generate Roles creates any missing color roles; running it again never duplicates them.</li>
+            <li>Post / Update Panel edits the existing panel message when it still exists.</li>
+            <li>Keep the Space Cadet role above the color roles so it can assign them.</li>
+            <li>{BLACK_TIP}</li>
+          </ul>
+        </section>
+      </div>
+      <div className="color-grid">
+        <PanelPreview colors={panelColorsOf(groups)} mode={mode} />
+        <PaletteList groups={groups} />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,54 @@
+import type { ColorGroup } from '@spacecadet/contract';
+
+export function PaletteList({ groups }: { groups: ColorGroup[] }) {
+  const total = groups.reduce((sum, group) => sum + group.colors.length, 0);
+  return (
+    <section className="card palette-card" aria-labelledby="palette-title">
+      <h2 id="palette-title">Palette</h2>
+      {total === 0 ? <p className="muted">No colors found for this server</p> : null}
+      {groups.map((group) => (
+        <section key={group.group_id} className="palette-group" aria-label={group.group_name}>
+          <div className="palette-group-head">
+            <h3>{group.group_name}</h3>
+            <label className="expanded-toggle">
+              <input type="checkbox" checked disabled />
+              Expanded <span className="muted small">(always included)</span>
+            </label>
+            <span className="muted small">
+              {group.colors.length} {group.colors.length === 1 ? 'color' : 'colors'}
+            </span>
+          </div>
+          <ul className="palette-colors">
+            {group.colors.map((color) => (
+              <li key={color.color_name} className="palette-color">
+                <span className="swatch" style={{ background: color.hex_code }} aria-hidden="true" />
+                <span className="palette-color-name">
+                  {color.color_name}
+                  <span className="muted small"> {color.hex_code}</span>
+                  {color.role_id ? null : <span className="badge badge-soon">no role yet</span>}
+                </span>
+                {color.shades.length > 0 ? (
+                  <ul className="shade-swatches" aria-label={`${color.color_name} shades`}>
+                    {color.shades.map((shade) => (
+                      <li key={shade.shade_id}>
+                        <span
+                          className="swatch swatch-sm"
+                          style={{ background: shade.hex_code }}
+                          title={`${shade.shade_name} ${shade.hex_code}`}
+                          aria-hidden="true"
+                        />
+                        <span className="sr-only">
+                          {shade.shade_name} {shade.hex_code}
+                        </span>
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,51 @@
+import type { JobStatus } from '@spacecadet/contract';
+import { type QueryKey, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { apiCall } from '../../lib/api.ts';
+import { queryKeys } from '../queries.ts';
+import { isJobFinished, JOB_POLL_MS, RELOAD_AFTER_JOB_MS } from './color-roles-model.ts';
+
+interface TrackedJob {
+  id: string;
+  /** Job ids repeat per guild and action; the run number keeps each run's polling apart. */
+  run: number;
+}
+
+/** Polls GET /api/jobs/:id until the job finishes, then waits ~800 ms and reloads `reloadKey`. */
+export function useJobTracker(reloadKey: QueryKey) {
+  const queryClient = useQueryClient();
+  const [tracked, setTracked] = useState<TrackedJob | null>(null);
+  const job = useQuery({
+    queryKey: [...queryKeys.job(tracked?.id ?? ''), tracked?.run ?? 0],
+    queryFn: () => apiCall('getJob', { params: { jobId: tracked?.id ?? '' } }),
+    enabled: tracked !== null,
+    refetchInterval: (query) => (isJobFinished(query.state.data) ? false : JOB_POLL_MS),
+    staleTime: 0,
+    retry: 1,
+  });
+  const finished = isJobFinished(job.data);
+  // Callers pass a fresh key array each render; only its latest value matters.
+  const reloadRef = useRef(reloadKey);
+  reloadRef.current = reloadKey;
+
+  useEffect(() => {
+    if (!finished) return;
+    const timer = window.setTimeout(() => {
+      void queryClient.invalidateQueries({ queryKey: reloadRef.current });
+    }, RELOAD_AFTER_JOB_MS);
+    return () => window.clearTimeout(timer);
+  }, [finished, queryClient]);
+
+  return {
+    job: tracked ? (job.data as JobStatus | undefined) : undefined,
+    pollError: job.error,
+    running: tracked !== null && !finished && !job.isError,
+    track: (id: string) => setTracked((current) => ({ id, run: (current?.run ?? 0) + 1 })),
+    dismiss: () => setTracked(null),
+  };
+}
+
+/** The color palette's job tracker. */
+export function useColorJob(guildId: string) {
+  return useJobTracker(queryKeys.colorRoles(guildId));
+}

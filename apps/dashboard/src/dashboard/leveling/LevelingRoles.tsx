@@ -1,0 +1,202 @@
+import type { LevelingRole } from '@spacecadet/contract';
+import {
+  LEVEL_ROLE_NAME_MAX,
+  MAX_LEVEL_ROLES,
+  normalizeLevelRequired,
+  normalizeLevelRoleName,
+} from '@spacecadet/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { apiCall } from '../../lib/api.ts';
+import { PageLoading } from '../../ui/PageLoading.tsx';
+import { useGuildParam } from '../guild-param.ts';
+import { LevelingNav } from './LevelingNav.tsx';
+import { LEVELING_FAILURES, levelingErrorText, levelingKey, useLeveling } from './leveling-model.ts';
+
+export default function LevelingRolesPage() {
+  const guildId = useGuildParam();
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <div className="page-head">
+        <h1 id="page-title">Level reward roles</h1>
+        {guildId ? <LevelingNav guildId={guildId} /> : null}
+      </div>
+      {guildId ? <RolesScreen key={guildId} guildId={guildId} /> : <p className="muted">Pick a server.</p>}
+    </section>
+  );
+}
+
+function RolesScreen({ guildId }: { guildId: string }) {
+  const queryClient = useQueryClient();
+  const leveling = useLeveling(guildId);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [name, setName] = useState('Level Reward');
+  const [level, setLevel] = useState('1');
+  const [imageRole, setImageRole] = useState(false);
+  const reload = () => queryClient.invalidateQueries({ queryKey: levelingKey(guildId) });
+  const failing = (fallback: string) => ({
+    onMutate: () => setProblem(null),
+    onError: (error: unknown) => setProblem(levelingErrorText(error, fallback)),
+    onSuccess: () => reload(),
+  });
+
+  // Adding a role also forces leveling on.
+  const add = useMutation({
+    mutationFn: async () => {
+      const role = await apiCall('createLevelingRole', {
+        params: { guildId },
+        body: {
+          role_name: normalizeLevelRoleName(name),
+          level_required: normalizeLevelRequired(level),
+          is_image_role: imageRole,
+        },
+      });
+      await apiCall('putLeveling', { params: { guildId }, body: { enabled: true } });
+      return role;
+    },
+    ...failing(LEVELING_FAILURES.addRole),
+  });
+  const update = useMutation({
+    mutationFn: (vars: { id: number; body: { role_name?: string; is_image_role?: boolean } }) =>
+      apiCall('updateLevelingRole', { params: { guildId, roleId: vars.id }, body: vars.body }),
+    ...failing(LEVELING_FAILURES.updateRole),
+  });
+  const remove = useMutation({
+    mutationFn: (id: number) => apiCall('deleteLevelingRole', { params: { guildId, roleId: id } }),
+    ...failing(LEVELING_FAILURES.deleteRole),
+  });
+
+  if (leveling.isPending) return <PageLoading />;
+  if (leveling.isError) {
+    return (
+      <p className="alert alert-error" role="alert">
+        {levelingErrorText(leveling.error, LEVELING_FAILURES.loadRoles)}
+      </p>
+    );
+  }
+  const roles = [...leveling.data.roles].sort((a, b) => a.level_required - b.level_required);
+
+  return (
+    <>
+      {problem ? (
+        <p className="alert alert-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      <section className="card form-card" aria-labelledby="add-role-title">
+        <h2 id="add-role-title">
+          Add a reward role <span className="muted small">Max {MAX_LEVEL_ROLES}</span>
+        </h2>
+        <div className="form-grid">
+          <div className="field">
+            <label htmlFor="role-name">Role name</label>
+            <input
+              id="role-name"
+              className="input"
+              maxLength={LEVEL_ROLE_NAME_MAX}
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="role-level">Level required</label>
+            <input
+              id="role-level"
+              className="input"
+              type="number"
+              min={0}
+              value={level}
+              onChange={(event) => setLevel(event.target.value)}
+            />
+          </div>
+          <label className="checkbox-field">
+            <input
+              type="checkbox"
+              checked={imageRole}
+              onChange={(event) => setImageRole(event.target.checked)}
+            />
+            Image role (attach files and embed links)
+          </label>
+        </div>
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={add.isPending}
+          onClick={() => add.mutate()}
+        >
+          Add role
+        </button>
+      </section>
+      <section className="card" aria-labelledby="roles-title">
+        <h2 id="roles-title">
+          Roles ({roles.length}/{MAX_LEVEL_ROLES})
+        </h2>
+        {roles.length === 0 ? <p className="muted">No roles yet</p> : null}
+        <ul className="level-list">
+          {roles.map((role) => (
+            <RoleRow
+              key={role.id}
+              role={role}
+              onRename={(roleName) =>
+                update.mutate({ id: role.id, body: { role_name: normalizeLevelRoleName(roleName) } })
+              }
+              onImageRole={(value) => update.mutate({ id: role.id, body: { is_image_role: value } })}
+              onDelete={() => remove.mutate(role.id)}
+            />
+          ))}
+        </ul>
+      </section>
+    </>
+  );
+}
+
+function RoleRow({
+  role,
+  onRename,
+  onImageRole,
+  onDelete,
+}: {
+  role: LevelingRole;
+  onRename: (name: string) => void;
+  onImageRole: (value: boolean) => void;
+  onDelete: () => void;
+}) {
+  const [name, setName] = useState(role.role_name);
+  return (
+    <li className="level-item">
+      <span className="level-badge">Lv {role.level_required}</span>
+      <div className="field">
+        <label htmlFor={`role-${role.id}-name`} className="sr-only">
+          Name of the level {role.level_required} role
+        </label>
+        <input
+          id={`role-${role.id}-name`}
+          className="input"
+          maxLength={LEVEL_ROLE_NAME_MAX}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          onBlur={() => name !== role.role_name && onRename(name)}
+        />
+      </div>
+      <span className={`badge ${role.role_id ? 'badge-beta' : 'badge-soon'}`}>
+        {role.role_id ? 'created' : 'pending'}
+      </span>
+      <label className="checkbox-field">
+        <input
+          type="checkbox"
+          checked={role.is_image_role}
+          onChange={(event) => onImageRole(event.target.checked)}
+        />
+        Image role
+      </label>
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        onClick={onDelete}
+        aria-label={`Delete ${role.role_name}`}
+      >
+        Delete
+      </button>
+    </li>
+  );
+}

@@ -1,0 +1,192 @@
+import type { LevelingSettings as Settings } from '@spacecadet/contract';
+import { clampCooldown, clampXpPerMessage, normalizeMultiplier } from '@spacecadet/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Navigate } from 'react-router';
+import { apiCall } from '../../lib/api.ts';
+import { PageLoading } from '../../ui/PageLoading.tsx';
+import { ChannelField } from '../ChannelField.tsx';
+import { useGuildParam } from '../guild-param.ts';
+import { useBotInGuild } from '../queries.ts';
+import { LevelingNav } from './LevelingNav.tsx';
+import {
+  ignoreFailure,
+  LEVELING_CONFIRM,
+  LEVELING_FAILURES,
+  levelingErrorText,
+  levelingKey,
+  useLeveling,
+} from './leveling-model.ts';
+
+export default function LevelingSettingsPage() {
+  const guildId = useGuildParam();
+  if (!guildId) return <Navigate to="/dashboard" replace />;
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <div className="page-head">
+        <h1 id="page-title">Leveling settings</h1>
+        <LevelingNav guildId={guildId} />
+      </div>
+      <SettingsScreen key={guildId} guildId={guildId} />
+    </section>
+  );
+}
+
+function SettingsScreen({ guildId }: { guildId: string }) {
+  const leveling = useLeveling(guildId);
+  const inGuild = useBotInGuild(guildId);
+  if (leveling.isPending || inGuild.isPending) return <PageLoading />;
+  if (leveling.isError) {
+    return (
+      <p className="alert alert-error" role="alert">
+        {levelingErrorText(leveling.error, LEVELING_FAILURES.loadSettings)}
+      </p>
+    );
+  }
+  return (
+    <SettingsForm guildId={guildId} initial={leveling.data.leveling} botInGuild={inGuild.data === true} />
+  );
+}
+
+function SettingsForm({
+  guildId,
+  initial,
+  botInGuild,
+}: {
+  guildId: string;
+  initial: Settings;
+  botInGuild: boolean;
+}) {
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState({
+    xp_multiplier: String(initial.xp_multiplier),
+    announcement_channel: initial.announcement_channel ?? '',
+    daily_overview_channel: initial.daily_overview_channel ?? '',
+    xp_per_message: String(initial.xp_per_message),
+    message_cooldown_sec: String(initial.message_cooldown_sec),
+  });
+  const set = (key: keyof typeof form) => (value: string) =>
+    setForm((current) => ({ ...current, [key]: value }));
+  const reload = () => queryClient.invalidateQueries({ queryKey: levelingKey(guildId) });
+
+  // Changing any leveling setting also sends enabled: true.
+  const save = useMutation({
+    mutationFn: () =>
+      apiCall('putLeveling', {
+        params: { guildId },
+        body: {
+          enabled: true,
+          xp_multiplier: normalizeMultiplier(form.xp_multiplier),
+          announcement_channel: form.announcement_channel.trim() || null,
+          daily_overview_channel: form.daily_overview_channel.trim() || null,
+          xp_per_message: clampXpPerMessage(form.xp_per_message),
+          message_cooldown_sec: clampCooldown(form.message_cooldown_sec),
+        },
+      }),
+    onSuccess: () => reload(),
+  });
+  const resetConfig = useMutation({
+    mutationFn: () => apiCall('resetLevelingConfig', { params: { guildId } }),
+    onSettled: () => reload(),
+  });
+  const resetAll = useMutation({
+    mutationFn: () => apiCall('resetLevelingAll', { params: { guildId } }),
+    onSettled: () => reload(),
+  });
+
+  const number = (
+    key: 'xp_multiplier' | 'xp_per_message' | 'message_cooldown_sec',
+    label: string,
+    attrs: object,
+  ) => (
+    <div className="field">
+      <label htmlFor={`lv-${key}`}>{label}</label>
+      <input
+        id={`lv-${key}`}
+        className="input"
+        type="number"
+        value={form[key]}
+        onChange={(event) => set(key)(event.target.value)}
+        {...attrs}
+      />
+    </div>
+  );
+
+  return (
+    <>
+      {save.isError ? (
+        <p className="alert alert-error" role="alert">
+          {levelingErrorText(save.error, LEVELING_FAILURES.save)}
+        </p>
+      ) : null}
+      <section className="card form-card" aria-label="Settings">
+        <div className="form-grid">
+          {number('xp_multiplier', 'XP multiplier', { min: 0, step: 0.1 })}
+          {number('xp_per_message', 'XP per message', { min: 0, max: 1000, step: 1 })}
+          {number('message_cooldown_sec', 'Message cooldown (seconds)', { min: 0, max: 600, step: 1 })}
+          <ChannelField
+            id="lv-announcement"
+            label="Announcement channel"
+            guildId={guildId}
+            botInGuild={botInGuild}
+            emptyLabel="None"
+            value={form.announcement_channel}
+            onChange={set('announcement_channel')}
+          />
+          <ChannelField
+            id="lv-overview"
+            label="Daily overview channel"
+            guildId={guildId}
+            botInGuild={botInGuild}
+            emptyLabel="None"
+            value={form.daily_overview_channel}
+            onChange={set('daily_overview_channel')}
+          />
+        </div>
+        <div className="button-row">
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={save.isPending}
+            onClick={() => save.mutate()}
+          >
+            {save.isPending ? 'Saving…' : 'Save'}
+          </button>
+          {save.isSuccess ? <output className="save-note">Saved</output> : null}
+        </div>
+      </section>
+      <section className="card form-card" aria-label="Maintenance">
+        <div className="button-row">
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => ignoreFailure(apiCall('syncLevelingRoles', { params: { guildId } }))}
+          >
+            Sync Roles
+          </button>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => ignoreFailure(apiCall('resendLevelingOverview', { params: { guildId } }))}
+          >
+            Resend Overview
+          </button>
+          <button
+            type="button"
+            className="btn btn-danger"
+            onClick={() => window.confirm(LEVELING_CONFIRM.resetConfig) && resetConfig.mutate()}
+          >
+            Reset Config
+          </button>
+          <button
+            type="button"
+            className="btn btn-danger"
+            onClick={() => window.confirm(LEVELING_CONFIRM.resetAll) && resetAll.mutate()}
+          >
+            Reset Leveling
+          </button>
+        </div>
+      </section>
+    </>
+  );
+}

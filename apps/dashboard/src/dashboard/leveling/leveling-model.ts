@@ -1,0 +1,41 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiCall } from '../../lib/api.ts';
+import { isApiError } from '../../lib/api-error.ts';
+
+export const levelingKey = (guildId: string) => ['leveling', guildId] as const;
+
+export const LEVELING_CONFIRM = {
+  resetConfig: 'Reset only Leveling config (channels, toggles, multipliers)? Users/roles/boosts are kept.',
+  resetAll: 'Reset ALL leveling data for this guild? This deletes users, roles, and boosts.',
+  prune: 'Prune users that left the server from leaderboard/storage?',
+} as const;
+
+export const LEVELING_FAILURES = {
+  loadSettings: 'Failed to load leveling settings',
+  save: 'Failed to save',
+  loadRoles: 'Failed to load roles',
+  addRole: 'Failed to add role',
+  updateRole: 'Failed to update role',
+  deleteRole: 'Failed to delete role',
+  loadBoosts: 'Failed to load boosts',
+  addBoost: 'Failed to add boost',
+  addRoleBoost: 'Failed to add role boost',
+  deleteBoost: 'Failed to delete boost',
+} as const;
+
+/** The server's sentence when it sent one, else the spec's fallback. */
+export function levelingErrorText(error: unknown, fallback: string): string {
+  return isApiError(error) && error.detail ? error.detail : fallback;
+}
+
+export function useLeveling(guildId: string) {
+  return useQuery({
+    queryKey: levelingKey(guildId),
+    queryFn: () => apiCall('getLeveling', { params: { guildId } }),
+  });
+}
+
+/** Fire-and-forget calls whose failures the spec says to ignore (sync, resend, prune). */
+export function ignoreFailure(promise: Promise<unknown>): void {
+  promise.catch(() => undefined);
+}

@@ -1,0 +1,52 @@
+import { startSignIn } from '../lib/oauth.ts';
+import { TAGLINE_PAUSE_MS } from '../site.ts';
+import { useInviteUrl } from './useInviteUrl.ts';
+import { useTypedText } from './useTypedText.ts';
+
+export const TAGLINES = [
+  'Color roles your members actually click.',
+  'Dictionary lookups and translations in a slash.',
+  'Mod logs and anti-spam that never sleep.',
+  'Personality roles and leveling, set up in minutes.',
+] as const;
+
+export function Hero() {
+  const typed = useTypedText(TAGLINES, TAGLINE_PAUSE_MS);
+  const inviteUrl = useInviteUrl();
+  return (
+    <section className="hero" aria-labelledby="hero-title">
+      <div className="container hero-inner">
+        <p className="eyebrow">Discord companion bot</p>
+        <h1 id="hero-title" className="hero-title">
+          Your server&rsquo;s <span className="gradient-text">mission control</span>
+        </h1>
+        <p className="hero-tagline">
+          <span className="sr-only">
+            Color roles, personality roles, leveling, utilities and moderation for your Discord server.
+          </span>
+          <span aria-hidden="true" className="typed">
+            {typed}
+            <span className="caret" />
+          </span>
+        </p>
+        <div className="hero-actions">
+          <a className="btn btn-discord btn-lg" href={inviteUrl}>
+            Add to Discord
+          </a>
+          <button type="button" className="btn btn-secondary btn-lg" onClick={() => void startSignIn()}>
+            Open the dashboard
+          </button>
+        </div>
+        <ul className="hero-points" aria-label="Highlights">
+          <li>Free to add</li>
+          <li>Slash commands</li>
+          <li>Web dashboard</li>
+        </ul>
+      </div>
+      <div className="hero-planet" aria-hidden="true">
+        <div className="planet" />
+        <div className="ring" />
+      </div>
+    </section>
+  );
+}

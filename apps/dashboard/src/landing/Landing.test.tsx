@@ -1,0 +1,97 @@
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi } from '../../test/fake-api.ts';
+import { LocationProbe, renderAt } from '../../test/render.tsx';
+import { defaultInviteUrl } from '../lib/oauth.ts';
+import { getInstalledGuilds } from '../lib/preferences.ts';
+import { TAGLINE_PAUSE_MS } from '../site.ts';
+import { Landing } from './Landing.tsx';
+import { useTypedText } from './useTypedText.ts';
+
+afterEach(() => {
+  // Unmount first, so a late lazy import cannot reach the real fetch.
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+const routes = (
+  <>
+    <Route path="/" element={<Landing />} />
+    <Route path="/dashboard" element={<p>Dashboard page</p>} />
+  </>
+);
+
+describe('Landing', () => {
+  it('records an installed guild and goes to its dashboard', async () => {
+    fakeApi(() => undefined);
+    renderAt('/?install=success&guild_id=300000000000000001', routes);
+    await waitFor(() =>
+      expect(screen.getByTestId('location').textContent).toBe('/dashboard?guild=300000000000000001'),
+    );
+    expect(getInstalledGuilds()).toEqual(['300000000000000001']);
+  });
+
+  it('uses the invite URL from the API', async () => {
+    fakeApi(({ path }) =>
+      path === '/api/invite-url'
+        ? { status: 200, body: { url: 'https://discord.com/oauth2/authorize?x=1' } }
+        : undefined,
+    );
+    renderAt('/', routes);
+    // The API client is loaded lazily after first paint.
+    await waitFor(
+      () =>
+        expect(screen.getAllByRole('link', { name: 'Add to Discord' })[0]?.getAttribute('href')).toBe(
+          'https://discord.com/oauth2/authorize?x=1',
+        ),
+      { timeout: 5000 },
+    );
+  });
+
+  it('falls back silently to the built-in invite link when the API fails', async () => {
+    const api = fakeApi(() => ({ status: 502, body: { error: 'invite_fetch_failed', message: 'down' } }));
+    renderAt('/', routes);
+    await waitFor(() => expect(api.calls.length).toBeGreaterThan(0), { timeout: 5000 });
+    for (const link of screen.getAllByRole('link', { name: 'Add to Discord' })) {
+      expect(link.getAttribute('href')).toBe(defaultInviteUrl());
+    }
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('has the header anchors and the coming-soon features', () => {
+    fakeApi(() => undefined);
+    renderAt('/', routes);
+    for (const name of ['Features', 'Terms', 'Privacy', 'Contact']) screen.getByRole('link', { name });
+    screen.getByRole('button', { name: 'Sign in' });
+    screen.getByRole('button', { name: /FX (on|off)/ });
+    expect(screen.getAllByText('Coming Soon').length).toBeGreaterThan(1);
+  });
+});
+
+function Typed({ lines }: { lines: string[] }) {
+  return <p data-testid="typed">{useTypedText(lines, TAGLINE_PAUSE_MS)}</p>;
+}
+
+describe('useTypedText', () => {
+  it('types a line, holds it for 5000 ms, then erases it', () => {
+    vi.useFakeTimers();
+    const lines = ['Hi'];
+    render(
+      <MemoryRouter>
+        <Routes>
+          <Route path="/" element={<Typed lines={lines} />} />
+        </Routes>
+        <LocationProbe />
+      </MemoryRouter>,
+    );
+    act(() => vi.advanceTimersByTime(400 + 45 * 2));
+    expect(screen.getByTestId('typed').textContent).toBe('Hi');
+    act(() => vi.advanceTimersByTime(TAGLINE_PAUSE_MS - 100));
+    expect(screen.getByTestId('typed').textContent).toBe('Hi');
+    // The pause ends 5000 ms after the last letter (t = 445 + 5000); erasing starts.
+    act(() => vi.advanceTimersByTime(60));
+    expect(screen.getByTestId('typed').textContent).toBe('H');
+  });
+});

@@ -1,0 +1,24 @@
+import { useEffect, useState } from 'react';
+import { defaultInviteUrl } from '../lib/oauth.ts';
+
+/** GET /api/invite-url; on any failure keep the built-in invite link, silently. */
+export function useInviteUrl(guildId?: string): string {
+  const [url, setUrl] = useState(() => defaultInviteUrl(guildId));
+  useEffect(() => {
+    let cancelled = false;
+    // The API client (and zod) load after first paint to keep the landing's initial JS small.
+    import('../lib/api.ts')
+      .then(({ apiCall }) => {
+        if (cancelled) return null;
+        return apiCall('getInviteUrl', guildId ? { query: { guildId } } : {});
+      })
+      .then((result) => {
+        if (result && !cancelled) setUrl(result.url);
+      })
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [guildId]);
+  return url;
+}

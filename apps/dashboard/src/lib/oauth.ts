@@ -1,0 +1,73 @@
+import { getConfig } from '../config.ts';
+import { SESSION_KEYS } from './session.ts';
+
+/** Bot permissions the default invite asks for: View Channels, Send Messages, Embed Links,
+ * Attach Files, Read Message History, Manage Roles. */
+export const BOT_PERMISSIONS = '268553216';
+export const BOT_INVITE_SCOPES = 'bot guilds applications.commands';
+
+function base64url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+export function randomToken(bytes = 32): string {
+  return base64url(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+/** The S256 code challenge of a PKCE verifier. */
+export async function codeChallenge(verifier: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier));
+  return base64url(new Uint8Array(digest));
+}
+
+export function callbackUrl(): string {
+  return `${window.location.origin}/auth/callback`;
+}
+
+/** Builds the authorize address for a fresh PKCE sign-in and remembers verifier and state. */
+export async function buildSignInUrl(): Promise<string> {
+  const config = getConfig();
+  const verifier = randomToken(48);
+  const state = randomToken(16);
+  window.sessionStorage.setItem(SESSION_KEYS.verifier, verifier);
+  window.sessionStorage.setItem(SESSION_KEYS.state, state);
+  const query = new URLSearchParams({
+    client_id: config.discordClientId,
+    redirect_uri: callbackUrl(),
+    response_type: 'code',
+    scope: 'identify guilds',
+    prompt: 'consent',
+    code_challenge: await codeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+  });
+  return `${config.discordOauthBase}/oauth2/authorize?${query.toString()}`;
+}
+
+/** Starts OAuth sign-in (also what Re-Authorize does). */
+export async function startSignIn(): Promise<void> {
+  window.location.assign(await buildSignInUrl());
+}
+
+/** The built-in bot invite, used when GET /api/invite-url fails. */
+export function defaultInviteUrl(guildId?: string): string {
+  const config = getConfig();
+  const query = new URLSearchParams({
+    client_id: config.discordClientId,
+    scope: BOT_INVITE_SCOPES,
+    permissions: BOT_PERMISSIONS,
+  });
+  if (guildId) {
+    query.set('guild_id', guildId);
+    query.set('disable_guild_select', 'true');
+  }
+  return `${config.discordOauthBase}/oauth2/authorize?${query.toString()}`;
+}
+
+/** Browser navigation target that installs the bot through the API (it knows the redirect). */
+export function installUrl(guildId?: string): string {
+  const base = `${getConfig().apiUrl}/install`;
+  return guildId ? `${base}?guildId=${encodeURIComponent(guildId)}` : base;
+}

@@ -1,0 +1,66 @@
+import { Client, GatewayIntentBits, Options, Partials } from 'discord.js';
+import type { WorkerConfig } from './env.ts';
+
+/**
+ * Gateway intents the product uses: guilds (presence in bot_guilds, roles, channels), members
+ * (leavers, role holders) and guild messages (XP counts messages; their content is not
+ * needed, so the privileged MessageContent intent stays off).
+ */
+export const WORKER_INTENTS = [
+  GatewayIntentBits.Guilds,
+  GatewayIntentBits.GuildMembers,
+  GatewayIntentBits.GuildMessages,
+] as const;
+
+const MEMBER_CACHE_PER_GUILD = 200;
+const USER_CACHE = 1_000;
+const SWEEP_EVERY_SECONDS = 600;
+
+/**
+ * The client caches only what handlers read from memory: guilds, channels, roles and the
+ * bot's own member (to compare role positions). Everything per-message or per-member is
+ * either not cached at all or bounded and swept, so memory stays flat as guilds grow.
+ */
+export function createDiscordClient(config: WorkerConfig): Client {
+  // The bot's own member and user back role-position checks, so sweeps keep them.
+  const sweepNonSelf = () => (value: { id: string }) => value.id !== client.user?.id;
+  const client: Client = new Client({
+    intents: [...WORKER_INTENTS],
+    rest: { api: config.discordApiBase },
+    // Most members are not cached; without this partial a leave of an uncached member is dropped.
+    partials: [Partials.GuildMember],
+    ...(config.shards ? { shards: config.shards.ids, shardCount: config.shards.count } : {}),
+    makeCache: Options.cacheWithLimits({
+      ...Options.DefaultMakeCacheSettings,
+      MessageManager: 0,
+      PresenceManager: 0,
+      ReactionManager: 0,
+      ReactionUserManager: 0,
+      ThreadManager: 0,
+      ThreadMemberManager: 0,
+      VoiceStateManager: 0,
+      StageInstanceManager: 0,
+      GuildEmojiManager: 0,
+      GuildStickerManager: 0,
+      GuildInviteManager: 0,
+      GuildScheduledEventManager: 0,
+      GuildBanManager: 0,
+      AutoModerationRuleManager: 0,
+      ApplicationCommandManager: 0,
+      GuildMemberManager: {
+        maxSize: MEMBER_CACHE_PER_GUILD,
+        keepOverLimit: (member) => member.id === member.client.user.id,
+      },
+      UserManager: {
+        maxSize: USER_CACHE,
+        keepOverLimit: (user) => user.id === user.client.user.id,
+      },
+    }),
+    sweepers: {
+      ...Options.DefaultSweeperSettings,
+      guildMembers: { interval: SWEEP_EVERY_SECONDS, filter: sweepNonSelf },
+      users: { interval: SWEEP_EVERY_SECONDS, filter: sweepNonSelf },
+    },
+  });
+  return client;
+}

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+
+/**
+ * The worker's one env reader. Everything the process needs is validated here at start, so a
+ * bad value stops it with a message naming the variable instead of failing later mid-job.
+ */
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Bot token the sandbox accepts; only used when Discord is a local sandbox. */
+const SANDBOX_BOT_TOKEN = 'sandbox-bot-token';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const positiveInt = (fallback: number) =>
+  optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a positive integer')
+      .transform(Number)
+      .refine((n) => n > 0, 'must be a positive integer')
+      .optional()
+      .transform((n) => n ?? fallback),
+  );
+
+const EnvSchema = z.object({
+  DATABASE_URL: optionalString.pipe(
+    z.url({ protocol: /^postgres(ql)?$/ }).default('postgres://postgres@127.0.0.1:5432/spacecadet'),
+  ),
+  REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379')),
+  REDIS_PREFIX: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
+      .default('spacecadet'),
+  ),
+  DISCORD_API_BASE: optionalString.pipe(
+    z
+      .url({ protocol: /^https?$/ })
+      .default('https://discord.com/api')
+      .transform((url) => url.replace(/\/+$/, '')),
+  ),
+  DISCORD_BOT_TOKEN: optionalString,
+  DISCORD_CLIENT_ID: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d{5,20}$/, 'must be a Discord id')
+      .optional(),
+  ),
+  SHARD_IDS: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+(\s*,\s*\d+)*$/, 'must be a comma-separated list of shard numbers, e.g. 0,1')
+      .transform((list) => [...new Set(list.split(',').map((id) => Number(id.trim())))])
+      .optional(),
+  ),
+  SHARD_COUNT: optionalString.pipe(
+    z.string().regex(/^\d+$/, 'must be a positive integer').transform(Number).optional(),
+  ),
+  LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).default('info')),
+  /** Jobs one worker process runs at the same time. */
+  WORKER_CONCURRENCY: positiveInt(4),
+  /** How long a job stays locked to a process that stopped renewing it (e.g. killed) before another takes it. */
+  JOB_LOCK_DURATION_MS: positiveInt(30_000),
+});
+
+export interface WorkerConfig {
+  databaseUrl: string;
+  redisUrl: string;
+  redisPrefix: string;
+  discordApiBase: string;
+  discordBotToken: string;
+  /** From env, or null to take it from the READY application. */
+  discordClientId: string | null;
+  /** Which shards this process runs; null lets discord.js run the single shard 0 of 1. */
+  shards: { ids: number[]; count: number } | null;
+  logLevel: LogLevel;
+  jobConcurrency: number;
+  jobLockDurationMs: number;
+}
+
+export class WorkerConfigError extends Error {
+  override name = 'WorkerConfigError';
+}
+
+export function isLocalDiscord(apiBase: string): boolean {
+  const host = new URL(apiBase).hostname;
+  return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+}
+
+/** Rules that involve more than one variable, reported together with the per-variable ones. */
+const WorkerEnvSchema = EnvSchema.superRefine((values, ctx) => {
+  if (values.DISCORD_BOT_TOKEN === undefined && !isLocalDiscord(values.DISCORD_API_BASE)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['DISCORD_BOT_TOKEN'],
+      message: 'required when DISCORD_API_BASE is not a local sandbox',
+    });
+  }
+  const count = values.SHARD_COUNT;
+  if (count === undefined) {
+    if (values.SHARD_IDS !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['SHARD_COUNT'], message: 'required when SHARD_IDS is set' });
+    }
+    return;
+  }
+  if (count < 1) ctx.addIssue({ code: 'custom', path: ['SHARD_COUNT'], message: 'must be at least 1' });
+  const outOfRange = (values.SHARD_IDS ?? []).filter((id) => id >= count);
+  if (outOfRange.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['SHARD_IDS'],
+      message: `${outOfRange.join(', ')} not below SHARD_COUNT ${count}`,
+    });
+  }
+});
+
+export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  const parsed = WorkerEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new WorkerConfigError(`Invalid worker environment:\n  ${problems.join('\n  ')}`);
+  }
+  const values = parsed.data;
+  const count = values.SHARD_COUNT;
+  return {
+    databaseUrl: values.DATABASE_URL,
+    redisUrl: values.REDIS_URL,
+    redisPrefix: values.REDIS_PREFIX,
+    discordApiBase: values.DISCORD_API_BASE,
+    discordBotToken: values.DISCORD_BOT_TOKEN ?? SANDBOX_BOT_TOKEN,
+    discordClientId: values.DISCORD_CLIENT_ID ?? null,
+    shards:
+      count === undefined
+        ? null
+        : { ids: values.SHARD_IDS ?? Array.from({ length: count }, (_, id) => id), count },
+    logLevel: values.LOG_LEVEL,
+    jobConcurrency: values.WORKER_CONCURRENCY,
+    jobLockDurationMs: values.JOB_LOCK_DURATION_MS,
+  };
+}

@@ -1,0 +1,150 @@
+import type { JobResult } from '@spacecadet/contract';
+import { type APIRole, Routes } from 'discord.js';
+import {
+  DiscordCodes,
+  fetchGuildRoles,
+  fetchMember,
+  highestRolePosition,
+  isDiscordError,
+} from '../../discord-rest.ts';
+import { type JobContext, JobFailure } from '../../jobs/types.ts';
+import {
+  colorRolesModeFor,
+  loadPalette,
+  paletteRoleIds,
+  seedDefaultPaletteIfEmpty,
+  setColorRoleId,
+  setShadeRoleId,
+} from './palette-store.ts';
+import { clearPendingRole, loadPendingRoles, markRolePending } from './pending-roles.ts';
+import { findOrphanRole, type RoleTarget, roleTargets } from './role-targets.ts';
+import { clearColorWarnings, recordColorWarning, roleAboveBotWarning } from './warnings.ts';
+
+/** Discord's limit of roles per guild, @everyone included. */
+export const GUILD_ROLE_CAP = 250;
+const ROLE_REASON = 'Space Cadet: color roles';
+
+/**
+ * `color-roles.generate`: seeds the default palette if the guild has none, then makes sure
+ * every colour (basic) or shade (shades mode) has a Discord role. Each new role id is written
+ * to Postgres right after Discord creates it, so a retry after a crash resumes.
+ */
+export async function generateColorRoles(context: JobContext): Promise<JobResult> {
+  const { db, client, redis, config } = context.deps;
+  const guildId = context.payload.guild_id;
+  await context.progress(0);
+
+  const mode = await colorRolesModeFor(db, guildId);
+  const seeded = await seedDefaultPaletteIfEmpty(db, guildId);
+  await context.progress(5);
+
+  const palette = await loadPalette(db, guildId);
+  const targets = roleTargets(palette, mode);
+  const roles = await fetchGuildRoles(client, guildId);
+  const existing = new Set(roles.map((role) => role.id));
+  const claimed = new Set([...paletteRoleIds(palette)].filter((id) => existing.has(id)));
+  const missing = targets.filter((target) => !target.roleId || !existing.has(target.roleId));
+
+  const pending = await loadPendingRoles(redis, config.redisPrefix, guildId);
+  const adoptions = new Map<string, APIRole>();
+  for (const target of missing) {
+    if (!pending.has(target.key)) continue;
+    const orphan = findOrphanRole(roles, target, claimed);
+    if (orphan) {
+      adoptions.set(target.key, orphan);
+      claimed.add(orphan.id);
+    }
+  }
+  const toCreate = missing.length - adoptions.size;
+  if (roles.length + toCreate > GUILD_ROLE_CAP) {
+    throw new JobFailure(
+      'role_cap_reached',
+      `This server has ${roles.length} roles and needs ${toCreate} more for colors, above Discord's limit of ${GUILD_ROLE_CAP}. Delete some roles or colors, then try again.`,
+    );
+  }
+  await context.progress(10);
+
+  let created = 0;
+  let done = 0;
+  for (const target of missing) {
+    const adopted = adoptions.get(target.key);
+    const roleId = adopted?.id ?? (await createRole(context, target));
+    await saveRoleId(context, target, roleId);
+    await clearPendingRole(redis, config.redisPrefix, guildId, target.key);
+    if (!adopted) created += 1;
+    done += 1;
+    await context.progress(10 + (85 * done) / missing.length);
+  }
+
+  const warnings = await checkManageable(context);
+  await context.progress(100);
+  const reused = targets.length - created;
+  context.log.info({ mode, seeded, created, adopted: adoptions.size, reused }, 'color roles generated');
+  return {
+    ok: true,
+    summary: `${created} role${created === 1 ? '' : 's'} created, ${reused} already present (${mode} mode${seeded ? ', default palette added' : ''}).`,
+    created,
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
+}
+
+async function createRole(context: JobContext, target: RoleTarget): Promise<string> {
+  const { client, redis, config } = context.deps;
+  const guildId = context.payload.guild_id;
+  await markRolePending(redis, config.redisPrefix, guildId, target);
+  try {
+    const role = (await client.rest.post(Routes.guildRoles(guildId), {
+      body: { name: target.name, color: target.color, permissions: '0', hoist: false, mentionable: false },
+      reason: ROLE_REASON,
+    })) as APIRole;
+    return role.id;
+  } catch (error) {
+    if (isDiscordError(error, DiscordCodes.MaximumNumberOfGuildRolesReached)) {
+      throw new JobFailure(
+        'role_cap_reached',
+        `Discord's limit of ${GUILD_ROLE_CAP} roles was reached while creating "${target.name}". Delete some roles, then try again.`,
+      );
+    }
+    if (isDiscordError(error, DiscordCodes.MissingPermissions)) {
+      throw new JobFailure('forbidden', 'I need the Manage Roles permission to create color roles.');
+    }
+    throw error;
+  }
+}
+
+async function saveRoleId(context: JobContext, target: RoleTarget, roleId: string): Promise<void> {
+  if (target.kind === 'color') await setColorRoleId(context.deps.db, target.id, roleId);
+  else await setShadeRoleId(context.deps.db, target.id, roleId);
+}
+
+/**
+ * Roles at or above the bot's highest role cannot be given to members; warn the admin now
+ * rather than when members click. Clears warnings of roles that became manageable.
+ */
+async function checkManageable(context: JobContext): Promise<string[]> {
+  const { client, db, redis, config } = context.deps;
+  const guildId = context.payload.guild_id;
+  const botId = client.user?.id;
+  if (!botId) return [];
+  const [roles, me, palette] = await Promise.all([
+    fetchGuildRoles(client, guildId),
+    fetchMember(client, guildId, botId),
+    loadPalette(db, guildId),
+  ]);
+  const botPosition = highestRolePosition(roles, me.roles);
+  const ids = paletteRoleIds(palette);
+  const warnings: string[] = [];
+  const fine: string[] = [];
+  for (const role of roles) {
+    if (!ids.has(role.id)) continue;
+    if (role.position >= botPosition) {
+      const warning = roleAboveBotWarning(role.name);
+      warnings.push(warning);
+      await recordColorWarning(redis, config.redisPrefix, guildId, role.id, warning);
+    } else {
+      fine.push(role.id);
+    }
+  }
+  await clearColorWarnings(redis, config.redisPrefix, guildId, fine);
+  return warnings;
+}

@@ -1,0 +1,63 @@
+import { type Interaction, MessageFlags, type RepliableInteraction } from 'discord.js';
+import type { WorkerDeps } from '../deps.ts';
+import { errorFields } from '../logger.ts';
+import type { ComponentRoute, SlashCommand } from './types.ts';
+
+export const GENERIC_ERROR_MESSAGE = 'Something went wrong, try again.';
+const UNKNOWN_COMPONENT_MESSAGE = 'This panel is out of date. Ask an admin to post it again.';
+
+export interface InteractionRoutes {
+  components: readonly ComponentRoute[];
+  commands: readonly SlashCommand[];
+}
+
+/**
+ * Sends every interaction to the feature that owns it. One failing handler is logged and the
+ * member gets an ephemeral error; it never rejects, so it cannot take the process down.
+ */
+export async function routeInteraction(
+  interaction: Interaction,
+  routes: InteractionRoutes,
+  deps: WorkerDeps,
+): Promise<void> {
+  const log = deps.logger.child({ interactionId: interaction.id, guildId: interaction.guildId });
+  try {
+    if (interaction.isChatInputCommand()) {
+      const command = routes.commands.find((candidate) => candidate.data.name === interaction.commandName);
+      if (!command) {
+        await interaction.reply({ content: UNKNOWN_COMPONENT_MESSAGE, flags: MessageFlags.Ephemeral });
+        return;
+      }
+      await command.execute(interaction, deps);
+      return;
+    }
+    if (interaction.isButton() || interaction.isStringSelectMenu()) {
+      const route = routes.components.find((candidate) => interaction.customId.startsWith(candidate.prefix));
+      if (!route) {
+        log.warn({ customId: interaction.customId }, 'no route for component');
+        await interaction.reply({ content: UNKNOWN_COMPONENT_MESSAGE, flags: MessageFlags.Ephemeral });
+        return;
+      }
+      await route.handle(interaction, deps);
+    }
+  } catch (error) {
+    log.error({ ...errorFields(error), kind: interaction.type }, 'interaction handler failed');
+    if (interaction.isRepliable()) await answerWithError(interaction, log);
+  }
+}
+
+async function answerWithError(interaction: RepliableInteraction, log: WorkerDeps['logger']): Promise<void> {
+  try {
+    if (interaction.deferred && !interaction.replied) {
+      // Replace the "thinking…" state the member is looking at.
+      await interaction.editReply({ content: GENERIC_ERROR_MESSAGE, components: [] });
+    } else if (interaction.replied) {
+      await interaction.followUp({ content: GENERIC_ERROR_MESSAGE, flags: MessageFlags.Ephemeral });
+    } else {
+      await interaction.reply({ content: GENERIC_ERROR_MESSAGE, flags: MessageFlags.Ephemeral });
+    }
+  } catch (error) {
+    // The interaction may have expired; nothing more can be said to the member.
+    log.warn(errorFields(error), 'could not send the error answer');
+  }
+}

@@ -1,0 +1,100 @@
+import { GuildJobPayload, JOB_QUEUE, JobName, type JobResult } from '@spacecadet/contract';
+import { DelayedError, type Job, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { WorkerDeps } from '../deps.ts';
+import { DiscordCodes, isDiscordError } from '../discord-rest.ts';
+import { errorFields } from '../logger.ts';
+import { guildLockKey, withGuildLock } from './guild-lock.ts';
+import { JOB_HANDLERS } from './registry.ts';
+import { type JobContext, JobFailure, type JobHandler } from './types.ts';
+
+/** Finished jobs are trimmed, but kept long enough for the dashboard to read the outcome. */
+const KEEP_COMPLETED = { age: 24 * 3600, count: 1_000 };
+const KEEP_FAILED = { age: 7 * 24 * 3600, count: 5_000 };
+
+export function bullPrefix(redisPrefix: string): string {
+  return `${redisPrefix}:bull`;
+}
+
+/**
+ * The BullMQ consumer for every job name in the contract. Each job is validated, dispatched to
+ * its feature's handler and reports progress; unknown names or bad payloads fail at once.
+ */
+export function createJobWorker(deps: WorkerDeps, connection: Redis): Worker<unknown, JobResult> {
+  const { config, logger } = deps;
+  const worker = new Worker<unknown, JobResult>(JOB_QUEUE, (job, token) => runJob(job, token, deps), {
+    connection,
+    prefix: bullPrefix(config.redisPrefix),
+    concurrency: config.jobConcurrency,
+    lockDuration: config.jobLockDurationMs,
+    stalledInterval: Math.min(config.jobLockDurationMs, 30_000),
+    removeOnComplete: KEEP_COMPLETED,
+    removeOnFail: KEEP_FAILED,
+    autorun: false,
+  });
+  worker.on('failed', (job, error) => {
+    logger.warn(
+      { jobId: job?.id, job: job?.name, attempt: job?.attemptsMade, ...errorFields(error) },
+      'job failed',
+    );
+  });
+  worker.on('completed', (job, result) => {
+    logger.info({ jobId: job.id, job: job.name, result }, 'job completed');
+  });
+  worker.on('error', (error) => logger.error(errorFields(error), 'job worker error'));
+  return worker;
+}
+
+/** How long a job waits before trying again when another job of its feature holds the guild. */
+const BUSY_RETRY_MS = 1_000;
+
+async function runJob(
+  job: Job<unknown, JobResult>,
+  token: string | undefined,
+  deps: WorkerDeps,
+): Promise<JobResult> {
+  const name = JobName.safeParse(job.name);
+  if (!name.success) throw new JobFailure('unknown_job', `no handler for job name ${job.name}`);
+  const payload = GuildJobPayload.safeParse(job.data);
+  if (!payload.success) {
+    throw new JobFailure('invalid_payload', payload.error.issues.map((issue) => issue.message).join('; '));
+  }
+  const log = deps.logger.child({ jobId: job.id, job: name.data, guildId: payload.data.guild_id });
+  log.info({ attempt: job.attemptsStarted }, 'job started');
+  const handler = JOB_HANDLERS[name.data];
+  const feature = name.data.slice(0, name.data.indexOf('.'));
+  const lockKey = guildLockKey(deps.config.redisPrefix, feature, payload.data.guild_id);
+  let lastProgress = -1;
+  const run = await withGuildLock(deps.redis, lockKey, deps.config.jobLockDurationMs, () =>
+    handleGuildJob(handler, {
+      name: name.data,
+      payload: payload.data,
+      deps,
+      log,
+      attempt: Math.max(1, job.attemptsStarted),
+      async progress(percent) {
+        const rounded = Math.max(0, Math.min(100, Math.round(percent)));
+        if (rounded === lastProgress) return;
+        lastProgress = rounded;
+        await job.updateProgress(rounded);
+      },
+    }),
+  );
+  if (run.acquired) return run.value;
+  // Another job of this feature is running for the guild: wait without spending an attempt.
+  log.info('guild busy with another job of this feature, delaying');
+  await job.moveToDelayed(Date.now() + BUSY_RETRY_MS, token);
+  throw new DelayedError();
+}
+
+/** Discord answers these when the bot is not (or no longer) in the guild: retrying cannot help. */
+async function handleGuildJob(handler: JobHandler, context: JobContext): Promise<JobResult> {
+  try {
+    return await handler(context);
+  } catch (error) {
+    if (isDiscordError(error, DiscordCodes.UnknownGuild, DiscordCodes.MissingAccess)) {
+      throw new JobFailure('bot_not_in_guild', 'The bot is not in this server. Invite it, then try again.');
+    }
+    throw error;
+  }
+}

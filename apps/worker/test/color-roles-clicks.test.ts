@@ -1,0 +1,155 @@
+import { colorPanels, colorShades, colors, guildConfigs } from '@spacecadet/db/schema';
+import { InteractionResponseType, MessageFlags } from 'discord.js';
+import { eq } from 'drizzle-orm';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLE_ABOVE_BOT_MESSAGE } from '../src/features/color-roles/assign.ts';
+import { colorWarningsKey } from '../src/features/color-roles/warnings.ts';
+import { type RunningWorker, startWorker } from '../src/worker.ts';
+import {
+  type ClickResult,
+  control,
+  type Harness,
+  jobQueue,
+  memberRoles,
+  SANDBOX_IDS,
+  STATION,
+  startHarness,
+  waitFor,
+} from './helpers.ts';
+
+const rolesChannel = SANDBOX_IDS.channels.roles;
+const nia = SANDBOX_IDS.users.nia;
+
+describe('members picking colors on the panel', () => {
+  let harness: Harness;
+  let worker: RunningWorker;
+  let jobs: ReturnType<typeof jobQueue>;
+  let panelMessageId = '';
+
+  const click = (customId: string, messageId = panelMessageId): Promise<ClickResult> =>
+    control(harness.sandbox).click({
+      guild_id: STATION,
+      channel_id: rolesChannel,
+      message_id: messageId,
+      user_id: nia,
+      custom_id: customId,
+    });
+  const roleIdOfColor = async (name: string) =>
+    (await harness.database.db.select().from(colors).where(eq(colors.name, name)))[0]?.roleId ?? '';
+  const colorRolesOfNia = async () => {
+    const palette = new Set([
+      ...(await harness.database.db.select({ id: colors.roleId }).from(colors)).map((row) => row.id),
+      ...(await harness.database.db.select({ id: colorShades.roleId }).from(colorShades)).map(
+        (row) => row.id,
+      ),
+    ]);
+    return memberRoles(harness.sandbox, STATION, nia).filter((id) => palette.has(id));
+  };
+  const setUp = async (mode: 'basic' | 'shades') => {
+    await harness.database.db
+      .insert(guildConfigs)
+      .values({ guildId: STATION, data: { color_roles_mode: mode } })
+      .onConflictDoUpdate({ target: guildConfigs.guildId, set: { data: { color_roles_mode: mode } } });
+    for (const name of ['color-roles.generate', 'color-roles.post-panel'] as const) {
+      const outcome = await jobs.finished((await jobs.add(name)).id ?? '');
+      expect(outcome.state).toBe('completed');
+    }
+    const [panel] = await harness.database.db.select().from(colorPanels);
+    panelMessageId = panel?.messageId ?? '';
+  };
+
+  beforeAll(async () => {
+    harness = await startHarness();
+    worker = await startWorker(harness.config());
+    jobs = jobQueue(harness);
+    await harness.database.db.insert(colorPanels).values({ guildId: STATION, channelId: rolesChannel });
+  });
+  afterAll(async () => {
+    await jobs?.close();
+    await worker?.close();
+    await harness.close();
+  });
+
+  it('basic mode: nia clicks Red and has only Red, then Blue and has only Blue', async () => {
+    await setUp('basic');
+    const red = await click('color:pick:Red');
+    expect(red.responded).toBe(true);
+    expect(red.response?.data).toMatchObject({ flags: MessageFlags.Ephemeral });
+    expect(red.response?.data?.content).toContain('Red');
+    expect(await colorRolesOfNia()).toEqual([await roleIdOfColor('Red')]);
+    expect(memberRoles(harness.sandbox, STATION, nia)).toContain(SANDBOX_IDS.roles.stationCrew);
+
+    const blue = await click('color:pick:Blue');
+    expect(blue.response?.data?.content).toContain('Blue');
+    expect(await colorRolesOfNia()).toEqual([await roleIdOfColor('Blue')]);
+  });
+
+  it('defers when role changes are slow, then edits the answer in', async () => {
+    await setUp('basic');
+    // Discord rate-limits the role add for 2 s: longer than an immediate answer may take.
+    await control(harness.sandbox).fault({
+      method: 'PUT',
+      path: `/guilds/${STATION}/members/${nia}/roles/`,
+      status: 429,
+      count: 1,
+      retry_after: 2,
+    });
+    const result = await click('color:pick:Green');
+    expect(result.responded).toBe(true);
+    expect(result.elapsed_ms).toBeLessThan(3000);
+    expect(result.response?.type).toBe(InteractionResponseType.DeferredChannelMessageWithSource);
+    const answered = await waitFor('the deferred answer', async () => {
+      const record = await fetch(`${harness.sandbox.url}/_sandbox/interactions/${result.interaction_id}`);
+      const body = (await record.json()) as { original: { content: string } | null };
+      return body.original?.content.includes('Green') ? body.original : undefined;
+    });
+    expect(answered.content).toBe('You now have the **Green** color.');
+    expect(await colorRolesOfNia()).toEqual([await roleIdOfColor('Green')]);
+  });
+
+  it('shades mode: a family button opens an ephemeral shade picker and the pick assigns that shade', async () => {
+    await setUp('shades');
+    const picker = await click('color:family:Red');
+    expect(picker.responded).toBe(true);
+    expect(picker.response?.data?.flags).toBe(MessageFlags.Ephemeral);
+    const buttons = JSON.stringify(picker.response?.data?.components ?? []);
+    expect(buttons).toContain('color:shade:Crimson');
+
+    const pick = await click('color:shade:Crimson', picker.message?.id);
+    expect(pick.response?.data?.content).toContain('Crimson');
+    const [crimson] = await harness.database.db
+      .select()
+      .from(colorShades)
+      .where(eq(colorShades.name, 'Crimson'));
+    expect(await colorRolesOfNia()).toEqual([crimson?.roleId]);
+
+    const naturals = await click('color:family:naturals');
+    const naturalButtons = JSON.stringify(naturals.response?.data?.components ?? []);
+    expect(naturalButtons).toContain('color:shade:Champagne');
+    expect(naturalButtons).not.toContain('Crimson');
+  });
+
+  it('a role above the bot gets the member a clear message and the admin a warning', async () => {
+    await setUp('basic');
+    // An admin moved "Red" above the bot's role: here Red points at Moderators, which sits above it.
+    await harness.database.db
+      .update(colors)
+      .set({ roleId: SANDBOX_IDS.roles.stationModerators })
+      .where(eq(colors.name, 'Red'));
+    const result = await click('color:pick:Red');
+    expect(result.responded).toBe(true);
+    expect(result.response?.data).toMatchObject({
+      content: ROLE_ABOVE_BOT_MESSAGE,
+      flags: MessageFlags.Ephemeral,
+    });
+    expect(memberRoles(harness.sandbox, STATION, nia)).not.toContain(SANDBOX_IDS.roles.stationModerators);
+    const redis = new Redis(harness.redis.url);
+    try {
+      const warnings = await redis.hvals(colorWarningsKey(harness.redis.prefix, STATION));
+      expect(warnings).toEqual([expect.stringContaining('Moderators')]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});

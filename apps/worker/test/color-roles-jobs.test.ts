@@ -1,0 +1,190 @@
+import { DEFAULT_COLOR_PALETTE, hexToColorInt } from '@spacecadet/core';
+import { colorGroups, colorPanels, colorShades, colors, guildConfigs } from '@spacecadet/db/schema';
+import { eq, isNotNull } from 'drizzle-orm';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningWorker, startWorker } from '../src/worker.ts';
+import {
+  control,
+  guildState,
+  type Harness,
+  jobQueue,
+  SANDBOX_IDS,
+  STATION,
+  startHarness,
+} from './helpers.ts';
+
+const rolesChannel = SANDBOX_IDS.channels.roles;
+const familyNames = DEFAULT_COLOR_PALETTE.map((family) => family.name).sort();
+const shadeCount = DEFAULT_COLOR_PALETTE.reduce((n, family) => n + Math.max(1, family.shades.length), 0);
+
+describe('color-roles jobs', () => {
+  let harness: Harness;
+  let worker: RunningWorker;
+  let jobs: ReturnType<typeof jobQueue>;
+  const baseline = () => guildState(harness.sandbox, STATION).roles.length;
+  let fixtureRoles = 0;
+
+  const run = async (name: Parameters<typeof jobs.add>[0]) => jobs.finished((await jobs.add(name)).id ?? '');
+  const roleNames = () => guildState(harness.sandbox, STATION).roles.map((role) => role.name);
+  const setMode = (mode: 'basic' | 'shades') =>
+    harness.database.db
+      .insert(guildConfigs)
+      .values({ guildId: STATION, data: { color_roles_mode: mode } })
+      .onConflictDoUpdate({ target: guildConfigs.guildId, set: { data: { color_roles_mode: mode } } });
+
+  beforeAll(async () => {
+    harness = await startHarness();
+    worker = await startWorker(harness.config());
+    jobs = jobQueue(harness);
+    fixtureRoles = baseline();
+  });
+  afterEach(async () => {
+    const reset = await run('color-roles.reset');
+    expect(reset.state).toBe('completed');
+    await setMode('basic');
+  });
+  afterAll(async () => {
+    await jobs?.close();
+    await worker?.close();
+    await harness.close();
+  });
+
+  it('basic mode: seeds the palette and creates exactly one role per color; a second run creates nothing', async () => {
+    const first = await run('color-roles.generate');
+    expect(first.state).toBe('completed');
+    expect(first.result).toMatchObject({ ok: true, created: 12 });
+    expect(baseline()).toBe(fixtureRoles + 12);
+    const created = guildState(harness.sandbox, STATION).roles.filter((role) =>
+      familyNames.includes(role.name),
+    );
+    expect(created.map((role) => role.name).sort()).toEqual(familyNames);
+    for (const family of DEFAULT_COLOR_PALETTE) {
+      expect(created.find((role) => role.name === family.name)?.color).toBe(hexToColorInt(family.hex));
+    }
+    const stored = await harness.database.db.select().from(colors).where(isNotNull(colors.roleId));
+    expect(new Set(stored.map((color) => color.roleId)).size).toBe(12);
+
+    const second = await run('color-roles.generate');
+    expect(second.result).toMatchObject({ ok: true, created: 0 });
+    expect(baseline()).toBe(fixtureRoles + 12);
+  });
+
+  it('recreates only a role deleted in Discord', async () => {
+    await run('color-roles.generate');
+    const red = guildState(harness.sandbox, STATION).roles.find((role) => role.name === 'Red');
+    await control(harness.sandbox).botRest('DELETE', `/guilds/${STATION}/roles/${red?.id}`);
+    const again = await run('color-roles.generate');
+    expect(again.result).toMatchObject({ created: 1 });
+    expect(roleNames().filter((name) => name === 'Red')).toHaveLength(1);
+    expect(baseline()).toBe(fixtureRoles + 12);
+    const [stored] = await harness.database.db.select().from(colors).where(eq(colors.name, 'Red'));
+    expect(stored?.roleId).not.toBe(red?.id);
+  });
+
+  it('shades mode: one role per shade', async () => {
+    await setMode('shades');
+    const outcome = await run('color-roles.generate');
+    expect(outcome.result).toMatchObject({ ok: true, created: shadeCount });
+    expect(baseline()).toBe(fixtureRoles + shadeCount);
+    const shadeRoles = await harness.database.db
+      .select()
+      .from(colorShades)
+      .where(isNotNull(colorShades.roleId));
+    expect(shadeRoles).toHaveLength(shadeCount);
+    expect((await run('color-roles.generate')).result).toMatchObject({ created: 0 });
+  });
+
+  it('adopts a role a killed run created but never recorded, instead of duplicating it', async () => {
+    await run('color-roles.generate');
+    const [red] = await harness.database.db.select().from(colors).where(eq(colors.name, 'Red'));
+    // The state a SIGKILL between Discord's create and our write leaves: a marked, unrecorded role.
+    await control(harness.sandbox).botRest('DELETE', `/guilds/${STATION}/roles/${red?.roleId}`);
+    const orphan = await control(harness.sandbox).botRest<{ id: string }>(
+      'POST',
+      `/guilds/${STATION}/roles`,
+      {
+        name: 'Red',
+        color: hexToColorInt(red?.hexCode ?? '#000000'),
+      },
+    );
+    const redis = new Redis(harness.redis.url);
+    await redis.hset(
+      `${harness.redis.prefix}:color-roles:creating:${STATION}`,
+      `color:${red?.id}`,
+      JSON.stringify({ name: 'Red', color: hexToColorInt(red?.hexCode ?? '') }),
+    );
+    redis.disconnect();
+    const outcome = await run('color-roles.generate');
+    expect(outcome.result).toMatchObject({ created: 0 });
+    const [after] = await harness.database.db.select().from(colors).where(eq(colors.name, 'Red'));
+    expect(after?.roleId).toBe(orphan.id);
+    expect(roleNames().filter((name) => name === 'Red')).toHaveLength(1);
+  });
+
+  it('refuses to pass the 250-role cap before creating anything', async () => {
+    const sandbox = control(harness.sandbox);
+    const filler: string[] = [];
+    while (baseline() < 245) {
+      filler.push(
+        (await sandbox.botRest<{ id: string }>('POST', `/guilds/${STATION}/roles`, { name: 'filler' })).id,
+      );
+    }
+    const outcome = await run('color-roles.generate');
+    expect(outcome.state).toBe('failed');
+    expect(outcome.error).toMatch(/^role_cap_reached: /);
+    expect(outcome.job.attemptsMade).toBe(1);
+    expect(baseline()).toBe(245);
+    for (const id of filler) await sandbox.botRest('DELETE', `/guilds/${STATION}/roles/${id}`);
+  });
+
+  it('posts the panel, then edits the same message', async () => {
+    await harness.database.db
+      .insert(colorPanels)
+      .values({ guildId: STATION, channelId: rolesChannel })
+      .onConflictDoUpdate({ target: colorPanels.guildId, set: { channelId: rolesChannel } });
+    await run('color-roles.generate');
+    const first = await run('color-roles.post-panel');
+    expect(first.result).toMatchObject({ ok: true, summary: 'Color panel posted.' });
+    const [panel] = await harness.database.db.select().from(colorPanels);
+    const channel = () => guildState(harness.sandbox, STATION).channels.find((c) => c.id === rolesChannel);
+    expect(channel()?.messages.map((message) => message.id)).toEqual([panel?.messageId]);
+    const posted = channel()?.messages[0];
+    const customIds = posted?.components?.flatMap((row) =>
+      'components' in row ? row.components.map((c) => ('custom_id' in c ? c.custom_id : '')) : [],
+    );
+    expect(customIds?.[0]).toBe('color:pick:Red');
+    expect(customIds).toHaveLength(12);
+
+    await setMode('shades');
+    const second = await run('color-roles.post-panel');
+    expect(second.result).toMatchObject({ ok: true, summary: 'Color panel updated.' });
+    expect(channel()?.messages.map((message) => message.id)).toEqual([panel?.messageId]);
+  });
+
+  it('post-panel without a channel fails with Select a channel first', async () => {
+    await harness.database.db.delete(colorPanels);
+    await run('color-roles.generate');
+    const outcome = await run('color-roles.post-panel');
+    expect(outcome.state).toBe('failed');
+    expect(outcome.error).toContain('Select a channel first');
+  });
+
+  it('reset removes the roles, the panel and the palette', async () => {
+    await harness.database.db
+      .insert(colorPanels)
+      .values({ guildId: STATION, channelId: rolesChannel })
+      .onConflictDoUpdate({ target: colorPanels.guildId, set: { channelId: rolesChannel } });
+    await run('color-roles.generate');
+    await run('color-roles.post-panel');
+    const reset = await run('color-roles.reset');
+    expect(reset.result).toMatchObject({ ok: true, deleted: 12 });
+    expect(baseline()).toBe(fixtureRoles);
+    expect(await harness.database.db.select().from(colorGroups)).toHaveLength(0);
+    expect(await harness.database.db.select().from(colors)).toHaveLength(0);
+    const [panel] = await harness.database.db.select().from(colorPanels);
+    expect(panel).toMatchObject({ channelId: rolesChannel, messageId: null });
+    const channel = guildState(harness.sandbox, STATION).channels.find((c) => c.id === rolesChannel);
+    expect(channel?.messages).toHaveLength(0);
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { loadWorkerConfig } from '../src/env.ts';
+
+describe('loadWorkerConfig', () => {
+  it('uses the documented defaults with a sandbox API and no token', () => {
+    const config = loadWorkerConfig({ DISCORD_API_BASE: 'http://127.0.0.1:4100/api/' });
+    expect(config).toMatchObject({
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/spacecadet',
+      redisUrl: 'redis://127.0.0.1:6379',
+      redisPrefix: 'spacecadet',
+      discordApiBase: 'http://127.0.0.1:4100/api',
+      discordBotToken: 'sandbox-bot-token',
+      discordClientId: null,
+      shards: null,
+      logLevel: 'info',
+    });
+  });
+
+  it('requires DISCORD_BOT_TOKEN against real Discord and names it', () => {
+    expect(() => loadWorkerConfig({})).toThrow(/DISCORD_BOT_TOKEN/);
+    expect(loadWorkerConfig({ DISCORD_BOT_TOKEN: 'abc' }).discordApiBase).toBe('https://discord.com/api');
+  });
+
+  it.each([
+    [{ REDIS_URL: 'http://nope' }, /REDIS_URL/],
+    [{ DATABASE_URL: 'not a url' }, /DATABASE_URL/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ SHARD_IDS: '0,x', SHARD_COUNT: '2' }, /SHARD_IDS/],
+    [{ SHARD_IDS: '0' }, /SHARD_COUNT: required/],
+    [{ SHARD_IDS: '2', SHARD_COUNT: '2' }, /SHARD_IDS: 2 not below SHARD_COUNT 2/],
+    [{ SHARD_COUNT: '0' }, /SHARD_COUNT/],
+    [{ DISCORD_CLIENT_ID: 'abc' }, /DISCORD_CLIENT_ID/],
+    [{ WORKER_CONCURRENCY: '-1' }, /WORKER_CONCURRENCY/],
+  ])('rejects %o naming the variable', (env, message) => {
+    expect(() => loadWorkerConfig({ DISCORD_BOT_TOKEN: 't', ...env })).toThrow(message);
+  });
+
+  it('reports the cross-variable problems together', () => {
+    expect(() => loadWorkerConfig({ SHARD_IDS: '0' })).toThrow(/DISCORD_BOT_TOKEN[\s\S]*SHARD_COUNT/);
+  });
+
+  it('reads explicit shards', () => {
+    const env = { DISCORD_BOT_TOKEN: 't' };
+    expect(loadWorkerConfig({ ...env, SHARD_IDS: '1, 0', SHARD_COUNT: '2' }).shards).toEqual({
+      ids: [1, 0],
+      count: 2,
+    });
+    expect(loadWorkerConfig({ ...env, SHARD_COUNT: '3' }).shards).toEqual({ ids: [0, 1, 2], count: 3 });
+  });
+});

@@ -1,0 +1,226 @@
+import { JOB_QUEUE, type JobName, jobIdFor } from '@spacecadet/contract';
+import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
+import {
+  defaultFixture,
+  SANDBOX_IDS,
+  type Sandbox,
+  type SandboxFixture,
+  type SandboxStateDump,
+  startSandbox,
+} from '@spacecadet/discord-sandbox';
+import { type Job, Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { loadWorkerConfig, type WorkerConfig } from '../src/env.ts';
+import { bullPrefix } from '../src/jobs/job-worker.ts';
+
+export { SANDBOX_IDS };
+export const STATION = SANDBOX_IDS.guilds.station;
+
+/** Polls until `check` returns a value other than undefined/false, or fails at the deadline. */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+export interface Harness {
+  sandbox: Sandbox;
+  database: TestDatabase;
+  redis: TestRedis;
+  /** Env for the worker (also for a child process). */
+  env: Record<string, string>;
+  config(overrides?: Record<string, string>): WorkerConfig;
+  close(): Promise<void>;
+}
+
+/** A sandbox, a fresh migrated database and a Redis prefix, all private to the calling file. */
+export async function startHarness(fixture?: SandboxFixture): Promise<Harness> {
+  const [sandbox, database, redis] = await Promise.all([
+    startSandbox({ port: 0, ...(fixture ? { fixture } : {}) }),
+    createTestDatabase('worker'),
+    testRedis(),
+  ]);
+  const env = {
+    DATABASE_URL: database.url,
+    REDIS_URL: redis.url,
+    REDIS_PREFIX: redis.prefix,
+    DISCORD_API_BASE: sandbox.apiBase,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    JOB_LOCK_DURATION_MS: '2000',
+  };
+  return {
+    sandbox,
+    database,
+    redis,
+    env,
+    config: (overrides = {}) => loadWorkerConfig({ ...env, ...overrides }),
+    async close() {
+      await Promise.allSettled([sandbox.close(), database.close(), redis.close()]);
+    },
+  };
+}
+
+/** The sandbox control API (what a member or a test does in the fake Discord). */
+export function control(sandbox: Sandbox) {
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${sandbox.url}${path}`, {
+      method,
+      ...(body === undefined
+        ? {}
+        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} -> ${response.status}: ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+  async function botRest<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${sandbox.apiBase}/v10${path}`, {
+      method,
+      headers: { authorization: 'Bot sandbox-bot-token', 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} -> ${response.status}: ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+  return {
+    state: (): SandboxStateDump => sandbox.state(),
+    click: (input: ClickInput) => call<ClickResult>('POST', '/_sandbox/interactions', input),
+    postMessage: (input: { guild_id: string; channel_id: string; author_id: string; content: string }) =>
+      call<{ id: string }>('POST', '/_sandbox/messages', input),
+    fault: (input: { method?: string; path: string; status: number; count: number; retry_after?: number }) =>
+      call<unknown>('POST', '/_sandbox/faults', input),
+    faults: () => call<Array<{ remaining: number }>>('GET', '/_sandbox/faults'),
+    clearFaults: () => call<unknown>('DELETE', '/_sandbox/faults'),
+    closeGateway: (body: Record<string, unknown> = {}) =>
+      call<unknown>('POST', '/_sandbox/gateway/close', body),
+    /** Installs the bot on a guild through the OAuth2 bot-install flow, approving as `userId`. */
+    async installBot(guildId: string, userId: string = SANDBOX_IDS.users.ada): Promise<number> {
+      const query = new URLSearchParams({
+        client_id: SANDBOX_IDS.app,
+        scope: 'bot',
+        permissions: '8',
+        guild_id: guildId,
+        sandbox_user: userId,
+      });
+      const response = await fetch(`${sandbox.url}/oauth2/authorize?${query}`, { redirect: 'manual' });
+      await response.text();
+      return response.status;
+    },
+    botRest,
+  };
+}
+
+export interface ClickInput {
+  guild_id: string;
+  channel_id: string;
+  message_id: string;
+  user_id: string;
+  custom_id: string;
+  values?: string[];
+}
+
+export interface ClickResult {
+  interaction_id: string;
+  responded: boolean;
+  /** The message the first answer shows (an ephemeral answer lives only here). */
+  message: { id: string } | null;
+  elapsed_ms: number;
+  response: { type: number; data?: { content?: string; flags?: number; components?: unknown[] } } | null;
+}
+
+export function guildState(sandbox: Sandbox, guildId: string) {
+  const guild = sandbox.state().guilds.find((candidate) => candidate.id === guildId);
+  if (!guild) throw new Error(`guild ${guildId} not in sandbox state`);
+  return guild;
+}
+
+export function memberRoles(sandbox: Sandbox, guildId: string, userId: string): string[] {
+  return guildState(sandbox, guildId).members.find((member) => member.user_id === userId)?.roles ?? [];
+}
+
+/** A producer like the API's: same queue, same prefix, deterministic job ids. */
+export function jobQueue(harness: Harness) {
+  const connection = new Redis(harness.redis.url, { maxRetriesPerRequest: null });
+  const queue = new Queue(JOB_QUEUE, { connection, prefix: bullPrefix(harness.redis.prefix) });
+  return {
+    queue,
+    async add(name: JobName, guildId: string = STATION, requestedBy: string | null = SANDBOX_IDS.users.ada) {
+      const jobId = jobIdFor(name, guildId);
+      // Like the API: a finished job of the same id is replaced when the action is asked again.
+      const previous = await queue.getJob(jobId);
+      if (previous && ((await previous.isCompleted()) || (await previous.isFailed())))
+        await previous.remove();
+      return queue.add(
+        name,
+        { guild_id: guildId, requested_by: requestedBy },
+        { jobId, attempts: 3, backoff: { type: 'exponential', delay: 500 } },
+      );
+    },
+    /** Waits for a job to finish; returns its final state and outcome. */
+    async finished(jobId: string, timeoutMs = 20_000) {
+      return waitFor(
+        `job ${jobId} to finish`,
+        async () => {
+          const state = await queue.getJobState(jobId);
+          if (state !== 'completed' && state !== 'failed') return undefined;
+          // Read the job after it finished, so its outcome fields are filled in.
+          const job: Job | undefined = await queue.getJob(jobId);
+          if (!job) return undefined;
+          return { state, result: job.returnvalue as unknown, error: job.failedReason, job };
+        },
+        timeoutMs,
+      );
+    },
+    async close() {
+      await queue.close();
+      connection.disconnect();
+    },
+  };
+}
+
+/**
+ * Every fixture guild lands on shard 0 of 2 (their ids differ only below bit 22), so sharding
+ * tests add "Far Orbit", whose id routes to shard 1.
+ */
+export const FAR_ORBIT = {
+  guild: '300000000002228227',
+  channel: '300000000002228228',
+  botRole: '300000000002228229',
+};
+
+export function fixtureWithFarOrbit(): SandboxFixture {
+  const fixture = defaultFixture();
+  const orbit = fixture.guilds.find((guild) => guild.id === SANDBOX_IDS.guilds.orbit);
+  const [everyone, botRole] = orbit?.roles ?? [];
+  const [hangar] = orbit?.channels ?? [];
+  if (!orbit || !everyone || !botRole || !hangar)
+    throw new Error('fixture changed: Other Orbit not as expected');
+  fixture.guilds.push({
+    ...orbit,
+    id: FAR_ORBIT.guild,
+    name: 'Far Orbit',
+    roles: [
+      { ...everyone, id: FAR_ORBIT.guild },
+      { ...botRole, id: FAR_ORBIT.botRole },
+    ],
+    channels: [{ ...hangar, id: FAR_ORBIT.channel, guild_id: FAR_ORBIT.guild }],
+    members: orbit.members.map((member) =>
+      member.user_id === SANDBOX_IDS.bot ? { ...member, roles: [FAR_ORBIT.botRole] } : { ...member },
+    ),
+  });
+  return fixture;
+}

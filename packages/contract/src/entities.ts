@@ -1,0 +1,200 @@
+import { z } from 'zod';
+
+/** Discord ids are 17-20 digit snowflakes; the spec accepts 5-20 digits for typed channel ids. */
+export const Snowflake = z.string().regex(/^\d{5,20}$/, 'Expected a Discord id (5 to 20 digits)');
+export const ChannelId = z
+  .string({ error: 'Channel ID required' })
+  .regex(/^\d{5,20}$/, 'Channel ID required');
+const Timestamp = z.string().meta({ description: 'ISO 8601 timestamp' });
+
+export const SessionUser = z
+  .object({
+    id: Snowflake,
+    username: z.string(),
+    discriminator: z.string(),
+    avatar: z.string().nullable(),
+  })
+  .meta({ id: 'SessionUser' });
+export type SessionUser = z.infer<typeof SessionUser>;
+
+export const SessionTokens = z
+  .object({
+    access_token: z.string(),
+    token_type: z.literal('Bearer'),
+    expires_in: z.number().int().positive(),
+  })
+  .meta({ id: 'SessionTokens' });
+export type SessionTokens = z.infer<typeof SessionTokens>;
+
+export const Guild = z
+  .object({ id: Snowflake, name: z.string(), icon: z.string().nullable(), owner: z.boolean().optional() })
+  .meta({ id: 'Guild' });
+export type Guild = z.infer<typeof Guild>;
+
+export const ColorRolesMode = z.enum(['basic', 'shades']);
+export type ColorRolesMode = z.infer<typeof ColorRolesMode>;
+
+/** Free JSON object; `color_roles_mode` is the one key the product reads. */
+export const GuildConfigData = z
+  .record(z.string(), z.unknown())
+  .superRefine((data, ctx) => {
+    const mode = data.color_roles_mode;
+    if (mode !== undefined && mode !== 'basic' && mode !== 'shades') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['color_roles_mode'],
+        message: 'color_roles_mode must be basic or shades',
+      });
+    }
+  })
+  .meta({ id: 'GuildConfigData' });
+export type GuildConfigData = z.infer<typeof GuildConfigData>;
+
+export const GuildConfig = z
+  .object({ data: GuildConfigData, updated_by: z.string().nullable(), updated_at: Timestamp.nullable() })
+  .meta({ id: 'GuildConfig' });
+export type GuildConfig = z.infer<typeof GuildConfig>;
+
+export const WriteReceipt = z
+  .object({ updated_by: z.string().nullable(), updated_at: Timestamp.nullable() })
+  .meta({ id: 'WriteReceipt' });
+export type WriteReceipt = z.infer<typeof WriteReceipt>;
+
+export const ReactionRoleEntry = z.object({
+  emoji: z.string(),
+  role_id: z.string(),
+  label: z.string().max(80).optional(),
+  description: z.string().max(100).optional(),
+});
+export type ReactionRoleEntry = z.infer<typeof ReactionRoleEntry>;
+
+export const ReactionRolesState = z
+  .object({
+    color_roles: z.array(ReactionRoleEntry),
+    personality_roles: z.array(ReactionRoleEntry),
+    updated_at: Timestamp.nullable(),
+    updated_by: z.string().nullable(),
+  })
+  .meta({ id: 'ReactionRoles' });
+export type ReactionRolesState = z.infer<typeof ReactionRolesState>;
+
+export const Shade = z.object({ shade_id: z.number().int(), shade_name: z.string(), hex_code: z.string() });
+export type Shade = z.infer<typeof Shade>;
+export const Color = z.object({
+  role_id: z.string().nullable(),
+  color_name: z.string(),
+  hex_code: z.string(),
+  shades: z.array(Shade),
+});
+export type Color = z.infer<typeof Color>;
+export const ColorGroup = z.object({
+  group_id: z.number().int(),
+  group_name: z.string(),
+  is_expanded: z.boolean(),
+  colors: z.array(Color),
+});
+export type ColorGroup = z.infer<typeof ColorGroup>;
+
+export const ColorRolesState = z
+  .object({
+    groups: z.array(ColorGroup),
+    channel_id: z.string().nullable(),
+    mode: ColorRolesMode,
+    message_id: z.string().nullable().optional(),
+    /** Roles the bot cannot manage because they sit at or above its own highest role. */
+    warnings: z.array(z.string()).optional(),
+  })
+  .meta({ id: 'ColorRoles' });
+export type ColorRolesState = z.infer<typeof ColorRolesState>;
+
+export const Channel = z.object({ id: Snowflake, name: z.string() });
+export type Channel = z.infer<typeof Channel>;
+
+export const PERSONALITY_QUESTION_TYPES = [
+  'age_range',
+  'zodiac',
+  'gaming_platform',
+  'hobbies',
+  'pronouns',
+  'gender',
+  'dm_status',
+  'ping_roles',
+  'music_genres',
+  'mbti',
+] as const;
+export const PersonalityQuestionType = z.enum(PERSONALITY_QUESTION_TYPES);
+export type PersonalityQuestionType = z.infer<typeof PersonalityQuestionType>;
+
+export const PersonalityQuestion = z.object({
+  question_type: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  role_count: z.number().int(),
+  is_multi_select: z.boolean(),
+  is_enabled: z.boolean(),
+});
+export type PersonalityQuestion = z.infer<typeof PersonalityQuestion>;
+
+export const PersonalityRolesState = z
+  .object({
+    configured: z.boolean(),
+    assign_channel_id: z.string().nullable(),
+    questions: z.array(PersonalityQuestion),
+  })
+  .meta({ id: 'PersonalityRoles' });
+export type PersonalityRolesState = z.infer<typeof PersonalityRolesState>;
+
+export const LevelingSettings = z
+  .object({
+    enabled: z.boolean(),
+    xp_multiplier: z.number().min(0),
+    announcement_channel: z.string().nullable(),
+    daily_overview_channel: z.string().nullable(),
+    xp_per_message: z.number().int().min(0).max(1000),
+    message_cooldown_sec: z.number().int().min(0).max(600),
+  })
+  .meta({ id: 'LevelingSettings' });
+export type LevelingSettings = z.infer<typeof LevelingSettings>;
+
+export const LevelingRole = z
+  .object({
+    id: z.number().int(),
+    role_name: z.string().max(100),
+    level_required: z.number().int().min(0),
+    is_image_role: z.boolean(),
+    role_id: z.string().nullable(),
+  })
+  .meta({ id: 'LevelingRole' });
+export type LevelingRole = z.infer<typeof LevelingRole>;
+
+export const Boost = z
+  .object({
+    id: z.number().int(),
+    multiplier: z.number().min(0),
+    user_id: z.string().nullable(),
+    expires_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'Boost' });
+export type Boost = z.infer<typeof Boost>;
+
+export const LevelingState = z
+  .object({ leveling: LevelingSettings, roles: z.array(LevelingRole), boosts: z.array(Boost) })
+  .meta({ id: 'Leveling' });
+export type LevelingState = z.infer<typeof LevelingState>;
+
+export const JOB_STATES = ['waiting', 'active', 'delayed', 'completed', 'failed', 'unknown'] as const;
+export const JobStatus = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    guild_id: z.string(),
+    state: z.enum(JOB_STATES),
+    progress: z.number().min(0).max(100),
+    result: z.unknown().optional(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'JobStatus' });
+export type JobStatus = z.infer<typeof JobStatus>;
+
+export const JobAccepted = z.object({ job_id: z.string() }).meta({ id: 'JobAccepted' });
+export type JobAccepted = z.infer<typeof JobAccepted>;

@@ -1,0 +1,5 @@
+export * from './entities.ts';
+export * from './errors.ts';
+export * from './jobs.ts';
+export * from './requests.ts';
+export * from './routes.ts';

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { Snowflake } from './entities.ts';
+
+/** The one BullMQ queue the API fills and the worker drains. */
+export const JOB_QUEUE = 'spacecadet-jobs';
+
+export const JOB_NAMES = [
+  'color-roles.generate',
+  'color-roles.post-panel',
+  'color-roles.reset',
+  'personality-roles.generate',
+  'personality-roles.post',
+  'personality-roles.refresh',
+  'personality-roles.reset',
+  'leveling.sync-roles',
+  'leveling.resend-overview',
+  'leveling.daily-overview',
+  'leveling.prune-leavers',
+] as const;
+export const JobName = z.enum(JOB_NAMES);
+export type JobName = z.infer<typeof JobName>;
+
+/** Every job acts on one guild; `requested_by` is the dashboard user (null for schedules). */
+export const GuildJobPayload = z.object({
+  guild_id: Snowflake,
+  requested_by: Snowflake.nullable(),
+});
+export type GuildJobPayload = z.infer<typeof GuildJobPayload>;
+
+export const JOB_PAYLOADS = Object.fromEntries(JOB_NAMES.map((name) => [name, GuildJobPayload])) as Record<
+  JobName,
+  typeof GuildJobPayload
+>;
+
+/**
+ * Deterministic per guild and action, so a double click collapses into one job. BullMQ forbids
+ * ':' in custom ids, hence the dots. The API replaces a finished job of the same id when the
+ * action is asked for again.
+ */
+export function jobIdFor(name: JobName, guildId: string): string {
+  return `${name}.${guildId}`;
+}
+
+/** Inverse of jobIdFor; null for ids that are not ours. */
+export function parseJobId(jobId: string): { name: JobName; guildId: string } | null {
+  const match = /^(.+)\.(\d{5,20})$/.exec(jobId);
+  if (!match) return null;
+  const name = JobName.safeParse(match[1]);
+  return name.success && match[2] ? { name: name.data, guildId: match[2] } : null;
+}
+
+/** What a job returns when the feature behind it is not built yet. */
+export const NOT_SUPPORTED = 'not_supported';
+
+export const JobResult = z.object({
+  ok: z.boolean(),
+  summary: z.string(),
+  created: z.number().int().optional(),
+  deleted: z.number().int().optional(),
+  warnings: z.array(z.string()).optional(),
+});
+export type JobResult = z.infer<typeof JobResult>;

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { ChannelId, ColorRolesMode, GuildConfigData, Snowflake } from './entities.ts';
+import { MESSAGES } from './errors.ts';
+
+export const GuildParams = z.object({ guildId: Snowflake });
+
+export const ExchangeBody = z
+  .object({
+    code: z.string().min(1, MESSAGES.noCodeProvided).max(512),
+    code_verifier: z
+      .string()
+      .min(43, 'code_verifier must be 43-128 characters')
+      .max(128, 'code_verifier must be 43-128 characters'),
+  })
+  .meta({ id: 'ExchangeBody' });
+
+export const InviteQuery = z.object({ guildId: Snowflake.optional() });
+export const InstallQuery = z.object({ guildId: Snowflake.optional() });
+export const InstallCallbackQuery = z.object({
+  code: z.string().optional(),
+  guild_id: Snowflake.optional(),
+  state: z.string().max(512).optional(),
+  permissions: z.string().optional(),
+  error: z.string().optional(),
+});
+
+/** The raw config body: a JSON object (size is checked by the API against CONFIG_MAX_BYTES). */
+export const PutConfigBody = GuildConfigData;
+
+const ReactionRoleRowInput = z.object({
+  emoji: z.string().max(64).default(''),
+  role_id: z.string().max(32).default(''),
+  label: z.string().max(80).optional(),
+  description: z.string().max(100).optional(),
+});
+
+function checkRows(
+  rows: Array<z.infer<typeof ReactionRoleRowInput>>,
+  list: string,
+  ctx: z.RefinementCtx,
+): void {
+  rows.forEach((row, index) => {
+    if (row.emoji.trim() === '' || row.role_id.trim() === '') {
+      ctx.addIssue({ code: 'custom', path: [list, index], message: MESSAGES.reactionRowRequired(index + 1) });
+    } else if (!/^\d{5,20}$/.test(row.role_id.trim())) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [list, index, 'role_id'],
+        message: `Row ${index + 1}: role_id must be a Discord role id`,
+      });
+    }
+  });
+}
+
+export const PutReactionRolesBody = z
+  .object({
+    color_roles: z.array(ReactionRoleRowInput).max(25, 'At most 25 color roles'),
+    personality_roles: z.array(ReactionRoleRowInput).max(25, 'At most 25 personality roles'),
+  })
+  .superRefine((body, ctx) => {
+    checkRows(body.color_roles, 'color_roles', ctx);
+    checkRows(body.personality_roles, 'personality_roles', ctx);
+  })
+  .meta({ id: 'PutReactionRolesBody' });
+export type PutReactionRolesBody = z.infer<typeof PutReactionRolesBody>;
+
+export const ChannelBody = z.object({ channel_id: ChannelId }).meta({ id: 'ChannelBody' });
+export const ExpandGroupBody = z.object({ group_id: z.number().int().positive(), is_expanded: z.boolean() });
+export const ColorModeBody = z.object({ mode: ColorRolesMode });
+
+export const QuestionParams = GuildParams.extend({ question_type: z.string().min(1).max(64) });
+export const ToggleQuestionBody = z.object({ enabled: z.boolean() });
+
+const NullableChannel = ChannelId.nullable();
+export const PutLevelingBody = z
+  .object({
+    enabled: z.boolean().optional(),
+    xp_multiplier: z.number().min(0, 'XP multiplier must be at least 0').max(100).optional(),
+    announcement_channel: NullableChannel.optional(),
+    daily_overview_channel: NullableChannel.optional(),
+    xp_per_message: z.number().int().min(0).max(1000, 'XP per message must be 0 to 1000').optional(),
+    message_cooldown_sec: z.number().int().min(0).max(600, 'Cooldown must be 0 to 600 seconds').optional(),
+  })
+  .strict()
+  .meta({ id: 'PutLevelingBody' });
+export type PutLevelingBody = z.infer<typeof PutLevelingBody>;
+
+export const LevelingRoleParams = GuildParams.extend({ roleId: z.coerce.number().int().positive() });
+export const BoostParams = GuildParams.extend({ boostId: z.coerce.number().int().positive() });
+
+export const CreateLevelingRoleBody = z
+  .object({
+    role_name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100, 'Role name is at most 100 characters')
+      .default('Level Reward'),
+    level_required: z.number().int().min(0, 'Level required must be at least 0').max(1000).default(1),
+    is_image_role: z.boolean().default(false),
+  })
+  .meta({ id: 'CreateLevelingRoleBody' });
+export const UpdateLevelingRoleBody = z
+  .object({
+    role_name: z.string().trim().min(1).max(100, 'Role name is at most 100 characters').optional(),
+    level_required: z.number().int().min(0).max(1000).optional(),
+    is_image_role: z.boolean().optional(),
+  })
+  .strict();
+
+const ExpiresAt = z.iso.datetime({ offset: true, message: 'expires_at must be an ISO timestamp' }).nullable();
+export const CreateBoostBody = z
+  .object({
+    multiplier: z.number().min(0).max(100).default(2),
+    user_id: Snowflake.nullable().default(null),
+    expires_at: ExpiresAt.default(null),
+  })
+  .meta({ id: 'CreateBoostBody' });
+export const CreateRoleBoostBody = z
+  .object({
+    role_id: z.string().regex(/^\d{5,20}$/, 'A role boost needs a role id'),
+    multiplier: z.number().min(0).max(100).default(2),
+    expires_at: ExpiresAt.default(null),
+  })
+  .meta({ id: 'CreateRoleBoostBody' });
+
+export const JobParams = z.object({ jobId: z.string().min(1).max(200) });

@@ -1,0 +1,253 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildColorPanel,
+  buildColorPanelEmbed,
+  buildNaturalsPicker,
+  buildShadePicker,
+  type ColorPanelAction,
+  colorNameMatches,
+  type PanelColor,
+  parseColorCustomId,
+  toDiscordComponents,
+} from '../src/color-panel.ts';
+import { DEFAULT_COLOR_PALETTE } from '../src/palette.ts';
+
+const palette: PanelColor[] = DEFAULT_COLOR_PALETTE.map((family) => ({
+  name: family.name,
+  hex: family.hex,
+  shades: family.shades.map((shade) => ({ ...shade })),
+}));
+const plain = (...names: string[]): PanelColor[] => names.map((name) => ({ name, hex: '#123456' }));
+const labels = (colors: PanelColor[], mode: 'basic' | 'shades') =>
+  buildColorPanel(colors, mode).buttons.map((button) => button.label);
+
+describe('buildColorPanel ordering', () => {
+  it.each<[string, PanelColor[], 'basic' | 'shades', string[]]>([
+    ['empty', [], 'basic', []],
+    [
+      'default palette, basic: naturals are separate buttons',
+      palette,
+      'basic',
+      [
+        'Red',
+        'Orange',
+        'Yellow',
+        'Green',
+        'Blue',
+        'Indigo/Violet',
+        'Pink',
+        'Black',
+        'Brown',
+        'White',
+        'Silver',
+        'Gold',
+      ],
+    ],
+    [
+      'default palette, shades: naturals collapse into one button',
+      palette,
+      'shades',
+      ['Red', 'Orange', 'Yellow', 'Green', 'Blue', 'Indigo/Violet', 'Pink', 'Naturals'],
+    ],
+    [
+      'shuffled input is put in rainbow then natural order, others appended in given order',
+      plain('Teal', 'gold', 'Pink', 'Black', 'Mint', 'RED', 'Blue'),
+      'basic',
+      ['RED', 'Blue', 'Pink', 'Black', 'gold', 'Teal', 'Mint'],
+    ],
+    [
+      'others follow the Naturals button in shades mode',
+      plain('Teal', 'White', 'Green'),
+      'shades',
+      ['Green', 'Naturals', 'Teal'],
+    ],
+    ['no naturals means no Naturals button', plain('Red', 'Coral'), 'shades', ['Red', 'Coral']],
+    [
+      'Indigo or Violet alone take the indigo slot',
+      plain('Pink', 'Violet', 'Red'),
+      'basic',
+      ['Red', 'Violet', 'Pink'],
+    ],
+    ['duplicate names (any case) are shown once', plain('Red', 'red', ' RED '), 'basic', ['Red']],
+  ])('%s', (_name, colors, mode, expected) => {
+    expect(labels(colors, mode)).toEqual(expected);
+  });
+});
+
+describe('buildColorPanel buttons', () => {
+  it('basic mode picks colours directly', () => {
+    const [red] = buildColorPanel(palette, 'basic').buttons;
+    expect(red).toEqual({
+      key: 'red',
+      label: 'Red',
+      hex: '#E53935',
+      customId: 'color:pick:Red',
+      kind: 'color',
+    });
+  });
+
+  it('shades mode opens family pickers and the naturals picker', () => {
+    const { buttons } = buildColorPanel(palette, 'shades');
+    expect(buttons.map((b) => b.kind)).toEqual([...Array(7).fill('family'), 'naturals']);
+    expect(buttons[5]?.customId).toBe('color:family:Indigo/Violet');
+    expect(buttons[7]?.customId).toBe('color:family:naturals');
+  });
+
+  it('shades mode picks a colour without shades directly', () => {
+    const [button] = buildColorPanel([{ name: 'Coral', hex: '#FF7F50', shades: [] }], 'shades').buttons;
+    expect(button?.kind).toBe('color');
+    expect(button?.customId).toBe('color:pick:Coral');
+  });
+
+  it.each([
+    [0, 0, false, []],
+    [4, 1, false, [4]],
+    [5, 2, false, [4, 1]],
+    [12, 3, false, [4, 4, 4]],
+    [25, 7, false, [4, 4, 4, 4, 4, 4, 1]],
+    [30, 7, true, [4, 4, 4, 4, 4, 4, 1]],
+  ])('%i colours -> %i preview rows of 4 (truncated %s)', (count, rowCount, truncated, sizes) => {
+    const colors = plain(...Array.from({ length: count }, (_, i) => `Colour ${i + 1}`));
+    const panel = buildColorPanel(colors, 'basic');
+    expect(panel.rows).toHaveLength(rowCount);
+    expect(panel.rows.map((row) => row.length)).toEqual(sizes);
+    expect(panel.buttons.length).toBe(Math.min(count, 25));
+    expect(panel.truncated).toBe(truncated);
+    expect(panel.rows.flat()).toEqual(panel.buttons);
+  });
+
+  it('keeps custom ids within 100 characters for long names', () => {
+    const panel = buildColorPanel(plain('x'.repeat(120)), 'basic');
+    const customId = panel.buttons[0]?.customId ?? '';
+    expect(customId.length).toBe(100);
+    expect(panel.buttons[0]?.label.length).toBeLessThanOrEqual(80);
+    const parsed = parseColorCustomId(customId);
+    expect(parsed?.action).toBe('pick');
+    expect(parsed?.action === 'pick' && colorNameMatches('x'.repeat(120), parsed.colorName)).toBe(true);
+  });
+});
+
+describe('toDiscordComponents', () => {
+  it.each([
+    [0, []],
+    [4, [4]],
+    [12, [5, 5, 2]],
+    [25, [5, 5, 5, 5, 5]],
+    [40, [5, 5, 5, 5, 5]],
+  ])('%i colours post as rows %o (never more than 5 rows of 5)', (count, sizes) => {
+    const colors = plain(...Array.from({ length: count }, (_, i) => `Colour ${i + 1}`));
+    const panel = buildColorPanel(colors, 'basic');
+    const rows = toDiscordComponents(panel);
+    expect(rows.map((row) => row.components.length)).toEqual(sizes);
+    expect(rows.length).toBeLessThanOrEqual(5);
+  });
+
+  it('posts the same buttons in the same order as the preview', () => {
+    const panel = buildColorPanel(palette, 'basic');
+    const rows = toDiscordComponents(panel);
+    for (const row of rows) expect(row.type).toBe(1);
+    const posted = rows.flatMap((row) => row.components);
+    expect(posted.map((c) => (c.type === 2 ? c.custom_id : ''))).toEqual(
+      panel.buttons.map((b) => b.customId),
+    );
+    expect(posted.every((c) => c.type === 2 && c.style === 2)).toBe(true);
+  });
+});
+
+describe('parseColorCustomId', () => {
+  it.each<[string, ColorPanelAction | null]>([
+    ['color:pick:Red', { action: 'pick', colorName: 'Red' }],
+    ['color:pick:Indigo/Violet', { action: 'pick', colorName: 'Indigo/Violet' }],
+    ['color:family:Blue', { action: 'family', colorName: 'Blue' }],
+    ['color:family:naturals', { action: 'naturals' }],
+    ['color:shade:Sky Blue', { action: 'shade', shadeName: 'Sky Blue' }],
+    ['color:shade:Odd:Name', { action: 'shade', shadeName: 'Odd:Name' }],
+    ['color:pick:', null],
+    ['color:nope:Red', null],
+    ['personality:zodiac:1', null],
+    ['', null],
+  ])('%s', (customId, expected) => {
+    expect(parseColorCustomId(customId)).toEqual(expected);
+  });
+
+  it('round-trips every button the panel builds', () => {
+    for (const mode of ['basic', 'shades'] as const) {
+      for (const button of buildColorPanel(palette, mode).buttons) {
+        const parsed = parseColorCustomId(button.customId);
+        expect(parsed).not.toBeNull();
+        if (parsed?.action === 'pick' || parsed?.action === 'family') {
+          expect(colorNameMatches(button.label, parsed.colorName)).toBe(true);
+        }
+      }
+    }
+  });
+
+  it.each([
+    ['Red', 'red', true],
+    ['Red', 'Reddish', false],
+    ['Sky Blue', 'SKY BLUE', true],
+    [' Red ', 'Red', true],
+  ])('colorNameMatches(%s, %s) = %s', (stored, fromId, expected) => {
+    expect(colorNameMatches(stored, fromId)).toBe(expected);
+  });
+});
+
+describe('shade pickers', () => {
+  it('lists a family shades as shade buttons', () => {
+    const blue = palette.find((c) => c.name === 'Blue');
+    if (!blue) throw new Error('Blue missing from palette');
+    const picker = buildShadePicker(blue);
+    expect(picker.content).toContain('Blue');
+    const ids = picker.components.flatMap((row) => row.components.map((c) => c.custom_id));
+    expect(ids).toEqual([
+      'color:shade:Sky Blue',
+      'color:shade:Teal',
+      'color:shade:Royal Blue',
+      'color:shade:Navy',
+    ]);
+    expect(picker.truncated).toBe(false);
+  });
+
+  it('falls back to the colour itself when it has no shades', () => {
+    const picker = buildShadePicker({ name: 'Coral', hex: '#FF7F50' });
+    expect(picker.shades.map((s) => s.name)).toEqual(['Coral']);
+  });
+
+  it('caps at 25 options in at most 5 rows', () => {
+    const shades = Array.from({ length: 30 }, (_, i) => ({ name: `Shade ${i}`, hex: '#111111' }));
+    const picker = buildShadePicker({ name: 'Many', hex: '#111111', shades });
+    expect(picker.components.map((row) => row.components.length)).toEqual([5, 5, 5, 5, 5]);
+    expect(picker.truncated).toBe(true);
+  });
+
+  it('the naturals picker gathers every natural family shades in natural order', () => {
+    const picker = buildNaturalsPicker(palette);
+    expect(picker.shades.map((s) => s.name)).toEqual([
+      'Jet',
+      'Onyx',
+      'Charcoal',
+      'Tan',
+      'Chocolate',
+      'Coffee',
+      'Snow',
+      'Ivory',
+      'Cream',
+      'Light Gray',
+      'Gray',
+      'Slate',
+      'Champagne',
+      'Goldenrod',
+      'Bronze',
+    ]);
+    expect(picker.components).toHaveLength(3);
+  });
+});
+
+describe('buildColorPanelEmbed', () => {
+  it.each(['basic', 'shades'] as const)('%s mode has a title, description and pink accent', (mode) => {
+    const embed = buildColorPanelEmbed(mode);
+    expect(embed.title).toMatch(/Color Roles/);
+    expect(embed.description.length).toBeGreaterThan(10);
+    expect(embed.color).toBe(0xff69b4);
+  });
+});

@@ -1,0 +1,260 @@
+import { describe, expect, it } from 'vitest';
+import {
+  activeBoostMultiplier,
+  boostTarget,
+  clampCooldown,
+  clampXpPerMessage,
+  type LevelingBoost,
+  levelForTotalXp,
+  levelProgress,
+  levelUpAfter,
+  normalizeBoostMultiplier,
+  normalizeLevelRequired,
+  normalizeLevelRoleName,
+  normalizeMultiplier,
+  previousUtcDay,
+  rewardRolesForLevel,
+  totalXpForLevel,
+  utcDay,
+  xpForMessage,
+  xpToNextLevel,
+} from '../src/leveling.ts';
+
+describe('xpToNextLevel', () => {
+  it.each([
+    [0, 100],
+    [1, 155],
+    [2, 220],
+    [10, 1100],
+    [50, 15100],
+  ])('level %i needs %i XP to advance', (level, xp) => {
+    expect(xpToNextLevel(level)).toBe(xp);
+  });
+});
+
+describe('totalXpForLevel', () => {
+  it.each([
+    [0, 0],
+    [1, 100],
+    [2, 255],
+    [3, 475],
+    [4, 770],
+  ])('level %i starts at %i total XP', (level, xp) => {
+    expect(totalXpForLevel(level)).toBe(xp);
+  });
+
+  it('matches summing the per-level curve up to level 200', () => {
+    let sum = 0;
+    for (let level = 0; level <= 200; level++) {
+      expect(totalXpForLevel(level)).toBe(sum);
+      sum += xpToNextLevel(level);
+    }
+  });
+});
+
+describe('levelForTotalXp', () => {
+  it.each([
+    [0, 0],
+    [-5, 0],
+    [Number.NaN, 0],
+    [99, 0],
+    [100, 1],
+    [254, 1],
+    [255, 2],
+    [474, 2],
+    [475, 3],
+    [1_000_000, 79],
+    [1_003_400, 80],
+  ])('%d XP is level %i', (xp, level) => {
+    expect(levelForTotalXp(xp)).toBe(level);
+  });
+
+  it('is the inverse of totalXpForLevel at every boundary up to level 500', () => {
+    for (let level = 1; level <= 500; level++) {
+      const start = totalXpForLevel(level);
+      expect(levelForTotalXp(start)).toBe(level);
+      expect(levelForTotalXp(start - 1)).toBe(level - 1);
+    }
+  });
+
+  it('reports progress within the level', () => {
+    expect(levelProgress(300)).toEqual({ level: 2, xpIntoLevel: 45, xpForNext: 220 });
+  });
+});
+
+describe('xpForMessage', () => {
+  it.each([
+    [{ xpPerMessage: 10, multiplier: 1, boost: 1 }, 10],
+    [{ xpPerMessage: 10, multiplier: 1.5, boost: 2 }, 30],
+    [{ xpPerMessage: 15, multiplier: 0.1, boost: 1 }, 2],
+    [{ xpPerMessage: 10, multiplier: 0, boost: 3 }, 0],
+    [{ xpPerMessage: 7, multiplier: 1.25, boost: 1 }, 9],
+    [{ xpPerMessage: 10, multiplier: Number.NaN, boost: 1 }, 0],
+  ])('%o earns %i XP', (input, xp) => {
+    expect(xpForMessage(input)).toBe(xp);
+  });
+});
+
+describe('activeBoostMultiplier', () => {
+  const now = new Date('2026-01-01T12:00:00Z');
+  const member = { userId: '200000000000000001', roleIds: ['400000000000000001'], now };
+  const boost = (
+    multiplier: number,
+    userId: string | null,
+    expiresAt: string | null = null,
+  ): LevelingBoost => ({
+    multiplier,
+    userId,
+    expiresAt,
+  });
+
+  it.each<[string, LevelingBoost[], number]>([
+    ['no boosts', [], 1],
+    ['server-wide', [boost(2, null)], 2],
+    ['the member', [boost(3, '200000000000000001')], 3],
+    ['another member', [boost(3, '200000000000000002')], 1],
+    ['a role the member has', [boost(1.5, '-role:400000000000000001')], 1.5],
+    ['a role the member lacks', [boost(4, '-role:400000000000000009')], 1],
+    ['expired', [boost(5, null, '2026-01-01T11:59:59Z')], 1],
+    ['expiring exactly now', [boost(5, null, '2026-01-01T12:00:00Z')], 1],
+    ['not yet expired', [boost(5, null, '2026-01-01T12:00:01Z')], 5],
+    [
+      'largest of several',
+      [boost(2, null), boost(3, '-role:400000000000000001'), boost(2.5, '200000000000000001')],
+      3,
+    ],
+    ['expired larger ignored', [boost(2, null), boost(9, '200000000000000001', '2025-12-31T00:00:00Z')], 2],
+    ['a sub-1 boost that applies', [boost(0.5, null)], 0.5],
+  ])('%s', (_name, boosts, expected) => {
+    expect(activeBoostMultiplier(boosts, member)).toBe(expected);
+  });
+
+  it('accepts Date expiries', () => {
+    expect(
+      activeBoostMultiplier(
+        [{ multiplier: 2, userId: null, expiresAt: new Date(now.getTime() + 1) }],
+        member,
+      ),
+    ).toBe(2);
+  });
+
+  it.each([
+    [null, { kind: 'server' }],
+    ['123', { kind: 'user', userId: '123' }],
+    ['-role:456', { kind: 'role', roleId: '456' }],
+  ])('boostTarget(%s)', (userId, target) => {
+    expect(boostTarget(userId)).toEqual(target);
+  });
+});
+
+describe('clamps and defaults', () => {
+  it.each<[unknown, number]>([
+    [10, 10],
+    [-1, 0],
+    [0, 0],
+    [1000, 1000],
+    [1001, 1000],
+    ['25', 25],
+    ['abc', 10],
+    [undefined, 10],
+    [Number.NaN, 10],
+    [12.6, 13],
+  ])('clampXpPerMessage(%s) = %i', (input, expected) => {
+    expect(clampXpPerMessage(input)).toBe(expected);
+  });
+
+  it.each<[unknown, number]>([
+    [30, 30],
+    [-5, 0],
+    [600, 600],
+    [601, 600],
+    [undefined, 30],
+    ['x', 30],
+  ])('clampCooldown(%s) = %i', (input, expected) => {
+    expect(clampCooldown(input)).toBe(expected);
+  });
+
+  it.each<[unknown, number]>([
+    [1, 1],
+    [1.5, 1.5],
+    [0, 0],
+    [-2, 0],
+    [Number.NaN, 1],
+    ['abc', 1],
+    [undefined, 1],
+    ['2.5', 2.5],
+  ])('normalizeMultiplier(%s) = %d', (input, expected) => {
+    expect(normalizeMultiplier(input)).toBe(expected);
+  });
+
+  it.each<[unknown, number]>([
+    [undefined, 2],
+    [null, 2],
+    ['', 2],
+    [3, 3],
+    ['1.5', 1.5],
+    ['abc', 1],
+    [Number.NaN, 1],
+    [-1, 1],
+  ])('normalizeBoostMultiplier(%s) = %d', (input, expected) => {
+    expect(normalizeBoostMultiplier(input)).toBe(expected);
+  });
+
+  it.each<[unknown, string]>([
+    [undefined, 'Level Reward'],
+    ['   ', 'Level Reward'],
+    [' Veteran ', 'Veteran'],
+    ['x'.repeat(150), 'x'.repeat(100)],
+  ])('normalizeLevelRoleName(%s)', (input, expected) => {
+    expect(normalizeLevelRoleName(input)).toBe(expected);
+  });
+
+  it.each<[unknown, number]>([
+    [undefined, 1],
+    ['abc', 1],
+    [-3, 0],
+    [0, 0],
+    [7, 7],
+    [7.9, 7],
+  ])('normalizeLevelRequired(%s) = %i', (input, expected) => {
+    expect(normalizeLevelRequired(input)).toBe(expected);
+  });
+});
+
+describe('rewardRolesForLevel', () => {
+  const roles = [
+    { name: 'Ten', levelRequired: 10 },
+    { name: 'One', levelRequired: 1 },
+    { name: 'Five', levelRequired: 5 },
+  ];
+  it.each([
+    [0, []],
+    [1, ['One']],
+    [5, ['One', 'Five']],
+    [9, ['One', 'Five']],
+    [10, ['One', 'Five', 'Ten']],
+  ])('level %i stacks %o', (level, names) => {
+    expect(rewardRolesForLevel(roles, level).map((role) => role.name)).toEqual(names);
+  });
+});
+
+describe('level-ups and days', () => {
+  it.each<[number, number, number | null]>([
+    [0, 10, null],
+    [90, 100, 1],
+    [99, 255, 2],
+    [100, 254, null],
+    [0, 475, 3],
+  ])('%i -> %i XP levels up to %s', (before, after, level) => {
+    expect(levelUpAfter(before, after)).toBe(level);
+  });
+
+  it.each([
+    ['2026-03-01T00:00:00Z', '2026-03-01', '2026-02-28'],
+    ['2026-01-01T23:59:59.999Z', '2026-01-01', '2025-12-31'],
+    ['2028-03-01T00:30:00+01:00', '2028-02-29', '2028-02-28'],
+  ])('%s is UTC day %s, overview reports %s', (at, day, previous) => {
+    expect(utcDay(new Date(at))).toBe(day);
+    expect(previousUtcDay(new Date(at))).toBe(previous);
+  });
+});

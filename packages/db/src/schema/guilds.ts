@@ -1,0 +1,38 @@
+import { integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** The free-form JSON config an admin edits in the dashboard (holds color_roles_mode). */
+export const guildConfigs = pgTable('guild_configs', {
+  guildId: text('guild_id').primaryKey(),
+  data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+  updatedBy: text('updated_by'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export interface ReactionRoleEntry {
+  emoji: string;
+  role_id: string;
+  label?: string;
+  description?: string;
+}
+
+/** The reaction-roles editor's two lists, stored as the dashboard sends them. */
+export const reactionRoles = pgTable('reaction_roles', {
+  guildId: text('guild_id').primaryKey(),
+  colorRoles: jsonb('color_roles').$type<ReactionRoleEntry[]>().notNull().default([]),
+  personalityRoles: jsonb('personality_roles').$type<ReactionRoleEntry[]>().notNull().default([]),
+  updatedBy: text('updated_by'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Guilds the bot is in right now; the worker inserts on join/READY and deletes on leave. */
+export const botGuilds = pgTable('bot_guilds', {
+  guildId: text('guild_id').primaryKey(),
+  name: text('name').notNull(),
+  joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
+  shardId: integer('shard_id'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type GuildConfigRow = typeof guildConfigs.$inferSelect;
+export type ReactionRolesRow = typeof reactionRoles.$inferSelect;
+export type BotGuildRow = typeof botGuilds.$inferSelect;

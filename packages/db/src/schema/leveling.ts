@@ -1,0 +1,97 @@
+import {
+  bigint,
+  boolean,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  varchar,
+} from 'drizzle-orm/pg-core';
+
+export const levelingSettings = pgTable('leveling_settings', {
+  guildId: text('guild_id').primaryKey(),
+  enabled: boolean('enabled').notNull().default(false),
+  xpMultiplier: doublePrecision('xp_multiplier').notNull().default(1),
+  announcementChannel: text('announcement_channel'),
+  dailyOverviewChannel: text('daily_overview_channel'),
+  xpPerMessage: integer('xp_per_message').notNull().default(10),
+  messageCooldownSec: integer('message_cooldown_sec').notNull().default(30),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Level reward roles; pending until the bot creates the role and stores its id. */
+export const levelingRoles = pgTable(
+  'leveling_roles',
+  {
+    id: serial('id').primaryKey(),
+    guildId: text('guild_id').notNull(),
+    roleName: varchar('role_name', { length: 100 }).notNull(),
+    levelRequired: integer('level_required').notNull().default(1),
+    isImageRole: boolean('is_image_role').notNull().default(false),
+    roleId: text('role_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('leveling_roles_guild_idx').on(t.guildId)],
+);
+
+/** XP boosts. user_id null = server-wide, `-role:<id>` = role boost, else one member. */
+export const levelingBoosts = pgTable(
+  'leveling_boosts',
+  {
+    id: serial('id').primaryKey(),
+    guildId: text('guild_id').notNull(),
+    multiplier: doublePrecision('multiplier').notNull().default(2),
+    userId: text('user_id'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('leveling_boosts_guild_idx').on(t.guildId)],
+);
+
+/**
+ * A member's running XP. `xp` is bigint in SQL but read as a JS number: 2^53 XP is far past
+ * any reachable level. `left_at` marks leavers so Prune leavers can delete them.
+ */
+export const memberXp = pgTable(
+  'member_xp',
+  {
+    guildId: text('guild_id').notNull(),
+    userId: text('user_id').notNull(),
+    xp: bigint('xp', { mode: 'number' }).notNull().default(0),
+    level: integer('level').notNull().default(0),
+    messageCount: integer('message_count').notNull().default(0),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }),
+    leftAt: timestamp('left_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.guildId, t.userId], name: 'member_xp_pk' }),
+    // The leaderboard reads a guild's members by XP, highest first.
+    index('member_xp_guild_xp_idx').on(t.guildId, t.xp.desc()),
+  ],
+);
+
+/** XP earned per UTC day, for the daily overview of yesterday's top earners. */
+export const memberDailyXp = pgTable(
+  'member_daily_xp',
+  {
+    guildId: text('guild_id').notNull(),
+    userId: text('user_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    xp: bigint('xp', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.guildId, t.userId, t.day], name: 'member_daily_xp_pk' }),
+    index('member_daily_xp_guild_day_idx').on(t.guildId, t.day, t.xp.desc()),
+  ],
+);
+
+export type LevelingSettingsRow = typeof levelingSettings.$inferSelect;
+export type LevelingRoleRow = typeof levelingRoles.$inferSelect;
+export type LevelingBoostRow = typeof levelingBoosts.$inferSelect;
+export type MemberXpRow = typeof memberXp.$inferSelect;
+export type MemberDailyXpRow = typeof memberDailyXp.$inferSelect;

@@ -1,0 +1,101 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseNameOf, dropDatabase, ensureDatabase, withDatabase } from '../src/database.ts';
+import { runMigrations } from '../src/migrate.ts';
+import { createTestDatabase, testPostgresServerUrl } from '../src/testing.ts';
+
+let serverUrl = '';
+const EXPECTED_TABLES = [
+  'bot_guilds',
+  'color_groups',
+  'color_panels',
+  'color_shades',
+  'colors',
+  'guild_configs',
+  'leveling_boosts',
+  'leveling_roles',
+  'leveling_settings',
+  'member_daily_xp',
+  'member_xp',
+  'personality_configs',
+  'personality_options',
+  'personality_questions',
+  'reaction_roles',
+  'sessions',
+];
+
+const created: string[] = [];
+beforeAll(async () => {
+  serverUrl = await testPostgresServerUrl();
+});
+afterAll(async () => {
+  for (const name of created) await dropDatabase(serverUrl, name);
+});
+
+async function query<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+async function publicTables(url: string): Promise<string[]> {
+  const rows = await query<{ table_name: string }>(
+    url,
+    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+  );
+  return rows.map((row) => row.table_name);
+}
+
+describe('migrations', () => {
+  const freshUrl = () => {
+    const name = `db_migrate_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+    created.push(name);
+    return withDatabase(serverUrl, name);
+  };
+
+  it('ensureDatabase creates a missing database once', async () => {
+    const url = freshUrl();
+    expect(await ensureDatabase(url)).toBe(true);
+    expect(await ensureDatabase(url)).toBe(false);
+    expect(await publicTables(url)).toEqual([]);
+  });
+
+  it('apply to an empty database and create every table', async () => {
+    const url = freshUrl();
+    await ensureDatabase(url);
+    await runMigrations(url);
+    expect(await publicTables(url)).toEqual(EXPECTED_TABLES);
+  });
+
+  it('are idempotent and safe to run concurrently', async () => {
+    const url = freshUrl();
+    await ensureDatabase(url);
+    await Promise.all([runMigrations(url), runMigrations(url), runMigrations(url)]);
+    await runMigrations(url);
+    expect(await publicTables(url)).toEqual(EXPECTED_TABLES);
+    const applied = await query<{ count: string }>(url, 'SELECT count(*) FROM drizzle.__drizzle_migrations');
+    expect(Number(applied[0]?.count)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('index the leaderboard by guild and XP descending', async () => {
+    const testDb = await createTestDatabase('db_index');
+    try {
+      const rows = await query<{ indexdef: string }>(
+        testDb.url,
+        "SELECT indexdef FROM pg_indexes WHERE indexname = 'member_xp_guild_xp_idx'",
+      );
+      expect(rows[0]?.indexdef).toMatch(/\(guild_id, xp DESC/);
+    } finally {
+      await testDb.close();
+    }
+  });
+
+  it('databaseNameOf reads the path of a URL', () => {
+    expect(databaseNameOf('postgres://postgres@127.0.0.1:5432/spacecadet')).toBe('spacecadet');
+    expect(() => databaseNameOf('postgres://postgres@127.0.0.1:5432')).toThrow(/No database name/);
+  });
+});

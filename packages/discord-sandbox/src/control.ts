@@ -1,0 +1,152 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { SandboxContext } from './context.ts';
+import { addMember, deleteMessage, deleteRole, memberUpdated, removeMember } from './mutations.ts';
+import { apiMember } from './payloads.ts';
+import { restPath } from './rest/http.ts';
+
+export const controlError = (reply: FastifyReply, status: number, error: string, message: string) =>
+  reply.code(status).send({ error, message });
+
+interface FaultBody {
+  method?: string;
+  path?: string;
+  status?: number;
+  count?: number;
+  retry_after?: number;
+}
+
+/** `/_sandbox/*`: world control for tests, scripts and the chat view (no auth, JSON). */
+export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
+
+  app.post('/_sandbox/reset', async () => {
+    state.reset();
+    return { ok: true };
+  });
+
+  app.get('/_sandbox/state', async () => state.dump(ctx.connectedSessions()));
+
+  app.post<{ Body: FaultBody | undefined }>('/_sandbox/faults', async (req, reply) => {
+    const body = req.body ?? {};
+    if (typeof body.path !== 'string' || !body.path.startsWith('/')) {
+      return controlError(reply, 400, 'invalid_fault', '"path" must be a REST path such as /guilds/1/roles');
+    }
+    const status = Number(body.status);
+    if (!Number.isInteger(status) || status < 400 || status > 599) {
+      return controlError(reply, 400, 'invalid_fault', '"status" must be a 4xx or 5xx status');
+    }
+    const count = body.count === undefined ? 1 : Number(body.count);
+    if (!Number.isInteger(count) || count < 1) {
+      return controlError(reply, 400, 'invalid_fault', '"count" must be a positive integer');
+    }
+    const fault = {
+      method: body.method ? body.method.toUpperCase() : null,
+      path: restPath(body.path),
+      status,
+      remaining: count,
+      retry_after: body.retry_after ?? 1,
+    };
+    state.faults.push(fault);
+    return { ok: true, fault };
+  });
+
+  app.get('/_sandbox/faults', async () => state.faults);
+  app.delete('/_sandbox/faults', async () => {
+    state.faults = [];
+    return { ok: true };
+  });
+
+  app.put<{ Params: { guildId: string; userId: string } }>(
+    '/_sandbox/guilds/:guildId/members/:userId',
+    async (req, reply) => {
+      const guild = state.guilds.get(req.params.guildId);
+      if (!guild) return controlError(reply, 404, 'unknown_guild', 'No such guild');
+      if (!state.users.has(req.params.userId))
+        return controlError(reply, 404, 'unknown_user', 'No such user');
+      return apiMember(state, addMember(state, guild, req.params.userId));
+    },
+  );
+
+  app.delete<{ Params: { guildId: string; userId: string } }>(
+    '/_sandbox/guilds/:guildId/members/:userId',
+    async (req, reply) => {
+      const guild = state.guilds.get(req.params.guildId);
+      if (!guild) return controlError(reply, 404, 'unknown_guild', 'No such guild');
+      if (!removeMember(state, guild, req.params.userId)) {
+        return controlError(reply, 404, 'unknown_member', 'That user is not a member');
+      }
+      return { ok: true };
+    },
+  );
+
+  // What a server admin does by hand in Discord: delete a role or a message, give a member a role.
+  app.delete<{ Params: { guildId: string; roleId: string } }>(
+    '/_sandbox/guilds/:guildId/roles/:roleId',
+    async (req, reply) => {
+      const guild = state.guilds.get(req.params.guildId);
+      if (!guild?.roles.some((r) => r.id === req.params.roleId && r.id !== guild.id)) {
+        return controlError(reply, 404, 'unknown_role', 'No such role in that guild');
+      }
+      deleteRole(state, guild, req.params.roleId);
+      return { ok: true };
+    },
+  );
+
+  for (const method of ['PUT', 'DELETE'] as const) {
+    app.route<{ Params: { guildId: string; userId: string; roleId: string } }>({
+      method,
+      url: '/_sandbox/guilds/:guildId/members/:userId/roles/:roleId',
+      handler: async (req, reply) => {
+        const guild = state.guilds.get(req.params.guildId);
+        const member = guild?.members.find((m) => m.user_id === req.params.userId);
+        if (!guild || !member)
+          return controlError(reply, 404, 'unknown_member', 'No such member in that guild');
+        if (!guild.roles.some((r) => r.id === req.params.roleId)) {
+          return controlError(reply, 404, 'unknown_role', 'No such role in that guild');
+        }
+        const others = member.roles.filter((id) => id !== req.params.roleId);
+        member.roles = method === 'PUT' ? [...others, req.params.roleId] : others;
+        memberUpdated(state, guild, member);
+        return apiMember(state, member);
+      },
+    });
+  }
+
+  app.delete<{ Params: { channelId: string; messageId: string } }>(
+    '/_sandbox/channels/:channelId/messages/:messageId',
+    async (req, reply) => {
+      const found = state.guildOfChannel(req.params.channelId);
+      if (!found || !deleteMessage(state, found.guild, found.channel.id, req.params.messageId)) {
+        return controlError(reply, 404, 'unknown_message', 'No such message in that channel');
+      }
+      return { ok: true };
+    },
+  );
+
+  app.post<{ Body: { access_token?: string; user_id?: string } | undefined }>(
+    '/_sandbox/tokens/expire',
+    async (req, reply) => {
+      const { access_token, user_id } = req.body ?? {};
+      if (!access_token && !user_id) {
+        return controlError(reply, 400, 'invalid_request', 'Give "access_token" or "user_id"');
+      }
+      let expired = 0;
+      for (const grant of state.accessTokens.values()) {
+        if (grant.access_token === access_token || grant.user_id === user_id) {
+          grant.expires_at = 0;
+          expired += 1;
+        }
+      }
+      return { expired };
+    },
+  );
+
+  app.post<{ Body: { advance_ms?: number } | undefined }>('/_sandbox/clock', async (req, reply) => {
+    const advance = Number(req.body?.advance_ms);
+    if (!Number.isFinite(advance) || advance < 0) {
+      return controlError(reply, 400, 'invalid_request', '"advance_ms" must be a non-negative number');
+    }
+    state.clockOffsetMs += advance;
+    return { now: new Date(state.now()).toISOString(), offset_ms: state.clockOffsetMs };
+  });
+}

@@ -1,0 +1,292 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import {
+  type ApplicationFlags,
+  GatewayCloseCodes,
+  GatewayDispatchEvents,
+  GatewayOpcodes,
+  type GatewayReadyDispatchData,
+} from 'discord-api-types/v10';
+import type { FastifyInstance } from 'fastify';
+import { type WebSocket, WebSocketServer } from 'ws';
+import type { SandboxContext } from './context.ts';
+import { GatewaySession, shardOf } from './gateway-session.ts';
+import { replayGuildsAfterReset } from './mutations.ts';
+import { guildCreatePayload, type MemberRequest, memberChunkPayload } from './payloads.ts';
+import type { SandboxDispatch } from './state.ts';
+
+export const HEARTBEAT_INTERVAL = 41250;
+/** A connection that stays silent this long after HELLO or its last heartbeat is a zombie. */
+const HEARTBEAT_GRACE_MS = HEARTBEAT_INTERVAL + 20_000;
+
+export interface GatewayPresence {
+  online: boolean;
+  sessions: Array<{
+    session_id: string;
+    shard: [number, number];
+    intents: number;
+    connected: boolean;
+    seq: number;
+    resumes: number;
+    replayed_events: number;
+  }>;
+}
+
+interface GatewayPayload {
+  op?: number;
+  d?: unknown;
+}
+
+/** The bot gateway at `/gateway` (JSON encoding, no compression), on the Fastify HTTP server. */
+export class SandboxGateway {
+  private readonly wss = new WebSocketServer({ noServer: true });
+  private readonly sessions = new Map<string, GatewaySession>();
+  /** While held, new connections wait for HELLO: lets a test act during a disconnect. */
+  private held: WebSocket[] | null = null;
+  private readonly heartbeatDeadlines = new WeakMap<WebSocket, NodeJS.Timeout>();
+
+  constructor(
+    app: FastifyInstance,
+    private readonly ctx: SandboxContext,
+  ) {
+    app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const url = new URL(req.url ?? '/', 'http://sandbox');
+      if (url.pathname !== '/gateway') {
+        socket.destroy();
+        return;
+      }
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, url.searchParams, req.headers.host));
+    });
+    ctx.state.events.on('dispatch', (event: SandboxDispatch) => {
+      const now = Date.now();
+      for (const session of this.sessions.values()) {
+        if (session.expired(now)) this.sessions.delete(session.id);
+        else if (session.wants(event)) session.dispatch(event.t, event.d);
+      }
+    });
+    ctx.state.events.on('reset', (before: string[]) => replayGuildsAfterReset(ctx.state, before));
+  }
+
+  connectedSessions(): number {
+    return [...this.sessions.values()].filter((s) => s.connected).length;
+  }
+
+  presence(): GatewayPresence {
+    const now = Date.now();
+    for (const session of this.sessions.values()) if (session.expired(now)) this.sessions.delete(session.id);
+    const sessions = [...this.sessions.values()].map((s) => ({
+      session_id: s.id,
+      shard: s.shard,
+      intents: s.intents,
+      connected: s.connected,
+      seq: s.seq,
+      resumes: s.resumes,
+      replayed_events: s.replayed,
+    }));
+    return { online: sessions.some((s) => s.connected), sessions };
+  }
+
+  /** Drops every bot connection; sessions stay resumable. `hold` delays HELLO until `release()`. */
+  closeConnections(code: number, hold: boolean): number {
+    if (hold && this.held === null) this.held = [];
+    let closed = 0;
+    for (const session of this.sessions.values()) {
+      if (session.connected) closed += 1;
+      session.close(code);
+    }
+    return closed;
+  }
+
+  release(): void {
+    const waiting = this.held ?? [];
+    this.held = null;
+    for (const ws of waiting) this.hello(ws);
+  }
+
+  async close(): Promise<void> {
+    for (const session of this.sessions.values()) session.close(1001);
+    for (const client of this.wss.clients) client.terminate();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+
+  private hello(ws: WebSocket): void {
+    if (ws.readyState !== ws.OPEN) return;
+    ws.send(JSON.stringify({ op: GatewayOpcodes.Hello, d: { heartbeat_interval: HEARTBEAT_INTERVAL } }));
+    this.expectHeartbeat(ws);
+  }
+
+  private expectHeartbeat(ws: WebSocket): void {
+    clearTimeout(this.heartbeatDeadlines.get(ws));
+    const timer = setTimeout(
+      () => ws.close(GatewayCloseCodes.SessionTimedOut, 'No heartbeat'),
+      HEARTBEAT_GRACE_MS,
+    );
+    timer.unref();
+    this.heartbeatDeadlines.set(ws, timer);
+  }
+
+  private accept(ws: WebSocket, query: URLSearchParams, host: string | undefined): void {
+    const version = query.get('v');
+    if (version !== null && version !== '10' && version !== '9') {
+      ws.close(GatewayCloseCodes.InvalidAPIVersion, 'Invalid API version');
+      return;
+    }
+    if ((query.get('encoding') ?? 'json') !== 'json') {
+      ws.close(GatewayCloseCodes.DecodeError, 'Only JSON encoding is supported');
+      return;
+    }
+    let session: GatewaySession | null = null;
+    ws.on('message', (raw) => {
+      let payload: GatewayPayload;
+      try {
+        payload = JSON.parse(raw.toString()) as GatewayPayload;
+      } catch {
+        ws.close(GatewayCloseCodes.DecodeError, 'Error while decoding payload');
+        return;
+      }
+      session = this.onPayload(ws, session, payload, host);
+    });
+    ws.on('close', (code) => {
+      clearTimeout(this.heartbeatDeadlines.get(ws));
+      // A client that closes normally ends its session; anything else may resume.
+      if (session && (code === 1000 || code === 1001) && session.socket === ws)
+        this.sessions.delete(session.id);
+      if (session?.socket === ws) session.socket = null;
+    });
+    if (this.held) this.held.push(ws);
+    else this.hello(ws);
+  }
+
+  private onPayload(
+    ws: WebSocket,
+    session: GatewaySession | null,
+    payload: GatewayPayload,
+    host: string | undefined,
+  ): GatewaySession | null {
+    const send = (p: object) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(p));
+    switch (payload.op) {
+      case GatewayOpcodes.Heartbeat:
+        this.expectHeartbeat(ws);
+        send({ op: GatewayOpcodes.HeartbeatAck });
+        return session;
+      case GatewayOpcodes.Identify:
+        if (session) {
+          ws.close(GatewayCloseCodes.AlreadyAuthenticated, 'Already authenticated');
+          return session;
+        }
+        return this.identify(ws, payload.d as IdentifyData, host);
+      case GatewayOpcodes.Resume:
+        if (session) {
+          ws.close(GatewayCloseCodes.AlreadyAuthenticated, 'Already authenticated');
+          return session;
+        }
+        return this.resume(ws, payload.d as ResumeData);
+      case GatewayOpcodes.RequestGuildMembers:
+        if (!session) {
+          ws.close(GatewayCloseCodes.NotAuthenticated, 'Not authenticated');
+        } else {
+          const chunk = memberChunkPayload(this.ctx.state, payload.d as MemberRequest);
+          if (chunk) session.dispatch(GatewayDispatchEvents.GuildMembersChunk, chunk);
+        }
+        return session;
+      case GatewayOpcodes.PresenceUpdate:
+      case GatewayOpcodes.VoiceStateUpdate:
+        if (!session) ws.close(GatewayCloseCodes.NotAuthenticated, 'Not authenticated');
+        return session;
+      default:
+        ws.close(GatewayCloseCodes.UnknownOpcode, 'Unknown opcode');
+        return session;
+    }
+  }
+
+  private tokenOk(token: unknown): boolean {
+    const bare = typeof token === 'string' ? token.replace(/^Bot /, '') : '';
+    return bare === this.ctx.state.application.bot_token;
+  }
+
+  private identify(
+    ws: WebSocket,
+    d: IdentifyData | undefined,
+    host: string | undefined,
+  ): GatewaySession | null {
+    const { state } = this.ctx;
+    if (!this.tokenOk(d?.token)) {
+      ws.close(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed');
+      return null;
+    }
+    const shard: [number, number] = d?.shard ?? [0, 1];
+    if (shard[1] < 1 || shard[0] < 0 || shard[0] >= shard[1]) {
+      ws.close(GatewayCloseCodes.InvalidShard, 'Invalid shard');
+      return null;
+    }
+    if (typeof d?.intents !== 'number' || d.intents < 0) {
+      ws.close(GatewayCloseCodes.InvalidIntents, 'Invalid intent(s)');
+      return null;
+    }
+    const session = new GatewaySession(
+      randomBytes(16).toString('hex'),
+      shard,
+      d.intents,
+      state.application.id,
+    );
+    session.socket = ws;
+    this.sessions.set(session.id, session);
+    const guilds = [...state.guilds.values()].filter(
+      (g) => state.botIsIn(g) && shardOf(g.id, shard[1]) === shard[0],
+    );
+    const ready: GatewayReadyDispatchData = {
+      v: 10,
+      user: { ...state.botUser, verified: true, mfa_enabled: false },
+      guilds: guilds.map((g) => ({ id: g.id, unavailable: true })),
+      session_id: session.id,
+      resume_gateway_url: this.ctx.gatewayUrl(host),
+      shard,
+      application: { id: state.application.id, flags: 0 as ApplicationFlags, flags_new: '0' },
+    };
+    session.dispatch(GatewayDispatchEvents.Ready, ready);
+    for (const guild of guilds)
+      session.dispatch(GatewayDispatchEvents.GuildCreate, guildCreatePayload(state, guild));
+    return session;
+  }
+
+  private resume(ws: WebSocket, d: ResumeData | undefined): GatewaySession | null {
+    if (!this.tokenOk(d?.token)) {
+      ws.close(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed');
+      return null;
+    }
+    const session = d?.session_id ? this.sessions.get(d.session_id) : undefined;
+    const send = (p: object) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(p));
+    if (!session) {
+      send({ op: GatewayOpcodes.InvalidSession, d: false });
+      return null;
+    }
+    const seq = Number(d?.seq ?? 0);
+    if (seq > session.seq) {
+      ws.close(GatewayCloseCodes.InvalidSeq, 'Invalid seq');
+      return null;
+    }
+    if (session.socket && session.socket !== ws) session.close(GatewayCloseCodes.SessionTimedOut);
+    session.socket = ws;
+    session.resumes += 1;
+    if (!session.replayAfter(seq)) {
+      session.socket = null;
+      this.sessions.delete(session.id);
+      send({ op: GatewayOpcodes.InvalidSession, d: false });
+      return null;
+    }
+    session.dispatch(GatewayDispatchEvents.Resumed, {});
+    return session;
+  }
+}
+
+interface IdentifyData {
+  token?: string;
+  intents?: number;
+  shard?: [number, number];
+}
+interface ResumeData {
+  token?: string;
+  session_id?: string;
+  seq?: number;
+}

@@ -1,0 +1,16 @@
+export type { SandboxContext } from './context.ts';
+export {
+  BOT_ROLE_PERMISSIONS,
+  defaultFixture,
+  EVERYONE_PERMISSIONS,
+  makeBotRole,
+  makeRole,
+  type SandboxApplication,
+  type SandboxChannel,
+  type SandboxFixture,
+  type SandboxGuild,
+  type SandboxMember,
+} from './fixture.ts';
+export { SANDBOX_BOT_TOKEN, SANDBOX_CLIENT_SECRET, SANDBOX_IDS } from './ids.ts';
+export { type Sandbox, type SandboxOptions, startSandbox } from './server.ts';
+export type { InteractionRecord, SandboxStateDump } from './state.ts';

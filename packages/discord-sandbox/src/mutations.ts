@@ -1,0 +1,190 @@
+import {
+  type APIEmbed,
+  type APIMessage,
+  type APIMessageTopLevelComponent,
+  type APIRole,
+  type APIUser,
+  GatewayDispatchEvents,
+  type MessageFlags,
+  MessageType,
+} from 'discord-api-types/v10';
+import { makeBotRole, type SandboxGuild, type SandboxMember } from './fixture.ts';
+import { apiMember, guildCreatePayload, userOf } from './payloads.ts';
+import type { SandboxState } from './state.ts';
+
+/**
+ * Every change to the world goes through here so the gateway sees the same events Discord
+ * would send for it.
+ */
+
+export function addMember(state: SandboxState, guild: SandboxGuild, userId: string): SandboxMember {
+  const existing = guild.members.find((m) => m.user_id === userId);
+  if (existing) return existing;
+  const member: SandboxMember = {
+    user_id: userId,
+    roles: [],
+    nick: null,
+    joined_at: new Date(state.now()).toISOString(),
+  };
+  guild.members.push(member);
+  state.dispatch(
+    GatewayDispatchEvents.GuildMemberAdd,
+    { ...apiMember(state, member), guild_id: guild.id },
+    guild.id,
+  );
+  return member;
+}
+
+export function removeMember(state: SandboxState, guild: SandboxGuild, userId: string): boolean {
+  const index = guild.members.findIndex((m) => m.user_id === userId);
+  if (index < 0) return false;
+  guild.members.splice(index, 1);
+  if (userId === state.application.id) {
+    guild.roles = guild.roles.filter((r) => r.tags?.bot_id !== userId);
+    state.dispatch(GatewayDispatchEvents.GuildDelete, { id: guild.id }, guild.id);
+  } else {
+    state.dispatch(
+      GatewayDispatchEvents.GuildMemberRemove,
+      { guild_id: guild.id, user: userOf(state, userId) },
+      guild.id,
+    );
+  }
+  return true;
+}
+
+/** Adds the bot with its managed role on top of the hierarchy, as an install does. */
+export function installBot(state: SandboxState, guild: SandboxGuild, permissions: string): void {
+  if (state.botIsIn(guild)) return;
+  const top = Math.max(0, ...guild.roles.map((r) => r.position));
+  const role = makeBotRole(state.snowflake(), top + 1, state.application.id, permissions);
+  guild.roles.push(role);
+  guild.members.push({
+    user_id: state.application.id,
+    roles: [role.id],
+    nick: null,
+    joined_at: new Date(state.now()).toISOString(),
+  });
+  state.dispatch(GatewayDispatchEvents.GuildCreate, guildCreatePayload(state, guild), guild.id);
+}
+
+export function memberUpdated(state: SandboxState, guild: SandboxGuild, member: SandboxMember): void {
+  state.dispatch(
+    GatewayDispatchEvents.GuildMemberUpdate,
+    { ...apiMember(state, member), guild_id: guild.id },
+    guild.id,
+  );
+}
+
+export function roleCreated(state: SandboxState, guild: SandboxGuild, role: APIRole): void {
+  state.dispatch(GatewayDispatchEvents.GuildRoleCreate, { guild_id: guild.id, role }, guild.id);
+}
+
+export function roleUpdated(state: SandboxState, guild: SandboxGuild, role: APIRole): void {
+  state.dispatch(GatewayDispatchEvents.GuildRoleUpdate, { guild_id: guild.id, role }, guild.id);
+}
+
+export function deleteRole(state: SandboxState, guild: SandboxGuild, roleId: string): void {
+  guild.roles = guild.roles.filter((r) => r.id !== roleId);
+  for (const m of guild.members) m.roles = m.roles.filter((id) => id !== roleId);
+  state.dispatch(GatewayDispatchEvents.GuildRoleDelete, { guild_id: guild.id, role_id: roleId }, guild.id);
+}
+
+export interface NewMessage {
+  channel_id: string;
+  author_id: string;
+  content?: string | undefined;
+  embeds?: APIEmbed[] | undefined;
+  components?: APIMessageTopLevelComponent[] | undefined;
+  flags?: number | undefined;
+  webhook_id?: string | undefined;
+  application_id?: string | undefined;
+  type?: MessageType | undefined;
+}
+
+function mentionedUsers(state: SandboxState, content: string): APIUser[] {
+  const ids = new Set([...content.matchAll(/<@!?(\d+)>/g)].map((m) => m[1] ?? ''));
+  return [...ids].filter((id) => state.users.has(id)).map((id) => userOf(state, id));
+}
+
+export function buildMessage(state: SandboxState, input: NewMessage): APIMessage {
+  const message: APIMessage = {
+    id: state.snowflake(),
+    channel_id: input.channel_id,
+    author: userOf(state, input.author_id),
+    content: input.content ?? '',
+    timestamp: new Date(state.now()).toISOString(),
+    edited_timestamp: null,
+    tts: false,
+    mentions: mentionedUsers(state, input.content ?? ''),
+    mention_roles: [...(input.content ?? '').matchAll(/<@&(\d+)>/g)].map((m) => m[1] ?? ''),
+    mention_everyone: /@(everyone|here)\b/.test(input.content ?? ''),
+    attachments: [],
+    embeds: input.embeds ?? [],
+    pinned: false,
+    type: input.type ?? MessageType.Default,
+    components: input.components ?? [],
+    flags: (input.flags ?? 0) as MessageFlags,
+  };
+  if (input.webhook_id) message.webhook_id = input.webhook_id;
+  if (input.application_id) message.application_id = input.application_id;
+  return message;
+}
+
+function messageEvent(state: SandboxState, guild: SandboxGuild, message: APIMessage): unknown {
+  const member = guild.members.find((m) => m.user_id === message.author.id);
+  if (!member) return { ...message, guild_id: guild.id };
+  // Discord sends the author's member object without its user (that is `author`).
+  const { user: _author, ...memberFields } = apiMember(state, member);
+  return { ...message, guild_id: guild.id, member: memberFields };
+}
+
+/** Stores a channel message and tells the gateway. */
+export function postMessage(state: SandboxState, guild: SandboxGuild, message: APIMessage): APIMessage {
+  const list = state.messages.get(message.channel_id) ?? [];
+  list.push(message);
+  state.messages.set(message.channel_id, list);
+  const channel = guild.channels.find((c) => c.id === message.channel_id);
+  if (channel && 'last_message_id' in channel) channel.last_message_id = message.id;
+  state.dispatch(GatewayDispatchEvents.MessageCreate, messageEvent(state, guild, message), guild.id);
+  return message;
+}
+
+export function messageUpdated(state: SandboxState, guild: SandboxGuild, message: APIMessage): void {
+  state.dispatch(GatewayDispatchEvents.MessageUpdate, messageEvent(state, guild, message), guild.id);
+}
+
+export function deleteMessage(
+  state: SandboxState,
+  guild: SandboxGuild,
+  channelId: string,
+  id: string,
+): boolean {
+  const list = state.messages.get(channelId) ?? [];
+  const index = list.findIndex((m) => m.id === id);
+  if (index < 0) return false;
+  list.splice(index, 1);
+  state.dispatch(
+    GatewayDispatchEvents.MessageDelete,
+    { id, channel_id: channelId, guild_id: guild.id },
+    guild.id,
+  );
+  return true;
+}
+
+/**
+ * After a reset the bot must see the fixture again without re-identifying (discord.js
+ * throttles identify by 5 s): a guild it stays in goes briefly unavailable and comes back
+ * whole, a guild it left is deleted, a guild it is now in is created.
+ */
+export function replayGuildsAfterReset(state: SandboxState, botGuildsBefore: string[]): void {
+  for (const id of botGuildsBefore) {
+    const guild = state.guilds.get(id);
+    const stays = guild !== undefined && state.botIsIn(guild);
+    state.dispatch(GatewayDispatchEvents.GuildDelete, stays ? { id, unavailable: true } : { id }, id);
+  }
+  for (const guild of state.guilds.values()) {
+    if (state.botIsIn(guild)) {
+      state.dispatch(GatewayDispatchEvents.GuildCreate, guildCreatePayload(state, guild), guild.id);
+    }
+  }
+}

@@ -1,0 +1,152 @@
+import { PermissionFlagsBits } from 'discord-api-types/v10';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { SandboxContext } from '../context.ts';
+import type { SandboxGuild } from '../fixture.ts';
+import { memberUpdated, removeMember } from '../mutations.ts';
+import { apiGuild, apiMember } from '../payloads.ts';
+import { canManageRole, guildPermissions } from '../permissions.ts';
+import { discordError, missingPermissions, requireBot } from './http.ts';
+
+type GuildParams = { guildId: string };
+type MemberParams = GuildParams & { userId: string };
+type MemberRoleParams = MemberParams & { roleId: string };
+
+/** Looks up a guild the bot is in; sends Discord's 404/403 otherwise. */
+export function botGuild(ctx: SandboxContext, guildId: string, reply: FastifyReply): SandboxGuild | null {
+  const guild = ctx.state.guilds.get(guildId);
+  if (!guild) {
+    discordError(reply, 404, 10004, 'Unknown Guild');
+    return null;
+  }
+  if (!ctx.state.botIsIn(guild)) {
+    discordError(reply, 403, 50001, 'Missing Access');
+    return null;
+  }
+  return guild;
+}
+
+export function registerGuildRoutes(api: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
+  const botId = () => state.application.id;
+
+  api.get<{ Params: GuildParams; Querystring: { with_counts?: string } }>(
+    '/guilds/:guildId',
+    async (req, reply) => {
+      if (!requireBot(ctx, req, reply)) return reply;
+      const guild = botGuild(ctx, req.params.guildId, reply);
+      if (!guild) return reply;
+      const body = apiGuild(guild);
+      if (req.query.with_counts === 'true') {
+        body.approximate_member_count = guild.members.length;
+        body.approximate_presence_count = 0;
+      }
+      return body;
+    },
+  );
+
+  api.get<{ Params: GuildParams }>('/guilds/:guildId/channels', async (req, reply) => {
+    if (!requireBot(ctx, req, reply)) return reply;
+    const guild = botGuild(ctx, req.params.guildId, reply);
+    return guild ? guild.channels : reply;
+  });
+
+  api.get<{ Params: { channelId: string } }>('/channels/:channelId', async (req, reply) => {
+    if (!requireBot(ctx, req, reply)) return reply;
+    const found = state.guildOfChannel(req.params.channelId);
+    if (!found) return discordError(reply, 404, 10003, 'Unknown Channel');
+    if (!state.botIsIn(found.guild)) return discordError(reply, 403, 50001, 'Missing Access');
+    return found.channel;
+  });
+
+  api.get<{ Params: GuildParams; Querystring: { limit?: string; after?: string } }>(
+    '/guilds/:guildId/members',
+    async (req, reply) => {
+      if (!requireBot(ctx, req, reply)) return reply;
+      const guild = botGuild(ctx, req.params.guildId, reply);
+      if (!guild) return reply;
+      const limit = Math.min(1000, Math.max(1, Number(req.query.limit ?? 1) || 1));
+      const after = BigInt(req.query.after ?? '0');
+      return guild.members
+        .filter((m) => BigInt(m.user_id) > after)
+        .sort((a, b) => (BigInt(a.user_id) < BigInt(b.user_id) ? -1 : 1))
+        .slice(0, limit)
+        .map((m) => apiMember(state, m));
+    },
+  );
+
+  api.get<{ Params: MemberParams }>('/guilds/:guildId/members/:userId', async (req, reply) => {
+    if (!requireBot(ctx, req, reply)) return reply;
+    const guild = botGuild(ctx, req.params.guildId, reply);
+    if (!guild) return reply;
+    const member = guild.members.find((m) => m.user_id === req.params.userId);
+    if (!member) return discordError(reply, 404, 10007, 'Unknown Member');
+    return apiMember(state, member);
+  });
+
+  api.patch<{ Params: MemberParams; Body: { roles?: string[]; nick?: string | null } | undefined }>(
+    '/guilds/:guildId/members/:userId',
+    async (req, reply) => {
+      if (!requireBot(ctx, req, reply)) return reply;
+      const guild = botGuild(ctx, req.params.guildId, reply);
+      if (!guild) return reply;
+      const member = guild.members.find((m) => m.user_id === req.params.userId);
+      if (!member) return discordError(reply, 404, 10007, 'Unknown Member');
+      const body = req.body ?? {};
+      if (body.roles) {
+        const next = new Set(body.roles);
+        const changed = [...next, ...member.roles].filter((id) => next.has(id) !== member.roles.includes(id));
+        for (const roleId of changed) {
+          const role = guild.roles.find((r) => r.id === roleId);
+          if (!role) return discordError(reply, 404, 10011, 'Unknown Role');
+          if (role.managed || !canManageRole(guild, botId(), role)) return missingPermissions(reply);
+        }
+        member.roles = [...next];
+      }
+      if (body.nick !== undefined) member.nick = body.nick;
+      memberUpdated(state, guild, member);
+      return apiMember(state, member);
+    },
+  );
+
+  api.delete<{ Params: MemberParams }>('/guilds/:guildId/members/:userId', async (req, reply) => {
+    if (!requireBot(ctx, req, reply)) return reply;
+    const guild = botGuild(ctx, req.params.guildId, reply);
+    if (!guild) return reply;
+    if ((guildPermissions(guild, botId()) & PermissionFlagsBits.KickMembers) === 0n) {
+      return missingPermissions(reply);
+    }
+    if (!removeMember(state, guild, req.params.userId))
+      return discordError(reply, 404, 10007, 'Unknown Member');
+    return reply.code(204).send();
+  });
+
+  api.delete<{ Params: GuildParams }>('/users/@me/guilds/:guildId', async (req, reply) => {
+    if (!requireBot(ctx, req, reply)) return reply;
+    const guild = botGuild(ctx, req.params.guildId, reply);
+    if (!guild) return reply;
+    removeMember(state, guild, botId());
+    return reply.code(204).send();
+  });
+
+  for (const method of ['PUT', 'DELETE'] as const) {
+    api.route<{ Params: MemberRoleParams }>({
+      method,
+      url: '/guilds/:guildId/members/:userId/roles/:roleId',
+      handler: async (req, reply) => {
+        if (!requireBot(ctx, req, reply)) return reply;
+        const guild = botGuild(ctx, req.params.guildId, reply);
+        if (!guild) return reply;
+        const member = guild.members.find((m) => m.user_id === req.params.userId);
+        if (!member) return discordError(reply, 404, 10007, 'Unknown Member');
+        const role = guild.roles.find((r) => r.id === req.params.roleId);
+        if (!role || role.id === guild.id) return discordError(reply, 404, 10011, 'Unknown Role');
+        if (role.managed || !canManageRole(guild, botId(), role)) return missingPermissions(reply);
+        const has = member.roles.includes(role.id);
+        if (method === 'PUT' && !has) member.roles.push(role.id);
+        if (method === 'DELETE' && has) member.roles = member.roles.filter((id) => id !== role.id);
+        if ((method === 'PUT') !== has) memberUpdated(state, guild, member);
+        return reply.code(204).send();
+      },
+    });
+  }
+}

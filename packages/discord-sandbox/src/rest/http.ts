@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SandboxContext } from '../context.ts';
+import type { AccessGrant } from '../state.ts';
+
+export const RATE_LIMIT = 50;
+const WINDOW_MS = 1000;
+
+export type DiscordFieldErrors = { _errors?: Array<{ code: string; message: string }> } & {
+  [key: string]: DiscordFieldErrors | Array<{ code: string; message: string }> | undefined;
+};
+
+export function discordError(
+  reply: FastifyReply,
+  status: number,
+  code: number,
+  message: string,
+  errors?: DiscordFieldErrors,
+): FastifyReply {
+  return reply.code(status).send(errors ? { message, code, errors } : { message, code });
+}
+
+export const unauthorized = (reply: FastifyReply) => discordError(reply, 401, 0, '401: Unauthorized');
+export const notFound = (reply: FastifyReply) => discordError(reply, 404, 0, '404: Not Found');
+export const missingPermissions = (reply: FastifyReply) =>
+  discordError(reply, 403, 50013, 'Missing Permissions');
+
+/** The REST path after `/api/v10` (or `/api`), without the query string. */
+export function restPath(url: string): string {
+  const path = url.split('?')[0] ?? url;
+  return path.replace(/^\/api(\/v\d+)?/, '') || '/';
+}
+
+function header(req: FastifyRequest, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function isBot(ctx: SandboxContext, req: FastifyRequest): boolean {
+  return header(req, 'authorization') === `Bot ${ctx.state.application.bot_token}`;
+}
+
+/** Sends 401 and returns false unless the request carries the bot token. */
+export function requireBot(ctx: SandboxContext, req: FastifyRequest, reply: FastifyReply): boolean {
+  if (isBot(ctx, req)) return true;
+  unauthorized(reply);
+  return false;
+}
+
+/** The live grant behind a `Bearer` user token, or null (missing, unknown or expired). */
+export function bearerGrant(ctx: SandboxContext, req: FastifyRequest): AccessGrant | null {
+  const auth = header(req, 'authorization') ?? '';
+  const match = /^Bearer (.+)$/.exec(auth);
+  if (!match?.[1]) return null;
+  const grant = ctx.state.accessTokens.get(match[1]);
+  if (!grant || grant.expires_at <= ctx.state.now()) return null;
+  return grant;
+}
+
+/**
+ * Rate-limit headers on every REST answer, and injected faults. The counters are reported
+ * but not enforced (remaining never drops below 1) so benchmarks measure our code, not waits;
+ * real 429s come from `POST /_sandbox/faults`.
+ */
+export function installRestHooks(api: FastifyInstance, ctx: SandboxContext): void {
+  const windows = new Map<string, { resetAt: number; used: number }>();
+
+  api.addHook('onRequest', async (req, reply) => {
+    const path = restPath(req.url);
+    const route = req.routeOptions.url ?? path;
+    const major = /\/(guilds|channels|webhooks|interactions)\/(\d+)/.exec(path)?.[2] ?? '';
+    const bucket = createHash('sha1').update(`${req.method} ${route}`).digest('hex').slice(0, 16);
+    const key = `${bucket}:${major}`;
+    const now = Date.now();
+    let win = windows.get(key);
+    if (!win || win.resetAt <= now) {
+      win = { resetAt: now + WINDOW_MS, used: 0 };
+      windows.set(key, win);
+    }
+    win.used += 1;
+    const resetAfter = (win.resetAt - now) / 1000;
+    reply.header('X-RateLimit-Bucket', bucket);
+    reply.header('X-RateLimit-Limit', String(RATE_LIMIT));
+    reply.header('X-RateLimit-Remaining', String(Math.max(1, RATE_LIMIT - win.used)));
+    reply.header('X-RateLimit-Reset', (win.resetAt / 1000).toFixed(3));
+    reply.header('X-RateLimit-Reset-After', resetAfter.toFixed(3));
+
+    const fault = ctx.state.faults.find(
+      (f) => f.remaining > 0 && (f.method === null || f.method === req.method) && path.startsWith(f.path),
+    );
+    if (!fault) return;
+    fault.remaining -= 1;
+    if (fault.status === 429) {
+      reply.header('Retry-After', String(fault.retry_after));
+      reply.header('X-RateLimit-Remaining', '0');
+      reply.header('X-RateLimit-Reset-After', fault.retry_after.toFixed(3));
+      reply.header('X-RateLimit-Reset', ((now + fault.retry_after * 1000) / 1000).toFixed(3));
+      reply.header('X-RateLimit-Scope', 'user');
+      return reply
+        .code(429)
+        .send({ message: 'You are being rate limited.', retry_after: fault.retry_after, global: false });
+    }
+    return discordError(reply, fault.status, 0, `${fault.status}: Injected fault`);
+  });
+
+  api.setNotFoundHandler((_req, reply) => notFound(reply));
+}

@@ -1,0 +1,173 @@
+import type { APIEmbed, APIMessage, APIMessageTopLevelComponent, MessageFlags } from 'discord-api-types/v10';
+import type { DiscordFieldErrors } from './http.ts';
+
+/** The JSON body of create/edit message, interaction responses and webhook messages. */
+export interface MessageBody {
+  content?: string | null;
+  embeds?: APIEmbed[] | null;
+  components?: APIMessageTopLevelComponent[] | null;
+  flags?: number | null;
+  tts?: boolean;
+  nonce?: string | number;
+  allowed_mentions?: unknown;
+  message_reference?: unknown;
+  attachments?: unknown[];
+}
+
+export interface BodyProblem {
+  status: number;
+  code: number;
+  message: string;
+  errors?: DiscordFieldErrors;
+}
+
+type Issue = { path: Array<string | number>; code: string; message: string };
+const EPHEMERAL = 64;
+
+function maxLength(issues: Issue[], path: Array<string | number>, value: unknown, max: number): void {
+  if (typeof value === 'string' && value.length > max) {
+    issues.push({ path, code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${max} or fewer in length.` });
+  }
+}
+
+function validateComponents(components: unknown[], issues: Issue[]): void {
+  if (components.length > 5) {
+    issues.push({
+      path: ['components'],
+      code: 'BASE_TYPE_MAX_LENGTH',
+      message: 'Must be 5 or fewer in length.',
+    });
+  }
+  const seen = new Set<string>();
+  components.forEach((raw, r) => {
+    const row = raw as { type?: number; components?: unknown[] };
+    const at = ['components', r];
+    if (row.type !== 1) {
+      issues.push({
+        path: [...at, 'type'],
+        code: 'UNION_TYPE_CHOICES',
+        message: 'Value of field "type" must be one of (1,).',
+      });
+      return;
+    }
+    const children = (row.components ?? []) as Array<Record<string, unknown>>;
+    if (children.length === 0 || children.length > 5) {
+      issues.push({
+        path: [...at, 'components'],
+        code: 'BASE_TYPE_BAD_LENGTH',
+        message: 'Must be between 1 and 5 in length.',
+      });
+    }
+    const hasSelect = children.some((c) => c.type !== 2);
+    if (hasSelect && children.length > 1) {
+      issues.push({
+        path: [...at, 'components'],
+        code: 'COMPONENT_LAYOUT_WIDTH_EXCEEDED',
+        message: 'The specified component exceeds the maximum width',
+      });
+    }
+    children.forEach((c, i) => {
+      const cAt = [...at, 'components', i];
+      const isLink = c.type === 2 && (c.style === 5 || c.style === 6);
+      if (!isLink) {
+        const id = c.custom_id;
+        if (typeof id !== 'string' || id.length < 1 || id.length > 100) {
+          issues.push({
+            path: [...cAt, 'custom_id'],
+            code: 'BASE_TYPE_BAD_LENGTH',
+            message: 'Must be between 1 and 100 in length.',
+          });
+        } else if (seen.has(id)) {
+          issues.push({
+            path: [...cAt, 'custom_id'],
+            code: 'COMPONENT_CUSTOM_ID_DUPLICATED',
+            message: 'Component custom id cannot be duplicated',
+          });
+        } else seen.add(id);
+      } else if (c.style === 5 && typeof c.url !== 'string') {
+        issues.push({ path: [...cAt, 'url'], code: 'BASE_TYPE_REQUIRED', message: 'This field is required' });
+      }
+      if (c.type === 2) maxLength(issues, [...cAt, 'label'], c.label, 80);
+      if (c.type === 3) {
+        const options = (c.options ?? []) as Array<Record<string, unknown>>;
+        if (options.length < 1 || options.length > 25) {
+          issues.push({
+            path: [...cAt, 'options'],
+            code: 'BASE_TYPE_BAD_LENGTH',
+            message: 'Must be between 1 and 25 in length.',
+          });
+        }
+        options.forEach((o, k) => {
+          maxLength(issues, [...cAt, 'options', k, 'label'], o.label, 100);
+          maxLength(issues, [...cAt, 'options', k, 'value'], o.value, 100);
+          maxLength(issues, [...cAt, 'options', k, 'description'], o.description, 100);
+        });
+      }
+      if (c.type !== 2) maxLength(issues, [...cAt, 'placeholder'], c.placeholder, 150);
+    });
+  });
+}
+
+function validateEmbeds(embeds: APIEmbed[], issues: Issue[]): void {
+  if (embeds.length > 10) {
+    issues.push({
+      path: ['embeds'],
+      code: 'BASE_TYPE_MAX_LENGTH',
+      message: 'Must be 10 or fewer in length.',
+    });
+  }
+  embeds.forEach((e, i) => {
+    maxLength(issues, ['embeds', i, 'title'], e.title, 256);
+    maxLength(issues, ['embeds', i, 'description'], e.description, 4096);
+    if ((e.fields?.length ?? 0) > 25) {
+      issues.push({
+        path: ['embeds', i, 'fields'],
+        code: 'BASE_TYPE_MAX_LENGTH',
+        message: 'Must be 25 or fewer in length.',
+      });
+    }
+  });
+}
+
+function toErrors(issues: Issue[]): DiscordFieldErrors {
+  const root: DiscordFieldErrors = {};
+  for (const issue of issues) {
+    let node: DiscordFieldErrors = root;
+    for (const key of issue.path) {
+      const k = String(key);
+      node[k] ??= {};
+      node = node[k] as DiscordFieldErrors;
+    }
+    node._errors ??= [];
+    node._errors.push({ code: issue.code, message: issue.message });
+  }
+  return root;
+}
+
+/** Discord's checks on a message body; `creating` also rejects an empty message. */
+export function validateMessageBody(body: MessageBody, creating: boolean): BodyProblem | null {
+  const issues: Issue[] = [];
+  maxLength(issues, ['content'], body.content, 2000);
+  if (body.embeds) validateEmbeds(body.embeds, issues);
+  if (body.components) validateComponents(body.components, issues);
+  if (issues.length > 0)
+    return { status: 400, code: 50035, message: 'Invalid Form Body', errors: toErrors(issues) };
+  const empty =
+    !body.content &&
+    !(body.embeds?.length ?? 0) &&
+    !(body.components?.length ?? 0) &&
+    !(body.attachments?.length ?? 0);
+  if (creating && empty) return { status: 400, code: 50006, message: 'Cannot send an empty message' };
+  return null;
+}
+
+export const isEphemeral = (flags: number | null | undefined): boolean => ((flags ?? 0) & EPHEMERAL) !== 0;
+
+/** Applies an edit body to a stored message in place. */
+export function applyMessageEdit(message: APIMessage, body: MessageBody, nowIso: string): void {
+  if (body.content !== undefined) message.content = body.content ?? '';
+  if (body.embeds !== undefined) message.embeds = body.embeds ?? [];
+  if (body.components !== undefined) message.components = body.components ?? [];
+  if (body.flags !== undefined && body.flags !== null) message.flags = body.flags as MessageFlags;
+  message.edited_timestamp = nowIso;
+}

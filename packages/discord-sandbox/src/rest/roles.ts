@@ -1,0 +1,146 @@
+import { type APIRole, PermissionFlagsBits } from 'discord-api-types/v10';
+import type { FastifyInstance } from 'fastify';
+import type { SandboxContext } from '../context.ts';
+import { makeRole } from '../fixture.ts';
+import { deleteRole, roleCreated, roleUpdated } from '../mutations.ts';
+import { canManageRole, guildPermissions, highestRole, sortedRoles } from '../permissions.ts';
+import { botGuild } from './guilds.ts';
+import { discordError, missingPermissions, requireBot } from './http.ts';
+
+export const MAX_GUILD_ROLES = 250;
+
+type RoleBody = Partial<
+  Pick<APIRole, 'name' | 'permissions' | 'color' | 'hoist' | 'mentionable' | 'icon' | 'unicode_emoji'>
+> & { colors?: Partial<APIRole['colors']> };
+type GuildParams = { guildId: string };
+type RoleParams = GuildParams & { roleId: string };
+
+function invalidName(name: unknown): boolean {
+  return typeof name === 'string' && name.length > 100;
+}
+
+function applyRoleBody(role: APIRole, body: RoleBody): void {
+  if (body.name !== undefined) role.name = body.name;
+  if (body.permissions !== undefined) role.permissions = String(body.permissions);
+  if (body.color !== undefined) {
+    role.color = body.color;
+    role.colors = { primary_color: body.color, secondary_color: null, tertiary_color: null };
+  }
+  if (body.colors?.primary_color !== undefined) {
+    role.color = body.colors.primary_color;
+    role.colors = {
+      primary_color: body.colors.primary_color,
+      secondary_color: body.colors.secondary_color ?? null,
+      tertiary_color: body.colors.tertiary_color ?? null,
+    };
+  }
+  if (body.hoist !== undefined) role.hoist = body.hoist;
+  if (body.mentionable !== undefined) role.mentionable = body.mentionable;
+  if (body.icon !== undefined) role.icon = body.icon;
+  if (body.unicode_emoji !== undefined) role.unicode_emoji = body.unicode_emoji;
+}
+
+const nameError = {
+  name: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 100 or fewer in length.' }] },
+};
+
+/** Guild roles with Discord's hierarchy rules and the 250-role cap. */
+export function registerRoleRoutes(api: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
+  const botId = () => state.application.id;
+  const canManageRoles = (guild: Parameters<typeof guildPermissions>[0]) =>
+    (guildPermissions(guild, botId()) & PermissionFlagsBits.ManageRoles) !== 0n;
+
+  api.get<{ Params: GuildParams }>('/guilds/:guildId/roles', async (req, reply) => {
+    if (!requireBot(ctx, req, reply)) return reply;
+    const guild = botGuild(ctx, req.params.guildId, reply);
+    return guild ? sortedRoles(guild) : reply;
+  });
+
+  api.get<{ Params: RoleParams }>('/guilds/:guildId/roles/:roleId', async (req, reply) => {
+    if (!requireBot(ctx, req, reply)) return reply;
+    const guild = botGuild(ctx, req.params.guildId, reply);
+    if (!guild) return reply;
+    const role = guild.roles.find((r) => r.id === req.params.roleId);
+    return role ?? discordError(reply, 404, 10011, 'Unknown Role');
+  });
+
+  api.post<{ Params: GuildParams; Body: RoleBody | undefined }>(
+    '/guilds/:guildId/roles',
+    async (req, reply) => {
+      if (!requireBot(ctx, req, reply)) return reply;
+      const guild = botGuild(ctx, req.params.guildId, reply);
+      if (!guild) return reply;
+      if (!canManageRoles(guild)) return missingPermissions(reply);
+      const body = req.body ?? {};
+      if (invalidName(body.name)) return discordError(reply, 400, 50035, 'Invalid Form Body', nameError);
+      if (guild.roles.length >= MAX_GUILD_ROLES) {
+        return discordError(reply, 400, 30005, `Maximum number of guild roles reached (${MAX_GUILD_ROLES})`);
+      }
+      const granted = BigInt(body.permissions ?? '0');
+      if ((granted & ~guildPermissions(guild, botId())) !== 0n) return missingPermissions(reply);
+      const everyone = guild.roles.find((r) => r.id === guild.id);
+      const role = makeRole(state.snowflake(), 'new role', 1, everyone?.permissions ?? '0');
+      applyRoleBody(role, body);
+      guild.roles.push(role);
+      roleCreated(state, guild, role);
+      return role;
+    },
+  );
+
+  api.patch<{ Params: GuildParams; Body: Array<{ id: string; position?: number | null }> | undefined }>(
+    '/guilds/:guildId/roles',
+    async (req, reply) => {
+      if (!requireBot(ctx, req, reply)) return reply;
+      const guild = botGuild(ctx, req.params.guildId, reply);
+      if (!guild) return reply;
+      if (!canManageRoles(guild)) return missingPermissions(reply);
+      const top = highestRole(guild, botId());
+      const moves = (req.body ?? []).filter((m) => typeof m.position === 'number');
+      for (const move of moves) {
+        const role = guild.roles.find((r) => r.id === move.id);
+        if (!role) return discordError(reply, 404, 10011, 'Unknown Role');
+        if (!canManageRole(guild, botId(), role) || (top && (move.position ?? 0) >= top.position)) {
+          return missingPermissions(reply);
+        }
+      }
+      for (const move of moves) {
+        const role = guild.roles.find((r) => r.id === move.id);
+        if (role && role.position !== move.position) {
+          role.position = move.position ?? role.position;
+          roleUpdated(state, guild, role);
+        }
+      }
+      return sortedRoles(guild);
+    },
+  );
+
+  api.patch<{ Params: RoleParams; Body: RoleBody | undefined }>(
+    '/guilds/:guildId/roles/:roleId',
+    async (req, reply) => {
+      if (!requireBot(ctx, req, reply)) return reply;
+      const guild = botGuild(ctx, req.params.guildId, reply);
+      if (!guild) return reply;
+      const role = guild.roles.find((r) => r.id === req.params.roleId);
+      if (!role) return discordError(reply, 404, 10011, 'Unknown Role');
+      if (!canManageRole(guild, botId(), role)) return missingPermissions(reply);
+      const body = req.body ?? {};
+      if (invalidName(body.name)) return discordError(reply, 400, 50035, 'Invalid Form Body', nameError);
+      applyRoleBody(role, body);
+      roleUpdated(state, guild, role);
+      return role;
+    },
+  );
+
+  api.delete<{ Params: RoleParams }>('/guilds/:guildId/roles/:roleId', async (req, reply) => {
+    if (!requireBot(ctx, req, reply)) return reply;
+    const guild = botGuild(ctx, req.params.guildId, reply);
+    if (!guild) return reply;
+    const role = guild.roles.find((r) => r.id === req.params.roleId);
+    if (!role) return discordError(reply, 404, 10011, 'Unknown Role');
+    if (role.id === guild.id) return discordError(reply, 400, 50028, 'Invalid Role');
+    if (role.managed || !canManageRole(guild, botId(), role)) return missingPermissions(reply);
+    deleteRole(state, guild, role.id);
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,187 @@
+import { EventEmitter } from 'node:events';
+import type {
+  APIApplicationCommand,
+  APIMessage,
+  APIUser,
+  GatewayDispatchEvents,
+  InteractionType,
+} from 'discord-api-types/v10';
+import type { SandboxApplication, SandboxChannel, SandboxFixture, SandboxGuild } from './fixture.ts';
+
+const DISCORD_EPOCH = 1420070400000n;
+
+export interface AuthorizationCode {
+  code: string;
+  user_id: string;
+  scopes: string[];
+  redirect_uri: string | null;
+  code_challenge: string | null;
+  code_challenge_method: string | null;
+  guild_id: string | null;
+  permissions: string | null;
+  expires_at: number;
+}
+
+export interface AccessGrant {
+  access_token: string;
+  refresh_token: string;
+  user_id: string;
+  scopes: string[];
+  expires_at: number;
+}
+
+export interface Fault {
+  method: string | null;
+  path: string;
+  status: number;
+  remaining: number;
+  retry_after: number;
+}
+
+export interface InteractionRecord {
+  id: string;
+  /** 3 for a component click or select, 2 for a slash command. */
+  type: InteractionType;
+  token: string;
+  application_id: string;
+  guild_id: string;
+  channel_id: string;
+  /** The message holding the component; empty for a slash command. */
+  message_id: string;
+  user_id: string;
+  /** The component's custom_id; empty for a slash command. */
+  custom_id: string;
+  values: string[] | null;
+  command_name: string | null;
+  created_ms: number;
+  /** The first callback body (types 4, 5, 6 or 7), null until the bot answers. */
+  response: unknown;
+  responded_ms: number | null;
+  /** The message shown for the original response (ephemeral answers live only here). */
+  original: APIMessage | null;
+  followups: APIMessage[];
+  edits: Array<{ at: string; target: string; body: unknown }>;
+}
+
+export interface SandboxDispatch {
+  t: GatewayDispatchEvents;
+  d: unknown;
+  /** Null for events that every shard receives. */
+  guildId: string | null;
+}
+
+export interface SandboxStateDump {
+  application: { id: string; name: string };
+  users: APIUser[];
+  guilds: Array<
+    Omit<SandboxGuild, 'channels'> & {
+      channels: Array<SandboxChannel & { messages: APIMessage[] }>;
+    }
+  >;
+  interactions: InteractionRecord[];
+  commands: { global: APIApplicationCommand[]; guilds: Record<string, APIApplicationCommand[]> };
+  gateway: { connected_sessions: number };
+}
+
+/** The mutable world behind one sandbox server. Reset restores the fixture. */
+export class SandboxState {
+  application!: SandboxApplication;
+  users = new Map<string, APIUser>();
+  guilds = new Map<string, SandboxGuild>();
+  messages = new Map<string, APIMessage[]>();
+  codes = new Map<string, AuthorizationCode>();
+  accessTokens = new Map<string, AccessGrant>();
+  refreshTokens = new Map<string, AccessGrant>();
+  faults: Fault[] = [];
+  interactions = new Map<string, InteractionRecord>();
+  interactionsByToken = new Map<string, InteractionRecord>();
+  globalCommands: APIApplicationCommand[] = [];
+  guildCommands = new Map<string, APIApplicationCommand[]>();
+  /** Milliseconds added to the wall clock, so tests can expire codes and tokens. */
+  clockOffsetMs = 0;
+  readonly events = new EventEmitter();
+  private sequence = 0n;
+  private lastMs = 0n;
+
+  constructor(private readonly fixture: SandboxFixture) {
+    this.events.setMaxListeners(0);
+    this.load();
+  }
+
+  private load(): void {
+    const copy = structuredClone(this.fixture);
+    this.application = copy.application;
+    this.users = new Map(copy.users.map((u) => [u.id, u]));
+    this.guilds = new Map(copy.guilds.map((g) => [g.id, g]));
+    this.messages = new Map();
+    for (const g of copy.guilds) for (const c of g.channels) this.messages.set(c.id, []);
+    this.codes.clear();
+    this.accessTokens.clear();
+    this.refreshTokens.clear();
+    this.faults = [];
+    this.interactions.clear();
+    this.interactionsByToken.clear();
+    this.globalCommands = [];
+    this.guildCommands.clear();
+    this.clockOffsetMs = 0;
+  }
+
+  /** Restores the fixture; listeners get the ids of the guilds the bot was in before. */
+  reset(): void {
+    const botGuildsBefore = [...this.guilds.values()].filter((g) => this.botIsIn(g)).map((g) => g.id);
+    this.load();
+    this.events.emit('reset', botGuildsBefore);
+  }
+
+  now(): number {
+    return Date.now() + this.clockOffsetMs;
+  }
+
+  /** A fresh snowflake carrying the current time, like Discord's. */
+  snowflake(): string {
+    const ms = BigInt(this.now()) - DISCORD_EPOCH;
+    if (ms !== this.lastMs) {
+      this.lastMs = ms;
+      this.sequence = 0n;
+    }
+    this.sequence = (this.sequence + 1n) & 0xfffn;
+    return ((ms << 22n) | (1n << 17n) | this.sequence).toString();
+  }
+
+  dispatch(t: GatewayDispatchEvents, d: unknown, guildId: string | null): void {
+    const event: SandboxDispatch = { t, d, guildId };
+    this.events.emit('dispatch', event);
+  }
+
+  get botUser(): APIUser {
+    const bot = this.users.get(this.application.id);
+    if (!bot) throw new Error('The fixture has no bot user with the application id');
+    return bot;
+  }
+
+  guildOfChannel(channelId: string): { guild: SandboxGuild; channel: SandboxChannel } | undefined {
+    for (const guild of this.guilds.values()) {
+      const channel = guild.channels.find((c) => c.id === channelId);
+      if (channel) return { guild, channel };
+    }
+    return undefined;
+  }
+
+  botIsIn(guild: SandboxGuild): boolean {
+    return guild.members.some((m) => m.user_id === this.application.id);
+  }
+
+  dump(connectedSessions: number): SandboxStateDump {
+    return structuredClone({
+      application: { id: this.application.id, name: this.application.name },
+      users: [...this.users.values()],
+      guilds: [...this.guilds.values()].map((g) => ({
+        ...g,
+        channels: g.channels.map((c) => ({ ...c, messages: this.messages.get(c.id) ?? [] })),
+      })),
+      interactions: [...this.interactions.values()],
+      commands: { global: this.globalCommands, guilds: Object.fromEntries(this.guildCommands) },
+      gateway: { connected_sessions: connectedSessions },
+    });
+  }
+}

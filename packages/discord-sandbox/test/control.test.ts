@@ -1,0 +1,88 @@
+import type { Client, Role } from 'discord.js';
+import { Events } from 'discord.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SANDBOX_IDS, type Sandbox, startSandbox } from '../src/index.ts';
+import { eventually, readyClient, waitFor } from './discordjs-helpers.ts';
+import { authorize, bot, control } from './helpers.ts';
+
+let sandbox: Sandbox;
+const clients: Client[] = [];
+beforeEach(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.destroy();
+  await sandbox.close();
+});
+
+const { guilds, channels, users, roles } = SANDBOX_IDS;
+async function client(): Promise<Client> {
+  const c = await readyClient(sandbox);
+  clients.push(c);
+  return c;
+}
+
+describe('control API with a connected bot', () => {
+  it('re-sends the fixture to the bot after a reset', async () => {
+    const c = await client();
+    const station = c.guilds.cache.get(guilds.station);
+    const role = await station?.roles.create({ name: 'Temporary' });
+    await authorize(sandbox, { scope: 'bot', sandbox_user: users.ada, guild_id: guilds.quiet });
+    await eventually(() => c.guilds.cache.get(guilds.quiet));
+    const left = waitFor<{ id: string }>((l) => {
+      c.on(Events.GuildDelete, l);
+      return () => c.off(Events.GuildDelete, l);
+    });
+    await control(sandbox, 'POST', '/reset');
+    expect((await left).id).toBe(guilds.quiet);
+    await eventually(() =>
+      c.guilds.cache.get(guilds.station)?.roles.cache.has(role?.id ?? '') ? undefined : true,
+    );
+    await eventually(async () => {
+      const presence = (await control(sandbox, 'GET', '/presence')).body as { online: boolean };
+      return presence.online ? true : undefined;
+    });
+  });
+
+  it('tells the bot when an admin deletes a role and when the bot is kicked', async () => {
+    const c = await client();
+    const deleted = waitFor<Role>((l) => {
+      c.on(Events.GuildRoleDelete, l);
+      return () => c.off(Events.GuildRoleDelete, l);
+    });
+    expect(
+      (await control(sandbox, 'DELETE', `/guilds/${guilds.station}/roles/${roles.stationCrew}`)).status,
+    ).toBe(200);
+    expect((await deleted).id).toBe(roles.stationCrew);
+    const gone = waitFor<{ id: string }>((l) => {
+      c.on(Events.GuildDelete, l);
+      return () => c.off(Events.GuildDelete, l);
+    });
+    await control(sandbox, 'DELETE', `/guilds/${guilds.orbit}/members/${SANDBOX_IDS.bot}`);
+    expect((await gone).id).toBe(guilds.orbit);
+    expect((await bot(sandbox, 'GET', `/guilds/${guilds.orbit}`)).body).toMatchObject({ code: 50001 });
+  });
+
+  it('answers a gateway member request with a chunk', async () => {
+    const c = await client();
+    const members = await c.guilds.cache.get(guilds.station)?.members.fetch();
+    expect([...(members?.keys() ?? [])].sort()).toEqual(
+      [SANDBOX_IDS.bot, users.ada, users.mo, users.nia].sort(),
+    );
+  });
+
+  it('lets a human give a role and delete a message', async () => {
+    const posted = await bot(sandbox, 'POST', `/channels/${channels.general}/messages`, { content: 'panel' });
+    const id = (posted.body as { id: string }).id;
+    expect((await control(sandbox, 'DELETE', `/channels/${channels.general}/messages/${id}`)).status).toBe(
+      200,
+    );
+    expect((await bot(sandbox, 'GET', `/channels/${channels.general}/messages/${id}`)).status).toBe(404);
+    const given = await control(
+      sandbox,
+      'PUT',
+      `/guilds/${guilds.station}/members/${users.nia}/roles/${roles.stationModerators}`,
+    );
+    expect((given.body as { roles: string[] }).roles).toContain(roles.stationModerators);
+  });
+});

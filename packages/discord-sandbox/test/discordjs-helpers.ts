@@ -1,0 +1,49 @@
+import { Client, Events, GatewayIntentBits } from 'discord.js';
+import { SANDBOX_BOT_TOKEN, type Sandbox } from '../src/index.ts';
+
+/** A real discord.js client pointed at the sandbox, logged in and ready. */
+export async function readyClient(sandbox: Sandbox, shard?: [number, number]): Promise<Client> {
+  const client = new Client({
+    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers, GatewayIntentBits.GuildMessages],
+    rest: { api: sandbox.apiBase, timeout: 5000 },
+    ...(shard ? { shards: shard[0], shardCount: shard[1] } : {}),
+  });
+  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+  await client.login(SANDBOX_BOT_TOKEN);
+  await ready;
+  return client;
+}
+
+/** Resolves with the first value `emit` delivers for which `accept` is true, or fails after `ms`. */
+export function waitFor<T>(
+  register: (listener: (value: T) => void) => () => void,
+  accept: (value: T) => boolean = () => true,
+  ms = 5000,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`Timed out after ${ms} ms`));
+    }, ms);
+    const off = register((value) => {
+      if (!accept(value)) return;
+      clearTimeout(timer);
+      off();
+      resolve(value);
+    });
+  });
+}
+
+/** Polls `check` until it returns a value, with a deadline. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  ms = 5000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Condition not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

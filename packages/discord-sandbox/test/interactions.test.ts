@@ -1,0 +1,86 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SANDBOX_IDS, type Sandbox, startSandbox } from '../src/index.ts';
+import { eventually } from './discordjs-helpers.ts';
+import { bot, control } from './helpers.ts';
+
+let sandbox: Sandbox;
+beforeEach(async () => {
+  sandbox = await startSandbox({ port: 0, interactionTimeoutMs: 1500 });
+});
+afterEach(async () => {
+  await sandbox.close();
+});
+
+const { guilds, channels, users } = SANDBOX_IDS;
+
+/** Posts a one-button panel as the bot and starts a click by nia without awaiting the answer. */
+async function clickWithoutBot() {
+  const panel = await bot(sandbox, 'POST', `/channels/${channels.roles}/messages`, {
+    components: [{ type: 1, components: [{ type: 2, style: 1, label: 'Go', custom_id: 'go' }] }],
+  });
+  const pending = control(sandbox, 'POST', '/interactions', {
+    guild_id: guilds.station,
+    channel_id: channels.roles,
+    message_id: (panel.body as { id: string }).id,
+    user_id: users.nia,
+    custom_id: 'go',
+  });
+  const record = await eventually(() => sandbox.state().interactions[0]);
+  return { record, pending };
+}
+
+const callback = (id: string, token: string, body: unknown) =>
+  fetch(`${sandbox.apiBase}/v10/interactions/${id}/${token}/callback`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+describe('interaction callbacks on the wire', () => {
+  it('accepts one callback, rejects a second with 40060 and reports the answer', async () => {
+    const { record, pending } = await clickWithoutBot();
+    const first = await callback(record.id, record.token, { type: 4, data: { content: 'ok', flags: 64 } });
+    expect(first.status).toBe(204);
+    const second = await callback(record.id, record.token, { type: 4, data: { content: 'again' } });
+    expect(await second.json()).toEqual({
+      code: 40060,
+      message: 'Interaction has already been acknowledged.',
+    });
+    expect((await pending).body).toMatchObject({ responded: true, response: { type: 4 } });
+  });
+
+  it('rejects invalid components in a reply with 50035 under data', async () => {
+    const { record, pending } = await clickWithoutBot();
+    const res = await callback(record.id, record.token, {
+      type: 4,
+      data: {
+        content: 'x',
+        components: [
+          { type: 1, components: [{ type: 2, style: 1, label: 'x', custom_id: 'y'.repeat(101) }] },
+        ],
+      },
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { code: number; errors: { data: unknown } };
+    expect(body.code).toBe(50035);
+    expect(body.errors.data).toBeDefined();
+    expect((await pending).body).toMatchObject({ responded: false });
+  });
+
+  it('answers 10062 after the deadline, yet follow-ups work until the token expires', async () => {
+    const { record, pending } = await clickWithoutBot();
+    expect((await pending).body).toMatchObject({ responded: false });
+    const late = await callback(record.id, record.token, { type: 5 });
+    expect(((await late.json()) as { code: number }).code).toBe(10062);
+    const followUp = () =>
+      fetch(`${sandbox.apiBase}/v10/webhooks/${SANDBOX_IDS.app}/${record.token}?wait=true`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'later', flags: 64 }),
+      });
+    expect((await followUp()).status).toBe(200);
+    await control(sandbox, 'POST', '/clock', { advance_ms: 15 * 60 * 1000 + 1 });
+    const expired = await followUp();
+    expect(((await expired.json()) as { code: number }).code).toBe(10015);
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * The product as the benchmarks drive it: the Discord sandbox, a fresh migrated database, a
+ * private Redis prefix, the real API listening on 127.0.0.1 and, when asked, the real worker
+ * (discord.js client + BullMQ). Everything it starts is stopped by `close()`.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { buildApp, loadApiConfig } from '@spacecadet/api';
+import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
+import { SANDBOX_IDS, type Sandbox, type SandboxFixture, startSandbox } from '@spacecadet/discord-sandbox';
+import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
+import { useLocalServices, waitFor } from './lib.ts';
+
+const DASHBOARD_URL = 'http://127.0.0.1:5173';
+
+export interface Stack {
+  sandbox: Sandbox;
+  database: TestDatabase;
+  redis: TestRedis;
+  apiUrl: string;
+  worker: RunningWorker | null;
+  /** Signs `userId` in through the sandbox's OAuth2 page and the API's exchange; returns `Bearer …`. */
+  signIn(userId: string): Promise<string>;
+  /** A JSON call to the API; throws on a non-2xx answer. */
+  api<T>(method: string, path: string, auth: string | null, body?: unknown): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface StackOptions {
+  fixture?: SandboxFixture;
+  withWorker: boolean;
+}
+
+export async function startStack(options: StackOptions): Promise<Stack> {
+  useLocalServices();
+  const [sandbox, database, redis] = await Promise.all([
+    startSandbox({ port: 0, ...(options.fixture ? { fixture: options.fixture } : {}) }),
+    createTestDatabase('bench'),
+    testRedis(),
+  ]);
+  let app: Awaited<ReturnType<typeof buildApp>> | null = null;
+  let worker: RunningWorker | null = null;
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      process.off('SIGTERM', onSignal).off('SIGINT', onSignal);
+      await worker?.close().catch(() => {});
+      await app?.close().catch(() => {});
+      await Promise.allSettled([sandbox.close(), redis.close()]);
+      await database.close().catch(() => {});
+    })();
+    return closing;
+  };
+  // Stopped from outside (run.ts's time limit, Ctrl-C): still drop the database and Redis keys.
+  function onSignal(signal: NodeJS.Signals): void {
+    // Requests still in flight now fail; that must not end the process before the cleanup does.
+    process.on('uncaughtException', () => {}).on('unhandledRejection', () => {});
+    void close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  }
+  process.once('SIGTERM', onSignal).once('SIGINT', onSignal);
+  try {
+    const env = {
+      NODE_ENV: 'test',
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: redis.prefix,
+      DISCORD_API_BASE: sandbox.apiBase,
+      DISCORD_OAUTH_BASE: sandbox.oauthBase,
+      DASHBOARD_URL,
+      PUBLIC_API_URL: 'http://127.0.0.1:4000',
+      SESSION_SECRET: randomBytes(24).toString('hex'),
+      LOG_LEVEL: 'silent',
+    };
+    const base = loadApiConfig(env);
+    // The per-IP limit protects production; here every request comes from 127.0.0.1 on purpose.
+    const config = { ...base, rateLimit: { ...base.rateLimit, max: 1_000_000, exchangeMax: 1_000 } };
+    app = await buildApp(config, { logger: false });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const apiUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    if (options.withWorker) worker = await startWorker(loadWorkerConfig(env));
+
+    async function api<T>(method: string, path: string, auth: string | null, body?: unknown): Promise<T> {
+      const headers: Record<string, string> = {};
+      if (auth) headers.authorization = auth;
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const response = await fetch(`${apiUrl}${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${method} ${path} -> ${response.status}: ${text.slice(0, 300)}`);
+      return (text ? JSON.parse(text) : undefined) as T;
+    }
+
+    async function signIn(userId: string): Promise<string> {
+      const verifier = randomBytes(48).toString('base64url');
+      const query = new URLSearchParams({
+        client_id: SANDBOX_IDS.app,
+        redirect_uri: `${DASHBOARD_URL}/auth/callback`,
+        response_type: 'code',
+        scope: 'identify guilds',
+        prompt: 'consent',
+        state: randomBytes(8).toString('hex'),
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+        code_challenge_method: 'S256',
+        sandbox_user: userId,
+      });
+      const authorize = await fetch(`${sandbox.oauthBase}/oauth2/authorize?${query}`, { redirect: 'manual' });
+      await authorize.text();
+      const location = authorize.headers.get('location');
+      const code = location ? new URL(location).searchParams.get('code') : null;
+      if (!code) throw new Error(`sandbox authorize answered ${authorize.status} without a code`);
+      const session = await api<{ tokens: { access_token: string } }>(
+        'POST',
+        '/api/auth/discord/exchange',
+        null,
+        {
+          code,
+          code_verifier: verifier,
+        },
+      );
+      return `Bearer ${session.tokens.access_token}`;
+    }
+
+    return { sandbox, database, redis, apiUrl, worker, signIn, api, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+export interface JobStatus {
+  state: string;
+  progress: number;
+  error: string | null;
+}
+
+/** Enqueues a job through the API (like the dashboard's button) and waits for it to finish. */
+export async function runJobThroughApi(stack: Stack, auth: string, path: string): Promise<JobStatus> {
+  const { job_id } = await stack.api<{ job_id: string }>('POST', path, auth);
+  const status = await waitFor(
+    `job ${job_id}`,
+    async () => {
+      const job = await stack.api<JobStatus>('GET', `/api/jobs/${encodeURIComponent(job_id)}`, auth);
+      return job.state === 'completed' || job.state === 'failed' ? job : undefined;
+    },
+    60_000,
+  );
+  if (status.state !== 'completed') throw new Error(`job ${job_id} ${status.state}: ${status.error ?? ''}`);
+  return status;
+}

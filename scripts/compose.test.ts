@@ -1,0 +1,89 @@
+/**
+ * No Docker engine runs on the build machines, so this checks docker-compose.yml the way we can:
+ * Debian's docker-compose validates it, and every service's command must exist in the repo.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..');
+const rendered = execFileSync('docker-compose', ['-f', join(root, 'docker-compose.yml'), 'config'], {
+  cwd: root,
+  encoding: 'utf8',
+  env: { ...process.env, DISCORD_BOT_TOKEN: '' },
+});
+const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+
+function serviceBlock(name: string): string {
+  const match = new RegExp(`^  ${name}:\\n((?:    .*\\n|\\n)*)`, 'm').exec(rendered);
+  if (!match?.[1]) throw new Error(`service ${name} missing from docker-compose config`);
+  return match[1];
+}
+
+function stageCommand(target: string): string[] {
+  const stage = new RegExp(`^FROM base AS ${target}\\n([\\s\\S]*?)(?=^FROM |$(?![\\s\\S]))`, 'm').exec(
+    dockerfile,
+  );
+  const cmd = stage?.[1] ? /^CMD (\[.*\])$/m.exec(stage[1]) : null;
+  if (!cmd?.[1]) throw new Error(`Dockerfile stage ${target} has no CMD`);
+  return JSON.parse(cmd[1]) as string[];
+}
+
+function scriptExists(command: string[]): boolean {
+  const [bin, ...args] = command;
+  if (bin !== 'pnpm') return false;
+  if (args[0] === '--filter') {
+    const pkgName = args[1] ?? '';
+    const script = args[2] ?? '';
+    const dir = ['apps', 'packages']
+      .flatMap((d) =>
+        ['api', 'worker', 'dashboard', 'contract', 'db', 'core', 'discord-sandbox'].map((p) =>
+          join(root, d, p),
+        ),
+      )
+      .find(
+        (d) =>
+          existsSync(join(d, 'package.json')) &&
+          JSON.parse(readFileSync(join(d, 'package.json'), 'utf8')).name === pkgName,
+      );
+    if (!dir) return false;
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, string>;
+    };
+    const entry = pkg.scripts?.[script];
+    if (!entry) return false;
+    const file = /tsx (\S+\.ts)/.exec(entry)?.[1];
+    return file === undefined || existsSync(join(dir, file));
+  }
+  const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  return args[0] !== undefined && args[0] in rootPkg.scripts;
+}
+
+describe('docker-compose.yml', () => {
+  it('declares every service of the product', () => {
+    for (const name of ['postgres', 'redis', 'migrate', 'sandbox', 'api', 'worker', 'dashboard']) {
+      expect(serviceBlock(name)).toBeTruthy();
+    }
+  });
+
+  it('health-checks Postgres and Redis and makes api and worker wait for the migration', () => {
+    expect(serviceBlock('postgres')).toContain('pg_isready');
+    expect(serviceBlock('redis')).toContain('redis-cli');
+    for (const name of ['api', 'worker']) {
+      expect(serviceBlock(name)).toMatch(/migrate:\n\s+condition: service_completed_successfully/);
+    }
+  });
+
+  it.each(['migrate', 'sandbox', 'api', 'worker', 'dashboard'])(
+    'service %s runs a command that exists',
+    (name) => {
+      const target = /target: (\S+)/.exec(serviceBlock(name))?.[1];
+      expect(target).toBe(name);
+      const command = stageCommand(target ?? '');
+      expect(scriptExists(command), command.join(' ')).toBe(true);
+    },
+  );
+});
