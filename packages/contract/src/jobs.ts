@@ -4,6 +4,15 @@ import { Snowflake } from './entities.ts';
 /** The one BullMQ queue the API fills and the worker drains. */
 export const JOB_QUEUE = 'spacecadet-jobs';
 
+/**
+ * How long finished jobs stay readable through `GET /api/jobs/:id` before BullMQ trims them.
+ * The API sets it when it enqueues and the worker when it finishes, so both read it from here.
+ */
+export const JOB_RETENTION = {
+  completed: { age: 24 * 3600, count: 1_000 },
+  failed: { age: 7 * 24 * 3600, count: 5_000 },
+} as const;
+
 export const JOB_NAMES = [
   'color-roles.generate',
   'color-roles.post-panel',

@@ -1,5 +1,6 @@
 import {
   type GuildJobPayload,
+  JOB_RETENTION,
   type JobName,
   type JobStatus,
   jobIdFor,
@@ -66,8 +67,8 @@ export async function enqueueGuildJob(
         jobId,
         attempts: 3,
         backoff: { type: 'exponential', delay: 2_000 },
-        removeOnComplete: { age: 3600, count: 1000 },
-        removeOnFail: { age: 86_400 },
+        removeOnComplete: JOB_RETENTION.completed,
+        removeOnFail: JOB_RETENTION.failed,
       },
     );
     return jobId;

@@ -1,4 +1,4 @@
-import { GuildJobPayload, JOB_QUEUE, JobName, type JobResult } from '@spacecadet/contract';
+import { GuildJobPayload, JOB_QUEUE, JOB_RETENTION, JobName, type JobResult } from '@spacecadet/contract';
 import { DelayedError, type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { WorkerDeps } from '../deps.ts';
@@ -7,10 +7,6 @@ import { errorFields } from '../logger.ts';
 import { guildLockKey, withGuildLock } from './guild-lock.ts';
 import { JOB_HANDLERS } from './registry.ts';
 import { type JobContext, JobFailure, type JobHandler } from './types.ts';
-
-/** Finished jobs are trimmed, but kept long enough for the dashboard to read the outcome. */
-const KEEP_COMPLETED = { age: 24 * 3600, count: 1_000 };
-const KEEP_FAILED = { age: 7 * 24 * 3600, count: 5_000 };
 
 export function bullPrefix(redisPrefix: string): string {
   return `${redisPrefix}:bull`;
@@ -28,8 +24,8 @@ export function createJobWorker(deps: WorkerDeps, connection: Redis): Worker<unk
     concurrency: config.jobConcurrency,
     lockDuration: config.jobLockDurationMs,
     stalledInterval: Math.min(config.jobLockDurationMs, 30_000),
-    removeOnComplete: KEEP_COMPLETED,
-    removeOnFail: KEEP_FAILED,
+    removeOnComplete: JOB_RETENTION.completed,
+    removeOnFail: JOB_RETENTION.failed,
     autorun: false,
   });
   worker.on('failed', (job, error) => {
