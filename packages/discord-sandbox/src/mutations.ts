@@ -10,6 +10,7 @@ import {
 } from 'discord-api-types/v10';
 import { makeBotRole, type SandboxGuild, type SandboxMember } from './fixture.ts';
 import { apiMember, guildCreatePayload, userOf } from './payloads.ts';
+import { compareRoles, sortedRoles } from './permissions.ts';
 import type { SandboxState } from './state.ts';
 
 /**
@@ -75,12 +76,51 @@ export function memberUpdated(state: SandboxState, guild: SandboxGuild, member: 
   );
 }
 
-export function roleCreated(state: SandboxState, guild: SandboxGuild, role: APIRole): void {
-  state.dispatch(GatewayDispatchEvents.GuildRoleCreate, { guild_id: guild.id, role }, guild.id);
+/**
+ * Adds a new role as Discord does: at position 1, just above @everyone, with every other role
+ * shifted up one (each shifted role gets a GUILD_ROLE_UPDATE, as on Discord).
+ */
+export function createRole(state: SandboxState, guild: SandboxGuild, role: APIRole): void {
+  const shifted = guild.roles.filter((r) => r.id !== guild.id && r.position >= 1);
+  for (const r of shifted) r.position += 1;
+  role.position = 1;
+  guild.roles.push(role);
+  state.dispatch(GatewayDispatchEvents.GuildRoleCreate, { guild_id: guild.id, role: { ...role } }, guild.id);
+  for (const r of shifted) roleUpdated(state, guild, r);
+}
+
+/**
+ * The role order `PATCH /guilds/:id/roles` asks for, bottom to top without @everyone: each
+ * listed role at its requested position (1 = just above @everyone), the others keeping their
+ * relative order around them.
+ */
+export function plannedRoleOrder(
+  guild: SandboxGuild,
+  moves: ReadonlyArray<{ role: APIRole; position: number }>,
+): APIRole[] {
+  const moving = new Set(moves.map((m) => m.role.id));
+  const order = sortedRoles(guild).filter((r) => r.id !== guild.id && !moving.has(r.id));
+  const placed = [...moves].sort((a, b) => a.position - b.position || compareRoles(a.role, b.role));
+  for (const { role, position } of placed) {
+    order.splice(Math.min(Math.max(position, 1), order.length + 1) - 1, 0, role);
+  }
+  return order;
+}
+
+/**
+ * Renumbers the roles 1..n in `order` (bottom to top; @everyone stays 0), as Discord does after
+ * a reorder, and sends a GUILD_ROLE_UPDATE for every role whose position changed.
+ */
+export function applyRoleOrder(state: SandboxState, guild: SandboxGuild, order: readonly APIRole[]): void {
+  const changed = order.filter((role, index) => role.position !== index + 1);
+  order.forEach((role, index) => {
+    role.position = index + 1;
+  });
+  for (const role of changed) roleUpdated(state, guild, role);
 }
 
 export function roleUpdated(state: SandboxState, guild: SandboxGuild, role: APIRole): void {
-  state.dispatch(GatewayDispatchEvents.GuildRoleUpdate, { guild_id: guild.id, role }, guild.id);
+  state.dispatch(GatewayDispatchEvents.GuildRoleUpdate, { guild_id: guild.id, role: { ...role } }, guild.id);
 }
 
 export function deleteRole(state: SandboxState, guild: SandboxGuild, roleId: string): void {

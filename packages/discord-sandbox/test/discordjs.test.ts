@@ -73,6 +73,23 @@ describe('discord.js against the sandbox', () => {
     await expect(member?.roles.add(roles.stationModerators)).rejects.toMatchObject({ code: 50013 });
   });
 
+  it('moves roles with guild.roles.setPositions and keeps the cache in step through GUILD_ROLE_UPDATE', async () => {
+    const bot = await client();
+    const station = bot.guilds.cache.get(guilds.station);
+    if (!station) throw new Error('station not cached');
+    const teal = await station.roles.create({ name: 'Teal' });
+    // Creating shifted every other role up; discord.js learns it from GUILD_ROLE_UPDATE.
+    await eventually(() => station.roles.cache.get(roles.stationBot)?.position === 4 || undefined);
+    expect(teal.position).toBe(1);
+    await station.roles.setPositions([{ role: teal.id, position: 3 }]);
+    await eventually(() => station.roles.cache.get(teal.id)?.position === 3 || undefined);
+    expect(station.roles.cache.get(roles.stationManagers)?.position).toBe(2);
+    expect(station.members.me?.roles.highest.comparePositionTo(teal)).toBeGreaterThan(0);
+    await expect(station.roles.setPositions([{ role: teal.id, position: 5 }])).rejects.toMatchObject({
+      code: 50013,
+    });
+  });
+
   it('delivers a button click and records the ephemeral reply within the deadline', async () => {
     const bot = await client();
     bot.on(Events.InteractionCreate, (interaction: Interaction) => {

@@ -137,6 +137,77 @@ describe('roles', () => {
   });
 });
 
+describe('role positions', () => {
+  const path = `/guilds/${guilds.station}/roles`;
+  /** Role names bottom to top, with their positions, as GET /roles answers. */
+  const ladder = async () =>
+    ((await bot(sandbox, 'GET', path)).body as Array<{ name: string; position: number }>).map(
+      (r) => `${r.position}:${r.name}`,
+    );
+
+  it('puts a new role at position 1 and shifts every other role up', async () => {
+    expect(await ladder()).toEqual(['0:@everyone', '1:Crew', '2:Managers', '3:Space Cadet', '4:Moderators']);
+    await bot(sandbox, 'POST', path, { name: 'Red' });
+    await bot(sandbox, 'POST', path, { name: 'Blue' });
+    expect(await ladder()).toEqual([
+      '0:@everyone',
+      '1:Blue',
+      '2:Red',
+      '3:Crew',
+      '4:Managers',
+      '5:Space Cadet',
+      '6:Moderators',
+    ]);
+  });
+
+  it('reorders with PATCH /roles and renumbers positions contiguously', async () => {
+    const red = (await bot(sandbox, 'POST', path, { name: 'Red' })).body as { id: string };
+    const blue = (await bot(sandbox, 'POST', path, { name: 'Blue' })).body as { id: string };
+    // Just below the bot (Space Cadet is at 5): the two colours take 4 and 3.
+    const moved = await bot(sandbox, 'PATCH', path, [
+      { id: red.id, position: 4 },
+      { id: blue.id, position: 3 },
+    ]);
+    expect(moved.status).toBe(200);
+    const expected = [
+      '0:@everyone',
+      '1:Crew',
+      '2:Managers',
+      '3:Blue',
+      '4:Red',
+      '5:Space Cadet',
+      '6:Moderators',
+    ];
+    expect(
+      (moved.body as Array<{ name: string; position: number }>).map((r) => `${r.position}:${r.name}`),
+    ).toEqual(expected);
+    expect(await ladder()).toEqual(expected);
+  });
+
+  it('answers 50013 when the bot moves a role to or above its own highest role, and changes nothing', async () => {
+    const red = (await bot(sandbox, 'POST', path, { name: 'Red' })).body as { id: string };
+    const before = await ladder();
+    for (const position of [4, 5, 40]) {
+      const res = await bot(sandbox, 'PATCH', path, [{ id: red.id, position }]);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ code: 50013, message: 'Missing Permissions' });
+    }
+    // A role above the bot cannot be moved at all, not even downwards.
+    const down = await bot(sandbox, 'PATCH', path, [{ id: roles.stationModerators, position: 1 }]);
+    expect(down.body).toMatchObject({ code: 50013 });
+    expect(await ladder()).toEqual(before);
+  });
+
+  it('rejects a body that is not a list of {id, position} and an unknown role', async () => {
+    expect((await bot(sandbox, 'PATCH', path, { id: roles.stationCrew, position: 2 })).body).toMatchObject({
+      code: 50035,
+    });
+    expect((await bot(sandbox, 'PATCH', path, [{ id: '1', position: 2 }])).body).toMatchObject({
+      code: 10011,
+    });
+  });
+});
+
 describe('message validation', () => {
   const post = (body: unknown) => bot(sandbox, 'POST', `/channels/${channels.roles}/messages`, body);
 

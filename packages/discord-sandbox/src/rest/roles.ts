@@ -2,7 +2,7 @@ import { type APIRole, PermissionFlagsBits } from 'discord-api-types/v10';
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import { makeRole } from '../fixture.ts';
-import { deleteRole, roleCreated, roleUpdated } from '../mutations.ts';
+import { applyRoleOrder, createRole, deleteRole, plannedRoleOrder, roleUpdated } from '../mutations.ts';
 import { canManageRole, guildPermissions, highestRole, sortedRoles } from '../permissions.ts';
 import { botGuild } from './guilds.ts';
 import { discordError, missingPermissions, requireBot } from './http.ts';
@@ -44,6 +44,18 @@ const nameError = {
   name: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 100 or fewer in length.' }] },
 };
 
+const positionsError = {
+  _errors: [{ code: 'BASE_TYPE_ARRAY', message: 'Must be an array of {id, position}.' }],
+};
+
+function isPositionMove(value: unknown): value is { id: string; position?: number | null } {
+  if (typeof value !== 'object' || value === null || !('id' in value) || typeof value.id !== 'string') {
+    return false;
+  }
+  const position = 'position' in value ? value.position : undefined;
+  return position === undefined || position === null || Number.isInteger(position);
+}
+
 /** Guild roles with Discord's hierarchy rules and the 250-role cap. */
 export function registerRoleRoutes(api: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
@@ -82,38 +94,42 @@ export function registerRoleRoutes(api: FastifyInstance, ctx: SandboxContext): v
       const everyone = guild.roles.find((r) => r.id === guild.id);
       const role = makeRole(state.snowflake(), 'new role', 1, everyone?.permissions ?? '0');
       applyRoleBody(role, body);
-      guild.roles.push(role);
-      roleCreated(state, guild, role);
+      createRole(state, guild, role);
       return role;
     },
   );
 
-  api.patch<{ Params: GuildParams; Body: Array<{ id: string; position?: number | null }> | undefined }>(
-    '/guilds/:guildId/roles',
-    async (req, reply) => {
-      if (!requireBot(ctx, req, reply)) return reply;
-      const guild = botGuild(ctx, req.params.guildId, reply);
-      if (!guild) return reply;
-      if (!canManageRoles(guild)) return missingPermissions(reply);
-      const top = highestRole(guild, botId());
-      const moves = (req.body ?? []).filter((m) => typeof m.position === 'number');
-      for (const move of moves) {
-        const role = guild.roles.find((r) => r.id === move.id);
-        if (!role) return discordError(reply, 404, 10011, 'Unknown Role');
-        if (!canManageRole(guild, botId(), role) || (top && (move.position ?? 0) >= top.position)) {
-          return missingPermissions(reply);
-        }
-      }
-      for (const move of moves) {
-        const role = guild.roles.find((r) => r.id === move.id);
-        if (role && role.position !== move.position) {
-          role.position = move.position ?? role.position;
-          roleUpdated(state, guild, role);
-        }
-      }
-      return sortedRoles(guild);
-    },
-  );
+  /**
+   * Reorders roles: the listed ones go to their positions, every role is renumbered 1..n. The
+   * bot may only move roles below its highest role, and only to places below it.
+   */
+  api.patch<{ Params: GuildParams; Body: unknown }>('/guilds/:guildId/roles', async (req, reply) => {
+    if (!requireBot(ctx, req, reply)) return reply;
+    const guild = botGuild(ctx, req.params.guildId, reply);
+    if (!guild) return reply;
+    const body = req.body;
+    if (!Array.isArray(body) || !body.every(isPositionMove)) {
+      return discordError(reply, 400, 50035, 'Invalid Form Body', positionsError);
+    }
+    if (!canManageRoles(guild)) return missingPermissions(reply);
+    const moves: Array<{ role: APIRole; position: number }> = [];
+    for (const move of body) {
+      const role = guild.roles.find((r) => r.id === move.id);
+      if (!role) return discordError(reply, 404, 10011, 'Unknown Role');
+      if (role.id === guild.id) return discordError(reply, 400, 50028, 'Invalid Role');
+      if (typeof move.position !== 'number') continue;
+      if (!canManageRole(guild, botId(), role)) return missingPermissions(reply);
+      moves.push({ role, position: move.position });
+    }
+    const order = plannedRoleOrder(guild, moves);
+    const top = highestRole(guild, botId());
+    if (guild.owner_id !== botId()) {
+      const topIndex = top ? order.indexOf(top) : -1;
+      if (moves.some(({ role }) => order.indexOf(role) >= topIndex)) return missingPermissions(reply);
+    }
+    applyRoleOrder(state, guild, order);
+    return sortedRoles(guild);
+  });
 
   api.patch<{ Params: RoleParams; Body: RoleBody | undefined }>(
     '/guilds/:guildId/roles/:roleId',
