@@ -1,5 +1,5 @@
 import { GuildJobPayload, JOB_QUEUE, JOB_RETENTION, JobName, type JobResult } from '@spacecadet/contract';
-import { DelayedError, type Job, Worker } from 'bullmq';
+import { DelayedError, type Job, RateLimitError, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { WorkerDeps } from '../deps.ts';
 import { DiscordCodes, isDiscordError } from '../discord-rest.ts';
@@ -44,7 +44,41 @@ export function createJobWorker(deps: WorkerDeps, connection: Redis): Worker<unk
 /** How long a job waits before trying again when another job of its feature holds the guild. */
 const BUSY_RETRY_MS = 1_000;
 
+/**
+ * What BullMQ stores (and the dashboard shows) as the failure of a job that crashed on
+ * something unexpected: the real error can carry SQL or internals, so it only goes to the log.
+ */
+export const INTERNAL_JOB_FAILURE = 'internal_error: The job failed. Try again.';
+
 async function runJob(
+  job: Job<unknown, JobResult>,
+  token: string | undefined,
+  deps: WorkerDeps,
+): Promise<JobResult> {
+  try {
+    return await dispatchJob(job, token, deps);
+  } catch (error) {
+    if (error instanceof JobFailure || isBullMqSignal(error)) throw error;
+    deps.logger.error(
+      { jobId: job.id, job: job.name, attempt: job.attemptsStarted, ...errorFields(error) },
+      'job crashed',
+    );
+    // Same retry behaviour as the real error: only an unrecoverable one stops the retries.
+    throw error instanceof UnrecoverableError
+      ? new UnrecoverableError(INTERNAL_JOB_FAILURE)
+      : new Error(INTERNAL_JOB_FAILURE);
+  }
+}
+
+/** Errors BullMQ uses for control flow (delay, wait, rate limit): passed through untouched. */
+function isBullMqSignal(error: unknown): boolean {
+  if (error instanceof DelayedError || error instanceof RateLimitError) return true;
+  return (
+    error instanceof Error && ['DelayedError', 'WaitingError', 'WaitingChildrenError'].includes(error.name)
+  );
+}
+
+async function dispatchJob(
   job: Job<unknown, JobResult>,
   token: string | undefined,
   deps: WorkerDeps,
