@@ -15,6 +15,7 @@ import {
 } from './helpers.ts';
 
 const rolesChannel = SANDBOX_IDS.channels.roles;
+const announcements = SANDBOX_IDS.channels.announcements;
 const familyNames = DEFAULT_COLOR_PALETTE.map((family) => family.name).sort();
 const shadeCount = DEFAULT_COLOR_PALETTE.reduce((n, family) => n + Math.max(1, family.shades.length), 0);
 
@@ -32,6 +33,15 @@ describe('color-roles jobs', () => {
       .insert(guildConfigs)
       .values({ guildId: STATION, data: { color_roles_mode: mode } })
       .onConflictDoUpdate({ target: guildConfigs.guildId, set: { data: { color_roles_mode: mode } } });
+
+  /** Sets the panel channel as the API's PUT channel route does. */
+  const setPanelChannel = (channelId: string) =>
+    harness.database.db
+      .insert(colorPanels)
+      .values({ guildId: STATION, channelId })
+      .onConflictDoUpdate({ target: colorPanels.guildId, set: { channelId } });
+  const messagesIn = (channelId: string) =>
+    guildState(harness.sandbox, STATION).channels.find((c) => c.id === channelId)?.messages ?? [];
 
   beforeAll(async () => {
     harness = await startHarness();
@@ -139,10 +149,7 @@ describe('color-roles jobs', () => {
   });
 
   it('posts the panel, then edits the same message', async () => {
-    await harness.database.db
-      .insert(colorPanels)
-      .values({ guildId: STATION, channelId: rolesChannel })
-      .onConflictDoUpdate({ target: colorPanels.guildId, set: { channelId: rolesChannel } });
+    await setPanelChannel(rolesChannel);
     await run('color-roles.generate');
     const first = await run('color-roles.post-panel');
     expect(first.result).toMatchObject({ ok: true, summary: 'Color panel posted.' });
@@ -162,6 +169,58 @@ describe('color-roles jobs', () => {
     expect(channel()?.messages.map((message) => message.id)).toEqual([panel?.messageId]);
   });
 
+  it('moves the panel when the admin picks another channel, and reset deletes it there', async () => {
+    await setPanelChannel(rolesChannel);
+    await run('color-roles.generate');
+    await run('color-roles.post-panel');
+    expect(messagesIn(rolesChannel)).toHaveLength(1);
+    const [first] = await harness.database.db.select().from(colorPanels);
+    expect(first).toMatchObject({ messageChannelId: rolesChannel });
+
+    // The admin picks #announcements.
+    await setPanelChannel(announcements);
+    const moved = await run('color-roles.post-panel');
+    expect(moved.result).toMatchObject({ ok: true, summary: 'Color panel moved to the new channel.' });
+    expect(messagesIn(rolesChannel)).toHaveLength(0);
+    expect(messagesIn(announcements)).toHaveLength(1);
+    const [panel] = await harness.database.db.select().from(colorPanels);
+    expect(panel).toMatchObject({
+      channelId: announcements,
+      messageId: messagesIn(announcements)[0]?.id,
+      messageChannelId: announcements,
+    });
+
+    const reset = await run('color-roles.reset');
+    expect(reset.state).toBe('completed');
+    expect(messagesIn(announcements)).toHaveLength(0);
+    const [after] = await harness.database.db.select().from(colorPanels);
+    expect(after).toMatchObject({ channelId: announcements, messageId: null, messageChannelId: null });
+  });
+
+  it('a move that crashes after posting is retried without leaving two panels', async () => {
+    await setPanelChannel(rolesChannel);
+    await run('color-roles.generate');
+    await run('color-roles.post-panel');
+    await setPanelChannel(announcements);
+    // Deleting the old panel fails on the first attempt (Discord 500s through every REST retry),
+    // after the new panel was already posted.
+    const sandbox = control(harness.sandbox);
+    await sandbox.fault({
+      method: 'DELETE',
+      path: `/channels/${rolesChannel}/messages/`,
+      status: 500,
+      count: 4,
+    });
+    const outcome = await run('color-roles.post-panel');
+    expect(outcome.state).toBe('completed');
+    expect(outcome.job.attemptsMade).toBeGreaterThan(1);
+    expect((await sandbox.faults()).every((fault) => fault.remaining === 0)).toBe(true);
+    expect(messagesIn(rolesChannel)).toHaveLength(0);
+    expect(messagesIn(announcements)).toHaveLength(1);
+    const [panel] = await harness.database.db.select().from(colorPanels);
+    expect(panel?.messageId).toBe(messagesIn(announcements)[0]?.id);
+  });
+
   it('post-panel without a channel fails with Select a channel first', async () => {
     await harness.database.db.delete(colorPanels);
     await run('color-roles.generate');
@@ -171,10 +230,7 @@ describe('color-roles jobs', () => {
   });
 
   it('reset removes the roles, the panel and the palette', async () => {
-    await harness.database.db
-      .insert(colorPanels)
-      .values({ guildId: STATION, channelId: rolesChannel })
-      .onConflictDoUpdate({ target: colorPanels.guildId, set: { channelId: rolesChannel } });
+    await setPanelChannel(rolesChannel);
     await run('color-roles.generate');
     await run('color-roles.post-panel');
     const reset = await run('color-roles.reset');

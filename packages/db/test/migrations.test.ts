@@ -1,7 +1,12 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseNameOf, dropDatabase, ensureDatabase, withDatabase } from '../src/database.ts';
-import { runMigrations } from '../src/migrate.ts';
+import { MIGRATIONS_FOLDER, runMigrations } from '../src/migrate.ts';
 import { createTestDatabase, testPostgresServerUrl } from '../src/testing.ts';
 
 let serverUrl = '';
@@ -92,6 +97,38 @@ describe('migrations', () => {
     } finally {
       await testDb.close();
     }
+  });
+
+  it('upgrade a database with a posted panel: the panel keeps its message, message_channel_id starts empty', async () => {
+    const url = freshUrl();
+    await ensureDatabase(url);
+    // The database as the first release left it: only 0000_init applied.
+    const initOnly = await mkdtemp(join(tmpdir(), 'db-migrations-'));
+    try {
+      await cp(MIGRATIONS_FOLDER, initOnly, { recursive: true });
+      const journalPath = join(initOnly, 'meta', '_journal.json');
+      const journal = JSON.parse(await readFile(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
+      journal.entries = journal.entries.filter((entry) => entry.tag === '0000_init');
+      await writeFile(journalPath, JSON.stringify(journal));
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await migrate(drizzle(client), { migrationsFolder: initOnly });
+        await client.query(
+          "INSERT INTO color_panels (guild_id, channel_id, message_id) VALUES ('300000000000000001', '12', '99')",
+        );
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await rm(initOnly, { recursive: true, force: true });
+    }
+    await runMigrations(url);
+    expect(
+      await query(url, 'SELECT guild_id, channel_id, message_id, message_channel_id FROM color_panels'),
+    ).toEqual([
+      { guild_id: '300000000000000001', channel_id: '12', message_id: '99', message_channel_id: null },
+    ]);
   });
 
   it('databaseNameOf reads the path of a URL', () => {

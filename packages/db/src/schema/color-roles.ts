@@ -57,11 +57,17 @@ export const colorShades = pgTable(
   (t) => [index('color_shades_guild_idx').on(t.guildId), index('color_shades_color_idx').on(t.colorId)],
 );
 
-/** Where the color panel is posted, so "Post / Update Panel" edits instead of duplicating. */
+/**
+ * Where the color panel is posted, so "Post / Update Panel" edits instead of duplicating.
+ * `channel_id` is the channel the admin picked; `message_channel_id` is the channel the posted
+ * `message_id` lives in, which differs after the admin picks another channel until the next post
+ * moves the panel (and lets that post, or a reset, delete the old message).
+ */
 export const colorPanels = pgTable('color_panels', {
   guildId: text('guild_id').primaryKey(),
   channelId: text('channel_id'),
   messageId: text('message_id'),
+  messageChannelId: text('message_channel_id'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -145,22 +145,43 @@ export async function deletePalette(db: Db, guildId: string): Promise<void> {
 }
 
 export interface ColorPanelLocation {
+  /** The channel the admin picked for the panel. */
   channelId: string | null;
   messageId: string | null;
+  /**
+   * The channel `messageId` was posted in. Rows from before this was stored have none: their
+   * message was posted in `channelId`.
+   */
+  messageChannelId: string | null;
 }
 
 export async function loadPanelLocation(db: Db, guildId: string): Promise<ColorPanelLocation> {
   const [panel] = await db
-    .select({ channelId: colorPanels.channelId, messageId: colorPanels.messageId })
+    .select({
+      channelId: colorPanels.channelId,
+      messageId: colorPanels.messageId,
+      messageChannelId: colorPanels.messageChannelId,
+    })
     .from(colorPanels)
     .where(eq(colorPanels.guildId, guildId))
     .limit(1);
-  return { channelId: panel?.channelId ?? null, messageId: panel?.messageId ?? null };
+  const messageId = panel?.messageId ?? null;
+  return {
+    channelId: panel?.channelId ?? null,
+    messageId,
+    messageChannelId: messageId ? (panel?.messageChannelId ?? panel?.channelId ?? null) : null,
+  };
 }
 
-export async function savePanelMessageId(db: Db, guildId: string, messageId: string | null): Promise<void> {
+/** Records the posted panel message and the channel it lives in (both null: no panel). */
+export async function savePanelMessage(
+  db: Db,
+  guildId: string,
+  message: { id: string; channelId: string } | null,
+): Promise<void> {
+  const set = { messageId: message?.id ?? null, messageChannelId: message?.channelId ?? null };
   await db
     .insert(colorPanels)
-    .values({ guildId, messageId })
-    .onConflictDoUpdate({ target: colorPanels.guildId, set: { messageId, updatedAt: sql`now()` } });
+    .values({ guildId, ...set })
+    .onConflictDoUpdate({ target: colorPanels.guildId, set: { ...set, updatedAt: sql`now()` } });
 }

@@ -9,7 +9,7 @@ import {
   loadPalette,
   loadPanelLocation,
   type StoredColor,
-  savePanelMessageId,
+  savePanelMessage,
   toPanelColors,
 } from './palette-store.ts';
 
@@ -25,7 +25,9 @@ export function buildPanelMessage(palette: readonly StoredColor[], mode: ColorRo
 
 /**
  * `color-roles.post-panel`: edits the stored panel message if it still exists, else posts a
- * new one in the panel channel, and stores its id.
+ * new one in the panel channel, and stores its id and channel. When the admin picked another
+ * channel since the last post, the panel moves: posted in the new channel, then the old message
+ * is deleted.
  */
 export async function postColorPanel(context: JobContext): Promise<JobResult> {
   const { db, client } = context.deps;
@@ -42,18 +44,23 @@ export async function postColorPanel(context: JobContext): Promise<JobResult> {
   await context.progress(20);
 
   const channelId = location.channelId;
+  const old =
+    location.messageId && location.messageChannelId && location.messageChannelId !== channelId
+      ? { channelId: location.messageChannelId, messageId: location.messageId }
+      : null;
+  let messageId: string;
+  let summary: string;
   try {
-    const previousId = location.messageId ?? (await findUnrecordedPanel(client, channelId));
+    const previousId = (old ? null : location.messageId) ?? (await findUnrecordedPanel(client, channelId));
     if (previousId && (await editMessage(client, channelId, previousId, body))) {
-      await savePanelMessageId(db, guildId, previousId);
-      await context.progress(100);
-      return { ok: true, summary: 'Color panel updated.' };
+      messageId = previousId;
+      summary = 'Color panel updated.';
+    } else {
+      await context.progress(60);
+      const message = (await client.rest.post(Routes.channelMessages(channelId), { body })) as APIMessage;
+      messageId = message.id;
+      summary = 'Color panel posted.';
     }
-    await context.progress(60);
-    const message = (await client.rest.post(Routes.channelMessages(channelId), { body })) as APIMessage;
-    await savePanelMessageId(db, guildId, message.id);
-    await context.progress(100);
-    return { ok: true, summary: 'Color panel posted.' };
   } catch (error) {
     if (isDiscordError(error, DiscordCodes.UnknownChannel)) {
       throw new JobFailure('invalid_input', 'The panel channel no longer exists. Pick another channel.');
@@ -62,6 +69,36 @@ export async function postColorPanel(context: JobContext): Promise<JobResult> {
       throw new JobFailure('forbidden', 'I cannot post in the panel channel. Check my permissions there.');
     }
     throw error;
+  }
+  // The old message goes once the new panel exists and before the new id replaces its id in
+  // Postgres: a run killed in between is retried, finds the new panel by its buttons and
+  // deletes the old one again (already gone is fine), so no retry leaves two panels.
+  const warnings: string[] = [];
+  if (old) {
+    await context.progress(80);
+    try {
+      await deletePanelMessage(client, old.channelId, old.messageId);
+    } catch (error) {
+      if (!isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.MissingAccess)) throw error;
+      warnings.push(`I could not delete the old panel in <#${old.channelId}>. Delete it by hand.`);
+    }
+    summary = 'Color panel moved to the new channel.';
+  }
+  await savePanelMessage(db, guildId, { id: messageId, channelId });
+  await context.progress(100);
+  return { ok: true, summary, ...(warnings.length > 0 ? { warnings } : {}) };
+}
+
+/** Deletes a posted panel; one already deleted, or in a deleted channel, counts as done. */
+export async function deletePanelMessage(
+  client: Client,
+  channelId: string,
+  messageId: string,
+): Promise<void> {
+  try {
+    await client.rest.delete(Routes.channelMessage(channelId, messageId));
+  } catch (error) {
+    if (!isDiscordError(error, DiscordCodes.UnknownMessage, DiscordCodes.UnknownChannel)) throw error;
   }
 }
 

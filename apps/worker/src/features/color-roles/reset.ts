@@ -7,10 +7,11 @@ import {
   loadPalette,
   loadPanelLocation,
   paletteRoleIds,
-  savePanelMessageId,
+  savePanelMessage,
   setColorRoleId,
   setShadeRoleId,
 } from './palette-store.ts';
+import { deletePanelMessage } from './panel.ts';
 import { clearPendingRole, loadPendingRoles } from './pending-roles.ts';
 import { findOrphanRole } from './role-targets.ts';
 import { clearColorWarnings } from './warnings.ts';
@@ -69,14 +70,10 @@ export async function resetColorRoles(context: JobContext): Promise<JobResult> {
   }
 
   const panel = await loadPanelLocation(db, guildId);
-  if (panel.channelId && panel.messageId) {
-    try {
-      await client.rest.delete(Routes.channelMessage(panel.channelId, panel.messageId));
-    } catch (error) {
-      if (!isDiscordError(error, DiscordCodes.UnknownMessage, DiscordCodes.UnknownChannel)) throw error;
-    }
+  if (panel.messageChannelId && panel.messageId) {
+    await deletePanelMessage(client, panel.messageChannelId, panel.messageId);
   }
-  await savePanelMessageId(db, guildId, null);
+  await savePanelMessage(db, guildId, null);
   await deletePalette(db, guildId);
   await clearPendingRole(redis, config.redisPrefix, guildId);
   await clearColorWarnings(redis, config.redisPrefix, guildId);

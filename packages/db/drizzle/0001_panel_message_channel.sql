@@ -1,0 +1,1 @@
+ALTER TABLE "color_panels" ADD COLUMN "message_channel_id" text;
