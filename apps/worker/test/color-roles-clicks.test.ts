@@ -46,6 +46,16 @@ describe('members picking colors on the panel', () => {
     ]);
     return memberRoles(harness.sandbox, STATION, nia).filter((id) => palette.has(id));
   };
+  /** The answer a click ended with: the first one, or the deferred answer edited in later. */
+  const finalAnswer = (result: ClickResult) =>
+    waitFor('the answer to a click', async () => {
+      if (result.response?.type !== InteractionResponseType.DeferredChannelMessageWithSource) {
+        return result.response?.data?.content;
+      }
+      const record = await fetch(`${harness.sandbox.url}/_sandbox/interactions/${result.interaction_id}`);
+      const body = (await record.json()) as { original: { content: string } | null };
+      return body.original?.content || undefined;
+    });
   const setUp = async (mode: 'basic' | 'shades') => {
     await harness.database.db
       .insert(guildConfigs)
@@ -99,12 +109,7 @@ describe('members picking colors on the panel', () => {
     expect(result.responded).toBe(true);
     expect(result.elapsed_ms).toBeLessThan(3000);
     expect(result.response?.type).toBe(InteractionResponseType.DeferredChannelMessageWithSource);
-    const answered = await waitFor('the deferred answer', async () => {
-      const record = await fetch(`${harness.sandbox.url}/_sandbox/interactions/${result.interaction_id}`);
-      const body = (await record.json()) as { original: { content: string } | null };
-      return body.original?.content.includes('Green') ? body.original : undefined;
-    });
-    expect(answered.content).toBe('You now have the **Green** color.');
+    expect(await finalAnswer(result)).toBe('You now have the **Green** color.');
     expect(await colorRolesOfNia()).toEqual([await roleIdOfColor('Green')]);
   });
 
@@ -128,6 +133,21 @@ describe('members picking colors on the panel', () => {
     const naturalButtons = JSON.stringify(naturals.response?.data?.components ?? []);
     expect(naturalButtons).toContain('color:shade:Champagne');
     expect(naturalButtons).not.toContain('Crimson');
+  });
+
+  it('concurrent clicks on different colors leave the member with exactly one color', async () => {
+    await setUp('basic');
+    const names = ['Red', 'Blue', 'Green', 'Pink'];
+    for (let round = 0; round < 3; round++) {
+      const clicks = await Promise.all(names.map((name) => click(`color:pick:${name}`)));
+      // Every click is answered (some may have been deferred while another held the member).
+      const answers = await Promise.all(clicks.map((result) => finalAnswer(result)));
+      for (const answer of answers) expect(answer).toMatch(/^You now have the \*\*\w+\*\* color\.$/);
+      const held = await colorRolesOfNia();
+      expect(held).toHaveLength(1);
+      const roleIds = await Promise.all(names.map((name) => roleIdOfColor(name)));
+      expect(roleIds).toContain(held[0]);
+    }
   });
 
   it('a role above the bot gets the member a clear message and the admin a warning', async () => {

@@ -40,3 +40,24 @@ export async function withGuildLock<T>(
     await redis.eval(RELEASE, 1, key, token).catch(() => {});
   }
 }
+
+/**
+ * Like `withGuildLock`, but waits up to `waitMs` for a busy lock to be released (polling)
+ * instead of giving up at once. `{ acquired: false }` when it stayed busy that long.
+ */
+export async function withLockWhenFree<T>(
+  redis: Redis,
+  key: string,
+  ttlMs: number,
+  waitMs: number,
+  run: () => Promise<T>,
+): Promise<LockedRun<T>> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const attempt = await withGuildLock(redis, key, ttlMs, run);
+    if (attempt.acquired || Date.now() >= deadline) return attempt;
+    await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+  }
+}
+
+const LOCK_POLL_MS = 25;

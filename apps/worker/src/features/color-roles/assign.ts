@@ -1,8 +1,9 @@
 import { PermissionFlagsBits, Routes } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
-import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
+import { DiscordCodes, fetchMember, isDiscordError } from '../../discord-rest.ts';
 import type { EphemeralAnswer } from '../../interactions/respond.ts';
 import type { PanelInteraction } from '../../interactions/types.ts';
+import { withLockWhenFree } from '../../jobs/guild-lock.ts';
 import { paletteRoleIds, type StoredColor } from './palette-store.ts';
 import { clearColorWarnings, recordColorWarning, roleAboveBotWarning } from './warnings.ts';
 
@@ -11,7 +12,12 @@ export const ROLE_ABOVE_BOT_MESSAGE =
 export const MISSING_MANAGE_ROLES_MESSAGE =
   "I can't give you that role: I need the Manage Roles permission. Ask an admin.";
 export const ROLE_MISSING_MESSAGE = "That color's role is missing. Ask an admin to run Generate Roles.";
+export const COLOR_BUSY_MESSAGE = 'Still changing your color from your last click. Try again in a moment.';
 const REASON = 'Space Cadet: color pick';
+/** The member's lock outlives a slow (rate-limited) swap; a crashed holder frees it at expiry. */
+const PICK_LOCK_TTL_MS = 15_000;
+/** How long a click waits for the member's previous click; the answer is deferred meanwhile. */
+const PICK_LOCK_WAIT_MS = 10_000;
 
 /**
  * Gives the member `choice`'s role and takes away every other colour role of the palette, so
@@ -24,7 +30,7 @@ export async function assignColorRole(
   palette: readonly StoredColor[],
   choice: { name: string; roleId: string | null },
 ): Promise<EphemeralAnswer> {
-  const { client, redis, config } = deps;
+  const { redis, config } = deps;
   const guildId = interaction.guildId;
   const roleId = choice.roleId;
   if (!guildId || !roleId) return { content: ROLE_MISSING_MESSAGE };
@@ -43,10 +49,45 @@ export async function assignColorRole(
     }
   }
 
-  const held = memberRoleIds(interaction);
-  const colorRoles = paletteRoleIds(palette);
   const userId = interaction.user.id;
+  // One colour change per member at a time: two quick clicks would otherwise each add their
+  // colour and remove only the colours the member had before, leaving two colour roles.
+  const lock = await withLockWhenFree(
+    redis,
+    colorPickLockKey(config.redisPrefix, guildId, userId),
+    PICK_LOCK_TTL_MS,
+    PICK_LOCK_WAIT_MS,
+    () => swapColorRole(deps, guildId, userId, roleId, paletteRoleIds(palette)),
+  );
+  if (!lock.acquired) return { content: COLOR_BUSY_MESSAGE };
+  if (lock.value === 'missing-permissions') {
+    const name = guild?.roles.cache.get(roleId)?.name ?? choice.name;
+    await recordColorWarning(redis, config.redisPrefix, guildId, roleId, roleAboveBotWarning(name));
+    return { content: ROLE_ABOVE_BOT_MESSAGE };
+  }
+  if (lock.value === 'unknown-role') return { content: ROLE_MISSING_MESSAGE };
+  await clearColorWarnings(redis, config.redisPrefix, guildId, [roleId]);
+  return { content: `You now have the **${choice.name}** color.` };
+}
+
+export function colorPickLockKey(redisPrefix: string, guildId: string, userId: string): string {
+  return `${redisPrefix}:color-pick-lock:${guildId}:${userId}`;
+}
+
+/**
+ * Gives the role and removes every other palette role the member holds, read fresh from
+ * Discord under the member's lock (the interaction's copy predates any click still running).
+ */
+async function swapColorRole(
+  deps: WorkerDeps,
+  guildId: string,
+  userId: string,
+  roleId: string,
+  colorRoles: ReadonlySet<string>,
+): Promise<'done' | 'missing-permissions' | 'unknown-role'> {
+  const { client } = deps;
   try {
+    const held = (await fetchMember(client, guildId, userId)).roles;
     if (!held.includes(roleId)) {
       await client.rest.put(Routes.guildMemberRole(guildId, userId, roleId), { reason: REASON });
     }
@@ -55,21 +96,10 @@ export async function assignColorRole(
         await client.rest.delete(Routes.guildMemberRole(guildId, userId, other), { reason: REASON });
       }
     }
+    return 'done';
   } catch (error) {
-    if (isDiscordError(error, DiscordCodes.MissingPermissions)) {
-      const name = guild?.roles.cache.get(roleId)?.name ?? choice.name;
-      await recordColorWarning(redis, config.redisPrefix, guildId, roleId, roleAboveBotWarning(name));
-      return { content: ROLE_ABOVE_BOT_MESSAGE };
-    }
-    if (isDiscordError(error, DiscordCodes.UnknownRole)) return { content: ROLE_MISSING_MESSAGE };
+    if (isDiscordError(error, DiscordCodes.MissingPermissions)) return 'missing-permissions';
+    if (isDiscordError(error, DiscordCodes.UnknownRole)) return 'unknown-role';
     throw error;
   }
-  await clearColorWarnings(redis, config.redisPrefix, guildId, [roleId]);
-  return { content: `You now have the **${choice.name}** color.` };
-}
-
-function memberRoleIds(interaction: PanelInteraction): string[] {
-  const member = interaction.member;
-  if (!member) return [];
-  return Array.isArray(member.roles) ? [...member.roles] : [...member.roles.cache.keys()];
 }
