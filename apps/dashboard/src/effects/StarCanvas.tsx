@@ -1,31 +1,17 @@
 import { useEffect, useRef } from 'react';
+import { afterLoadAndIdle } from '../lib/idle.ts';
 import { useEffectsEnabled } from '../lib/preferences.ts';
+import { drawStars, starSprites } from './star-sprites.ts';
 import { createStars, type Star, type StarVariant, stepStars } from './stars.ts';
 
-function draw(ctx: CanvasRenderingContext2D, stars: Star[], width: number, height: number): void {
-  ctx.clearRect(0, 0, width, height);
-  for (const star of stars) {
-    const alpha = star.alpha * (0.75 + 0.25 * Math.sin(star.twinkle));
-    if (star.trail > 0) {
-      const dx = star.trail * 0.33;
-      const gradient = ctx.createLinearGradient(star.x, star.y, star.x - dx, star.y - star.trail);
-      gradient.addColorStop(0, `rgba(255, 255, 255, ${alpha})`);
-      gradient.addColorStop(1, 'rgba(160, 180, 255, 0)');
-      ctx.strokeStyle = gradient;
-      ctx.lineWidth = star.radius;
-      ctx.beginPath();
-      ctx.moveTo(star.x, star.y);
-      ctx.lineTo(star.x - dx, star.y - star.trail);
-      ctx.stroke();
-    }
-    ctx.fillStyle = `rgba(235, 240, 255, ${alpha})`;
-    ctx.beginPath();
-    ctx.arc(star.x, star.y, star.radius, 0, Math.PI * 2);
-    ctx.fill();
-  }
-}
-
-/** The animated star background. Renders nothing (and schedules no frames) when effects are off. */
+/** Sharper than 2x buys nothing for sub-pixel dots and quadruples the pixels to clear. */
+export const MAX_PIXEL_RATIO = 2;
+/**
+ * The slow drift (under 0.15 px a frame) looks the same at 30 fps and costs half the redraws;
+ * falling stars keep every frame so the shooting ones stay smooth.
+ */
+export const FRAME_INTERVAL_MS: Record<StarVariant, number> = { drift: 1000 / 30, falling: 0 };
+/** The animated star background. Renders nothing (and schedules no work) when effects are off. */
 export function StarCanvas({ variant = 'falling' }: { variant?: StarVariant }) {
   const [enabled] = useEffectsEnabled();
   if (!enabled) return null;
@@ -37,50 +23,88 @@ function AnimatedStars({ variant }: { variant: StarVariant }) {
 
   useEffect(() => {
     const canvas = canvasRef.current;
-    const ctx = canvas?.getContext('2d');
-    if (!canvas || !ctx) return;
+    if (!canvas) return;
+    let ctx: CanvasRenderingContext2D | null = null;
     let width = 0;
     let height = 0;
+    let ratio = 1;
     let stars: Star[] = [];
     let frame = 0;
     let last = 0;
+    let ready = false;
+    let onScreen = true;
 
     const resize = () => {
-      const ratio = Math.min(window.devicePixelRatio || 1, 2);
+      if (!ctx) return;
+      ratio = Math.min(window.devicePixelRatio || 1, MAX_PIXEL_RATIO);
       width = window.innerWidth;
       height = window.innerHeight;
       canvas.width = Math.round(width * ratio);
       canvas.height = Math.round(height * ratio);
-      ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
       stars = createStars(width, height, variant);
     };
+    const interval = FRAME_INTERVAL_MS[variant];
     const tick = (time: number) => {
+      frame = window.requestAnimationFrame(tick);
+      if (!ctx) return stop();
+      // A millisecond of slack: a 60 Hz display hands out 16.6/16.8 ms gaps, not exact halves.
+      if (last !== 0 && time - last < interval - 1) return;
       const dt = last === 0 ? 1 : Math.min((time - last) / 16.67, 3);
       last = time;
       stepStars(stars, width, height, variant, dt);
-      draw(ctx, stars, width, height);
-      frame = window.requestAnimationFrame(tick);
-    };
-    const start = () => {
-      if (frame === 0 && document.visibilityState !== 'hidden') {
-        last = 0;
-        frame = window.requestAnimationFrame(tick);
-      }
+      drawStars(ctx, stars, width, height, ratio, starSprites());
     };
     const stop = () => {
       if (frame !== 0) window.cancelAnimationFrame(frame);
       frame = 0;
     };
-    const onVisibility = () => (document.visibilityState === 'hidden' ? stop() : start());
+    /** Animates only while started, the tab is visible and the canvas is on screen. */
+    const update = () => {
+      const run = ready && onScreen && document.visibilityState !== 'hidden';
+      if (!run) return stop();
+      if (frame === 0) {
+        last = 0;
+        frame = window.requestAnimationFrame(tick);
+      }
+    };
+    // Resizing re-seeds the stars; coalesce a drag's resize events into one per frame.
+    let resizeFrame = 0;
+    const onResize = () => {
+      if (resizeFrame !== 0) return;
+      resizeFrame = window.requestAnimationFrame(() => {
+        resizeFrame = 0;
+        resize();
+      });
+    };
 
-    resize();
-    start();
-    window.addEventListener('resize', resize);
-    document.addEventListener('visibilitychange', onVisibility);
+    const observer =
+      typeof IntersectionObserver === 'function'
+        ? new IntersectionObserver((entries) => {
+            const entry = entries.at(-1);
+            if (!entry) return;
+            onScreen = entry.isIntersecting;
+            update();
+          })
+        : null;
+    observer?.observe(canvas);
+    document.addEventListener('visibilitychange', update);
+    // Nothing (not even the canvas's backing store) is set up until the page has loaded and idled.
+    const cancelStart = afterLoadAndIdle(() => {
+      ctx = canvas.getContext('2d');
+      if (!ctx) return;
+      resize();
+      window.addEventListener('resize', onResize);
+      ready = true;
+      update();
+    });
     return () => {
+      cancelStart();
+      ready = false;
       stop();
-      window.removeEventListener('resize', resize);
-      document.removeEventListener('visibilitychange', onVisibility);
+      if (resizeFrame !== 0) window.cancelAnimationFrame(resizeFrame);
+      observer?.disconnect();
+      document.removeEventListener('visibilitychange', update);
+      window.removeEventListener('resize', onResize);
     };
   }, [variant]);
 

@@ -10,8 +10,18 @@ export const TAGLINES = [
   'Personality roles and leveling, set up in minutes.',
 ] as const;
 
-export function Hero() {
+/** Its own component: a typed letter re-renders this line only, not the whole hero. */
+function TypedTagline() {
   const typed = useTypedText(TAGLINES, TAGLINE_PAUSE_MS);
+  return (
+    <span aria-hidden="true" className="typed">
+      {typed}
+      <span className="caret" />
+    </span>
+  );
+}
+
+export function Hero() {
   const inviteUrl = useInviteUrl();
   return (
     <section className="hero" aria-labelledby="hero-title">
@@ -24,10 +34,7 @@ export function Hero() {
           <span className="sr-only">
             Color roles, personality roles, leveling, utilities and moderation for your Discord server.
           </span>
-          <span aria-hidden="true" className="typed">
-            {typed}
-            <span className="caret" />
-          </span>
+          <TypedTagline />
         </p>
         <div className="hero-actions">
           <a className="btn btn-discord btn-lg" href={inviteUrl}>
