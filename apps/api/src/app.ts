@@ -3,7 +3,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { ApiConfig } from './env.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerDocs } from './plugins/docs.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { answerClientError, registerErrorHandling, sendError } from './plugins/errors.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerServices } from './plugins/services.ts';
 import { registerRoutes } from './routes/index.ts';
@@ -26,6 +26,10 @@ export async function buildApp(config: ApiConfig, options: BuildAppOptions = {})
     bodyLimit: BODY_LIMIT_BYTES,
     // Request ids let a 500's log line be found from the client's report.
     requestIdHeader: 'x-request-id',
+    // The router's own errors (malformed URL, over-long path parameter) in the one error body.
+    frameworkErrors: sendError,
+    // And what Node's HTTP parser refuses before Fastify sees a request.
+    clientErrorHandler: answerClientError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,4 +1,5 @@
 import { colorGroups } from '@spacecadet/db';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 import { GUILD_ROUTES, sampleRequest } from './samples.ts';
@@ -64,12 +65,22 @@ describe('group routes authorize on the group guild', () => {
         headers: authorization ? { authorization } : {},
       });
     expect((await expand(station?.id)).statusCode).toBe(401);
+    // Nia manages no guild: 403 whether or not the group exists.
     expect((await expand(station?.id, auth.nia)).statusCode).toBe(403);
-    expect((await expand(orbit?.id, auth.ada)).statusCode).toBe(403);
+    expect((await expand(999_999, auth.nia)).statusCode).toBe(403);
+    // Ada manages Station only: Orbit's group answers like a missing one, and is left alone.
+    const foreign = await expand(orbit?.id, auth.ada);
+    const missing = await expand(999_999, auth.ada);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json()).toEqual(missing.json());
+    const [orbitAfter] = await h.database.db
+      .select()
+      .from(colorGroups)
+      .where(eq(colorGroups.id, orbit?.id ?? 0));
+    expect(orbitAfter?.isExpanded).toBe(orbit?.isExpanded);
     const ok = await expand(station?.id, auth.mo);
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ group_id: station?.id, is_expanded: false });
-    expect((await expand(999_999, auth.ada)).statusCode).toBe(404);
   });
 });
 

@@ -63,20 +63,136 @@ const WRITE_ROUTES = (Object.keys(routes) as RouteName[]).filter(
   (name) => routes[name].method !== 'GET' && routes[name].auth !== 'public' && name !== 'logout',
 );
 
-/** Bodies near the route's shape (its own keys, random values) and far from it (any JSON, raw text). */
-function bodies(name: RouteName): fc.Arbitrary<{ raw: string } | { json: unknown }> {
-  const keys = Object.keys(SAMPLE_BODIES[name] ?? {});
-  const value = fc.oneof(
-    fc.jsonValue({ maxDepth: 2 }),
-    fc.stringMatching(/^\d{1,22}$/),
-    fc.constantFrom('', ' ', 'basic', 'shades', '2030-01-01T00:00:00Z', '\u0000', -1, 1e21, null),
+/**
+ * One UTF-16 unit of any kind, weighted towards what Postgres refuses: any code point, an
+ * unpaired surrogate half, NUL, or plain ASCII.
+ */
+const anyUnit = fc.oneof(
+  { weight: 4, arbitrary: fc.nat({ max: 0x10ffff }).map((code) => String.fromCodePoint(code)) },
+  { weight: 2, arbitrary: fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)) },
+  { weight: 1, arbitrary: fc.constant('\u0000') },
+  { weight: 3, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }) },
+);
+const anyText = fc.string({ unit: anyUnit, maxLength: 30 });
+
+/** Numbers around every bound: int4, safe integers, doubles, negatives. */
+const anyNumber = fc.oneof(
+  { weight: 2, arbitrary: fc.constantFrom(2 ** 31 - 1, 2 ** 31, -(2 ** 31), 2 ** 53, 1e21, -1, 0, 0.5) },
+  fc.integer(),
+  fc.integer({ min: -(2 ** 31) - 2, max: 2 ** 31 + 2 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.constantFrom(-(2 ** 53), -1e21, 1e308, -1e308, -0),
+);
+
+const anyScalar = fc.oneof(
+  anyText,
+  anyNumber,
+  fc.boolean(),
+  fc.constant(null),
+  fc.stringMatching(/^\d{1,22}$/),
+  fc.constantFrom(
+    '',
+    ' ',
+    'basic',
+    'shades',
+    '300000000000000021',
+    '2030-01-01T00:00:00Z',
+    '0000-01-01T00:00:00Z',
+    '1969-12-31T23:59:59Z',
+    '9999-12-31T23:59:59-12:00',
+  ),
+);
+
+/** Objects and arrays nested around the config cap (32) and far beyond it. */
+function nest(levels: number, inner: unknown): unknown {
+  let value = inner;
+  for (let i = levels; i > 0; i--) value = i % 2 === 1 ? { k: value } : [value];
+  return value;
+}
+const anyNested = fc
+  .tuple(fc.integer({ min: 28, max: 40 }), anyScalar)
+  .map(([levels, inner]) => nest(levels, inner));
+
+const anyValue = fc.oneof(
+  { weight: 4, arbitrary: anyScalar },
+  { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2, stringUnit: anyUnit }) },
+  { weight: 1, arbitrary: anyNested },
+);
+
+/** JSON text nested far deeper than any parser frame budget would like, under the body limit. */
+const deepJsonText = fc
+  .tuple(fc.integer({ min: 33, max: 60_000 }), fc.constantFrom('[', '{"k":'))
+  .map(([levels, open]) => {
+    const close = open === '[' ? ']' : '}';
+    return `${open.repeat(levels)}${open === '[' ? '' : '1'}${close.repeat(levels)}`;
+  });
+
+type Body = { raw: string } | { json: unknown };
+
+/** Every path to a leaf (or an empty container) of a JSON value. */
+function leafPaths(value: unknown, path: Array<string | number> = []): Array<Array<string | number>> {
+  if (typeof value !== 'object' || value === null) return [path];
+  const entries = Object.entries(value);
+  if (entries.length === 0) return [path];
+  return entries.flatMap(([key, child]) =>
+    leafPaths(child, [...path, Array.isArray(value) ? Number(key) : key]),
   );
-  const shaped = keys.length > 0 ? fc.dictionary(fc.constantFrom(...keys, 'extra'), value) : fc.constant({});
+}
+
+/** A copy of `value` with the leaf at `path` replaced (path [] replaces the whole value). */
+function replaceAt(value: unknown, path: Array<string | number>, replacement: unknown): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined) return replacement;
+  if (Array.isArray(value)) {
+    const copy = [...value];
+    copy[Number(head)] = replaceAt(copy[Number(head)], rest, replacement);
+    return copy;
+  }
+  const copy = { ...(value as Record<string, unknown>) };
+  copy[head] = replaceAt(copy[head], rest, replacement);
+  return copy;
+}
+
+/** The route's valid sample body with one field, however deep, made hostile. */
+function mutatedSamples(name: RouteName): fc.Arbitrary<Body> {
+  const sample = SAMPLE_BODIES[name] ?? {};
+  return fc
+    .tuple(fc.constantFrom(...leafPaths(sample)), anyValue)
+    .map(([path, value]): Body => ({ json: replaceAt(sample, path, value) }));
+}
+
+/**
+ * Bodies near the route's shape (its own keys, hostile values), far from it (any JSON, raw text
+ * of any units) and deeply nested, at the top level or under one of the route's keys.
+ */
+function bodies(name: RouteName): fc.Arbitrary<Body> {
+  const keys = [...Object.keys(SAMPLE_BODIES[name] ?? {}), 'extra'];
+  const shaped = fc.dictionary(fc.constantFrom(...keys), anyValue, { maxKeys: 4 });
   return fc.oneof(
-    shaped.map((json) => ({ json })),
-    fc.jsonValue({ maxDepth: 3 }).map((json) => ({ json })),
-    fc.string({ maxLength: 40 }).map((raw) => ({ raw })),
+    { weight: 4, arbitrary: mutatedSamples(name) },
+    { weight: 2, arbitrary: shaped.map((json): Body => ({ json })) },
+    {
+      weight: 1,
+      arbitrary: fc.jsonValue({ maxDepth: 3, stringUnit: anyUnit }).map((json): Body => ({ json })),
+    },
+    { weight: 1, arbitrary: anyNested.map((json): Body => ({ json })) },
+    { weight: 1, arbitrary: anyText.map((raw): Body => ({ raw })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...keys), deepJsonText, fc.boolean())
+        .map(([key, deep, top]): Body => ({ raw: top ? deep : `{${JSON.stringify(key)}:${deep}}` })),
+    },
   );
+}
+
+/** The outcome every request must have: 2xx or 4xx, and a 4xx in the one error body. */
+function expectCleanAnswer(response: { statusCode: number; body: string; json(): unknown }, what: string) {
+  expect(response.statusCode, `${what}: ${response.body}`).toBeLessThan(500);
+  expect(response.statusCode, what).toBeGreaterThanOrEqual(200);
+  if (response.statusCode >= 400) {
+    expect(response.json(), what).toMatchObject({ error: expect.any(String), message: expect.any(String) });
+  }
 }
 
 describe('random bodies at every write route', () => {
@@ -86,6 +202,8 @@ describe('random bodies at every write route', () => {
 
   it.each(WRITE_ROUTES)('%s answers only 2xx/4xx and a rejected body changes nothing', async (name) => {
     const { method, url } = sampleRequest(name, GUILDS.station);
+    // The route table's method: another would only ever reach the not-found handler.
+    expect(method).toBe(routes[name].method);
     await fc.assert(
       fc.asyncProperty(bodies(name), async (body) => {
         const before = await snapshot();
@@ -95,48 +213,93 @@ describe('random bodies at every write route', () => {
           headers: { authorization: ada, 'content-type': 'application/json' },
           payload: 'raw' in body ? body.raw : JSON.stringify(body.json),
         });
-        expect(response.statusCode, response.body).toBeLessThan(500);
-        expect(response.statusCode).toBeGreaterThanOrEqual(200);
+        expectCleanAnswer(response, name);
         // The session stays valid throughout, so a rejection is about the body, never auth.
         expect([401, 403]).not.toContain(response.statusCode);
-        if (response.statusCode >= 400) {
-          expect(response.json()).toMatchObject({ error: expect.any(String), message: expect.any(String) });
-          expect(await snapshot()).toBe(before);
-        }
+        if (response.statusCode >= 400) expect(await snapshot()).toBe(before);
       }),
       { numRuns: 25 },
     );
   });
 });
 
-describe('random paths and queries at the read routes', () => {
-  const segment = fc.oneof(
-    fc.string({ maxLength: 30 }),
-    fc.stringMatching(/^\d{1,25}$/),
-    fc.constantFrom('color-roles.generate.300000000000000001', '..', '%00', '%ZZ', '-1'),
-  );
+/** Path segments as sent on the wire: percent-encoded text of any units, ids of any size, junk. */
+const anySegment = fc.oneof(
+  // encodeURIComponent throws on unpaired surrogates; their UTF-8 form is among the constants.
+  anyText.map((text) => encodeURIComponent(text.replace(/\p{Cs}/gu, '\ufffd'))),
+  anyNumber.map((n) => encodeURIComponent(String(n))),
+  fc.stringMatching(/^\d{1,25}$/),
+  fc.constantFrom(
+    GUILDS.station,
+    '1',
+    '2147483647',
+    '2147483648',
+    '-1',
+    '0',
+    '1e3',
+    '1.5',
+    'zodiac',
+    'color-roles.generate.300000000000000001',
+    '..',
+    '%00',
+    '%ZZ',
+    '%ED%A0%80',
+    '%C0%80',
+    '1'.repeat(150),
+  ),
+);
 
+const PARAM_ROUTES = (Object.keys(routes) as RouteName[]).filter(
+  (name) => routes[name].path.includes(':') && name !== 'logout',
+);
+
+describe('random path parameters at every route with parameters', () => {
+  it('never answer 5xx, in the route table method, and a rejected request changes nothing', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...PARAM_ROUTES),
+        // Mostly the user's own guild, so the other segments get past authorization.
+        fc.oneof({ weight: 3, arbitrary: fc.constant(GUILDS.station) }, anySegment),
+        fc.dictionary(fc.constantFrom('roleId', 'boostId', 'question_type', 'jobId'), anySegment),
+        async (name, guildId, segments) => {
+          const def = routes[name];
+          const values: Record<string, string> = { guildId, ...segments };
+          const url = def.path.replace(/:([A-Za-z_]+)/g, (_, param: string) => values[param] ?? '1');
+          const body = SAMPLE_BODIES[name];
+          const before = def.method === 'GET' ? '' : await snapshot();
+          const response = await h.app.inject({
+            method: def.method,
+            url,
+            headers: { authorization: ada, 'content-type': 'application/json' },
+            ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+          });
+          expectCleanAnswer(response, `${def.method} ${url}`);
+          expect(response.statusCode, `${def.method} ${url}`).not.toBe(405);
+          if (response.statusCode >= 400 && def.method !== 'GET') expect(await snapshot()).toBe(before);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('random queries at the public read routes', () => {
   it('never answer 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(
-          (s: string) => `/api/invite-url?guildId=${encodeURIComponent(s)}`,
-          (s: string) => `/install?guildId=${encodeURIComponent(s)}`,
-          (s: string) => `/install/callback?code=x&state=${encodeURIComponent(s)}`,
-          (s: string) => `/install/callback?guild_id=${encodeURIComponent(s)}&error=${encodeURIComponent(s)}`,
-          (s: string) => `/api/bot/in-guild/${encodeURIComponent(s)}`,
-          (s: string) => `/api/jobs/${encodeURIComponent(s)}`,
-          (s: string) => `/api/guilds/${encodeURIComponent(s)}/config`,
-          (s: string) =>
-            `/api/guilds/${GUILDS.station}/personality-roles/questions/${encodeURIComponent(s)}/toggle`,
+          (s: string) => `/api/invite-url?guildId=${s}`,
+          (s: string) => `/install?guildId=${s}`,
+          (s: string) => `/install/callback?code=x&state=${s}`,
+          (s: string) => `/install/callback?guild_id=${s}&error=${s}&permissions=${s}`,
         ),
-        segment,
+        anySegment,
         async (path, value) => {
-          const response = await h.app.inject({ url: path(value), headers: { authorization: ada } });
+          const response = await h.app.inject({ method: 'GET', url: path(value) });
           expect(response.statusCode, `${path(value)}: ${response.body}`).toBeLessThan(500);
         },
       ),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
   });
 });

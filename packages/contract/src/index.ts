@@ -1,5 +1,6 @@
 export * from './entities.ts';
 export * from './errors.ts';
+export * from './inputs.ts';
 export * from './jobs.ts';
 export * from './requests.ts';
 export * from './routes.ts';

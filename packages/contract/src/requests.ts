@@ -1,37 +1,50 @@
 import { z } from 'zod';
 import { ChannelId, ColorRolesMode, GuildConfigData, Snowflake } from './entities.ts';
 import { MESSAGES } from './errors.ts';
+import {
+  checkJsonTree,
+  inTimestampRange,
+  SerialId,
+  SerialIdParam,
+  Text,
+  TIMESTAMP_YEAR_MAX,
+  TIMESTAMP_YEAR_MIN,
+} from './inputs.ts';
 
 export const GuildParams = z.object({ guildId: Snowflake });
 
 export const ExchangeBody = z
   .object({
-    code: z.string().min(1, MESSAGES.noCodeProvided).max(512),
-    code_verifier: z
-      .string()
-      .min(43, 'code_verifier must be 43-128 characters')
-      .max(128, 'code_verifier must be 43-128 characters'),
+    code: Text.min(1, MESSAGES.noCodeProvided).max(512),
+    code_verifier: Text.min(43, 'code_verifier must be 43-128 characters').max(
+      128,
+      'code_verifier must be 43-128 characters',
+    ),
   })
   .meta({ id: 'ExchangeBody' });
 
 export const InviteQuery = z.object({ guildId: Snowflake.optional() });
 export const InstallQuery = z.object({ guildId: Snowflake.optional() });
 export const InstallCallbackQuery = z.object({
-  code: z.string().optional(),
+  code: Text.optional(),
   guild_id: Snowflake.optional(),
-  state: z.string().max(512).optional(),
-  permissions: z.string().optional(),
-  error: z.string().optional(),
+  state: Text.max(512).optional(),
+  permissions: Text.optional(),
+  error: Text.optional(),
 });
 
-/** The raw config body: a JSON object (size is checked by the API against CONFIG_MAX_BYTES). */
-export const PutConfigBody = GuildConfigData;
+/**
+ * The raw config body: a JSON object whose strings Postgres can store, nested at most
+ * CONFIG_MAX_DEPTH deep (size is checked by the API against CONFIG_MAX_BYTES). Only writes are
+ * checked, so a config stored before these rules still reads back.
+ */
+export const PutConfigBody = GuildConfigData.superRefine(checkJsonTree);
 
 const ReactionRoleRowInput = z.object({
-  emoji: z.string().max(64).default(''),
-  role_id: z.string().max(32).default(''),
-  label: z.string().max(80).optional(),
-  description: z.string().max(100).optional(),
+  emoji: Text.max(64).default(''),
+  role_id: Text.max(32).default(''),
+  label: Text.max(80).optional(),
+  description: Text.max(100).optional(),
 });
 
 function checkRows(
@@ -65,10 +78,10 @@ export const PutReactionRolesBody = z
 export type PutReactionRolesBody = z.infer<typeof PutReactionRolesBody>;
 
 export const ChannelBody = z.object({ channel_id: ChannelId }).meta({ id: 'ChannelBody' });
-export const ExpandGroupBody = z.object({ group_id: z.number().int().positive(), is_expanded: z.boolean() });
+export const ExpandGroupBody = z.object({ group_id: SerialId, is_expanded: z.boolean() });
 export const ColorModeBody = z.object({ mode: ColorRolesMode });
 
-export const QuestionParams = GuildParams.extend({ question_type: z.string().min(1).max(64) });
+export const QuestionParams = GuildParams.extend({ question_type: Text.min(1).max(64) });
 export const ToggleQuestionBody = z.object({ enabled: z.boolean() });
 
 const NullableChannel = ChannelId.nullable();
@@ -85,30 +98,30 @@ export const PutLevelingBody = z
   .meta({ id: 'PutLevelingBody' });
 export type PutLevelingBody = z.infer<typeof PutLevelingBody>;
 
-export const LevelingRoleParams = GuildParams.extend({ roleId: z.coerce.number().int().positive() });
-export const BoostParams = GuildParams.extend({ boostId: z.coerce.number().int().positive() });
+export const LevelingRoleParams = GuildParams.extend({ roleId: SerialIdParam });
+export const BoostParams = GuildParams.extend({ boostId: SerialIdParam });
 
 export const CreateLevelingRoleBody = z
   .object({
-    role_name: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100, 'Role name is at most 100 characters')
-      .default('Level Reward'),
+    role_name: Text.trim().min(1).max(100, 'Role name is at most 100 characters').default('Level Reward'),
     level_required: z.number().int().min(0, 'Level required must be at least 0').max(1000).default(1),
     is_image_role: z.boolean().default(false),
   })
   .meta({ id: 'CreateLevelingRoleBody' });
 export const UpdateLevelingRoleBody = z
   .object({
-    role_name: z.string().trim().min(1).max(100, 'Role name is at most 100 characters').optional(),
+    role_name: Text.trim().min(1).max(100, 'Role name is at most 100 characters').optional(),
     level_required: z.number().int().min(0).max(1000).optional(),
     is_image_role: z.boolean().optional(),
   })
   .strict();
 
-const ExpiresAt = z.iso.datetime({ offset: true, message: 'expires_at must be an ISO timestamp' }).nullable();
+const ExpiresAt = z.iso
+  .datetime({ offset: true, message: 'expires_at must be an ISO timestamp' })
+  .refine(inTimestampRange, {
+    message: `expires_at must fall between the years ${TIMESTAMP_YEAR_MIN} and ${TIMESTAMP_YEAR_MAX} (UTC)`,
+  })
+  .nullable();
 export const CreateBoostBody = z
   .object({
     multiplier: z.number().min(0).max(100).default(2),
@@ -124,4 +137,4 @@ export const CreateRoleBoostBody = z
   })
   .meta({ id: 'CreateRoleBoostBody' });
 
-export const JobParams = z.object({ jobId: z.string().min(1).max(200) });
+export const JobParams = z.object({ jobId: Text.min(1).max(200) });

@@ -44,7 +44,9 @@ import {
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /**
  * public: no session. session: a valid session. guild: a session whose user owns or manages
- * (ADMINISTRATOR or MANAGE_GUILD) the `:guildId` guild. group: like guild, for the group's guild.
+ * (ADMINISTRATOR or MANAGE_GUILD) the `:guildId` guild. group: a session whose user manages some
+ * guild (403 otherwise); the row is then sought among that user's guilds only, so a row of another
+ * guild answers the same 404 as a missing one.
  */
 export type RouteAuth = 'public' | 'session' | 'guild' | 'group';
 

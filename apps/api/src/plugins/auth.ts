@@ -39,6 +39,18 @@ export async function authorizeGuild(
 }
 
 /**
+ * 403 unless the session's user manages at least one guild. A `group` route names a row, not a
+ * guild, so this is all that can be decided before the row is read; the route then looks the row
+ * up only among the user's guilds, so a row of someone else's guild and a missing row both answer
+ * 404 and reveal nothing.
+ */
+export async function managedGuildIds(services: AppServices, session: SessionContext): Promise<string[]> {
+  const ids = (await services.guildAccess.adminGuilds(session)).map((guild) => guild.id);
+  if (ids.length === 0) throw forbidden();
+  return ids;
+}
+
+/**
  * The guard every route passes, driven by the route table's `auth` kind. It runs in
  * preValidation: after the per-IP rate limit (onRequest), so a flood of made-up tokens is
  * throttled before it reaches Postgres or Discord, and before validation, so a caller without
@@ -52,6 +64,7 @@ export function registerAuth(app: FastifyInstance): void {
     if (auth === undefined || auth === 'public') return;
     const session = await authenticate(app.services, request);
     request.session = session;
+    if (auth === 'group') await managedGuildIds(app.services, session);
     if (auth !== 'guild') return;
     // A malformed id is left to validation (400); it can name no guild the user manages.
     const guildId = guildIdParam(request);

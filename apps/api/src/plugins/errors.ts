@@ -1,8 +1,9 @@
+import type { Duplex } from 'node:stream';
 import { type ErrorBody, type ErrorCode, MESSAGES } from '@spacecadet/contract';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiError } from '../errors.ts';
-import { isDependencyDown, isUnstorableText } from '../services/dependency-errors.ts';
+import { isDependencyDown, rejectedInputMessage } from '../services/dependency-errors.ts';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'invalid_input',
@@ -49,6 +50,11 @@ export function toErrorAnswer(error: unknown): ErrorAnswer {
           status: 415,
           body: { error: 'unsupported_media_type', message: 'Send the body as application/json' },
         };
+      // Fastify's messages for these echo the whole URL back.
+      case 'FST_ERR_MAX_PARAM_LENGTH':
+        return { status: 400, body: { error: 'invalid_input', message: 'A path segment is too long' } };
+      case 'FST_ERR_BAD_URL':
+        return { status: 400, body: { error: 'invalid_input', message: 'The URL is not correctly encoded' } };
     }
     // A JSON syntax error from the body parser carries 400 but no code.
     if (error instanceof SyntaxError && error.statusCode === 400) {
@@ -60,9 +66,8 @@ export function toErrorAnswer(error: unknown): ErrorAnswer {
       return { status: CODE_BY_STATUS[status] ? status : 400, body: { error: code, message: error.message } };
     }
   }
-  if (isUnstorableText(error)) {
-    return { status: 400, body: { error: 'invalid_input', message: 'Text cannot contain NUL characters' } };
-  }
+  const rejected = rejectedInputMessage(error);
+  if (rejected !== null) return { status: 400, body: { error: 'invalid_input', message: rejected } };
   if (isDependencyDown(error)) {
     return {
       status: 503,
@@ -72,14 +77,67 @@ export function toErrorAnswer(error: unknown): ErrorAnswer {
   return { status: 500, body: { error: 'internal_error', message: 'Something went wrong' } };
 }
 
+/**
+ * Answers an error in the one error body. The error handler uses it, and so does Fastify's
+ * `frameworkErrors` option, for the errors its router raises before any route runs (a malformed
+ * URL, a path parameter over `maxParamLength`).
+ */
+export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const answer = toErrorAnswer(error);
+  if (answer.status >= 500) request.log.error({ err: error }, 'request failed');
+  else request.log.info({ code: answer.body.error }, answer.body.message);
+  return reply.code(answer.status).send(answer.body);
+}
+
+interface ClientErrorAnswer {
+  status: number;
+  reason: string;
+  body: ErrorBody;
+}
+const CLIENT_ERRORS = new Map<string, ClientErrorAnswer>([
+  [
+    'ERR_HTTP_REQUEST_TIMEOUT',
+    {
+      status: 408,
+      reason: 'Request Timeout',
+      body: { error: 'invalid_input', message: 'The request took too long to arrive' },
+    },
+  ],
+  [
+    'HPE_HEADER_OVERFLOW',
+    {
+      status: 431,
+      reason: 'Request Header Fields Too Large',
+      body: { error: 'payload_too_large', message: 'The request headers are too large' },
+    },
+  ],
+]);
+const MALFORMED_REQUEST: ClientErrorAnswer = {
+  status: 400,
+  reason: 'Bad Request',
+  body: { error: 'invalid_input', message: 'Malformed HTTP request' },
+};
+
+/**
+ * Fastify's `clientErrorHandler`: requests Node's HTTP parser refuses before Fastify sees them
+ * (bad request line, oversized headers, timeout) answer in the one error body too.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const answer = CLIENT_ERRORS.get(error.code ?? '') ?? MALFORMED_REQUEST;
+  if (socket.writable) {
+    const body = JSON.stringify(answer.body);
+    socket.write(
+      `HTTP/1.1 ${answer.status} ${answer.reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 /** One error handler and one not-found handler for the whole app. */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error, request, reply) => {
-    const answer = toErrorAnswer(error);
-    if (answer.status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ code: answer.body.error }, answer.body.message);
-    return reply.code(answer.status).send(answer.body);
-  });
+  app.setErrorHandler(sendError);
 
   app.setNotFoundHandler((request, reply) => {
     const body: ErrorBody = {

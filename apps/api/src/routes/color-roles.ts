@@ -1,11 +1,11 @@
 import { type ColorGroup, MESSAGES, routes } from '@spacecadet/contract';
 import { colorRolesModeOf } from '@spacecadet/core';
 import { colorGroups, colorPanels, colorShades, colors, type Db, guildConfigs } from '@spacecadet/db';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ApiError, notFound } from '../errors.ts';
-import { authorizeGuild } from '../plugins/auth.ts';
+import { managedGuildIds } from '../plugins/auth.ts';
 import { isUndefinedTable } from '../services/dependency-errors.ts';
 import { enqueueGuildJob } from '../services/jobs.ts';
 import { defineRoute } from './define.ts';
@@ -124,20 +124,18 @@ export function registerColorRoleRoutes(app: FastifyInstance): void {
     job_id: await enqueueGuildJob(queue, 'color-roles.reset', params.guildId, session.user.id),
   }));
 
-  defineRoute(app, routes.expandColorGroup, async ({ body, session }) =>
-    withColorTables(async () => {
-      const [group] = await db
-        .select({ guildId: colorGroups.guildId })
-        .from(colorGroups)
-        .where(eq(colorGroups.id, body.group_id))
-        .limit(1);
-      if (!group) throw notFound('No such color group');
-      await authorizeGuild(app.services, session, group.guildId);
-      await db
+  // The guard has answered 403 to users who manage no guild. The group is looked up only among
+  // the user's guilds, so another guild's group and a missing one are the same 404.
+  defineRoute(app, routes.expandColorGroup, async ({ body, session }) => {
+    const guildIds = await managedGuildIds(app.services, session);
+    return withColorTables(async () => {
+      const updated = await db
         .update(colorGroups)
         .set({ isExpanded: body.is_expanded })
-        .where(eq(colorGroups.id, body.group_id));
+        .where(and(eq(colorGroups.id, body.group_id), inArray(colorGroups.guildId, guildIds)))
+        .returning({ id: colorGroups.id });
+      if (updated.length === 0) throw notFound('No such color group');
       return { group_id: body.group_id, is_expanded: body.is_expanded };
-    }),
-  );
+    });
+  });
 }

@@ -32,26 +32,41 @@ export function isDependencyDown(error: unknown): boolean {
   return false;
 }
 
-/** Postgres `undefined_table`: a table the code expects was never migrated. */
-export function isUndefinedTable(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    if ((current as { code?: unknown }).code === '42P01') return true;
-    current = current.cause;
-  }
-  return false;
-}
-
-/**
- * Postgres refusing a character it cannot store (NUL in text or jsonb). It is the client's
- * input, so it is a 400, and the statement changed nothing.
- */
-export function isUnstorableText(error: unknown): boolean {
+/** The error codes along the cause chain (Drizzle wraps driver errors). */
+function causeCodes(error: unknown): string[] {
+  const codes: string[] = [];
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (code === '22P05' || code === '22021') return true;
+    if (typeof code === 'string') codes.push(code);
     current = current.cause;
   }
-  return false;
+  return codes;
+}
+
+/** Postgres `undefined_table`: a table the code expects was never migrated. */
+export function isUndefinedTable(error: unknown): boolean {
+  return causeCodes(error).includes('42P01');
+}
+
+/**
+ * Postgres refusing a value the client sent (validation should have caught it first). The
+ * statement changed nothing, so the answer is a 400 with this message, not a 500.
+ */
+const UNSTORABLE_TEXT = 'Text contains characters that cannot be stored (such as NUL)';
+const REJECTED_INPUT = new Map([
+  ['22003', 'A number is out of range'],
+  ['22P02', 'A value is not in a valid format'],
+  ['54001', 'The input is too complex (nested too deeply)'],
+  ['22021', UNSTORABLE_TEXT],
+  ['22P05', UNSTORABLE_TEXT],
+]);
+
+/** The 400 message for a Postgres error caused by the client's input, or null for any other error. */
+export function rejectedInputMessage(error: unknown): string | null {
+  for (const code of causeCodes(error)) {
+    const message = REJECTED_INPUT.get(code);
+    if (message !== undefined) return message;
+  }
+  return null;
 }

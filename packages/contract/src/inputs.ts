@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+/**
+ * Input primitives the request schemas build on, so that nothing Postgres would refuse (an id
+ * beyond int4, text it cannot store, JSON too deep to parse) gets past validation as a 500.
+ */
+
+/** The largest value of a Postgres `integer` (`serial`) column. */
+export const INT4_MAX = 2_147_483_647;
+export const SERIAL_ID_MESSAGE = `Expected an id (a whole number from 1 to ${INT4_MAX})`;
+
+/** An id of a `serial` row in a JSON body. */
+export const SerialId = z
+  .number({ error: SERIAL_ID_MESSAGE })
+  .int(SERIAL_ID_MESSAGE)
+  .min(1, SERIAL_ID_MESSAGE)
+  .max(INT4_MAX, SERIAL_ID_MESSAGE);
+
+/** An id of a `serial` row in a path segment (a string until coerced). */
+export const SerialIdParam = z.coerce
+  .number({ error: SERIAL_ID_MESSAGE })
+  .int(SERIAL_ID_MESSAGE)
+  .min(1, SERIAL_ID_MESSAGE)
+  .max(INT4_MAX, SERIAL_ID_MESSAGE);
+
+export const NUL_TEXT_MESSAGE = 'Text cannot contain NUL characters';
+export const MALFORMED_TEXT_MESSAGE = 'Text must be valid Unicode (no unpaired surrogate characters)';
+
+/** In a `u` regex a surrogate pair is one code point, so this matches only unpaired halves. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Why Postgres could not store this string (NUL, unpaired UTF-16 surrogate), or null. */
+export function unstorableTextReason(value: string): string | null {
+  if (value.includes('\u0000')) return NUL_TEXT_MESSAGE;
+  if (LONE_SURROGATE.test(value)) return MALFORMED_TEXT_MESSAGE;
+  return null;
+}
+
+/** A string Postgres can store in text or jsonb: well-formed UTF-16 without NUL. */
+export const Text = z.string().superRefine((value, ctx) => {
+  const reason = unstorableTextReason(value);
+  if (reason !== null) ctx.addIssue({ code: 'custom', message: reason });
+});
+
+/** How deeply the raw config may nest: objects and arrays, the top-level object being level 1. */
+export const CONFIG_MAX_DEPTH = 32;
+export const CONFIG_TOO_DEEP_MESSAGE = `Config is nested too deeply (at most ${CONFIG_MAX_DEPTH} levels)`;
+
+/**
+ * Checks a free-form JSON value without recursion: every key and string value must be storable
+ * text, and objects and arrays nest at most `CONFIG_MAX_DEPTH` deep. Reports the first problem.
+ */
+export function checkJsonTree(value: unknown, ctx: z.RefinementCtx): void {
+  const stack: Array<{ value: unknown; path: PropertyKey[]; depth: number }> = [
+    { value, path: [], depth: 0 },
+  ];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { path, depth } = item;
+    if (typeof item.value === 'string') {
+      const reason = unstorableTextReason(item.value);
+      if (reason === null) continue;
+      ctx.addIssue({ code: 'custom', path, message: reason });
+      return;
+    }
+    if (typeof item.value !== 'object' || item.value === null) continue;
+    if (depth >= CONFIG_MAX_DEPTH) {
+      ctx.addIssue({ code: 'custom', path, message: CONFIG_TOO_DEEP_MESSAGE });
+      return;
+    }
+    const entries: Array<[PropertyKey, unknown]> = Array.isArray(item.value)
+      ? item.value.map((child, index) => [index, child])
+      : Object.entries(item.value);
+    for (const [key, child] of entries) {
+      const reason = typeof key === 'string' ? unstorableTextReason(key) : null;
+      if (reason !== null) {
+        ctx.addIssue({ code: 'custom', path: [...path, key], message: reason });
+        return;
+      }
+      stack.push({ value: child, path: [...path, key], depth: depth + 1 });
+    }
+  }
+}
+
+export const TIMESTAMP_YEAR_MIN = 1970;
+export const TIMESTAMP_YEAR_MAX = 9999;
+
+/** Whether an ISO timestamp falls (in UTC) within the years the API stores. */
+export function inTimestampRange(iso: string): boolean {
+  const year = new Date(iso).getUTCFullYear();
+  return year >= TIMESTAMP_YEAR_MIN && year <= TIMESTAMP_YEAR_MAX;
+}
