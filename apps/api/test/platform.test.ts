@@ -109,7 +109,7 @@ describe('install flow', () => {
     expect(Object.fromEntries(url.searchParams)).toMatchObject({
       client_id: '100000000000000001',
       permissions: h.config.botPermissions,
-      scope: 'bot applications.commands',
+      scope: 'bot guilds applications.commands',
       response_type: 'code',
       redirect_uri: 'http://127.0.0.1:4000/install/callback',
       guild_id: GUILDS.quiet,

@@ -24,12 +24,12 @@ export function decodeInstallState(state: string | undefined): string | undefine
   }
 }
 
-/** Discord's bot authorize page for our application, optionally with the guild preselected. */
+/** Discord's bot authorize page for our application (spec: scopes bot, guilds, applications.commands), optionally with the guild preselected. */
 export function inviteUrl(config: ApiConfig, guildId: string | undefined): string {
   const params = new URLSearchParams({
     client_id: config.discord.clientId,
     permissions: config.botPermissions,
-    scope: 'bot applications.commands',
+    scope: 'bot guilds applications.commands',
     response_type: 'code',
     redirect_uri: `${config.publicApiUrl}/install/callback`,
     state: encodeInstallState(guildId),
