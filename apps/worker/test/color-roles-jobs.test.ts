@@ -80,6 +80,37 @@ describe('color-roles jobs', () => {
     expect(baseline()).toBe(fixtureRoles + 12);
   });
 
+  it('puts the color roles just below the bot role, and only moves them when they are not there', async () => {
+    /** Role names bottom to top, with color roles shown as "color". */
+    const ladder = () =>
+      [...guildState(harness.sandbox, STATION).roles]
+        .sort((a, b) => a.position - b.position)
+        .map((role) => (familyNames.includes(role.name) ? 'color' : role.name));
+    const placed = ['@everyone', 'Crew', 'Managers', ...Array(12).fill('color'), 'Space Cadet', 'Moderators'];
+    const positions = () =>
+      guildState(harness.sandbox, STATION)
+        .roles.map((role) => role.position)
+        .sort((a, b) => a - b);
+
+    expect((await run('color-roles.generate')).state).toBe('completed');
+    expect(ladder()).toEqual(placed);
+    expect(positions()).toEqual([...Array(17).keys()]);
+
+    // Already in place: a second run makes no PATCH (it would use up this fault).
+    const sandbox = control(harness.sandbox);
+    await sandbox.fault({ method: 'PATCH', path: `/guilds/${STATION}/roles`, status: 500, count: 1 });
+    expect((await run('color-roles.generate')).state).toBe('completed');
+    expect((await sandbox.faults()).map((fault) => fault.remaining)).toEqual([1]);
+    await sandbox.clearFaults();
+
+    // An admin drags Red to the bottom; the next run puts it back with the others.
+    const red = guildState(harness.sandbox, STATION).roles.find((role) => role.name === 'Red');
+    await sandbox.botRest('PATCH', `/guilds/${STATION}/roles`, [{ id: red?.id, position: 1 }]);
+    expect(ladder()[1]).toBe('color');
+    expect((await run('color-roles.generate')).state).toBe('completed');
+    expect(ladder()).toEqual(placed);
+  });
+
   it('recreates only a role deleted in Discord', async () => {
     await run('color-roles.generate');
     const red = guildState(harness.sandbox, STATION).roles.find((role) => role.name === 'Red');

@@ -17,6 +17,7 @@ import {
   setShadeRoleId,
 } from './palette-store.ts';
 import { clearPendingRole, loadPendingRoles, markRolePending } from './pending-roles.ts';
+import { colorRolePlacement } from './role-placement.ts';
 import { findOrphanRole, type RoleTarget, roleTargets } from './role-targets.ts';
 import { clearColorWarnings, recordColorWarning, roleAboveBotWarning } from './warnings.ts';
 
@@ -76,7 +77,7 @@ export async function generateColorRoles(context: JobContext): Promise<JobResult
     await context.progress(10 + (85 * done) / missing.length);
   }
 
-  const warnings = await checkManageable(context);
+  const warnings = await placeAndCheckRoles(context);
   await context.progress(100);
   const reused = targets.length - created;
   context.log.info({ mode, seeded, created, adopted: adoptions.size, reused }, 'color roles generated');
@@ -118,10 +119,13 @@ async function saveRoleId(context: JobContext, target: RoleTarget, roleId: strin
 }
 
 /**
- * Roles at or above the bot's highest role cannot be given to members; warn the admin now
- * rather than when members click. Clears warnings of roles that became manageable.
+ * Moves the colour roles just below the bot's highest role, so a member's colour shows over
+ * their other coloured roles (one PATCH, none when they are already there). Then warns about
+ * colour roles at or above the bot's role: members cannot be given them (the dashboard shows
+ * the warning now rather than when members click). Clears warnings of roles that became
+ * manageable.
  */
-async function checkManageable(context: JobContext): Promise<string[]> {
+async function placeAndCheckRoles(context: JobContext): Promise<string[]> {
   const { client, db, redis, config } = context.deps;
   const guildId = context.payload.guild_id;
   const botId = client.user?.id;
@@ -131,9 +135,21 @@ async function checkManageable(context: JobContext): Promise<string[]> {
     fetchMember(client, guildId, botId),
     loadPalette(db, guildId),
   ]);
-  const botPosition = highestRolePosition(roles, me.roles);
   const ids = paletteRoleIds(palette);
   const warnings: string[] = [];
+  const moves = colorRolePlacement(roles, guildId, me.roles, ids);
+  if (moves.length > 0) {
+    try {
+      await client.rest.patch(Routes.guildRoles(guildId), { body: moves, reason: ROLE_REASON });
+      context.log.info({ moved: moves.length }, 'color roles moved below the bot role');
+    } catch (error) {
+      if (!isDiscordError(error, DiscordCodes.MissingPermissions)) throw error;
+      warnings.push(
+        "I could not move the color roles below my role, so members' other role colors may show instead. Drag them up in Server Settings → Roles.",
+      );
+    }
+  }
+  const botPosition = highestRolePosition(roles, me.roles);
   const fine: string[] = [];
   for (const role of roles) {
     if (!ids.has(role.id)) continue;
