@@ -2,15 +2,26 @@ import { MESSAGES } from '@spacecadet/contract';
 import { Link } from 'react-router';
 import { startSignIn } from '../lib/oauth.ts';
 
-export function SignInRequired() {
+/** A full-page card that asks the user to (re-)authorize with Discord. */
+function SignInState({
+  title,
+  text,
+  action,
+  alert = false,
+}: {
+  title: string;
+  text: string;
+  action: string;
+  alert?: boolean;
+}) {
   return (
     <main className="centered-state">
-      <div className="card">
-        <h1 className="state-title">{MESSAGES.signInRequired}</h1>
-        <p className="muted">Sign in with Discord to manage your servers.</p>
+      <div className="card" role={alert ? 'alert' : undefined}>
+        <h1 className="state-title">{title}</h1>
+        <p className="muted">{text}</p>
         <div className="state-actions">
           <button type="button" className="btn btn-primary" onClick={() => void startSignIn()}>
-            Sign in
+            {action}
           </button>
           <Link className="btn btn-secondary" to="/">
             Home
@@ -21,21 +32,23 @@ export function SignInRequired() {
   );
 }
 
+export function SignInRequired() {
+  return (
+    <SignInState
+      title={MESSAGES.signInRequired}
+      text="Sign in with Discord to manage your servers."
+      action="Sign in"
+    />
+  );
+}
+
 export function SessionExpired() {
   return (
-    <main className="centered-state">
-      <div className="card" role="alert">
-        <h1 className="state-title">Session Expired</h1>
-        <p className="muted">Your sign-in has expired. Authorize again to keep going.</p>
-        <div className="state-actions">
-          <button type="button" className="btn btn-primary" onClick={() => void startSignIn()}>
-            Re-Authorize
-          </button>
-          <Link className="btn btn-secondary" to="/">
-            Home
-          </Link>
-        </div>
-      </div>
-    </main>
+    <SignInState
+      title="Session Expired"
+      text="Your sign-in has expired. Authorize again to keep going."
+      action="Re-Authorize"
+      alert
+    />
   );
 }

@@ -1,7 +1,17 @@
 import { MESSAGES } from '@spacecadet/contract';
 import { useQuery } from '@tanstack/react-query';
 import { apiCall } from '../lib/api.ts';
+import { ChannelIdField } from '../ui/Field.tsx';
 import { queryKeys } from './queries.ts';
+
+/** The `#name` options of a channel select. */
+export function ChannelOptions({ channels }: { channels: ReadonlyArray<{ id: string; name: string }> }) {
+  return channels.map((channel) => (
+    <option key={channel.id} value={channel.id}>
+      #{channel.name}
+    </option>
+  ));
+}
 
 /**
  * A channel select (or a manual channel id input when the bot lists no channels). Disabled with
@@ -31,19 +41,7 @@ export function ChannelField({
   });
   const list = channels.data?.channels ?? [];
   if (botInGuild && !channels.isPending && list.length === 0) {
-    return (
-      <div className="field">
-        <label htmlFor={id}>{label} ID</label>
-        <input
-          id={id}
-          className="input"
-          inputMode="numeric"
-          placeholder="e.g. 300000000000000012"
-          value={value}
-          onChange={(event) => onChange(event.target.value)}
-        />
-      </div>
-    );
+    return <ChannelIdField id={id} label={`${label} ID`} value={value} onChange={onChange} />;
   }
   return (
     <div className="field">
@@ -58,11 +56,7 @@ export function ChannelField({
         <option value="">
           {!botInGuild ? MESSAGES.botNotInGuild : channels.isPending ? 'Loading channels…' : emptyLabel}
         </option>
-        {list.map((channel) => (
-          <option key={channel.id} value={channel.id}>
-            #{channel.name}
-          </option>
-        ))}
+        <ChannelOptions channels={list} />
       </select>
     </div>
   );

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiCall } from '../lib/api.ts';
 import { errorText } from '../lib/api-error.ts';
+import { ErrorAlert } from '../ui/Field.tsx';
 import { queryKeys } from './queries.ts';
 
 /** Parses editor text as a JSON object; null when it is not one. */
@@ -72,11 +73,7 @@ export function ConfigEditor({ guildId }: { guildId: string }) {
           </span>
         ) : null}
       </div>
-      {config.isError ? (
-        <p className="alert alert-error" role="alert">
-          {config.error.message}
-        </p>
-      ) : null}
+      {config.isError ? <ErrorAlert>{config.error.message}</ErrorAlert> : null}
       <label htmlFor="config-json" className="sr-only">
         Configuration JSON
       </label>
@@ -94,16 +91,8 @@ export function ConfigEditor({ guildId }: { guildId: string }) {
           setSaved(null);
         }}
       />
-      {problem ? (
-        <p id="config-problem" className="alert alert-error" role="alert">
-          {problem}
-        </p>
-      ) : null}
-      {save.isError ? (
-        <p className="alert alert-error" role="alert">
-          {errorText(save.error)}
-        </p>
-      ) : null}
+      {problem ? <ErrorAlert id="config-problem">{problem}</ErrorAlert> : null}
+      {save.isError ? <ErrorAlert>{errorText(save.error)}</ErrorAlert> : null}
       <div className="button-row">
         <button type="button" className="btn btn-primary" onClick={onSave} disabled={status !== 'editing'}>
           {status === 'saving' ? 'Saving…' : 'Save'}

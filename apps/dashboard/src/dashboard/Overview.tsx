@@ -4,6 +4,7 @@ import { guildIconUrl } from '../lib/cdn.ts';
 import { installUrl } from '../lib/oauth.ts';
 import { getInstalledGuilds } from '../lib/preferences.ts';
 import { Avatar } from '../ui/Avatar.tsx';
+import { ErrorAlert } from '../ui/Field.tsx';
 import { PageLoading } from '../ui/PageLoading.tsx';
 import { ConfigEditor } from './ConfigEditor.tsx';
 import { guildLoadError } from './GuildRail.tsx';
@@ -20,11 +21,7 @@ export default function Overview() {
 
   if (guilds.isPending) return <PageLoading label="Loading your servers…" />;
   if (guilds.isError) {
-    return (
-      <p className="alert alert-error" role="alert">
-        {guildLoadError(guilds.error)}
-      </p>
-    );
+    return <ErrorAlert>{guildLoadError(guilds.error)}</ErrorAlert>;
   }
   if (guilds.data.length === 0) {
     return (

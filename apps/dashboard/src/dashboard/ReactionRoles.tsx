@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiCall } from '../lib/api.ts';
 import { errorText } from '../lib/api-error.ts';
+import { ErrorAlert } from '../ui/Field.tsx';
 import { PageLoading } from '../ui/PageLoading.tsx';
 import { GuildSelect } from './GuildSelect.tsx';
 import { useGuildParam } from './guild-param.ts';
@@ -38,11 +39,7 @@ export default function ReactionRoles() {
       </div>
       {!guildId ? <p className="muted">Pick a server to edit its reaction roles.</p> : null}
       {state.isPending && guildId ? <PageLoading /> : null}
-      {state.isError ? (
-        <p className="alert alert-error" role="alert">
-          {state.error.message}
-        </p>
-      ) : null}
+      {state.isError ? <ErrorAlert>{state.error.message}</ErrorAlert> : null}
       {state.data && guildId ? (
         <ReactionRolesForm
           key={`${guildId}:${state.data.updated_at ?? ''}`}
@@ -125,11 +122,7 @@ function ReactionRolesForm({ guildId, initial }: { guildId: string; initial: Rea
           </ul>
         </div>
       ) : null}
-      {save.isError ? (
-        <p className="alert alert-error" role="alert">
-          {errorText(save.error)}
-        </p>
-      ) : null}
+      {save.isError ? <ErrorAlert>{errorText(save.error)}</ErrorAlert> : null}
       <div className="role-lists">
         {ROLE_LISTS.map(({ name, title }) => (
           <RoleRowsEditor
@@ -154,11 +147,7 @@ function ReactionRolesForm({ guildId, initial }: { guildId: string; initial: Rea
             aria-invalid={jsonProblem !== null}
             onChange={(event) => onJsonChange(event.target.value)}
           />
-          {jsonProblem ? (
-            <p className="alert alert-error" role="alert">
-              {jsonProblem}
-            </p>
-          ) : null}
+          {jsonProblem ? <ErrorAlert>{jsonProblem}</ErrorAlert> : null}
         </div>
       ) : null}
     </>

@@ -2,6 +2,8 @@ import { MESSAGES } from '@spacecadet/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
+import { ChannelIdField, ErrorAlert } from '../../ui/Field.tsx';
+import { ChannelOptions } from '../ChannelField.tsx';
 import { queryKeys } from '../queries.ts';
 import { colorErrorText, isValidChannelId } from './color-roles-model.ts';
 
@@ -49,18 +51,13 @@ export function ChannelPicker({
       <h2 id="channel-title">Panel Channel</h2>
       <div className="channel-row">
         {manual ? (
-          <div className="field">
-            <label htmlFor="panel-channel-id">Channel ID</label>
-            <input
-              id="panel-channel-id"
-              className="input"
-              inputMode="numeric"
-              placeholder="e.g. 300000000000000012"
-              value={choice}
-              aria-invalid={problem !== null}
-              onChange={(event) => setChoice(event.target.value)}
-            />
-          </div>
+          <ChannelIdField
+            id="panel-channel-id"
+            label="Channel ID"
+            value={choice}
+            aria-invalid={problem !== null}
+            onChange={setChoice}
+          />
         ) : (
           <div className="field">
             <label htmlFor="panel-channel">Channel</label>
@@ -75,11 +72,7 @@ export function ChannelPicker({
               {botInGuild ? (
                 <option value="">{channels.isPending ? 'Loading channels…' : 'Select a channel'}</option>
               ) : null}
-              {list.map((channel) => (
-                <option key={channel.id} value={channel.id}>
-                  #{channel.name}
-                </option>
-              ))}
+              <ChannelOptions channels={list} />
             </select>
           </div>
         )}
@@ -96,16 +89,8 @@ export function ChannelPicker({
       {channels.isError ? (
         <p className="muted small">Could not list channels ({colorErrorText(channels.error)}).</p>
       ) : null}
-      {problem ? (
-        <p className="alert alert-error" role="alert">
-          {problem}
-        </p>
-      ) : null}
-      {save.isError ? (
-        <p className="alert alert-error" role="alert">
-          {colorErrorText(save.error)}
-        </p>
-      ) : null}
+      {problem ? <ErrorAlert>{problem}</ErrorAlert> : null}
+      {save.isError ? <ErrorAlert>{colorErrorText(save.error)}</ErrorAlert> : null}
       {save.isSuccess ? <output className="save-note">Channel saved</output> : null}
     </section>
   );

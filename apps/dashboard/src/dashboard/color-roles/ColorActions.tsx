@@ -2,6 +2,7 @@ import { type ColorRolesMode, MESSAGES } from '@spacecadet/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { apiCall } from '../../lib/api.ts';
+import { ErrorAlert, SelectField } from '../../ui/Field.tsx';
 import { queryKeys } from '../queries.ts';
 import { COLOR_RESET_CONFIRM, colorErrorText, jobResultOf, MODE_OPTIONS } from './color-roles-model.ts';
 import { JobProgress } from './JobProgress.tsx';
@@ -64,22 +65,15 @@ export function ColorActions({
         Actions
       </h2>
       <div className="actions-row">
-        <div className="field mode-field">
-          <label htmlFor="panel-mode">Panel mode</label>
-          <select
-            id="panel-mode"
-            className="select"
-            value={mode}
-            disabled={switchMode.isPending}
-            onChange={(event) => switchMode.mutate(event.target.value === 'shades' ? 'shades' : 'basic')}
-          >
-            {MODE_OPTIONS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id="panel-mode"
+          className="mode-field"
+          label="Panel mode"
+          value={mode}
+          options={MODE_OPTIONS}
+          disabled={switchMode.isPending}
+          onChange={(value) => switchMode.mutate(value)}
+        />
         <div className="button-row">
           <button
             type="button"
@@ -114,16 +108,8 @@ export function ColorActions({
         </p>
       )}
       {job ? <JobProgress job={job} /> : null}
-      {action.isError ? (
-        <p className="alert alert-error" role="alert">
-          {colorErrorText(action.error)}
-        </p>
-      ) : null}
-      {switchMode.isError ? (
-        <p className="alert alert-error" role="alert">
-          {colorErrorText(switchMode.error)}
-        </p>
-      ) : null}
+      {action.isError ? <ErrorAlert>{colorErrorText(action.error)}</ErrorAlert> : null}
+      {switchMode.isError ? <ErrorAlert>{colorErrorText(switchMode.error)}</ErrorAlert> : null}
     </section>
   );
 }

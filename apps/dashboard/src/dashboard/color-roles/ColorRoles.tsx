@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
+import { ErrorAlert } from '../../ui/Field.tsx';
 import { PageLoading } from '../../ui/PageLoading.tsx';
+import { GuildPage } from '../GuildPage.tsx';
 import { GuildSelect } from '../GuildSelect.tsx';
-import { useGuildParam } from '../guild-param.ts';
 import { queryKeys, useBotInGuild } from '../queries.ts';
 import { ChannelPicker } from './ChannelPicker.tsx';
 import { ColorActions } from './ColorActions.tsx';
@@ -12,19 +13,10 @@ import { PaletteList } from './PaletteList.tsx';
 import { PanelPreview } from './PanelPreview.tsx';
 
 export default function ColorRoles() {
-  const guildId = useGuildParam();
   return (
-    <section className="page color-roles-page" aria-labelledby="page-title">
-      <div className="page-head">
-        <h1 id="page-title">Color Roles</h1>
-        <GuildSelect />
-      </div>
-      {guildId ? (
-        <ColorRolesScreen key={guildId} guildId={guildId} />
-      ) : (
-        <p className="muted">Pick a server.</p>
-      )}
-    </section>
+    <GuildPage title="Color Roles" className="color-roles-page" head={() => <GuildSelect />}>
+      {(guildId) => <ColorRolesScreen guildId={guildId} />}
+    </GuildPage>
   );
 }
 
@@ -43,11 +35,7 @@ function ColorRolesScreen({ guildId }: { guildId: string }) {
 
   if (state.isPending || inGuild.isPending) return <PageLoading label="Loading color roles…" />;
   if (state.isError) {
-    return (
-      <p className="alert alert-error" role="alert">
-        {colorErrorText(state.error)}
-      </p>
-    );
+    return <ErrorAlert>{colorErrorText(state.error)}</ErrorAlert>;
   }
   const { groups, mode, channel_id: channelId } = state.data;
   const botInGuild = inGuild.data === true;

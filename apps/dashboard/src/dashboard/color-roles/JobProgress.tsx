@@ -1,4 +1,5 @@
 import type { JobStatus } from '@spacecadet/contract';
+import { ErrorAlert } from '../../ui/Field.tsx';
 import { JOB_LABELS, jobResultOf } from './color-roles-model.ts';
 
 /** A running or finished job: label, progress bar, the worker's summary or error. */
@@ -15,11 +16,7 @@ export function JobProgress({ job }: { job: JobStatus }) {
       </div>
       <progress className="job-progress" max={100} value={job.progress} aria-label="Job progress" />
       {result?.summary ? <p className="small">{result.summary}</p> : null}
-      {job.state === 'failed' && job.error ? (
-        <p className="alert alert-error" role="alert">
-          {job.error}
-        </p>
-      ) : null}
+      {job.state === 'failed' && job.error ? <ErrorAlert>{job.error}</ErrorAlert> : null}
     </div>
   );
 }

@@ -3,8 +3,10 @@ import { boostTarget, normalizeBoostMultiplier } from '@spacecadet/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
+import { ErrorAlert, SelectField, TextField } from '../../ui/Field.tsx';
 import { PageLoading } from '../../ui/PageLoading.tsx';
-import { useGuildParam } from '../guild-param.ts';
+import { GuildPage } from '../GuildPage.tsx';
+import { AddCard } from './AddCard.tsx';
 import { LevelingNav } from './LevelingNav.tsx';
 import {
   ignoreFailure,
@@ -14,6 +16,12 @@ import {
   levelingKey,
   useLeveling,
 } from './leveling-model.ts';
+
+const BOOST_KINDS = [
+  { value: 'server', label: 'Everyone (server-wide)' },
+  { value: 'user', label: 'One member' },
+  { value: 'role', label: 'Members with a role' },
+] as const;
 
 export function boostTargetLabel(boost: Pick<Boost, 'user_id'>): string {
   const target = boostTarget(boost.user_id);
@@ -33,15 +41,10 @@ function isoOrNull(local: string): string | null {
 }
 
 export default function LevelingBoostsPage() {
-  const guildId = useGuildParam();
   return (
-    <section className="page" aria-labelledby="page-title">
-      <div className="page-head">
-        <h1 id="page-title">XP boosts</h1>
-        {guildId ? <LevelingNav guildId={guildId} /> : null}
-      </div>
-      {guildId ? <BoostsScreen key={guildId} guildId={guildId} /> : <p className="muted">Pick a server.</p>}
-    </section>
+    <GuildPage title="XP boosts" head={(guildId) => (guildId ? <LevelingNav guildId={guildId} /> : null)}>
+      {(guildId) => <BoostsScreen guildId={guildId} />}
+    </GuildPage>
   );
 }
 
@@ -89,83 +92,53 @@ function BoostsScreen({ guildId }: { guildId: string }) {
 
   if (leveling.isPending) return <PageLoading />;
   if (leveling.isError) {
-    return (
-      <p className="alert alert-error" role="alert">
-        {levelingErrorText(leveling.error, LEVELING_FAILURES.loadBoosts)}
-      </p>
-    );
+    return <ErrorAlert>{levelingErrorText(leveling.error, LEVELING_FAILURES.loadBoosts)}</ErrorAlert>;
   }
   const boosts = leveling.data.boosts;
 
   return (
     <>
-      {problem ? (
-        <p className="alert alert-error" role="alert">
-          {problem}
-        </p>
-      ) : null}
-      <section className="card form-card" aria-labelledby="add-boost-title">
-        <h2 id="add-boost-title">Add a boost</h2>
-        <div className="form-grid">
-          <div className="field">
-            <label htmlFor="boost-kind">Applies to</label>
-            <select
-              id="boost-kind"
-              className="select"
-              value={kind}
-              onChange={(event) => setKind(event.target.value as 'server' | 'user' | 'role')}
-            >
-              <option value="server">Everyone (server-wide)</option>
-              <option value="user">One member</option>
-              <option value="role">Members with a role</option>
-            </select>
-          </div>
-          {kind !== 'server' ? (
-            <div className="field">
-              <label htmlFor="boost-target">
-                {kind === 'role' ? 'Role ID' : 'User ID (empty: all users)'}
-              </label>
-              <input
-                id="boost-target"
-                className="input"
-                inputMode="numeric"
-                value={targetId}
-                onChange={(event) => setTargetId(event.target.value)}
-              />
-            </div>
-          ) : null}
-          <div className="field">
-            <label htmlFor="boost-multiplier">Multiplier</label>
-            <input
-              id="boost-multiplier"
-              className="input"
-              type="number"
-              min={0}
-              step={0.1}
-              value={multiplier}
-              onChange={(event) => setMultiplier(event.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="boost-expires">Expires (optional)</label>
-            <input
-              id="boost-expires"
-              className="input"
-              type="datetime-local"
-              value={expires}
-              onChange={(event) => setExpires(event.target.value)}
-            />
-          </div>
-        </div>
-        <button
-          type="button"
-          className="btn btn-primary"
-          disabled={add.isPending}
-          onClick={() => add.mutate()}
-        >
-          Add boost
-        </button>
-      </section>
+      <ErrorAlert>{problem}</ErrorAlert>
+      <AddCard
+        titleId="add-boost-title"
+        title="Add a boost"
+        button="Add boost"
+        busy={add.isPending}
+        onAdd={() => add.mutate()}
+      >
+        <SelectField
+          id="boost-kind"
+          label="Applies to"
+          value={kind}
+          options={BOOST_KINDS}
+          onChange={setKind}
+        />
+        {kind !== 'server' ? (
+          <TextField
+            id="boost-target"
+            label={kind === 'role' ? 'Role ID' : 'User ID (empty: all users)'}
+            inputMode="numeric"
+            value={targetId}
+            onChange={setTargetId}
+          />
+        ) : null}
+        <TextField
+          id="boost-multiplier"
+          label="Multiplier"
+          type="number"
+          min={0}
+          step={0.1}
+          value={multiplier}
+          onChange={setMultiplier}
+        />
+        <TextField
+          id="boost-expires"
+          label="Expires (optional)"
+          type="datetime-local"
+          value={expires}
+          onChange={setExpires}
+        />
+      </AddCard>
       <section className="card" aria-labelledby="boosts-title">
         <div className="role-list-head">
           <h2 id="boosts-title">Boosts</h2>

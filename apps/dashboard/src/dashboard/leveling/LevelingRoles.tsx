@@ -8,21 +8,21 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
+import { ErrorAlert, TextField } from '../../ui/Field.tsx';
 import { PageLoading } from '../../ui/PageLoading.tsx';
-import { useGuildParam } from '../guild-param.ts';
+import { GuildPage } from '../GuildPage.tsx';
+import { AddCard } from './AddCard.tsx';
 import { LevelingNav } from './LevelingNav.tsx';
 import { LEVELING_FAILURES, levelingErrorText, levelingKey, useLeveling } from './leveling-model.ts';
 
 export default function LevelingRolesPage() {
-  const guildId = useGuildParam();
   return (
-    <section className="page" aria-labelledby="page-title">
-      <div className="page-head">
-        <h1 id="page-title">Level reward roles</h1>
-        {guildId ? <LevelingNav guildId={guildId} /> : null}
-      </div>
-      {guildId ? <RolesScreen key={guildId} guildId={guildId} /> : <p className="muted">Pick a server.</p>}
-    </section>
+    <GuildPage
+      title="Level reward roles"
+      head={(guildId) => (guildId ? <LevelingNav guildId={guildId} /> : null)}
+    >
+      {(guildId) => <RolesScreen guildId={guildId} />}
+    </GuildPage>
   );
 }
 
@@ -68,65 +68,48 @@ function RolesScreen({ guildId }: { guildId: string }) {
 
   if (leveling.isPending) return <PageLoading />;
   if (leveling.isError) {
-    return (
-      <p className="alert alert-error" role="alert">
-        {levelingErrorText(leveling.error, LEVELING_FAILURES.loadRoles)}
-      </p>
-    );
+    return <ErrorAlert>{levelingErrorText(leveling.error, LEVELING_FAILURES.loadRoles)}</ErrorAlert>;
   }
   const roles = [...leveling.data.roles].sort((a, b) => a.level_required - b.level_required);
 
   return (
     <>
-      {problem ? (
-        <p className="alert alert-error" role="alert">
-          {problem}
-        </p>
-      ) : null}
-      <section className="card form-card" aria-labelledby="add-role-title">
-        <h2 id="add-role-title">
-          Add a reward role <span className="muted small">Max {MAX_LEVEL_ROLES}</span>
-        </h2>
-        <div className="form-grid">
-          <div className="field">
-            <label htmlFor="role-name">Role name</label>
-            <input
-              id="role-name"
-              className="input"
-              maxLength={LEVEL_ROLE_NAME_MAX}
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="role-level">Level required</label>
-            <input
-              id="role-level"
-              className="input"
-              type="number"
-              min={0}
-              value={level}
-              onChange={(event) => setLevel(event.target.value)}
-            />
-          </div>
-          <label className="checkbox-field">
-            <input
-              type="checkbox"
-              checked={imageRole}
-              onChange={(event) => setImageRole(event.target.checked)}
-            />
-            Image role (attach files and embed links)
-          </label>
-        </div>
-        <button
-          type="button"
-          className="btn btn-primary"
-          disabled={add.isPending}
-          onClick={() => add.mutate()}
-        >
-          Add role
-        </button>
-      </section>
+      <ErrorAlert>{problem}</ErrorAlert>
+      <AddCard
+        titleId="add-role-title"
+        title={
+          <>
+            Add a reward role <span className="muted small">Max {MAX_LEVEL_ROLES}</span>
+          </>
+        }
+        button="Add role"
+        busy={add.isPending}
+        onAdd={() => add.mutate()}
+      >
+        <TextField
+          id="role-name"
+          label="Role name"
+          maxLength={LEVEL_ROLE_NAME_MAX}
+          value={name}
+          onChange={setName}
+        />
+        <TextField
+          id="role-level"
+          label="Level required"
+          type="number"
+          min={0}
+          value={level}
+          onChange={setLevel}
+        />
+        <label className="checkbox-field">
+          <input
+            type="checkbox"
+            checked={imageRole}
+            onChange={(event) => setImageRole(event.target.checked)}
+          />
+          Image role (attach files and embed links)
+        </label>
+      </AddCard>
       <section className="card" aria-labelledby="roles-title">
         <h2 id="roles-title">
           Roles ({roles.length}/{MAX_LEVEL_ROLES})
@@ -165,19 +148,15 @@ function RoleRow({
   return (
     <li className="level-item">
       <span className="level-badge">Lv {role.level_required}</span>
-      <div className="field">
-        <label htmlFor={`role-${role.id}-name`} className="sr-only">
-          Name of the level {role.level_required} role
-        </label>
-        <input
-          id={`role-${role.id}-name`}
-          className="input"
-          maxLength={LEVEL_ROLE_NAME_MAX}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          onBlur={() => name !== role.role_name && onRename(name)}
-        />
-      </div>
+      <TextField
+        id={`role-${role.id}-name`}
+        label={`Name of the level ${role.level_required} role`}
+        labelClassName="sr-only"
+        maxLength={LEVEL_ROLE_NAME_MAX}
+        value={name}
+        onChange={setName}
+        onBlur={() => name !== role.role_name && onRename(name)}
+      />
       <span className={`badge ${role.role_id ? 'badge-beta' : 'badge-soon'}`}>
         {role.role_id ? 'created' : 'pending'}
       </span>

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Navigate } from 'react-router';
 import { apiCall } from '../../lib/api.ts';
+import { ErrorAlert, TextField } from '../../ui/Field.tsx';
 import { PageLoading } from '../../ui/PageLoading.tsx';
 import { ChannelField } from '../ChannelField.tsx';
 import { useGuildParam } from '../guild-param.ts';
@@ -17,6 +18,16 @@ import {
   levelingKey,
   useLeveling,
 } from './leveling-model.ts';
+
+const NUMBER_FIELDS = [
+  { key: 'xp_multiplier', label: 'XP multiplier', min: 0, step: 0.1 },
+  { key: 'xp_per_message', label: 'XP per message', min: 0, max: 1000, step: 1 },
+  { key: 'message_cooldown_sec', label: 'Message cooldown (seconds)', min: 0, max: 600, step: 1 },
+] as const;
+const CHANNEL_FIELDS = [
+  { key: 'announcement_channel', id: 'lv-announcement', label: 'Announcement channel' },
+  { key: 'daily_overview_channel', id: 'lv-overview', label: 'Daily overview channel' },
+] as const;
 
 export default function LevelingSettingsPage() {
   const guildId = useGuildParam();
@@ -37,11 +48,7 @@ function SettingsScreen({ guildId }: { guildId: string }) {
   const inGuild = useBotInGuild(guildId);
   if (leveling.isPending || inGuild.isPending) return <PageLoading />;
   if (leveling.isError) {
-    return (
-      <p className="alert alert-error" role="alert">
-        {levelingErrorText(leveling.error, LEVELING_FAILURES.loadSettings)}
-      </p>
-    );
+    return <ErrorAlert>{levelingErrorText(leveling.error, LEVELING_FAILURES.loadSettings)}</ErrorAlert>;
   }
   return (
     <SettingsForm guildId={guildId} initial={leveling.data.leveling} botInGuild={inGuild.data === true} />
@@ -94,54 +101,57 @@ function SettingsForm({
     onSettled: () => reload(),
   });
 
-  const number = (
-    key: 'xp_multiplier' | 'xp_per_message' | 'message_cooldown_sec',
-    label: string,
-    attrs: object,
-  ) => (
-    <div className="field">
-      <label htmlFor={`lv-${key}`}>{label}</label>
-      <input
-        id={`lv-${key}`}
-        className="input"
-        type="number"
-        value={form[key]}
-        onChange={(event) => set(key)(event.target.value)}
-        {...attrs}
-      />
-    </div>
-  );
+  // Sync and resend are fire-and-forget; the resets ask first.
+  const maintenance = [
+    {
+      label: 'Sync Roles',
+      danger: false,
+      run: () => ignoreFailure(apiCall('syncLevelingRoles', { params: { guildId } })),
+    },
+    {
+      label: 'Resend Overview',
+      danger: false,
+      run: () => ignoreFailure(apiCall('resendLevelingOverview', { params: { guildId } })),
+    },
+    {
+      label: 'Reset Config',
+      danger: true,
+      run: () => window.confirm(LEVELING_CONFIRM.resetConfig) && resetConfig.mutate(),
+    },
+    {
+      label: 'Reset Leveling',
+      danger: true,
+      run: () => window.confirm(LEVELING_CONFIRM.resetAll) && resetAll.mutate(),
+    },
+  ];
 
   return (
     <>
-      {save.isError ? (
-        <p className="alert alert-error" role="alert">
-          {levelingErrorText(save.error, LEVELING_FAILURES.save)}
-        </p>
-      ) : null}
+      {save.isError ? <ErrorAlert>{levelingErrorText(save.error, LEVELING_FAILURES.save)}</ErrorAlert> : null}
       <section className="card form-card" aria-label="Settings">
         <div className="form-grid">
-          {number('xp_multiplier', 'XP multiplier', { min: 0, step: 0.1 })}
-          {number('xp_per_message', 'XP per message', { min: 0, max: 1000, step: 1 })}
-          {number('message_cooldown_sec', 'Message cooldown (seconds)', { min: 0, max: 600, step: 1 })}
-          <ChannelField
-            id="lv-announcement"
-            label="Announcement channel"
-            guildId={guildId}
-            botInGuild={botInGuild}
-            emptyLabel="None"
-            value={form.announcement_channel}
-            onChange={set('announcement_channel')}
-          />
-          <ChannelField
-            id="lv-overview"
-            label="Daily overview channel"
-            guildId={guildId}
-            botInGuild={botInGuild}
-            emptyLabel="None"
-            value={form.daily_overview_channel}
-            onChange={set('daily_overview_channel')}
-          />
+          {NUMBER_FIELDS.map(({ key, ...attrs }) => (
+            <TextField
+              key={key}
+              id={`lv-${key}`}
+              type="number"
+              value={form[key]}
+              onChange={set(key)}
+              {...attrs}
+            />
+          ))}
+          {CHANNEL_FIELDS.map(({ key, id, label }) => (
+            <ChannelField
+              key={key}
+              id={id}
+              label={label}
+              guildId={guildId}
+              botInGuild={botInGuild}
+              emptyLabel="None"
+              value={form[key]}
+              onChange={set(key)}
+            />
+          ))}
         </div>
         <div className="button-row">
           <button
@@ -157,34 +167,16 @@ function SettingsForm({
       </section>
       <section className="card form-card" aria-label="Maintenance">
         <div className="button-row">
-          <button
-            type="button"
-            className="btn btn-secondary"
-            onClick={() => ignoreFailure(apiCall('syncLevelingRoles', { params: { guildId } }))}
-          >
-            Sync Roles
-          </button>
-          <button
-            type="button"
-            className="btn btn-secondary"
-            onClick={() => ignoreFailure(apiCall('resendLevelingOverview', { params: { guildId } }))}
-          >
-            Resend Overview
-          </button>
-          <button
-            type="button"
-            className="btn btn-danger"
-            onClick={() => window.confirm(LEVELING_CONFIRM.resetConfig) && resetConfig.mutate()}
-          >
-            Reset Config
-          </button>
-          <button
-            type="button"
-            className="btn btn-danger"
-            onClick={() => window.confirm(LEVELING_CONFIRM.resetAll) && resetAll.mutate()}
-          >
-            Reset Leveling
-          </button>
+          {maintenance.map(({ label, danger, run }) => (
+            <button
+              key={label}
+              type="button"
+              className={danger ? 'btn btn-danger' : 'btn btn-secondary'}
+              onClick={run}
+            >
+              {label}
+            </button>
+          ))}
         </div>
       </section>
     </>

@@ -2,12 +2,13 @@ import type { PersonalityRolesState } from '@spacecadet/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
+import { ErrorAlert } from '../../ui/Field.tsx';
 import { PageLoading } from '../../ui/PageLoading.tsx';
 import { ChannelField } from '../ChannelField.tsx';
 import { JobProgress } from '../color-roles/JobProgress.tsx';
 import { useJobTracker } from '../color-roles/useColorJob.ts';
+import { GuildPage } from '../GuildPage.tsx';
 import { GuildSelect } from '../GuildSelect.tsx';
-import { useGuildParam } from '../guild-param.ts';
 import { useBotInGuild } from '../queries.ts';
 import {
   PERSONALITY_FAILURES,
@@ -21,19 +22,10 @@ import {
 const stateKey = (guildId: string) => ['personality-roles', guildId] as const;
 
 export default function PersonalityRoles() {
-  const guildId = useGuildParam();
   return (
-    <section className="page" aria-labelledby="page-title">
-      <div className="page-head">
-        <h1 id="page-title">Personality Roles</h1>
-        <GuildSelect />
-      </div>
-      {guildId ? (
-        <PersonalityScreen key={guildId} guildId={guildId} />
-      ) : (
-        <p className="muted">Pick a server.</p>
-      )}
-    </section>
+    <GuildPage title="Personality Roles" head={() => <GuildSelect />}>
+      {(guildId) => <PersonalityScreen guildId={guildId} />}
+    </GuildPage>
   );
 }
 
@@ -113,11 +105,7 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
 
   if (state.isPending || inGuild.isPending) return <PageLoading label="Loading personality roles…" />;
   if (state.isError) {
-    return (
-      <p className="alert alert-error" role="alert">
-        {personalityErrorText(state.error, PERSONALITY_FAILURES.load)}
-      </p>
-    );
+    return <ErrorAlert>{personalityErrorText(state.error, PERSONALITY_FAILURES.load)}</ErrorAlert>;
   }
   const botInGuild = inGuild.data === true;
   const busy = tracker.running || generate.isPending || post.isPending || reset.isPending;
