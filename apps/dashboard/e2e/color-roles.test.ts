@@ -56,6 +56,37 @@ describe('color roles end to end', () => {
     await screenshot(page, 'color-roles-1280');
   });
 
+  it('shows whole labels in rows of 4, and the sidebar reaches the bottom of a long page', async () => {
+    const buttons = page.getByRole('region', { name: 'Panel buttons' }).getByRole('listitem');
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      // A label that is cut (ellipsis or hidden overflow) is wider or taller than its box.
+      const cut = await page
+        .locator('.discord-button-label')
+        .evaluateAll((labels) =>
+          labels
+            .filter((l) => l.scrollWidth > l.clientWidth + 1 || l.scrollHeight > l.clientHeight + 1)
+            .map((l) => l.textContent),
+        );
+      expect(cut, `cut labels at ${width} px`).toEqual([]);
+      const tops = await buttons.evaluateAll((items) =>
+        items.slice(0, 5).map((item) => Math.round(item.getBoundingClientRect().top)),
+      );
+      expect(new Set(tops.slice(0, 4)).size, `first row at ${width} px`).toBe(1);
+      expect(tops[4]).toBeGreaterThan(tops[0] ?? 0);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const bottoms = await page.evaluate(() => {
+      const sidebar = document.querySelector('aside[aria-label="Configuration"]');
+      return {
+        sidebar: (sidebar?.getBoundingClientRect().bottom ?? 0) + window.scrollY,
+        page: document.documentElement.scrollHeight,
+      };
+    });
+    expect(bottoms.page).toBeGreaterThan(900);
+    expect(bottoms.sidebar).toBeGreaterThanOrEqual(bottoms.page - 1);
+  });
+
   it('lets a member pick a color in the sandbox chat view', async () => {
     const chat = await stack.browser.newPage();
     await chat.goto(

@@ -25,52 +25,55 @@ export function ConfigSidebar({ guildId }: { guildId: string | null }) {
 
   return (
     <aside className={`config-sidebar${collapsed ? ' collapsed' : ''}`} aria-label="Configuration">
-      <button
-        type="button"
-        className="btn btn-ghost btn-sm sidebar-toggle"
-        aria-expanded={!collapsed}
-        aria-controls="config-groups"
-        onClick={toggleCollapsed}
-      >
-        <span aria-hidden="true">{collapsed ? '»' : '«'}</span>
-        <span className="sidebar-toggle-label">Settings</span>
-      </button>
-      <div id="config-groups" className="sidebar-groups" hidden={collapsed}>
-        {SIDEBAR_GROUPS.map((group) => {
-          const isOpen = open[group.name] === true;
-          const listId = `sidebar-group-${group.name.replace(/\W+/g, '-').toLowerCase()}`;
-          return (
-            <section key={group.name} className="sidebar-group">
-              <button
-                type="button"
-                className="sidebar-group-button"
-                aria-expanded={isOpen}
-                aria-controls={listId}
-                onClick={() => toggleGroup(group.name)}
-              >
-                <span>{group.name}</span>
-                <span className="chevron" aria-hidden="true" />
-              </button>
-              <ul id={listId} className="sidebar-links" hidden={!isOpen}>
-                {group.links.map((link) => (
-                  <li key={link.path}>
-                    {NOT_YET_AVAILABLE.has(link.path) ? (
-                      <span className="sidebar-link disabled" aria-disabled="true">
-                        {link.label} <span className="sidebar-tag">not yet</span>
-                      </span>
-                    ) : (
-                      <RouterNavLink className="sidebar-link" to={withGuild(link.path, guildId)} end>
-                        {link.label}
-                      </RouterNavLink>
-                    )}
-                  </li>
-                ))}
-              </ul>
-            </section>
-          );
-        })}
+      {/* The aside stretches to the page's height (its background); this part stays in view. */}
+      <div className="config-sidebar-inner">
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm sidebar-toggle"
+          aria-expanded={!collapsed}
+          aria-controls="config-groups"
+          onClick={toggleCollapsed}
+        >
+          <span aria-hidden="true">{collapsed ? '»' : '«'}</span>
+          <span className="sidebar-toggle-label">Settings</span>
+        </button>
+        <div id="config-groups" className="sidebar-groups" hidden={collapsed}>
+          {SIDEBAR_GROUPS.map((group) => {
+            const isOpen = open[group.name] === true;
+            const listId = `sidebar-group-${group.name.replace(/\W+/g, '-').toLowerCase()}`;
+            return (
+              <section key={group.name} className="sidebar-group">
+                <button
+                  type="button"
+                  className="sidebar-group-button"
+                  aria-expanded={isOpen}
+                  aria-controls={listId}
+                  onClick={() => toggleGroup(group.name)}
+                >
+                  <span>{group.name}</span>
+                  <span className="chevron" aria-hidden="true" />
+                </button>
+                <ul id={listId} className="sidebar-links" hidden={!isOpen}>
+                  {group.links.map((link) => (
+                    <li key={link.path}>
+                      {NOT_YET_AVAILABLE.has(link.path) ? (
+                        <span className="sidebar-link disabled" aria-disabled="true">
+                          {link.label} <span className="sidebar-tag">not yet</span>
+                        </span>
+                      ) : (
+                        <RouterNavLink className="sidebar-link" to={withGuild(link.path, guildId)} end>
+                          {link.label}
+                        </RouterNavLink>
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            );
+          })}
+        </div>
+        <p className="sidebar-footer">v0.1</p>
       </div>
-      <p className="sidebar-footer">v0.1</p>
     </aside>
   );
 }

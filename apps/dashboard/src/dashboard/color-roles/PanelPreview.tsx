@@ -1,8 +1,24 @@
 import type { ColorRolesMode } from '@spacecadet/contract';
 import { buildColorPanel, buildColorPanelEmbed, type PanelColor } from '@spacecadet/core';
+import { Fragment } from 'react';
 
 function hexOf(color: number): string {
   return `#${color.toString(16).padStart(6, '0')}`;
+}
+
+/** "Indigo/Violet" may wrap after the slash rather than mid-word. */
+function breakAfterSlashes(label: string) {
+  return label.split('/').map((part, index) =>
+    index === 0 ? (
+      part
+    ) : (
+      // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed label
+      <Fragment key={index}>
+        /<wbr />
+        {part}
+      </Fragment>
+    ),
+  );
 }
 
 /** The embed preview, laid out by core's buildColorPanel: the same function the bot posts with. */
@@ -40,7 +56,7 @@ export function PanelPreview({ colors, mode }: { colors: PanelColor[]; mode: Col
                       style={{ background: button.hex }}
                       aria-hidden="true"
                     />
-                    <span className="discord-button-label">{button.label}</span>
+                    <span className="discord-button-label">{breakAfterSlashes(button.label)}</span>
                   </li>
                 ))}
               </ul>
