@@ -1,4 +1,4 @@
-import { JOB_QUEUE, type JobStatus } from '@spacecadet/contract';
+import { JOB_QUEUE, type JobStatus, jobFailureReason } from '@spacecadet/contract';
 import { colorGroups, colorShades, colors, guildConfigs } from '@spacecadet/db';
 import { UnrecoverableError, Worker } from 'bullmq';
 import { sql } from 'drizzle-orm';
@@ -69,9 +69,11 @@ describe('action routes enqueue jobs', () => {
   });
 
   it('answers 409 bot_not_in_guild where the bot is absent', async () => {
-    const response = await post(`/api/guilds/${GUILDS.quiet}/color-roles/generate-roles`);
-    expect(response.statusCode).toBe(409);
-    expect(response.json()).toEqual({ error: 'bot_not_in_guild', message: 'Bot not in guild' });
+    for (const action of ['generate-roles', 'post-panel', 'reset']) {
+      const response = await post(`/api/guilds/${GUILDS.quiet}/color-roles/${action}`);
+      expect(response.statusCode, action).toBe(409);
+      expect(response.json()).toEqual({ error: 'bot_not_in_guild', message: 'Bot not in guild' });
+    }
     const channels = await get(`/api/guilds/${GUILDS.quiet}/channels`);
     expect(channels.statusCode).toBe(409);
   });
@@ -117,12 +119,34 @@ describe('a failed job', () => {
     try {
       const failed = await pollJob(jobId, (s) => s.state === 'failed');
       expect(failed).toMatchObject({ state: 'failed', error: 'Missing Permissions' });
+      expect(failed.error_code).toBeUndefined();
     } finally {
       await worker.close();
       connection.disconnect();
     }
     expect((await post(url)).json()).toEqual({ job_id: jobId });
     expect((await get(`/api/jobs/${jobId}`)).json()).toMatchObject({ state: 'waiting', error: null });
+  });
+
+  it('shows the admin the message of a coded failure and keeps the code apart', async () => {
+    const jobId = (await post(`/api/guilds/${GUILDS.station}/color-roles/generate-roles`)).json<{
+      job_id: string;
+    }>().job_id;
+    const connection = new Redis(h.redis.url, { maxRetriesPerRequest: null });
+    const worker = new Worker(
+      JOB_QUEUE,
+      async () => {
+        throw new UnrecoverableError(jobFailureReason('role_cap_reached', 'This server has 250 roles.'));
+      },
+      { connection, prefix: `${h.redis.prefix}:bull` },
+    );
+    try {
+      const failed = await pollJob(jobId, (s) => s.state === 'failed');
+      expect(failed).toMatchObject({ error: 'This server has 250 roles.', error_code: 'role_cap_reached' });
+    } finally {
+      await worker.close();
+      connection.disconnect();
+    }
   });
 });
 
@@ -219,5 +243,12 @@ describe('color roles palette', () => {
       error: 'color_roles_unavailable',
       message: 'Server database is not configured yet for color roles.',
     });
+    for (const action of ['generate-roles', 'post-panel', 'reset']) {
+      const queued = await h.app.services.queue.getJobCounts('waiting');
+      const answer = await post(`/api/guilds/${GUILDS.station}/color-roles/${action}`);
+      expect(answer.statusCode, action).toBe(501);
+      expect(answer.json().error).toBe('color_roles_unavailable');
+      expect(await h.app.services.queue.getJobCounts('waiting'), action).toEqual(queued);
+    }
   });
 });

@@ -191,7 +191,10 @@ export const JobStatus = z
     state: z.enum(JOB_STATES),
     progress: z.number().min(0).max(100),
     result: z.unknown().optional(),
+    /** What went wrong, in words for the admin; null unless failed. */
     error: z.string().nullable(),
+    /** The machine-readable failure code (e.g. role_cap_reached), when the worker gave one. */
+    error_code: z.string().nullable().optional(),
   })
   .meta({ id: 'JobStatus' });
 export type JobStatus = z.infer<typeof JobStatus>;

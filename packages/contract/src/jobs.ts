@@ -59,6 +59,19 @@ export function parseJobId(jobId: string): { name: JobName; guildId: string } | 
 }
 
 /** What a job returns when the feature behind it is not built yet. */
+/**
+ * A failed job's reason is stored in BullMQ as `code: message`: the worker writes it with
+ * jobFailureReason and the API splits it with parseJobFailure, so admins read only the message.
+ */
+export function jobFailureReason(code: string, message: string): string {
+  return `${code}: ${message}`;
+}
+
+export function parseJobFailure(reason: string): { code: string | null; message: string } {
+  const match = /^([a-z][a-z0-9_]*): ([\s\S]+)$/.exec(reason);
+  return match?.[1] && match[2] ? { code: match[1], message: match[2] } : { code: null, message: reason };
+}
+
 export const NOT_SUPPORTED = 'not_supported';
 
 export const JobResult = z.object({

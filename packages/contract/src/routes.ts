@@ -276,6 +276,7 @@ export const routes = {
     tag: 'color-roles',
     summary: 'Delete the created roles and the palette (job)',
     params: GuildParams,
+    needsBot: true,
     responses: accepted,
   }),
   expandColorGroup: route({

@@ -22,6 +22,18 @@ async function withColorTables<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** 501 before a job is queued that could only fail: every color table must exist. */
+async function requireColorTables(db: Db): Promise<void> {
+  await withColorTables(() =>
+    Promise.all([
+      db.select({ id: colorGroups.id }).from(colorGroups).limit(1),
+      db.select({ id: colors.id }).from(colors).limit(1),
+      db.select({ id: colorShades.id }).from(colorShades).limit(1),
+      db.select({ guildId: colorPanels.guildId }).from(colorPanels).limit(1),
+    ]),
+  );
+}
+
 async function readPalette(db: Db, guildId: string): Promise<ColorGroup[]> {
   const [groupRows, colorRows, shadeRows] = await Promise.all([
     db
@@ -108,21 +120,26 @@ export function registerColorRoleRoutes(app: FastifyInstance): void {
     }),
   );
 
-  defineRoute(app, routes.generateColorRoles, async ({ params, session }) => ({
-    job_id: await enqueueGuildJob(queue, 'color-roles.generate', params.guildId, session.user.id),
-  }));
+  defineRoute(app, routes.generateColorRoles, async ({ params, session }) => {
+    await requireColorTables(db);
+    return {
+      job_id: await enqueueGuildJob(queue, 'color-roles.generate', params.guildId, session.user.id),
+    };
+  });
 
   defineRoute(app, routes.postColorPanel, async ({ params, session }) => {
-    const panel = await withColorTables(() => readPanel(db, params.guildId));
+    await requireColorTables(db);
+    const panel = await readPanel(db, params.guildId);
     if (!panel?.channelId) throw new ApiError('invalid_input', MESSAGES.selectChannelFirst);
     return {
       job_id: await enqueueGuildJob(queue, 'color-roles.post-panel', params.guildId, session.user.id),
     };
   });
 
-  defineRoute(app, routes.resetColorRoles, async ({ params, session }) => ({
-    job_id: await enqueueGuildJob(queue, 'color-roles.reset', params.guildId, session.user.id),
-  }));
+  defineRoute(app, routes.resetColorRoles, async ({ params, session }) => {
+    await requireColorTables(db);
+    return { job_id: await enqueueGuildJob(queue, 'color-roles.reset', params.guildId, session.user.id) };
+  });
 
   // The guard has answered 403 to users who manage no guild. The group is looked up only among
   // the user's guilds, so another guild's group and a missing one are the same 404.

@@ -4,6 +4,7 @@ import {
   type JobName,
   type JobStatus,
   jobIdFor,
+  parseJobFailure,
   parseJobId,
 } from '@spacecadet/contract';
 import type { Job, Queue } from 'bullmq';
@@ -75,6 +76,12 @@ export async function enqueueGuildJob(
   });
 }
 
+function failureOf(reason: string | null): Pick<JobStatus, 'error' | 'error_code'> {
+  if (reason === null) return { error: null };
+  const { code, message } = parseJobFailure(reason);
+  return code === null ? { error: message } : { error: message, error_code: code };
+}
+
 function progressOf(job: Job): number {
   const progress = job.progress;
   if (typeof progress === 'number' && Number.isFinite(progress)) return Math.min(100, Math.max(0, progress));
@@ -102,7 +109,7 @@ export async function readJobStatus(queue: GuildJobQueue, jobId: string): Promis
       state,
       progress: state === 'completed' ? 100 : progressOf(job),
       ...(job.returnvalue === undefined || job.returnvalue === null ? {} : { result: job.returnvalue }),
-      error: state === 'failed' ? (job.failedReason ?? 'Job failed') : null,
+      ...failureOf(state === 'failed' ? (job.failedReason ?? 'Job failed') : null),
     };
   });
 }

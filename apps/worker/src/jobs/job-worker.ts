@@ -1,4 +1,11 @@
-import { GuildJobPayload, JOB_QUEUE, JOB_RETENTION, JobName, type JobResult } from '@spacecadet/contract';
+import {
+  GuildJobPayload,
+  JOB_QUEUE,
+  JOB_RETENTION,
+  JobName,
+  type JobResult,
+  jobFailureReason,
+} from '@spacecadet/contract';
 import { DelayedError, type Job, RateLimitError, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { WorkerDeps } from '../deps.ts';
@@ -48,7 +55,7 @@ const BUSY_RETRY_MS = 1_000;
  * What BullMQ stores (and the dashboard shows) as the failure of a job that crashed on
  * something unexpected: the real error can carry SQL or internals, so it only goes to the log.
  */
-export const INTERNAL_JOB_FAILURE = 'internal_error: The job failed. Try again.';
+export const INTERNAL_JOB_FAILURE = jobFailureReason('internal_error', 'The job failed. Try again.');
 
 async function runJob(
   job: Job<unknown, JobResult>,

@@ -1,4 +1,4 @@
-import type { GuildJobPayload, JobName, JobResult } from '@spacecadet/contract';
+import { type GuildJobPayload, type JobName, type JobResult, jobFailureReason } from '@spacecadet/contract';
 import { UnrecoverableError } from 'bullmq';
 import type { WorkerDeps } from '../deps.ts';
 import type { Logger } from '../logger.ts';
@@ -29,7 +29,7 @@ export class JobFailure extends UnrecoverableError {
     readonly code: string,
     detail: string,
   ) {
-    super(`${code}: ${detail}`);
+    super(jobFailureReason(code, detail));
     this.name = 'JobFailure';
   }
 }
