@@ -85,6 +85,7 @@ beforeEach(() => {
 afterEach(() => {
   // Unmount while the stubs are still in place.
   cleanup();
+  vi.useRealTimers();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
 });
@@ -122,19 +123,32 @@ describe('StarCanvas', () => {
     expect(frames.size).toBe(1);
   });
 
-  it('redraws the slow drift variant at 30 fps and the falling variant every frame', () => {
+  it('redraws the slow drift variant at 30 fps, asking for no frame in between', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     setEffectsEnabled(true);
-    const drawsPerSecond = (variant: 'drift' | 'falling') => {
+    /** Draws and frame requests over one second of 60 Hz vsyncs. */
+    const oneSecond = (variant: 'drift' | 'falling') => {
       const { unmount } = render(<StarCanvas variant={variant} />);
       act(runIdle);
       runFrames(1000);
-      const before = count('drawImage');
-      for (let i = 1; i <= 60; i++) runFrames(1000 + i * 16.67);
+      const draws = count('drawImage');
+      const requests = vi.mocked(window.requestAnimationFrame).mock.calls.length;
+      for (let i = 1; i <= 60; i++) {
+        vi.advanceTimersByTime(1000 / 60);
+        runFrames(1000 + (i * 1000) / 60);
+      }
       unmount();
-      return (count('drawImage') - before) / 150;
+      return {
+        draws: Math.floor((count('drawImage') - draws) / 150),
+        requests: vi.mocked(window.requestAnimationFrame).mock.calls.length - requests,
+      };
     };
-    expect(Math.floor(drawsPerSecond('drift'))).toBe(30);
-    expect(Math.floor(drawsPerSecond('falling'))).toBeGreaterThanOrEqual(60);
+    const drift = oneSecond('drift');
+    expect(drift.draws).toBe(30);
+    expect(drift.requests).toBeLessThanOrEqual(31);
+    const falling = oneSecond('falling');
+    expect(falling.draws).toBeGreaterThanOrEqual(60);
+    expect(falling.requests).toBe(60);
   });
 
   it('caps the pixel ratio at 2', () => {

@@ -44,27 +44,39 @@ function AnimatedStars({ variant }: { variant: StarVariant }) {
       stars = createStars(width, height, variant);
     };
     const interval = FRAME_INTERVAL_MS[variant];
-    const tick = (time: number) => {
+    /** A pending setTimeout: a throttled variant sleeps between frames rather than asking for
+     * every vsync (each requested frame costs the browser a full main-thread frame). */
+    let wait = 0;
+    const requestFrame = () => {
+      wait = 0;
       frame = window.requestAnimationFrame(tick);
-      if (!ctx) return stop();
+    };
+    const tick = (time: number) => {
+      frame = 0;
+      if (!ctx) return;
       // A millisecond of slack: a 60 Hz display hands out 16.6/16.8 ms gaps, not exact halves.
-      if (last !== 0 && time - last < interval - 1) return;
+      if (last !== 0 && time - last < interval - 1) return requestFrame();
       const dt = last === 0 ? 1 : Math.min((time - last) / 16.67, 3);
       last = time;
       stepStars(stars, width, height, variant, dt);
       drawStars(ctx, stars, width, height, ratio, starSprites());
+      // Wake after the next vsync has passed, so the frame requested then is the one due.
+      if (interval > 0) wait = window.setTimeout(requestFrame, interval - 12);
+      else requestFrame();
     };
     const stop = () => {
       if (frame !== 0) window.cancelAnimationFrame(frame);
+      if (wait !== 0) window.clearTimeout(wait);
       frame = 0;
+      wait = 0;
     };
     /** Animates only while started, the tab is visible and the canvas is on screen. */
     const update = () => {
       const run = ready && onScreen && document.visibilityState !== 'hidden';
       if (!run) return stop();
-      if (frame === 0) {
+      if (frame === 0 && wait === 0) {
         last = 0;
-        frame = window.requestAnimationFrame(tick);
+        requestFrame();
       }
     };
     // Resizing re-seeds the stars; coalesce a drag's resize events into one per frame.
