@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  decodeInstallState,
+  encodeInstallState,
   GuildConfigData,
   JOB_NAMES,
   jobIdFor,
@@ -125,5 +127,14 @@ describe('job ids', () => {
       expect(parseJobId(id)).toEqual({ name, guildId: '300000000000000001' });
     }
     expect(parseJobId('nope.123')).toBeNull();
+  });
+});
+
+describe('install state', () => {
+  it('round-trips a guild id and rejects foreign or malformed states', () => {
+    expect(decodeInstallState(encodeInstallState('300000000000000002'))).toBe('300000000000000002');
+    expect(decodeInstallState(encodeInstallState(undefined))).toBeUndefined();
+    for (const state of [null, '', 'garbage!', btoa('{"guild_id":"abc"}'), btoa('"300000000000000002"')])
+      expect(decodeInstallState(state), String(state)).toBeUndefined();
   });
 });

@@ -1,28 +1,8 @@
-import { routes, Snowflake } from '@spacecadet/contract';
+import { decodeInstallState, encodeInstallState, routes } from '@spacecadet/contract';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { ApiConfig } from '../env.ts';
 import { isBotInGuild } from '../services/bot-presence.ts';
 import { defineRoute } from './define.ts';
-
-const InstallState = z.object({ guild_id: Snowflake.optional() });
-
-export function encodeInstallState(guildId: string | undefined): string {
-  return Buffer.from(JSON.stringify(guildId === undefined ? {} : { guild_id: guildId })).toString(
-    'base64url',
-  );
-}
-
-/** The guild id carried in an install `state`, or undefined for a missing or foreign state. */
-export function decodeInstallState(state: string | undefined): string | undefined {
-  if (state === undefined) return undefined;
-  try {
-    const parsed = InstallState.safeParse(JSON.parse(Buffer.from(state, 'base64url').toString('utf8')));
-    return parsed.success ? parsed.data.guild_id : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Discord's bot authorize page for our application (spec: scopes bot, guilds, applications.commands), optionally with the guild preselected. */
 export function inviteUrl(config: ApiConfig, guildId: string | undefined): string {

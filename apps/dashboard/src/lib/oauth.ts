@@ -1,3 +1,4 @@
+import { encodeInstallState } from '@spacecadet/contract/install-state';
 import { getConfig } from '../config.ts';
 import { SESSION_KEYS } from './session.ts';
 
@@ -51,13 +52,20 @@ export async function startSignIn(): Promise<void> {
   window.location.assign(await buildSignInUrl());
 }
 
-/** The built-in bot invite, used when GET /api/invite-url fails. */
+/**
+ * The built-in bot invite, used until GET /api/invite-url answers and when it fails. It is the
+ * API's invite with the default permissions: the code comes back to the API's install callback,
+ * which lands on `/?install=success&guild_id=`.
+ */
 export function defaultInviteUrl(guildId?: string): string {
   const config = getConfig();
   const query = new URLSearchParams({
     client_id: config.discordClientId,
-    scope: BOT_INVITE_SCOPES,
     permissions: BOT_PERMISSIONS,
+    scope: BOT_INVITE_SCOPES,
+    response_type: 'code',
+    redirect_uri: `${config.apiUrl}/install/callback`,
+    state: encodeInstallState(guildId),
   });
   if (guildId) {
     query.set('guild_id', guildId);

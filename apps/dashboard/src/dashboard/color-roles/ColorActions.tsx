@@ -95,7 +95,7 @@ export function ColorActions({
           <button
             type="button"
             className="btn btn-danger"
-            disabled={busy}
+            disabled={busy || !botInGuild}
             onClick={() => run('resetColorRoles')}
           >
             Reset

@@ -86,7 +86,7 @@ function colorApi(options: Options = {}) {
           guild_id: STATION.id,
           state: done ? 'completed' : 'active',
           progress: done ? 100 : 40,
-          result: done ? { ok: true, summary: 'Created 12 roles', warnings: ['Gold'] } : undefined,
+          result: done ? { ok: true, summary: 'Created 12 roles', warnings: [GOLD_WARNING] } : undefined,
           error: null,
         },
       };
@@ -95,6 +95,9 @@ function colorApi(options: Options = {}) {
   });
   return { ...api, colorLoads: () => colorLoads };
 }
+
+const GOLD_WARNING =
+  'I can\'t give members the role "Gold": my role must be above it in Server Settings → Roles.';
 
 const open = (guild = STATION.id) => renderAt(`/dashboard/color-roles?guild=${guild}`, routes);
 
@@ -167,7 +170,9 @@ describe('color roles', () => {
     open();
     fireEvent.click(await screen.findByRole('button', { name: 'Generate Roles' }));
     await screen.findByText('Created 12 roles', {}, { timeout: 3000 });
-    await screen.findByText(/cannot manage this role/);
+    const banner = await screen.findByText('Space Cadet needs your attention');
+    const items = within(banner.closest('[role="alert"]') as HTMLElement).getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual([GOLD_WARNING]);
     const loadsAtFinish = api.colorLoads();
     await waitFor(() => expect(api.colorLoads()).toBeGreaterThan(loadsAtFinish), { timeout: 3000 });
   });
@@ -210,6 +215,7 @@ describe('color roles', () => {
     const select = await screen.findByLabelText('Channel');
     expect(select).toHaveProperty('disabled', true);
     within(select).getByText(MESSAGES.botNotInGuild);
-    expect(screen.getByRole('button', { name: 'Generate Roles' })).toHaveProperty('disabled', true);
+    for (const name of ['Generate Roles', 'Post / Update Panel', 'Reset'])
+      expect(screen.getByRole('button', { name }), name).toHaveProperty('disabled', true);
   });
 });

@@ -46,9 +46,12 @@ function ColorRolesScreen({ guildId }: { guildId: string }) {
       {warnings.length > 0 ? (
         <div className="alert alert-warning role-warning" role="alert">
           <div>
-            <strong>Space Cadet cannot manage {warnings.length === 1 ? 'this role' : 'these roles'}:</strong>{' '}
-            {warnings.join(', ')}. They sit at or above the bot&rsquo;s highest role, so members who pick them
-            get nothing. In Discord, open Server Settings → Roles and drag the Space Cadet role above them.
+            <strong>Space Cadet needs your attention</strong>
+            <ul>
+              {warnings.map((warning) => (
+                <li key={warning}>{warning}</li>
+              ))}
+            </ul>
           </div>
         </div>
       ) : null}
