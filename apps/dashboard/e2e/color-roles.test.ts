@@ -24,9 +24,14 @@ function postedPanel() {
   return { station, message };
 }
 
-function buttonLabels(message: ReturnType<typeof postedPanel>['message']): string[] {
+/** The posted buttons as "<emoji> <label>", the way Discord draws them. */
+function postedButtons(message: ReturnType<typeof postedPanel>['message']): string[] {
   return (message?.components ?? []).flatMap((row) =>
-    'components' in row ? row.components.flatMap((c) => ('label' in c && c.label ? [c.label] : [])) : [],
+    'components' in row
+      ? row.components.flatMap((c) =>
+          'label' in c && c.label ? [`${'emoji' in c ? (c.emoji?.name ?? '') : ''} ${c.label}`] : [],
+        )
+      : [],
   );
 }
 
@@ -49,9 +54,15 @@ describe('color roles end to end', () => {
     const preview = await page
       .getByRole('region', { name: 'Panel buttons' })
       .getByRole('listitem')
-      .allTextContents();
+      .evaluateAll((items) =>
+        items.map(
+          (item) =>
+            `${item.querySelector('.discord-button-emoji')?.textContent} ${item.querySelector('.discord-button-label')?.textContent}`,
+        ),
+      );
     expect(preview.length).toBeGreaterThan(0);
-    expect(buttonLabels(postedPanel().message)).toEqual(preview);
+    expect(preview[0]).toBe('🟥 Red');
+    expect(postedButtons(postedPanel().message)).toEqual(preview);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'color-roles-1280');
   });
@@ -91,6 +102,18 @@ describe('color roles end to end', () => {
     const chat = await stack.browser.newPage();
     await chat.goto(
       `${stack.sandbox.url}/chat?guild=${guilds.station}&user=${users.nia}&channel=${channels.roles}`,
+    );
+    const buttons = chat.locator('[data-testid="component-button"]');
+    await buttons.first().waitFor();
+    // Each posted button shows its emoji before the label, as Discord does.
+    const drawn = await buttons.evaluateAll((items) =>
+      items.map((item) => [...item.children].map((child) => `${child.className}:${child.textContent}`)),
+    );
+    expect(drawn.map((parts) => parts.join(' '))).toEqual(
+      postedButtons(postedPanel().message).map((text) => {
+        const [emoji, ...label] = text.split(' ');
+        return `emoji:${emoji} label:${label.join(' ')}`;
+      }),
     );
     await chat.locator('[data-testid="component-button"]', { hasText: 'Red' }).first().click();
     const { station } = postedPanel();

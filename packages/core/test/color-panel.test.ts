@@ -4,12 +4,16 @@ import {
   buildColorPanelEmbed,
   buildNaturalsPicker,
   buildShadePicker,
+  COLOR_SQUARE_EMOJIS,
   type ColorPanelAction,
   colorNameMatches,
+  colorSquareEmoji,
+  NATURALS_HEX,
   type PanelColor,
   parseColorCustomId,
   toDiscordComponents,
 } from '../src/color-panel.ts';
+import { DISCORD_LIMITS } from '../src/discord-components.ts';
 import { DEFAULT_COLOR_PALETTE } from '../src/palette.ts';
 
 const palette: PanelColor[] = DEFAULT_COLOR_PALETTE.map((family) => ({
@@ -81,6 +85,7 @@ describe('buildColorPanel buttons', () => {
       key: 'red',
       label: 'Red',
       hex: '#E53935',
+      emoji: '🟥',
       customId: 'color:pick:Red',
       kind: 'color',
     });
@@ -127,6 +132,74 @@ describe('buildColorPanel buttons', () => {
   });
 });
 
+const familyHex = (name: string) => DEFAULT_COLOR_PALETTE.find((f) => f.name === name)?.hex ?? '';
+
+describe('colorSquareEmoji', () => {
+  it.each([
+    ['Red', '🟥'],
+    ['Orange', '🟧'],
+    ['Yellow', '🟨'],
+    ['Green', '🟩'],
+    ['Blue', '🟦'],
+    ['Indigo/Violet', '🟪'],
+    // Pink is red-hued and 🟪 is drawn lavender: pinks take 🟥 (documented on colorSquareEmoji).
+    ['Pink', '🟥'],
+    ['Black', '⬛'],
+    ['Brown', '🟫'],
+    ['White', '⬜'],
+    ['Silver', '⬜'],
+    ['Gold', '🟨'],
+  ])('default %s family reads %s', (name, emoji) => {
+    expect(familyHex(name)).toMatch(/^#/);
+    expect(colorSquareEmoji(familyHex(name))).toBe(emoji);
+  });
+
+  it.each([
+    // Default palette shades.
+    ['Dark Red', '#8B0000', '🟥'],
+    ['Light Pink', '#FFB6C1', '🟥'],
+    ['Hot Pink', '#FF69B4', '🟥'],
+    ['Magenta', '#FF00FF', '🟪'],
+    ['Indigo', '#4B0082', '🟪'],
+    ['Lavender', '#B57EDC', '🟪'],
+    ['Burnt Orange', '#CC5500', '🟧'],
+    ['Peach', '#FFB07C', '🟧'],
+    ['Bronze', '#CD7F32', '🟧'],
+    ['Lemon', '#FFF44F', '🟨'],
+    ['Goldenrod', '#DAA520', '🟨'],
+    ['Mint', '#98FF98', '🟩'],
+    ['Forest Green', '#228B22', '🟩'],
+    ['Teal', '#008080', '🟦'],
+    ['Navy', '#1F305E', '🟦'],
+    ['Sky Blue', '#87CEEB', '🟦'],
+    ['Charcoal', '#36454F', '⬛'],
+    ['Chocolate', '#7B3F00', '🟫'],
+    ['Coffee', '#4B3621', '🟫'],
+    ['Tan', '#D2B48C', '🟫'],
+    ['Cream', '#FFFDD0', '⬜'],
+    ['Champagne', '#F7E7CE', '⬜'],
+    ['Gray', '#808080', '⬜'],
+    ['Slate', '#708090', '⬜'],
+    ['Naturals button', NATURALS_HEX, '🟫'],
+    // Edges: pure primaries, extremes, greys either side of the black/white split.
+    ['pure red', '#FF0000', '🟥'],
+    ['pure green', '#00FF00', '🟩'],
+    ['pure blue', '#0000FF', '🟦'],
+    ['cyan', '#00FFFF', '🟦'],
+    ['pure yellow', '#FFFF00', '🟨'],
+    ['maroon', '#800000', '🟥'],
+    ['true black', '#000000', '⬛'],
+    ['very dark blue is black', '#0A0A1E', '⬛'],
+    ['dim grey', '#696969', '⬛'],
+    ['lower-case, no #, padded', ' e53935 ', '🟥'],
+    ['short #RGB', '#F0F', '🟪'],
+    ['not a hex', 'red', '⬜'],
+    ['empty', '', '⬜'],
+  ])('%s %s reads %s', (_name, hex, emoji) => {
+    expect(colorSquareEmoji(hex)).toBe(emoji);
+  });
+});
+
 describe('toDiscordComponents', () => {
   it.each([
     [0, []],
@@ -151,6 +224,45 @@ describe('toDiscordComponents', () => {
       panel.buttons.map((b) => b.customId),
     );
     expect(posted.every((c) => c.type === 2 && c.style === 2)).toBe(true);
+  });
+
+  it.each(['basic', 'shades'] as const)(
+    'posts each %s button with the preview emoji, within Discord limits',
+    (mode) => {
+      const panel = buildColorPanel(palette, mode);
+      const posted = toDiscordComponents(panel).flatMap((row) => row.components);
+      expect(posted.map((c) => c.emoji)).toEqual(panel.buttons.map((b) => ({ name: b.emoji })));
+      expect(posted.map((c) => `${c.emoji?.name} ${c.label}`).slice(0, 7)).toEqual([
+        '🟥 Red',
+        '🟧 Orange',
+        '🟨 Yellow',
+        '🟩 Green',
+        '🟦 Blue',
+        '🟪 Indigo/Violet',
+        '🟥 Pink',
+      ]);
+      expect(posted.slice(7).map((c) => c.emoji?.name)).toEqual(
+        mode === 'basic' ? ['⬛', '🟫', '⬜', '⬜', '🟨'] : ['🟫'],
+      );
+      for (const button of posted) {
+        expect(button.label.length).toBeLessThanOrEqual(DISCORD_LIMITS.buttonLabelLength);
+        expect(button.custom_id.length).toBeLessThanOrEqual(DISCORD_LIMITS.customIdLength);
+        expect(Object.keys(button.emoji ?? {})).toEqual(['name']);
+      }
+    },
+  );
+
+  it('keeps 25 buttons with emoji in 5 rows of 5', () => {
+    const colors = Array.from({ length: 30 }, (_, i) => ({
+      name: `${'Long colour name '.repeat(6)}${i}`,
+      hex: `#${(i * 0x081018).toString(16).padStart(6, '0').slice(-6)}`,
+    }));
+    const rows = toDiscordComponents(buildColorPanel(colors, 'basic'));
+    expect(rows.map((row) => row.components.length)).toEqual([5, 5, 5, 5, 5]);
+    for (const button of rows.flatMap((row) => row.components)) {
+      expect(COLOR_SQUARE_EMOJIS).toContain(button.emoji?.name);
+      expect(button.label.length).toBeLessThanOrEqual(DISCORD_LIMITS.buttonLabelLength);
+    }
   });
 });
 
@@ -205,6 +317,8 @@ describe('shade pickers', () => {
       'color:shade:Royal Blue',
       'color:shade:Navy',
     ]);
+    const emojis = picker.components.flatMap((row) => row.components.map((c) => c.emoji));
+    expect(emojis).toEqual([{ name: '🟦' }, { name: '🟦' }, { name: '🟦' }, { name: '🟦' }]);
     expect(picker.truncated).toBe(false);
   });
 
@@ -240,6 +354,26 @@ describe('shade pickers', () => {
       'Bronze',
     ]);
     expect(picker.components).toHaveLength(3);
+    expect(
+      picker.components.flatMap((row) => row.components.map((c) => `${c.emoji?.name} ${c.label}`)),
+    ).toEqual(picker.shades.map((shade) => `${colorSquareEmoji(shade.hex)} ${shade.name}`));
+    expect(picker.components.flatMap((row) => row.components.map((c) => c.emoji?.name))).toEqual([
+      '⬛',
+      '⬛',
+      '⬛',
+      '🟫',
+      '🟫',
+      '🟫',
+      '⬜',
+      '⬜',
+      '⬜',
+      '⬜',
+      '⬜',
+      '⬜',
+      '⬜',
+      '🟨',
+      '🟧',
+    ]);
   });
 });
 

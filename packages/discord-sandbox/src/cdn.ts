@@ -14,7 +14,7 @@ function picture(letter: string, seed: string, round: boolean): string {
 
 /**
  * Discord's CDN paths (`/avatars/:user/:hash.png`, `/icons/:guild/:hash.png`,
- * `/embed/avatars/:n.png`) answered with generated pictures, so a dashboard pointed at the
+ * `/embed/avatars/:n.png`, `/emojis/:id.webp`) answered with generated pictures, so a dashboard pointed at the
  * sandbox shows images offline. Served as SVG whatever the extension asks for.
  */
 export function registerCdn(app: FastifyInstance, ctx: SandboxContext): void {
@@ -31,6 +31,11 @@ export function registerCdn(app: FastifyInstance, ctx: SandboxContext): void {
   app.get<{ Params: { guildId: string; file: string } }>('/icons/:guildId/:file', async (req, reply) => {
     const guild = ctx.state.guilds.get(req.params.guildId);
     return send(reply, picture((guild?.name ?? '?').slice(0, 1), req.params.guildId, false));
+  });
+  app.get<{ Params: { file: string } }>('/emojis/:file', async (req, reply) => {
+    // Custom emoji used on components: the sandbox keeps no emoji list, so draw a placeholder.
+    const id = /^\d+/.exec(req.params.file)?.[0] ?? '0';
+    return send(reply, picture(':', id, false));
   });
   app.get<{ Params: { file: string } }>('/embed/avatars/:file', async (req, reply) => {
     const index = /^\d+/.exec(req.params.file)?.[0] ?? '0';

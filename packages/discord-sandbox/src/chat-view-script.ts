@@ -1,3 +1,5 @@
+import { EMOJI_VIEW_SOURCE } from './component-emoji.ts';
+
 /** Browser code for the chat view, plain ES2020 so no build step is needed. */
 export const CHAT_VIEW_SCRIPT = String.raw`
 const $ = (id) => document.getElementById(id);
@@ -16,6 +18,7 @@ function el(tag, attrs, ...children) {
   for (const c of children.flat()) if (c !== undefined && c !== null) node.append(c instanceof Node ? c : String(c));
   return node;
 }
+${EMOJI_VIEW_SOURCE}
 const hex = (n) => '#' + Number(n || 0).toString(16).padStart(6, '0');
 const byId = (a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1);
 function toast(text, isError) {
@@ -59,16 +62,25 @@ function renderEmbed(e) {
       e.footer ? el('div', { class: 'footer' }, e.footer.text) : null));
 }
 
+function emojiNode(emoji) {
+  const view = emojiView(emoji);
+  if (!view) return null;
+  return view.src ? el('img', { class: 'emoji', src: view.src, alt: view.alt, 'data-testid': 'component-emoji' })
+    : el('span', { class: 'emoji', 'data-testid': 'component-emoji' }, view.text);
+}
+function emojiPrefix(emoji) { const view = emojiView(emoji); return view ? (view.text || view.alt) + ' ' : ''; }
+
 function renderComponent(message, c) {
   if (c.type === 2) {
-    const label = (c.emoji && c.emoji.name ? c.emoji.name + ' ' : '') + (c.label || '');
-    if (c.style === 5) return el('a', { class: 'btn s5', href: c.url, target: '_blank', rel: 'noreferrer' }, label + ' ↗');
+    // Discord draws a button's emoji before its label.
+    const content = [emojiNode(c.emoji), c.label ? el('span', { class: 'label' }, c.label) : null];
+    if (c.style === 5) return el('a', { class: 'btn s5', href: c.url, target: '_blank', rel: 'noreferrer' }, content, ' ↗');
     return el('button', { class: 'btn s' + (c.style || 2), 'data-custom-id': c.custom_id, 'data-testid': 'component-button', disabled: !!c.disabled || !ui.user,
-      onclick: () => interact(message, c.custom_id) }, label);
+      onclick: () => interact(message, c.custom_id) }, content);
   }
   const select = el('select', { class: 'menu', 'data-custom-id': c.custom_id, 'data-testid': 'component-select', multiple: (c.max_values || 1) > 1, disabled: !!c.disabled },
     (c.max_values || 1) > 1 ? null : el('option', { value: '' }, c.placeholder || 'Make a selection'),
-    (c.options || []).map((o) => el('option', { value: o.value }, (o.emoji && o.emoji.name ? o.emoji.name + ' ' : '') + o.label)));
+    (c.options || []).map((o) => el('option', { value: o.value }, emojiPrefix(o.emoji) + o.label)));
   const send = () => { const values = [...select.selectedOptions].map((o) => o.value).filter(Boolean); if (values.length) interact(message, c.custom_id, values); };
   if ((c.max_values || 1) > 1) return el('div', { class: 'menu-wrap' }, select, el('button', { class: 'small', type: 'button', 'data-testid': 'select-submit', 'data-custom-id': c.custom_id, onclick: send }, 'Choose'));
   select.addEventListener('change', send);

@@ -25,7 +25,9 @@ nav a.active{background:#404249;color:var(--head)}main{flex:1;display:flex;flex-
 .embed .inner{padding:8px 12px 10px}.embed .title{font-weight:600;color:var(--head)}.embed .desc{white-space:pre-wrap;font-size:14px;margin-top:4px}
 .embed .fields{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:6px;margin-top:6px}.embed .field.wide{grid-column:1/-1}
 .embed .fname{font-weight:600;font-size:13px;color:var(--head)}.embed .fval{font-size:13px;white-space:pre-wrap}.embed .footer{font-size:12px;color:var(--muted);margin-top:8px}
-.row{display:flex;flex-wrap:wrap;gap:8px;margin-top:8px}.btn{border:0;border-radius:4px;padding:2px 16px;min-height:32px;color:#fff;cursor:pointer;font-weight:500}
+.row{display:flex;flex-wrap:wrap;gap:8px;margin-top:8px}.btn{border:0;border-radius:4px;padding:2px 16px;min-height:32px;color:#fff;cursor:pointer;font-weight:500;
+display:inline-flex;align-items:center;justify-content:center;gap:6px;text-decoration:none}
+.btn .emoji{font-size:18px;line-height:1;font-family:"Twemoji","Noto Color Emoji","Apple Color Emoji","Segoe UI Emoji",sans-serif}img.emoji{width:20px;height:20px}
 .btn:disabled{opacity:.5;cursor:not-allowed}.s1{background:var(--blurple)}.s2{background:#4e5058}.s3{background:#248046}.s4{background:#da373c}.s5{background:#4e5058}
 .btn:hover:not(:disabled){filter:brightness(1.1)}.menu{min-width:320px;max-width:520px;background:var(--side);color:var(--text);border:1px solid #0006;border-radius:4px;padding:6px}
 .menu-wrap{display:flex;gap:6px;align-items:flex-start}.small{background:var(--blurple);color:#fff;border:0;border-radius:4px;padding:6px 10px;cursor:pointer}

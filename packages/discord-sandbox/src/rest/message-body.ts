@@ -1,4 +1,5 @@
 import type { APIEmbed, APIMessage, APIMessageTopLevelComponent, MessageFlags } from 'discord-api-types/v10';
+import { componentEmojiIssue } from '../component-emoji.ts';
 import type { DiscordFieldErrors } from './http.ts';
 
 /** The JSON body of create/edit message, interaction responses and webhook messages. */
@@ -28,6 +29,13 @@ function maxLength(issues: Issue[], path: Array<string | number>, value: unknown
   if (typeof value === 'string' && value.length > max) {
     issues.push({ path, code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${max} or fewer in length.` });
   }
+}
+
+function checkEmoji(issues: Issue[], path: Array<string | number>, emoji: unknown): void {
+  if (emoji === undefined || emoji === null) return;
+  const issue = componentEmojiIssue(emoji);
+  if (issue)
+    issues.push({ path: [...path, 'emoji', ...issue.path], code: issue.code, message: issue.message });
 }
 
 function validateComponents(components: unknown[], issues: Issue[]): void {
@@ -87,7 +95,10 @@ function validateComponents(components: unknown[], issues: Issue[]): void {
       } else if (c.style === 5 && typeof c.url !== 'string') {
         issues.push({ path: [...cAt, 'url'], code: 'BASE_TYPE_REQUIRED', message: 'This field is required' });
       }
-      if (c.type === 2) maxLength(issues, [...cAt, 'label'], c.label, 80);
+      if (c.type === 2) {
+        maxLength(issues, [...cAt, 'label'], c.label, 80);
+        checkEmoji(issues, cAt, c.emoji);
+      }
       if (c.type === 3) {
         const options = (c.options ?? []) as Array<Record<string, unknown>>;
         if (options.length < 1 || options.length > 25) {
@@ -101,6 +112,7 @@ function validateComponents(components: unknown[], issues: Issue[]): void {
           maxLength(issues, [...cAt, 'options', k, 'label'], o.label, 100);
           maxLength(issues, [...cAt, 'options', k, 'value'], o.value, 100);
           maxLength(issues, [...cAt, 'options', k, 'description'], o.description, 100);
+          checkEmoji(issues, [...cAt, 'options', k], o.emoji);
         });
       }
       if (c.type !== 2) maxLength(issues, [...cAt, 'placeholder'], c.placeholder, 150);

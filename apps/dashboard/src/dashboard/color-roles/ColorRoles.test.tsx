@@ -126,12 +126,18 @@ describe('color roles', () => {
       colorApi({ mode });
       open();
       const list = await screen.findByRole('region', { name: 'Panel buttons' });
-      const labels = within(list)
-        .getAllByRole('listitem')
-        .map((item) => item.textContent);
-      expect(labels).toEqual(buildColorPanel(panelColorsOf(PALETTE), mode).buttons.map((b) => b.label));
-      expect(labels).toEqual(
-        mode === 'basic' ? ['Red', 'Blue', 'Black', 'Brown', 'Mint'] : ['Red', 'Blue', 'Naturals', 'Mint'],
+      const items = within(list).getAllByRole('listitem');
+      // Each button is "<emoji><label>", both straight from core's panel (what the bot posts).
+      const shown = items.map((item) => [
+        item.querySelector('.discord-button-emoji')?.textContent,
+        item.querySelector('.discord-button-label')?.textContent,
+      ]);
+      const { buttons } = buildColorPanel(panelColorsOf(PALETTE), mode);
+      expect(shown).toEqual(buttons.map((b) => [b.emoji, b.label]));
+      expect(items.map((item) => item.textContent)).toEqual(
+        mode === 'basic'
+          ? ['🟥Red', '🟦Blue', '⬛Black', '🟫Brown', '🟩Mint']
+          : ['🟥Red', '🟦Blue', '🟫Naturals', '🟩Mint'],
       );
     },
   );

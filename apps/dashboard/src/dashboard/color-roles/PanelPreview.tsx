@@ -51,11 +51,10 @@ export function PanelPreview({ colors, mode }: { colors: PanelColor[]; mode: Col
                     data-kind={button.kind}
                     title={button.label}
                   >
-                    <span
-                      className="swatch swatch-sm"
-                      style={{ background: button.hex }}
-                      aria-hidden="true"
-                    />
+                    {/* The square Discord shows on the posted button (a button cannot take the hex). */}
+                    <span className="discord-button-emoji" aria-hidden="true">
+                      {button.emoji}
+                    </span>
                     <span className="discord-button-label">{breakAfterSlashes(button.label)}</span>
                   </li>
                 ))}
