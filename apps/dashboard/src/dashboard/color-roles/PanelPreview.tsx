@@ -12,7 +12,6 @@ function breakAfterSlashes(label: string) {
     index === 0 ? (
       part
     ) : (
-      // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed label
       <Fragment key={index}>
         /<wbr />
         {part}
