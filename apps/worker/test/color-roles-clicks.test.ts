@@ -150,6 +150,32 @@ describe('members picking colors on the panel', () => {
     }
   });
 
+  it('concurrent clicks end with one color even when the gateway reports role changes late', async () => {
+    await setUp('basic');
+    // Discord's GUILD_MEMBER_UPDATE can arrive after the REST answer: hold discord.js's handling
+    // of it so the cached member (which clicks read their roles from) lags behind each swap.
+    const action = (
+      worker.client as unknown as { actions: { GuildMemberUpdate: { handle(data: unknown): unknown } } }
+    ).actions.GuildMemberUpdate;
+    const handle = action.handle;
+    action.handle = (data: unknown) => {
+      setTimeout(() => handle.call(action, data), 400);
+      return {};
+    };
+    try {
+      for (const names of [
+        ['Red', 'Blue'],
+        ['Green', 'Pink', 'Orange'],
+      ]) {
+        const clicks = await Promise.all(names.map((name) => click(`color:pick:${name}`)));
+        await Promise.all(clicks.map((result) => finalAnswer(result)));
+        expect(await colorRolesOfNia()).toHaveLength(1);
+      }
+    } finally {
+      action.handle = handle;
+    }
+  });
+
   it('a role above the bot gets the member a clear message and the admin a warning', async () => {
     await setUp('basic');
     // An admin moved "Red" above the bot's role: here Red points at Moderators, which sits above it.

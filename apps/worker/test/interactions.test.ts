@@ -1,6 +1,7 @@
 import { colorPanels } from '@spacecadet/db/schema';
 import { MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_COLOR_PANEL_MESSAGE } from '../src/commands/colors.ts';
 import { GENERIC_ERROR_MESSAGE } from '../src/interactions/router.ts';
 import type { ComponentRoute } from '../src/interactions/types.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
@@ -84,5 +85,36 @@ describe('interaction routing', () => {
     });
     expect(next.responded).toBe(true);
     expect(next.response?.data?.content).toContain('Blue');
+  });
+
+  it('registers /colors at start, which links a member to the posted panel', async () => {
+    const sandbox = control(harness.sandbox);
+    const registered = await sandbox.botRest<Array<{ name: string }>>(
+      'GET',
+      `/applications/${SANDBOX_IDS.app}/commands`,
+    );
+    expect(registered.map((command) => command.name)).toEqual(['colors']);
+    const answer = await sandbox.command({
+      guild_id: STATION,
+      channel_id: SANDBOX_IDS.channels.general,
+      user_id: nia,
+      name: 'colors',
+    });
+    expect(answer.responded).toBe(true);
+    expect(answer.response?.data?.flags).toBe(MessageFlags.Ephemeral);
+    expect(answer.response?.data?.content).toContain(
+      `https://discord.com/channels/${STATION}/${rolesChannel}/${panelMessageId}`,
+    );
+  });
+
+  it('answers /colors with how to get a panel when none is posted', async () => {
+    await harness.database.db.update(colorPanels).set({ messageId: null, messageChannelId: null });
+    const answer = await control(harness.sandbox).command({
+      guild_id: STATION,
+      channel_id: SANDBOX_IDS.channels.general,
+      user_id: nia,
+      name: 'colors',
+    });
+    expect(answer.response?.data?.content).toBe(NO_COLOR_PANEL_MESSAGE);
   });
 });

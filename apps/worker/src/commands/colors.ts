@@ -19,10 +19,12 @@ export const colorsCommand: SlashCommand = {
     const [panel] = guildId
       ? await deps.db.select().from(colorPanels).where(eq(colorPanels.guildId, guildId)).limit(1)
       : [];
+    // The message's own channel: the configured one may have changed since it was posted.
+    const channelId = panel?.messageChannelId ?? panel?.channelId;
     const content =
-      guildId && panel?.channelId && panel.messageId
+      guildId && channelId && panel?.messageId
         ? [
-            `Pick a color on the panel in ${channelMention(panel.channelId)}: ${messageLink(panel.channelId, panel.messageId, guildId)}`,
+            `Pick a color on the panel in ${channelMention(channelId)}: ${messageLink(channelId, panel.messageId, guildId)}`,
             'Click a color button to get it; picking another one replaces it. If the panel shows families, click one and choose a shade.',
           ].join('\n')
         : NO_COLOR_PANEL_MESSAGE;

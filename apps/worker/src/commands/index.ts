@@ -3,9 +3,9 @@ import type { WorkerDeps } from '../deps.ts';
 import type { SlashCommand } from '../interactions/types.ts';
 import { errorFields } from '../logger.ts';
 import { colorsCommand } from './colors.ts';
-import { rankCommand } from './rank.ts';
 
-export const SLASH_COMMANDS: readonly SlashCommand[] = [colorsCommand, rankCommand];
+/** Only commands whose feature works end to end: /rank comes back with XP earning (leveling). */
+export const SLASH_COMMANDS: readonly SlashCommand[] = [colorsCommand];
 
 /**
  * Bulk-overwrites the global commands with ours, so renamed or removed commands disappear.

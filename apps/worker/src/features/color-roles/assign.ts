@@ -1,6 +1,6 @@
 import { PermissionFlagsBits, Routes } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
-import { DiscordCodes, fetchMember, isDiscordError } from '../../discord-rest.ts';
+import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
 import type { EphemeralAnswer } from '../../interactions/respond.ts';
 import type { PanelInteraction } from '../../interactions/types.ts';
 import { withLockWhenFree } from '../../jobs/guild-lock.ts';
@@ -57,7 +57,7 @@ export async function assignColorRole(
     colorPickLockKey(config.redisPrefix, guildId, userId),
     PICK_LOCK_TTL_MS,
     PICK_LOCK_WAIT_MS,
-    () => swapColorRole(deps, guildId, userId, roleId, paletteRoleIds(palette)),
+    () => swapColorRole(deps, guildId, userId, roleId, paletteRoleIds(palette), payloadRoleIds(interaction)),
   );
   if (!lock.acquired) return { content: COLOR_BUSY_MESSAGE };
   if (lock.value === 'missing-permissions') {
@@ -74,9 +74,26 @@ export function colorPickLockKey(redisPrefix: string, guildId: string, userId: s
   return `${redisPrefix}:color-pick-lock:${guildId}:${userId}`;
 }
 
+/** The member's roles as Discord sent them with the click. */
+function payloadRoleIds(interaction: PanelInteraction): readonly string[] {
+  const member = interaction.member;
+  if (!member) return [];
+  return Array.isArray(member.roles) ? member.roles : [...member.roles.cache.keys()];
+}
+
+export function lastColorKey(redisPrefix: string, guildId: string, userId: string): string {
+  return `${redisPrefix}:color-last:${guildId}:${userId}`;
+}
+/** Covers clicks that waited on the lock: their payload predates the swap recorded here. */
+const LAST_COLOR_TTL_SECONDS = 5 * 60;
+
 /**
- * Gives the role and removes every other palette role the member holds, read fresh from
- * Discord under the member's lock (the interaction's copy predates any click still running).
+ * Gives the role and removes every other palette role the member may hold, under the member's
+ * lock. What they hold is the click's payload plus the colour the previous swap gave them
+ * (recorded in Redis): a click that waited on the lock carries roles from before that swap.
+ * No GET of the member, because every REST call counts against the bot's 50 requests per
+ * second and a click costs only the PUT, and a DELETE when the member had another colour.
+ * Removing a role the member no longer holds is a no-op for Discord.
  */
 async function swapColorRole(
   deps: WorkerDeps,
@@ -84,11 +101,17 @@ async function swapColorRole(
   userId: string,
   roleId: string,
   colorRoles: ReadonlySet<string>,
+  payloadRoles: readonly string[],
 ): Promise<'done' | 'missing-permissions' | 'unknown-role'> {
-  const { client } = deps;
+  const { client, redis, config } = deps;
+  const lastKey = lastColorKey(config.redisPrefix, guildId, userId);
   try {
-    const held = (await fetchMember(client, guildId, userId)).roles;
-    if (!held.includes(roleId)) {
+    const last = await redis.get(lastKey);
+    const held = new Set(payloadRoles);
+    if (last !== null) held.add(last);
+    // The payload is current unless a swap happened since; then only that swap's colour is known.
+    const alreadyHeld = payloadRoles.includes(roleId) && (last === null || last === roleId);
+    if (!alreadyHeld) {
       await client.rest.put(Routes.guildMemberRole(guildId, userId, roleId), { reason: REASON });
     }
     for (const other of held) {
@@ -96,6 +119,7 @@ async function swapColorRole(
         await client.rest.delete(Routes.guildMemberRole(guildId, userId, other), { reason: REASON });
       }
     }
+    await redis.set(lastKey, roleId, 'EX', LAST_COLOR_TTL_SECONDS);
     return 'done';
   } catch (error) {
     if (isDiscordError(error, DiscordCodes.MissingPermissions)) return 'missing-permissions';
