@@ -28,7 +28,9 @@ const children = new Map<string, ChildProcess>();
 let stopping = false;
 
 function run(name: string, args: string[]): ChildProcess {
-  const child = spawn('pnpm', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Each service in its own process group, so stopping reaches the process under pnpm and its
+  // shell (vite otherwise outlives pnpm and keeps its port).
+  const child = spawn('pnpm', args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const prefix = `[${name}]`.padEnd(10);
   const forward = (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n'))
@@ -64,11 +66,19 @@ async function waitFor(url: string, what: string, timeoutMs = 60_000): Promise<v
 async function stop(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
-  for (const child of children.values()) child.kill('SIGTERM');
+  for (const child of children.values()) signalGroup(child, 'SIGTERM');
   const deadline = Date.now() + 10_000;
   while (children.size > 0 && Date.now() < deadline) await delay(100);
-  for (const child of children.values()) child.kill('SIGKILL');
+  for (const child of children.values()) signalGroup(child, 'SIGKILL');
   process.exit(code);
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal); // the group is gone already
+  }
 }
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
