@@ -254,11 +254,12 @@ export function buildColorPanel(colors: readonly PanelColor[], mode: ColorPanelM
 /**
  * Discord action rows for the posted panel.
  *
- * The preview lays buttons out in rows of 4 (spec), but Discord allows at most 5 action rows
- * of 5 buttons: 25 buttons in rows of 4 would need 7 rows and Discord would reject the
- * message. So the posted form keeps the same buttons in the same order and regroups them into
- * rows of 5 (5 x 5 = 25). Buttons are grey (secondary): Discord buttons cannot take arbitrary
- * colours, so each carries the preview's coloured square emoji before its label.
+ * The preview lays buttons out in rows of 4 (spec) and the posted panel uses the same rows
+ * while they fit Discord's 5 action rows (up to 20 buttons), so members see what the admin
+ * previewed. Beyond 20, rows of 4 would need up to 7 rows and Discord would reject the
+ * message, so the same buttons in the same order are regrouped into rows of 5 (5 x 5 = 25).
+ * Buttons are grey (secondary): Discord buttons cannot take arbitrary colours, so each carries
+ * the preview's coloured square emoji before its label.
  */
 export function toDiscordComponents(panel: Pick<ColorPanel, 'buttons'>): DiscordActionRow<DiscordButton>[] {
   const maxButtons = DISCORD_LIMITS.actionRowsPerMessage * DISCORD_LIMITS.buttonsPerRow;
@@ -269,7 +270,11 @@ export function toDiscordComponents(panel: Pick<ColorPanel, 'buttons'>): Discord
     label: button.label,
     emoji: { name: button.emoji },
   }));
-  return chunk(buttons, DISCORD_LIMITS.buttonsPerRow).map((components) => ({
+  const rowSize =
+    buttons.length <= DISCORD_LIMITS.actionRowsPerMessage * COLOR_PANEL_PREVIEW_ROW_SIZE
+      ? COLOR_PANEL_PREVIEW_ROW_SIZE
+      : DISCORD_LIMITS.buttonsPerRow;
+  return chunk(buttons, rowSize).map((components) => ({
     type: ComponentType.ActionRow,
     components,
   }));

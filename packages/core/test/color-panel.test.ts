@@ -204,7 +204,9 @@ describe('toDiscordComponents', () => {
   it.each([
     [0, []],
     [4, [4]],
-    [12, [5, 5, 2]],
+    [12, [4, 4, 4]],
+    [20, [4, 4, 4, 4, 4]],
+    [21, [5, 5, 5, 5, 1]],
     [25, [5, 5, 5, 5, 5]],
     [40, [5, 5, 5, 5, 5]],
   ])('%i colours post as rows %o (never more than 5 rows of 5)', (count, sizes) => {
@@ -213,6 +215,11 @@ describe('toDiscordComponents', () => {
     const rows = toDiscordComponents(panel);
     expect(rows.map((row) => row.components.length)).toEqual(sizes);
     expect(rows.length).toBeLessThanOrEqual(5);
+    // Up to 20 buttons the posted rows are the preview's rows.
+    if (count <= 20)
+      expect(rows.map((row) => row.components.map((c) => c.custom_id))).toEqual(
+        panel.rows.map((row) => row.map((b) => b.customId)),
+      );
   });
 
   it('posts the same buttons in the same order as the preview', () => {
