@@ -38,6 +38,9 @@ describe('raw config', () => {
 
     const got = await send('GET', `${station}/config`, undefined, mo);
     expect(got.json()).toEqual({ data, updated_by: USERS.ada, updated_at: put.json().updated_at });
+    // The admin's key order survives (jsonb would sort the keys by length: list, welcome, ...).
+    expect(Object.keys(got.json().data)).toEqual(['color_roles_mode', 'welcome', 'list']);
+    expect(Object.keys(got.json().data.welcome)).toEqual(['message', 'enabled']);
 
     const byMo = await send('PUT', `${station}/config`, { color_roles_mode: 'basic' }, mo);
     expect(byMo.json().updated_by).toBe(USERS.mo);

@@ -1,9 +1,12 @@
-import { integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { integer, json, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
-/** The free-form JSON config an admin edits in the dashboard (holds color_roles_mode). */
+/**
+ * The free-form JSON config an admin edits in the dashboard (holds color_roles_mode). `json`,
+ * not `jsonb`: jsonb reorders keys, and the admin's raw editor must show them as typed.
+ */
 export const guildConfigs = pgTable('guild_configs', {
   guildId: text('guild_id').primaryKey(),
-  data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+  data: json('data').$type<Record<string, unknown>>().notNull().default({}),
   updatedBy: text('updated_by'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
