@@ -14,7 +14,7 @@ import {
   useLocalServices,
 } from './lib.ts';
 
-const BENCHMARKS = ['dashboard-size', 'lighthouse', 'click-latency', 'api-read'] as const;
+const BENCHMARKS = ['dashboard-size', 'lighthouse', 'click-latency', 'api-read', 'worker-memory'] as const;
 const NEEDS_DASHBOARD = new Set(['dashboard-size', 'lighthouse']);
 const TIME_LIMIT_MS = 10 * 60_000;
 
