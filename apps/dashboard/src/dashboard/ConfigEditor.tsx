@@ -73,7 +73,7 @@ export function ConfigEditor({ guildId }: { guildId: string }) {
           </span>
         ) : null}
       </div>
-      {config.isError ? <ErrorAlert>{config.error.message}</ErrorAlert> : null}
+      {config.isError ? <ErrorAlert>{errorText(config.error)}</ErrorAlert> : null}
       <label htmlFor="config-json" className="sr-only">
         Configuration JSON
       </label>

@@ -158,4 +158,104 @@ describe('reaction roles', () => {
     screen.getByLabelText('Raw JSON');
     screen.getByRole('button', { name: 'Hide JSON' });
   });
+
+  /** GET/PUT reaction roles backed by one stored state; each PUT bumps updated_at. */
+  function reactionRolesApi() {
+    let stored = {
+      color_roles: [{ emoji: '🔴', role_id: '300000000000000021' }],
+      personality_roles: [] as Array<{ emoji: string; role_id: string }>,
+      updated_at: null as string | null,
+      updated_by: null as string | null,
+    };
+    let saves = 0;
+    const base = `/api/guilds/${STATION.id}/reaction-roles`;
+    return fakeApi(({ method, path, body }) => {
+      if (path === base && method === 'GET') return { status: 200, body: stored };
+      if (path === base && method === 'PUT') {
+        saves += 1;
+        const updated_at = `2026-11-22T00:00:0${saves}Z`;
+        stored = { ...(body as typeof stored), updated_at, updated_by: '200000000000000001' };
+        return { status: 200, body: { updated_at, updated_by: '200000000000000001' } };
+      }
+      if (path === '/api/discord/me/guilds') return { status: 200, body: [STATION, QUIET] };
+      if (path.startsWith('/api/bot/in-guild/')) return { status: 200, body: { inGuild: true } };
+      return undefined;
+    });
+  }
+
+  async function openReactionRoles() {
+    signInAda();
+    const api = reactionRolesApi();
+    renderAt(`/dashboard/reaction-roles?guild=${STATION.id}`, routes);
+    await screen.findByDisplayValue('300000000000000021');
+    return api;
+  }
+
+  it('keeps the editor after a save: Saved shows and the JSON view stays open', async () => {
+    const api = await openReactionRoles();
+    screen.getByText('1 row');
+    fireEvent.click(screen.getByRole('button', { name: 'Show JSON' }));
+    fireEvent.change(screen.getByLabelText('Label (row 1)', { selector: '#color_roles-0-label' }), {
+      target: { value: 'Red' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Saved');
+    // The refetch after the save brings a new updated_at; the editor must not start over.
+    await waitFor(() =>
+      expect(api.calls.filter((c) => c.method === 'GET' && c.path.includes('reaction-roles'))).toHaveLength(
+        2,
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    screen.getByText('Saved');
+    screen.getByRole('button', { name: 'Hide JSON' });
+    expect((screen.getByLabelText('Raw JSON') as HTMLTextAreaElement).value).toContain('"label": "Red"');
+  });
+
+  it('says why Save does nothing on invalid JSON, beside the button, and marks blank row fields', async () => {
+    const api = await openReactionRoles();
+    screen.getByText('0 rows');
+    fireEvent.click(screen.getByRole('button', { name: 'Show JSON' }));
+    fireEvent.change(screen.getByLabelText('Raw JSON'), { target: { value: '{ nope' } });
+    const save = screen.getByRole('button', { name: 'Save' });
+    fireEvent.click(save);
+    const alert = screen
+      .getAllByRole('alert')
+      .find((node) => node.textContent?.includes(MESSAGES.invalidJson));
+    expect(alert?.parentElement).toBe(save.parentElement);
+    expect(api.calls.some((c) => c.method === 'PUT')).toBe(false);
+
+    fireEvent.change(screen.getByLabelText('Raw JSON'), {
+      target: { value: '{"color_roles":[{"emoji":"🔴","role_id":"1"},{"emoji":"🟦"}]}' },
+    });
+    const emoji = screen.getByLabelText('Emoji (row 2)', { selector: '#color_roles-1-emoji' });
+    const roleId = screen.getByLabelText('Role ID (row 2)', { selector: '#color_roles-1-role_id' });
+    expect(roleId.getAttribute('aria-invalid')).toBeNull();
+    fireEvent.click(save);
+    screen.getByText('Color Roles: Row 2: emoji and role_id required');
+    expect(roleId.getAttribute('aria-invalid')).toBe('true');
+    expect(emoji.getAttribute('aria-invalid')).toBeNull();
+    expect(
+      screen
+        .getByLabelText('Role ID (row 1)', { selector: '#color_roles-0-role_id' })
+        .getAttribute('aria-invalid'),
+    ).toBeNull();
+    expect(api.calls.some((c) => c.method === 'PUT')).toBe(false);
+  });
+
+  it('explains a forbidden server in words and keeps the Server select filled', async () => {
+    signInAda();
+    standardApi({
+      'GET /api/discord/me/guilds': { status: 200, body: [] },
+      [`GET /api/guilds/${STATION.id}/reaction-roles`]: {
+        status: 403,
+        body: { error: 'forbidden', message: 'You do not manage this server' },
+      },
+    });
+    renderAt(`/dashboard/reaction-roles?guild=${STATION.id}`, routes);
+    await screen.findByText('You do not manage this server');
+    expect(screen.queryByText('forbidden')).toBeNull();
+    const select = screen.getByLabelText('Server') as HTMLSelectElement;
+    expect(select.selectedOptions[0]?.textContent ?? '').not.toBe('');
+  });
 });

@@ -1,18 +1,12 @@
 import type { Guild } from '@spacecadet/contract';
 import { MESSAGES } from '@spacecadet/contract';
 import { Link, useLocation } from 'react-router';
-import { isApiError } from '../lib/api-error.ts';
+import { errorText } from '../lib/api-error.ts';
 import { guildIconUrl } from '../lib/cdn.ts';
 import { installUrl } from '../lib/oauth.ts';
 import { Avatar } from '../ui/Avatar.tsx';
 import { withGuild } from './guild-param.ts';
 import { useAdminGuilds } from './queries.ts';
-
-export function guildLoadError(error: unknown): string {
-  if (isApiError(error) && error.code === 'discord_guilds_fetch_failed')
-    return MESSAGES.discordGuildsFetchFailed;
-  return error instanceof Error ? error.message : String(error);
-}
 
 export function GuildRail({ activeGuildId }: { activeGuildId: string | null }) {
   const guilds = useAdminGuilds();
@@ -26,7 +20,7 @@ export function GuildRail({ activeGuildId }: { activeGuildId: string | null }) {
         ) : null}
         {guilds.isError ? (
           <div className="rail-message" role="alert">
-            <p>{guildLoadError(guilds.error)}</p>
+            <p>{errorText(guilds.error)}</p>
             <button type="button" className="btn btn-secondary btn-sm" onClick={() => void guilds.refetch()}>
               Retry
             </button>

@@ -18,6 +18,12 @@ export function GuildSelect() {
         onChange={(event) => setSearch({ guild: event.target.value })}
       >
         {guildId ? null : <option value="">Select a server</option>}
+        {/* A server from the URL that is not (yet) in the list still gets a name, never a blank box. */}
+        {guildId && !guilds.data?.some((guild) => guild.id === guildId) ? (
+          <option value={guildId}>
+            {guilds.isPending ? 'Loading servers…' : `Not one of your servers (${guildId})`}
+          </option>
+        ) : null}
         {guilds.data?.map((guild) => (
           <option key={guild.id} value={guild.id}>
             {guild.name}

@@ -1,5 +1,6 @@
 import type { Guild } from '@spacecadet/contract';
 import { Link } from 'react-router';
+import { errorText } from '../lib/api-error.ts';
 import { guildIconUrl } from '../lib/cdn.ts';
 import { installUrl } from '../lib/oauth.ts';
 import { getInstalledGuilds } from '../lib/preferences.ts';
@@ -7,7 +8,6 @@ import { Avatar } from '../ui/Avatar.tsx';
 import { ErrorAlert } from '../ui/Field.tsx';
 import { PageLoading } from '../ui/PageLoading.tsx';
 import { ConfigEditor } from './ConfigEditor.tsx';
-import { guildLoadError } from './GuildRail.tsx';
 import { useGuildParam, withGuild } from './guild-param.ts';
 import { FEATURE_TILES } from './nav.ts';
 import { useAdminGuilds, useBotInGuild, useIsOwner } from './queries.ts';
@@ -21,7 +21,7 @@ export default function Overview() {
 
   if (guilds.isPending) return <PageLoading label="Loading your servers…" />;
   if (guilds.isError) {
-    return <ErrorAlert>{guildLoadError(guilds.error)}</ErrorAlert>;
+    return <ErrorAlert>{errorText(guilds.error)}</ErrorAlert>;
   }
   if (guilds.data.length === 0) {
     return (

@@ -39,13 +39,11 @@ export default function ReactionRoles() {
       </div>
       {!guildId ? <p className="muted">Pick a server to edit its reaction roles.</p> : null}
       {state.isPending && guildId ? <PageLoading /> : null}
-      {state.isError ? <ErrorAlert>{state.error.message}</ErrorAlert> : null}
+      {state.isError ? <ErrorAlert>{errorText(state.error)}</ErrorAlert> : null}
       {state.data && guildId ? (
-        <ReactionRolesForm
-          key={`${guildId}:${state.data.updated_at ?? ''}`}
-          guildId={guildId}
-          initial={state.data}
-        />
+        // Keyed on the server only: a save refetches the state, and the editor keeps its own
+        // (the Saved note, the open JSON view) rather than remounting.
+        <ReactionRolesForm key={guildId} guildId={guildId} initial={state.data} />
       ) : null}
     </section>
   );
@@ -61,6 +59,8 @@ function ReactionRolesForm({ guildId, initial }: { guildId: string; initial: Rea
   const [jsonText, setJsonText] = useState<string | null>(null);
   const [problems, setProblems] = useState<RowProblem[]>([]);
   const [jsonProblem, setJsonProblem] = useState<string | null>(null);
+  /** Save was pressed while the raw JSON did not parse. */
+  const [blocked, setBlocked] = useState(false);
   const save = useMutation({
     mutationFn: () =>
       apiCall('putReactionRoles', {
@@ -77,19 +77,25 @@ function ReactionRolesForm({ guildId, initial }: { guildId: string; initial: Rea
     setLists((current) => ({ ...current, [name]: rows }));
     setJsonText(null);
     setJsonProblem(null);
+    save.reset();
   };
   const onJsonChange = (text: string) => {
     setJsonText(text);
+    save.reset();
     const parsed = listsFromJson(text);
     if (parsed) {
       setLists(parsed);
       setJsonProblem(null);
+      setBlocked(false);
     } else {
       setJsonProblem(MESSAGES.invalidJson);
     }
   };
   const onSave = () => {
-    if (jsonProblem) return;
+    if (jsonProblem) {
+      setBlocked(true);
+      return;
+    }
     const found = validateReactionRoles(lists);
     setProblems(found);
     if (found.length === 0) save.mutate();
@@ -110,6 +116,11 @@ function ReactionRolesForm({ guildId, initial }: { guildId: string; initial: Rea
           {save.isPending ? 'Saving…' : 'Save'}
         </button>
         {save.isSuccess ? <output className="save-note">Saved</output> : null}
+        {blocked && jsonProblem ? (
+          <p className="save-note save-note-error" role="alert">
+            {jsonProblem}: fix the raw JSON to save
+          </p>
+        ) : null}
       </div>
       {problems.length > 0 ? (
         <div className="alert alert-error" role="alert">
@@ -130,6 +141,7 @@ function ReactionRolesForm({ guildId, initial }: { guildId: string; initial: Rea
             name={name}
             title={title}
             rows={lists[name]}
+            invalidRows={new Set(problems.filter((problem) => problem.list === name).map((p) => p.row))}
             onChange={(rows) => updateList(name, rows)}
             onAdd={() => updateList(name, [...lists[name], emptyRow()])}
           />

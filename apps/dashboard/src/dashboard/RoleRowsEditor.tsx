@@ -1,4 +1,4 @@
-import type { RoleListName, RoleRow } from './reaction-roles-form.ts';
+import { blankRequiredFields, type RoleListName, type RoleRow } from './reaction-roles-form.ts';
 
 const FIELDS: ReadonlyArray<{ key: keyof RoleRow; label: string; placeholder: string }> = [
   { key: 'emoji', label: 'Emoji', placeholder: '🔴' },
@@ -11,12 +11,15 @@ export function RoleRowsEditor({
   name,
   title,
   rows,
+  invalidRows,
   onChange,
   onAdd,
 }: {
   name: RoleListName;
   title: string;
   rows: RoleRow[];
+  /** 1-based rows a validation problem names: their blank required fields are marked invalid. */
+  invalidRows: ReadonlySet<number>;
   onChange: (rows: RoleRow[]) => void;
   onAdd: () => void;
 }) {
@@ -26,44 +29,52 @@ export function RoleRowsEditor({
     <section className="card role-list" aria-labelledby={`${name}-title`}>
       <div className="role-list-head">
         <h2 id={`${name}-title`}>{title}</h2>
-        <span className="muted small">{rows.length} rows</span>
+        <span className="muted small">
+          {rows.length} {rows.length === 1 ? 'row' : 'rows'}
+        </span>
       </div>
       {rows.length === 0 ? <p className="muted">No rows yet.</p> : null}
       <ol className="role-rows">
-        {rows.map((row, index) => (
-          <li key={index} className="role-row">
-            <span className="role-row-number" aria-hidden="true">
-              {index + 1}
-            </span>
-            {FIELDS.map((field) => {
-              const id = `${name}-${index}-${field.key}`;
-              return (
-                <div key={field.key} className={`field role-field-${field.key}`}>
-                  <label htmlFor={id} className="small">
-                    {field.label}
-                    <span className="sr-only"> (row {index + 1})</span>
-                  </label>
-                  <input
-                    id={id}
-                    className="input"
-                    value={row[field.key]}
-                    placeholder={field.placeholder}
-                    inputMode={field.key === 'role_id' ? 'numeric' : undefined}
-                    onChange={(event) => setField(index, field.key, event.target.value)}
-                  />
-                </div>
-              );
-            })}
-            <button
-              type="button"
-              className="btn btn-ghost btn-sm role-row-remove"
-              aria-label={`Remove ${title} row ${index + 1}`}
-              onClick={() => onChange(rows.filter((_, i) => i !== index))}
-            >
-              Remove
-            </button>
-          </li>
-        ))}
+        {rows.map((row, index) => {
+          const blank: ReadonlyArray<keyof RoleRow> = invalidRows.has(index + 1)
+            ? blankRequiredFields(row)
+            : [];
+          return (
+            <li key={index} className="role-row">
+              <span className="role-row-number" aria-hidden="true">
+                {index + 1}
+              </span>
+              {FIELDS.map((field) => {
+                const id = `${name}-${index}-${field.key}`;
+                return (
+                  <div key={field.key} className={`field role-field-${field.key}`}>
+                    <label htmlFor={id} className="small">
+                      {field.label}
+                      <span className="sr-only"> (row {index + 1})</span>
+                    </label>
+                    <input
+                      id={id}
+                      className="input"
+                      value={row[field.key]}
+                      placeholder={field.placeholder}
+                      inputMode={field.key === 'role_id' ? 'numeric' : undefined}
+                      aria-invalid={blank.includes(field.key) || undefined}
+                      onChange={(event) => setField(index, field.key, event.target.value)}
+                    />
+                  </div>
+                );
+              })}
+              <button
+                type="button"
+                className="btn btn-ghost btn-sm role-row-remove"
+                aria-label={`Remove ${title} row ${index + 1}`}
+                onClick={() => onChange(rows.filter((_, i) => i !== index))}
+              >
+                Remove
+              </button>
+            </li>
+          );
+        })}
       </ol>
       <button type="button" className="btn btn-secondary btn-sm" onClick={onAdd}>
         Add row

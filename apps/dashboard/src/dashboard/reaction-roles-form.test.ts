@@ -10,8 +10,8 @@ describe('validateReactionRoles', () => {
       personality_roles: [row('🎮', '  ')],
     });
     expect(problems).toEqual([
-      { list: 'color_roles', message: 'Row 2: emoji and role_id required' },
-      { list: 'personality_roles', message: 'Row 1: emoji and role_id required' },
+      { list: 'color_roles', row: 2, message: 'Row 2: emoji and role_id required' },
+      { list: 'personality_roles', row: 1, message: 'Row 1: emoji and role_id required' },
     ]);
   });
 

@@ -35,7 +35,14 @@ export function entriesFromRows(rows: readonly RoleRow[]): ReactionRoleEntry[] {
 
 export interface RowProblem {
   list: RoleListName;
+  /** 1-based, as in the message. */
+  row: number;
   message: string;
+}
+
+/** The required fields of a row the user left blank (aria-invalid once a problem names the row). */
+export function blankRequiredFields(row: RoleRow): Array<'emoji' | 'role_id'> {
+  return (['emoji', 'role_id'] as const).filter((key) => row[key].trim() === '');
 }
 
 /** Every row of both lists needs an emoji and a role id (n is 1-based per list). */
@@ -43,8 +50,8 @@ export function validateReactionRoles(lists: Record<RoleListName, readonly RoleR
   const problems: RowProblem[] = [];
   for (const { name } of ROLE_LISTS) {
     lists[name].forEach((row, index) => {
-      if (row.emoji.trim() === '' || row.role_id.trim() === '') {
-        problems.push({ list: name, message: MESSAGES.reactionRowRequired(index + 1) });
+      if (blankRequiredFields(row).length > 0) {
+        problems.push({ list: name, row: index + 1, message: MESSAGES.reactionRowRequired(index + 1) });
       }
     });
   }

@@ -1,3 +1,5 @@
+import { MESSAGES } from '@spacecadet/contract';
+
 /** An API call that failed: `message` follows the spec (error field, message field, or
  * `api_error_{status}`), `status` and `code` are kept for the UI to branch on. */
 export class ApiError extends Error {
@@ -31,9 +33,31 @@ export function authProblem(error: unknown): 'signed_out' | 'expired' | null {
   return error.code === SESSION_EXPIRED ? 'expired' : 'signed_out';
 }
 
-/** What a red banner says: the server's sentence when there is one, else the spec's message. */
-export function errorText(error: unknown): string {
-  if (isApiError(error)) return error.detail ?? error.message;
+/** Wording the spec fixes for a code: shown whatever sentence the server sent. */
+const SPEC_TEXT: Readonly<Record<string, string>> = {
+  discord_guilds_fetch_failed: MESSAGES.discordGuildsFetchFailed,
+  color_roles_unavailable: MESSAGES.colorRolesUnavailable,
+};
+
+/** What a code means when the server sent no sentence of its own. */
+const CODE_TEXT: Readonly<Record<string, string>> = {
+  forbidden: 'You do not manage this server',
+  bot_not_in_guild: MESSAGES.botNotInGuild,
+  not_authenticated: MESSAGES.signInRequired,
+};
+
+/**
+ * What a red banner says, the same on every dashboard page: the spec's wording for the codes
+ * it fixes (a bare 501 is the color tables missing), else the server's sentence, else a
+ * sentence for a known code, else the caller's fallback, else the spec's `api_error_{status}`.
+ */
+export function errorText(error: unknown, fallback?: string): string {
+  if (isApiError(error)) {
+    const fixed =
+      SPEC_TEXT[error.code ?? ''] ?? (error.status === 501 ? MESSAGES.colorRolesUnavailable : undefined);
+    return fixed ?? error.detail ?? CODE_TEXT[error.code ?? ''] ?? fallback ?? error.message;
+  }
+  if (fallback !== undefined) return fallback;
   if (error instanceof Error) return error.message;
   return String(error);
 }

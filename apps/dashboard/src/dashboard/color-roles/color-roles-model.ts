@@ -1,6 +1,5 @@
-import { type ColorGroup, JobResult, type JobStatus, MESSAGES } from '@spacecadet/contract';
+import { type ColorGroup, JobResult, type JobStatus } from '@spacecadet/contract';
 import type { PanelColor } from '@spacecadet/core';
-import { errorText, isApiError } from '../../lib/api-error.ts';
 
 export const COLOR_RESET_CONFIRM =
   'Reset color roles for this server? This will delete all colors and shades.';
@@ -25,14 +24,6 @@ export function panelColorsOf(groups: readonly ColorGroup[]): PanelColor[] {
       shades: color.shades.map((shade) => ({ name: shade.shade_name, hex: shade.hex_code })),
     })),
   );
-}
-
-/** What a red banner says for a color-roles failure (501 has its own sentence). */
-export function colorErrorText(error: unknown): string {
-  if (isApiError(error) && (error.status === 501 || error.message === 'api_error_501')) {
-    return MESSAGES.colorRolesUnavailable;
-  }
-  return errorText(error);
 }
 
 export function isJobFinished(job: JobStatus | undefined): boolean {

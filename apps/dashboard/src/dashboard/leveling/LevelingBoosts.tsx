@@ -3,6 +3,7 @@ import { boostTarget, normalizeBoostMultiplier } from '@spacecadet/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
+import { errorText } from '../../lib/api-error.ts';
 import { ErrorAlert, SelectField, TextField } from '../../ui/Field.tsx';
 import { PageLoading } from '../../ui/PageLoading.tsx';
 import { GuildPage } from '../GuildPage.tsx';
@@ -12,7 +13,6 @@ import {
   ignoreFailure,
   LEVELING_CONFIRM,
   LEVELING_FAILURES,
-  levelingErrorText,
   levelingKey,
   useLeveling,
 } from './leveling-model.ts';
@@ -76,23 +76,20 @@ function BoostsScreen({ guildId }: { guildId: string }) {
     onMutate: () => setProblem(null),
     onError: (error: unknown) =>
       setProblem(
-        levelingErrorText(
-          error,
-          kind === 'role' ? LEVELING_FAILURES.addRoleBoost : LEVELING_FAILURES.addBoost,
-        ),
+        errorText(error, kind === 'role' ? LEVELING_FAILURES.addRoleBoost : LEVELING_FAILURES.addBoost),
       ),
     onSuccess: () => reload(),
   });
   const remove = useMutation({
     mutationFn: (id: number) => apiCall('deleteBoost', { params: { guildId, boostId: id } }),
     onMutate: () => setProblem(null),
-    onError: (error: unknown) => setProblem(levelingErrorText(error, LEVELING_FAILURES.deleteBoost)),
+    onError: (error: unknown) => setProblem(errorText(error, LEVELING_FAILURES.deleteBoost)),
     onSuccess: () => reload(),
   });
 
   if (leveling.isPending) return <PageLoading />;
   if (leveling.isError) {
-    return <ErrorAlert>{levelingErrorText(leveling.error, LEVELING_FAILURES.loadBoosts)}</ErrorAlert>;
+    return <ErrorAlert>{errorText(leveling.error, LEVELING_FAILURES.loadBoosts)}</ErrorAlert>;
   }
   const boosts = leveling.data.boosts;
 

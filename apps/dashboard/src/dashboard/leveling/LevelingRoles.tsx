@@ -8,12 +8,13 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
+import { errorText } from '../../lib/api-error.ts';
 import { ErrorAlert, TextField } from '../../ui/Field.tsx';
 import { PageLoading } from '../../ui/PageLoading.tsx';
 import { GuildPage } from '../GuildPage.tsx';
 import { AddCard } from './AddCard.tsx';
 import { LevelingNav } from './LevelingNav.tsx';
-import { LEVELING_FAILURES, levelingErrorText, levelingKey, useLeveling } from './leveling-model.ts';
+import { LEVELING_FAILURES, levelingKey, useLeveling } from './leveling-model.ts';
 
 export default function LevelingRolesPage() {
   return (
@@ -36,7 +37,7 @@ function RolesScreen({ guildId }: { guildId: string }) {
   const reload = () => queryClient.invalidateQueries({ queryKey: levelingKey(guildId) });
   const failing = (fallback: string) => ({
     onMutate: () => setProblem(null),
-    onError: (error: unknown) => setProblem(levelingErrorText(error, fallback)),
+    onError: (error: unknown) => setProblem(errorText(error, fallback)),
     onSuccess: () => reload(),
   });
 
@@ -68,7 +69,7 @@ function RolesScreen({ guildId }: { guildId: string }) {
 
   if (leveling.isPending) return <PageLoading />;
   if (leveling.isError) {
-    return <ErrorAlert>{levelingErrorText(leveling.error, LEVELING_FAILURES.loadRoles)}</ErrorAlert>;
+    return <ErrorAlert>{errorText(leveling.error, LEVELING_FAILURES.loadRoles)}</ErrorAlert>;
   }
   const roles = [...leveling.data.roles].sort((a, b) => a.level_required - b.level_required);
 

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Navigate } from 'react-router';
 import { apiCall } from '../../lib/api.ts';
+import { errorText } from '../../lib/api-error.ts';
 import { ErrorAlert, TextField } from '../../ui/Field.tsx';
 import { PageLoading } from '../../ui/PageLoading.tsx';
 import { ChannelField } from '../ChannelField.tsx';
@@ -14,7 +15,6 @@ import {
   ignoreFailure,
   LEVELING_CONFIRM,
   LEVELING_FAILURES,
-  levelingErrorText,
   levelingKey,
   useLeveling,
 } from './leveling-model.ts';
@@ -48,7 +48,7 @@ function SettingsScreen({ guildId }: { guildId: string }) {
   const inGuild = useBotInGuild(guildId);
   if (leveling.isPending || inGuild.isPending) return <PageLoading />;
   if (leveling.isError) {
-    return <ErrorAlert>{levelingErrorText(leveling.error, LEVELING_FAILURES.loadSettings)}</ErrorAlert>;
+    return <ErrorAlert>{errorText(leveling.error, LEVELING_FAILURES.loadSettings)}</ErrorAlert>;
   }
   return (
     <SettingsForm guildId={guildId} initial={leveling.data.leveling} botInGuild={inGuild.data === true} />
@@ -127,7 +127,7 @@ function SettingsForm({
 
   return (
     <>
-      {save.isError ? <ErrorAlert>{levelingErrorText(save.error, LEVELING_FAILURES.save)}</ErrorAlert> : null}
+      {save.isError ? <ErrorAlert>{errorText(save.error, LEVELING_FAILURES.save)}</ErrorAlert> : null}
       <section className="card form-card" aria-label="Settings">
         <div className="form-grid">
           {NUMBER_FIELDS.map(({ key, ...attrs }) => (

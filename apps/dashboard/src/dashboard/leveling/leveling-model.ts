@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../lib/api.ts';
-import { isApiError } from '../../lib/api-error.ts';
 
 export const levelingKey = (guildId: string) => ['leveling', guildId] as const;
 
@@ -22,11 +21,6 @@ export const LEVELING_FAILURES = {
   addRoleBoost: 'Failed to add role boost',
   deleteBoost: 'Failed to delete boost',
 } as const;
-
-/** The server's sentence when it sent one, else the spec's fallback. */
-export function levelingErrorText(error: unknown, fallback: string): string {
-  return isApiError(error) && error.detail ? error.detail : fallback;
-}
 
 export function useLeveling(guildId: string) {
   return useQuery({

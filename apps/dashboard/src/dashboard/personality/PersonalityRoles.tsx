@@ -2,6 +2,7 @@ import type { PersonalityRolesState } from '@spacecadet/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
+import { errorText } from '../../lib/api-error.ts';
 import { ErrorAlert } from '../../ui/Field.tsx';
 import { PageLoading } from '../../ui/PageLoading.tsx';
 import { ChannelField } from '../ChannelField.tsx';
@@ -14,7 +15,6 @@ import {
   PERSONALITY_FAILURES,
   PERSONALITY_RESET_CONFIRM,
   PLEASE_SELECT_CHANNEL,
-  personalityErrorText,
   questionViews,
   REFRESH_NOTE,
 } from './personality-model.ts';
@@ -59,7 +59,7 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
   ) => ({
     mutationFn: run,
     onMutate: () => setProblem(null),
-    onError: (error: unknown) => setProblem(personalityErrorText(error, failure)),
+    onError: (error: unknown) => setProblem(errorText(error, failure)),
     onSuccess: after,
   });
   const needsChannel = (then: () => void) => () =>
@@ -105,7 +105,7 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
 
   if (state.isPending || inGuild.isPending) return <PageLoading label="Loading personality roles…" />;
   if (state.isError) {
-    return <ErrorAlert>{personalityErrorText(state.error, PERSONALITY_FAILURES.load)}</ErrorAlert>;
+    return <ErrorAlert>{errorText(state.error, PERSONALITY_FAILURES.load)}</ErrorAlert>;
   }
   const botInGuild = inGuild.data === true;
   const busy = tracker.running || generate.isPending || post.isPending || reset.isPending;

@@ -1,6 +1,5 @@
 import { PERSONALITY_QUESTION_TYPES, type PersonalityQuestion } from '@spacecadet/contract';
 import { personalityQuestion } from '@spacecadet/core';
-import { isApiError } from '../../lib/api-error.ts';
 
 export const PERSONALITY_RESET_CONFIRM =
   'This will remove all personality role questions, options, and message IDs for this server. Continue?';
@@ -16,11 +15,6 @@ export const PERSONALITY_FAILURES = {
   post: 'Failed to post/update messages',
   reset: 'Failed to reset personality roles',
 } as const;
-
-/** The server's sentence when it sent one, else the spec's fallback for that action. */
-export function personalityErrorText(error: unknown, fallback: string): string {
-  return isApiError(error) && error.detail ? error.detail : fallback;
-}
 
 const KNOWN_TYPES = new Set<string>(PERSONALITY_QUESTION_TYPES);
 
