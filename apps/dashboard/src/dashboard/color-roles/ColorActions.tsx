@@ -53,6 +53,8 @@ export function ColorActions({
     if (warningsKey !== '') onWarnings(warningsKey.split('\n'));
   }, [warningsKey, onWarnings]);
   const busy = action.isPending || tracker.running;
+  // Why the buttons are disabled: no bot stops them all, no channel only Post.
+  const hint = botInGuild ? (channelId ? null : MESSAGES.selectChannelFirst) : MESSAGES.botNotInGuild;
 
   const run = (name: Action) => {
     if (name === 'postColorPanel' && !channelId) return;
@@ -80,6 +82,7 @@ export function ColorActions({
             type="button"
             className="btn btn-primary"
             disabled={busy || !botInGuild}
+            aria-describedby={botInGuild ? undefined : 'color-actions-hint'}
             onClick={() => run('generateColorRoles')}
           >
             Generate Roles
@@ -88,7 +91,7 @@ export function ColorActions({
             type="button"
             className="btn btn-secondary"
             disabled={busy || !botInGuild || !channelId}
-            aria-describedby={channelId ? undefined : 'post-needs-channel'}
+            aria-describedby={hint ? 'color-actions-hint' : undefined}
             onClick={() => run('postColorPanel')}
           >
             Post / Update Panel
@@ -97,17 +100,18 @@ export function ColorActions({
             type="button"
             className="btn btn-danger"
             disabled={busy || !botInGuild}
+            aria-describedby={botInGuild ? undefined : 'color-actions-hint'}
             onClick={() => run('resetColorRoles')}
           >
             Reset
           </button>
         </div>
       </div>
-      {channelId ? null : (
-        <p id="post-needs-channel" className="muted small">
-          {MESSAGES.selectChannelFirst}
+      {hint ? (
+        <p id="color-actions-hint" className="muted small">
+          {hint}
         </p>
-      )}
+      ) : null}
       {job ? <JobProgress job={job} /> : null}
       {action.isError ? <ErrorAlert>{errorText(action.error)}</ErrorAlert> : null}
       {switchMode.isError ? <ErrorAlert>{errorText(switchMode.error)}</ErrorAlert> : null}

@@ -6,7 +6,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
 import DashboardApp from '../DashboardApp.tsx';
-import { BLACK_TIP, COLOR_RESET_CONFIRM, panelColorsOf } from './color-roles-model.ts';
+import {
+  BLACK_TIP,
+  COLOR_RESET_CONFIRM,
+  NO_ROLE_YET,
+  paletteRoleBadge,
+  panelColorsOf,
+} from './color-roles-model.ts';
 
 const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
 const color = (name: string, hex: string, shades: string[] = []) => ({
@@ -223,5 +229,63 @@ describe('color roles', () => {
     within(select).getByText(MESSAGES.botNotInGuild);
     for (const name of ['Generate Roles', 'Post / Update Panel', 'Reset'])
       expect(screen.getByRole('button', { name }), name).toHaveProperty('disabled', true);
+  });
+
+  it('says Bot not in guild under the actions when the bot is absent, not Select a channel', async () => {
+    signInAda();
+    colorApi({ botAbsent: true });
+    open();
+    const actions = await screen.findByRole('region', { name: 'Actions' });
+    within(actions).getByText(MESSAGES.botNotInGuild);
+    expect(within(actions).queryByText(MESSAGES.selectChannelFirst)).toBeNull();
+    expect(
+      within(actions).getByRole('button', { name: 'Generate Roles' }).getAttribute('aria-describedby'),
+    ).toBe('color-actions-hint');
+  });
+
+  it.each([
+    ['basic', ['Blue', 'Red', 'Brown', 'Black', 'Mint']],
+    // Shades get the roles: colours with shades do not claim No role yet from their own role_id.
+    ['shades', ['Brown', 'Mint']],
+  ] as const)('badges No role yet in %s mode only where it is true', async (mode, without) => {
+    signInAda();
+    colorApi({ mode });
+    open();
+    const palette = await screen.findByRole('region', { name: 'Palette' });
+    const badged = within(palette)
+      .queryAllByText(NO_ROLE_YET)
+      .map((badge) => badge.closest('.palette-color-name')?.firstChild?.textContent);
+    expect(badged).toEqual(without);
+  });
+});
+
+describe('paletteRoleBadge', () => {
+  const shaded = (...roles: Array<string | null>) => ({
+    ...color(
+      'Red',
+      '#E53935',
+      roles.map((_, i) => `Shade ${i}`),
+    ),
+    shades: roles.map((role_id, i) => ({
+      shade_id: i,
+      shade_name: `Shade ${i}`,
+      hex_code: '#E53935',
+      role_id,
+    })),
+  });
+
+  it('counts shade roles in shades mode and keeps the colour role in basic mode', () => {
+    expect(paletteRoleBadge(shaded('1', '2', '3'), 'shades')).toEqual({
+      text: '3 of 3 shade roles',
+      missing: false,
+    });
+    expect(paletteRoleBadge(shaded('1', null), 'shades')).toEqual({
+      text: '1 of 2 shade roles',
+      missing: true,
+    });
+    expect(paletteRoleBadge(shaded(null, null), 'shades')).toEqual({ text: NO_ROLE_YET, missing: true });
+    expect(paletteRoleBadge(shaded('1', '2'), 'basic')).toEqual({ text: NO_ROLE_YET, missing: true });
+    expect(paletteRoleBadge({ ...shaded('1'), role_id: '9' }, 'basic')).toBeNull();
+    expect(paletteRoleBadge({ ...color('Mint', '#98FF98'), role_id: '9' }, 'shades')).toBeNull();
   });
 });

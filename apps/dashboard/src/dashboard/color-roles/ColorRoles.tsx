@@ -77,7 +77,7 @@ function ColorRolesScreen({ guildId }: { guildId: string }) {
       </div>
       <div className="color-grid">
         <PanelPreview colors={panelColorsOf(groups)} mode={mode} />
-        <PaletteList groups={groups} />
+        <PaletteList groups={groups} mode={mode} />
       </div>
     </>
   );

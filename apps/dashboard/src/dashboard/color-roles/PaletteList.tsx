@@ -1,6 +1,7 @@
-import type { ColorGroup } from '@spacecadet/contract';
+import type { ColorGroup, ColorRolesMode } from '@spacecadet/contract';
+import { paletteRoleBadge } from './color-roles-model.ts';
 
-export function PaletteList({ groups }: { groups: ColorGroup[] }) {
+export function PaletteList({ groups, mode }: { groups: ColorGroup[]; mode: ColorRolesMode }) {
   const total = groups.reduce((sum, group) => sum + group.colors.length, 0);
   return (
     <section className="card palette-card" aria-labelledby="palette-title">
@@ -19,33 +20,40 @@ export function PaletteList({ groups }: { groups: ColorGroup[] }) {
             </span>
           </div>
           <ul className="palette-colors">
-            {group.colors.map((color) => (
-              <li key={color.color_name} className="palette-color">
-                <span className="swatch" style={{ background: color.hex_code }} aria-hidden="true" />
-                <span className="palette-color-name">
-                  {color.color_name}
-                  <span className="muted small"> {color.hex_code}</span>
-                  {color.role_id ? null : <span className="badge badge-soon">no role yet</span>}
-                </span>
-                {color.shades.length > 0 ? (
-                  <ul className="shade-swatches" aria-label={`${color.color_name} shades`}>
-                    {color.shades.map((shade) => (
-                      <li key={shade.shade_id}>
-                        <span
-                          className="swatch swatch-sm"
-                          style={{ background: shade.hex_code }}
-                          title={`${shade.shade_name} ${shade.hex_code}`}
-                          aria-hidden="true"
-                        />
-                        <span className="sr-only">
-                          {shade.shade_name} {shade.hex_code}
-                        </span>
-                      </li>
-                    ))}
-                  </ul>
-                ) : null}
-              </li>
-            ))}
+            {group.colors.map((color) => {
+              const badge = paletteRoleBadge(color, mode);
+              return (
+                <li key={color.color_name} className="palette-color">
+                  <span className="swatch" style={{ background: color.hex_code }} aria-hidden="true" />
+                  <span className="palette-color-name">
+                    {color.color_name}
+                    <span className="muted small"> {color.hex_code}</span>
+                    {badge ? (
+                      <span className={badge.missing ? 'badge badge-soon' : 'badge badge-done'}>
+                        {badge.text}
+                      </span>
+                    ) : null}
+                  </span>
+                  {color.shades.length > 0 ? (
+                    <ul className="shade-swatches" aria-label={`${color.color_name} shades`}>
+                      {color.shades.map((shade) => (
+                        <li key={shade.shade_id}>
+                          <span
+                            className="swatch swatch-sm"
+                            style={{ background: shade.hex_code }}
+                            title={`${shade.shade_name} ${shade.hex_code}`}
+                            aria-hidden="true"
+                          />
+                          <span className="sr-only">
+                            {shade.shade_name} {shade.hex_code}
+                          </span>
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
+                </li>
+              );
+            })}
           </ul>
         </section>
       ))}

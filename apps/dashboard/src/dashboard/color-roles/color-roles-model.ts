@@ -1,4 +1,11 @@
-import { type ColorGroup, JobResult, type JobStatus } from '@spacecadet/contract';
+import {
+  type Color,
+  type ColorGroup,
+  type ColorRolesMode,
+  JobResult,
+  type JobStatus,
+  type Shade,
+} from '@spacecadet/contract';
 import type { PanelColor } from '@spacecadet/core';
 
 export const COLOR_RESET_CONFIRM =
@@ -24,6 +31,28 @@ export function panelColorsOf(groups: readonly ColorGroup[]): PanelColor[] {
       shades: color.shades.map((shade) => ({ name: shade.shade_name, hex: shade.hex_code })),
     })),
   );
+}
+
+export const NO_ROLE_YET = 'No role yet';
+
+/**
+ * The role badge a palette colour shows, null for none. Basic mode: the colour's own role.
+ * Shades mode: each shade gets the role, so count the shades that have one ("2 of 3 shade
+ * roles", No role yet when none has); nothing when the answer does not say (a shade's
+ * `role_id` absent, as the contract's Shade has none yet) rather than a false No role yet.
+ */
+export function paletteRoleBadge(
+  color: Color,
+  mode: ColorRolesMode,
+): { text: string; missing: boolean } | null {
+  const shades: ReadonlyArray<Shade & { role_id?: string | null }> = color.shades;
+  if (mode === 'basic' || shades.length === 0) {
+    return color.role_id ? null : { text: NO_ROLE_YET, missing: true };
+  }
+  if (shades.every((shade) => shade.role_id === undefined)) return null;
+  const withRole = shades.filter((shade) => shade.role_id).length;
+  if (withRole === 0) return { text: NO_ROLE_YET, missing: true };
+  return { text: `${withRole} of ${shades.length} shade roles`, missing: withRole < shades.length };
 }
 
 export function isJobFinished(job: JobStatus | undefined): boolean {
