@@ -12,14 +12,14 @@ export const WORKER_INTENTS = [
   GatewayIntentBits.GuildMessages,
 ] as const;
 
-const MEMBER_CACHE_PER_GUILD = 200;
-const USER_CACHE = 1_000;
 const SWEEP_EVERY_SECONDS = 600;
 
 /**
  * The client caches only what handlers read from memory: guilds, channels, roles and the
- * bot's own member (to compare role positions). Everything per-message or per-member is
- * either not cached at all or bounded and swept, so memory stays flat as guilds grow.
+ * bot's own member and user (to compare role positions). No other member or user is kept:
+ * a click brings the member with it (a colour swap reads those roles, see assign.ts), so
+ * GUILD_CREATE's member lists and member events cost nothing once handled, and memory grows
+ * with guilds' roles and channels only. `pnpm bench worker-memory` measures it.
  */
 export function createDiscordClient(config: WorkerConfig): Client {
   // The bot's own member and user back role-position checks, so sweeps keep them.
@@ -48,11 +48,11 @@ export function createDiscordClient(config: WorkerConfig): Client {
       AutoModerationRuleManager: 0,
       ApplicationCommandManager: 0,
       GuildMemberManager: {
-        maxSize: MEMBER_CACHE_PER_GUILD,
+        maxSize: 0,
         keepOverLimit: (member) => member.id === member.client.user.id,
       },
       UserManager: {
-        maxSize: USER_CACHE,
+        maxSize: 0,
         keepOverLimit: (user) => user.id === user.client.user.id,
       },
     }),

@@ -155,11 +155,13 @@ describe('members picking colors on the panel', () => {
     // Discord's GUILD_MEMBER_UPDATE can arrive after the REST answer: hold discord.js's handling
     // of it so the cached member (which clicks read their roles from) lags behind each swap.
     const action = (
-      worker.client as unknown as { actions: { GuildMemberUpdate: { handle(data: unknown): unknown } } }
+      worker.client as unknown as {
+        actions: { GuildMemberUpdate: { handle(...args: unknown[]): unknown } };
+      }
     ).actions.GuildMemberUpdate;
     const handle = action.handle;
-    action.handle = (data: unknown) => {
-      setTimeout(() => handle.call(action, data), 400);
+    action.handle = (...args: unknown[]) => {
+      setTimeout(() => handle.apply(action, args), 400);
       return {};
     };
     try {
