@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { NavLink as RouterNavLink } from 'react-router';
+import { NavLink as RouterNavLink, useLocation } from 'react-router';
 import {
   getSidebarCollapsed,
   getSidebarGroupsOpen,
@@ -7,11 +7,20 @@ import {
   setSidebarGroupsOpen,
 } from '../lib/preferences.ts';
 import { withGuild } from './guild-param.ts';
-import { NOT_YET_AVAILABLE, SIDEBAR_GROUPS } from './nav.ts';
+import { groupOfPath, NOT_YET_AVAILABLE, SIDEBAR_GROUPS } from './nav.ts';
 
 export function ConfigSidebar({ guildId }: { guildId: string | null }) {
   const [collapsed, setCollapsed] = useState(getSidebarCollapsed);
   const [open, setOpen] = useState(getSidebarGroupsOpen);
+  // The current page's group opens whenever the route enters it (its link is then visible and
+  // marked aria-current="page"); the user can still close it afterwards.
+  const { pathname } = useLocation();
+  const [seenPath, setSeenPath] = useState<string | null>(null);
+  if (seenPath !== pathname) {
+    setSeenPath(pathname);
+    const current = groupOfPath(pathname);
+    if (current && open[current] !== true) setOpen({ ...open, [current]: true });
+  }
 
   const toggleCollapsed = () => {
     setCollapsed(!collapsed);

@@ -1,5 +1,5 @@
 import { MESSAGES } from '@spacecadet/contract';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, QUIET, STATION, signInAda } from '../../test/fake-api.ts';
@@ -87,6 +87,25 @@ describe('dashboard states', () => {
     // 5xx answers are retried twice with backoff before the message shows.
     const messages = await screen.findAllByText(MESSAGES.discordGuildsFetchFailed, {}, { timeout: 6000 });
     expect(messages.length).toBeGreaterThan(0);
+  });
+});
+
+describe('config sidebar', () => {
+  it("opens the current page's group and marks its link as the current page", async () => {
+    signInAda();
+    standardApi();
+    renderAt(`/dashboard/automod?guild=${STATION.id}`, routes);
+    const sidebar = await screen.findByRole('complementary', { name: 'Configuration' });
+    expect(within(sidebar).getByRole('button', { name: 'Automod' }).getAttribute('aria-expanded')).toBe(
+      'true',
+    );
+    const link = within(sidebar).getByRole('link', { name: 'Automod' });
+    expect(link.getAttribute('aria-current')).toBe('page');
+    within(sidebar).getByRole('link', { name: 'Filters' });
+    // Other groups stay as they were (closed).
+    expect(within(sidebar).getByRole('button', { name: 'Leveling' }).getAttribute('aria-expanded')).toBe(
+      'false',
+    );
   });
 });
 

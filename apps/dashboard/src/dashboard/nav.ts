@@ -52,6 +52,12 @@ export const SIDEBAR_GROUPS: readonly NavGroup[] = [...GROUPS].sort((a, b) =>
   a.name.localeCompare(b.name, 'en'),
 );
 
+/** The sidebar group holding the link to this path, if any. */
+export function groupOfPath(pathname: string): string | undefined {
+  const path = pathname.replace(/\/$/, '');
+  return SIDEBAR_GROUPS.find((group) => group.links.some((link) => link.path === path))?.name;
+}
+
 /** Screens built in later issues: listed in the sidebar but not linked yet. */
 export const NOT_YET_AVAILABLE: ReadonlySet<string> = new Set<string>([]);
 

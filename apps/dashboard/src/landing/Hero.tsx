@@ -13,10 +13,15 @@ export const TAGLINES = [
 /** Its own component: a typed letter re-renders this line only, not the whole hero. */
 function TypedTagline() {
   const typed = useTypedText(TAGLINES, TAGLINE_PAUSE_MS);
+  // The caret is glued to the last word: a line may break between words, never before it.
+  const cut = typed.lastIndexOf(' ') + 1;
   return (
     <span aria-hidden="true" className="typed">
-      {typed}
-      <span className="caret" />
+      {typed.slice(0, cut)}
+      <span className="typed-last">
+        {typed.slice(cut)}
+        <span className="caret" />
+      </span>
     </span>
   );
 }

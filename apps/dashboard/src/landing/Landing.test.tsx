@@ -6,6 +6,7 @@ import { LocationProbe, renderAt } from '../../test/render.tsx';
 import { defaultInviteUrl } from '../lib/oauth.ts';
 import { getInstalledGuilds } from '../lib/preferences.ts';
 import { TAGLINE_PAUSE_MS } from '../site.ts';
+import { TAGLINES } from './Hero.tsx';
 import { Landing } from './Landing.tsx';
 import { useTypedText } from './useTypedText.ts';
 
@@ -73,6 +74,21 @@ describe('Landing', () => {
 function Typed({ lines }: { lines: string[] }) {
   return <p data-testid="typed">{useTypedText(lines, TAGLINE_PAUSE_MS)}</p>;
 }
+
+describe('typed tagline', () => {
+  it('keeps the caret on the line of the last word typed', () => {
+    vi.useFakeTimers();
+    fakeApi(() => undefined);
+    const { container } = renderAt('/', routes);
+    const line = TAGLINES[0];
+    act(() => vi.advanceTimersByTime(400 + 45 * line.length + 100));
+    expect(container.querySelector('.typed')?.textContent).toBe(line);
+    // The caret shares an unbreakable span with the last word, so it cannot wrap alone.
+    const glued = container.querySelector('.caret')?.parentElement;
+    expect(glued?.className).toBe('typed-last');
+    expect(glued?.textContent).toBe(line.slice(line.lastIndexOf(' ') + 1));
+  });
+});
 
 describe('useTypedText', () => {
   it('types a line, holds it for 5000 ms, then erases it', () => {
