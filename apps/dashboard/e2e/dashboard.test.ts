@@ -29,6 +29,14 @@ describe('landing', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'landing-1280');
     await page.setViewportSize({ width: 390, height: 844 });
+    // The typed tagline's caret stays on the line of its last word.
+    const caretLine = await page.locator('.hero-tagline .caret').evaluate((caret) => {
+      const word = caret.parentElement?.firstChild;
+      const range = document.createRange();
+      if (word) range.selectNodeContents(word);
+      return { caret: caret.getBoundingClientRect().bottom, word: range.getBoundingClientRect().bottom };
+    });
+    expect(Math.abs(caretLine.caret - caretLine.word)).toBeLessThan(8);
     await screenshot(page, 'landing-390');
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Privacy', exact: true }).waitFor();
@@ -123,6 +131,43 @@ describe('dashboard as ada', () => {
     await screenshot(page, 'reaction-roles-1280');
   });
 
+  it('shows a whole 20-digit role id at 1366 and 390 px, and keeps the editor after Save', async () => {
+    const roleId = page.locator('#color_roles-0-role_id');
+    const digitsFit = () => roleId.evaluate((input) => input.scrollWidth <= input.clientWidth);
+    await page.locator('#color_roles-0-emoji').fill('🔴');
+    await roleId.fill('30000000000000002123');
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      expect(await digitsFit(), `${width} px`).toBe(true);
+    }
+    await roleId.fill(SANDBOX_IDS.roles.stationCrew);
+    await page.getByRole('button', { name: 'Show JSON' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved', { exact: true }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.getByText('Saved', { exact: true }).waitFor();
+    await page.getByLabel('Raw JSON').waitFor();
+    await screenshot(page, 'reaction-roles-390');
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await screenshot(page, 'reaction-roles-1366');
+  });
+
+  it('opens the current page in the sidebar, and keeps the footer at the bottom when collapsed', async () => {
+    await page.goto(`${stack.dashboardUrl}/dashboard/automod?guild=${guilds.station}`);
+    const sidebar = page.getByRole('complementary', { name: 'Configuration' });
+    await sidebar.getByRole('link', { name: 'Automod' }).waitFor();
+    expect(await sidebar.getByRole('link', { name: 'Automod' }).getAttribute('aria-current')).toBe('page');
+    await screenshot(page, 'sidebar-automod-1366', false);
+    await sidebar.getByRole('button', { name: 'Settings' }).click();
+    const gap = await page.locator('.config-sidebar-inner').evaluate((inner) => {
+      const footer = inner.querySelector('.sidebar-footer');
+      return inner.getBoundingClientRect().bottom - (footer?.getBoundingClientRect().bottom ?? 0);
+    });
+    expect(gap).toBeLessThan(24);
+    await screenshot(page, 'sidebar-collapsed-1366', false);
+    await sidebar.getByRole('button', { name: 'Settings' }).click();
+  });
+
   it('logs out to the landing page and forgets the session', async () => {
     await page.goto(`${stack.dashboardUrl}/dashboard?guild=${guilds.station}`);
     await page.getByRole('button', { name: 'Log out' }).click();
@@ -138,6 +183,14 @@ describe('other users and sessions', () => {
     const page = await newPage();
     await signInAs(page, stack.dashboardUrl, users.nia);
     await page.getByText(MESSAGES.noAdminServers).first().waitFor();
+    await page.goto(`${stack.dashboardUrl}/dashboard/reaction-roles?guild=${guilds.station}`);
+    await page.getByText('You do not manage this server').waitFor();
+    expect(
+      await page
+        .locator('#guild-select')
+        .evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent),
+    ).toBeTruthy();
+    await screenshot(page, 'nia-reaction-roles-1366', false);
     await page.close();
   });
 
