@@ -204,7 +204,14 @@ describe('color roles palette', () => {
       .returning();
     if (!blue || !red) throw new Error('seed failed');
     await db.insert(colorShades).values([
-      { guildId: GUILDS.station, colorId: red.id, name: 'Dark Red', hexCode: '#8B0000', position: 1 },
+      {
+        guildId: GUILDS.station,
+        colorId: red.id,
+        name: 'Dark Red',
+        hexCode: '#8B0000',
+        position: 1,
+        roleId: '11',
+      },
       { guildId: GUILDS.station, colorId: red.id, name: 'Light Red', hexCode: '#FF7F7F', position: 0 },
     ]);
     await db.insert(guildConfigs).values({ guildId: GUILDS.station, data: { color_roles_mode: 'shades' } });
@@ -227,7 +234,10 @@ describe('color roles palette', () => {
         {
           color_name: 'Red',
           role_id: '9',
-          shades: [{ shade_name: 'Light Red' }, { shade_name: 'Dark Red' }],
+          shades: [
+            { shade_name: 'Light Red', role_id: null },
+            { shade_name: 'Dark Red', role_id: '11' },
+          ],
         },
         { color_name: 'Blue', role_id: null, shades: [] },
       ],

@@ -78,7 +78,13 @@ export const ReactionRolesState = z
   .meta({ id: 'ReactionRoles' });
 export type ReactionRolesState = z.infer<typeof ReactionRolesState>;
 
-export const Shade = z.object({ shade_id: z.number().int(), shade_name: z.string(), hex_code: z.string() });
+export const Shade = z.object({
+  shade_id: z.number().int(),
+  shade_name: z.string(),
+  hex_code: z.string(),
+  /** The shade's role once generated in shades mode; null before. */
+  role_id: z.string().nullable().optional(),
+});
 export type Shade = z.infer<typeof Shade>;
 export const Color = z.object({
   role_id: z.string().nullable(),

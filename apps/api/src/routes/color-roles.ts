@@ -60,7 +60,12 @@ async function readPalette(db: Db, guildId: string): Promise<ColorGroup[]> {
         hex_code: color.hexCode,
         shades: shadeRows
           .filter((shade) => shade.colorId === color.id)
-          .map((shade) => ({ shade_id: shade.id, shade_name: shade.name, hex_code: shade.hexCode })),
+          .map((shade) => ({
+            shade_id: shade.id,
+            shade_name: shade.name,
+            hex_code: shade.hexCode,
+            role_id: shade.roleId,
+          })),
       })),
   }));
 }

@@ -4,7 +4,6 @@ import {
   type ColorRolesMode,
   JobResult,
   type JobStatus,
-  type Shade,
 } from '@spacecadet/contract';
 import type { PanelColor } from '@spacecadet/core';
 
@@ -39,13 +38,13 @@ export const NO_ROLE_YET = 'No role yet';
  * The role badge a palette colour shows, null for none. Basic mode: the colour's own role.
  * Shades mode: each shade gets the role, so count the shades that have one ("2 of 3 shade
  * roles", No role yet when none has); nothing when the answer does not say (a shade's
- * `role_id` absent, as the contract's Shade has none yet) rather than a false No role yet.
+ * `role_id` absent) rather than a false No role yet.
  */
 export function paletteRoleBadge(
   color: Color,
   mode: ColorRolesMode,
 ): { text: string; missing: boolean } | null {
-  const shades: ReadonlyArray<Shade & { role_id?: string | null }> = color.shades;
+  const shades = color.shades;
   if (mode === 'basic' || shades.length === 0) {
     return color.role_id ? null : { text: NO_ROLE_YET, missing: true };
   }
