@@ -1,3 +1,4 @@
+import { DEFAULT_BOT_PERMISSIONS } from '@spacecadet/contract';
 import { z } from 'zod';
 
 /**
@@ -17,11 +18,7 @@ const SANDBOX_CREDENTIALS = {
 
 const DEV_SESSION_SECRET = 'spacecadet-dev-session-secret-not-for-production';
 
-/**
- * VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY | MANAGE_ROLES.
- * ATTACH_FILES is there because image reward roles grant it, and a bot can only grant what it has.
- */
-export const DEFAULT_BOT_PERMISSIONS = '268553216';
+export { DEFAULT_BOT_PERMISSIONS };
 
 const optionalString = z
   .string()

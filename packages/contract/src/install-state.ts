@@ -1,8 +1,42 @@
 /**
- * The OAuth `state` of a bot install: base64url of JSON `{guild_id}`. The API and the
- * dashboard's built-in invite link write it; the API's install callback and the landing page
- * read it. No zod here, so the landing page can import it without loading the schemas.
+ * The bot invite: the API's `/api/invite-url` and `/install`, and the dashboard's built-in
+ * fallback link, build it here. The OAuth `state` of a bot install is base64url of JSON
+ * `{guild_id}`; the API's install callback and the landing page read it. No zod here, so the
+ * landing page can import it without loading the schemas.
  */
+
+/** Spec: the default invite's scopes. */
+export const BOT_INVITE_SCOPES = 'bot guilds applications.commands';
+/**
+ * VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY | MANAGE_ROLES.
+ * ATTACH_FILES is there because image reward roles grant it, and a bot can only grant what it has.
+ */
+export const DEFAULT_BOT_PERMISSIONS = '268553216';
+
+/** Discord's bot authorize page; the code comes back to the API's install callback. */
+export function botInviteUrl(options: {
+  oauthBase: string;
+  clientId: string;
+  permissions: string;
+  apiUrl: string;
+  guildId?: string | undefined;
+}): string {
+  const { guildId } = options;
+  const query = new URLSearchParams({
+    client_id: options.clientId,
+    permissions: options.permissions,
+    scope: BOT_INVITE_SCOPES,
+    response_type: 'code',
+    redirect_uri: `${options.apiUrl}/install/callback`,
+    state: encodeInstallState(guildId),
+  });
+  if (guildId !== undefined) {
+    query.set('guild_id', guildId);
+    query.set('disable_guild_select', 'true');
+  }
+  return `${options.oauthBase}/oauth2/authorize?${query.toString()}`;
+}
+
 const GUILD_ID = /^\d{5,20}$/;
 
 export function encodeInstallState(guildId: string | undefined): string {

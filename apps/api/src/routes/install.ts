@@ -1,24 +1,18 @@
-import { decodeInstallState, encodeInstallState, routes } from '@spacecadet/contract';
+import { botInviteUrl, decodeInstallState, routes } from '@spacecadet/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ApiConfig } from '../env.ts';
 import { isBotInGuild } from '../services/bot-presence.ts';
 import { defineRoute } from './define.ts';
 
-/** Discord's bot authorize page for our application (spec: scopes bot, guilds, applications.commands), optionally with the guild preselected. */
+/** The bot invite for our application, optionally with the guild preselected. */
 export function inviteUrl(config: ApiConfig, guildId: string | undefined): string {
-  const params = new URLSearchParams({
-    client_id: config.discord.clientId,
+  return botInviteUrl({
+    oauthBase: config.discord.oauthBase,
+    clientId: config.discord.clientId,
     permissions: config.botPermissions,
-    scope: 'bot guilds applications.commands',
-    response_type: 'code',
-    redirect_uri: `${config.publicApiUrl}/install/callback`,
-    state: encodeInstallState(guildId),
+    apiUrl: config.publicApiUrl,
+    guildId,
   });
-  if (guildId !== undefined) {
-    params.set('guild_id', guildId);
-    params.set('disable_guild_select', 'true');
-  }
-  return `${config.discord.oauthBase}/oauth2/authorize?${params.toString()}`;
 }
 
 /** The bot install flow and the bot presence check; all public. */

@@ -1,11 +1,6 @@
-import { encodeInstallState } from '@spacecadet/contract/install-state';
+import { botInviteUrl, DEFAULT_BOT_PERMISSIONS } from '@spacecadet/contract/install-state';
 import { getConfig } from '../config.ts';
 import { SESSION_KEYS } from './session.ts';
-
-/** Bot permissions the default invite asks for: View Channels, Send Messages, Embed Links,
- * Attach Files, Read Message History, Manage Roles. */
-export const BOT_PERMISSIONS = '268553216';
-export const BOT_INVITE_SCOPES = 'bot guilds applications.commands';
 
 function base64url(bytes: Uint8Array): string {
   let binary = '';
@@ -59,19 +54,13 @@ export async function startSignIn(): Promise<void> {
  */
 export function defaultInviteUrl(guildId?: string): string {
   const config = getConfig();
-  const query = new URLSearchParams({
-    client_id: config.discordClientId,
-    permissions: BOT_PERMISSIONS,
-    scope: BOT_INVITE_SCOPES,
-    response_type: 'code',
-    redirect_uri: `${config.apiUrl}/install/callback`,
-    state: encodeInstallState(guildId),
+  return botInviteUrl({
+    oauthBase: config.discordOauthBase,
+    clientId: config.discordClientId,
+    permissions: DEFAULT_BOT_PERMISSIONS,
+    apiUrl: config.apiUrl,
+    guildId,
   });
-  if (guildId) {
-    query.set('guild_id', guildId);
-    query.set('disable_guild_select', 'true');
-  }
-  return `${config.discordOauthBase}/oauth2/authorize?${query.toString()}`;
 }
 
 /** Browser navigation target that installs the bot through the API (it knows the redirect). */
