@@ -18,8 +18,6 @@ const SANDBOX_CREDENTIALS = {
 
 const DEV_SESSION_SECRET = 'spacecadet-dev-session-secret-not-for-production';
 
-export { DEFAULT_BOT_PERMISSIONS };
-
 const optionalString = z
   .string()
   .optional()

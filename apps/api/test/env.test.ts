@@ -1,5 +1,6 @@
+import { DEFAULT_BOT_PERMISSIONS } from '@spacecadet/contract';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BOT_PERMISSIONS, EnvError, loadApiConfig } from '../src/env.ts';
+import { EnvError, loadApiConfig } from '../src/env.ts';
 
 const SANDBOX = { DISCORD_API_BASE: 'http://127.0.0.1:4100/api' };
 

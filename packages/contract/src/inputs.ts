@@ -17,11 +17,7 @@ export const SerialId = z
   .max(INT4_MAX, SERIAL_ID_MESSAGE);
 
 /** An id of a `serial` row in a path segment (a string until coerced). */
-export const SerialIdParam = z.coerce
-  .number({ error: SERIAL_ID_MESSAGE })
-  .int(SERIAL_ID_MESSAGE)
-  .min(1, SERIAL_ID_MESSAGE)
-  .max(INT4_MAX, SERIAL_ID_MESSAGE);
+export const SerialIdParam = z.coerce.number({ error: SERIAL_ID_MESSAGE }).pipe(SerialId);
 
 export const NUL_TEXT_MESSAGE = 'Text cannot contain NUL characters';
 export const MALFORMED_TEXT_MESSAGE = 'Text must be valid Unicode (no unpaired surrogate characters)';

@@ -58,7 +58,6 @@ export function parseJobId(jobId: string): { name: JobName; guildId: string } | 
   return name.success && match[2] ? { name: name.data, guildId: match[2] } : null;
 }
 
-/** What a job returns when the feature behind it is not built yet. */
 /**
  * A failed job's reason is stored in BullMQ as `code: message`: the worker writes it with
  * jobFailureReason and the API splits it with parseJobFailure, so admins read only the message.
@@ -72,6 +71,7 @@ export function parseJobFailure(reason: string): { code: string | null; message:
   return match?.[1] && match[2] ? { code: match[1], message: match[2] } : { code: null, message: reason };
 }
 
+/** What a job returns when the feature behind it is not built yet. */
 export const NOT_SUPPORTED = 'not_supported';
 
 export const JobResult = z.object({

@@ -25,12 +25,13 @@ export const ExchangeBody = z
 
 export const InviteQuery = z.object({ guildId: Snowflake.optional() });
 export const InstallQuery = z.object({ guildId: Snowflake.optional() });
+/** Discord's redirect back to us: read, never stored, so any text goes (it still redirects). */
 export const InstallCallbackQuery = z.object({
-  code: Text.optional(),
+  code: z.string().optional(),
   guild_id: Snowflake.optional(),
-  state: Text.max(512).optional(),
-  permissions: Text.optional(),
-  error: Text.optional(),
+  state: z.string().max(512).optional(),
+  permissions: z.string().optional(),
+  error: z.string().optional(),
 });
 
 /**

@@ -85,6 +85,8 @@ export function toErrorAnswer(error: unknown): ErrorAnswer {
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const answer = toErrorAnswer(error);
   if (answer.status >= 500) request.log.error({ err: error }, 'request failed');
+  // Postgres refusing input means validation missed it: keep the error to find out why.
+  else if (rejectedInputMessage(error) !== null) request.log.warn({ err: error }, answer.body.message);
   else request.log.info({ code: answer.body.error }, answer.body.message);
   return reply.code(answer.status).send(answer.body);
 }
