@@ -80,6 +80,10 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
     child.kill(signal); // the group is gone already
   }
 }
+// Services run in their own process groups: whatever ends this process, they end with it.
+process.on('exit', () => {
+  for (const child of children.values()) signalGroup(child, 'SIGKILL');
+});
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 

@@ -1,6 +1,5 @@
-import { colorPanels } from '@spacecadet/db/schema';
 import { ApplicationCommandType, channelMention, MessageFlags, messageLink } from 'discord.js';
-import { eq } from 'drizzle-orm';
+import { loadPanelLocation } from '../features/color-roles/palette-store.ts';
 import type { SlashCommand } from '../interactions/types.ts';
 
 export const NO_COLOR_PANEL_MESSAGE =
@@ -16,15 +15,11 @@ export const colorsCommand: SlashCommand = {
   },
   async execute(interaction, deps) {
     const guildId = interaction.guildId;
-    const [panel] = guildId
-      ? await deps.db.select().from(colorPanels).where(eq(colorPanels.guildId, guildId)).limit(1)
-      : [];
-    // The message's own channel: the configured one may have changed since it was posted.
-    const channelId = panel?.messageChannelId ?? panel?.channelId;
+    const panel = guildId ? await loadPanelLocation(deps.db, guildId) : null;
     const content =
-      guildId && channelId && panel?.messageId
+      guildId && panel?.messageChannelId && panel.messageId
         ? [
-            `Pick a color on the panel in ${channelMention(channelId)}: ${messageLink(channelId, panel.messageId, guildId)}`,
+            `Pick a color on the panel in ${channelMention(panel.messageChannelId)}: ${messageLink(panel.messageChannelId, panel.messageId, guildId)}`,
             'Click a color button to get it; picking another one replaces it. If the panel shows families, click one and choose a shade.',
           ].join('\n')
         : NO_COLOR_PANEL_MESSAGE;

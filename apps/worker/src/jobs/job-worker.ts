@@ -80,9 +80,7 @@ async function runJob(
 /** Errors BullMQ uses for control flow (delay, wait, rate limit): passed through untouched. */
 function isBullMqSignal(error: unknown): boolean {
   if (error instanceof DelayedError || error instanceof RateLimitError) return true;
-  return (
-    error instanceof Error && ['DelayedError', 'WaitingError', 'WaitingChildrenError'].includes(error.name)
-  );
+  return error instanceof Error && ['WaitingError', 'WaitingChildrenError'].includes(error.name);
 }
 
 async function dispatchJob(

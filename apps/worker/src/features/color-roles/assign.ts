@@ -14,7 +14,7 @@ export const MISSING_MANAGE_ROLES_MESSAGE =
 export const ROLE_MISSING_MESSAGE = "That color's role is missing. Ask an admin to run Generate Roles.";
 export const COLOR_BUSY_MESSAGE = 'Still changing your color from your last click. Try again in a moment.';
 const REASON = 'Space Cadet: color pick';
-/** The member's lock outlives a slow (rate-limited) swap; a crashed holder frees it at expiry. */
+/** The lock is renewed while its holder runs; this is how long a crashed holder keeps it. */
 const PICK_LOCK_TTL_MS = 15_000;
 /** How long a click waits for the member's previous click; the answer is deferred meanwhile. */
 const PICK_LOCK_WAIT_MS = 10_000;
@@ -70,7 +70,7 @@ export async function assignColorRole(
   return { content: `You now have the **${choice.name}** color.` };
 }
 
-export function colorPickLockKey(redisPrefix: string, guildId: string, userId: string): string {
+function colorPickLockKey(redisPrefix: string, guildId: string, userId: string): string {
   return `${redisPrefix}:color-pick-lock:${guildId}:${userId}`;
 }
 
@@ -81,7 +81,7 @@ function payloadRoleIds(interaction: PanelInteraction): readonly string[] {
   return Array.isArray(member.roles) ? member.roles : [...member.roles.cache.keys()];
 }
 
-export function lastColorKey(redisPrefix: string, guildId: string, userId: string): string {
+function lastColorKey(redisPrefix: string, guildId: string, userId: string): string {
   return `${redisPrefix}:color-last:${guildId}:${userId}`;
 }
 /** Covers clicks that waited on the lock: their payload predates the swap recorded here. */

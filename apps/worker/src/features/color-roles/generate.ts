@@ -1,5 +1,5 @@
 import type { JobResult } from '@spacecadet/contract';
-import { type APIRole, Routes } from 'discord.js';
+import { type APIRole, DiscordAPIError, Routes } from 'discord.js';
 import {
   DiscordCodes,
   fetchGuildRoles,
@@ -143,7 +143,8 @@ async function placeAndCheckRoles(context: JobContext): Promise<string[]> {
       await client.rest.patch(Routes.guildRoles(guildId), { body: moves, reason: ROLE_REASON });
       context.log.info({ moved: moves.length }, 'color roles moved below the bot role');
     } catch (error) {
-      if (!isDiscordError(error, DiscordCodes.MissingPermissions)) throw error;
+      // Roles exist by now: a refused move (permissions, a concurrent edit) is a warning, not a failure.
+      if (!(error instanceof DiscordAPIError && error.status >= 400 && error.status < 500)) throw error;
       warnings.push(
         "I could not move the color roles below my role, so members' other role colors may show instead. Drag them up in Server Settings → Roles.",
       );

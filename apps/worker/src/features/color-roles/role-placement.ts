@@ -6,7 +6,7 @@ export interface RolePositionChange {
 }
 
 /** Discord's role order, bottom first: by position; on a tie the older (smaller id) ranks higher. */
-export function rolesBottomUp(roles: readonly APIRole[]): APIRole[] {
+function rolesBottomUp(roles: readonly APIRole[]): APIRole[] {
   return [...roles].sort((a, b) => {
     if (a.position !== b.position) return a.position - b.position;
     return BigInt(a.id) < BigInt(b.id) ? 1 : BigInt(a.id) > BigInt(b.id) ? -1 : 0;
