@@ -107,7 +107,7 @@ export const ColorRolesState = z
     channel_id: z.string().nullable(),
     mode: ColorRolesMode,
     message_id: z.string().nullable().optional(),
-    /** Roles the bot cannot manage because they sit at or above its own highest role. */
+    /** Sentences for the admin, e.g. a role the bot cannot give because it sits at or above the bot's highest role. */
     warnings: z.array(z.string()).optional(),
   })
   .meta({ id: 'ColorRoles' });

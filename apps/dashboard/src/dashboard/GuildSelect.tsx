@@ -21,7 +21,11 @@ export function GuildSelect() {
         {/* A server from the URL that is not (yet) in the list still gets a name, never a blank box. */}
         {guildId && !guilds.data?.some((guild) => guild.id === guildId) ? (
           <option value={guildId}>
-            {guilds.isPending ? 'Loading servers…' : `Not one of your servers (${guildId})`}
+            {guilds.isPending
+              ? 'Loading servers…'
+              : guilds.isError
+                ? `Server ${guildId}`
+                : `Not one of your servers (${guildId})`}
           </option>
         ) : null}
         {guilds.data?.map((guild) => (

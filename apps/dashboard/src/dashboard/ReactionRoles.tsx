@@ -77,6 +77,7 @@ function ReactionRolesForm({ guildId, initial }: { guildId: string; initial: Rea
     setLists((current) => ({ ...current, [name]: rows }));
     setJsonText(null);
     setJsonProblem(null);
+    setBlocked(false);
     save.reset();
   };
   const onJsonChange = (text: string) => {

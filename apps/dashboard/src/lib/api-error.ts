@@ -48,14 +48,14 @@ const CODE_TEXT: Readonly<Record<string, string>> = {
 
 /**
  * What a red banner says, the same on every dashboard page: the spec's wording for the codes
- * it fixes (a bare 501 is the color tables missing), else the server's sentence, else a
- * sentence for a known code, else the caller's fallback, else the spec's `api_error_{status}`.
+ * it fixes, else the server's sentence, else a sentence for a known code, else the caller's
+ * fallback, else the spec's `api_error_{status}`.
  */
 export function errorText(error: unknown, fallback?: string): string {
   if (isApiError(error)) {
-    const fixed =
-      SPEC_TEXT[error.code ?? ''] ?? (error.status === 501 ? MESSAGES.colorRolesUnavailable : undefined);
-    return fixed ?? error.detail ?? CODE_TEXT[error.code ?? ''] ?? fallback ?? error.message;
+    return (
+      SPEC_TEXT[error.code ?? ''] ?? error.detail ?? CODE_TEXT[error.code ?? ''] ?? fallback ?? error.message
+    );
   }
   if (fallback !== undefined) return fallback;
   if (error instanceof Error) return error.message;

@@ -2,11 +2,10 @@ import { MESSAGES } from '@spacecadet/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
-import { errorText } from '../../lib/api-error.ts';
 import { ChannelIdField, ErrorAlert } from '../../ui/Field.tsx';
 import { ChannelOptions } from '../ChannelField.tsx';
 import { queryKeys } from '../queries.ts';
-import { isValidChannelId } from './color-roles-model.ts';
+import { colorErrorText, isValidChannelId } from './color-roles-model.ts';
 
 /** Panel Channel select with Save; a manual channel id when the bot lists no channels. */
 export function ChannelPicker({
@@ -88,10 +87,10 @@ export function ChannelPicker({
       </div>
       {!botInGuild ? <p className="muted small">{MESSAGES.botNotInGuild}</p> : null}
       {channels.isError ? (
-        <p className="muted small">Could not list channels ({errorText(channels.error)}).</p>
+        <p className="muted small">Could not list channels ({colorErrorText(channels.error)}).</p>
       ) : null}
       {problem ? <ErrorAlert>{problem}</ErrorAlert> : null}
-      {save.isError ? <ErrorAlert>{errorText(save.error)}</ErrorAlert> : null}
+      {save.isError ? <ErrorAlert>{colorErrorText(save.error)}</ErrorAlert> : null}
       {save.isSuccess ? <output className="save-note">Channel saved</output> : null}
     </section>
   );

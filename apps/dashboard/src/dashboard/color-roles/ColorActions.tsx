@@ -2,10 +2,9 @@ import { type ColorRolesMode, MESSAGES } from '@spacecadet/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { apiCall } from '../../lib/api.ts';
-import { errorText } from '../../lib/api-error.ts';
 import { ErrorAlert, SelectField } from '../../ui/Field.tsx';
 import { queryKeys } from '../queries.ts';
-import { COLOR_RESET_CONFIRM, jobResultOf, MODE_OPTIONS } from './color-roles-model.ts';
+import { COLOR_RESET_CONFIRM, colorErrorText, jobResultOf, MODE_OPTIONS } from './color-roles-model.ts';
 import { JobProgress } from './JobProgress.tsx';
 import { useColorJob } from './useColorJob.ts';
 
@@ -113,8 +112,8 @@ export function ColorActions({
         </p>
       ) : null}
       {job ? <JobProgress job={job} /> : null}
-      {action.isError ? <ErrorAlert>{errorText(action.error)}</ErrorAlert> : null}
-      {switchMode.isError ? <ErrorAlert>{errorText(switchMode.error)}</ErrorAlert> : null}
+      {action.isError ? <ErrorAlert>{colorErrorText(action.error)}</ErrorAlert> : null}
+      {switchMode.isError ? <ErrorAlert>{colorErrorText(switchMode.error)}</ErrorAlert> : null}
     </section>
   );
 }

@@ -5,10 +5,12 @@ import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
+import { ApiError, errorText } from '../../lib/api-error.ts';
 import DashboardApp from '../DashboardApp.tsx';
 import {
   BLACK_TIP,
   COLOR_RESET_CONFIRM,
+  colorErrorText,
   NO_ROLE_YET,
   paletteRoleBadge,
   panelColorsOf,
@@ -287,5 +289,16 @@ describe('paletteRoleBadge', () => {
     expect(paletteRoleBadge(shaded('1', '2'), 'basic')).toEqual({ text: NO_ROLE_YET, missing: true });
     expect(paletteRoleBadge({ ...shaded('1'), role_id: '9' }, 'basic')).toBeNull();
     expect(paletteRoleBadge({ ...color('Mint', '#98FF98'), role_id: '9' }, 'shades')).toBeNull();
+  });
+});
+
+describe('colorErrorText', () => {
+  it('reads any 501 on color roles as the tables missing, and only there', () => {
+    const bare501 = new ApiError('api_error_501', { status: 501 });
+    expect(colorErrorText(bare501)).toBe(MESSAGES.colorRolesUnavailable);
+    expect(errorText(bare501)).toBe('api_error_501');
+    expect(colorErrorText(new ApiError('api_error_403', { status: 403, code: 'forbidden' }))).toBe(
+      'You do not manage this server',
+    );
   });
 });

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
-import { errorText } from '../../lib/api-error.ts';
 import { ErrorAlert } from '../../ui/Field.tsx';
 import { PageLoading } from '../../ui/PageLoading.tsx';
 import { GuildPage } from '../GuildPage.tsx';
@@ -9,7 +8,7 @@ import { GuildSelect } from '../GuildSelect.tsx';
 import { queryKeys, useBotInGuild } from '../queries.ts';
 import { ChannelPicker } from './ChannelPicker.tsx';
 import { ColorActions } from './ColorActions.tsx';
-import { BLACK_TIP, panelColorsOf } from './color-roles-model.ts';
+import { BLACK_TIP, colorErrorText, panelColorsOf } from './color-roles-model.ts';
 import { PaletteList } from './PaletteList.tsx';
 import { PanelPreview } from './PanelPreview.tsx';
 
@@ -36,7 +35,7 @@ function ColorRolesScreen({ guildId }: { guildId: string }) {
 
   if (state.isPending || inGuild.isPending) return <PageLoading label="Loading color roles…" />;
   if (state.isError) {
-    return <ErrorAlert>{errorText(state.error)}</ErrorAlert>;
+    return <ErrorAlert>{colorErrorText(state.error)}</ErrorAlert>;
   }
   const { groups, mode, channel_id: channelId } = state.data;
   const botInGuild = inGuild.data === true;

@@ -4,8 +4,15 @@ import {
   type ColorRolesMode,
   JobResult,
   type JobStatus,
+  MESSAGES,
 } from '@spacecadet/contract';
 import type { PanelColor } from '@spacecadet/core';
+import { errorText, isApiError } from '../../lib/api-error.ts';
+
+/** errorText, plus the spec's rule for color roles: any 501 there means the tables are missing. */
+export function colorErrorText(error: unknown): string {
+  return isApiError(error) && error.status === 501 ? MESSAGES.colorRolesUnavailable : errorText(error);
+}
 
 export const COLOR_RESET_CONFIRM =
   'Reset color roles for this server? This will delete all colors and shades.';
