@@ -150,4 +150,43 @@ describe('color roles end to end', () => {
     await page.getByText('pending').or(page.getByText('created')).first().waitFor();
     await screenshot(page, 'leveling-roles-1280');
   });
+
+  it("refuses an admin's crafted request to move the panel into another server's channel", async () => {
+    // ada is not in Other Orbit, but the bot is: the API must not store its channel, so the
+    // next post (through the real worker) lands in Station's channel and never in Orbit's.
+    const api = async (method: string, path: string, body?: object) =>
+      page.evaluate(
+        async ({ url, method, body }) => {
+          const authorization = window.sessionStorage.getItem('authorization') ?? '';
+          const response = await fetch(url, {
+            method,
+            headers: { authorization, ...(body ? { 'content-type': 'application/json' } : {}) },
+            ...(body ? { body: JSON.stringify(body) } : {}),
+          });
+          return { status: response.status, body: await response.json() };
+        },
+        { url: `${stack.apiUrl}${path}`, method, body },
+      );
+    const station = `/api/guilds/${guilds.station}`;
+    const moved = await api('PUT', `${station}/color-roles/channel`, { channel_id: channels.orbitHangar });
+    expect(moved).toEqual({
+      status: 400,
+      body: { error: 'invalid_input', message: 'channel_id is not a text channel of this server' },
+    });
+    expect((await api('GET', `${station}/color-roles`)).body).toMatchObject({ channel_id: channels.roles });
+
+    const posted = await api('POST', `${station}/color-roles/post-panel`);
+    expect(posted.status).toBe(202);
+    await expect
+      .poll(
+        async () => (await api('GET', `/api/jobs/${encodeURIComponent(posted.body.job_id)}`)).body.state,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe('completed');
+    const orbit = stack.sandbox.state().guilds.find((g) => g.id === guilds.orbit);
+    expect(orbit?.channels.flatMap((channel) => channel.messages)).toEqual([]);
+    expect(postedPanel().message).toBeDefined();
+  });
 });

@@ -252,6 +252,36 @@ describe('color-roles jobs', () => {
     expect(panel?.messageId).toBe(messagesIn(announcements)[0]?.id);
   });
 
+  it('never posts, edits or deletes a panel in a stored channel of another guild', async () => {
+    const orbitHangar = SANDBOX_IDS.channels.orbitHangar;
+    const orbitMessages = () =>
+      guildState(harness.sandbox, SANDBOX_IDS.guilds.orbit).channels.find((c) => c.id === orbitHangar)
+        ?.messages ?? [];
+    await run('color-roles.generate');
+    // Stored by hand, as an API without the ownership check once let an admin do.
+    await setPanelChannel(orbitHangar);
+    const outcome = await run('color-roles.post-panel');
+    expect(outcome.state).toBe('failed');
+    expect(outcome.error).toBe('invalid_input: That channel is not in this server. Pick a channel again.');
+    expect(outcome.job.attemptsMade).toBe(1);
+    expect(orbitMessages()).toHaveLength(0);
+
+    // A panel recorded as posted in that channel (its message is someone else's) is not deleted.
+    const bystander = await control(harness.sandbox).botRest<{ id: string }>(
+      'POST',
+      `/channels/${orbitHangar}/messages`,
+      { content: 'Other Orbit news' },
+    );
+    await harness.database.db
+      .update(colorPanels)
+      .set({ messageId: bystander.id, messageChannelId: orbitHangar });
+    await setPanelChannel(rolesChannel);
+    const moved = await run('color-roles.post-panel');
+    expect(moved.state).toBe('completed');
+    expect(orbitMessages().map((message) => message.id)).toEqual([bystander.id]);
+    expect(messagesIn(rolesChannel)).toHaveLength(1);
+  });
+
   it('post-panel without a channel fails with Select a channel first', async () => {
     await harness.database.db.delete(colorPanels);
     await run('color-roles.generate');

@@ -19,6 +19,7 @@ import {
   WriteReceipt,
 } from './entities.ts';
 import { ErrorBody } from './errors.ts';
+import type { GuildRefSpec } from './guild-refs.ts';
 import {
   BoostParams,
   ChannelBody,
@@ -65,6 +66,8 @@ export interface RouteDef {
   readonly redirect?: boolean;
   /** The action needs the bot in the guild (409 bot_not_in_guild otherwise). */
   readonly needsBot?: boolean;
+  /** Body ids that must name a channel, role or member of the path's guild (400 otherwise). */
+  readonly guildRefs?: GuildRefSpec;
 }
 
 const none = null;
@@ -216,6 +219,7 @@ export const routes = {
     summary: 'Replace both reaction-roles lists',
     params: GuildParams,
     body: PutReactionRolesBody,
+    guildRefs: { 'color_roles[].role_id': 'role', 'personality_roles[].role_id': 'role' },
     responses: ok(WriteReceipt),
   }),
   listChannels: route({
@@ -247,6 +251,7 @@ export const routes = {
     summary: 'Set the panel channel',
     params: GuildParams,
     body: ChannelBody,
+    guildRefs: { channel_id: 'channel' },
     responses: ok(z.object({ channel_id: Snowflake })),
   }),
   generateColorRoles: route({
@@ -307,6 +312,7 @@ export const routes = {
     summary: 'Seed the question catalog with an assignment channel',
     params: GuildParams,
     body: ChannelBody,
+    guildRefs: { channel_id: 'channel' },
     responses: ok(PersonalityRolesState),
   }),
   setPersonalityChannel: route({
@@ -317,6 +323,7 @@ export const routes = {
     summary: 'Set the assignment channel',
     params: GuildParams,
     body: ChannelBody,
+    guildRefs: { channel_id: 'channel' },
     responses: ok(z.object({ channel_id: Snowflake })),
   }),
   togglePersonalityQuestion: route({
@@ -386,6 +393,7 @@ export const routes = {
     summary: 'Update leveling settings (any subset)',
     params: GuildParams,
     body: PutLevelingBody,
+    guildRefs: { announcement_channel: 'channel', daily_overview_channel: 'channel' },
     responses: ok(LevelingSettings),
   }),
   syncLevelingRoles: route({
@@ -463,6 +471,7 @@ export const routes = {
     summary: 'Add a server-wide or member XP boost',
     params: GuildParams,
     body: CreateBoostBody,
+    guildRefs: { user_id: 'member' },
     responses: { 201: Boost },
   }),
   createRoleBoost: route({
@@ -473,6 +482,7 @@ export const routes = {
     summary: 'Add an XP boost for members holding a role',
     params: GuildParams,
     body: CreateRoleBoostBody,
+    guildRefs: { role_id: 'role' },
     responses: { 201: Boost },
   }),
   deleteBoost: route({
@@ -505,9 +515,11 @@ export function errorResponses(def: RouteDef): Record<number, typeof ErrorBody> 
   if (def.auth !== 'public') statuses.push(401);
   if (def.auth === 'guild' || def.auth === 'group' || def.path.startsWith('/api/jobs'))
     statuses.push(403, 404);
-  if (def.needsBot || def.tag === 'color-roles') statuses.push(409);
+  // Checking body ids against the guild asks Discord with the bot's token: the bot must be there.
+  const asksDiscord = def.needsBot === true || def.guildRefs !== undefined;
+  if (asksDiscord || def.tag === 'color-roles') statuses.push(409);
   if (def.tag === 'color-roles') statuses.push(501);
-  if (def.auth === 'session' || def.needsBot || def.path.includes('channels')) statuses.push(502);
+  if (def.auth === 'session' || asksDiscord || def.path.includes('channels')) statuses.push(502);
   return Object.fromEntries(statuses.sort().map((s) => [s, ErrorBody]));
 }
 

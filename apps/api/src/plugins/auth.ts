@@ -54,7 +54,8 @@ export async function managedGuildIds(services: AppServices, session: SessionCon
  * The guard every route passes, driven by the route table's `auth` kind. It runs in
  * preValidation: after the per-IP rate limit (onRequest), so a flood of made-up tokens is
  * throttled before it reaches Postgres or Discord, and before validation, so a caller without
- * access learns nothing from validation errors. The bot check runs last, before the handler.
+ * access learns nothing from validation errors. The bot check and the check that body ids name the
+ * guild's own channels, roles and members run last, after validation, before the handler.
  */
 export function registerAuth(app: FastifyInstance): void {
   app.decorateRequest('session', null);
@@ -72,8 +73,13 @@ export function registerAuth(app: FastifyInstance): void {
   });
 
   app.addHook('preHandler', async (request) => {
-    if (request.routeOptions.config.needsBot !== true) return;
+    const { needsBot, guildRefs } = request.routeOptions.config;
+    if (needsBot !== true && guildRefs === undefined) return;
     const guildId = guildIdParam(request);
-    if (guildId !== null) await assertBotInGuild(app.services.db, guildId);
+    if (guildId === null) return;
+    if (needsBot === true) await assertBotInGuild(app.services.db, guildId);
+    // Every channel, role and member id in the body must be the guild's own (400 otherwise).
+    if (guildRefs !== undefined)
+      await app.services.guildResources.assertOwned(guildId, request.body, guildRefs);
   });
 }

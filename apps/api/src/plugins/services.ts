@@ -8,6 +8,7 @@ import type { AppServices } from '../services/container.ts';
 import { TokenCipher } from '../services/crypto.ts';
 import { DiscordClient } from '../services/discord.ts';
 import { GuildAccessService } from '../services/guild-access.ts';
+import { GuildResources } from '../services/guild-resources.ts';
 import type { GuildJobQueue } from '../services/jobs.ts';
 import { SessionService } from '../services/sessions.ts';
 
@@ -65,6 +66,7 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
     discord,
     sessions,
     guildAccess: new GuildAccessService(redis, discord, sessions, config.cacheTtlSec.guilds),
+    guildResources: new GuildResources(redis, discord, config.cacheTtlSec.channels),
   };
   app.decorate('services', services);
 

@@ -1,4 +1,10 @@
-import { ErrorBody, errorResponses, type RouteAuth, type RouteDef } from '@spacecadet/contract';
+import {
+  ErrorBody,
+  errorResponses,
+  type GuildRefSpec,
+  type RouteAuth,
+  type RouteDef,
+} from '@spacecadet/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { SessionContext } from '../services/sessions.ts';
@@ -34,6 +40,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteAuth;
     needsBot?: boolean;
+    guildRefs?: GuildRefSpec;
   }
 }
 
@@ -74,6 +81,7 @@ export function defineRoute<R extends RouteDef>(
     config: {
       auth: def.auth,
       needsBot: def.needsBot === true,
+      ...(def.guildRefs ? { guildRefs: def.guildRefs } : {}),
       ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     },
     schema: {

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { ApiConfig } from '../env.ts';
 import type { DiscordClient } from './discord.ts';
 import type { GuildAccessService } from './guild-access.ts';
+import type { GuildResources } from './guild-resources.ts';
 import type { GuildJobQueue } from './jobs.ts';
 import type { SessionContext, SessionService } from './sessions.ts';
 
@@ -16,6 +17,8 @@ export interface AppServices {
   discord: DiscordClient;
   sessions: SessionService;
   guildAccess: GuildAccessService;
+  /** The guild's channels, roles and members, for pickers and the body-id check. */
+  guildResources: GuildResources;
 }
 
 declare module 'fastify' {

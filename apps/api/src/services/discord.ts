@@ -39,6 +39,9 @@ export const DiscordChannel = z.object({
 });
 export type DiscordChannel = z.infer<typeof DiscordChannel>;
 
+export const DiscordRole = z.object({ id: z.string(), name: z.string() });
+export type DiscordRole = z.infer<typeof DiscordRole>;
+
 const DiscordErrorBody = z.object({
   error: z.string().optional(),
   error_description: z.string().optional(),
@@ -69,6 +72,8 @@ export interface DiscordClientOptions {
 }
 
 const GUILD_PAGE_SIZE = 200;
+/** Discord's JSON error code for a user who is not a member of the guild. */
+const UNKNOWN_MEMBER = 10007;
 const GUILD_PAGES_MAX = 5;
 
 type Auth = { kind: 'bearer'; token: string } | { kind: 'bot' } | { kind: 'none' };
@@ -123,6 +128,33 @@ export class DiscordClient {
       { kind: 'bot' },
       z.array(DiscordChannel),
     );
+  }
+
+  getGuildRoles(guildId: string): Promise<DiscordRole[]> {
+    return this.request(
+      'GET',
+      `/guilds/${encodeURIComponent(guildId)}/roles`,
+      { kind: 'bot' },
+      z.array(DiscordRole),
+    );
+  }
+
+  /** Whether the user is a member of the guild: Discord answers 404 (Unknown Member) when not. */
+  async isGuildMember(guildId: string, userId: string): Promise<boolean> {
+    try {
+      await this.request(
+        'GET',
+        `/guilds/${encodeURIComponent(guildId)}/members/${encodeURIComponent(userId)}`,
+        { kind: 'bot' },
+        z.object({}),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof DiscordError && error.status === 404 && error.discordCode === UNKNOWN_MEMBER) {
+        return false;
+      }
+      throw error;
+    }
   }
 
   /** Revokes the grant behind a token (access or refresh), as on logout. */

@@ -2,6 +2,7 @@ import { type JobResult, MESSAGES } from '@spacecadet/contract';
 import { buildColorPanel, buildColorPanelEmbed, toDiscordComponents } from '@spacecadet/core';
 import { type APIMessage, type Client, Routes } from 'discord.js';
 import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
+import { channelScope, requireGuildChannel } from '../../guild-scope.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import {
   type ColorRolesMode,
@@ -14,6 +15,7 @@ import {
 } from './palette-store.ts';
 
 const COLOR_CUSTOM_ID_PREFIX = 'color:';
+const PANEL_CHANNEL_MISSING = 'The panel channel no longer exists. Pick another channel.';
 /** How far back to look for a panel a killed run posted but never recorded. */
 const RECENT_MESSAGES = 50;
 
@@ -35,6 +37,8 @@ export async function postColorPanel(context: JobContext): Promise<JobResult> {
   await context.progress(0);
   const location = await loadPanelLocation(db, guildId);
   if (!location.channelId) throw new JobFailure('invalid_input', MESSAGES.selectChannelFirst);
+  const channelId = location.channelId;
+  await requireGuildChannel(client, guildId, channelId, PANEL_CHANNEL_MISSING);
   const palette = await loadPalette(db, guildId);
   if (palette.length === 0) {
     throw new JobFailure('invalid_input', 'No colors configured yet: run Generate Roles first.');
@@ -43,7 +47,6 @@ export async function postColorPanel(context: JobContext): Promise<JobResult> {
   const body = buildPanelMessage(palette, mode);
   await context.progress(20);
 
-  const channelId = location.channelId;
   const old =
     location.messageId && location.messageChannelId && location.messageChannelId !== channelId
       ? { channelId: location.messageChannelId, messageId: location.messageId }
@@ -63,7 +66,7 @@ export async function postColorPanel(context: JobContext): Promise<JobResult> {
     }
   } catch (error) {
     if (isDiscordError(error, DiscordCodes.UnknownChannel)) {
-      throw new JobFailure('invalid_input', 'The panel channel no longer exists. Pick another channel.');
+      throw new JobFailure('invalid_input', PANEL_CHANNEL_MISSING);
     }
     if (isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.MissingAccess)) {
       throw new JobFailure('forbidden', 'I cannot post in the panel channel. Check my permissions there.');
@@ -77,7 +80,7 @@ export async function postColorPanel(context: JobContext): Promise<JobResult> {
   if (old) {
     await context.progress(80);
     try {
-      await deletePanelMessage(client, old.channelId, old.messageId);
+      await deletePanelMessage(client, guildId, old.channelId, old.messageId);
     } catch (error) {
       if (!isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.MissingAccess)) throw error;
       warnings.push(`I could not delete the old panel in <#${old.channelId}>. Delete it by hand.`);
@@ -89,12 +92,17 @@ export async function postColorPanel(context: JobContext): Promise<JobResult> {
   return { ok: true, summary, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
-/** Deletes a posted panel; one already deleted, or in a deleted channel, counts as done. */
+/**
+ * Deletes a posted panel; one already deleted, or in a deleted channel, counts as done. A
+ * stored channel of another guild is never touched.
+ */
 export async function deletePanelMessage(
   client: Client,
+  guildId: string,
   channelId: string,
   messageId: string,
 ): Promise<void> {
+  if ((await channelScope(client, guildId, channelId)) !== 'own') return;
   try {
     await client.rest.delete(Routes.channelMessage(channelId, messageId));
   } catch (error) {

@@ -71,7 +71,7 @@ export async function resetColorRoles(context: JobContext): Promise<JobResult> {
 
   const panel = await loadPanelLocation(db, guildId);
   if (panel.messageChannelId && panel.messageId) {
-    await deletePanelMessage(client, panel.messageChannelId, panel.messageId);
+    await deletePanelMessage(client, guildId, panel.messageChannelId, panel.messageId);
   }
   await savePanelMessage(db, guildId, null);
   await deletePalette(db, guildId);

@@ -1,0 +1,135 @@
+import {
+  type Channel,
+  collectGuildRefs,
+  foreignRefMessage,
+  type GuildRef,
+  type GuildRefSpec,
+  MESSAGES,
+} from '@spacecadet/contract';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { ApiError } from '../errors.ts';
+import { type DiscordChannel, type DiscordClient, DiscordError } from './discord.ts';
+
+/** GUILD_TEXT and GUILD_ANNOUNCEMENT: the channels a panel or announcement can go to. */
+const TEXT_CHANNEL_TYPES = new Set([0, 5]);
+const CachedChannels = z.array(z.object({ id: z.string(), name: z.string() }));
+const CachedRoleIds = z.array(z.string());
+
+function textChannels(channels: DiscordChannel[]): Channel[] {
+  return channels
+    .filter((channel) => TEXT_CHANNEL_TYPES.has(channel.type))
+    .sort((a, b) => (a.position ?? 0) - (b.position ?? 0) || a.id.localeCompare(b.id))
+    .map((channel) => ({ id: channel.id, name: channel.name ?? channel.id }));
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Discord no longer lets the bot see the guild, or could not be asked. */
+function discordFailure(error: unknown, what: string): ApiError {
+  // The bot was removed after bot_guilds was written (or never was in the guild).
+  const failure =
+    error instanceof DiscordError && (error.status === 403 || error.status === 404)
+      ? new ApiError('bot_not_in_guild', MESSAGES.botNotInGuild)
+      : new ApiError('discord_request_failed', `Could not load ${what} from Discord. Try again.`);
+  failure.cause = error;
+  return failure;
+}
+
+/**
+ * A guild's text channels, roles and members as the bot sees them, read with the bot's token
+ * and cached briefly per guild. It answers the channel picker and checks that every id a
+ * request body names belongs to the guild in the path.
+ */
+export class GuildResources {
+  constructor(
+    private readonly redis: Redis,
+    private readonly discord: DiscordClient,
+    private readonly ttlSec: number,
+  ) {}
+
+  /** The guild's text channels; `fresh` skips the cache (an id just created may be missing). */
+  textChannels(guildId: string, fresh = false): Promise<Channel[]> {
+    return this.cached(`guild-channels:${guildId}`, CachedChannels, fresh, async () => {
+      try {
+        return textChannels(await this.discord.getGuildChannels(guildId));
+      } catch (error) {
+        throw discordFailure(error, 'channels');
+      }
+    });
+  }
+
+  /** Ids of the guild's roles a member can be given: every role but @everyone (the guild's id). */
+  roleIds(guildId: string, fresh = false): Promise<string[]> {
+    return this.cached(`guild-roles:${guildId}`, CachedRoleIds, fresh, async () => {
+      try {
+        const roles = await this.discord.getGuildRoles(guildId);
+        return roles.map((role) => role.id).filter((id) => id !== guildId);
+      } catch (error) {
+        throw discordFailure(error, 'roles');
+      }
+    });
+  }
+
+  async isMember(guildId: string, userId: string): Promise<boolean> {
+    try {
+      return await this.discord.isGuildMember(guildId, userId);
+    } catch (error) {
+      throw discordFailure(error, 'members');
+    }
+  }
+
+  /**
+   * 400 naming the first field whose id is not the guild's own channel, role or member. A miss
+   * in the cache is read again from Discord before it is refused, so a channel or role created
+   * a moment ago is accepted.
+   */
+  async assertOwned(guildId: string, body: unknown, spec: GuildRefSpec): Promise<void> {
+    const refs = collectGuildRefs(body, spec);
+    if (refs.length === 0) return;
+    const cachedMiss = await this.firstForeign(guildId, refs, false);
+    if (cachedMiss === null) return;
+    // A member is always asked of Discord; channels and roles may be newer than the cache.
+    const miss = cachedMiss.kind === 'member' ? cachedMiss : await this.firstForeign(guildId, refs, true);
+    if (miss) throw new ApiError('invalid_input', foreignRefMessage(miss));
+  }
+
+  private async firstForeign(guildId: string, refs: GuildRef[], fresh: boolean): Promise<GuildRef | null> {
+    const kinds = new Set(refs.map((ref) => ref.kind));
+    const [channels, roles] = await Promise.all([
+      kinds.has('channel') ? this.textChannels(guildId, fresh) : [],
+      kinds.has('role') ? this.roleIds(guildId, fresh) : [],
+    ]);
+    const channelIds = new Set(channels.map((channel) => channel.id));
+    const roleIds = new Set(roles);
+    for (const ref of refs) {
+      if (ref.kind === 'channel' && !channelIds.has(ref.id)) return ref;
+      if (ref.kind === 'role' && !roleIds.has(ref.id)) return ref;
+      if (ref.kind === 'member' && !(await this.isMember(guildId, ref.id))) return ref;
+    }
+    return null;
+  }
+
+  /** A Redis outage costs a call to Discord, so cache errors count as a miss. */
+  private async cached<T>(
+    key: string,
+    schema: z.ZodType<T>,
+    fresh: boolean,
+    load: () => Promise<T>,
+  ): Promise<T> {
+    if (!fresh) {
+      const raw = await this.redis.get(key).catch(() => null);
+      const parsed = raw === null ? null : schema.safeParse(parseJson(raw));
+      if (parsed?.success) return parsed.data;
+    }
+    const value = await load();
+    await this.redis.set(key, JSON.stringify(value), 'EX', this.ttlSec).catch(() => undefined);
+    return value;
+  }
+}

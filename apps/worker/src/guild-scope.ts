@@ -1,0 +1,44 @@
+import { type APIChannel, type Client, Routes } from 'discord.js';
+import { DiscordCodes, isDiscordError } from './discord-rest.ts';
+import { JobFailure } from './jobs/types.ts';
+
+/**
+ * The worker's own check that a stored channel id belongs to the guild it acts for. The API
+ * refuses foreign ids in requests, but the bot is in many servers and Discord's channel routes
+ * are not scoped by guild: a stored id (written before that check, or by hand) could otherwise
+ * make one server's job post or delete in another. Jobs ask Discord by REST (not the gateway
+ * cache) because any worker process may run any guild's job, whichever shards it holds.
+ */
+export type ChannelScope = 'own' | 'foreign' | 'missing';
+
+export async function channelScope(
+  client: Client,
+  guildId: string,
+  channelId: string,
+): Promise<ChannelScope> {
+  const cached = client.channels.cache.get(channelId);
+  if (cached && 'guildId' in cached) return cached.guildId === guildId ? 'own' : 'foreign';
+  try {
+    const channel = (await client.rest.get(Routes.channel(channelId))) as APIChannel;
+    return 'guild_id' in channel && channel.guild_id === guildId ? 'own' : 'foreign';
+  } catch (error) {
+    if (isDiscordError(error, DiscordCodes.UnknownChannel)) return 'missing';
+    // The bot cannot see it: not a channel of a guild the bot serves, so not this guild's.
+    if (isDiscordError(error, DiscordCodes.MissingAccess)) return 'foreign';
+    throw error;
+  }
+}
+
+export const FOREIGN_CHANNEL_MESSAGE = 'That channel is not in this server. Pick a channel again.';
+
+/** Fails the job (no retry) unless the channel is the guild's own; `missing` names what to fix. */
+export async function requireGuildChannel(
+  client: Client,
+  guildId: string,
+  channelId: string,
+  missing: string,
+): Promise<void> {
+  const scope = await channelScope(client, guildId, channelId);
+  if (scope === 'foreign') throw new JobFailure('invalid_input', FOREIGN_CHANNEL_MESSAGE);
+  if (scope === 'missing') throw new JobFailure('invalid_input', missing);
+}

@@ -1,0 +1,63 @@
+/**
+ * Ids in a request body that name something of the guild in the path: a channel, a role or a
+ * member. The route table declares them per route (`guildRefs`), and the API checks every one
+ * against that guild before the handler runs, so an admin of one server can never make the bot
+ * post, assign or count in another. The format check alone once let that happen.
+ */
+
+/** channel: a text or announcement channel of the guild; role: a role of the guild other than
+ * @everyone; member: a user who is a member of the guild. */
+export type GuildRefKind = 'channel' | 'role' | 'member';
+
+/**
+ * Where the ids sit in the body: `field` for a top-level field, `list[].field` for the field of
+ * every row of a list. Empty, null and absent values name nothing and are not checked.
+ */
+export type GuildRefSpec = Readonly<Record<string, GuildRefKind>>;
+
+export interface GuildRef {
+  /** The field as the admin would find it: `channel_id`, `color_roles[2].role_id`. */
+  field: string;
+  kind: GuildRefKind;
+  id: string;
+}
+
+function fieldOf(value: unknown, key: string): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  return (value as Record<string, unknown>)[key];
+}
+
+/** Every id the spec points at in `body`, in the spec's order then row order. */
+export function collectGuildRefs(body: unknown, spec: GuildRefSpec): GuildRef[] {
+  const refs: GuildRef[] = [];
+  const add = (field: string, kind: GuildRefKind, value: unknown) => {
+    if (typeof value !== 'string') return;
+    const id = value.trim();
+    if (id !== '') refs.push({ field, kind, id });
+  };
+  for (const [path, kind] of Object.entries(spec)) {
+    const row = /^([A-Za-z_]+)\[\]\.([A-Za-z_]+)$/.exec(path);
+    if (row?.[1] && row[2]) {
+      const [, list, key] = row;
+      const rows = fieldOf(body, list);
+      if (!Array.isArray(rows)) continue;
+      rows.forEach((item, index) => {
+        add(`${list}[${index}].${key}`, kind, fieldOf(item, key));
+      });
+    } else {
+      add(path, kind, fieldOf(body, path));
+    }
+  }
+  return refs;
+}
+
+const KIND_WORDS: Record<GuildRefKind, string> = {
+  channel: 'a text channel of this server',
+  role: 'a role of this server',
+  member: 'a member of this server',
+};
+
+/** The 400's sentence for an id that is not the guild's own. */
+export function foreignRefMessage(ref: Pick<GuildRef, 'field' | 'kind'>): string {
+  return `${ref.field} is not ${KIND_WORDS[ref.kind]}`;
+}
