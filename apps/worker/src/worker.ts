@@ -6,6 +6,7 @@ import { registerSlashCommands, SLASH_COMMANDS } from './commands/index.ts';
 import type { WorkerDeps } from './deps.ts';
 import { createDiscordClient } from './discord-client.ts';
 import type { WorkerConfig } from './env.ts';
+import { trackGuildAccessCache } from './features/access-cache/guild-access-cache.ts';
 import { COMPONENT_ROUTES } from './features/index.ts';
 import { trackLeavers } from './features/leveling/members.ts';
 import { trackBotGuilds } from './features/presence/bot-guilds.ts';
@@ -60,6 +61,7 @@ export async function startWorker(
   });
   trackBotGuilds(deps);
   trackLeavers(deps);
+  trackGuildAccessCache(deps);
   client.on(Events.Error, (error) => logger.error(errorFields(error), 'discord client error'));
   client.on(Events.ShardError, (error, shardId) =>
     logger.warn({ ...errorFields(error), shardId }, 'shard error'),

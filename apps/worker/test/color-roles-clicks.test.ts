@@ -3,7 +3,7 @@ import { InteractionResponseType, MessageFlags } from 'discord.js';
 import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLE_ABOVE_BOT_MESSAGE } from '../src/features/color-roles/assign.ts';
+import { COLOR_BUSY_MESSAGE, ROLE_ABOVE_BOT_MESSAGE } from '../src/features/color-roles/assign.ts';
 import { colorWarningsKey } from '../src/features/color-roles/warnings.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
@@ -55,6 +55,26 @@ describe('members picking colors on the panel', () => {
       const record = await fetch(`${harness.sandbox.url}/_sandbox/interactions/${result.interaction_id}`);
       const body = (await record.json()) as { original: { content: string } | null };
       return body.original?.content || undefined;
+    });
+  /**
+   * Milliseconds from the click to its final answer, by the sandbox's clock: the first callback
+   * when it carried the answer, else the edit that put the answer into the deferred reply.
+   */
+  const finalAnswerMs = (result: ClickResult) =>
+    waitFor(`the final answer to click ${result.interaction_id}`, async () => {
+      const response = await fetch(`${harness.sandbox.url}/_sandbox/interactions/${result.interaction_id}`);
+      const record = (await response.json()) as {
+        created_ms: number;
+        responded_ms: number | null;
+        response: { type: number } | null;
+        edits: Array<{ at: string; target: string }>;
+      };
+      if (record.response === null || record.responded_ms === null) return undefined;
+      if (record.response.type !== InteractionResponseType.DeferredChannelMessageWithSource) {
+        return record.responded_ms - record.created_ms;
+      }
+      const filled = record.edits.find((edit) => edit.target === '@original');
+      return filled ? Date.parse(filled.at) - record.created_ms : undefined;
     });
   const setUp = async (mode: 'basic' | 'shades') => {
     await harness.database.db
@@ -176,6 +196,27 @@ describe('members picking colors on the panel', () => {
     } finally {
       action.handle = handle;
     }
+  });
+
+  it('a member hammering the panel gets every final answer within 3 seconds and ends with one color', async () => {
+    await setUp('basic');
+    const names = ['Red', 'Blue', 'Green', 'Pink', 'Orange'];
+    // Waiting their turn, 100 swaps (a PUT and a DELETE each, under discord.js's 50 requests per
+    // second) would take 4 s or more: the clicks that cannot have it soon enough must say so.
+    const clicks = await Promise.all(
+      Array.from({ length: 100 }, (_, index) => click(`color:pick:${names[index % names.length]}`)),
+    );
+    expect(clicks.filter((result) => !result.responded)).toEqual([]);
+    const answers = await Promise.all(clicks.map((result) => finalAnswer(result)));
+    for (const answer of answers) {
+      expect([
+        COLOR_BUSY_MESSAGE,
+        expect.stringMatching(/^You now have the \*\*\w+\*\* color\.$/),
+      ]).toContainEqual(answer);
+    }
+    const times = await Promise.all(clicks.map((result) => finalAnswerMs(result)));
+    expect(Math.max(...times)).toBeLessThanOrEqual(3000);
+    expect(await colorRolesOfNia()).toHaveLength(1);
   });
 
   it('a role above the bot gets the member a clear message and the admin a warning', async () => {

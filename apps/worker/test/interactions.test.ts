@@ -1,11 +1,23 @@
+import { once } from 'node:events';
 import { colorPanels } from '@spacecadet/db/schema';
-import { MessageFlags } from 'discord.js';
+import type { RestRequestRecord } from '@spacecadet/discord-sandbox';
+import { Events, MessageFlags } from 'discord.js';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_COLOR_PANEL_MESSAGE } from '../src/commands/colors.ts';
 import { GENERIC_ERROR_MESSAGE } from '../src/interactions/router.ts';
 import type { ComponentRoute } from '../src/interactions/types.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
-import { control, type Harness, jobQueue, SANDBOX_IDS, STATION, startHarness } from './helpers.ts';
+import {
+  control,
+  type Harness,
+  jobQueue,
+  memberRoles,
+  SANDBOX_IDS,
+  STATION,
+  startHarness,
+  waitFor,
+} from './helpers.ts';
 
 const { roles: rolesChannel } = SANDBOX_IDS.channels;
 const nia = SANDBOX_IDS.users.nia;
@@ -22,10 +34,13 @@ describe('interaction routing', () => {
   let harness: Harness;
   let worker: RunningWorker;
   let panelMessageId: string;
+  /** What the worker logged, parsed. */
+  const logs: Array<Record<string, unknown>> = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) });
 
   beforeAll(async () => {
     harness = await startHarness();
-    worker = await startWorker(harness.config(), { extraComponentRoutes: [exploding] });
+    worker = await startWorker(harness.config(), { logger, extraComponentRoutes: [exploding] });
     await harness.database.db.insert(colorPanels).values({ guildId: STATION, channelId: rolesChannel });
     const jobs = jobQueue(harness);
     try {
@@ -85,6 +100,46 @@ describe('interaction routing', () => {
     });
     expect(next.responded).toBe(true);
     expect(next.response?.data?.content).toContain('Blue');
+  });
+
+  it('skips a click replayed after its 3 s window without calling Discord', async () => {
+    const sandbox = control(harness.sandbox);
+    const requests = async () =>
+      (await (await fetch(`${harness.sandbox.url}/_sandbox/requests`)).json()) as RestRequestRecord[];
+    const seqBefore = (await requests()).at(-1)?.seq ?? 0;
+    const rolesBefore = memberRoles(harness.sandbox, STATION, nia);
+
+    // The click happens while the bot is disconnected: no answer comes (the member sees "This
+    // interaction failed"), and the sandbox keeps the event for the RESUME.
+    await sandbox.closeGateway({ code: 4000, hold: true });
+    const stale = await sandbox.click({
+      guild_id: STATION,
+      channel_id: rolesChannel,
+      message_id: panelMessageId,
+      user_id: nia,
+      custom_id: 'color:pick:Green',
+    });
+    expect(stale.responded).toBe(false);
+    const resumed = once(worker.client, Events.ShardResume);
+    await fetch(`${harness.sandbox.url}/_sandbox/gateway/release`, { method: 'POST' });
+    await resumed;
+
+    const aboutTheClick = (request: RestRequestRecord) =>
+      request.seq > seqBefore &&
+      (request.path.includes(stale.interaction_id) || request.path.includes(`/members/${nia}/roles/`));
+    const outcome = await waitFor('the replayed click to be skipped (or acted on)', async () => {
+      const skipped = logs.some(
+        (line) =>
+          line.interactionId === stale.interaction_id &&
+          line.msg === 'interaction skipped: delivered after its answer window',
+      );
+      if (skipped) return 'skipped';
+      const calls = (await requests()).filter(aboutTheClick);
+      return calls.length > 0 ? calls : undefined;
+    });
+    expect(outcome).toBe('skipped');
+    expect((await requests()).filter(aboutTheClick)).toEqual([]);
+    expect(memberRoles(harness.sandbox, STATION, nia)).toEqual(rolesBefore);
   });
 
   it('registers /colors at start, which links a member to the posted panel', async () => {

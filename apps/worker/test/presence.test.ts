@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { botGuilds, memberXp } from '@spacecadet/db/schema';
+import { Events } from 'discord.js';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
@@ -71,6 +73,26 @@ describe('bot presence (bot_guilds) with the real discord.js client', () => {
     await waitFor('nia marked as a leaver', async () => (await leftAt()) instanceof Date);
     await fetch(sandboxMember, { method: 'PUT' });
     await waitFor('nia back', async () => (await leftAt()) === null);
+  });
+
+  it('forgets a guild it was removed from while a drop that could not resume hid the GUILD_DELETE', async () => {
+    const client = worker?.client;
+    if (!client) throw new Error('worker not running');
+    const sandbox = control(harness.sandbox);
+    await waitFor('Other Orbit in bot_guilds', async () => (await rows()).includes(orbit));
+    const readyAgain = once(client, Events.ShardReady);
+    // 4009 ends the session: the bot must identify again, and events meanwhile are lost.
+    await sandbox.closeGateway({ code: 4009, hold: true });
+    const kicked = await fetch(`${harness.sandbox.url}/_sandbox/guilds/${orbit}/members/${SANDBOX_IDS.bot}`, {
+      method: 'DELETE',
+    });
+    expect(kicked.status).toBe(200);
+    await fetch(`${harness.sandbox.url}/_sandbox/gateway/release`, { method: 'POST' });
+    await readyAgain;
+    await waitFor('Other Orbit gone from bot_guilds', async () => !(await rows()).includes(orbit));
+    expect(client.guilds.cache.has(orbit)).toBe(false);
+    expect(client.channels.cache.has(SANDBOX_IDS.channels.orbitHangar)).toBe(false);
+    expect(await rows()).toContain(station);
   });
 
   it('closes gracefully: the gateway session ends', async () => {

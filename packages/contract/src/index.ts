@@ -4,5 +4,6 @@ export * from './guild-refs.ts';
 export * from './inputs.ts';
 export * from './install-state.ts';
 export * from './jobs.ts';
+export * from './redis-keys.ts';
 export * from './requests.ts';
 export * from './routes.ts';

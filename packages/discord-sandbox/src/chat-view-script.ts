@@ -49,7 +49,8 @@ async function interact(message, customId, values) {
     const body = { guild_id: ui.guild, channel_id: message.channel_id, message_id: message.id, user_id: ui.user, custom_id: customId };
     if (values) body.values = values;
     const result = await api('POST', '/interactions', body);
-    if (!result.responded) toast('This interaction failed (the bot did not answer within 3 seconds)', true);
+    // What Discord's client says when the bot did not answer within 3 seconds.
+    if (!result.responded) toast('This interaction failed', true);
     await refresh(true);
   } catch (e) { toast(e.message, true); }
 }

@@ -1,8 +1,17 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxContext } from './context.ts';
-import { addMember, deleteMessage, deleteRole, memberUpdated, removeMember } from './mutations.ts';
-import { apiMember } from './payloads.ts';
+import {
+  addMember,
+  deleteMessage,
+  deleteRole,
+  guildUpdated,
+  memberUpdated,
+  removeMember,
+  roleUpdated,
+} from './mutations.ts';
+import { apiGuild, apiMember } from './payloads.ts';
 import { restPath } from './rest/http.ts';
+import { applyRoleBody, type RoleBody } from './rest/roles.ts';
 
 export const controlError = (reply: FastifyReply, status: number, error: string, message: string) =>
   reply.code(status).send({ error, message });
@@ -50,6 +59,8 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
     return { ok: true, fault };
   });
 
+  app.get('/_sandbox/requests', async () => state.requests);
+
   app.get('/_sandbox/faults', async () => state.faults);
   app.delete('/_sandbox/faults', async () => {
     state.faults = [];
@@ -79,7 +90,43 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
     },
   );
 
-  // What a server admin does by hand in Discord: delete a role or a message, give a member a role.
+  // What a server admin does by hand in Discord: edit the server, edit or delete a role or a
+  // message, give a member a role. No hierarchy checks: the admin is the owner.
+  app.patch<{ Params: { guildId: string }; Body: { owner_id?: string; name?: string } | undefined }>(
+    '/_sandbox/guilds/:guildId',
+    async (req, reply) => {
+      const guild = state.guilds.get(req.params.guildId);
+      if (!guild) return controlError(reply, 404, 'unknown_guild', 'No such guild');
+      const { owner_id, name } = req.body ?? {};
+      if (owner_id !== undefined && !guild.members.some((m) => m.user_id === owner_id)) {
+        return controlError(reply, 400, 'not_a_member', 'The new owner must be a member of the guild');
+      }
+      if (name !== undefined && (typeof name !== 'string' || name.length < 2 || name.length > 100)) {
+        return controlError(reply, 400, 'invalid_name', 'name must be 2-100 characters');
+      }
+      if (owner_id !== undefined) guild.owner_id = owner_id;
+      if (name !== undefined) guild.name = name;
+      guildUpdated(state, guild);
+      return apiGuild(guild);
+    },
+  );
+
+  app.patch<{ Params: { guildId: string; roleId: string }; Body: RoleBody | undefined }>(
+    '/_sandbox/guilds/:guildId/roles/:roleId',
+    async (req, reply) => {
+      const guild = state.guilds.get(req.params.guildId);
+      const role = guild?.roles.find((r) => r.id === req.params.roleId);
+      if (!guild || !role) return controlError(reply, 404, 'unknown_role', 'No such role in that guild');
+      const body = req.body ?? {};
+      if (body.permissions !== undefined && !/^\d+$/.test(String(body.permissions))) {
+        return controlError(reply, 400, 'invalid_permissions', 'permissions must be a bitfield string');
+      }
+      applyRoleBody(role, body);
+      roleUpdated(state, guild, role);
+      return role;
+    },
+  );
+
   app.delete<{ Params: { guildId: string; roleId: string } }>(
     '/_sandbox/guilds/:guildId/roles/:roleId',
     async (req, reply) => {

@@ -33,6 +33,12 @@ export interface GatewayPresence {
   }>;
 }
 
+/** Close codes after which Discord forgets the session: a RESUME gets INVALID_SESSION. */
+const SESSION_ENDING_CLOSE_CODES: ReadonlySet<number> = new Set([
+  GatewayCloseCodes.InvalidSeq,
+  GatewayCloseCodes.SessionTimedOut,
+]);
+
 interface GatewayPayload {
   op?: number;
   d?: unknown;
@@ -87,13 +93,19 @@ export class SandboxGateway {
     return { online: sessions.some((s) => s.connected), sessions };
   }
 
-  /** Drops every bot connection; sessions stay resumable. `hold` delays HELLO until `release()`. */
+  /**
+   * Drops every bot connection. Sessions stay resumable, except after a code that ends the
+   * session on Discord (4007, 4009): the bot must IDENTIFY again and what it missed meanwhile is
+   * lost. `hold` delays HELLO until `release()`.
+   */
   closeConnections(code: number, hold: boolean): number {
     if (hold && this.held === null) this.held = [];
+    const endsSession = SESSION_ENDING_CLOSE_CODES.has(code);
     let closed = 0;
-    for (const session of this.sessions.values()) {
+    for (const session of [...this.sessions.values()]) {
       if (session.connected) closed += 1;
       session.close(code);
+      if (endsSession) this.sessions.delete(session.id);
     }
     return closed;
   }

@@ -13,4 +13,4 @@ export {
 } from './fixture.ts';
 export { SANDBOX_BOT_TOKEN, SANDBOX_CLIENT_SECRET, SANDBOX_IDS } from './ids.ts';
 export { type Sandbox, type SandboxOptions, startSandbox } from './server.ts';
-export type { InteractionRecord, SandboxStateDump } from './state.ts';
+export type { InteractionRecord, RestRequestRecord, SandboxStateDump } from './state.ts';

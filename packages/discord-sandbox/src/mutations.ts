@@ -9,7 +9,7 @@ import {
   MessageType,
 } from 'discord-api-types/v10';
 import { makeBotRole, type SandboxGuild, type SandboxMember } from './fixture.ts';
-import { apiMember, guildCreatePayload, userOf } from './payloads.ts';
+import { apiGuild, apiMember, guildCreatePayload, userOf } from './payloads.ts';
 import { compareRoles, sortedRoles } from './permissions.ts';
 import type { SandboxState } from './state.ts';
 
@@ -66,6 +66,11 @@ export function installBot(state: SandboxState, guild: SandboxGuild, permissions
     joined_at: new Date(state.now()).toISOString(),
   });
   state.dispatch(GatewayDispatchEvents.GuildCreate, guildCreatePayload(state, guild), guild.id);
+}
+
+/** GUILD_UPDATE after a change to the guild itself (name, owner). */
+export function guildUpdated(state: SandboxState, guild: SandboxGuild): void {
+  state.dispatch(GatewayDispatchEvents.GuildUpdate, apiGuild(guild), guild.id);
 }
 
 export function memberUpdated(state: SandboxState, guild: SandboxGuild, member: SandboxMember): void {

@@ -63,6 +63,19 @@ export interface InteractionRecord {
   edits: Array<{ at: string; target: string; body: unknown }>;
 }
 
+/** One REST call the sandbox answered (bot or user token), oldest first in `requests`. */
+export interface RestRequestRecord {
+  /** Counts up from 1 for the life of the server (a reset does not restart it). */
+  seq: number;
+  method: string;
+  /** After `/api/v10` (or `/api`), without the query string. */
+  path: string;
+  status: number;
+  at: string;
+}
+
+const REQUEST_LOG_LIMIT = 2000;
+
 export interface SandboxDispatch {
   t: GatewayDispatchEvents;
   d: unknown;
@@ -95,6 +108,9 @@ export class SandboxState {
   faults: Fault[] = [];
   interactions = new Map<string, InteractionRecord>();
   interactionsByToken = new Map<string, InteractionRecord>();
+  /** The last REST calls, so a test can tell what the bot asked Discord (and what it did not). */
+  requests: RestRequestRecord[] = [];
+  private requestSeq = 0;
   globalCommands: APIApplicationCommand[] = [];
   guildCommands = new Map<string, APIApplicationCommand[]>();
   /** Milliseconds added to the wall clock, so tests can expire codes and tokens. */
@@ -121,6 +137,7 @@ export class SandboxState {
     this.faults = [];
     this.interactions.clear();
     this.interactionsByToken.clear();
+    this.requests = [];
     this.globalCommands = [];
     this.guildCommands.clear();
     this.clockOffsetMs = 0;
@@ -146,6 +163,18 @@ export class SandboxState {
     }
     this.sequence = (this.sequence + 1n) & 0xfffn;
     return ((ms << 22n) | (1n << 17n) | this.sequence).toString();
+  }
+
+  recordRequest(method: string, path: string, status: number): void {
+    this.requestSeq += 1;
+    this.requests.push({
+      seq: this.requestSeq,
+      method,
+      path,
+      status,
+      at: new Date(this.now()).toISOString(),
+    });
+    if (this.requests.length > REQUEST_LOG_LIMIT) this.requests.shift();
   }
 
   dispatch(t: GatewayDispatchEvents, d: unknown, guildId: string | null): void {

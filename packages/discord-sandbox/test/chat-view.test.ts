@@ -1,5 +1,7 @@
+import { chromium } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_IDS, type Sandbox, startSandbox } from '../src/index.ts';
+import { bot } from './helpers.ts';
 
 let sandbox: Sandbox;
 beforeEach(async () => {
@@ -35,5 +37,32 @@ describe('chat view', () => {
   it('reports the bot offline in presence when no gateway session exists', async () => {
     const res = await fetch(`${sandbox.url}/_sandbox/presence`);
     expect(await res.json()).toEqual({ online: false, sessions: [] });
+  });
+});
+
+describe('chat view in a browser', () => {
+  it('says "This interaction failed", as Discord does, when the bot does not answer a click in time', async () => {
+    // No bot is connected, so nobody answers; the sandbox gives up after 300 ms.
+    const quick = await startSandbox({ port: 0, interactionTimeoutMs: 300 });
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    });
+    try {
+      const { guilds, channels, users } = SANDBOX_IDS;
+      const page = await browser.newPage();
+      await page.goto(`${quick.url}/?guild=${guilds.station}&user=${users.nia}&channel=${channels.roles}`);
+      await bot(quick, 'POST', `/channels/${channels.roles}/messages`, {
+        content: 'panel',
+        components: [{ type: 1, components: [{ type: 2, style: 1, label: 'Go', custom_id: 'go' }] }],
+      });
+      await page.locator('[data-custom-id="go"]:not([disabled])').click();
+      const toast = page.locator('#toast');
+      await toast.waitFor({ state: 'visible' });
+      expect(await toast.textContent()).toBe('This interaction failed');
+    } finally {
+      await browser.close();
+      await quick.close();
+    }
   });
 });

@@ -3,7 +3,7 @@ import { Events } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_IDS, type Sandbox, startSandbox } from '../src/index.ts';
 import { eventually, readyClient, waitFor } from './discordjs-helpers.ts';
-import { authorize, bot, control } from './helpers.ts';
+import { authorize, bot, control, signIn } from './helpers.ts';
 
 let sandbox: Sandbox;
 const clients: Client[] = [];
@@ -61,6 +61,53 @@ describe('control API with a connected bot', () => {
     await control(sandbox, 'DELETE', `/guilds/${guilds.orbit}/members/${SANDBOX_IDS.bot}`);
     expect((await gone).id).toBe(guilds.orbit);
     expect((await bot(sandbox, 'GET', `/guilds/${guilds.orbit}`)).body).toMatchObject({ code: 50001 });
+  });
+
+  it('tells the bot when an admin edits a role or hands the server to another owner', async () => {
+    const c = await client();
+    const station = c.guilds.cache.get(guilds.station);
+    expect(station?.roles.cache.get(roles.stationManagers)?.permissions.has('ManageGuild')).toBe(true);
+    const updated = waitFor<[Role, Role]>((l) => {
+      const listener = (before: Role, after: Role) => l([before, after]);
+      c.on(Events.GuildRoleUpdate, listener);
+      return () => c.off(Events.GuildRoleUpdate, listener);
+    });
+    const edited = await control(
+      sandbox,
+      'PATCH',
+      `/guilds/${guilds.station}/roles/${roles.stationManagers}`,
+      {
+        permissions: '0',
+      },
+    );
+    expect(edited.body).toMatchObject({ id: roles.stationManagers, permissions: '0' });
+    const [before, after] = await updated;
+    expect(before.permissions.has('ManageGuild')).toBe(true);
+    expect(after.permissions.has('ManageGuild')).toBe(false);
+    // The API's view: mo no longer manages the station.
+    const mo = await signIn(sandbox, users.mo);
+    const moGuilds = await fetch(`${sandbox.apiBase}/v10/users/@me/guilds`, {
+      headers: { authorization: `Bearer ${String(mo.access_token)}` },
+    });
+    const managedStation = ((await moGuilds.json()) as Array<{ id: string; permissions: string }>).find(
+      (g) => g.id === guilds.station,
+    );
+    expect(BigInt(managedStation?.permissions ?? '0') & 0x20n).toBe(0n);
+
+    expect(
+      (await control(sandbox, 'PATCH', `/guilds/${guilds.station}`, { owner_id: users.rex })).status,
+    ).toBe(400);
+    const ownerChanged = waitFor<string>((l) => {
+      const listener = (_old: unknown, guild: { ownerId: string }) => l(guild.ownerId);
+      c.on(Events.GuildUpdate, listener);
+      return () => c.off(Events.GuildUpdate, listener);
+    });
+    expect(
+      (await control(sandbox, 'PATCH', `/guilds/${guilds.station}`, { owner_id: users.mo })).body,
+    ).toMatchObject({
+      owner_id: users.mo,
+    });
+    expect(await ownerChanged).toBe(users.mo);
   });
 
   it('answers a gateway member request with a chunk', async () => {

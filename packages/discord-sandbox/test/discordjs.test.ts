@@ -163,6 +163,35 @@ describe('discord.js against the sandbox', () => {
     expect(presence.sessions[0]?.replayed_events).toBeGreaterThanOrEqual(1);
   });
 
+  it('makes the bot identify anew after a close that ends the session (4009), losing what it missed', async () => {
+    const bot = await client();
+    type Presence = { sessions: Array<{ session_id: string; resumes: number }> };
+    const before = (await control(sandbox, 'GET', '/presence')).body as Presence;
+    const deleted: string[] = [];
+    bot.on(Events.GuildDelete, (guild) => deleted.push(guild.id));
+    // discord.js would RESUME after a 4009; the sandbox must refuse, so READY comes again.
+    const readyAgain = waitFor<number>(
+      (l) => {
+        bot.on(Events.ShardReady, l);
+        return () => bot.off(Events.ShardReady, l);
+      },
+      () => true,
+      15_000,
+    );
+    expect((await control(sandbox, 'POST', '/gateway/close', { code: 4009, hold: true })).body).toEqual({
+      closed: 1,
+    });
+    await control(sandbox, 'DELETE', `/guilds/${guilds.orbit}/members/${SANDBOX_IDS.bot}`);
+    await control(sandbox, 'POST', '/gateway/release');
+    await readyAgain;
+    const after = (await control(sandbox, 'GET', '/presence')).body as Presence;
+    expect(after.sessions).toHaveLength(1);
+    expect(after.sessions[0]?.session_id).not.toBe(before.sessions[0]?.session_id);
+    expect(after.sessions[0]?.resumes).toBe(0);
+    // The GUILD_DELETE went to the dead session: only READY's guild list tells the bot.
+    expect(deleted).toEqual([]);
+  });
+
   it('retries a 429 and a 500 fault and then succeeds', async () => {
     const bot = await client();
     const station = bot.guilds.cache.get(guilds.station);

@@ -37,6 +37,34 @@ const callback = (id: string, token: string, body: unknown) =>
   });
 
 describe('interaction callbacks on the wire', () => {
+  it('gives an interaction an id whose snowflake carries the time of the click', async () => {
+    const before = Date.now();
+    const { record, pending } = await clickWithoutBot();
+    const after = Date.now();
+    const createdAt = Number((BigInt(record.id) >> 22n) + 1420070400000n);
+    expect(createdAt).toBeGreaterThanOrEqual(before);
+    expect(createdAt).toBeLessThanOrEqual(after);
+    expect(createdAt).toBe(record.created_ms);
+    await pending;
+  });
+
+  it('logs the REST calls it answers, a refused late callback included', async () => {
+    const { record, pending } = await clickWithoutBot();
+    await pending;
+    await callback(record.id, record.token, { type: 4, data: { content: 'too late' } });
+    const log = (await control(sandbox, 'GET', '/requests')).body as Array<{
+      seq: number;
+      method: string;
+      path: string;
+      status: number;
+    }>;
+    expect(log.map(({ method, path, status }) => ({ method, path, status }))).toEqual([
+      { method: 'POST', path: `/channels/${channels.roles}/messages`, status: 200 },
+      { method: 'POST', path: `/interactions/${record.id}/${record.token}/callback`, status: 404 },
+    ]);
+    expect(log[1]?.seq).toBe((log[0]?.seq ?? 0) + 1);
+  });
+
   it('accepts one callback, rejects a second with 40060 and reports the answer', async () => {
     const { record, pending } = await clickWithoutBot();
     const first = await callback(record.id, record.token, { type: 4, data: { content: 'ok', flags: 64 } });

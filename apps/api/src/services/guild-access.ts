@@ -1,4 +1,4 @@
-import { Guild, MESSAGES } from '@spacecadet/contract';
+import { Guild, MESSAGES, userGuildsCacheKey } from '@spacecadet/contract';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { ApiError, sessionExpired } from '../errors.ts';
@@ -42,7 +42,7 @@ export class GuildAccessService {
   private readonly inflight = new Map<string, Promise<Guild[]>>();
 
   async adminGuilds(session: SessionContext): Promise<Guild[]> {
-    const key = `user-guilds:${session.user.id}`;
+    const key = userGuildsCacheKey(session.user.id);
     const cached = await this.readCache(key);
     if (cached) return cached;
 

@@ -1,9 +1,12 @@
 import { type Interaction, MessageFlags, type RepliableInteraction } from 'discord.js';
 import type { WorkerDeps } from '../deps.ts';
 import { errorFields } from '../logger.ts';
+import { interactionAgeMs } from './respond.ts';
 import type { ComponentRoute, SlashCommand } from './types.ts';
 
 export const GENERIC_ERROR_MESSAGE = 'Something went wrong, try again.';
+/** Discord accepts the first answer to an interaction until this long after it was created. */
+export const INTERACTION_ANSWER_WINDOW_MS = 3_000;
 const UNKNOWN_COMPONENT_MESSAGE = 'This panel is out of date. Ask an admin to post it again.';
 
 export interface InteractionRoutes {
@@ -21,6 +24,14 @@ export async function routeInteraction(
   deps: WorkerDeps,
 ): Promise<void> {
   const log = deps.logger.child({ interactionId: interaction.id, guildId: interaction.guildId });
+  // An interaction delivered after its window (replayed after a gateway RESUME, say) can no
+  // longer be answered: Discord already showed the member "This interaction failed" and would
+  // refuse any answer with 10062. Acting on it anyway would change roles behind their back.
+  const ageMs = interactionAgeMs(interaction);
+  if (ageMs > INTERACTION_ANSWER_WINDOW_MS) {
+    log.info({ ageMs, kind: interaction.type }, 'interaction skipped: delivered after its answer window');
+    return;
+  }
   try {
     if (interaction.isChatInputCommand()) {
       const command = routes.commands.find((candidate) => candidate.data.name === interaction.commandName);

@@ -103,5 +103,9 @@ export function installRestHooks(api: FastifyInstance, ctx: SandboxContext): voi
     return discordError(reply, fault.status, 0, `${fault.status}: Injected fault`);
   });
 
+  api.addHook('onResponse', async (req, reply) => {
+    ctx.state.recordRequest(req.method, restPath(req.url), reply.statusCode);
+  });
+
   api.setNotFoundHandler((_req, reply) => notFound(reply));
 }

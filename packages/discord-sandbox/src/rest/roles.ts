@@ -9,7 +9,7 @@ import { discordError, missingPermissions, requireBot } from './http.ts';
 
 export const MAX_GUILD_ROLES = 250;
 
-type RoleBody = Partial<
+export type RoleBody = Partial<
   Pick<APIRole, 'name' | 'permissions' | 'color' | 'hoist' | 'mentionable' | 'icon' | 'unicode_emoji'>
 > & { colors?: Partial<APIRole['colors']> };
 type GuildParams = { guildId: string };
@@ -19,7 +19,7 @@ function invalidName(name: unknown): boolean {
   return typeof name === 'string' && name.length > 100;
 }
 
-function applyRoleBody(role: APIRole, body: RoleBody): void {
+export function applyRoleBody(role: APIRole, body: RoleBody): void {
   if (body.name !== undefined) role.name = body.name;
   if (body.permissions !== undefined) role.permissions = String(body.permissions);
   if (body.color !== undefined) {

@@ -1,9 +1,9 @@
 import { PermissionFlagsBits, Routes } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
-import type { EphemeralAnswer } from '../../interactions/respond.ts';
+import { type EphemeralAnswer, interactionAgeMs } from '../../interactions/respond.ts';
 import type { PanelInteraction } from '../../interactions/types.ts';
-import { withLockWhenFree } from '../../jobs/guild-lock.ts';
+import { type LockedRun, withLockWhenFree } from '../../jobs/guild-lock.ts';
 import { paletteRoleIds, type StoredColor } from './palette-store.ts';
 import { clearColorWarnings, recordColorWarning, roleAboveBotWarning } from './warnings.ts';
 
@@ -16,8 +16,14 @@ export const COLOR_BUSY_MESSAGE = 'Still changing your color from your last clic
 const REASON = 'Space Cadet: color pick';
 /** The lock is renewed while its holder runs; this is how long a crashed holder keeps it. */
 const PICK_LOCK_TTL_MS = 15_000;
-/** How long a click waits for the member's previous click; the answer is deferred meanwhile. */
-const PICK_LOCK_WAIT_MS = 10_000;
+/**
+ * A click waits for the member's previous clicks until this long after it was made, then answers
+ * COLOR_BUSY_MESSAGE: so even a member hammering the panel gets every final answer (not just a
+ * deferral) within Discord's 3 seconds. It ends before the 1.5 s deferral so that answer is the
+ * first callback, which is never rate-limited; a deferred answer is an edit, and discord.js sends
+ * edits under the bot's global 50 requests per second (200 of them would take 4 s).
+ */
+const PICK_LOCK_WAIT_UNTIL_MS = 1_000;
 
 /**
  * Gives the member `choice`'s role and takes away every other colour role of the palette, so
@@ -50,14 +56,19 @@ export async function assignColorRole(
   }
 
   const userId = interaction.user.id;
+  // Counted from the click, not from now: time spent reaching us and loading the palette counts.
+  const waitMs = Math.min(
+    PICK_LOCK_WAIT_UNTIL_MS,
+    Math.max(0, PICK_LOCK_WAIT_UNTIL_MS - interactionAgeMs(interaction)),
+  );
+  const deadline = Date.now() + waitMs;
   // One colour change per member at a time: two quick clicks would otherwise each add their
   // colour and remove only the colours the member had before, leaving two colour roles.
-  const lock = await withLockWhenFree(
-    redis,
-    colorPickLockKey(config.redisPrefix, guildId, userId),
-    PICK_LOCK_TTL_MS,
-    PICK_LOCK_WAIT_MS,
-    () => swapColorRole(deps, guildId, userId, roleId, paletteRoleIds(palette), payloadRoleIds(interaction)),
+  const lockKey = colorPickLockKey(config.redisPrefix, guildId, userId);
+  const lock = await afterEarlierClicks(lockKey, deadline, (remainingMs) =>
+    withLockWhenFree(redis, lockKey, PICK_LOCK_TTL_MS, remainingMs, () =>
+      swapColorRole(deps, guildId, userId, roleId, paletteRoleIds(palette), payloadRoleIds(interaction)),
+    ),
   );
   if (!lock.acquired) return { content: COLOR_BUSY_MESSAGE };
   if (lock.value === 'missing-permissions') {
@@ -68,6 +79,46 @@ export async function assignColorRole(
   if (lock.value === 'unknown-role') return { content: ROLE_MISSING_MESSAGE };
   await clearColorWarnings(redis, config.redisPrefix, guildId, [roleId]);
   return { content: `You now have the **${choice.name}** color.` };
+}
+
+/**
+ * The clicks of each member waiting in this process, chained in arrival order. Only the first of
+ * them polls the Redis lock (which also holds across processes); without this line every waiting
+ * click of a member hammering the panel would poll Redis 40 times a second.
+ */
+const waitingClicks = new Map<string, Promise<void>>();
+
+/**
+ * Runs `attempt` once the member's earlier clicks in this process are done, or gives up with
+ * `{ acquired: false }` at `deadline`. `attempt` gets the time left until the deadline.
+ */
+async function afterEarlierClicks<T>(
+  key: string,
+  deadline: number,
+  attempt: (remainingMs: number) => Promise<LockedRun<T>>,
+): Promise<LockedRun<T>> {
+  const earlier = waitingClicks.get(key) ?? Promise.resolve();
+  let finished = () => {};
+  const mine = new Promise<void>((resolve) => {
+    finished = resolve;
+  });
+  const line = earlier.then(() => mine);
+  waitingClicks.set(key, line);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const myTurn = await Promise.race([
+      earlier.then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+      }),
+    ]);
+    if (!myTurn) return { acquired: false };
+    return await attempt(Math.max(0, deadline - Date.now()));
+  } finally {
+    clearTimeout(timer);
+    finished();
+    if (waitingClicks.get(key) === line) waitingClicks.delete(key);
+  }
 }
 
 function colorPickLockKey(redisPrefix: string, guildId: string, userId: string): string {

@@ -1,5 +1,12 @@
 import { botGuilds } from '@spacecadet/db/schema';
-import { Events, type Guild } from 'discord.js';
+import {
+  type Client,
+  Events,
+  GatewayDispatchEvents,
+  type GatewayDispatchPayload,
+  type GatewayReadyDispatchData,
+  type Guild,
+} from 'discord.js';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { WorkerDeps } from '../../deps.ts';
 import { errorFields } from '../../logger.ts';
@@ -14,6 +21,17 @@ export function trackBotGuilds(deps: WorkerDeps): void {
     work().catch((error: unknown) => logger.error({ ...errorFields(error), what }, 'bot_guilds sync failed'));
   };
 
+  // READY lists every guild the shard is in. After a session that could not resume, a guild
+  // the bot was removed from meanwhile is missing there, yet discord.js keeps it cached (its
+  // GUILD_DELETE went to the dead session): forget it before the rest of READY is handled.
+  client.on('raw', (packet: GatewayDispatchPayload, shardId: number) => {
+    if (packet.t !== GatewayDispatchEvents.Ready) return;
+    try {
+      forgetGuildsMissingFromReady(deps, shardId, packet.d);
+    } catch (error) {
+      logger.error({ ...errorFields(error), shardId }, 'could not reconcile guilds with READY');
+    }
+  });
   // Fires after a shard's READY and all its GUILD_CREATEs (not after a RESUME, which replays).
   client.on(Events.ShardReady, (shardId) => guard('shardReady', () => syncShard(deps, shardId)));
   client.on(Events.GuildCreate, (guild) => guard('guildCreate', () => upsertBotGuild(deps, guild)));
@@ -47,6 +65,37 @@ export function shardIdForGuild(guildId: string, shardCount: number): number {
   return Number((BigInt(guildId) >> 22n) % BigInt(shardCount));
 }
 
+/**
+ * Drops from discord.js's cache the guilds of `shardId` that READY does not list, as a
+ * GUILD_DELETE would have, and emits guildDelete so every handler (bot_guilds included) treats
+ * it as the leave it was. A guild in an outage is listed in READY (unavailable), so it stays.
+ */
+function forgetGuildsMissingFromReady(deps: WorkerDeps, shardId: number, ready: GatewayReadyDispatchData) {
+  const { client, logger } = deps;
+  const listed = new Set(ready.guilds.map((guild) => guild.id));
+  const missing = [...client.guilds.cache.values()].filter(
+    (guild) => guild.shardId === shardId && !listed.has(guild.id),
+  );
+  for (const guild of missing) {
+    forgetGuild(client, guild);
+    logger.info(
+      { guildId: guild.id, shardId },
+      'guild missing from READY: the bot left it while disconnected',
+    );
+    client.emit(Events.GuildDelete, guild);
+  }
+}
+
+function forgetGuild(client: Client, guild: Guild): void {
+  for (const channelId of guild.channels.cache.keys()) client.channels.cache.delete(channelId);
+  client.guilds.cache.delete(guild.id);
+}
+
+/**
+ * After READY and its GUILD_CREATEs, the shard's cached guilds are exactly READY's list (the
+ * ones missing from it were forgotten above) plus guilds joined since: store those, delete the
+ * shard's other rows.
+ */
 async function syncShard(deps: WorkerDeps, shardId: number): Promise<void> {
   const { client, config } = deps;
   const shardCount = config.shards?.count ?? 1;

@@ -1,0 +1,102 @@
+import { prefixedRedisKey, userGuildsCacheKey } from '@spacecadet/contract';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningWorker, startWorker } from '../src/worker.ts';
+import { type Harness, SANDBOX_IDS, STATION, startHarness, waitFor } from './helpers.ts';
+
+const { ada, mo, nia, rex } = SANDBOX_IDS.users;
+const { stationManagers, stationCrew } = SANDBOX_IDS.roles;
+const ORBIT = SANDBOX_IDS.guilds.orbit;
+
+describe("the API's cached guild lists follow Discord's member and role changes", () => {
+  let harness: Harness;
+  let worker: RunningWorker;
+  let redis: Redis;
+
+  /** The key the API reads (its client prefixes keys itself; ours does not). */
+  const key = (userId: string) => prefixedRedisKey(harness.redis.prefix, userGuildsCacheKey(userId));
+  /** What the API would have cached for a user who manages these guilds. */
+  const seed = (userId: string, guildIds: string[]) =>
+    redis.set(
+      key(userId),
+      JSON.stringify(guildIds.map((id) => ({ id, name: `guild ${id}`, icon: null, owner: false }))),
+      'EX',
+      60,
+    );
+  const gone = (userId: string) =>
+    waitFor(
+      `the cached guild list of ${userId} to be dropped`,
+      async () => (await redis.exists(key(userId))) === 0,
+      5000,
+    );
+  const admin = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${harness.sandbox.url}/_sandbox${path}`, {
+      method,
+      ...(body === undefined
+        ? {}
+        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    expect(response.status).toBe(200);
+  };
+
+  beforeAll(async () => {
+    harness = await startHarness();
+    worker = await startWorker(harness.config());
+    redis = new Redis(harness.redis.url);
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await worker?.close();
+    await harness.close();
+  });
+
+  it('drops a manager’s list as soon as they lose the role granting Manage Server', async () => {
+    await seed(mo, [STATION]);
+    await seed(rex, [ORBIT]);
+    await admin('DELETE', `/guilds/${STATION}/members/${mo}/roles/${stationManagers}`);
+    await gone(mo);
+    expect(await redis.exists(key(rex))).toBe(1);
+  });
+
+  it('drops the lists naming a guild whose role loses Manage Server, and only those', async () => {
+    await admin('PUT', `/guilds/${STATION}/members/${mo}/roles/${stationManagers}`);
+    await waitFor(
+      'mo back in Managers (his list dropped again)',
+      async () => (await redis.exists(key(mo))) === 0,
+    );
+    await seed(mo, [STATION]);
+    await seed(rex, [ORBIT]);
+    await admin('PATCH', `/guilds/${STATION}/roles/${stationManagers}`, { permissions: '0' });
+    await gone(mo);
+    expect(await redis.exists(key(rex))).toBe(1);
+  });
+
+  it('drops the lists naming a guild when a role with Manage Server is deleted', async () => {
+    // Crew gets Manage Server (nia holds it), then an admin deletes the role.
+    await admin('PATCH', `/guilds/${STATION}/roles/${stationCrew}`, { permissions: '32' });
+    await waitFor('the worker to see Crew with Manage Server', () =>
+      worker.client.guilds.cache.get(STATION)?.roles.cache.get(stationCrew)?.permissions.has('ManageGuild'),
+    );
+    await seed(nia, [STATION]);
+    await seed(rex, [ORBIT]);
+    await admin('DELETE', `/guilds/${STATION}/roles/${stationCrew}`);
+    await gone(nia);
+    expect(await redis.exists(key(rex))).toBe(1);
+  });
+
+  it('drops the list of a member who leaves', async () => {
+    await seed(nia, [STATION]);
+    await admin('DELETE', `/guilds/${STATION}/members/${nia}`);
+    await gone(nia);
+  });
+
+  it('drops the old and the new owner’s lists when the server changes hands', async () => {
+    await seed(ada, [STATION]);
+    await seed(mo, [STATION]);
+    await seed(rex, [ORBIT]);
+    await admin('PATCH', `/guilds/${STATION}`, { owner_id: mo });
+    await gone(ada);
+    await gone(mo);
+    expect(await redis.exists(key(rex))).toBe(1);
+  });
+});
