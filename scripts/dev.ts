@@ -3,50 +3,100 @@
  * Discord sandbox standing in for Discord unless DISCORD_API_BASE points elsewhere. Needs no .env.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
 
-const env: NodeJS.ProcessEnv = { ...process.env };
-const defaults: Record<string, string> = {
-  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/spacecadet',
-  REDIS_URL: 'redis://127.0.0.1:6379',
-  SANDBOX_PORT: '4100',
-  API_PORT: '4000',
-  DASHBOARD_PORT: '5173',
-  DISCORD_CLIENT_ID: '100000000000000001',
-  DISCORD_CLIENT_SECRET: 'sandbox-secret',
-  DISCORD_BOT_TOKEN: 'sandbox-bot-token',
-  SESSION_SECRET: 'dev-only-session-secret-change-me-in-production',
-};
-for (const [key, value] of Object.entries(defaults)) env[key] ??= value;
-env.DISCORD_API_BASE ??= `http://127.0.0.1:${env.SANDBOX_PORT}/api`;
-env.DISCORD_OAUTH_BASE ??= `http://127.0.0.1:${env.SANDBOX_PORT}`;
-env.PUBLIC_API_URL ??= `http://127.0.0.1:${env.API_PORT}`;
-env.DASHBOARD_URL ??= `http://127.0.0.1:${env.DASHBOARD_PORT}`;
-const useSandbox = /^https?:\/\/(127\.0\.0\.1|localhost)/.test(env.DISCORD_API_BASE ?? '');
+/**
+ * How long services get to stop before they are killed: more than the worker's own 25 s for
+ * its active jobs (and the API's 10 s), so each one ends on its own terms.
+ */
+export const STOP_DEADLINE_MS = 30_000;
 
-const children = new Map<string, ChildProcess>();
-let stopping = false;
+/** Starts `pnpm <args>` as the leader of a new process group (see stopService). */
+export function spawnService(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn('pnpm', args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+}
 
-function run(name: string, args: string[]): ChildProcess {
-  // Each service in its own process group, so stopping reaches the process under pnpm and its
-  // shell (vite otherwise outlives pnpm and keeps its port).
-  const child = spawn('pnpm', args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  const prefix = `[${name}]`.padEnd(10);
-  const forward = (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n'))
-      if (line.trim()) process.stdout.write(`${prefix} ${line}\n`);
-  };
-  child.stdout?.on('data', forward);
-  child.stderr?.on('data', forward);
-  child.on('exit', (code, signal) => {
-    children.delete(name);
-    if (!stopping && name !== 'migrate') {
-      console.error(`${prefix} exited (${signal ?? code}); stopping everything`);
-      void stop(1);
+/** Whether a live (not zombie) process is left in process group `pgid`. */
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  // kill(0) counts zombies too, and where nothing reaps orphans (a container's PID 1 that is not
+  // an init) they stay forever; /proc tells them apart.
+  if (process.platform !== 'linux') return true;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
     }
-  });
-  children.set(name, child);
-  return child;
+    // "pid (comm) state ppid pgrp ..."; comm may hold spaces and parentheses.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === pgid && state !== 'Z') return true;
+  }
+  return false;
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // the group is gone already
+  }
+}
+
+async function pollUntil(done: () => boolean, deadline: number): Promise<void> {
+  while (!done() && Date.now() < deadline) await delay(50);
+}
+
+/**
+ * Stops a service started by spawnService, signalling each process once: a service that gets
+ * SIGTERM twice takes the second as "hurry", and a third as "exit now".
+ *
+ * pnpm passes SIGTERM on to the script it runs and waits for it, so only pnpm is signalled
+ * (signalling the group would reach the script twice). A script that pnpm runs through a shell
+ * (`vite`) is not reached that way: the shell dies and leaves it running, unsignalled, in the
+ * group, so whatever is left there once pnpm has exited gets SIGTERM then. At `deadline` the
+ * group is killed. Resolves with how it ended.
+ */
+export async function stopService(child: ChildProcess, deadline: number): Promise<'stopped' | 'killed'> {
+  const pgid = child.pid;
+  if (pgid === undefined) return 'stopped';
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  if (!exited()) child.kill('SIGTERM');
+  await pollUntil(exited, deadline);
+  if (groupAlive(pgid)) signalGroup(pgid, 'SIGTERM');
+  await pollUntil(() => !groupAlive(pgid), deadline);
+  if (!groupAlive(pgid)) return 'stopped';
+  signalGroup(pgid, 'SIGKILL');
+  return 'killed';
+}
+
+function devEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  const defaults: Record<string, string> = {
+    DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/spacecadet',
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    SANDBOX_PORT: '4100',
+    API_PORT: '4000',
+    DASHBOARD_PORT: '5173',
+    DISCORD_CLIENT_ID: '100000000000000001',
+    DISCORD_CLIENT_SECRET: 'sandbox-secret',
+    DISCORD_BOT_TOKEN: 'sandbox-bot-token',
+    SESSION_SECRET: 'dev-only-session-secret-change-me-in-production',
+  };
+  for (const [key, value] of Object.entries(defaults)) env[key] ??= value;
+  env.DISCORD_API_BASE ??= `http://127.0.0.1:${env.SANDBOX_PORT}/api`;
+  env.DISCORD_OAUTH_BASE ??= `http://127.0.0.1:${env.SANDBOX_PORT}`;
+  env.PUBLIC_API_URL ??= `http://127.0.0.1:${env.API_PORT}`;
+  env.DASHBOARD_URL ??= `http://127.0.0.1:${env.DASHBOARD_PORT}`;
+  return env;
 }
 
 async function waitFor(url: string, what: string, timeoutMs = 60_000): Promise<void> {
@@ -63,53 +113,73 @@ async function waitFor(url: string, what: string, timeoutMs = 60_000): Promise<v
   throw new Error(`${what} did not answer at ${url} within ${timeoutMs / 1000}s`);
 }
 
-async function stop(code: number): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  for (const child of children.values()) signalGroup(child, 'SIGTERM');
-  const deadline = Date.now() + 10_000;
-  while (children.size > 0 && Date.now() < deadline) await delay(100);
-  for (const child of children.values()) signalGroup(child, 'SIGKILL');
-  process.exit(code);
-}
+function runDev(): void {
+  const env = devEnv();
+  const useSandbox = /^https?:\/\/(127\.0\.0\.1|localhost)/.test(env.DISCORD_API_BASE ?? '');
+  // Every service started, exited or not: its process group may outlive pnpm (see stopService).
+  const services = new Map<string, ChildProcess>();
+  let stopping = false;
 
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  try {
-    if (child.pid !== undefined) process.kill(-child.pid, signal);
-  } catch {
-    child.kill(signal); // the group is gone already
+  async function stop(code: number): Promise<void> {
+    // Ctrl+C reaches this process more than once (pnpm and tsx pass it on too); one stop is enough.
+    if (stopping) return;
+    stopping = true;
+    const deadline = Date.now() + STOP_DEADLINE_MS;
+    await Promise.all([...services.values()].map((child) => stopService(child, deadline)));
+    process.exit(code);
   }
-}
-// Services run in their own process groups: whatever ends this process, they end with it.
-process.on('exit', () => {
-  for (const child of children.values()) signalGroup(child, 'SIGKILL');
-});
-process.on('SIGINT', () => void stop(0));
-process.on('SIGTERM', () => void stop(0));
 
-async function main(): Promise<void> {
-  const migrate = run('migrate', ['db:migrate']);
-  const migrated = await new Promise<number | null>((resolve) => migrate.on('exit', resolve));
-  if (migrated !== 0) throw new Error('Database migration failed (is PostgreSQL running at DATABASE_URL?)');
-
-  if (useSandbox) {
-    run('sandbox', ['--filter', '@spacecadet/discord-sandbox', 'start']);
-    await waitFor(`http://127.0.0.1:${env.SANDBOX_PORT}/_sandbox/state`, 'Discord sandbox');
+  function run(name: string, args: string[]): ChildProcess {
+    const child = spawnService(args, env);
+    const prefix = `[${name}]`.padEnd(10);
+    const forward = (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n'))
+        if (line.trim()) process.stdout.write(`${prefix} ${line}\n`);
+    };
+    child.stdout?.on('data', forward);
+    child.stderr?.on('data', forward);
+    child.on('exit', (code, signal) => {
+      if (!stopping && name !== 'migrate') {
+        console.error(`${prefix} exited (${signal ?? code}); stopping everything`);
+        void stop(1);
+      }
+    });
+    services.set(name, child);
+    return child;
   }
-  run('api', ['--filter', '@spacecadet/api', 'start']);
-  run('worker', ['--filter', '@spacecadet/worker', 'start']);
-  run('dashboard', [
-    '--filter',
-    '@spacecadet/dashboard',
-    'dev',
-    '--port',
-    env.DASHBOARD_PORT ?? '5173',
-    '--strictPort',
-  ]);
-  await waitFor(`${env.PUBLIC_API_URL}/healthz`, 'API');
-  await waitFor(env.DASHBOARD_URL ?? '', 'dashboard');
 
-  console.log(`
+  // Services run in their own process groups: whatever ends this process, they end with it.
+  process.on('exit', () => {
+    for (const child of services.values()) {
+      if (child.pid !== undefined && groupAlive(child.pid)) signalGroup(child.pid, 'SIGKILL');
+    }
+  });
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  async function main(): Promise<void> {
+    const migrate = run('migrate', ['db:migrate']);
+    const migrated = await new Promise<number | null>((resolve) => migrate.on('exit', resolve));
+    if (migrated !== 0) throw new Error('Database migration failed (is PostgreSQL running at DATABASE_URL?)');
+
+    if (useSandbox) {
+      run('sandbox', ['--filter', '@spacecadet/discord-sandbox', 'start']);
+      await waitFor(`http://127.0.0.1:${env.SANDBOX_PORT}/_sandbox/state`, 'Discord sandbox');
+    }
+    run('api', ['--filter', '@spacecadet/api', 'start']);
+    run('worker', ['--filter', '@spacecadet/worker', 'start']);
+    run('dashboard', [
+      '--filter',
+      '@spacecadet/dashboard',
+      'dev',
+      '--port',
+      env.DASHBOARD_PORT ?? '5173',
+      '--strictPort',
+    ]);
+    await waitFor(`${env.PUBLIC_API_URL}/healthz`, 'API');
+    await waitFor(env.DASHBOARD_URL ?? '', 'dashboard');
+
+    console.log(`
   Space Cadet is running.
     Dashboard     ${env.DASHBOARD_URL}
     API           ${env.PUBLIC_API_URL}  (OpenAPI: ${env.PUBLIC_API_URL}/api/docs)${
@@ -120,9 +190,13 @@ async function main(): Promise<void> {
     }
   Press Ctrl+C to stop.
 `);
+  }
+
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    void stop(1);
+  });
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  void stop(1);
-});
+// Run by `pnpm dev`; imported by its test for the functions above.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) runDev();

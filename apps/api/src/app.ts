@@ -1,6 +1,8 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ApiConfig } from './env.ts';
+import { ApiError } from './errors.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerDocs } from './plugins/docs.ts';
 import { answerClientError, registerErrorHandling, sendError } from './plugins/errors.ts';
@@ -13,6 +15,18 @@ export { loadApiConfig } from './env.ts';
 
 /** Request bodies above this are refused with 413 before parsing (the config cap is 64 KiB). */
 const BODY_LIMIT_BYTES = 256 * 1024;
+
+export const ENCODED_BODY_MESSAGE = 'Send the body uncompressed (no Content-Encoding)';
+
+function hasBody(headers: IncomingHttpHeaders): boolean {
+  return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+}
+
+/** No Content-Encoding, or only `identity`, which changes nothing. */
+function isIdentity(encoding: string | undefined): boolean {
+  if (encoding === undefined) return true;
+  return encoding.split(',').every((coding) => ['', 'identity'].includes(coding.trim().toLowerCase()));
+}
 
 export interface BuildAppOptions {
   /** Pino logger options, or false for silence (tests). Default: the config's log level. */
@@ -30,6 +44,19 @@ export async function buildApp(config: ApiConfig, options: BuildAppOptions = {})
     frameworkErrors: sendError,
     // And what Node's HTTP parser refuses before Fastify sees a request.
     clientErrorHandler: answerClientError,
+    // Slow clients: a request must arrive within these, else Node answers 408 (through
+    // answerClientError) and closes the connection.
+    requestTimeout: config.http.requestMs,
+    keepAliveTimeout: config.http.keepAliveMs,
+    connectionTimeout: config.http.idleMs,
+    http: {
+      headersTimeout: config.http.headersMs,
+      // Node enforces the two timeouts only when it checks, every 30 s by default.
+      connectionsCheckingInterval: Math.max(
+        10,
+        Math.min(1_000, Math.floor(Math.min(config.http.headersMs, config.http.requestMs) / 4)),
+      ),
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -42,6 +69,25 @@ export async function buildApp(config: ApiConfig, options: BuildAppOptions = {})
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     return parseJson(request, text, done);
+  });
+
+  // Nothing is decompressed: a gzip (or any encoded) body would otherwise be read as plain JSON.
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    if (hasBody(request.headers) && !isIdentity(request.headers['content-encoding'])) {
+      throw new ApiError('unsupported_media_type', ENCODED_BODY_MESSAGE);
+    }
+    return payload;
+  });
+
+  // close() ends idle keep-alive connections at once and waits for the busy ones; a busy one would
+  // then stay open after its answer until keepAliveTimeout. Tell its client the connection ends.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
   });
 
   const services = await registerServices(app, config);

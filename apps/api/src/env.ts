@@ -92,6 +92,27 @@ export interface RateLimitConfig {
   windowMs: number;
 }
 
+/**
+ * How long a client may take, so slow or stalled ones cannot hold connections open. Bodies are at
+ * most 256 KiB of JSON: even a slow mobile link sends that well within `requestMs`.
+ */
+export interface HttpTimeouts {
+  /** From the first byte of a request to the end of its headers; then 408 and the connection closes. */
+  headersMs: number;
+  /** From the first byte of a request to the end of its body; then 408 and the connection closes. */
+  requestMs: number;
+  /**
+   * How long an idle keep-alive connection is kept between requests: longer than the 60 s idle
+   * timeout of common proxies and load balancers, so none reuses a connection the API is closing.
+   */
+  keepAliveMs: number;
+  /**
+   * A connection with no traffic either way for this long is closed: a client that stops reading
+   * its answer. Above the slowest handler (a few Discord calls of `discord.timeoutMs` each).
+   */
+  idleMs: number;
+}
+
 export interface ApiConfig {
   nodeEnv: 'development' | 'production' | 'test';
   host: string;
@@ -120,6 +141,7 @@ export interface ApiConfig {
   cacheTtlSec: { guilds: number; channels: number };
   /** How long a request waits on Redis before the API answers 503. */
   redisTimeoutMs: number;
+  http: HttpTimeouts;
   logLevel: LogLevel;
   /** Things worth a log line at start (e.g. the dev session secret), not errors. */
   warnings: string[];
@@ -198,6 +220,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     rateLimit: { max: 300, exchangeMax: 10, windowMs: 60_000 },
     cacheTtlSec: { guilds: 60, channels: 30 },
     redisTimeoutMs: 2_000,
+    http: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 72_000, idleMs: 60_000 },
     logLevel: e.LOG_LEVEL,
     warnings,
   };

@@ -68,7 +68,9 @@ describe('integer ids beyond int4', () => {
         SERIAL_ID_MESSAGE,
       );
     }
-    for (const id of ['2147483648', '99999999999', '1e10', '-5', '0', 'abc']) {
+    // Number() would read the last five as 999999, 999999, 1, 42 and 1000.
+    const notDigits = ['0xF423F', '9.99999e5', '%201', '%2B42', '1e3'];
+    for (const id of ['2147483648', '99999999999', '1e10', '-5', '0', 'abc', ...notDigits]) {
       await expectInvalid(
         await send('PUT', `${station}/leveling/roles/${id}`, '{"role_name":"x"}'),
         SERIAL_ID_MESSAGE,

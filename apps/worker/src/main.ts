@@ -2,6 +2,15 @@ import { loadWorkerConfig, WorkerConfigError } from './env.ts';
 import { createLogger } from './logger.ts';
 import { startWorker } from './worker.ts';
 
+/**
+ * How long active jobs get to finish after SIGTERM. Jobs are resumable (each step is recorded
+ * as it goes) and a job cut short is retried elsewhere once its lock (JOB_LOCK_DURATION_MS)
+ * lapses, so this is a courtesy, not a guarantee: long enough for a job waiting out a Discord
+ * rate limit, and shorter than compose's 30 s stop_grace_period for the worker, so the worker
+ * exits on its own terms (logged) before it is SIGKILLed.
+ */
+const SHUTDOWN_DEADLINE_MS = 25_000;
+
 /** The worker process: `pnpm --filter @spacecadet/worker start`. Stops cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadWorkerConfig>;
@@ -17,14 +26,27 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const worker = await startWorker(config, { logger });
 
-  let stopping = false;
+  // The same stop can arrive more than once (a process manager signalling a whole process group,
+  // pnpm forwarding it as well): only a third signal means "stop now".
+  let signals = 0;
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal, exiting now');
+    signals += 1;
+    if (signals === 2) {
+      logger.warn({ signal }, 'still finishing active jobs; send the signal once more to exit at once');
+      return;
+    }
+    if (signals > 2) {
+      logger.warn({ signal }, 'exiting at once; unfinished jobs will be retried');
       process.exit(1);
     }
-    stopping = true;
     logger.info({ signal }, 'shutting down');
+    const deadline = setTimeout(() => {
+      logger.error(
+        `active jobs not finished within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting, they will be retried`,
+      );
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
     worker.close().then(
       () => process.exit(0),
       (error: unknown) => {

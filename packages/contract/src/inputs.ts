@@ -16,8 +16,25 @@ export const SerialId = z
   .min(1, SERIAL_ID_MESSAGE)
   .max(INT4_MAX, SERIAL_ID_MESSAGE);
 
-/** An id of a `serial` row in a path segment (a string until coerced). */
-export const SerialIdParam = z.coerce.number({ error: SERIAL_ID_MESSAGE }).pipe(SerialId);
+/**
+ * An id of a `serial` row in a path segment: ASCII digits only. `Number()` (and so z.coerce)
+ * would also take ` 42`, `0x2A`, `4.2e1` or `+42`; the path must name the row plainly. A number is
+ * taken as is, for typed clients that fill the path from a row's numeric id.
+ */
+export const SerialIdParam = z
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .regex(/^[0-9]+$/, SERIAL_ID_MESSAGE)
+        .transform(Number),
+    ],
+    {
+      error: SERIAL_ID_MESSAGE,
+    },
+  )
+  .pipe(SerialId);
 
 export const NUL_TEXT_MESSAGE = 'Text cannot contain NUL characters';
 export const MALFORMED_TEXT_MESSAGE = 'Text must be valid Unicode (no unpaired surrogate characters)';

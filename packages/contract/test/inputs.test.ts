@@ -43,6 +43,25 @@ describe('serial ids', () => {
     }
   });
 
+  it('take only ASCII digits from a path segment, as Number() would not', () => {
+    expect(SerialIdParam.parse('0042')).toBe(42);
+    for (const bad of [
+      '0xF423F',
+      '9.99999e5',
+      '1e3',
+      ' 42',
+      '42 ',
+      '\t42',
+      '+42',
+      '4_2',
+      '٤٢',
+      '42n',
+      '0b101',
+    ]) {
+      expect(firstMessage(SerialIdParam.safeParse(bad)), bad).toBe(SERIAL_ID_MESSAGE);
+    }
+  });
+
   it('guard every int4 id the route table takes', () => {
     const tooBig = String(INT4_MAX + 1);
     expect(firstMessage(routes.updateLevelingRole.params.safeParse({ guildId, roleId: tooBig }))).toBe(

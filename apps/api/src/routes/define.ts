@@ -7,6 +7,7 @@ import {
 } from '@spacecadet/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { ApiError } from '../errors.ts';
 import type { SessionContext } from '../services/sessions.ts';
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -42,6 +43,18 @@ declare module 'fastify' {
     needsBot?: boolean;
     guildRefs?: GuildRefSpec;
   }
+}
+
+export const NO_BODY_MESSAGE = 'This request takes no body';
+
+/**
+ * A route without a body schema (reset, generate, post-panel, ...) takes no body: one sent anyway
+ * is a client mistake (or a guess at options the route does not have), so it is refused before
+ * anything is done rather than ignored. An empty body, even sent as application/json, is no body.
+ * It runs after the guard (app-level preValidation), so 401 and 403 still come first.
+ */
+async function refuseBody(request: FastifyRequest): Promise<void> {
+  if (request.body !== undefined) throw new ApiError('invalid_input', NO_BODY_MESSAGE);
 }
 
 /** Statuses without a body still appear in the OpenAPI document (a `null` schema has no content). */
@@ -84,6 +97,8 @@ export function defineRoute<R extends RouteDef>(
       ...(def.guildRefs ? { guildRefs: def.guildRefs } : {}),
       ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     },
+    // GET bodies are never parsed, so only the other methods need the check.
+    ...(def.body === undefined && def.method !== 'GET' ? { preValidation: refuseBody } : {}),
     schema: {
       summary: def.summary,
       tags: [def.tag],
