@@ -1,9 +1,11 @@
-import { JOB_QUEUE, type JobStatus, jobFailureReason } from '@spacecadet/contract';
+import { JOB_QUEUE, type JobStatus, jobFailureReason, routePath, routes } from '@spacecadet/contract';
 import { colorGroups, colorShades, colors, guildConfigs } from '@spacecadet/db';
-import { UnrecoverableError, Worker } from 'bullmq';
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { sql } from 'drizzle-orm';
+import Fastify from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerServices } from '../src/plugins/services.ts';
 import { CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
 let h: Harness;
@@ -36,6 +38,110 @@ async function pollJob(jobId: string, until: (status: JobStatus) => boolean): Pr
   }
 }
 
+// First in the file: the queue holds no other job yet, so the workers below take only this one.
+describe('a job whose worker stopped', () => {
+  it('reports recovering until another worker has run it, and a new click joins it', async () => {
+    const url = routePath(routes.syncLevelingRoles, { guildId: GUILDS.station });
+    const jobId = (await post(url)).json<{ job_id: string }>().job_id;
+    const prefix = `${h.redis.prefix}:bull`;
+    const dyingConnection = new Redis(h.redis.url, { maxRetriesPerRequest: null });
+    const survivorConnection = new Redis(h.redis.url, { maxRetriesPerRequest: null });
+    // A worker that takes the job and dies: fetched by hand, its lock is never renewed.
+    const dying = new Worker(JOB_QUEUE, null, { connection: dyingConnection, prefix, lockDuration: 300 });
+    let survivor: Worker | undefined;
+    let finish = () => {};
+    const gate = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    try {
+      const taken: Job | undefined = await dying.getNextJob('dead-worker-token');
+      expect(taken?.id).toBe(jobId);
+      await taken?.updateProgress(30);
+      expect((await get(`/api/jobs/${jobId}`)).json()).toMatchObject({
+        state: 'active',
+        progress: 30,
+        recovering: false,
+      });
+
+      // Its lock runs out: nobody is running the job any more.
+      const stuck = await pollJob(jobId, (status) => status.recovering);
+      expect(stuck).toMatchObject({ state: 'active', progress: 30 });
+      // Asking again joins the job being recovered instead of queuing a second run.
+      expect((await post(url)).json()).toEqual({ job_id: jobId });
+
+      // Another worker's stalled check finds it and runs it again.
+      survivor = new Worker(
+        JOB_QUEUE,
+        async () => {
+          await gate;
+          return { ok: true, summary: 'Synced' };
+        },
+        { connection: survivorConnection, prefix, stalledInterval: 100 },
+      );
+      const rerun = await pollJob(jobId, (status) => status.state === 'active' && status.progress === 30);
+      expect(rerun.recovering).toBe(true);
+      await waitForStalledTakeover(jobId);
+      expect((await get(`/api/jobs/${jobId}`)).json()).toMatchObject({ recovering: true });
+      finish();
+      const done = await pollJob(jobId, (status) => status.state === 'completed');
+      expect(done).toMatchObject({ recovering: false, result: { summary: 'Synced' } });
+    } finally {
+      finish();
+      await survivor?.close();
+      await dying.close();
+      dyingConnection.disconnect();
+      survivorConnection.disconnect();
+    }
+  });
+});
+
+/** Polls `check` until it returns a value, or fails at the deadline. */
+async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Until the job was moved back by a stalled check and a worker holds it again. */
+async function waitForStalledTakeover(jobId: string): Promise<void> {
+  await until(`job ${jobId} to be taken over`, async () => {
+    const job = await h.app.services.queue.getJob(jobId);
+    return job && job.stalledCounter > 0 && job.attemptsStarted >= 2 ? true : undefined;
+  });
+}
+
+describe('Redis durability check at start', () => {
+  it('logs what the Redis settings mean for queued jobs', async () => {
+    const lines: Array<{ level: number; msg: string }> = [];
+    const app = Fastify({
+      logger: { level: 'info', stream: { write: (line: string) => lines.push(JSON.parse(line)) } },
+    });
+    try {
+      await registerServices(app, h.config);
+      const admin = new Redis(h.redis.url);
+      const [, appendonly] = (await admin.config('GET', 'appendonly')) as string[];
+      const [, save] = (await admin.config('GET', 'save')) as string[];
+      admin.disconnect();
+      const persisted = appendonly === 'yes' || (save ?? '').trim() !== '';
+      const line = await until('the durability log line', () =>
+        lines.find((entry) => /Redis (can lose|keeps) queued jobs/.test(entry.msg)),
+      );
+      if (persisted) {
+        expect(line.msg).toMatch(/^Redis keeps queued jobs/);
+      } else {
+        expect(line.level).toBe(40);
+        expect(line.msg).toMatch(/^Redis can lose queued jobs: persistence is off/);
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('action routes enqueue jobs', () => {
   const generate = `/api/guilds/${GUILDS.station}/color-roles/generate-roles`;
   const jobId = `color-roles.generate.${GUILDS.station}`;
@@ -61,6 +167,7 @@ describe('action routes enqueue jobs', () => {
       state: 'waiting',
       progress: 0,
       error: null,
+      recovering: false,
     });
     expect((await get(`/api/jobs/${jobId}`, nia)).statusCode).toBe(403);
     expect((await get(`/api/jobs/${jobId}`, rex)).statusCode).toBe(403);

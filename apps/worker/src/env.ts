@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MIN_TAKEOVER_MS } from './jobs/takeover.ts';
 
 /**
  * The worker's one env reader. Everything the process needs is validated here at start, so a
@@ -64,8 +65,14 @@ const EnvSchema = z.object({
   LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).default('info')),
   /** Jobs one worker process runs at the same time. */
   WORKER_CONCURRENCY: positiveInt(4),
-  /** How long a job stays locked to a process that stopped renewing it (e.g. killed) before another takes it. */
-  JOB_LOCK_DURATION_MS: positiveInt(30_000),
+  /**
+   * How soon another process takes over the job of a process that died (e.g. killed): the
+   * job's lock and the stalled checks are derived from it (jobs/takeover.ts).
+   */
+  JOB_LOCK_DURATION_MS: positiveInt(30_000).refine(
+    (ms) => ms >= MIN_TAKEOVER_MS,
+    `must be at least ${MIN_TAKEOVER_MS}`,
+  ),
 });
 
 export interface WorkerConfig {
@@ -80,6 +87,7 @@ export interface WorkerConfig {
   shards: { ids: number[]; count: number } | null;
   logLevel: LogLevel;
   jobConcurrency: number;
+  /** JOB_LOCK_DURATION_MS: the bound on taking over a dead process's job (see jobs/takeover.ts). */
   jobLockDurationMs: number;
 }
 

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createDb } from '@spacecadet/db';
+import { watchRedisDurability } from '@spacecadet/db/redis-durability';
 import { type Client, Events } from 'discord.js';
 import { Redis } from 'ioredis';
 import { registerSlashCommands, SLASH_COMMANDS } from './commands/index.ts';
@@ -42,6 +43,8 @@ export async function startWorker(
   });
   const db = database.db;
   const redis = new Redis(config.redisUrl);
+  // Warns at start (and after a Redis restart) when Redis could lose queued jobs.
+  watchRedisDurability(redis, logger);
   // BullMQ needs blocking commands that never give up, hence its own connection.
   const bullConnection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
   for (const connection of [redis, bullConnection]) {

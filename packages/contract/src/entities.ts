@@ -201,6 +201,11 @@ export const JobStatus = z
     error: z.string().nullable(),
     /** The machine-readable failure code (e.g. role_cap_reached), when the worker gave one. */
     error_code: z.string().nullable().optional(),
+    /**
+     * True while the job is being recovered: the worker running it stopped (killed, crashed,
+     * lost Redis) and another worker is taking it over. Absent from older servers: false.
+     */
+    recovering: z.boolean().default(false),
   })
   .meta({ id: 'JobStatus' });
 export type JobStatus = z.infer<typeof JobStatus>;

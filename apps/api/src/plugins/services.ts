@@ -1,5 +1,6 @@
 import { JOB_QUEUE } from '@spacecadet/contract';
 import { createDb } from '@spacecadet/db';
+import { watchRedisDurability } from '@spacecadet/db/redis-durability';
 import { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
@@ -41,6 +42,8 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
   for (const client of [redis, queueRedis]) {
     client.on('error', (error: Error) => app.log.debug({ err: error }, 'redis connection error'));
   }
+  // Warns at start (and after a Redis restart) when Redis could lose queued jobs.
+  watchRedisDurability(queueRedis, app.log);
   await Promise.all(
     [redis, queueRedis].map((client) =>
       client

@@ -44,7 +44,10 @@ async function withQueue<T>(work: () => Promise<T>): Promise<T> {
 
 /**
  * Enqueues a guild action under its deterministic id. A job of that id still pending is
- * returned as is (a double click collapses into one run); a finished one is replaced.
+ * returned as is (a double click collapses into one run); a finished one is replaced. A job
+ * whose worker died counts as pending: another worker takes it over within the worker's
+ * JOB_LOCK_DURATION_MS and resumes it, so a click joins it (its status says `recovering`)
+ * rather than starting a second run that would race the recovered one.
  */
 export async function enqueueGuildJob(
   queue: GuildJobQueue,
@@ -92,6 +95,23 @@ function progressOf(job: Job): number {
   return 0;
 }
 
+/**
+ * Whether the worker that ran the job stopped (killed, crashed, cut off from Redis) and the
+ * job is waiting to be, or being, taken over by another. Two signs: BullMQ's stalled checker
+ * already moved it back (`stalledCounter`), or it still shows `active` while no worker holds
+ * its lock (before the next stalled check, or when no worker is left to run one).
+ */
+async function isRecovering(queue: GuildJobQueue, job: Job, rawState: string): Promise<boolean> {
+  if (rawState === 'completed' || rawState === 'failed') return false;
+  if (job.stalledCounter > 0) return true;
+  if (rawState !== 'active' || !job.id) return false;
+  const client = await queue.getBackend().client;
+  // A live worker holds the lock from the moment the job turns active until it leaves that
+  // state; the state is read again so a job that finished meanwhile is not reported.
+  if ((await client.get(`${queue.toKey(job.id)}:lock`)) !== null) return false;
+  return (await queue.getJobState(job.id)) === 'active';
+}
+
 /** The job's status, or null when no such job exists (never queued, or trimmed). */
 export async function readJobStatus(queue: GuildJobQueue, jobId: string): Promise<JobStatus | null> {
   const parsed = parseJobId(jobId);
@@ -110,6 +130,7 @@ export async function readJobStatus(queue: GuildJobQueue, jobId: string): Promis
       progress: state === 'completed' ? 100 : progressOf(job),
       ...(job.returnvalue === undefined || job.returnvalue === null ? {} : { result: job.returnvalue }),
       ...failureOf(state === 'failed' ? (job.failedReason ?? 'Job failed') : null),
+      recovering: await isRecovering(queue, job, rawState),
     };
   });
 }

@@ -13,6 +13,7 @@ import { DiscordCodes, isDiscordError } from '../discord-rest.ts';
 import { errorFields } from '../logger.ts';
 import { guildLockKey, withGuildLock } from './guild-lock.ts';
 import { JOB_HANDLERS } from './registry.ts';
+import { jobTimings } from './takeover.ts';
 import { type JobContext, JobFailure, type JobHandler } from './types.ts';
 
 export function bullPrefix(redisPrefix: string): string {
@@ -25,12 +26,14 @@ export function bullPrefix(redisPrefix: string): string {
  */
 export function createJobWorker(deps: WorkerDeps, connection: Redis): Worker<unknown, JobResult> {
   const { config, logger } = deps;
+  const timings = jobTimings(config.jobLockDurationMs);
   const worker = new Worker<unknown, JobResult>(JOB_QUEUE, (job, token) => runJob(job, token, deps), {
     connection,
     prefix: bullPrefix(config.redisPrefix),
     concurrency: config.jobConcurrency,
-    lockDuration: config.jobLockDurationMs,
-    stalledInterval: Math.min(config.jobLockDurationMs, 30_000),
+    // Together these keep the takeover of a dead process's job within JOB_LOCK_DURATION_MS.
+    lockDuration: timings.lockDurationMs,
+    stalledInterval: timings.stalledIntervalMs,
     removeOnComplete: JOB_RETENTION.completed,
     removeOnFail: JOB_RETENTION.failed,
     autorun: false,
@@ -45,6 +48,9 @@ export function createJobWorker(deps: WorkerDeps, connection: Redis): Worker<unk
     logger.info({ jobId: job.id, job: job.name, result }, 'job completed');
   });
   worker.on('error', (error) => logger.error(errorFields(error), 'job worker error'));
+  worker.on('stalled', (jobId) => {
+    logger.warn({ jobId }, 'job stalled: the worker running it stopped; queued again to be taken over');
+  });
   return worker;
 }
 
@@ -100,20 +106,31 @@ async function dispatchJob(
   const feature = name.data.slice(0, name.data.indexOf('.'));
   const lockKey = guildLockKey(deps.config.redisPrefix, feature, payload.data.guild_id);
   let lastProgress = -1;
-  const run = await withGuildLock(deps.redis, lockKey, deps.config.jobLockDurationMs, () =>
-    handleGuildJob(handler, {
-      name: name.data,
-      payload: payload.data,
-      deps,
-      log,
-      attempt: Math.max(1, job.attemptsStarted),
-      async progress(percent) {
-        const rounded = Math.max(0, Math.min(100, Math.round(percent)));
-        if (rounded === lastProgress) return;
-        lastProgress = rounded;
-        await job.updateProgress(rounded);
-      },
-    }),
+  const { guildLockTtlMs } = jobTimings(deps.config.jobLockDurationMs);
+  const owner = { jobId: job.id ?? '', instance: job.timestamp, attempt: job.attemptsStarted };
+  const run = await withGuildLock(
+    deps.redis,
+    lockKey,
+    guildLockTtlMs,
+    ({ tookOver }) => {
+      if (tookOver || job.stalledCounter > 0) {
+        log.warn({ stalled: job.stalledCounter }, 'recovering a job whose worker stopped');
+      }
+      return handleGuildJob(handler, {
+        name: name.data,
+        payload: payload.data,
+        deps,
+        log,
+        attempt: Math.max(1, job.attemptsStarted),
+        async progress(percent) {
+          const rounded = Math.max(0, Math.min(100, Math.round(percent)));
+          if (rounded === lastProgress) return;
+          lastProgress = rounded;
+          await job.updateProgress(rounded);
+        },
+      });
+    },
+    owner,
   );
   if (run.acquired) return run.value;
   // Another job of this feature is running for the guild: wait without spending an attempt.

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { queryKeys } from '../queries.ts';
 import { isJobFinished, JOB_POLL_MS, RELOAD_AFTER_JOB_MS } from './color-roles-model.ts';
+import { isJobGone, lostJobStatus } from './job-model.ts';
 
 interface TrackedJob {
   id: string;
@@ -11,7 +12,11 @@ interface TrackedJob {
   run: number;
 }
 
-/** Polls GET /api/jobs/:id until the job finishes, then waits ~800 ms and reloads `reloadKey`. */
+/**
+ * Polls GET /api/jobs/:id until the job finishes, then waits ~800 ms and reloads `reloadKey`.
+ * Every page with job buttons uses it with JobProgress, which shows progress, a recovery in
+ * progress, and a lost job with its "Run it again" button.
+ */
 export function useJobTracker(reloadKey: QueryKey) {
   const queryClient = useQueryClient();
   const [tracked, setTracked] = useState<TrackedJob | null>(null);
@@ -19,11 +24,16 @@ export function useJobTracker(reloadKey: QueryKey) {
     queryKey: [...queryKeys.job(tracked?.id ?? ''), tracked?.run ?? 0],
     queryFn: () => apiCall('getJob', { params: { jobId: tracked?.id ?? '' } }),
     enabled: tracked !== null,
-    refetchInterval: (query) => (isJobFinished(query.state.data) ? false : JOB_POLL_MS),
+    // A lost job stops the polling; running it again (JobProgress) invalidates the query.
+    refetchInterval: (query) =>
+      isJobFinished(query.state.data) || isJobGone(query.state.error) ? false : JOB_POLL_MS,
     staleTime: 0,
-    retry: 1,
+    retry: (failures, error) => !isJobGone(error) && failures < 1,
   });
   const finished = isJobFinished(job.data);
+  // The queue forgot the job (e.g. Redis restarted without persistence): JobProgress says so
+  // and offers to run the same action again.
+  const lost = tracked !== null && isJobGone(job.error);
   // Callers pass a fresh key array each render; only its latest value matters.
   const reloadRef = useRef(reloadKey);
   reloadRef.current = reloadKey;
@@ -37,7 +47,7 @@ export function useJobTracker(reloadKey: QueryKey) {
   }, [finished, queryClient]);
 
   return {
-    job: tracked ? (job.data as JobStatus | undefined) : undefined,
+    job: tracked ? (lost ? lostJobStatus(tracked.id) : (job.data as JobStatus | undefined)) : undefined,
     pollError: job.error,
     running: tracked !== null && !finished && !job.isError,
     track: (id: string) => setTracked((current) => ({ id, run: (current?.run ?? 0) + 1 })),
