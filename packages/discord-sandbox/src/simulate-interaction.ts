@@ -9,7 +9,7 @@ import type { SandboxContext } from './context.ts';
 import type { SandboxChannel, SandboxGuild, SandboxMember } from './fixture.ts';
 import { apiMember } from './payloads.ts';
 import { guildPermissions } from './permissions.ts';
-import type { InteractionRecord } from './state.ts';
+import { type InteractionRecord, SandboxState } from './state.ts';
 
 export const INTERACTION_TOKEN_TTL_MS = 15 * 60 * 1000;
 
@@ -30,12 +30,14 @@ export function newInteraction(
   >,
 ): InteractionRecord {
   const { state } = ctx;
+  // The record's time is the one its id carries, as on Discord, where the id is the only clock.
+  const id = state.snowflake();
   const record: InteractionRecord = {
     ...fields,
-    id: state.snowflake(),
+    id,
     token: `sandbox.${randomBytes(24).toString('base64url')}`,
     application_id: state.application.id,
-    created_ms: state.now(),
+    created_ms: SandboxState.timeOf(id),
     response: null,
     responded_ms: null,
     original: null,

@@ -154,6 +154,11 @@ export class SandboxState {
     return Date.now() + this.clockOffsetMs;
   }
 
+  /** The creation time (ms since 1970) a snowflake carries. */
+  static timeOf(snowflake: string): number {
+    return Number((BigInt(snowflake) >> 22n) + DISCORD_EPOCH);
+  }
+
   /** A fresh snowflake carrying the current time, like Discord's. */
   snowflake(): string {
     const ms = BigInt(this.now()) - DISCORD_EPOCH;
