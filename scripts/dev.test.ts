@@ -4,6 +4,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { stripVTControlCharacters } from 'node:util';
 import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
 import { type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -41,12 +42,14 @@ async function start(args: string[], env: NodeJS.ProcessEnv, ready: RegExp) {
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   const deadline = Date.now() + 60_000;
-  while (!ready.test(output)) {
+  // Under CI=true vite and pino colour their output, which splits words like `Local:`.
+  const plain = () => stripVTControlCharacters(output);
+  while (!ready.test(plain())) {
     if (child.exitCode !== null) throw new Error(`exited early: ${output}`);
     if (Date.now() > deadline) throw new Error(`not ready within 60 s: ${output}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { child, output: () => output };
+  return { child, output: plain };
 }
 
 async function freePort(): Promise<number> {
