@@ -98,7 +98,7 @@ export interface DurabilityLogger {
 }
 
 export const REDIS_DURABILITY_ADVICE =
-  'Run Redis with appendonly yes (or save snapshots) and maxmemory-policy noeviction; see the README section "Redis settings for jobs".';
+  'Run Redis with appendonly yes (or save snapshots) and maxmemory-policy noeviction; see "Operating it" in the README.';
 
 /** Logs the verdict: a warning when jobs could be lost or the settings could not be read. */
 export function logRedisDurability(log: DurabilityLogger, verdict: RedisDurability): void {

@@ -63,7 +63,7 @@ function LostJob({ job }: { job: JobStatus }) {
       <div className="job-status-head">
         <span>{JOB_LABELS[job.name] ?? job.name}: lost</span>
       </div>
-      <div className="alert alert-warning" role="alert">
+      <div className="alert alert-warning job-lost" role="alert">
         <span>{JOB_LOST_MESSAGE}</span>
         {action ? (
           <button
