@@ -1,7 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { botGuilds } from '@spacecadet/db';
+import {
+  botGuilds,
+  colorGroups,
+  colorPanels,
+  guildConfigs,
+  levelingBoosts,
+  levelingRoles,
+  levelingSettings,
+  personalityConfigs,
+  personalityQuestions,
+  reactionRoles,
+  sessions,
+} from '@spacecadet/db';
 import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
 import { SANDBOX_IDS, type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type ApiConfig, buildApp, loadApiConfig } from '../src/app.ts';
 
@@ -114,4 +127,32 @@ export async function signIn(harness: Harness, userId: string): Promise<string> 
   if (response.statusCode !== 200) throw new Error(`exchange failed: ${response.body}`);
   const body = response.json<{ tokens: { access_token: string } }>();
   return `Bearer ${body.tokens.access_token}`;
+}
+
+/**
+ * Everything a request could change for Sandbox Station: its rows, the sessions and the job
+ * queue, as one string, so a test can show that a refused request changed nothing.
+ */
+export async function storedState(h: Harness): Promise<string> {
+  const db = h.database.db;
+  const guild = GUILDS.station;
+  return JSON.stringify(
+    await Promise.all([
+      db.select().from(guildConfigs).where(eq(guildConfigs.guildId, guild)),
+      db.select().from(reactionRoles).where(eq(reactionRoles.guildId, guild)),
+      db.select().from(colorPanels).where(eq(colorPanels.guildId, guild)),
+      db.select().from(colorGroups).where(eq(colorGroups.guildId, guild)),
+      db.select().from(levelingSettings).where(eq(levelingSettings.guildId, guild)),
+      db.select().from(levelingRoles).where(eq(levelingRoles.guildId, guild)).orderBy(levelingRoles.id),
+      db.select().from(levelingBoosts).where(eq(levelingBoosts.guildId, guild)).orderBy(levelingBoosts.id),
+      db.select().from(personalityConfigs).where(eq(personalityConfigs.guildId, guild)),
+      db
+        .select()
+        .from(personalityQuestions)
+        .where(eq(personalityQuestions.guildId, guild))
+        .orderBy(personalityQuestions.id),
+      db.select().from(sessions).orderBy(sessions.id),
+      h.app.services.queue.getJobCounts(),
+    ]),
+  );
 }

@@ -1,19 +1,7 @@
 import { type RouteName, routes } from '@spacecadet/contract';
-import {
-  colorGroups,
-  colorPanels,
-  guildConfigs,
-  levelingBoosts,
-  levelingRoles,
-  levelingSettings,
-  personalityConfigs,
-  personalityQuestions,
-  reactionRoles,
-} from '@spacecadet/db';
-import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
+import { GUILDS, type Harness, signIn, startHarness, storedState, USERS } from './harness.ts';
 import { SAMPLE_BODIES, sampleRequest } from './samples.ts';
 
 let h: Harness;
@@ -35,28 +23,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** Everything a write route could change for the guild, including queued jobs. */
-async function snapshot(): Promise<string> {
-  const db = h.database.db;
-  const guild = GUILDS.station;
-  const tables = await Promise.all([
-    db.select().from(guildConfigs).where(eq(guildConfigs.guildId, guild)),
-    db.select().from(reactionRoles).where(eq(reactionRoles.guildId, guild)),
-    db.select().from(colorPanels).where(eq(colorPanels.guildId, guild)),
-    db.select().from(colorGroups).where(eq(colorGroups.guildId, guild)),
-    db.select().from(levelingSettings).where(eq(levelingSettings.guildId, guild)),
-    db.select().from(levelingRoles).where(eq(levelingRoles.guildId, guild)).orderBy(levelingRoles.id),
-    db.select().from(levelingBoosts).where(eq(levelingBoosts.guildId, guild)).orderBy(levelingBoosts.id),
-    db.select().from(personalityConfigs).where(eq(personalityConfigs.guildId, guild)),
-    db
-      .select()
-      .from(personalityQuestions)
-      .where(eq(personalityQuestions.guildId, guild))
-      .orderBy(personalityQuestions.id),
-    h.app.services.queue.getJobCounts(),
-  ]);
-  return JSON.stringify(tables);
-}
+const snapshot = () => storedState(h);
 
 /** Logout is left out: it takes no body and would end the session the other routes use. */
 const WRITE_ROUTES = (Object.keys(routes) as RouteName[]).filter(

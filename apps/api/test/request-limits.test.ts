@@ -1,22 +1,12 @@
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { type RouteName, routes } from '@spacecadet/contract';
-import {
-  colorGroups,
-  colorPanels,
-  guildConfigs,
-  levelingBoosts,
-  levelingRoles,
-  levelingSettings,
-  personalityConfigs,
-  personalityQuestions,
-  sessions,
-} from '@spacecadet/db';
+import { guildConfigs, levelingRoles } from '@spacecadet/db';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENCODED_BODY_MESSAGE } from '../src/app.ts';
 import { NO_BODY_MESSAGE } from '../src/routes/define.ts';
-import { GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
+import { GUILDS, type Harness, signIn, startHarness, storedState, USERS } from './harness.ts';
 import { sampleRequest } from './samples.ts';
 
 /** What a client may send, and how slowly: bodies a route does not take, encodings, stalls. */
@@ -52,29 +42,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** Everything an action could change: the guild's rows, the sessions and the job queue. */
-async function snapshot(): Promise<string> {
-  const db = h.database.db;
-  const guild = GUILDS.station;
-  return JSON.stringify(
-    await Promise.all([
-      db.select().from(guildConfigs).where(eq(guildConfigs.guildId, guild)),
-      db.select().from(colorGroups).where(eq(colorGroups.guildId, guild)),
-      db.select().from(colorPanels).where(eq(colorPanels.guildId, guild)),
-      db.select().from(levelingSettings).where(eq(levelingSettings.guildId, guild)),
-      db.select().from(levelingRoles).where(eq(levelingRoles.guildId, guild)).orderBy(levelingRoles.id),
-      db.select().from(levelingBoosts).where(eq(levelingBoosts.guildId, guild)).orderBy(levelingBoosts.id),
-      db.select().from(personalityConfigs).where(eq(personalityConfigs.guildId, guild)),
-      db
-        .select()
-        .from(personalityQuestions)
-        .where(eq(personalityQuestions.guildId, guild))
-        .orderBy(personalityQuestions.id),
-      db.select().from(sessions),
-      h.app.services.queue.getJobCounts(),
-    ]),
-  );
-}
+const snapshot = () => storedState(h);
 
 const BODYLESS_ACTIONS = (Object.keys(routes) as RouteName[]).filter(
   (name) => routes[name].method !== 'GET' && !('body' in routes[name]),
