@@ -121,6 +121,18 @@ describe('ids in request bodies must belong to the guild in the path', () => {
     });
   });
 
+  it('refuses a member boost for an id that names no Discord user, as a 400', async () => {
+    const response = await send('POST', `/api/guilds/${GUILDS.station}/leveling/boosts`, {
+      user_id: '99999999999999999',
+      multiplier: 2,
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json()).toEqual({
+      error: 'invalid_input',
+      message: 'user_id is not a member of this server',
+    });
+  });
+
   it("accepts the guild's own channels, roles and members", async () => {
     const station = `/api/guilds/${GUILDS.station}`;
     expect(

@@ -29,8 +29,12 @@ describe('auth and unknown routes', () => {
     expect(
       (await bot(sandbox, 'PATCH', `/guilds/${guilds.station}/roles/1`, { name: 'x' })).body,
     ).toMatchObject({ code: 10011 });
-    expect((await bot(sandbox, 'GET', `/guilds/${guilds.station}/members/1`)).body).toMatchObject({
+    // rex is a user, but not a member of Sandbox Station.
+    expect((await bot(sandbox, 'GET', `/guilds/${guilds.station}/members/${users.rex}`)).body).toMatchObject({
       code: 10007,
+    });
+    expect((await bot(sandbox, 'GET', `/guilds/${guilds.station}/members/1`)).body).toMatchObject({
+      code: 10013,
     });
     expect((await bot(sandbox, 'GET', `/channels/${channels.general}/messages/1`)).body).toMatchObject({
       code: 10008,

@@ -72,8 +72,11 @@ export interface DiscordClientOptions {
 }
 
 const GUILD_PAGE_SIZE = 200;
-/** Discord's JSON error code for a user who is not a member of the guild. */
-const UNKNOWN_MEMBER = 10007;
+/**
+ * Discord's JSON error codes for "no such member here": 10007 Unknown Member (a user who is not
+ * in the guild) and 10013 Unknown User (an id that names no user at all).
+ */
+const NOT_A_MEMBER_CODES: ReadonlySet<unknown> = new Set([10007, 10013]);
 const GUILD_PAGES_MAX = 5;
 
 type Auth = { kind: 'bearer'; token: string } | { kind: 'bot' } | { kind: 'none' };
@@ -150,7 +153,11 @@ export class DiscordClient {
       );
       return true;
     } catch (error) {
-      if (error instanceof DiscordError && error.status === 404 && error.discordCode === UNKNOWN_MEMBER) {
+      if (
+        error instanceof DiscordError &&
+        error.status === 404 &&
+        NOT_A_MEMBER_CODES.has(error.discordCode)
+      ) {
         return false;
       }
       throw error;

@@ -79,6 +79,9 @@ export function registerGuildRoutes(api: FastifyInstance, ctx: SandboxContext): 
     const guild = botGuild(ctx, req.params.guildId, reply);
     if (!guild) return reply;
     const member = guild.members.find((m) => m.user_id === req.params.userId);
+    // As on Discord: an id that names no user at all is Unknown User, a non-member Unknown Member.
+    if (!member && !state.users.has(req.params.userId))
+      return discordError(reply, 404, 10013, 'Unknown User');
     if (!member) return discordError(reply, 404, 10007, 'Unknown Member');
     return apiMember(state, member);
   });
