@@ -1,4 +1,4 @@
-import { DEFAULT_BOT_PERMISSIONS } from '@spacecadet/contract';
+import { DEFAULT_BOT_PERMISSIONS, snowflake } from '@spacecadet/contract';
 import { z } from 'zod';
 
 /**
@@ -60,21 +60,11 @@ const EnvSchema = z.object({
   DASHBOARD_URL: httpUrl('http://127.0.0.1:5173'),
   DISCORD_API_BASE: httpUrl('https://discord.com/api'),
   DISCORD_OAUTH_BASE: httpUrl('https://discord.com'),
-  DISCORD_CLIENT_ID: optionalString.pipe(
-    z
-      .string()
-      .regex(/^\d{5,20}$/, 'must be a Discord id')
-      .optional(),
-  ),
+  DISCORD_CLIENT_ID: optionalString.pipe(snowflake('must be a Discord id').optional()),
   DISCORD_CLIENT_SECRET: optionalString,
   DISCORD_BOT_TOKEN: optionalString,
   SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
-  OWNER_USER_ID: optionalString.pipe(
-    z
-      .string()
-      .regex(/^\d{5,20}$/, 'must be a Discord id')
-      .optional(),
-  ),
+  OWNER_USER_ID: optionalString.pipe(snowflake('must be a Discord id').optional()),
   BOT_PERMISSIONS: optionalString.pipe(
     z
       .string()

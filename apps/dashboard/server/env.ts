@@ -1,3 +1,4 @@
+import { snowflake } from '@spacecadet/contract';
 import { z } from 'zod';
 import { DEFAULT_RUNTIME_CONFIG, type RuntimeConfig } from '../src/runtime-config.ts';
 
@@ -11,10 +12,9 @@ const DashboardEnv = z.object({
   DASHBOARD_PORT: z.coerce.number().int().min(0).max(65535).default(5173),
   DASHBOARD_HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_API_URL: z.url().default(DEFAULT_RUNTIME_CONFIG.apiUrl),
-  DISCORD_CLIENT_ID: z
-    .string()
-    .regex(/^\d{5,20}$/, 'must be a Discord application id')
-    .default(DEFAULT_RUNTIME_CONFIG.discordClientId),
+  DISCORD_CLIENT_ID: snowflake('must be a Discord application id').default(
+    DEFAULT_RUNTIME_CONFIG.discordClientId,
+  ),
   DISCORD_OAUTH_BASE: z.url().default(DEFAULT_RUNTIME_CONFIG.discordOauthBase),
   /** Unset: the sandbox (it serves CDN paths) when the OAuth base is local, else Discord's CDN. */
   DISCORD_CDN_BASE: z.url().optional(),

@@ -1,3 +1,4 @@
+import { snowflake } from '@spacecadet/contract';
 import { z } from 'zod';
 import { MIN_TAKEOVER_MS } from './jobs/takeover.ts';
 
@@ -46,12 +47,7 @@ const EnvSchema = z.object({
       .transform((url) => url.replace(/\/+$/, '')),
   ),
   DISCORD_BOT_TOKEN: optionalString,
-  DISCORD_CLIENT_ID: optionalString.pipe(
-    z
-      .string()
-      .regex(/^\d{5,20}$/, 'must be a Discord id')
-      .optional(),
-  ),
+  DISCORD_CLIENT_ID: optionalString.pipe(snowflake('must be a Discord id').optional()),
   SHARD_IDS: optionalString.pipe(
     z
       .string()

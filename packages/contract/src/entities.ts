@@ -1,10 +1,6 @@
 import { z } from 'zod';
+import { Snowflake } from './id-schemas.ts';
 
-/** Discord ids are 17-20 digit snowflakes; the spec accepts 5-20 digits for typed channel ids. */
-export const Snowflake = z.string().regex(/^\d{5,20}$/, 'Expected a Discord id (5 to 20 digits)');
-export const ChannelId = z
-  .string({ error: 'Channel ID required' })
-  .regex(/^\d{5,20}$/, 'Channel ID required');
 const Timestamp = z.string().meta({ description: 'ISO 8601 timestamp' });
 
 export const SessionUser = z
@@ -39,11 +35,11 @@ export const GuildConfigData = z
   .record(z.string(), z.unknown())
   .superRefine((data, ctx) => {
     const mode = data.color_roles_mode;
-    if (mode !== undefined && mode !== 'basic' && mode !== 'shades') {
+    if (mode !== undefined && !ColorRolesMode.safeParse(mode).success) {
       ctx.addIssue({
         code: 'custom',
         path: ['color_roles_mode'],
-        message: 'color_roles_mode must be basic or shades',
+        message: `color_roles_mode must be ${ColorRolesMode.options.join(' or ')}`,
       });
     }
   })
@@ -188,7 +184,7 @@ export const LevelingState = z
   .meta({ id: 'Leveling' });
 export type LevelingState = z.infer<typeof LevelingState>;
 
-export const JOB_STATES = ['waiting', 'active', 'delayed', 'completed', 'failed', 'unknown'] as const;
+const JOB_STATES = ['waiting', 'active', 'delayed', 'completed', 'failed', 'unknown'] as const;
 export const JobStatus = z
   .object({
     id: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Every error code the API answers with (spec section 8, DESIGN.md section 4). */
-export const ERROR_CODES = [
+const ERROR_CODES = [
   'invalid_input',
   'not_authenticated',
   'auth_failed',
@@ -25,7 +25,7 @@ export const ERROR_CODES = [
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
-export const ErrorIssue = z.object({ path: z.string(), message: z.string() });
+const ErrorIssue = z.object({ path: z.string(), message: z.string() });
 
 /** The one error body: `{error, message}`; 400s add the field issues. */
 export const ErrorBody = z

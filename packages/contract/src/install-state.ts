@@ -4,9 +4,10 @@
  * `{guild_id}`; the API's install callback and the landing page read it. No zod here, so the
  * landing page can import it without loading the schemas.
  */
+import { isSnowflake } from './ids.ts';
 
 /** Spec: the default invite's scopes. */
-export const BOT_INVITE_SCOPES = 'bot guilds applications.commands';
+const BOT_INVITE_SCOPES = 'bot guilds applications.commands';
 /**
  * VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY | MANAGE_ROLES.
  * ATTACH_FILES is there because image reward roles grant it, and a bot can only grant what it has.
@@ -37,8 +38,6 @@ export function botInviteUrl(options: {
   return `${options.oauthBase}/oauth2/authorize?${query.toString()}`;
 }
 
-const GUILD_ID = /^\d{5,20}$/;
-
 export function encodeInstallState(guildId: string | undefined): string {
   const json = JSON.stringify(guildId === undefined ? {} : { guild_id: guildId });
   return btoa(json).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -52,7 +51,7 @@ export function decodeInstallState(state: string | null | undefined): string | u
     const parsed: unknown = JSON.parse(atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4)));
     if (typeof parsed !== 'object' || parsed === null) return undefined;
     const guildId = (parsed as Record<string, unknown>).guild_id;
-    return typeof guildId === 'string' && GUILD_ID.test(guildId) ? guildId : undefined;
+    return typeof guildId === 'string' && isSnowflake(guildId) ? guildId : undefined;
   } catch {
     return undefined;
   }

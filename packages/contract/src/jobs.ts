@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Snowflake } from './entities.ts';
+import { Snowflake } from './id-schemas.ts';
+import { SNOWFLAKE_DIGITS } from './ids.ts';
 
 /** The one BullMQ queue the API fills and the worker drains. */
 export const JOB_QUEUE = 'spacecadet-jobs';
@@ -36,11 +37,6 @@ export const GuildJobPayload = z.object({
 });
 export type GuildJobPayload = z.infer<typeof GuildJobPayload>;
 
-export const JOB_PAYLOADS = Object.fromEntries(JOB_NAMES.map((name) => [name, GuildJobPayload])) as Record<
-  JobName,
-  typeof GuildJobPayload
->;
-
 /**
  * Deterministic per guild and action, so a double click collapses into one job. BullMQ forbids
  * ':' in custom ids, hence the dots. The API replaces a finished job of the same id when the
@@ -50,9 +46,18 @@ export function jobIdFor(name: JobName, guildId: string): string {
   return `${name}.${guildId}`;
 }
 
+/**
+ * The id of a guild's BullMQ job scheduler for a scheduled job (the personality refresh, the
+ * daily overview): deterministic, so creating it twice keeps one, and removable by whoever
+ * knows the guild. Same shape as jobIdFor, which BullMQ's scheduler ids also allow.
+ */
+export function jobSchedulerIdFor(name: JobName, guildId: string): string {
+  return `schedule.${jobIdFor(name, guildId)}`;
+}
+
 /** Inverse of jobIdFor; null for ids that are not ours. */
 export function parseJobId(jobId: string): { name: JobName; guildId: string } | null {
-  const match = /^(.+)\.(\d{5,20})$/.exec(jobId);
+  const match = new RegExp(`^(.+)\\.(${SNOWFLAKE_DIGITS})$`).exec(jobId);
   if (!match) return null;
   const name = JobName.safeParse(match[1]);
   return name.success && match[2] ? { name: name.data, guildId: match[2] } : null;

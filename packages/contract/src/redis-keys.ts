@@ -1,9 +1,20 @@
 /**
- * Redis keys that more than one app reads or writes, defined once so their layouts cannot drift
- * apart. Builders return the key without the `${REDIS_PREFIX}:` every key of ours starts with:
- * the API's client adds it itself (ioredis `keyPrefix`); a client without a `keyPrefix` (the
- * worker's) passes the result through `prefixedRedisKey`. No zod here.
+ * Every Redis key layout of ours, defined once so the processes that share a key (the API and
+ * the worker, or several worker processes) cannot drift apart. Builders return the key without
+ * the `${REDIS_PREFIX}:` every key starts with: both apps' clients add it themselves (ioredis
+ * `keyPrefix`). BullMQ keeps its own connection (it refuses a `keyPrefix`) and namespaces its
+ * keys with `bullPrefix`. No zod here.
  */
+
+/** BullMQ's `prefix` option: the queue's keys live under `${REDIS_PREFIX}:bull:`. */
+export function bullPrefix(redisPrefix: string): string {
+  return `${redisPrefix}:bull`;
+}
+
+/** What ioredis' `keyPrefix` option is set to, so every key below lands under the prefix. */
+export function redisKeyPrefix(redisPrefix: string): string {
+  return `${redisPrefix}:`;
+}
 
 /**
  * The guilds a user may manage, cached by the API (JSON array of the contract's `Guild`) for a
@@ -14,7 +25,45 @@ export function userGuildsCacheKey(userId: string): string {
   return `user-guilds:${userId}`;
 }
 
-/** The key as stored, for a client without ioredis' `keyPrefix` option. */
-export function prefixedRedisKey(redisPrefix: string, key: string): string {
-  return `${redisPrefix}:${key}`;
+/** The API's short-lived copy of a guild's channels and of its role ids, read with the bot token. */
+export function guildChannelsCacheKey(guildId: string): string {
+  return `guild-channels:${guildId}`;
+}
+
+export function guildRolesCacheKey(guildId: string): string {
+  return `guild-roles:${guildId}`;
+}
+
+/**
+ * One job per feature and guild at a time, across every worker process: the lock a job holds
+ * while it runs (`feature` is the job name's part before the dot).
+ */
+export function guildJobLockKey(feature: string, guildId: string): string {
+  return `job-lock:${feature}:${guildId}`;
+}
+
+/**
+ * Hash of roles the bot cannot hand out because its role is not above them (field: role id,
+ * value: the sentence the dashboard shows). The worker writes it, the API lists it with HVALS.
+ */
+export function colorWarningsKey(guildId: string): string {
+  return `color-warnings:${guildId}`;
+}
+
+/**
+ * Hash of color role creates in flight (field: the palette target, value: name and color), so
+ * a retry after a crash adopts the role it finds instead of creating a second one.
+ */
+export function colorRolesCreatingKey(guildId: string): string {
+  return `color-roles:creating:${guildId}`;
+}
+
+/** Serializes one member's color picks across worker processes. */
+export function colorPickLockKey(guildId: string, userId: string): string {
+  return `color-pick-lock:${guildId}:${userId}`;
+}
+
+/** The color role the member's last pick gave, for a gateway that reports the change late. */
+export function lastColorPickKey(guildId: string, userId: string): string {
+  return `color-last:${guildId}:${userId}`;
 }

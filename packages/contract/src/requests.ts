@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { ChannelId, ColorRolesMode, GuildConfigData, Snowflake } from './entities.ts';
+import { GuildConfigData } from './entities.ts';
 import { MESSAGES } from './errors.ts';
+import { ChannelId, Snowflake, snowflake } from './id-schemas.ts';
+import { isSnowflake } from './ids.ts';
 import {
   checkJsonTree,
   inTimestampRange,
@@ -56,7 +58,7 @@ function checkRows(
   rows.forEach((row, index) => {
     if (row.emoji.trim() === '' || row.role_id.trim() === '') {
       ctx.addIssue({ code: 'custom', path: [list, index], message: MESSAGES.reactionRowRequired(index + 1) });
-    } else if (!/^\d{5,20}$/.test(row.role_id.trim())) {
+    } else if (!isSnowflake(row.role_id.trim())) {
       ctx.addIssue({
         code: 'custom',
         path: [list, index, 'role_id'],
@@ -80,7 +82,6 @@ export type PutReactionRolesBody = z.infer<typeof PutReactionRolesBody>;
 
 export const ChannelBody = z.object({ channel_id: ChannelId }).meta({ id: 'ChannelBody' });
 export const ExpandGroupBody = z.object({ group_id: SerialId, is_expanded: z.boolean() });
-export const ColorModeBody = z.object({ mode: ColorRolesMode });
 
 export const QuestionParams = GuildParams.extend({ question_type: Text.min(1).max(64) });
 export const ToggleQuestionBody = z.object({ enabled: z.boolean() });
@@ -132,7 +133,7 @@ export const CreateBoostBody = z
   .meta({ id: 'CreateBoostBody' });
 export const CreateRoleBoostBody = z
   .object({
-    role_id: z.string().regex(/^\d{5,20}$/, 'A role boost needs a role id'),
+    role_id: snowflake('A role boost needs a role id'),
     multiplier: z.number().min(0).max(100).default(2),
     expires_at: ExpiresAt.default(null),
   })

@@ -1,3 +1,5 @@
+export * from './color-custom-id.ts';
+export * from './color-math.ts';
 export * from './color-panel.ts';
 export * from './config.ts';
 export * from './discord-components.ts';

@@ -38,7 +38,7 @@ export function xpForMessage(input: { xpPerMessage: number; multiplier: number; 
   return Number.isFinite(xp) && xp > 0 ? xp : 0;
 }
 
-export const ROLE_BOOST_PREFIX = '-role:';
+const ROLE_BOOST_PREFIX = '-role:';
 
 export interface LevelingBoost {
   multiplier: number;
@@ -63,7 +63,7 @@ export function roleBoostUserId(roleId: string): string {
   return `${ROLE_BOOST_PREFIX}${roleId}`;
 }
 
-export function isBoostActive(boost: Pick<LevelingBoost, 'expiresAt'>, now: Date): boolean {
+function isBoostActive(boost: Pick<LevelingBoost, 'expiresAt'>, now: Date): boolean {
   if (boost.expiresAt === null) return true;
   const expires = boost.expiresAt instanceof Date ? boost.expiresAt : new Date(boost.expiresAt);
   return !Number.isNaN(expires.getTime()) && expires.getTime() > now.getTime();
@@ -104,14 +104,14 @@ function clampInt(value: unknown, min: number, max: number, fallback: number): n
 }
 
 export const XP_PER_MESSAGE_DEFAULT = 10;
-export const XP_PER_MESSAGE_MAX = 1000;
+const XP_PER_MESSAGE_MAX = 1000;
 export const MESSAGE_COOLDOWN_DEFAULT_SEC = 30;
-export const MESSAGE_COOLDOWN_MAX_SEC = 600;
+const MESSAGE_COOLDOWN_MAX_SEC = 600;
 export const XP_MULTIPLIER_DEFAULT = 1;
-export const BOOST_MULTIPLIER_DEFAULT = 2;
+const BOOST_MULTIPLIER_DEFAULT = 2;
 export const LEVEL_ROLE_NAME_MAX = 100;
-export const LEVEL_ROLE_NAME_DEFAULT = 'Level Reward';
-export const LEVEL_REQUIRED_DEFAULT = 1;
+const LEVEL_ROLE_NAME_DEFAULT = 'Level Reward';
+const LEVEL_REQUIRED_DEFAULT = 1;
 export const MAX_LEVEL_ROLES = 15;
 
 export function clampXpPerMessage(value: unknown): number {

@@ -148,8 +148,6 @@ export function isNaturalColorName(name: string): boolean {
 /** Discord role colours are 24-bit integers; parse `#RRGGBB` (or `RRGGBB`). */
 export function hexToColorInt(hex: string): number {
   const match = /^#?([0-9a-f]{6})$/i.exec(hex.trim());
-  if (!match?.[1]) throw new Error(`Invalid hex colour: ${hex}`);
+  if (!match?.[1]) throw new Error(`Invalid hex color: ${hex}`);
   return Number.parseInt(match[1], 16);
 }
-
-export const HEX_COLOR_PATTERN = /^#[0-9A-Fa-f]{6}$/;

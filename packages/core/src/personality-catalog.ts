@@ -3,6 +3,7 @@
  * "Generate Roles" creates one role per option, "Post" publishes one message per enabled
  * question built by `personalityComponents`.
  */
+import type { PersonalityQuestionType } from '@spacecadet/contract';
 import {
   ButtonStyle,
   ComponentType,
@@ -14,21 +15,6 @@ import {
   type DiscordStringSelect,
   truncateForDiscord,
 } from './discord-components.ts';
-
-export const PERSONALITY_QUESTION_TYPES = [
-  'age_range',
-  'zodiac',
-  'gaming_platform',
-  'hobbies',
-  'pronouns',
-  'gender',
-  'dm_status',
-  'ping_roles',
-  'music_genres',
-  'mbti',
-] as const;
-
-export type PersonalityQuestionType = (typeof PERSONALITY_QUESTION_TYPES)[number];
 
 export interface PersonalityOption {
   label: string;
@@ -209,10 +195,6 @@ const catalogByType = new Map<string, PersonalityQuestion>(
   PERSONALITY_CATALOG.map((question) => [question.questionType, question]),
 );
 
-export function isPersonalityQuestionType(value: string): value is PersonalityQuestionType {
-  return catalogByType.has(value);
-}
-
 export function personalityQuestion(type: string): PersonalityQuestion | undefined {
   return catalogByType.get(type);
 }
@@ -232,7 +214,7 @@ export function parsePersonalityCustomId(customId: string): PersonalityAction | 
 }
 
 /** Most options buttons can show: 5 rows of 5. */
-export const PERSONALITY_MAX_BUTTONS = DISCORD_LIMITS.actionRowsPerMessage * DISCORD_LIMITS.buttonsPerRow;
+const PERSONALITY_MAX_BUTTONS = DISCORD_LIMITS.actionRowsPerMessage * DISCORD_LIMITS.buttonsPerRow;
 
 export interface PersonalityComponentInput {
   questionType: string;
@@ -276,7 +258,7 @@ export function personalityComponents(question: PersonalityComponentInput): Disc
   return [{ type: ComponentType.ActionRow, components: [select] }];
 }
 
-export const PERSONALITY_ACCENT = 0x5865f2;
+const PERSONALITY_ACCENT = 0x5865f2;
 
 export function personalityEmbed(question: { title: string; description: string; isMultiSelect: boolean }) {
   const hint = question.isMultiSelect

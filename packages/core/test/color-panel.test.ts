@@ -1,16 +1,13 @@
+import { ColorRolesMode } from '@spacecadet/contract';
 import { describe, expect, it } from 'vitest';
+import { colorNameMatches, parseColorCustomId } from '../src/color-custom-id.ts';
+import { COLOR_SQUARE_EMOJIS, colorSquareEmoji } from '../src/color-math.ts';
 import {
   buildColorPanel,
   buildColorPanelEmbed,
   buildNaturalsPicker,
   buildShadePicker,
-  COLOR_SQUARE_EMOJIS,
-  type ColorPanelAction,
-  colorNameMatches,
-  colorSquareEmoji,
-  NATURALS_HEX,
   type PanelColor,
-  parseColorCustomId,
   toDiscordComponents,
 } from '../src/color-panel.ts';
 import { DISCORD_LIMITS } from '../src/discord-components.ts';
@@ -22,11 +19,11 @@ const palette: PanelColor[] = DEFAULT_COLOR_PALETTE.map((family) => ({
   shades: family.shades.map((shade) => ({ ...shade })),
 }));
 const plain = (...names: string[]): PanelColor[] => names.map((name) => ({ name, hex: '#123456' }));
-const labels = (colors: PanelColor[], mode: 'basic' | 'shades') =>
+const labels = (colors: PanelColor[], mode: ColorRolesMode) =>
   buildColorPanel(colors, mode).buttons.map((button) => button.label);
 
 describe('buildColorPanel ordering', () => {
-  it.each<[string, PanelColor[], 'basic' | 'shades', string[]]>([
+  it.each<[string, PanelColor[], ColorRolesMode, string[]]>([
     ['empty', [], 'basic', []],
     [
       'default palette, basic: naturals are separate buttons',
@@ -132,74 +129,6 @@ describe('buildColorPanel buttons', () => {
   });
 });
 
-const familyHex = (name: string) => DEFAULT_COLOR_PALETTE.find((f) => f.name === name)?.hex ?? '';
-
-describe('colorSquareEmoji', () => {
-  it.each([
-    ['Red', '🟥'],
-    ['Orange', '🟧'],
-    ['Yellow', '🟨'],
-    ['Green', '🟩'],
-    ['Blue', '🟦'],
-    ['Indigo/Violet', '🟪'],
-    // Pink is red-hued and 🟪 is drawn lavender: pinks take 🟥 (documented on colorSquareEmoji).
-    ['Pink', '🟥'],
-    ['Black', '⬛'],
-    ['Brown', '🟫'],
-    ['White', '⬜'],
-    ['Silver', '⬜'],
-    ['Gold', '🟨'],
-  ])('default %s family reads %s', (name, emoji) => {
-    expect(familyHex(name)).toMatch(/^#/);
-    expect(colorSquareEmoji(familyHex(name))).toBe(emoji);
-  });
-
-  it.each([
-    // Default palette shades.
-    ['Dark Red', '#8B0000', '🟥'],
-    ['Light Pink', '#FFB6C1', '🟥'],
-    ['Hot Pink', '#FF69B4', '🟥'],
-    ['Magenta', '#FF00FF', '🟪'],
-    ['Indigo', '#4B0082', '🟪'],
-    ['Lavender', '#B57EDC', '🟪'],
-    ['Burnt Orange', '#CC5500', '🟧'],
-    ['Peach', '#FFB07C', '🟧'],
-    ['Bronze', '#CD7F32', '🟧'],
-    ['Lemon', '#FFF44F', '🟨'],
-    ['Goldenrod', '#DAA520', '🟨'],
-    ['Mint', '#98FF98', '🟩'],
-    ['Forest Green', '#228B22', '🟩'],
-    ['Teal', '#008080', '🟦'],
-    ['Navy', '#1F305E', '🟦'],
-    ['Sky Blue', '#87CEEB', '🟦'],
-    ['Charcoal', '#36454F', '⬛'],
-    ['Chocolate', '#7B3F00', '🟫'],
-    ['Coffee', '#4B3621', '🟫'],
-    ['Tan', '#D2B48C', '🟫'],
-    ['Cream', '#FFFDD0', '⬜'],
-    ['Champagne', '#F7E7CE', '⬜'],
-    ['Gray', '#808080', '⬜'],
-    ['Slate', '#708090', '⬜'],
-    ['Naturals button', NATURALS_HEX, '🟫'],
-    // Edges: pure primaries, extremes, greys either side of the black/white split.
-    ['pure red', '#FF0000', '🟥'],
-    ['pure green', '#00FF00', '🟩'],
-    ['pure blue', '#0000FF', '🟦'],
-    ['cyan', '#00FFFF', '🟦'],
-    ['pure yellow', '#FFFF00', '🟨'],
-    ['maroon', '#800000', '🟥'],
-    ['true black', '#000000', '⬛'],
-    ['very dark blue is black', '#0A0A1E', '⬛'],
-    ['dim grey', '#696969', '⬛'],
-    ['lower-case, no #, padded', ' e53935 ', '🟥'],
-    ['short #RGB', '#F0F', '🟪'],
-    ['not a hex', 'red', '⬜'],
-    ['empty', '', '⬜'],
-  ])('%s %s reads %s', (_name, hex, emoji) => {
-    expect(colorSquareEmoji(hex)).toBe(emoji);
-  });
-});
-
 describe('toDiscordComponents', () => {
   it.each([
     [0, []],
@@ -233,7 +162,7 @@ describe('toDiscordComponents', () => {
     expect(posted.every((c) => c.type === 2 && c.style === 2)).toBe(true);
   });
 
-  it.each(['basic', 'shades'] as const)(
+  it.each(ColorRolesMode.options)(
     'posts each %s button with the preview emoji, within Discord limits',
     (mode) => {
       const panel = buildColorPanel(palette, mode);
@@ -270,44 +199,6 @@ describe('toDiscordComponents', () => {
       expect(COLOR_SQUARE_EMOJIS).toContain(button.emoji?.name);
       expect(button.label.length).toBeLessThanOrEqual(DISCORD_LIMITS.buttonLabelLength);
     }
-  });
-});
-
-describe('parseColorCustomId', () => {
-  it.each<[string, ColorPanelAction | null]>([
-    ['color:pick:Red', { action: 'pick', colorName: 'Red' }],
-    ['color:pick:Indigo/Violet', { action: 'pick', colorName: 'Indigo/Violet' }],
-    ['color:family:Blue', { action: 'family', colorName: 'Blue' }],
-    ['color:family:naturals', { action: 'naturals' }],
-    ['color:shade:Sky Blue', { action: 'shade', shadeName: 'Sky Blue' }],
-    ['color:shade:Odd:Name', { action: 'shade', shadeName: 'Odd:Name' }],
-    ['color:pick:', null],
-    ['color:nope:Red', null],
-    ['personality:zodiac:1', null],
-    ['', null],
-  ])('%s', (customId, expected) => {
-    expect(parseColorCustomId(customId)).toEqual(expected);
-  });
-
-  it('round-trips every button the panel builds', () => {
-    for (const mode of ['basic', 'shades'] as const) {
-      for (const button of buildColorPanel(palette, mode).buttons) {
-        const parsed = parseColorCustomId(button.customId);
-        expect(parsed).not.toBeNull();
-        if (parsed?.action === 'pick' || parsed?.action === 'family') {
-          expect(colorNameMatches(button.label, parsed.colorName)).toBe(true);
-        }
-      }
-    }
-  });
-
-  it.each([
-    ['Red', 'red', true],
-    ['Red', 'Reddish', false],
-    ['Sky Blue', 'SKY BLUE', true],
-    [' Red ', 'Red', true],
-  ])('colorNameMatches(%s, %s) = %s', (stored, fromId, expected) => {
-    expect(colorNameMatches(stored, fromId)).toBe(expected);
   });
 });
 
@@ -385,7 +276,7 @@ describe('shade pickers', () => {
 });
 
 describe('buildColorPanelEmbed', () => {
-  it.each(['basic', 'shades'] as const)('%s mode has a title, description and pink accent', (mode) => {
+  it.each(ColorRolesMode.options)('%s mode has a title, description and pink accent', (mode) => {
     const embed = buildColorPanelEmbed(mode);
     expect(embed.title).toMatch(/Color Roles/);
     expect(embed.description.length).toBeGreaterThan(10);

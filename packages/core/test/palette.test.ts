@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_COLOR_PALETTE,
-  HEX_COLOR_PATTERN,
-  hexToColorInt,
-  NATURAL_NAMES,
-  RAINBOW_ORDER,
-} from '../src/palette.ts';
+import { DEFAULT_COLOR_PALETTE, hexToColorInt, NATURAL_NAMES, RAINBOW_ORDER } from '../src/palette.ts';
+
+const HEX_COLOR_PATTERN = /^#[0-9A-Fa-f]{6}$/;
 
 describe('DEFAULT_COLOR_PALETTE', () => {
   it('has the 12 families: rainbow order then naturals', () => {

@@ -1,7 +1,7 @@
+import { PERSONALITY_QUESTION_TYPES } from '@spacecadet/contract';
 import { describe, expect, it } from 'vitest';
 import {
   PERSONALITY_CATALOG,
-  PERSONALITY_QUESTION_TYPES,
   parsePersonalityCustomId,
   personalityComponents,
   personalityEmbed,

@@ -1,3 +1,4 @@
+import { isSnowflake } from '@spacecadet/contract/ids';
 import { decodeInstallState } from '@spacecadet/contract/install-state';
 
 /**
@@ -7,6 +8,6 @@ import { decodeInstallState } from '@spacecadet/contract/install-state';
 export function installedGuildFromQuery(search: URLSearchParams): { guildId: string | null } | null {
   if (search.get('install') !== 'success') return null;
   const direct = search.get('guild_id');
-  if (direct && /^\d{5,20}$/.test(direct)) return { guildId: direct };
+  if (direct && isSnowflake(direct)) return { guildId: direct };
   return { guildId: decodeInstallState(search.get('state')) ?? null };
 }

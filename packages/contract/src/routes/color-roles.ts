@@ -1,0 +1,68 @@
+/** Color roles: the palette, its panel channel and the jobs that build them. */
+import { z } from 'zod';
+import { ColorRolesState } from '../entities.ts';
+import { Snowflake } from '../id-schemas.ts';
+import { ChannelBody, ExpandGroupBody, GuildParams } from '../requests.ts';
+import { accepted, ok, route } from './define.ts';
+
+export const colorRoleRoutes = {
+  getColorRoles: route({
+    method: 'GET',
+    path: '/api/guilds/:guildId/color-roles',
+    auth: 'guild',
+    tag: 'color-roles',
+    summary: 'Palette groups, panel channel and mode',
+    params: GuildParams,
+    responses: ok(ColorRolesState),
+  }),
+  setColorRolesChannel: route({
+    method: 'PUT',
+    path: '/api/guilds/:guildId/color-roles/channel',
+    auth: 'guild',
+    tag: 'color-roles',
+    summary: 'Set the panel channel',
+    params: GuildParams,
+    body: ChannelBody,
+    guildRefs: { channel_id: 'channel' },
+    responses: ok(z.object({ channel_id: Snowflake })),
+  }),
+  generateColorRoles: route({
+    method: 'POST',
+    path: '/api/guilds/:guildId/color-roles/generate-roles',
+    auth: 'guild',
+    tag: 'color-roles',
+    summary: 'Seed the palette if empty and create missing roles (job)',
+    params: GuildParams,
+    needsBot: true,
+    responses: accepted,
+  }),
+  postColorPanel: route({
+    method: 'POST',
+    path: '/api/guilds/:guildId/color-roles/post-panel',
+    auth: 'guild',
+    tag: 'color-roles',
+    summary: 'Post or update the color panel in the panel channel (job)',
+    params: GuildParams,
+    needsBot: true,
+    responses: accepted,
+  }),
+  resetColorRoles: route({
+    method: 'POST',
+    path: '/api/guilds/:guildId/color-roles/reset',
+    auth: 'guild',
+    tag: 'color-roles',
+    summary: 'Delete the created roles and the palette (job)',
+    params: GuildParams,
+    needsBot: true,
+    responses: accepted,
+  }),
+  expandColorGroup: route({
+    method: 'PUT',
+    path: '/api/color-groups/expand',
+    auth: 'group',
+    tag: 'color-roles',
+    summary: 'Set a color group expanded flag',
+    body: ExpandGroupBody,
+    responses: ok(ExpandGroupBody),
+  }),
+} as const;

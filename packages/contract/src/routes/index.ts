@@ -1,0 +1,76 @@
+/**
+ * The route table: every HTTP route of the API, its auth, schemas and statuses. The API
+ * registers and documents its routes from it and the dashboard's client is typed by it. Each
+ * resource's routes live in their own file; the table assembles them in one list.
+ */
+import type { z } from 'zod';
+import { ErrorBody } from '../errors.ts';
+import { authRoutes } from './auth.ts';
+import { colorRoleRoutes } from './color-roles.ts';
+import { configRoutes } from './config.ts';
+import type { RouteDef } from './define.ts';
+import { healthRoutes } from './health.ts';
+import { jobRoutes } from './jobs.ts';
+import { levelingRoutes } from './leveling.ts';
+import { personalityRoleRoutes } from './personality-roles.ts';
+
+export type { RouteAuth, RouteDef } from './define.ts';
+
+export const routes = {
+  ...healthRoutes,
+  ...authRoutes,
+  ...jobRoutes,
+  ...configRoutes,
+  ...colorRoleRoutes,
+  ...personalityRoleRoutes,
+  ...levelingRoutes,
+} as const satisfies Record<string, RouteDef>;
+
+export type Routes = typeof routes;
+export type RouteName = keyof Routes;
+
+/** Error statuses each kind of route may answer, all with the one error body. */
+export function errorResponses(def: RouteDef): Record<number, typeof ErrorBody> {
+  const statuses = [400, 429, 500, 503];
+  if (def.auth !== 'public') statuses.push(401);
+  if (def.auth === 'guild' || def.auth === 'group' || def.path.startsWith('/api/jobs'))
+    statuses.push(403, 404);
+  // Checking body ids against the guild asks Discord with the bot's token: the bot must be there.
+  const asksDiscord = def.needsBot === true || def.guildRefs !== undefined;
+  if (asksDiscord || def.tag === 'color-roles') statuses.push(409);
+  if (def.tag === 'color-roles') statuses.push(501);
+  if (def.auth === 'session' || asksDiscord || def.path.includes('channels')) statuses.push(502);
+  return Object.fromEntries(statuses.sort().map((s) => [s, ErrorBody]));
+}
+
+type ParamsOf<R> = R extends { params: z.ZodObject } ? z.input<R['params']> : undefined;
+type QueryOf<R> = R extends { query: z.ZodObject } ? z.input<R['query']> : undefined;
+type BodyOf<R> = R extends { body: z.ZodType } ? z.input<R['body']> : undefined;
+type SuccessStatus<R extends RouteDef> = Extract<keyof R['responses'], 200 | 201 | 202 | 204>;
+export type RouteParams<N extends RouteName> = ParamsOf<Routes[N]>;
+export type RouteQuery<N extends RouteName> = QueryOf<Routes[N]>;
+export type RouteBody<N extends RouteName> = BodyOf<Routes[N]>;
+export type RouteResponse<N extends RouteName> = Routes[N]['responses'][SuccessStatus<
+  Routes[N]
+>] extends infer S
+  ? S extends z.ZodType
+    ? z.output<S>
+    : undefined
+  : never;
+
+/** Fills `:name` segments: routePath(routes.getConfig, { guildId: '1' }) -> /api/guilds/1/config. */
+export function routePath(def: RouteDef, params?: Record<string, string | number>): string {
+  return def.path.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined) throw new Error(`Missing path parameter ${name} for ${def.path}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** The success schema of a route (the first 2xx with a body), for parsing responses. */
+export function successSchema(def: RouteDef): z.ZodType | null {
+  for (const [status, schema] of Object.entries(def.responses)) {
+    if (Number(status) >= 200 && Number(status) < 300) return schema;
+  }
+  return null;
+}

@@ -1,0 +1,16 @@
+/** Progress of the jobs the action routes queue. */
+import { JobStatus } from '../entities.ts';
+import { JobParams } from '../requests.ts';
+import { ok, route } from './define.ts';
+
+export const jobRoutes = {
+  getJob: route({
+    method: 'GET',
+    path: '/api/jobs/:jobId',
+    auth: 'session',
+    tag: 'jobs',
+    summary: "State and progress of a job (only for users who manage the job's guild)",
+    params: JobParams,
+    responses: ok(JobStatus),
+  }),
+} as const;
