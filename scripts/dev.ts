@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
+import { inheritedEnv } from './env.ts';
 
 /**
  * How long services get to stop before they are killed: more than the worker's own 25 s for
@@ -79,7 +80,7 @@ export async function stopService(child: ChildProcess, deadline: number): Promis
 }
 
 function devEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  const env = inheritedEnv();
   const defaults: Record<string, string> = {
     DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/spacecadet',
     REDIS_URL: 'redis://127.0.0.1:6379',

@@ -4,11 +4,11 @@
  * process as the baseline. Fixed count at a fixed concurrency over real HTTP on 127.0.0.1.
  */
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
+import { loadBenchEnv } from '../env.ts';
 import { elapsedMs, ms, printTable, ratio, reportHeadline, runBounded, summarize } from './lib.ts';
 import { startStack } from './stack.ts';
 
-const REQUESTS = Number(process.env.BENCH_API_REQUESTS ?? 1000);
-const CONCURRENCY = Number(process.env.BENCH_API_CONCURRENCY ?? 16);
+const { requests: REQUESTS, concurrency: CONCURRENCY } = loadBenchEnv().api;
 const WARMUP = 100;
 const GUILD = SANDBOX_IDS.guilds.station;
 

@@ -8,14 +8,13 @@
  * `POST /_sandbox/interactions`. Bounded: a fixed number of clicks at a fixed concurrency.
  */
 import { defaultFixture, SANDBOX_IDS, type SandboxFixture } from '@spacecadet/discord-sandbox';
+import { loadBenchEnv } from '../env.ts';
 import { elapsedMs, ms, printTable, ratio, reportHeadline, runBounded, summarize, waitFor } from './lib.ts';
 import { runJobThroughApi, type Stack, startStack } from './stack.ts';
 
-const MEMBERS = Number(process.env.BENCH_CLICK_MEMBERS ?? 200);
-const CLICKS = Number(process.env.BENCH_CLICKS ?? 400);
+const { members: MEMBERS, clicks: CLICKS, concurrency: CONCURRENCY } = loadBenchEnv().click;
 const WARMUP = 40;
 const SINGLE_CLICKS = 60;
-const CONCURRENCY = Number(process.env.BENCH_CLICK_CONCURRENCY ?? 16);
 const ROLE_VISIBLE_TIMEOUT_MS = 5_000;
 
 const GUILD = SANDBOX_IDS.guilds.station;

@@ -7,14 +7,9 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inheritedEnv, loadBenchEnv } from '../env.ts';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
-
-/** Local Postgres and Redis unless the environment says otherwise (no Testcontainers here). */
-export function useLocalServices(): void {
-  process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
-  process.env.TEST_REDIS_URL ??= 'redis://127.0.0.1:6379';
-}
 
 export interface Summary {
   n: number;
@@ -123,7 +118,7 @@ export function runCommand(command: string, args: string[], timeoutMs: number): 
     const child = spawn(command, args, {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: process.env,
+      env: inheritedEnv(),
     });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -150,7 +145,7 @@ export interface DashboardBuild {
  * other tasks use). `run.ts` builds once and hands the directory to each benchmark.
  */
 export async function buildDashboard(): Promise<DashboardBuild> {
-  const given = process.env.BENCH_DASHBOARD_DIST;
+  const given = loadBenchEnv().dashboardDist;
   if (given && existsSync(join(given, 'index.html'))) return { distDir: given, cleanup: async () => {} };
   const distDir = await mkdtemp(join(tmpdir(), 'spacecadet-bench-dashboard-'));
   try {

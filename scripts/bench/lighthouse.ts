@@ -11,6 +11,7 @@ import { startDashboardServer } from '@spacecadet/dashboard/server/server.ts';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { loadBenchEnv } from '../env.ts';
 import { buildDashboard, printTable, reportHeadline, SKIPPED_EXIT_CODE } from './lib.ts';
 
 const CHROME_FLAGS = [
@@ -24,16 +25,12 @@ const CHROME_FLAGS = [
   '--disable-sync',
 ];
 const PAGES = ['/', '/dashboard'] as const;
-const RUNS = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3));
+const BENCH = loadBenchEnv();
+const RUNS = BENCH.lighthouseRuns;
 
 function chromePath(): string | null {
-  const candidates = [
-    process.env.CHROME_PATH,
-    process.env.CHROMIUM_PATH,
-    '/usr/bin/chromium',
-    '/usr/bin/chromium-browser',
-  ];
-  return candidates.find((path): path is string => Boolean(path && existsSync(path))) ?? null;
+  const candidates = [...BENCH.chromePaths, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  return candidates.find((path) => existsSync(path)) ?? null;
 }
 
 function skip(reason: string): never {

@@ -5,14 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import {
-  buildDashboard,
-  type DashboardBuild,
-  parseHeadline,
-  repoRoot,
-  SKIPPED_EXIT_CODE,
-  useLocalServices,
-} from './lib.ts';
+import { inheritedEnv, loadBenchEnv, ScriptEnvError, useLocalServices } from '../env.ts';
+import { buildDashboard, type DashboardBuild, parseHeadline, repoRoot, SKIPPED_EXIT_CODE } from './lib.ts';
 
 const BENCHMARKS = ['dashboard-size', 'lighthouse', 'click-latency', 'api-read', 'worker-memory'] as const;
 const NEEDS_DASHBOARD = new Set(['dashboard-size', 'lighthouse']);
@@ -75,8 +69,16 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const selected = wanted.length > 0 ? BENCHMARKS.filter((name) => wanted.includes(name)) : [...BENCHMARKS];
+  // Each benchmark reads these in its own process; a bad one should stop the run before any starts.
+  try {
+    loadBenchEnv();
+  } catch (error) {
+    if (!(error instanceof ScriptEnvError)) throw error;
+    console.error(error.message);
+    process.exit(2);
+  }
   useLocalServices();
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  const env = inheritedEnv();
   const outcomes: Outcome[] = [];
 
   let dashboard: DashboardBuild | null = null;

@@ -9,7 +9,8 @@ import { buildApp, loadApiConfig } from '@spacecadet/api';
 import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
 import { SANDBOX_IDS, type Sandbox, type SandboxFixture, startSandbox } from '@spacecadet/discord-sandbox';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
-import { useLocalServices, waitFor } from './lib.ts';
+import { useLocalServices } from '../env.ts';
+import { waitFor } from './lib.ts';
 
 const DASHBOARD_URL = 'http://127.0.0.1:5173';
 

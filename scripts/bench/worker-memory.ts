@@ -23,16 +23,18 @@ import { pathToFileURL } from 'node:url';
 import type { TestDatabase, TestRedis } from '@spacecadet/db/testing';
 import type { Sandbox, SandboxChannel, SandboxFixture, SandboxGuild } from '@spacecadet/discord-sandbox';
 import type { RunningWorker } from '@spacecadet/worker';
-import { kib, printTable, ratio, repoRoot, reportHeadline, runBounded, useLocalServices } from './lib.ts';
+import { loadBaselineClientEnv, loadBenchEnv, pathAndHome, useLocalServices } from '../env.ts';
+import { kib, printTable, ratio, repoRoot, reportHeadline, runBounded } from './lib.ts';
 
-const SMALL = Number(process.env.BENCH_MEMORY_SMALL_GUILDS ?? 10);
-const LARGE = Number(process.env.BENCH_MEMORY_GUILDS ?? 500);
+const BENCH = loadBenchEnv().memory;
+const SMALL = BENCH.smallGuilds;
+const LARGE = BENCH.guilds;
 const CHANNELS = 20;
 const ROLES = 30;
-const MEMBERS = Number(process.env.BENCH_MEMORY_MEMBERS ?? 100);
+const MEMBERS = BENCH.members;
 const MESSAGES = 3;
 const SAMPLES = 3;
-const REPEATS = Number(process.env.BENCH_MEMORY_REPEATS ?? 3);
+const REPEATS = BENCH.repeats;
 const SAMPLE_GAP_MS = 300;
 const SETTLE_MS = 1_500;
 const READY_TIMEOUT_MS = 90_000;
@@ -61,17 +63,15 @@ async function baselineClient(): Promise<void> {
   // The worker's own copy of discord.js; the scripts package does not depend on it.
   const resolved = createRequire(join(repoRoot, 'apps', 'worker', 'package.json')).resolve('discord.js');
   const discord = (await import(pathToFileURL(resolved).href)) as DiscordModule;
-  const client = new discord.Client({
-    intents: Number(process.env.BENCH_INTENTS),
-    rest: { api: process.env.DISCORD_API_BASE ?? '' },
-  });
+  const env = loadBaselineClientEnv();
+  const client = new discord.Client({ intents: env.intents, rest: { api: env.apiBase } });
   client.once(discord.Events.ClientReady, (ready) => {
     process.send?.({ bench: 'ready', guilds: ready.guilds.cache.size });
   });
   process.once('SIGTERM', () => {
     void client.destroy().finally(() => process.exit(0));
   });
-  await client.login(process.env.DISCORD_BOT_TOKEN);
+  await client.login(env.botToken);
 }
 
 const snowflake = (kind: bigint, index: number): string => (kind * 10n ** 17n + BigInt(index)).toString();
@@ -300,8 +300,7 @@ async function measureClient(
   stopList.add(cleanup);
   try {
     const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
+      ...pathAndHome(),
       NODE_ENV: 'production',
       DISCORD_API_BASE: sandbox.apiBase,
       DISCORD_BOT_TOKEN: sandboxModule.SANDBOX_BOT_TOKEN,

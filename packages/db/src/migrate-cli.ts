@@ -1,11 +1,10 @@
 // `pnpm db:migrate`: creates the database if needed, applies migrations, exits.
 import { ensureDatabase, redactUrl } from './database.ts';
+import { DbEnvError, loadMigrateEnv } from './env.ts';
 import { runMigrations } from './migrate.ts';
 
-const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/spacecadet';
-
 async function main(): Promise<void> {
-  const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  const { databaseUrl } = loadMigrateEnv();
   const created = await ensureDatabase(databaseUrl);
   await runMigrations(databaseUrl);
   console.log(`${created ? 'Created and migrated' : 'Migrated'} ${redactUrl(databaseUrl)}`);
@@ -14,7 +13,8 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (error: unknown) => {
-    console.error('Migration failed:', error instanceof Error ? error.message : error);
+    if (error instanceof DbEnvError) console.error(error.message);
+    else console.error('Migration failed:', error instanceof Error ? error.message : error);
     process.exit(1);
   },
 );

@@ -1,14 +1,16 @@
+import { loadSandboxEnv, SandboxEnvError } from './env.ts';
 import { startSandbox } from './index.ts';
 
-const port = Number(process.env.SANDBOX_PORT ?? 4100);
-const host = process.env.SANDBOX_HOST ?? '127.0.0.1';
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`SANDBOX_PORT must be a port number, got "${process.env.SANDBOX_PORT}"`);
+let env: ReturnType<typeof loadSandboxEnv>;
+try {
+  env = loadSandboxEnv();
+} catch (error) {
+  if (!(error instanceof SandboxEnvError)) throw error;
+  console.error(error.message);
   process.exit(1);
 }
 
-const publicUrl = process.env.SANDBOX_PUBLIC_URL;
-const sandbox = await startSandbox({ port, host, ...(publicUrl ? { publicUrl } : {}) });
+const sandbox = await startSandbox(env);
 console.log(`Discord sandbox listening on ${sandbox.url}`);
 console.log(`  DISCORD_API_BASE=${sandbox.apiBase}`);
 console.log(`  DISCORD_OAUTH_BASE=${sandbox.oauthBase}`);

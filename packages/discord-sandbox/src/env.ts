@@ -1,0 +1,53 @@
+/**
+ * The standalone sandbox's one env reader (`src/main.ts`). Embedders pass options to
+ * `startSandbox` instead. Plain checks: this package has no schema library.
+ */
+
+export interface SandboxEnv {
+  port: number;
+  host: string;
+  publicUrl?: string;
+}
+
+export class SandboxEnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid Discord sandbox environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'SandboxEnvError';
+  }
+}
+
+/** Blank counts as unset, so `SANDBOX_PORT=` in a .env file means the default, not port 0. */
+function read(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** Reads and validates SANDBOX_PORT, SANDBOX_HOST and SANDBOX_PUBLIC_URL; throws naming each bad one. */
+export function loadSandboxEnv(env: NodeJS.ProcessEnv = process.env): SandboxEnv {
+  const problems: string[] = [];
+
+  const rawPort = read(env, 'SANDBOX_PORT');
+  let port = 4100;
+  if (rawPort !== undefined) {
+    port = Number(rawPort);
+    if (!/^\d{1,5}$/.test(rawPort) || port > 65535)
+      problems.push(`SANDBOX_PORT: must be a port number (0-65535), got "${rawPort}"`);
+  }
+
+  const host = read(env, 'SANDBOX_HOST') ?? '127.0.0.1';
+
+  const publicUrl = read(env, 'SANDBOX_PUBLIC_URL');
+  if (publicUrl !== undefined && !isHttpUrl(publicUrl))
+    problems.push(`SANDBOX_PUBLIC_URL: must be an http(s) URL, got "${publicUrl}"`);
+
+  if (problems.length > 0) throw new SandboxEnvError(problems);
+  return { port, host, ...(publicUrl ? { publicUrl } : {}) };
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { loadSandboxEnv, SandboxEnvError } from '../src/env.ts';
+
+describe('loadSandboxEnv', () => {
+  it('defaults to 127.0.0.1:4100 with no public URL, blank values counting as unset', () => {
+    expect(loadSandboxEnv({})).toEqual({ port: 4100, host: '127.0.0.1' });
+    expect(loadSandboxEnv({ SANDBOX_PORT: ' ', SANDBOX_HOST: '', SANDBOX_PUBLIC_URL: '' })).toEqual({
+      port: 4100,
+      host: '127.0.0.1',
+    });
+  });
+
+  it('reads port, host and public URL', () => {
+    const env = { SANDBOX_PORT: '0', SANDBOX_HOST: '0.0.0.0', SANDBOX_PUBLIC_URL: 'http://sandbox:4100' };
+    expect(loadSandboxEnv(env)).toEqual({ port: 0, host: '0.0.0.0', publicUrl: 'http://sandbox:4100' });
+  });
+
+  it('names every bad variable', () => {
+    const read = () => loadSandboxEnv({ SANDBOX_PORT: '70000', SANDBOX_PUBLIC_URL: 'sandbox:4100' });
+    expect(read).toThrow(SandboxEnvError);
+    expect(read).toThrow(
+      /SANDBOX_PORT: must be a port number.*"70000"[\s\S]*SANDBOX_PUBLIC_URL: must be an http/,
+    );
+    expect(() => loadSandboxEnv({ SANDBOX_PORT: 'eighty' })).toThrow(/SANDBOX_PORT/);
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { loadBaselineClientEnv, loadBenchEnv, ScriptEnvError } from './env.ts';
+
+describe('loadBenchEnv', () => {
+  it('has the documented defaults, blank values counting as unset', () => {
+    const defaults = loadBenchEnv({ BENCH_CLICKS: '' });
+    expect(defaults).toEqual({
+      api: { requests: 1000, concurrency: 16 },
+      click: { members: 200, clicks: 400, concurrency: 16 },
+      memory: { smallGuilds: 10, guilds: 500, members: 100, repeats: 3 },
+      lighthouseRuns: 3,
+      chromePaths: [],
+    });
+  });
+
+  it('reads every setting', () => {
+    const env = loadBenchEnv({
+      BENCH_API_REQUESTS: '8',
+      BENCH_CLICK_CONCURRENCY: '2',
+      BENCH_MEMORY_GUILDS: '50',
+      BENCH_LIGHTHOUSE_RUNS: '1',
+      CHROMIUM_PATH: '/opt/chromium',
+      BENCH_DASHBOARD_DIST: '/tmp/dist',
+    });
+    expect(env.api.requests).toBe(8);
+    expect(env.click.concurrency).toBe(2);
+    expect(env.memory.guilds).toBe(50);
+    expect(env.lighthouseRuns).toBe(1);
+    expect(env.chromePaths).toEqual(['/opt/chromium']);
+    expect(env.dashboardDist).toBe('/tmp/dist');
+  });
+
+  it('names every bad setting instead of running with NaN', () => {
+    const read = () => loadBenchEnv({ BENCH_CLICKS: 'many', BENCH_MEMORY_REPEATS: '0' });
+    expect(read).toThrow(ScriptEnvError);
+    expect(read).toThrow(
+      /BENCH_CLICKS: must be a whole number of at least 1, got "many"[\s\S]*BENCH_MEMORY_REPEATS/,
+    );
+  });
+});
+
+describe('loadBaselineClientEnv', () => {
+  it('needs what worker-memory.ts hands its baseline child', () => {
+    const env = {
+      BENCH_INTENTS: '513',
+      DISCORD_API_BASE: 'http://127.0.0.1:4100/api',
+      DISCORD_BOT_TOKEN: 't',
+    };
+    expect(loadBaselineClientEnv(env)).toEqual({
+      intents: 513,
+      apiBase: env.DISCORD_API_BASE,
+      botToken: 't',
+    });
+    expect(() => loadBaselineClientEnv({})).toThrow(
+      /BENCH_INTENTS[\s\S]*DISCORD_API_BASE[\s\S]*DISCORD_BOT_TOKEN/,
+    );
+  });
+});
