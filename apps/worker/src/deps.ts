@@ -1,15 +1,24 @@
+import type { GuildJobPayload, JobResult } from '@spacecadet/contract';
 import type { Db } from '@spacecadet/db';
+import type { Queue } from 'bullmq';
 import type { Client } from 'discord.js';
 import type { Redis } from 'ioredis';
 import type { WorkerConfig } from './env.ts';
 import type { Logger } from './logger.ts';
+
+/**
+ * The job queue as the worker writes to it: schedulers, and follow-up jobs a feature queues.
+ * Names are strings because BullMQ types scheduler ids with the job-name type.
+ */
+export type WorkerQueue = Queue<GuildJobPayload, JobResult, string>;
 
 /** What handlers (jobs, events, interactions) work with; built once per process by startWorker. */
 export interface WorkerDeps {
   config: WorkerConfig;
   logger: Logger;
   db: Db;
-  /** App keys (warnings, cooldowns), all under `${config.redisPrefix}:`. */
+  /** App keys (warnings, locks, cooldowns): the client adds `${REDIS_PREFIX}:` (ioredis `keyPrefix`). */
   redis: Redis;
   client: Client;
+  queue: WorkerQueue;
 }

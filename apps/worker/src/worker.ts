@@ -1,25 +1,25 @@
 import { once } from 'node:events';
+import { bullPrefix, JOB_QUEUE, redisKeyPrefix } from '@spacecadet/contract';
 import { createDb } from '@spacecadet/db';
 import { watchRedisDurability } from '@spacecadet/db/redis-durability';
+import { Queue } from 'bullmq';
 import { type Client, Events } from 'discord.js';
 import { Redis } from 'ioredis';
-import { registerSlashCommands, SLASH_COMMANDS } from './commands/index.ts';
-import type { WorkerDeps } from './deps.ts';
+import type { WorkerDeps, WorkerQueue } from './deps.ts';
 import { createDiscordClient } from './discord-client.ts';
 import type { WorkerConfig } from './env.ts';
-import { trackGuildAccessCache } from './features/access-cache/guild-access-cache.ts';
-import { COMPONENT_ROUTES } from './features/index.ts';
-import { trackLeavers } from './features/leveling/members.ts';
-import { trackBotGuilds } from './features/presence/bot-guilds.ts';
+import type { WorkerFeature } from './features/feature.ts';
+import { hostFeatures } from './features/host.ts';
+import { FEATURES } from './features/index.ts';
+import { registerSlashCommands } from './interactions/commands.ts';
 import { routeInteraction } from './interactions/router.ts';
-import type { ComponentRoute } from './interactions/types.ts';
 import { createJobWorker } from './jobs/job-worker.ts';
 import { createLogger, errorFields, type Logger } from './logger.ts';
 
 export interface StartWorkerOptions {
   logger?: Logger;
-  /** Routes added after the features' own (tests use this to plug in a failing handler). */
-  extraComponentRoutes?: readonly ComponentRoute[];
+  /** The features to run; all of them unless a test runs its own. */
+  features?: readonly WorkerFeature[];
 }
 
 export interface RunningWorker {
@@ -42,7 +42,7 @@ export async function startWorker(
     onIdleError: (error) => logger.warn(errorFields(error), 'idle postgres connection lost'),
   });
   const db = database.db;
-  const redis = new Redis(config.redisUrl);
+  const redis = new Redis(config.redisUrl, { keyPrefix: redisKeyPrefix(config.redisPrefix) });
   // Warns at start (and after a Redis restart) when Redis could lose queued jobs.
   watchRedisDurability(redis, logger);
   // BullMQ needs blocking commands that never give up, hence its own connection.
@@ -51,20 +51,20 @@ export async function startWorker(
     // ioredis reconnects by itself; without a listener each failure is printed unformatted.
     connection.on('error', (error) => logger.warn(errorFields(error), 'redis connection error'));
   }
+  const queue: WorkerQueue = new Queue(JOB_QUEUE, {
+    connection: bullConnection,
+    prefix: bullPrefix(config.redisPrefix),
+  });
+  queue.on('error', (error) => logger.warn(errorFields(error), 'job queue error'));
   const client = createDiscordClient(config);
-  const deps: WorkerDeps = { config, logger, db, redis, client };
+  const deps: WorkerDeps = { config, logger, db, redis, client, queue };
+  const features = hostFeatures(options.features ?? FEATURES);
   let jobWorker: ReturnType<typeof createJobWorker> | undefined;
 
-  const routes = {
-    components: [...COMPONENT_ROUTES, ...(options.extraComponentRoutes ?? [])],
-    commands: SLASH_COMMANDS,
-  };
   client.on(Events.InteractionCreate, (interaction) => {
-    void routeInteraction(interaction, routes, deps);
+    void routeInteraction(interaction, features, deps);
   });
-  trackBotGuilds(deps);
-  trackLeavers(deps);
-  trackGuildAccessCache(deps);
+  features.attachGateway(deps);
   client.on(Events.Error, (error) => logger.error(errorFields(error), 'discord client error'));
   client.on(Events.ShardError, (error, shardId) =>
     logger.warn({ ...errorFields(error), shardId }, 'shard error'),
@@ -88,6 +88,9 @@ export async function startWorker(
     await client
       .destroy()
       .catch((error: unknown) => logger.error(errorFields(error), 'client destroy failed'));
+    // No job runs and no event arrives any more: what features buffered can be flushed now.
+    await features.shutdown(deps);
+    await queue.close().catch((error: unknown) => logger.error(errorFields(error), 'queue close failed'));
     await Promise.allSettled([redis.quit(), bullConnection.quit(), database.close()]);
     logger.info('worker stopped');
   }
@@ -100,8 +103,9 @@ export async function startWorker(
       { user: client.user?.tag, guilds: client.guilds.cache.size, shards: config.shards?.ids ?? [0] },
       'discord client ready',
     );
-    await registerSlashCommands(deps);
-    jobWorker = createJobWorker(deps, bullConnection);
+    await registerSlashCommands(deps, features.commands);
+    await features.syncSchedules(deps);
+    jobWorker = createJobWorker(deps, bullConnection, features.jobs);
     void jobWorker.run().catch((error: unknown) => logger.error(errorFields(error), 'job worker stopped'));
     await jobWorker.waitUntilReady();
   } catch (error) {

@@ -1,8 +1,8 @@
-import { prefixedRedisKey, userGuildsCacheKey } from '@spacecadet/contract';
+import { userGuildsCacheKey } from '@spacecadet/contract';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
-import { type Harness, SANDBOX_IDS, STATION, startHarness, waitFor } from './helpers.ts';
+import { type Harness, SANDBOX_IDS, STATION, startHarness, storedKey, waitFor } from './helpers.ts';
 
 const { ada, mo, nia, rex } = SANDBOX_IDS.users;
 const { stationManagers, stationCrew } = SANDBOX_IDS.roles;
@@ -13,8 +13,8 @@ describe("the API's cached guild lists follow Discord's member and role changes"
   let worker: RunningWorker;
   let redis: Redis;
 
-  /** The key the API reads (its client prefixes keys itself; ours does not). */
-  const key = (userId: string) => prefixedRedisKey(harness.redis.prefix, userGuildsCacheKey(userId));
+  /** The key the API reads, as stored (this test's client has no keyPrefix). */
+  const key = (userId: string) => storedKey(harness, userGuildsCacheKey(userId));
   /** What the API would have cached for a user who manages these guilds. */
   const seed = (userId: string, guildIds: string[]) =>
     redis.set(

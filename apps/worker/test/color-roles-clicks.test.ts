@@ -1,10 +1,10 @@
+import { colorWarningsKey } from '@spacecadet/contract';
 import { colorPanels, colorShades, colors, guildConfigs } from '@spacecadet/db/schema';
 import { InteractionResponseType, MessageFlags } from 'discord.js';
 import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLOR_BUSY_MESSAGE, ROLE_ABOVE_BOT_MESSAGE } from '../src/features/color-roles/assign.ts';
-import { colorWarningsKey } from '../src/features/color-roles/warnings.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   type ClickResult,
@@ -15,6 +15,7 @@ import {
   SANDBOX_IDS,
   STATION,
   startHarness,
+  storedKey,
   waitFor,
 } from './helpers.ts';
 
@@ -235,7 +236,7 @@ describe('members picking colors on the panel', () => {
     expect(memberRoles(harness.sandbox, STATION, nia)).not.toContain(SANDBOX_IDS.roles.stationModerators);
     const redis = new Redis(harness.redis.url);
     try {
-      const warnings = await redis.hvals(colorWarningsKey(harness.redis.prefix, STATION));
+      const warnings = await redis.hvals(storedKey(harness, colorWarningsKey(STATION)));
       expect(warnings).toEqual([expect.stringContaining('Moderators')]);
     } finally {
       redis.disconnect();

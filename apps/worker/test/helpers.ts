@@ -1,4 +1,4 @@
-import { JOB_QUEUE, type JobName, jobIdFor } from '@spacecadet/contract';
+import { bullPrefix, JOB_QUEUE, type JobName, jobIdFor, redisKeyPrefix } from '@spacecadet/contract';
 import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
 import {
   defaultFixture,
@@ -11,10 +11,14 @@ import {
 import { type Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { loadWorkerConfig, type WorkerConfig } from '../src/env.ts';
-import { bullPrefix } from '../src/jobs/job-worker.ts';
 
 export { SANDBOX_IDS };
 export const STATION = SANDBOX_IDS.guilds.station;
+
+/** A key as stored in Redis, for a test client without the apps' `keyPrefix`. */
+export function storedKey(harness: Harness, key: string): string {
+  return `${redisKeyPrefix(harness.redis.prefix)}${key}`;
+}
 
 /** Polls until `check` returns a value other than undefined/false, or fails at the deadline. */
 export async function waitFor<T>(

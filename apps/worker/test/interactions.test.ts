@@ -4,7 +4,8 @@ import type { RestRequestRecord } from '@spacecadet/discord-sandbox';
 import { Events, MessageFlags } from 'discord.js';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NO_COLOR_PANEL_MESSAGE } from '../src/commands/colors.ts';
+import { NO_COLOR_PANEL_MESSAGE } from '../src/features/color-roles/command.ts';
+import { FEATURES } from '../src/features/index.ts';
 import { GENERIC_ERROR_MESSAGE } from '../src/interactions/router.ts';
 import type { ComponentRoute } from '../src/interactions/types.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
@@ -40,7 +41,10 @@ describe('interaction routing', () => {
 
   beforeAll(async () => {
     harness = await startHarness();
-    worker = await startWorker(harness.config(), { logger, extraComponentRoutes: [exploding] });
+    worker = await startWorker(harness.config(), {
+      logger,
+      features: [...FEATURES, { name: 'exploding', components: [exploding] }],
+    });
     await harness.database.db.insert(colorPanels).values({ guildId: STATION, channelId: rolesChannel });
     const jobs = jobQueue(harness);
     try {

@@ -1,7 +1,6 @@
-import { jobIdFor, NOT_SUPPORTED } from '@spacecadet/contract';
+import { guildJobLockKey, jobIdFor, NOT_SUPPORTED } from '@spacecadet/contract';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guildLockKey } from '../src/jobs/guild-lock.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,
@@ -11,6 +10,7 @@ import {
   SANDBOX_IDS,
   STATION,
   startHarness,
+  storedKey,
   waitFor,
 } from './helpers.ts';
 
@@ -81,7 +81,7 @@ describe('job pipeline', () => {
 
   it('runs one job per feature and guild at a time: a second one waits, then runs', async () => {
     const redis = new Redis(harness.redis.url);
-    const lock = guildLockKey(harness.redis.prefix, 'color-roles', STATION);
+    const lock = storedKey(harness, guildJobLockKey('color-roles', STATION));
     try {
       // Another process is running a color-roles job for Sandbox Station.
       await redis.set(lock, 'someone-else', 'PX', 30_000);

@@ -1,6 +1,6 @@
+import type { StoredColor } from '@spacecadet/db/queries/color-roles';
 import type { APIRole } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import type { StoredColor } from '../src/features/color-roles/palette-store.ts';
 import { findOrphanRole, roleTargets } from '../src/features/color-roles/role-targets.ts';
 import { shardIdForGuild } from '../src/features/presence/bot-guilds.ts';
 

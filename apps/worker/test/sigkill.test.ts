@@ -1,13 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { jobIdFor } from '@spacecadet/contract';
+import { bullPrefix, jobIdFor } from '@spacecadet/contract';
 import { DEFAULT_COLOR_PALETTE } from '@spacecadet/core';
 import { colorShades, colors, guildConfigs } from '@spacecadet/db/schema';
 import { QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bullPrefix } from '../src/jobs/job-worker.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import { control, guildState, type Harness, jobQueue, STATION, startHarness, waitFor } from './helpers.ts';
 

@@ -1,4 +1,4 @@
-import { JOB_QUEUE } from '@spacecadet/contract';
+import { bullPrefix, JOB_QUEUE, redisKeyPrefix } from '@spacecadet/contract';
 import { createDb } from '@spacecadet/db';
 import { watchRedisDurability } from '@spacecadet/db/redis-durability';
 import { Queue } from 'bullmq';
@@ -36,7 +36,10 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
     applicationName: 'spacecadet-api',
     onIdleError: (error) => app.log.warn({ err: error }, 'idle Postgres connection failed'),
   });
-  const redis = new Redis(config.redisUrl, { ...redisOptions(config), keyPrefix: `${config.redisPrefix}:` });
+  const redis = new Redis(config.redisUrl, {
+    ...redisOptions(config),
+    keyPrefix: redisKeyPrefix(config.redisPrefix),
+  });
   // BullMQ refuses a keyPrefix on its connection; it namespaces with its own `prefix`.
   const queueRedis = new Redis(config.redisUrl, redisOptions(config));
   for (const client of [redis, queueRedis]) {
@@ -53,7 +56,7 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
   );
   const queue: GuildJobQueue = new Queue(JOB_QUEUE, {
     connection: queueRedis,
-    prefix: `${config.redisPrefix}:bull`,
+    prefix: bullPrefix(config.redisPrefix),
     skipWaitingForReady: true,
   });
   queue.on('error', (error) => app.log.debug({ err: error }, 'queue error'));

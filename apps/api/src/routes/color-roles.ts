@@ -1,7 +1,12 @@
-import { type ColorGroup, MESSAGES, routes } from '@spacecadet/contract';
-import { colorRolesModeOf } from '@spacecadet/core';
-import { colorGroups, colorPanels, colorShades, colors, type Db, guildConfigs } from '@spacecadet/db';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { type ColorGroup, colorWarningsKey, MESSAGES, routes } from '@spacecadet/contract';
+import { colorGroups, colorPanels, colorShades, colors, type Db } from '@spacecadet/db';
+import {
+  loadColorGroups,
+  loadColorRolesMode,
+  loadPanelLocation,
+  savePanelChannel,
+} from '@spacecadet/db/queries/color-roles';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ApiError, notFound } from '../errors.ts';
@@ -34,58 +39,36 @@ async function requireColorTables(db: Db): Promise<void> {
   );
 }
 
+/** The palette in the contract's shape, from the one query the worker reads it with too. */
 async function readPalette(db: Db, guildId: string): Promise<ColorGroup[]> {
-  const [groupRows, colorRows, shadeRows] = await Promise.all([
-    db
-      .select()
-      .from(colorGroups)
-      .where(eq(colorGroups.guildId, guildId))
-      .orderBy(asc(colorGroups.position), asc(colorGroups.id)),
-    db.select().from(colors).where(eq(colors.guildId, guildId)).orderBy(asc(colors.position), asc(colors.id)),
-    db
-      .select()
-      .from(colorShades)
-      .where(eq(colorShades.guildId, guildId))
-      .orderBy(asc(colorShades.position), asc(colorShades.id)),
-  ]);
-  return groupRows.map((group) => ({
+  return (await loadColorGroups(db, guildId)).map((group) => ({
     group_id: group.id,
     group_name: group.name,
     is_expanded: group.isExpanded,
-    colors: colorRows
-      .filter((color) => color.groupId === group.id)
-      .map((color) => ({
-        role_id: color.roleId,
-        color_name: color.name,
-        hex_code: color.hexCode,
-        shades: shadeRows
-          .filter((shade) => shade.colorId === color.id)
-          .map((shade) => ({
-            shade_id: shade.id,
-            shade_name: shade.name,
-            hex_code: shade.hexCode,
-            role_id: shade.roleId,
-          })),
+    colors: group.colors.map((color) => ({
+      role_id: color.roleId,
+      color_name: color.name,
+      hex_code: color.hex,
+      shades: color.shades.map((shade) => ({
+        shade_id: shade.id,
+        shade_name: shade.name,
+        hex_code: shade.hex,
+        role_id: shade.roleId,
       })),
+    })),
   }));
 }
 
 /**
  * Roles the bot cannot hand out (its role is not above them), recorded by the worker in the
- * hash `${REDIS_PREFIX}:color-warnings:<guild>` (see apps/worker/README.md). Our Redis client
- * adds the prefix. Losing them while Redis is down is better than failing the page.
+ * hash `colorWarningsKey(guild)`. Losing them while Redis is down is better than failing the page.
  */
 async function readWarnings(redis: Redis, guildId: string): Promise<string[]> {
   try {
-    return (await redis.hvals(`color-warnings:${guildId}`)).sort();
+    return (await redis.hvals(colorWarningsKey(guildId))).sort();
   } catch {
     return [];
   }
-}
-
-async function readPanel(db: Db, guildId: string) {
-  const [panel] = await db.select().from(colorPanels).where(eq(colorPanels.guildId, guildId)).limit(1);
-  return panel ?? null;
 }
 
 /** The color roles screen: palette, panel channel, and the generate / post / reset jobs. */
@@ -94,21 +77,17 @@ export function registerColorRoleRoutes(app: FastifyInstance): void {
 
   defineRoute(app, routes.getColorRoles, async ({ params }) =>
     withColorTables(async () => {
-      const [groups, panel, warnings, [config]] = await Promise.all([
+      const [groups, panel, warnings, mode] = await Promise.all([
         readPalette(db, params.guildId),
-        readPanel(db, params.guildId),
+        loadPanelLocation(db, params.guildId),
         readWarnings(redis, params.guildId),
-        db
-          .select({ data: guildConfigs.data })
-          .from(guildConfigs)
-          .where(eq(guildConfigs.guildId, params.guildId))
-          .limit(1),
+        loadColorRolesMode(db, params.guildId),
       ]);
       return {
         groups,
-        channel_id: panel?.channelId ?? null,
-        mode: colorRolesModeOf(config?.data),
-        message_id: panel?.messageId ?? null,
+        channel_id: panel.channelId,
+        mode,
+        message_id: panel.messageId,
         warnings,
       };
     }),
@@ -116,11 +95,7 @@ export function registerColorRoleRoutes(app: FastifyInstance): void {
 
   defineRoute(app, routes.setColorRolesChannel, async ({ params, body }) =>
     withColorTables(async () => {
-      const values = { channelId: body.channel_id, updatedAt: new Date() };
-      await db
-        .insert(colorPanels)
-        .values({ guildId: params.guildId, ...values })
-        .onConflictDoUpdate({ target: colorPanels.guildId, set: values });
+      await savePanelChannel(db, params.guildId, body.channel_id);
       return { channel_id: body.channel_id };
     }),
   );
@@ -134,8 +109,8 @@ export function registerColorRoleRoutes(app: FastifyInstance): void {
 
   defineRoute(app, routes.postColorPanel, async ({ params, session }) => {
     await requireColorTables(db);
-    const panel = await readPanel(db, params.guildId);
-    if (!panel?.channelId) throw new ApiError('invalid_input', MESSAGES.selectChannelFirst);
+    const panel = await loadPanelLocation(db, params.guildId);
+    if (!panel.channelId) throw new ApiError('invalid_input', MESSAGES.selectChannelFirst);
     return {
       job_id: await enqueueGuildJob(queue, 'color-roles.post-panel', params.guildId, session.user.id),
     };

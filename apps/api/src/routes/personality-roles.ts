@@ -5,7 +5,6 @@ import {
   type PersonalityRolesState,
   routes,
 } from '@spacecadet/contract';
-import { PERSONALITY_CATALOG } from '@spacecadet/core';
 import {
   type Db,
   type DbTransaction,
@@ -14,6 +13,7 @@ import {
   personalityOptions,
   personalityQuestions,
 } from '@spacecadet/db';
+import { seedPersonalityCatalog } from '@spacecadet/db/queries/personality-roles';
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../errors.ts';
@@ -60,34 +60,6 @@ async function readState(db: Db, guildId: string): Promise<PersonalityRolesState
   };
 }
 
-/** Seeds the catalog's questions and options once; existing questions are kept as they are. */
-async function seedCatalog(tx: DbTransaction, guildId: string): Promise<void> {
-  for (const [position, question] of PERSONALITY_CATALOG.entries()) {
-    const [row] = await tx
-      .insert(personalityQuestions)
-      .values({
-        guildId,
-        questionType: question.questionType,
-        title: question.title,
-        description: question.description,
-        isMultiSelect: question.isMultiSelect,
-        position,
-      })
-      .onConflictDoNothing()
-      .returning({ id: personalityQuestions.id });
-    if (!row) continue;
-    await tx.insert(personalityOptions).values(
-      question.options.map((option, index) => ({
-        questionId: row.id,
-        guildId,
-        label: option.label,
-        emoji: option.emoji,
-        position: index,
-      })),
-    );
-  }
-}
-
 async function setChannel(db: Db | DbTransaction, guildId: string, channelId: string, configured?: true) {
   const values = { assignChannelId: channelId, updatedAt: new Date(), ...(configured ? { configured } : {}) };
   await db
@@ -114,7 +86,7 @@ export function registerPersonalityRoutes(app: FastifyInstance): void {
   defineRoute(app, routes.initPersonalityRoles, async ({ params, body }) => {
     await db.transaction(async (tx) => {
       await setChannel(tx, params.guildId, body.channel_id, true);
-      await seedCatalog(tx, params.guildId);
+      await seedPersonalityCatalog(tx, params.guildId);
     });
     return readState(db, params.guildId);
   });

@@ -4,6 +4,8 @@ import {
   foreignRefMessage,
   type GuildRef,
   type GuildRefSpec,
+  guildChannelsCacheKey,
+  guildRolesCacheKey,
   MESSAGES,
 } from '@spacecadet/contract';
 import type { Redis } from 'ioredis';
@@ -56,7 +58,7 @@ export class GuildResources {
 
   /** The guild's text channels; `fresh` skips the cache (an id just created may be missing). */
   textChannels(guildId: string, fresh = false): Promise<Channel[]> {
-    return this.cached(`guild-channels:${guildId}`, CachedChannels, fresh, async () => {
+    return this.cached(guildChannelsCacheKey(guildId), CachedChannels, fresh, async () => {
       try {
         return textChannels(await this.discord.getGuildChannels(guildId));
       } catch (error) {
@@ -67,7 +69,7 @@ export class GuildResources {
 
   /** Ids of the guild's roles a member can be given: every role but @everyone (the guild's id). */
   roleIds(guildId: string, fresh = false): Promise<string[]> {
-    return this.cached(`guild-roles:${guildId}`, CachedRoleIds, fresh, async () => {
+    return this.cached(guildRolesCacheKey(guildId), CachedRoleIds, fresh, async () => {
       try {
         const roles = await this.discord.getGuildRoles(guildId);
         return roles.map((role) => role.id).filter((id) => id !== guildId);

@@ -1,5 +1,25 @@
-import type { ComponentRoute } from '../interactions/types.ts';
-import { colorRoleInteractions } from './color-roles/interactions.ts';
+import type { JobName } from '@spacecadet/contract';
+import { accessCacheFeature } from './access-cache/index.ts';
+import { colorRolesFeature } from './color-roles/index.ts';
+import type { WorkerFeature } from './feature.ts';
+import { levelingFeature } from './leveling/index.ts';
+import { personalityRolesFeature } from './personality-roles/index.ts';
+import { presenceFeature } from './presence/index.ts';
 
-/** Panel components by custom_id prefix, one entry per feature that posts panels. */
-export const COMPONENT_ROUTES: readonly ComponentRoute[] = [colorRoleInteractions];
+/** Every feature of the worker. A new feature is one folder and one line here. */
+export const FEATURES = [
+  presenceFeature,
+  accessCacheFeature,
+  colorRolesFeature,
+  personalityRolesFeature,
+  levelingFeature,
+] as const satisfies readonly WorkerFeature[];
+
+/** Every job name of the contract has a handler in some feature; a missing one is a type error. */
+type HandledJob = (typeof FEATURES)[number] extends infer Feature
+  ? Feature extends { jobs: infer Jobs }
+    ? keyof Jobs
+    : never
+  : never;
+const everyJobHandled: Record<Exclude<JobName, HandledJob>, never> = {};
+void everyJobHandled;

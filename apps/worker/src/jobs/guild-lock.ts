@@ -31,10 +31,6 @@ if job == ARGV[3] and (instance ~= ARGV[4] or tonumber(attempt) < tonumber(ARGV[
 end
 return 0`;
 
-export function guildLockKey(redisPrefix: string, feature: string, guildId: string): string {
-  return `${redisPrefix}:job-lock:${feature}:${guildId}`;
-}
-
 /** The job run asking for the lock: BullMQ's job id, its creation time and attemptsStarted. */
 export interface LockOwner {
   jobId: string;

@@ -1,5 +1,7 @@
 import {
+  bullPrefix,
   GuildJobPayload,
+  guildJobLockKey,
   JOB_QUEUE,
   JOB_RETENTION,
   JobName,
@@ -11,33 +13,38 @@ import type { Redis } from 'ioredis';
 import type { WorkerDeps } from '../deps.ts';
 import { DiscordCodes, isDiscordError } from '../discord-rest.ts';
 import { errorFields } from '../logger.ts';
-import { guildLockKey, withGuildLock } from './guild-lock.ts';
-import { JOB_HANDLERS } from './registry.ts';
+import { withGuildLock } from './guild-lock.ts';
 import { jobTimings } from './takeover.ts';
 import { type JobContext, JobFailure, type JobHandler } from './types.ts';
 
-export function bullPrefix(redisPrefix: string): string {
-  return `${redisPrefix}:bull`;
-}
+export type JobHandlers = ReadonlyMap<JobName, JobHandler>;
 
 /**
  * The BullMQ consumer for every job name in the contract. Each job is validated, dispatched to
  * its feature's handler and reports progress; unknown names or bad payloads fail at once.
  */
-export function createJobWorker(deps: WorkerDeps, connection: Redis): Worker<unknown, JobResult> {
+export function createJobWorker(
+  deps: WorkerDeps,
+  connection: Redis,
+  handlers: JobHandlers,
+): Worker<unknown, JobResult> {
   const { config, logger } = deps;
   const timings = jobTimings(config.jobLockDurationMs);
-  const worker = new Worker<unknown, JobResult>(JOB_QUEUE, (job, token) => runJob(job, token, deps), {
-    connection,
-    prefix: bullPrefix(config.redisPrefix),
-    concurrency: config.jobConcurrency,
-    // Together these keep the takeover of a dead process's job within JOB_LOCK_DURATION_MS.
-    lockDuration: timings.lockDurationMs,
-    stalledInterval: timings.stalledIntervalMs,
-    removeOnComplete: JOB_RETENTION.completed,
-    removeOnFail: JOB_RETENTION.failed,
-    autorun: false,
-  });
+  const worker = new Worker<unknown, JobResult>(
+    JOB_QUEUE,
+    (job, token) => runJob(job, token, deps, handlers),
+    {
+      connection,
+      prefix: bullPrefix(config.redisPrefix),
+      concurrency: config.jobConcurrency,
+      // Together these keep the takeover of a dead process's job within JOB_LOCK_DURATION_MS.
+      lockDuration: timings.lockDurationMs,
+      stalledInterval: timings.stalledIntervalMs,
+      removeOnComplete: JOB_RETENTION.completed,
+      removeOnFail: JOB_RETENTION.failed,
+      autorun: false,
+    },
+  );
   worker.on('failed', (job, error) => {
     logger.warn(
       { jobId: job?.id, job: job?.name, attempt: job?.attemptsMade, ...errorFields(error) },
@@ -67,9 +74,10 @@ async function runJob(
   job: Job<unknown, JobResult>,
   token: string | undefined,
   deps: WorkerDeps,
+  handlers: JobHandlers,
 ): Promise<JobResult> {
   try {
-    return await dispatchJob(job, token, deps);
+    return await dispatchJob(job, token, deps, handlers);
   } catch (error) {
     if (error instanceof JobFailure || isBullMqSignal(error)) throw error;
     deps.logger.error(
@@ -93,18 +101,19 @@ async function dispatchJob(
   job: Job<unknown, JobResult>,
   token: string | undefined,
   deps: WorkerDeps,
+  handlers: JobHandlers,
 ): Promise<JobResult> {
   const name = JobName.safeParse(job.name);
-  if (!name.success) throw new JobFailure('unknown_job', `no handler for job name ${job.name}`);
+  const handler = name.success ? handlers.get(name.data) : undefined;
+  if (!name.success || !handler) throw new JobFailure('unknown_job', `no handler for job name ${job.name}`);
   const payload = GuildJobPayload.safeParse(job.data);
   if (!payload.success) {
     throw new JobFailure('invalid_payload', payload.error.issues.map((issue) => issue.message).join('; '));
   }
   const log = deps.logger.child({ jobId: job.id, job: name.data, guildId: payload.data.guild_id });
   log.info({ attempt: job.attemptsStarted }, 'job started');
-  const handler = JOB_HANDLERS[name.data];
   const feature = name.data.slice(0, name.data.indexOf('.'));
-  const lockKey = guildLockKey(deps.config.redisPrefix, feature, payload.data.guild_id);
+  const lockKey = guildJobLockKey(feature, payload.data.guild_id);
   let lastProgress = -1;
   const { guildLockTtlMs } = jobTimings(deps.config.jobLockDurationMs);
   const owner = { jobId: job.id ?? '', instance: job.timestamp, attempt: job.attemptsStarted };

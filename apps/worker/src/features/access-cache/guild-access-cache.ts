@@ -1,7 +1,7 @@
-import { prefixedRedisKey, userGuildsCacheKey } from '@spacecadet/contract';
+import { userGuildsCacheKey } from '@spacecadet/contract';
 import { Events, PermissionFlagsBits, type PermissionsBitField } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
-import { errorFields } from '../../logger.ts';
+import { onGateway } from '../feature.ts';
 
 /** The rights that let a user configure the bot in a guild (besides owning it). */
 const MANAGE_RIGHTS = PermissionFlagsBits.Administrator | PermissionFlagsBits.ManageGuild;
@@ -18,36 +18,34 @@ const MANAGE_RIGHTS = PermissionFlagsBits.Administrator | PermissionFlagsBits.Ma
  *   deleted (guildRoleDelete): its holders are not known without fetching every member, so every
  *   cached list that names the guild (the only lists that can wrongly grant access to it).
  */
-export function trackGuildAccessCache(deps: WorkerDeps): void {
-  const { client, logger } = deps;
-  const run = (what: string, guildId: string, work: () => Promise<number>) => {
-    work().then(
-      (dropped) => {
-        if (dropped > 0) logger.info({ guildId, what, dropped }, 'dropped cached guild lists');
-      },
-      (error: unknown) =>
-        logger.warn({ ...errorFields(error), guildId, what }, 'could not drop cached guild lists'),
-    );
-  };
-
-  client.on(Events.GuildMemberUpdate, (_old, member) =>
-    run('member updated', member.guild.id, () => dropUserGuildLists(deps, [member.id])),
-  );
-  client.on(Events.GuildMemberRemove, (member) =>
-    run('member left', member.guild.id, () => dropUserGuildLists(deps, [member.id])),
-  );
-  client.on(Events.GuildUpdate, (old, guild) => {
+export const guildAccessCacheEvents = [
+  onGateway(Events.GuildMemberUpdate, "drop an updated member's guild list", (deps, _old, member) =>
+    dropLogged(deps, 'member updated', member.guild.id, () => dropUserGuildLists(deps, [member.id])),
+  ),
+  onGateway(Events.GuildMemberRemove, "drop a leaver's guild list", (deps, member) =>
+    dropLogged(deps, 'member left', member.guild.id, () => dropUserGuildLists(deps, [member.id])),
+  ),
+  onGateway(Events.GuildUpdate, "drop the owners' guild lists", (deps, old, guild) => {
     if (old.ownerId === guild.ownerId) return;
-    run('owner changed', guild.id, () => dropUserGuildLists(deps, [old.ownerId, guild.ownerId]));
-  });
-  client.on(Events.GuildRoleUpdate, (old, role) => {
+    return dropLogged(deps, 'owner changed', guild.id, () =>
+      dropUserGuildLists(deps, [old.ownerId, guild.ownerId]),
+    );
+  }),
+  onGateway(Events.GuildRoleUpdate, 'drop guild lists after a rights change', (deps, old, role) => {
     if (manageRights(old.permissions) === manageRights(role.permissions)) return;
-    run('role rights changed', role.guild.id, () => dropGuildListsNaming(deps, role.guild.id));
-  });
-  client.on(Events.GuildRoleDelete, (role) => {
+    return dropLogged(deps, 'role rights changed', role.guild.id, () =>
+      dropGuildListsNaming(deps, role.guild.id),
+    );
+  }),
+  onGateway(Events.GuildRoleDelete, 'drop guild lists after a manager role was deleted', (deps, role) => {
     if (manageRights(role.permissions) === 0n) return;
-    run('role deleted', role.guild.id, () => dropGuildListsNaming(deps, role.guild.id));
-  });
+    return dropLogged(deps, 'role deleted', role.guild.id, () => dropGuildListsNaming(deps, role.guild.id));
+  }),
+];
+
+async function dropLogged(deps: WorkerDeps, what: string, guildId: string, drop: () => Promise<number>) {
+  const dropped = await drop();
+  if (dropped > 0) deps.logger.info({ guildId, what, dropped }, 'dropped cached guild lists');
 }
 
 function manageRights(permissions: Readonly<PermissionsBitField>): bigint {
@@ -56,9 +54,7 @@ function manageRights(permissions: Readonly<PermissionsBitField>): bigint {
 
 /** Deletes these users' cached lists; returns how many existed. */
 export async function dropUserGuildLists(deps: WorkerDeps, userIds: readonly string[]): Promise<number> {
-  const keys = [...new Set(userIds)].map((id) =>
-    prefixedRedisKey(deps.config.redisPrefix, userGuildsCacheKey(id)),
-  );
+  const keys = [...new Set(userIds)].map((id) => userGuildsCacheKey(id));
   return keys.length === 0 ? 0 : deps.redis.del(...keys);
 }
 
@@ -67,13 +63,17 @@ export async function dropUserGuildLists(deps: WorkerDeps, userIds: readonly str
  * active on the dashboard within the TTL, so the scan stays small.
  */
 export async function dropGuildListsNaming(deps: WorkerDeps, guildId: string): Promise<number> {
-  const { redis, config } = deps;
-  const pattern = prefixedRedisKey(config.redisPrefix, userGuildsCacheKey('*'));
+  const { redis } = deps;
+  // SCAN matches and returns whole keys, which ioredis' keyPrefix does not touch: add it to the
+  // pattern and take it off the results before MGET and DEL add it again.
+  const keyPrefix = redis.options.keyPrefix ?? '';
+  const pattern = `${keyPrefix}${userGuildsCacheKey('*')}`;
   let cursor = '0';
   let dropped = 0;
   do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+    const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
     cursor = next;
+    const keys = found.map((key) => key.slice(keyPrefix.length));
     if (keys.length === 0) continue;
     const lists = await redis.mget(...keys);
     const stale = keys.filter((_key, index) => namesGuild(lists[index] ?? null, guildId));

@@ -1,10 +1,12 @@
+import { colorPickLockKey, lastColorPickKey } from '@spacecadet/contract';
+import type { StoredColor } from '@spacecadet/db/queries/color-roles';
 import { PermissionFlagsBits, Routes } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
 import { type EphemeralAnswer, interactionAgeMs } from '../../interactions/respond.ts';
 import type { PanelInteraction } from '../../interactions/types.ts';
 import { type LockedRun, withLockWhenFree } from '../../jobs/guild-lock.ts';
-import { paletteRoleIds, type StoredColor } from './palette-store.ts';
+import { paletteRoleIds } from './palette.ts';
 import { clearColorWarnings, recordColorWarning, roleAboveBotWarning } from './warnings.ts';
 
 export const ROLE_ABOVE_BOT_MESSAGE =
@@ -36,7 +38,7 @@ export async function assignColorRole(
   palette: readonly StoredColor[],
   choice: { name: string; roleId: string | null },
 ): Promise<EphemeralAnswer> {
-  const { redis, config } = deps;
+  const { redis } = deps;
   const guildId = interaction.guildId;
   const roleId = choice.roleId;
   if (!guildId || !roleId) return { content: ROLE_MISSING_MESSAGE };
@@ -50,7 +52,7 @@ export async function assignColorRole(
       return { content: MISSING_MANAGE_ROLES_MESSAGE };
     }
     if (me && role.comparePositionTo(me.roles.highest) >= 0) {
-      await recordColorWarning(redis, config.redisPrefix, guildId, roleId, roleAboveBotWarning(role.name));
+      await recordColorWarning(redis, guildId, roleId, roleAboveBotWarning(role.name));
       return { content: ROLE_ABOVE_BOT_MESSAGE };
     }
   }
@@ -64,7 +66,7 @@ export async function assignColorRole(
   const deadline = Date.now() + waitMs;
   // One colour change per member at a time: two quick clicks would otherwise each add their
   // colour and remove only the colours the member had before, leaving two colour roles.
-  const lockKey = colorPickLockKey(config.redisPrefix, guildId, userId);
+  const lockKey = colorPickLockKey(guildId, userId);
   const lock = await afterEarlierClicks(lockKey, deadline, (remainingMs) =>
     withLockWhenFree(redis, lockKey, PICK_LOCK_TTL_MS, remainingMs, () =>
       swapColorRole(deps, guildId, userId, roleId, paletteRoleIds(palette), payloadRoleIds(interaction)),
@@ -73,11 +75,11 @@ export async function assignColorRole(
   if (!lock.acquired) return { content: COLOR_BUSY_MESSAGE };
   if (lock.value === 'missing-permissions') {
     const name = guild?.roles.cache.get(roleId)?.name ?? choice.name;
-    await recordColorWarning(redis, config.redisPrefix, guildId, roleId, roleAboveBotWarning(name));
+    await recordColorWarning(redis, guildId, roleId, roleAboveBotWarning(name));
     return { content: ROLE_ABOVE_BOT_MESSAGE };
   }
   if (lock.value === 'unknown-role') return { content: ROLE_MISSING_MESSAGE };
-  await clearColorWarnings(redis, config.redisPrefix, guildId, [roleId]);
+  await clearColorWarnings(redis, guildId, [roleId]);
   return { content: `You now have the **${choice.name}** color.` };
 }
 
@@ -121,10 +123,6 @@ async function afterEarlierClicks<T>(
   }
 }
 
-function colorPickLockKey(redisPrefix: string, guildId: string, userId: string): string {
-  return `${redisPrefix}:color-pick-lock:${guildId}:${userId}`;
-}
-
 /** The member's roles as Discord sent them with the click. */
 function payloadRoleIds(interaction: PanelInteraction): readonly string[] {
   const member = interaction.member;
@@ -132,9 +130,6 @@ function payloadRoleIds(interaction: PanelInteraction): readonly string[] {
   return Array.isArray(member.roles) ? member.roles : [...member.roles.cache.keys()];
 }
 
-function lastColorKey(redisPrefix: string, guildId: string, userId: string): string {
-  return `${redisPrefix}:color-last:${guildId}:${userId}`;
-}
 /** Covers clicks that waited on the lock: their payload predates the swap recorded here. */
 const LAST_COLOR_TTL_SECONDS = 5 * 60;
 
@@ -154,8 +149,8 @@ async function swapColorRole(
   colorRoles: ReadonlySet<string>,
   payloadRoles: readonly string[],
 ): Promise<'done' | 'missing-permissions' | 'unknown-role'> {
-  const { client, redis, config } = deps;
-  const lastKey = lastColorKey(config.redisPrefix, guildId, userId);
+  const { client, redis } = deps;
+  const lastKey = lastColorPickKey(guildId, userId);
   try {
     const last = await redis.get(lastKey);
     const held = new Set(payloadRoles);

@@ -1,6 +1,6 @@
+import { loadPanelLocation } from '@spacecadet/db/queries/color-roles';
 import { ApplicationCommandType, channelMention, MessageFlags, messageLink } from 'discord.js';
-import { loadPanelLocation } from '../features/color-roles/palette-store.ts';
-import type { SlashCommand } from '../interactions/types.ts';
+import type { SlashCommand } from '../../interactions/types.ts';
 
 export const NO_COLOR_PANEL_MESSAGE =
   'There is no color panel in this server yet. An admin can post one from the dashboard (Color Roles → Post / Update Panel).';

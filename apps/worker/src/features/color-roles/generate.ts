@@ -1,4 +1,11 @@
 import type { JobResult } from '@spacecadet/contract';
+import {
+  loadColorRolesMode,
+  loadPalette,
+  seedDefaultPaletteIfEmpty,
+  setColorRoleId,
+  setShadeRoleId,
+} from '@spacecadet/db/queries/color-roles';
 import { type APIRole, DiscordAPIError, Routes } from 'discord.js';
 import {
   DiscordCodes,
@@ -8,14 +15,7 @@ import {
   isDiscordError,
 } from '../../discord-rest.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
-import {
-  colorRolesModeFor,
-  loadPalette,
-  paletteRoleIds,
-  seedDefaultPaletteIfEmpty,
-  setColorRoleId,
-  setShadeRoleId,
-} from './palette-store.ts';
+import { paletteRoleIds } from './palette.ts';
 import { clearPendingRole, loadPendingRoles, markRolePending } from './pending-roles.ts';
 import { colorRolePlacement } from './role-placement.ts';
 import { findOrphanRole, type RoleTarget, roleTargets } from './role-targets.ts';
@@ -31,11 +31,11 @@ const ROLE_REASON = 'Space Cadet: color roles';
  * to Postgres right after Discord creates it, so a retry after a crash resumes.
  */
 export async function generateColorRoles(context: JobContext): Promise<JobResult> {
-  const { db, client, redis, config } = context.deps;
+  const { db, client, redis } = context.deps;
   const guildId = context.payload.guild_id;
   await context.progress(0);
 
-  const mode = await colorRolesModeFor(db, guildId);
+  const mode = await loadColorRolesMode(db, guildId);
   const seeded = await seedDefaultPaletteIfEmpty(db, guildId);
   await context.progress(5);
 
@@ -46,7 +46,7 @@ export async function generateColorRoles(context: JobContext): Promise<JobResult
   const claimed = new Set([...paletteRoleIds(palette)].filter((id) => existing.has(id)));
   const missing = targets.filter((target) => !target.roleId || !existing.has(target.roleId));
 
-  const pending = await loadPendingRoles(redis, config.redisPrefix, guildId);
+  const pending = await loadPendingRoles(redis, guildId);
   const adoptions = new Map<string, APIRole>();
   for (const target of missing) {
     if (!pending.has(target.key)) continue;
@@ -71,7 +71,7 @@ export async function generateColorRoles(context: JobContext): Promise<JobResult
     const adopted = adoptions.get(target.key);
     const roleId = adopted?.id ?? (await createRole(context, target));
     await saveRoleId(context, target, roleId);
-    await clearPendingRole(redis, config.redisPrefix, guildId, target.key);
+    await clearPendingRole(redis, guildId, target.key);
     if (!adopted) created += 1;
     done += 1;
     await context.progress(10 + (85 * done) / missing.length);
@@ -90,9 +90,9 @@ export async function generateColorRoles(context: JobContext): Promise<JobResult
 }
 
 async function createRole(context: JobContext, target: RoleTarget): Promise<string> {
-  const { client, redis, config } = context.deps;
+  const { client, redis } = context.deps;
   const guildId = context.payload.guild_id;
-  await markRolePending(redis, config.redisPrefix, guildId, target);
+  await markRolePending(redis, guildId, target);
   try {
     const role = (await client.rest.post(Routes.guildRoles(guildId), {
       body: { name: target.name, color: target.color, permissions: '0', hoist: false, mentionable: false },
@@ -126,7 +126,7 @@ async function saveRoleId(context: JobContext, target: RoleTarget, roleId: strin
  * manageable.
  */
 async function placeAndCheckRoles(context: JobContext): Promise<string[]> {
-  const { client, db, redis, config } = context.deps;
+  const { client, db, redis } = context.deps;
   const guildId = context.payload.guild_id;
   const botId = client.user?.id;
   if (!botId) return [];
@@ -157,11 +157,11 @@ async function placeAndCheckRoles(context: JobContext): Promise<string[]> {
     if (role.position >= botPosition) {
       const warning = roleAboveBotWarning(role.name);
       warnings.push(warning);
-      await recordColorWarning(redis, config.redisPrefix, guildId, role.id, warning);
+      await recordColorWarning(redis, guildId, role.id, warning);
     } else {
       fine.push(role.id);
     }
   }
-  await clearColorWarnings(redis, config.redisPrefix, guildId, fine);
+  await clearColorWarnings(redis, guildId, fine);
   return warnings;
 }

@@ -5,10 +5,11 @@ import {
   type DiscordActionRow,
   parseColorCustomId,
 } from '@spacecadet/core';
+import { loadPalette, type StoredColor, type StoredShade } from '@spacecadet/db/queries/color-roles';
 import { answerEphemeral, type EphemeralAnswer } from '../../interactions/respond.ts';
 import type { ComponentRoute } from '../../interactions/types.ts';
 import { assignColorRole } from './assign.ts';
-import { loadPalette, type StoredColor, type StoredShade, toPanelColors } from './palette-store.ts';
+import { toPanelColors } from './palette.ts';
 
 export const PANEL_OUT_OF_DATE =
   'This color is no longer on the palette. Ask an admin to post the panel again.';

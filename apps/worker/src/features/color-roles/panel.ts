@@ -1,18 +1,18 @@
+import type { ColorRolesMode } from '@spacecadet/contract';
 import { type JobResult, MESSAGES } from '@spacecadet/contract';
 import { buildColorPanel, buildColorPanelEmbed, toDiscordComponents } from '@spacecadet/core';
-import { type APIMessage, type Client, Routes } from 'discord.js';
-import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
-import { channelScope, requireGuildChannel } from '../../guild-scope.ts';
-import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import {
-  type ColorRolesMode,
-  colorRolesModeFor,
+  loadColorRolesMode,
   loadPalette,
   loadPanelLocation,
   type StoredColor,
   savePanelMessage,
-  toPanelColors,
-} from './palette-store.ts';
+} from '@spacecadet/db/queries/color-roles';
+import { type APIMessage, type Client, Routes } from 'discord.js';
+import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
+import { channelScope, requireGuildChannel } from '../../guild-scope.ts';
+import { type JobContext, JobFailure } from '../../jobs/types.ts';
+import { toPanelColors } from './palette.ts';
 
 const COLOR_CUSTOM_ID_PREFIX = 'color:';
 const PANEL_CHANNEL_MISSING = 'The panel channel no longer exists. Pick another channel.';
@@ -43,7 +43,7 @@ export async function postColorPanel(context: JobContext): Promise<JobResult> {
   if (palette.length === 0) {
     throw new JobFailure('invalid_input', 'No colors configured yet: run Generate Roles first.');
   }
-  const mode = await colorRolesModeFor(db, guildId);
+  const mode = await loadColorRolesMode(db, guildId);
   const body = buildPanelMessage(palette, mode);
   await context.progress(20);
 

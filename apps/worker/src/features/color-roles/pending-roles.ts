@@ -1,8 +1,9 @@
+import { colorRolesCreatingKey } from '@spacecadet/contract';
 import type { Redis } from 'ioredis';
 import type { RoleTarget } from './role-targets.ts';
 
 /**
- * Marks a role create in flight, in the Redis hash `${REDIS_PREFIX}:color-roles:creating:<guild>`.
+ * Marks a role create in flight, in the Redis hash `colorRolesCreatingKey(guild)`.
  * The mark is set before Discord's create call and removed once the role id is in Postgres; a
  * mark left behind means the process died in between, and the retry adopts the role it finds
  * with the exact name and colour instead of creating a duplicate. Only marked targets adopt,
@@ -13,16 +14,8 @@ export interface PendingRole {
   color: number;
 }
 
-function pendingKey(redisPrefix: string, guildId: string): string {
-  return `${redisPrefix}:color-roles:creating:${guildId}`;
-}
-
-export async function loadPendingRoles(
-  redis: Redis,
-  redisPrefix: string,
-  guildId: string,
-): Promise<Map<string, PendingRole>> {
-  const entries = await redis.hgetall(pendingKey(redisPrefix, guildId));
+export async function loadPendingRoles(redis: Redis, guildId: string): Promise<Map<string, PendingRole>> {
+  const entries = await redis.hgetall(colorRolesCreatingKey(guildId));
   const pending = new Map<string, PendingRole>();
   for (const [key, value] of Object.entries(entries)) {
     try {
@@ -44,22 +37,12 @@ export async function loadPendingRoles(
   return pending;
 }
 
-export async function markRolePending(
-  redis: Redis,
-  redisPrefix: string,
-  guildId: string,
-  target: RoleTarget,
-): Promise<void> {
+export async function markRolePending(redis: Redis, guildId: string, target: RoleTarget): Promise<void> {
   const value: PendingRole = { name: target.name, color: target.color };
-  await redis.hset(pendingKey(redisPrefix, guildId), target.key, JSON.stringify(value));
+  await redis.hset(colorRolesCreatingKey(guildId), target.key, JSON.stringify(value));
 }
 
-export async function clearPendingRole(
-  redis: Redis,
-  redisPrefix: string,
-  guildId: string,
-  targetKey?: string,
-): Promise<void> {
-  if (targetKey === undefined) await redis.del(pendingKey(redisPrefix, guildId));
-  else await redis.hdel(pendingKey(redisPrefix, guildId), targetKey);
+export async function clearPendingRole(redis: Redis, guildId: string, targetKey?: string): Promise<void> {
+  if (targetKey === undefined) await redis.del(colorRolesCreatingKey(guildId));
+  else await redis.hdel(colorRolesCreatingKey(guildId), targetKey);
 }

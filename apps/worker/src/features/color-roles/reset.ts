@@ -1,16 +1,16 @@
 import type { JobResult } from '@spacecadet/contract';
-import { type APIRole, Routes } from 'discord.js';
-import { DiscordCodes, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
-import type { JobContext } from '../../jobs/types.ts';
 import {
   deletePalette,
   loadPalette,
   loadPanelLocation,
-  paletteRoleIds,
   savePanelMessage,
   setColorRoleId,
   setShadeRoleId,
-} from './palette-store.ts';
+} from '@spacecadet/db/queries/color-roles';
+import { type APIRole, Routes } from 'discord.js';
+import { DiscordCodes, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
+import type { JobContext } from '../../jobs/types.ts';
+import { paletteRoleIds } from './palette.ts';
 import { deletePanelMessage } from './panel.ts';
 import { clearPendingRole, loadPendingRoles } from './pending-roles.ts';
 import { findOrphanRole } from './role-targets.ts';
@@ -23,7 +23,7 @@ const ROLE_REASON = 'Space Cadet: color roles reset';
  * the palette itself. Each deleted role is unrecorded at once, so a retry skips it.
  */
 export async function resetColorRoles(context: JobContext): Promise<JobResult> {
-  const { db, client, redis, config } = context.deps;
+  const { db, client, redis } = context.deps;
   const guildId = context.payload.guild_id;
   await context.progress(0);
 
@@ -31,7 +31,7 @@ export async function resetColorRoles(context: JobContext): Promise<JobResult> {
   const roles = await fetchGuildRoles(client, guildId);
   const recorded = paletteRoleIds(palette);
   // Roles a killed generate run created but never recorded are ours too.
-  const pending = await loadPendingRoles(redis, config.redisPrefix, guildId);
+  const pending = await loadPendingRoles(redis, guildId);
   const orphans = [...pending.values()]
     .map((mark) => findOrphanRole(roles, mark, recorded))
     .filter((role): role is APIRole => role !== undefined);
@@ -75,8 +75,8 @@ export async function resetColorRoles(context: JobContext): Promise<JobResult> {
   }
   await savePanelMessage(db, guildId, null);
   await deletePalette(db, guildId);
-  await clearPendingRole(redis, config.redisPrefix, guildId);
-  await clearColorWarnings(redis, config.redisPrefix, guildId);
+  await clearPendingRole(redis, guildId);
+  await clearColorWarnings(redis, guildId);
   await context.progress(100);
   return {
     ok: true,

@@ -1,6 +1,7 @@
+import type { ColorRolesMode } from '@spacecadet/contract';
 import { hexToColorInt } from '@spacecadet/core';
+import type { StoredColor } from '@spacecadet/db/queries/color-roles';
 import type { APIRole } from 'discord.js';
-import type { ColorRolesMode, StoredColor } from './palette-store.ts';
 
 /** One Discord role the palette needs: a colour (basic mode) or a shade (shades mode). */
 export interface RoleTarget {

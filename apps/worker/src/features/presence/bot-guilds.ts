@@ -3,41 +3,30 @@ import {
   type Client,
   Events,
   GatewayDispatchEvents,
-  type GatewayDispatchPayload,
   type GatewayReadyDispatchData,
   type Guild,
 } from 'discord.js';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { WorkerDeps } from '../../deps.ts';
-import { errorFields } from '../../logger.ts';
+import { onGateway } from '../feature.ts';
 
 /**
  * Keeps `bot_guilds` equal to the guilds the bot is in, for the shards this process runs, so
  * the API can answer "is the bot in this server" without asking Discord.
  */
-export function trackBotGuilds(deps: WorkerDeps): void {
-  const { client, logger } = deps;
-  const guard = (what: string, work: () => Promise<void>) => {
-    work().catch((error: unknown) => logger.error({ ...errorFields(error), what }, 'bot_guilds sync failed'));
-  };
-
+export const botGuildEvents = [
   // READY lists every guild the shard is in. After a session that could not resume, a guild
   // the bot was removed from meanwhile is missing there, yet discord.js keeps it cached (its
   // GUILD_DELETE went to the dead session): forget it before the rest of READY is handled.
-  client.on('raw', (packet: GatewayDispatchPayload, shardId: number) => {
-    if (packet.t !== GatewayDispatchEvents.Ready) return;
-    try {
-      forgetGuildsMissingFromReady(deps, shardId, packet.d);
-    } catch (error) {
-      logger.error({ ...errorFields(error), shardId }, 'could not reconcile guilds with READY');
-    }
-  });
+  onGateway('raw', 'reconcile cached guilds with READY', (deps, packet, shardId) => {
+    if (packet.t === GatewayDispatchEvents.Ready) forgetGuildsMissingFromReady(deps, shardId, packet.d);
+  }),
   // Fires after a shard's READY and all its GUILD_CREATEs (not after a RESUME, which replays).
-  client.on(Events.ShardReady, (shardId) => guard('shardReady', () => syncShard(deps, shardId)));
-  client.on(Events.GuildCreate, (guild) => guard('guildCreate', () => upsertBotGuild(deps, guild)));
+  onGateway(Events.ShardReady, 'sync bot_guilds for a shard', (deps, shardId) => syncShard(deps, shardId)),
+  onGateway(Events.GuildCreate, 'record a joined guild', (deps, guild) => upsertBotGuild(deps, guild)),
   // An outage emits guildUnavailable instead, so a guildDelete here means the bot really left.
-  client.on(Events.GuildDelete, (guild) => guard('guildDelete', () => deleteBotGuild(deps, guild.id)));
-}
+  onGateway(Events.GuildDelete, 'forget a left guild', (deps, guild) => deleteBotGuild(deps, guild.id)),
+];
 
 export async function upsertBotGuild(deps: WorkerDeps, guild: Guild): Promise<void> {
   await upsertBotGuilds(deps, [guild]);

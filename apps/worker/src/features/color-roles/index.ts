@@ -1,0 +1,18 @@
+import type { WorkerFeature } from '../feature.ts';
+import { colorsCommand } from './command.ts';
+import { generateColorRoles } from './generate.ts';
+import { colorRoleInteractions } from './interactions.ts';
+import { postColorPanel } from './panel.ts';
+import { resetColorRoles } from './reset.ts';
+
+/** Color roles: generate the palette's roles, post the panel, members pick a color, reset. */
+export const colorRolesFeature = {
+  name: 'color-roles',
+  jobs: {
+    'color-roles.generate': generateColorRoles,
+    'color-roles.post-panel': postColorPanel,
+    'color-roles.reset': resetColorRoles,
+  },
+  components: [colorRoleInteractions],
+  commands: [colorsCommand],
+} satisfies WorkerFeature;

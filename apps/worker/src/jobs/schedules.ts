@@ -1,0 +1,69 @@
+import { type GuildJobPayload, JOB_RETENTION, jobSchedulerIdFor } from '@spacecadet/contract';
+import type { WorkerDeps } from '../deps.ts';
+import type { FeatureSchedule } from '../features/feature.ts';
+
+/** Scheduled runs retry like the API's jobs: a Discord hiccup should not skip a whole period. */
+const SCHEDULED_JOB_OPTIONS = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 1_000 },
+  removeOnComplete: JOB_RETENTION.completed,
+  removeOnFail: JOB_RETENTION.failed,
+} as const;
+
+function repeatOptions(schedule: FeatureSchedule) {
+  return 'everyMs' in schedule.repeat
+    ? { every: schedule.repeat.everyMs }
+    : { pattern: schedule.repeat.pattern, tz: 'UTC' };
+}
+
+/** Creates (or updates) the guild's scheduler for this schedule; creating it twice keeps one. */
+export async function ensureGuildSchedule(
+  deps: WorkerDeps,
+  schedule: FeatureSchedule,
+  guildId: string,
+): Promise<void> {
+  const data: GuildJobPayload = { guild_id: guildId, requested_by: null };
+  await deps.queue.upsertJobScheduler(jobSchedulerIdFor(schedule.job, guildId), repeatOptions(schedule), {
+    name: schedule.job,
+    data,
+    opts: SCHEDULED_JOB_OPTIONS,
+  });
+}
+
+/** Removes the guild's scheduler for this schedule, if there is one. */
+export async function removeGuildSchedule(
+  deps: WorkerDeps,
+  schedule: FeatureSchedule,
+  guildId: string,
+): Promise<void> {
+  await deps.queue.removeJobScheduler(jobSchedulerIdFor(schedule.job, guildId));
+}
+
+/**
+ * Makes the stored schedulers of these schedules match what each one's `guilds()` says now:
+ * missing ones are created, ones of guilds that no longer need them are removed. Run at start,
+ * so a change made while no worker ran (or a lost Redis) is repaired.
+ */
+export async function syncSchedules(
+  deps: WorkerDeps,
+  schedules: readonly FeatureSchedule[],
+): Promise<{ created: number; removed: number }> {
+  if (schedules.length === 0) return { created: 0, removed: 0 };
+  const stored = new Set((await deps.queue.getJobSchedulers(0, -1)).map((scheduler) => scheduler.key));
+  let created = 0;
+  let removed = 0;
+  for (const schedule of schedules) {
+    const wanted = new Set(await schedule.guilds(deps));
+    for (const guildId of wanted) {
+      // Upserted even when stored, so a changed period reaches schedulers made before it.
+      if (!stored.has(jobSchedulerIdFor(schedule.job, guildId))) created += 1;
+      await ensureGuildSchedule(deps, schedule, guildId);
+    }
+    const prefix = jobSchedulerIdFor(schedule.job, '');
+    for (const key of stored) {
+      if (!key.startsWith(prefix) || wanted.has(key.slice(prefix.length))) continue;
+      if (await deps.queue.removeJobScheduler(key)) removed += 1;
+    }
+  }
+  return { created, removed };
+}
