@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { PageShell } from './GuildPage.tsx';
 import { useGuildParam, withGuild } from './guild-param.ts';
 import { COMING_SOON_PAGES } from './nav.ts';
 
@@ -7,12 +8,13 @@ export function ComingSoon({ slug }: { slug: string }) {
   const page = COMING_SOON_PAGES[slug];
   if (!page) return null;
   return (
-    <section className="page" aria-labelledby="page-title">
-      <div className="page-head">
-        <h1 id="page-title">
+    <PageShell
+      title={
+        <>
           {page.title} <span className="badge badge-soon">Coming Soon</span>
-        </h1>
-      </div>
+        </>
+      }
+    >
       <div className="card coming-soon-card">
         <p>{page.text}</p>
         <p className="muted">This section is on the roadmap. Check back soon.</p>
@@ -20,7 +22,7 @@ export function ComingSoon({ slug }: { slug: string }) {
           Back to overview
         </Link>
       </div>
-    </section>
+    </PageShell>
   );
 }
 
@@ -28,16 +30,13 @@ export function ComingSoon({ slug }: { slug: string }) {
 export function NotYetAvailable({ title }: { title: string }) {
   const guildId = useGuildParam();
   return (
-    <section className="page" aria-labelledby="page-title">
-      <div className="page-head">
-        <h1 id="page-title">{title}</h1>
-      </div>
+    <PageShell title={title}>
       <div className="card">
         <p>This screen is not available in the dashboard yet.</p>
         <Link className="btn btn-secondary" to={withGuild('/dashboard', guildId)}>
           Back to overview
         </Link>
       </div>
-    </section>
+    </PageShell>
   );
 }

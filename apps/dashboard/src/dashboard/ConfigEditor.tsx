@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { apiCall } from '../lib/api.ts';
 import { errorText } from '../lib/api-error.ts';
 import { ErrorAlert } from '../ui/Field.tsx';
+import { ErrorBox } from './ErrorBox.tsx';
 import { queryKeys } from './queries.ts';
 
 /** Parses editor text as a JSON object; null when it is not one. */
@@ -73,7 +74,7 @@ export function ConfigEditor({ guildId }: { guildId: string }) {
           </span>
         ) : null}
       </div>
-      {config.isError ? <ErrorAlert>{errorText(config.error)}</ErrorAlert> : null}
+      <ErrorBox>{config.isError ? errorText(config.error) : null}</ErrorBox>
       <label htmlFor="config-json" className="sr-only">
         Configuration JSON
       </label>
@@ -92,7 +93,7 @@ export function ConfigEditor({ guildId }: { guildId: string }) {
         }}
       />
       {problem ? <ErrorAlert id="config-problem">{problem}</ErrorAlert> : null}
-      {save.isError ? <ErrorAlert>{errorText(save.error)}</ErrorAlert> : null}
+      <ErrorBox onDismiss={() => save.reset()}>{save.isError ? errorText(save.error) : null}</ErrorBox>
       <div className="button-row">
         <button type="button" className="btn btn-primary" onClick={onSave} disabled={status !== 'editing'}>
           {status === 'saving' ? 'Saving…' : 'Save'}

@@ -109,6 +109,31 @@ describe('config sidebar', () => {
   });
 });
 
+describe('reaction roles in the sidebar', () => {
+  it('lists the Reaction Roles editor in the Reaction Roles group, opened on its page', async () => {
+    signInAda();
+    standardApi({
+      [`GET /api/guilds/${STATION.id}/reaction-roles`]: {
+        status: 200,
+        body: { color_roles: [], personality_roles: [], updated_at: null, updated_by: null },
+      },
+    });
+    renderAt(`/dashboard/reaction-roles?guild=${STATION.id}`, routes);
+    const sidebar = await screen.findByRole('complementary', { name: 'Configuration' });
+    const group = within(sidebar).getByRole('button', { name: 'Reaction Roles' });
+    expect(group.getAttribute('aria-expanded')).toBe('true');
+    const list = document.getElementById(group.getAttribute('aria-controls') ?? '') as HTMLElement;
+    expect(
+      within(list)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Color Roles', 'Custom Reaction Roles', 'Personality Roles', 'Reaction Roles editor']);
+    const link = within(list).getByRole('link', { name: 'Reaction Roles editor' });
+    expect(link.getAttribute('href')).toBe(`/dashboard/reaction-roles?guild=${STATION.id}`);
+    expect(link.getAttribute('aria-current')).toBe('page');
+  });
+});
+
 describe('overview', () => {
   it('selects the first server, keeps guild in the URL and hides owner tiles from non-owners', async () => {
     signInAda();

@@ -1,13 +1,12 @@
 import type { Guild } from '@spacecadet/contract';
 import { Link } from 'react-router';
-import { errorText } from '../lib/api-error.ts';
 import { guildIconUrl } from '../lib/cdn.ts';
 import { installUrl } from '../lib/oauth.ts';
 import { getInstalledGuilds } from '../lib/preferences.ts';
 import { Avatar } from '../ui/Avatar.tsx';
-import { ErrorAlert } from '../ui/Field.tsx';
 import { PageLoading } from '../ui/PageLoading.tsx';
 import { ConfigEditor } from './ConfigEditor.tsx';
+import { usePageGuard } from './GuildPage.tsx';
 import { useGuildParam, withGuild } from './guild-param.ts';
 import { FEATURE_TILES } from './nav.ts';
 import { useAdminGuilds, useBotInGuild, useIsOwner } from './queries.ts';
@@ -18,12 +17,33 @@ export default function Overview() {
   const guildId = useGuildParam();
   const guilds = useAdminGuilds();
   const inGuild = useBotInGuild(guildId);
+  // Loading failures show the raw message (spec).
+  const guard = usePageGuard(guildId, guilds, { loading: 'Loading your servers…' });
+  if (!guard.ready) return guard.view;
+  return (
+    <>
+      {guard.banner}
+      <OverviewOf
+        guilds={guard.data}
+        guildId={guildId}
+        inGuild={inGuild.isPending ? undefined : inGuild.data}
+      />
+    </>
+  );
+}
 
-  if (guilds.isPending) return <PageLoading label="Loading your servers…" />;
-  if (guilds.isError) {
-    return <ErrorAlert>{errorText(guilds.error)}</ErrorAlert>;
-  }
-  if (guilds.data.length === 0) {
+/** The picked server's overview, its invite prompt, or why there is none. */
+function OverviewOf({
+  guilds,
+  guildId,
+  inGuild,
+}: {
+  guilds: readonly Guild[];
+  guildId: string | null;
+  /** Whether the bot is there; undefined while it is being checked. */
+  inGuild: boolean | undefined;
+}) {
+  if (guilds.length === 0) {
     return (
       <section className="page">
         <div className="card empty-card">
@@ -38,7 +58,7 @@ export default function Overview() {
       </section>
     );
   }
-  const guild = guilds.data.find((g) => g.id === guildId);
+  const guild = guilds.find((g) => g.id === guildId);
   if (!guild) {
     return guildId ? (
       <p className="alert alert-warning" role="alert">
@@ -48,8 +68,8 @@ export default function Overview() {
       <PageLoading />
     );
   }
-  if (inGuild.isPending) return <PageLoading label="Checking the bot…" />;
-  return inGuild.data ? <ServerOverview guild={guild} /> : <InvitePrompt guild={guild} />;
+  if (inGuild === undefined) return <PageLoading label="Checking the bot…" />;
+  return inGuild ? <ServerOverview guild={guild} /> : <InvitePrompt guild={guild} />;
 }
 
 function InvitePrompt({ guild }: { guild: Guild }) {

@@ -5,9 +5,9 @@ import { useState } from 'react';
 import { apiCall } from '../lib/api.ts';
 import { errorText } from '../lib/api-error.ts';
 import { ErrorAlert } from '../ui/Field.tsx';
-import { PageLoading } from '../ui/PageLoading.tsx';
+import { ErrorBox } from './ErrorBox.tsx';
+import { GuildPage, usePageGuard } from './GuildPage.tsx';
 import { GuildSelect } from './GuildSelect.tsx';
-import { useGuildParam } from './guild-param.ts';
 import { queryKeys } from './queries.ts';
 import { RoleRowsEditor } from './RoleRowsEditor.tsx';
 import {
@@ -24,28 +24,31 @@ import {
 } from './reaction-roles-form.ts';
 
 export default function ReactionRoles() {
-  const guildId = useGuildParam();
-  const state = useQuery({
-    queryKey: queryKeys.reactionRoles(guildId ?? ''),
-    queryFn: () => apiCall('getReactionRoles', { params: { guildId: guildId ?? '' } }),
-    enabled: guildId !== null,
-  });
-
   return (
-    <section className="page" aria-labelledby="page-title">
-      <div className="page-head">
-        <h1 id="page-title">Reaction Roles</h1>
-        <GuildSelect />
-      </div>
-      {!guildId ? <p className="muted">Pick a server to edit its reaction roles.</p> : null}
-      {state.isPending && guildId ? <PageLoading /> : null}
-      {state.isError ? <ErrorAlert>{errorText(state.error)}</ErrorAlert> : null}
-      {state.data && guildId ? (
-        // Keyed on the server only: a save refetches the state, and the editor keeps its own
-        // (the Saved note, the open JSON view) rather than remounting.
-        <ReactionRolesForm key={guildId} guildId={guildId} initial={state.data} />
-      ) : null}
-    </section>
+    <GuildPage
+      title="Reaction Roles"
+      head={() => <GuildSelect />}
+      noGuild={<p className="muted">Pick a server to edit its reaction roles.</p>}
+    >
+      {(guildId) => <ReactionRolesScreen guildId={guildId} />}
+    </GuildPage>
+  );
+}
+
+function ReactionRolesScreen({ guildId }: { guildId: string }) {
+  const state = useQuery({
+    queryKey: queryKeys.reactionRoles(guildId),
+    queryFn: () => apiCall('getReactionRoles', { params: { guildId } }),
+  });
+  const guard = usePageGuard(guildId, state);
+  if (!guard.ready) return guard.view;
+  // Mounted once per server (GuildPage): a save refetches the state, and the editor keeps its
+  // own (the Saved note, the open JSON view) rather than starting over.
+  return (
+    <>
+      {guard.banner}
+      <ReactionRolesForm guildId={guildId} initial={guard.data} />
+    </>
   );
 }
 
@@ -134,7 +137,7 @@ function ReactionRolesForm({ guildId, initial }: { guildId: string; initial: Rea
           </ul>
         </div>
       ) : null}
-      {save.isError ? <ErrorAlert>{errorText(save.error)}</ErrorAlert> : null}
+      <ErrorBox onDismiss={() => save.reset()}>{save.isError ? errorText(save.error) : null}</ErrorBox>
       <div className="role-lists">
         {ROLE_LISTS.map(({ name, title }) => (
           <RoleRowsEditor

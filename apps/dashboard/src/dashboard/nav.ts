@@ -36,6 +36,8 @@ const GROUPS: NavGroup[] = [
       page('Color Roles', 'color-roles'),
       page('Custom Reaction Roles', 'custom-reaction-roles'),
       page('Personality Roles', 'personality-roles'),
+      // The JSON-backed editor of both reaction-role lists (spec: Reaction Roles editor).
+      page('Reaction Roles editor', 'reaction-roles'),
     ],
   },
   single('Staff Contact', 'staff-contact'),

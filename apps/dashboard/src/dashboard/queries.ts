@@ -18,6 +18,7 @@ export function createQueryClient(): QueryClient {
   });
 }
 
+/** Every dashboard query key: pages, job trackers and mutations reload through these only. */
 export const queryKeys = {
   session: ['session'] as const,
   guilds: ['guilds'] as const,
@@ -25,6 +26,8 @@ export const queryKeys = {
   config: (guildId: string) => ['config', guildId] as const,
   reactionRoles: (guildId: string) => ['reaction-roles', guildId] as const,
   colorRoles: (guildId: string) => ['color-roles', guildId] as const,
+  personalityRoles: (guildId: string) => ['personality-roles', guildId] as const,
+  leveling: (guildId: string) => ['leveling', guildId] as const,
   channels: (guildId: string) => ['channels', guildId] as const,
   job: (jobId: string) => ['job', jobId] as const,
 };
@@ -64,5 +67,14 @@ export function useBotInGuild(guildId: string | null) {
       }
     },
     enabled: guildId !== null,
+  });
+}
+
+/** The server's text channels, listed only while the bot is in it. */
+export function useChannels(guildId: string, botInGuild: boolean) {
+  return useQuery({
+    queryKey: queryKeys.channels(guildId),
+    queryFn: () => apiCall('listChannels', { params: { guildId } }),
+    enabled: botInGuild,
   });
 }

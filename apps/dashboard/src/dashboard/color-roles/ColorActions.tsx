@@ -2,13 +2,17 @@ import { type ColorRolesMode, MESSAGES } from '@spacecadet/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { apiCall } from '../../lib/api.ts';
-import { ErrorAlert, SelectField } from '../../ui/Field.tsx';
+import { SelectField } from '../../ui/Field.tsx';
+import { ErrorBox } from '../ErrorBox.tsx';
+import { BotNotInGuild } from '../GuildPage.tsx';
+import { JobProgress } from '../jobs/JobProgress.tsx';
+import { jobResultOf } from '../jobs/job-model.ts';
+import { useGuildJob } from '../jobs/useGuildJob.ts';
 import { queryKeys } from '../queries.ts';
-import { COLOR_RESET_CONFIRM, colorErrorText, jobResultOf, MODE_OPTIONS } from './color-roles-model.ts';
-import { JobProgress } from './JobProgress.tsx';
-import { useColorJob } from './useColorJob.ts';
+import { COLOR_RESET_CONFIRM, colorErrorText, MODE_OPTIONS } from './color-roles-model.ts';
 
 type Action = 'generateColorRoles' | 'postColorPanel' | 'resetColorRoles';
+const HINT_ID = 'color-actions-hint';
 
 /** Mode select, Generate Roles, Post / Update Panel and Reset, with the running job's progress. */
 export function ColorActions({
@@ -25,7 +29,7 @@ export function ColorActions({
   onWarnings: (warnings: string[]) => void;
 }) {
   const queryClient = useQueryClient();
-  const tracker = useColorJob(guildId);
+  const tracker = useGuildJob(queryKeys.colorRoles(guildId));
 
   const action = useMutation({
     mutationFn: (name: Action) => apiCall(name, { params: { guildId } }),
@@ -52,8 +56,9 @@ export function ColorActions({
     if (warningsKey !== '') onWarnings(warningsKey.split('\n'));
   }, [warningsKey, onWarnings]);
   const busy = action.isPending || tracker.running;
-  // Why the buttons are disabled: no bot stops them all, no channel only Post.
-  const hint = botInGuild ? (channelId ? null : MESSAGES.selectChannelFirst) : MESSAGES.botNotInGuild;
+  // Why the buttons are disabled: no bot stops them all (the page's one Bot not in guild notice
+  // sits here, with the invite), no channel only Post.
+  const hint = botInGuild ? (channelId ? null : MESSAGES.selectChannelFirst) : null;
 
   const run = (name: Action) => {
     if (name === 'postColorPanel' && !channelId) return;
@@ -81,7 +86,7 @@ export function ColorActions({
             type="button"
             className="btn btn-primary"
             disabled={busy || !botInGuild}
-            aria-describedby={botInGuild ? undefined : 'color-actions-hint'}
+            aria-describedby={botInGuild ? undefined : HINT_ID}
             onClick={() => run('generateColorRoles')}
           >
             Generate Roles
@@ -90,7 +95,7 @@ export function ColorActions({
             type="button"
             className="btn btn-secondary"
             disabled={busy || !botInGuild || !channelId}
-            aria-describedby={hint ? 'color-actions-hint' : undefined}
+            aria-describedby={hint || !botInGuild ? HINT_ID : undefined}
             onClick={() => run('postColorPanel')}
           >
             Post / Update Panel
@@ -99,21 +104,26 @@ export function ColorActions({
             type="button"
             className="btn btn-danger"
             disabled={busy || !botInGuild}
-            aria-describedby={botInGuild ? undefined : 'color-actions-hint'}
+            aria-describedby={botInGuild ? undefined : HINT_ID}
             onClick={() => run('resetColorRoles')}
           >
             Reset
           </button>
         </div>
       </div>
+      {botInGuild ? null : <BotNotInGuild id={HINT_ID} guildId={guildId} />}
       {hint ? (
-        <p id="color-actions-hint" className="muted small">
+        <p id={HINT_ID} className="muted small">
           {hint}
         </p>
       ) : null}
       {job ? <JobProgress job={job} /> : null}
-      {action.isError ? <ErrorAlert>{colorErrorText(action.error)}</ErrorAlert> : null}
-      {switchMode.isError ? <ErrorAlert>{colorErrorText(switchMode.error)}</ErrorAlert> : null}
+      <ErrorBox onDismiss={() => action.reset()}>
+        {action.isError ? colorErrorText(action.error) : null}
+      </ErrorBox>
+      <ErrorBox onDismiss={() => switchMode.reset()}>
+        {switchMode.isError ? colorErrorText(switchMode.error) : null}
+      </ErrorBox>
     </section>
   );
 }

@@ -245,6 +245,19 @@ describe('color roles', () => {
     ).toBe('color-actions-hint');
   });
 
+  it('says Bot not in guild once on the page, with the invite button', async () => {
+    signInAda();
+    colorApi({ botAbsent: true });
+    open();
+    const actions = await screen.findByRole('region', { name: 'Actions' });
+    // Once as a sentence (the disabled channel select still reads it in its box).
+    const said = screen.getAllByText(MESSAGES.botNotInGuild).filter((node) => !node.closest('select'));
+    expect(said).toHaveLength(1);
+    const invite = within(actions).getByRole('link', { name: 'Invite to Server' });
+    expect(invite.getAttribute('href')).toBe(`http://127.0.0.1:4000/install?guildId=${STATION.id}`);
+    expect(screen.getAllByRole('link', { name: 'Invite to Server' })).toHaveLength(1);
+  });
+
   it.each([
     ['basic', ['Blue', 'Red', 'Brown', 'Black', 'Mint']],
     // Shades get the roles: colours with shades do not claim No role yet from their own role_id.

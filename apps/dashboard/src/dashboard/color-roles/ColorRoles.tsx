@@ -1,12 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
-import { ErrorAlert } from '../../ui/Field.tsx';
-import { PageLoading } from '../../ui/PageLoading.tsx';
-import { GuildPage } from '../GuildPage.tsx';
+import { ChannelCard, useChannelChoice } from '../ChannelPicker.tsx';
+import { GuildPage, usePageGuard } from '../GuildPage.tsx';
 import { GuildSelect } from '../GuildSelect.tsx';
-import { queryKeys, useBotInGuild } from '../queries.ts';
-import { ChannelPicker } from './ChannelPicker.tsx';
+import { queryKeys } from '../queries.ts';
 import { ColorActions } from './ColorActions.tsx';
 import { BLACK_TIP, colorErrorText, panelColorsOf } from './color-roles-model.ts';
 import { PaletteList } from './PaletteList.tsx';
@@ -25,7 +23,11 @@ function ColorRolesScreen({ guildId }: { guildId: string }) {
     queryKey: queryKeys.colorRoles(guildId),
     queryFn: () => apiCall('getColorRoles', { params: { guildId } }),
   });
-  const inGuild = useBotInGuild(guildId);
+  const guard = usePageGuard(guildId, state, {
+    loading: 'Loading color roles…',
+    failure: colorErrorText,
+    bot: true,
+  });
   const [jobWarnings, setJobWarnings] = useState<string[]>([]);
   const onWarnings = useCallback(
     (warnings: string[]) =>
@@ -33,16 +35,14 @@ function ColorRolesScreen({ guildId }: { guildId: string }) {
     [],
   );
 
-  if (state.isPending || inGuild.isPending) return <PageLoading label="Loading color roles…" />;
-  if (state.isError) {
-    return <ErrorAlert>{colorErrorText(state.error)}</ErrorAlert>;
-  }
-  const { groups, mode, channel_id: channelId } = state.data;
-  const botInGuild = inGuild.data === true;
-  const warnings = [...new Set([...(state.data.warnings ?? []), ...jobWarnings])];
+  if (!guard.ready) return guard.view;
+  const { data, botInGuild, banner } = guard;
+  const { groups, mode, channel_id: channelId } = data;
+  const warnings = [...new Set([...(data.warnings ?? []), ...jobWarnings])];
 
   return (
     <>
+      {banner}
       {warnings.length > 0 ? (
         <div className="alert alert-warning role-warning" role="alert">
           <div>
@@ -63,7 +63,7 @@ function ColorRolesScreen({ guildId }: { guildId: string }) {
         onWarnings={onWarnings}
       />
       <div className="color-grid">
-        <ChannelPicker guildId={guildId} savedChannelId={channelId} botInGuild={botInGuild} />
+        <PanelChannel guildId={guildId} savedChannelId={channelId} botInGuild={botInGuild} />
         <section className="card tips-card" aria-labelledby="tips-title">
           <h2 id="tips-title">Quick Tips</h2>
           <ul>
@@ -79,5 +79,40 @@ function ColorRolesScreen({ guildId }: { guildId: string }) {
         <PaletteList groups={groups} mode={mode} />
       </div>
     </>
+  );
+}
+
+/** Panel Channel: the shared channel card, saving to the color roles channel. */
+function PanelChannel({
+  guildId,
+  savedChannelId,
+  botInGuild,
+}: {
+  guildId: string;
+  savedChannelId: string | null;
+  botInGuild: boolean;
+}) {
+  const queryClient = useQueryClient();
+  const [choice, setChoice] = useChannelChoice(savedChannelId);
+  const save = useMutation({
+    mutationFn: (channelId: string) =>
+      apiCall('setColorRolesChannel', { params: { guildId }, body: { channel_id: channelId } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.colorRoles(guildId) }),
+  });
+  return (
+    <ChannelCard
+      id="panel-channel"
+      title="Panel Channel"
+      guildId={guildId}
+      botInGuild={botInGuild}
+      value={choice}
+      onChange={setChoice}
+      onSave={(channelId) => save.mutate(channelId)}
+      saving={save.isPending}
+      saved={save.isSuccess}
+      error={save.isError ? colorErrorText(save.error) : null}
+      onDismissError={() => save.reset()}
+      failureText={colorErrorText}
+    />
   );
 }

@@ -1,11 +1,4 @@
-import {
-  type Color,
-  type ColorGroup,
-  type ColorRolesMode,
-  JobResult,
-  type JobStatus,
-  MESSAGES,
-} from '@spacecadet/contract';
+import { type Color, type ColorGroup, type ColorRolesMode, MESSAGES } from '@spacecadet/contract';
 import type { PanelColor } from '@spacecadet/core';
 import { errorText, isApiError } from '../../lib/api-error.ts';
 
@@ -16,11 +9,8 @@ export function colorErrorText(error: unknown): string {
 
 export const COLOR_RESET_CONFIRM =
   'Reset color roles for this server? This will delete all colors and shades.';
-/** After a generate or post job finishes, wait this long before reloading the palette. */
-export const RELOAD_AFTER_JOB_MS = 800;
-export const JOB_POLL_MS = 500;
 export const BLACK_TIP =
-  'Pure black (#000000) does not work as a role colour: Discord treats it as "no colour". Use a near-black such as #0A0A0A.';
+  'Pure black (#000000) does not work as a role color: Discord treats it as "no color". Use a near-black such as #0A0A0A.';
 
 export const MODE_OPTIONS = [
   { value: 'basic', label: 'Basic Colors' },
@@ -59,27 +49,4 @@ export function paletteRoleBadge(
   const withRole = shades.filter((shade) => shade.role_id).length;
   if (withRole === 0) return { text: NO_ROLE_YET, missing: true };
   return { text: `${withRole} of ${shades.length} shade roles`, missing: withRole < shades.length };
-}
-
-export function isJobFinished(job: JobStatus | undefined): boolean {
-  return job?.state === 'completed' || job?.state === 'failed';
-}
-
-/** The job's own result, when it has the shape the worker reports. */
-export function jobResultOf(job: JobStatus | undefined): JobResult | null {
-  const parsed = JobResult.safeParse(job?.result);
-  return parsed.success ? parsed.data : null;
-}
-
-export const JOB_LABELS: Record<string, string> = {
-  'color-roles.generate': 'Generating roles',
-  'color-roles.post-panel': 'Posting the panel',
-  'color-roles.reset': 'Resetting color roles',
-  'personality-roles.generate': 'Generating roles',
-  'personality-roles.post': 'Posting the messages',
-  'personality-roles.reset': 'Resetting personality roles',
-};
-
-export function isValidChannelId(value: string): boolean {
-  return /^\d{5,20}$/.test(value.trim());
 }

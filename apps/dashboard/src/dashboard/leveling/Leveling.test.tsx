@@ -1,3 +1,4 @@
+import { MESSAGES } from '@spacecadet/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -17,9 +18,14 @@ const SETTINGS = {
   message_cooldown_sec: 30,
 };
 
-function levelingApi(roles: unknown[] = [], boosts: unknown[] = []) {
+function levelingApi(
+  roles: unknown[] = [],
+  boosts: unknown[] = [],
+  overrides: Record<string, { status: number; body?: unknown }> = {},
+) {
   return fakeApi(({ method, path }) => {
     const key = `${method} ${path}`;
+    if (overrides[key]) return overrides[key];
     if (key === 'GET /api/discord/me/guilds') return { status: 200, body: [STATION, QUIET] };
     if (key === 'GET /api/auth/session') return { status: 401, body: { error: 'not_authenticated' } };
     if (path.startsWith('/api/bot/in-guild/')) return { status: 200, body: { inGuild: true } };
@@ -108,5 +114,40 @@ describe('leveling', () => {
     expect(boostTargetLabel({ user_id: '200000000000000003' })).toBe('User 200000000000000003');
     expect(boostTargetLabel({ user_id: '-role:300000000000000021' })).toBe('Role 300000000000000021');
     expect(boostExpiryLabel({ expires_at: null })).toBe('Permanent');
+  });
+
+  it("shows a failed action in a dismissible box and the page's fallback for a failed load", async () => {
+    signInAda();
+    levelingApi([], [], { [`POST ${base}/leveling/roles`]: { status: 500, body: {} } });
+    renderAt(`/dashboard/leveling/roles?guild=${STATION.id}`, routes);
+    fireEvent.click(await screen.findByRole('button', { name: 'Add role' }));
+    const box = await screen.findByRole('alert');
+    expect(box.textContent).toContain('Failed to add role');
+    fireEvent.click(within(box).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('says why the boosts did not load', async () => {
+    signInAda();
+    levelingApi([], [], { [`GET ${base}/leveling`]: { status: 400, body: {} } });
+    renderAt(`/dashboard/leveling/boosts?guild=${STATION.id}`, routes);
+    await screen.findByText('Failed to load boosts');
+    expect(screen.queryByRole('button', { name: 'Dismiss' })).toBeNull();
+  });
+
+  it('says Bot not in guild once, with the invite, above both disabled channel selects', async () => {
+    signInAda();
+    levelingApi([], [], {
+      [`GET /api/bot/in-guild/${STATION.id}`]: { status: 200, body: { inGuild: false } },
+    });
+    renderAt(`/dashboard/leveling/settings?guild=${STATION.id}`, routes);
+    const select = await screen.findByLabelText('Announcement channel');
+    expect(select).toHaveProperty('disabled', true);
+    expect(screen.getByLabelText('Daily overview channel')).toHaveProperty('disabled', true);
+    const said = screen.getAllByText(MESSAGES.botNotInGuild).filter((node) => !node.closest('select'));
+    expect(said).toHaveLength(1);
+    expect(screen.getByRole('link', { name: 'Invite to Server' }).getAttribute('href')).toBe(
+      `http://127.0.0.1:4000/install?guildId=${STATION.id}`,
+    );
   });
 });

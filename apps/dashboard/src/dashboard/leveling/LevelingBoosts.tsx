@@ -4,18 +4,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
-import { ErrorAlert, SelectField, TextField } from '../../ui/Field.tsx';
-import { PageLoading } from '../../ui/PageLoading.tsx';
-import { GuildPage } from '../GuildPage.tsx';
+import { SelectField, TextField } from '../../ui/Field.tsx';
+import { ErrorBox } from '../ErrorBox.tsx';
+import { GuildPage, usePageGuard } from '../GuildPage.tsx';
+import { queryKeys } from '../queries.ts';
 import { AddCard } from './AddCard.tsx';
 import { LevelingNav } from './LevelingNav.tsx';
-import {
-  ignoreFailure,
-  LEVELING_CONFIRM,
-  LEVELING_FAILURES,
-  levelingKey,
-  useLeveling,
-} from './leveling-model.ts';
+import { ignoreFailure, LEVELING_CONFIRM, LEVELING_FAILURES, useLeveling } from './leveling-model.ts';
 
 const BOOST_KINDS = [
   { value: 'server', label: 'Everyone (server-wide)' },
@@ -51,12 +46,15 @@ export default function LevelingBoostsPage() {
 function BoostsScreen({ guildId }: { guildId: string }) {
   const queryClient = useQueryClient();
   const leveling = useLeveling(guildId);
+  const guard = usePageGuard(guildId, leveling, {
+    failure: (error) => errorText(error, LEVELING_FAILURES.loadBoosts),
+  });
   const [problem, setProblem] = useState<string | null>(null);
   const [kind, setKind] = useState<'server' | 'user' | 'role'>('server');
   const [multiplier, setMultiplier] = useState('2');
   const [targetId, setTargetId] = useState('');
   const [expires, setExpires] = useState('');
-  const reload = () => queryClient.invalidateQueries({ queryKey: levelingKey(guildId) });
+  const reload = () => queryClient.invalidateQueries({ queryKey: queryKeys.leveling(guildId) });
 
   // Adding a boost also forces leveling on.
   const add = useMutation({
@@ -87,15 +85,13 @@ function BoostsScreen({ guildId }: { guildId: string }) {
     onSuccess: () => reload(),
   });
 
-  if (leveling.isPending) return <PageLoading />;
-  if (leveling.isError) {
-    return <ErrorAlert>{errorText(leveling.error, LEVELING_FAILURES.loadBoosts)}</ErrorAlert>;
-  }
-  const boosts = leveling.data.boosts;
+  if (!guard.ready) return guard.view;
+  const boosts = guard.data.boosts;
 
   return (
     <>
-      <ErrorAlert>{problem}</ErrorAlert>
+      {guard.banner}
+      <ErrorBox onDismiss={() => setProblem(null)}>{problem}</ErrorBox>
       <AddCard
         titleId="add-boost-title"
         title="Add a boost"

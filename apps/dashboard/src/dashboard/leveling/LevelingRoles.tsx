@@ -9,12 +9,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
-import { ErrorAlert, TextField } from '../../ui/Field.tsx';
-import { PageLoading } from '../../ui/PageLoading.tsx';
-import { GuildPage } from '../GuildPage.tsx';
+import { TextField } from '../../ui/Field.tsx';
+import { ErrorBox } from '../ErrorBox.tsx';
+import { GuildPage, usePageGuard } from '../GuildPage.tsx';
+import { queryKeys } from '../queries.ts';
 import { AddCard } from './AddCard.tsx';
 import { LevelingNav } from './LevelingNav.tsx';
-import { LEVELING_FAILURES, levelingKey, useLeveling } from './leveling-model.ts';
+import { LEVELING_FAILURES, useLeveling } from './leveling-model.ts';
 
 export default function LevelingRolesPage() {
   return (
@@ -30,11 +31,14 @@ export default function LevelingRolesPage() {
 function RolesScreen({ guildId }: { guildId: string }) {
   const queryClient = useQueryClient();
   const leveling = useLeveling(guildId);
+  const guard = usePageGuard(guildId, leveling, {
+    failure: (error) => errorText(error, LEVELING_FAILURES.loadRoles),
+  });
   const [problem, setProblem] = useState<string | null>(null);
   const [name, setName] = useState('Level Reward');
   const [level, setLevel] = useState('1');
   const [imageRole, setImageRole] = useState(false);
-  const reload = () => queryClient.invalidateQueries({ queryKey: levelingKey(guildId) });
+  const reload = () => queryClient.invalidateQueries({ queryKey: queryKeys.leveling(guildId) });
   const failing = (fallback: string) => ({
     onMutate: () => setProblem(null),
     onError: (error: unknown) => setProblem(errorText(error, fallback)),
@@ -67,15 +71,13 @@ function RolesScreen({ guildId }: { guildId: string }) {
     ...failing(LEVELING_FAILURES.deleteRole),
   });
 
-  if (leveling.isPending) return <PageLoading />;
-  if (leveling.isError) {
-    return <ErrorAlert>{errorText(leveling.error, LEVELING_FAILURES.loadRoles)}</ErrorAlert>;
-  }
-  const roles = [...leveling.data.roles].sort((a, b) => a.level_required - b.level_required);
+  if (!guard.ready) return guard.view;
+  const roles = [...guard.data.roles].sort((a, b) => a.level_required - b.level_required);
 
   return (
     <>
-      <ErrorAlert>{problem}</ErrorAlert>
+      {guard.banner}
+      <ErrorBox onDismiss={() => setProblem(null)}>{problem}</ErrorBox>
       <AddCard
         titleId="add-role-title"
         title={

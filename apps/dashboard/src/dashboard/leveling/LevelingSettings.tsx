@@ -5,19 +5,13 @@ import { useState } from 'react';
 import { Navigate } from 'react-router';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
-import { ErrorAlert, TextField } from '../../ui/Field.tsx';
-import { PageLoading } from '../../ui/PageLoading.tsx';
-import { ChannelField } from '../ChannelField.tsx';
-import { useGuildParam } from '../guild-param.ts';
-import { useBotInGuild } from '../queries.ts';
+import { TextField } from '../../ui/Field.tsx';
+import { ChannelPicker } from '../ChannelPicker.tsx';
+import { ErrorBox } from '../ErrorBox.tsx';
+import { BotNotInGuild, GuildPage, usePageGuard } from '../GuildPage.tsx';
+import { queryKeys } from '../queries.ts';
 import { LevelingNav } from './LevelingNav.tsx';
-import {
-  ignoreFailure,
-  LEVELING_CONFIRM,
-  LEVELING_FAILURES,
-  levelingKey,
-  useLeveling,
-} from './leveling-model.ts';
+import { ignoreFailure, LEVELING_CONFIRM, LEVELING_FAILURES, useLeveling } from './leveling-model.ts';
 
 const NUMBER_FIELDS = [
   { key: 'xp_multiplier', label: 'XP multiplier', min: 0, step: 0.1 },
@@ -30,28 +24,29 @@ const CHANNEL_FIELDS = [
 ] as const;
 
 export default function LevelingSettingsPage() {
-  const guildId = useGuildParam();
-  if (!guildId) return <Navigate to="/dashboard" replace />;
   return (
-    <section className="page" aria-labelledby="page-title">
-      <div className="page-head">
-        <h1 id="page-title">Leveling settings</h1>
-        <LevelingNav guildId={guildId} />
-      </div>
-      <SettingsScreen key={guildId} guildId={guildId} />
-    </section>
+    <GuildPage
+      title="Leveling settings"
+      head={(guildId) => (guildId ? <LevelingNav guildId={guildId} /> : null)}
+      // Spec: with no guild given it goes to /dashboard.
+      noGuild={<Navigate to="/dashboard" replace />}
+    >
+      {(guildId) => <SettingsScreen guildId={guildId} />}
+    </GuildPage>
   );
 }
 
 function SettingsScreen({ guildId }: { guildId: string }) {
-  const leveling = useLeveling(guildId);
-  const inGuild = useBotInGuild(guildId);
-  if (leveling.isPending || inGuild.isPending) return <PageLoading />;
-  if (leveling.isError) {
-    return <ErrorAlert>{errorText(leveling.error, LEVELING_FAILURES.loadSettings)}</ErrorAlert>;
-  }
+  const guard = usePageGuard(guildId, useLeveling(guildId), {
+    failure: (error) => errorText(error, LEVELING_FAILURES.loadSettings),
+    bot: true,
+  });
+  if (!guard.ready) return guard.view;
   return (
-    <SettingsForm guildId={guildId} initial={leveling.data.leveling} botInGuild={inGuild.data === true} />
+    <>
+      {guard.banner}
+      <SettingsForm guildId={guildId} initial={guard.data.leveling} botInGuild={guard.botInGuild} />
+    </>
   );
 }
 
@@ -74,7 +69,7 @@ function SettingsForm({
   });
   const set = (key: keyof typeof form) => (value: string) =>
     setForm((current) => ({ ...current, [key]: value }));
-  const reload = () => queryClient.invalidateQueries({ queryKey: levelingKey(guildId) });
+  const reload = () => queryClient.invalidateQueries({ queryKey: queryKeys.leveling(guildId) });
 
   // Changing any leveling setting also sends enabled: true.
   const save = useMutation({
@@ -127,7 +122,10 @@ function SettingsForm({
 
   return (
     <>
-      {save.isError ? <ErrorAlert>{errorText(save.error, LEVELING_FAILURES.save)}</ErrorAlert> : null}
+      <ErrorBox onDismiss={() => save.reset()}>
+        {save.isError ? errorText(save.error, LEVELING_FAILURES.save) : null}
+      </ErrorBox>
+      {botInGuild ? null : <BotNotInGuild guildId={guildId} />}
       <section className="card form-card" aria-label="Settings">
         <div className="form-grid">
           {NUMBER_FIELDS.map(({ key, ...attrs }) => (
@@ -141,7 +139,7 @@ function SettingsForm({
             />
           ))}
           {CHANNEL_FIELDS.map(({ key, id, label }) => (
-            <ChannelField
+            <ChannelPicker
               key={key}
               id={id}
               label={label}

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../lib/api.ts';
-
-export const levelingKey = (guildId: string) => ['leveling', guildId] as const;
+import { queryKeys } from '../queries.ts';
 
 export const LEVELING_CONFIRM = {
   resetConfig: 'Reset only Leveling config (channels, toggles, multipliers)? Users/roles/boosts are kept.',
@@ -24,7 +23,7 @@ export const LEVELING_FAILURES = {
 
 export function useLeveling(guildId: string) {
   return useQuery({
-    queryKey: levelingKey(guildId),
+    queryKey: queryKeys.leveling(guildId),
     queryFn: () => apiCall('getLeveling', { params: { guildId } }),
   });
 }

@@ -1,4 +1,5 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { MESSAGES } from '@spacecadet/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
@@ -18,13 +19,13 @@ const QUESTIONS = [
   { question_type: 'favourite_cheese', role_count: 3, is_multi_select: false, is_enabled: true },
 ];
 
-function personalityApi(initiallyConfigured: boolean, failGenerate = false) {
+function personalityApi(initiallyConfigured: boolean, failGenerate = false, botAbsent = false) {
   let configured = initiallyConfigured;
   return fakeApi(({ method, path }) => {
     const key = `${method} ${path}`;
     if (key === 'GET /api/discord/me/guilds') return { status: 200, body: [STATION, QUIET] };
     if (key === 'GET /api/auth/session') return { status: 401, body: { error: 'not_authenticated' } };
-    if (path.startsWith('/api/bot/in-guild/')) return { status: 200, body: { inGuild: true } };
+    if (path.startsWith('/api/bot/in-guild/')) return { status: 200, body: { inGuild: !botAbsent } };
     if (key === `GET ${base}/channels`)
       return { status: 200, body: { channels: [{ id: '300000000000000012', name: 'roles' }] } };
     if (key === `GET ${base}/personality-roles`)
@@ -41,6 +42,8 @@ function personalityApi(initiallyConfigured: boolean, failGenerate = false) {
         body: { configured: true, assign_channel_id: '300000000000000012', questions: QUESTIONS },
       };
     if (key === `POST ${base}/tasks/personality-roles/refresh`) return { status: 204 };
+    if (key === `PUT ${base}/personality-roles/channel`)
+      return { status: 200, body: { channel_id: '300000000000000012' } };
     if (method === 'PUT' && path.includes('/questions/'))
       return { status: 200, body: { ...QUESTIONS[0], is_enabled: false } };
     if (key === `POST ${base}/personality-roles/generate-roles`)
@@ -117,5 +120,58 @@ describe('personality roles', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Reset' }));
     expect(confirm).toHaveBeenCalledWith(PERSONALITY_RESET_CONFIRM);
     expect(api.calls.some((c) => c.path.endsWith('/reset'))).toBe(false);
+  });
+
+  it('saves the Assignment Channel before Initialize too', async () => {
+    signInAda();
+    const api = personalityApi(false);
+    open();
+    await screen.findByRole('button', { name: 'Initialize Personality Roles' }, { timeout: 5000 });
+    const card = screen.getByRole('region', { name: 'Assignment Channel' });
+    const save = within(card).getByRole('button', { name: 'Save' });
+    expect(save).toHaveProperty('disabled', true);
+    const select = within(card).getByLabelText('Channel');
+    await waitFor(() => expect(select).toHaveProperty('disabled', false));
+    fireEvent.change(select, { target: { value: '300000000000000012' } });
+    fireEvent.click(save);
+    await within(card).findByText('Channel saved');
+    expect(
+      api.calls.find((c) => c.method === 'PUT' && c.path.endsWith('/personality-roles/channel'))?.body,
+    ).toEqual({ channel_id: '300000000000000012' });
+    expect(api.calls.some((c) => c.path.endsWith('/init'))).toBe(false);
+    // Still not initialized: the card stays, no longer asking for a channel.
+    screen.getByRole('button', { name: 'Initialize Personality Roles' });
+    expect(screen.queryByText(PLEASE_SELECT_CHANNEL)).toBeNull();
+  });
+
+  it('drops the Please select a channel first banner once a channel is picked', async () => {
+    signInAda();
+    personalityApi(false);
+    open();
+    const initialize = await screen.findByRole(
+      'button',
+      { name: 'Initialize Personality Roles' },
+      { timeout: 5000 },
+    );
+    fireEvent.click(initialize);
+    expect(screen.getByRole('alert').textContent).toContain(PLEASE_SELECT_CHANNEL);
+    const select = screen.getByLabelText('Channel');
+    await waitFor(() => expect(select).toHaveProperty('disabled', false));
+    fireEvent.change(select, { target: { value: '300000000000000012' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByText(PLEASE_SELECT_CHANNEL)).toBeNull();
+  });
+
+  it('says Bot not in guild once, with the invite, when the bot is absent', async () => {
+    signInAda();
+    personalityApi(true, false, true);
+    open();
+    await screen.findByText('Question Categories', {}, { timeout: 5000 });
+    const said = screen.getAllByText(MESSAGES.botNotInGuild).filter((node) => !node.closest('select'));
+    expect(said).toHaveLength(1);
+    expect(screen.getByLabelText('Channel')).toHaveProperty('disabled', true);
+    expect(screen.getByRole('link', { name: 'Invite to Server' }).getAttribute('href')).toBe(
+      `http://127.0.0.1:4000/install?guildId=${STATION.id}`,
+    );
   });
 });

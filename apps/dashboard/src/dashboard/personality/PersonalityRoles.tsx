@@ -1,16 +1,15 @@
 import type { PersonalityRolesState } from '@spacecadet/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
-import { ErrorAlert } from '../../ui/Field.tsx';
-import { PageLoading } from '../../ui/PageLoading.tsx';
-import { ChannelField } from '../ChannelField.tsx';
-import { JobProgress } from '../color-roles/JobProgress.tsx';
-import { useJobTracker } from '../color-roles/useColorJob.ts';
-import { GuildPage } from '../GuildPage.tsx';
+import { ChannelCard, useChannelChoice } from '../ChannelPicker.tsx';
+import { ErrorBox } from '../ErrorBox.tsx';
+import { BotNotInGuild, GuildPage, usePageGuard } from '../GuildPage.tsx';
 import { GuildSelect } from '../GuildSelect.tsx';
-import { useBotInGuild } from '../queries.ts';
+import { JobProgress } from '../jobs/JobProgress.tsx';
+import { useGuildJob } from '../jobs/useGuildJob.ts';
+import { queryKeys } from '../queries.ts';
 import {
   PERSONALITY_FAILURES,
   PERSONALITY_RESET_CONFIRM,
@@ -18,8 +17,6 @@ import {
   questionViews,
   REFRESH_NOTE,
 } from './personality-model.ts';
-
-const stateKey = (guildId: string) => ['personality-roles', guildId] as const;
 
 export default function PersonalityRoles() {
   return (
@@ -31,26 +28,32 @@ export default function PersonalityRoles() {
 
 function PersonalityScreen({ guildId }: { guildId: string }) {
   const queryClient = useQueryClient();
+  const stateKey = queryKeys.personalityRoles(guildId);
   const state = useQuery({
-    queryKey: stateKey(guildId),
+    queryKey: stateKey,
     queryFn: () => apiCall('getPersonalityRoles', { params: { guildId } }),
   });
-  const inGuild = useBotInGuild(guildId);
-  const tracker = useJobTracker(stateKey(guildId));
-  const [channel, setChannel] = useState('');
+  const guard = usePageGuard(guildId, state, {
+    loading: 'Loading personality roles…',
+    failure: (error) => errorText(error, PERSONALITY_FAILURES.load),
+    bot: true,
+  });
+  const tracker = useGuildJob(stateKey);
+  const [channel, setChannel] = useChannelChoice(state.data?.assign_channel_id ?? null);
   const [problem, setProblem] = useState<string | null>(null);
-  const savedChannel = state.data?.assign_channel_id ?? null;
-  useEffect(() => {
-    if (savedChannel) setChannel(savedChannel);
-  }, [savedChannel]);
+  // Picking a channel answers "Please select a channel first": that banner goes.
+  const pickChannel = (value: string) => {
+    setChannel(value);
+    if (value.trim()) setProblem((current) => (current === PLEASE_SELECT_CHANNEL ? null : current));
+  };
 
   // Most actions also queue a background refresh; its failure is ignored.
   const refresh = () => {
     apiCall('refreshPersonalityRoles', { params: { guildId } }).catch(() => undefined);
   };
   const reload = (data?: PersonalityRolesState) => {
-    if (data) queryClient.setQueryData(stateKey(guildId), data);
-    return queryClient.invalidateQueries({ queryKey: stateKey(guildId) });
+    if (data) queryClient.setQueryData(stateKey, data);
+    return queryClient.invalidateQueries({ queryKey: stateKey });
   };
   const mutation = <T, V = void>(
     run: (vars: V) => Promise<T>,
@@ -74,7 +77,8 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
   );
   const saveChannel = useMutation(
     mutation(
-      () => apiCall('setPersonalityChannel', { params: { guildId }, body: { channel_id: channel.trim() } }),
+      (channelId: string) =>
+        apiCall('setPersonalityChannel', { params: { guildId }, body: { channel_id: channelId } }),
       PERSONALITY_FAILURES.channel,
       () => void reload().then(refresh),
     ),
@@ -103,49 +107,30 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
   const post = useMutation(job('postPersonalityMessages', PERSONALITY_FAILURES.post));
   const reset = useMutation(job('resetPersonalityRoles', PERSONALITY_FAILURES.reset));
 
-  if (state.isPending || inGuild.isPending) return <PageLoading label="Loading personality roles…" />;
-  if (state.isError) {
-    return <ErrorAlert>{errorText(state.error, PERSONALITY_FAILURES.load)}</ErrorAlert>;
-  }
-  const botInGuild = inGuild.data === true;
+  if (!guard.ready) return guard.view;
+  const { data, botInGuild, banner } = guard;
   const busy = tracker.running || generate.isPending || post.isPending || reset.isPending;
-  const questions = questionViews(state.data.questions);
+  const questions = questionViews(data.questions);
 
   return (
     <>
-      {problem ? (
-        <div className="alert alert-error dismissible" role="alert">
-          <span>{problem}</span>
-          <button type="button" className="link-button" onClick={() => setProblem(null)}>
-            Dismiss
-          </button>
-        </div>
-      ) : null}
-      <section className="card channel-card" aria-labelledby="assign-title">
-        <h2 id="assign-title">Assignment Channel</h2>
-        <div className="channel-row">
-          <ChannelField
-            id="assign-channel"
-            label="Channel"
-            guildId={guildId}
-            botInGuild={botInGuild}
-            value={channel}
-            onChange={setChannel}
-          />
-          {state.data.configured ? (
-            <button
-              type="button"
-              className="btn btn-primary"
-              disabled={!botInGuild || !channel.trim() || saveChannel.isPending}
-              onClick={() => saveChannel.mutate()}
-            >
-              Save
-            </button>
-          ) : null}
-        </div>
-      </section>
+      {banner}
+      <ErrorBox onDismiss={() => setProblem(null)}>{problem}</ErrorBox>
+      {botInGuild ? null : <BotNotInGuild guildId={guildId} />}
+      {/* Save works before Initialize too: the channel is kept for it. */}
+      <ChannelCard
+        id="assign-channel"
+        title="Assignment Channel"
+        guildId={guildId}
+        botInGuild={botInGuild}
+        value={channel}
+        onChange={pickChannel}
+        onSave={(channelId) => saveChannel.mutate(channelId)}
+        saving={saveChannel.isPending}
+        saved={saveChannel.isSuccess}
+      />
 
-      {!state.data.configured ? (
+      {!data.configured ? (
         <section className="card init-card" aria-labelledby="init-title">
           <h2 id="init-title">Initialize Personality Roles</h2>
           <p className="muted">

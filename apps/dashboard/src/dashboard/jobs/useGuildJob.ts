@@ -3,8 +3,7 @@ import { type QueryKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { queryKeys } from '../queries.ts';
-import { isJobFinished, JOB_POLL_MS, RELOAD_AFTER_JOB_MS } from './color-roles-model.ts';
-import { isJobGone, lostJobStatus } from './job-model.ts';
+import { isJobFinished, isJobGone, JOB_POLL_MS, lostJobStatus, RELOAD_AFTER_JOB_MS } from './job-model.ts';
 
 interface TrackedJob {
   id: string;
@@ -13,11 +12,11 @@ interface TrackedJob {
 }
 
 /**
- * Polls GET /api/jobs/:id until the job finishes, then waits ~800 ms and reloads `reloadKey`.
- * Every page with job buttons uses it with JobProgress, which shows progress, a recovery in
- * progress, and a lost job with its "Run it again" button.
+ * Polls GET /api/jobs/:id until the job finishes, then waits ~800 ms and reloads `reloadKey`
+ * (the page's own query). Every page with job buttons uses it with JobProgress, which shows
+ * progress, a recovery in progress, and a lost job with its "Run it again" button.
  */
-export function useJobTracker(reloadKey: QueryKey) {
+export function useGuildJob(reloadKey: QueryKey) {
   const queryClient = useQueryClient();
   const [tracked, setTracked] = useState<TrackedJob | null>(null);
   const job = useQuery({
@@ -53,9 +52,4 @@ export function useJobTracker(reloadKey: QueryKey) {
     track: (id: string) => setTracked((current) => ({ id, run: (current?.run ?? 0) + 1 })),
     dismiss: () => setTracked(null),
   };
-}
-
-/** The color palette's job tracker. */
-export function useColorJob(guildId: string) {
-  return useJobTracker(queryKeys.colorRoles(guildId));
 }

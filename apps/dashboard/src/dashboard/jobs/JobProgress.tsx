@@ -4,11 +4,12 @@ import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
 import { ErrorAlert } from '../../ui/Field.tsx';
 import { queryKeys } from '../queries.ts';
-import { JOB_LABELS, jobResultOf } from './color-roles-model.ts';
 import {
   isLostJob,
   JOB_LOST_MESSAGE,
   JOB_RECOVERING_MESSAGE,
+  jobLabel,
+  jobResultOf,
   RUN_AGAIN_LABEL,
   rerunOf,
 } from './job-model.ts';
@@ -21,7 +22,7 @@ export function JobProgress({ job }: { job: JobStatus }) {
     <div className="job-status" aria-live="polite">
       <div className="job-status-head">
         <span>
-          {JOB_LABELS[job.name] ?? job.name}
+          {jobLabel(job.name)}
           {job.state === 'completed' ? ': done' : job.state === 'failed' ? ': failed' : '…'}
         </span>
         <span className="muted small">{Math.round(job.progress)}%</span>
@@ -61,7 +62,7 @@ function LostJob({ job }: { job: JobStatus }) {
   return (
     <div className="job-status" aria-live="polite">
       <div className="job-status-head">
-        <span>{JOB_LABELS[job.name] ?? job.name}: lost</span>
+        <span>{jobLabel(job.name)}: lost</span>
       </div>
       <div className="alert alert-warning job-lost" role="alert">
         <span>{JOB_LOST_MESSAGE}</span>

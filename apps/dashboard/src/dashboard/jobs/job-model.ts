@@ -1,11 +1,45 @@
-import { type JobName, type JobStatus, parseJobId, type RouteName } from '@spacecadet/contract';
+import { type JobName, JobResult, type JobStatus, parseJobId, type RouteName } from '@spacecadet/contract';
 import { isApiError } from '../../lib/api-error.ts';
 
 /**
- * What the shared job tracker shows besides progress: a job being recovered after its worker
- * stopped, and a job the queue no longer knows (Redis restarted without persistence, or the
- * job was trimmed) with a way to run the same action again.
+ * The shared job tracker (useGuildJob + JobProgress) of every page with job buttons: polling,
+ * labels, results, a job being recovered after its worker stopped, and a job the queue no
+ * longer knows (Redis restarted without persistence, or the job was trimmed) with a way to run
+ * the same action again.
  */
+
+/** After a job finishes, wait this long before reloading the page's data (spec: ~800 ms). */
+export const RELOAD_AFTER_JOB_MS = 800;
+export const JOB_POLL_MS = 500;
+
+export const JOB_LABELS = {
+  'color-roles.generate': 'Generating roles',
+  'color-roles.post-panel': 'Posting the panel',
+  'color-roles.reset': 'Resetting color roles',
+  'personality-roles.generate': 'Generating roles',
+  'personality-roles.post': 'Posting the messages',
+  'personality-roles.refresh': 'Refreshing personality roles',
+  'personality-roles.reset': 'Resetting personality roles',
+  'leveling.sync-roles': 'Syncing roles',
+  'leveling.resend-overview': 'Resending the overview',
+  'leveling.daily-overview': 'Posting the daily overview',
+  'leveling.prune-leavers': 'Pruning leavers',
+} as const satisfies Record<JobName, string>;
+
+/** A job's label; the raw name for one this dashboard does not know yet. */
+export function jobLabel(name: string): string {
+  return (JOB_LABELS as Record<string, string>)[name] ?? name;
+}
+
+export function isJobFinished(job: JobStatus | undefined): boolean {
+  return job?.state === 'completed' || job?.state === 'failed';
+}
+
+/** The job's own result, when it has the shape the worker reports. */
+export function jobResultOf(job: JobStatus | undefined): JobResult | null {
+  const parsed = JobResult.safeParse(job?.result);
+  return parsed.success ? parsed.data : null;
+}
 
 export const JOB_RECOVERING_MESSAGE = 'Recovering: a worker stopped; another is taking over this job…';
 export const JOB_LOST_MESSAGE = 'This job was lost (the queue restarted). It is safe to run it again.';
