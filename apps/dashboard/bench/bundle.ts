@@ -27,7 +27,7 @@ async function distDirFromArgs(): Promise<{ dir: string; cleanup: () => Promise<
   const given = process.argv[2];
   if (given) return { dir: given, cleanup: async () => {} };
   const dir = await mkdtemp(join(tmpdir(), 'spacecadet-bundle-'));
-  await build({ root, logLevel: 'warn', build: { outDir: dir, emptyOutDir: true } });
+  await build({ root, configLoader: 'runner', logLevel: 'warn', build: { outDir: dir, emptyOutDir: true } });
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 

@@ -168,6 +168,103 @@ describe('dashboard as ada', () => {
     await sidebar.getByRole('button', { name: 'Settings' }).click();
   });
 
+  it('at 390 px keeps the rail and the collapsed Settings bar to their content on short pages', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const path of ['/dashboard/automod', '/dashboard/stats']) {
+      await page.goto(`${stack.dashboardUrl}${path}?guild=${guilds.station}`);
+      await page.getByText('Coming Soon').first().waitFor();
+      if ((await page.locator('.config-sidebar.collapsed').count()) === 0) {
+        await page.getByRole('button', { name: 'Settings' }).click();
+      }
+      await page.locator('.config-sidebar.collapsed').waitFor();
+      // Outer box minus its content: only borders. Before, the short page's spare height was shared
+      // out between the stacked rows and both bars grew empty bands of about 80 px.
+      const spare = await page.evaluate(() => {
+        const [rail, railInner, bar, barInner, main] = [
+          '.guild-rail',
+          '.guild-rail-inner',
+          '.config-sidebar',
+          '.config-sidebar-inner',
+          '.dash-main',
+        ].map(
+          (selector) =>
+            document.querySelector(selector)?.getBoundingClientRect() ?? new DOMRect(0, 0, 0, NaN),
+        );
+        return {
+          rail: (rail?.height ?? NaN) - (railInner?.height ?? NaN),
+          settings: (bar?.height ?? NaN) - (barInner?.height ?? NaN),
+          // The page itself still reaches the bottom of the window.
+          bottomGap: window.innerHeight - (main?.bottom ?? NaN),
+        };
+      });
+      expect(spare.rail, path).toBeLessThanOrEqual(2);
+      expect(spare.settings, path).toBeLessThanOrEqual(2);
+      expect(Math.abs(spare.bottomGap), path).toBeLessThanOrEqual(1);
+      await screenshot(page, `short-page-390${path.replaceAll('/', '-')}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('lays every boost row out the same way at 1366 and 390 px', async () => {
+    const added = await page.evaluate(
+      async ({ apiUrl, guildId, userId, roleId }) => {
+        const headers = {
+          authorization: window.sessionStorage.getItem('authorization') ?? '',
+          'content-type': 'application/json',
+        };
+        const base = `${apiUrl}/api/guilds/${guildId}/leveling`;
+        const inMonth = new Date(Date.now() + 30 * 86_400_000).toISOString();
+        const answers = await Promise.all([
+          fetch(`${base}/boosts`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ multiplier: 2, user_id: null, expires_at: null }),
+          }),
+          fetch(`${base}/boosts`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ multiplier: 1.5, user_id: userId, expires_at: inMonth }),
+          }),
+          fetch(`${base}/role-boosts`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ multiplier: 3, role_id: roleId, expires_at: null }),
+          }),
+        ]);
+        return answers.map((answer) => answer.status);
+      },
+      {
+        apiUrl: stack.apiUrl,
+        guildId: guilds.station,
+        userId: users.mo,
+        roleId: SANDBOX_IDS.roles.stationCrew,
+      },
+    );
+    expect(added).toEqual([201, 201, 201]);
+    await page.goto(`${stack.dashboardUrl}/dashboard/leveling/boosts?guild=${guilds.station}`);
+    const rows = page.locator('[aria-labelledby="boosts-title"] .level-item');
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3);
+    // Per row: for each part (multiplier, target, expiry, Remove), whether it starts on a later line
+    // than another part; plus the Remove button's right edge.
+    const shapes = () =>
+      rows.evaluateAll((items) =>
+        items.map((item) => {
+          const boxes = [...item.children].map((child) => child.getBoundingClientRect());
+          return {
+            lines: boxes.map((box) => boxes.some((other) => other.bottom <= box.top + 1)),
+            removeRight: Math.round(boxes[boxes.length - 1]?.right ?? 0),
+          };
+        }),
+      );
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      const [first, ...rest] = await shapes();
+      for (const shape of rest) expect(shape, `${width} px`).toEqual(first);
+      await screenshot(page, `boosts-${width}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
   it('logs out to the landing page and forgets the session', async () => {
     await page.goto(`${stack.dashboardUrl}/dashboard?guild=${guilds.station}`);
     await page.getByRole('button', { name: 'Log out' }).click();
@@ -191,6 +288,19 @@ describe('other users and sessions', () => {
         .evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent),
     ).toBeTruthy();
     await screenshot(page, 'nia-reaction-roles-1366', false);
+    await page.close();
+  });
+
+  it('signs in from a deep link and lands back on that page', async () => {
+    const page = await newPage();
+    const target = `/dashboard/leveling/boosts?guild=${guilds.station}`;
+    await page.goto(`${stack.dashboardUrl}${target}`);
+    await page.getByText(MESSAGES.signInRequired).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.locator(`a.pick[data-user-id="${users.ada}"]`).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard/leveling/boosts', { timeout: 15_000 });
+    expect(new URL(page.url()).searchParams.get('guild')).toBe(guilds.station);
+    await page.getByRole('heading', { name: 'XP boosts' }).waitFor();
     await page.close();
   });
 

@@ -18,6 +18,9 @@ export default async function setup(project: TestProject) {
   await build({
     root,
     configFile: join(root, 'vite.config.ts'),
+    // The config imports workspace TypeScript (server/env.ts → @spacecadet/contract), which
+    // the default loader leaves to Node; the runner transforms it like the app's own code.
+    configLoader: 'runner',
     logLevel: 'warn',
     build: { outDir, emptyOutDir: true },
   });

@@ -43,7 +43,7 @@ export function DashboardHeader({ user, guildId }: { user: SessionUser; guildId:
         </div>
       </div>
       <nav className="dash-header-actions" aria-label="Account">
-        <EffectsToggle label="Effects" />
+        <EffectsToggle />
         <Link className="btn btn-secondary btn-sm" to={withGuild('/dashboard', guildId)}>
           Dashboard
         </Link>

@@ -208,7 +208,7 @@ describe('StarCanvas', () => {
     act(runIdle);
     expect(container.querySelector('canvas')).not.toBeNull();
     expect(frames.size).toBe(1);
-    act(() => getByRole('button', { name: /FX on/ }).click());
+    act(() => getByRole('button', { name: /Effects on/ }).click());
     expect(container.querySelector('canvas')).toBeNull();
     expect(frames.size).toBe(0);
     expect(window.localStorage.getItem('effects_enabled')).toBe('false');
@@ -222,7 +222,7 @@ describe('StarCanvas', () => {
         <StarCanvas />
       </>,
     );
-    act(() => getByRole('button', { name: /FX on/ }).click());
+    act(() => getByRole('button', { name: /Effects on/ }).click());
     expect(window.cancelIdleCallback).toHaveBeenCalled();
     expect(window.requestAnimationFrame).not.toHaveBeenCalled();
   });

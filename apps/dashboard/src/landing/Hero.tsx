@@ -3,11 +3,11 @@ import { TAGLINE_PAUSE_MS } from '../site.ts';
 import { useInviteUrl } from './useInviteUrl.ts';
 import { useTypedText } from './useTypedText.ts';
 
+/** Only what the bot does today (the features grid marks the rest Coming Soon). */
 export const TAGLINES = [
   'Color roles your members actually click.',
-  'Dictionary lookups and translations in a slash.',
-  'Mod logs and anti-spam that never sleep.',
-  'Personality roles and leveling, set up in minutes.',
+  'A color, then a shade, in two clicks.',
+  'Every server you admin, one dashboard.',
 ] as const;
 
 /** Its own component: a typed letter re-renders this line only, not the whole hero. */
@@ -37,7 +37,7 @@ export function Hero() {
         </h1>
         <p className="hero-tagline">
           <span className="sr-only">
-            Color roles, personality roles, leveling, utilities and moderation for your Discord server.
+            Color roles and a web dashboard for your Discord server, with more features coming soon.
           </span>
           <TypedTagline />
         </p>
@@ -51,7 +51,7 @@ export function Hero() {
         </div>
         <ul className="hero-points" aria-label="Highlights">
           <li>Free to add</li>
-          <li>Slash commands</li>
+          <li>Color roles</li>
           <li>Web dashboard</li>
         </ul>
       </div>

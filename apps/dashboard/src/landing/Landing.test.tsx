@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../test/fake-api.ts';
@@ -66,8 +66,40 @@ describe('Landing', () => {
     renderAt('/', routes);
     for (const name of ['Features', 'Terms', 'Privacy', 'Contact']) screen.getByRole('link', { name });
     screen.getByRole('button', { name: 'Sign in' });
-    screen.getByRole('button', { name: /FX (on|off)/ });
+    screen.getByRole('button', { name: /^Effects (on|off)$/ });
+    expect(screen.queryByText(/\bFX\b/)).toBeNull();
     expect(screen.getAllByText('Coming Soon').length).toBeGreaterThan(1);
+  });
+
+  it('marks the features the bot does not have yet Coming Soon, and only those', () => {
+    fakeApi(() => undefined);
+    renderAt('/', routes);
+    const grid = within(screen.getByRole('region', { name: 'What Space Cadet does' }));
+    const soon = (title: string) => {
+      const card = grid.getByRole('heading', { level: 3, name: new RegExp(`^${title}`) }).closest('li');
+      return card?.querySelector('.badge-soon')?.textContent === 'Coming Soon';
+    };
+    // Built and working end to end.
+    for (const title of ['Color roles', 'Web dashboard', 'Auto-reconnect'])
+      expect(soon(title), title).toBe(false);
+    // The spec's advertised cards stay, marked; screens without their bot side are marked too.
+    for (const title of [
+      'Dictionary & translation',
+      'Slash commands & context menus',
+      'Mod logs & anti-spam',
+      'Personality roles',
+      'Leveling',
+      'Custom reaction roles',
+    ]) {
+      expect(soon(title), title).toBe(true);
+    }
+    // Nothing unbuilt is claimed outside a Coming Soon card (hero, taglines, other sections).
+    const claims = /dictionary|translat|anti-spam|mod logs|context menu|type \/ for every/i;
+    for (const card of screen.getAllByRole('listitem')) {
+      if (!card.querySelector('.badge-soon')) expect(card.textContent ?? '').not.toMatch(claims);
+    }
+    for (const line of TAGLINES) expect(line).not.toMatch(claims);
+    expect(screen.getByRole('region', { name: /mission control/ }).textContent).not.toMatch(claims);
   });
 });
 

@@ -12,8 +12,8 @@ export function DashboardPreview() {
             Mission control for every server
           </h2>
           <p className="section-lead">
-            Pick a server, then tune color roles, personality roles, leveling and more from one place. A
-            fuller dashboard with live stats is on its way.
+            Pick a server and run its color roles from one place; personality roles and leveling already have
+            their screens. A fuller dashboard with live stats is on its way.
           </p>
         </div>
         <figure className="preview-window" aria-label="Dashboard preview, coming soon">

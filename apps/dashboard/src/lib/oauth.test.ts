@@ -1,7 +1,8 @@
 import { decodeInstallState } from '@spacecadet/contract/install-state';
 import { describe, expect, it } from 'vitest';
 import { getConfig } from '../config.ts';
-import { defaultInviteUrl } from './oauth.ts';
+import { buildSignInUrl, defaultInviteUrl, safeReturnPath, takeReturnPath } from './oauth.ts';
+import { SESSION_KEYS } from './session.ts';
 
 describe('defaultInviteUrl', () => {
   it('is a complete bot authorize request that returns to the API install callback', () => {
@@ -25,5 +26,57 @@ describe('defaultInviteUrl', () => {
     expect(url.searchParams.has('guild_id')).toBe(false);
     expect(decodeInstallState(url.searchParams.get('state'))).toBeUndefined();
     expect(url.searchParams.get('response_type')).toBe('code');
+  });
+});
+
+describe('the return path after sign-in', () => {
+  it('keeps a dashboard path with its query and hash', () => {
+    expect(safeReturnPath('/dashboard')).toBe('/dashboard');
+    expect(safeReturnPath('/dashboard/leveling/boosts?guild=300000000000000001#list')).toBe(
+      '/dashboard/leveling/boosts?guild=300000000000000001#list',
+    );
+  });
+
+  it('refuses other hosts, schemes and paths outside the dashboard', () => {
+    for (const raw of [
+      '//evil.example/dashboard',
+      '/\\evil.example/dashboard',
+      '\\\\evil.example',
+      'https://evil.example/dashboard',
+      'javascript:alert(1)',
+      'dashboard',
+      '/dashboard/../auth/callback',
+      '/dashboardx',
+      '/terms',
+      '/dashboard\n/x',
+      '',
+      null,
+      42,
+    ]) {
+      expect(safeReturnPath(raw), String(raw)).toBeNull();
+    }
+  });
+
+  it('is stored for the round trip only when sign-in starts from a dashboard page', async () => {
+    await buildSignInUrl('/dashboard/stats?guild=300000000000000001');
+    expect(window.sessionStorage.getItem(SESSION_KEYS.returnTo)).toBe(
+      '/dashboard/stats?guild=300000000000000001',
+    );
+    // The OAuth request itself does not carry it.
+    const url = new URL(await buildSignInUrl('/dashboard/stats?guild=300000000000000001'));
+    expect(url.search).not.toContain('stats');
+    await buildSignInUrl('//evil.example');
+    expect(window.sessionStorage.getItem(SESSION_KEYS.returnTo)).toBeNull();
+    await buildSignInUrl('/dashboard');
+    await buildSignInUrl();
+    expect(window.sessionStorage.getItem(SESSION_KEYS.returnTo)).toBeNull();
+  });
+
+  it('is read once, and checked again when read', () => {
+    window.sessionStorage.setItem(SESSION_KEYS.returnTo, '/dashboard/stats');
+    expect(takeReturnPath()).toBe('/dashboard/stats');
+    expect(takeReturnPath()).toBeNull();
+    window.sessionStorage.setItem(SESSION_KEYS.returnTo, '//evil.example');
+    expect(takeReturnPath()).toBeNull();
   });
 });

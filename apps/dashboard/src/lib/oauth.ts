@@ -22,13 +22,53 @@ export function callbackUrl(): string {
   return `${window.location.origin}/auth/callback`;
 }
 
-/** Builds the authorize address for a fresh PKCE sign-in and remembers verifier and state. */
-export async function buildSignInUrl(): Promise<string> {
+/**
+ * Where to go after sign-in when it was started from a dashboard page: the path, query and hash
+ * of a dashboard route on this site, else null. Refuses `//host` and `/\host` (browsers read
+ * both as another host), absolute URLs, control characters and anything outside /dashboard.
+ */
+export function safeReturnPath(raw: unknown): string | null {
+  if (typeof raw !== 'string' || raw.length > 2000) return null;
+  if (!raw.startsWith('/') || raw.startsWith('//') || /[\\\p{Cc}]/u.test(raw)) return null;
+  const base = 'https://return.invalid';
+  let url: URL;
+  try {
+    url = new URL(raw, base);
+  } catch {
+    return null;
+  }
+  // Dot segments are resolved by now: `/dashboard/../x` is `/x` and refused.
+  if (url.origin !== base) return null;
+  if (url.pathname !== '/dashboard' && !url.pathname.startsWith('/dashboard/')) return null;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** The stored return path, checked again on the way out (any script here can write storage). */
+export function peekReturnPath(): string | null {
+  return safeReturnPath(window.sessionStorage.getItem(SESSION_KEYS.returnTo));
+}
+
+/** Reads and forgets the return path (once signed in). */
+export function takeReturnPath(): string | null {
+  const path = peekReturnPath();
+  window.sessionStorage.removeItem(SESSION_KEYS.returnTo);
+  return path;
+}
+
+/**
+ * Builds the authorize address for a fresh PKCE sign-in and remembers verifier, state and the
+ * page to come back to (sessionStorage survives the round trip in this tab; Discord never sees it).
+ */
+export async function buildSignInUrl(returnTo?: string | null): Promise<string> {
   const config = getConfig();
   const verifier = randomToken(48);
   const state = randomToken(16);
-  window.sessionStorage.setItem(SESSION_KEYS.verifier, verifier);
-  window.sessionStorage.setItem(SESSION_KEYS.state, state);
+  const storage = window.sessionStorage;
+  storage.setItem(SESSION_KEYS.verifier, verifier);
+  storage.setItem(SESSION_KEYS.state, state);
+  const path = safeReturnPath(returnTo);
+  if (path) storage.setItem(SESSION_KEYS.returnTo, path);
+  else storage.removeItem(SESSION_KEYS.returnTo);
   const query = new URLSearchParams({
     client_id: config.discordClientId,
     redirect_uri: callbackUrl(),
@@ -42,9 +82,12 @@ export async function buildSignInUrl(): Promise<string> {
   return `${config.discordOauthBase}/oauth2/authorize?${query.toString()}`;
 }
 
-/** Starts OAuth sign-in (also what Re-Authorize does). */
-export async function startSignIn(): Promise<void> {
-  window.location.assign(await buildSignInUrl());
+/**
+ * Starts OAuth sign-in (also what Re-Authorize does). `returnTo`: the dashboard page to land on
+ * afterwards; without it sign-in ends on /dashboard.
+ */
+export async function startSignIn(returnTo?: string | null): Promise<void> {
+  window.location.assign(await buildSignInUrl(returnTo));
 }
 
 /**

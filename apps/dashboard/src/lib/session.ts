@@ -8,6 +8,7 @@ export const SESSION_KEYS = {
   authorization: 'authorization',
   verifier: 'pkce_verifier',
   state: 'oauth_state',
+  returnTo: 'oauth_return_to',
   expired: 'session_expired',
 } as const;
 

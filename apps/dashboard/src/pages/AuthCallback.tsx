@@ -5,7 +5,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { apiCall } from '../lib/api.ts';
 import { errorText } from '../lib/api-error.ts';
 import { avatarUrl } from '../lib/cdn.ts';
-import { installUrl, startSignIn } from '../lib/oauth.ts';
+import { installUrl, peekReturnPath, startSignIn, takeReturnPath } from '../lib/oauth.ts';
 import { SESSION_KEYS, storeSession } from '../lib/session.ts';
 import '../styles/landing.css';
 import { Avatar } from '../ui/Avatar.tsx';
@@ -16,6 +16,7 @@ export type CallbackState =
   | { status: 'idle' }
   | { status: 'exchanging' }
   | { status: 'done'; user: SessionUser }
+  /** `message` without the `Error: ` prefix: the page adds it, the same for every error. */
   | { status: 'error'; message: string; inviteHint?: boolean };
 
 // StrictMode runs effects twice; a code can be exchanged only once.
@@ -57,7 +58,7 @@ export default function AuthCallback() {
           ? { status: 'error', message: MESSAGES.botInstallOnSignIn, inviteHint: true }
           : {
               status: 'error',
-              message: 'Error: this sign-in was not started here. Please try signing in again.',
+              message: 'This sign-in was not started here. Please try signing in again.',
             },
       );
       return;
@@ -66,7 +67,7 @@ export default function AuthCallback() {
     if (expectedState && returnedState !== expectedState) {
       setState({
         status: 'error',
-        message: 'Error: sign-in state did not match. Please try signing in again.',
+        message: 'Sign-in state did not match. Please try signing in again.',
       });
       return;
     }
@@ -77,10 +78,12 @@ export default function AuthCallback() {
       .then((user) => {
         if (!active) return;
         setState({ status: 'done', user });
-        timer = window.setTimeout(() => navigate('/dashboard', { replace: true }), REDIRECT_AFTER_SIGN_IN_MS);
+        // Back to the dashboard page that asked for sign-in, if any.
+        const target = takeReturnPath() ?? '/dashboard';
+        timer = window.setTimeout(() => navigate(target, { replace: true }), REDIRECT_AFTER_SIGN_IN_MS);
       })
       .catch((error: unknown) => {
-        if (active) setState({ status: 'error', message: `Error: ${errorText(error)}` });
+        if (active) setState({ status: 'error', message: errorText(error) });
       });
     return () => {
       active = false;
@@ -114,7 +117,7 @@ export default function AuthCallback() {
           <>
             <h1 className="callback-title">Sign-in failed</h1>
             <p role="alert" className="alert alert-error">
-              {state.message}
+              Error: {state.message}
             </p>
             <div className="callback-actions">
               {guildId ? (
@@ -122,7 +125,11 @@ export default function AuthCallback() {
                   {state.inviteHint ? 'Invite' : 'Invite Bot'}
                 </a>
               ) : null}
-              <button type="button" className="btn btn-secondary" onClick={() => void startSignIn()}>
+              <button
+                type="button"
+                className="btn btn-secondary"
+                onClick={() => void startSignIn(peekReturnPath())}
+              >
                 Try again
               </button>
               <Link className="btn btn-ghost" to="/">

@@ -24,9 +24,10 @@ export default function Privacy() {
           color and personality roles, leveling settings, channels and the raw configuration.
         </li>
         <li>
-          <strong>Message content (optional)</strong>: only for features that need it, such as dictionary
-          lookups, translation, mod logs and anti-spam filters, and only when a server enables them. It is
-          processed to perform the feature and is not kept longer than the feature needs.
+          <strong>Message content (optional)</strong>: only for features that need it, such as the planned
+          dictionary lookups, translation, mod logs and anti-spam filters (not built yet), and only when a
+          server enables them. It is processed to perform the feature and is not kept longer than the feature
+          needs.
         </li>
         <li>
           <strong>Dashboard account information</strong>: when you sign in, your Discord ID, username,

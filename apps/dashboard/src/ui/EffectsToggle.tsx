@@ -1,6 +1,7 @@
 import { useEffectsEnabled } from '../lib/preferences.ts';
 
-export function EffectsToggle({ label = 'FX' }: { label?: string }) {
+/** One name, "Effects", on the landing and in the dashboard: no label prop to drift apart. */
+export function EffectsToggle() {
   const [enabled, setEnabled] = useEffectsEnabled();
   return (
     <button
@@ -11,7 +12,7 @@ export function EffectsToggle({ label = 'FX' }: { label?: string }) {
       title={enabled ? 'Turn background effects off' : 'Turn background effects on'}
     >
       <span className={`fx-dot${enabled ? ' on' : ''}`} aria-hidden="true" />
-      {label} {enabled ? 'on' : 'off'}
+      Effects {enabled ? 'on' : 'off'}
     </button>
   );
 }
