@@ -1,46 +1,35 @@
 import { type Boost, type LevelingRole, type LevelingSettings, routes } from '@spacecadet/contract';
-import {
-  MAX_LEVEL_ROLES,
-  MESSAGE_COOLDOWN_DEFAULT_SEC,
-  roleBoostUserId,
-  XP_MULTIPLIER_DEFAULT,
-  XP_PER_MESSAGE_DEFAULT,
-} from '@spacecadet/core';
+import { MAX_LEVEL_ROLES, roleBoostUserId } from '@spacecadet/core';
 import {
   type Db,
   type LevelingBoostRow,
   type LevelingRoleRow,
-  type LevelingSettingsRow,
   levelingBoosts,
   levelingRoles,
   levelingSettings,
   memberDailyXp,
   memberXp,
 } from '@spacecadet/db';
+import {
+  DEFAULT_LEVELING_SETTINGS,
+  loadLevelingSettings,
+  type StoredLevelingSettings,
+  storedLevelingSettings,
+} from '@spacecadet/db/queries/leveling';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../errors.ts';
 import { enqueueGuildJob } from '../services/jobs.ts';
 import { defineRoute } from './define.ts';
 
-const DEFAULT_SETTINGS: LevelingSettings = {
-  enabled: false,
-  xp_multiplier: XP_MULTIPLIER_DEFAULT,
-  announcement_channel: null,
-  daily_overview_channel: null,
-  xp_per_message: XP_PER_MESSAGE_DEFAULT,
-  message_cooldown_sec: MESSAGE_COOLDOWN_DEFAULT_SEC,
-};
-
-function toSettings(row: LevelingSettingsRow | undefined): LevelingSettings {
-  if (!row) return DEFAULT_SETTINGS;
+function toSettings(stored: StoredLevelingSettings): LevelingSettings {
   return {
-    enabled: row.enabled,
-    xp_multiplier: row.xpMultiplier,
-    announcement_channel: row.announcementChannel,
-    daily_overview_channel: row.dailyOverviewChannel,
-    xp_per_message: row.xpPerMessage,
-    message_cooldown_sec: row.messageCooldownSec,
+    enabled: stored.enabled,
+    xp_multiplier: stored.xpMultiplier,
+    announcement_channel: stored.announcementChannel,
+    daily_overview_channel: stored.dailyOverviewChannel,
+    xp_per_message: stored.xpPerMessage,
+    message_cooldown_sec: stored.messageCooldownSec,
   };
 }
 
@@ -63,15 +52,6 @@ function toBoost(row: LevelingBoostRow): Boost {
   };
 }
 
-async function readSettings(db: Db, guildId: string): Promise<LevelingSettings> {
-  const [row] = await db
-    .select()
-    .from(levelingSettings)
-    .where(eq(levelingSettings.guildId, guildId))
-    .limit(1);
-  return toSettings(row);
-}
-
 /** Adding a reward role or a boost turns leveling on, as the dashboard expects (spec section 4). */
 async function enableLeveling(db: Db, guildId: string): Promise<void> {
   await db
@@ -86,7 +66,7 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
 
   defineRoute(app, routes.getLeveling, async ({ params }) => {
     const [leveling, roles, boosts] = await Promise.all([
-      readSettings(db, params.guildId),
+      loadLevelingSettings(db, params.guildId).then(toSettings),
       db
         .select()
         .from(levelingRoles)
@@ -117,7 +97,7 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
       .values({ guildId: params.guildId, ...changes })
       .onConflictDoUpdate({ target: levelingSettings.guildId, set: { ...changes, updatedAt: new Date() } })
       .returning();
-    return toSettings(row);
+    return toSettings(storedLevelingSettings(row));
   });
 
   defineRoute(app, routes.syncLevelingRoles, async ({ params, session }) => ({
@@ -132,7 +112,7 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
 
   defineRoute(app, routes.resetLevelingConfig, async ({ params }) => {
     await db.delete(levelingSettings).where(eq(levelingSettings.guildId, params.guildId));
-    return DEFAULT_SETTINGS;
+    return toSettings(DEFAULT_LEVELING_SETTINGS);
   });
 
   defineRoute(app, routes.resetLevelingAll, async ({ params }) => {
