@@ -4,7 +4,12 @@ import { InteractionResponseType, MessageFlags } from 'discord.js';
 import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COLOR_BUSY_MESSAGE, ROLE_ABOVE_BOT_MESSAGE } from '../src/features/color-roles/assign.ts';
+import {
+  COLOR_BUSY_MESSAGE,
+  COLOR_REMOVED_MESSAGE,
+  NO_COLOR_MESSAGE,
+  ROLE_ABOVE_BOT_MESSAGE,
+} from '../src/features/color-roles/assign.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   type ClickResult,
@@ -77,11 +82,29 @@ describe('members picking colors on the panel', () => {
       const filled = record.edits.find((edit) => edit.target === '@original');
       return filled ? Date.parse(filled.at) - record.created_ms : undefined;
     });
-  const setUp = async (mode: 'basic' | 'shades') => {
-    await harness.database.db
+  const setMode = (mode: 'basic' | 'shades') =>
+    harness.database.db
       .insert(guildConfigs)
       .values({ guildId: STATION, data: { color_roles_mode: mode } })
       .onConflictDoUpdate({ target: guildConfigs.guildId, set: { data: { color_roles_mode: mode } } });
+  const generate = async () => {
+    const outcome = await jobs.finished((await jobs.add('color-roles.generate')).id ?? '');
+    expect(outcome.state).toBe('completed');
+  };
+  /** The REST calls the sandbox answered after `seq` (see GET /_sandbox/requests). */
+  const requestsSince = async (seq: number) => {
+    const response = await fetch(`${harness.sandbox.url}/_sandbox/requests`);
+    const all = (await response.json()) as Array<{
+      seq: number;
+      method: string;
+      path: string;
+      status: number;
+    }>;
+    return all.filter((request) => request.seq > seq);
+  };
+  const lastSeq = async () => (await requestsSince(0)).at(-1)?.seq ?? 0;
+  const setUp = async (mode: 'basic' | 'shades') => {
+    await setMode(mode);
     for (const name of ['color-roles.generate', 'color-roles.post-panel'] as const) {
       const outcome = await jobs.finished((await jobs.add(name)).id ?? '');
       expect(outcome.state).toBe('completed');
@@ -218,6 +241,124 @@ describe('members picking colors on the panel', () => {
     const times = await Promise.all(clicks.map((result) => finalAnswerMs(result)));
     expect(Math.max(...times)).toBeLessThanOrEqual(3000);
     expect(await colorRolesOfNia()).toHaveLength(1);
+  });
+
+  it('Remove color takes the color away; without one the member is told so, with no REST call', async () => {
+    await setUp('basic');
+    await click('color:pick:Red');
+    expect(await colorRolesOfNia()).toEqual([await roleIdOfColor('Red')]);
+
+    const removed = await click('color:remove');
+    expect(removed.response?.data).toMatchObject({
+      content: COLOR_REMOVED_MESSAGE,
+      flags: MessageFlags.Ephemeral,
+    });
+    expect(await colorRolesOfNia()).toEqual([]);
+    expect(memberRoles(harness.sandbox, STATION, nia)).toContain(SANDBOX_IDS.roles.stationCrew);
+
+    const since = await lastSeq();
+    const none = await click('color:remove');
+    expect(none.response?.data).toMatchObject({ content: NO_COLOR_MESSAGE, flags: MessageFlags.Ephemeral });
+    // The only call is the answer itself: no role change, no member fetch.
+    const calls = await requestsSince(since);
+    expect(calls.filter((r) => !r.path.startsWith('/interactions/'))).toEqual([]);
+    expect(calls.map((r) => r.method)).toEqual(['POST']);
+
+    // A later pick gives the color again.
+    const red = await click('color:pick:Red');
+    expect(red.response?.data?.content).toBe('You now have the **Red** color.');
+    expect(await colorRolesOfNia()).toEqual([await roleIdOfColor('Red')]);
+  });
+
+  /**
+   * Starts a click whose role change Discord holds up (a 429), and waits until it is held.
+   * The click's result comes wrapped, so awaiting this does not wait for the click itself.
+   */
+  const heldClick = async (customId: string, method: 'PUT' | 'DELETE') => {
+    const since = await lastSeq();
+    await control(harness.sandbox).fault({
+      method,
+      path: `/guilds/${STATION}/members/${nia}/roles/`,
+      status: 429,
+      count: 1,
+      retry_after: 0.4,
+    });
+    const result = click(customId);
+    await waitFor(`the held ${method}`, async () =>
+      (await requestsSince(since)).some((r) => r.method === method && r.status === 429),
+    );
+    return { result };
+  };
+
+  it('a pick clicked while a remove is under way gives the color (the later click wins)', async () => {
+    await setUp('basic');
+    await click('color:pick:Red');
+    const { result: remove } = await heldClick('color:remove', 'DELETE');
+    // Clicked while the remove runs: Discord still shows Red on nia, so this payload has it.
+    const pick = click('color:pick:Red');
+    expect(await finalAnswer(await remove)).toBe(COLOR_REMOVED_MESSAGE);
+    expect(await finalAnswer(await pick)).toBe('You now have the **Red** color.');
+    expect(await colorRolesOfNia()).toEqual([await roleIdOfColor('Red')]);
+  });
+
+  it('a remove clicked while a pick is under way removes the picked color too', async () => {
+    await setUp('basic');
+    await click('color:pick:Red');
+    const { result: pick } = await heldClick('color:pick:Blue', 'PUT');
+    // Clicked while the pick runs: its payload has Red, not yet Blue.
+    const remove = click('color:remove');
+    expect(await finalAnswer(await pick)).toBe('You now have the **Blue** color.');
+    expect(await finalAnswer(await remove)).toBe(COLOR_REMOVED_MESSAGE);
+    expect(await colorRolesOfNia()).toEqual([]);
+  });
+
+  it('removes and picks clicked together leave at most one color', async () => {
+    await setUp('basic');
+    for (let round = 0; round < 3; round++) {
+      const clicks = await Promise.all(
+        ['color:pick:Red', 'color:remove', 'color:pick:Blue', 'color:remove', 'color:pick:Green'].map((id) =>
+          click(id),
+        ),
+      );
+      const answers = await Promise.all(clicks.map((result) => finalAnswer(result)));
+      for (const answer of answers) {
+        expect([
+          COLOR_REMOVED_MESSAGE,
+          NO_COLOR_MESSAGE,
+          expect.stringMatching(/^You now have the \*\*\w+\*\* color\.$/),
+        ]).toContainEqual(answer);
+      }
+      const held = await colorRolesOfNia();
+      expect(held.length).toBeLessThanOrEqual(1);
+      // What the clicks left is what the next Remove color finds.
+      const last = await click('color:remove');
+      expect(await finalAnswer(last)).toBe(held.length === 0 ? NO_COLOR_MESSAGE : COLOR_REMOVED_MESSAGE);
+      expect(await colorRolesOfNia()).toEqual([]);
+    }
+  });
+
+  it('a panel posted before a mode switch keeps working once Generate Roles retired the old roles', async () => {
+    await setUp('basic');
+    await click('color:pick:Red');
+    await setMode('shades');
+    await generate();
+    const [crimson] = await harness.database.db
+      .select()
+      .from(colorShades)
+      .where(eq(colorShades.name, 'Crimson'));
+    expect(await colorRolesOfNia()).toEqual([crimson?.roleId]);
+
+    // The basic panel's Blue button: Blue has no role any more, so it offers Blue's shades.
+    const picker = await click('color:pick:Blue');
+    expect(JSON.stringify(picker.response?.data?.components ?? [])).toContain('color:shade:Navy');
+
+    // Back to basic: nia keeps Red, and the shade picker still open gives a shade's color.
+    await setMode('basic');
+    await generate();
+    expect(await colorRolesOfNia()).toEqual([await roleIdOfColor('Red')]);
+    const navy = await click('color:shade:Navy', picker.message?.id);
+    expect(await finalAnswer(navy)).toBe('You now have the **Blue** color.');
+    expect(await colorRolesOfNia()).toEqual([await roleIdOfColor('Blue')]);
   });
 
   it('a role above the bot gets the member a clear message and the admin a warning', async () => {

@@ -3,12 +3,14 @@ import { colorGroups, colorPanels, colorShades, colors, guildConfigs } from '@sp
 import { eq, isNotNull } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { guildMembers } from '../src/features/color-roles/mode-switch.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,
   guildState,
   type Harness,
   jobQueue,
+  memberRoles,
   SANDBOX_IDS,
   STATION,
   startHarness,
@@ -192,7 +194,9 @@ describe('color-roles jobs', () => {
       'components' in row ? row.components.map((c) => ('custom_id' in c ? c.custom_id : '')) : [],
     );
     expect(customIds?.[0]).toBe('color:pick:Red');
-    expect(customIds).toHaveLength(12);
+    // 12 colors, then Remove color.
+    expect(customIds).toHaveLength(13);
+    expect(customIds?.at(-1)).toBe('color:remove');
 
     await setMode('shades');
     const second = await run('color-roles.post-panel');
@@ -288,6 +292,172 @@ describe('color-roles jobs', () => {
     const outcome = await run('color-roles.post-panel');
     expect(outcome.state).toBe('failed');
     expect(outcome.error).toContain('Select a channel first');
+  });
+
+  describe('switching the mode, then generating', () => {
+    const { nia, mo, ada } = SANDBOX_IDS.users;
+    const storedColors = () => harness.database.db.select().from(colors);
+    const storedShades = () => harness.database.db.select().from(colorShades);
+    const roleIdOf = async (name: string) => {
+      const color = (await storedColors()).find((row) => row.name === name);
+      const shade = (await storedShades()).find((row) => row.name === name);
+      const id = color?.roleId ?? shade?.roleId;
+      if (!id) throw new Error(`no role recorded for ${name}`);
+      return id;
+    };
+    const give = (userId: string, roleId: string) =>
+      control(harness.sandbox).botRest('PUT', `/guilds/${STATION}/members/${userId}/roles/${roleId}`);
+    /** Names of the palette roles a member holds (a role is named after its color or shade). */
+    const colorsOf = async (userId: string) => {
+      const recorded = new Map<string, string>();
+      for (const row of [...(await storedColors()), ...(await storedShades())]) {
+        if (row.roleId) recorded.set(row.roleId, row.name);
+      }
+      return memberRoles(harness.sandbox, STATION, userId)
+        .flatMap((id) => recorded.get(id) ?? [])
+        .sort();
+    };
+    /** Everything a run decides: Discord's roles, every member's roles, the recorded ids. */
+    const snapshot = async () => ({
+      roles: guildState(harness.sandbox, STATION)
+        .roles.map((role) => `${role.id} ${role.name} ${role.color}`)
+        .sort(),
+      members: guildState(harness.sandbox, STATION).members.map((m) => [m.user_id, [...m.roles].sort()]),
+      colors: (await storedColors()).map((row) => [row.name, row.roleId]).sort(),
+      shades: (await storedShades()).map((row) => [row.name, row.roleId]).sort(),
+    });
+
+    it('basic → shades: the basic roles go from Discord and the palette, members keep the closest shade', async () => {
+      expect((await run('color-roles.generate')).state).toBe('completed');
+      const basicRoleIds = (await storedColors()).map((row) => row.roleId);
+      await give(nia, await roleIdOf('Red'));
+      await give(mo, await roleIdOf('Blue'));
+      await give(ada, await roleIdOf('Black'));
+
+      await setMode('shades');
+      const outcome = await run('color-roles.generate');
+      expect(outcome.state).toBe('completed');
+      expect(outcome.result).toMatchObject({ ok: true, created: shadeCount, deleted: 12 });
+      expect((outcome.result as { summary: string }).summary).toBe(
+        `${shadeCount} roles created, 0 already present (shades mode). 12 basic-mode roles removed; 3 members moved to the closest shade.`,
+      );
+      const discordRoles = guildState(harness.sandbox, STATION).roles.map((role) => role.id);
+      for (const id of basicRoleIds) expect(discordRoles).not.toContain(id);
+      expect(baseline()).toBe(fixtureRoles + shadeCount);
+      expect((await storedColors()).filter((row) => row.roleId !== null)).toEqual([]);
+      expect(await colorsOf(nia)).toEqual(['Crimson']);
+      expect(await colorsOf(mo)).toEqual(['Royal Blue']);
+      expect(await colorsOf(ada)).toEqual(['Jet']);
+      // Their other roles are untouched.
+      expect(memberRoles(harness.sandbox, STATION, mo)).toContain(SANDBOX_IDS.roles.stationManagers);
+
+      // A second run finds nothing to do and changes nothing.
+      const before = await snapshot();
+      const again = await run('color-roles.generate');
+      expect(again.result).toMatchObject({ ok: true, created: 0, deleted: 0 });
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it("shades → basic: the shade roles go, members get their shade's color", async () => {
+      await setMode('shades');
+      expect((await run('color-roles.generate')).state).toBe('completed');
+      const shadeRoleIds = (await storedShades()).map((row) => row.roleId);
+      await give(nia, await roleIdOf('Navy'));
+      await give(mo, await roleIdOf('Goldenrod'));
+
+      await setMode('basic');
+      const outcome = await run('color-roles.generate');
+      expect(outcome.result).toMatchObject({ ok: true, created: 12, deleted: shadeCount });
+      expect((outcome.result as { summary: string }).summary).toMatch(
+        new RegExp(`${shadeCount} shades-mode roles removed; 2 members moved to the closest color.$`),
+      );
+      const discordRoles = guildState(harness.sandbox, STATION).roles.map((role) => role.id);
+      for (const id of shadeRoleIds) expect(discordRoles).not.toContain(id);
+      expect(baseline()).toBe(fixtureRoles + 12);
+      expect((await storedShades()).filter((row) => row.roleId !== null)).toEqual([]);
+      expect(await colorsOf(nia)).toEqual(['Blue']);
+      expect(await colorsOf(mo)).toEqual(['Gold']);
+      expect(await colorsOf(ada)).toEqual([]);
+
+      const before = await snapshot();
+      expect((await run('color-roles.generate')).result).toMatchObject({ created: 0, deleted: 0 });
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('a run that dies halfway is retried to the state one run reaches', async () => {
+      expect((await run('color-roles.generate')).state).toBe('completed');
+      await give(nia, await roleIdOf('Red'));
+      await give(mo, await roleIdOf('Green'));
+      const red = await roleIdOf('Red');
+      // An admin (or a run that died between Discord's delete and our write) already deleted
+      // "Orange" in Discord; its id is still recorded.
+      const orange = await roleIdOf('Orange');
+      await control(harness.sandbox).botRest('DELETE', `/guilds/${STATION}/roles/${orange}`);
+
+      await setMode('shades');
+      // The first attempt dies at its first role delete (Discord 500s through every REST retry),
+      // after the members were moved; the retry resumes.
+      const sandbox = control(harness.sandbox);
+      await sandbox.fault({ method: 'DELETE', path: `/guilds/${STATION}/roles/`, status: 500, count: 4 });
+      const outcome = await run('color-roles.generate');
+      expect(outcome.state).toBe('completed');
+      expect(outcome.job.attemptsMade).toBeGreaterThan(1);
+      expect((await sandbox.faults()).every((fault) => fault.remaining === 0)).toBe(true);
+      // The retry deleted the 11 roles still in Discord; Orange was only unrecorded.
+      expect(outcome.result).toMatchObject({ ok: true, created: 0, deleted: 11 });
+      const discordRoles = guildState(harness.sandbox, STATION).roles.map((role) => role.id);
+      expect(discordRoles).not.toContain(red);
+      expect(baseline()).toBe(fixtureRoles + shadeCount);
+      expect((await storedColors()).filter((row) => row.roleId !== null)).toEqual([]);
+      expect(await colorsOf(nia)).toEqual(['Crimson']);
+      expect(await colorsOf(mo)).toEqual(['Forest Green']);
+
+      const before = await snapshot();
+      expect((await run('color-roles.generate')).result).toMatchObject({ created: 0, deleted: 0 });
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('reads every member page by page, after the last id of each page', async () => {
+      const response = await fetch(`${harness.sandbox.url}/_sandbox/requests`);
+      const since = ((await response.json()) as Array<{ seq: number }>).at(-1)?.seq ?? 0;
+      const ids: string[] = [];
+      for await (const member of guildMembers(worker.client, STATION, 2)) ids.push(member.user.id);
+      expect(ids).toEqual(
+        guildState(harness.sandbox, STATION)
+          .members.map((m) => m.user_id)
+          .sort(),
+      );
+      expect(ids).toHaveLength(4);
+      const requests = (await (await fetch(`${harness.sandbox.url}/_sandbox/requests`)).json()) as Array<{
+        seq: number;
+        method: string;
+        path: string;
+      }>;
+      // Two full pages of 2, then an empty one.
+      expect(requests.filter((r) => r.seq > since && r.path === `/guilds/${STATION}/members`)).toHaveLength(
+        3,
+      );
+    });
+
+    it('a member who already holds a color of the new mode keeps only that one', async () => {
+      expect((await run('color-roles.generate')).state).toBe('completed');
+      await give(nia, await roleIdOf('Red'));
+      await give(mo, await roleIdOf('Red'));
+      await setMode('shades');
+      // Every attempt dies reading the member list: the shade roles exist, the basic ones too.
+      const sandbox = control(harness.sandbox);
+      await sandbox.fault({ method: 'GET', path: `/guilds/${STATION}/members`, status: 500, count: 100 });
+      expect((await run('color-roles.generate')).state).toBe('failed');
+      await sandbox.clearFaults();
+      expect(await colorsOf(nia)).toEqual(['Red']);
+      // Meanwhile nia got Navy (a pick racing the run), still holding Red.
+      await give(nia, await roleIdOf('Navy'));
+
+      const outcome = await run('color-roles.generate');
+      expect(outcome.result).toMatchObject({ ok: true, created: 0, deleted: 12 });
+      expect(await colorsOf(nia)).toEqual(['Navy']);
+      expect(await colorsOf(mo)).toEqual(['Crimson']);
+    });
   });
 
   it('reset removes the roles, the panel and the palette', async () => {

@@ -3,17 +3,20 @@
  * (case-insensitive), so the worker needs no extra state to answer a click. Names may contain
  * ':' or '/', which is fine because everything after the second ':' is the name. (A colour
  * literally named "naturals" would collide with the Naturals button; the palette never seeds one.)
+ * The "Remove color" button is `color:remove`, with no name: no colour can collide with it.
  */
 import { DISCORD_LIMITS } from './discord-components.ts';
 
 const CUSTOM_ID_PREFIX = 'color';
 export const NATURALS_CUSTOM_ID = 'color:family:naturals';
+export const REMOVE_COLOR_CUSTOM_ID = 'color:remove';
 
 export type ColorPanelAction =
   | { action: 'pick'; colorName: string }
   | { action: 'family'; colorName: string }
   | { action: 'naturals' }
-  | { action: 'shade'; shadeName: string };
+  | { action: 'shade'; shadeName: string }
+  | { action: 'remove' };
 
 /** The custom id of a colour (`pick`), family (`family`) or shade (`shade`) button. */
 export function colorCustomId(action: 'pick' | 'family' | 'shade', name: string): string {
@@ -24,6 +27,7 @@ export function colorCustomId(action: 'pick' | 'family' | 'shade', name: string)
 }
 
 export function parseColorCustomId(customId: string): ColorPanelAction | null {
+  if (customId === REMOVE_COLOR_CUSTOM_ID) return { action: 'remove' };
   const match = /^color:(pick|family|shade):(.+)$/s.exec(customId);
   if (!match) return null;
   const [, action, name] = match;

@@ -3,7 +3,7 @@
  * both built from `buildColorPanel`, so what an admin previews is what members get.
  */
 import type { ColorRolesMode } from '@spacecadet/contract';
-import { colorCustomId, NATURALS_CUSTOM_ID } from './color-custom-id.ts';
+import { colorCustomId, NATURALS_CUSTOM_ID, REMOVE_COLOR_CUSTOM_ID } from './color-custom-id.ts';
 import { type ColorSquareEmoji, colorSquareEmoji } from './color-math.ts';
 import {
   ButtonStyle,
@@ -27,32 +27,45 @@ export interface PanelColor extends PanelShade {
   shades?: PanelShade[];
 }
 
-export type ColorButtonKind = 'color' | 'family' | 'naturals';
+/** `remove` is the "Remove color" button that ends every non-empty panel. */
+export type ColorButtonKind = 'color' | 'family' | 'naturals' | 'remove';
+
+/** The emoji before "Remove color": not a coloured square, so it reads as no colour. */
+export const REMOVE_COLOR_EMOJI = '✖️';
+export const REMOVE_COLOR_LABEL = 'Remove color';
 
 export interface ColorPanelButton {
-  /** Stable React key / identity: lower-cased colour name, or `naturals`. */
+  /** Stable React key / identity: lower-cased colour name, `naturals`, or `color:remove`. */
   key: string;
   label: string;
   hex: string;
-  /** The coloured square shown before the label, see `colorSquareEmoji`. */
-  emoji: ColorSquareEmoji;
+  /** The coloured square shown before the label (see `colorSquareEmoji`); ✖️ on Remove color. */
+  emoji: ColorSquareEmoji | typeof REMOVE_COLOR_EMOJI;
   customId: string;
   kind: ColorButtonKind;
 }
 
 export interface ColorPanel {
+  /** Every button in order: the colours, then Remove color (none at all without colours). */
   buttons: ColorPanelButton[];
-  /** Preview rows (spec: rows of 4). The posted message regroups, see `toDiscordComponents`. */
+  /**
+   * Preview rows (spec: rows of 4): the colours in rows of 4, then Remove color on a row of its
+   * own. The posted message regroups when that is more than 5 rows, see `toDiscordComponents`.
+   */
   rows: ColorPanelButton[][];
-  /** True when more colours exist than fit in `COLOR_PANEL_MAX_BUTTONS`. */
+  /** True when more colours exist than fit in `COLOR_PANEL_MAX_COLORS`. */
   truncated: boolean;
 }
 
-const COLOR_PANEL_MAX_BUTTONS = 25;
+/** Discord's 5 rows of 5; the panel's last slot is reserved for Remove color. */
+const COLOR_PANEL_MAX_BUTTONS = DISCORD_LIMITS.actionRowsPerMessage * DISCORD_LIMITS.buttonsPerRow;
+export const COLOR_PANEL_MAX_COLORS = COLOR_PANEL_MAX_BUTTONS - 1;
 const COLOR_PANEL_PREVIEW_ROW_SIZE = 4;
 const NATURALS_LABEL = 'Naturals';
 /** Hex the Naturals button is drawn with in the preview (a warm neutral). */
 export const NATURALS_HEX = '#A1887F';
+/** Hex of Remove color in the preview: Discord's grey secondary button. */
+const REMOVE_COLOR_HEX = '#4E5058';
 const COLOR_PANEL_ACCENT = 0xff69b4;
 
 // "Indigo" or "Violet" alone take the Indigo/Violet slot, so a hand-made palette sorts too.
@@ -121,48 +134,71 @@ export function buildColorPanel(colors: readonly PanelColor[], mode: ColorRolesM
   }
   buttons.push(...others.map((color) => colorButton(color, mode)));
 
-  const shown = buttons.slice(0, COLOR_PANEL_MAX_BUTTONS);
+  const shown = buttons.slice(0, COLOR_PANEL_MAX_COLORS);
+  const rows = chunk(shown, COLOR_PANEL_PREVIEW_ROW_SIZE);
+  const remove = shown.length > 0 ? removeColorButton() : null;
   return {
-    buttons: shown,
-    rows: chunk(shown, COLOR_PANEL_PREVIEW_ROW_SIZE),
+    buttons: remove ? [...shown, remove] : shown,
+    rows: remove ? [...rows, [remove]] : rows,
     truncated: buttons.length > shown.length,
+  };
+}
+
+function removeColorButton(): ColorPanelButton {
+  return {
+    key: REMOVE_COLOR_CUSTOM_ID,
+    label: REMOVE_COLOR_LABEL,
+    hex: REMOVE_COLOR_HEX,
+    emoji: REMOVE_COLOR_EMOJI,
+    customId: REMOVE_COLOR_CUSTOM_ID,
+    kind: 'remove',
   };
 }
 
 /**
  * Discord action rows for the posted panel.
  *
- * The preview lays buttons out in rows of 4 (spec) and the posted panel uses the same rows
- * while they fit Discord's 5 action rows (up to 20 buttons), so members see what the admin
- * previewed. Beyond 20, rows of 4 would need up to 7 rows and Discord would reject the
- * message, so the same buttons in the same order are regrouped into rows of 5 (5 x 5 = 25).
+ * The preview lays the colours out in rows of 4 (spec) with Remove color on a row of its own,
+ * and the posted panel uses the same rows while they fit Discord's 5 action rows (up to 16
+ * colours), so members see what the admin previewed. Beyond that Discord would reject the
+ * message, so the same buttons in the same order are regrouped: the colours in rows of 5, and
+ * Remove color on its own row while one is free (up to 20 colours), else at the end of the last
+ * row (the panel keeps at most 24 colours, so that row always has room: 5 x 5 = 25).
  * Buttons are grey (secondary): Discord buttons cannot take arbitrary colours, so each carries
  * the preview's coloured square emoji before its label.
  */
 export function toDiscordComponents(panel: Pick<ColorPanel, 'buttons'>): DiscordActionRow<DiscordButton>[] {
-  const maxButtons = DISCORD_LIMITS.actionRowsPerMessage * DISCORD_LIMITS.buttonsPerRow;
-  const buttons: DiscordButton[] = panel.buttons.slice(0, maxButtons).map((button) => ({
+  const toButton = (button: ColorPanelButton): DiscordButton => ({
     type: ComponentType.Button,
     style: ButtonStyle.Secondary,
     custom_id: button.customId,
     label: button.label,
     emoji: { name: button.emoji },
-  }));
-  const rowSize =
-    buttons.length <= DISCORD_LIMITS.actionRowsPerMessage * COLOR_PANEL_PREVIEW_ROW_SIZE
-      ? COLOR_PANEL_PREVIEW_ROW_SIZE
-      : DISCORD_LIMITS.buttonsPerRow;
-  return chunk(buttons, rowSize).map((components) => ({
-    type: ComponentType.ActionRow,
-    components,
-  }));
+  });
+  const remove = panel.buttons.find((button) => button.kind === 'remove');
+  const colorButtons = panel.buttons
+    .filter((button) => button.kind !== 'remove')
+    .slice(0, remove ? COLOR_PANEL_MAX_COLORS : COLOR_PANEL_MAX_BUTTONS)
+    .map(toButton);
+  const maxRows = DISCORD_LIMITS.actionRowsPerMessage;
+  const removeRows = remove ? 1 : 0;
+  const previewRows = chunk(colorButtons, COLOR_PANEL_PREVIEW_ROW_SIZE);
+  const rows =
+    previewRows.length + removeRows <= maxRows
+      ? previewRows
+      : chunk(colorButtons, DISCORD_LIMITS.buttonsPerRow);
+  if (remove) {
+    const last = rows.at(-1);
+    if (rows.length < maxRows || !last) rows.push([toButton(remove)]);
+    else last.push(toButton(remove));
+  }
+  return rows.map((components) => ({ type: ComponentType.ActionRow, components }));
 }
 
 export function buildColorPanelEmbed(mode: ColorRolesMode = 'basic'): DiscordEmbed {
-  const description =
-    mode === 'shades'
-      ? 'Pick a color family below, then choose a shade. Picking another color replaces your current one.'
-      : 'Click a color below to get it. Picking another color replaces your current one.';
+  const pick =
+    mode === 'shades' ? 'Pick a color family below, then choose a shade.' : 'Click a color below to get it.';
+  const description = `${pick} Picking another color replaces your current one; "${REMOVE_COLOR_LABEL}" takes it away.`;
   return {
     title: '🎨 Color Roles',
     description,

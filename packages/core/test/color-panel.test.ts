@@ -7,7 +7,9 @@ import {
   buildColorPanelEmbed,
   buildNaturalsPicker,
   buildShadePicker,
+  COLOR_PANEL_MAX_COLORS,
   type PanelColor,
+  REMOVE_COLOR_EMOJI,
   toDiscordComponents,
 } from '../src/color-panel.ts';
 import { DISCORD_LIMITS } from '../src/discord-components.ts';
@@ -19,8 +21,11 @@ const palette: PanelColor[] = DEFAULT_COLOR_PALETTE.map((family) => ({
   shades: family.shades.map((shade) => ({ ...shade })),
 }));
 const plain = (...names: string[]): PanelColor[] => names.map((name) => ({ name, hex: '#123456' }));
+/** The colour buttons' labels (the panel ends with Remove color, tested on its own below). */
 const labels = (colors: PanelColor[], mode: ColorRolesMode) =>
-  buildColorPanel(colors, mode).buttons.map((button) => button.label);
+  buildColorPanel(colors, mode)
+    .buttons.filter((button) => button.kind !== 'remove')
+    .map((button) => button.label);
 
 describe('buildColorPanel ordering', () => {
   it.each<[string, PanelColor[], ColorRolesMode, string[]]>([
@@ -90,7 +95,7 @@ describe('buildColorPanel buttons', () => {
 
   it('shades mode opens family pickers and the naturals picker', () => {
     const { buttons } = buildColorPanel(palette, 'shades');
-    expect(buttons.map((b) => b.kind)).toEqual([...Array(7).fill('family'), 'naturals']);
+    expect(buttons.map((b) => b.kind)).toEqual([...Array(7).fill('family'), 'naturals', 'remove']);
     expect(buttons[5]?.customId).toBe('color:family:Indigo/Violet');
     expect(buttons[7]?.customId).toBe('color:family:naturals');
   });
@@ -101,19 +106,21 @@ describe('buildColorPanel buttons', () => {
     expect(button?.customId).toBe('color:pick:Coral');
   });
 
+  // The colours in rows of 4, then Remove color on a row of its own (its slot is the 25th).
   it.each([
     [0, 0, false, []],
-    [4, 1, false, [4]],
-    [5, 2, false, [4, 1]],
-    [12, 3, false, [4, 4, 4]],
-    [25, 7, false, [4, 4, 4, 4, 4, 4, 1]],
+    [4, 2, false, [4, 1]],
+    [5, 3, false, [4, 1, 1]],
+    [12, 4, false, [4, 4, 4, 1]],
+    [24, 7, false, [4, 4, 4, 4, 4, 4, 1]],
+    [25, 7, true, [4, 4, 4, 4, 4, 4, 1]],
     [30, 7, true, [4, 4, 4, 4, 4, 4, 1]],
   ])('%i colours -> %i preview rows of 4 (truncated %s)', (count, rowCount, truncated, sizes) => {
     const colors = plain(...Array.from({ length: count }, (_, i) => `Colour ${i + 1}`));
     const panel = buildColorPanel(colors, 'basic');
     expect(panel.rows).toHaveLength(rowCount);
     expect(panel.rows.map((row) => row.length)).toEqual(sizes);
-    expect(panel.buttons.length).toBe(Math.min(count, 25));
+    expect(panel.buttons.length).toBe(count === 0 ? 0 : Math.min(count, 24) + 1);
     expect(panel.truncated).toBe(truncated);
     expect(panel.rows.flat()).toEqual(panel.buttons);
   });
@@ -132,10 +139,13 @@ describe('buildColorPanel buttons', () => {
 describe('toDiscordComponents', () => {
   it.each([
     [0, []],
-    [4, [4]],
-    [12, [4, 4, 4]],
-    [20, [4, 4, 4, 4, 4]],
-    [21, [5, 5, 5, 5, 1]],
+    [4, [4, 1]],
+    [12, [4, 4, 4, 1]],
+    [16, [4, 4, 4, 4, 1]],
+    [17, [5, 5, 5, 2, 1]],
+    [20, [5, 5, 5, 5, 1]],
+    [21, [5, 5, 5, 5, 2]],
+    [24, [5, 5, 5, 5, 5]],
     [25, [5, 5, 5, 5, 5]],
     [40, [5, 5, 5, 5, 5]],
   ])('%i colours post as rows %o (never more than 5 rows of 5)', (count, sizes) => {
@@ -144,8 +154,10 @@ describe('toDiscordComponents', () => {
     const rows = toDiscordComponents(panel);
     expect(rows.map((row) => row.components.length)).toEqual(sizes);
     expect(rows.length).toBeLessThanOrEqual(5);
-    // Up to 20 buttons the posted rows are the preview's rows.
-    if (count <= 20)
+    // Remove color is always posted, last.
+    if (count > 0) expect(rows.at(-1)?.components.at(-1)?.custom_id).toBe('color:remove');
+    // Up to 16 colours (and Remove color) the posted rows are the preview's rows.
+    if (count <= 16)
       expect(rows.map((row) => row.components.map((c) => c.custom_id))).toEqual(
         panel.rows.map((row) => row.map((b) => b.customId)),
       );
@@ -178,7 +190,7 @@ describe('toDiscordComponents', () => {
         '🟥 Pink',
       ]);
       expect(posted.slice(7).map((c) => c.emoji?.name)).toEqual(
-        mode === 'basic' ? ['⬛', '🟫', '⬜', '⬜', '🟨'] : ['🟫'],
+        mode === 'basic' ? ['⬛', '🟫', '⬜', '⬜', '🟨', '✖️'] : ['🟫', '✖️'],
       );
       for (const button of posted) {
         expect(button.label.length).toBeLessThanOrEqual(DISCORD_LIMITS.buttonLabelLength);
@@ -196,10 +208,65 @@ describe('toDiscordComponents', () => {
     const rows = toDiscordComponents(buildColorPanel(colors, 'basic'));
     expect(rows.map((row) => row.components.length)).toEqual([5, 5, 5, 5, 5]);
     for (const button of rows.flatMap((row) => row.components)) {
-      expect(COLOR_SQUARE_EMOJIS).toContain(button.emoji?.name);
+      expect([...COLOR_SQUARE_EMOJIS, REMOVE_COLOR_EMOJI]).toContain(button.emoji?.name);
       expect(button.label.length).toBeLessThanOrEqual(DISCORD_LIMITS.buttonLabelLength);
     }
   });
+});
+
+describe('Remove color', () => {
+  it.each(ColorRolesMode.options)('ends the %s panel, on a row of its own in the preview', (mode) => {
+    const panel = buildColorPanel(palette, mode);
+    const remove = {
+      key: 'color:remove',
+      label: 'Remove color',
+      hex: '#4E5058',
+      emoji: '✖️',
+      customId: 'color:remove',
+      kind: 'remove',
+    };
+    expect(panel.buttons.at(-1)).toEqual(remove);
+    expect(panel.buttons.filter((button) => button.kind === 'remove')).toHaveLength(1);
+    expect(panel.rows.at(-1)).toEqual([remove]);
+    expect(parseColorCustomId(remove.customId)).toEqual({ action: 'remove' });
+    // The default palette fits the preview's rows of 4 on Discord too: the posted rows are the same.
+    const posted = toDiscordComponents(panel);
+    expect(posted.map((row) => row.components.map((c) => c.custom_id))).toEqual(
+      panel.rows.map((row) => row.map((b) => b.customId)),
+    );
+    expect(posted.at(-1)?.components).toEqual([
+      { type: 2, style: 2, custom_id: 'color:remove', label: 'Remove color', emoji: { name: '✖️' } },
+    ]);
+  });
+
+  it('an empty palette has no Remove color either', () => {
+    const panel = buildColorPanel([], 'basic');
+    expect(panel.buttons).toEqual([]);
+    expect(toDiscordComponents(panel)).toEqual([]);
+  });
+
+  it.each([16, 20, 24, 25, 60])(
+    'a panel of %i long-named colours still fits Remove color within Discord limits',
+    (count) => {
+      const colors = Array.from({ length: count }, (_, i) => ({
+        name: `${'Very long colour name '.repeat(6)}${i}`,
+        hex: '#336699',
+      }));
+      const panel = buildColorPanel(colors, 'basic');
+      const rows = toDiscordComponents(panel);
+      const posted = rows.flatMap((row) => row.components);
+      expect(rows.length).toBeLessThanOrEqual(DISCORD_LIMITS.actionRowsPerMessage);
+      for (const row of rows) expect(row.components.length).toBeLessThanOrEqual(DISCORD_LIMITS.buttonsPerRow);
+      expect(posted).toHaveLength(Math.min(count, COLOR_PANEL_MAX_COLORS) + 1);
+      expect(posted.map((c) => c.custom_id)).toEqual(panel.buttons.map((b) => b.customId));
+      expect(posted.at(-1)?.custom_id).toBe('color:remove');
+      for (const button of posted) {
+        expect(button.custom_id.length).toBeLessThanOrEqual(DISCORD_LIMITS.customIdLength);
+        expect(button.label.length).toBeLessThanOrEqual(DISCORD_LIMITS.buttonLabelLength);
+      }
+      expect(panel.truncated).toBe(count > COLOR_PANEL_MAX_COLORS);
+    },
+  );
 });
 
 describe('shade pickers', () => {
@@ -281,5 +348,9 @@ describe('buildColorPanelEmbed', () => {
     expect(embed.title).toMatch(/Color Roles/);
     expect(embed.description.length).toBeGreaterThan(10);
     expect(embed.color).toBe(0xff69b4);
+  });
+
+  it.each(ColorRolesMode.options)('%s mode tells members how to remove their color', (mode) => {
+    expect(buildColorPanelEmbed(mode).description).toContain('"Remove color" takes it away');
   });
 });

@@ -1,4 +1,4 @@
-import { type ColorGroup, MESSAGES } from '@spacecadet/contract';
+import { type ColorGroup, ColorRolesMode, MESSAGES } from '@spacecadet/contract';
 import { buildColorPanel } from '@spacecadet/core';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
@@ -40,7 +40,7 @@ const PALETTE: ColorGroup[] = [
 
 interface Options {
   groups?: ColorGroup[];
-  mode?: 'basic' | 'shades';
+  mode?: ColorRolesMode;
   channelId?: string | null;
   channels?: Array<{ id: string; name: string }>;
   colorStatus?: number;
@@ -127,28 +127,25 @@ describe('color roles', () => {
     expect(screen.getByRole('button', { name: 'Post / Update Panel' })).toHaveProperty('disabled', true);
   });
 
-  it.each(['basic', 'shades'] as const)(
-    'lays the %s preview out with the shared buildColorPanel',
-    async (mode) => {
-      signInAda();
-      colorApi({ mode });
-      open();
-      const list = await screen.findByRole('region', { name: 'Panel buttons' });
-      const items = within(list).getAllByRole('listitem');
-      // Each button is "<emoji><label>", both straight from core's panel (what the bot posts).
-      const shown = items.map((item) => [
-        item.querySelector('.discord-button-emoji')?.textContent,
-        item.querySelector('.discord-button-label')?.textContent,
-      ]);
-      const { buttons } = buildColorPanel(panelColorsOf(PALETTE), mode);
-      expect(shown).toEqual(buttons.map((b) => [b.emoji, b.label]));
-      expect(items.map((item) => item.textContent)).toEqual(
-        mode === 'basic'
-          ? ['🟥Red', '🟦Blue', '⬛Black', '🟫Brown', '🟩Mint']
-          : ['🟥Red', '🟦Blue', '🟫Naturals', '🟩Mint'],
-      );
-    },
-  );
+  it.each(ColorRolesMode.options)('lays the %s preview out with the shared buildColorPanel', async (mode) => {
+    signInAda();
+    colorApi({ mode });
+    open();
+    const list = await screen.findByRole('region', { name: 'Panel buttons' });
+    const items = within(list).getAllByRole('listitem');
+    // Each button is "<emoji><label>", both straight from core's panel (what the bot posts).
+    const shown = items.map((item) => [
+      item.querySelector('.discord-button-emoji')?.textContent,
+      item.querySelector('.discord-button-label')?.textContent,
+    ]);
+    const { buttons } = buildColorPanel(panelColorsOf(PALETTE), mode);
+    expect(shown).toEqual(buttons.map((b) => [b.emoji, b.label]));
+    expect(items.map((item) => item.textContent)).toEqual(
+      mode === 'basic'
+        ? ['🟥Red', '🟦Blue', '⬛Black', '🟫Brown', '🟩Mint', '✖️Remove color']
+        : ['🟥Red', '🟦Blue', '🟫Naturals', '🟩Mint', '✖️Remove color'],
+    );
+  });
 
   it('lists the palette with disabled Expanded boxes, counts and shade swatches', async () => {
     signInAda();

@@ -1,5 +1,10 @@
 import type { ColorRolesMode } from '@spacecadet/contract';
-import { buildColorPanel, buildColorPanelEmbed, type PanelColor } from '@spacecadet/core';
+import {
+  buildColorPanel,
+  buildColorPanelEmbed,
+  COLOR_PANEL_MAX_COLORS,
+  type PanelColor,
+} from '@spacecadet/core';
 import { Fragment } from 'react';
 
 function hexOf(color: number): string {
@@ -20,7 +25,10 @@ function breakAfterSlashes(label: string) {
   );
 }
 
-/** The embed preview, laid out by core's buildColorPanel: the same function the bot posts with. */
+/**
+ * The embed preview, laid out by core's buildColorPanel: the same function the bot posts with.
+ * Its rows end with the Remove color button (kind `remove`), drawn like the others.
+ */
 export function PanelPreview({ colors, mode }: { colors: PanelColor[]; mode: ColorRolesMode }) {
   const panel = buildColorPanel(colors, mode);
   const embed = buildColorPanelEmbed(mode);
@@ -62,7 +70,11 @@ export function PanelPreview({ colors, mode }: { colors: PanelColor[]; mode: Col
           </section>
         )}
       </div>
-      {panel.truncated ? <p className="muted small">Only the first 25 colors fit on the panel.</p> : null}
+      {panel.truncated ? (
+        <p className="muted small">
+          Only the first {COLOR_PANEL_MAX_COLORS} colors fit on the panel, with the Remove color button.
+        </p>
+      ) : null}
       <p className="muted small">
         Preview only: the bot posts the real interactive message
         {mode === 'shades' ? ', and a family button opens an ephemeral shade picker for the member' : ''}.

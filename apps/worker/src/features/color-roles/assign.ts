@@ -15,7 +15,14 @@ export const MISSING_MANAGE_ROLES_MESSAGE =
   "I can't give you that role: I need the Manage Roles permission. Ask an admin.";
 export const ROLE_MISSING_MESSAGE = "That color's role is missing. Ask an admin to run Generate Roles.";
 export const COLOR_BUSY_MESSAGE = 'Still changing your color from your last click. Try again in a moment.';
+export const COLOR_REMOVED_MESSAGE = 'Your color was removed.';
+export const NO_COLOR_MESSAGE = "You don't have a color role.";
+export const REMOVE_ROLE_ABOVE_BOT_MESSAGE =
+  "I can't remove your color role: my role must be above it in Server Settings → Roles. Ask an admin.";
+export const REMOVE_MISSING_MANAGE_ROLES_MESSAGE =
+  "I can't remove your color role: I need the Manage Roles permission. Ask an admin.";
 const REASON = 'Space Cadet: color pick';
+const REMOVE_REASON = 'Space Cadet: color removed';
 /** The lock is renewed while its holder runs; this is how long a crashed holder keeps it. */
 const PICK_LOCK_TTL_MS = 15_000;
 /**
@@ -58,19 +65,8 @@ export async function assignColorRole(
   }
 
   const userId = interaction.user.id;
-  // Counted from the click, not from now: time spent reaching us and loading the palette counts.
-  const waitMs = Math.min(
-    PICK_LOCK_WAIT_UNTIL_MS,
-    Math.max(0, PICK_LOCK_WAIT_UNTIL_MS - interactionAgeMs(interaction)),
-  );
-  const deadline = Date.now() + waitMs;
-  // One colour change per member at a time: two quick clicks would otherwise each add their
-  // colour and remove only the colours the member had before, leaving two colour roles.
-  const lockKey = colorPickLockKey(guildId, userId);
-  const lock = await afterEarlierClicks(lockKey, deadline, (remainingMs) =>
-    withLockWhenFree(redis, lockKey, PICK_LOCK_TTL_MS, remainingMs, () =>
-      swapColorRole(deps, guildId, userId, roleId, paletteRoleIds(palette), payloadRoleIds(interaction)),
-    ),
+  const lock = await underMemberLock(interaction, deps, guildId, () =>
+    swapColorRole(deps, guildId, userId, roleId, paletteRoleIds(palette), payloadRoleIds(interaction)),
   );
   if (!lock.acquired) return { content: COLOR_BUSY_MESSAGE };
   if (lock.value === 'missing-permissions') {
@@ -81,6 +77,74 @@ export async function assignColorRole(
   if (lock.value === 'unknown-role') return { content: ROLE_MISSING_MESSAGE };
   await clearColorWarnings(redis, guildId, [roleId]);
   return { content: `You now have the **${choice.name}** color.` };
+}
+
+/**
+ * The "Remove color" button: takes away every colour role of the palette the member holds,
+ * under the same lock and click queue as picks, so a remove and a pick clicked together end as
+ * the later of the two says. A member without a colour is answered without any REST call.
+ */
+export async function removeColorRoles(
+  interaction: PanelInteraction,
+  deps: WorkerDeps,
+  palette: readonly StoredColor[],
+): Promise<EphemeralAnswer> {
+  const guildId = interaction.guildId;
+  if (!guildId) return { content: NO_COLOR_MESSAGE };
+  const userId = interaction.user.id;
+  const lock = await underMemberLock(interaction, deps, guildId, () =>
+    removeHeldColors(deps, guildId, userId, paletteRoleIds(palette), payloadRoleIds(interaction)),
+  );
+  if (!lock.acquired) return { content: COLOR_BUSY_MESSAGE };
+  const outcome = lock.value;
+  switch (outcome.result) {
+    case 'none':
+      return { content: NO_COLOR_MESSAGE };
+    case 'removed':
+      return { content: COLOR_REMOVED_MESSAGE };
+    case 'missing-permissions': {
+      const guild = interaction.inCachedGuild() ? interaction.guild : null;
+      if (guild?.members.me && !guild.members.me.permissions.has(PermissionFlagsBits.ManageRoles)) {
+        return { content: REMOVE_MISSING_MANAGE_ROLES_MESSAGE };
+      }
+      const name = guild?.roles.cache.get(outcome.roleId)?.name ?? roleNameIn(palette, outcome.roleId);
+      await recordColorWarning(deps.redis, guildId, outcome.roleId, roleAboveBotWarning(name));
+      return { content: REMOVE_ROLE_ABOVE_BOT_MESSAGE };
+    }
+  }
+}
+
+function roleNameIn(palette: readonly StoredColor[], roleId: string): string {
+  for (const color of palette) {
+    if (color.roleId === roleId) return color.name;
+    const shade = color.shades.find((candidate) => candidate.roleId === roleId);
+    if (shade) return shade.name;
+  }
+  return roleId;
+}
+
+/**
+ * Runs `work` once the member's earlier clicks are done and the member's Redis lock is free:
+ * one colour change per member at a time, since two quick clicks would otherwise each add their
+ * colour and remove only the colours the member had before, leaving two colour roles.
+ * `{ acquired: false }` when that did not happen soon enough to answer in time.
+ */
+async function underMemberLock<T>(
+  interaction: PanelInteraction,
+  deps: WorkerDeps,
+  guildId: string,
+  work: () => Promise<T>,
+): Promise<LockedRun<T>> {
+  // Counted from the click, not from now: time spent reaching us and loading the palette counts.
+  const waitMs = Math.min(
+    PICK_LOCK_WAIT_UNTIL_MS,
+    Math.max(0, PICK_LOCK_WAIT_UNTIL_MS - interactionAgeMs(interaction)),
+  );
+  const deadline = Date.now() + waitMs;
+  const lockKey = colorPickLockKey(guildId, interaction.user.id);
+  return afterEarlierClicks(lockKey, deadline, (remainingMs) =>
+    withLockWhenFree(deps.redis, lockKey, PICK_LOCK_TTL_MS, remainingMs, work),
+  );
 }
 
 /**
@@ -131,7 +195,24 @@ function payloadRoleIds(interaction: PanelInteraction): readonly string[] {
 }
 
 /** Covers clicks that waited on the lock: their payload predates the swap recorded here. */
-const LAST_COLOR_TTL_SECONDS = 5 * 60;
+export const LAST_COLOR_TTL_SECONDS = 5 * 60;
+/**
+ * What `lastColorPickKey` holds after a remove: the member's last change left them without a
+ * colour. Not simply deleted: a pick queued behind the remove carries roles from before it (its
+ * old colour among them) and must not take that colour as already held.
+ */
+export const NO_COLOR_RECORD = 'none';
+
+/** The palette roles the member holds: the click's payload plus what the last change recorded. */
+function heldColorRoles(
+  payloadRoles: readonly string[],
+  last: string | null,
+  colorRoles: ReadonlySet<string>,
+): string[] {
+  const held = new Set(payloadRoles);
+  if (last !== null && last !== NO_COLOR_RECORD) held.add(last);
+  return [...held].filter((id) => colorRoles.has(id));
+}
 
 /**
  * Gives the role and removes every other palette role the member may hold, under the member's
@@ -153,15 +234,14 @@ async function swapColorRole(
   const lastKey = lastColorPickKey(guildId, userId);
   try {
     const last = await redis.get(lastKey);
-    const held = new Set(payloadRoles);
-    if (last !== null) held.add(last);
-    // The payload is current unless a swap happened since; then only that swap's colour is known.
+    // The payload is current unless a change happened since; then only that change's result is
+    // known (a colour, or none after a remove).
     const alreadyHeld = payloadRoles.includes(roleId) && (last === null || last === roleId);
     if (!alreadyHeld) {
       await client.rest.put(Routes.guildMemberRole(guildId, userId, roleId), { reason: REASON });
     }
-    for (const other of held) {
-      if (other !== roleId && colorRoles.has(other)) {
+    for (const other of heldColorRoles(payloadRoles, last, colorRoles)) {
+      if (other !== roleId) {
         await client.rest.delete(Routes.guildMemberRole(guildId, userId, other), { reason: REASON });
       }
     }
@@ -172,4 +252,83 @@ async function swapColorRole(
     if (isDiscordError(error, DiscordCodes.UnknownRole)) return 'unknown-role';
     throw error;
   }
+}
+
+type RemoveOutcome = { result: 'none' | 'removed' } | { result: 'missing-permissions'; roleId: string };
+
+/**
+ * Under the member's lock: removes every palette role they hold (the payload plus the last
+ * recorded change, as for a pick) and records that they now have none. No REST call when they
+ * hold none. A role already deleted from the server is not held, so Unknown Role is fine.
+ */
+async function removeHeldColors(
+  deps: WorkerDeps,
+  guildId: string,
+  userId: string,
+  colorRoles: ReadonlySet<string>,
+  payloadRoles: readonly string[],
+): Promise<RemoveOutcome> {
+  const { client, redis } = deps;
+  const lastKey = lastColorPickKey(guildId, userId);
+  const held = heldColorRoles(payloadRoles, await redis.get(lastKey), colorRoles);
+  if (held.length === 0) return { result: 'none' };
+  for (const roleId of held) {
+    try {
+      await client.rest.delete(Routes.guildMemberRole(guildId, userId, roleId), { reason: REMOVE_REASON });
+    } catch (error) {
+      if (isDiscordError(error, DiscordCodes.MissingPermissions))
+        return { result: 'missing-permissions', roleId };
+      if (!isDiscordError(error, DiscordCodes.UnknownRole)) throw error;
+    }
+  }
+  await redis.set(lastKey, NO_COLOR_RECORD, 'EX', LAST_COLOR_TTL_SECONDS);
+  return { result: 'removed' };
+}
+
+/** How long the generate job waits for a member's clicks to finish before it tries again later. */
+const MOVE_LOCK_WAIT_MS = 10_000;
+
+export type MoveOutcome = 'moved' | 'chose-since' | 'left' | 'missing-permissions' | 'unknown-role';
+
+/**
+ * For `color-roles.generate` after a mode switch: gives a member who holds a retired role its
+ * successor, under the member's click lock so a pick or a remove clicked meanwhile is not
+ * undone: a member whose last recorded change is a role of the current mode, or a remove, chose
+ * since the member list was read and is left alone. The retired role is not
+ * taken away here: deleting it does that for every member at once. The successor is recorded as
+ * the member's last change, so a click queued with roles from before this removes it.
+ */
+export async function moveMemberColor(
+  deps: WorkerDeps,
+  guildId: string,
+  userId: string,
+  successorRoleId: string,
+  currentRoleIds: ReadonlySet<string>,
+  reason: string,
+): Promise<MoveOutcome> {
+  const { client, redis } = deps;
+  const lastKey = lastColorPickKey(guildId, userId);
+  const lock = await withLockWhenFree(
+    redis,
+    colorPickLockKey(guildId, userId),
+    PICK_LOCK_TTL_MS,
+    MOVE_LOCK_WAIT_MS,
+    async (): Promise<MoveOutcome> => {
+      const last = await redis.get(lastKey);
+      if (last === NO_COLOR_RECORD || (last !== null && currentRoleIds.has(last))) return 'chose-since';
+      try {
+        await client.rest.put(Routes.guildMemberRole(guildId, userId, successorRoleId), { reason });
+      } catch (error) {
+        if (isDiscordError(error, DiscordCodes.UnknownMember)) return 'left';
+        if (isDiscordError(error, DiscordCodes.MissingPermissions)) return 'missing-permissions';
+        if (isDiscordError(error, DiscordCodes.UnknownRole)) return 'unknown-role';
+        throw error;
+      }
+      await redis.set(lastKey, successorRoleId, 'EX', LAST_COLOR_TTL_SECONDS);
+      return 'moved';
+    },
+  );
+  // A member clicking non-stop for 10 s: the job fails this attempt and its retry resumes.
+  if (!lock.acquired) throw new Error(`member ${userId} kept changing their color; try again`);
+  return lock.value;
 }

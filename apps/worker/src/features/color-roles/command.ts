@@ -20,7 +20,7 @@ export const colorsCommand: SlashCommand = {
       guildId && panel?.messageChannelId && panel.messageId
         ? [
             `Pick a color on the panel in ${channelMention(panel.messageChannelId)}: ${messageLink(panel.messageChannelId, panel.messageId, guildId)}`,
-            'Click a color button to get it; picking another one replaces it. If the panel shows families, click one and choose a shade.',
+            'Click a color button to get it; picking another one replaces it, and "Remove color" takes it away. If the panel shows families, click one and choose a shade.',
           ].join('\n')
         : NO_COLOR_PANEL_MESSAGE;
     await interaction.reply({ content, flags: MessageFlags.Ephemeral });

@@ -1,4 +1,4 @@
-import type { JobResult } from '@spacecadet/contract';
+import type { ColorRolesMode, JobResult } from '@spacecadet/contract';
 import {
   loadColorRolesMode,
   loadPalette,
@@ -15,6 +15,7 @@ import {
   isDiscordError,
 } from '../../discord-rest.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
+import { retireOtherModeRoles } from './mode-switch.ts';
 import { paletteRoleIds } from './palette.ts';
 import { clearPendingRole, loadPendingRoles, markRolePending } from './pending-roles.ts';
 import { colorRolePlacement } from './role-placement.ts';
@@ -28,7 +29,9 @@ const ROLE_REASON = 'Space Cadet: color roles';
 /**
  * `color-roles.generate`: seeds the default palette if the guild has none, then makes sure
  * every colour (basic) or shade (shades mode) has a Discord role. Each new role id is written
- * to Postgres right after Discord creates it, so a retry after a crash resumes.
+ * to Postgres right after Discord creates it, so a retry after a crash resumes. After a switch
+ * of mode it then retires the other mode's roles, moving their members to the closest new role
+ * (`retireOtherModeRoles`).
  */
 export async function generateColorRoles(context: JobContext): Promise<JobResult> {
   const { db, client, redis } = context.deps;
@@ -74,19 +77,42 @@ export async function generateColorRoles(context: JobContext): Promise<JobResult
     await clearPendingRole(redis, guildId, target.key);
     if (!adopted) created += 1;
     done += 1;
-    await context.progress(10 + (85 * done) / missing.length);
+    await context.progress(10 + (50 * done) / missing.length);
   }
 
-  const warnings = await placeAndCheckRoles(context);
+  const retired = await retireOtherModeRoles(context, mode, existing, (fraction) =>
+    context.progress(60 + 35 * fraction),
+  );
+  const warnings = [...retired.warnings, ...(await placeAndCheckRoles(context))];
   await context.progress(100);
   const reused = targets.length - created;
-  context.log.info({ mode, seeded, created, adopted: adoptions.size, reused }, 'color roles generated');
+  context.log.info(
+    {
+      mode,
+      seeded,
+      created,
+      adopted: adoptions.size,
+      reused,
+      deleted: retired.deleted,
+      moved: retired.moved,
+    },
+    'color roles generated',
+  );
   return {
     ok: true,
-    summary: `${created} role${created === 1 ? '' : 's'} created, ${reused} already present (${mode} mode${seeded ? ', default palette added' : ''}).`,
+    summary: `${created} role${created === 1 ? '' : 's'} created, ${reused} already present (${mode} mode${seeded ? ', default palette added' : ''}).${retiredSummary(mode, retired)}`,
     created,
+    deleted: retired.deleted,
     ...(warnings.length > 0 ? { warnings } : {}),
   };
+}
+
+/** " 12 basic-mode roles removed; 3 members moved to the closest shade." when there were any. */
+function retiredSummary(mode: ColorRolesMode, retired: { deleted: number; moved: number }): string {
+  if (retired.deleted === 0 && retired.moved === 0) return '';
+  const other = mode === 'shades' ? 'basic' : 'shades';
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return ` ${plural(retired.deleted, `${other}-mode role`)} removed; ${plural(retired.moved, 'member')} moved to the closest ${mode === 'shades' ? 'shade' : 'color'}.`;
 }
 
 async function createRole(context: JobContext, target: RoleTarget): Promise<string> {

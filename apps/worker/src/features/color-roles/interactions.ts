@@ -8,7 +8,7 @@ import {
 import { loadPalette, type StoredColor, type StoredShade } from '@spacecadet/db/queries/color-roles';
 import { answerEphemeral, type EphemeralAnswer } from '../../interactions/respond.ts';
 import type { ComponentRoute } from '../../interactions/types.ts';
-import { assignColorRole } from './assign.ts';
+import { assignColorRole, removeColorRoles } from './assign.ts';
 import { toPanelColors } from './palette.ts';
 
 export const PANEL_OUT_OF_DATE =
@@ -16,7 +16,12 @@ export const PANEL_OUT_OF_DATE =
 
 /**
  * Member clicks on the color panel: a colour button gives that colour; in shades mode a family
- * button (or Naturals) answers with an ephemeral shade picker whose buttons give a shade.
+ * button (or Naturals) answers with an ephemeral shade picker whose buttons give a shade;
+ * Remove color takes the member's colour away.
+ *
+ * A panel posted before the admin switched the mode stays usable after Generate Roles retired
+ * the old mode's roles: a colour button whose colour has no role but shades with roles opens
+ * the shade picker, and a family button or shade whose shades have no roles gives the colour.
  */
 export const colorRoleInteractions: ComponentRoute = {
   prefix: 'color:',
@@ -30,6 +35,9 @@ export const colorRoleInteractions: ComponentRoute = {
         case 'family': {
           const color = palette.find((candidate) => colorNameMatches(candidate.name, action.colorName));
           if (!color) return { content: PANEL_OUT_OF_DATE };
+          if (color.roleId && !color.shades.some((shade) => shade.roleId)) {
+            return assignColorRole(interaction, deps, palette, color);
+          }
           const [panelColor] = toPanelColors([color]);
           if (!panelColor) return { content: PANEL_OUT_OF_DATE };
           return pickerAnswer(buildShadePicker(panelColor));
@@ -39,25 +47,36 @@ export const colorRoleInteractions: ComponentRoute = {
         case 'pick': {
           const color = palette.find((candidate) => colorNameMatches(candidate.name, action.colorName));
           if (!color) return { content: PANEL_OUT_OF_DATE };
+          if (!color.roleId && color.shades.some((shade) => shade.roleId)) {
+            const [panelColor] = toPanelColors([color]);
+            if (panelColor) return pickerAnswer(buildShadePicker(panelColor));
+          }
           return assignColorRole(interaction, deps, palette, color);
         }
         case 'shade': {
-          const choice = findShade(palette, action.shadeName);
-          if (!choice) return { content: PANEL_OUT_OF_DATE };
+          const found = findShade(palette, action.shadeName);
+          if (!found) return { content: PANEL_OUT_OF_DATE };
+          const choice = !found.shade.roleId && found.color.roleId ? found.color : found.shade;
           return assignColorRole(interaction, deps, palette, choice);
         }
+        case 'remove':
+          return removeColorRoles(interaction, deps, palette);
       }
     });
   },
 };
 
-/** A shade by name; a picker also lists shade-less colours by their own name. */
-function findShade(palette: readonly StoredColor[], name: string): StoredShade | undefined {
+/** A shade by name, with its colour; a picker also lists shade-less colours by their own name. */
+function findShade(
+  palette: readonly StoredColor[],
+  name: string,
+): { shade: StoredShade; color: StoredColor } | undefined {
   for (const color of palette) {
     const shade = color.shades.find((candidate) => colorNameMatches(candidate.name, name));
-    if (shade) return shade;
+    if (shade) return { shade, color };
   }
-  return palette.find((color) => colorNameMatches(color.name, name));
+  const color = palette.find((candidate) => colorNameMatches(candidate.name, name));
+  return color ? { shade: color, color } : undefined;
 }
 
 function pickerAnswer(picker: { content: string; components: DiscordActionRow[] }): EphemeralAnswer {
