@@ -1,3 +1,4 @@
+import { stopOnSignals } from '@spacecadet/db/process-stop';
 import { loadWorkerConfig, WorkerConfigError } from './env.ts';
 import { createLogger } from './logger.ts';
 import { startWorker } from './worker.ts';
@@ -26,37 +27,16 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const worker = await startWorker(config, { logger });
 
-  // The same stop can arrive more than once (a process manager signalling a whole process group,
-  // pnpm forwarding it as well): only a third signal means "stop now".
-  let signals = 0;
-  const stop = (signal: NodeJS.Signals) => {
-    signals += 1;
-    if (signals === 2) {
-      logger.warn({ signal }, 'still finishing active jobs; send the signal once more to exit at once');
-      return;
-    }
-    if (signals > 2) {
-      logger.warn({ signal }, 'exiting at once; unfinished jobs will be retried');
-      process.exit(1);
-    }
-    logger.info({ signal }, 'shutting down');
-    const deadline = setTimeout(() => {
-      logger.error(
-        `active jobs not finished within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting, they will be retried`,
-      );
-      process.exit(1);
-    }, SHUTDOWN_DEADLINE_MS);
-    deadline.unref();
-    worker.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  stopOnSignals({
+    logger,
+    close: () => worker.close(),
+    deadlineMs: SHUTDOWN_DEADLINE_MS,
+    messages: {
+      repeated: 'still finishing active jobs',
+      immediate: 'exiting at once; unfinished jobs will be retried',
+      deadline: `active jobs not finished within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting, they will be retried`,
+    },
+  });
 }
 
 main().catch((error: unknown) => {
