@@ -1,9 +1,6 @@
-import type { GuildJobPayload } from '@spacecadet/contract';
-import { bullPrefix, JOB_QUEUE, jobSchedulerIdFor } from '@spacecadet/contract';
-import { Queue } from 'bullmq';
+import { type GuildJobPayload, jobSchedulerIdFor } from '@spacecadet/contract';
 import { Events } from 'discord.js';
 import { sql } from 'drizzle-orm';
-import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FeatureSchedule, onGateway, type WorkerFeature } from '../src/features/feature.ts';
@@ -12,7 +9,7 @@ import { FEATURES } from '../src/features/index.ts';
 import { presenceFeature } from '../src/features/presence/index.ts';
 import { notSupported } from '../src/jobs/not-supported.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
-import { control, type Harness, SANDBOX_IDS, startHarness, waitFor } from './helpers.ts';
+import { control, type Harness, jobQueue, SANDBOX_IDS, startHarness, waitFor } from './helpers.ts';
 
 const { station, orbit, quiet } = SANDBOX_IDS.guilds;
 
@@ -54,8 +51,7 @@ describe('hostFeatures', () => {
 describe("a feature's events, schedule and shutdown hook", () => {
   let harness: Harness;
   let worker: RunningWorker | undefined;
-  let queue: Queue;
-  let connection: Redis;
+  let jobs: ReturnType<typeof jobQueue>;
   const logs: Array<Record<string, unknown>> = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) });
   const seen = {
@@ -98,17 +94,16 @@ describe("a feature's events, schedule and shutdown hook", () => {
     },
   };
   const schedulerIds = async () =>
-    (await queue.getJobSchedulers(0, -1)).map((scheduler) => scheduler.key).sort();
+    (await jobs.queue.getJobSchedulers(0, -1)).map((scheduler) => scheduler.key).sort();
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
   beforeAll(async () => {
     process.on('unhandledRejection', onUnhandled);
     harness = await startHarness();
-    connection = new Redis(harness.redis.url, { maxRetriesPerRequest: null });
-    queue = new Queue(JOB_QUEUE, { connection, prefix: bullPrefix(harness.redis.prefix) });
+    jobs = jobQueue(harness);
     // Left from an earlier configuration: Other Orbit no longer wants the schedule.
-    await queue.upsertJobScheduler(
+    await jobs.queue.upsertJobScheduler(
       jobSchedulerIdFor('personality-roles.refresh', orbit),
       { every: 60_000 },
       { name: 'personality-roles.refresh', data: { guild_id: orbit, requested_by: null } },
@@ -118,8 +113,7 @@ describe("a feature's events, schedule and shutdown hook", () => {
   afterAll(async () => {
     process.off('unhandledRejection', onUnhandled);
     await worker?.close();
-    await queue?.close();
-    connection?.disconnect();
+    await jobs?.close();
     await harness?.close();
   });
 
@@ -149,7 +143,7 @@ describe("a feature's events, schedule and shutdown hook", () => {
     await control(harness.sandbox).installBot(quiet);
     await waitFor('Quiet Quarters joined', () => worker?.client.guilds.cache.has(quiet));
     wantedGuilds = [station, quiet];
-    await queue.upsertJobScheduler(
+    await jobs.queue.upsertJobScheduler(
       jobSchedulerIdFor('personality-roles.refresh', quiet),
       { every: 60_000 },
       { name: 'personality-roles.refresh', data: { guild_id: quiet, requested_by: null } },

@@ -1,4 +1,4 @@
-import { guildJobLockKey } from '@spacecadet/contract';
+import { guildJobLockKey, redisKeyPrefix } from '@spacecadet/contract';
 import { testRedis } from '@spacecadet/db/testing';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
@@ -58,7 +58,7 @@ describe('the guild lock when a job is taken over', () => {
   /** A lock left behind by a run that died holding it (nothing renews or releases it). */
   async function deadRun(owner: LockOwner): Promise<string> {
     n += 1;
-    const key = `${prefix}:${guildJobLockKey('color-roles', `30000000000000000${n}`)}`;
+    const key = `${redisKeyPrefix(prefix)}${guildJobLockKey('color-roles', `30000000000000000${n}`)}`;
     await redis.set(key, lockToken(owner), 'PX', 60_000);
     return key;
   }
@@ -88,7 +88,7 @@ describe('the guild lock when a job is taken over', () => {
 
   it('takes a free lock without a takeover', async () => {
     n += 1;
-    const key = `${prefix}:${guildJobLockKey('color-roles', `40000000000000000${n}`)}`;
+    const key = `${redisKeyPrefix(prefix)}${guildJobLockKey('color-roles', `40000000000000000${n}`)}`;
     expect(await tryLock(key, generate(1000, 1))).toEqual({ acquired: true, value: false });
   });
 });

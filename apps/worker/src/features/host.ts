@@ -15,7 +15,6 @@ export interface FeatureHost {
   jobs: ReadonlyMap<JobName, JobHandler>;
   components: readonly ComponentRoute[];
   commands: readonly SlashCommand[];
-  schedules: readonly FeatureSchedule[];
   /** Subscribes every feature's gateway handlers, plus the host's own (schedules of a guild left). */
   attachGateway(deps: WorkerDeps): void;
   /** Creates and removes schedulers so they match each schedule's guilds. */
@@ -48,7 +47,6 @@ export function hostFeatures(features: readonly WorkerFeature[]): FeatureHost {
     jobs,
     components: features.flatMap((feature) => feature.components ?? []),
     commands,
-    schedules,
     attachGateway(deps) {
       for (const feature of features) {
         for (const handler of feature.events ?? []) subscribe(deps, feature.name, handler);
