@@ -3,11 +3,13 @@ import { Events } from 'discord.js';
 import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WorkerDeps } from '../src/deps.ts';
 import { type FeatureSchedule, onGateway, type WorkerFeature } from '../src/features/feature.ts';
 import { hostFeatures } from '../src/features/host.ts';
 import { FEATURES } from '../src/features/index.ts';
 import { presenceFeature } from '../src/features/presence/index.ts';
 import { notSupported } from '../src/jobs/not-supported.ts';
+import { syncSchedules } from '../src/jobs/schedules.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import { control, type Harness, jobQueue, SANDBOX_IDS, startHarness, waitFor } from './helpers.ts';
 
@@ -160,5 +162,44 @@ describe("a feature's events, schedule and shutdown hook", () => {
     await worker?.close();
     worker = undefined;
     expect(seen.shutdown).toEqual([{ clientReady: false, dbAnswered: true }]);
+  });
+});
+
+describe('syncSchedules', () => {
+  let harness: Harness;
+  let jobs: ReturnType<typeof jobQueue>;
+  beforeAll(async () => {
+    harness = await startHarness();
+    jobs = jobQueue(harness);
+  });
+  afterAll(async () => {
+    await jobs?.close();
+    await harness?.close();
+  });
+
+  it('leaves a scheduler that already repeats as declared alone, and updates one that does not', async () => {
+    const deps = { queue: jobs.queue } as unknown as WorkerDeps;
+    const id = jobSchedulerIdFor('personality-roles.refresh', station);
+    const schedule = (everyMs: number): FeatureSchedule => ({
+      job: 'personality-roles.refresh',
+      repeat: { everyMs },
+      guilds: async () => [station],
+    });
+    // Made by an earlier start; the marker shows whether a sync wrote it again.
+    await jobs.queue.upsertJobScheduler(
+      id,
+      { every: 600_000 },
+      { name: 'personality-roles.refresh', data: { guild_id: station, requested_by: 'marker' } },
+    );
+    const template = async () =>
+      (await jobs.queue.getJobSchedulers(0, -1)).find((scheduler) => scheduler.key === id);
+
+    expect(await syncSchedules(deps, [schedule(600_000)])).toEqual({ created: 0, removed: 0 });
+    expect((await template())?.template?.data).toEqual({ guild_id: station, requested_by: 'marker' });
+
+    expect(await syncSchedules(deps, [schedule(300_000)])).toEqual({ created: 0, removed: 0 });
+    const updated = await template();
+    expect(updated?.every).toBe(300_000);
+    expect(updated?.template?.data).toEqual({ guild_id: station, requested_by: null });
   });
 });

@@ -10,7 +10,7 @@ const SCHEDULED_JOB_OPTIONS = {
   removeOnFail: JOB_RETENTION.failed,
 } as const;
 
-function repeatOptions(schedule: FeatureSchedule) {
+function repeatOptions(schedule: FeatureSchedule): { every?: number; pattern?: string; tz?: string } {
   return 'everyMs' in schedule.repeat
     ? { every: schedule.repeat.everyMs }
     : { pattern: schedule.repeat.pattern, tz: 'UTC' };
@@ -49,18 +49,23 @@ export async function syncSchedules(
   schedules: readonly FeatureSchedule[],
 ): Promise<{ created: number; removed: number }> {
   if (schedules.length === 0) return { created: 0, removed: 0 };
-  const stored = new Set((await deps.queue.getJobSchedulers(0, -1)).map((scheduler) => scheduler.key));
+  const stored = new Map(
+    (await deps.queue.getJobSchedulers(0, -1)).map((scheduler) => [scheduler.key, scheduler] as const),
+  );
   let created = 0;
   let removed = 0;
   for (const schedule of schedules) {
     const wanted = new Set(await schedule.guilds(deps));
+    const repeat = repeatOptions(schedule);
     for (const guildId of wanted) {
-      // Upserted even when stored, so a changed period reaches schedulers made before it.
-      if (!stored.has(jobSchedulerIdFor(schedule.job, guildId))) created += 1;
+      const current = stored.get(jobSchedulerIdFor(schedule.job, guildId));
+      // Left alone when it already repeats as declared: upserting it again could add a run.
+      if (current && current.every === repeat.every && current.pattern === repeat.pattern) continue;
+      if (!current) created += 1;
       await ensureGuildSchedule(deps, schedule, guildId);
     }
     const prefix = jobSchedulerIdFor(schedule.job, '');
-    for (const key of stored) {
+    for (const key of stored.keys()) {
       if (!key.startsWith(prefix) || wanted.has(key.slice(prefix.length))) continue;
       if (await deps.queue.removeJobScheduler(key)) removed += 1;
     }
