@@ -1,8 +1,9 @@
 import type { StoredColor } from '@spacecadet/db/queries/color-roles';
 import type { APIRole } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { findOrphanRole, roleTargets } from '../src/features/color-roles/role-targets.ts';
+import { roleTargets } from '../src/features/color-roles/role-targets.ts';
 import { shardIdForGuild } from '../src/features/presence/bot-guilds.ts';
+import { findOrphanRole } from '../src/roles/pending-roles.ts';
 
 const palette: StoredColor[] = [
   {

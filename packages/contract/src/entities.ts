@@ -142,6 +142,15 @@ export const PersonalityRolesState = z
     configured: z.boolean(),
     assign_channel_id: z.string().nullable(),
     questions: z.array(PersonalityQuestion),
+    /** The latest refresh run (every 5 minutes, or after a change): when, and what it repaired. */
+    last_refresh: z
+      .object({
+        ran_at: z.iso.datetime(),
+        summary: z.string(),
+        repaired: z.number().int().nonnegative(),
+      })
+      .nullable()
+      .optional(),
   })
   .meta({ id: 'PersonalityRoles' });
 export type PersonalityRolesState = z.infer<typeof PersonalityRolesState>;

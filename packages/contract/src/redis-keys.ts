@@ -51,11 +51,12 @@ export function colorWarningsKey(guildId: string): string {
 }
 
 /**
- * Hash of color role creates in flight (field: the palette target, value: name and color), so
- * a retry after a crash adopts the role it finds instead of creating a second one.
+ * Hash of a feature's role creates in flight (field: the target, value: name and color), so a
+ * retry after a crash adopts the role it finds instead of creating a second one. `feature` is
+ * the job names' part before the dot (`color-roles`, `personality-roles`).
  */
-export function colorRolesCreatingKey(guildId: string): string {
-  return `color-roles:creating:${guildId}`;
+export function rolesCreatingKey(feature: string, guildId: string): string {
+  return `${feature}:creating:${guildId}`;
 }
 
 /** Serializes one member's color picks across worker processes. */

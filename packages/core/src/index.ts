@@ -6,3 +6,4 @@ export * from './discord-components.ts';
 export * from './leveling.ts';
 export * from './palette.ts';
 export * from './personality-catalog.ts';
+export * from './personality-panel.ts';

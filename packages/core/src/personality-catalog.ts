@@ -4,17 +4,6 @@
  * question built by `personalityComponents`.
  */
 import type { PersonalityQuestionType } from '@spacecadet/contract';
-import {
-  ButtonStyle,
-  ComponentType,
-  chunk,
-  DISCORD_LIMITS,
-  type DiscordActionRow,
-  type DiscordButton,
-  type DiscordEmbed,
-  type DiscordStringSelect,
-  truncateForDiscord,
-} from './discord-components.ts';
 
 export interface PersonalityOption {
   label: string;
@@ -197,77 +186,4 @@ const catalogByType = new Map<string, PersonalityQuestion>(
 
 export function personalityQuestion(type: string): PersonalityQuestion | undefined {
   return catalogByType.get(type);
-}
-
-// customIds: `personality:<question_type>:<option position>` for buttons and
-// `personality:<question_type>` for a select (values are option positions). Positions rather
-// than labels keep ids short and survive label edits.
-export type PersonalityAction =
-  | { kind: 'button'; questionType: string; optionIndex: number }
-  | { kind: 'select'; questionType: string };
-
-export function parsePersonalityCustomId(customId: string): PersonalityAction | null {
-  const match = /^personality:([a-z_]+)(?::(\d{1,3}))?$/.exec(customId);
-  if (!match?.[1]) return null;
-  if (match[2] === undefined) return { kind: 'select', questionType: match[1] };
-  return { kind: 'button', questionType: match[1], optionIndex: Number(match[2]) };
-}
-
-/** Most options buttons can show: 5 rows of 5. */
-const PERSONALITY_MAX_BUTTONS = DISCORD_LIMITS.actionRowsPerMessage * DISCORD_LIMITS.buttonsPerRow;
-
-export interface PersonalityComponentInput {
-  questionType: string;
-  title: string;
-  isMultiSelect: boolean;
-  options: ReadonlyArray<{ label: string; emoji?: string | null }>;
-}
-
-/**
- * Buttons while every option fits (5 rows of 5, so mbti's 16 are buttons), else one select
- * menu. A select holds 25 options at most; a longer list is cut.
- */
-export function personalityComponents(question: PersonalityComponentInput): DiscordActionRow[] {
-  const options = question.options.slice(0, DISCORD_LIMITS.selectOptions);
-  if (question.options.length <= PERSONALITY_MAX_BUTTONS) {
-    const buttons: DiscordButton[] = options.map((option, index) => ({
-      type: ComponentType.Button,
-      style: ButtonStyle.Secondary,
-      custom_id: `personality:${question.questionType}:${index}`,
-      label: truncateForDiscord(option.label, DISCORD_LIMITS.buttonLabelLength),
-      ...(option.emoji ? { emoji: { name: option.emoji } } : {}),
-    }));
-    return chunk(buttons, DISCORD_LIMITS.buttonsPerRow).map((components) => ({
-      type: ComponentType.ActionRow,
-      components,
-    }));
-  }
-  const select: DiscordStringSelect = {
-    type: ComponentType.StringSelect,
-    custom_id: `personality:${question.questionType}`,
-    placeholder: truncateForDiscord(`Choose your ${question.title}`, DISCORD_LIMITS.selectPlaceholderLength),
-    // min 0 lets a member clear their choice; single choice allows one value.
-    min_values: 0,
-    max_values: question.isMultiSelect ? options.length : 1,
-    options: options.map((option, index) => ({
-      label: truncateForDiscord(option.label, DISCORD_LIMITS.selectOptionLabelLength),
-      value: String(index),
-      ...(option.emoji ? { emoji: { name: option.emoji } } : {}),
-    })),
-  };
-  return [{ type: ComponentType.ActionRow, components: [select] }];
-}
-
-const PERSONALITY_ACCENT = 0x5865f2;
-
-export function personalityEmbed(question: { title: string; description: string; isMultiSelect: boolean }) {
-  const hint = question.isMultiSelect
-    ? 'Pick as many as you like; click again to remove.'
-    : 'Pick one; choosing another replaces it.';
-  const embed: DiscordEmbed = {
-    title: question.title,
-    description: `${question.description}\n\n${hint}`,
-    color: PERSONALITY_ACCENT,
-  };
-  return embed;
 }

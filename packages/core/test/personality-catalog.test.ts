@@ -1,12 +1,14 @@
 import { PERSONALITY_QUESTION_TYPES } from '@spacecadet/contract';
 import { describe, expect, it } from 'vitest';
+import { PERSONALITY_CATALOG, personalityQuestion } from '../src/personality-catalog.ts';
 import {
-  PERSONALITY_CATALOG,
+  buildPersonalityMessage,
+  PERSONALITY_CLEAR_LABEL,
   parsePersonalityCustomId,
   personalityComponents,
   personalityEmbed,
-  personalityQuestion,
-} from '../src/personality-catalog.ts';
+  personalityMessageSignature,
+} from '../src/personality-panel.ts';
 
 describe('PERSONALITY_CATALOG', () => {
   it('covers the 10 categories in order', () => {
@@ -41,8 +43,10 @@ describe('PERSONALITY_CATALOG', () => {
 });
 
 describe('personalityComponents', () => {
+  const optionComponents = (rows: ReturnType<typeof personalityComponents>) => rows.slice(0, -1);
+
   it.each(PERSONALITY_CATALOG.map((q) => [q.questionType, q] as const))(
-    '%s fits Discord limits as buttons',
+    '%s fits Discord limits as buttons, with a clear button in its own last row',
     (_type, question) => {
       const rows = personalityComponents(question);
       expect(rows.length).toBeLessThanOrEqual(5);
@@ -51,37 +55,80 @@ describe('personalityComponents', () => {
         for (const component of row.components) {
           expect(component.type).toBe(2);
           expect(component.custom_id.length).toBeLessThanOrEqual(100);
+          if (component.type === 2) expect(component.label.length).toBeLessThanOrEqual(80);
         }
       }
-      expect(rows.flatMap((row) => row.components)).toHaveLength(question.options.length);
+      expect(optionComponents(rows).flatMap((row) => row.components)).toHaveLength(question.options.length);
+      const last = rows.at(-1)?.components ?? [];
+      expect(last).toHaveLength(1);
+      expect(last[0]).toMatchObject({
+        custom_id: `personality:${question.questionType}:clear`,
+        label: PERSONALITY_CLEAR_LABEL,
+      });
     },
   );
 
   it('mbti (16 options) uses buttons in rows of 5', () => {
     const mbti = personalityQuestion('mbti');
     if (!mbti) throw new Error('mbti missing');
-    expect(personalityComponents(mbti).map((row) => row.components.length)).toEqual([5, 5, 5, 1]);
+    expect(personalityComponents(mbti).map((row) => row.components.length)).toEqual([5, 5, 5, 1, 1]);
+  });
+
+  it('20 options are still buttons (4 full rows); 21 become a select', () => {
+    const make = (count: number) =>
+      personalityComponents({
+        questionType: 'hobbies',
+        title: 'Hobbies',
+        isMultiSelect: true,
+        options: Array.from({ length: count }, (_, i) => ({ label: `Option ${i}` })),
+      });
+    expect(make(20).map((row) => row.components[0]?.type)).toEqual([2, 2, 2, 2, 2]);
+    expect(make(21).map((row) => row.components[0]?.type)).toEqual([3, 2]);
   });
 
   it.each([
-    [26, true, 25],
-    [30, false, 1],
-  ])('%i options become one select menu (multi %s, max values %i)', (count, isMultiSelect, maxValues) => {
-    const options = Array.from({ length: count }, (_, i) => ({ label: `Option ${i}`, emoji: null }));
-    const rows = personalityComponents({ questionType: 'hobbies', title: 'Hobbies', isMultiSelect, options });
-    expect(rows).toHaveLength(1);
-    const [select] = rows[0]?.components ?? [];
-    expect(select?.type).toBe(3);
-    if (select?.type !== 3) return;
-    expect(select.options).toHaveLength(25);
-    expect(select.max_values).toBe(maxValues);
-    expect(select.custom_id).toBe('personality:hobbies');
+    [21, true, 21, 21],
+    [30, true, 25, 25],
+    [30, false, 25, 1],
+  ])(
+    '%i options become one select menu (multi %s): %i options, max values %i',
+    (count, isMultiSelect, shown, maxValues) => {
+      const options = Array.from({ length: count }, (_, i) => ({ label: `Option ${i}`, emoji: null }));
+      const rows = personalityComponents({
+        questionType: 'hobbies',
+        title: 'Hobbies',
+        isMultiSelect,
+        options,
+      });
+      expect(rows).toHaveLength(2);
+      const [select] = rows[0]?.components ?? [];
+      expect(select?.type).toBe(3);
+      if (select?.type !== 3) return;
+      expect(select.options).toHaveLength(shown);
+      expect(select.min_values).toBe(0);
+      expect(select.max_values).toBe(maxValues);
+      expect(select.custom_id).toBe('personality:hobbies');
+    },
+  );
+
+  it('cuts labels to Discord limits', () => {
+    const long = 'x'.repeat(120);
+    const [row] = personalityComponents({
+      questionType: 'hobbies',
+      title: 'Hobbies',
+      isMultiSelect: true,
+      options: [{ label: long }],
+    });
+    const [button] = row?.components ?? [];
+    expect(button?.type === 2 && button.label.length).toBe(80);
   });
 
   it.each([
     ['personality:zodiac:3', { kind: 'button', questionType: 'zodiac', optionIndex: 3 }],
     ['personality:music_genres', { kind: 'select', questionType: 'music_genres' }],
+    ['personality:pronouns:clear', { kind: 'clear', questionType: 'pronouns' }],
     ['personality:Zodiac:1', null],
+    ['personality:zodiac:wipe', null],
     ['color:pick:Red', null],
   ])('parsePersonalityCustomId(%s)', (customId, expected) => {
     expect(parsePersonalityCustomId(customId)).toEqual(expected);
@@ -90,7 +137,9 @@ describe('personalityComponents', () => {
   it('round-trips button ids', () => {
     const zodiac = personalityQuestion('zodiac');
     if (!zodiac) throw new Error('zodiac missing');
-    const ids = personalityComponents(zodiac).flatMap((row) => row.components.map((c) => c.custom_id));
+    const ids = optionComponents(personalityComponents(zodiac)).flatMap((row) =>
+      row.components.map((c) => c.custom_id),
+    );
     expect(ids.map((id) => parsePersonalityCustomId(id))).toEqual(
       zodiac.options.map((_, optionIndex) => ({ kind: 'button', questionType: 'zodiac', optionIndex })),
     );
@@ -103,5 +152,37 @@ describe('personalityComponents', () => {
     expect(personalityEmbed({ title: 'T', description: 'D', isMultiSelect: false }).description).toMatch(
       /one/,
     );
+  });
+});
+
+describe('personalityMessageSignature', () => {
+  const zodiac = personalityQuestion('zodiac');
+  if (!zodiac) throw new Error('zodiac missing');
+  const body = buildPersonalityMessage(zodiac);
+
+  it("matches Discord's copy of the same message, whatever fields Discord adds", () => {
+    const fromDiscord = {
+      id: '1',
+      content: '',
+      embeds: body.embeds.map((embed) => ({ ...embed, type: 'rich' })),
+      components: body.components.map((row) => ({
+        ...row,
+        id: 9,
+        components: row.components.map((c) => ({ ...c, id: 3, disabled: false })),
+      })),
+    };
+    expect(personalityMessageSignature(fromDiscord)).toBe(personalityMessageSignature(body));
+  });
+
+  it('differs when a label, the title or an option changes', () => {
+    const renamed = buildPersonalityMessage({
+      ...zodiac,
+      options: zodiac.options.map((o, i) => (i === 0 ? { ...o, label: 'Ram' } : o)),
+    });
+    expect(personalityMessageSignature(renamed)).not.toBe(personalityMessageSignature(body));
+    const retitled = buildPersonalityMessage({ ...zodiac, title: 'Star sign' });
+    expect(personalityMessageSignature(retitled)).not.toBe(personalityMessageSignature(body));
+    const fewer = buildPersonalityMessage({ ...zodiac, options: zodiac.options.slice(1) });
+    expect(personalityMessageSignature(fewer)).not.toBe(personalityMessageSignature(body));
   });
 });

@@ -1,18 +1,15 @@
 import {
   type GuildJobPayload,
-  JOB_RETENTION,
   type JobName,
   type JobStatus,
-  jobIdFor,
   parseJobFailure,
   parseJobId,
 } from '@spacecadet/contract';
+import { addGuildJob } from '@spacecadet/db/guild-jobs';
 import type { Job, Queue } from 'bullmq';
 import { ApiError, QUEUE_UNAVAILABLE_MESSAGE } from '../errors.ts';
 import { isDependencyDown } from './dependency-errors.ts';
 
-/** States in which a job of the same id is still going to run: a second click joins it. */
-const PENDING_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 /** BullMQ's finer states folded into the contract's. */
 const REPORTED_STATE: Record<string, JobStatus['state']> = {
   waiting: 'waiting',
@@ -43,11 +40,11 @@ async function withQueue<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Enqueues a guild action under its deterministic id. A job of that id still pending is
- * returned as is (a double click collapses into one run); a finished one is replaced. A job
- * whose worker died counts as pending: another worker takes it over within the worker's
- * JOB_LOCK_DURATION_MS and resumes it, so a click joins it (its status says `recovering`)
- * rather than starting a second run that would race the recovered one.
+ * Enqueues a guild action under its deterministic id (`addGuildJob`: a pending job of that id
+ * is joined, a finished one replaced). A job whose worker died counts as pending: another
+ * worker takes it over within the worker's JOB_LOCK_DURATION_MS and resumes it, so a click
+ * joins it (its status says `recovering`) rather than starting a second run that would race
+ * the recovered one.
  */
 export async function enqueueGuildJob(
   queue: GuildJobQueue,
@@ -55,28 +52,7 @@ export async function enqueueGuildJob(
   guildId: string,
   userId: string | null,
 ): Promise<string> {
-  const jobId = jobIdFor(name, guildId);
-  return withQueue(async () => {
-    const state = await queue.getJobState(jobId);
-    if (PENDING_STATES.has(state)) return jobId;
-    if (state === 'completed' || state === 'failed') {
-      // A concurrent request may have replaced it already; then add() below finds theirs.
-      await queue.remove(jobId).catch(() => 0);
-    }
-    // Two concurrent adds with one id still make one job: BullMQ keeps the first.
-    await queue.add(
-      name,
-      { guild_id: guildId, requested_by: userId },
-      {
-        jobId,
-        attempts: 3,
-        backoff: { type: 'exponential', delay: 2_000 },
-        removeOnComplete: JOB_RETENTION.completed,
-        removeOnFail: JOB_RETENTION.failed,
-      },
-    );
-    return jobId;
-  });
+  return withQueue(() => addGuildJob(queue, name, guildId, userId));
 }
 
 function failureOf(reason: string | null): Pick<JobStatus, 'error' | 'error_code'> {

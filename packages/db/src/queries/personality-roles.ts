@@ -1,6 +1,13 @@
 import { PERSONALITY_CATALOG } from '@spacecadet/core';
-import type { DbTransaction } from '../client.ts';
-import { personalityOptions, personalityQuestions } from '../schema/personality.ts';
+import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
+import type { Db, DbTransaction } from '../client.ts';
+import {
+  type PersonalityCleanupRow,
+  personalityCleanup,
+  personalityConfigs,
+  personalityOptions,
+  personalityQuestions,
+} from '../schema/personality.ts';
 
 /**
  * Personality roles reads and writes both the API and the worker make. Seeding, like color
@@ -33,4 +40,263 @@ export async function seedPersonalityCatalog(tx: DbTransaction, guildId: string)
       })),
     );
   }
+}
+
+export interface StoredPersonalityOption {
+  id: number;
+  label: string;
+  emoji: string | null;
+  roleId: string | null;
+}
+
+export interface StoredPersonalityQuestion {
+  id: number;
+  questionType: string;
+  title: string;
+  description: string;
+  isMultiSelect: boolean;
+  isEnabled: boolean;
+  messageId: string | null;
+  messageChannelId: string | null;
+  /** In panel order: an option's index here is its position in the message's custom ids. */
+  options: StoredPersonalityOption[];
+}
+
+export interface StoredPersonalityConfig {
+  configured: boolean;
+  assignChannelId: string | null;
+  messagesPosted: boolean;
+  lastRefresh: { at: Date; summary: string; repaired: number } | null;
+}
+
+export async function loadPersonalityConfig(db: Db, guildId: string): Promise<StoredPersonalityConfig> {
+  const [row] = await db
+    .select()
+    .from(personalityConfigs)
+    .where(eq(personalityConfigs.guildId, guildId))
+    .limit(1);
+  return {
+    configured: row?.configured ?? false,
+    assignChannelId: row?.assignChannelId ?? null,
+    messagesPosted: row?.messagesPosted ?? false,
+    lastRefresh:
+      row?.lastRefreshAt && row.lastRefreshSummary !== null
+        ? { at: row.lastRefreshAt, summary: row.lastRefreshSummary, repaired: row.lastRefreshRepaired ?? 0 }
+        : null,
+  };
+}
+
+const questionColumns = {
+  id: personalityQuestions.id,
+  questionType: personalityQuestions.questionType,
+  title: personalityQuestions.title,
+  description: personalityQuestions.description,
+  isMultiSelect: personalityQuestions.isMultiSelect,
+  isEnabled: personalityQuestions.isEnabled,
+  messageId: personalityQuestions.messageId,
+  messageChannelId: personalityQuestions.messageChannelId,
+};
+const optionColumns = {
+  questionId: personalityOptions.questionId,
+  id: personalityOptions.id,
+  label: personalityOptions.label,
+  emoji: personalityOptions.emoji,
+  roleId: personalityOptions.roleId,
+};
+
+function withOptions(
+  questions: ReadonlyArray<Omit<StoredPersonalityQuestion, 'options'>>,
+  options: ReadonlyArray<StoredPersonalityOption & { questionId: number }>,
+): StoredPersonalityQuestion[] {
+  const byQuestion = new Map<number, StoredPersonalityOption[]>();
+  for (const { questionId, ...option } of options) {
+    const list = byQuestion.get(questionId) ?? [];
+    list.push(option);
+    byQuestion.set(questionId, list);
+  }
+  return questions.map((question) => ({ ...question, options: byQuestion.get(question.id) ?? [] }));
+}
+
+/** The guild's questions in stored order, each with its options in panel order. */
+export async function loadPersonalityQuestions(
+  db: Db,
+  guildId: string,
+): Promise<StoredPersonalityQuestion[]> {
+  const [questions, options] = await Promise.all([
+    db
+      .select(questionColumns)
+      .from(personalityQuestions)
+      .where(eq(personalityQuestions.guildId, guildId))
+      .orderBy(asc(personalityQuestions.position), asc(personalityQuestions.id)),
+    db
+      .select(optionColumns)
+      .from(personalityOptions)
+      .where(eq(personalityOptions.guildId, guildId))
+      .orderBy(asc(personalityOptions.position), asc(personalityOptions.id)),
+  ]);
+  return withOptions(questions, options);
+}
+
+/** One question with its options (a member's click), in one round trip; undefined if none. */
+export async function loadPersonalityQuestion(
+  db: Db,
+  guildId: string,
+  questionType: string,
+): Promise<StoredPersonalityQuestion | undefined> {
+  const rows = await db
+    .select({ question: questionColumns, option: optionColumns })
+    .from(personalityQuestions)
+    .leftJoin(personalityOptions, eq(personalityOptions.questionId, personalityQuestions.id))
+    .where(
+      and(eq(personalityQuestions.guildId, guildId), eq(personalityQuestions.questionType, questionType)),
+    )
+    .orderBy(asc(personalityOptions.position), asc(personalityOptions.id));
+  const [first] = rows;
+  if (!first) return undefined;
+  return withOptions(
+    [first.question],
+    rows.flatMap((row) => (row.option ? [row.option] : [])),
+  )[0];
+}
+
+/** Records the Discord role of an option; false when the option is gone (reset meanwhile). */
+export async function setPersonalityOptionRoleId(
+  db: Db,
+  optionId: number,
+  roleId: string | null,
+): Promise<boolean> {
+  const rows = await db
+    .update(personalityOptions)
+    .set({ roleId })
+    .where(eq(personalityOptions.id, optionId))
+    .returning({ id: personalityOptions.id });
+  return rows.length > 0;
+}
+
+/** Records a question's posted message (or none); false when the question is gone. */
+export async function savePersonalityMessage(
+  db: Db,
+  questionId: number,
+  message: { id: string; channelId: string } | null,
+): Promise<boolean> {
+  const rows = await db
+    .update(personalityQuestions)
+    .set({ messageId: message?.id ?? null, messageChannelId: message?.channelId ?? null })
+    .where(eq(personalityQuestions.id, questionId))
+    .returning({ id: personalityQuestions.id });
+  return rows.length > 0;
+}
+
+/** From the first Post on, the refresh keeps the question messages in place. */
+export async function markPersonalityMessagesPosted(db: Db, guildId: string): Promise<void> {
+  await db
+    .update(personalityConfigs)
+    .set({ messagesPosted: true })
+    .where(and(eq(personalityConfigs.guildId, guildId), eq(personalityConfigs.configured, true)));
+}
+
+export async function recordPersonalityRefresh(
+  db: Db,
+  guildId: string,
+  outcome: { summary: string; repaired: number },
+): Promise<void> {
+  await db
+    .update(personalityConfigs)
+    .set({
+      lastRefreshAt: new Date(),
+      lastRefreshSummary: outcome.summary,
+      lastRefreshRepaired: outcome.repaired,
+    })
+    .where(and(eq(personalityConfigs.guildId, guildId), eq(personalityConfigs.configured, true)));
+}
+
+/** Guilds whose personality roles are set up: each has a refresh scheduler. */
+export async function configuredPersonalityGuilds(db: Db): Promise<string[]> {
+  const rows = await db
+    .select({ guildId: personalityConfigs.guildId })
+    .from(personalityConfigs)
+    .where(eq(personalityConfigs.configured, true));
+  return rows.map((row) => row.guildId);
+}
+
+/**
+ * Reset, the stored half: in one transaction, every role and message the setup made moves to
+ * `personality_cleanup` (for the reset job to delete in Discord), the questions and options go,
+ * and the guild is "not configured" again (its channel is kept). Returns what was queued.
+ */
+export async function retirePersonalitySetup(
+  db: Db,
+  guildId: string,
+): Promise<{ roles: number; messages: number }> {
+  return db.transaction(async (tx) => {
+    const [roles, messages] = await Promise.all([
+      tx
+        .select({ roleId: personalityOptions.roleId, label: personalityOptions.label })
+        .from(personalityOptions)
+        .where(and(eq(personalityOptions.guildId, guildId), isNotNull(personalityOptions.roleId))),
+      tx
+        .select({
+          messageId: personalityQuestions.messageId,
+          channelId: personalityQuestions.messageChannelId,
+          title: personalityQuestions.title,
+        })
+        .from(personalityQuestions)
+        .where(and(eq(personalityQuestions.guildId, guildId), isNotNull(personalityQuestions.messageId))),
+    ]);
+    const entries = [
+      ...roles.flatMap((role) =>
+        role.roleId
+          ? [{ guildId, kind: 'role' as const, targetId: role.roleId, channelId: null, name: role.label }]
+          : [],
+      ),
+      ...messages.flatMap((message) =>
+        message.messageId
+          ? [
+              {
+                guildId,
+                kind: 'message' as const,
+                targetId: message.messageId,
+                channelId: message.channelId,
+                name: message.title,
+              },
+            ]
+          : [],
+      ),
+    ];
+    if (entries.length > 0) await tx.insert(personalityCleanup).values(entries).onConflictDoNothing();
+    await tx.delete(personalityQuestions).where(eq(personalityQuestions.guildId, guildId));
+    await tx.delete(personalityOptions).where(eq(personalityOptions.guildId, guildId));
+    await tx
+      .update(personalityConfigs)
+      .set({
+        configured: false,
+        messagesPosted: false,
+        lastRefreshAt: null,
+        lastRefreshSummary: null,
+        lastRefreshRepaired: null,
+        updatedAt: new Date(),
+      })
+      .where(eq(personalityConfigs.guildId, guildId));
+    return { roles: roles.length, messages: messages.length };
+  });
+}
+
+/** Roles and messages waiting to be deleted in Discord after a reset (or a run a reset overtook). */
+export async function loadPersonalityCleanup(db: Db, guildId: string): Promise<PersonalityCleanupRow[]> {
+  return db
+    .select()
+    .from(personalityCleanup)
+    .where(eq(personalityCleanup.guildId, guildId))
+    .orderBy(asc(personalityCleanup.id));
+}
+
+export async function queuePersonalityCleanup(
+  db: Db,
+  entry: Omit<PersonalityCleanupRow, 'id'>,
+): Promise<void> {
+  await db.insert(personalityCleanup).values(entry).onConflictDoNothing();
+}
+
+export async function deletePersonalityCleanup(db: Db, ids: readonly number[]): Promise<void> {
+  if (ids.length > 0) await db.delete(personalityCleanup).where(inArray(personalityCleanup.id, [...ids]));
 }

@@ -1,14 +1,26 @@
 import { boolean, index, integer, pgTable, serial, text, timestamp, unique } from 'drizzle-orm/pg-core';
 
-/** A row exists once an admin picked an assignment channel; `configured` flips on init. */
+/**
+ * A row exists once an admin picked an assignment channel; `configured` flips on init and back
+ * on reset. `messages_posted` turns on with the first Post / Update Messages: from then on the
+ * refresh keeps one message per enabled question in the channel. `last_refresh_*` is what the
+ * latest refresh run found and repaired, for the dashboard.
+ */
 export const personalityConfigs = pgTable('personality_configs', {
   guildId: text('guild_id').primaryKey(),
   assignChannelId: text('assign_channel_id'),
   configured: boolean('configured').notNull().default(false),
+  messagesPosted: boolean('messages_posted').notNull().default(false),
+  lastRefreshAt: timestamp('last_refresh_at', { withTimezone: true }),
+  lastRefreshSummary: text('last_refresh_summary'),
+  lastRefreshRepaired: integer('last_refresh_repaired'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** One per catalog category per guild; `message_id` is the posted question message. */
+/**
+ * One per catalog category per guild; `message_id` is the posted question message and
+ * `message_channel_id` the channel it is in (the assignment channel may have changed since).
+ */
 export const personalityQuestions = pgTable(
   'personality_questions',
   {
@@ -21,6 +33,7 @@ export const personalityQuestions = pgTable(
     isEnabled: boolean('is_enabled').notNull().default(true),
     position: integer('position').notNull().default(0),
     messageId: text('message_id'),
+    messageChannelId: text('message_channel_id'),
   },
   (t) => [
     unique('personality_questions_guild_type_uq').on(t.guildId, t.questionType),
@@ -48,6 +61,26 @@ export const personalityOptions = pgTable(
   ],
 );
 
+/**
+ * Discord roles and messages a reset took out of the questions, still to be deleted in Discord
+ * by the reset job. The API's reset moves them here in the same transaction that removes the
+ * questions, so the screen is back to "not configured" at once and a new Initialize never
+ * mixes with what the old setup left; the job deletes each one, then its row.
+ */
+export const personalityCleanup = pgTable(
+  'personality_cleanup',
+  {
+    id: serial('id').primaryKey(),
+    guildId: text('guild_id').notNull(),
+    kind: text('kind', { enum: ['role', 'message'] }).notNull(),
+    targetId: text('target_id').notNull(),
+    channelId: text('channel_id'),
+    name: text('name').notNull().default(''),
+  },
+  (t) => [unique('personality_cleanup_target_uq').on(t.guildId, t.kind, t.targetId)],
+);
+
 export type PersonalityConfigRow = typeof personalityConfigs.$inferSelect;
 export type PersonalityQuestionRow = typeof personalityQuestions.$inferSelect;
 export type PersonalityOptionRow = typeof personalityOptions.$inferSelect;
+export type PersonalityCleanupRow = typeof personalityCleanup.$inferSelect;

@@ -15,11 +15,16 @@ import {
   isDiscordError,
 } from '../../discord-rest.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
+import {
+  clearPendingRole,
+  findOrphanRole,
+  loadPendingRoles,
+  markRolePending,
+} from '../../roles/pending-roles.ts';
 import { retireOtherModeRoles } from './mode-switch.ts';
 import { paletteRoleIds } from './palette.ts';
-import { clearPendingRole, loadPendingRoles, markRolePending } from './pending-roles.ts';
 import { colorRolePlacement } from './role-placement.ts';
-import { findOrphanRole, type RoleTarget, roleTargets } from './role-targets.ts';
+import { COLOR_ROLES_FEATURE, type RoleTarget, roleTargets } from './role-targets.ts';
 import { clearColorWarnings, recordColorWarning, roleAboveBotWarning } from './warnings.ts';
 
 /** Discord's limit of roles per guild, @everyone included. */
@@ -49,7 +54,7 @@ export async function generateColorRoles(context: JobContext): Promise<JobResult
   const claimed = new Set([...paletteRoleIds(palette)].filter((id) => existing.has(id)));
   const missing = targets.filter((target) => !target.roleId || !existing.has(target.roleId));
 
-  const pending = await loadPendingRoles(redis, guildId);
+  const pending = await loadPendingRoles(redis, COLOR_ROLES_FEATURE, guildId);
   const adoptions = new Map<string, APIRole>();
   for (const target of missing) {
     if (!pending.has(target.key)) continue;
@@ -74,7 +79,7 @@ export async function generateColorRoles(context: JobContext): Promise<JobResult
     const adopted = adoptions.get(target.key);
     const roleId = adopted?.id ?? (await createRole(context, target));
     await saveRoleId(context, target, roleId);
-    await clearPendingRole(redis, guildId, target.key);
+    await clearPendingRole(redis, COLOR_ROLES_FEATURE, guildId, target.key);
     if (!adopted) created += 1;
     done += 1;
     await context.progress(10 + (50 * done) / missing.length);
@@ -118,7 +123,7 @@ function retiredSummary(mode: ColorRolesMode, retired: { deleted: number; moved:
 async function createRole(context: JobContext, target: RoleTarget): Promise<string> {
   const { client, redis } = context.deps;
   const guildId = context.payload.guild_id;
-  await markRolePending(redis, guildId, target);
+  await markRolePending(redis, COLOR_ROLES_FEATURE, guildId, target);
   try {
     const role = (await client.rest.post(Routes.guildRoles(guildId), {
       body: { name: target.name, color: target.color, permissions: '0', hoist: false, mentionable: false },

@@ -10,10 +10,10 @@ import {
 import { type APIRole, Routes } from 'discord.js';
 import { DiscordCodes, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
 import type { JobContext } from '../../jobs/types.ts';
+import { clearPendingRole, findOrphanRole, loadPendingRoles } from '../../roles/pending-roles.ts';
 import { paletteRoleIds } from './palette.ts';
 import { deletePanelMessage } from './panel.ts';
-import { clearPendingRole, loadPendingRoles } from './pending-roles.ts';
-import { findOrphanRole } from './role-targets.ts';
+import { COLOR_ROLES_FEATURE } from './role-targets.ts';
 import { clearColorWarnings } from './warnings.ts';
 
 const ROLE_REASON = 'Space Cadet: color roles reset';
@@ -31,7 +31,7 @@ export async function resetColorRoles(context: JobContext): Promise<JobResult> {
   const roles = await fetchGuildRoles(client, guildId);
   const recorded = paletteRoleIds(palette);
   // Roles a killed generate run created but never recorded are ours too.
-  const pending = await loadPendingRoles(redis, guildId);
+  const pending = await loadPendingRoles(redis, COLOR_ROLES_FEATURE, guildId);
   const orphans = [...pending.values()]
     .map((mark) => findOrphanRole(roles, mark, recorded))
     .filter((role): role is APIRole => role !== undefined);
@@ -75,7 +75,7 @@ export async function resetColorRoles(context: JobContext): Promise<JobResult> {
   }
   await savePanelMessage(db, guildId, null);
   await deletePalette(db, guildId);
-  await clearPendingRole(redis, guildId);
+  await clearPendingRole(redis, COLOR_ROLES_FEATURE, guildId);
   await clearColorWarnings(redis, guildId);
   await context.progress(100);
   return {

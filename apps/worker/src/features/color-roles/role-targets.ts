@@ -1,7 +1,9 @@
 import type { ColorRolesMode } from '@spacecadet/contract';
 import { hexToColorInt } from '@spacecadet/core';
 import type { StoredColor } from '@spacecadet/db/queries/color-roles';
-import type { APIRole } from 'discord.js';
+
+/** Names the feature's marks of role creates in flight (`roles/pending-roles.ts`). */
+export const COLOR_ROLES_FEATURE = 'color-roles';
 
 /** One Discord role the palette needs: a colour (basic mode) or a shade (shades mode). */
 export interface RoleTarget {
@@ -42,23 +44,6 @@ export function roleTargets(palette: readonly StoredColor[], mode: ColorRolesMod
       },
     ];
   });
-}
-
-/**
- * A role a killed run created but never recorded: exact name and colour, not managed by an
- * integration and not already recorded for another palette entry. The newest one wins.
- */
-export function findOrphanRole(
-  roles: readonly APIRole[],
-  target: Pick<RoleTarget, 'name' | 'color'>,
-  claimed: ReadonlySet<string>,
-): APIRole | undefined {
-  return roles
-    .filter(
-      (role) =>
-        role.name === target.name && role.color === target.color && !role.managed && !claimed.has(role.id),
-    )
-    .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1))[0];
 }
 
 /** A role the palette records for the other mode, and the current mode's role its members get. */

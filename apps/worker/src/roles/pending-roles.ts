@@ -1,0 +1,85 @@
+import { rolesCreatingKey } from '@spacecadet/contract';
+import type { APIRole } from 'discord.js';
+import type { Redis } from 'ioredis';
+
+/**
+ * Marks a role create in flight, in the Redis hash `rolesCreatingKey(feature, guild)`.
+ * The mark is set before Discord's create call and removed once the role id is in Postgres; a
+ * mark left behind means the process died in between, and the retry adopts the role it finds
+ * with the exact name and colour instead of creating a duplicate. Only marked targets adopt,
+ * so an admin's own role that happens to share a name is never taken over. Every feature that
+ * creates roles (color roles, personality roles) goes through here.
+ */
+export interface PendingRole {
+  name: string;
+  color: number;
+}
+
+/** What a feature wants a role for: `key` names it stably (`color:12`, `option:40`). */
+export interface PendingRoleTarget extends PendingRole {
+  key: string;
+}
+
+export async function loadPendingRoles(
+  redis: Redis,
+  feature: string,
+  guildId: string,
+): Promise<Map<string, PendingRole>> {
+  const entries = await redis.hgetall(rolesCreatingKey(feature, guildId));
+  const pending = new Map<string, PendingRole>();
+  for (const [key, value] of Object.entries(entries)) {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (
+        typeof parsed === 'object' &&
+        parsed !== null &&
+        'name' in parsed &&
+        'color' in parsed &&
+        typeof parsed.name === 'string' &&
+        typeof parsed.color === 'number'
+      ) {
+        pending.set(key, { name: parsed.name, color: parsed.color });
+      }
+    } catch {
+      // A mark we cannot read cannot be matched to a role; it is dropped on the next clear.
+    }
+  }
+  return pending;
+}
+
+export async function markRolePending(
+  redis: Redis,
+  feature: string,
+  guildId: string,
+  target: PendingRoleTarget,
+): Promise<void> {
+  const value: PendingRole = { name: target.name, color: target.color };
+  await redis.hset(rolesCreatingKey(feature, guildId), target.key, JSON.stringify(value));
+}
+
+export async function clearPendingRole(
+  redis: Redis,
+  feature: string,
+  guildId: string,
+  targetKey?: string,
+): Promise<void> {
+  if (targetKey === undefined) await redis.del(rolesCreatingKey(feature, guildId));
+  else await redis.hdel(rolesCreatingKey(feature, guildId), targetKey);
+}
+
+/**
+ * A role a killed run created but never recorded: exact name and colour, not managed by an
+ * integration and not already recorded for another palette entry. The newest one wins.
+ */
+export function findOrphanRole(
+  roles: readonly APIRole[],
+  target: PendingRole,
+  claimed: ReadonlySet<string>,
+): APIRole | undefined {
+  return roles
+    .filter(
+      (role) =>
+        role.name === target.name && role.color === target.color && !role.managed && !claimed.has(role.id),
+    )
+    .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1))[0];
+}

@@ -1,0 +1,15 @@
+CREATE TABLE "personality_cleanup" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"guild_id" text NOT NULL,
+	"kind" text NOT NULL,
+	"target_id" text NOT NULL,
+	"channel_id" text,
+	"name" text DEFAULT '' NOT NULL,
+	CONSTRAINT "personality_cleanup_target_uq" UNIQUE("guild_id","kind","target_id")
+);
+--> statement-breakpoint
+ALTER TABLE "personality_configs" ADD COLUMN "messages_posted" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "personality_configs" ADD COLUMN "last_refresh_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "personality_configs" ADD COLUMN "last_refresh_summary" text;--> statement-breakpoint
+ALTER TABLE "personality_configs" ADD COLUMN "last_refresh_repaired" integer;--> statement-breakpoint
+ALTER TABLE "personality_questions" ADD COLUMN "message_channel_id" text;

@@ -1,0 +1,48 @@
+import { type GuildJobPayload, JOB_RETENTION, type JobName, jobIdFor } from '@spacecadet/contract';
+
+/**
+ * How a guild action is queued, by the API (an admin's click) and by the worker (a follow-up
+ * such as the personality refresh a member's click asks for): one place, so both queue it
+ * under the same id with the same retries. Typed structurally, so this package needs no BullMQ.
+ */
+export const GUILD_JOB_OPTIONS = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 2_000 },
+  removeOnComplete: JOB_RETENTION.completed,
+  removeOnFail: JOB_RETENTION.failed,
+} as const;
+
+/** States in which a job of the same id is still going to run: a second request joins it. */
+const PENDING_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
+
+export interface GuildJobQueueLike {
+  getJobState(jobId: string): Promise<string>;
+  remove(jobId: string): Promise<number>;
+  add(
+    name: JobName,
+    data: GuildJobPayload,
+    opts: typeof GUILD_JOB_OPTIONS & { jobId: string },
+  ): Promise<unknown>;
+}
+
+/**
+ * Queues a guild action under its deterministic id. A job of that id still pending is kept (a
+ * double click collapses into one run); a finished one is replaced. Returns the job id.
+ */
+export async function addGuildJob(
+  queue: GuildJobQueueLike,
+  name: JobName,
+  guildId: string,
+  userId: string | null,
+): Promise<string> {
+  const jobId = jobIdFor(name, guildId);
+  const state = await queue.getJobState(jobId);
+  if (PENDING_STATES.has(state)) return jobId;
+  if (state === 'completed' || state === 'failed') {
+    // A concurrent request may have replaced it already; then add() below finds theirs.
+    await queue.remove(jobId).catch(() => 0);
+  }
+  // Two concurrent adds with one id still make one job: BullMQ keeps the first.
+  await queue.add(name, { guild_id: guildId, requested_by: userId }, { ...GUILD_JOB_OPTIONS, jobId });
+  return jobId;
+}
