@@ -245,6 +245,7 @@ describe('personality roles', () => {
       configured: false,
       assign_channel_id: null,
       questions: [],
+      last_refresh: null,
     });
     const init = await send('POST', `${station}/personality-roles/init`, { channel_id: CHANNELS.roles });
     expect(init.json()).toMatchObject({ configured: true, assign_channel_id: CHANNELS.roles });

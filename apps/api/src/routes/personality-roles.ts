@@ -5,76 +5,95 @@ import {
   type PersonalityRolesState,
   routes,
 } from '@spacecadet/contract';
+import { type Db, type DbTransaction, personalityConfigs, personalityQuestions } from '@spacecadet/db';
 import {
-  type Db,
-  type DbTransaction,
-  type PersonalityQuestionRow,
-  personalityConfigs,
-  personalityOptions,
-  personalityQuestions,
-} from '@spacecadet/db';
-import { seedPersonalityCatalog } from '@spacecadet/db/queries/personality-roles';
-import { and, asc, count, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+  loadPersonalityConfig,
+  loadPersonalityQuestion,
+  loadPersonalityQuestions,
+  retirePersonalitySetup,
+  type StoredPersonalityQuestion,
+  seedPersonalityCatalog,
+} from '@spacecadet/db/queries/personality-roles';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../errors.ts';
-import { enqueueGuildJob } from '../services/jobs.ts';
+import { enqueueGuildJob, type GuildJobQueue } from '../services/jobs.ts';
 import { defineRoute } from './define.ts';
 
-function toQuestion(row: PersonalityQuestionRow, roleCount: number): PersonalityQuestion {
+/** Generate and post on a guild whose catalog was never seeded (or was reset) have nothing to act on. */
+export const INITIALIZE_FIRST_MESSAGE = 'Initialize personality roles first.';
+const NO_SUCH_QUESTION = 'No such question for this server';
+
+function toQuestion(question: StoredPersonalityQuestion): PersonalityQuestion {
   return {
-    question_type: row.questionType,
-    title: row.title,
-    description: row.description,
-    role_count: roleCount,
-    is_multi_select: row.isMultiSelect,
-    is_enabled: row.isEnabled,
+    question_type: question.questionType,
+    title: question.title,
+    description: question.description,
+    role_count: question.options.length,
+    is_multi_select: question.isMultiSelect,
+    is_enabled: question.isEnabled,
   };
 }
 
-async function optionCounts(db: Db, guildId: string): Promise<Map<number, number>> {
-  const rows = await db
-    .select({ questionId: personalityOptions.questionId, n: count() })
-    .from(personalityOptions)
-    .where(eq(personalityOptions.guildId, guildId))
-    .groupBy(personalityOptions.questionId);
-  return new Map(rows.map((row) => [row.questionId, row.n]));
-}
-
+/** The screen's state, from the same loaders the worker reads the setup with. */
 async function readState(db: Db, guildId: string): Promise<PersonalityRolesState> {
-  const [[config], questions, counts] = await Promise.all([
-    db.select().from(personalityConfigs).where(eq(personalityConfigs.guildId, guildId)).limit(1),
-    db
-      .select()
-      .from(personalityQuestions)
-      .where(eq(personalityQuestions.guildId, guildId))
-      .orderBy(asc(personalityQuestions.position), asc(personalityQuestions.id)),
-    optionCounts(db, guildId),
+  const [config, questions] = await Promise.all([
+    loadPersonalityConfig(db, guildId),
+    loadPersonalityQuestions(db, guildId),
   ]);
+  const { lastRefresh } = config;
   return {
-    configured: config?.configured ?? false,
-    assign_channel_id: config?.assignChannelId ?? null,
+    configured: config.configured,
+    assign_channel_id: config.assignChannelId,
     // Types the dashboard does not know are hidden (spec section 2).
     questions: questions
       .filter((q) => PersonalityQuestionType.safeParse(q.questionType).success)
-      .map((q) => toQuestion(q, counts.get(q.id) ?? 0)),
+      .map(toQuestion),
+    last_refresh: lastRefresh
+      ? { ran_at: lastRefresh.at.toISOString(), summary: lastRefresh.summary, repaired: lastRefresh.repaired }
+      : null,
   };
 }
 
-async function setChannel(db: Db | DbTransaction, guildId: string, channelId: string, configured?: true) {
+/** Stores the assignment channel (and `configured` on init); answers whether the guild is set up. */
+async function setChannel(
+  db: Db | DbTransaction,
+  guildId: string,
+  channelId: string,
+  configured?: true,
+): Promise<boolean> {
   const values = { assignChannelId: channelId, updatedAt: new Date(), ...(configured ? { configured } : {}) };
-  await db
+  const [row] = await db
     .insert(personalityConfigs)
     .values({ guildId, ...values })
-    .onConflictDoUpdate({ target: personalityConfigs.guildId, set: values });
+    .onConflictDoUpdate({ target: personalityConfigs.guildId, set: values })
+    .returning({ configured: personalityConfigs.configured });
+  return row?.configured ?? false;
 }
 
-async function requireChannel(db: Db, guildId: string): Promise<void> {
-  const [config] = await db
-    .select({ channel: personalityConfigs.assignChannelId })
-    .from(personalityConfigs)
-    .where(eq(personalityConfigs.guildId, guildId))
-    .limit(1);
-  if (!config?.channel) throw new ApiError('invalid_input', MESSAGES.selectChannelFirst);
+/** Generate and post need a channel (spec section 5) and a seeded catalog. */
+async function requireSetup(db: Db, guildId: string): Promise<void> {
+  const config = await loadPersonalityConfig(db, guildId);
+  if (!config.assignChannelId) throw new ApiError('invalid_input', MESSAGES.selectChannelFirst);
+  if (!config.configured) throw new ApiError('invalid_input', INITIALIZE_FIRST_MESSAGE);
+}
+
+/**
+ * After a stored change (init, channel, toggle) the refresh brings Discord in line. It is a
+ * courtesy: the change stands and the request succeeds when the queue is down, as the scheduled
+ * refresh comes within 5 minutes anyway.
+ */
+async function queueRefresh(
+  queue: GuildJobQueue,
+  log: FastifyBaseLogger,
+  guildId: string,
+  userId: string,
+): Promise<void> {
+  try {
+    await enqueueGuildJob(queue, 'personality-roles.refresh', guildId, userId);
+  } catch (error) {
+    log.warn({ err: error, guildId }, 'personality refresh not queued; the scheduled refresh will follow');
+  }
 }
 
 /** Personality roles: the question catalog per guild, its channel, toggles and jobs. */
@@ -83,21 +102,25 @@ export function registerPersonalityRoutes(app: FastifyInstance): void {
 
   defineRoute(app, routes.getPersonalityRoles, async ({ params }) => readState(db, params.guildId));
 
-  defineRoute(app, routes.initPersonalityRoles, async ({ params, body }) => {
+  defineRoute(app, routes.initPersonalityRoles, async ({ params, body, session, request }) => {
     await db.transaction(async (tx) => {
       await setChannel(tx, params.guildId, body.channel_id, true);
       await seedPersonalityCatalog(tx, params.guildId);
     });
+    await queueRefresh(queue, request.log, params.guildId, session.user.id);
     return readState(db, params.guildId);
   });
 
-  defineRoute(app, routes.setPersonalityChannel, async ({ params, body }) => {
-    await setChannel(db, params.guildId, body.channel_id);
+  defineRoute(app, routes.setPersonalityChannel, async ({ params, body, session, request }) => {
+    // Before Initialize the channel is only kept for it: there is nothing to refresh yet.
+    if (await setChannel(db, params.guildId, body.channel_id)) {
+      await queueRefresh(queue, request.log, params.guildId, session.user.id);
+    }
     return { channel_id: body.channel_id };
   });
 
-  defineRoute(app, routes.togglePersonalityQuestion, async ({ params, body }) => {
-    const [row] = await db
+  defineRoute(app, routes.togglePersonalityQuestion, async ({ params, body, session, request }) => {
+    const updated = await db
       .update(personalityQuestions)
       .set({ isEnabled: body.enabled })
       .where(
@@ -106,29 +129,37 @@ export function registerPersonalityRoutes(app: FastifyInstance): void {
           eq(personalityQuestions.questionType, params.question_type),
         ),
       )
-      .returning();
-    if (!row) throw notFound('No such question for this server');
-    const counts = await optionCounts(db, params.guildId);
-    return toQuestion(row, counts.get(row.id) ?? 0);
+      .returning({ id: personalityQuestions.id });
+    if (updated.length === 0) throw notFound(NO_SUCH_QUESTION);
+    // A reset between the two statements removes the question: the same 404.
+    const question = await loadPersonalityQuestion(db, params.guildId, params.question_type);
+    if (!question) throw notFound(NO_SUCH_QUESTION);
+    await queueRefresh(queue, request.log, params.guildId, session.user.id);
+    return toQuestion(question);
   });
 
   defineRoute(app, routes.generatePersonalityRoles, async ({ params, session }) => {
-    await requireChannel(db, params.guildId);
+    await requireSetup(db, params.guildId);
     return {
       job_id: await enqueueGuildJob(queue, 'personality-roles.generate', params.guildId, session.user.id),
     };
   });
 
   defineRoute(app, routes.postPersonalityMessages, async ({ params, session }) => {
-    await requireChannel(db, params.guildId);
+    await requireSetup(db, params.guildId);
     return {
       job_id: await enqueueGuildJob(queue, 'personality-roles.post', params.guildId, session.user.id),
     };
   });
 
-  defineRoute(app, routes.resetPersonalityRoles, async ({ params, session }) => ({
-    job_id: await enqueueGuildJob(queue, 'personality-roles.reset', params.guildId, session.user.id),
-  }));
+  // The stored half first: GET answers "not configured" at once and a new Initialize starts
+  // clean; the job then deletes in Discord what the old setup made (queued in the cleanup table).
+  defineRoute(app, routes.resetPersonalityRoles, async ({ params, session }) => {
+    await retirePersonalitySetup(db, params.guildId);
+    return {
+      job_id: await enqueueGuildJob(queue, 'personality-roles.reset', params.guildId, session.user.id),
+    };
+  });
 
   defineRoute(app, routes.refreshPersonalityRoles, async ({ params, session }) => {
     await enqueueGuildJob(queue, 'personality-roles.refresh', params.guildId, session.user.id);
