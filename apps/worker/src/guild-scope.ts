@@ -42,3 +42,37 @@ export async function requireGuildChannel(
   if (scope === 'foreign') throw new JobFailure('invalid_input', FOREIGN_CHANNEL_MESSAGE);
   if (scope === 'missing') throw new JobFailure('invalid_input', missing);
 }
+
+/**
+ * Deletes a message the bot posted (a panel, a question); one already deleted, or in a deleted
+ * channel, counts as done. A stored channel of another guild is never touched.
+ */
+export async function deleteGuildMessage(
+  client: Client,
+  guildId: string,
+  channelId: string,
+  messageId: string,
+): Promise<void> {
+  if ((await channelScope(client, guildId, channelId)) !== 'own') return;
+  try {
+    await client.rest.delete(Routes.channelMessage(channelId, messageId));
+  } catch (error) {
+    if (!isDiscordError(error, DiscordCodes.UnknownMessage, DiscordCodes.UnknownChannel)) throw error;
+  }
+}
+
+/** True if the message was edited; false if it no longer exists (deleted by someone). */
+export async function editGuildMessage(
+  client: Client,
+  channelId: string,
+  messageId: string,
+  body: object,
+): Promise<boolean> {
+  try {
+    await client.rest.patch(Routes.channelMessage(channelId, messageId), { body });
+    return true;
+  } catch (error) {
+    if (isDiscordError(error, DiscordCodes.UnknownMessage)) return false;
+    throw error;
+  }
+}

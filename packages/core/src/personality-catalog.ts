@@ -5,6 +5,9 @@
  */
 import type { PersonalityQuestionType } from '@spacecadet/contract';
 
+/** The spec's "refreshed every 5 minutes": how often the bot repairs each server's setup. */
+export const PERSONALITY_REFRESH_INTERVAL_MS = 5 * 60_000;
+
 export interface PersonalityOption {
   label: string;
   emoji: string | null;

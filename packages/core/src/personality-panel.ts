@@ -149,7 +149,7 @@ export function buildPersonalityMessage(question: PersonalityMessageInput): Pers
 interface MessageLike {
   content?: string | null;
   embeds?: ReadonlyArray<{ title?: string; description?: string; color?: number }> | null;
-  components?: ReadonlyArray<{ components?: ReadonlyArray<unknown> }> | null;
+  components?: ReadonlyArray<object> | null;
 }
 
 /**
@@ -165,30 +165,36 @@ export function personalityMessageSignature(message: MessageLike): string {
     embed.color ?? 0,
   ]);
   const rows = (message.components ?? []).map((row) =>
-    (row.components ?? []).map((component) => {
-      const c = component as {
-        type?: number;
-        style?: number;
-        custom_id?: string;
-        label?: string;
-        emoji?: { name?: string | null } | null;
-        min_values?: number;
-        max_values?: number;
-        placeholder?: string;
-        options?: ReadonlyArray<{ label?: string; value?: string; emoji?: { name?: string | null } | null }>;
-      };
-      return [
-        c.type ?? 0,
-        c.style ?? 0,
-        c.custom_id ?? '',
-        c.label ?? '',
-        c.emoji?.name ?? '',
-        c.placeholder ?? '',
-        c.min_values ?? null,
-        c.max_values ?? null,
-        (c.options ?? []).map((o) => [o.label ?? '', o.value ?? '', o.emoji?.name ?? '']),
-      ];
-    }),
+    ('components' in row && Array.isArray(row.components) ? (row.components as unknown[]) : []).map(
+      (component) => {
+        const c = component as {
+          type?: number;
+          style?: number;
+          custom_id?: string;
+          label?: string;
+          emoji?: { name?: string | null } | null;
+          min_values?: number;
+          max_values?: number;
+          placeholder?: string;
+          options?: ReadonlyArray<{
+            label?: string;
+            value?: string;
+            emoji?: { name?: string | null } | null;
+          }>;
+        };
+        return [
+          c.type ?? 0,
+          c.style ?? 0,
+          c.custom_id ?? '',
+          c.label ?? '',
+          c.emoji?.name ?? '',
+          c.placeholder ?? '',
+          c.min_values ?? null,
+          c.max_values ?? null,
+          (c.options ?? []).map((o) => [o.label ?? '', o.value ?? '', o.emoji?.name ?? '']),
+        ];
+      },
+    ),
   );
   return JSON.stringify([message.content ?? '', embeds, rows]);
 }

@@ -16,8 +16,35 @@ function repeatOptions(schedule: FeatureSchedule): { every?: number; pattern?: s
     : { pattern: schedule.repeat.pattern, tz: 'UTC' };
 }
 
-/** Creates (or updates) the guild's scheduler for this schedule; creating it twice keeps one. */
+/** True when a stored scheduler already repeats as the schedule declares. */
+function repeatsAsDeclared(
+  current: { every?: number | null; pattern?: string | null } | undefined,
+  schedule: FeatureSchedule,
+): boolean {
+  const repeat = repeatOptions(schedule);
+  return (
+    current !== undefined &&
+    (current.every ?? undefined) === repeat.every &&
+    (current.pattern ?? undefined) === repeat.pattern
+  );
+}
+
+/**
+ * Makes sure the guild has its scheduler for this schedule: one Redis read when it already
+ * repeats as declared (then it is left alone: upserting it again could add a run), else
+ * created or updated. Creating it twice keeps one.
+ */
 export async function ensureGuildSchedule(
+  deps: WorkerDeps,
+  schedule: FeatureSchedule,
+  guildId: string,
+): Promise<void> {
+  const id = jobSchedulerIdFor(schedule.job, guildId);
+  if (repeatsAsDeclared(await deps.queue.getJobScheduler(id), schedule)) return;
+  await writeGuildSchedule(deps, schedule, guildId);
+}
+
+async function writeGuildSchedule(
   deps: WorkerDeps,
   schedule: FeatureSchedule,
   guildId: string,
@@ -56,13 +83,11 @@ export async function syncSchedules(
   let removed = 0;
   for (const schedule of schedules) {
     const wanted = new Set(await schedule.guilds(deps));
-    const repeat = repeatOptions(schedule);
     for (const guildId of wanted) {
       const current = stored.get(jobSchedulerIdFor(schedule.job, guildId));
-      // Left alone when it already repeats as declared: upserting it again could add a run.
-      if (current && current.every === repeat.every && current.pattern === repeat.pattern) continue;
+      if (repeatsAsDeclared(current, schedule)) continue;
       if (!current) created += 1;
-      await ensureGuildSchedule(deps, schedule, guildId);
+      await writeGuildSchedule(deps, schedule, guildId);
     }
     const prefix = jobSchedulerIdFor(schedule.job, '');
     for (const key of stored.keys()) {

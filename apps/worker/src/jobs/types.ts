@@ -27,7 +27,8 @@ export type JobHandler = (context: JobContext) => Promise<JobResult>;
 export class JobFailure extends UnrecoverableError {
   constructor(
     readonly code: string,
-    detail: string,
+    /** The sentence for the admin, without the code. */
+    readonly detail: string,
   ) {
     super(jobFailureReason(code, detail));
     this.name = 'JobFailure';

@@ -71,11 +71,11 @@ export async function clearPendingRole(
  * A role a killed run created but never recorded: exact name and colour, not managed by an
  * integration and not already recorded for another palette entry. The newest one wins.
  */
-export function findOrphanRole(
-  roles: readonly APIRole[],
+export function findOrphanRole<R extends Pick<APIRole, 'id' | 'name' | 'color' | 'managed'>>(
+  roles: readonly R[],
   target: PendingRole,
   claimed: ReadonlySet<string>,
-): APIRole | undefined {
+): R | undefined {
   return roles
     .filter(
       (role) =>

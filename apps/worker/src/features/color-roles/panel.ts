@@ -10,7 +10,7 @@ import {
 } from '@spacecadet/db/queries/color-roles';
 import { type APIMessage, type Client, Routes } from 'discord.js';
 import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
-import { channelScope, requireGuildChannel } from '../../guild-scope.ts';
+import { deleteGuildMessage, editGuildMessage, requireGuildChannel } from '../../guild-scope.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { toPanelColors } from './palette.ts';
 
@@ -55,7 +55,7 @@ export async function postColorPanel(context: JobContext): Promise<JobResult> {
   let summary: string;
   try {
     const previousId = (old ? null : location.messageId) ?? (await findUnrecordedPanel(client, channelId));
-    if (previousId && (await editMessage(client, channelId, previousId, body))) {
+    if (previousId && (await editGuildMessage(client, channelId, previousId, body))) {
       messageId = previousId;
       summary = 'Color panel updated.';
     } else {
@@ -80,7 +80,7 @@ export async function postColorPanel(context: JobContext): Promise<JobResult> {
   if (old) {
     await context.progress(80);
     try {
-      await deletePanelMessage(client, guildId, old.channelId, old.messageId);
+      await deleteGuildMessage(client, guildId, old.channelId, old.messageId);
     } catch (error) {
       if (!isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.MissingAccess)) throw error;
       warnings.push(`I could not delete the old panel in <#${old.channelId}>. Delete it by hand.`);
@@ -90,40 +90,6 @@ export async function postColorPanel(context: JobContext): Promise<JobResult> {
   await savePanelMessage(db, guildId, { id: messageId, channelId });
   await context.progress(100);
   return { ok: true, summary, ...(warnings.length > 0 ? { warnings } : {}) };
-}
-
-/**
- * Deletes a posted panel; one already deleted, or in a deleted channel, counts as done. A
- * stored channel of another guild is never touched.
- */
-export async function deletePanelMessage(
-  client: Client,
-  guildId: string,
-  channelId: string,
-  messageId: string,
-): Promise<void> {
-  if ((await channelScope(client, guildId, channelId)) !== 'own') return;
-  try {
-    await client.rest.delete(Routes.channelMessage(channelId, messageId));
-  } catch (error) {
-    if (!isDiscordError(error, DiscordCodes.UnknownMessage, DiscordCodes.UnknownChannel)) throw error;
-  }
-}
-
-/** True if the message was edited; false if it no longer exists (deleted by someone). */
-async function editMessage(
-  client: Client,
-  channelId: string,
-  messageId: string,
-  body: object,
-): Promise<boolean> {
-  try {
-    await client.rest.patch(Routes.channelMessage(channelId, messageId), { body });
-    return true;
-  } catch (error) {
-    if (isDiscordError(error, DiscordCodes.UnknownMessage)) return false;
-    throw error;
-  }
 }
 
 /**

@@ -9,10 +9,10 @@ import {
 } from '@spacecadet/db/queries/color-roles';
 import { type APIRole, Routes } from 'discord.js';
 import { DiscordCodes, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
+import { deleteGuildMessage } from '../../guild-scope.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { clearPendingRole, findOrphanRole, loadPendingRoles } from '../../roles/pending-roles.ts';
 import { paletteRoleIds } from './palette.ts';
-import { deletePanelMessage } from './panel.ts';
 import { COLOR_ROLES_FEATURE } from './role-targets.ts';
 import { clearColorWarnings } from './warnings.ts';
 
@@ -71,7 +71,7 @@ export async function resetColorRoles(context: JobContext): Promise<JobResult> {
 
   const panel = await loadPanelLocation(db, guildId);
   if (panel.messageChannelId && panel.messageId) {
-    await deletePanelMessage(client, guildId, panel.messageChannelId, panel.messageId);
+    await deleteGuildMessage(client, guildId, panel.messageChannelId, panel.messageId);
   }
   await savePanelMessage(db, guildId, null);
   await deletePalette(db, guildId);

@@ -8,9 +8,7 @@ import type { Redis } from 'ioredis';
  */
 const WARNING_TTL_SECONDS = 30 * 24 * 3600;
 
-export function roleAboveBotWarning(roleName: string): string {
-  return `I can't give members the role "${roleName}": my role must be above it in Server Settings → Roles.`;
-}
+export { roleAboveBotWarning } from '../../roles/guild-roles.ts';
 
 export async function recordColorWarning(
   redis: Redis,

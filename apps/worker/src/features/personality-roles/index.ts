@@ -1,13 +1,24 @@
-import { notSupported } from '../../jobs/not-supported.ts';
 import type { WorkerFeature } from '../feature.ts';
+import { generatePersonalityRoles } from './generate.ts';
+import { personalityRoleInteractions } from './picks.ts';
+import { postPersonalityMessages } from './post.ts';
+import { refreshPersonalityRoles } from './refresh.ts';
+import { resetPersonalityRoles } from './reset.ts';
+import { personalityRefreshSchedule } from './schedule.ts';
 
-/** Personality roles are a later issue; until then these jobs fail with not_supported. */
+/**
+ * Personality roles: a role per answer of each enabled question, a message per question in the
+ * assignment channel, members pick by clicking, a refresh every 5 minutes repairs what was
+ * deleted or went stale, reset removes it all.
+ */
 export const personalityRolesFeature = {
   name: 'personality-roles',
+  components: [personalityRoleInteractions],
   jobs: {
-    'personality-roles.generate': notSupported('personality-roles.generate'),
-    'personality-roles.post': notSupported('personality-roles.post'),
-    'personality-roles.refresh': notSupported('personality-roles.refresh'),
-    'personality-roles.reset': notSupported('personality-roles.reset'),
+    'personality-roles.generate': generatePersonalityRoles,
+    'personality-roles.post': postPersonalityMessages,
+    'personality-roles.refresh': refreshPersonalityRoles,
+    'personality-roles.reset': resetPersonalityRoles,
   },
+  schedules: [personalityRefreshSchedule],
 } satisfies WorkerFeature;

@@ -1,0 +1,210 @@
+import {
+  buildPersonalityMessage,
+  personalityCustomIdPrefix,
+  personalityMessageSignature,
+} from '@spacecadet/core';
+import {
+  queuePersonalityCleanup,
+  type StoredPersonalityQuestion,
+  savePersonalityMessage,
+} from '@spacecadet/db/queries/personality-roles';
+import { type APIMessage, type Client, Routes } from 'discord.js';
+import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
+import { deleteGuildMessage, editGuildMessage, requireGuildChannel } from '../../guild-scope.ts';
+import { type JobContext, JobFailure } from '../../jobs/types.ts';
+
+export const ASSIGN_CHANNEL_MISSING = 'The assignment channel no longer exists. Pick another channel.';
+const CHANNEL_FORBIDDEN = 'I cannot read or post in the assignment channel. Check my permissions there.';
+/** Discord's largest page of channel messages. */
+const PAGE = 100;
+
+export interface MessagesOutcome {
+  posted: number;
+  reposted: number;
+  edited: number;
+  moved: number;
+  deleted: number;
+  upToDate: number;
+  warnings: string[];
+}
+
+export function messageBodyOf(question: StoredPersonalityQuestion) {
+  return buildPersonalityMessage({
+    questionType: question.questionType,
+    title: question.title,
+    description: question.description,
+    isMultiSelect: question.isMultiSelect,
+    options: question.options,
+  });
+}
+
+/**
+ * Makes the assignment channel show one message per enabled question, as built now: a missing
+ * one is posted (or re-posted when someone deleted it), a stale one edited, one left in the old
+ * channel after a change of channel moved (posted here, then the old one deleted), a disabled
+ * question's deleted. Discord's copy of each message is read (one page of the channel, plus a
+ * GET for a message older than that page) and written to only when it differs, so a run with
+ * nothing to repair makes no write.
+ */
+export async function syncPersonalityMessages(
+  context: JobContext,
+  questions: readonly StoredPersonalityQuestion[],
+  channelId: string,
+  onProgress: (fraction: number) => Promise<void> = async () => {},
+): Promise<MessagesOutcome> {
+  const { client, db } = context.deps;
+  const guildId = context.payload.guild_id;
+  await requireGuildChannel(client, guildId, channelId, ASSIGN_CHANNEL_MISSING);
+  const recent = await channelPage(client, channelId);
+  const outcome: MessagesOutcome = {
+    posted: 0,
+    reposted: 0,
+    edited: 0,
+    moved: 0,
+    deleted: 0,
+    upToDate: 0,
+    warnings: [],
+  };
+
+  /**
+   * Posts the question's message, unless a run killed after posting it (and before recording
+   * it) left one in the channel: that one is kept, edited if stale, so no retry posts twice.
+   */
+  const post = async (question: StoredPersonalityQuestion, body: object, wanted: string): Promise<string> => {
+    const unrecorded = findUnrecorded(recent.messages, question, client.user?.id);
+    if (unrecorded) {
+      if (personalityMessageSignature(unrecorded) !== wanted) {
+        await guarded(() => editGuildMessage(client, channelId, unrecorded.id, body));
+      }
+      return unrecorded.id;
+    }
+    const message = await guarded(() => client.rest.post(Routes.channelMessages(channelId), { body }));
+    return (message as APIMessage).id;
+  };
+  const record = async (question: StoredPersonalityQuestion, messageId: string) => {
+    if (await savePersonalityMessage(db, question.id, { id: messageId, channelId })) return;
+    // A reset removed the question while this run posted its message: the message goes too.
+    await queuePersonalityCleanup(db, {
+      guildId,
+      kind: 'message',
+      targetId: messageId,
+      channelId,
+      name: question.title,
+    });
+  };
+
+  for (const [index, question] of questions.entries()) {
+    const { messageId, messageChannelId } = question;
+    if (!question.isEnabled) {
+      if (messageId && messageChannelId) {
+        await deleteGuildMessage(client, guildId, messageChannelId, messageId);
+        await savePersonalityMessage(db, question.id, null);
+        outcome.deleted += 1;
+      }
+    } else {
+      const body = messageBodyOf(question);
+      const wanted = personalityMessageSignature(body);
+      if (messageId && messageChannelId === channelId) {
+        const current =
+          recent.byId.get(messageId) ??
+          (recent.full ? await readMessage(client, channelId, messageId) : null);
+        if (current && personalityMessageSignature(current) === wanted) {
+          outcome.upToDate += 1;
+        } else if (current && (await guarded(() => editGuildMessage(client, channelId, messageId, body)))) {
+          outcome.edited += 1;
+        } else {
+          await record(question, await post(question, body, wanted));
+          outcome.reposted += 1;
+        }
+      } else if (messageId && messageChannelId) {
+        const newId = await post(question, body, wanted);
+        // The old message goes once the new one exists and before its id is replaced: a run
+        // killed in between finds the new one in this channel and deletes the old one again.
+        await deleteGuildMessage(client, guildId, messageChannelId, messageId).catch((error: unknown) => {
+          if (!isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.MissingAccess))
+            throw error;
+          outcome.warnings.push(
+            `I could not delete the old "${question.title}" message in <#${messageChannelId}>. Delete it by hand.`,
+          );
+        });
+        await record(question, newId);
+        outcome.moved += 1;
+      } else {
+        await record(question, await post(question, body, wanted));
+        outcome.posted += 1;
+      }
+    }
+    await onProgress((index + 1) / questions.length);
+  }
+  return outcome;
+}
+
+interface ChannelPage {
+  messages: APIMessage[];
+  byId: Map<string, APIMessage>;
+  /** A full page: an older message may exist beyond it. */
+  full: boolean;
+}
+
+async function channelPage(client: Client, channelId: string): Promise<ChannelPage> {
+  const messages = (await guarded(() =>
+    client.rest.get(Routes.channelMessages(channelId), {
+      query: new URLSearchParams({ limit: String(PAGE) }),
+    }),
+  )) as APIMessage[];
+  return {
+    messages,
+    byId: new Map(messages.map((message) => [message.id, message])),
+    full: messages.length >= PAGE,
+  };
+}
+
+async function readMessage(client: Client, channelId: string, messageId: string): Promise<APIMessage | null> {
+  try {
+    return (await client.rest.get(Routes.channelMessage(channelId, messageId))) as APIMessage;
+  } catch (error) {
+    if (isDiscordError(error, DiscordCodes.UnknownMessage)) return null;
+    throw error;
+  }
+}
+
+/**
+ * A question message a killed run posted but never recorded: the bot's, with the question's
+ * components, and not the message recorded (which the caller found missing or elsewhere).
+ */
+function findUnrecorded(
+  messages: readonly APIMessage[],
+  question: StoredPersonalityQuestion,
+  botId: string | undefined,
+): APIMessage | undefined {
+  if (!botId) return undefined;
+  const prefix = personalityCustomIdPrefix(question.questionType);
+  return messages.find(
+    (message) =>
+      message.author.id === botId &&
+      message.id !== question.messageId &&
+      (message.components ?? []).some(
+        (row) =>
+          'components' in row &&
+          row.components.some(
+            (component) =>
+              'custom_id' in component &&
+              (component.custom_id === prefix || component.custom_id.startsWith(`${prefix}:`)),
+          ),
+      ),
+  );
+}
+
+/** Discord's answers a retry cannot fix, in words for the admin. */
+async function guarded<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isDiscordError(error, DiscordCodes.UnknownChannel))
+      throw new JobFailure('invalid_input', ASSIGN_CHANNEL_MISSING);
+    if (isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.MissingAccess)) {
+      throw new JobFailure('forbidden', CHANNEL_FORBIDDEN);
+    }
+    throw error;
+  }
+}

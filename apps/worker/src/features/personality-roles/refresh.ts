@@ -1,0 +1,70 @@
+import type { JobResult } from '@spacecadet/contract';
+import {
+  loadPersonalityConfig,
+  loadPersonalityQuestions,
+  recordPersonalityRefresh,
+  type StoredPersonalityQuestion,
+} from '@spacecadet/db/queries/personality-roles';
+import { type JobContext, JobFailure } from '../../jobs/types.ts';
+import { type GuildRolesView, guildRolesView, guildRolesViewByRest } from '../../roles/guild-roles.ts';
+import { syncPersonalityMessages } from './messages.ts';
+import { ensurePersonalityRoles, withWarnings } from './roles.ts';
+import { matchRefreshSchedule } from './schedule.ts';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * `personality-roles.refresh`, every 5 minutes per configured guild and after each change an
+ * admin makes: recreates deleted roles, and once the messages were posted, re-posts deleted
+ * ones, re-edits stale ones and removes disabled questions' ones. Records what it repaired for
+ * the dashboard. With nothing to repair it makes no Discord write, and reads only the channel's
+ * latest messages: roles come from the gateway cache when this process holds the guild.
+ */
+export async function refreshPersonalityRoles(context: JobContext): Promise<JobResult> {
+  const { db, client } = context.deps;
+  const guildId = context.payload.guild_id;
+  const config = await loadPersonalityConfig(db, guildId);
+  if (!config.configured) {
+    await matchRefreshSchedule(context.deps, guildId, false);
+    return { ok: true, summary: 'Personality roles are not set up here: nothing to refresh.' };
+  }
+  const questions = await loadPersonalityQuestions(db, guildId);
+  try {
+    let view = await guildRolesView(client, guildId);
+    // The cache can lag a role created a moment ago: ask Discord before recreating anything.
+    if (lacksRoles(questions, view)) view = await guildRolesViewByRest(client, guildId);
+    const roles = await ensurePersonalityRoles(context, questions, view);
+    const fresh = roles.created > 0 ? await loadPersonalityQuestions(db, guildId) : questions;
+    const messages =
+      config.messagesPosted && config.assignChannelId
+        ? await syncPersonalityMessages(context, fresh, config.assignChannelId)
+        : null;
+    const repairs = [
+      [roles.created + roles.adopted, 'role', 'created'],
+      [messages?.reposted ?? 0, 'message', 're-posted'],
+      [messages?.posted ?? 0, 'message', 'posted'],
+      [messages?.edited ?? 0, 'message', 'updated'],
+      [messages?.moved ?? 0, 'message', 'moved to the new channel'],
+      [messages?.deleted ?? 0, 'message', 'removed'],
+    ] as const;
+    const repaired = repairs.reduce((n, [count]) => n + count, 0);
+    const said = repairs.filter(([n]) => n > 0).map(([n, word, what]) => `${plural(n, word)} ${what}`);
+    const summary = said.length > 0 ? `${said.join(', ')}.` : 'Everything was in place.';
+    await recordPersonalityRefresh(db, guildId, { summary, repaired });
+    await matchRefreshSchedule(context.deps, guildId, true);
+    return withWarnings({ ok: true, summary }, [...roles.warnings, ...(messages?.warnings ?? [])]);
+  } catch (error) {
+    // The admin sees why the last refresh did not repair anything (a deleted channel, say).
+    if (error instanceof JobFailure) {
+      await recordPersonalityRefresh(db, guildId, { summary: `Failed: ${error.detail}`, repaired: 0 });
+    }
+    throw error;
+  }
+}
+
+function lacksRoles(questions: readonly StoredPersonalityQuestion[], view: GuildRolesView): boolean {
+  const live = new Set(view.roles.map((role) => role.id));
+  return questions.some(
+    (q) => q.isEnabled && q.options.some((option) => !option.roleId || !live.has(option.roleId)),
+  );
+}

@@ -1,0 +1,85 @@
+import type { JobResult } from '@spacecadet/contract';
+import {
+  deletePersonalityCleanup,
+  loadPersonalityCleanup,
+  loadPersonalityConfig,
+} from '@spacecadet/db/queries/personality-roles';
+import { Routes } from 'discord.js';
+import { DiscordCodes, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
+import { deleteGuildMessage } from '../../guild-scope.ts';
+import type { JobContext } from '../../jobs/types.ts';
+import { clearPendingRole, findOrphanRole, loadPendingRoles } from '../../roles/pending-roles.ts';
+import { PERSONALITY_FEATURE, withWarnings } from './roles.ts';
+import { matchRefreshSchedule } from './schedule.ts';
+
+const ROLE_REASON = 'Space Cadet: personality roles reset';
+
+/**
+ * `personality-roles.reset`, the Discord half: the API already removed the questions and moved
+ * their roles and messages to the cleanup list (so the screen shows "not configured" at once);
+ * this deletes each of them in Discord, then its entry, so a retry skips what is done. Roles a
+ * killed generate run created but never recorded go too. The refresh schedule goes unless the
+ * admin initialized again meanwhile.
+ */
+export async function resetPersonalityRoles(context: JobContext): Promise<JobResult> {
+  const { db, client, redis } = context.deps;
+  const guildId = context.payload.guild_id;
+  await context.progress(0);
+  const cleanup = await loadPersonalityCleanup(db, guildId);
+  const pending = await loadPendingRoles(redis, PERSONALITY_FEATURE, guildId);
+  // Read before any delete: a mark's role is told apart by name among the roles there now.
+  const claimed = new Set(cleanup.map((entry) => entry.targetId));
+  const guildRoles = pending.size === 0 ? [] : await fetchGuildRoles(client, guildId);
+  const orphans = [...pending.values()].flatMap((mark) => findOrphanRole(guildRoles, mark, claimed) ?? []);
+  const warnings: string[] = [];
+  let roles = 0;
+  let messages = 0;
+  for (const [index, entry] of cleanup.entries()) {
+    if (entry.kind === 'role') {
+      if (await deleteRole(context, entry.targetId, entry.name, warnings)) roles += 1;
+    } else if (entry.channelId) {
+      await deleteGuildMessage(client, guildId, entry.channelId, entry.targetId);
+      messages += 1;
+    }
+    await deletePersonalityCleanup(db, [entry.id]);
+    await context.progress((90 * (index + 1)) / cleanup.length);
+  }
+  for (const orphan of orphans) {
+    if (await deleteRole(context, orphan.id, orphan.name, warnings)) roles += 1;
+  }
+  await clearPendingRole(redis, PERSONALITY_FEATURE, guildId);
+  const config = await loadPersonalityConfig(db, guildId);
+  await matchRefreshSchedule(context.deps, guildId, config.configured);
+  await context.progress(100);
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return withWarnings(
+    {
+      ok: true,
+      summary: `Personality roles reset: ${plural(roles, 'role')} and ${plural(messages, 'message')} deleted.`,
+      deleted: roles + messages,
+    },
+    warnings,
+  );
+}
+
+/** True when deleted now; a role already gone counts as done, one above the bot as a warning. */
+async function deleteRole(
+  context: JobContext,
+  roleId: string,
+  name: string,
+  warnings: string[],
+): Promise<boolean> {
+  try {
+    await context.deps.client.rest.delete(Routes.guildRole(context.payload.guild_id, roleId), {
+      reason: ROLE_REASON,
+    });
+    return true;
+  } catch (error) {
+    if (isDiscordError(error, DiscordCodes.UnknownRole)) return false;
+    if (isDiscordError(error, DiscordCodes.MissingPermissions)) {
+      warnings.push(`Could not delete the role "${name}": my role must be above it. Delete it by hand.`);
+      return false;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,172 @@
+import type { JobResult } from '@spacecadet/contract';
+import {
+  queuePersonalityCleanup,
+  type StoredPersonalityOption,
+  type StoredPersonalityQuestion,
+  setPersonalityOptionRoleId,
+} from '@spacecadet/db/queries/personality-roles';
+import { type APIRole, Routes } from 'discord.js';
+import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
+import { type JobContext, JobFailure } from '../../jobs/types.ts';
+import {
+  botCanManageRoles,
+  botTopPosition,
+  type GuildRolesView,
+  roleAboveBotWarning,
+} from '../../roles/guild-roles.ts';
+import {
+  clearPendingRole,
+  findOrphanRole,
+  loadPendingRoles,
+  markRolePending,
+} from '../../roles/pending-roles.ts';
+
+/** Names this feature's marks of role creates in flight and its job lock. */
+export const PERSONALITY_FEATURE = 'personality-roles';
+/** Discord's limit of roles per guild, @everyone included. */
+export const GUILD_ROLE_CAP = 250;
+const ROLE_REASON = 'Space Cadet: personality roles';
+/** Personality roles carry no colour, so a member's colour role keeps showing. */
+const ROLE_COLOR = 0;
+
+export const MANAGE_ROLES_WARNING =
+  "I don't have the Manage Roles permission, so members can't pick personality roles. Give my role Manage Roles.";
+
+/** The role of each option of an enabled question, in panel order. */
+function wantedOptions(questions: readonly StoredPersonalityQuestion[]): StoredPersonalityOption[] {
+  return questions.filter((question) => question.isEnabled).flatMap((question) => question.options);
+}
+
+const targetKey = (option: StoredPersonalityOption) => `option:${option.id}`;
+
+export interface RolesOutcome {
+  created: number;
+  adopted: number;
+  warnings: string[];
+}
+
+/**
+ * Gives every option of every enabled question a live Discord role: created when it has none
+ * or its role was deleted, nothing else touched (so a second run changes nothing). The whole
+ * run is checked against Discord's 250-role cap before the first create. Each new role id is
+ * stored right after Discord made it, with a Redis mark around the create, so a run killed in
+ * between is resumed by a retry that adopts the role instead of making a second one.
+ */
+export async function ensurePersonalityRoles(
+  context: JobContext,
+  questions: readonly StoredPersonalityQuestion[],
+  view: GuildRolesView,
+  onProgress: (fraction: number) => Promise<void> = async () => {},
+): Promise<RolesOutcome> {
+  const { redis } = context.deps;
+  const guildId = context.payload.guild_id;
+  const existing = new Set(view.roles.map((role) => role.id));
+  const options = wantedOptions(questions);
+  const missing = options.filter((option) => !option.roleId || !existing.has(option.roleId));
+  if (missing.length === 0)
+    return { created: 0, adopted: 0, warnings: manageWarnings(view, guildId, options) };
+
+  const claimed = new Set(
+    questions
+      .flatMap((question) => question.options.flatMap((option) => option.roleId ?? []))
+      .filter((id) => existing.has(id)),
+  );
+  const pending = await loadPendingRoles(redis, PERSONALITY_FEATURE, guildId);
+  const adoptions = new Map<number, string>();
+  for (const option of missing) {
+    if (!pending.has(targetKey(option))) continue;
+    const orphan = findOrphanRole(view.roles, { name: roleName(option), color: ROLE_COLOR }, claimed);
+    if (orphan) {
+      adoptions.set(option.id, orphan.id);
+      claimed.add(orphan.id);
+    }
+  }
+  const toCreate = missing.length - adoptions.size;
+  if (view.roles.length + toCreate > GUILD_ROLE_CAP) {
+    throw new JobFailure(
+      'role_cap_reached',
+      `This server has ${view.roles.length} roles and personality roles need ${toCreate} more, above Discord's limit of ${GUILD_ROLE_CAP}. Delete some roles or disable some questions, then try again.`,
+    );
+  }
+  if (toCreate > 0 && !botCanManageRoles(view, guildId)) {
+    throw new JobFailure('forbidden', 'I need the Manage Roles permission to create personality roles.');
+  }
+
+  let created = 0;
+  let done = 0;
+  for (const option of missing) {
+    const adopted = adoptions.get(option.id);
+    const roleId = adopted ?? (await createRole(context, option));
+    if (!(await setPersonalityOptionRoleId(context.deps.db, option.id, roleId))) {
+      // A reset removed the option while this run was creating its role: the role goes too.
+      await queuePersonalityCleanup(context.deps.db, {
+        guildId,
+        kind: 'role',
+        targetId: roleId,
+        channelId: null,
+        name: option.label,
+      });
+    }
+    await clearPendingRole(redis, PERSONALITY_FEATURE, guildId, targetKey(option));
+    if (!adopted) created += 1;
+    done += 1;
+    await onProgress(done / missing.length);
+  }
+  return { created, adopted: adoptions.size, warnings: manageWarnings(view, guildId, options) };
+}
+
+/** Discord allows 100 characters in a role name; option labels are shorter, but stay safe. */
+function roleName(option: StoredPersonalityOption): string {
+  return option.label.slice(0, 100);
+}
+
+async function createRole(context: JobContext, option: StoredPersonalityOption): Promise<string> {
+  const { client, redis } = context.deps;
+  const guildId = context.payload.guild_id;
+  await markRolePending(redis, PERSONALITY_FEATURE, guildId, {
+    key: targetKey(option),
+    name: roleName(option),
+    color: ROLE_COLOR,
+  });
+  try {
+    const role = (await client.rest.post(Routes.guildRoles(guildId), {
+      body: { name: roleName(option), color: ROLE_COLOR, permissions: '0', hoist: false, mentionable: false },
+      reason: ROLE_REASON,
+    })) as APIRole;
+    return role.id;
+  } catch (error) {
+    if (isDiscordError(error, DiscordCodes.MaximumNumberOfGuildRolesReached)) {
+      throw new JobFailure(
+        'role_cap_reached',
+        `Discord's limit of ${GUILD_ROLE_CAP} roles was reached while creating "${option.label}". Delete some roles, then try again.`,
+      );
+    }
+    if (isDiscordError(error, DiscordCodes.MissingPermissions)) {
+      throw new JobFailure('forbidden', 'I need the Manage Roles permission to create personality roles.');
+    }
+    throw error;
+  }
+}
+
+/**
+ * What keeps members from getting their roles, for the admin: no Manage Roles, or option roles
+ * at or above the bot's highest role. Roles created in this run sit at the bottom, so the view
+ * read before it is enough.
+ */
+function manageWarnings(
+  view: GuildRolesView,
+  guildId: string,
+  options: readonly StoredPersonalityOption[],
+): string[] {
+  if (!botCanManageRoles(view, guildId)) return [MANAGE_ROLES_WARNING];
+  const top = botTopPosition(view);
+  const ids = new Set(options.flatMap((option) => option.roleId ?? []));
+  return view.roles
+    .filter((role) => ids.has(role.id) && role.position >= top)
+    .map((role) => roleAboveBotWarning(role.name));
+}
+
+/** `JobResult.warnings` only when there are some. */
+export function withWarnings(result: JobResult, warnings: readonly string[]): JobResult {
+  return warnings.length > 0 ? { ...result, warnings: [...warnings] } : result;
+}
