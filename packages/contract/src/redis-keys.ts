@@ -59,12 +59,24 @@ export function rolesCreatingKey(feature: string, guildId: string): string {
   return `${feature}:creating:${guildId}`;
 }
 
-/** Serializes one member's color picks across worker processes. */
-export function colorPickLockKey(guildId: string, userId: string): string {
-  return `color-pick-lock:${guildId}:${userId}`;
+/**
+ * Serializes one member's role picks on a feature's panels across worker processes (and, for
+ * color roles, with the generate job moving members to a new mode's roles). `feature` is the
+ * job names' part before the dot.
+ */
+export function memberPickLockKey(feature: string, guildId: string, userId: string): string {
+  return `${feature}:pick-lock:${guildId}:${userId}`;
 }
 
 /** The color role the member's last pick gave, for a gateway that reports the change late. */
 export function lastColorPickKey(guildId: string, userId: string): string {
   return `color-last:${guildId}:${userId}`;
+}
+
+/**
+ * JSON array of the role ids of one personality question the member held after their last
+ * pick on it, so a click that waited behind that pick (its payload predates it) starts from it.
+ */
+export function lastPersonalityPickKey(guildId: string, userId: string, questionType: string): string {
+  return `personality-roles:last-pick:${guildId}:${userId}:${questionType}`;
 }

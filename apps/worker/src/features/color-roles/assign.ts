@@ -1,11 +1,16 @@
-import { colorPickLockKey, lastColorPickKey } from '@spacecadet/contract';
+import { lastColorPickKey, memberPickLockKey } from '@spacecadet/contract';
 import type { StoredColor } from '@spacecadet/db/queries/color-roles';
 import { PermissionFlagsBits, Routes } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
-import { type EphemeralAnswer, interactionAgeMs } from '../../interactions/respond.ts';
+import {
+  clickMemberRoleIds,
+  MEMBER_PICK_LOCK_TTL_MS,
+  underMemberLock,
+} from '../../interactions/member-lock.ts';
+import type { EphemeralAnswer } from '../../interactions/respond.ts';
 import type { PanelInteraction } from '../../interactions/types.ts';
-import { type LockedRun, withLockWhenFree } from '../../jobs/guild-lock.ts';
+import { withLockWhenFree } from '../../jobs/guild-lock.ts';
 import { paletteRoleIds } from './palette.ts';
 import { clearColorWarnings, recordColorWarning, roleAboveBotWarning } from './warnings.ts';
 
@@ -23,16 +28,8 @@ export const REMOVE_MISSING_MANAGE_ROLES_MESSAGE =
   "I can't remove your color role: I need the Manage Roles permission. Ask an admin.";
 const REASON = 'Space Cadet: color pick';
 const REMOVE_REASON = 'Space Cadet: color removed';
-/** The lock is renewed while its holder runs; this is how long a crashed holder keeps it. */
-const PICK_LOCK_TTL_MS = 15_000;
-/**
- * A click waits for the member's previous clicks until this long after it was made, then answers
- * COLOR_BUSY_MESSAGE: so even a member hammering the panel gets every final answer (not just a
- * deferral) within Discord's 3 seconds. It ends before the 1.5 s deferral so that answer is the
- * first callback, which is never rate-limited; a deferred answer is an edit, and discord.js sends
- * edits under the bot's global 50 requests per second (200 of them would take 4 s).
- */
-const PICK_LOCK_WAIT_UNTIL_MS = 1_000;
+/** Colour picks share one lock per member with every pick of this feature (`memberPickLockKey`). */
+const LOCK_FEATURE = 'color-roles';
 
 /**
  * Gives the member `choice`'s role and takes away every other colour role of the palette, so
@@ -65,8 +62,9 @@ export async function assignColorRole(
   }
 
   const userId = interaction.user.id;
-  const lock = await underMemberLock(interaction, deps, guildId, () =>
-    swapColorRole(deps, guildId, userId, roleId, paletteRoleIds(palette), payloadRoleIds(interaction)),
+  const lockKey = memberPickLockKey(LOCK_FEATURE, guildId, userId);
+  const lock = await underMemberLock(interaction, deps, lockKey, () =>
+    swapColorRole(deps, guildId, userId, roleId, paletteRoleIds(palette), clickMemberRoleIds(interaction)),
   );
   if (!lock.acquired) return { content: COLOR_BUSY_MESSAGE };
   if (lock.value === 'missing-permissions') {
@@ -92,8 +90,9 @@ export async function removeColorRoles(
   const guildId = interaction.guildId;
   if (!guildId) return { content: NO_COLOR_MESSAGE };
   const userId = interaction.user.id;
-  const lock = await underMemberLock(interaction, deps, guildId, () =>
-    removeHeldColors(deps, guildId, userId, paletteRoleIds(palette), payloadRoleIds(interaction)),
+  const lockKey = memberPickLockKey(LOCK_FEATURE, guildId, userId);
+  const lock = await underMemberLock(interaction, deps, lockKey, () =>
+    removeHeldColors(deps, guildId, userId, paletteRoleIds(palette), clickMemberRoleIds(interaction)),
   );
   if (!lock.acquired) return { content: COLOR_BUSY_MESSAGE };
   const outcome = lock.value;
@@ -121,77 +120,6 @@ function roleNameIn(palette: readonly StoredColor[], roleId: string): string {
     if (shade) return shade.name;
   }
   return roleId;
-}
-
-/**
- * Runs `work` once the member's earlier clicks are done and the member's Redis lock is free:
- * one colour change per member at a time, since two quick clicks would otherwise each add their
- * colour and remove only the colours the member had before, leaving two colour roles.
- * `{ acquired: false }` when that did not happen soon enough to answer in time.
- */
-async function underMemberLock<T>(
-  interaction: PanelInteraction,
-  deps: WorkerDeps,
-  guildId: string,
-  work: () => Promise<T>,
-): Promise<LockedRun<T>> {
-  // Counted from the click, not from now: time spent reaching us and loading the palette counts.
-  const waitMs = Math.min(
-    PICK_LOCK_WAIT_UNTIL_MS,
-    Math.max(0, PICK_LOCK_WAIT_UNTIL_MS - interactionAgeMs(interaction)),
-  );
-  const deadline = Date.now() + waitMs;
-  const lockKey = colorPickLockKey(guildId, interaction.user.id);
-  return afterEarlierClicks(lockKey, deadline, (remainingMs) =>
-    withLockWhenFree(deps.redis, lockKey, PICK_LOCK_TTL_MS, remainingMs, work),
-  );
-}
-
-/**
- * The clicks of each member waiting in this process, chained in arrival order. Only the first of
- * them polls the Redis lock (which also holds across processes); without this line every waiting
- * click of a member hammering the panel would poll Redis 40 times a second.
- */
-const waitingClicks = new Map<string, Promise<void>>();
-
-/**
- * Runs `attempt` once the member's earlier clicks in this process are done, or gives up with
- * `{ acquired: false }` at `deadline`. `attempt` gets the time left until the deadline.
- */
-async function afterEarlierClicks<T>(
-  key: string,
-  deadline: number,
-  attempt: (remainingMs: number) => Promise<LockedRun<T>>,
-): Promise<LockedRun<T>> {
-  const earlier = waitingClicks.get(key) ?? Promise.resolve();
-  let finished = () => {};
-  const mine = new Promise<void>((resolve) => {
-    finished = resolve;
-  });
-  const line = earlier.then(() => mine);
-  waitingClicks.set(key, line);
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const myTurn = await Promise.race([
-      earlier.then(() => true),
-      new Promise<false>((resolve) => {
-        timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
-      }),
-    ]);
-    if (!myTurn) return { acquired: false };
-    return await attempt(Math.max(0, deadline - Date.now()));
-  } finally {
-    clearTimeout(timer);
-    finished();
-    if (waitingClicks.get(key) === line) waitingClicks.delete(key);
-  }
-}
-
-/** The member's roles as Discord sent them with the click. */
-function payloadRoleIds(interaction: PanelInteraction): readonly string[] {
-  const member = interaction.member;
-  if (!member) return [];
-  return Array.isArray(member.roles) ? member.roles : [...member.roles.cache.keys()];
 }
 
 /** Covers clicks that waited on the lock: their payload predates the swap recorded here. */
@@ -310,8 +238,8 @@ export async function moveMemberColor(
   const lastKey = lastColorPickKey(guildId, userId);
   const lock = await withLockWhenFree(
     redis,
-    colorPickLockKey(guildId, userId),
-    PICK_LOCK_TTL_MS,
+    memberPickLockKey(LOCK_FEATURE, guildId, userId),
+    MEMBER_PICK_LOCK_TTL_MS,
     MOVE_LOCK_WAIT_MS,
     async (): Promise<MoveOutcome> => {
       const last = await redis.get(lastKey);

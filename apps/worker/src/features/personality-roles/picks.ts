@@ -1,0 +1,226 @@
+import { lastPersonalityPickKey, memberPickLockKey } from '@spacecadet/contract';
+import {
+  PERSONALITY_CUSTOM_ID_PREFIX,
+  type PersonalityAction,
+  parsePersonalityCustomId,
+} from '@spacecadet/core';
+import { addGuildJob } from '@spacecadet/db/guild-jobs';
+import {
+  loadPersonalityQuestion,
+  type StoredPersonalityQuestion,
+} from '@spacecadet/db/queries/personality-roles';
+import { escapeMarkdown, PermissionFlagsBits, Routes } from 'discord.js';
+import type { WorkerDeps } from '../../deps.ts';
+import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
+import { clickMemberRoleIds, underMemberLock } from '../../interactions/member-lock.ts';
+import { answerEphemeral, type EphemeralAnswer } from '../../interactions/respond.ts';
+import type { ComponentRoute, PanelInteraction } from '../../interactions/types.ts';
+
+export const PERSONALITY_PANEL_OUT_OF_DATE =
+  'This question is out of date. Ask an admin to post the role messages again.';
+export const PERSONALITY_ROLE_MISSING_MESSAGE =
+  "That role is missing; I've asked for it to be recreated. Try again in a minute.";
+export const PERSONALITY_ROLE_ABOVE_BOT_MESSAGE =
+  "I can't change that role: my role must be above it in Server Settings → Roles. Ask an admin.";
+export const PERSONALITY_MISSING_MANAGE_ROLES_MESSAGE =
+  "I can't change your roles: I need the Manage Roles permission. Ask an admin.";
+export const PERSONALITY_BUSY_MESSAGE =
+  'Still changing your roles from your last click. Try again in a moment.';
+export const PERSONALITY_PICK_REASON = 'Space Cadet: personality pick';
+/** Covers clicks that waited on the lock: their payload predates the change recorded here. */
+export const LAST_PERSONALITY_TTL_SECONDS = 5 * 60;
+const LOCK_FEATURE = 'personality-roles';
+
+/** The answer after a pick: what the member now holds for the question, in panel order. */
+export function personalityAnswerMessage(title: string, labels: readonly string[]): string {
+  if (labels.length === 0) return `You have no ${title} role now.`;
+  return `Your ${title}: ${labels.map((label) => `**${escapeMarkdown(label)}**`).join(', ')}.`;
+}
+
+/**
+ * What a click asks for, by option index: `only` (a single-choice button), `toggle` (a
+ * multi-select button) or `exactly` (the select menu's choice; the clear button is `exactly []`).
+ */
+type Choice =
+  | { kind: 'only'; option: number }
+  | { kind: 'toggle'; option: number }
+  | { kind: 'exactly'; options: number[] };
+
+/**
+ * Member clicks on a personality question's message. Each click runs under the member's pick
+ * lock (shared by all of the feature's questions), and only roles stored for this guild's
+ * question options are ever added or removed, whatever the click or Redis says.
+ */
+export const personalityRoleInteractions: ComponentRoute = {
+  prefix: PERSONALITY_CUSTOM_ID_PREFIX,
+  async handle(interaction, deps) {
+    const action = parsePersonalityCustomId(interaction.customId);
+    const guildId = interaction.guildId;
+    await answerEphemeral(interaction, async (): Promise<EphemeralAnswer> => {
+      if (!action || !guildId) return { content: PERSONALITY_PANEL_OUT_OF_DATE };
+      const question = await loadPersonalityQuestion(deps.db, guildId, action.questionType);
+      const choice = question?.isEnabled ? readChoice(interaction, action, question) : null;
+      if (!question || !choice) return { content: PERSONALITY_PANEL_OUT_OF_DATE };
+      return pickRoles(interaction, deps, guildId, question, choice);
+    });
+  },
+};
+
+/** The click's choice, or null when it does not fit the question as stored now. */
+function readChoice(
+  interaction: PanelInteraction,
+  action: PersonalityAction,
+  question: StoredPersonalityQuestion,
+): Choice | null {
+  const count = question.options.length;
+  switch (action.kind) {
+    case 'button':
+      if (!interaction.isButton() || action.optionIndex >= count) return null;
+      return { kind: question.isMultiSelect ? 'toggle' : 'only', option: action.optionIndex };
+    case 'clear':
+      return interaction.isButton() ? { kind: 'exactly', options: [] } : null;
+    case 'select': {
+      if (!interaction.isStringSelectMenu()) return null;
+      const options = [...new Set(interaction.values)].map((value) =>
+        /^\d{1,3}$/.test(value) ? Number(value) : count,
+      );
+      if (options.some((index) => index >= count)) return null;
+      if (!question.isMultiSelect && options.length > 1) return null;
+      return { kind: 'exactly', options };
+    }
+  }
+}
+
+async function pickRoles(
+  interaction: PanelInteraction,
+  deps: WorkerDeps,
+  guildId: string,
+  question: StoredPersonalityQuestion,
+  choice: Choice,
+): Promise<EphemeralAnswer> {
+  const chosen = choice.kind === 'exactly' ? choice.options : [choice.option];
+  const chosenRoles: string[] = [];
+  for (const index of chosen) {
+    const roleId = question.options[index]?.roleId;
+    // Never hand out @everyone (its id is the guild's), whatever is stored.
+    if (!roleId || roleId === guildId) return roleMissing(deps, guildId);
+    chosenRoles.push(roleId);
+  }
+  // Checked from the gateway cache before the lock and any REST call, as color picks do: a
+  // click the bot cannot carry out is answered at once and costs no request.
+  const guild = interaction.inCachedGuild() ? interaction.guild : null;
+  const me = guild?.members.me;
+  for (const roleId of chosenRoles) {
+    const role = guild?.roles.cache.get(roleId);
+    if (guild && !role) return roleMissing(deps, guildId);
+    if (me && !me.permissions.has(PermissionFlagsBits.ManageRoles)) {
+      return { content: PERSONALITY_MISSING_MANAGE_ROLES_MESSAGE };
+    }
+    if (me && role && role.comparePositionTo(me.roles.highest) >= 0) {
+      return { content: PERSONALITY_ROLE_ABOVE_BOT_MESSAGE };
+    }
+  }
+
+  const userId = interaction.user.id;
+  const lockKey = memberPickLockKey(LOCK_FEATURE, guildId, userId);
+  const lock = await underMemberLock(interaction, deps, lockKey, () =>
+    changeRoles(deps, guildId, userId, question, choice, chosenRoles, clickMemberRoleIds(interaction)),
+  );
+  if (!lock.acquired) return { content: PERSONALITY_BUSY_MESSAGE };
+  const outcome = lock.value;
+  if (outcome === 'unknown-role') return roleMissing(deps, guildId);
+  if (outcome === 'missing-permissions') {
+    return me && !me.permissions.has(PermissionFlagsBits.ManageRoles)
+      ? { content: PERSONALITY_MISSING_MANAGE_ROLES_MESSAGE }
+      : { content: PERSONALITY_ROLE_ABOVE_BOT_MESSAGE };
+  }
+  const labels = question.options.flatMap((option) =>
+    option.roleId && outcome.has(option.roleId) ? [option.label] : [],
+  );
+  return { content: personalityAnswerMessage(question.title, labels) };
+}
+
+/** Asks the refresh to recreate the question's missing roles (a pending refresh is joined). */
+async function roleMissing(deps: WorkerDeps, guildId: string): Promise<EphemeralAnswer> {
+  await addGuildJob(deps.queue, 'personality-roles.refresh', guildId, null);
+  return { content: PERSONALITY_ROLE_MISSING_MESSAGE };
+}
+
+/**
+ * Under the member's lock: makes the member hold the question's roles the choice asks for, and
+ * records what they hold after it. What they held is the last recorded change if any (a click
+ * that waited on the lock carries roles from before it), else the click's roles. No GET of the
+ * member: every REST call counts against the bot's 50 requests per second. Where the payload and
+ * the record disagree the role is PUT or DELETEd anyway, both being no-ops for Discord when
+ * already so, so a role changed by someone else meanwhile still ends as chosen.
+ * Returns the question's roles the member now holds.
+ */
+async function changeRoles(
+  deps: WorkerDeps,
+  guildId: string,
+  userId: string,
+  question: StoredPersonalityQuestion,
+  choice: Choice,
+  chosenRoles: readonly string[],
+  payloadRoles: readonly string[],
+): Promise<ReadonlySet<string> | 'missing-permissions' | 'unknown-role'> {
+  const { client, redis } = deps;
+  const questionRoles = new Set(
+    question.options.flatMap((option) => (option.roleId && option.roleId !== guildId ? [option.roleId] : [])),
+  );
+  const lastKey = lastPersonalityPickKey(guildId, userId, question.questionType);
+  const inQuestion = (ids: Iterable<string>) => [...ids].filter((id) => questionRoles.has(id));
+  const fromPayload = new Set(inQuestion(payloadRoles));
+  const recorded = parseRecord(await redis.get(lastKey));
+  const held = new Set(recorded ? inQuestion(recorded) : fromPayload);
+
+  const target = new Set(choice.kind === 'toggle' ? held : []);
+  for (const roleId of chosenRoles) {
+    if (choice.kind === 'toggle' && held.has(roleId)) target.delete(roleId);
+    else target.add(roleId);
+  }
+  // `now` follows each call, so a change that stops halfway still records what it left.
+  const now = new Set(held);
+  const record = () => redis.set(lastKey, JSON.stringify([...now]), 'EX', LAST_PERSONALITY_TTL_SECONDS);
+  const rolePath = (roleId: string) => Routes.guildMemberRole(guildId, userId, roleId);
+  const reason = PERSONALITY_PICK_REASON;
+  try {
+    for (const roleId of target) {
+      if (held.has(roleId) && fromPayload.has(roleId)) continue;
+      await client.rest.put(rolePath(roleId), { reason });
+      now.add(roleId);
+    }
+    for (const roleId of new Set([...held, ...fromPayload])) {
+      if (target.has(roleId)) continue;
+      try {
+        await client.rest.delete(rolePath(roleId), { reason });
+      } catch (error) {
+        // A role deleted from the server is held by nobody: that is the outcome asked for.
+        if (!isDiscordError(error, DiscordCodes.UnknownRole)) throw error;
+      }
+      now.delete(roleId);
+    }
+  } catch (error) {
+    if (isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.UnknownRole)) {
+      await record();
+      return isDiscordError(error, DiscordCodes.UnknownRole) ? 'unknown-role' : 'missing-permissions';
+    }
+    // Whether the failed call took effect is unknown: the next click starts from its payload.
+    await redis.del(lastKey);
+    throw error;
+  }
+  await record();
+  return now;
+}
+
+/** The stored JSON array of role ids, or null when absent or not of that shape. */
+function parseRecord(stored: string | null): string[] | null {
+  if (stored === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(stored);
+    if (Array.isArray(parsed) && parsed.every((id): id is string => typeof id === 'string')) return parsed;
+  } catch {
+    // Not JSON: treated as no record.
+  }
+  return null;
+}
