@@ -35,7 +35,7 @@ export const FEATURES: readonly Feature[] = [
   },
   {
     title: 'Web dashboard',
-    text: 'Sign in with Discord, pick a server you admin and run color roles from the browser: generate the roles, choose a channel, post the panel.',
+    text: 'Sign in with Discord, pick a server you admin and run color and personality roles from the browser: generate the roles, choose a channel, post the panel or the questions.',
     icon: icon('M3 5h18v12H3zM8 21h8M12 17v4M7 9h4M7 13h7'),
   },
   {
@@ -45,9 +45,8 @@ export const FEATURES: readonly Feature[] = [
   },
   {
     title: 'Personality roles',
-    text: 'Question panels (pronouns, age range, hobbies and more) that hand out roles. The dashboard screen is there; the bot posting the panels is next.',
+    text: 'Turn on the questions you want (pronouns, age range, hobbies and more): the bot creates a role for every answer and posts one message per question, members click to pick theirs, and every 5 minutes it puts back any role or message that went missing.',
     icon: icon('M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21c0-4 4-6 8-6s8 2 8 6'),
-    soon: true,
   },
   {
     title: 'Leveling',
@@ -108,7 +107,8 @@ export function Features() {
           What Space Cadet does
         </h2>
         <p className="section-lead">
-          Color roles and the dashboard work today. Cards marked Coming Soon are not built yet.
+          Color roles, personality roles and the dashboard work today. Cards marked Coming Soon are not built
+          yet.
         </p>
         <ul className="feature-grid">
           {FEATURES.map((feature) => (

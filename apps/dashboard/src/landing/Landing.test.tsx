@@ -80,14 +80,13 @@ describe('Landing', () => {
       return card?.querySelector('.badge-soon')?.textContent === 'Coming Soon';
     };
     // Built and working end to end.
-    for (const title of ['Color roles', 'Web dashboard', 'Auto-reconnect'])
+    for (const title of ['Color roles', 'Personality roles', 'Web dashboard', 'Auto-reconnect'])
       expect(soon(title), title).toBe(false);
     // The spec's advertised cards stay, marked; screens without their bot side are marked too.
     for (const title of [
       'Dictionary & translation',
       'Slash commands & context menus',
       'Mod logs & anti-spam',
-      'Personality roles',
       'Leveling',
       'Custom reaction roles',
     ]) {

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@spacecadet/contract';
+import { type JobStatus, jobIdFor, MESSAGES } from '@spacecadet/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -6,9 +6,13 @@ import { fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
 import DashboardApp from '../DashboardApp.tsx';
 import {
+  jobFailureText,
+  type LastRefresh,
+  NO_REFRESH_YET,
   PERSONALITY_FAILURES,
   PERSONALITY_RESET_CONFIRM,
   PLEASE_SELECT_CHANNEL,
+  relativeTime,
 } from './personality-model.ts';
 
 const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
@@ -19,22 +23,48 @@ const QUESTIONS = [
   { question_type: 'favourite_cheese', role_count: 3, is_multi_select: false, is_enabled: true },
 ];
 
-function personalityApi(initiallyConfigured: boolean, failGenerate = false, botAbsent = false) {
+interface MoreOptions {
+  lastRefresh?: LastRefresh | null;
+  /** The job status answered at the n-th poll (1-based) of whichever job was started. */
+  job?: (poll: number, name: string) => Partial<JobStatus>;
+}
+
+function personalityApi(
+  initiallyConfigured: boolean,
+  failGenerate = false,
+  botAbsent = false,
+  more: MoreOptions = {},
+) {
   let configured = initiallyConfigured;
-  return fakeApi(({ method, path }) => {
+  let stateLoads = 0;
+  let polls = 0;
+  let started = '';
+  const accept = (name: 'generate' | 'post' | 'reset') => {
+    started = `personality-roles.${name}`;
+    polls = 0;
+    return { status: 202, body: { job_id: `${started}.${STATION.id}` } };
+  };
+  const api = fakeApi(({ method, path }) => {
     const key = `${method} ${path}`;
     if (key === 'GET /api/discord/me/guilds') return { status: 200, body: [STATION, QUIET] };
     if (key === 'GET /api/auth/session') return { status: 401, body: { error: 'not_authenticated' } };
     if (path.startsWith('/api/bot/in-guild/')) return { status: 200, body: { inGuild: !botAbsent } };
     if (key === `GET ${base}/channels`)
       return { status: 200, body: { channels: [{ id: '300000000000000012', name: 'roles' }] } };
-    if (key === `GET ${base}/personality-roles`)
+    if (key === `GET ${base}/personality-roles`) {
+      stateLoads += 1;
       return {
         status: 200,
         body: configured
-          ? { configured: true, assign_channel_id: '300000000000000012', questions: QUESTIONS }
-          : { configured: false, assign_channel_id: null, questions: [] },
+          ? {
+              configured: true,
+              assign_channel_id: '300000000000000012',
+              questions: QUESTIONS,
+              ...(more.lastRefresh === undefined ? {} : { last_refresh: more.lastRefresh }),
+            }
+          : { configured: false, assign_channel_id: null, questions: [], last_refresh: null },
       };
+    }
     if (key === `POST ${base}/personality-roles/init`) configured = true;
     if (key === `POST ${base}/personality-roles/init`)
       return {
@@ -47,11 +77,38 @@ function personalityApi(initiallyConfigured: boolean, failGenerate = false, botA
     if (method === 'PUT' && path.includes('/questions/'))
       return { status: 200, body: { ...QUESTIONS[0], is_enabled: false } };
     if (key === `POST ${base}/personality-roles/generate-roles`)
-      return failGenerate ? { status: 500, body: {} } : { status: 202, body: { job_id: 'j' } };
-    if (key === `POST ${base}/personality-roles/reset`) return { status: 202, body: { job_id: 'j' } };
+      return failGenerate ? { status: 500, body: {} } : accept('generate');
+    if (key === `POST ${base}/personality-roles/post-panel`) return accept('post');
+    if (key === `POST ${base}/personality-roles/reset`) {
+      // The API retires the setup before it answers: the next GET says not configured.
+      configured = false;
+      return accept('reset');
+    }
+    if (method === 'GET' && path === `/api/jobs/${started}.${STATION.id}`) {
+      polls += 1;
+      return {
+        status: 200,
+        body: {
+          id: `${started}.${STATION.id}`,
+          name: started,
+          guild_id: STATION.id,
+          state: 'active',
+          progress: 40,
+          error: null,
+          recovering: false,
+          ...more.job?.(polls, started),
+        },
+      };
+    }
     return undefined;
   });
+  return { ...api, stateLoads: () => stateLoads };
 }
+
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000 - 5_000).toISOString();
+/** The paragraph whose whole text is `text` (it spans a <time>). */
+const paragraph = (text: string) => (_: string, node: Element | null) =>
+  node?.tagName === 'P' && node.textContent === text;
 
 const open = () => renderAt(`/dashboard/personality-roles?guild=${STATION.id}`, routes);
 
@@ -173,5 +230,142 @@ describe('personality roles', () => {
     expect(screen.getByRole('link', { name: 'Invite to Server' }).getAttribute('href')).toBe(
       `http://127.0.0.1:4000/install?guildId=${STATION.id}`,
     );
+  });
+
+  it('shows when the last refresh ran and what it repaired', async () => {
+    signInAda();
+    const ranAt = minutesAgo(3);
+    personalityApi(true, false, false, {
+      lastRefresh: { ran_at: ranAt, summary: '2 roles recreated, 1 message re-posted.', repaired: 3 },
+    });
+    open();
+    const note = await screen.findByText(
+      paragraph('Last refresh 3 minutes ago: 2 roles recreated, 1 message re-posted.'),
+      {},
+      { timeout: 5000 },
+    );
+    expect(note.querySelector('time')?.getAttribute('datetime')).toBe(ranAt);
+    expect(screen.queryByText(NO_REFRESH_YET)).toBeNull();
+  });
+
+  it('says no refresh has run yet', async () => {
+    signInAda();
+    personalityApi(true, false, false, { lastRefresh: null });
+    open();
+    await screen.findByText(NO_REFRESH_YET, {}, { timeout: 5000 });
+    screen.getByText('Roles are auto-created and refreshed every 5 minutes.');
+  });
+
+  it('shows the Initialize card right after a confirmed reset, with the reset job', async () => {
+    signInAda();
+    const api = personalityApi(true, false, false, {
+      job: (poll) =>
+        poll >= 3
+          ? {
+              state: 'completed',
+              progress: 100,
+              result: { ok: true, summary: 'Deleted 40 roles and 10 messages' },
+            }
+          : {},
+    });
+    vi.stubGlobal(
+      'confirm',
+      vi.fn(() => true),
+    );
+    open();
+    fireEvent.click(await screen.findByRole('button', { name: 'Reset' }, { timeout: 5000 }));
+    await screen.findByRole('button', { name: 'Initialize Personality Roles' });
+    expect(screen.queryByText('Question Categories')).toBeNull();
+    expect(api.calls.some((c) => c.method === 'POST' && c.path.endsWith('/personality-roles/reset'))).toBe(
+      true,
+    );
+    const card = screen.getByRole('region', { name: 'Initialize Personality Roles' });
+    // Not waiting for the job: it is still running under the Initialize card.
+    await within(card).findByText('Resetting personality roles…');
+    await within(card).findByText('Deleted 40 roles and 10 messages', {}, { timeout: 3000 });
+    within(card).getByText('Resetting personality roles: done');
+  });
+
+  it('shows a finished job summary and warnings, then reloads the state', async () => {
+    signInAda();
+    const warning =
+      'I can\'t give members the role "Gemini": my role must be above it in Server Settings → Roles.';
+    const api = personalityApi(true, false, false, {
+      job: (poll) =>
+        poll >= 2
+          ? {
+              state: 'completed',
+              progress: 100,
+              result: { ok: true, summary: 'Created 58 roles', created: 58, warnings: [warning] },
+            }
+          : {},
+    });
+    open();
+    fireEvent.click(await screen.findByRole('button', { name: 'Generate Roles' }, { timeout: 5000 }));
+    await screen.findByText('Created 58 roles', {}, { timeout: 3000 });
+    const banner = screen.getByText('Space Cadet needs your attention').closest('[role="alert"]');
+    expect(banner?.textContent).toContain(warning);
+    const loadsAtFinish = api.stateLoads();
+    await waitFor(() => expect(api.stateLoads()).toBeGreaterThan(loadsAtFinish), { timeout: 3000 });
+  });
+
+  it("puts a failed job's own message in the dismissible error box", async () => {
+    signInAda();
+    const reason = 'I need the Manage Roles permission to create roles.';
+    personalityApi(true, false, false, {
+      job: (poll) => (poll >= 2 ? { state: 'failed', progress: 10, error: reason } : {}),
+    });
+    open();
+    fireEvent.click(await screen.findByRole('button', { name: 'Post / Update Messages' }, { timeout: 5000 }));
+    const box = await screen.findByRole('alert', {}, { timeout: 3000 });
+    expect(box.textContent).toContain(reason);
+    // Said once: the progress box does not repeat it.
+    expect(screen.getAllByText(reason)).toHaveLength(1);
+    fireEvent.click(within(box).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText(reason)).toBeNull();
+    // The buttons work again.
+    expect(screen.getByRole('button', { name: 'Generate Roles' })).toHaveProperty('disabled', false);
+  });
+});
+
+describe('personality roles model', () => {
+  it('words a finished job that did not work, with the spec fallback when it says nothing', () => {
+    const job = (over: Partial<JobStatus>): JobStatus => ({
+      id: jobIdFor('personality-roles.generate', STATION.id),
+      name: 'personality-roles.generate',
+      guild_id: STATION.id,
+      state: 'active',
+      progress: 0,
+      error: null,
+      recovering: false,
+      ...over,
+    });
+    expect(jobFailureText(job({}))).toBeNull();
+    expect(jobFailureText(job({ state: 'failed', error: 'Missing Access' }))).toBe('Missing Access');
+    expect(jobFailureText(job({ state: 'failed', error: null }))).toBe(PERSONALITY_FAILURES.generate);
+    expect(jobFailureText(job({ name: 'personality-roles.post', state: 'failed', error: ' ' }))).toBe(
+      PERSONALITY_FAILURES.post,
+    );
+    expect(jobFailureText(job({ name: 'personality-roles.reset', state: 'failed', error: null }))).toBe(
+      PERSONALITY_FAILURES.reset,
+    );
+    expect(
+      jobFailureText(
+        job({ state: 'completed', result: { ok: false, summary: 'Initialize personality roles first.' } }),
+      ),
+    ).toBe('Initialize personality roles first.');
+    expect(
+      jobFailureText(job({ state: 'completed', result: { ok: true, summary: 'Created 3 roles' } })),
+    ).toBeNull();
+  });
+
+  it('says how long ago, in words', () => {
+    const now = Date.parse('2030-01-01T12:00:00Z');
+    expect(relativeTime('2030-01-01T11:59:30Z', now)).toBe('just now');
+    expect(relativeTime('2030-01-01T12:00:10Z', now)).toBe('just now');
+    expect(relativeTime('2030-01-01T11:59:00Z', now)).toBe('1 minute ago');
+    expect(relativeTime('2030-01-01T11:55:00Z', now)).toBe('5 minutes ago');
+    expect(relativeTime('2030-01-01T09:30:00Z', now)).toBe('2 hours ago');
+    expect(relativeTime('2029-12-29T12:00:00Z', now)).toBe('3 days ago');
   });
 });

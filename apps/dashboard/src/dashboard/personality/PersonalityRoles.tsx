@@ -1,6 +1,6 @@
 import type { PersonalityRolesState } from '@spacecadet/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
 import { ChannelCard, useChannelChoice } from '../ChannelPicker.tsx';
@@ -8,14 +8,22 @@ import { ErrorBox } from '../ErrorBox.tsx';
 import { BotNotInGuild, GuildPage, usePageGuard } from '../GuildPage.tsx';
 import { GuildSelect } from '../GuildSelect.tsx';
 import { JobProgress } from '../jobs/JobProgress.tsx';
+import { jobResultOf } from '../jobs/job-model.ts';
 import { useGuildJob } from '../jobs/useGuildJob.ts';
 import { queryKeys } from '../queries.ts';
 import {
+  CLOCK_TICK_MS,
+  jobFailureText,
+  type LastRefresh,
+  NO_REFRESH_YET,
   PERSONALITY_FAILURES,
   PERSONALITY_RESET_CONFIRM,
   PLEASE_SELECT_CHANNEL,
   questionViews,
   REFRESH_NOTE,
+  relativeTime,
+  STATE_REFETCH_MS,
+  sentence,
 } from './personality-model.ts';
 
 export default function PersonalityRoles() {
@@ -32,6 +40,8 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
   const state = useQuery({
     queryKey: stateKey,
     queryFn: () => apiCall('getPersonalityRoles', { params: { guildId } }),
+    // The refresh runs every 5 minutes: re-read so its latest run shows.
+    refetchInterval: STATE_REFETCH_MS,
   });
   const guard = usePageGuard(guildId, state, {
     loading: 'Loading personality roles…',
@@ -41,6 +51,11 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
   const tracker = useGuildJob(stateKey);
   const [channel, setChannel] = useChannelChoice(state.data?.assign_channel_id ?? null);
   const [problem, setProblem] = useState<string | null>(null);
+  // A job that did not do its work moves to the dismissible error box, in its own words.
+  const jobFailure = jobFailureText(tracker.job);
+  useEffect(() => {
+    if (jobFailure !== null) setProblem(jobFailure);
+  }, [jobFailure]);
   // Picking a channel answers "Please select a channel first": that banner goes.
   const pickChannel = (value: string) => {
     setChannel(value);
@@ -97,20 +112,33 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
   const job = (
     name: 'generatePersonalityRoles' | 'postPersonalityMessages' | 'resetPersonalityRoles',
     failure: string,
+    then?: () => void,
   ) =>
     mutation(
       () => apiCall(name, { params: { guildId } }),
       failure,
-      (accepted) => tracker.track(accepted.job_id),
+      (accepted) => {
+        tracker.track(accepted.job_id);
+        then?.();
+      },
     );
   const generate = useMutation(job('generatePersonalityRoles', PERSONALITY_FAILURES.generate));
   const post = useMutation(job('postPersonalityMessages', PERSONALITY_FAILURES.post));
-  const reset = useMutation(job('resetPersonalityRoles', PERSONALITY_FAILURES.reset));
+  // The API has already put the setup away: the Initialize card is back before the job runs.
+  const reset = useMutation(job('resetPersonalityRoles', PERSONALITY_FAILURES.reset, () => void reload()));
 
   if (!guard.ready) return guard.view;
   const { data, botInGuild, banner } = guard;
   const busy = tracker.running || generate.isPending || post.isPending || reset.isPending;
   const questions = questionViews(data.questions);
+  // The running or finished job, on either card (a reset's job runs under the Initialize card).
+  const jobView =
+    tracker.job && jobFailure === null ? (
+      <>
+        <JobProgress job={tracker.job} />
+        <JobWarnings warnings={jobResultOf(tracker.job)?.warnings ?? []} />
+      </>
+    ) : null;
 
   return (
     <>
@@ -146,6 +174,7 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
           >
             Initialize Personality Roles
           </button>
+          {jobView}
         </section>
       ) : (
         <>
@@ -178,7 +207,8 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
               </button>
             </div>
             <p className="muted small">{REFRESH_NOTE}</p>
-            {tracker.job ? <JobProgress job={tracker.job} /> : null}
+            <LastRefreshNote last={data.last_refresh ?? null} />
+            {jobView}
           </section>
           <section className="card" aria-labelledby="questions-title">
             <h2 id="questions-title">Question Categories</h2>
@@ -209,5 +239,43 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
         </>
       )}
     </>
+  );
+}
+
+/** The latest refresh run: when, relative to now (kept current), and what it repaired. */
+function LastRefreshNote({ last }: { last: LastRefresh | null }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), CLOCK_TICK_MS);
+    return () => window.clearInterval(timer);
+  }, []);
+  if (!last) return <p className="muted small">{NO_REFRESH_YET}</p>;
+  const summary = sentence(last.summary);
+  const at = new Date(last.ran_at);
+  return (
+    <p className="muted small">
+      Last refresh{' '}
+      <time dateTime={last.ran_at} title={Number.isNaN(at.getTime()) ? undefined : at.toLocaleString()}>
+        {relativeTime(last.ran_at, now)}
+      </time>
+      {summary ? `: ${summary}` : '.'}
+    </p>
+  );
+}
+
+/** What a finished job could not do and the admin can fix (the bot's role too low, ...). */
+function JobWarnings({ warnings }: { warnings: readonly string[] }) {
+  if (warnings.length === 0) return null;
+  return (
+    <div className="alert alert-warning role-warning" role="alert">
+      <div>
+        <strong>Space Cadet needs your attention</strong>
+        <ul>
+          {warnings.map((warning) => (
+            <li key={warning}>{warning}</li>
+          ))}
+        </ul>
+      </div>
+    </div>
   );
 }

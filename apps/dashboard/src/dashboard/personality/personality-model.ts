@@ -1,10 +1,21 @@
-import { PERSONALITY_QUESTION_TYPES, type PersonalityQuestion } from '@spacecadet/contract';
+import {
+  type JobStatus,
+  PERSONALITY_QUESTION_TYPES,
+  type PersonalityQuestion,
+  type PersonalityRolesState,
+} from '@spacecadet/contract';
 import { personalityQuestion } from '@spacecadet/core';
+import { jobResultOf } from '../jobs/job-model.ts';
 
 export const PERSONALITY_RESET_CONFIRM =
   'This will remove all personality role questions, options, and message IDs for this server. Continue?';
 export const PLEASE_SELECT_CHANNEL = 'Please select a channel first';
 export const REFRESH_NOTE = 'Roles are auto-created and refreshed every 5 minutes.';
+export const NO_REFRESH_YET = 'No refresh has run yet.';
+/** How often the page re-reads its state, so the last refresh (every 5 minutes) stays current. */
+export const STATE_REFETCH_MS = 60_000;
+/** How often "3 minutes ago" is worked out again. */
+export const CLOCK_TICK_MS = 30_000;
 
 export const PERSONALITY_FAILURES = {
   load: 'Failed to load data',
@@ -42,4 +53,48 @@ export function questionViews(questions: readonly PersonalityQuestion[]): Questi
         enabled: question.is_enabled,
       };
     });
+}
+
+export type LastRefresh = NonNullable<PersonalityRolesState['last_refresh']>;
+
+const RELATIVE = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
+
+/** "just now", "3 minutes ago", "2 hours ago", "4 days ago"; a time ahead of `now` is just now. */
+export function relativeTime(iso: string, now: number): string {
+  const at = Date.parse(iso);
+  if (!Number.isFinite(at)) return 'at an unknown time';
+  const minutes = Math.floor(Math.max(0, now - at) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return RELATIVE.format(-minutes, 'minute');
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return RELATIVE.format(-hours, 'hour');
+  return RELATIVE.format(-Math.floor(hours / 24), 'day');
+}
+
+/** The worker's summary as the end of a sentence. */
+export function sentence(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === '') return '';
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+/** Each job's failure when it says nothing itself (spec section 8). */
+const JOB_FAILURES: Readonly<Record<string, string>> = {
+  'personality-roles.generate': PERSONALITY_FAILURES.generate,
+  'personality-roles.post': PERSONALITY_FAILURES.post,
+  'personality-roles.reset': PERSONALITY_FAILURES.reset,
+};
+
+/**
+ * What the error box says about a finished job that did not do its work: the job's own message
+ * (a failure, or a result with ok false), else the spec's fallback. Null while it runs, when it
+ * succeeded, and for a lost job (JobProgress offers to run that one again).
+ */
+export function jobFailureText(job: JobStatus | undefined): string | null {
+  if (!job) return null;
+  const fallback = JOB_FAILURES[job.name] ?? 'The job failed';
+  if (job.state === 'failed') return job.error?.trim() || fallback;
+  const result = jobResultOf(job);
+  if (job.state === 'completed' && result && !result.ok) return result.summary.trim() || fallback;
+  return null;
 }
