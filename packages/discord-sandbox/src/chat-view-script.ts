@@ -55,6 +55,21 @@ async function interact(message, customId, values) {
   } catch (e) { toast(e.message, true); }
 }
 
+// Picking an onboarding option, as a member does in Discord's Channels & Roles: the sandbox grants its roles.
+async function answer(optionId) {
+  try {
+    await api('POST', '/guilds/' + ui.guild + '/onboarding/answers', { user_id: ui.user, option_ids: [optionId] });
+    await refresh(true);
+  } catch (e) { toast(e.message, true); }
+}
+function renderOnboarding(g) {
+  const prompts = (g.onboarding && g.onboarding.prompts) || [];
+  if (!prompts.length) return [];
+  return [el('h2', {}, 'Onboarding'), ...prompts.map((p) => el('div', { class: 'prompt', 'data-prompt-id': p.id }, el('div', { class: 'fname' }, p.title),
+    el('div', { class: 'row' }, p.options.map((o) => el('button', { class: 'btn s2', 'data-option-id': o.id, 'data-testid': 'onboarding-option', disabled: !ui.user,
+      title: o.description || undefined, onclick: () => answer(o.id) }, emojiNode(o.emoji), o.title)))))];
+}
+
 function renderEmbed(e) {
   const fields = (e.fields || []).map((f) => el('div', { class: 'field' + (f.inline ? '' : ' wide') }, el('div', { class: 'fname' }, f.name), el('div', { class: 'fval' }, rich(f.value))));
   return el('div', { class: 'embed', 'data-testid': 'embed' }, el('div', { class: 'bar', style: e.color !== undefined ? 'background:' + hex(e.color) : '' }),
@@ -134,6 +149,7 @@ function render() {
   const me = g.members.find((m) => m.user_id === ui.user);
   const roles = g.roles.filter((r) => me && me.roles.includes(r.id)).sort((a, b) => b.position - a.position);
   $('roles').replaceChildren(...(roles.length ? roles.map((r) => el('div', { class: 'role', 'data-role-id': r.id }, el('span', { class: 'swatch', style: 'background:' + (r.color ? hex(r.color) : '#99aab5') }), r.name)) : [el('div', { class: 'member' }, 'No roles')]));
+  $('onboarding').replaceChildren(...renderOnboarding(g));
   $('members').replaceChildren(...g.members.map((m) => el('div', { class: 'member' + (m.user_id === ui.user ? ' me' : '') }, userName(m.user_id) + (m.user_id === world.application.id ? ' 🤖' : ''))));
   $('dot').className = 'dot' + (presence.online ? ' on' : '');
   $('status-text').textContent = presence.online ? world.application.name + ' online' : world.application.name + ' offline';

@@ -32,6 +32,7 @@ display:inline-flex;align-items:center;justify-content:center;gap:6px;text-decor
 .btn:hover:not(:disabled){filter:brightness(1.1)}.menu{min-width:320px;max-width:520px;background:var(--side);color:var(--text);border:1px solid #0006;border-radius:4px;padding:6px}
 .menu-wrap{display:flex;gap:6px;align-items:flex-start}.small{background:var(--blurple);color:#fff;border:0;border-radius:4px;padding:6px 10px;cursor:pointer}
 aside{width:240px;background:var(--side);padding:10px;overflow:auto}.role{display:flex;align-items:center;gap:6px;padding:3px 6px;border-radius:4px;font-size:13px}
+.prompt{margin:4px 6px 10px;font-size:13px}.prompt .row{gap:6px;margin-top:4px}.prompt .btn{padding:2px 10px;min-height:26px;font-size:13px}
 .role .swatch{width:12px;height:12px;border-radius:50%;flex:none}.member{padding:4px 6px;font-size:14px;color:var(--muted)}.member.me{color:var(--head)}
 form.composer{padding:0 16px 18px}form.composer input{width:100%;padding:11px 14px;border-radius:8px;border:0;background:#383a40;color:var(--text)}
 #toast{position:fixed;bottom:80px;left:50%;transform:translateX(-50%);background:#111214;color:var(--head);padding:8px 14px;border-radius:6px;display:none}
@@ -51,7 +52,7 @@ function chatViewHtml(): string {
 <nav><h2>Text channels</h2><div id="channels"></div></nav>
 <main><div class="topic" id="topic"></div><div id="messages" data-testid="messages"></div>
 <form class="composer" id="composer"><input id="composer-input" data-testid="composer" maxlength="2000" autocomplete="off"></form></main>
-<aside><h2>Your roles</h2><div id="roles" data-testid="my-roles"></div><h2>Members</h2><div id="members"></div></aside>
+<aside><h2>Your roles</h2><div id="roles" data-testid="my-roles"></div><div id="onboarding" data-testid="onboarding"></div><h2>Members</h2><div id="members"></div></aside>
 </div><div id="toast" role="status"></div>
 <script>${CHAT_VIEW_SCRIPT}</script></body></html>`;
 }

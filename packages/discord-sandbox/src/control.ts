@@ -9,6 +9,7 @@ import {
   removeMember,
   roleUpdated,
 } from './mutations.ts';
+import { answerOnboarding } from './onboarding.ts';
 import { apiGuild, apiMember } from './payloads.ts';
 import { restPath } from './rest/http.ts';
 import { applyRoleBody, type RoleBody } from './rest/roles.ts';
@@ -158,6 +159,24 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
       },
     });
   }
+
+  // A member answers onboarding prompts, as Discord's join flow (or Channels & Roles) lets them.
+  app.post<{ Params: { guildId: string }; Body: { user_id?: unknown; option_ids?: unknown } | undefined }>(
+    '/_sandbox/guilds/:guildId/onboarding/answers',
+    async (req, reply) => {
+      const guild = state.guilds.get(req.params.guildId);
+      if (!guild) return controlError(reply, 404, 'unknown_guild', 'No such guild');
+      const { user_id, option_ids } = req.body ?? {};
+      const member = guild.members.find((m) => m.user_id === user_id);
+      if (!member) return controlError(reply, 404, 'unknown_member', 'No such member in that guild');
+      if (!Array.isArray(option_ids) || !option_ids.every((id) => typeof id === 'string')) {
+        return controlError(reply, 400, 'invalid_request', '"option_ids" must be an array of option ids');
+      }
+      const problem = answerOnboarding(state, guild, member, option_ids);
+      if (problem) return controlError(reply, problem.status, problem.error, problem.message);
+      return apiMember(state, member);
+    },
+  );
 
   app.delete<{ Params: { channelId: string; messageId: string } }>(
     '/_sandbox/channels/:channelId/messages/:messageId',

@@ -131,6 +131,10 @@ export function roleUpdated(state: SandboxState, guild: SandboxGuild, role: APIR
 export function deleteRole(state: SandboxState, guild: SandboxGuild, roleId: string): void {
   guild.roles = guild.roles.filter((r) => r.id !== roleId);
   for (const m of guild.members) m.roles = m.roles.filter((id) => id !== roleId);
+  // A deleted role no longer appears in onboarding options, so answering never grants it.
+  for (const prompt of state.onboarding.get(guild.id)?.prompts ?? []) {
+    for (const option of prompt.options) option.role_ids = option.role_ids.filter((id) => id !== roleId);
+  }
   state.dispatch(GatewayDispatchEvents.GuildRoleDelete, { guild_id: guild.id, role_id: roleId }, guild.id);
 }
 

@@ -13,6 +13,7 @@ import { registerGuildRoutes } from './rest/guilds.ts';
 import { discordError, installRestHooks } from './rest/http.ts';
 import { registerInteractionRoutes } from './rest/interactions.ts';
 import { registerMessageRoutes } from './rest/messages.ts';
+import { registerOnboardingRoutes } from './rest/onboarding.ts';
 import { registerRoleRoutes } from './rest/roles.ts';
 import { registerUserRoutes } from './rest/users.ts';
 import { registerSimulationRoutes } from './simulation.ts';
@@ -80,6 +81,7 @@ function buildApp(ctx: SandboxContext): { app: FastifyInstance; gateway: Sandbox
         registerUserRoutes(api, ctx);
         registerGuildRoutes(api, ctx);
         registerRoleRoutes(api, ctx);
+        registerOnboardingRoutes(api, ctx);
         registerMessageRoutes(api, ctx);
         registerInteractionRoutes(api, ctx);
       },

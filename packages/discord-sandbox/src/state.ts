@@ -1,10 +1,12 @@
 import { EventEmitter } from 'node:events';
-import type {
-  APIApplicationCommand,
-  APIMessage,
-  APIUser,
-  GatewayDispatchEvents,
-  InteractionType,
+import {
+  type APIApplicationCommand,
+  type APIGuildOnboarding,
+  type APIMessage,
+  type APIUser,
+  type GatewayDispatchEvents,
+  GuildOnboardingMode,
+  type InteractionType,
 } from 'discord-api-types/v10';
 import type { SandboxApplication, SandboxChannel, SandboxFixture, SandboxGuild } from './fixture.ts';
 
@@ -89,6 +91,7 @@ export interface SandboxStateDump {
   guilds: Array<
     Omit<SandboxGuild, 'channels'> & {
       channels: Array<SandboxChannel & { messages: APIMessage[] }>;
+      onboarding: APIGuildOnboarding;
     }
   >;
   interactions: InteractionRecord[];
@@ -113,6 +116,8 @@ export class SandboxState {
   private requestSeq = 0;
   globalCommands: APIApplicationCommand[] = [];
   guildCommands = new Map<string, APIApplicationCommand[]>();
+  /** Each guild's onboarding once the bot has set it; a guild without an entry has Discord's default. */
+  onboarding = new Map<string, APIGuildOnboarding>();
   /** Milliseconds added to the wall clock, so tests can expire codes and tokens. */
   clockOffsetMs = 0;
   readonly events = new EventEmitter();
@@ -140,6 +145,7 @@ export class SandboxState {
     this.requests = [];
     this.globalCommands = [];
     this.guildCommands.clear();
+    this.onboarding.clear();
     this.clockOffsetMs = 0;
   }
 
@@ -201,6 +207,19 @@ export class SandboxState {
     return undefined;
   }
 
+  /** The guild's onboarding as `GET /guilds/:id/onboarding` shows it (a copy is not made). */
+  onboardingOf(guildId: string): APIGuildOnboarding {
+    return (
+      this.onboarding.get(guildId) ?? {
+        guild_id: guildId,
+        prompts: [],
+        default_channel_ids: [],
+        enabled: false,
+        mode: GuildOnboardingMode.OnboardingDefault,
+      }
+    );
+  }
+
   botIsIn(guild: SandboxGuild): boolean {
     return guild.members.some((m) => m.user_id === this.application.id);
   }
@@ -212,6 +231,7 @@ export class SandboxState {
       guilds: [...this.guilds.values()].map((g) => ({
         ...g,
         channels: g.channels.map((c) => ({ ...c, messages: this.messages.get(c.id) ?? [] })),
+        onboarding: this.onboardingOf(g.id),
       })),
       interactions: [...this.interactions.values()],
       commands: { global: this.globalCommands, guilds: Object.fromEntries(this.guildCommands) },

@@ -22,7 +22,7 @@ export interface BodyProblem {
   errors?: DiscordFieldErrors;
 }
 
-type Issue = { path: Array<string | number>; code: string; message: string };
+export type Issue = { path: Array<string | number>; code: string; message: string };
 const EPHEMERAL = 64;
 
 function maxLength(issues: Issue[], path: Array<string | number>, value: unknown, max: number): void {
@@ -141,7 +141,8 @@ function validateEmbeds(embeds: APIEmbed[], issues: Issue[]): void {
   });
 }
 
-function toErrors(issues: Issue[]): DiscordFieldErrors {
+/** Folds issues into Discord's nested `errors` tree (`{ a: { 0: { b: { _errors: [...] } } } }`). */
+export function toErrors(issues: Issue[]): DiscordFieldErrors {
   const root: DiscordFieldErrors = {};
   for (const issue of issues) {
     let node: DiscordFieldErrors = root;
