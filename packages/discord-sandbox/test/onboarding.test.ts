@@ -1,81 +1,27 @@
-import { type Client, DiscordAPIError, Events, type GuildMember } from 'discord.js';
-import { type APIGuildOnboarding, PermissionFlagsBits, Routes } from 'discord-api-types/v10';
-import { chromium } from 'playwright-core';
+import { type APIGuildOnboarding, PermissionFlagsBits } from 'discord-api-types/v10';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  BOT_ROLE_PERMISSIONS,
-  defaultFixture,
-  SANDBOX_IDS,
-  type Sandbox,
-  type SandboxChannel,
-  startSandbox,
-} from '../src/index.ts';
-import { readyClient, waitFor } from './discordjs-helpers.ts';
+import { SANDBOX_IDS, type Sandbox, startSandbox } from '../src/index.ts';
 import { bot, control } from './helpers.ts';
+import {
+  KEPT_OPTION_ID,
+  PROMPT_ID,
+  ONBOARDING_PATH as path,
+  question,
+  roomyFixture,
+  startManaging,
+} from './onboarding-helpers.ts';
 
 const { guilds, channels, users, roles } = SANDBOX_IDS;
-const path = `/guilds/${guilds.station}/onboarding`;
 const SNOWFLAKE = /^\d{17,20}$/;
-const PROMPT_ID = '1067461047608422473';
-const KEPT_OPTION_ID = '1067461047608422476';
 
 let sandbox: Sandbox;
-const clients: Client[] = [];
 afterEach(async () => {
-  for (const c of clients.splice(0)) await c.destroy();
   await sandbox.close();
 });
 
-const withBits = (...bits: bigint[]) => bits.reduce((a, b) => a | b, BigInt(BOT_ROLE_PERMISSIONS)).toString();
-
-/** The bot's role gets MANAGE_GUILD, which the fixture leaves out, as an admin would give it. */
-async function start(fixture = defaultFixture()): Promise<Sandbox> {
-  sandbox = await startSandbox({ port: 0, fixture });
-  await control(sandbox, 'PATCH', `/guilds/${guilds.station}/roles/${roles.stationBot}`, {
-    permissions: withBits(PermissionFlagsBits.ManageGuild),
-  });
+async function start(fixture?: Parameters<typeof startManaging>[0]): Promise<Sandbox> {
+  sandbox = await startManaging(fixture);
   return sandbox;
-}
-
-function question(over: Record<string, unknown> = {}) {
-  return {
-    id: PROMPT_ID,
-    title: 'What brings you aboard?',
-    single_select: true,
-    required: false,
-    in_onboarding: true,
-    type: 0,
-    options: [
-      {
-        title: 'Crew',
-        description: 'Work the station',
-        role_ids: [roles.stationCrew],
-        channel_ids: [channels.general],
-        emoji_name: '🚀',
-      },
-      { id: KEPT_OPTION_ID, title: 'Management', role_ids: [roles.stationManagers], channel_ids: [] },
-    ],
-    ...over,
-  };
-}
-
-/** Station plus enough text channels to enable onboarding; `closed` of them deny @everyone SEND_MESSAGES. */
-function roomyFixture(closed = 0) {
-  const fixture = defaultFixture();
-  const station = fixture.guilds.find((g) => g.id === guilds.station);
-  const general = station?.channels.find((c) => c.id === channels.general);
-  if (!station || !general) throw new Error('fixture changed');
-  for (let i = 0; i < 4; i += 1) {
-    const deny = i < closed ? PermissionFlagsBits.SendMessages.toString() : '0';
-    const extra: SandboxChannel = {
-      ...structuredClone(general),
-      id: `30000000000000009${i}`,
-      name: `deck-${i}`,
-      permission_overwrites: [{ id: guilds.station, type: 0, allow: '0', deny }],
-    };
-    station.channels.push(extra);
-  }
-  return { fixture, ids: station.channels.filter((c) => c.type === 0).map((c) => c.id) };
 }
 
 describe('GET /guilds/:id/onboarding', () => {
@@ -293,82 +239,5 @@ describe('POST /_sandbox/guilds/:g/onboarding/answers', () => {
     await control(sandbox, 'DELETE', `/guilds/${guilds.station}/roles/${roles.stationManagers}`);
     const options = ((await bot(sandbox, 'GET', path)).body as APIGuildOnboarding).prompts[0]?.options;
     expect(options?.find((o) => o.id === KEPT_OPTION_ID)?.role_ids).toEqual([]);
-  });
-});
-
-describe('discord.js against onboarding', () => {
-  it('edits and fetches onboarding, surfaces DiscordAPIError codes and sees answers as member updates', async () => {
-    await start();
-    const client = await readyClient(sandbox);
-    clients.push(client);
-    const guild = client.guilds.cache.get(guilds.station);
-    if (!guild) throw new Error('station not cached');
-
-    const raw = (await client.rest.put(Routes.guildOnboarding(guilds.station), {
-      body: { prompts: [question()] },
-    })) as APIGuildOnboarding;
-    expect(raw.prompts[0]?.id).toBe(PROMPT_ID);
-
-    const edited = await guild.editOnboarding({
-      prompts: [
-        {
-          title: 'Pick a deck',
-          singleSelect: false,
-          options: [{ title: 'Crew', roles: [roles.stationCrew], emoji: '🛰️' }],
-        },
-      ],
-      defaultChannels: [channels.general],
-    });
-    const prompt = edited.prompts.first();
-    expect(prompt?.title).toBe('Pick a deck');
-    const option = prompt?.options.first();
-    expect(option?.roles.firstKey()).toBe(roles.stationCrew);
-    expect(option?.emoji?.name).toBe('🛰️');
-    const fetched = await guild.fetchOnboarding();
-    expect(fetched.defaultChannels.firstKey()).toBe(channels.general);
-    expect(fetched.enabled).toBe(false);
-
-    const refused = client.rest.put(Routes.guildOnboarding(guilds.station), { body: { enabled: true } });
-    await expect(refused).rejects.toBeInstanceOf(DiscordAPIError);
-    await expect(refused).rejects.toMatchObject({ code: 350000, status: 400 });
-    await expect(
-      client.rest.put(Routes.guildOnboarding(guilds.station), {
-        body: { prompts: [question({ title: '' })] },
-      }),
-    ).rejects.toMatchObject({ code: 50035 });
-
-    const updated = waitFor<GuildMember>((l) => {
-      const listener = (_old: unknown, member: GuildMember) => l(member);
-      client.on(Events.GuildMemberUpdate, listener);
-      return () => client.off(Events.GuildMemberUpdate, listener);
-    });
-    await control(sandbox, 'POST', `/guilds/${guilds.station}/onboarding/answers`, {
-      user_id: users.ada,
-      option_ids: [option?.id],
-    });
-    const member = await updated;
-    expect(member.id).toBe(users.ada);
-    expect(member.roles.cache.has(roles.stationCrew)).toBe(true);
-  });
-});
-
-describe('chat view', () => {
-  it('shows the prompts to the acting member, whose click on an option grants its roles', async () => {
-    await start();
-    await bot(sandbox, 'PUT', path, { prompts: [question()] });
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
-    try {
-      const page = await browser.newPage();
-      await page.goto(`${sandbox.url}/?guild=${guilds.station}&user=${users.nia}&channel=${channels.roles}`);
-      await page.locator(`[data-option-id="${KEPT_OPTION_ID}"]:not([disabled])`).click();
-      await page.locator(`[data-testid="my-roles"] [data-role-id="${roles.stationManagers}"]`).waitFor();
-      const nia = sandbox.state().guilds[0]?.members.find((m) => m.user_id === users.nia);
-      expect(nia?.roles).toContain(roles.stationManagers);
-    } finally {
-      await browser.close();
-    }
   });
 });
