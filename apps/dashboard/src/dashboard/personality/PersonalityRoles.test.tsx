@@ -25,6 +25,8 @@ const QUESTIONS = [
 
 interface MoreOptions {
   lastRefresh?: LastRefresh | null;
+  /** Reset puts the setup away, then cannot queue its job (503). */
+  resetQueueDown?: boolean;
   /** The job status answered at the n-th poll (1-based) of whichever job was started. */
   job?: (poll: number, name: string) => Partial<JobStatus>;
 }
@@ -82,6 +84,11 @@ function personalityApi(
     if (key === `POST ${base}/personality-roles/reset`) {
       // The API retires the setup before it answers: the next GET says not configured.
       configured = false;
+      if (more.resetQueueDown)
+        return {
+          status: 503,
+          body: { error: 'service_unavailable', message: 'Job queue unavailable. Try again shortly.' },
+        };
       return accept('reset');
     }
     if (method === 'GET' && path === `/api/jobs/${started}.${STATION.id}`) {
@@ -284,6 +291,19 @@ describe('personality roles', () => {
     await within(card).findByText('Resetting personality roles…');
     await within(card).findByText('Deleted 40 roles and 10 messages', {}, { timeout: 3000 });
     within(card).getByText('Resetting personality roles: done');
+  });
+
+  it('shows the Initialize card and the reason when reset could not queue its job', async () => {
+    signInAda();
+    personalityApi(true, false, false, { resetQueueDown: true });
+    vi.stubGlobal(
+      'confirm',
+      vi.fn(() => true),
+    );
+    open();
+    fireEvent.click(await screen.findByRole('button', { name: 'Reset' }, { timeout: 5000 }));
+    await screen.findByRole('button', { name: 'Initialize Personality Roles' });
+    expect(screen.getByRole('alert').textContent).toContain('Job queue unavailable. Try again shortly.');
   });
 
   it('shows a finished job summary and warnings, then reloads the state', async () => {

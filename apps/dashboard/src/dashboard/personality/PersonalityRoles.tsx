@@ -112,20 +112,20 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
   const job = (
     name: 'generatePersonalityRoles' | 'postPersonalityMessages' | 'resetPersonalityRoles',
     failure: string,
-    then?: () => void,
   ) =>
     mutation(
       () => apiCall(name, { params: { guildId } }),
       failure,
-      (accepted) => {
-        tracker.track(accepted.job_id);
-        then?.();
-      },
+      (accepted) => tracker.track(accepted.job_id),
     );
   const generate = useMutation(job('generatePersonalityRoles', PERSONALITY_FAILURES.generate));
   const post = useMutation(job('postPersonalityMessages', PERSONALITY_FAILURES.post));
-  // The API has already put the setup away: the Initialize card is back before the job runs.
-  const reset = useMutation(job('resetPersonalityRoles', PERSONALITY_FAILURES.reset, () => void reload()));
+  // The API puts the setup away before it queues the job: the Initialize card is back before the
+  // job runs, and also when only the queueing failed (the setup is gone all the same).
+  const reset = useMutation({
+    ...job('resetPersonalityRoles', PERSONALITY_FAILURES.reset),
+    onSettled: () => void reload(),
+  });
 
   if (!guard.ready) return guard.view;
   const { data, botInGuild, banner } = guard;
