@@ -1,21 +1,81 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { bullPrefix, jobIdFor } from '@spacecadet/contract';
-import { DEFAULT_COLOR_PALETTE } from '@spacecadet/core';
-import { colorShades, colors, guildConfigs } from '@spacecadet/db/schema';
-import { QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
+import { type JobName, jobIdFor } from '@spacecadet/contract';
+import { DEFAULT_COLOR_PALETTE, PERSONALITY_CATALOG } from '@spacecadet/core';
+import { seedPersonalityCatalog } from '@spacecadet/db/queries/personality-roles';
+import {
+  colorShades,
+  colors,
+  guildConfigs,
+  personalityConfigs,
+  personalityOptions,
+} from '@spacecadet/db/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
-import { control, guildState, type Harness, jobQueue, STATION, startHarness, waitFor } from './helpers.ts';
+import {
+  control,
+  guildState,
+  type Harness,
+  jobQueue,
+  SANDBOX_IDS,
+  STATION,
+  startHarness,
+  waitFor,
+} from './helpers.ts';
 
 const workerDir = fileURLToPath(new URL('..', import.meta.url));
 const shadeNames = DEFAULT_COLOR_PALETTE.flatMap((family) =>
   family.shades.length > 0 ? family.shades.map((shade) => shade.name) : [family.name],
 ).sort();
+const optionLabels = PERSONALITY_CATALOG.flatMap((question) =>
+  question.options.map((option) => option.label),
+).sort();
 
-describe('a worker killed with SIGKILL in the middle of color-roles.generate', () => {
+/** A job that creates roles one by one, and what one clean run of it leaves. */
+interface RoleCreatingJob {
+  job: JobName;
+  setup(harness: Harness): Promise<void>;
+  /** The role names one clean run creates, sorted. */
+  names: readonly string[];
+  /** Every role id the run recorded in Postgres. */
+  recorded(harness: Harness): Promise<Array<string | null>>;
+}
+
+const CASES: RoleCreatingJob[] = [
+  {
+    job: 'color-roles.generate',
+    async setup(harness) {
+      await harness.database.db
+        .insert(guildConfigs)
+        .values({ guildId: STATION, data: { color_roles_mode: 'shades' } });
+    },
+    names: shadeNames,
+    recorded: async (harness) =>
+      [
+        ...(await harness.database.db.select({ roleId: colorShades.roleId }).from(colorShades)),
+        ...(await harness.database.db.select({ roleId: colors.roleId }).from(colors)),
+      ].map((row) => row.roleId),
+  },
+  {
+    job: 'personality-roles.generate',
+    async setup(harness) {
+      await harness.database.db.transaction(async (tx) => {
+        await tx
+          .insert(personalityConfigs)
+          .values({ guildId: STATION, assignChannelId: SANDBOX_IDS.channels.roles, configured: true });
+        await seedPersonalityCatalog(tx, STATION);
+      });
+    },
+    names: optionLabels,
+    recorded: async (harness) =>
+      (await harness.database.db.select({ roleId: personalityOptions.roleId }).from(personalityOptions)).map(
+        (row) => row.roleId,
+      ),
+  },
+];
+
+describe.each(CASES)('a worker killed with SIGKILL in the middle of $job', (job) => {
   let harness: Harness;
   let child: ChildProcess | undefined;
   let survivor: RunningWorker | undefined;
@@ -24,9 +84,6 @@ describe('a worker killed with SIGKILL in the middle of color-roles.generate', (
   beforeAll(async () => {
     harness = await startHarness();
     jobs = jobQueue(harness);
-    await harness.database.db
-      .insert(guildConfigs)
-      .values({ guildId: STATION, data: { color_roles_mode: 'shades' } });
   });
   afterAll(async () => {
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -35,7 +92,7 @@ describe('a worker killed with SIGKILL in the middle of color-roles.generate', (
     await harness.close();
   });
 
-  it('is taken over within JOB_LOCK_DURATION_MS and ends as one clean run: one role per shade, no duplicates', async () => {
+  it('is taken over within JOB_LOCK_DURATION_MS and ends as one clean run: one role per target, no duplicates', async () => {
     const fixtureRoles = guildState(harness.sandbox, STATION).roles.length;
     // node itself runs the worker (tsx as a loader): killing a `tsx` wrapper would leave its
     // node child running.
@@ -45,39 +102,36 @@ describe('a worker killed with SIGKILL in the middle of color-roles.generate', (
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     await waitFor('the child worker to listen', async () => (await jobs.queue.getWorkersCount()) > 0, 30_000);
+    // Set up once the child is listening: at start a worker schedules a refresh of every
+    // configured guild, which would make the roles before the job under test could.
+    await job.setup(harness);
 
-    const events = new QueueEvents(jobs.queue.name, {
-      connection: new Redis(harness.redis.url, { maxRetriesPerRequest: null }),
-      prefix: bullPrefix(harness.redis.prefix),
-    });
-    await events.waitUntilReady();
-    const jobId = jobIdFor('color-roles.generate', STATION);
+    const jobId = jobIdFor(job.job, STATION);
     const sandbox = control(harness.sandbox);
-    // Once the first role is written, make Discord answer 429 for a long time: the child is
-    // then stuck mid-job, waiting to retry, when it is killed.
-    const stalled = new Promise<void>((resolve) => {
-      events.on('progress', ({ jobId: id, data }) => {
-        if (id === jobId && typeof data === 'number' && data > 10) {
-          void sandbox
-            .fault({
-              method: 'POST',
-              path: `/guilds/${STATION}/roles`,
-              status: 429,
-              count: 1000,
-              retry_after: 60,
-            })
-            .then(() => resolve());
-        }
-      });
+    await jobs.add(job.job);
+    // Once the first role exists, make Discord answer 429 for a long time: the child is then
+    // stuck mid-job, waiting to retry, when it is killed. The sandbox runs in this process, so
+    // its state is watched directly (an event through Redis came too late for a fast job).
+    await new Promise<void>((resolve) => {
+      const watch = () => {
+        if (guildState(harness.sandbox, STATION).roles.length > fixtureRoles) resolve();
+        else setImmediate(watch);
+      };
+      watch();
     });
-    await jobs.add('color-roles.generate');
-    await stalled;
+    await sandbox.fault({
+      method: 'POST',
+      path: `/guilds/${STATION}/roles`,
+      status: 429,
+      count: 1000,
+      retry_after: 60,
+    });
     await waitFor('the child to hit the rate limit', async () =>
       (await sandbox.faults()).some((fault) => fault.remaining < 1000),
     );
     const createdBeforeKill = guildState(harness.sandbox, STATION).roles.length - fixtureRoles;
     expect(createdBeforeKill).toBeGreaterThan(0);
-    expect(createdBeforeKill).toBeLessThan(shadeNames.length);
+    expect(createdBeforeKill).toBeLessThan(job.names.length);
     // Another worker is up and idle while the child holds the job: what a deployment with
     // several workers looks like when one of them dies.
     survivor = await startWorker(harness.config());
@@ -88,7 +142,6 @@ describe('a worker killed with SIGKILL in the middle of color-roles.generate', (
     child.kill('SIGKILL');
     await exited;
     await sandbox.clearFaults();
-    await events.close();
 
     // Taken over = the survivor is creating roles again (not merely holding the job).
     const takeoverBound = Number(harness.env.JOB_LOCK_DURATION_MS);
@@ -105,17 +158,12 @@ describe('a worker killed with SIGKILL in the middle of color-roles.generate', (
     expect(outcome.state).toBe('completed');
     expect(outcome.job.attemptsStarted).toBeGreaterThanOrEqual(2);
 
-    // The final state of one clean run: exactly one role per shade, each recorded once.
+    // The final state of one clean run: exactly one role per target, each recorded once.
     const roles = guildState(harness.sandbox, STATION).roles;
-    expect(roles.length).toBe(fixtureRoles + shadeNames.length);
-    const created = roles.filter((role) => shadeNames.includes(role.name));
-    expect(created.map((role) => role.name).sort()).toEqual(shadeNames);
-    const recorded = [
-      ...(await harness.database.db.select({ roleId: colorShades.roleId }).from(colorShades)),
-      ...(await harness.database.db.select({ roleId: colors.roleId }).from(colors)),
-    ]
-      .map((row) => row.roleId)
-      .filter((id): id is string => id !== null);
+    expect(roles.length).toBe(fixtureRoles + job.names.length);
+    const created = roles.filter((role) => job.names.includes(role.name));
+    expect(created.map((role) => role.name).sort()).toEqual(job.names);
+    const recorded = (await job.recorded(harness)).filter((id): id is string => id !== null);
     expect(recorded.sort()).toEqual(created.map((role) => role.id).sort());
   });
 });
