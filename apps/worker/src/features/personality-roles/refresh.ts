@@ -29,6 +29,7 @@ export async function refreshPersonalityRoles(context: JobContext): Promise<JobR
     return { ok: true, summary: 'Personality roles are not set up here: nothing to refresh.' };
   }
   const questions = await loadPersonalityQuestions(db, guildId);
+  const startedAt = Date.now();
   try {
     let view = await guildRolesView(client, guildId);
     // The cache can lag a role created a moment ago: ask Discord before recreating anything.
@@ -52,6 +53,7 @@ export async function refreshPersonalityRoles(context: JobContext): Promise<JobR
     const summary = said.length > 0 ? `${said.join(', ')}.` : 'Everything was in place.';
     await recordPersonalityRefresh(db, guildId, { summary, repaired });
     await matchRefreshSchedule(context.deps, guildId, true);
+    context.log.info({ repaired, startedAt, ms: Date.now() - startedAt }, 'personality refresh finished');
     return withWarnings({ ok: true, summary }, [...roles.warnings, ...(messages?.warnings ?? [])]);
   } catch (error) {
     // The admin sees why the last refresh did not repair anything (a deleted channel, say).

@@ -1,0 +1,95 @@
+import { jobIdFor } from '@spacecadet/contract';
+import { seedPersonalityCatalog } from '@spacecadet/db/queries/personality-roles';
+import { personalityConfigs } from '@spacecadet/db/schema';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningWorker, startWorker } from '../src/worker.ts';
+import { control, type Harness, jobQueue, SANDBOX_IDS, STATION, startHarness, waitFor } from './helpers.ts';
+
+interface RefreshLine {
+  msg: string;
+  startedAt: number;
+  ms: number;
+  guildId: string;
+}
+
+/** A worker whose log lines this test reads. */
+function loggedWorker(harness: Harness, lines: RefreshLine[]) {
+  const logger = pino(
+    { level: 'info' },
+    {
+      write: (line: string) => {
+        const parsed = JSON.parse(line) as RefreshLine;
+        if (parsed.msg === 'personality refresh finished') lines.push(parsed);
+      },
+    },
+  );
+  return startWorker(harness.config({ WORKER_CONCURRENCY: '4' }), { logger });
+}
+
+describe('the personality refresh across two worker processes', () => {
+  let harness: Harness;
+  const workers: RunningWorker[] = [];
+  let jobs: ReturnType<typeof jobQueue>;
+  const linesA: RefreshLine[] = [];
+  const linesB: RefreshLine[] = [];
+
+  beforeAll(async () => {
+    harness = await startHarness();
+    jobs = jobQueue(harness);
+    workers.push(await loggedWorker(harness, linesA), await loggedWorker(harness, linesB));
+    await harness.database.db.transaction(async (tx) => {
+      await tx
+        .insert(personalityConfigs)
+        .values({ guildId: STATION, assignChannelId: SANDBOX_IDS.channels.roles, configured: true });
+      await seedPersonalityCatalog(tx, STATION);
+    });
+    for (const name of ['personality-roles.generate', 'personality-roles.post'] as const) {
+      expect((await jobs.finished((await jobs.add(name)).id ?? '')).state).toBe('completed');
+    }
+  });
+  afterAll(async () => {
+    await jobs?.close();
+    for (const worker of workers) await worker.close();
+    await harness.close();
+  });
+
+  it('never runs one guild refresh twice at once, whichever process picks the jobs up', async () => {
+    // Each refresh reads the channel's messages once; a slow answer keeps each run going ~300 ms,
+    // long enough that two runs at once would show as overlapping spans.
+    await control(harness.sandbox).fault({
+      method: 'GET',
+      path: `/channels/${SANDBOX_IDS.channels.roles}/messages`,
+      status: 429,
+      count: 8,
+      retry_after: 0.3,
+    });
+    const before = linesA.length + linesB.length;
+    const ids = Array.from(
+      { length: 8 },
+      (_, i) => `${jobIdFor('personality-roles.refresh', STATION)}.burst${i}`,
+    );
+    await jobs.queue.addBulk(
+      ids.map((jobId) => ({
+        name: 'personality-roles.refresh',
+        data: { guild_id: STATION, requested_by: null },
+        opts: { jobId },
+      })),
+    );
+    await waitFor('8 refreshes to finish', () => linesA.length + linesB.length >= before + 8, 30_000);
+    const runs = [...linesA, ...linesB]
+      .slice(0)
+      .filter((line) => line.guildId === STATION)
+      .map((line) => ({ start: line.startedAt, end: line.startedAt + line.ms }))
+      .sort((a, b) => a.start - b.start);
+    for (let i = 1; i < runs.length; i += 1) {
+      const [previous, current] = [runs[i - 1], runs[i]];
+      expect(current?.start ?? 0, `run ${i} starts after run ${i - 1} ended`).toBeGreaterThanOrEqual(
+        previous?.end ?? 0,
+      );
+    }
+    // Both processes took refreshes: the exclusion held across processes, not only within one.
+    expect(linesA.length).toBeGreaterThan(0);
+    expect(linesB.length).toBeGreaterThan(0);
+  });
+});
