@@ -15,6 +15,7 @@ import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
 import { clickMemberRoleIds, underMemberLock } from '../../interactions/member-lock.ts';
 import { answerEphemeral, type EphemeralAnswer } from '../../interactions/respond.ts';
 import type { ComponentRoute, PanelInteraction } from '../../interactions/types.ts';
+import { PERSONALITY_FEATURE } from './roles.ts';
 
 export const PERSONALITY_PANEL_OUT_OF_DATE =
   'This question is out of date. Ask an admin to post the role messages again.';
@@ -29,7 +30,6 @@ export const PERSONALITY_BUSY_MESSAGE =
 export const PERSONALITY_PICK_REASON = 'Space Cadet: personality pick';
 /** Covers clicks that waited on the lock: their payload predates the change recorded here. */
 export const LAST_PERSONALITY_TTL_SECONDS = 5 * 60;
-const LOCK_FEATURE = 'personality-roles';
 
 /** The answer after a pick: what the member now holds for the question, in panel order. */
 export function personalityAnswerMessage(title: string, labels: readonly string[]): string {
@@ -122,7 +122,7 @@ async function pickRoles(
   }
 
   const userId = interaction.user.id;
-  const lockKey = memberPickLockKey(LOCK_FEATURE, guildId, userId);
+  const lockKey = memberPickLockKey(PERSONALITY_FEATURE, guildId, userId);
   const lock = await underMemberLock(interaction, deps, lockKey, () =>
     changeRoles(deps, guildId, userId, question, choice, chosenRoles, clickMemberRoleIds(interaction)),
   );
