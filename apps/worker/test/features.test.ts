@@ -1,4 +1,4 @@
-import { type GuildJobPayload, jobSchedulerIdFor } from '@spacecadet/contract';
+import { type GuildJobPayload, JOB_NAMES, jobSchedulerIdFor } from '@spacecadet/contract';
 import { Events } from 'discord.js';
 import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
@@ -40,8 +40,8 @@ describe('hostFeatures', () => {
 
   it('hands every job name of the contract to exactly one feature', () => {
     const host = hostFeatures(FEATURES);
-    expect(host.jobs.size).toBe(11);
-    expect(host.components.map((route) => route.prefix)).toEqual(['color:']);
+    expect([...host.jobs.keys()].sort()).toEqual([...JOB_NAMES].sort());
+    expect(host.components.map((route) => route.prefix)).toEqual(['color:', 'personality:']);
     expect(host.commands.map((command) => command.data.name)).toEqual(['colors']);
   });
 });
