@@ -1,6 +1,8 @@
 import { rolesCreatingKey } from '@spacecadet/contract';
-import type { APIRole } from 'discord.js';
+import { type APIRole, Routes } from 'discord.js';
 import type { Redis } from 'ioredis';
+import { DiscordCodes, isDiscordError } from '../discord-rest.ts';
+import { type JobContext, JobFailure } from '../jobs/types.ts';
 
 /**
  * Marks a role create in flight, in the Redis hash `rolesCreatingKey(feature, guild)`.
@@ -82,4 +84,41 @@ export function findOrphanRole<R extends Pick<APIRole, 'id' | 'name' | 'color' |
         role.name === target.name && role.color === target.color && !role.managed && !claimed.has(role.id),
     )
     .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1))[0];
+}
+
+/** Discord's limit of roles per guild, @everyone included. */
+export const GUILD_ROLE_CAP = 250;
+
+/**
+ * Creates a feature's role with the in-flight mark around it (see above), so a retry after a
+ * crash adopts it. Discord's refusals a retry cannot fix fail the job in words for the admin;
+ * `purpose` names the roles ("color roles").
+ */
+export async function createMarkedRole(
+  context: JobContext,
+  feature: string,
+  target: PendingRoleTarget,
+  purpose: string,
+): Promise<string> {
+  const { client, redis } = context.deps;
+  const guildId = context.payload.guild_id;
+  await markRolePending(redis, feature, guildId, target);
+  try {
+    const role = (await client.rest.post(Routes.guildRoles(guildId), {
+      body: { name: target.name, color: target.color, permissions: '0', hoist: false, mentionable: false },
+      reason: `Space Cadet: ${purpose}`,
+    })) as APIRole;
+    return role.id;
+  } catch (error) {
+    if (isDiscordError(error, DiscordCodes.MaximumNumberOfGuildRolesReached)) {
+      throw new JobFailure(
+        'role_cap_reached',
+        `Discord's limit of ${GUILD_ROLE_CAP} roles was reached while creating "${target.name}". Delete some roles, then try again.`,
+      );
+    }
+    if (isDiscordError(error, DiscordCodes.MissingPermissions)) {
+      throw new JobFailure('forbidden', `I need the Manage Roles permission to create ${purpose}.`);
+    }
+    throw error;
+  }
 }

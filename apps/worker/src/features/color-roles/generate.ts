@@ -7,19 +7,14 @@ import {
   setShadeRoleId,
 } from '@spacecadet/db/queries/color-roles';
 import { type APIRole, DiscordAPIError, Routes } from 'discord.js';
-import {
-  DiscordCodes,
-  fetchGuildRoles,
-  fetchMember,
-  highestRolePosition,
-  isDiscordError,
-} from '../../discord-rest.ts';
+import { fetchGuildRoles, fetchMember, highestRolePosition } from '../../discord-rest.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import {
   clearPendingRole,
+  createMarkedRole,
   findOrphanRole,
+  GUILD_ROLE_CAP,
   loadPendingRoles,
-  markRolePending,
 } from '../../roles/pending-roles.ts';
 import { retireOtherModeRoles } from './mode-switch.ts';
 import { paletteRoleIds } from './palette.ts';
@@ -27,8 +22,6 @@ import { colorRolePlacement } from './role-placement.ts';
 import { COLOR_ROLES_FEATURE, type RoleTarget, roleTargets } from './role-targets.ts';
 import { clearColorWarnings, recordColorWarning, roleAboveBotWarning } from './warnings.ts';
 
-/** Discord's limit of roles per guild, @everyone included. */
-export const GUILD_ROLE_CAP = 250;
 const ROLE_REASON = 'Space Cadet: color roles';
 
 /**
@@ -77,7 +70,8 @@ export async function generateColorRoles(context: JobContext): Promise<JobResult
   let done = 0;
   for (const target of missing) {
     const adopted = adoptions.get(target.key);
-    const roleId = adopted?.id ?? (await createRole(context, target));
+    const roleId =
+      adopted?.id ?? (await createMarkedRole(context, COLOR_ROLES_FEATURE, target, 'color roles'));
     await saveRoleId(context, target, roleId);
     await clearPendingRole(redis, COLOR_ROLES_FEATURE, guildId, target.key);
     if (!adopted) created += 1;
@@ -118,30 +112,6 @@ function retiredSummary(mode: ColorRolesMode, retired: { deleted: number; moved:
   const other = mode === 'shades' ? 'basic' : 'shades';
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   return ` ${plural(retired.deleted, `${other}-mode role`)} removed; ${plural(retired.moved, 'member')} moved to the closest ${mode === 'shades' ? 'shade' : 'color'}.`;
-}
-
-async function createRole(context: JobContext, target: RoleTarget): Promise<string> {
-  const { client, redis } = context.deps;
-  const guildId = context.payload.guild_id;
-  await markRolePending(redis, COLOR_ROLES_FEATURE, guildId, target);
-  try {
-    const role = (await client.rest.post(Routes.guildRoles(guildId), {
-      body: { name: target.name, color: target.color, permissions: '0', hoist: false, mentionable: false },
-      reason: ROLE_REASON,
-    })) as APIRole;
-    return role.id;
-  } catch (error) {
-    if (isDiscordError(error, DiscordCodes.MaximumNumberOfGuildRolesReached)) {
-      throw new JobFailure(
-        'role_cap_reached',
-        `Discord's limit of ${GUILD_ROLE_CAP} roles was reached while creating "${target.name}". Delete some roles, then try again.`,
-      );
-    }
-    if (isDiscordError(error, DiscordCodes.MissingPermissions)) {
-      throw new JobFailure('forbidden', 'I need the Manage Roles permission to create color roles.');
-    }
-    throw error;
-  }
 }
 
 async function saveRoleId(context: JobContext, target: RoleTarget, roleId: string): Promise<void> {

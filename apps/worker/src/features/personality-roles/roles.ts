@@ -5,8 +5,6 @@ import {
   type StoredPersonalityQuestion,
   setPersonalityOptionRoleId,
 } from '@spacecadet/db/queries/personality-roles';
-import { type APIRole, Routes } from 'discord.js';
-import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import {
   botCanManageRoles,
@@ -16,16 +14,14 @@ import {
 } from '../../roles/guild-roles.ts';
 import {
   clearPendingRole,
+  createMarkedRole,
   findOrphanRole,
+  GUILD_ROLE_CAP,
   loadPendingRoles,
-  markRolePending,
 } from '../../roles/pending-roles.ts';
 
 /** Names this feature's marks of role creates in flight and its job lock. */
 export const PERSONALITY_FEATURE = 'personality-roles';
-/** Discord's limit of roles per guild, @everyone included. */
-export const GUILD_ROLE_CAP = 250;
-const ROLE_REASON = 'Space Cadet: personality roles';
 /** Personality roles carry no colour, so a member's colour role keeps showing. */
 const ROLE_COLOR = 0;
 
@@ -96,7 +92,14 @@ export async function ensurePersonalityRoles(
   let done = 0;
   for (const option of missing) {
     const adopted = adoptions.get(option.id);
-    const roleId = adopted ?? (await createRole(context, option));
+    const roleId =
+      adopted ??
+      (await createMarkedRole(
+        context,
+        PERSONALITY_FEATURE,
+        { key: targetKey(option), name: roleName(option), color: ROLE_COLOR },
+        'personality roles',
+      ));
     if (!(await setPersonalityOptionRoleId(context.deps.db, option.id, roleId))) {
       // A reset removed the option while this run was creating its role: the role goes too.
       await queuePersonalityCleanup(context.deps.db, {
@@ -118,34 +121,6 @@ export async function ensurePersonalityRoles(
 /** Discord allows 100 characters in a role name; option labels are shorter, but stay safe. */
 function roleName(option: StoredPersonalityOption): string {
   return option.label.slice(0, 100);
-}
-
-async function createRole(context: JobContext, option: StoredPersonalityOption): Promise<string> {
-  const { client, redis } = context.deps;
-  const guildId = context.payload.guild_id;
-  await markRolePending(redis, PERSONALITY_FEATURE, guildId, {
-    key: targetKey(option),
-    name: roleName(option),
-    color: ROLE_COLOR,
-  });
-  try {
-    const role = (await client.rest.post(Routes.guildRoles(guildId), {
-      body: { name: roleName(option), color: ROLE_COLOR, permissions: '0', hoist: false, mentionable: false },
-      reason: ROLE_REASON,
-    })) as APIRole;
-    return role.id;
-  } catch (error) {
-    if (isDiscordError(error, DiscordCodes.MaximumNumberOfGuildRolesReached)) {
-      throw new JobFailure(
-        'role_cap_reached',
-        `Discord's limit of ${GUILD_ROLE_CAP} roles was reached while creating "${option.label}". Delete some roles, then try again.`,
-      );
-    }
-    if (isDiscordError(error, DiscordCodes.MissingPermissions)) {
-      throw new JobFailure('forbidden', 'I need the Manage Roles permission to create personality roles.');
-    }
-    throw error;
-  }
 }
 
 /**
