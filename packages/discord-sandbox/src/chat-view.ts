@@ -37,6 +37,14 @@ aside{width:240px;background:var(--side);padding:10px;overflow:auto}.role{displa
 form.composer{padding:0 16px 18px}form.composer input{width:100%;padding:11px 14px;border-radius:8px;border:0;background:#383a40;color:var(--text)}
 #toast{position:fixed;bottom:80px;left:50%;transform:translateX(-50%);background:#111214;color:var(--head);padding:8px 14px;border-radius:6px;display:none}
 #toast.err{background:#da373c}.empty{color:var(--muted);padding:16px}
+@media (max-width:700px){
+header{flex-wrap:wrap;row-gap:6px;padding:6px 10px}.status{margin-left:0}header select{max-width:60vw}
+.layout{flex-direction:column}main{min-height:0}nav{width:auto;flex:none;padding:4px 8px;overflow-x:auto}nav h2{display:none}
+#channels{display:flex;gap:4px}nav a{white-space:nowrap}.topic{padding:6px 10px}
+aside{width:auto;flex:0 0 28vh;border-top:1px solid #0006}
+.msg{gap:10px;padding:6px 10px}.avatar{width:32px;height:32px}.btn{padding:2px 10px}
+.menu{min-width:0;width:100%}.menu-wrap{flex-wrap:wrap}form.composer{padding:0 10px 10px}
+}
 `;
 
 function chatViewHtml(): string {

@@ -65,4 +65,54 @@ describe('chat view in a browser', () => {
       await quick.close();
     }
   });
+
+  it('fits a 390 px phone: the messages take the width, the sidebars stack, nothing scrolls sideways', async () => {
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    });
+    try {
+      const { guilds, channels, users } = SANDBOX_IDS;
+      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      await page.goto(`${sandbox.url}/?guild=${guilds.station}&user=${users.nia}&channel=${channels.roles}`);
+      await bot(sandbox, 'POST', `/channels/${channels.roles}/messages`, {
+        embeds: [{ title: 'Gender', description: 'How do you identify?' }],
+        components: [
+          {
+            type: 1,
+            components: ['Male', 'Female', 'Non-binary', 'Genderfluid', 'Prefer not to say'].map(
+              (label, i) => ({
+                type: 2,
+                style: 2,
+                label,
+                custom_id: `q:${i}`,
+              }),
+            ),
+          },
+          { type: 1, components: [{ type: 2, style: 4, label: 'Clear my answer', custom_id: 'q:clear' }] },
+        ],
+      });
+      const clear = page.locator('[data-custom-id="q:clear"]');
+      await clear.waitFor();
+      const layout = await page.evaluate(() => {
+        const box = (id: string) => document.getElementById(id)?.getBoundingClientRect();
+        return {
+          overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          messages: box('messages')?.width ?? 0,
+          roles: box('roles')?.height ?? 0,
+          composer: box('composer')?.bottom ?? Number.POSITIVE_INFINITY,
+        };
+      });
+      expect(layout.overflow).toBeLessThanOrEqual(0);
+      expect(layout.messages).toBeGreaterThan(350);
+      expect(layout.roles).toBeGreaterThan(0);
+      expect(layout.composer).toBeLessThanOrEqual(844);
+      // The whole last message shows, its last row too.
+      expect(await clear.isVisible()).toBe(true);
+      const last = await clear.boundingBox();
+      expect((last?.y ?? 0) + (last?.height ?? 0)).toBeLessThanOrEqual(layout.composer);
+    } finally {
+      await browser.close();
+    }
+  });
 });

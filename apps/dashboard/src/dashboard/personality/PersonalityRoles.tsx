@@ -206,8 +206,10 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
                 Reset
               </button>
             </div>
-            <p className="muted small">{REFRESH_NOTE}</p>
-            <LastRefreshNote last={data.last_refresh ?? null} />
+            <div className="refresh-notes">
+              <p className="muted small">{REFRESH_NOTE}</p>
+              <LastRefreshNote last={data.last_refresh ?? null} />
+            </div>
             {jobView}
           </section>
           <section className="card" aria-labelledby="questions-title">
