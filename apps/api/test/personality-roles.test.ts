@@ -76,12 +76,27 @@ describe('personality roles, from nothing to reset', () => {
     expect(await jobState('personality-roles.post')).toBe('unknown');
   });
 
+  it('refuses the Discord Onboarding switch before Initialize', async () => {
+    for (const enabled of [true, false]) {
+      await expectInvalid(
+        await send('PUT', path('setPersonalityOnboarding'), { enabled }),
+        INITIALIZE_FIRST_MESSAGE,
+      );
+    }
+    expect(await jobState('personality-roles.onboarding')).toBe('unknown');
+  });
+
   it('initializes the catalog, answers it with no refresh run yet, and queues a refresh', async () => {
     const init = await send('POST', path('initPersonalityRoles'), { channel_id: CHANNELS.roles });
     expect(init.statusCode, init.body).toBe(200);
     const state = await getState();
     expect(init.json()).toEqual(state);
-    expect(state).toMatchObject({ configured: true, assign_channel_id: CHANNELS.roles, last_refresh: null });
+    expect(state).toMatchObject({
+      configured: true,
+      assign_channel_id: CHANNELS.roles,
+      last_refresh: null,
+      onboarding: false,
+    });
     expect(state.questions).toHaveLength(10);
     // role_count is the number of options stored for the question: the catalog's, as seeded.
     expect(state.questions.map((q) => [q.question_type, q.role_count])).toEqual(
@@ -150,10 +165,35 @@ describe('personality roles, from nothing to reset', () => {
     expect(post.json()).toEqual({ job_id: jobIdFor('personality-roles.post', guildId) });
   });
 
+  it('stores the Discord Onboarding switch and queues its job each time', async () => {
+    const on = await send('PUT', path('setPersonalityOnboarding'), { enabled: true });
+    expect(on.statusCode, on.body).toBe(202);
+    expect(on.json()).toEqual({ job_id: jobIdFor('personality-roles.onboarding', guildId) });
+    expect(await jobState('personality-roles.onboarding')).toBe('waiting');
+    expect((await getState()).onboarding).toBe(true);
+
+    await forgetJob('personality-roles.onboarding');
+    const off = await send('PUT', path('setPersonalityOnboarding'), { enabled: false });
+    expect(off.statusCode, off.body).toBe(202);
+    expect(await jobState('personality-roles.onboarding')).toBe('waiting');
+    expect((await getState()).onboarding).toBe(false);
+
+    await forgetJob('personality-roles.onboarding');
+    for (const payload of [{}, { enabled: 'yes' }, { enabled: true, extra: 1 }]) {
+      const bad = await send('PUT', path('setPersonalityOnboarding'), payload);
+      expect(bad.statusCode, `${JSON.stringify(payload)}: ${bad.body}`).toBe(400);
+    }
+    expect(await jobState('personality-roles.onboarding')).toBe('unknown');
+    expect((await getState()).onboarding).toBe(false);
+    // Left on for the reset below, with a prompt the bot made.
+    await send('PUT', path('setPersonalityOnboarding'), { enabled: true });
+  });
+
   it('reset answers not configured at once, queues the cleanup and the reset job', async () => {
     const db = h.database.db;
     const roleId = '300000000000000099';
     const messageId = '400000000000000099';
+    const promptId = '500000000000000099';
     const [option] = await db
       .select({ id: personalityOptions.id })
       .from(personalityOptions)
@@ -166,7 +206,7 @@ describe('personality roles, from nothing to reset', () => {
       .where(eq(personalityOptions.id, option?.id ?? 0));
     await db
       .update(personalityQuestions)
-      .set({ messageId, messageChannelId: CHANNELS.general })
+      .set({ messageId, messageChannelId: CHANNELS.general, onboardingPromptId: promptId })
       .where(
         and(eq(personalityQuestions.guildId, guildId), eq(personalityQuestions.questionType, 'pronouns')),
       );
@@ -182,6 +222,7 @@ describe('personality roles, from nothing to reset', () => {
       assign_channel_id: CHANNELS.general,
       questions: [],
       last_refresh: null,
+      onboarding: false,
     });
     const cleanup = await db
       .select({
@@ -195,9 +236,10 @@ describe('personality roles, from nothing to reset', () => {
       expect.arrayContaining([
         { kind: 'role', targetId: roleId, channelId: null },
         { kind: 'message', targetId: messageId, channelId: CHANNELS.general },
+        { kind: 'onboarding', targetId: promptId, channelId: null },
       ]),
     );
-    expect(cleanup).toHaveLength(2);
+    expect(cleanup).toHaveLength(3);
     expect(await db.select().from(personalityOptions).where(eq(personalityOptions.guildId, guildId))).toEqual(
       [],
     );

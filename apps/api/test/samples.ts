@@ -14,6 +14,7 @@ export const SAMPLE_BODIES: { [N in RouteName]?: RouteBody<N> } = {
   initPersonalityRoles: { channel_id: CHANNELS.roles },
   setPersonalityChannel: { channel_id: CHANNELS.roles },
   togglePersonalityQuestion: { enabled: false },
+  setPersonalityOnboarding: { enabled: false },
   putLeveling: { enabled: true, xp_per_message: 15 },
   createLevelingRole: { role_name: 'Veteran', level_required: 5, is_image_role: false },
   updateLevelingRole: { role_name: 'Elder' },

@@ -151,6 +151,11 @@ export const PersonalityRolesState = z
       })
       .nullable()
       .optional(),
+    /**
+     * "Also ask in Discord Onboarding": the enabled questions are also prompts of the server's
+     * native Discord Onboarding. Always sent by the API; optional for older answers.
+     */
+    onboarding: z.boolean().optional(),
   })
   .meta({ id: 'PersonalityRoles' });
 export type PersonalityRolesState = z.infer<typeof PersonalityRolesState>;

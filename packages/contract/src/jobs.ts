@@ -22,6 +22,7 @@ export const JOB_NAMES = [
   'personality-roles.post',
   'personality-roles.refresh',
   'personality-roles.reset',
+  'personality-roles.onboarding',
   'leveling.sync-roles',
   'leveling.resend-overview',
   'leveling.daily-overview',

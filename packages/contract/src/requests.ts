@@ -85,6 +85,10 @@ export const ExpandGroupBody = z.object({ group_id: SerialId, is_expanded: z.boo
 
 export const QuestionParams = GuildParams.extend({ question_type: Text.min(1).max(64) });
 export const ToggleQuestionBody = z.object({ enabled: z.boolean() });
+export const PersonalityOnboardingBody = z
+  .object({ enabled: z.boolean() })
+  .strict()
+  .meta({ id: 'PersonalityOnboardingBody' });
 
 const NullableChannel = ChannelId.nullable();
 export const PutLevelingBody = z

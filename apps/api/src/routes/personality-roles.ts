@@ -13,6 +13,7 @@ import {
   retirePersonalitySetup,
   type StoredPersonalityQuestion,
   seedPersonalityCatalog,
+  setPersonalityOnboarding,
 } from '@spacecadet/db/queries/personality-roles';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -52,6 +53,7 @@ async function readState(db: Db, guildId: string): Promise<PersonalityRolesState
     last_refresh: lastRefresh
       ? { ran_at: lastRefresh.at.toISOString(), summary: lastRefresh.summary, repaired: lastRefresh.repaired }
       : null,
+    onboarding: config.onboardingEnabled,
   };
 }
 
@@ -158,6 +160,18 @@ export function registerPersonalityRoutes(app: FastifyInstance): void {
     await retirePersonalitySetup(db, params.guildId);
     return {
       job_id: await enqueueGuildJob(queue, 'personality-roles.reset', params.guildId, session.user.id),
+    };
+  });
+
+  // The switch is stored first (GET answers it at once); the job makes Discord Onboarding match
+  // it, and the refresh keeps it matching.
+  defineRoute(app, routes.setPersonalityOnboarding, async ({ params, body, session }) => {
+    await requireSetup(db, params.guildId);
+    if (!(await setPersonalityOnboarding(db, params.guildId, body.enabled))) {
+      throw new ApiError('invalid_input', INITIALIZE_FIRST_MESSAGE);
+    }
+    return {
+      job_id: await enqueueGuildJob(queue, 'personality-roles.onboarding', params.guildId, session.user.id),
     };
   });
 

@@ -2,7 +2,13 @@
 import { z } from 'zod';
 import { PersonalityQuestion, PersonalityRolesState } from '../entities.ts';
 import { Snowflake } from '../id-schemas.ts';
-import { ChannelBody, GuildParams, QuestionParams, ToggleQuestionBody } from '../requests.ts';
+import {
+  ChannelBody,
+  GuildParams,
+  PersonalityOnboardingBody,
+  QuestionParams,
+  ToggleQuestionBody,
+} from '../requests.ts';
 import { accepted, noContent, ok, route } from './define.ts';
 
 export const personalityRoleRoutes = {
@@ -74,6 +80,17 @@ export const personalityRoleRoutes = {
     tag: 'personality-roles',
     summary: 'Remove questions, options, created roles and message ids (job)',
     params: GuildParams,
+    responses: accepted,
+  }),
+  setPersonalityOnboarding: route({
+    method: 'PUT',
+    path: '/api/guilds/:guildId/personality-roles/onboarding',
+    auth: 'guild',
+    tag: 'personality-roles',
+    summary: "Also ask the enabled questions in the server's Discord Onboarding, or stop (job)",
+    params: GuildParams,
+    body: PersonalityOnboardingBody,
+    needsBot: true,
     responses: accepted,
   }),
   refreshPersonalityRoles: route({

@@ -1,13 +1,14 @@
 import { PERSONALITY_CATALOG } from '@spacecadet/core';
-import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db, DbTransaction } from '../client.ts';
-import {
-  type PersonalityCleanupRow,
-  personalityCleanup,
-  personalityConfigs,
-  personalityOptions,
-  personalityQuestions,
-} from '../schema/personality.ts';
+import { personalityConfigs, personalityOptions, personalityQuestions } from '../schema/personality.ts';
+
+export {
+  deletePersonalityCleanup,
+  loadPersonalityCleanup,
+  queuePersonalityCleanup,
+  retirePersonalitySetup,
+} from './personality-cleanup.ts';
 
 /**
  * Personality roles reads and writes both the API and the worker make. Seeding, like color
@@ -58,6 +59,8 @@ export interface StoredPersonalityQuestion {
   isEnabled: boolean;
   messageId: string | null;
   messageChannelId: string | null;
+  /** The Discord Onboarding prompt made for this question, if any. */
+  onboardingPromptId: string | null;
   /** In panel order: an option's index here is its position in the message's custom ids. */
   options: StoredPersonalityOption[];
 }
@@ -66,6 +69,8 @@ export interface StoredPersonalityConfig {
   configured: boolean;
   assignChannelId: string | null;
   messagesPosted: boolean;
+  /** "Also ask in Discord Onboarding". */
+  onboardingEnabled: boolean;
   lastRefresh: { at: Date; summary: string; repaired: number } | null;
 }
 
@@ -79,6 +84,7 @@ export async function loadPersonalityConfig(db: Db, guildId: string): Promise<St
     configured: row?.configured ?? false,
     assignChannelId: row?.assignChannelId ?? null,
     messagesPosted: row?.messagesPosted ?? false,
+    onboardingEnabled: row?.onboardingEnabled ?? false,
     lastRefresh:
       row?.lastRefreshAt && row.lastRefreshSummary !== null
         ? { at: row.lastRefreshAt, summary: row.lastRefreshSummary, repaired: row.lastRefreshRepaired ?? 0 }
@@ -95,6 +101,7 @@ const questionColumns = {
   isEnabled: personalityQuestions.isEnabled,
   messageId: personalityQuestions.messageId,
   messageChannelId: personalityQuestions.messageChannelId,
+  onboardingPromptId: personalityQuestions.onboardingPromptId,
 };
 const optionColumns = {
   questionId: personalityOptions.questionId,
@@ -187,6 +194,30 @@ export async function savePersonalityMessage(
   return rows.length > 0;
 }
 
+/** Stores "Also ask in Discord Onboarding"; false when the guild is not set up (nothing stored). */
+export async function setPersonalityOnboarding(db: Db, guildId: string, enabled: boolean): Promise<boolean> {
+  const rows = await db
+    .update(personalityConfigs)
+    .set({ onboardingEnabled: enabled, updatedAt: new Date() })
+    .where(and(eq(personalityConfigs.guildId, guildId), eq(personalityConfigs.configured, true)))
+    .returning({ guildId: personalityConfigs.guildId });
+  return rows.length > 0;
+}
+
+/** Records a question's Onboarding prompt (or none); false when the question is gone. */
+export async function savePersonalityOnboardingPrompt(
+  db: Db,
+  questionId: number,
+  promptId: string | null,
+): Promise<boolean> {
+  const rows = await db
+    .update(personalityQuestions)
+    .set({ onboardingPromptId: promptId })
+    .where(eq(personalityQuestions.id, questionId))
+    .returning({ id: personalityQuestions.id });
+  return rows.length > 0;
+}
+
 /** From the first Post on, the refresh keeps the question messages in place. */
 export async function markPersonalityMessagesPosted(db: Db, guildId: string): Promise<void> {
   await db
@@ -217,86 +248,4 @@ export async function configuredPersonalityGuilds(db: Db): Promise<string[]> {
     .from(personalityConfigs)
     .where(eq(personalityConfigs.configured, true));
   return rows.map((row) => row.guildId);
-}
-
-/**
- * Reset, the stored half: in one transaction, every role and message the setup made moves to
- * `personality_cleanup` (for the reset job to delete in Discord), the questions and options go,
- * and the guild is "not configured" again (its channel is kept). Returns what was queued.
- */
-export async function retirePersonalitySetup(
-  db: Db,
-  guildId: string,
-): Promise<{ roles: number; messages: number }> {
-  return db.transaction(async (tx) => {
-    const [roles, messages] = await Promise.all([
-      tx
-        .select({ roleId: personalityOptions.roleId, label: personalityOptions.label })
-        .from(personalityOptions)
-        .where(and(eq(personalityOptions.guildId, guildId), isNotNull(personalityOptions.roleId))),
-      tx
-        .select({
-          messageId: personalityQuestions.messageId,
-          channelId: personalityQuestions.messageChannelId,
-          title: personalityQuestions.title,
-        })
-        .from(personalityQuestions)
-        .where(and(eq(personalityQuestions.guildId, guildId), isNotNull(personalityQuestions.messageId))),
-    ]);
-    const entries = [
-      ...roles.flatMap((role) =>
-        role.roleId
-          ? [{ guildId, kind: 'role' as const, targetId: role.roleId, channelId: null, name: role.label }]
-          : [],
-      ),
-      ...messages.flatMap((message) =>
-        message.messageId
-          ? [
-              {
-                guildId,
-                kind: 'message' as const,
-                targetId: message.messageId,
-                channelId: message.channelId,
-                name: message.title,
-              },
-            ]
-          : [],
-      ),
-    ];
-    if (entries.length > 0) await tx.insert(personalityCleanup).values(entries).onConflictDoNothing();
-    await tx.delete(personalityQuestions).where(eq(personalityQuestions.guildId, guildId));
-    await tx.delete(personalityOptions).where(eq(personalityOptions.guildId, guildId));
-    await tx
-      .update(personalityConfigs)
-      .set({
-        configured: false,
-        messagesPosted: false,
-        lastRefreshAt: null,
-        lastRefreshSummary: null,
-        lastRefreshRepaired: null,
-        updatedAt: new Date(),
-      })
-      .where(eq(personalityConfigs.guildId, guildId));
-    return { roles: roles.length, messages: messages.length };
-  });
-}
-
-/** Roles and messages waiting to be deleted in Discord after a reset (or a run a reset overtook). */
-export async function loadPersonalityCleanup(db: Db, guildId: string): Promise<PersonalityCleanupRow[]> {
-  return db
-    .select()
-    .from(personalityCleanup)
-    .where(eq(personalityCleanup.guildId, guildId))
-    .orderBy(asc(personalityCleanup.id));
-}
-
-export async function queuePersonalityCleanup(
-  db: Db,
-  entry: Omit<PersonalityCleanupRow, 'id'>,
-): Promise<void> {
-  await db.insert(personalityCleanup).values(entry).onConflictDoNothing();
-}
-
-export async function deletePersonalityCleanup(db: Db, ids: readonly number[]): Promise<void> {
-  if (ids.length > 0) await db.delete(personalityCleanup).where(inArray(personalityCleanup.id, [...ids]));
 }

@@ -4,7 +4,8 @@ import { boolean, index, integer, pgTable, serial, text, timestamp, unique } fro
  * A row exists once an admin picked an assignment channel; `configured` flips on init and back
  * on reset. `messages_posted` turns on with the first Post / Update Messages: from then on the
  * refresh keeps one message per enabled question in the channel. `last_refresh_*` is what the
- * latest refresh run found and repaired, for the dashboard.
+ * latest refresh run found and repaired, for the dashboard. `onboarding_enabled` is "Also ask in
+ * Discord Onboarding": the enabled questions are also prompts of the server's Onboarding.
  */
 export const personalityConfigs = pgTable('personality_configs', {
   guildId: text('guild_id').primaryKey(),
@@ -14,12 +15,15 @@ export const personalityConfigs = pgTable('personality_configs', {
   lastRefreshAt: timestamp('last_refresh_at', { withTimezone: true }),
   lastRefreshSummary: text('last_refresh_summary'),
   lastRefreshRepaired: integer('last_refresh_repaired'),
+  onboardingEnabled: boolean('onboarding_enabled').notNull().default(false),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
 /**
  * One per catalog category per guild; `message_id` is the posted question message and
  * `message_channel_id` the channel it is in (the assignment channel may have changed since).
+ * `onboarding_prompt_id` is the Discord Onboarding prompt the bot made for the question (ours to
+ * edit or remove; every other prompt of the server is the admin's).
  */
 export const personalityQuestions = pgTable(
   'personality_questions',
@@ -34,6 +38,7 @@ export const personalityQuestions = pgTable(
     position: integer('position').notNull().default(0),
     messageId: text('message_id'),
     messageChannelId: text('message_channel_id'),
+    onboardingPromptId: text('onboarding_prompt_id'),
   },
   (t) => [
     unique('personality_questions_guild_type_uq').on(t.guildId, t.questionType),
@@ -62,8 +67,8 @@ export const personalityOptions = pgTable(
 );
 
 /**
- * Discord roles and messages a reset took out of the questions, still to be deleted in Discord
- * by the reset job. The API's reset moves them here in the same transaction that removes the
+ * Discord roles, messages and Onboarding prompts (`onboarding`: the prompt id) a reset took out
+ * of the questions, still to be deleted in Discord by the reset job. The API's reset moves them here in the same transaction that removes the
  * questions, so the screen is back to "not configured" at once and a new Initialize never
  * mixes with what the old setup left; the job deletes each one, then its row.
  */
@@ -72,7 +77,7 @@ export const personalityCleanup = pgTable(
   {
     id: serial('id').primaryKey(),
     guildId: text('guild_id').notNull(),
-    kind: text('kind', { enum: ['role', 'message'] }).notNull(),
+    kind: text('kind', { enum: ['role', 'message', 'onboarding'] }).notNull(),
     targetId: text('target_id').notNull(),
     channelId: text('channel_id'),
     name: text('name').notNull().default(''),

@@ -20,6 +20,7 @@ export const JOB_LABELS = {
   'personality-roles.post': 'Posting the messages',
   'personality-roles.refresh': 'Refreshing personality roles',
   'personality-roles.reset': 'Resetting personality roles',
+  'personality-roles.onboarding': 'Updating Discord Onboarding',
   'leveling.sync-roles': 'Syncing roles',
   'leveling.resend-overview': 'Resending the overview',
   'leveling.daily-overview': 'Posting the daily overview',
@@ -47,7 +48,10 @@ export const RUN_AGAIN_LABEL = 'Run it again';
 /** The tracker's own code for a job the API answered 404 for while it was being followed. */
 export const JOB_LOST_CODE = 'job_lost';
 
-/** The route that starts each job; null for jobs no button starts (schedules, background refresh). */
+/**
+ * The route that starts each job; null for jobs no button starts (schedules, background refresh)
+ * and for the Onboarding job, whose route takes the switch's value: the switch runs it again.
+ */
 export const JOB_ACTION_ROUTES = {
   'color-roles.generate': 'generateColorRoles',
   'color-roles.post-panel': 'postColorPanel',
@@ -56,6 +60,7 @@ export const JOB_ACTION_ROUTES = {
   'personality-roles.post': 'postPersonalityMessages',
   'personality-roles.refresh': null,
   'personality-roles.reset': 'resetPersonalityRoles',
+  'personality-roles.onboarding': null,
   'leveling.sync-roles': 'syncLevelingRoles',
   'leveling.resend-overview': 'resendLevelingOverview',
   'leveling.daily-overview': null,

@@ -1,5 +1,6 @@
 import type { WorkerFeature } from '../feature.ts';
 import { generatePersonalityRoles } from './generate.ts';
+import { publishPersonalityOnboarding } from './onboarding.ts';
 import { personalityRoleInteractions } from './picks.ts';
 import { postPersonalityMessages } from './post.ts';
 import { refreshPersonalityRoles } from './refresh.ts';
@@ -9,7 +10,8 @@ import { personalityRefreshSchedule } from './schedule.ts';
 /**
  * Personality roles: a role per answer of each enabled question, a message per question in the
  * assignment channel, members pick by clicking, a refresh every 5 minutes repairs what was
- * deleted or went stale, reset removes it all.
+ * deleted or went stale, reset removes it all. Optionally the questions are also prompts of the
+ * server's Discord Onboarding.
  */
 export const personalityRolesFeature = {
   name: 'personality-roles',
@@ -19,6 +21,7 @@ export const personalityRolesFeature = {
     'personality-roles.post': postPersonalityMessages,
     'personality-roles.refresh': refreshPersonalityRoles,
     'personality-roles.reset': resetPersonalityRoles,
+    'personality-roles.onboarding': publishPersonalityOnboarding,
   },
   schedules: [personalityRefreshSchedule],
 } satisfies WorkerFeature;

@@ -8,6 +8,7 @@ import {
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { type GuildRolesView, guildRolesView, guildRolesViewByRest } from '../../roles/guild-roles.ts';
 import { syncPersonalityMessages } from './messages.ts';
+import { type OnboardingOutcome, syncPersonalityOnboarding } from './onboarding.ts';
 import { ensurePersonalityRoles, withWarnings } from './roles.ts';
 import { matchRefreshSchedule } from './schedule.ts';
 
@@ -17,8 +18,10 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * `personality-roles.refresh`, every 5 minutes per configured guild and after each change an
  * admin makes: recreates deleted roles, and once the messages were posted, re-posts deleted
  * ones, re-edits stale ones and removes disabled questions' ones. Records what it repaired for
- * the dashboard. With nothing to repair it makes no Discord write, and reads only the channel's
- * latest messages: roles come from the gateway cache when this process holds the guild.
+ * the dashboard. With "Also ask in Discord Onboarding" on it also fixes our Onboarding prompts (a
+ * recreated role, a toggled question), and with it off removes prompts an earlier run could not.
+ * With nothing to repair it makes no Discord write, and reads only the channel's latest messages
+ * (and the Onboarding): roles come from the gateway cache when this process holds the guild.
  */
 export async function refreshPersonalityRoles(context: JobContext): Promise<JobResult> {
   const { db, client } = context.deps;
@@ -35,11 +38,18 @@ export async function refreshPersonalityRoles(context: JobContext): Promise<JobR
     // The cache can lag a role created a moment ago: ask Discord before recreating anything.
     if (lacksRoles(questions, view)) view = await guildRolesViewByRest(client, guildId);
     const roles = await ensurePersonalityRoles(context, questions, view);
-    const fresh = roles.created > 0 ? await loadPersonalityQuestions(db, guildId) : questions;
+    const fresh = roles.created + roles.adopted > 0 ? await loadPersonalityQuestions(db, guildId) : questions;
     const messages =
       config.messagesPosted && config.assignChannelId
         ? await syncPersonalityMessages(context, fresh, config.assignChannelId)
         : null;
+    const onboarding =
+      config.onboardingEnabled || fresh.some((q) => q.onboardingPromptId)
+        ? await refreshOnboarding(context, fresh, config.onboardingEnabled)
+        : null;
+    const onboardingFixed = onboarding?.outcome
+      ? onboarding.outcome.added + onboarding.outcome.updated + onboarding.outcome.removed
+      : 0;
     const repairs = [
       [roles.created + roles.adopted, 'role', 'created'],
       [messages?.reposted ?? 0, 'message', 're-posted'],
@@ -47,14 +57,21 @@ export async function refreshPersonalityRoles(context: JobContext): Promise<JobR
       [messages?.edited ?? 0, 'message', 'updated'],
       [messages?.moved ?? 0, 'message', 'moved to the new channel'],
       [messages?.deleted ?? 0, 'message', 'removed'],
+      [onboardingFixed, 'Onboarding question', 'updated'],
     ] as const;
     const repaired = repairs.reduce((n, [count]) => n + count, 0);
     const said = repairs.filter(([n]) => n > 0).map(([n, word, what]) => `${plural(n, word)} ${what}`);
-    const summary = said.length > 0 ? `${said.join(', ')}.` : 'Everything was in place.';
+    if (onboarding?.problem) said.push(`Onboarding not updated: ${onboarding.problem}`);
+    const summary = said.length > 0 ? `${said.join(', ').replace(/\.$/, '')}.` : 'Everything was in place.';
     await recordPersonalityRefresh(db, guildId, { summary, repaired });
     await matchRefreshSchedule(context.deps, guildId, true);
     context.log.info({ repaired, startedAt, ms: Date.now() - startedAt }, 'personality refresh finished');
-    return withWarnings({ ok: true, summary }, [...roles.warnings, ...(messages?.warnings ?? [])]);
+    return withWarnings({ ok: true, summary }, [
+      ...roles.warnings,
+      ...(messages?.warnings ?? []),
+      ...(onboarding?.outcome?.warnings ?? []),
+      ...(onboarding?.problem ? [`Onboarding not updated: ${onboarding.problem}`] : []),
+    ]);
   } catch (error) {
     // The admin sees why the last refresh did not repair anything (a deleted channel, say).
     if (error instanceof JobFailure) {
@@ -69,4 +86,21 @@ function lacksRoles(questions: readonly StoredPersonalityQuestion[], view: Guild
   return questions.some(
     (q) => q.isEnabled && q.options.some((option) => !option.roleId || !live.has(option.roleId)),
   );
+}
+
+/**
+ * The Onboarding part of a refresh: what Discord refuses (a missing permission, say) does not
+ * undo the roles and messages repaired before it; it is said in the summary instead.
+ */
+async function refreshOnboarding(
+  context: JobContext,
+  questions: readonly StoredPersonalityQuestion[],
+  enabled: boolean,
+): Promise<{ outcome: OnboardingOutcome | null; problem: string | null }> {
+  try {
+    return { outcome: await syncPersonalityOnboarding(context, questions, enabled), problem: null };
+  } catch (error) {
+    if (error instanceof JobFailure) return { outcome: null, problem: error.detail };
+    throw error;
+  }
 }

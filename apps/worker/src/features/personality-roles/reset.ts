@@ -4,11 +4,13 @@ import {
   loadPersonalityCleanup,
   loadPersonalityConfig,
 } from '@spacecadet/db/queries/personality-roles';
+import type { PersonalityCleanupRow } from '@spacecadet/db/schema';
 import { Routes } from 'discord.js';
 import { DiscordCodes, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
 import { deleteGuildMessage } from '../../guild-scope.ts';
-import type { JobContext } from '../../jobs/types.ts';
+import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { clearPendingRole, findOrphanRole, loadPendingRoles } from '../../roles/pending-roles.ts';
+import { syncPersonalityOnboarding } from './onboarding.ts';
 import { PERSONALITY_FEATURE, withWarnings } from './roles.ts';
 import { matchRefreshSchedule } from './schedule.ts';
 
@@ -16,8 +18,9 @@ const ROLE_REASON = 'Space Cadet: personality roles reset';
 
 /**
  * `personality-roles.reset`, the Discord half: the API already removed the questions and moved
- * their roles and messages to the cleanup list (so the screen shows "not configured" at once);
- * this deletes each of them in Discord, then its entry, so a retry skips what is done. Roles a
+ * their roles, messages and Onboarding prompts to the cleanup list (so the screen shows "not
+ * configured" at once); this deletes each of them in Discord, then its entry, so a retry skips
+ * what is done. The prompts go first, while their roles still exist. Roles a
  * killed generate run created but never recorded go too. The refresh schedule goes unless the
  * admin initialized again meanwhile.
  */
@@ -25,13 +28,15 @@ export async function resetPersonalityRoles(context: JobContext): Promise<JobRes
   const { db, client, redis } = context.deps;
   const guildId = context.payload.guild_id;
   await context.progress(0);
-  const cleanup = await loadPersonalityCleanup(db, guildId);
+  const all = await loadPersonalityCleanup(db, guildId);
+  const cleanup = all.filter((entry) => entry.kind !== 'onboarding');
   const pending = await loadPendingRoles(redis, PERSONALITY_FEATURE, guildId);
   // Read before any delete: a mark's role is told apart by name among the roles there now.
   const claimed = new Set(cleanup.map((entry) => entry.targetId));
   const guildRoles = pending.size === 0 ? [] : await fetchGuildRoles(client, guildId);
   const orphans = [...pending.values()].flatMap((mark) => findOrphanRole(guildRoles, mark, claimed) ?? []);
   const warnings: string[] = [];
+  const prompts = await removePrompts(context, all, warnings);
   let roles = 0;
   let messages = 0;
   for (const [index, entry] of cleanup.entries()) {
@@ -52,11 +57,15 @@ export async function resetPersonalityRoles(context: JobContext): Promise<JobRes
   await matchRefreshSchedule(context.deps, guildId, config.configured);
   await context.progress(100);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const deleted =
+    prompts > 0
+      ? `${plural(roles, 'role')}, ${plural(messages, 'message')} and ${plural(prompts, 'Onboarding question')}`
+      : `${plural(roles, 'role')} and ${plural(messages, 'message')}`;
   return withWarnings(
     {
       ok: true,
-      summary: `Personality roles reset: ${plural(roles, 'role')} and ${plural(messages, 'message')} deleted.`,
-      deleted: roles + messages,
+      summary: `Personality roles reset: ${deleted} deleted.`,
+      deleted: roles + messages + prompts,
     },
     warnings,
   );
@@ -82,4 +91,32 @@ async function deleteRole(
     }
     throw error;
   }
+}
+
+/**
+ * Removes the retired Onboarding prompts (one GET, one PUT); what Discord refuses is a warning,
+ * as the rest of the reset still has to happen. Returns how many were removed.
+ */
+async function removePrompts(
+  context: JobContext,
+  cleanup: readonly PersonalityCleanupRow[],
+  warnings: string[],
+): Promise<number> {
+  const entries = cleanup.filter((entry) => entry.kind === 'onboarding');
+  if (entries.length === 0) return 0;
+  let removed = 0;
+  try {
+    const retired = entries.map((entry) => entry.targetId);
+    removed = (await syncPersonalityOnboarding(context, [], false, { retired })).removed;
+  } catch (error) {
+    if (!(error instanceof JobFailure)) throw error;
+    warnings.push(
+      `Could not remove the personality questions from Discord Onboarding: ${error.detail} Remove them in Server Settings → Onboarding.`,
+    );
+  }
+  await deletePersonalityCleanup(
+    context.deps.db,
+    entries.map((entry) => entry.id),
+  );
+  return removed;
 }
