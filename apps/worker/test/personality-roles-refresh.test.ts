@@ -1,6 +1,8 @@
 import { jobIdFor } from '@spacecadet/contract';
-import { seedPersonalityCatalog } from '@spacecadet/db/queries/personality-roles';
-import { personalityConfigs } from '@spacecadet/db/schema';
+import { addGuildJob } from '@spacecadet/db/guild-jobs';
+import { loadPersonalityQuestions, seedPersonalityCatalog } from '@spacecadet/db/queries/personality-roles';
+import { personalityConfigs, personalityQuestions } from '@spacecadet/db/schema';
+import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
@@ -91,5 +93,36 @@ describe('the personality refresh across two worker processes', () => {
     // Both processes took refreshes: the exclusion held across processes, not only within one.
     expect(linesA.length).toBeGreaterThan(0);
     expect(linesB.length).toBeGreaterThan(0);
+  });
+
+  it('a change stored while a refresh runs gets a run that reads it', async () => {
+    const sandbox = control(harness.sandbox);
+    const zodiacMessage = async () =>
+      (await loadPersonalityQuestions(harness.database.db, STATION)).find((q) => q.questionType === 'zodiac')
+        ?.messageId;
+    const posted = await zodiacMessage();
+    expect(posted).toBeTruthy();
+    // The running refresh reads the questions, then waits ~1 s on the channel's messages.
+    await sandbox.fault({
+      method: 'GET',
+      path: `/channels/${SANDBOX_IDS.channels.roles}/messages`,
+      status: 429,
+      count: 1,
+      retry_after: 1,
+    });
+    await addGuildJob(jobs.queue, 'personality-roles.refresh', STATION, null);
+    await waitFor('the refresh to read the questions', async () =>
+      (await sandbox.faults()).every((fault) => fault.remaining === 0),
+    );
+    // What the API does on a toggle: store it, then ask for a refresh after the change.
+    await harness.database.db
+      .update(personalityQuestions)
+      .set({ isEnabled: false })
+      .where(eq(personalityQuestions.questionType, 'zodiac'));
+    await addGuildJob(jobs.queue, 'personality-roles.refresh', STATION, null, { afterChange: true });
+    await waitFor('the zodiac message to go', async () => (await zodiacMessage()) === null, 20_000);
+    const channel = harness.sandbox.state().guilds.find((g) => g.id === STATION)?.channels;
+    const messages = channel?.find((c) => c.id === SANDBOX_IDS.channels.roles)?.messages ?? [];
+    expect(messages.some((m) => m.id === posted)).toBe(false);
   });
 });

@@ -28,21 +28,42 @@ export interface GuildJobQueueLike {
 /**
  * Queues a guild action under its deterministic id. A job of that id still pending is kept (a
  * double click collapses into one run); a finished one is replaced. Returns the job id.
+ *
+ * `afterChange`: the job must read a change just stored (a refresh after a toggle). A run
+ * already started may have read the state before the change, so then one follow-up run is
+ * queued (`<job id>.followup`, itself joined while pending); it waits for the running one
+ * through the guild lock.
  */
 export async function addGuildJob(
   queue: GuildJobQueueLike,
   name: JobName,
   guildId: string,
   userId: string | null,
+  options: { afterChange?: boolean } = {},
 ): Promise<string> {
   const jobId = jobIdFor(name, guildId);
   const state = await queue.getJobState(jobId);
-  if (PENDING_STATES.has(state)) return jobId;
-  if (state === 'completed' || state === 'failed') {
-    // A concurrent request may have replaced it already; then add() below finds theirs.
-    await queue.remove(jobId).catch(() => 0);
+  if (state === 'active' && options.afterChange) {
+    const followUp = `${jobId}.followup`;
+    await addJob(queue, name, followUp, await queue.getJobState(followUp), guildId, userId);
+  } else {
+    await addJob(queue, name, jobId, state, guildId, userId);
   }
+  return jobId;
+}
+
+/** Adds the job unless one of that id is pending (`state`); a finished one is replaced. */
+async function addJob(
+  queue: GuildJobQueueLike,
+  name: JobName,
+  jobId: string,
+  state: string,
+  guildId: string,
+  userId: string | null,
+): Promise<void> {
+  if (PENDING_STATES.has(state)) return;
+  // A concurrent request may have replaced a finished one already; then add() finds theirs.
+  if (state === 'completed' || state === 'failed') await queue.remove(jobId).catch(() => 0);
   // Two concurrent adds with one id still make one job: BullMQ keeps the first.
   await queue.add(name, { guild_id: guildId, requested_by: userId }, { ...GUILD_JOB_OPTIONS, jobId });
-  return jobId;
 }

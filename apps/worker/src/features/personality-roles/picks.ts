@@ -142,7 +142,7 @@ async function pickRoles(
 
 /** Asks the refresh to recreate the question's missing roles (a pending refresh is joined). */
 async function roleMissing(deps: WorkerDeps, guildId: string): Promise<EphemeralAnswer> {
-  await addGuildJob(deps.queue, 'personality-roles.refresh', guildId, null);
+  await addGuildJob(deps.queue, 'personality-roles.refresh', guildId, null, { afterChange: true });
   return { content: PERSONALITY_ROLE_MISSING_MESSAGE };
 }
 
