@@ -11,6 +11,8 @@ import { JobProgress } from '../jobs/JobProgress.tsx';
 import { jobResultOf } from '../jobs/job-model.ts';
 import { useGuildJob } from '../jobs/useGuildJob.ts';
 import { queryKeys } from '../queries.ts';
+import { JobWarnings } from './JobWarnings.tsx';
+import { OnboardingCard } from './OnboardingCard.tsx';
 import {
   CLOCK_TICK_MS,
   jobFailureText,
@@ -238,6 +240,12 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
               ))}
             </ul>
           </section>
+          <OnboardingCard
+            guildId={guildId}
+            enabled={data.onboarding ?? false}
+            botInGuild={botInGuild}
+            onProblem={setProblem}
+          />
         </>
       )}
     </>
@@ -262,22 +270,5 @@ function LastRefreshNote({ last }: { last: LastRefresh | null }) {
       </time>
       {summary ? `: ${summary}` : '.'}
     </p>
-  );
-}
-
-/** What a finished job could not do and the admin can fix (the bot's role too low, ...). */
-function JobWarnings({ warnings }: { warnings: readonly string[] }) {
-  if (warnings.length === 0) return null;
-  return (
-    <div className="alert alert-warning role-warning" role="alert">
-      <div>
-        <strong>Space Cadet needs your attention</strong>
-        <ul>
-          {warnings.map((warning) => (
-            <li key={warning}>{warning}</li>
-          ))}
-        </ul>
-      </div>
-    </div>
   );
 }

@@ -25,7 +25,12 @@ export const PERSONALITY_FAILURES = {
   generate: 'Failed to generate roles',
   post: 'Failed to post/update messages',
   reset: 'Failed to reset personality roles',
+  onboarding: 'Failed to update Discord Onboarding',
 } as const;
+
+export const ONBOARDING_SWITCH_LABEL = 'Also ask in Discord Onboarding';
+export const ONBOARDING_NOTE =
+  'New members answer the enabled questions while they join the server and get the same roles as from the buttons (I need the Manage Server permission for it).';
 
 const KNOWN_TYPES = new Set<string>(PERSONALITY_QUESTION_TYPES);
 
@@ -83,6 +88,7 @@ const JOB_FAILURES: Readonly<Record<string, string>> = {
   'personality-roles.generate': PERSONALITY_FAILURES.generate,
   'personality-roles.post': PERSONALITY_FAILURES.post,
   'personality-roles.reset': PERSONALITY_FAILURES.reset,
+  'personality-roles.onboarding': PERSONALITY_FAILURES.onboarding,
 };
 
 /**
