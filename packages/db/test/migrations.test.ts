@@ -22,6 +22,7 @@ const EXPECTED_TABLES = [
   'leveling_settings',
   'member_daily_xp',
   'member_xp',
+  'personality_cleanup',
   'personality_configs',
   'personality_options',
   'personality_questions',

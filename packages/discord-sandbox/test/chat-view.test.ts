@@ -94,15 +94,16 @@ describe('chat view in a browser', () => {
       });
       const clear = page.locator('[data-custom-id="q:clear"]');
       await clear.waitFor();
-      const layout = await page.evaluate(() => {
-        const box = (id: string) => document.getElementById(id)?.getBoundingClientRect();
+      // A string, so this package's tsconfig (no DOM lib) need not know the page's globals.
+      const layout = (await page.evaluate(`(() => {
+        const box = (id) => document.getElementById(id)?.getBoundingClientRect();
         return {
           overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
           messages: box('messages')?.width ?? 0,
           roles: box('roles')?.height ?? 0,
           composer: box('composer')?.bottom ?? Number.POSITIVE_INFINITY,
         };
-      });
+      })()`)) as { overflow: number; messages: number; roles: number; composer: number };
       expect(layout.overflow).toBeLessThanOrEqual(0);
       expect(layout.messages).toBeGreaterThan(350);
       expect(layout.roles).toBeGreaterThan(0);
