@@ -92,7 +92,7 @@ async function queueRefresh(
   userId: string,
 ): Promise<void> {
   try {
-    await enqueueGuildJob(queue, 'personality-roles.refresh', guildId, userId);
+    await enqueueGuildJob(queue, 'personality-roles.refresh', guildId, userId, { afterChange: true });
   } catch (error) {
     log.warn({ err: error, guildId }, 'personality refresh not queued; the scheduled refresh will follow');
   }
@@ -171,11 +171,15 @@ export function registerPersonalityRoutes(app: FastifyInstance): void {
       throw new ApiError('invalid_input', INITIALIZE_FIRST_MESSAGE);
     }
     return {
-      job_id: await enqueueGuildJob(queue, 'personality-roles.onboarding', params.guildId, session.user.id),
+      job_id: await enqueueGuildJob(queue, 'personality-roles.onboarding', params.guildId, session.user.id, {
+        afterChange: true,
+      }),
     };
   });
 
   defineRoute(app, routes.refreshPersonalityRoles, async ({ params, session }) => {
-    await enqueueGuildJob(queue, 'personality-roles.refresh', params.guildId, session.user.id);
+    await enqueueGuildJob(queue, 'personality-roles.refresh', params.guildId, session.user.id, {
+      afterChange: true,
+    });
   });
 }

@@ -41,7 +41,7 @@ async function withQueue<T>(work: () => Promise<T>): Promise<T> {
 
 /**
  * Enqueues a guild action under its deterministic id (`addGuildJob`: a pending job of that id
- * is joined, a finished one replaced). A job whose worker died counts as pending: another
+ * is joined, a finished one replaced; with `afterChange`, a running one gets one follow-up run). A job whose worker died counts as pending: another
  * worker takes it over within the worker's JOB_LOCK_DURATION_MS and resumes it, so a click
  * joins it (its status says `recovering`) rather than starting a second run that would race
  * the recovered one.
@@ -51,8 +51,9 @@ export async function enqueueGuildJob(
   name: JobName,
   guildId: string,
   userId: string | null,
+  options: { afterChange?: boolean } = {},
 ): Promise<string> {
-  return withQueue(() => addGuildJob(queue, name, guildId, userId));
+  return withQueue(() => addGuildJob(queue, name, guildId, userId, options));
 }
 
 function failureOf(reason: string | null): Pick<JobStatus, 'error' | 'error_code'> {
