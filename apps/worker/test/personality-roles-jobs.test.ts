@@ -19,6 +19,7 @@ import {
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { messageBodyOf } from '../src/features/personality-roles/messages.ts';
+import { MANAGE_ROLES_WARNING } from '../src/features/personality-roles/roles.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,
@@ -28,6 +29,7 @@ import {
   SANDBOX_IDS,
   STATION,
   startHarness,
+  waitFor,
 } from './helpers.ts';
 
 const rolesChannel = SANDBOX_IDS.channels.roles;
@@ -252,6 +254,37 @@ describe('personality-roles jobs', () => {
     const outcome = await run('personality-roles.refresh');
     expect(outcome.result).toMatchObject({ summary: `${optionCount} roles created.` });
     expect(messagesIn(rolesChannel)).toHaveLength(0);
+  });
+
+  it('a refresh shows on the page that the bot lost Manage Roles', async () => {
+    await init();
+    await run('personality-roles.generate');
+    const botRole = roles().find((role) => role.name === 'Space Cadet');
+    if (!botRole) throw new Error('fixture changed: no Space Cadet role');
+    const setPermissions = (permissions: string) =>
+      fetch(`${harness.sandbox.url}/_sandbox/guilds/${STATION}/roles/${botRole.id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ permissions }),
+      });
+    await setPermissions('0');
+    try {
+      await waitFor(
+        'the worker to see the change',
+        () =>
+          worker.client.guilds.cache.get(STATION)?.roles.cache.get(botRole.id)?.permissions.bitfield === 0n,
+      );
+      const outcome = await run('personality-roles.refresh');
+      expect(outcome.result).toMatchObject({
+        summary: 'Everything was in place.',
+        warnings: [MANAGE_ROLES_WARNING],
+      });
+      expect((await loadPersonalityConfig(db(), STATION)).lastRefresh?.summary).toBe(
+        `Everything was in place. ${MANAGE_ROLES_WARNING}`,
+      );
+    } finally {
+      await setPermissions(String(botRole.permissions));
+    }
   });
 
   it('a refresh of a deleted channel records why it failed', async () => {

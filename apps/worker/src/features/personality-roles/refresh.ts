@@ -63,7 +63,12 @@ export async function refreshPersonalityRoles(context: JobContext): Promise<JobR
     const said = repairs.filter(([n]) => n > 0).map(([n, word, what]) => `${plural(n, word)} ${what}`);
     if (onboarding?.problem) said.push(`Onboarding not updated: ${onboarding.problem}`);
     const summary = said.length > 0 ? `${said.join(', ').replace(/\.$/, '')}.` : 'Everything was in place.';
-    await recordPersonalityRefresh(db, guildId, { summary, repaired });
+    // What keeps members from getting their roles shows on the page too, not only in a job result.
+    const [firstWarning, ...more] = roles.warnings;
+    const recorded = firstWarning
+      ? `${summary} ${firstWarning}${more.length > 0 ? ` (and ${plural(more.length, 'more role')} like it)` : ''}`
+      : summary;
+    await recordPersonalityRefresh(db, guildId, { summary: recorded, repaired });
     await matchRefreshSchedule(context.deps, guildId, true);
     context.log.info({ repaired, startedAt, ms: Date.now() - startedAt }, 'personality refresh finished');
     return withWarnings({ ok: true, summary }, [
