@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import { inheritedEnv, loadBenchEnv, ScriptEnvError, useLocalServices } from '../env.ts';
 import { buildDashboard, type DashboardBuild, parseHeadline, repoRoot, SKIPPED_EXIT_CODE } from './lib.ts';
 
-const BENCHMARKS = ['dashboard-size', 'lighthouse', 'click-latency', 'api-read', 'worker-memory'] as const;
+const BENCHMARKS = [
+  'dashboard-size',
+  'lighthouse',
+  'click-latency',
+  'api-read',
+  'worker-memory',
+  'personality-refresh',
+] as const;
 const NEEDS_DASHBOARD = new Set(['dashboard-size', 'lighthouse']);
 const TIME_LIMIT_MS = 10 * 60_000;
 
