@@ -20,6 +20,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { messageBodyOf } from '../src/features/personality-roles/messages.ts';
 import { MANAGE_ROLES_WARNING } from '../src/features/personality-roles/roles.ts';
+import { isVerified } from '../src/features/personality-roles/verified.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,
@@ -241,12 +242,22 @@ describe('personality-roles jobs', () => {
     });
     await sandbox.clearFaults();
 
-    // Steady state: nothing to repair, and not one Discord write.
+    // Steady state: nothing to repair, and not one Discord request: the worker read the
+    // messages back and heard of no delete since, and roles come from its gateway cache.
     const since = await lastSeq();
     const steady = await run('personality-roles.refresh');
     expect(steady.result).toMatchObject({ summary: 'Everything was in place.' });
-    expect(await writesSince(since)).toEqual([]);
+    expect((await requests()).filter((request) => request.seq > since)).toEqual([]);
     expect((await loadPersonalityConfig(db(), STATION)).lastRefresh).toMatchObject({ repaired: 0 });
+
+    // A message deleted by someone: the worker hears of it, so the next refresh reads the channel.
+    const gender = now.find((q) => q.questionType === 'gender');
+    await fetch(`${harness.sandbox.url}/_sandbox/channels/${rolesChannel}/messages/${gender?.messageId}`, {
+      method: 'DELETE',
+    });
+    await waitFor('the worker to hear of the delete', () => !isVerified(worker.client, STATION));
+    const repaired = await run('personality-roles.refresh');
+    expect(repaired.result).toMatchObject({ summary: '1 message re-posted.' });
   });
 
   it('a refresh before the first post makes roles but posts no message', async () => {

@@ -112,7 +112,11 @@ describe('members picking personality roles', () => {
       `/channels/${rolesChannel}/messages`,
       buildPersonalityMessage(stored),
     );
-    await savePersonalityMessage(harness.database.db, stored.id, { id: message.id, channelId: rolesChannel });
+    await savePersonalityMessage(harness.database.db, stored.id, {
+      id: message.id,
+      channelId: rolesChannel,
+      digest: null,
+    });
     messageIds.set(type, message.id);
   };
 

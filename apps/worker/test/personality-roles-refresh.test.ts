@@ -5,6 +5,7 @@ import { personalityConfigs, personalityQuestions } from '@spacecadet/db/schema'
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isVerified } from '../src/features/personality-roles/verified.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import { control, type Harness, jobQueue, SANDBOX_IDS, STATION, startHarness, waitFor } from './helpers.ts';
 
@@ -57,9 +58,29 @@ describe('the personality refresh across two worker processes', () => {
   });
 
   it('never runs one guild refresh twice at once, whichever process picks the jobs up', async () => {
-    // Each refresh reads the channel's messages once; a slow answer keeps each run going ~300 ms,
-    // long enough that two runs at once would show as overlapping spans.
-    await control(harness.sandbox).fault({
+    // A busy server: members post and delete chat messages all the time, so the workers never
+    // trust their stored messages and each refresh reads the channel; a slow answer keeps each
+    // run going ~300 ms, long enough that two runs at once would show as overlapping spans.
+    const sandbox = control(harness.sandbox);
+    let churning = true;
+    const churn = (async () => {
+      while (churning) {
+        const { id } = await sandbox.postMessage({
+          guild_id: STATION,
+          channel_id: SANDBOX_IDS.channels.general,
+          author_id: SANDBOX_IDS.users.nia,
+          content: 'brb',
+        });
+        await fetch(
+          `${harness.sandbox.url}/_sandbox/channels/${SANDBOX_IDS.channels.general}/messages/${id}`,
+          {
+            method: 'DELETE',
+          },
+        );
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    await sandbox.fault({
       method: 'GET',
       path: `/channels/${SANDBOX_IDS.channels.roles}/messages`,
       status: 429,
@@ -78,7 +99,12 @@ describe('the personality refresh across two worker processes', () => {
         opts: { jobId },
       })),
     );
-    await waitFor('8 refreshes to finish', () => linesA.length + linesB.length >= before + 8, 30_000);
+    await waitFor('8 refreshes to finish', () => linesA.length + linesB.length >= before + 8, 30_000).finally(
+      async () => {
+        churning = false;
+        await churn;
+      },
+    );
     const runs = [...linesA, ...linesB]
       .slice(0)
       .filter((line) => line.guildId === STATION)
@@ -102,7 +128,20 @@ describe('the personality refresh across two worker processes', () => {
         ?.messageId;
     const posted = await zodiacMessage();
     expect(posted).toBeTruthy();
-    // The running refresh reads the questions, then waits ~1 s on the channel's messages.
+    // A member deletes another question's message, so the refresh reads the channel: it reads
+    // the questions, then waits ~1 s on the channel's messages.
+    const mbti = (await loadPersonalityQuestions(harness.database.db, STATION)).find(
+      (q) => q.questionType === 'mbti',
+    );
+    await fetch(
+      `${harness.sandbox.url}/_sandbox/channels/${SANDBOX_IDS.channels.roles}/messages/${mbti?.messageId}`,
+      {
+        method: 'DELETE',
+      },
+    );
+    await waitFor('both workers to hear of the delete', () =>
+      workers.every((worker) => !isVerified(worker.client, STATION)),
+    );
     await sandbox.fault({
       method: 'GET',
       path: `/channels/${SANDBOX_IDS.channels.roles}/messages`,

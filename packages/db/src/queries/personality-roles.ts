@@ -59,6 +59,8 @@ export interface StoredPersonalityQuestion {
   isEnabled: boolean;
   messageId: string | null;
   messageChannelId: string | null;
+  /** Digest of the posted message as Discord shows it (see the worker's `messageDigest`). */
+  messageDigest: string | null;
   /** The Discord Onboarding prompt made for this question, if any. */
   onboardingPromptId: string | null;
   /** In panel order: an option's index here is its position in the message's custom ids. */
@@ -101,6 +103,7 @@ const questionColumns = {
   isEnabled: personalityQuestions.isEnabled,
   messageId: personalityQuestions.messageId,
   messageChannelId: personalityQuestions.messageChannelId,
+  messageDigest: personalityQuestions.messageDigest,
   onboardingPromptId: personalityQuestions.onboardingPromptId,
 };
 const optionColumns = {
@@ -180,15 +183,22 @@ export async function setPersonalityOptionRoleId(
   return rows.length > 0;
 }
 
-/** Records a question's posted message (or none); false when the question is gone. */
+/**
+ * Records a question's posted message (or none) and the digest of what it shows (null when not
+ * known); false when the question is gone.
+ */
 export async function savePersonalityMessage(
   db: Db,
   questionId: number,
-  message: { id: string; channelId: string } | null,
+  message: { id: string; channelId: string; digest: string | null } | null,
 ): Promise<boolean> {
   const rows = await db
     .update(personalityQuestions)
-    .set({ messageId: message?.id ?? null, messageChannelId: message?.channelId ?? null })
+    .set({
+      messageId: message?.id ?? null,
+      messageChannelId: message?.channelId ?? null,
+      messageDigest: message?.digest ?? null,
+    })
     .where(eq(personalityQuestions.id, questionId))
     .returning({ id: personalityQuestions.id });
   return rows.length > 0;

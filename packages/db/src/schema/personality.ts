@@ -38,6 +38,8 @@ export const personalityQuestions = pgTable(
     position: integer('position').notNull().default(0),
     messageId: text('message_id'),
     messageChannelId: text('message_channel_id'),
+    /** A digest of the message as last posted, edited or read back: what Discord shows now. */
+    messageDigest: text('message_digest'),
     onboardingPromptId: text('onboarding_prompt_id'),
   },
   (t) => [

@@ -6,6 +6,7 @@ import { postPersonalityMessages } from './post.ts';
 import { refreshPersonalityRoles } from './refresh.ts';
 import { resetPersonalityRoles } from './reset.ts';
 import { personalityRefreshSchedule } from './schedule.ts';
+import { forgetVerifiedOnDelete } from './verified.ts';
 
 /**
  * Personality roles: a role per answer of each enabled question, a message per question in the
@@ -23,5 +24,6 @@ export const personalityRolesFeature = {
     'personality-roles.reset': resetPersonalityRoles,
     'personality-roles.onboarding': publishPersonalityOnboarding,
   },
+  events: [forgetVerifiedOnDelete],
   schedules: [personalityRefreshSchedule],
 } satisfies WorkerFeature;

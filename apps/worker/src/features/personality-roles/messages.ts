@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   buildPersonalityMessage,
   personalityCustomIdPrefix,
@@ -12,6 +13,7 @@ import { type APIMessage, type Client, Routes } from 'discord.js';
 import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
 import { deleteGuildMessage, editGuildMessage, requireGuildChannel } from '../../guild-scope.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
+import { isVerified, markVerified, verificationTicket } from './verified.ts';
 
 export const ASSIGN_CHANNEL_MISSING = 'The assignment channel no longer exists. Pick another channel.';
 const CHANNEL_FORBIDDEN = 'I cannot read or post in the assignment channel. Check my permissions there.';
@@ -54,6 +56,7 @@ export async function syncPersonalityMessages(
 ): Promise<MessagesOutcome> {
   const { client, db } = context.deps;
   const guildId = context.payload.guild_id;
+  const ticket = verificationTicket(client, guildId);
   await requireGuildChannel(client, guildId, channelId, ASSIGN_CHANNEL_MISSING);
   const recent = await channelPage(client, channelId);
   const outcome: MessagesOutcome = {
@@ -81,8 +84,8 @@ export async function syncPersonalityMessages(
     const message = await guarded(() => client.rest.post(Routes.channelMessages(channelId), { body }));
     return (message as APIMessage).id;
   };
-  const record = async (question: StoredPersonalityQuestion, messageId: string) => {
-    if (await savePersonalityMessage(db, question.id, { id: messageId, channelId })) return;
+  const record = async (question: StoredPersonalityQuestion, messageId: string, digest: string) => {
+    if (await savePersonalityMessage(db, question.id, { id: messageId, channelId, digest })) return;
     // A reset removed the question while this run posted its message: the message goes too.
     await queuePersonalityCleanup(db, {
       guildId,
@@ -104,16 +107,19 @@ export async function syncPersonalityMessages(
     } else {
       const body = messageBodyOf(question);
       const wanted = personalityMessageSignature(body);
+      const digest = digestOf(wanted);
       if (messageId && messageChannelId === channelId) {
         const current =
           recent.byId.get(messageId) ??
           (recent.full ? await readMessage(client, channelId, messageId) : null);
         if (current && personalityMessageSignature(current) === wanted) {
+          if (question.messageDigest !== digest) await record(question, messageId, digest);
           outcome.upToDate += 1;
         } else if (current && (await guarded(() => editGuildMessage(client, channelId, messageId, body)))) {
+          await record(question, messageId, digest);
           outcome.edited += 1;
         } else {
-          await record(question, await post(question, body, wanted));
+          await record(question, await post(question, body, wanted), digest);
           outcome.reposted += 1;
         }
       } else if (messageId && messageChannelId) {
@@ -127,16 +133,48 @@ export async function syncPersonalityMessages(
             `I could not delete the old "${question.title}" message in <#${messageChannelId}>. Delete it by hand.`,
           );
         });
-        await record(question, newId);
+        await record(question, newId, digest);
         outcome.moved += 1;
       } else {
-        await record(question, await post(question, body, wanted));
+        await record(question, await post(question, body, wanted), digest);
         outcome.posted += 1;
       }
     }
     await onProgress((index + 1) / questions.length);
   }
+  markVerified(client, guildId, ticket);
   return outcome;
+}
+
+/** A short digest of a message signature, stored with the message id. */
+function digestOf(signature: string): string {
+  return createHash('sha256').update(signature).digest('base64url').slice(0, 22);
+}
+
+/** The digest of the question's message as built now. */
+export function wantedDigest(question: StoredPersonalityQuestion): string {
+  return digestOf(personalityMessageSignature(messageBodyOf(question)));
+}
+
+/**
+ * Whether the stored messages can be trusted without reading the channel: this process read
+ * them back and heard of no delete since (`isVerified`), every enabled question has its message
+ * in `channelId` showing what it would be built as now, and no disabled question has one.
+ */
+export function storedMessagesCurrent(
+  client: Client,
+  guildId: string,
+  questions: readonly StoredPersonalityQuestion[],
+  channelId: string,
+): boolean {
+  if (!isVerified(client, guildId)) return false;
+  return questions.every((question) =>
+    question.isEnabled
+      ? question.messageId !== null &&
+        question.messageChannelId === channelId &&
+        question.messageDigest === wantedDigest(question)
+      : question.messageId === null,
+  );
 }
 
 interface ChannelPage {

@@ -7,7 +7,7 @@ import {
 } from '@spacecadet/db/queries/personality-roles';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { type GuildRolesView, guildRolesView, guildRolesViewByRest } from '../../roles/guild-roles.ts';
-import { syncPersonalityMessages } from './messages.ts';
+import { storedMessagesCurrent, syncPersonalityMessages } from './messages.ts';
 import { type OnboardingOutcome, syncPersonalityOnboarding } from './onboarding.ts';
 import { ensurePersonalityRoles, withWarnings } from './roles.ts';
 import { matchRefreshSchedule } from './schedule.ts';
@@ -39,9 +39,10 @@ export async function refreshPersonalityRoles(context: JobContext): Promise<JobR
     if (lacksRoles(questions, view)) view = await guildRolesViewByRest(client, guildId);
     const roles = await ensurePersonalityRoles(context, questions, view);
     const fresh = roles.created + roles.adopted > 0 ? await loadPersonalityQuestions(db, guildId) : questions;
+    const channelId = config.messagesPosted ? config.assignChannelId : null;
     const messages =
-      config.messagesPosted && config.assignChannelId
-        ? await syncPersonalityMessages(context, fresh, config.assignChannelId)
+      channelId && !storedMessagesCurrent(client, guildId, fresh, channelId)
+        ? await syncPersonalityMessages(context, fresh, channelId)
         : null;
     const onboarding =
       config.onboardingEnabled || fresh.some((q) => q.onboardingPromptId)

@@ -1,0 +1,1 @@
+ALTER TABLE "personality_questions" ADD COLUMN "message_digest" text;
