@@ -16,14 +16,18 @@ interface RefreshLine {
   guildId: string;
 }
 
-/** A worker whose log lines this test reads. */
-function loggedWorker(harness: Harness, lines: RefreshLine[]) {
+/** The guild lock turned a refresh away while another held it. */
+const BUSY = 'guild busy with another job of this feature, delaying';
+
+/** A worker whose log lines this test reads: refreshes it finished, refreshes it had to delay. */
+function loggedWorker(harness: Harness, lines: RefreshLine[], busy: string[]) {
   const logger = pino(
     { level: 'info' },
     {
       write: (line: string) => {
-        const parsed = JSON.parse(line) as RefreshLine;
+        const parsed = JSON.parse(line) as RefreshLine & { job?: string };
         if (parsed.msg === 'personality refresh finished') lines.push(parsed);
+        if (parsed.msg === BUSY && parsed.job === 'personality-roles.refresh') busy.push(parsed.msg);
       },
     },
   );
@@ -36,11 +40,13 @@ describe('the personality refresh across two worker processes', () => {
   let jobs: ReturnType<typeof jobQueue>;
   const linesA: RefreshLine[] = [];
   const linesB: RefreshLine[] = [];
+  const busyA: string[] = [];
+  const busyB: string[] = [];
 
   beforeAll(async () => {
     harness = await startHarness();
     jobs = jobQueue(harness);
-    workers.push(await loggedWorker(harness, linesA), await loggedWorker(harness, linesB));
+    workers.push(await loggedWorker(harness, linesA, busyA), await loggedWorker(harness, linesB, busyB));
     await harness.database.db.transaction(async (tx) => {
       await tx
         .insert(personalityConfigs)
@@ -117,8 +123,9 @@ describe('the personality refresh across two worker processes', () => {
       );
     }
     // Both processes took refreshes: the exclusion held across processes, not only within one.
-    expect(linesA.length).toBeGreaterThan(0);
-    expect(linesB.length).toBeGreaterThan(0);
+    // (Each finished a refresh or was turned away by the other's lock.)
+    expect(linesA.length + busyA.length).toBeGreaterThan(0);
+    expect(linesB.length + busyB.length).toBeGreaterThan(0);
   });
 
   it('a change stored while a refresh runs gets a run that reads it', async () => {

@@ -1,5 +1,5 @@
 import { PERSONALITY_CATALOG } from '@spacecadet/core';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, DbTransaction } from '../client.ts';
 import { personalityConfigs, personalityOptions, personalityQuestions } from '../schema/personality.ts';
 
@@ -76,24 +76,6 @@ export interface StoredPersonalityConfig {
   lastRefresh: { at: Date; summary: string; repaired: number } | null;
 }
 
-export async function loadPersonalityConfig(db: Db, guildId: string): Promise<StoredPersonalityConfig> {
-  const [row] = await db
-    .select()
-    .from(personalityConfigs)
-    .where(eq(personalityConfigs.guildId, guildId))
-    .limit(1);
-  return {
-    configured: row?.configured ?? false,
-    assignChannelId: row?.assignChannelId ?? null,
-    messagesPosted: row?.messagesPosted ?? false,
-    onboardingEnabled: row?.onboardingEnabled ?? false,
-    lastRefresh:
-      row?.lastRefreshAt && row.lastRefreshSummary !== null
-        ? { at: row.lastRefreshAt, summary: row.lastRefreshSummary, repaired: row.lastRefreshRepaired ?? 0 }
-        : null,
-  };
-}
-
 const questionColumns = {
   id: personalityQuestions.id,
   questionType: personalityQuestions.questionType,
@@ -127,22 +109,76 @@ function withOptions(
   return questions.map((question) => ({ ...question, options: byQuestion.get(question.id) ?? [] }));
 }
 
+/**
+ * The refresh reads a guild's setup every 5 minutes per configured guild, so its reads and its
+ * record are prepared statements: built once per database client instead of on every call (building
+ * a query cost the worker more CPU than running it).
+ */
+const guildParam = sql.placeholder('guildId');
+function prepareReads(db: Db) {
+  return {
+    config: db
+      .select()
+      .from(personalityConfigs)
+      .where(eq(personalityConfigs.guildId, guildParam))
+      .limit(1)
+      .prepare('personality_config'),
+    questions: db
+      .select(questionColumns)
+      .from(personalityQuestions)
+      .where(eq(personalityQuestions.guildId, guildParam))
+      .orderBy(asc(personalityQuestions.position), asc(personalityQuestions.id))
+      .prepare('personality_questions'),
+    options: db
+      .select(optionColumns)
+      .from(personalityOptions)
+      .where(eq(personalityOptions.guildId, guildParam))
+      .orderBy(asc(personalityOptions.position), asc(personalityOptions.id))
+      .prepare('personality_options'),
+    recordRefresh: db
+      .update(personalityConfigs)
+      .set({
+        lastRefreshAt: sql`now()`,
+        lastRefreshSummary: sql`${sql.placeholder('summary')}`,
+        lastRefreshRepaired: sql`${sql.placeholder('repaired')}`,
+      })
+      .where(and(eq(personalityConfigs.guildId, guildParam), eq(personalityConfigs.configured, true)))
+      .prepare('personality_record_refresh'),
+  };
+}
+const preparedReads = new WeakMap<Db, ReturnType<typeof prepareReads>>();
+function reads(db: Db): ReturnType<typeof prepareReads> {
+  let prepared = preparedReads.get(db);
+  if (!prepared) {
+    prepared = prepareReads(db);
+    preparedReads.set(db, prepared);
+  }
+  return prepared;
+}
+
+export async function loadPersonalityConfig(db: Db, guildId: string): Promise<StoredPersonalityConfig> {
+  const [row] = await reads(db).config.execute({ guildId });
+  return {
+    configured: row?.configured ?? false,
+    assignChannelId: row?.assignChannelId ?? null,
+    messagesPosted: row?.messagesPosted ?? false,
+    onboardingEnabled: row?.onboardingEnabled ?? false,
+    lastRefresh:
+      row?.lastRefreshAt && row.lastRefreshSummary !== null
+        ? { at: row.lastRefreshAt, summary: row.lastRefreshSummary, repaired: row.lastRefreshRepaired ?? 0 }
+        : null,
+  };
+}
+
 /** The guild's questions in stored order, each with its options in panel order. */
 export async function loadPersonalityQuestions(
   db: Db,
   guildId: string,
 ): Promise<StoredPersonalityQuestion[]> {
+  const prepared = reads(db);
   const [questions, options] = await Promise.all([
-    db
-      .select(questionColumns)
-      .from(personalityQuestions)
-      .where(eq(personalityQuestions.guildId, guildId))
-      .orderBy(asc(personalityQuestions.position), asc(personalityQuestions.id)),
-    db
-      .select(optionColumns)
-      .from(personalityOptions)
-      .where(eq(personalityOptions.guildId, guildId))
-      .orderBy(asc(personalityOptions.position), asc(personalityOptions.id)),
+    prepared.questions.execute({ guildId }),
+    prepared.options.execute({ guildId }),
   ]);
   return withOptions(questions, options);
 }
@@ -241,14 +277,11 @@ export async function recordPersonalityRefresh(
   guildId: string,
   outcome: { summary: string; repaired: number },
 ): Promise<void> {
-  await db
-    .update(personalityConfigs)
-    .set({
-      lastRefreshAt: new Date(),
-      lastRefreshSummary: outcome.summary,
-      lastRefreshRepaired: outcome.repaired,
-    })
-    .where(and(eq(personalityConfigs.guildId, guildId), eq(personalityConfigs.configured, true)));
+  await reads(db).recordRefresh.execute({
+    guildId,
+    summary: outcome.summary,
+    repaired: outcome.repaired,
+  });
 }
 
 /** Guilds whose personality roles are set up: each has a refresh scheduler. */

@@ -151,10 +151,29 @@ function digestOf(signature: string): string {
   return createHash('sha256').update(signature).digest('base64url').slice(0, 22);
 }
 
-/** The digest of the question's message as built now. */
+/**
+ * The digest of the question's message as built now. Every refresh of every guild asks for
+ * ten of them, and most guilds keep the catalog's wording, so digests are kept by what the
+ * message is built from (bounded: the map starts over past DIGESTS_KEPT).
+ */
 export function wantedDigest(question: StoredPersonalityQuestion): string {
-  return digestOf(personalityMessageSignature(messageBodyOf(question)));
+  const key = JSON.stringify([
+    question.questionType,
+    question.title,
+    question.description,
+    question.isMultiSelect,
+    question.options.map((option) => [option.label, option.emoji]),
+  ]);
+  let digest = digests.get(key);
+  if (digest === undefined) {
+    digest = digestOf(personalityMessageSignature(messageBodyOf(question)));
+    if (digests.size >= DIGESTS_KEPT) digests.clear();
+    digests.set(key, digest);
+  }
+  return digest;
 }
+const DIGESTS_KEPT = 10_000;
+const digests = new Map<string, string>();
 
 /**
  * Whether the stored messages can be trusted without reading the channel: this process read

@@ -26,12 +26,14 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export async function refreshPersonalityRoles(context: JobContext): Promise<JobResult> {
   const { db, client } = context.deps;
   const guildId = context.payload.guild_id;
-  const config = await loadPersonalityConfig(db, guildId);
+  const [config, questions] = await Promise.all([
+    loadPersonalityConfig(db, guildId),
+    loadPersonalityQuestions(db, guildId),
+  ]);
   if (!config.configured) {
     await matchRefreshSchedule(context.deps, guildId, false);
     return { ok: true, summary: 'Personality roles are not set up here: nothing to refresh.' };
   }
-  const questions = await loadPersonalityQuestions(db, guildId);
   const startedAt = Date.now();
   try {
     let view = await guildRolesView(client, guildId);
@@ -70,7 +72,10 @@ export async function refreshPersonalityRoles(context: JobContext): Promise<JobR
       ? `${summary} ${firstWarning}${more.length > 0 ? ` (and ${plural(more.length, 'more role')} like it)` : ''}`
       : summary;
     await recordPersonalityRefresh(db, guildId, { summary: recorded, repaired });
-    await matchRefreshSchedule(context.deps, guildId, true);
+    // A refresh an admin's change asked for (init, a toggle) makes sure the 5-minute scheduler
+    // exists; a run with no requester (the scheduler's own, a member's click) skips the Redis
+    // read: the scheduler made it, or the worker's start syncs every configured guild's.
+    if (context.payload.requested_by !== null) await matchRefreshSchedule(context.deps, guildId, true);
     context.log.info({ repaired, startedAt, ms: Date.now() - startedAt }, 'personality refresh finished');
     return withWarnings({ ok: true, summary }, [
       ...roles.warnings,
