@@ -1,1 +1,0 @@
-ALTER TABLE "personality_questions" ADD COLUMN "message_digest" text;
