@@ -4,12 +4,12 @@ import {
   jobIdFor,
   MESSAGES,
   type PersonalityRolesState,
+  personalityLastRefreshKey,
   routePath,
   routes,
 } from '@spacecadet/contract';
 import { PERSONALITY_CATALOG } from '@spacecadet/core';
 import { personalityCleanup, personalityOptions, personalityQuestions } from '@spacecadet/db';
-import { recordPersonalityRefresh } from '@spacecadet/db/queries/personality-roles';
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,20 +140,18 @@ describe('personality roles, from nothing to reset', () => {
     expect(await jobState('personality-roles.refresh')).toBe('unknown');
   });
 
-  it('answers the stored last refresh', async () => {
-    const before = Date.now();
-    await recordPersonalityRefresh(h.database.db, guildId, {
-      summary: '2 roles recreated, 1 message re-posted.',
+  it('answers the last refresh the worker recorded, and none for a record that does not parse', async () => {
+    const record = {
+      ran_at: '2026-11-24T02:00:00.000Z',
+      summary: '2 roles created, 1 message re-posted.',
       repaired: 3,
-    });
-    const { last_refresh: last } = await getState();
-    expect(last).toEqual({
-      ran_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-      summary: '2 roles recreated, 1 message re-posted.',
-      repaired: 3,
-    });
-    expect(Date.parse(last?.ran_at ?? '')).toBeGreaterThanOrEqual(before - 1_000);
-    expect(Date.parse(last?.ran_at ?? '')).toBeLessThanOrEqual(Date.now() + 1_000);
+    };
+    const key = personalityLastRefreshKey(guildId);
+    await h.app.services.redis.set(key, JSON.stringify(record));
+    expect((await getState()).last_refresh).toEqual(record);
+    await h.app.services.redis.set(key, '{"ran_at":"yesterday"}');
+    expect((await getState()).last_refresh).toBeNull();
+    await h.app.services.redis.del(key);
   });
 
   it('queues generate and post once set up', async () => {

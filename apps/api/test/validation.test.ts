@@ -246,6 +246,7 @@ describe('personality roles', () => {
       assign_channel_id: null,
       questions: [],
       last_refresh: null,
+      onboarding: false,
     });
     const init = await send('POST', `${station}/personality-roles/init`, { channel_id: CHANNELS.roles });
     expect(init.json()).toMatchObject({ configured: true, assign_channel_id: CHANNELS.roles });

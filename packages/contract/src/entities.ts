@@ -137,20 +137,24 @@ export const PersonalityQuestion = z.object({
 });
 export type PersonalityQuestion = z.infer<typeof PersonalityQuestion>;
 
+/**
+ * What the latest personality refresh of a guild did. The worker writes it to Redis
+ * (`personalityLastRefreshKey`) after each run and the API reads it back with this schema.
+ */
+export const PersonalityLastRefresh = z.object({
+  ran_at: z.iso.datetime(),
+  summary: z.string(),
+  repaired: z.number().int().nonnegative(),
+});
+export type PersonalityLastRefresh = z.infer<typeof PersonalityLastRefresh>;
+
 export const PersonalityRolesState = z
   .object({
     configured: z.boolean(),
     assign_channel_id: z.string().nullable(),
     questions: z.array(PersonalityQuestion),
     /** The latest refresh run (every 5 minutes, or after a change): when, and what it repaired. */
-    last_refresh: z
-      .object({
-        ran_at: z.iso.datetime(),
-        summary: z.string(),
-        repaired: z.number().int().nonnegative(),
-      })
-      .nullable()
-      .optional(),
+    last_refresh: PersonalityLastRefresh.nullable().optional(),
     /**
      * "Also ask in Discord Onboarding": the enabled questions are also prompts of the server's
      * native Discord Onboarding. Always sent by the API; optional for older answers.

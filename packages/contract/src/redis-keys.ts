@@ -80,3 +80,12 @@ export function lastColorPickKey(guildId: string, userId: string): string {
 export function lastPersonalityPickKey(guildId: string, userId: string, questionType: string): string {
   return `personality-roles:last-pick:${guildId}:${userId}:${questionType}`;
 }
+
+/**
+ * What the latest personality refresh of a guild did (JSON of the contract's
+ * `PersonalityLastRefresh`): status for the dashboard, written by the worker after every run
+ * and read by the API. Kept out of Postgres so a steady-state refresh writes nothing there.
+ */
+export function personalityLastRefreshKey(guildId: string): string {
+  return `personality-roles:last-refresh:${guildId}`;
+}

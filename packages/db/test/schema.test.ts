@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedPersonalityCatalog } from '../src/queries/personality-roles.ts';
 import {
   colorGroups,
   colorShades,
@@ -7,6 +8,7 @@ import {
   guildConfigs,
   levelingSettings,
   memberXp,
+  personalityConfigs,
   personalityOptions,
   personalityQuestions,
   sessions,
@@ -178,5 +180,54 @@ describe('column types and defaults', () => {
     const [row] = await db.select().from(memberXp).where(eq(memberXp.userId, key.userId));
     expect(row?.xp).toBe(big + 15);
     expect(row?.messageCount).toBe(2);
+  });
+});
+
+describe('personality setup version', () => {
+  const guild = '300000000000000777';
+  const version = async () =>
+    (
+      await testDb.db
+        .select({ version: personalityConfigs.version })
+        .from(personalityConfigs)
+        .where(eq(personalityConfigs.guildId, guild))
+    )[0]?.version;
+
+  it('goes up with every change to the config, its questions or their options, and only then', async () => {
+    const { db } = testDb;
+    await db.insert(personalityConfigs).values({ guildId: guild, configured: true });
+    const steps: Array<[string, () => PromiseLike<unknown>]> = [
+      ['seed', () => db.transaction((tx) => seedPersonalityCatalog(tx, guild))],
+      [
+        'toggle a question',
+        () =>
+          db
+            .update(personalityQuestions)
+            .set({ isEnabled: false })
+            .where(eq(personalityQuestions.questionType, 'mbti')),
+      ],
+      [
+        'record a role',
+        () =>
+          db
+            .update(personalityOptions)
+            .set({ roleId: '300000000000000999' })
+            .where(eq(personalityOptions.label, 'Aries')),
+      ],
+      [
+        'change the channel',
+        () => db.update(personalityConfigs).set({ assignChannelId: '300000000000000012' }),
+      ],
+      ['remove an option', () => db.delete(personalityOptions).where(eq(personalityOptions.label, 'Taurus'))],
+    ];
+    let last = await version();
+    for (const [what, change] of steps) {
+      await change();
+      const now = await version();
+      expect(now, what).toBeGreaterThan(last ?? 0);
+      last = now;
+    }
+    await db.select().from(personalityQuestions).where(eq(personalityQuestions.guildId, guild));
+    expect(await version(), 'a read').toBe(last);
   });
 });

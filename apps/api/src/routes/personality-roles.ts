@@ -1,8 +1,10 @@
 import {
   MESSAGES,
+  PersonalityLastRefresh,
   type PersonalityQuestion,
   PersonalityQuestionType,
   type PersonalityRolesState,
+  personalityLastRefreshKey,
   routes,
 } from '@spacecadet/contract';
 import { type Db, type DbTransaction, personalityConfigs, personalityQuestions } from '@spacecadet/db';
@@ -17,6 +19,7 @@ import {
 } from '@spacecadet/db/queries/personality-roles';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import { ApiError, notFound } from '../errors.ts';
 import { enqueueGuildJob, type GuildJobQueue } from '../services/jobs.ts';
 import { defineRoute } from './define.ts';
@@ -36,13 +39,29 @@ function toQuestion(question: StoredPersonalityQuestion): PersonalityQuestion {
   };
 }
 
+/**
+ * What the worker's latest refresh did, from Redis (`personalityLastRefreshKey`). Status, not
+ * configuration: while Redis is down, or for a record that does not parse, the page says no
+ * refresh ran rather than failing.
+ */
+async function readLastRefresh(redis: Redis, guildId: string): Promise<PersonalityLastRefresh | null> {
+  try {
+    const stored = await redis.get(personalityLastRefreshKey(guildId));
+    if (stored === null) return null;
+    const parsed = PersonalityLastRefresh.safeParse(JSON.parse(stored));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The screen's state, from the same loaders the worker reads the setup with. */
-async function readState(db: Db, guildId: string): Promise<PersonalityRolesState> {
-  const [config, questions] = await Promise.all([
+async function readState(db: Db, redis: Redis, guildId: string): Promise<PersonalityRolesState> {
+  const [config, questions, lastRefresh] = await Promise.all([
     loadPersonalityConfig(db, guildId),
     loadPersonalityQuestions(db, guildId),
+    readLastRefresh(redis, guildId),
   ]);
-  const { lastRefresh } = config;
   return {
     configured: config.configured,
     assign_channel_id: config.assignChannelId,
@@ -50,9 +69,7 @@ async function readState(db: Db, guildId: string): Promise<PersonalityRolesState
     questions: questions
       .filter((q) => PersonalityQuestionType.safeParse(q.questionType).success)
       .map(toQuestion),
-    last_refresh: lastRefresh
-      ? { ran_at: lastRefresh.at.toISOString(), summary: lastRefresh.summary, repaired: lastRefresh.repaired }
-      : null,
+    last_refresh: config.configured ? lastRefresh : null,
     onboarding: config.onboardingEnabled,
   };
 }
@@ -100,9 +117,9 @@ async function queueRefresh(
 
 /** Personality roles: the question catalog per guild, its channel, toggles and jobs. */
 export function registerPersonalityRoutes(app: FastifyInstance): void {
-  const { db, queue } = app.services;
+  const { db, queue, redis } = app.services;
 
-  defineRoute(app, routes.getPersonalityRoles, async ({ params }) => readState(db, params.guildId));
+  defineRoute(app, routes.getPersonalityRoles, async ({ params }) => readState(db, redis, params.guildId));
 
   defineRoute(app, routes.initPersonalityRoles, async ({ params, body, session, request }) => {
     await db.transaction(async (tx) => {
@@ -110,7 +127,7 @@ export function registerPersonalityRoutes(app: FastifyInstance): void {
       await seedPersonalityCatalog(tx, params.guildId);
     });
     await queueRefresh(queue, request.log, params.guildId, session.user.id);
-    return readState(db, params.guildId);
+    return readState(db, redis, params.guildId);
   });
 
   defineRoute(app, routes.setPersonalityChannel, async ({ params, body, session, request }) => {

@@ -65,9 +65,6 @@ export async function retirePersonalitySetup(
         configured: false,
         messagesPosted: false,
         onboardingEnabled: false,
-        lastRefreshAt: null,
-        lastRefreshSummary: null,
-        lastRefreshRepaired: null,
         updatedAt: new Date(),
       })
       .where(eq(personalityConfigs.guildId, guildId));

@@ -73,7 +73,8 @@ export interface StoredPersonalityConfig {
   messagesPosted: boolean;
   /** "Also ask in Discord Onboarding". */
   onboardingEnabled: boolean;
-  lastRefresh: { at: Date; summary: string; repaired: number } | null;
+  /** Goes up with every change to the setup (see the schema): equal versions, same setup. */
+  version: number;
 }
 
 const questionColumns = {
@@ -110,8 +111,8 @@ function withOptions(
 }
 
 /**
- * The refresh reads a guild's setup every 5 minutes per configured guild, so its reads and its
- * record are prepared statements: built once per database client instead of on every call (building
+ * The refresh reads a guild's setup every 5 minutes per configured guild, so its reads are
+ * prepared statements: built once per database client instead of on every call (building
  * a query cost the worker more CPU than running it).
  */
 const guildParam = sql.placeholder('guildId');
@@ -135,15 +136,6 @@ function prepareReads(db: Db) {
       .where(eq(personalityOptions.guildId, guildParam))
       .orderBy(asc(personalityOptions.position), asc(personalityOptions.id))
       .prepare('personality_options'),
-    recordRefresh: db
-      .update(personalityConfigs)
-      .set({
-        lastRefreshAt: sql`now()`,
-        lastRefreshSummary: sql`${sql.placeholder('summary')}`,
-        lastRefreshRepaired: sql`${sql.placeholder('repaired')}`,
-      })
-      .where(and(eq(personalityConfigs.guildId, guildParam), eq(personalityConfigs.configured, true)))
-      .prepare('personality_record_refresh'),
   };
 }
 const preparedReads = new WeakMap<Db, ReturnType<typeof prepareReads>>();
@@ -163,10 +155,7 @@ export async function loadPersonalityConfig(db: Db, guildId: string): Promise<St
     assignChannelId: row?.assignChannelId ?? null,
     messagesPosted: row?.messagesPosted ?? false,
     onboardingEnabled: row?.onboardingEnabled ?? false,
-    lastRefresh:
-      row?.lastRefreshAt && row.lastRefreshSummary !== null
-        ? { at: row.lastRefreshAt, summary: row.lastRefreshSummary, repaired: row.lastRefreshRepaired ?? 0 }
-        : null,
+    version: row?.version ?? 0,
   };
 }
 
@@ -270,18 +259,6 @@ export async function markPersonalityMessagesPosted(db: Db, guildId: string): Pr
     .update(personalityConfigs)
     .set({ messagesPosted: true })
     .where(and(eq(personalityConfigs.guildId, guildId), eq(personalityConfigs.configured, true)));
-}
-
-export async function recordPersonalityRefresh(
-  db: Db,
-  guildId: string,
-  outcome: { summary: string; repaired: number },
-): Promise<void> {
-  await reads(db).recordRefresh.execute({
-    guildId,
-    summary: outcome.summary,
-    repaired: outcome.repaired,
-  });
 }
 
 /** Guilds whose personality roles are set up: each has a refresh scheduler. */

@@ -1,21 +1,31 @@
-import { boolean, index, integer, pgTable, serial, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  unique,
+} from 'drizzle-orm/pg-core';
 
 /**
  * A row exists once an admin picked an assignment channel; `configured` flips on init and back
  * on reset. `messages_posted` turns on with the first Post / Update Messages: from then on the
- * refresh keeps one message per enabled question in the channel. `last_refresh_*` is what the
- * latest refresh run found and repaired, for the dashboard. `onboarding_enabled` is "Also ask in
- * Discord Onboarding": the enabled questions are also prompts of the server's Onboarding.
+ * refresh keeps one message per enabled question in the channel. `onboarding_enabled` is "Also
+ * ask in Discord Onboarding": the enabled questions are also prompts of the server's Onboarding.
+ * `version` goes up with every change to the row, the guild's questions or their options
+ * (database triggers, migration 0004), so a reader can tell its copy of the setup is current
+ * with one small read.
  */
 export const personalityConfigs = pgTable('personality_configs', {
   guildId: text('guild_id').primaryKey(),
   assignChannelId: text('assign_channel_id'),
   configured: boolean('configured').notNull().default(false),
   messagesPosted: boolean('messages_posted').notNull().default(false),
-  lastRefreshAt: timestamp('last_refresh_at', { withTimezone: true }),
-  lastRefreshSummary: text('last_refresh_summary'),
-  lastRefreshRepaired: integer('last_refresh_repaired'),
   onboardingEnabled: boolean('onboarding_enabled').notNull().default(false),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

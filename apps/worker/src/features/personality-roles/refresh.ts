@@ -1,16 +1,17 @@
 import type { JobResult } from '@spacecadet/contract';
+import { type PersonalityLastRefresh, personalityLastRefreshKey } from '@spacecadet/contract';
 import {
-  loadPersonalityConfig,
   loadPersonalityQuestions,
-  recordPersonalityRefresh,
   type StoredPersonalityQuestion,
 } from '@spacecadet/db/queries/personality-roles';
+import type { Redis } from 'ioredis';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { type GuildRolesView, guildRolesView, guildRolesViewByRest } from '../../roles/guild-roles.ts';
 import { storedMessagesCurrent, syncPersonalityMessages } from './messages.ts';
 import { type OnboardingOutcome, syncPersonalityOnboarding } from './onboarding.ts';
 import { ensurePersonalityRoles, withWarnings } from './roles.ts';
 import { matchRefreshSchedule } from './schedule.ts';
+import { loadPersonalitySetup } from './setup-cache.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -26,10 +27,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export async function refreshPersonalityRoles(context: JobContext): Promise<JobResult> {
   const { db, client } = context.deps;
   const guildId = context.payload.guild_id;
-  const [config, questions] = await Promise.all([
-    loadPersonalityConfig(db, guildId),
-    loadPersonalityQuestions(db, guildId),
-  ]);
+  const { config, questions } = await loadPersonalitySetup(db, guildId);
   if (!config.configured) {
     await matchRefreshSchedule(context.deps, guildId, false);
     return { ok: true, summary: 'Personality roles are not set up here: nothing to refresh.' };
@@ -71,7 +69,7 @@ export async function refreshPersonalityRoles(context: JobContext): Promise<JobR
     const recorded = firstWarning
       ? `${summary} ${firstWarning}${more.length > 0 ? ` (and ${plural(more.length, 'more role')} like it)` : ''}`
       : summary;
-    await recordPersonalityRefresh(db, guildId, { summary: recorded, repaired });
+    await recordRefresh(context.deps.redis, guildId, { summary: recorded, repaired });
     // A refresh an admin's change asked for (init, a toggle) makes sure the 5-minute scheduler
     // exists; a run with no requester (the scheduler's own, a member's click) skips the Redis
     // read: the scheduler made it, or the worker's start syncs every configured guild's.
@@ -86,7 +84,7 @@ export async function refreshPersonalityRoles(context: JobContext): Promise<JobR
   } catch (error) {
     // The admin sees why the last refresh did not repair anything (a deleted channel, say).
     if (error instanceof JobFailure) {
-      await recordPersonalityRefresh(db, guildId, { summary: `Failed: ${error.detail}`, repaired: 0 });
+      await recordRefresh(context.deps.redis, guildId, { summary: `Failed: ${error.detail}`, repaired: 0 });
     }
     throw error;
   }
@@ -114,4 +112,13 @@ async function refreshOnboarding(
     if (error instanceof JobFailure) return { outcome: null, problem: error.detail };
     throw error;
   }
+}
+
+/** Kept a while after the guild's last refresh, so a guild the bot left does not keep it forever. */
+const LAST_REFRESH_TTL_SECONDS = 7 * 24 * 3600;
+
+/** What the dashboard shows as the last refresh (`personalityLastRefreshKey`). */
+async function recordRefresh(redis: Redis, guildId: string, outcome: { summary: string; repaired: number }) {
+  const record: PersonalityLastRefresh = { ran_at: new Date().toISOString(), ...outcome };
+  await redis.set(personalityLastRefreshKey(guildId), JSON.stringify(record), 'EX', LAST_REFRESH_TTL_SECONDS);
 }

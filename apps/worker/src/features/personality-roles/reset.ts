@@ -1,4 +1,4 @@
-import type { JobResult } from '@spacecadet/contract';
+import { type JobResult, personalityLastRefreshKey } from '@spacecadet/contract';
 import {
   deletePersonalityCleanup,
   loadPersonalityCleanup,
@@ -55,6 +55,7 @@ export async function resetPersonalityRoles(context: JobContext): Promise<JobRes
   await clearPendingRole(redis, PERSONALITY_FEATURE, guildId);
   const config = await loadPersonalityConfig(db, guildId);
   await matchRefreshSchedule(context.deps, guildId, config.configured);
+  if (!config.configured) await redis.del(personalityLastRefreshKey(guildId));
   await context.progress(100);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const deleted =
