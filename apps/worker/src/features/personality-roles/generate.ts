@@ -24,9 +24,9 @@ export async function generatePersonalityRoles(context: JobContext): Promise<Job
     guildRolesViewByRest(client, guildId),
   ]);
   await context.progress(10);
-  const roles = await ensurePersonalityRoles(context, questions, view, (fraction) =>
-    context.progress(10 + 85 * fraction),
-  );
+  const roles = await ensurePersonalityRoles(context, questions, view, {
+    onProgress: (fraction) => context.progress(10 + 85 * fraction),
+  });
   await matchRefreshSchedule(context.deps, guildId, true);
   await context.progress(100);
   const total = questions.filter((q) => q.isEnabled).reduce((n, q) => n + q.options.length, 0);

@@ -153,27 +153,18 @@ function digestOf(signature: string): string {
 
 /**
  * The digest of the question's message as built now. Every refresh of every guild asks for
- * ten of them, and most guilds keep the catalog's wording, so digests are kept by what the
- * message is built from (bounded: the map starts over past DIGESTS_KEPT).
+ * ten of them: a question object the setup cache hands out again keeps its digest (its
+ * content cannot change without the setup version moving, which brings new objects).
  */
 export function wantedDigest(question: StoredPersonalityQuestion): string {
-  const key = JSON.stringify([
-    question.questionType,
-    question.title,
-    question.description,
-    question.isMultiSelect,
-    question.options.map((option) => [option.label, option.emoji]),
-  ]);
-  let digest = digests.get(key);
+  let digest = digests.get(question);
   if (digest === undefined) {
     digest = digestOf(personalityMessageSignature(messageBodyOf(question)));
-    if (digests.size >= DIGESTS_KEPT) digests.clear();
-    digests.set(key, digest);
+    digests.set(question, digest);
   }
   return digest;
 }
-const DIGESTS_KEPT = 10_000;
-const digests = new Map<string, string>();
+const digests = new WeakMap<StoredPersonalityQuestion, string>();
 
 /**
  * Whether the stored messages can be trusted without reading the channel: this process read

@@ -6,7 +6,7 @@ import {
 } from '@spacecadet/db/queries/personality-roles';
 import type { Redis } from 'ioredis';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
-import { type GuildRolesView, guildRolesView, guildRolesViewByRest } from '../../roles/guild-roles.ts';
+import { guildRolesView, guildRolesViewByRest } from '../../roles/guild-roles.ts';
 import { storedMessagesCurrent, syncPersonalityMessages } from './messages.ts';
 import { type OnboardingOutcome, syncPersonalityOnboarding } from './onboarding.ts';
 import { ensurePersonalityRoles, withWarnings } from './roles.ts';
@@ -34,10 +34,10 @@ export async function refreshPersonalityRoles(context: JobContext): Promise<JobR
   }
   const startedAt = Date.now();
   try {
-    let view = await guildRolesView(client, guildId);
-    // The cache can lag a role created a moment ago: ask Discord before recreating anything.
-    if (lacksRoles(questions, view)) view = await guildRolesViewByRest(client, guildId);
-    const roles = await ensurePersonalityRoles(context, questions, view);
+    // The cache can lag a role created a moment ago: Discord is asked before recreating anything.
+    const roles = await ensurePersonalityRoles(context, questions, await guildRolesView(client, guildId), {
+      reread: () => guildRolesViewByRest(client, guildId),
+    });
     const fresh = roles.created + roles.adopted > 0 ? await loadPersonalityQuestions(db, guildId) : questions;
     const channelId = config.messagesPosted ? config.assignChannelId : null;
     const messages =
@@ -88,13 +88,6 @@ export async function refreshPersonalityRoles(context: JobContext): Promise<JobR
     }
     throw error;
   }
-}
-
-function lacksRoles(questions: readonly StoredPersonalityQuestion[], view: GuildRolesView): boolean {
-  const live = new Set(view.roles.map((role) => role.id));
-  return questions.some(
-    (q) => q.isEnabled && q.options.some((option) => !option.roleId || !live.has(option.roleId)),
-  );
 }
 
 /**

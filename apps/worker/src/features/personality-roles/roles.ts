@@ -51,16 +51,28 @@ export interface RolesOutcome {
 export async function ensurePersonalityRoles(
   context: JobContext,
   questions: readonly StoredPersonalityQuestion[],
-  view: GuildRolesView,
-  onProgress: (fraction: number) => Promise<void> = async () => {},
+  firstView: GuildRolesView,
+  options: {
+    onProgress?: (fraction: number) => Promise<void>;
+    /** Where `firstView` may lag Discord (the gateway cache): read again before creating. */
+    reread?: () => Promise<GuildRolesView>;
+  } = {},
 ): Promise<RolesOutcome> {
   const { redis } = context.deps;
   const guildId = context.payload.guild_id;
-  const existing = new Set(view.roles.map((role) => role.id));
-  const options = wantedOptions(questions);
-  const missing = options.filter((option) => !option.roleId || !existing.has(option.roleId));
+  const wanted = wantedOptions(questions);
+  const missingIn = (view: GuildRolesView) => {
+    const existing = new Set(view.roles.map((role) => role.id));
+    return { existing, missing: wanted.filter((option) => !option.roleId || !existing.has(option.roleId)) };
+  };
+  let view = firstView;
+  let { existing, missing } = missingIn(view);
+  if (missing.length > 0 && options.reread) {
+    view = await options.reread();
+    ({ existing, missing } = missingIn(view));
+  }
   if (missing.length === 0)
-    return { created: 0, adopted: 0, warnings: manageWarnings(view, guildId, options) };
+    return { created: 0, adopted: 0, warnings: manageWarnings(view, guildId, wanted) };
 
   const claimed = new Set(
     questions
@@ -113,9 +125,9 @@ export async function ensurePersonalityRoles(
     await clearPendingRole(redis, PERSONALITY_FEATURE, guildId, targetKey(option));
     if (!adopted) created += 1;
     done += 1;
-    await onProgress(done / missing.length);
+    await options.onProgress?.(done / missing.length);
   }
-  return { created, adopted: adoptions.size, warnings: manageWarnings(view, guildId, options) };
+  return { created, adopted: adoptions.size, warnings: manageWarnings(view, guildId, wanted) };
 }
 
 /** Discord allows 100 characters in a role name; option labels are shorter, but stay safe. */
