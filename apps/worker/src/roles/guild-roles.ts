@@ -1,55 +1,66 @@
 import { type APIRole, type Client, PermissionFlagsBits } from 'discord.js';
 import { fetchGuildRoles, fetchMember } from '../discord-rest.ts';
 
-/** What a job needs to know of a guild's roles: which exist, where they sit, what they allow. */
+/** What a job needs to know of one role: where it sits and what it is called. */
 export interface GuildRoleInfo {
   id: string;
   name: string;
   color: number;
   position: number;
-  permissions: bigint;
   managed: boolean;
 }
 
+/**
+ * A guild's roles as a job sees them, answering by id so a check of a few roles does not copy
+ * all of them: the refresh asks this of every configured guild every 5 minutes.
+ */
 export interface GuildRolesView {
-  roles: GuildRoleInfo[];
-  /** The roles the bot's member holds. */
-  botRoleIds: string[];
+  count: number;
+  has(roleId: string): boolean;
+  role(roleId: string): GuildRoleInfo | undefined;
+  /** Every role (to find one by name). */
+  all(): GuildRoleInfo[];
+  /** The bot's roles (with @everyone) grant Manage Roles or Administrator. */
+  botCanManageRoles: boolean;
+  /** Position of the bot's highest role (0 = only @everyone). */
+  botTopPosition: number;
 }
 
-function fromApi(role: APIRole): GuildRoleInfo {
-  return {
-    id: role.id,
-    name: role.name,
-    color: role.color,
-    position: role.position,
-    permissions: BigInt(role.permissions),
-    managed: role.managed,
-  };
-}
+const MANAGE = PermissionFlagsBits.Administrator | PermissionFlagsBits.ManageRoles;
 
 /**
  * The guild's roles and the bot's own. From the gateway cache when this process holds the
- * guild's shard (no REST call: the refresh runs every 5 minutes for every configured guild),
- * else by REST, since any worker process may run any guild's job.
+ * guild's shard (no REST call), else by REST, since any worker process may run any guild's job.
  */
 export async function guildRolesView(client: Client, guildId: string): Promise<GuildRolesView> {
   const guild = client.guilds.cache.get(guildId);
   const me = guild?.members.me;
-  if (guild?.available && me) {
-    return {
-      roles: guild.roles.cache.map((role) => ({
-        id: role.id,
-        name: role.name,
-        color: role.color,
-        position: role.rawPosition,
-        permissions: role.permissions.bitfield,
-        managed: role.managed,
-      })),
-      botRoleIds: [...me.roles.cache.keys()],
-    };
-  }
-  return guildRolesViewByRest(client, guildId);
+  if (!guild?.available || !me) return guildRolesViewByRest(client, guildId);
+  const info = (role: {
+    id: string;
+    name: string;
+    color: number;
+    rawPosition: number;
+    managed: boolean;
+  }) => ({
+    id: role.id,
+    name: role.name,
+    color: role.color,
+    position: role.rawPosition,
+    managed: role.managed,
+  });
+  const roles = guild.roles.cache;
+  return {
+    count: roles.size,
+    has: (roleId) => roles.has(roleId),
+    role: (roleId) => {
+      const role = roles.get(roleId);
+      return role ? info(role) : undefined;
+    },
+    all: () => roles.map(info),
+    botCanManageRoles: (me.permissions.bitfield & MANAGE) !== 0n,
+    botTopPosition: me.roles.highest.rawPosition,
+  };
 }
 
 /** Always by REST: for jobs an admin started, which must see Discord as it is now. */
@@ -59,25 +70,31 @@ export async function guildRolesViewByRest(client: Client, guildId: string): Pro
     fetchGuildRoles(client, guildId),
     botId ? fetchMember(client, guildId, botId) : Promise.resolve(null),
   ]);
-  return { roles: roles.map(fromApi), botRoleIds: me?.roles ?? [] };
-}
-
-/** Whether the bot's roles (with @everyone, whose id is the guild's) grant Manage Roles. */
-export function botCanManageRoles(view: GuildRolesView, guildId: string): boolean {
-  const held = new Set([...view.botRoleIds, guildId]);
-  const granted = view.roles
-    .filter((role) => held.has(role.id))
-    .reduce((bits, role) => bits | role.permissions, 0n);
-  return (granted & (PermissionFlagsBits.Administrator | PermissionFlagsBits.ManageRoles)) !== 0n;
-}
-
-/** Position of the bot's highest role (0 = only @everyone). */
-export function botTopPosition(view: GuildRolesView): number {
-  const held = new Set(view.botRoleIds);
-  return view.roles.reduce(
-    (top, role) => (held.has(role.id) && role.position > top ? role.position : top),
-    0,
-  );
+  const byId = new Map<string, APIRole>(roles.map((role) => [role.id, role]));
+  const held = new Set([...(me?.roles ?? []), guildId]);
+  const botRoles = roles.filter((role) => held.has(role.id));
+  const granted = botRoles.reduce((bits, role) => bits | BigInt(role.permissions), 0n);
+  const info = (role: APIRole): GuildRoleInfo => ({
+    id: role.id,
+    name: role.name,
+    color: role.color,
+    position: role.position,
+    managed: role.managed,
+  });
+  return {
+    count: roles.length,
+    has: (roleId) => byId.has(roleId),
+    role: (roleId) => {
+      const role = byId.get(roleId);
+      return role ? info(role) : undefined;
+    },
+    all: () => roles.map(info),
+    botCanManageRoles: (granted & MANAGE) !== 0n,
+    botTopPosition: botRoles.reduce(
+      (top, role) => (role.id !== guildId && role.position > top ? role.position : top),
+      0,
+    ),
+  };
 }
 
 export function roleAboveBotWarning(roleName: string): string {

@@ -6,12 +6,7 @@ import {
   setPersonalityOptionRoleId,
 } from '@spacecadet/db/queries/personality-roles';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
-import {
-  botCanManageRoles,
-  botTopPosition,
-  type GuildRolesView,
-  roleAboveBotWarning,
-} from '../../roles/guild-roles.ts';
+import { type GuildRoleInfo, type GuildRolesView, roleAboveBotWarning } from '../../roles/guild-roles.ts';
 import {
   clearPendingRole,
   createMarkedRole,
@@ -61,42 +56,44 @@ export async function ensurePersonalityRoles(
   const { redis } = context.deps;
   const guildId = context.payload.guild_id;
   const wanted = wantedOptions(questions);
-  const missingIn = (view: GuildRolesView) => {
-    const existing = new Set(view.roles.map((role) => role.id));
-    return { existing, missing: wanted.filter((option) => !option.roleId || !existing.has(option.roleId)) };
-  };
+  const missingIn = (view: GuildRolesView) =>
+    wanted.filter((option) => !option.roleId || !view.has(option.roleId));
   let view = firstView;
-  let { existing, missing } = missingIn(view);
+  let missing = missingIn(view);
   if (missing.length > 0 && options.reread) {
     view = await options.reread();
-    ({ existing, missing } = missingIn(view));
+    missing = missingIn(view);
   }
-  if (missing.length === 0)
-    return { created: 0, adopted: 0, warnings: manageWarnings(view, guildId, wanted) };
+  if (missing.length === 0) return { created: 0, adopted: 0, warnings: manageWarnings(view, wanted) };
 
   const claimed = new Set(
     questions
       .flatMap((question) => question.options.flatMap((option) => option.roleId ?? []))
-      .filter((id) => existing.has(id)),
+      .filter((id) => view.has(id)),
   );
   const pending = await loadPendingRoles(redis, PERSONALITY_FEATURE, guildId);
   const adoptions = new Map<number, string>();
+  let everyRole: GuildRoleInfo[] | undefined;
+  const roles = () => {
+    everyRole ??= view.all();
+    return everyRole;
+  };
   for (const option of missing) {
     if (!pending.has(targetKey(option))) continue;
-    const orphan = findOrphanRole(view.roles, { name: roleName(option), color: ROLE_COLOR }, claimed);
+    const orphan = findOrphanRole(roles(), { name: roleName(option), color: ROLE_COLOR }, claimed);
     if (orphan) {
       adoptions.set(option.id, orphan.id);
       claimed.add(orphan.id);
     }
   }
   const toCreate = missing.length - adoptions.size;
-  if (view.roles.length + toCreate > GUILD_ROLE_CAP) {
+  if (view.count + toCreate > GUILD_ROLE_CAP) {
     throw new JobFailure(
       'role_cap_reached',
-      `This server has ${view.roles.length} roles and personality roles need ${toCreate} more, above Discord's limit of ${GUILD_ROLE_CAP}. Delete some roles or disable some questions, then try again.`,
+      `This server has ${view.count} roles and personality roles need ${toCreate} more, above Discord's limit of ${GUILD_ROLE_CAP}. Delete some roles or disable some questions, then try again.`,
     );
   }
-  if (toCreate > 0 && !botCanManageRoles(view, guildId)) {
+  if (toCreate > 0 && !view.botCanManageRoles) {
     throw new JobFailure('forbidden', 'I need the Manage Roles permission to create personality roles.');
   }
 
@@ -127,7 +124,7 @@ export async function ensurePersonalityRoles(
     done += 1;
     await options.onProgress?.(done / missing.length);
   }
-  return { created, adopted: adoptions.size, warnings: manageWarnings(view, guildId, wanted) };
+  return { created, adopted: adoptions.size, warnings: manageWarnings(view, wanted) };
 }
 
 /** Discord allows 100 characters in a role name; option labels are shorter, but stay safe. */
@@ -140,17 +137,14 @@ function roleName(option: StoredPersonalityOption): string {
  * at or above the bot's highest role. Roles created in this run sit at the bottom, so the view
  * read before it is enough.
  */
-function manageWarnings(
-  view: GuildRolesView,
-  guildId: string,
-  options: readonly StoredPersonalityOption[],
-): string[] {
-  if (!botCanManageRoles(view, guildId)) return [MANAGE_ROLES_WARNING];
-  const top = botTopPosition(view);
-  const ids = new Set(options.flatMap((option) => option.roleId ?? []));
-  return view.roles
-    .filter((role) => ids.has(role.id) && role.position >= top)
-    .map((role) => roleAboveBotWarning(role.name));
+function manageWarnings(view: GuildRolesView, options: readonly StoredPersonalityOption[]): string[] {
+  if (!view.botCanManageRoles) return [MANAGE_ROLES_WARNING];
+  const warnings: string[] = [];
+  for (const option of options) {
+    const role = option.roleId ? view.role(option.roleId) : undefined;
+    if (role && role.position >= view.botTopPosition) warnings.push(roleAboveBotWarning(role.name));
+  }
+  return warnings;
 }
 
 /** `JobResult.warnings` only when there are some. */
