@@ -50,6 +50,14 @@ export async function guildRolesView(client: Client, guildId: string): Promise<G
     managed: role.managed,
   });
   const roles = guild.roles.cache;
+  // One pass over the bot's roles for both answers (discord.js' `permissions` and
+  // `roles.highest` getters each walk every role of the guild again).
+  let granted = roles.get(guildId)?.permissions.bitfield ?? 0n;
+  let top = 0;
+  for (const role of me.roles.cache.values()) {
+    granted |= role.permissions.bitfield;
+    if (role.id !== guildId && role.rawPosition > top) top = role.rawPosition;
+  }
   return {
     count: roles.size,
     has: (roleId) => roles.has(roleId),
@@ -58,8 +66,8 @@ export async function guildRolesView(client: Client, guildId: string): Promise<G
       return role ? info(role) : undefined;
     },
     all: () => roles.map(info),
-    botCanManageRoles: (me.permissions.bitfield & MANAGE) !== 0n,
-    botTopPosition: me.roles.highest.rawPosition,
+    botCanManageRoles: guild.ownerId === me.id || (granted & MANAGE) !== 0n,
+    botTopPosition: top,
   };
 }
 
