@@ -271,6 +271,23 @@ describe('personality-roles jobs', () => {
     expect(repaired.result).toMatchObject({ summary: '1 message re-posted.' });
   });
 
+  it('a scheduled refresh, which keeps the setup between runs, sees a change made in Postgres', async () => {
+    await init();
+    await run('personality-roles.generate');
+    await run('personality-roles.post');
+    const scheduled = async () =>
+      jobs.finished((await jobs.add('personality-roles.refresh', STATION, null)).id ?? '');
+    expect((await scheduled()).result).toMatchObject({ summary: 'Everything was in place.' });
+    // By hand, not through the API: only the database's announcement tells the worker.
+    await setEnabled('dm_status', false);
+    await waitFor('a scheduled refresh to remove the DM Status message', async () => {
+      await scheduled();
+      const dm = (await loadPersonalityQuestions(db(), STATION)).find((q) => q.questionType === 'dm_status');
+      return dm?.messageId === null;
+    });
+    expect(messagesIn(rolesChannel)).toHaveLength(9);
+  });
+
   it('a refresh before the first post makes roles but posts no message', async () => {
     await init();
     const outcome = await run('personality-roles.refresh');

@@ -10,7 +10,6 @@ CREATE TABLE "personality_cleanup" (
 --> statement-breakpoint
 ALTER TABLE "personality_configs" ADD COLUMN "messages_posted" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "personality_configs" ADD COLUMN "onboarding_enabled" boolean DEFAULT false NOT NULL;--> statement-breakpoint
-ALTER TABLE "personality_configs" ADD COLUMN "version" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "personality_questions" ADD COLUMN "message_channel_id" text;--> statement-breakpoint
 ALTER TABLE "personality_questions" ADD COLUMN "message_digest" text;--> statement-breakpoint
 ALTER TABLE "personality_questions" ADD COLUMN "onboarding_prompt_id" text;

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedPersonalityCatalog } from '../src/queries/personality-roles.ts';
+import { seedPersonalityCatalog, watchPersonalitySetups } from '../src/queries/personality-roles.ts';
 import {
   colorGroups,
   colorShades,
@@ -183,51 +183,61 @@ describe('column types and defaults', () => {
   });
 });
 
-describe('personality setup version', () => {
+describe('personality setup changes', () => {
   const guild = '300000000000000777';
-  const version = async () =>
-    (
-      await testDb.db
-        .select({ version: personalityConfigs.version })
-        .from(personalityConfigs)
-        .where(eq(personalityConfigs.guildId, guild))
-    )[0]?.version;
 
-  it('goes up with every change to the config, its questions or their options, and only then', async () => {
+  it('are announced for the guild on every change to the config, its questions or their options, once per commit', async () => {
     const { db } = testDb;
-    await db.insert(personalityConfigs).values({ guildId: guild, configured: true });
-    const steps: Array<[string, () => PromiseLike<unknown>]> = [
-      ['seed', () => db.transaction((tx) => seedPersonalityCatalog(tx, guild))],
-      [
-        'toggle a question',
-        () =>
-          db
-            .update(personalityQuestions)
-            .set({ isEnabled: false })
-            .where(eq(personalityQuestions.questionType, 'mbti')),
-      ],
-      [
-        'record a role',
-        () =>
-          db
-            .update(personalityOptions)
-            .set({ roleId: '300000000000000999' })
-            .where(eq(personalityOptions.label, 'Aries')),
-      ],
-      [
-        'change the channel',
-        () => db.update(personalityConfigs).set({ assignChannelId: '300000000000000012' }),
-      ],
-      ['remove an option', () => db.delete(personalityOptions).where(eq(personalityOptions.label, 'Taurus'))],
-    ];
-    let last = await version();
-    for (const [what, change] of steps) {
-      await change();
-      const now = await version();
-      expect(now, what).toBeGreaterThan(last ?? 0);
-      last = now;
+    const heard: string[] = [];
+    // Other tests' guilds are left out: only this guild's notices count.
+    const watch = watchPersonalitySetups(testDb.url, {
+      changed: (id) => (id === guild ? heard.push(id) : 0),
+      lost: () => {},
+    });
+    try {
+      const until = async (what: string, count: number) => {
+        const deadline = Date.now() + 5_000;
+        while (heard.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        expect(heard, `${what}: ${JSON.stringify(heard)}`).toEqual(Array(count).fill(guild));
+      };
+      while (!watch.live) await new Promise((r) => setTimeout(r, 10));
+      const steps: Array<[string, () => PromiseLike<unknown>]> = [
+        ['init', () => db.insert(personalityConfigs).values({ guildId: guild, configured: true })],
+        ['seed (one notice for 91 rows)', () => db.transaction((tx) => seedPersonalityCatalog(tx, guild))],
+        [
+          'toggle a question',
+          () =>
+            db
+              .update(personalityQuestions)
+              .set({ isEnabled: false })
+              .where(eq(personalityQuestions.questionType, 'mbti')),
+        ],
+        [
+          'record a role',
+          () =>
+            db
+              .update(personalityOptions)
+              .set({ roleId: '300000000000000999' })
+              .where(eq(personalityOptions.label, 'Aries')),
+        ],
+        [
+          'change the channel',
+          () => db.update(personalityConfigs).set({ assignChannelId: '300000000000000012' }),
+        ],
+        [
+          'remove an option',
+          () => db.delete(personalityOptions).where(eq(personalityOptions.label, 'Taurus')),
+        ],
+      ];
+      for (const [index, [what, change]] of steps.entries()) {
+        await change();
+        await until(what, index + 1);
+      }
+      await db.select().from(personalityQuestions).where(eq(personalityQuestions.guildId, guild));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(heard, 'a read').toHaveLength(steps.length);
+    } finally {
+      await watch.close();
     }
-    await db.select().from(personalityQuestions).where(eq(personalityQuestions.guildId, guild));
-    expect(await version(), 'a read').toBe(last);
   });
 });

@@ -1,5 +1,6 @@
 import { PERSONALITY_CATALOG } from '@spacecadet/core';
 import { and, asc, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import type { Db, DbTransaction } from '../client.ts';
 import { personalityConfigs, personalityOptions, personalityQuestions } from '../schema/personality.ts';
 
@@ -73,8 +74,6 @@ export interface StoredPersonalityConfig {
   messagesPosted: boolean;
   /** "Also ask in Discord Onboarding". */
   onboardingEnabled: boolean;
-  /** Goes up with every change to the setup (see the schema): equal versions, same setup. */
-  version: number;
 }
 
 const questionColumns = {
@@ -155,7 +154,6 @@ export async function loadPersonalityConfig(db: Db, guildId: string): Promise<St
     assignChannelId: row?.assignChannelId ?? null,
     messagesPosted: row?.messagesPosted ?? false,
     onboardingEnabled: row?.onboardingEnabled ?? false,
-    version: row?.version ?? 0,
   };
 }
 
@@ -269,3 +267,66 @@ export async function configuredPersonalityGuilds(db: Db): Promise<string[]> {
     .where(eq(personalityConfigs.configured, true));
   return rows.map((row) => row.guildId);
 }
+
+/** The Postgres channel migration 0004's triggers announce a guild's setup changes on. */
+export const PERSONALITY_SETUP_CHANNEL = 'personality_setup_changed';
+
+export interface PersonalitySetupWatch {
+  /** True while listening: changes are heard; false while (re)connecting. */
+  readonly live: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on its own connection for changes of any guild's personality setup: `changed(guild)`
+ * for each, `lost()` when the connection drops (changes made until it is back are not heard;
+ * it reconnects by itself after a second).
+ */
+export function watchPersonalitySetups(
+  databaseUrl: string,
+  handlers: { changed(guildId: string): void; lost(): void },
+): PersonalitySetupWatch {
+  let client: pg.Client | null = null;
+  let live = false;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  const drop = (failed: pg.Client) => {
+    if (client !== failed) return;
+    client = null;
+    live = false;
+    handlers.lost();
+    failed.end().catch(() => {});
+    if (!closed) retry = setTimeout(connect, RECONNECT_MS).unref();
+  };
+  const connect = () => {
+    const next = new pg.Client({ connectionString: databaseUrl, application_name: 'spacecadet-setup-watch' });
+    client = next;
+    next.on('notification', (message) => {
+      if (message.channel === PERSONALITY_SETUP_CHANNEL && message.payload) handlers.changed(message.payload);
+    });
+    next.on('error', () => drop(next));
+    next.on('end', () => drop(next));
+    next
+      .connect()
+      .then(() => next.query(`LISTEN ${PERSONALITY_SETUP_CHANNEL}`))
+      .then(() => {
+        if (client === next && !closed) live = true;
+      })
+      .catch(() => drop(next));
+  };
+  connect();
+  return {
+    get live() {
+      return live;
+    },
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      live = false;
+      const last = client;
+      client = null;
+      await last?.end().catch(() => {});
+    },
+  };
+}
+const RECONNECT_MS = 1_000;

@@ -1,23 +1,13 @@
-import {
-  bigint,
-  boolean,
-  index,
-  integer,
-  pgTable,
-  serial,
-  text,
-  timestamp,
-  unique,
-} from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, serial, text, timestamp, unique } from 'drizzle-orm/pg-core';
 
 /**
  * A row exists once an admin picked an assignment channel; `configured` flips on init and back
  * on reset. `messages_posted` turns on with the first Post / Update Messages: from then on the
  * refresh keeps one message per enabled question in the channel. `onboarding_enabled` is "Also
  * ask in Discord Onboarding": the enabled questions are also prompts of the server's Onboarding.
- * `version` goes up with every change to the row, the guild's questions or their options
- * (database triggers, migration 0004), so a reader can tell its copy of the setup is current
- * with one small read.
+ * Every change to the row, the guild's questions or their options is announced on the
+ * Postgres channel `PERSONALITY_SETUP_CHANNEL` (triggers, migration 0004), so a process that
+ * keeps a copy of a guild's setup hears when it went stale.
  */
 export const personalityConfigs = pgTable('personality_configs', {
   guildId: text('guild_id').primaryKey(),
@@ -25,7 +15,6 @@ export const personalityConfigs = pgTable('personality_configs', {
   configured: boolean('configured').notNull().default(false),
   messagesPosted: boolean('messages_posted').notNull().default(false),
   onboardingEnabled: boolean('onboarding_enabled').notNull().default(false),
-  version: bigint('version', { mode: 'number' }).notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

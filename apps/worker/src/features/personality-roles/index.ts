@@ -6,6 +6,7 @@ import { postPersonalityMessages } from './post.ts';
 import { refreshPersonalityRoles } from './refresh.ts';
 import { resetPersonalityRoles } from './reset.ts';
 import { personalityRefreshSchedule } from './schedule.ts';
+import { closePersonalitySetups } from './setup-cache.ts';
 import { forgetVerifiedOnDelete } from './verified.ts';
 
 /**
@@ -26,4 +27,5 @@ export const personalityRolesFeature = {
   },
   events: [forgetVerifiedOnDelete],
   schedules: [personalityRefreshSchedule],
+  shutdown: closePersonalitySetups,
 } satisfies WorkerFeature;

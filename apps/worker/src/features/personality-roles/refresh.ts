@@ -27,7 +27,9 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export async function refreshPersonalityRoles(context: JobContext): Promise<JobResult> {
   const { db, client } = context.deps;
   const guildId = context.payload.guild_id;
-  const { config, questions } = await loadPersonalitySetup(db, guildId);
+  const { config, questions } = await loadPersonalitySetup(context.deps, guildId, {
+    fresh: context.payload.requested_by !== null,
+  });
   if (!config.configured) {
     await matchRefreshSchedule(context.deps, guildId, false);
     return { ok: true, summary: 'Personality roles are not set up here: nothing to refresh.' };

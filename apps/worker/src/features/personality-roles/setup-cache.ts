@@ -1,20 +1,25 @@
-import type { Db } from '@spacecadet/db';
 import {
   loadPersonalityConfig,
   loadPersonalityQuestions,
+  type PersonalitySetupWatch,
   type StoredPersonalityConfig,
   type StoredPersonalityQuestion,
+  watchPersonalitySetups,
 } from '@spacecadet/db/queries/personality-roles';
+import type { WorkerDeps } from '../../deps.ts';
 
 /**
- * The refresh reads every configured guild's setup every 5 minutes, and a setup rarely
- * changes: the questions and options are kept here per guild with the config's `version`
- * (moved by database triggers on any change to the setup), so a refresh reads one small row
- * and re-reads the questions only when the version moved. Bounded: past SETUPS_KEPT guilds the
- * least recently used goes, and a process with more guilds than that simply reads them all.
+ * The scheduled refresh reads every configured guild's setup every 5 minutes, and a setup
+ * rarely changes: each process keeps a copy per guild and drops it when Postgres announces a
+ * change of that guild's setup (NOTIFY from triggers on every personality table, migration
+ * 0004), so a steady-state refresh reads nothing from Postgres. While the listening connection
+ * is down nothing is kept (a change could go unheard). Bounded: past SETUPS_KEPT guilds the
+ * least recently used goes; a process with more guilds than that simply reads them all.
+ *
+ * A run somebody asked for (an admin's change, a member's click) reads Postgres anyway: the
+ * announcement of the change that asked for it may still be on its way.
  */
 const SETUPS_KEPT = 2_000;
-const setups = new Map<string, { version: number; questions: readonly StoredPersonalityQuestion[] }>();
 
 export interface PersonalitySetup {
   config: StoredPersonalityConfig;
@@ -22,23 +27,77 @@ export interface PersonalitySetup {
   questions: readonly StoredPersonalityQuestion[];
 }
 
-export async function loadPersonalitySetup(db: Db, guildId: string): Promise<PersonalitySetup> {
-  const config = await loadPersonalityConfig(db, guildId);
-  const kept = setups.get(guildId);
-  setups.delete(guildId);
-  if (kept && kept.version === config.version) {
-    setups.set(guildId, kept);
-    return { config, questions: kept.questions };
+interface SetupCache {
+  watch: PersonalitySetupWatch;
+  setups: Map<string, PersonalitySetup>;
+  /** Per guild, bumped on each change heard; `epoch` on each lost connection. */
+  changes: Map<string, number>;
+  epoch: number;
+}
+
+const caches = new WeakMap<WorkerDeps['db'], SetupCache>();
+
+function cacheOf(deps: WorkerDeps): SetupCache {
+  let cache = caches.get(deps.db);
+  if (!cache) {
+    const setups = new Map<string, PersonalitySetup>();
+    const changes = new Map<string, number>();
+    const created: SetupCache = {
+      setups,
+      changes,
+      epoch: 0,
+      watch: watchPersonalitySetups(deps.config.databaseUrl, {
+        changed(guildId) {
+          setups.delete(guildId);
+          changes.set(guildId, (changes.get(guildId) ?? 0) + 1);
+        },
+        lost() {
+          setups.clear();
+          created.epoch += 1;
+          deps.logger.warn('personality setup watch lost its connection; reconnecting');
+        },
+      }),
+    };
+    cache = created;
+    caches.set(deps.db, cache);
   }
-  // Read after the version: a change in between makes the version move again, so a copy newer
-  // than its version is re-read next time, never trusted past a change.
-  const questions = await loadPersonalityQuestions(db, guildId);
-  if (config.configured) {
-    setups.set(guildId, { version: config.version, questions });
-    if (setups.size > SETUPS_KEPT) {
-      const oldest = setups.keys().next();
-      if (!oldest.done) setups.delete(oldest.value);
+  return cache;
+}
+
+export async function loadPersonalitySetup(
+  deps: WorkerDeps,
+  guildId: string,
+  options: { fresh: boolean },
+): Promise<PersonalitySetup> {
+  const cache = cacheOf(deps);
+  const kept = cache.setups.get(guildId);
+  if (kept && !options.fresh && cache.watch.live) {
+    cache.setups.delete(guildId);
+    cache.setups.set(guildId, kept);
+    return kept;
+  }
+  const stamp = `${cache.epoch}:${cache.changes.get(guildId) ?? 0}`;
+  const [config, questions] = await Promise.all([
+    loadPersonalityConfig(deps.db, guildId),
+    loadPersonalityQuestions(deps.db, guildId),
+  ]);
+  const setup = { config, questions };
+  // Kept only if no change was heard (and the connection held) while reading.
+  const unchanged = stamp === `${cache.epoch}:${cache.changes.get(guildId) ?? 0}`;
+  if (config.configured && cache.watch.live && unchanged) {
+    cache.setups.delete(guildId);
+    cache.setups.set(guildId, setup);
+    if (cache.setups.size > SETUPS_KEPT) {
+      const oldest = cache.setups.keys().next();
+      if (!oldest.done) cache.setups.delete(oldest.value);
     }
   }
-  return { config, questions };
+  return setup;
+}
+
+/** The feature's shutdown: the listening connection goes before Postgres closes. */
+export async function closePersonalitySetups(deps: WorkerDeps): Promise<void> {
+  const cache = caches.get(deps.db);
+  caches.delete(deps.db);
+  await cache?.watch.close();
 }
