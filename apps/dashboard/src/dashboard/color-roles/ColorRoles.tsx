@@ -4,6 +4,7 @@ import { apiCall } from '../../lib/api.ts';
 import { ChannelCard, useChannelChoice } from '../ChannelPicker.tsx';
 import { GuildPage, usePageGuard } from '../GuildPage.tsx';
 import { GuildSelect } from '../GuildSelect.tsx';
+import { JobWarnings } from '../jobs/JobWarnings.tsx';
 import { queryKeys } from '../queries.ts';
 import { ColorActions } from './ColorActions.tsx';
 import { BLACK_TIP, colorErrorText, panelColorsOf } from './color-roles-model.ts';
@@ -43,18 +44,7 @@ function ColorRolesScreen({ guildId }: { guildId: string }) {
   return (
     <>
       {banner}
-      {warnings.length > 0 ? (
-        <div className="alert alert-warning role-warning" role="alert">
-          <div>
-            <strong>Space Cadet needs your attention</strong>
-            <ul>
-              {warnings.map((warning) => (
-                <li key={warning}>{warning}</li>
-              ))}
-            </ul>
-          </div>
-        </div>
-      ) : null}
+      <JobWarnings warnings={warnings} />
       <ColorActions
         guildId={guildId}
         mode={mode}

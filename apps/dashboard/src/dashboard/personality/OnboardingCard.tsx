@@ -3,10 +3,10 @@ import { useEffect } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
 import { JobProgress } from '../jobs/JobProgress.tsx';
+import { JobWarnings } from '../jobs/JobWarnings.tsx';
 import { jobResultOf } from '../jobs/job-model.ts';
 import { useGuildJob } from '../jobs/useGuildJob.ts';
 import { queryKeys } from '../queries.ts';
-import { JobWarnings } from './JobWarnings.tsx';
 import {
   jobFailureText,
   ONBOARDING_NOTE,

@@ -8,10 +8,10 @@ import { ErrorBox } from '../ErrorBox.tsx';
 import { BotNotInGuild, GuildPage, usePageGuard } from '../GuildPage.tsx';
 import { GuildSelect } from '../GuildSelect.tsx';
 import { JobProgress } from '../jobs/JobProgress.tsx';
+import { JobWarnings } from '../jobs/JobWarnings.tsx';
 import { jobResultOf } from '../jobs/job-model.ts';
 import { useGuildJob } from '../jobs/useGuildJob.ts';
 import { queryKeys } from '../queries.ts';
-import { JobWarnings } from './JobWarnings.tsx';
 import { OnboardingCard } from './OnboardingCard.tsx';
 import {
   CLOCK_TICK_MS,
