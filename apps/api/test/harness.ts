@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import {
   botGuilds,
   colorGroups,
@@ -155,4 +156,21 @@ export async function storedState(h: Harness): Promise<string> {
       h.app.services.queue.getJobCounts(),
     ]),
   );
+}
+
+/** A port nothing listens on (taken, then released at once). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** The API on the harness's database and sandbox, with Redis (and so the job queue) unreachable. */
+export async function appWithRedisDown(h: Harness): Promise<FastifyInstance> {
+  const env = testEnv(h.database, h.redis, h.sandbox);
+  const config = loadApiConfig({ ...env, REDIS_URL: `redis://127.0.0.1:${await closedPort()}` });
+  return buildApp({ ...config, redisTimeoutMs: 500 }, { logger: false });
 }

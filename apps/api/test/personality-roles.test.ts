@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import {
   type JobName,
   jobIdFor,
@@ -13,9 +12,8 @@ import { personalityCleanup, personalityOptions, personalityQuestions } from '@s
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, loadApiConfig } from '../src/app.ts';
 import { INITIALIZE_FIRST_MESSAGE } from '../src/routes/personality-roles.ts';
-import { CHANNELS, GUILDS, type Harness, signIn, startHarness, testEnv, USERS } from './harness.ts';
+import { appWithRedisDown, CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
 let h: Harness;
 let ada: string;
@@ -50,15 +48,6 @@ async function expectInvalid(response: Awaited<ReturnType<typeof send>>, message
 }
 
 /** A port nothing listens on: bind, read the port, close. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
 // One guild through its life: the tests run in order and each starts where the last one ended.
 describe('personality roles, from nothing to reset', () => {
   it('refuses generate and post before a channel, then before Initialize', async () => {
@@ -265,9 +254,7 @@ describe('with the job queue down', () => {
   let down: FastifyInstance;
 
   beforeAll(async () => {
-    const env = testEnv(h.database, h.redis, h.sandbox);
-    const config = loadApiConfig({ ...env, REDIS_URL: `redis://127.0.0.1:${await closedPort()}` });
-    down = await buildApp({ ...config, redisTimeoutMs: 500 }, { logger: false });
+    down = await appWithRedisDown(h);
   });
   afterAll(async () => {
     await down?.close();

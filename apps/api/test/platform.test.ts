@@ -1,9 +1,18 @@
-import { createServer } from 'node:net';
 import { routes } from '@spacecadet/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, loadApiConfig } from '../src/app.ts';
-import { DASHBOARD_URL, GUILDS, type Harness, signIn, startHarness, testEnv, USERS } from './harness.ts';
+import {
+  appWithRedisDown,
+  closedPort,
+  DASHBOARD_URL,
+  GUILDS,
+  type Harness,
+  signIn,
+  startHarness,
+  testEnv,
+  USERS,
+} from './harness.ts';
 
 let h: Harness;
 
@@ -15,15 +24,6 @@ afterAll(async () => {
 });
 
 /** A port nothing listens on: bind, read the port, close. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
 describe('OpenAPI', () => {
   it('documents every route of the contract, and serves the UI at /api/docs', async () => {
     const response = await h.app.inject({ url: '/api/docs/json' });
@@ -150,9 +150,7 @@ describe('with Redis down', () => {
   let down: FastifyInstance;
 
   beforeAll(async () => {
-    const env = testEnv(h.database, h.redis, h.sandbox);
-    const config = loadApiConfig({ ...env, REDIS_URL: `redis://127.0.0.1:${await closedPort()}` });
-    down = await buildApp({ ...config, redisTimeoutMs: 500 }, { logger: false });
+    down = await appWithRedisDown(h);
   });
   afterAll(async () => {
     await down?.close();
