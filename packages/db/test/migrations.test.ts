@@ -28,6 +28,7 @@ const EXPECTED_TABLES = [
   'personality_questions',
   'reaction_roles',
   'sessions',
+  'xp_flush_batches',
 ];
 
 const created: string[] = [];

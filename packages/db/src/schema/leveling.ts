@@ -66,6 +66,9 @@ export const memberXp = pgTable(
     level: integer('level').notNull().default(0),
     messageCount: integer('message_count').notNull().default(0),
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }),
+    /** The member's name and avatar hash when they last earned XP, for leaderboards. */
+    username: text('username'),
+    avatar: text('avatar'),
     leftAt: timestamp('left_at', { withTimezone: true }),
   },
   (t) => [
@@ -83,12 +86,26 @@ export const memberDailyXp = pgTable(
     userId: text('user_id').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
     xp: bigint('xp', { mode: 'number' }).notNull().default(0),
+    /** Messages that earned XP that day. */
+    messages: integer('messages').notNull().default(0),
+    /** Levels gained that day. */
+    levelUps: integer('level_ups').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.guildId, t.userId, t.day], name: 'member_daily_xp_pk' }),
     index('member_daily_xp_guild_day_idx').on(t.guildId, t.day, t.xp.desc()),
   ],
 );
+
+/**
+ * XP batches already written: the worker moves buffered XP out of Redis under a batch id and
+ * writes it here in the same transaction as the XP, so a batch retried after a crash between
+ * the write and the Redis cleanup is not counted twice. Rows older than a day are pruned.
+ */
+export const xpFlushBatches = pgTable('xp_flush_batches', {
+  batchId: text('batch_id').primaryKey(),
+  appliedAt: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 export type LevelingSettingsRow = typeof levelingSettings.$inferSelect;
 export type LevelingRoleRow = typeof levelingRoles.$inferSelect;
