@@ -1,7 +1,7 @@
 import { PERSONALITY_CATALOG } from '@spacecadet/core';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import type { Db, DbTransaction } from '../client.ts';
+import { type GuildChangeHandlers, type GuildChangeWatch, watchGuildChanges } from '../guild-change-watch.ts';
 import { personalityConfigs, personalityOptions, personalityQuestions } from '../schema/personality.ts';
 
 export {
@@ -271,62 +271,7 @@ export async function configuredPersonalityGuilds(db: Db): Promise<string[]> {
 /** The Postgres channel migration 0004's triggers announce a guild's setup changes on. */
 export const PERSONALITY_SETUP_CHANNEL = 'personality_setup_changed';
 
-export interface PersonalitySetupWatch {
-  /** True while listening: changes are heard; false while (re)connecting. */
-  readonly live: boolean;
-  close(): Promise<void>;
+/** Changes of any guild's personality setup (see `watchGuildChanges`). */
+export function watchPersonalitySetups(databaseUrl: string, handlers: GuildChangeHandlers): GuildChangeWatch {
+  return watchGuildChanges(databaseUrl, PERSONALITY_SETUP_CHANNEL, handlers);
 }
-
-/**
- * Listens on its own connection for changes of any guild's personality setup: `changed(guild)`
- * for each, `lost()` when the connection drops (changes made until it is back are not heard;
- * it reconnects by itself after a second).
- */
-export function watchPersonalitySetups(
-  databaseUrl: string,
-  handlers: { changed(guildId: string): void; lost(): void },
-): PersonalitySetupWatch {
-  let client: pg.Client | null = null;
-  let live = false;
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
-  const drop = (failed: pg.Client) => {
-    if (client !== failed) return;
-    client = null;
-    live = false;
-    handlers.lost();
-    failed.end().catch(() => {});
-    if (!closed) retry = setTimeout(connect, RECONNECT_MS).unref();
-  };
-  const connect = () => {
-    const next = new pg.Client({ connectionString: databaseUrl, application_name: 'spacecadet-setup-watch' });
-    client = next;
-    next.on('notification', (message) => {
-      if (message.channel === PERSONALITY_SETUP_CHANNEL && message.payload) handlers.changed(message.payload);
-    });
-    next.on('error', () => drop(next));
-    next.on('end', () => drop(next));
-    next
-      .connect()
-      .then(() => next.query(`LISTEN ${PERSONALITY_SETUP_CHANNEL}`))
-      .then(() => {
-        if (client === next && !closed) live = true;
-      })
-      .catch(() => drop(next));
-  };
-  connect();
-  return {
-    get live() {
-      return live;
-    },
-    async close() {
-      closed = true;
-      clearTimeout(retry);
-      live = false;
-      const last = client;
-      client = null;
-      await last?.end().catch(() => {});
-    },
-  };
-}
-const RECONNECT_MS = 1_000;

@@ -1,0 +1,116 @@
+import { type GuildChangeWatch, watchGuildChanges } from '@spacecadet/db/guild-change-watch';
+import type { WorkerDeps } from './deps.ts';
+
+/**
+ * A per-process copy of each guild's setup for a feature, for reads too frequent for Postgres
+ * (the personality refresh every 5 minutes, leveling on every chat message). Postgres announces
+ * every change of a guild's setup with NOTIFY on the feature's channel (triggers, migrations
+ * 0004 and 0006); the copy of that guild is dropped when it is heard, so the next read sees the
+ * change. While the listening connection is down nothing is kept (a change could go unheard).
+ * Bounded: past `max` guilds the least recently used goes.
+ */
+export interface GuildSetupCacheOptions<T> {
+  /** Names the cache in logs. */
+  name: string;
+  /** The NOTIFY channel the feature's triggers announce on. */
+  channel: string;
+  max: number;
+  load(deps: WorkerDeps, guildId: string): Promise<T>;
+  /** Whether a setup just read may be kept; all are when absent. */
+  keep?(setup: T): boolean;
+  /** Runs for each change heard, after the guild's copy was dropped. */
+  changed?(deps: WorkerDeps, guildId: string): void;
+}
+
+export interface GuildSetupCache<T> {
+  /** The guild's setup; `fresh` reads Postgres (a run asked for right after a change). */
+  get(deps: WorkerDeps, guildId: string, options?: { fresh?: boolean }): Promise<T>;
+  /** For the feature's shutdown hook: the listening connection goes before Postgres closes. */
+  close(deps: WorkerDeps): Promise<void>;
+}
+
+interface CacheState<T> {
+  watch: GuildChangeWatch;
+  setups: Map<string, T>;
+  /** Reads under way, shared by concurrent callers (a burst of messages in a cold guild). */
+  loading: Map<string, { stamp: string; setup: Promise<T> }>;
+  /** Per guild, bumped on each change heard; `epoch` on each lost connection. */
+  changes: Map<string, number>;
+  epoch: number;
+}
+
+export function guildSetupCache<T>(options: GuildSetupCacheOptions<T>): GuildSetupCache<T> {
+  const states = new WeakMap<WorkerDeps['db'], CacheState<T>>();
+
+  function stateOf(deps: WorkerDeps): CacheState<T> {
+    const state = states.get(deps.db);
+    if (state) return state;
+    const created: CacheState<T> = {
+      setups: new Map(),
+      loading: new Map(),
+      changes: new Map(),
+      epoch: 0,
+      watch: watchGuildChanges(deps.config.databaseUrl, options.channel, {
+        changed(guildId) {
+          created.setups.delete(guildId);
+          created.loading.delete(guildId);
+          created.changes.set(guildId, (created.changes.get(guildId) ?? 0) + 1);
+          options.changed?.(deps, guildId);
+        },
+        lost() {
+          created.setups.clear();
+          created.loading.clear();
+          created.epoch += 1;
+          deps.logger.warn({ cache: options.name }, 'setup watch lost its connection; reconnecting');
+        },
+      }),
+    };
+    states.set(deps.db, created);
+    return created;
+  }
+
+  const stampOf = (state: CacheState<T>, guildId: string) =>
+    `${state.epoch}:${state.changes.get(guildId) ?? 0}`;
+
+  async function read(deps: WorkerDeps, state: CacheState<T>, guildId: string): Promise<T> {
+    const stamp = stampOf(state, guildId);
+    const setup = await options.load(deps, guildId);
+    // Kept only if no change was heard (and the connection held) while reading.
+    if (state.watch.live && stamp === stampOf(state, guildId) && (options.keep?.(setup) ?? true)) {
+      state.setups.delete(guildId);
+      state.setups.set(guildId, setup);
+      if (state.setups.size > options.max) {
+        const oldest = state.setups.keys().next();
+        if (!oldest.done) state.setups.delete(oldest.value);
+      }
+    }
+    return setup;
+  }
+
+  return {
+    get(deps, guildId, { fresh = false } = {}) {
+      const state = stateOf(deps);
+      if (fresh) return read(deps, state, guildId);
+      const kept = state.setups.get(guildId);
+      if (kept !== undefined && state.watch.live) {
+        // Most recently used goes last, so the oldest is first to go.
+        state.setups.delete(guildId);
+        state.setups.set(guildId, kept);
+        return Promise.resolve(kept);
+      }
+      const stamp = stampOf(state, guildId);
+      const pending = state.loading.get(guildId);
+      if (pending && pending.stamp === stamp) return pending.setup;
+      const setup = read(deps, state, guildId).finally(() => {
+        if (state.loading.get(guildId)?.setup === setup) state.loading.delete(guildId);
+      });
+      state.loading.set(guildId, { stamp, setup });
+      return setup;
+    },
+    async close(deps) {
+      const state = states.get(deps.db);
+      states.delete(deps.db);
+      await state?.watch.close();
+    },
+  };
+}
