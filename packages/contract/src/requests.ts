@@ -94,11 +94,17 @@ const NullableChannel = ChannelId.nullable();
 export const PutLevelingBody = z
   .object({
     enabled: z.boolean().optional(),
-    xp_multiplier: z.number().min(0, 'XP multiplier must be at least 0').max(100).optional(),
+    // The spec clamps these rather than refusing them: the API stores the clamped value
+    // (packages/core leveling.ts) and answers it, so the dashboard can say what was stored.
+    xp_multiplier: z
+      .number()
+      .max(100, 'XP multiplier must be at most 100')
+      .optional()
+      .meta({ description: 'Below 0 is stored as 0 (XP off)' }),
     announcement_channel: NullableChannel.optional(),
     daily_overview_channel: NullableChannel.optional(),
-    xp_per_message: z.number().int().min(0).max(1000, 'XP per message must be 0 to 1000').optional(),
-    message_cooldown_sec: z.number().int().min(0).max(600, 'Cooldown must be 0 to 600 seconds').optional(),
+    xp_per_message: z.number().optional().meta({ description: 'Rounded and stored clamped to 0..1000' }),
+    message_cooldown_sec: z.number().optional().meta({ description: 'Rounded and stored clamped to 0..600' }),
   })
   .strict()
   .meta({ id: 'PutLevelingBody' });

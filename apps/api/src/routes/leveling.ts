@@ -1,5 +1,11 @@
 import { type Boost, type LevelingRole, type LevelingSettings, routes } from '@spacecadet/contract';
-import { MAX_LEVEL_ROLES, roleBoostUserId } from '@spacecadet/core';
+import {
+  clampCooldown,
+  clampXpPerMessage,
+  MAX_LEVEL_ROLES,
+  normalizeMultiplier,
+  roleBoostUserId,
+} from '@spacecadet/core';
 import {
   type Db,
   type LevelingBoostRow,
@@ -16,11 +22,66 @@ import {
   type StoredLevelingSettings,
   storedLevelingSettings,
 } from '@spacecadet/db/queries/leveling';
-import { and, asc, count, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import { and, asc, count, eq, lt, ne, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../errors.ts';
-import { enqueueGuildJob } from '../services/jobs.ts';
+import { DiscordError } from '../services/discord.ts';
+import { enqueueGuildJob, type GuildJobQueue } from '../services/jobs.ts';
 import { defineRoute } from './define.ts';
+
+export const LEVEL_ROLE_CAP_MESSAGE = `A server can have at most ${MAX_LEVEL_ROLES} level roles. Delete one to add another.`;
+export const levelTakenMessage = (level: number, roleName: string) =>
+  `Level ${level} already has the reward role "${roleName}". Edit that role, or choose another level.`;
+export const EXPIRY_IN_PAST_MESSAGE =
+  'The expiry is in the past: choose a later date and time, or leave it empty for a permanent boost.';
+export const discordRoleNotDeletedMessage = (roleName: string, status: number) =>
+  `Discord did not delete the role "${roleName}" (${status ? `Discord answered ${status}` : 'no answer'}). ` +
+  'The reward role is kept; try again in a moment.';
+export const discordRoleForbiddenMessage = (roleName: string) =>
+  `Space Cadet may not delete the Discord role "${roleName}": give it Manage Roles and move its role ` +
+  'above that one, or delete the role in Discord yourself, then delete the reward role again.';
+
+/**
+ * Expired boosts stay listed (as expired) for a week, so an admin sees that one ran out; after
+ * that they are deleted when the leveling state is read or a boost is added. Nothing else needs
+ * them: the worker ignores expired boosts (core `activeBoostMultiplier`).
+ */
+export const EXPIRED_BOOST_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
+
+async function pruneOldExpiredBoosts(db: Db, guildId: string): Promise<void> {
+  const cutoff = new Date(Date.now() - EXPIRED_BOOST_KEEP_MS);
+  await db
+    .delete(levelingBoosts)
+    .where(and(eq(levelingBoosts.guildId, guildId), lt(levelingBoosts.expiresAt, cutoff)));
+}
+
+/** A boost that would never apply is a mistake: refuse it rather than store it. */
+function expiryOf(expiresAt: string | null): Date | null {
+  if (expiresAt === null) return null;
+  const at = new Date(expiresAt);
+  if (at.getTime() <= Date.now()) throw new ApiError('invalid_input', EXPIRY_IN_PAST_MESSAGE);
+  return at;
+}
+
+/** One guild's reward-role writes at a time, so the cap and the one-role-per-level rule hold. */
+async function lockGuildRoles(tx: Pick<Db, 'execute'>, guildId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`leveling_roles:${guildId}`}))`);
+}
+
+/** Queues Sync Roles so the worker brings an edited role's Discord role in line; best effort. */
+async function queueRoleSync(
+  queue: GuildJobQueue,
+  log: FastifyBaseLogger,
+  guildId: string,
+  userId: string,
+): Promise<void> {
+  try {
+    await enqueueGuildJob(queue, 'leveling.sync-roles', guildId, userId, { afterChange: true });
+  } catch (error) {
+    // The edit is stored; the next Sync Roles applies it.
+    log.warn({ err: error, guildId }, 'leveling sync-roles not queued after a role edit');
+  }
+}
 
 function toSettings(stored: StoredLevelingSettings): LevelingSettings {
   return {
@@ -62,9 +123,29 @@ async function enableLeveling(db: Db, guildId: string): Promise<void> {
 
 /** Leveling settings, reward roles, boosts, and the leveling jobs. */
 export function registerLevelingRoutes(app: FastifyInstance): void {
-  const { db, queue } = app.services;
+  const { db, queue, discord } = app.services;
+
+  /**
+   * Deletes the Discord role a reward role created. Gone already counts as done; any other
+   * failure keeps the reward row (the caller has not deleted it yet) and answers why.
+   */
+  async function deleteDiscordRole(guildId: string, row: LevelingRoleRow, roleId: string): Promise<void> {
+    try {
+      await discord.deleteGuildRole(guildId, roleId);
+    } catch (error) {
+      if (!(error instanceof DiscordError)) throw error;
+      if (error.status === 403) throw new ApiError('conflict', discordRoleForbiddenMessage(row.roleName));
+      const failure = new ApiError(
+        'service_unavailable',
+        discordRoleNotDeletedMessage(row.roleName, error.status),
+      );
+      failure.cause = error;
+      throw failure;
+    }
+  }
 
   defineRoute(app, routes.getLeveling, async ({ params }) => {
+    await pruneOldExpiredBoosts(db, params.guildId);
     const [leveling, roles, boosts] = await Promise.all([
       loadLevelingSettings(db, params.guildId).then(toSettings),
       db
@@ -82,15 +163,19 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
   });
 
   defineRoute(app, routes.putLeveling, async ({ params, body }) => {
+    // Out-of-range numbers are stored clamped (spec section 5), and the answer shows what was
+    // stored: the dashboard compares it with what it sent to say so.
     const changes = {
       ...(body.enabled === undefined ? {} : { enabled: body.enabled }),
-      ...(body.xp_multiplier === undefined ? {} : { xpMultiplier: body.xp_multiplier }),
+      ...(body.xp_multiplier === undefined ? {} : { xpMultiplier: normalizeMultiplier(body.xp_multiplier) }),
       ...(body.announcement_channel === undefined ? {} : { announcementChannel: body.announcement_channel }),
       ...(body.daily_overview_channel === undefined
         ? {}
         : { dailyOverviewChannel: body.daily_overview_channel }),
-      ...(body.xp_per_message === undefined ? {} : { xpPerMessage: body.xp_per_message }),
-      ...(body.message_cooldown_sec === undefined ? {} : { messageCooldownSec: body.message_cooldown_sec }),
+      ...(body.xp_per_message === undefined ? {} : { xpPerMessage: clampXpPerMessage(body.xp_per_message) }),
+      ...(body.message_cooldown_sec === undefined
+        ? {}
+        : { messageCooldownSec: clampCooldown(body.message_cooldown_sec) }),
     };
     const [row] = await db
       .insert(levelingSettings)
@@ -115,29 +200,49 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     return toSettings(DEFAULT_LEVELING_SETTINGS);
   });
 
-  defineRoute(app, routes.resetLevelingAll, async ({ params }) => {
+  // "This deletes users, roles, and boosts": the rows, then (best effort) the Discord roles the
+  // reward roles created. A Discord role that cannot be deleted is logged and left for the admin.
+  defineRoute(app, routes.resetLevelingAll, async ({ params, request }) => {
     const guildId = params.guildId;
-    await db.transaction(async (tx) => {
+    const deletedRoles = await db.transaction(async (tx) => {
+      await lockGuildRoles(tx, guildId);
       await tx.delete(levelingSettings).where(eq(levelingSettings.guildId, guildId));
-      await tx.delete(levelingRoles).where(eq(levelingRoles.guildId, guildId));
+      const roles = await tx.delete(levelingRoles).where(eq(levelingRoles.guildId, guildId)).returning();
       await tx.delete(levelingBoosts).where(eq(levelingBoosts.guildId, guildId));
       await tx.delete(memberXp).where(eq(memberXp.guildId, guildId));
       await tx.delete(memberDailyXp).where(eq(memberDailyXp.guildId, guildId));
+      return roles;
     });
+    for (const role of deletedRoles) {
+      if (role.roleId === null) continue;
+      try {
+        await discord.deleteGuildRole(guildId, role.roleId);
+      } catch (error) {
+        request.log.warn(
+          { err: error, guildId, roleId: role.roleId },
+          'reset-all: Discord role of a reward role not deleted',
+        );
+        // No answer from Discord: the next calls would only wait as long; stop here.
+        if (error instanceof DiscordError && error.status === 0) break;
+      }
+    }
   });
 
   defineRoute(app, routes.createLevelingRole, async ({ params, body }) => {
     const guildId = params.guildId;
     const role = await db.transaction(async (tx) => {
-      // Serialize concurrent adds for one guild so the cap holds.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`leveling_roles:${guildId}`}))`);
+      await lockGuildRoles(tx, guildId);
       const [existing] = await tx
         .select({ n: count() })
         .from(levelingRoles)
         .where(eq(levelingRoles.guildId, guildId));
-      if ((existing?.n ?? 0) >= MAX_LEVEL_ROLES) {
-        throw new ApiError('conflict', `At most ${MAX_LEVEL_ROLES} level roles`);
-      }
+      if ((existing?.n ?? 0) >= MAX_LEVEL_ROLES) throw new ApiError('conflict', LEVEL_ROLE_CAP_MESSAGE);
+      const [taken] = await tx
+        .select()
+        .from(levelingRoles)
+        .where(and(eq(levelingRoles.guildId, guildId), eq(levelingRoles.levelRequired, body.level_required)))
+        .limit(1);
+      if (taken) throw new ApiError('conflict', levelTakenMessage(taken.levelRequired, taken.roleName));
       const [row] = await tx
         .insert(levelingRoles)
         .values({
@@ -154,37 +259,67 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     return toRole(role);
   });
 
-  defineRoute(app, routes.updateLevelingRole, async ({ params, body }) => {
+  defineRoute(app, routes.updateLevelingRole, async ({ params, body, session, request }) => {
+    const { guildId, roleId } = params;
     const changes = {
       ...(body.role_name === undefined ? {} : { roleName: body.role_name }),
       ...(body.level_required === undefined ? {} : { levelRequired: body.level_required }),
       ...(body.is_image_role === undefined ? {} : { isImageRole: body.is_image_role }),
     };
-    const where = and(eq(levelingRoles.id, params.roleId), eq(levelingRoles.guildId, params.guildId));
-    const [row] =
-      Object.keys(changes).length === 0
-        ? await db.select().from(levelingRoles).where(where)
-        : await db.update(levelingRoles).set(changes).where(where).returning();
-    if (!row) throw notFound('No such level role');
-    return toRole(row);
+    const where = and(eq(levelingRoles.id, roleId), eq(levelingRoles.guildId, guildId));
+    const { before, after } = await db.transaction(async (tx) => {
+      await lockGuildRoles(tx, guildId);
+      const [current] = await tx.select().from(levelingRoles).where(where);
+      if (!current) throw notFound('No such level role');
+      if (changes.levelRequired !== undefined && changes.levelRequired !== current.levelRequired) {
+        const [taken] = await tx
+          .select()
+          .from(levelingRoles)
+          .where(
+            and(
+              eq(levelingRoles.guildId, guildId),
+              eq(levelingRoles.levelRequired, changes.levelRequired),
+              ne(levelingRoles.id, roleId),
+            ),
+          )
+          .limit(1);
+        if (taken) throw new ApiError('conflict', levelTakenMessage(taken.levelRequired, taken.roleName));
+      }
+      if (Object.keys(changes).length === 0) return { before: current, after: current };
+      const [updated] = await tx.update(levelingRoles).set(changes).where(where).returning();
+      if (!updated) throw notFound('No such level role');
+      return { before: current, after: updated };
+    });
+    // A created role whose name, level or image flag changed: Sync Roles renames the Discord role
+    // and re-applies the rewards. A pending role is created with the new values anyway.
+    const changed =
+      before.roleName !== after.roleName ||
+      before.levelRequired !== after.levelRequired ||
+      before.isImageRole !== after.isImageRole;
+    if (after.roleId !== null && changed) await queueRoleSync(queue, request.log, guildId, session.user.id);
+    return toRole(after);
   });
 
+  // A created role's Discord role goes first; if Discord refuses, the reward row is kept and the
+  // answer says why, so nothing is lost half-way (a retry finds the role gone and finishes).
   defineRoute(app, routes.deleteLevelingRole, async ({ params }) => {
-    const deleted = await db
-      .delete(levelingRoles)
-      .where(and(eq(levelingRoles.id, params.roleId), eq(levelingRoles.guildId, params.guildId)))
-      .returning({ id: levelingRoles.id });
-    if (deleted.length === 0) throw notFound('No such level role');
+    const where = and(eq(levelingRoles.id, params.roleId), eq(levelingRoles.guildId, params.guildId));
+    const [row] = await db.select().from(levelingRoles).where(where);
+    if (!row) throw notFound('No such level role');
+    if (row.roleId !== null) await deleteDiscordRole(params.guildId, row, row.roleId);
+    await db.delete(levelingRoles).where(where);
   });
 
   defineRoute(app, routes.createBoost, async ({ params, body }) => {
+    const expiresAt = expiryOf(body.expires_at);
+    await pruneOldExpiredBoosts(db, params.guildId);
     const [row] = await db
       .insert(levelingBoosts)
       .values({
         guildId: params.guildId,
         multiplier: body.multiplier,
         userId: body.user_id,
-        expiresAt: body.expires_at === null ? null : new Date(body.expires_at),
+        expiresAt,
       })
       .returning();
     if (!row) throw new Error('Boost insert returned no row');
@@ -193,13 +328,15 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
   });
 
   defineRoute(app, routes.createRoleBoost, async ({ params, body }) => {
+    const expiresAt = expiryOf(body.expires_at);
+    await pruneOldExpiredBoosts(db, params.guildId);
     const [row] = await db
       .insert(levelingBoosts)
       .values({
         guildId: params.guildId,
         multiplier: body.multiplier,
         userId: roleBoostUserId(body.role_id),
-        expiresAt: body.expires_at === null ? null : new Date(body.expires_at),
+        expiresAt,
       })
       .returning();
     if (!row) throw new Error('Boost insert returned no row');

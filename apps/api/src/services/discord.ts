@@ -78,6 +78,8 @@ const GUILD_PAGE_SIZE = 200;
  */
 const NOT_A_MEMBER_CODES: ReadonlySet<unknown> = new Set([10007, 10013]);
 const GUILD_PAGES_MAX = 5;
+/** Discord's JSON error code 10011 Unknown Role: the role is already gone. */
+const UNKNOWN_ROLE_CODE = 10011;
 
 type Auth = { kind: 'bearer'; token: string } | { kind: 'bot' } | { kind: 'none' };
 
@@ -164,6 +166,27 @@ export class DiscordClient {
     }
   }
 
+  /**
+   * Deletes a guild role with the bot's token. A role that is already gone (404 Unknown Role)
+   * counts as deleted: `'already-gone'`. Any other failure throws a DiscordError.
+   */
+  async deleteGuildRole(guildId: string, roleId: string): Promise<'deleted' | 'already-gone'> {
+    try {
+      await this.request(
+        'DELETE',
+        `/guilds/${encodeURIComponent(guildId)}/roles/${encodeURIComponent(roleId)}`,
+        { kind: 'bot' },
+        z.unknown(),
+      );
+      return 'deleted';
+    } catch (error) {
+      if (error instanceof DiscordError && error.status === 404 && error.discordCode === UNKNOWN_ROLE_CODE) {
+        return 'already-gone';
+      }
+      throw error;
+    }
+  }
+
   /** Revokes the grant behind a token (access or refresh), as on logout. */
   async revokeToken(token: string): Promise<void> {
     const form = new URLSearchParams({
@@ -184,7 +207,7 @@ export class DiscordClient {
   }
 
   private async request<T extends z.ZodType>(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'DELETE',
     path: string,
     auth: Auth,
     schema: T,
