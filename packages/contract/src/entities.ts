@@ -202,6 +202,62 @@ export const LevelingState = z
   .meta({ id: 'Leveling' });
 export type LevelingState = z.infer<typeof LevelingState>;
 
+/** One member of the leveling leaderboard: their stored name and avatar, XP, level and progress. */
+export const LeaderboardMember = z
+  .object({
+    user_id: Snowflake,
+    /** The name the member had when they last earned XP; null when never seen. */
+    username: z.string().nullable(),
+    /** Discord avatar hash (CDN `avatars/{user_id}/{avatar}.png`); null for the default avatar. */
+    avatar: z.string().nullable(),
+    xp: z.number().int().min(0),
+    level: z.number().int().min(0),
+    /** 1-based position by XP; ties are ordered by user id. */
+    rank: z.number().int().min(1),
+    /** XP earned since the current level was reached. */
+    xp_into_level: z.number().int().min(0),
+    /** XP the current level takes in all (xp_into_level out of xp_for_next). */
+    xp_for_next: z.number().int().min(0),
+  })
+  .meta({ id: 'LeaderboardMember' });
+export type LeaderboardMember = z.infer<typeof LeaderboardMember>;
+
+export const Leaderboard = z
+  .object({
+    members: z.array(LeaderboardMember),
+    /** Every ranked member (members who left are not ranked). */
+    total: z.number().int().min(0),
+  })
+  .meta({ id: 'Leaderboard' });
+export type Leaderboard = z.infer<typeof Leaderboard>;
+
+/** A role of the guild for pickers (@everyone excluded), highest position first. */
+export const GuildRole = z
+  .object({
+    id: Snowflake,
+    name: z.string(),
+    /** RGB as an integer; 0 means no color. */
+    color: z.number().int().min(0),
+    position: z.number().int(),
+    /** Held by an integration (a bot's own role): no one can be given it. */
+    managed: z.boolean(),
+  })
+  .meta({ id: 'GuildRole' });
+export type GuildRole = z.infer<typeof GuildRole>;
+
+/** A member found by the member search, for pickers. */
+export const MemberSummary = z
+  .object({
+    id: Snowflake,
+    username: z.string(),
+    /** Server nickname, else global display name, else username. */
+    display_name: z.string(),
+    /** Discord avatar hash; null for the default avatar. */
+    avatar: z.string().nullable(),
+  })
+  .meta({ id: 'MemberSummary' });
+export type MemberSummary = z.infer<typeof MemberSummary>;
+
 const JOB_STATES = ['waiting', 'active', 'delayed', 'completed', 'failed', 'unknown'] as const;
 export const JobStatus = z
   .object({

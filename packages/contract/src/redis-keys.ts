@@ -25,13 +25,18 @@ export function userGuildsCacheKey(userId: string): string {
   return `user-guilds:${userId}`;
 }
 
-/** The API's short-lived copy of a guild's channels and of its role ids, read with the bot token. */
+/** The API's short-lived copy of a guild's channels and of its roles, read with the bot token. */
 export function guildChannelsCacheKey(guildId: string): string {
   return `guild-channels:${guildId}`;
 }
 
 export function guildRolesCacheKey(guildId: string): string {
   return `guild-roles:${guildId}`;
+}
+
+/** The API's short-lived copy of one member search of a guild (the query lowercased, and the limit). */
+export function guildMemberSearchCacheKey(guildId: string, query: string, limit: number): string {
+  return `guild-member-search:${guildId}:${limit}:${encodeURIComponent(query.toLowerCase())}`;
 }
 
 /**

@@ -5,6 +5,7 @@ import { ChannelId, Snowflake, snowflake } from './id-schemas.ts';
 import { isSnowflake } from './ids.ts';
 import {
   checkJsonTree,
+  INT4_MAX,
   inTimestampRange,
   SerialId,
   SerialIdParam,
@@ -150,3 +151,44 @@ export const CreateRoleBoostBody = z
   .meta({ id: 'CreateRoleBoostBody' });
 
 export const JobParams = z.object({ jobId: Text.min(1).max(200) });
+
+/**
+ * A whole number in a query string: ASCII digits only (as `SerialIdParam`), within [min, max],
+ * with one message for every way it can be wrong.
+ */
+function queryInt(name: string, min: number, max: number, fallback: number) {
+  const message = `${name} must be a whole number from ${min} to ${max}`;
+  return z
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .regex(/^[0-9]{1,10}$/, message)
+          .transform(Number),
+      ],
+      { error: message },
+    )
+    .pipe(z.number({ error: message }).int(message).min(min, message).max(max, message))
+    .default(fallback);
+}
+
+export const LEADERBOARD_LIMIT_DEFAULT = 25;
+export const LEADERBOARD_LIMIT_MAX = 100;
+export const LeaderboardQuery = z.object({
+  limit: queryInt('limit', 1, LEADERBOARD_LIMIT_MAX, LEADERBOARD_LIMIT_DEFAULT),
+  offset: queryInt('offset', 0, INT4_MAX, 0),
+});
+
+export const MEMBER_SEARCH_LIMIT_DEFAULT = 10;
+export const MEMBER_SEARCH_LIMIT_MAX = 100;
+const MEMBER_QUERY_MESSAGE = 'query is required: the start of a name, or a member id';
+export const MemberSearchQuery = z.object({
+  /** The start of a username or nickname, or a member's id. */
+  query: z
+    .string({ error: MEMBER_QUERY_MESSAGE })
+    .trim()
+    .min(1, MEMBER_QUERY_MESSAGE)
+    .max(100, 'query is at most 100 characters'),
+  limit: queryInt('limit', 1, MEMBER_SEARCH_LIMIT_MAX, MEMBER_SEARCH_LIMIT_DEFAULT),
+});

@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { registerAuthRoutes } from './auth.ts';
 import { registerChannelRoutes } from './channels.ts';
 import { registerColorRoleRoutes } from './color-roles.ts';
+import { registerGuildPickerRoutes } from './guild-pickers.ts';
 import { registerGuildConfigRoutes } from './guilds-config.ts';
 import { registerHealthRoutes } from './health.ts';
 import { registerInstallRoutes } from './install.ts';
 import { registerJobRoutes } from './jobs.ts';
 import { registerLevelingRoutes } from './leveling.ts';
+import { registerLevelingLeaderboardRoutes } from './leveling-leaderboard.ts';
 import { registerPersonalityRoutes } from './personality-roles.ts';
 
 /** Every served route of the contract table, one module per resource. */
@@ -17,7 +19,9 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   registerJobRoutes(app);
   registerGuildConfigRoutes(app);
   registerChannelRoutes(app);
+  registerGuildPickerRoutes(app);
   registerColorRoleRoutes(app);
   registerPersonalityRoutes(app);
   registerLevelingRoutes(app);
+  registerLevelingLeaderboardRoutes(app);
 }

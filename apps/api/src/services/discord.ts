@@ -39,8 +39,25 @@ export const DiscordChannel = z.object({
 });
 export type DiscordChannel = z.infer<typeof DiscordChannel>;
 
-export const DiscordRole = z.object({ id: z.string(), name: z.string() });
+export const DiscordRole = z.object({
+  id: z.string(),
+  name: z.string(),
+  color: z.number().int().min(0).default(0),
+  position: z.number().int().default(0),
+  managed: z.boolean().default(false),
+});
 export type DiscordRole = z.infer<typeof DiscordRole>;
+
+export const DiscordMember = z.object({
+  user: z.object({
+    id: z.string(),
+    username: z.string(),
+    global_name: z.string().nullable().optional(),
+    avatar: z.string().nullable().default(null),
+  }),
+  nick: z.string().nullable().optional(),
+});
+export type DiscordMember = z.infer<typeof DiscordMember>;
 
 const DiscordErrorBody = z.object({
   error: z.string().optional(),
@@ -144,23 +161,38 @@ export class DiscordClient {
     );
   }
 
+  /** Members whose username or nickname starts with `query` (Discord: case-insensitive, limit 1-1000). */
+  searchGuildMembers(guildId: string, query: string, limit: number): Promise<DiscordMember[]> {
+    const search = new URLSearchParams({ query, limit: String(limit) });
+    return this.request(
+      'GET',
+      `/guilds/${encodeURIComponent(guildId)}/members/search?${search.toString()}`,
+      { kind: 'bot' },
+      z.array(DiscordMember),
+    );
+  }
+
   /** Whether the user is a member of the guild: Discord answers 404 (Unknown Member) when not. */
   async isGuildMember(guildId: string, userId: string): Promise<boolean> {
+    return (await this.getGuildMember(guildId, userId)) !== null;
+  }
+
+  /** The guild's member of that id, or null when the id names no member of it. */
+  async getGuildMember(guildId: string, userId: string): Promise<DiscordMember | null> {
     try {
-      await this.request(
+      return await this.request(
         'GET',
         `/guilds/${encodeURIComponent(guildId)}/members/${encodeURIComponent(userId)}`,
         { kind: 'bot' },
-        z.object({}),
+        DiscordMember,
       );
-      return true;
     } catch (error) {
       if (
         error instanceof DiscordError &&
         error.status === 404 &&
         NOT_A_MEMBER_CODES.has(error.discordCode)
       ) {
-        return false;
+        return null;
       }
       throw error;
     }

@@ -4,25 +4,72 @@ import {
   foreignRefMessage,
   type GuildRef,
   type GuildRefSpec,
+  type GuildRole,
   guildChannelsCacheKey,
+  guildMemberSearchCacheKey,
   guildRolesCacheKey,
+  isSnowflake,
   MESSAGES,
+  type MemberSummary,
 } from '@spacecadet/contract';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { ApiError } from '../errors.ts';
-import { type DiscordChannel, type DiscordClient, DiscordError } from './discord.ts';
+import {
+  type DiscordChannel,
+  type DiscordClient,
+  DiscordError,
+  type DiscordMember,
+  type DiscordRole,
+} from './discord.ts';
 
 /** GUILD_TEXT and GUILD_ANNOUNCEMENT: the channels a panel or announcement can go to. */
 const TEXT_CHANNEL_TYPES = new Set([0, 5]);
 const CachedChannels = z.array(z.object({ id: z.string(), name: z.string() }));
-const CachedRoleIds = z.array(z.string());
+const CachedRoles = z.array(
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    color: z.number(),
+    position: z.number(),
+    managed: z.boolean(),
+  }),
+);
+const CachedMembers = z.array(
+  z.object({ id: z.string(), username: z.string(), display_name: z.string(), avatar: z.string().nullable() }),
+);
+/** A member search is cached for less time than channels and roles: people join and rename. */
+const MEMBER_SEARCH_TTL_SEC = 30;
 
 function textChannels(channels: DiscordChannel[]): Channel[] {
   return channels
     .filter((channel) => TEXT_CHANNEL_TYPES.has(channel.type))
     .sort((a, b) => (a.position ?? 0) - (b.position ?? 0) || a.id.localeCompare(b.id))
     .map((channel) => ({ id: channel.id, name: channel.name ?? channel.id }));
+}
+
+/** Every role but @everyone (whose id is the guild's), highest first as Discord lists them. */
+function pickableRoles(guildId: string, roles: DiscordRole[]): GuildRole[] {
+  return roles
+    .filter((role) => role.id !== guildId)
+    .sort((a, b) => b.position - a.position || a.id.localeCompare(b.id))
+    .map((role) => ({
+      id: role.id,
+      name: role.name,
+      color: role.color,
+      position: role.position,
+      managed: role.managed,
+    }));
+}
+
+function memberSummary(member: DiscordMember): MemberSummary {
+  const { user } = member;
+  return {
+    id: user.id,
+    username: user.username,
+    display_name: member.nick || user.global_name || user.username,
+    avatar: user.avatar,
+  };
 }
 
 function parseJson(text: string): unknown {
@@ -67,16 +114,45 @@ export class GuildResources {
     });
   }
 
-  /** Ids of the guild's roles a member can be given: every role but @everyone (the guild's id). */
-  roleIds(guildId: string, fresh = false): Promise<string[]> {
-    return this.cached(guildRolesCacheKey(guildId), CachedRoleIds, fresh, async () => {
+  /** The guild's roles but @everyone, highest first: the role pickers' list. */
+  roles(guildId: string, fresh = false): Promise<GuildRole[]> {
+    return this.cached(guildRolesCacheKey(guildId), CachedRoles, fresh, async () => {
       try {
-        const roles = await this.discord.getGuildRoles(guildId);
-        return roles.map((role) => role.id).filter((id) => id !== guildId);
+        return pickableRoles(guildId, await this.discord.getGuildRoles(guildId));
       } catch (error) {
         throw discordFailure(error, 'roles');
       }
     });
+  }
+
+  /** Ids of the guild's roles a member can be given: every role but @everyone (the guild's id). */
+  async roleIds(guildId: string, fresh = false): Promise<string[]> {
+    return (await this.roles(guildId, fresh)).map((role) => role.id);
+  }
+
+  /**
+   * Members whose name starts with `query`, cached briefly per guild, query and limit. A query
+   * that is a member's id answers that member (Discord's search matches names only).
+   */
+  searchMembers(guildId: string, query: string, limit: number): Promise<MemberSummary[]> {
+    const key = guildMemberSearchCacheKey(guildId, query, limit);
+    return this.cached(
+      key,
+      CachedMembers,
+      false,
+      async () => {
+        try {
+          if (isSnowflake(query)) {
+            const member = await this.discord.getGuildMember(guildId, query);
+            if (member) return [memberSummary(member)];
+          }
+          return (await this.discord.searchGuildMembers(guildId, query, limit)).map(memberSummary);
+        } catch (error) {
+          throw discordFailure(error, 'members');
+        }
+      },
+      MEMBER_SEARCH_TTL_SEC,
+    );
   }
 
   async isMember(guildId: string, userId: string): Promise<boolean> {
@@ -124,6 +200,7 @@ export class GuildResources {
     schema: z.ZodType<T>,
     fresh: boolean,
     load: () => Promise<T>,
+    ttlSec = this.ttlSec,
   ): Promise<T> {
     if (!fresh) {
       const raw = await this.redis.get(key).catch(() => null);
@@ -131,7 +208,9 @@ export class GuildResources {
       if (parsed?.success) return parsed.data;
     }
     const value = await load();
-    await this.redis.set(key, JSON.stringify(value), 'EX', this.ttlSec).catch(() => undefined);
+    await this.redis
+      .set(key, JSON.stringify(value), 'EX', Math.min(ttlSec, this.ttlSec))
+      .catch(() => undefined);
     return value;
   }
 }

@@ -1,7 +1,14 @@
-/** The raw config, the reaction-roles lists and the guild's channels. */
+/** The raw config, the reaction-roles lists and the guild's channels, roles and members (pickers). */
 import { z } from 'zod';
-import { Channel, GuildConfig, ReactionRolesState, WriteReceipt } from '../entities.ts';
-import { GuildParams, PutConfigBody, PutReactionRolesBody } from '../requests.ts';
+import {
+  Channel,
+  GuildConfig,
+  GuildRole,
+  MemberSummary,
+  ReactionRolesState,
+  WriteReceipt,
+} from '../entities.ts';
+import { GuildParams, MemberSearchQuery, PutConfigBody, PutReactionRolesBody } from '../requests.ts';
 import { ok, route } from './define.ts';
 
 export const configRoutes = {
@@ -53,5 +60,27 @@ export const configRoutes = {
     params: GuildParams,
     needsBot: true,
     responses: ok(z.object({ channels: z.array(Channel) })),
+  }),
+  listRoles: route({
+    method: 'GET',
+    path: '/api/guilds/:guildId/roles',
+    auth: 'guild',
+    tag: 'config',
+    summary: "Roles of the guild but @everyone, highest first (through the bot's token)",
+    params: GuildParams,
+    needsBot: true,
+    responses: ok(z.object({ roles: z.array(GuildRole) })),
+  }),
+  searchMembers: route({
+    method: 'GET',
+    path: '/api/guilds/:guildId/members/search',
+    auth: 'guild',
+    tag: 'config',
+    summary:
+      "Members whose name starts with the query, or the member a typed id names (through the bot's token)",
+    params: GuildParams,
+    query: MemberSearchQuery,
+    needsBot: true,
+    responses: ok(z.object({ members: z.array(MemberSummary) })),
   }),
 } as const;

@@ -1,11 +1,12 @@
 /** Leveling: settings, reward roles, boosts and their jobs. */
-import { Boost, LevelingRole, LevelingSettings, LevelingState } from '../entities.ts';
+import { Boost, Leaderboard, LevelingRole, LevelingSettings, LevelingState } from '../entities.ts';
 import {
   BoostParams,
   CreateBoostBody,
   CreateLevelingRoleBody,
   CreateRoleBoostBody,
   GuildParams,
+  LeaderboardQuery,
   LevelingRoleParams,
   PutLevelingBody,
   UpdateLevelingRoleBody,
@@ -130,6 +131,16 @@ export const levelingRoutes = {
     summary: 'Remove a boost',
     params: BoostParams,
     responses: noContent,
+  }),
+  getLeaderboard: route({
+    method: 'GET',
+    path: '/api/guilds/:guildId/leveling/leaderboard',
+    auth: 'guild',
+    tag: 'leveling',
+    summary: 'A page of members by XP, highest first, with level and progress (limit 1-100, default 25)',
+    params: GuildParams,
+    query: LeaderboardQuery,
+    responses: ok(Leaderboard),
   }),
   pruneLeavers: route({
     method: 'POST',

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import type { SandboxGuild } from '../fixture.ts';
 import { memberUpdated, removeMember } from '../mutations.ts';
-import { apiGuild, apiMember } from '../payloads.ts';
+import { apiGuild, apiMember, userOf } from '../payloads.ts';
 import { canManageRole, guildPermissions } from '../permissions.ts';
 import { discordError, missingPermissions, requireBot } from './http.ts';
 
@@ -69,6 +69,31 @@ export function registerGuildRoutes(api: FastifyInstance, ctx: SandboxContext): 
       return guild.members
         .filter((m) => BigInt(m.user_id) > after)
         .sort((a, b) => (BigInt(a.user_id) < BigInt(b.user_id) ? -1 : 1))
+        .slice(0, limit)
+        .map((m) => apiMember(state, m));
+    },
+  );
+
+  // As on Discord: members whose username, global name or nickname starts with the query
+  // (case-insensitive); limit 1 to 1000, default 1.
+  api.get<{ Params: GuildParams; Querystring: { query?: string; limit?: string } }>(
+    '/guilds/:guildId/members/search',
+    async (req, reply) => {
+      if (!requireBot(ctx, req, reply)) return reply;
+      const guild = botGuild(ctx, req.params.guildId, reply);
+      if (!guild) return reply;
+      if (req.query.query === undefined) {
+        return discordError(reply, 400, 50035, 'Invalid Form Body: query is required');
+      }
+      const query = req.query.query.toLowerCase();
+      const limit = Math.min(1000, Math.max(1, Number(req.query.limit ?? 1) || 1));
+      return guild.members
+        .filter((m) => {
+          const user = userOf(state, m.user_id);
+          return [user.username, user.global_name, m.nick].some(
+            (name) => typeof name === 'string' && name.toLowerCase().startsWith(query),
+          );
+        })
         .slice(0, limit)
         .map((m) => apiMember(state, m));
     },
