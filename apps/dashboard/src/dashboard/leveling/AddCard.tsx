@@ -7,6 +7,8 @@ export function AddCard({
   button,
   busy,
   onAdd,
+  disabled = false,
+  hint,
   children,
 }: {
   titleId: string;
@@ -14,13 +16,28 @@ export function AddCard({
   button: string;
   busy: boolean;
   onAdd: () => void;
+  /** Add cannot work now (a cap reached, a clash the form can see); `hint` says why. */
+  disabled?: boolean;
+  hint?: ReactNode;
   children: ReactNode;
 }) {
+  const hintId = `${titleId}-hint`;
   return (
     <section className="card form-card" aria-labelledby={titleId}>
       <h2 id={titleId}>{title}</h2>
       <div className="form-grid">{children}</div>
-      <button type="button" className="btn btn-primary" disabled={busy} onClick={onAdd}>
+      {hint ? (
+        <p id={hintId} className="alert alert-warning small" role="status">
+          {hint}
+        </p>
+      ) : null}
+      <button
+        type="button"
+        className="btn btn-primary"
+        disabled={busy || disabled}
+        onClick={onAdd}
+        {...(hint ? { 'aria-describedby': hintId } : {})}
+      >
         {button}
       </button>
     </section>

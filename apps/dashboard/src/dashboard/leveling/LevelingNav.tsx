@@ -9,6 +9,7 @@ export function LevelingNav({ guildId }: { guildId: string }) {
           ['settings', 'Settings'],
           ['roles', 'Roles'],
           ['boosts', 'Boosts'],
+          ['leaderboard', 'Leaderboard'],
         ] as const
       ).map(([slug, label]) => (
         <NavLink

@@ -15,7 +15,16 @@ import { GuildPage, usePageGuard } from '../GuildPage.tsx';
 import { queryKeys } from '../queries.ts';
 import { AddCard } from './AddCard.tsx';
 import { LevelingNav } from './LevelingNav.tsx';
-import { LEVELING_FAILURES, useLeveling } from './leveling-model.ts';
+import {
+  LEVELING_FAILURES,
+  levelTakenHint,
+  nextFreeLevel,
+  roleAtLevel,
+  roleCapHint,
+  useLeveling,
+} from './leveling-model.ts';
+
+const DEFAULT_ROLE_NAME = 'Level Reward';
 
 export default function LevelingRolesPage() {
   return (
@@ -35,7 +44,7 @@ function RolesScreen({ guildId }: { guildId: string }) {
     failure: (error) => errorText(error, LEVELING_FAILURES.loadRoles),
   });
   const [problem, setProblem] = useState<string | null>(null);
-  const [name, setName] = useState('Level Reward');
+  const [name, setName] = useState(DEFAULT_ROLE_NAME);
   const [level, setLevel] = useState('1');
   const [imageRole, setImageRole] = useState(false);
   const reload = () => queryClient.invalidateQueries({ queryKey: queryKeys.leveling(guildId) });
@@ -60,6 +69,13 @@ function RolesScreen({ guildId }: { guildId: string }) {
       return role;
     },
     ...failing(LEVELING_FAILURES.addRole),
+    onSuccess: (role) => {
+      // The form clears for the next role, offering the next free level.
+      setName(DEFAULT_ROLE_NAME);
+      setLevel(String(nextFreeLevel([...(leveling.data?.roles ?? []), role], role.level_required)));
+      setImageRole(false);
+      void reload();
+    },
   });
   const update = useMutation({
     mutationFn: (vars: { id: number; body: { role_name?: string; is_image_role?: boolean } }) =>
@@ -73,6 +89,10 @@ function RolesScreen({ guildId }: { guildId: string }) {
 
   if (!guard.ready) return guard.view;
   const roles = [...guard.data.roles].sort((a, b) => a.level_required - b.level_required);
+  // What the API would refuse with a 409, said before Add is pressed.
+  const full = roles.length >= MAX_LEVEL_ROLES;
+  const taken = roleAtLevel(roles, normalizeLevelRequired(level));
+  const hint = full ? roleCapHint : taken ? levelTakenHint(taken) : null;
 
   return (
     <>
@@ -87,6 +107,8 @@ function RolesScreen({ guildId }: { guildId: string }) {
         }
         button="Add role"
         busy={add.isPending}
+        disabled={hint !== null}
+        hint={hint}
         onAdd={() => add.mutate()}
       >
         <TextField
@@ -127,6 +149,7 @@ function RolesScreen({ guildId }: { guildId: string }) {
                 update.mutate({ id: role.id, body: { role_name: normalizeLevelRoleName(roleName) } })
               }
               onImageRole={(value) => update.mutate({ id: role.id, body: { is_image_role: value } })}
+              deleting={remove.isPending && remove.variables === role.id}
               onDelete={() => remove.mutate(role.id)}
             />
           ))}
@@ -140,11 +163,13 @@ function RoleRow({
   role,
   onRename,
   onImageRole,
+  deleting,
   onDelete,
 }: {
   role: LevelingRole;
   onRename: (name: string) => void;
   onImageRole: (value: boolean) => void;
+  deleting: boolean;
   onDelete: () => void;
 }) {
   const [name, setName] = useState(role.role_name);
@@ -160,7 +185,10 @@ function RoleRow({
         onChange={setName}
         onBlur={() => name !== role.role_name && onRename(name)}
       />
-      <span className={`badge ${role.role_id ? 'badge-beta' : 'badge-soon'}`}>
+      <span
+        className={`badge ${role.role_id ? 'badge-beta' : 'badge-soon'}`}
+        title={role.role_id ? 'The bot created this role in Discord' : 'Sync Roles creates it in Discord'}
+      >
         {role.role_id ? 'created' : 'pending'}
       </span>
       <label className="checkbox-field">
@@ -174,10 +202,11 @@ function RoleRow({
       <button
         type="button"
         className="btn btn-ghost btn-sm"
+        disabled={deleting}
         onClick={onDelete}
         aria-label={`Delete ${role.role_name}`}
       >
-        Delete
+        {deleting ? 'Deleting…' : 'Delete'}
       </button>
     </li>
   );

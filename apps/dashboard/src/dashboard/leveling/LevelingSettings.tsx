@@ -1,5 +1,4 @@
 import type { LevelingSettings as Settings } from '@spacecadet/contract';
-import { clampCooldown, clampXpPerMessage, normalizeMultiplier } from '@spacecadet/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Navigate } from 'react-router';
@@ -9,12 +8,27 @@ import { TextField } from '../../ui/Field.tsx';
 import { ChannelPicker } from '../ChannelPicker.tsx';
 import { ErrorBox } from '../ErrorBox.tsx';
 import { BotNotInGuild, GuildPage, usePageGuard } from '../GuildPage.tsx';
+import { JobProgress } from '../jobs/JobProgress.tsx';
+import { JobWarnings } from '../jobs/JobWarnings.tsx';
+import { jobResultOf } from '../jobs/job-model.ts';
+import { useGuildJob } from '../jobs/useGuildJob.ts';
 import { queryKeys } from '../queries.ts';
 import { LevelingNav } from './LevelingNav.tsx';
-import { ignoreFailure, LEVELING_CONFIRM, LEVELING_FAILURES, useLeveling } from './leveling-model.ts';
+import {
+  clampNotes,
+  DEFAULT_SETTINGS,
+  type SettingsForm as Form,
+  LEVELING_CONFIRM,
+  LEVELING_DONE,
+  LEVELING_FAILURES,
+  type NumberSetting,
+  submittedNumber,
+  toForm,
+  useLeveling,
+} from './leveling-model.ts';
 
 const NUMBER_FIELDS = [
-  { key: 'xp_multiplier', label: 'XP multiplier', min: 0, step: 0.1 },
+  { key: 'xp_multiplier', label: 'XP multiplier', min: 0, max: 100, step: 0.1 },
   { key: 'xp_per_message', label: 'XP per message', min: 0, max: 1000, step: 1 },
   { key: 'message_cooldown_sec', label: 'Message cooldown (seconds)', min: 0, max: 600, step: 1 },
 ] as const;
@@ -50,6 +64,8 @@ function SettingsScreen({ guildId }: { guildId: string }) {
   );
 }
 
+type Notes = Partial<Record<NumberSetting, string>>;
+
 function SettingsForm({
   guildId,
   initial,
@@ -60,83 +76,133 @@ function SettingsForm({
   botInGuild: boolean;
 }) {
   const queryClient = useQueryClient();
-  const [form, setForm] = useState({
-    xp_multiplier: String(initial.xp_multiplier),
-    announcement_channel: initial.announcement_channel ?? '',
-    daily_overview_channel: initial.daily_overview_channel ?? '',
-    xp_per_message: String(initial.xp_per_message),
-    message_cooldown_sec: String(initial.message_cooldown_sec),
-  });
-  const set = (key: keyof typeof form) => (value: string) =>
+  const levelingKey = queryKeys.leveling(guildId);
+  const [form, setForm] = useState<Form>(() => toForm(initial));
+  // Why a saved number was stored differently from what was typed (the API clamps).
+  const [notes, setNotes] = useState<Notes>({});
+  const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const set = (key: keyof Form) => (value: string) => {
     setForm((current) => ({ ...current, [key]: value }));
-  const reload = () => queryClient.invalidateQueries({ queryKey: queryKeys.leveling(guildId) });
+    if (key in notes) setNotes(({ [key as NumberSetting]: _, ...rest }) => rest);
+  };
+  const reload = () => queryClient.invalidateQueries({ queryKey: levelingKey });
+  const tracker = useGuildJob(levelingKey);
+  const starting = (failure: string) => ({
+    onMutate: () => {
+      setProblem(null);
+      setDone(null);
+    },
+    onError: (error: unknown) => setProblem(errorText(error, failure)),
+  });
 
   // Changing any leveling setting also sends enabled: true.
   const save = useMutation({
-    mutationFn: () =>
-      apiCall('putLeveling', {
+    mutationFn: async () => {
+      const submitted = {
+        xp_multiplier: submittedNumber('xp_multiplier', form.xp_multiplier),
+        xp_per_message: submittedNumber('xp_per_message', form.xp_per_message),
+        message_cooldown_sec: submittedNumber('message_cooldown_sec', form.message_cooldown_sec),
+      };
+      const stored = await apiCall('putLeveling', {
         params: { guildId },
         body: {
           enabled: true,
-          xp_multiplier: normalizeMultiplier(form.xp_multiplier),
+          ...submitted,
           announcement_channel: form.announcement_channel.trim() || null,
           daily_overview_channel: form.daily_overview_channel.trim() || null,
-          xp_per_message: clampXpPerMessage(form.xp_per_message),
-          message_cooldown_sec: clampCooldown(form.message_cooldown_sec),
         },
-      }),
-    onSuccess: () => reload(),
+      });
+      return { submitted, stored };
+    },
+    ...starting(LEVELING_FAILURES.save),
+    onSuccess: ({ submitted, stored }) => {
+      // The form shows what was stored, and says so where that differs from what was typed.
+      setForm(toForm(stored));
+      setNotes(clampNotes(submitted, stored));
+      void reload();
+    },
   });
+  const afterReset = (settings: Settings, message: string) => {
+    setForm(toForm(settings));
+    setNotes({});
+    save.reset();
+    setDone(message);
+    void reload();
+  };
   const resetConfig = useMutation({
     mutationFn: () => apiCall('resetLevelingConfig', { params: { guildId } }),
-    onSettled: () => reload(),
+    ...starting(LEVELING_FAILURES.resetConfig),
+    onSuccess: (settings) => afterReset(settings, LEVELING_DONE.resetConfig),
   });
   const resetAll = useMutation({
     mutationFn: () => apiCall('resetLevelingAll', { params: { guildId } }),
-    onSettled: () => reload(),
+    ...starting(LEVELING_FAILURES.resetAll),
+    onSuccess: () => afterReset(DEFAULT_SETTINGS, LEVELING_DONE.resetAll),
   });
+  const job = (name: 'syncLevelingRoles' | 'resendLevelingOverview', failure: string) => ({
+    mutationFn: () => apiCall(name, { params: { guildId } }),
+    ...starting(failure),
+    onSuccess: (accepted: { job_id: string }) => tracker.track(accepted.job_id),
+  });
+  const sync = useMutation(job('syncLevelingRoles', LEVELING_FAILURES.syncRoles));
+  const resend = useMutation(job('resendLevelingOverview', LEVELING_FAILURES.resendOverview));
 
-  // Sync and resend are fire-and-forget; the resets ask first.
+  const jobBusy = tracker.running || sync.isPending || resend.isPending;
+  const resetting = resetConfig.isPending || resetAll.isPending;
   const maintenance = [
     {
       label: 'Sync Roles',
+      busyLabel: 'Syncing…',
       danger: false,
-      run: () => ignoreFailure(apiCall('syncLevelingRoles', { params: { guildId } })),
+      pending: sync.isPending,
+      run: () => sync.mutate(),
     },
     {
       label: 'Resend Overview',
+      busyLabel: 'Sending…',
       danger: false,
-      run: () => ignoreFailure(apiCall('resendLevelingOverview', { params: { guildId } })),
+      pending: resend.isPending,
+      run: () => resend.mutate(),
     },
     {
       label: 'Reset Config',
+      busyLabel: 'Resetting…',
       danger: true,
+      pending: resetConfig.isPending,
       run: () => window.confirm(LEVELING_CONFIRM.resetConfig) && resetConfig.mutate(),
     },
     {
       label: 'Reset Leveling',
+      busyLabel: 'Deleting…',
       danger: true,
+      pending: resetAll.isPending,
       run: () => window.confirm(LEVELING_CONFIRM.resetAll) && resetAll.mutate(),
     },
   ];
 
   return (
     <>
-      <ErrorBox onDismiss={() => save.reset()}>
-        {save.isError ? errorText(save.error, LEVELING_FAILURES.save) : null}
-      </ErrorBox>
+      <ErrorBox onDismiss={() => setProblem(null)}>{problem}</ErrorBox>
       {botInGuild ? null : <BotNotInGuild guildId={guildId} />}
       <section className="card form-card" aria-label="Settings">
         <div className="form-grid">
           {NUMBER_FIELDS.map(({ key, ...attrs }) => (
-            <TextField
-              key={key}
-              id={`lv-${key}`}
-              type="number"
-              value={form[key]}
-              onChange={set(key)}
-              {...attrs}
-            />
+            <div key={key}>
+              <TextField
+                id={`lv-${key}`}
+                type="number"
+                value={form[key]}
+                onChange={set(key)}
+                {...(notes[key] ? { 'aria-describedby': `lv-${key}-note` } : {})}
+                {...attrs}
+              />
+              {notes[key] ? (
+                <p id={`lv-${key}-note`} className="alert alert-warning small" role="status">
+                  {notes[key]}
+                </p>
+              ) : null}
+            </div>
           ))}
           {CHANNEL_FIELDS.map(({ key, id, label }) => (
             <ChannelPicker
@@ -155,7 +221,7 @@ function SettingsForm({
           <button
             type="button"
             className="btn btn-primary"
-            disabled={save.isPending}
+            disabled={save.isPending || resetting}
             onClick={() => save.mutate()}
           >
             {save.isPending ? 'Saving…' : 'Save'}
@@ -165,17 +231,25 @@ function SettingsForm({
       </section>
       <section className="card form-card" aria-label="Maintenance">
         <div className="button-row">
-          {maintenance.map(({ label, danger, run }) => (
+          {maintenance.map(({ label, busyLabel, danger, pending, run }) => (
             <button
               key={label}
               type="button"
               className={danger ? 'btn btn-danger' : 'btn btn-secondary'}
+              disabled={danger ? resetting || save.isPending : jobBusy}
               onClick={run}
             >
-              {label}
+              {pending ? busyLabel : label}
             </button>
           ))}
+          {done ? <output className="save-note">{done}</output> : null}
         </div>
+        {tracker.job ? (
+          <>
+            <JobProgress job={tracker.job} />
+            <JobWarnings warnings={jobResultOf(tracker.job)?.warnings ?? []} />
+          </>
+        ) : null}
       </section>
     </>
   );

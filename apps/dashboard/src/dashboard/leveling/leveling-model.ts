@@ -1,3 +1,13 @@
+import type { LevelingRole, LevelingSettings } from '@spacecadet/contract';
+import {
+  clampCooldown,
+  clampXpPerMessage,
+  MAX_LEVEL_ROLES,
+  MESSAGE_COOLDOWN_DEFAULT_SEC,
+  normalizeMultiplier,
+  XP_MULTIPLIER_DEFAULT,
+  XP_PER_MESSAGE_DEFAULT,
+} from '@spacecadet/core';
 import { useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../lib/api.ts';
 import { queryKeys } from '../queries.ts';
@@ -19,6 +29,16 @@ export const LEVELING_FAILURES = {
   addBoost: 'Failed to add boost',
   addRoleBoost: 'Failed to add role boost',
   deleteBoost: 'Failed to delete boost',
+  // Not in the spec: the maintenance buttons now report how they went.
+  syncRoles: 'Failed to start Sync Roles',
+  resendOverview: 'Failed to start Resend Overview',
+  resetConfig: 'Failed to reset the leveling settings',
+  resetAll: 'Failed to reset leveling',
+} as const;
+
+export const LEVELING_DONE = {
+  resetConfig: 'Leveling settings reset to defaults',
+  resetAll: 'All leveling data deleted',
 } as const;
 
 export function useLeveling(guildId: string) {
@@ -28,7 +48,108 @@ export function useLeveling(guildId: string) {
   });
 }
 
-/** Fire-and-forget calls whose failures the spec says to ignore (sync, resend, prune). */
+/** Fire-and-forget calls whose failures the spec says to ignore (prune). */
 export function ignoreFailure(promise: Promise<unknown>): void {
   promise.catch(() => undefined);
+}
+
+/** What the settings form edits: the numbers as typed, the channels as ids ('' for none). */
+export interface SettingsForm {
+  xp_multiplier: string;
+  announcement_channel: string;
+  daily_overview_channel: string;
+  xp_per_message: string;
+  message_cooldown_sec: string;
+}
+
+export function toForm(settings: LevelingSettings): SettingsForm {
+  return {
+    xp_multiplier: String(settings.xp_multiplier),
+    announcement_channel: settings.announcement_channel ?? '',
+    daily_overview_channel: settings.daily_overview_channel ?? '',
+    xp_per_message: String(settings.xp_per_message),
+    message_cooldown_sec: String(settings.message_cooldown_sec),
+  };
+}
+
+/** The settings a reset leaves (the API's defaults). */
+export const DEFAULT_SETTINGS: LevelingSettings = {
+  enabled: false,
+  xp_multiplier: XP_MULTIPLIER_DEFAULT,
+  announcement_channel: null,
+  daily_overview_channel: null,
+  xp_per_message: XP_PER_MESSAGE_DEFAULT,
+  message_cooldown_sec: MESSAGE_COOLDOWN_DEFAULT_SEC,
+};
+
+export type NumberSetting = 'xp_multiplier' | 'xp_per_message' | 'message_cooldown_sec';
+
+/** A typed number, or null when the box holds no number. */
+function typedNumber(text: string): number | null {
+  if (text.trim() === '') return null;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : null;
+}
+
+/**
+ * The number sent for a field: what the admin typed (the API clamps it, and the form then says
+ * what was stored), or the spec's fallback when the box holds no number.
+ */
+export function submittedNumber(key: NumberSetting, text: string): number {
+  const n = typedNumber(text);
+  if (n !== null) return n;
+  if (key === 'xp_multiplier') return normalizeMultiplier(text);
+  return key === 'xp_per_message' ? clampXpPerMessage(text) : clampCooldown(text);
+}
+
+const LIMITS: Record<NumberSetting, { max: number | null; unit: string; whole: boolean }> = {
+  xp_multiplier: { max: null, unit: '', whole: false },
+  xp_per_message: { max: 1000, unit: ' XP', whole: true },
+  message_cooldown_sec: { max: 600, unit: ' seconds', whole: true },
+};
+
+/**
+ * Why the stored value differs from the submitted one (the API clamped it), or null when it
+ * was stored as sent.
+ */
+export function clampNote(key: NumberSetting, submitted: number, stored: number): string | null {
+  if (submitted === stored) return null;
+  const { max, unit, whole } = LIMITS[key];
+  if (key === 'xp_multiplier' && submitted < 0) {
+    return `Stored as ${stored}: the multiplier cannot be negative — XP is off while it is 0.`;
+  }
+  if (max !== null && submitted > max) return `Stored as ${stored}${unit}, the maximum.`;
+  if (submitted < 0) return `Stored as ${stored}${unit}, the minimum.`;
+  if (whole && !Number.isInteger(submitted)) return `Stored as ${stored}${unit}: it is a whole number.`;
+  return `Stored as ${stored}${unit}.`;
+}
+
+export function clampNotes(
+  submitted: Record<NumberSetting, number>,
+  stored: LevelingSettings,
+): Partial<Record<NumberSetting, string>> {
+  const notes: Partial<Record<NumberSetting, string>> = {};
+  for (const key of ['xp_multiplier', 'xp_per_message', 'message_cooldown_sec'] as const) {
+    const note = clampNote(key, submitted[key], stored[key]);
+    if (note !== null) notes[key] = note;
+  }
+  return notes;
+}
+
+export const roleCapHint = `This server has ${MAX_LEVEL_ROLES} level roles, the most it can have. Delete one to add another.`;
+
+/** The reward role already at the level typed in the add form, if any (one role per level). */
+export function roleAtLevel(roles: readonly LevelingRole[], level: number): LevelingRole | undefined {
+  return roles.find((role) => role.level_required === level);
+}
+
+export const levelTakenHint = (role: LevelingRole) =>
+  `Level ${role.level_required} already has the reward role "${role.role_name}". Choose another level.`;
+
+/** The first level above `from` with no reward role: what the add form offers next. */
+export function nextFreeLevel(roles: readonly Pick<LevelingRole, 'level_required'>[], from: number): number {
+  const taken = new Set(roles.map((role) => role.level_required));
+  let level = from + 1;
+  while (taken.has(level)) level += 1;
+  return level;
 }
