@@ -152,7 +152,7 @@ describe('interaction routing', () => {
       'GET',
       `/applications/${SANDBOX_IDS.app}/commands`,
     );
-    expect(registered.map((command) => command.name)).toEqual(['colors']);
+    expect(registered.map((command) => command.name)).toContain('colors');
     const answer = await sandbox.command({
       guild_id: STATION,
       channel_id: SANDBOX_IDS.channels.general,

@@ -94,3 +94,12 @@ export function lastPersonalityPickKey(guildId: string, userId: string, question
 export function personalityLastRefreshKey(guildId: string): string {
   return `personality-roles:last-refresh:${guildId}`;
 }
+
+/**
+ * The guild's daily overview progress: `posting:<day>` while the worker posts the overview of
+ * a UTC day (`YYYY-MM-DD`), `posted:<day>` once it did, so a re-run of that day's job does not
+ * post it twice. A run that finds `posting:` looks for the message in the channel first.
+ */
+export function levelingOverviewPostedKey(guildId: string): string {
+  return `leveling:overview-posted:${guildId}`;
+}

@@ -1,18 +1,26 @@
-import { notSupported } from '../../jobs/not-supported.ts';
 import type { WorkerFeature } from '../feature.ts';
+import { leaderboardCommand, rankCommand } from './commands.ts';
 import { leaverEvents } from './members.ts';
+import { postScheduledOverview, resendOverview } from './overview.ts';
+import { dailyOverviewSchedule } from './overview-schedule.ts';
+import { pruneLeavers } from './prune.ts';
+import { syncLevelingRoles } from './sync-roles.ts';
 
 /**
- * Leveling's jobs are a later issue; until then they fail with not_supported. Leavers are
- * already recorded, so "Prune leavers" will know who left while it was not built.
+ * Leveling: Sync Roles creates the reward roles and gives members the rewards of their level,
+ * the daily overview posts yesterday's top earners at midnight UTC (Resend Overview now),
+ * Prune leavers deletes the XP of members who left, and `/rank` and `/leaderboard` answer
+ * members. Leavers are marked as they leave, so the prune knows who left.
  */
 export const levelingFeature = {
   name: 'leveling',
   jobs: {
-    'leveling.sync-roles': notSupported('leveling.sync-roles'),
-    'leveling.resend-overview': notSupported('leveling.resend-overview'),
-    'leveling.daily-overview': notSupported('leveling.daily-overview'),
-    'leveling.prune-leavers': notSupported('leveling.prune-leavers'),
+    'leveling.sync-roles': syncLevelingRoles,
+    'leveling.resend-overview': resendOverview,
+    'leveling.daily-overview': postScheduledOverview,
+    'leveling.prune-leavers': pruneLeavers,
   },
+  commands: [rankCommand, leaderboardCommand],
   events: leaverEvents,
+  schedules: [dailyOverviewSchedule],
 } satisfies WorkerFeature;

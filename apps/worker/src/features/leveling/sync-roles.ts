@@ -1,0 +1,295 @@
+import type { JobResult } from '@spacecadet/contract';
+import {
+  loadLevelingRoles,
+  loadMemberLevels,
+  type StoredLevelingRole,
+  setLevelingRoleId,
+} from '@spacecadet/db/queries/leveling';
+import { type APIRole, PermissionFlagsBits, Routes } from 'discord.js';
+import { DiscordCodes, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
+import { type JobContext, JobFailure } from '../../jobs/types.ts';
+import { type GuildRolesView, guildRolesViewByRest, roleAboveBotWarning } from '../../roles/guild-roles.ts';
+import {
+  clearPendingRole,
+  createMarkedRole,
+  findOrphanRole,
+  GUILD_ROLE_CAP,
+  loadPendingRoles,
+} from '../../roles/pending-roles.ts';
+import { forEachMemberPage, MEMBER_LIST_REFUSED_WARNING } from './member-list.ts';
+import { syncDailyOverviewSchedule } from './overview-schedule.ts';
+import { addMissingRoles, fetchMemberIfPresent, LEVELING_FEATURE, rewardRoleIds } from './rewards.ts';
+
+/** Reward roles carry no colour, so a member's colour role keeps showing. */
+const ROLE_COLOR = 0;
+/** What an image reward role lets its members do; every other reward role grants nothing. */
+export const IMAGE_ROLE_PERMISSIONS = PermissionFlagsBits.AttachFiles | PermissionFlagsBits.EmbedLinks;
+
+export const MANAGE_ROLES_WARNING =
+  "I don't have the Manage Roles permission, so I can't give members their level rewards. Give my role Manage Roles.";
+
+const targetKey = (role: StoredLevelingRole) => `reward:${role.id}`;
+const wantedPermissions = (role: StoredLevelingRole) => (role.isImageRole ? IMAGE_ROLE_PERMISSIONS : 0n);
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * `leveling.sync-roles` (Sync Roles): gives every reward role a live Discord role (created when
+ * pending or deleted, adopted after a killed run), makes each one carry its name and
+ * permissions (Attach Files and Embed Links for image roles, none otherwise), then gives every
+ * member the rewards of their level they lack. A second run changes nothing.
+ */
+export async function syncLevelingRoles(context: JobContext): Promise<JobResult> {
+  const { db, client } = context.deps;
+  const guildId = context.payload.guild_id;
+  await context.progress(0);
+  const stored = await loadLevelingRoles(db, guildId);
+  if (stored.length === 0) {
+    await syncDailyOverviewSchedule(context.deps, guildId);
+    await context.progress(100);
+    return { ok: true, summary: 'No reward roles to sync: add some on the Roles page first.', created: 0 };
+  }
+  const [view, discordRoles] = await Promise.all([
+    guildRolesViewByRest(client, guildId),
+    fetchGuildRoles(client, guildId),
+  ]);
+  await context.progress(5);
+
+  const made = await ensureRewardRoles(context, stored, view, discordRoles);
+  await context.progress(30);
+  const edited = await matchNamesAndPermissions(context, made.roles, view, discordRoles, made.fresh);
+  await context.progress(40);
+
+  const warnings = [...edited.warnings];
+  let granted = { roles: 0, members: 0, refused: new Set<string>() };
+  if (!view.botCanManageRoles) {
+    warnings.unshift(MANAGE_ROLES_WARNING);
+  } else {
+    const grantable = made.roles.filter((role) => role.roleId && !edited.aboveBot.has(role.roleId));
+    granted = await grantRewardsToMembers(context, grantable, warnings, (fraction) =>
+      context.progress(40 + 55 * fraction),
+    );
+  }
+  for (const roleId of granted.refused) {
+    const role = made.roles.find((candidate) => candidate.roleId === roleId);
+    const warning = roleAboveBotWarning(role?.roleName ?? roleId);
+    if (role && !warnings.includes(warning)) warnings.push(warning);
+  }
+
+  await syncDailyOverviewSchedule(context.deps, guildId);
+  await context.progress(100);
+  const created = made.created + made.adopted;
+  const present = stored.length - created;
+  const summary = [
+    `${plural(created, 'role')} created, ${present} already present`,
+    edited.renamed > 0 ? `${edited.renamed} renamed` : '',
+    edited.permissionsSet > 0 ? `${plural(edited.permissionsSet, 'permission fix')}` : '',
+    `${plural(granted.roles, 'reward')} given to ${plural(granted.members, 'member')}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return {
+    ok: true,
+    summary: `${summary}.`,
+    created,
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
+}
+
+interface EnsuredRoles {
+  /** Every reward role, with the Discord role id it has now (null if it was deleted meanwhile). */
+  roles: StoredLevelingRole[];
+  created: number;
+  adopted: number;
+  /** Discord role ids created in this run (named as wanted, no permissions yet). */
+  fresh: Set<string>;
+}
+
+/**
+ * A live Discord role for every reward role: the stored one when Discord still has it (and it
+ * is an ordinary role of this guild), else one adopted from a run killed after creating it, else
+ * a new one. Each new id is stored right after Discord made it, with a Redis mark around the
+ * create (`createMarkedRole`), so a retry adopts instead of duplicating.
+ */
+async function ensureRewardRoles(
+  context: JobContext,
+  stored: readonly StoredLevelingRole[],
+  view: GuildRolesView,
+  discordRoles: readonly APIRole[],
+): Promise<EnsuredRoles> {
+  const { db, redis, client } = context.deps;
+  const guildId = context.payload.guild_id;
+  const live = (role: StoredLevelingRole) =>
+    role.roleId !== null &&
+    role.roleId !== guildId &&
+    view.has(role.roleId) &&
+    view.role(role.roleId)?.managed !== true;
+  const missing = stored.filter((role) => !live(role));
+  const roles = stored.map((role) => ({ ...role }));
+  if (missing.length === 0) return { roles, created: 0, adopted: 0, fresh: new Set() };
+
+  const claimed = new Set(stored.filter(live).flatMap((role) => (role.roleId ? [role.roleId] : [])));
+  const pending = await loadPendingRoles(redis, LEVELING_FEATURE, guildId);
+  const adoptions = new Map<number, string>();
+  for (const role of missing) {
+    if (!pending.has(targetKey(role))) continue;
+    const orphan = findOrphanRole(discordRoles, { name: role.roleName, color: ROLE_COLOR }, claimed);
+    if (orphan) {
+      adoptions.set(role.id, orphan.id);
+      claimed.add(orphan.id);
+    }
+  }
+  const toCreate = missing.length - adoptions.size;
+  if (view.count + toCreate > GUILD_ROLE_CAP) {
+    throw new JobFailure(
+      'role_cap_reached',
+      `This server has ${view.count} roles and level rewards need ${toCreate} more, above Discord's limit of ${GUILD_ROLE_CAP}. Delete some roles, then try again.`,
+    );
+  }
+  if (toCreate > 0 && !view.botCanManageRoles) {
+    throw new JobFailure('forbidden', 'I need the Manage Roles permission to create level reward roles.');
+  }
+
+  let created = 0;
+  const fresh = new Set<string>();
+  for (const role of missing) {
+    const adopted = adoptions.get(role.id);
+    const roleId =
+      adopted ??
+      (await createMarkedRole(
+        context,
+        LEVELING_FEATURE,
+        { key: targetKey(role), name: role.roleName, color: ROLE_COLOR },
+        'level reward roles',
+      ));
+    const kept = await setLevelingRoleId(db, guildId, role.id, roleId);
+    if (!kept) {
+      // The reward role was deleted while this run created its Discord role: that goes too.
+      try {
+        await client.rest.delete(Routes.guildRole(guildId, roleId), {
+          reason: 'Space Cadet: reward removed',
+        });
+      } catch (error) {
+        if (!isDiscordError(error, DiscordCodes.UnknownRole)) throw error;
+      }
+    }
+    await clearPendingRole(redis, LEVELING_FEATURE, guildId, targetKey(role));
+    const entry = roles.find((candidate) => candidate.id === role.id);
+    if (entry) entry.roleId = kept ? roleId : null;
+    if (!adopted) {
+      created += 1;
+      fresh.add(roleId);
+    }
+  }
+  return { roles, created, adopted: adoptions.size, fresh };
+}
+
+interface EditOutcome {
+  renamed: number;
+  permissionsSet: number;
+  /** Reward roles at or above the bot's highest role: Discord refuses to edit or give them. */
+  aboveBot: Set<string>;
+  warnings: string[];
+}
+
+/**
+ * Each reward role's Discord role is named as the reward and carries its permissions; only
+ * roles that differ are edited. Roles the bot cannot edit are warnings, not failures.
+ */
+async function matchNamesAndPermissions(
+  context: JobContext,
+  roles: readonly StoredLevelingRole[],
+  view: GuildRolesView,
+  discordRoles: readonly APIRole[],
+  fresh: ReadonlySet<string>,
+): Promise<EditOutcome> {
+  const { client } = context.deps;
+  const guildId = context.payload.guild_id;
+  const outcome: EditOutcome = { renamed: 0, permissionsSet: 0, aboveBot: new Set(), warnings: [] };
+  const byId = new Map(discordRoles.map((role) => [role.id, role]));
+  for (const reward of roles) {
+    if (!reward.roleId) continue;
+    const current = fresh.has(reward.roleId)
+      ? { name: reward.roleName, permissions: '0', position: 1 }
+      : byId.get(reward.roleId);
+    if (!current) continue;
+    if (!fresh.has(reward.roleId) && current.position >= view.botTopPosition) {
+      outcome.aboveBot.add(reward.roleId);
+      outcome.warnings.push(roleAboveBotWarning(current.name));
+      continue;
+    }
+    const body: { name?: string; permissions?: string } = {};
+    if (current.name !== reward.roleName) body.name = reward.roleName;
+    const permissions = wantedPermissions(reward);
+    if (BigInt(current.permissions) !== permissions) body.permissions = permissions.toString();
+    if (Object.keys(body).length === 0) continue;
+    if (!view.botCanManageRoles) continue;
+    try {
+      await client.rest.patch(Routes.guildRole(guildId, reward.roleId), {
+        body,
+        reason: 'Space Cadet: level reward role',
+      });
+      if (body.name !== undefined) outcome.renamed += 1;
+      if (body.permissions !== undefined && !fresh.has(reward.roleId)) outcome.permissionsSet += 1;
+    } catch (error) {
+      if (isDiscordError(error, DiscordCodes.UnknownRole)) continue;
+      if (!isDiscordError(error, DiscordCodes.MissingPermissions)) throw error;
+      outcome.warnings.push(
+        body.permissions !== undefined && reward.isImageRole
+          ? `I couldn't give "${reward.roleName}" the Attach Files and Embed Links permissions: my own role needs them (and Manage Roles).`
+          : `I couldn't update the role "${current.name}": Discord refused (check my role's permissions and position).`,
+      );
+    }
+  }
+  return outcome;
+}
+
+/**
+ * Gives every member the reward roles of their level (`member_xp.level`) they lack, walking the
+ * guild's member list from Discord; members without XP are skipped without a call. When Discord
+ * refuses the list, the members with XP are read one by one instead.
+ */
+async function grantRewardsToMembers(
+  context: JobContext,
+  roles: readonly StoredLevelingRole[],
+  warnings: string[],
+  onProgress: (fraction: number) => Promise<void>,
+): Promise<{ roles: number; members: number; refused: Set<string> }> {
+  const { client, db } = context.deps;
+  const guildId = context.payload.guild_id;
+  const result = { roles: 0, members: 0, refused: new Set<string>() };
+  if (!roles.some((role) => role.roleId)) return result;
+  const minLevel = Math.min(...roles.map((role) => role.levelRequired));
+  const levels = await loadMemberLevels(db, guildId, minLevel);
+  if (levels.size === 0) return result;
+
+  let seen = 0;
+  const grant = async (userId: string, held: readonly string[]) => {
+    const level = levels.get(userId);
+    if (level === undefined) return;
+    const outcome = await addMissingRoles(
+      client,
+      guildId,
+      userId,
+      held,
+      rewardRoleIds(roles, guildId, level),
+    );
+    for (const roleId of outcome.refused) result.refused.add(roleId);
+    result.roles += outcome.added;
+    if (outcome.added > 0) result.members += 1;
+    seen += 1;
+    if (seen % 25 === 0) await onProgress(seen / levels.size);
+  };
+
+  const listed = await forEachMemberPage(client, guildId, async (page) => {
+    for (const member of page) await grant(member.user.id, member.roles);
+  });
+  if (!listed) {
+    warnings.push(MEMBER_LIST_REFUSED_WARNING);
+    for (const userId of levels.keys()) {
+      const member = await fetchMemberIfPresent(client, guildId, userId);
+      if (member) await grant(userId, member.roles);
+    }
+  }
+  await onProgress(1);
+  return result;
+}
