@@ -188,7 +188,8 @@ function SettingsForm({
       <section className="card form-card" aria-label="Settings">
         <div className="form-grid">
           {NUMBER_FIELDS.map(({ key, ...attrs }) => (
-            <div key={key}>
+            // Top-aligned: a field with a note under it must not push its neighbours' labels down.
+            <div key={key} className="field" style={{ alignSelf: 'start' }}>
               <TextField
                 id={`lv-${key}`}
                 type="number"
