@@ -9,7 +9,11 @@ import { levelingRoles, levelingSettings, memberDailyXp, memberXp } from '@space
 import { PermissionFlagsBits } from 'discord.js';
 import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
+import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { WorkerDeps } from '../src/deps.ts';
+import { grantLevelRewards } from '../src/features/leveling/rewards.ts';
+import { MANAGE_ROLES_WARNING } from '../src/features/leveling/sync-roles.ts';
 import { roleAboveBotWarning } from '../src/roles/guild-roles.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
@@ -242,6 +246,69 @@ describe('leveling jobs and commands', () => {
       expect(memberRoles(harness.sandbox, STATION, nia)).not.toContain(SANDBOX_IDS.roles.stationModerators);
       // Not ours to delete in afterEach.
       await db().update(levelingRoles).set({ roleId: null }).where(eq(levelingRoles.id, mods.id));
+    });
+  });
+
+  describe('rewards on level-up', () => {
+    it('grantLevelRewards adds the created rewards up to the level the member lacks, once', async () => {
+      const bronze = await addReward('Bronze Cadet', 1);
+      const silver = await addReward('Silver Cadet', 5, true);
+      await addReward('Gold Cadet', 10);
+      await addReward('Pending Cadet', 2);
+      result(await run('leveling.sync-roles'));
+      await db()
+        .update(levelingRoles)
+        .set({ roleId: null })
+        .where(eq(levelingRoles.roleName, 'Pending Cadet'));
+      const deps = {
+        db: db(),
+        client: worker.client,
+        logger: pino({ level: 'silent' }),
+      } as unknown as WorkerDeps;
+
+      expect(await grantLevelRewards(deps, STATION, nia, 5)).toBe(2);
+      const held = memberRoles(harness.sandbox, STATION, nia);
+      expect(held).toEqual(
+        expect.arrayContaining([await storedRoleId(bronze.id), await storedRoleId(silver.id)]),
+      );
+      expect(
+        roles()
+          .filter((role) => held.includes(role.id))
+          .map((role) => role.name),
+      ).not.toContain('Gold Cadet');
+      expect(await grantLevelRewards(deps, STATION, nia, 5)).toBe(0);
+      expect(await grantLevelRewards(deps, STATION, rex, 50)).toBe(0); // not in the server
+      for (const roleId of held) {
+        if (roleId !== SANDBOX_IDS.roles.stationCrew)
+          await control(harness.sandbox).botRest(
+            'DELETE',
+            `/guilds/${STATION}/members/${nia}/roles/${roleId}`,
+          );
+      }
+    });
+
+    it('sync warns when the bot lost Manage Roles, and fails only when it has roles to create', async () => {
+      await addReward('Bronze Cadet', 1);
+      result(await run('leveling.sync-roles'));
+      const botRole = SANDBOX_IDS.roles.stationBot;
+      const before = roles().find((role) => role.id === botRole)?.permissions ?? '0';
+      const without = (BigInt(before) & ~PermissionFlagsBits.ManageRoles).toString();
+      const setBotPermissions = (permissions: string) =>
+        fetch(`${harness.sandbox.url}/_sandbox/guilds/${STATION}/roles/${botRole}`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ permissions }),
+        });
+      await setBotPermissions(without);
+      try {
+        expect(result(await run('leveling.sync-roles')).warnings).toEqual([MANAGE_ROLES_WARNING]);
+        await addReward('Silver Cadet', 5);
+        const failed = await run('leveling.sync-roles');
+        expect(failed.state).toBe('failed');
+        expect(failed.error).toMatch(/Manage Roles/);
+      } finally {
+        await setBotPermissions(before);
+      }
     });
   });
 
