@@ -42,7 +42,7 @@ describe('hostFeatures', () => {
     const host = hostFeatures(FEATURES);
     expect([...host.jobs.keys()].sort()).toEqual([...JOB_NAMES].sort());
     expect(host.components.map((route) => route.prefix)).toEqual(['color:', 'personality:']);
-    expect(host.commands.map((command) => command.data.name)).toEqual(['colors']);
+    expect(host.commands.map((command) => command.data.name)).toEqual(['colors', 'rank', 'leaderboard']);
   });
 });
 
