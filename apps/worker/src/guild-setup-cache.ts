@@ -25,6 +25,8 @@ export interface GuildSetupCacheOptions<T> {
 export interface GuildSetupCache<T> {
   /** The guild's setup; `fresh` reads Postgres (a run asked for right after a change). */
   get(deps: WorkerDeps, guildId: string, options?: { fresh?: boolean }): Promise<T>;
+  /** Starts listening now (a process hears changes before its first read, e.g. to act on them). */
+  listen(deps: WorkerDeps): void;
   /** For the feature's shutdown hook: the listening connection goes before Postgres closes. */
   close(deps: WorkerDeps): Promise<void>;
 }
@@ -106,6 +108,9 @@ export function guildSetupCache<T>(options: GuildSetupCacheOptions<T>): GuildSet
       });
       state.loading.set(guildId, { stamp, setup });
       return setup;
+    },
+    listen(deps) {
+      stateOf(deps);
     },
     async close(deps) {
       const state = states.get(deps.db);

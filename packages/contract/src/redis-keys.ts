@@ -96,6 +96,33 @@ export function personalityLastRefreshKey(guildId: string): string {
 }
 
 /**
+ * Leveling's XP buffer. A member's message cooldown (a key that expires with it), the guild's
+ * XP earned since the last flush (hash, fields `<user>:x`, `<user>:m`, `<user>:n`), the set of
+ * guilds with buffered XP, a batch taken out of the buffer to be written to Postgres, and the
+ * batches in flight (sorted set scored by when they were taken, so a crashed writer's batch is
+ * found and written by another process).
+ */
+export function xpCooldownKey(guildId: string, userId: string): string {
+  return `xp-cd:${guildId}:${userId}`;
+}
+
+export function xpPendingKey(guildId: string): string {
+  return `xp-pending:${guildId}`;
+}
+
+export function xpDirtyGuildsKey(): string {
+  return 'xp-dirty';
+}
+
+export function xpBatchKey(batchId: string): string {
+  return `xp-batch:${batchId}`;
+}
+
+export function xpBatchesKey(): string {
+  return 'xp-batches';
+}
+
+/**
  * The guild's daily overview progress: `posting:<day>` while the worker posts the overview of
  * a UTC day (`YYYY-MM-DD`), `posted:<day>` once it did, so a re-run of that day's job does not
  * post it twice. A run that finds `posting:` looks for the message in the channel first.

@@ -175,3 +175,17 @@ export function utcDay(at: Date): string {
 export function previousUtcDay(now: Date): string {
   return utcDay(new Date(now.getTime() - 86_400_000));
 }
+
+/**
+ * The level-up announcement: the member is mentioned by id and only that mention may ping, so
+ * a name such as "@everyone" or a role mention typed into a nickname pings nobody.
+ */
+export function levelUpAnnouncement(
+  userId: string,
+  level: number,
+): { content: string; allowed_mentions: { parse: never[]; users: string[] } } {
+  return {
+    content: `🎉 <@${userId}> reached **level ${level}**!`,
+    allowed_mentions: { parse: [], users: [userId] },
+  };
+}

@@ -7,6 +7,7 @@ import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql 
 import type { Db } from '../client.ts';
 import {
   type LevelingSettingsRow,
+  levelingBoosts,
   levelingRoles,
   levelingSettings,
   memberDailyXp,
@@ -129,6 +130,28 @@ export async function loadMemberRank(
   const { leftAt: _left, ...entry } = row;
   return { ...entry, rank: (ahead?.n ?? 0) + 1 };
 }
+
+export interface StoredBoost {
+  multiplier: number;
+  /** null = server-wide, `-role:<id>` = a role's boost, else one member's (core's `boostTarget`). */
+  userId: string | null;
+  expiresAt: Date | null;
+}
+
+/** The guild's boosts, expired ones included (core's `activeBoostMultiplier` skips those). */
+export async function loadLevelingBoosts(db: Db, guildId: string): Promise<StoredBoost[]> {
+  return db
+    .select({
+      multiplier: levelingBoosts.multiplier,
+      userId: levelingBoosts.userId,
+      expiresAt: levelingBoosts.expiresAt,
+    })
+    .from(levelingBoosts)
+    .where(eq(levelingBoosts.guildId, guildId));
+}
+
+/** The Postgres channel migration 0006's triggers announce a guild's leveling setup changes on. */
+export const LEVELING_SETUP_CHANNEL = 'leveling_setup_changed';
 
 /** A level reward role as the worker syncs and grants it; `roleId` null = pending. */
 export interface StoredLevelingRole {

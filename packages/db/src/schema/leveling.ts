@@ -100,7 +100,7 @@ export const memberDailyXp = pgTable(
 /**
  * XP batches already written: the worker moves buffered XP out of Redis under a batch id and
  * writes it here in the same transaction as the XP, so a batch retried after a crash between
- * the write and the Redis cleanup is not counted twice. Rows older than a day are pruned.
+ * the write and the Redis cleanup is not counted twice. Rows older than an hour are pruned.
  */
 export const xpFlushBatches = pgTable('xp_flush_batches', {
   batchId: text('batch_id').primaryKey(),

@@ -5,9 +5,11 @@ import { postScheduledOverview, resendOverview } from './overview.ts';
 import { dailyOverviewSchedule } from './overview-schedule.ts';
 import { pruneLeavers } from './prune.ts';
 import { syncLevelingRoles } from './sync-roles.ts';
+import { flushXpOnShutdown, xpEvents } from './xp.ts';
 
 /**
- * Leveling: Sync Roles creates the reward roles and gives members the rewards of their level,
+ * Leveling: members earn XP by chatting (counted in Redis, written to Postgres within a
+ * second, flushed on shutdown), level-ups are announced and rewarded; Sync Roles creates the reward roles and gives members the rewards of their level,
  * the daily overview posts yesterday's top earners at midnight UTC (Resend Overview now),
  * Prune leavers deletes the XP of members who left, and `/rank` and `/leaderboard` answer
  * members. Leavers are marked as they leave, so the prune knows who left.
@@ -21,6 +23,7 @@ export const levelingFeature = {
     'leveling.prune-leavers': pruneLeavers,
   },
   commands: [rankCommand, leaderboardCommand],
-  events: leaverEvents,
+  events: [...leaverEvents, ...xpEvents],
   schedules: [dailyOverviewSchedule],
+  shutdown: flushXpOnShutdown,
 } satisfies WorkerFeature;

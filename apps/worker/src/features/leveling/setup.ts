@@ -1,0 +1,44 @@
+import {
+  LEVELING_SETUP_CHANNEL,
+  loadLevelingBoosts,
+  loadLevelingSettings,
+  type StoredBoost,
+  type StoredLevelingSettings,
+} from '@spacecadet/db/queries/leveling';
+import { guildSetupCache } from '../../guild-setup-cache.ts';
+import { errorFields } from '../../logger.ts';
+import { matchDailyOverviewSchedule } from './overview-schedule.ts';
+
+/**
+ * What pricing a chat message needs: the guild's settings and boosts. Read on every message,
+ * so each process keeps a copy per guild (guilds without leveling too: their messages must
+ * cost nothing either), dropped when Postgres announces a change of the guild's leveling
+ * tables (migration 0006). Boost expiry needs no announcement: it is checked per message.
+ * A change also makes the guild's daily overview scheduler match the new settings, so a reset
+ * or a cleared channel removes it and a new channel adds it.
+ */
+export interface LevelingSetup {
+  settings: StoredLevelingSettings;
+  boosts: readonly StoredBoost[];
+}
+
+export const levelingSetups = guildSetupCache<LevelingSetup>({
+  name: 'leveling',
+  channel: LEVELING_SETUP_CHANNEL,
+  max: 20_000,
+  async load(deps, guildId) {
+    const [settings, boosts] = await Promise.all([
+      loadLevelingSettings(deps.db, guildId),
+      loadLevelingBoosts(deps.db, guildId),
+    ]);
+    return { settings, boosts };
+  },
+  changed(deps, guildId) {
+    levelingSetups
+      .get(deps, guildId)
+      .then((setup) => matchDailyOverviewSchedule(deps, guildId, setup.settings))
+      .catch((error: unknown) =>
+        deps.logger.warn({ ...errorFields(error), guildId }, 'daily overview schedule not updated'),
+      );
+  },
+});

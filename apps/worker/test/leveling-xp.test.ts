@@ -1,0 +1,356 @@
+import { xpPendingKey } from '@spacecadet/contract';
+import { roleBoostUserId } from '@spacecadet/core';
+import {
+  levelingBoosts,
+  levelingRoles,
+  levelingSettings,
+  memberDailyXp,
+  memberXp,
+} from '@spacecadet/db/schema';
+import type { APIMessage, APIRole } from 'discord.js';
+import { and, eq } from 'drizzle-orm';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RunningWorker, startWorker } from '../src/worker.ts';
+import {
+  control,
+  FAR_ORBIT,
+  fixtureWithFarOrbit,
+  guildState,
+  type Harness,
+  memberRoles,
+  SANDBOX_IDS,
+  STATION,
+  startHarness,
+  storedKey,
+  waitFor,
+} from './helpers.ts';
+
+const { ada, mo, nia, rex } = SANDBOX_IDS.users;
+const general = SANDBOX_IDS.channels.general;
+const levelUps = SANDBOX_IDS.channels.levelUps;
+const crew = SANDBOX_IDS.roles.stationCrew;
+
+type Settings = Partial<typeof levelingSettings.$inferInsert>;
+
+/** Reading and writing what the dashboard would, straight in Postgres. */
+function leveling(harness: Harness) {
+  const db = harness.database.db;
+  return {
+    async settings(guildId: string, settings: Settings) {
+      await db
+        .insert(levelingSettings)
+        .values({ guildId, ...settings })
+        .onConflictDoUpdate({ target: levelingSettings.guildId, set: settings });
+      // The worker hears the change by NOTIFY; give it a moment to arrive.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    },
+    async member(guildId: string, userId: string) {
+      const [row] = await db
+        .select()
+        .from(memberXp)
+        .where(and(eq(memberXp.guildId, guildId), eq(memberXp.userId, userId)));
+      return row;
+    },
+    async clear() {
+      await db.delete(memberXp);
+      await db.delete(memberDailyXp);
+      await db.delete(levelingBoosts);
+      await db.delete(levelingRoles);
+      await db.delete(levelingSettings);
+    },
+  };
+}
+
+describe('members earning XP by chatting', () => {
+  let harness: Harness;
+  let worker: RunningWorker;
+  let store: ReturnType<typeof leveling>;
+  let sandbox: ReturnType<typeof control>;
+
+  const post = async (guildId: string, channelId: string, userId: string, count = 1) => {
+    for (let i = 0; i < count; i++) {
+      await sandbox.postMessage({
+        guild_id: guildId,
+        channel_id: channelId,
+        author_id: userId,
+        content: `hi ${i}`,
+      });
+    }
+  };
+  /** Waits until the member's stored XP is `xp` (the flush runs at least once a second). */
+  const xpReaches = (userId: string, xp: number) =>
+    waitFor(`${userId} to have ${xp} XP`, async () => {
+      const row = await store.member(STATION, userId);
+      if (row?.xp !== xp) throw new Error(`has ${row?.xp ?? 'no'} XP`);
+      return row;
+    });
+  const announcements = () =>
+    (guildState(harness.sandbox, STATION).channels.find((c) => c.id === levelUps)?.messages ??
+      []) as APIMessage[];
+
+  beforeAll(async () => {
+    harness = await startHarness();
+    sandbox = control(harness.sandbox);
+    store = leveling(harness);
+    worker = await startWorker(harness.config());
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await harness?.close();
+  });
+  beforeEach(async () => {
+    await store.clear();
+  });
+
+  it('follows the curve: level 1 at 100 XP, 2 at 255, 3 at 475, 4 at 770, 5 at 1,150, announcing each level once', async () => {
+    await store.settings(STATION, {
+      enabled: true,
+      xpPerMessage: 5,
+      messageCooldownSec: 0,
+      xpMultiplier: 1,
+      announcementChannel: levelUps,
+    });
+    const before = announcements().length;
+    const steps: Array<[messages: number, xp: number, level: number]> = [
+      [19, 95, 0],
+      [1, 100, 1],
+      [31, 255, 2],
+      [43, 470, 2],
+      [1, 475, 3],
+      [59, 770, 4],
+      [75, 1145, 4],
+      [1, 1150, 5],
+    ];
+    for (const [messages, xp, level] of steps) {
+      await post(STATION, general, nia, messages);
+      const row = await xpReaches(nia, xp);
+      expect(row.level).toBe(level);
+    }
+    const row = await store.member(STATION, nia);
+    expect(row?.messageCount).toBe(230);
+    expect(row?.username).toBe('Nia');
+    const mine = await waitFor('five level-up announcements', () => {
+      const found = announcements()
+        .slice(before)
+        .filter((m) => m.content.includes(`<@${nia}>`));
+      return found.length >= 5 ? found : undefined;
+    });
+    // Give a duplicate the time to show up before counting.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const final = announcements()
+      .slice(before)
+      .filter((m) => m.content.includes(`<@${nia}>`));
+    expect(final.map((m) => m.content)).toEqual(
+      [1, 2, 3, 4, 5].map((level) => `🎉 <@${nia}> reached **level ${level}**!`),
+    );
+    expect(mine[0]?.author.id).toBe(SANDBOX_IDS.bot);
+    const [day] = await harness.database.db.select().from(memberDailyXp).where(eq(memberDailyXp.userId, nia));
+    expect(day).toMatchObject({ xp: 1150, messages: 230, levelUps: 5 });
+  });
+
+  it('grants every reward role up to the new level on a level-up (rewards stack)', async () => {
+    await store.settings(STATION, {
+      enabled: true,
+      xpPerMessage: 100,
+      messageCooldownSec: 0,
+      xpMultiplier: 1,
+    });
+    const created = await Promise.all(
+      ['Rookie', 'Regular', 'Veteran'].map((name) =>
+        sandbox.botRest<APIRole>('POST', `/guilds/${STATION}/roles`, { name }),
+      ),
+    );
+    const [rookie, regular, veteran] = created.map((role) => role.id);
+    await harness.database.db.insert(levelingRoles).values([
+      { guildId: STATION, roleName: 'Rookie', levelRequired: 1, roleId: rookie },
+      { guildId: STATION, roleName: 'Regular', levelRequired: 2, roleId: regular },
+      { guildId: STATION, roleName: 'Veteran', levelRequired: 9, roleId: veteran },
+    ]);
+    // 300 XP: straight from level 0 to level 2.
+    await post(STATION, general, mo, 3);
+    await xpReaches(mo, 300);
+    const held = await waitFor('mo to get the level 1 and 2 rewards', () => {
+      const roles = memberRoles(harness.sandbox, STATION, mo);
+      return roles.includes(rookie ?? '') && roles.includes(regular ?? '') ? roles : undefined;
+    });
+    expect(held).not.toContain(veteran);
+  });
+
+  it('counts a message once per cooldown', async () => {
+    await store.settings(STATION, {
+      enabled: true,
+      xpPerMessage: 10,
+      messageCooldownSec: 30,
+      xpMultiplier: 1,
+    });
+    await post(STATION, general, mo, 4);
+    const row = await xpReaches(mo, 10);
+    expect(row.messageCount).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect((await store.member(STATION, mo))?.xp).toBe(10);
+  });
+
+  it('rounds XP per message × multiplier × the largest active boost that applies, ignoring expired ones', async () => {
+    await store.settings(STATION, {
+      enabled: true,
+      xpPerMessage: 10,
+      messageCooldownSec: 0,
+      xpMultiplier: 1.25,
+    });
+    const day = 86_400_000;
+    await harness.database.db.insert(levelingBoosts).values([
+      { guildId: STATION, multiplier: 1.5, userId: null },
+      { guildId: STATION, multiplier: 3, userId: ada, expiresAt: new Date(Date.now() - day) },
+      { guildId: STATION, multiplier: 1.2, userId: ada, expiresAt: new Date(Date.now() + day) },
+      { guildId: STATION, multiplier: 2, userId: roleBoostUserId(crew) },
+      {
+        guildId: STATION,
+        multiplier: 5,
+        userId: roleBoostUserId(crew),
+        expiresAt: new Date(Date.now() - 1000),
+      },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await post(STATION, general, ada);
+    await post(STATION, general, mo);
+    // ada: server-wide 1.5 beats her own 1.2 (her 3 expired): 10 × 1.25 × 1.5 = 18.75 → 19.
+    await xpReaches(ada, 19);
+    // mo holds Crew: its 2 wins (its 5 expired): 10 × 1.25 × 2 = 25.
+    await xpReaches(mo, 25);
+  });
+
+  it('earns nothing while leveling is disabled, nor for bots', async () => {
+    await store.settings(STATION, { enabled: false, xpPerMessage: 10, messageCooldownSec: 0 });
+    await post(STATION, general, nia, 3);
+    await store.settings(STATION, { enabled: true });
+    await post(STATION, general, SANDBOX_IDS.bot, 2);
+    await post(STATION, general, ada);
+    // ada's message after enabling shows the flush ran past the others.
+    await xpReaches(ada, 10);
+    expect(await store.member(STATION, nia)).toBeUndefined();
+    expect(await store.member(STATION, SANDBOX_IDS.bot)).toBeUndefined();
+  });
+
+  it('keeps XP buffered in Redis out of Postgres only until the next flush, under a second', async () => {
+    await store.settings(STATION, { enabled: true, xpPerMessage: 10, messageCooldownSec: 0 });
+    const redis = new Redis(harness.redis.url);
+    try {
+      const started = Date.now();
+      await post(STATION, general, nia);
+      await xpReaches(nia, 10);
+      expect(Date.now() - started).toBeLessThan(1_500);
+      expect(await redis.exists(storedKey(harness, xpPendingKey(STATION)))).toBe(0);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
+
+describe('several worker processes counting XP at once', () => {
+  let harness: Harness;
+  let workers: RunningWorker[] = [];
+  let store: ReturnType<typeof leveling>;
+  let sandbox: ReturnType<typeof control>;
+
+  beforeAll(async () => {
+    harness = await startHarness(fixtureWithFarOrbit());
+    sandbox = control(harness.sandbox);
+    store = leveling(harness);
+  });
+  afterEach(async () => {
+    await Promise.all(workers.map((worker) => worker.close()));
+    workers = [];
+    await store.clear();
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it('two shards flushing each other’s guilds lose nothing and count nothing twice', async () => {
+    workers = await Promise.all([
+      startWorker(harness.config({ SHARD_IDS: '0', SHARD_COUNT: '2' })),
+      startWorker(harness.config({ SHARD_IDS: '1', SHARD_COUNT: '2' })),
+    ]);
+    await store.settings(STATION, { enabled: true, xpPerMessage: 7, messageCooldownSec: 0 });
+    await store.settings(FAR_ORBIT.guild, { enabled: true, xpPerMessage: 3, messageCooldownSec: 0 });
+    const rounds = 40;
+    const posters = [
+      [STATION, general, ada],
+      [STATION, general, nia],
+      [FAR_ORBIT.guild, FAR_ORBIT.channel, rex],
+      [FAR_ORBIT.guild, FAR_ORBIT.channel, mo],
+    ] as const;
+    await Promise.all(
+      posters.map(async ([guild, channel, user]) => {
+        for (let i = 0; i < rounds; i++) {
+          await sandbox.postMessage({
+            guild_id: guild,
+            channel_id: channel,
+            author_id: user,
+            content: `m${i}`,
+          });
+        }
+      }),
+    );
+    for (const [guild, , user] of posters) {
+      const xp = (guild === STATION ? 7 : 3) * rounds;
+      const row = await waitFor(`${user} in ${guild} to have ${xp} XP`, async () => {
+        const found = await store.member(guild, user);
+        return found?.xp === xp ? found : undefined;
+      });
+      expect(row.messageCount).toBe(rounds);
+    }
+  });
+
+  it('two processes receiving the same message count it once per cooldown', async () => {
+    workers = await Promise.all([startWorker(harness.config()), startWorker(harness.config())]);
+    await store.settings(STATION, { enabled: true, xpPerMessage: 10, messageCooldownSec: 60 });
+    for (const user of [ada, mo, nia]) {
+      await sandbox.postMessage({
+        guild_id: STATION,
+        channel_id: general,
+        author_id: user,
+        content: 'hello',
+      });
+    }
+    for (const user of [ada, mo, nia]) {
+      await waitFor(`${user} to have XP`, async () => (await store.member(STATION, user))?.xp === 10);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    for (const user of [ada, mo, nia]) {
+      expect(await store.member(STATION, user)).toMatchObject({ xp: 10, messageCount: 1 });
+    }
+  });
+
+  it('a stopping worker (SIGTERM) flushes what it buffered', async () => {
+    const worker = await startWorker(harness.config());
+    workers = [worker];
+    await store.settings(STATION, { enabled: true, xpPerMessage: 10, messageCooldownSec: 0 });
+    const redis = new Redis(harness.redis.url);
+    try {
+      const pending = storedKey(harness, xpPendingKey(STATION));
+      const messages = 25;
+      for (let i = 0; i < messages; i++) {
+        await sandbox.postMessage({
+          guild_id: STATION,
+          channel_id: general,
+          author_id: ada,
+          content: `m${i}`,
+        });
+      }
+      // Every message reached the worker: counted in Postgres or still buffered in Redis.
+      await waitFor('the worker to count every message', async () => {
+        const stored = (await store.member(STATION, ada))?.messageCount ?? 0;
+        const buffered = Number((await redis.hget(pending, `${ada}:m`)) ?? 0);
+        return stored + buffered === messages;
+      });
+      await worker.close();
+      workers = [];
+      expect(await store.member(STATION, ada)).toMatchObject({ xp: 10 * messages, messageCount: messages });
+      expect(await redis.exists(pending)).toBe(0);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});

@@ -1,0 +1,119 @@
+import { levelForTotalXp } from '@spacecadet/core';
+import { lt, sql } from 'drizzle-orm';
+import type { Db } from '../client.ts';
+import { xpFlushBatches } from '../schema/leveling.ts';
+
+/** One member's XP earned since the last flush, as the worker's buffer holds it. */
+export interface BufferedXp {
+  userId: string;
+  xp: number;
+  messages: number;
+  /** The member's display name and avatar hash on their latest message. */
+  username: string | null;
+  avatar: string | null;
+}
+
+export interface LevelUp {
+  userId: string;
+  username: string | null;
+  previousLevel: number;
+  level: number;
+}
+
+/**
+ * Writes one batch of buffered XP in one transaction: members' running XP (a message also
+ * shows the member is still there, so `left_at` is cleared), the day's totals for the daily
+ * overview, and the levels members crossed, which it returns. The batch id is recorded in the
+ * same transaction, so a batch written again (its writer died before clearing it from Redis) is
+ * skipped: `applied` is false and nothing changes.
+ *
+ * Level-ups are decided under the rows' locks (the upsert holds them until commit), so when
+ * several processes write one guild at once each crossing is reported by exactly one of them.
+ */
+export async function writeXpBatch(
+  db: Db,
+  batch: { batchId: string; guildId: string; day: string; members: readonly BufferedXp[] },
+): Promise<{ applied: boolean; levelUps: LevelUp[] }> {
+  // One order for every writer, so two transactions on one guild cannot deadlock.
+  const members = [...batch.members].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+  if (members.length === 0) return { applied: false, levelUps: [] };
+  return db.transaction(async (tx) => {
+    const claimed = await tx
+      .insert(xpFlushBatches)
+      .values({ batchId: batch.batchId })
+      .onConflictDoNothing()
+      .returning({ batchId: xpFlushBatches.batchId });
+    if (claimed.length === 0) return { applied: false, levelUps: [] };
+    const input = JSON.stringify(
+      members.map((m) => ({
+        user_id: m.userId,
+        xp: m.xp,
+        messages: m.messages,
+        username: m.username,
+        avatar: m.avatar,
+      })),
+    );
+    const updated = await tx.execute<{
+      user_id: string;
+      xp: string | number;
+      level: number;
+      username: string | null;
+    }>(sql`
+      insert into member_xp (guild_id, user_id, xp, message_count, last_message_at, username, avatar)
+      select ${batch.guildId}, t.user_id, t.xp, t.messages, now(), t.username, t.avatar
+      from jsonb_to_recordset(${input}::jsonb)
+        as t(user_id text, xp bigint, messages integer, username text, avatar text)
+      order by t.user_id
+      on conflict (guild_id, user_id) do update set
+        xp = member_xp.xp + excluded.xp,
+        message_count = member_xp.message_count + excluded.message_count,
+        last_message_at = excluded.last_message_at,
+        username = coalesce(excluded.username, member_xp.username),
+        avatar = excluded.avatar,
+        left_at = null
+      returning user_id, xp, level, username`);
+    const levelUps: LevelUp[] = [];
+    for (const row of updated.rows) {
+      const level = levelForTotalXp(Number(row.xp));
+      if (level > row.level) {
+        levelUps.push({ userId: row.user_id, username: row.username, previousLevel: row.level, level });
+      }
+    }
+    if (levelUps.length > 0) {
+      const levels = JSON.stringify(levelUps.map((up) => ({ user_id: up.userId, level: up.level })));
+      await tx.execute(sql`
+        update member_xp m set level = t.level
+        from jsonb_to_recordset(${levels}::jsonb) as t(user_id text, level integer)
+        where m.guild_id = ${batch.guildId} and m.user_id = t.user_id and m.level < t.level`);
+    }
+    const gained = new Map(levelUps.map((up) => [up.userId, up.level - up.previousLevel]));
+    const daily = JSON.stringify(
+      members.map((m) => ({
+        user_id: m.userId,
+        xp: m.xp,
+        messages: m.messages,
+        level_ups: gained.get(m.userId) ?? 0,
+      })),
+    );
+    await tx.execute(sql`
+      insert into member_daily_xp (guild_id, user_id, day, xp, messages, level_ups)
+      select ${batch.guildId}, t.user_id, ${batch.day}::date, t.xp, t.messages, t.level_ups
+      from jsonb_to_recordset(${daily}::jsonb)
+        as t(user_id text, xp bigint, messages integer, level_ups integer)
+      order by t.user_id
+      on conflict (guild_id, user_id, day) do update set
+        xp = member_daily_xp.xp + excluded.xp,
+        messages = member_daily_xp.messages + excluded.messages,
+        level_ups = member_daily_xp.level_ups + excluded.level_ups`);
+    return { applied: true, levelUps };
+  });
+}
+
+/**
+ * A batch id only has to outlive the retry of its batch, which another process makes within
+ * seconds of its writer dying: an hour is plenty, and keeps the table small however busy.
+ */
+export async function pruneAppliedXpBatches(db: Db, olderThan: Date): Promise<number> {
+  const result = await db.delete(xpFlushBatches).where(lt(xpFlushBatches.appliedAt, olderThan));
+  return result.rowCount ?? 0;
+}
