@@ -27,10 +27,17 @@ export async function pruneLeavers(context: JobContext): Promise<JobResult> {
   const startedAt = new Date();
   const withXp = await loadXpMembers(db, guildId);
   const warnings: string[] = [];
+  if (withXp.length === 0) {
+    await syncDailyOverviewSchedule(context.deps, guildId);
+    await context.progress(100);
+    return { ok: true, summary: 'No members have XP: nothing to prune.', deleted: 0 };
+  }
 
+  // Only members with XP matter: a large guild's list is not kept whole.
+  const hasXp = new Set(withXp.map((member) => member.userId));
   const present = new Set<string>();
   const listed = await forEachMemberPage(client, guildId, async (page) => {
-    for (const member of page) present.add(member.user.id);
+    for (const member of page) if (hasXp.has(member.user.id)) present.add(member.user.id);
   });
   await context.progress(40);
 
