@@ -273,7 +273,7 @@ describe('reaction roles', () => {
       target: { value: '{"color_roles":[{"emoji":"🔴","role_id":"1"},{"emoji":"🟦"}]}' },
     });
     const emoji = screen.getByLabelText('Emoji (row 2)', { selector: '#color_roles-1-emoji' });
-    const roleId = screen.getByLabelText('Role ID (row 2)', { selector: '#color_roles-1-role_id' });
+    const roleId = screen.getByLabelText('Role (row 2)', { selector: '#color_roles-1-role_id' });
     expect(roleId.getAttribute('aria-invalid')).toBeNull();
     fireEvent.click(save);
     screen.getByText('Color Roles: Row 2: emoji and role_id required');
@@ -281,7 +281,7 @@ describe('reaction roles', () => {
     expect(emoji.getAttribute('aria-invalid')).toBeNull();
     expect(
       screen
-        .getByLabelText('Role ID (row 1)', { selector: '#color_roles-0-role_id' })
+        .getByLabelText('Role (row 1)', { selector: '#color_roles-0-role_id' })
         .getAttribute('aria-invalid'),
     ).toBeNull();
     expect(api.calls.some((c) => c.method === 'PUT')).toBe(false);

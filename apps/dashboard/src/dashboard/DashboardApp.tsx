@@ -17,6 +17,7 @@ const PersonalityRoles = lazy(() => import('./personality/PersonalityRoles.tsx')
 const LevelingSettings = lazy(() => import('./leveling/LevelingSettings.tsx'));
 const LevelingRoles = lazy(() => import('./leveling/LevelingRoles.tsx'));
 const LevelingBoosts = lazy(() => import('./leveling/LevelingBoosts.tsx'));
+const LevelingLeaderboard = lazy(() => import('./leveling/LevelingLeaderboard.tsx'));
 
 function LevelingRedirect() {
   const guildId = useGuildParam();
@@ -37,6 +38,7 @@ export default function DashboardApp() {
           <Route path="leveling/settings" element={<Lazy page={<LevelingSettings />} />} />
           <Route path="leveling/roles" element={<Lazy page={<LevelingRoles />} />} />
           <Route path="leveling/boosts" element={<Lazy page={<LevelingBoosts />} />} />
+          <Route path="leveling/leaderboard" element={<Lazy page={<LevelingLeaderboard />} />} />
           <Route path="personality-roles" element={<Lazy page={<PersonalityRoles />} />} />
           {Object.keys(COMING_SOON_PAGES).map((slug) => (
             <Route key={slug} path={slug} element={<ComingSoon slug={slug} />} />

@@ -142,6 +142,7 @@ function ReactionRolesForm({ guildId, initial }: { guildId: string; initial: Rea
         {ROLE_LISTS.map(({ name, title }) => (
           <RoleRowsEditor
             key={name}
+            guildId={guildId}
             name={name}
             title={title}
             rows={lists[name]}

@@ -1,13 +1,15 @@
+import { RolePicker } from './GuildPickers.tsx';
 import { blankRequiredFields, type RoleListName, type RoleRow } from './reaction-roles-form.ts';
 
 const FIELDS: ReadonlyArray<{ key: keyof RoleRow; label: string; placeholder: string }> = [
   { key: 'emoji', label: 'Emoji', placeholder: '🔴' },
-  { key: 'role_id', label: 'Role ID', placeholder: '123456789012345678' },
+  { key: 'role_id', label: 'Role', placeholder: '' },
   { key: 'label', label: 'Label', placeholder: 'Optional' },
   { key: 'description', label: 'Description', placeholder: 'Optional' },
 ];
 
 export function RoleRowsEditor({
+  guildId,
   name,
   title,
   rows,
@@ -15,6 +17,8 @@ export function RoleRowsEditor({
   onChange,
   onAdd,
 }: {
+  /** The server whose roles the Role picker lists (a typed role id works too). */
+  guildId: string;
   name: RoleListName;
   title: string;
   rows: RoleRow[];
@@ -46,6 +50,27 @@ export function RoleRowsEditor({
               </span>
               {FIELDS.map((field) => {
                 const id = `${name}-${index}-${field.key}`;
+                if (field.key === 'role_id') {
+                  return (
+                    <RolePicker
+                      key={field.key}
+                      id={id}
+                      className={`role-field-${field.key}`}
+                      labelClassName="small"
+                      label={
+                        <>
+                          {field.label}
+                          <span className="sr-only"> (row {index + 1})</span>
+                        </>
+                      }
+                      guildId={guildId}
+                      value={row.role_id}
+                      assignable
+                      invalid={blank.includes(field.key)}
+                      onChange={(value) => setField(index, field.key, value)}
+                    />
+                  );
+                }
                 return (
                   <div key={field.key} className={`field role-field-${field.key}`}>
                     <label htmlFor={id} className="small">
@@ -57,7 +82,6 @@ export function RoleRowsEditor({
                       className="input"
                       value={row[field.key]}
                       placeholder={field.placeholder}
-                      inputMode={field.key === 'role_id' ? 'numeric' : undefined}
                       aria-invalid={blank.includes(field.key) || undefined}
                       onChange={(event) => setField(index, field.key, event.target.value)}
                     />

@@ -27,6 +27,7 @@ const GROUPS: NavGroup[] = [
       page('Settings', 'leveling/settings'),
       page('Roles', 'leveling/roles'),
       page('Boosts', 'leveling/boosts'),
+      page('Leaderboard', 'leveling/leaderboard'),
     ],
   },
   single('Logging', 'logging'),

@@ -1,31 +1,60 @@
-import type { Boost } from '@spacecadet/contract';
+import type { Boost, GuildRole, MemberSummary } from '@spacecadet/contract';
 import { boostTarget, normalizeBoostMultiplier } from '@spacecadet/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
+import '../../styles/leveling-boosts.css';
 import { SelectField, TextField } from '../../ui/Field.tsx';
 import { ErrorBox } from '../ErrorBox.tsx';
 import { GuildPage, usePageGuard } from '../GuildPage.tsx';
+import {
+  MemberName,
+  MemberPicker,
+  RoleName,
+  RolePicker,
+  useGuildRoles,
+  useMemberLookup,
+} from '../GuildPickers.tsx';
+import { JobProgress } from '../jobs/JobProgress.tsx';
+import { useGuildJob } from '../jobs/useGuildJob.ts';
 import { queryKeys } from '../queries.ts';
 import { AddCard } from './AddCard.tsx';
 import { LevelingNav } from './LevelingNav.tsx';
-import { ignoreFailure, LEVELING_CONFIRM, LEVELING_FAILURES, useLeveling } from './leveling-model.ts';
+import { LEVELING_CONFIRM, LEVELING_FAILURES, useLeveling } from './leveling-model.ts';
 
 const BOOST_KINDS = [
   { value: 'server', label: 'Everyone (server-wide)' },
   { value: 'user', label: 'One member' },
   { value: 'role', label: 'Members with a role' },
 ] as const;
+type BoostKind = (typeof BOOST_KINDS)[number]['value'];
 
-export function boostTargetLabel(boost: Pick<Boost, 'user_id'>): string {
+const DEFAULT_MULTIPLIER = '2';
+export const PRUNE_FAILURE = 'Failed to start Prune leavers';
+
+/** The boost's target in words: the member's or role's name when known, else its id. */
+export function boostTargetLabel(
+  boost: Pick<Boost, 'user_id'>,
+  names: {
+    member?: Pick<MemberSummary, 'display_name'> | undefined;
+    role?: Pick<GuildRole, 'name'> | undefined;
+  } = {},
+): string {
   const target = boostTarget(boost.user_id);
   if (target.kind === 'server') return 'Server-wide';
-  return target.kind === 'user' ? `User ${target.userId}` : `Role ${target.roleId}`;
+  if (target.kind === 'user') return names.member ? names.member.display_name : `User ${target.userId}`;
+  return names.role ? `Role ${names.role.name}` : `Role ${target.roleId}`;
 }
 
-export function boostExpiryLabel(boost: Pick<Boost, 'expires_at'>): string {
-  return boost.expires_at ? `Expires ${new Date(boost.expires_at).toLocaleString()}` : 'Permanent';
+export function isBoostExpired(boost: Pick<Boost, 'expires_at'>, now: number = Date.now()): boolean {
+  return boost.expires_at !== null && new Date(boost.expires_at).getTime() <= now;
+}
+
+export function boostExpiryLabel(boost: Pick<Boost, 'expires_at'>, now: number = Date.now()): string {
+  if (!boost.expires_at) return 'Permanent';
+  const when = new Date(boost.expires_at).toLocaleString();
+  return isBoostExpired(boost, now) ? `Expired ${when}` : `Expires ${when}`;
 }
 
 /** `datetime-local` gives local time without a zone; the API wants an ISO timestamp or null. */
@@ -33,6 +62,13 @@ function isoOrNull(local: string): string | null {
   if (local.trim() === '') return null;
   const date = new Date(local);
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+/** Now as a `datetime-local` value (local time, minutes), the earliest expiry the form offers. */
+function localNow(): string {
+  const now = new Date();
+  now.setSeconds(0, 0);
+  return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
 export default function LevelingBoostsPage() {
@@ -49,12 +85,20 @@ function BoostsScreen({ guildId }: { guildId: string }) {
   const guard = usePageGuard(guildId, leveling, {
     failure: (error) => errorText(error, LEVELING_FAILURES.loadBoosts),
   });
+  const roles = useGuildRoles(guildId);
+  const tracker = useGuildJob(queryKeys.leveling(guildId));
   const [problem, setProblem] = useState<string | null>(null);
-  const [kind, setKind] = useState<'server' | 'user' | 'role'>('server');
-  const [multiplier, setMultiplier] = useState('2');
+  const [kind, setKind] = useState<BoostKind>('server');
+  const [multiplier, setMultiplier] = useState(DEFAULT_MULTIPLIER);
   const [targetId, setTargetId] = useState('');
   const [expires, setExpires] = useState('');
   const reload = () => queryClient.invalidateQueries({ queryKey: queryKeys.leveling(guildId) });
+
+  // Pruning leavers changes who is ranked: the leaderboard's pages reload once it is done.
+  const pruned = tracker.job?.state === 'completed';
+  useEffect(() => {
+    if (pruned) void queryClient.invalidateQueries({ queryKey: queryKeys.leaderboard(guildId) });
+  }, [pruned, guildId, queryClient]);
 
   // Adding a boost also forces leveling on.
   const add = useMutation({
@@ -76,7 +120,13 @@ function BoostsScreen({ guildId }: { guildId: string }) {
       setProblem(
         errorText(error, kind === 'role' ? LEVELING_FAILURES.addRoleBoost : LEVELING_FAILURES.addBoost),
       ),
-    onSuccess: () => reload(),
+    onSuccess: () => {
+      // The kind stays: adding several boosts of one kind is the common case.
+      setTargetId('');
+      setMultiplier(DEFAULT_MULTIPLIER);
+      setExpires('');
+      return reload();
+    },
   });
   const remove = useMutation({
     mutationFn: (id: number) => apiCall('deleteBoost', { params: { guildId, boostId: id } }),
@@ -84,9 +134,16 @@ function BoostsScreen({ guildId }: { guildId: string }) {
     onError: (error: unknown) => setProblem(errorText(error, LEVELING_FAILURES.deleteBoost)),
     onSuccess: () => reload(),
   });
+  const prune = useMutation({
+    mutationFn: () => apiCall('pruneLeavers', { params: { guildId } }),
+    onMutate: () => setProblem(null),
+    onError: (error: unknown) => setProblem(errorText(error, PRUNE_FAILURE)),
+    onSuccess: (accepted) => tracker.track(accepted.job_id),
+  });
 
   if (!guard.ready) return guard.view;
   const boosts = guard.data.boosts;
+  const roleList = roles.data?.roles ?? [];
 
   return (
     <>
@@ -95,7 +152,7 @@ function BoostsScreen({ guildId }: { guildId: string }) {
       <AddCard
         titleId="add-boost-title"
         title="Add a boost"
-        button="Add boost"
+        button={add.isPending ? 'Adding…' : 'Add boost'}
         busy={add.isPending}
         onAdd={() => add.mutate()}
       >
@@ -104,13 +161,27 @@ function BoostsScreen({ guildId }: { guildId: string }) {
           label="Applies to"
           value={kind}
           options={BOOST_KINDS}
-          onChange={setKind}
+          onChange={(next) => {
+            setKind(next);
+            setTargetId('');
+          }}
         />
-        {kind !== 'server' ? (
-          <TextField
+        {kind === 'user' ? (
+          <MemberPicker
+            key="member"
             id="boost-target"
-            label={kind === 'role' ? 'Role ID' : 'User ID (empty: all users)'}
-            inputMode="numeric"
+            label="Member (empty: all users)"
+            guildId={guildId}
+            value={targetId}
+            onChange={setTargetId}
+          />
+        ) : null}
+        {kind === 'role' ? (
+          <RolePicker
+            key="role"
+            id="boost-target"
+            label="Role"
+            guildId={guildId}
             value={targetId}
             onChange={setTargetId}
           />
@@ -128,6 +199,7 @@ function BoostsScreen({ guildId }: { guildId: string }) {
           id="boost-expires"
           label="Expires (optional)"
           type="datetime-local"
+          min={localNow()}
           value={expires}
           onChange={setExpires}
         />
@@ -138,33 +210,65 @@ function BoostsScreen({ guildId }: { guildId: string }) {
           <button
             type="button"
             className="btn btn-secondary btn-sm"
-            onClick={() =>
-              window.confirm(LEVELING_CONFIRM.prune) &&
-              ignoreFailure(apiCall('pruneLeavers', { params: { guildId } }))
-            }
+            disabled={prune.isPending || tracker.running}
+            onClick={() => window.confirm(LEVELING_CONFIRM.prune) && prune.mutate()}
           >
-            Prune leavers
+            {tracker.running ? 'Pruning…' : 'Prune leavers'}
           </button>
         </div>
+        {tracker.job ? <JobProgress job={tracker.job} /> : null}
         {boosts.length === 0 ? <p className="muted">No boosts</p> : null}
         <ul className="level-list">
           {boosts.map((boost) => (
-            <li key={boost.id} className="level-item">
-              <span className="level-badge">×{boost.multiplier}</span>
-              <span>{boostTargetLabel(boost)}</span>
-              <span className="muted small">{boostExpiryLabel(boost)}</span>
-              <button
-                type="button"
-                className="btn btn-ghost btn-sm"
-                onClick={() => remove.mutate(boost.id)}
-                aria-label={`Remove ${boostTargetLabel(boost)} boost`}
-              >
-                Remove
-              </button>
-            </li>
+            <BoostRow
+              key={boost.id}
+              guildId={guildId}
+              boost={boost}
+              roles={roleList}
+              onRemove={() => remove.mutate(boost.id)}
+            />
           ))}
         </ul>
       </section>
     </>
+  );
+}
+
+function BoostRow({
+  guildId,
+  boost,
+  roles,
+  onRemove,
+}: {
+  guildId: string;
+  boost: Boost;
+  roles: readonly GuildRole[];
+  onRemove: () => void;
+}) {
+  const target = boostTarget(boost.user_id);
+  const member = useMemberLookup(guildId, target.kind === 'user' ? target.userId : null);
+  const role = target.kind === 'role' ? roles.find((r) => r.id === target.roleId) : undefined;
+  const expired = isBoostExpired(boost);
+  const label = boostTargetLabel(boost, { member, role });
+  return (
+    <li className={expired ? 'level-item boost-expired' : 'level-item'}>
+      <span className="level-badge">×{boost.multiplier}</span>
+      <span className="boost-target">
+        {target.kind === 'server' ? 'Server-wide' : null}
+        {target.kind === 'user' ? <MemberName member={member} userId={target.userId} /> : null}
+        {target.kind === 'role' ? <RoleName role={role} roleId={target.roleId} /> : null}
+      </span>
+      <span className={expired ? 'muted small boost-expiry is-expired' : 'muted small boost-expiry'}>
+        {boostExpiryLabel(boost)}
+      </span>
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        onClick={onRemove}
+        aria-label={`Remove ${label} boost`}
+      >
+        Remove
+      </button>
+    </li>
   );
 }

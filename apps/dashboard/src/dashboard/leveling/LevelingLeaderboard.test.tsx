@@ -1,0 +1,192 @@
+import { MESSAGES } from '@spacecadet/contract';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { Route } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
+import { renderAt } from '../../../test/render.tsx';
+import { clearSession } from '../../lib/session.ts';
+import DashboardApp from '../DashboardApp.tsx';
+import { LEADERBOARD_EMPTY, LEADERBOARD_FAILURE, leaderboardName } from './LevelingLeaderboard.tsx';
+
+const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
+const PAGE = `/dashboard/leveling/leaderboard?guild=${STATION.id}`;
+const board = `/api/guilds/${STATION.id}/leveling/leaderboard`;
+
+const member = (rank: number, extra: Record<string, unknown> = {}) => ({
+  user_id: `90000000000000${String(rank).padStart(4, '0')}`,
+  username: `member-${rank}`,
+  avatar: null,
+  xp: 1000 - rank,
+  level: 3,
+  rank,
+  xp_into_level: 40,
+  xp_for_next: 160,
+  ...extra,
+});
+
+type Answer = { status: number; body?: unknown };
+/** The dashboard's API with the leaderboard answered by `leaderboard(path)`. */
+function leaderboardApi(leaderboard: (path: string) => Answer) {
+  return fakeApi(({ method, path }) => {
+    if (path === '/api/discord/me/guilds') return { status: 200, body: [STATION, QUIET] };
+    if (path === '/api/auth/session') return { status: 401, body: { error: 'not_authenticated' } };
+    if (path.startsWith('/api/bot/in-guild/')) return { status: 200, body: { inGuild: true } };
+    if (method === 'GET' && path.startsWith(board)) return leaderboard(path);
+    return undefined;
+  });
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('leaderboard page', () => {
+  it('asks for the first page of 25 and lists rank, avatar, name, level, XP and progress', async () => {
+    signInAda();
+    const api = leaderboardApi(() => ({
+      status: 200,
+      body: {
+        total: 3,
+        members: [
+          member(1, {
+            username: 'Ada',
+            avatar: 'abc123',
+            xp: 1255,
+            level: 4,
+            xp_into_level: 0,
+            xp_for_next: 320,
+          }),
+          member(2, { username: 'Mo', xp: 255, level: 2, xp_into_level: 0, xp_for_next: 220 }),
+          member(3, { username: null, xp: 150, level: 1, xp_into_level: 50, xp_for_next: 155 }),
+        ],
+      },
+    }));
+    renderAt(PAGE, routes);
+    const list = await screen.findByRole('list', { name: 'Top members' });
+    expect(api.calls.find((c) => c.path.startsWith(board))?.path).toBe(`${board}?limit=25&offset=0`);
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows).toHaveLength(3);
+    const [first, , third] = rows as [HTMLElement, HTMLElement, HTMLElement];
+    expect(first.textContent).toContain('#1');
+    within(first).getByText('Ada');
+    within(first).getByText('Level 4');
+    within(first).getByText('1,255 XP');
+    within(first).getByText('0 / 320 XP');
+    expect(first.querySelector('img')?.getAttribute('src')).toBe(
+      `https://cdn.discordapp.com/avatars/${member(1).user_id}/abc123.png?size=64`,
+    );
+    // No name stored: the id stands in; no avatar: Discord's default one.
+    within(third).getByText(member(3).user_id);
+    expect(third.querySelector('img')?.getAttribute('src')).toMatch(
+      /^https:\/\/cdn\.discordapp\.com\/embed\/avatars\/[0-5]\.png$/,
+    );
+    const bar = within(third).getByRole('progressbar');
+    expect(bar.getAttribute('value')).toBe(String((50 / 155) * 100));
+    expect(bar.getAttribute('aria-label')).toBe(`${member(3).user_id}: progress to level 2`);
+    screen.getByText('3 members ranked');
+    // One page: no pager.
+    expect(screen.queryByRole('navigation', { name: 'Leaderboard pages' })).toBeNull();
+  });
+
+  it('pages through the board with Previous and Next, keeping the page in the URL', async () => {
+    signInAda();
+    const api = leaderboardApi((path) => {
+      const offset = Number(new URL(path, 'http://x').searchParams.get('offset'));
+      const count = Math.min(25, 60 - offset);
+      return {
+        status: 200,
+        body: { total: 60, members: Array.from({ length: count }, (_, i) => member(offset + i + 1)) },
+      };
+    });
+    renderAt(PAGE, routes);
+    const pager = await screen.findByRole('navigation', { name: 'Leaderboard pages' });
+    within(pager).getByText('1–25 of 60 · Page 1 of 3');
+    expect(within(pager).getByRole('button', { name: 'Previous' })).toHaveProperty('disabled', true);
+    fireEvent.click(within(pager).getByRole('button', { name: 'Next' }));
+    await within(pager).findByText('26–50 of 60 · Page 2 of 3');
+    await screen.findByText('member-26');
+    expect(api.calls.some((c) => c.path === `${board}?limit=25&offset=25`)).toBe(true);
+    expect(screen.getByTestId('location').textContent).toBe(`${PAGE}&page=2`);
+    fireEvent.click(within(pager).getByRole('button', { name: 'Next' }));
+    await within(pager).findByText('51–60 of 60 · Page 3 of 3');
+    expect(within(pager).getByRole('button', { name: 'Next' })).toHaveProperty('disabled', true);
+    fireEvent.click(within(pager).getByRole('button', { name: 'Previous' }));
+    await within(pager).findByText('26–50 of 60 · Page 2 of 3');
+  });
+
+  it('says No one has earned XP yet on an empty board', async () => {
+    signInAda();
+    leaderboardApi(() => ({ status: 200, body: { total: 0, members: [] } }));
+    renderAt(PAGE, routes);
+    await screen.findByRole('heading', { name: LEADERBOARD_EMPTY });
+    expect(screen.queryByRole('list', { name: 'Top members' })).toBeNull();
+  });
+
+  it('shows the loading state until the board arrives', async () => {
+    signInAda();
+    const api = leaderboardApi(() => ({ status: 200, body: { total: 0, members: [] } }));
+    const answer = api.fetchMock.getMockImplementation();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    api.fetchMock.mockImplementation(async (input, init) => {
+      if (String(input).includes('/leveling/leaderboard')) await gate;
+      return (answer as NonNullable<typeof answer>)(input, init);
+    });
+    renderAt(PAGE, routes);
+    await screen.findByText('Loading the leaderboard…');
+    release();
+    await screen.findByRole('heading', { name: LEADERBOARD_EMPTY });
+  });
+
+  it("shows a failed load in the red box, in the server's words or the page's fallback", async () => {
+    signInAda();
+    leaderboardApi(() => ({ status: 500, body: {} }));
+    renderAt(PAGE, routes);
+    expect((await screen.findByRole('alert')).textContent).toContain(LEADERBOARD_FAILURE);
+    vi.unstubAllGlobals();
+  });
+
+  it('shows the API message of a refused load', async () => {
+    signInAda();
+    leaderboardApi(() => ({
+      status: 403,
+      body: { error: 'forbidden', message: 'You do not manage this server' },
+    }));
+    renderAt(PAGE, routes);
+    expect((await screen.findByRole('alert')).textContent).toContain('You do not manage this server');
+  });
+
+  it('asks to sign in when signed out, and to re-authorize when the session expired', async () => {
+    clearSession('signed_out');
+    leaderboardApi(() => ({ status: 200, body: { total: 0, members: [] } }));
+    const signedOut = renderAt(PAGE, routes);
+    screen.getByText(MESSAGES.signInRequired);
+    signedOut.unmount();
+
+    signInAda();
+    leaderboardApi(() => ({ status: 401, body: { error: 'session_expired', message: 'Session expired' } }));
+    renderAt(PAGE, routes);
+    await screen.findByText('Session Expired');
+    screen.getByRole('button', { name: 'Re-Authorize' });
+    clearSession('signed_out');
+  });
+
+  it('names a member by their stored name, else by id', () => {
+    expect(leaderboardName({ username: 'Ada', user_id: '1' })).toBe('Ada');
+    expect(leaderboardName({ username: null, user_id: '123456' })).toBe('123456');
+    expect(leaderboardName({ username: '  ', user_id: '123456' })).toBe('123456');
+  });
+
+  it('is linked from the sidebar', async () => {
+    signInAda();
+    leaderboardApi(() => ({ status: 200, body: { total: 0, members: [] } }));
+    renderAt(PAGE, routes);
+    await screen.findByRole('heading', { name: LEADERBOARD_EMPTY });
+    const links = screen.getAllByRole('link', { name: 'Leaderboard' });
+    expect(
+      links.some((link) => link.getAttribute('href')?.startsWith('/dashboard/leveling/leaderboard')),
+    ).toBe(true);
+  });
+});

@@ -1,0 +1,170 @@
+import type { LeaderboardMember } from '@spacecadet/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { apiCall } from '../../lib/api.ts';
+import { errorText } from '../../lib/api-error.ts';
+import '../../styles/leaderboard.css';
+import { GuildPage, usePageGuard } from '../GuildPage.tsx';
+import { MemberAvatar } from '../GuildPickers.tsx';
+import { queryKeys } from '../queries.ts';
+import { LevelingNav } from './LevelingNav.tsx';
+
+export const LEADERBOARD_PAGE_SIZE = 25;
+export const LEADERBOARD_FAILURE = 'Failed to load the leaderboard';
+export const LEADERBOARD_EMPTY = 'No one has earned XP yet';
+
+/** The member's stored name; their id when the bot never saw one. */
+export function leaderboardName(member: Pick<LeaderboardMember, 'username' | 'user_id'>): string {
+  return member.username?.trim() ? member.username : member.user_id;
+}
+
+/** 1-based page from `?page=`; anything else is page 1. */
+function pageFrom(raw: string | null): number {
+  const page = Number(raw);
+  return Number.isInteger(page) && page >= 1 ? page : 1;
+}
+
+const formatNumber = (value: number) => value.toLocaleString('en-US');
+
+export default function LevelingLeaderboardPage() {
+  return (
+    <GuildPage title="Leaderboard" head={(guildId) => (guildId ? <LevelingNav guildId={guildId} /> : null)}>
+      {(guildId) => <LeaderboardScreen guildId={guildId} />}
+    </GuildPage>
+  );
+}
+
+function LeaderboardScreen({ guildId }: { guildId: string }) {
+  const [search, setSearch] = useSearchParams();
+  const page = pageFrom(search.get('page'));
+  const offset = (page - 1) * LEADERBOARD_PAGE_SIZE;
+  const board = useQuery({
+    queryKey: queryKeys.leaderboard(guildId, { limit: LEADERBOARD_PAGE_SIZE, offset }),
+    queryFn: () =>
+      apiCall('getLeaderboard', { params: { guildId }, query: { limit: LEADERBOARD_PAGE_SIZE, offset } }),
+    // The page being left stays on screen (dimmed) until the next one arrives.
+    placeholderData: keepPreviousData,
+  });
+  const guard = usePageGuard(guildId, board, {
+    loading: 'Loading the leaderboard…',
+    failure: (error) => errorText(error, LEADERBOARD_FAILURE),
+  });
+  if (!guard.ready) return guard.view;
+  const { members, total } = guard.data;
+  const pages = Math.max(1, Math.ceil(total / LEADERBOARD_PAGE_SIZE));
+  const goTo = (next: number) =>
+    setSearch((current) => {
+      const params = new URLSearchParams(current);
+      if (next <= 1) params.delete('page');
+      else params.set('page', String(next));
+      return params;
+    });
+
+  if (total === 0) {
+    return (
+      <>
+        {guard.banner}
+        <section className="card leaderboard-empty" aria-labelledby="leaderboard-empty-title">
+          <h2 id="leaderboard-empty-title">{LEADERBOARD_EMPTY}</h2>
+          <p className="muted">
+            Members earn XP by chatting while leveling is on. The top earners will show up here.
+          </p>
+        </section>
+      </>
+    );
+  }
+
+  // From the rows shown: while the next page loads, the last one stays (dimmed) with its numbers.
+  const first = members[0]?.rank ?? offset + 1;
+  const last = members.at(-1)?.rank ?? offset;
+  return (
+    <>
+      {guard.banner}
+      <section
+        className={board.isPlaceholderData ? 'card leaderboard is-loading' : 'card leaderboard'}
+        aria-labelledby="leaderboard-title"
+        aria-busy={board.isPlaceholderData}
+      >
+        <div className="role-list-head">
+          <h2 id="leaderboard-title">Top members</h2>
+          <span className="muted small">
+            {formatNumber(total)} {total === 1 ? 'member' : 'members'} ranked
+          </span>
+        </div>
+        {members.length === 0 ? (
+          <p className="muted">
+            No members on this page.{' '}
+            <button type="button" className="btn btn-ghost btn-sm" onClick={() => goTo(1)}>
+              Back to the first page
+            </button>
+          </p>
+        ) : (
+          <ol className="leaderboard-list" aria-labelledby="leaderboard-title">
+            {members.map((member) => (
+              <LeaderboardRow key={member.user_id} member={member} />
+            ))}
+          </ol>
+        )}
+        {pages > 1 ? (
+          <nav className="leaderboard-pages" aria-label="Leaderboard pages">
+            <button
+              type="button"
+              className="btn btn-secondary btn-sm"
+              disabled={page <= 1}
+              onClick={() => goTo(page - 1)}
+            >
+              Previous
+            </button>
+            <span className="muted small" aria-live="polite">
+              {members.length > 0
+                ? `${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(total)} · `
+                : ''}
+              Page {page} of {pages}
+            </span>
+            <button
+              type="button"
+              className="btn btn-secondary btn-sm"
+              disabled={page >= pages}
+              onClick={() => goTo(page + 1)}
+            >
+              Next
+            </button>
+          </nav>
+        ) : null}
+      </section>
+    </>
+  );
+}
+
+function LeaderboardRow({ member }: { member: LeaderboardMember }) {
+  const name = leaderboardName(member);
+  const named = name !== member.user_id;
+  const percent =
+    member.xp_for_next > 0 ? Math.min(100, (member.xp_into_level / member.xp_for_next) * 100) : 0;
+  return (
+    <li className={member.rank <= 3 ? `leaderboard-row is-top is-rank-${member.rank}` : 'leaderboard-row'}>
+      <span className="leaderboard-rank" title={`Rank ${member.rank}`}>
+        <span className="sr-only">Rank </span>#{member.rank}
+      </span>
+      <MemberAvatar member={{ id: member.user_id, avatar: member.avatar }} size={40} />
+      <div className="leaderboard-main">
+        <span className={named ? 'leaderboard-name' : 'leaderboard-name is-id'}>{name}</span>
+        <div className="leaderboard-progress">
+          <progress
+            className="leaderboard-bar"
+            max={100}
+            value={percent}
+            aria-label={`${name}: progress to level ${member.level + 1}`}
+          />
+          <span className="leaderboard-progress-text">
+            {formatNumber(member.xp_into_level)} / {formatNumber(member.xp_for_next)} XP
+          </span>
+        </div>
+      </div>
+      <div className="leaderboard-stats">
+        <span className="leaderboard-level">Level {member.level}</span>
+        <span className="leaderboard-xp">{formatNumber(member.xp)} XP</span>
+      </div>
+    </li>
+  );
+}
