@@ -173,7 +173,7 @@ describe('MemberPicker', () => {
     fireEvent.focus(input);
     fireEvent.change(input, { target: { value: 'cap' } });
     await waitFor(() => expect(optionNames()).toEqual(['Captain Mo']));
-    screen.getByText('mo');
+    screen.getByText('@mo');
   });
 
   it('takes a typed member id, and says when no member matches', async () => {

@@ -321,7 +321,9 @@ function memberOption(member: MemberSummary): PickerOption {
   return {
     id: member.id,
     name: member.display_name,
-    detail: member.display_name === member.username ? undefined : member.username,
+    // The username tells apart members with one display name; "Mo" over "mo" says nothing.
+    detail:
+      member.display_name.toLowerCase() === member.username.toLowerCase() ? undefined : `@${member.username}`,
     icon: <MemberAvatar member={member} />,
   };
 }

@@ -1,0 +1,154 @@
+import { levelingBoosts, memberXp } from '@spacecadet/db';
+import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { screenshot, seriousA11yViolations, signInAs } from './helpers.ts';
+import { type Stack, startStack } from './stack.ts';
+
+const { users, guilds, roles } = SANDBOX_IDS;
+let stack: Stack;
+let page: Page;
+
+/** Filler members below the sandbox's users, so the board has a second page. */
+const fillerId = (n: number) => `9000000000000${String(n).padStart(5, '0')}`;
+
+beforeAll(async () => {
+  stack = await startStack(inject('distDir'));
+  // XP as the worker stores it: the name and avatar hash the member had when they last earned.
+  await stack.database.db.insert(memberXp).values([
+    {
+      guildId: guilds.station,
+      userId: users.ada,
+      xp: 1_255,
+      username: 'ada',
+      avatar: '0a1da0a1da0a1da0a1da0a1da0a1da0a',
+    },
+    {
+      guildId: guilds.station,
+      userId: users.mo,
+      xp: 255,
+      username: 'mo',
+      avatar: '0b2e0b2e0b2e0b2e0b2e0b2e0b2e0b2e',
+    },
+    { guildId: guilds.station, userId: users.nia, xp: 100, username: 'nia', avatar: null },
+    { guildId: guilds.station, userId: fillerId(1), xp: 90, username: null, avatar: null },
+    ...Array.from({ length: 26 }, (_, i) => ({
+      guildId: guilds.station,
+      userId: fillerId(100 + i),
+      xp: 80 - i,
+      username: `cadet-with-a-rather-long-name-${i + 1}`,
+      avatar: null,
+    })),
+  ]);
+  page = await stack.browser.newPage();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signInAs(page, stack.dashboardUrl, users.ada);
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const leaderboardUrl = () => `${stack.dashboardUrl}/dashboard/leveling/leaderboard?guild=${guilds.station}`;
+const rows = () => page.getByRole('list', { name: 'Top members' }).getByRole('listitem');
+
+describe('leveling leaderboard end to end', () => {
+  it('ranks the seeded members with level, XP and progress, and pages through them', async () => {
+    await page.goto(leaderboardUrl());
+    await page.getByRole('heading', { name: 'Leaderboard', level: 1 }).waitFor();
+    await rows().first().waitFor();
+    expect(await rows().count()).toBe(25);
+    const first = rows().nth(0);
+    expect(await first.locator('.leaderboard-rank').textContent()).toBe('Rank #1');
+    expect(await first.locator('.leaderboard-name').textContent()).toBe('ada');
+    expect(await first.locator('.leaderboard-level').textContent()).toBe('Level 5');
+    expect(await first.locator('.leaderboard-xp').textContent()).toBe('1,255 XP');
+    // 255 XP is level 2 exactly: an empty bar towards level 3 (220 XP).
+    const second = rows().nth(1);
+    expect(await second.locator('.leaderboard-level').textContent()).toBe('Level 2');
+    expect(await second.locator('.leaderboard-progress-text').textContent()).toBe('0 / 220 XP');
+    // 100 XP is level 1, 0 of 155 into it.
+    expect(await rows().nth(2).locator('.leaderboard-progress-text').textContent()).toBe('0 / 155 XP');
+    // No stored name: the id stands in.
+    expect(await rows().nth(3).locator('.leaderboard-name').textContent()).toBe(fillerId(1));
+    // Avatars load from the CDN (the sandbox draws them).
+    const avatar = first.locator('img');
+    await expect
+      .poll(() => avatar.evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .toBeGreaterThan(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'leveling-leaderboard-1280');
+
+    const pager = page.getByRole('navigation', { name: 'Leaderboard pages' });
+    await pager.getByText('1–25 of 30 · Page 1 of 2').waitFor();
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await pager.getByText('26–30 of 30 · Page 2 of 2').waitFor();
+    expect(await rows().count()).toBe(5);
+    expect(await rows().first().locator('.leaderboard-rank').textContent()).toBe('Rank #26');
+    expect(new URL(page.url()).searchParams.get('page')).toBe('2');
+    // Reloading keeps the page.
+    await page.reload();
+    await pager.getByText('26–30 of 30 · Page 2 of 2').waitFor();
+  });
+
+  it('fits a 375 px phone without sideways scrolling', async () => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.goto(leaderboardUrl());
+    await rows().first().waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    const box = await rows().first().boundingBox();
+    expect(box?.width).toBeLessThanOrEqual(375);
+    await screenshot(page, 'leveling-leaderboard-375');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('adds boosts picked by name and lists them by name', async () => {
+    await page.goto(`${stack.dashboardUrl}/dashboard/leveling/boosts?guild=${guilds.station}`);
+    await page.getByLabel('Applies to').selectOption('user');
+    const member = page.getByRole('combobox', { name: 'Member (empty: all users)' });
+    await member.fill('ni');
+    await page.getByRole('option', { name: /Nia/ }).click();
+    expect(await member.inputValue()).toBe('Nia');
+    await page.getByLabel('Multiplier').fill('3');
+    await page.getByRole('button', { name: 'Add boost' }).click();
+    const boosts = page.getByRole('region', { name: 'Boosts' });
+    await boosts.getByText('Nia').waitFor();
+    expect(await member.inputValue()).toBe('');
+
+    await page.getByLabel('Applies to').selectOption('role');
+    const role = page.getByRole('combobox', { name: 'Role' });
+    await role.click();
+    await page.getByRole('option', { name: 'Crew' }).click();
+    await page.getByRole('button', { name: 'Add boost' }).click();
+    await boosts.getByText('Crew').waitFor();
+
+    // A boost that ran out (the API refuses a past expiry, so it is stored directly).
+    const expiredAt = new Date(Date.now() - 86_400_000);
+    await stack.database.db
+      .insert(levelingBoosts)
+      .values({
+        guildId: guilds.station,
+        multiplier: 1.5,
+        userId: `-role:${roles.stationModerators}`,
+        expiresAt: expiredAt,
+      });
+    await page.reload();
+    const expired = boosts.getByRole('listitem').filter({ hasText: 'Moderators' });
+    await expired
+      .getByText(
+        `Expired ${await page.evaluate((iso) => new Date(iso).toLocaleString(), expiredAt.toISOString())}`,
+      )
+      .waitFor();
+    expect(await expired.getAttribute('class')).toContain('boost-expired');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'leveling-boosts-1280');
+    // The member picker open on a search.
+    await page.getByLabel('Applies to').selectOption('user');
+    await page.getByRole('combobox', { name: 'Member (empty: all users)' }).fill('m');
+    await page.getByRole('option', { name: /Mo/ }).waitFor();
+    await screenshot(page, 'leveling-boosts-picker-1280', false);
+    await page.setViewportSize({ width: 375, height: 812 });
+    await screenshot(page, 'leveling-boosts-375');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+});
