@@ -124,14 +124,12 @@ describe('leveling leaderboard end to end', () => {
 
     // A boost that ran out (the API refuses a past expiry, so it is stored directly).
     const expiredAt = new Date(Date.now() - 86_400_000);
-    await stack.database.db
-      .insert(levelingBoosts)
-      .values({
-        guildId: guilds.station,
-        multiplier: 1.5,
-        userId: `-role:${roles.stationModerators}`,
-        expiresAt: expiredAt,
-      });
+    await stack.database.db.insert(levelingBoosts).values({
+      guildId: guilds.station,
+      multiplier: 1.5,
+      userId: `-role:${roles.stationModerators}`,
+      expiresAt: expiredAt,
+    });
     await page.reload();
     const expired = boosts.getByRole('listitem').filter({ hasText: 'Moderators' });
     await expired
