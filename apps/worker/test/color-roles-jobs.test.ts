@@ -3,7 +3,7 @@ import { colorGroups, colorPanels, colorShades, colors, guildConfigs } from '@sp
 import { eq, isNotNull } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { guildMembers } from '../src/features/color-roles/mode-switch.ts';
+import { guildMembers } from '../src/guild-members.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,

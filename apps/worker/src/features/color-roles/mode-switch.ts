@@ -1,7 +1,8 @@
 import type { ColorRolesMode } from '@spacecadet/contract';
 import { loadPalette, setColorRoleId, setShadeRoleId } from '@spacecadet/db/queries/color-roles';
-import { type APIGuildMember, type Client, Routes } from 'discord.js';
+import { Routes } from 'discord.js';
 import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
+import { guildMembers } from '../../guild-members.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { moveMemberColor } from './assign.ts';
 import { otherModeRoles, type RetiredRole, roleTargets } from './role-targets.ts';
@@ -9,7 +10,6 @@ import { clearColorWarnings } from './warnings.ts';
 
 const ROLE_REASON = 'Space Cadet: color mode switched';
 /** Discord's largest page of `GET /guilds/{guild}/members`. */
-const MEMBERS_PAGE = 1000;
 
 export interface RetireResult {
   /** Old roles deleted from Discord by this run. */
@@ -104,25 +104,4 @@ export async function retireOtherModeRoles(
 async function unrecord(context: JobContext, role: RetiredRole): Promise<void> {
   if (role.kind === 'color') await setColorRoleId(context.deps.db, role.id, null);
   else await setShadeRoleId(context.deps.db, role.id, null);
-}
-
-/**
- * Every member of the guild, by `GET /guilds/{guild}/members` a page at a time in user id order
- * (Discord's paging: `after` the last id seen). Needs the Server Members intent the bot has.
- */
-export async function* guildMembers(
-  client: Client,
-  guildId: string,
-  pageSize: number = MEMBERS_PAGE,
-): AsyncGenerator<APIGuildMember> {
-  let after = '0';
-  for (;;) {
-    const page = (await client.rest.get(Routes.guildMembers(guildId), {
-      query: new URLSearchParams({ limit: String(pageSize), after }),
-    })) as APIGuildMember[];
-    yield* page;
-    const last = page.at(-1);
-    if (page.length < pageSize || !last) return;
-    after = last.user.id;
-  }
 }
