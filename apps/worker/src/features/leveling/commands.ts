@@ -4,7 +4,7 @@ import {
   LEVELING_DISABLED_MESSAGE,
   LEVELING_TOP_COUNT,
 } from '@spacecadet/core';
-import { loadLeaderboard, loadLevelingSettings, loadMemberRank } from '@spacecadet/db/queries/leveling';
+import { loadLeaderboard, loadMemberRank } from '@spacecadet/db/queries/leveling';
 import {
   ApplicationCommandOptionType,
   ApplicationCommandType,
@@ -13,6 +13,7 @@ import {
 } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import type { SlashCommand } from '../../interactions/types.ts';
+import { levelingSetups } from './setup.ts';
 
 export const BOTS_HAVE_NO_XP = 'Bots do not earn XP.';
 
@@ -26,7 +27,7 @@ async function levelingGuild(
     await interaction.reply({ content: 'Use this command in a server.', flags: MessageFlags.Ephemeral });
     return null;
   }
-  const settings = await loadLevelingSettings(deps.db, guildId);
+  const { settings } = await levelingSetups.get(deps, guildId);
   if (!settings.enabled) {
     await interaction.reply({ content: LEVELING_DISABLED_MESSAGE, flags: MessageFlags.Ephemeral });
     return null;
