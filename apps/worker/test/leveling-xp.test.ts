@@ -1,4 +1,4 @@
-import { xpPendingKey } from '@spacecadet/contract';
+import { jobSchedulerIdFor, xpPendingKey } from '@spacecadet/contract';
 import { roleBoostUserId } from '@spacecadet/core';
 import {
   levelingBoosts,
@@ -18,6 +18,7 @@ import {
   fixtureWithFarOrbit,
   guildState,
   type Harness,
+  jobQueue,
   memberRoles,
   SANDBOX_IDS,
   STATION,
@@ -230,6 +231,27 @@ describe('members earning XP by chatting', () => {
     await xpReaches(ada, 10);
     expect(await store.member(STATION, nia)).toBeUndefined();
     expect(await store.member(STATION, SANDBOX_IDS.bot)).toBeUndefined();
+  });
+
+  it('keeps the daily overview scheduler in step with the settings: a channel adds it, Reset Config removes it', async () => {
+    const jobs = jobQueue(harness);
+    const scheduler = jobSchedulerIdFor('leveling.daily-overview', STATION);
+    const hasScheduler = async () =>
+      (await jobs.queue.getJobSchedulers(0, -1)).some((found) => found.key === scheduler);
+    try {
+      await store.settings(STATION, {
+        enabled: true,
+        dailyOverviewChannel: SANDBOX_IDS.channels.announcements,
+      });
+      await waitFor('the daily overview scheduler', hasScheduler);
+      const [found] = (await jobs.queue.getJobSchedulers(0, -1)).filter((s) => s.key === scheduler);
+      expect(found?.pattern).toBe('0 0 * * *');
+      // Reset Config deletes the settings row, as the API does.
+      await harness.database.db.delete(levelingSettings).where(eq(levelingSettings.guildId, STATION));
+      await waitFor('the scheduler to go', async () => !(await hasScheduler()));
+    } finally {
+      await jobs.close();
+    }
   });
 
   it('keeps XP buffered in Redis out of Postgres only until the next flush, under a second', async () => {
