@@ -1,4 +1,6 @@
-import { jobSchedulerIdFor, xpPendingKey } from '@spacecadet/contract';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { jobSchedulerIdFor, xpBatchesKey, xpBatchKey, xpPendingKey } from '@spacecadet/contract';
 import { roleBoostUserId } from '@spacecadet/core';
 import {
   levelingBoosts,
@@ -8,7 +10,7 @@ import {
   memberXp,
 } from '@spacecadet/db/schema';
 import type { APIMessage, APIRole } from 'discord.js';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
@@ -375,4 +377,106 @@ describe('several worker processes counting XP at once', () => {
       redis.disconnect();
     }
   });
+
+  it('a worker killed (SIGKILL) while writing a batch loses nothing: another process writes it, once', async () => {
+    await store.settings(STATION, { enabled: true, xpPerMessage: 10, messageCooldownSec: 0 });
+    const workerDir = fileURLToPath(new URL('..', import.meta.url));
+    const redis = new Redis(harness.redis.url);
+    // Holds member_xp so the child's first write waits mid-transaction, its batch taken out of Redis.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holding = harness.database.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`lock table member_xp in share row exclusive mode`);
+        locked();
+        await released;
+        tx.rollback();
+      })
+      .catch(() => {});
+    let child: ChildProcess | undefined;
+    try {
+      await isLocked;
+      child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: workerDir,
+        env: { ...process.env, ...harness.env },
+        stdio: 'ignore',
+      });
+      const running = child;
+      const jobs = jobQueue(harness);
+      try {
+        // It takes jobs once its gateway is ready.
+        await waitFor(
+          'the child worker to be ready',
+          async () => (await jobs.queue.getWorkersCount()) > 0,
+          30_000,
+        );
+      } finally {
+        await jobs.close();
+      }
+      let posted = 0;
+      const post = async () => {
+        await sandbox.postMessage({
+          guild_id: STATION,
+          channel_id: general,
+          author_id: mo,
+          content: `m${posted}`,
+        });
+        posted += 1;
+      };
+      // Until the child has taken a batch (and is stuck writing it).
+      await waitFor(
+        'the child to take a batch',
+        async () => {
+          await post();
+          return (await redis.zcard(storedKey(harness, xpBatchesKey()))) > 0;
+        },
+        30_000,
+      );
+      for (let i = 0; i < 12; i++) await post();
+      const pending = storedKey(harness, xpPendingKey(STATION));
+      // Everything posted is counted in Redis: the taken batch plus what came after it.
+      const counted = async () => {
+        const [batchId] = await redis.zrange(storedKey(harness, xpBatchesKey()), '0', '0');
+        const inBatch = Number(
+          (await redis.hget(storedKey(harness, xpBatchKey(batchId ?? '')), `${mo}:m`)) ?? 0,
+        );
+        return inBatch + Number((await redis.hget(pending, `${mo}:m`)) ?? 0);
+      };
+      await waitFor('every message counted', async () => {
+        const n = await counted();
+        if (n !== posted) throw new Error(`counted ${n} of ${posted}`);
+        return true;
+      });
+      const total = posted;
+      child.kill('SIGKILL');
+      await new Promise((resolve) => running.once('exit', resolve));
+      release();
+      await holding;
+      const survivor = await startWorker(harness.config());
+      workers = [survivor];
+      const row = await waitFor(
+        'the survivor to write the dead worker’s batch',
+        async () => {
+          const found = await store.member(STATION, mo);
+          return found?.messageCount === total ? found : undefined;
+        },
+        30_000,
+      );
+      expect(row.xp).toBe(10 * total);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect((await store.member(STATION, mo))?.messageCount).toBe(total);
+      expect(await redis.zcard(storedKey(harness, xpBatchesKey()))).toBe(0);
+    } finally {
+      if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      release();
+      await holding;
+      redis.disconnect();
+    }
+  }, 90_000);
 });
