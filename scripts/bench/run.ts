@@ -15,6 +15,7 @@ const BENCHMARKS = [
   'api-read',
   'worker-memory',
   'personality-refresh',
+  'xp',
 ] as const;
 const NEEDS_DASHBOARD = new Set(['dashboard-size', 'lighthouse']);
 const TIME_LIMIT_MS = 10 * 60_000;
