@@ -11,21 +11,32 @@ import type { Redis } from 'ioredis';
 
 /**
  * Leveling's XP buffer in Redis, shared by every worker process (shards): a message's cooldown
- * check and its XP increment are one script, so one round trip per message and no process can
- * count a member twice in one cooldown. The flusher takes a guild's buffer out under a batch id
+ * check and its XP increment are one script, so no process can count a member twice in one
+ * cooldown. The messages a process receives in one event-loop turn go in one call of that
+ * script (at most one round trip per message, usually far fewer). The flusher takes a guild's buffer out under a batch id
  * (one script, so no increment falls between read and delete), writes it to Postgres, then
  * drops it. A batch whose writer died stays listed in `xpBatchesKey` and is taken over.
  */
 
-// KEYS: cooldown, pending, dirty. ARGV: cooldown ms, user id, xp, name json, guild id.
+// KEYS: dirty, then per message its cooldown and its guild's pending hash. ARGV: per message
+// cooldown ms, user id, xp, name json, guild id. Returns 1 per message that counted, else 0.
 const AWARD = `
-local ms = tonumber(ARGV[1])
-if ms > 0 and not redis.call('SET', KEYS[1], '1', 'PX', ms, 'NX') then return 0 end
-redis.call('HINCRBY', KEYS[2], ARGV[2] .. ':x', ARGV[3])
-redis.call('HINCRBY', KEYS[2], ARGV[2] .. ':m', 1)
-redis.call('HSET', KEYS[2], ARGV[2] .. ':n', ARGV[4])
-redis.call('SADD', KEYS[3], ARGV[5])
-return 1`;
+local counted = {}
+for i = 1, (#KEYS - 1) / 2 do
+  local a = (i - 1) * 5
+  local ms = tonumber(ARGV[a + 1])
+  if ms > 0 and not redis.call('SET', KEYS[2 * i], '1', 'PX', ms, 'NX') then
+    counted[i] = 0
+  else
+    local pending, user = KEYS[2 * i + 1], ARGV[a + 2]
+    redis.call('HINCRBY', pending, user .. ':x', ARGV[a + 3])
+    redis.call('HINCRBY', pending, user .. ':m', 1)
+    redis.call('HSET', pending, user .. ':n', ARGV[a + 4])
+    redis.call('SADD', KEYS[1], ARGV[a + 5])
+    counted[i] = 1
+  end
+end
+return counted`;
 
 // KEYS: pending, batch, batches. ARGV: batch id, now ms.
 const TAKE = `
@@ -41,7 +52,8 @@ redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
 return 1`;
 
 interface XpScripts {
-  xpAward(...args: [string, string, string, number, string, number, string, string]): Promise<number>;
+  /** The number of keys first (it varies with the batch), then the keys, then the arguments. */
+  xpAward(...args: Array<string | number>): Promise<number[]>;
   xpTake(...args: [string, string, string, string, number]): Promise<number>;
   xpTakeOver(...args: [string, string, string, number]): Promise<number>;
 }
@@ -50,7 +62,7 @@ const defined = new WeakSet<Redis>();
 
 function scripts(redis: Redis): Redis & XpScripts {
   if (!defined.has(redis)) {
-    redis.defineCommand('xpAward', { numberOfKeys: 3, lua: AWARD });
+    redis.defineCommand('xpAward', { lua: AWARD });
     redis.defineCommand('xpTake', { numberOfKeys: 3, lua: TAKE });
     redis.defineCommand('xpTakeOver', { numberOfKeys: 1, lua: TAKE_OVER });
     defined.add(redis);
@@ -67,19 +79,60 @@ export interface MessageXp {
   avatar: string | null;
 }
 
-/** Adds a message's XP unless the member is in cooldown; true when it counted. */
-export async function awardMessageXp(redis: Redis, award: MessageXp): Promise<boolean> {
-  const counted = await scripts(redis).xpAward(
-    xpCooldownKey(award.guildId, award.userId),
-    xpPendingKey(award.guildId),
-    xpDirtyGuildsKey(),
-    award.cooldownSec * 1000,
-    award.userId,
-    award.xp,
-    JSON.stringify([award.username, award.avatar]),
-    award.guildId,
-  );
-  return counted === 1;
+/** Messages per script call: bounds the time Redis spends in one script. */
+const AWARDS_PER_CALL = 500;
+
+interface QueuedAward {
+  award: MessageXp;
+  done(counted: boolean): void;
+  failed(error: unknown): void;
+}
+
+const queues = new WeakMap<Redis, QueuedAward[]>();
+
+/**
+ * Adds a message's XP unless the member is in cooldown; true when it counted. Calls made in one
+ * event-loop turn share one script call (sent once the turn's I/O is handled).
+ */
+export function awardMessageXp(redis: Redis, award: MessageXp): Promise<boolean> {
+  return new Promise((done, failed) => {
+    let queue = queues.get(redis);
+    if (!queue) {
+      const created: QueuedAward[] = [];
+      queue = created;
+      queues.set(redis, created);
+      setImmediate(() => {
+        queues.delete(redis);
+        for (let start = 0; start < created.length; start += AWARDS_PER_CALL) {
+          sendAwards(redis, created.slice(start, start + AWARDS_PER_CALL));
+        }
+      });
+    }
+    queue.push({ award, done, failed });
+  });
+}
+
+function sendAwards(redis: Redis, awards: readonly QueuedAward[]): void {
+  const keys: string[] = [xpDirtyGuildsKey()];
+  const args: Array<string | number> = [];
+  for (const { award } of awards) {
+    keys.push(xpCooldownKey(award.guildId, award.userId), xpPendingKey(award.guildId));
+    args.push(
+      award.cooldownSec * 1000,
+      award.userId,
+      award.xp,
+      JSON.stringify([award.username, award.avatar]),
+      award.guildId,
+    );
+  }
+  scripts(redis)
+    .xpAward(keys.length, ...keys, ...args)
+    .then((counted) => {
+      for (const [index, queued] of awards.entries()) queued.done(counted[index] === 1);
+    })
+    .catch((error: unknown) => {
+      for (const queued of awards) queued.failed(error);
+    });
 }
 
 export interface XpBatch {

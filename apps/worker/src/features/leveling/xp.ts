@@ -6,6 +6,7 @@ import {
   type GatewayMessageCreateDispatchData,
   MessageType,
 } from 'discord.js';
+import type { Redis } from 'ioredis';
 import type { WorkerDeps } from '../../deps.ts';
 import { errorFields } from '../../logger.ts';
 import { onGateway } from '../feature.ts';
@@ -26,7 +27,7 @@ export const XP_FLUSH_INTERVAL_MS = 500;
 /** A batch not written this long after it was taken is taken over by any process. */
 const STALE_BATCH_MS = 10_000;
 const GUILDS_PER_FLUSH = 500;
-const CONCURRENT_WRITES = 4;
+const CONCURRENT_WRITES = 6;
 const PRUNE_BATCH_IDS_EVERY_MS = 60_000;
 const BATCH_IDS_KEPT_MS = 3_600_000;
 
@@ -41,6 +42,7 @@ const CHAT_MESSAGE_TYPES: ReadonlySet<number> = new Set([MessageType.Default, Me
  */
 export async function countMessageXp(
   deps: WorkerDeps,
+  awards: Redis,
   message: GatewayMessageCreateDispatchData,
 ): Promise<void> {
   const guildId = message.guild_id;
@@ -56,7 +58,7 @@ export async function countMessageXp(
   });
   const xp = xpForMessage({ xpPerMessage: settings.xpPerMessage, multiplier: settings.xpMultiplier, boost });
   if (xp <= 0) return;
-  await awardMessageXp(deps.redis, {
+  await awardMessageXp(awards, {
     guildId,
     userId: author.id,
     xp,
@@ -64,6 +66,23 @@ export async function countMessageXp(
     username: message.member.nick ?? author.global_name ?? author.username,
     avatar: author.avatar,
   });
+}
+
+/**
+ * Awards go over their own Redis connection with auto-pipelining: a busy gateway's messages
+ * leave in one write per event-loop turn instead of one each, and the flusher (on the shared
+ * connection) never queues behind thousands of them.
+ */
+const awardConnections = new WeakMap<WorkerDeps, Redis>();
+
+function awardConnection(deps: WorkerDeps): Redis {
+  let connection = awardConnections.get(deps);
+  if (!connection) {
+    connection = deps.redis.duplicate({ enableAutoPipelining: true });
+    connection.on('error', (error) => deps.logger.warn(errorFields(error), 'redis connection error'));
+    awardConnections.set(deps, connection);
+  }
+  return connection;
 }
 
 /**
@@ -99,10 +118,8 @@ class XpFlusher {
     const now = Date.now();
     const guilds = await takeDirtyGuilds(redis, GUILDS_PER_FLUSH);
     const batches: XpBatch[] = await takeOverStaleBatches(redis, now, STALE_BATCH_MS, 50);
-    for (const guildId of guilds) {
-      const batch = await takeGuildBatch(redis, guildId, now);
-      if (batch) batches.push(batch);
-    }
+    const taken = await Promise.all(guilds.map((guildId) => takeGuildBatch(redis, guildId, now)));
+    for (const batch of taken) if (batch) batches.push(batch);
     const queue = [...batches];
     const writer = async () => {
       for (let batch = queue.shift(); batch; batch = queue.shift()) await this.write(batch);
@@ -166,12 +183,17 @@ export const xpEvents = [
     flusherOf(deps).start();
   }),
   onGateway('raw', 'count XP for a message', (deps, packet) => {
-    if (packet.t === GatewayDispatchEvents.MessageCreate) return countMessageXp(deps, packet.d);
+    if (packet.t === GatewayDispatchEvents.MessageCreate) {
+      return countMessageXp(deps, awardConnection(deps), packet.d);
+    }
   }),
 ];
 
 /** The feature's shutdown: buffered XP goes to Postgres before it closes. */
 export async function flushXpOnShutdown(deps: WorkerDeps): Promise<void> {
+  // No message arrives any more (the gateway closed before shutdown hooks run).
+  await awardConnections.get(deps)?.quit();
+  awardConnections.delete(deps);
   await flushers.get(deps)?.stop();
   flushers.delete(deps);
   await levelingSetups.close(deps);
