@@ -35,8 +35,7 @@
  * The sandbox runs in a child process (`xp.ts --sandbox`): two identical sandboxes, one the
  * worker connects to and one the baseline connects to, so the client not being measured
  * receives nothing. A message is emitted by the sandbox's own `postMessage` (mutations.ts) on
- * its state (reached through `SandboxState.prototype.dump` once; startSandbox keeps it private),
- * not by `POST /_sandbox/messages`: over HTTP the sandbox emits a few thousand a second, far
+ * its live state (`sandbox.world`), not by `POST /_sandbox/messages`: over HTTP it emits far
  * less than the baseline counts. In the child it also stays off this process's event loop,
  * which both clients use; in-process, its work would be billed to both and squeeze the ratio
  * towards 1. The emitter manages some 50,000 a second, about what the baseline counts with a
@@ -55,7 +54,7 @@ import { createDb } from '@spacecadet/db';
 import { writeXpBatch } from '@spacecadet/db/queries/member-xp';
 import { levelingSettings } from '@spacecadet/db/schema';
 import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
-import type { SandboxFixture, SandboxGuild } from '@spacecadet/discord-sandbox';
+import type { Sandbox, SandboxFixture, SandboxGuild } from '@spacecadet/discord-sandbox';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 // The worker package exports startWorker only; its intents and XP buffer live in its source.
 import { WORKER_INTENTS } from '../../apps/worker/src/discord-client.ts';
@@ -159,27 +158,14 @@ async function buildFixture(): Promise<SandboxFixture> {
 /** The child: two identical sandboxes; emits messages on request over IPC, stops on SIGTERM. */
 async function sandboxChild(): Promise<void> {
   const { startSandbox } = await import('@spacecadet/discord-sandbox');
-  // The sandbox's own modules (the same instances startSandbox uses): its state and postMessage.
-  const { SandboxState } = await import('../../packages/discord-sandbox/src/state.ts');
+  // The sandbox's own module (the same instance startSandbox uses) for postMessage.
   const { buildMessage, postMessage } = await import('../../packages/discord-sandbox/src/mutations.ts');
-  type State = InstanceType<typeof SandboxState>;
+  type State = Sandbox['world'];
   const fixture = await buildFixture();
   const started = await Promise.all(
     (['worker', 'baseline'] as const).map(async (target) => {
       const sandbox = await startSandbox({ port: 0, fixture: structuredClone(fixture) });
-      // startSandbox keeps its state private; `state()` dumps it, which names it once here.
-      const dump = SandboxState.prototype.dump;
-      let state: State | undefined;
-      SandboxState.prototype.dump = function (this: State) {
-        state = this;
-        return undefined as never;
-      };
-      try {
-        sandbox.state();
-      } finally {
-        SandboxState.prototype.dump = dump;
-      }
-      if (!state) throw new Error('could not reach the sandbox state');
+      const state: State = sandbox.world;
       return { target, sandbox, state };
     }),
   );

@@ -42,6 +42,11 @@ export interface Sandbox {
   port: number;
   reset(): void;
   state(): SandboxStateDump;
+  /**
+   * The live state, for in-process load generators (`pnpm bench xp` posts through mutations.ts
+   * faster than HTTP allows). Tests and scripts use the control API instead.
+   */
+  world: SandboxState;
   close(): Promise<void>;
 }
 
@@ -124,6 +129,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     port,
     reset: () => state.reset(),
     state: () => state.dump(ctx.connectedSessions()),
+    world: state,
     close: async () => {
       await built.gateway.close();
       await app.close();
