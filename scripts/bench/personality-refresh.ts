@@ -62,7 +62,7 @@ const WARMUP = 200;
 const UNTHROTTLED = 1_000_000;
 const SANDBOX_FLAG = '--sandbox';
 const REFRESH_JOB: JobName = 'personality-roles.refresh';
-/** A leveling job (not built yet, so a stub either way) that nothing else queues in this run. */
+/** A job nothing else queues in this run; its handler is swapped for a no-op (featuresWithProbe). */
 const PROBE_JOB: JobName = 'leveling.resend-overview';
 /** What a refresh with nothing to repair says (refresh.ts). */
 const NOTHING_TO_REPAIR = 'Everything was in place.';
