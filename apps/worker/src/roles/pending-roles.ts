@@ -90,6 +90,44 @@ export function findOrphanRole<R extends Pick<APIRole, 'id' | 'name' | 'color' |
 export const GUILD_ROLE_CAP = 250;
 
 /**
+ * Before a feature creates the roles it misses: each missing target whose create was marked in
+ * flight (`pending`, by its key) and whose role Discord has (`findOrphanRole`) is adopted, and
+ * becomes `claimed`. Returns the adoptions by target key. Then, before the first create, the
+ * job fails in words for the admin if the rest would pass Discord's cap: `need` says who needs
+ * them ("personality roles need"), `advice` what to do.
+ */
+export function adoptOrphansWithinCap<R extends Pick<APIRole, 'id' | 'name' | 'color' | 'managed'>>(
+  input: {
+    missing: readonly PendingRoleTarget[];
+    pending: ReadonlyMap<string, PendingRole>;
+    /** Every role of the guild (read only when a mark is found). */
+    roles: () => readonly R[];
+    claimed: Set<string>;
+    /** How many roles the guild has now. */
+    count: number;
+  },
+  words: { need: string; advice: string },
+): Map<string, R> {
+  const adoptions = new Map<string, R>();
+  for (const target of input.missing) {
+    if (!input.pending.has(target.key)) continue;
+    const orphan = findOrphanRole(input.roles(), target, input.claimed);
+    if (orphan) {
+      adoptions.set(target.key, orphan);
+      input.claimed.add(orphan.id);
+    }
+  }
+  const toCreate = input.missing.length - adoptions.size;
+  if (input.count + toCreate > GUILD_ROLE_CAP) {
+    throw new JobFailure(
+      'role_cap_reached',
+      `This server has ${input.count} roles and ${words.need} ${toCreate} more, above Discord's limit of ${GUILD_ROLE_CAP}. ${words.advice}`,
+    );
+  }
+  return adoptions;
+}
+
+/**
  * Creates a feature's role with the in-flight mark around it (see above), so a retry after a
  * crash adopts it. Discord's refusals a retry cannot fix fail the job in words for the admin;
  * `purpose` names the roles ("color roles").

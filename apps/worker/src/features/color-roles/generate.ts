@@ -6,14 +6,13 @@ import {
   setColorRoleId,
   setShadeRoleId,
 } from '@spacecadet/db/queries/color-roles';
-import { type APIRole, DiscordAPIError, Routes } from 'discord.js';
+import { DiscordAPIError, Routes } from 'discord.js';
 import { fetchGuildRoles, fetchMember, highestRolePosition } from '../../discord-rest.ts';
-import { type JobContext, JobFailure } from '../../jobs/types.ts';
+import type { JobContext } from '../../jobs/types.ts';
 import {
+  adoptOrphansWithinCap,
   clearPendingRole,
   createMarkedRole,
-  findOrphanRole,
-  GUILD_ROLE_CAP,
   loadPendingRoles,
 } from '../../roles/pending-roles.ts';
 import { retireOtherModeRoles } from './mode-switch.ts';
@@ -48,22 +47,10 @@ export async function generateColorRoles(context: JobContext): Promise<JobResult
   const missing = targets.filter((target) => !target.roleId || !existing.has(target.roleId));
 
   const pending = await loadPendingRoles(redis, COLOR_ROLES_FEATURE, guildId);
-  const adoptions = new Map<string, APIRole>();
-  for (const target of missing) {
-    if (!pending.has(target.key)) continue;
-    const orphan = findOrphanRole(roles, target, claimed);
-    if (orphan) {
-      adoptions.set(target.key, orphan);
-      claimed.add(orphan.id);
-    }
-  }
-  const toCreate = missing.length - adoptions.size;
-  if (roles.length + toCreate > GUILD_ROLE_CAP) {
-    throw new JobFailure(
-      'role_cap_reached',
-      `This server has ${roles.length} roles and needs ${toCreate} more for colors, above Discord's limit of ${GUILD_ROLE_CAP}. Delete some roles or colors, then try again.`,
-    );
-  }
+  const adoptions = adoptOrphansWithinCap(
+    { missing, pending, roles: () => roles, claimed, count: roles.length },
+    { need: 'colors need', advice: 'Delete some roles or colors, then try again.' },
+  );
   await context.progress(10);
 
   let created = 0;

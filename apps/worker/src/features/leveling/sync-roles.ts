@@ -10,11 +10,11 @@ import { DiscordCodes, fetchGuildRoles, isDiscordError } from '../../discord-res
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { type GuildRolesView, guildRolesViewByRest, roleAboveBotWarning } from '../../roles/guild-roles.ts';
 import {
+  adoptOrphansWithinCap,
   clearPendingRole,
   createMarkedRole,
-  findOrphanRole,
-  GUILD_ROLE_CAP,
   loadPendingRoles,
+  type PendingRoleTarget,
 } from '../../roles/pending-roles.ts';
 import { forEachMemberPage, MEMBER_LIST_REFUSED_WARNING } from './member-list.ts';
 import { syncDailyOverviewSchedule } from './overview-schedule.ts';
@@ -29,6 +29,11 @@ export const MANAGE_ROLES_WARNING =
   "I don't have the Manage Roles permission, so I can't give members their level rewards. Give my role Manage Roles.";
 
 const targetKey = (role: StoredLevelingRole) => `reward:${role.id}`;
+const roleTarget = (role: StoredLevelingRole): PendingRoleTarget => ({
+  key: targetKey(role),
+  name: role.roleName,
+  color: ROLE_COLOR,
+});
 const wantedPermissions = (role: StoredLevelingRole) => (role.isImageRole ? IMAGE_ROLE_PERMISSIONS : 0n);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -129,22 +134,11 @@ async function ensureRewardRoles(
 
   const claimed = new Set(stored.filter(live).flatMap((role) => (role.roleId ? [role.roleId] : [])));
   const pending = await loadPendingRoles(redis, LEVELING_FEATURE, guildId);
-  const adoptions = new Map<number, string>();
-  for (const role of missing) {
-    if (!pending.has(targetKey(role))) continue;
-    const orphan = findOrphanRole(discordRoles, { name: role.roleName, color: ROLE_COLOR }, claimed);
-    if (orphan) {
-      adoptions.set(role.id, orphan.id);
-      claimed.add(orphan.id);
-    }
-  }
+  const adoptions = adoptOrphansWithinCap(
+    { missing: missing.map(roleTarget), pending, roles: () => discordRoles, claimed, count: view.count },
+    { need: 'level rewards need', advice: 'Delete some roles, then try again.' },
+  );
   const toCreate = missing.length - adoptions.size;
-  if (view.count + toCreate > GUILD_ROLE_CAP) {
-    throw new JobFailure(
-      'role_cap_reached',
-      `This server has ${view.count} roles and level rewards need ${toCreate} more, above Discord's limit of ${GUILD_ROLE_CAP}. Delete some roles, then try again.`,
-    );
-  }
   if (toCreate > 0 && !view.botCanManageRoles) {
     throw new JobFailure('forbidden', 'I need the Manage Roles permission to create level reward roles.');
   }
@@ -152,15 +146,9 @@ async function ensureRewardRoles(
   let created = 0;
   const fresh = new Set<string>();
   for (const role of missing) {
-    const adopted = adoptions.get(role.id);
+    const adopted = adoptions.get(targetKey(role))?.id;
     const roleId =
-      adopted ??
-      (await createMarkedRole(
-        context,
-        LEVELING_FEATURE,
-        { key: targetKey(role), name: role.roleName, color: ROLE_COLOR },
-        'level reward roles',
-      ));
+      adopted ?? (await createMarkedRole(context, LEVELING_FEATURE, roleTarget(role), 'level reward roles'));
     const kept = await setLevelingRoleId(db, guildId, role.id, roleId);
     if (!kept) {
       // The reward role was deleted while this run created its Discord role: that goes too.

@@ -8,11 +8,11 @@ import {
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { type GuildRoleInfo, type GuildRolesView, roleAboveBotWarning } from '../../roles/guild-roles.ts';
 import {
+  adoptOrphansWithinCap,
   clearPendingRole,
   createMarkedRole,
-  findOrphanRole,
-  GUILD_ROLE_CAP,
   loadPendingRoles,
+  type PendingRoleTarget,
 } from '../../roles/pending-roles.ts';
 
 /** Names this feature's marks of role creates in flight and its job lock. */
@@ -29,6 +29,11 @@ function wantedOptions(questions: readonly StoredPersonalityQuestion[]): StoredP
 }
 
 const targetKey = (option: StoredPersonalityOption) => `option:${option.id}`;
+const roleTarget = (option: StoredPersonalityOption): PendingRoleTarget => ({
+  key: targetKey(option),
+  name: roleName(option),
+  color: ROLE_COLOR,
+});
 
 export interface RolesOutcome {
   created: number;
@@ -72,27 +77,24 @@ export async function ensurePersonalityRoles(
       .filter((id) => view.has(id)),
   );
   const pending = await loadPendingRoles(redis, PERSONALITY_FEATURE, guildId);
-  const adoptions = new Map<number, string>();
   let everyRole: GuildRoleInfo[] | undefined;
-  const roles = () => {
-    everyRole ??= view.all();
-    return everyRole;
-  };
-  for (const option of missing) {
-    if (!pending.has(targetKey(option))) continue;
-    const orphan = findOrphanRole(roles(), { name: roleName(option), color: ROLE_COLOR }, claimed);
-    if (orphan) {
-      adoptions.set(option.id, orphan.id);
-      claimed.add(orphan.id);
-    }
-  }
+  const adoptions = adoptOrphansWithinCap(
+    {
+      missing: missing.map(roleTarget),
+      pending,
+      roles: () => {
+        everyRole ??= view.all();
+        return everyRole;
+      },
+      claimed,
+      count: view.count,
+    },
+    {
+      need: 'personality roles need',
+      advice: 'Delete some roles or disable some questions, then try again.',
+    },
+  );
   const toCreate = missing.length - adoptions.size;
-  if (view.count + toCreate > GUILD_ROLE_CAP) {
-    throw new JobFailure(
-      'role_cap_reached',
-      `This server has ${view.count} roles and personality roles need ${toCreate} more, above Discord's limit of ${GUILD_ROLE_CAP}. Delete some roles or disable some questions, then try again.`,
-    );
-  }
   if (toCreate > 0 && !view.botCanManageRoles) {
     throw new JobFailure('forbidden', 'I need the Manage Roles permission to create personality roles.');
   }
@@ -100,15 +102,10 @@ export async function ensurePersonalityRoles(
   let created = 0;
   let done = 0;
   for (const option of missing) {
-    const adopted = adoptions.get(option.id);
+    const adopted = adoptions.get(targetKey(option))?.id;
     const roleId =
       adopted ??
-      (await createMarkedRole(
-        context,
-        PERSONALITY_FEATURE,
-        { key: targetKey(option), name: roleName(option), color: ROLE_COLOR },
-        'personality roles',
-      ));
+      (await createMarkedRole(context, PERSONALITY_FEATURE, roleTarget(option), 'personality roles'));
     if (!(await setPersonalityOptionRoleId(context.deps.db, option.id, roleId))) {
       // A reset removed the option while this run was creating its role: the role goes too.
       await queuePersonalityCleanup(context.deps.db, {
