@@ -23,10 +23,10 @@ import {
   storedLevelingSettings,
 } from '@spacecadet/db/queries/leveling';
 import { and, asc, count, eq, lt, ne, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../errors.ts';
 import { DiscordError } from '../services/discord.ts';
-import { enqueueGuildJob, type GuildJobQueue } from '../services/jobs.ts';
+import { enqueueGuildJob, followUpGuildJob } from '../services/jobs.ts';
 import { defineRoute } from './define.ts';
 
 export const LEVEL_ROLE_CAP_MESSAGE = `A server can have at most ${MAX_LEVEL_ROLES} level roles. Delete one to add another.`;
@@ -66,21 +66,6 @@ function expiryOf(expiresAt: string | null): Date | null {
 /** One guild's reward-role writes at a time, so the cap and the one-role-per-level rule hold. */
 async function lockGuildRoles(tx: Pick<Db, 'execute'>, guildId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`leveling_roles:${guildId}`}))`);
-}
-
-/** Queues Sync Roles so the worker brings an edited role's Discord role in line; best effort. */
-async function queueRoleSync(
-  queue: GuildJobQueue,
-  log: FastifyBaseLogger,
-  guildId: string,
-  userId: string,
-): Promise<void> {
-  try {
-    await enqueueGuildJob(queue, 'leveling.sync-roles', guildId, userId, { afterChange: true });
-  } catch (error) {
-    // The edit is stored; the next Sync Roles applies it.
-    log.warn({ err: error, guildId }, 'leveling sync-roles not queued after a role edit');
-  }
 }
 
 function toSettings(stored: StoredLevelingSettings): LevelingSettings {
@@ -296,7 +281,15 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
       before.roleName !== after.roleName ||
       before.levelRequired !== after.levelRequired ||
       before.isImageRole !== after.isImageRole;
-    if (after.roleId !== null && changed) await queueRoleSync(queue, request.log, guildId, session.user.id);
+    if (after.roleId !== null && changed)
+      await followUpGuildJob(
+        queue,
+        request.log,
+        'leveling.sync-roles',
+        guildId,
+        session.user.id,
+        'the next Sync Roles applies it',
+      );
     return toRole(after);
   });
 

@@ -21,7 +21,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ApiError, notFound } from '../errors.ts';
-import { enqueueGuildJob, type GuildJobQueue } from '../services/jobs.ts';
+import { enqueueGuildJob, followUpGuildJob, type GuildJobQueue } from '../services/jobs.ts';
 import { defineRoute } from './define.ts';
 
 /** Generate and post on a guild whose catalog was never seeded (or was reset) have nothing to act on. */
@@ -97,22 +97,16 @@ async function requireSetup(db: Db, guildId: string): Promise<void> {
   if (!config.configured) throw new ApiError('invalid_input', INITIALIZE_FIRST_MESSAGE);
 }
 
-/**
- * After a stored change (init, channel, toggle) the refresh brings Discord in line. It is a
- * courtesy: the change stands and the request succeeds when the queue is down, as the scheduled
- * refresh comes within 5 minutes anyway.
- */
-async function queueRefresh(
-  queue: GuildJobQueue,
-  log: FastifyBaseLogger,
-  guildId: string,
-  userId: string,
-): Promise<void> {
-  try {
-    await enqueueGuildJob(queue, 'personality-roles.refresh', guildId, userId, { afterChange: true });
-  } catch (error) {
-    log.warn({ err: error, guildId }, 'personality refresh not queued; the scheduled refresh will follow');
-  }
+/** After a stored change (init, channel, toggle) the refresh brings Discord in line. */
+function queueRefresh(queue: GuildJobQueue, log: FastifyBaseLogger, guildId: string, userId: string) {
+  return followUpGuildJob(
+    queue,
+    log,
+    'personality-roles.refresh',
+    guildId,
+    userId,
+    'the scheduled refresh follows within 5 minutes',
+  );
 }
 
 /** Personality roles: the question catalog per guild, its channel, toggles and jobs. */

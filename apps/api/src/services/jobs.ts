@@ -7,6 +7,7 @@ import {
 } from '@spacecadet/contract';
 import { addGuildJob } from '@spacecadet/db/guild-jobs';
 import type { Job, Queue } from 'bullmq';
+import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, QUEUE_UNAVAILABLE_MESSAGE } from '../errors.ts';
 import { isDependencyDown } from './dependency-errors.ts';
 
@@ -54,6 +55,26 @@ export async function enqueueGuildJob(
   options: { afterChange?: boolean } = {},
 ): Promise<string> {
   return withQueue(() => addGuildJob(queue, name, guildId, userId, options));
+}
+
+/**
+ * After a stored change, queues the job that brings Discord in line (`afterChange`). A courtesy:
+ * the change stands and the request succeeds when the queue is down; `later` says in the log
+ * what catches up instead.
+ */
+export async function followUpGuildJob(
+  queue: GuildJobQueue,
+  log: FastifyBaseLogger,
+  name: JobName,
+  guildId: string,
+  userId: string,
+  later: string,
+): Promise<void> {
+  try {
+    await enqueueGuildJob(queue, name, guildId, userId, { afterChange: true });
+  } catch (error) {
+    log.warn({ err: error, guildId, job: name }, `${name} not queued after a change; ${later}`);
+  }
 }
 
 function failureOf(reason: string | null): Pick<JobStatus, 'error' | 'error_code'> {
