@@ -2,7 +2,8 @@
  * Small helpers the benchmarks share: percentiles, a bounded fixed-concurrency loop, compact
  * tables, the dashboard build, and the one result line `run.ts` collects into its report.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -168,4 +169,79 @@ export async function buildDashboard(): Promise<DashboardBuild> {
     throw error;
   }
   return { distDir, cleanup: () => rm(distDir, { recursive: true, force: true }) };
+}
+
+/**
+ * `cleanup` made safe to call more than once, and run as well when the benchmark is stopped
+ * from outside (run.ts's time limit, Ctrl-C), so its database and Redis keys are still dropped.
+ */
+export function closeOnStop(cleanup: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      process.off('SIGTERM', onSignal).off('SIGINT', onSignal);
+      await cleanup();
+    })();
+    return closing;
+  };
+  function onSignal(signal: NodeJS.Signals): void {
+    // Work still in flight now fails; that must not end the process before the cleanup does.
+    process.on('uncaughtException', () => {}).on('unhandledRejection', () => {});
+    void close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  }
+  process.once('SIGTERM', onSignal).once('SIGINT', onSignal);
+  return close;
+}
+
+/** Prints how long a step took since `since` (Date.now()). */
+export function logStep(what: string, since: number): void {
+  console.log(`  ${what}: ${((Date.now() - since) / 1000).toFixed(1)} s`);
+}
+
+export interface BenchChild<Ready> {
+  child: ChildProcess;
+  /** The child's first IPC message. */
+  ready: Ready;
+  /** Rejects when the child exits (its stderr's end in the error). */
+  died: Promise<never>;
+  /** SIGTERM, then SIGKILL after 10 s. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `script` again as a child with `flag` (a benchmark's sandbox, off this process's event
+ * loop) and waits for its first IPC message.
+ */
+export async function startBenchChild<Ready>(
+  script: string,
+  flag: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<BenchChild<Ready>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, flag], {
+    cwd: repoRoot,
+    ...(env ? { env } : {}),
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const exited = once(child, 'exit');
+  const died = exited.then((): never => {
+    throw new Error(`the ${flag} child exited:\n${stderr}`);
+  });
+  died.catch(() => {});
+  const [ready] = (await Promise.race([once(child, 'message'), died])) as [Ready];
+  return {
+    child,
+    ready,
+    died,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
 }

@@ -28,8 +28,6 @@
  *
  * `personality-refresh.ts --sandbox` is the sandbox child itself.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import {
@@ -52,7 +50,17 @@ import type { WorkerQueue } from '../../apps/worker/src/deps.ts';
 import type { WorkerFeature } from '../../apps/worker/src/features/feature.ts';
 import { FEATURES } from '../../apps/worker/src/features/index.ts';
 import { useLocalServices } from '../env.ts';
-import { printTable, ratio, repoRoot, reportHeadline, runBounded, waitFor } from './lib.ts';
+import {
+  closeOnStop,
+  logStep,
+  printTable,
+  ratio,
+  repoRoot,
+  reportHeadline,
+  runBounded,
+  startBenchChild,
+  waitFor,
+} from './lib.ts';
 
 const GUILDS = 1_000;
 const ROUNDS = 3;
@@ -128,28 +136,11 @@ interface SandboxHandle {
 }
 
 async function startSandboxChild(): Promise<SandboxHandle> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, 'personality-refresh.ts'), SANDBOX_FLAG],
-    { cwd: repoRoot, stdio: ['ignore', 'inherit', 'pipe', 'ipc'] },
+  const { ready, stop } = await startBenchChild<{ url: string; apiBase: string }>(
+    join(import.meta.dirname, 'personality-refresh.ts'),
+    SANDBOX_FLAG,
   );
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  const exited = once(child, 'exit');
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  const ready = await Promise.race([
-    once(child, 'message') as Promise<[{ url: string; apiBase: string }]>,
-    exited.then(() => {
-      throw new Error(`the sandbox child exited before it was ready:\n${stderr}`);
-    }),
-  ]);
-  return { url: ready[0].url, apiBase: ready[0].apiBase, stop };
+  return { url: ready.url, apiBase: ready.apiBase, stop };
 }
 
 /** The REST calls the sandbox recorded after `since`; null when its log (2,000 long) lost some. */
@@ -269,25 +260,12 @@ async function main(): Promise<void> {
   let redis: TestRedis | null = null;
   let worker: RunningWorker | null = null;
   let producerHandle: ReturnType<typeof producerQueue> | null = null;
-  let closing: Promise<void> | undefined;
-  const close = () => {
-    closing ??= (async () => {
-      process.off('SIGTERM', onSignal).off('SIGINT', onSignal);
-      await producerHandle?.close();
-      await worker?.close().catch(() => {});
-      await Promise.allSettled([sandbox?.stop(), redis?.close()]);
-      await database?.close().catch(() => {});
-    })();
-    return closing;
-  };
-  // Stopped from outside (run.ts's time limit, Ctrl-C): still drop the database and Redis keys.
-  function onSignal(signal: NodeJS.Signals): void {
-    process.on('uncaughtException', () => {}).on('unhandledRejection', () => {});
-    void close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  }
-  process.once('SIGTERM', onSignal).once('SIGINT', onSignal);
-  const step = (what: string, since: number) =>
-    console.log(`  ${what}: ${((Date.now() - since) / 1000).toFixed(1)} s`);
+  const close = closeOnStop(async () => {
+    await producerHandle?.close();
+    await worker?.close().catch(() => {});
+    await Promise.allSettled([sandbox?.stop(), redis?.close()]);
+    await database?.close().catch(() => {});
+  });
 
   try {
     let since = Date.now();
@@ -324,7 +302,7 @@ async function main(): Promise<void> {
       await admin.close();
     }
     sandbox = await sandboxStarting;
-    step('sandbox child, database seeded (Initialize + catalog + role ids), Redis', since);
+    logStep('sandbox child, database seeded (Initialize + catalog + role ids), Redis', since);
 
     // At start the worker makes each configured guild's 5-minute scheduler, whose first run is at
     // once: that first refresh posts the guild's question messages (messages_posted is on).
@@ -362,7 +340,7 @@ async function main(): Promise<void> {
       );
     }
     await setRestLimit(globalLimit);
-    step(
+    logStep(
       `worker ready with ${held} guilds (concurrency ${config.jobConcurrency}); first refreshes posted ${posted} messages`,
       since,
     );
@@ -426,7 +404,7 @@ async function main(): Promise<void> {
       await setRestLimit(globalLimit);
       for (const phase of phases.slice(-3)) console.log(`  round ${round + 1}: ${describe(phase)}`);
     }
-    step('measured', since);
+    logStep('measured', since);
     if (Date.now() >= schedulersDue)
       throw new Error("the schedulers' next runs came during the measurement: it took too long to be clean");
 

@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from
 import { SANDBOX_IDS, type Sandbox, type SandboxFixture, startSandbox } from '@spacecadet/discord-sandbox';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 import { useLocalServices } from '../env.ts';
-import { waitFor } from './lib.ts';
+import { closeOnStop, waitFor } from './lib.ts';
 
 const DASHBOARD_URL = 'http://127.0.0.1:5173';
 
@@ -41,24 +41,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   ]);
   let app: Awaited<ReturnType<typeof buildApp>> | null = null;
   let worker: RunningWorker | null = null;
-  let closing: Promise<void> | undefined;
-  const close = () => {
-    closing ??= (async () => {
-      process.off('SIGTERM', onSignal).off('SIGINT', onSignal);
-      await worker?.close().catch(() => {});
-      await app?.close().catch(() => {});
-      await Promise.allSettled([sandbox.close(), redis.close()]);
-      await database.close().catch(() => {});
-    })();
-    return closing;
-  };
-  // Stopped from outside (run.ts's time limit, Ctrl-C): still drop the database and Redis keys.
-  function onSignal(signal: NodeJS.Signals): void {
-    // Requests still in flight now fail; that must not end the process before the cleanup does.
-    process.on('uncaughtException', () => {}).on('unhandledRejection', () => {});
-    void close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  }
-  process.once('SIGTERM', onSignal).once('SIGINT', onSignal);
+  const close = closeOnStop(async () => {
+    await worker?.close().catch(() => {});
+    await app?.close().catch(() => {});
+    await Promise.allSettled([sandbox.close(), redis.close()]);
+    await database.close().catch(() => {});
+  });
   try {
     const env = {
       NODE_ENV: 'test',

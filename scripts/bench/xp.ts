@@ -43,7 +43,6 @@
  * anything, flatters the worker. Diagnostics per worker phase: when its discord.js client had
  * emitted every message, the batches written, and the (shared) Redis server's CPU.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -66,7 +65,17 @@ import {
   takeGuildBatch,
 } from '../../apps/worker/src/features/leveling/xp-buffer.ts';
 import { loadBenchEnv, pathAndHome, useLocalServices } from '../env.ts';
-import { printTable, ratio, repoRoot, reportHeadline, runBounded, summarize } from './lib.ts';
+import {
+  closeOnStop,
+  logStep,
+  printTable,
+  ratio,
+  repoRoot,
+  reportHeadline,
+  runBounded,
+  startBenchChild,
+  summarize,
+} from './lib.ts';
 
 const GUILDS = 50;
 const ROUNDS = 3;
@@ -238,26 +247,18 @@ interface SandboxHandle {
 }
 
 async function startSandboxChild(): Promise<SandboxHandle> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, 'xp.ts'), SANDBOX_FLAG],
-    { cwd: repoRoot, env: pathAndHome(), stdio: ['ignore', 'inherit', 'pipe', 'ipc'] },
+  const { child, ready, died, stop } = await startBenchChild<{ apiBase: Record<Target, string> }>(
+    join(import.meta.dirname, 'xp.ts'),
+    SANDBOX_FLAG,
+    pathAndHome(),
   );
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  const exited = once(child, 'exit');
-  const died = exited.then(() => {
-    throw new Error(`the sandbox child exited:\n${stderr}`);
-  });
-  died.catch(() => {});
   const waiting = new Map<number, (times: number[]) => void>();
   child.on('message', (message: EmitDone) => {
     if (message?.bench === 'emitted') waiting.get(message.id)?.(message.times);
   });
-  const ready = (await Promise.race([once(child, 'message'), died])) as [{ apiBase: Record<Target, string> }];
   let nextId = 0;
   return {
-    apiBase: ready[0].apiBase,
+    apiBase: ready.apiBase,
     emit(target, offset, count, rate) {
       const id = nextId++;
       const done = new Promise<number[]>((resolve) => waiting.set(id, resolve));
@@ -271,13 +272,7 @@ async function startSandboxChild(): Promise<SandboxHandle> {
       } satisfies EmitRequest);
       return Promise.race([done, died]).finally(() => waiting.delete(id));
     },
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
+    stop,
   };
 }
 
@@ -371,28 +366,15 @@ async function main(): Promise<void> {
   let poller: ReturnType<typeof createDb> | null = null;
   let memoryRedis: XpRedis | null = null;
   let rawRedis: XpRedis | null = null;
-  let closing: Promise<void> | undefined;
-  const close = () => {
-    closing ??= (async () => {
-      process.off('SIGTERM', onSignal).off('SIGINT', onSignal);
-      await baseline?.destroy().catch(() => {});
-      await worker?.close().catch(() => {});
-      memoryRedis?.disconnect();
-      rawRedis?.disconnect();
-      await poller?.close().catch(() => {});
-      await Promise.allSettled([sandbox?.stop(), redis?.close()]);
-      await database?.close().catch(() => {});
-    })();
-    return closing;
-  };
-  // Stopped from outside (run.ts's time limit, Ctrl-C): still drop the database and Redis keys.
-  function onSignal(signal: NodeJS.Signals): void {
-    process.on('uncaughtException', () => {}).on('unhandledRejection', () => {});
-    void close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  }
-  process.once('SIGTERM', onSignal).once('SIGINT', onSignal);
-  const step = (what: string, since: number) =>
-    console.log(`  ${what}: ${((Date.now() - since) / 1000).toFixed(1)} s`);
+  const close = closeOnStop(async () => {
+    await baseline?.destroy().catch(() => {});
+    await worker?.close().catch(() => {});
+    memoryRedis?.disconnect();
+    rawRedis?.disconnect();
+    await poller?.close().catch(() => {});
+    await Promise.allSettled([sandbox?.stop(), redis?.close()]);
+    await database?.close().catch(() => {});
+  });
 
   try {
     let since = Date.now();
@@ -408,7 +390,7 @@ async function main(): Promise<void> {
       })),
     );
     sandbox = await sandboxStarting;
-    step('database, Redis prefix and sandboxes', since);
+    logStep('database, Redis prefix and sandboxes', since);
 
     since = Date.now();
     worker = await startWorker(
@@ -433,7 +415,7 @@ async function main(): Promise<void> {
       throw new Error(
         `worker holds ${worker.client.guilds.cache.size} guilds, baseline ${baseline.guilds.cache.size}; expected ${GUILDS}`,
       );
-    step('worker and baseline client ready', since);
+    logStep('worker and baseline client ready', since);
 
     const require = createRequire(join(repoRoot, 'apps', 'worker', 'package.json'));
     const { Redis } = require('ioredis') as { Redis: new (url: string, opts: object) => XpRedis };
@@ -528,7 +510,7 @@ async function main(): Promise<void> {
         console.log(`  round ${round + 1}: ${describe(phase)}`);
       }
     }
-    step('throughput phases', since);
+    logStep('throughput phases', since);
     const baselinePhases = phases.filter((phase) => phase.kind === 'baseline');
     const workerPhases = phases.filter((phase) => phase.kind === 'worker');
     const baselineRate = median(baselinePhases.map((phase) => phase.perSecond));
@@ -577,7 +559,7 @@ async function main(): Promise<void> {
     console.log(
       `  latency: ${latencyCount} messages at ${rate}/s (emitted over ${emitSeconds.toFixed(2)} s), ${polls.length} polls; p50 ${latency.p50.toFixed(0)} ms, p99 ${latency.p99.toFixed(0)} ms, max ${latency.max.toFixed(0)} ms${unstored ? `, ${unstored} never stored` : ''}`,
     );
-    step('latency phase', since);
+    logStep('latency phase', since);
 
     // Both clients go before the memory part: it measures Redis alone.
     await baseline.destroy();
@@ -656,7 +638,7 @@ async function main(): Promise<void> {
     } while (cursor !== '0');
     await sleep(200);
     const afterCleanup = await usedMemory(memRedis);
-    step('Redis memory', since);
+    logStep('Redis memory', since);
 
     const per100k = (bytes: number) => (bytes * 100_000) / MEMORY_MEMBERS;
     const buffered = per100k(afterAward - before);
