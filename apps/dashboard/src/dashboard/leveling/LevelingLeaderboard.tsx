@@ -99,7 +99,7 @@ function LeaderboardScreen({ guildId }: { guildId: string }) {
             </button>
           </p>
         ) : (
-          <ol className="leaderboard-list" aria-labelledby="leaderboard-title">
+          <ol className="level-list leaderboard-list" aria-labelledby="leaderboard-title">
             {members.map((member) => (
               <LeaderboardRow key={member.user_id} member={member} />
             ))}
