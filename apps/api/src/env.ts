@@ -31,6 +31,36 @@ const httpUrl = (fallback: string) =>
       .transform((url) => url.replace(/\/+$/, '')),
   );
 
+const positiveInt = (fallback: number) =>
+  optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a positive integer')
+      .transform(Number)
+      .refine((n) => n > 0, 'must be a positive integer')
+      .optional()
+      .transform((n) => n ?? fallback),
+  );
+
+const port = z
+  .string()
+  .regex(/^\d{1,5}$/, 'must be a port number')
+  .transform(Number)
+  .refine((value) => value <= 65535, 'must be a port number');
+
+/**
+ * Fastify's `trustProxy`: false (the default: the socket's address is the client's), true (trust
+ * every hop), a hop count, or the proxies' addresses/CIDRs.
+ */
+export type TrustProxy = boolean | number | string[];
+
+function parseTrustProxy(value: string | undefined): TrustProxy {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((part) => part.trim());
+}
+
 const EnvSchema = z.object({
   NODE_ENV: optionalString.pipe(z.enum(['development', 'production', 'test']).default('development')),
   DATABASE_URL: optionalString.pipe(
@@ -48,14 +78,7 @@ const EnvSchema = z.object({
       .default('spacecadet'),
   ),
   API_HOST: optionalString.pipe(z.string().default('127.0.0.1')),
-  API_PORT: optionalString.pipe(
-    z
-      .string()
-      .regex(/^\d{1,5}$/, 'must be a port number')
-      .transform(Number)
-      .refine((port) => port <= 65535, 'must be a port number')
-      .default(4000),
-  ),
+  API_PORT: optionalString.pipe(port.default(4000)),
   PUBLIC_API_URL: httpUrl('http://127.0.0.1:4000'),
   DASHBOARD_URL: httpUrl('http://127.0.0.1:5173'),
   DISCORD_API_BASE: httpUrl('https://discord.com/api'),
@@ -72,12 +95,27 @@ const EnvSchema = z.object({
       .default(DEFAULT_BOT_PERMISSIONS),
   ),
   LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).default('info')),
+  RATE_LIMIT_MAX: positiveInt(300),
+  RATE_LIMIT_WINDOW_MS: positiveInt(60_000),
+  TRUST_PROXY: optionalString.pipe(
+    z
+      .string()
+      .regex(
+        /^(true|false|\d+|[0-9A-Fa-f.:/]+(\s*,\s*[0-9A-Fa-f.:/]+)*)$/,
+        'must be true, false, a hop count, or a comma-separated list of proxy addresses/CIDRs',
+      )
+      .optional()
+      .transform(parseTrustProxy),
+  ),
+  METRICS_PORT: optionalString.pipe(port.optional()),
+  METRICS_HOST: optionalString.pipe(z.string().default('127.0.0.1')),
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
 });
 
 export interface RateLimitConfig {
-  /** Requests per window per IP on every route. */
+  /** Requests per window on every route: per session when signed in, else per client address. */
   max: number;
-  /** Requests per window per IP on the code exchange route. */
+  /** Requests per window per client address on the code exchange route. */
   exchangeMax: number;
   windowMs: number;
 }
@@ -128,6 +166,13 @@ export interface ApiConfig {
   ownerUserId: string | null;
   botPermissions: string;
   rateLimit: RateLimitConfig;
+  /** Which forwarded addresses to believe, for the rate limiter and the logs. */
+  trustProxy: TrustProxy;
+  /**
+   * `/metrics` (Prometheus) on its own listener, never on the public port; null port: off. With a
+   * token, scrapes must send `Authorization: Bearer <token>`.
+   */
+  metrics: MetricsListenConfig;
   cacheTtlSec: { guilds: number; channels: number };
   /** How long a request waits on Redis before the API answers 503. */
   redisTimeoutMs: number;
@@ -135,6 +180,12 @@ export interface ApiConfig {
   logLevel: LogLevel;
   /** Things worth a log line at start (e.g. the dev session secret), not errors. */
   warnings: string[];
+}
+
+export interface MetricsListenConfig {
+  port: number | null;
+  host: string;
+  token: string | null;
 }
 
 export class EnvError extends Error {
@@ -207,7 +258,9 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     sessionTtlSec: 3600,
     ownerUserId: e.OWNER_USER_ID ?? null,
     botPermissions: e.BOT_PERMISSIONS,
-    rateLimit: { max: 300, exchangeMax: 10, windowMs: 60_000 },
+    rateLimit: { max: e.RATE_LIMIT_MAX, exchangeMax: 10, windowMs: e.RATE_LIMIT_WINDOW_MS },
+    trustProxy: e.TRUST_PROXY,
+    metrics: { port: e.METRICS_PORT ?? null, host: e.METRICS_HOST, token: e.METRICS_TOKEN ?? null },
     cacheTtlSec: { guilds: 60, channels: 30 },
     redisTimeoutMs: 2_000,
     http: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 72_000, idleMs: 60_000 },

@@ -65,6 +65,17 @@ const EnvSchema = z.object({
    * How soon another process takes over the job of a process that died (e.g. killed): the
    * job's lock and the stalled checks are derived from it (jobs/takeover.ts).
    */
+  /** `/metrics` (Prometheus) on this port; unset: off. */
+  METRICS_PORT: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d{1,5}$/, 'must be a port number')
+      .transform(Number)
+      .refine((value) => value <= 65535, 'must be a port number')
+      .optional(),
+  ),
+  METRICS_HOST: optionalString.pipe(z.string().default('127.0.0.1')),
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   JOB_LOCK_DURATION_MS: positiveInt(30_000).refine(
     (ms) => ms >= MIN_TAKEOVER_MS,
     `must be at least ${MIN_TAKEOVER_MS}`,
@@ -85,6 +96,8 @@ export interface WorkerConfig {
   jobConcurrency: number;
   /** JOB_LOCK_DURATION_MS: the bound on taking over a dead process's job (see jobs/takeover.ts). */
   jobLockDurationMs: number;
+  /** `/metrics` (Prometheus) on its own listener; null port: off. A token requires a Bearer header. */
+  metrics: { port: number | null; host: string; token: string | null };
 }
 
 export class WorkerConfigError extends Error {
@@ -145,5 +158,10 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     logLevel: values.LOG_LEVEL,
     jobConcurrency: values.WORKER_CONCURRENCY,
     jobLockDurationMs: values.JOB_LOCK_DURATION_MS,
+    metrics: {
+      port: values.METRICS_PORT ?? null,
+      host: values.METRICS_HOST,
+      token: values.METRICS_TOKEN ?? null,
+    },
   };
 }
