@@ -6,6 +6,7 @@ import { ApiError } from './errors.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerDocs } from './plugins/docs.ts';
 import { answerClientError, registerErrorHandling, sendError } from './plugins/errors.ts';
+import { registerQueueBoard } from './plugins/queue-board.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerServices } from './plugins/services.ts';
 import { registerRoutes } from './routes/index.ts';
@@ -97,5 +98,6 @@ export async function buildApp(config: ApiConfig, options: BuildAppOptions = {})
   await registerDocs(app, config);
   registerAuth(app);
   await registerRoutes(app);
+  await registerQueueBoard(app);
   return app;
 }

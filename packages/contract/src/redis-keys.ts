@@ -130,3 +130,16 @@ export function xpBatchesKey(): string {
 export function levelingOverviewPostedKey(guildId: string): string {
   return `leveling:overview-posted:${guildId}`;
 }
+
+/**
+ * The queue view's way in for the platform owner (the API only): a one-time ticket (key: its
+ * sha256, value: the session id, 60 s), then the browser's pass cookie (key: its sha256, value:
+ * the session id, expiring with the session). Only hashes are stored, like session tokens.
+ */
+export function queueViewTicketKey(ticketHash: string): string {
+  return `queue-view:ticket:${ticketHash}`;
+}
+
+export function queueViewPassKey(passHash: string): string {
+  return `queue-view:pass:${passHash}`;
+}

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { ErrorBody } from '../errors.ts';
+import { adminRoutes } from './admin.ts';
 import { authRoutes } from './auth.ts';
 import { colorRoleRoutes } from './color-roles.ts';
 import { configRoutes } from './config.ts';
@@ -24,6 +25,7 @@ export const routes = {
   ...colorRoleRoutes,
   ...personalityRoleRoutes,
   ...levelingRoutes,
+  ...adminRoutes,
 } as const satisfies Record<string, RouteDef>;
 
 export type Routes = typeof routes;
@@ -35,6 +37,8 @@ export function errorResponses(def: RouteDef): Record<number, typeof ErrorBody> 
   if (def.auth !== 'public') statuses.push(401);
   if (def.auth === 'guild' || def.auth === 'group' || def.path.startsWith('/api/jobs'))
     statuses.push(403, 404);
+  // Owner-only tools: any other signed-in user is refused.
+  if (def.tag === 'admin') statuses.push(403);
   // Checking body ids against the guild asks Discord with the bot's token: the bot must be there.
   const asksDiscord = def.needsBot === true || def.guildRefs !== undefined;
   if (asksDiscord || def.tag === 'color-roles') statuses.push(409);

@@ -1,0 +1,133 @@
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { FastifyAdapter } from '@bull-board/fastify';
+import { queueViewPassKey, queueViewTicketKey, routes } from '@spacecadet/contract';
+import { sessions } from '@spacecadet/db/schema';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, notAuthenticated, SESSION_EXPIRED_MESSAGE } from '../errors.ts';
+import { defineRoute } from '../routes/define.ts';
+import { hashSessionToken, newSessionToken } from '../services/crypto.ts';
+import { sendError } from './errors.ts';
+
+/**
+ * The job queue view (bull-board) for the platform owner (OWNER_USER_ID) only.
+ *
+ * API sessions are bearer tokens the dashboard keeps in JS, and a browser opening a page sends no
+ * Authorization header. So the signed-in owner asks `openQueueView` for a one-time ticket (60 s,
+ * bound to the session); opening `/admin/queues?ticket=` spends it and sets an HttpOnly,
+ * SameSite=Strict pass cookie scoped to `/admin/queues`, which maps (in Redis, hashed, expiring
+ * with the session) to the session. Every request under `/admin/queues` then checks that the
+ * session is still live in Postgres (not logged out, revoked or expired) and its user is still the
+ * owner: 401 without a live session, 403 for anyone else.
+ *
+ * Read-only: pausing, emptying or obliterating the queue, or adding jobs with hand-written data,
+ * is not something to do from a browser tab.
+ */
+export const QUEUE_VIEW_PATH = '/admin/queues';
+export const QUEUE_VIEW_COOKIE = 'spacecadet_queue_view';
+const TICKET_TTL_SEC = 60;
+/** Tickets and passes are `newSessionToken()`s: 32 random bytes, base64url. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+const ownerOnly = () => new ApiError('forbidden', 'Only the platform owner may open the queue view');
+const sessionEnded = () => new ApiError('session_expired', SESSION_EXPIRED_MESSAGE);
+
+function cookieValue(request: FastifyRequest, name: string): string | null {
+  const header = request.headers.cookie;
+  if (typeof header !== 'string') return null;
+  for (const part of header.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return rest.join('=');
+  }
+  return null;
+}
+
+function ticketParam(request: FastifyRequest): string | null {
+  const query = request.query;
+  if (typeof query !== 'object' || query === null || !('ticket' in query)) return null;
+  return typeof query.ticket === 'string' && TOKEN_SHAPE.test(query.ticket) ? query.ticket : null;
+}
+
+export async function registerQueueBoard(app: FastifyInstance): Promise<void> {
+  const { config, db, redis, queue } = app.services;
+  const isOwner = (userId: string) => config.ownerUserId !== null && userId === config.ownerUserId;
+  const secure = config.publicApiUrl.startsWith('https:');
+
+  defineRoute(app, routes.openQueueView, async ({ session }) => {
+    if (!isOwner(session.user.id)) throw ownerOnly();
+    const ticket = newSessionToken();
+    await redis.set(queueViewTicketKey(hashSessionToken(ticket)), session.id, 'EX', TICKET_TTL_SEC);
+    return { url: `${config.publicApiUrl}${QUEUE_VIEW_PATH}?ticket=${ticket}` };
+  });
+
+  /** The session's owner and end, or null once it is logged out, revoked, expired or gone. */
+  async function liveSession(sessionId: string): Promise<{ userId: string; expiresAt: Date } | null> {
+    const [row] = await db
+      .select({ userId: sessions.userId, expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt })
+      .from(sessions)
+      .where(eq(sessions.id, sessionId))
+      .limit(1);
+    if (!row || row.revokedAt !== null || row.expiresAt.getTime() <= Date.now()) return null;
+    return row;
+  }
+
+  /** Spends a ticket: its session gets a pass cookie that lives as long as the session. */
+  async function spendTicket(ticket: string, reply: FastifyReply): Promise<string | null> {
+    const sessionId = await redis.getdel(queueViewTicketKey(hashSessionToken(ticket)));
+    if (sessionId === null) return null;
+    const session = await liveSession(sessionId);
+    if (session === null) throw sessionEnded();
+    const ttlSec = Math.max(1, Math.floor((session.expiresAt.getTime() - Date.now()) / 1000));
+    const pass = newSessionToken();
+    await redis.set(queueViewPassKey(hashSessionToken(pass)), sessionId, 'EX', ttlSec);
+    reply.header(
+      'set-cookie',
+      `${QUEUE_VIEW_COOKIE}=${pass}; Path=${QUEUE_VIEW_PATH}; Max-Age=${ttlSec}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,
+    );
+    return sessionId;
+  }
+
+  async function passSession(request: FastifyRequest): Promise<string | null> {
+    const pass = cookieValue(request, QUEUE_VIEW_COOKIE);
+    if (pass === null || !TOKEN_SHAPE.test(pass)) return null;
+    return redis.get(queueViewPassKey(hashSessionToken(pass)));
+  }
+
+  async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const ticket = ticketParam(request);
+    // A spent or unknown ticket falls back to the cookie, so reloading the first page still works.
+    const sessionId =
+      (ticket === null ? null : await spendTicket(ticket, reply)) ?? (await passSession(request));
+    if (sessionId === null) throw notAuthenticated();
+    const session = await liveSession(sessionId);
+    if (session === null) throw sessionEnded();
+    if (!isOwner(session.userId)) throw ownerOnly();
+  }
+
+  const serverAdapter = new FastifyAdapter();
+  createBullBoard({
+    queues: [new BullMQAdapter(queue, { readOnlyMode: true })],
+    // @bull-board/fastify 9.10.1 (its newest) pins @bull-board/api 9.10.1 while the catalog has
+    // 9.10.2: the same adapter interface, declared twice, so TypeScript sees two types.
+    serverAdapter: serverAdapter as unknown as Parameters<typeof createBullBoard>[0]['serverAdapter'],
+    options: { uiConfig: { boardTitle: 'Space Cadet jobs' } },
+  });
+  serverAdapter.setBasePath(QUEUE_VIEW_PATH);
+
+  await app.register(
+    async (board) => {
+      // Answered here in the API's error body: bull-board's own error handler, which would
+      // otherwise see a thrown error, echoes messages in its own shape.
+      board.addHook('onRequest', async (request, reply) => {
+        try {
+          await guard(request, reply);
+        } catch (error) {
+          return sendError(error, request, reply);
+        }
+      });
+      await board.register(serverAdapter.registerPlugin());
+    },
+    { prefix: QUEUE_VIEW_PATH },
+  );
+}
