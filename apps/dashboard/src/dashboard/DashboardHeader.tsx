@@ -8,6 +8,7 @@ import { Avatar } from '../ui/Avatar.tsx';
 import { EffectsToggle } from '../ui/EffectsToggle.tsx';
 import { LogoMark } from '../ui/Logo.tsx';
 import { withGuild } from './guild-param.ts';
+import { QueueViewButton } from './QueueViewButton.tsx';
 
 export function DashboardHeader({ user, guildId }: { user: SessionUser; guildId: string | null }) {
   const navigate = useNavigate();
@@ -44,6 +45,7 @@ export function DashboardHeader({ user, guildId }: { user: SessionUser; guildId:
       </div>
       <nav className="dash-header-actions" aria-label="Account">
         <EffectsToggle />
+        <QueueViewButton />
         <Link className="btn btn-secondary btn-sm" to={withGuild('/dashboard', guildId)}>
           Dashboard
         </Link>

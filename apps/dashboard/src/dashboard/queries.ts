@@ -45,15 +45,21 @@ export function useAdminGuilds() {
   });
 }
 
-/** Owner-only tiles: the API's `is_owner`, or the configured owner id (spec: filtered client-side). */
-export function useIsOwner(): boolean {
+/** The signed-in session as the API sees it: its user, `is_owner` and expiry. */
+export function useSessionInfo() {
   const { user } = useSession();
-  const session = useQuery({
+  return useQuery({
     queryKey: queryKeys.session,
     queryFn: () => apiCall('getSession'),
     enabled: user !== null,
     staleTime: 5 * 60_000,
   });
+}
+
+/** Owner-only tiles: the API's `is_owner`, or the configured owner id (spec: filtered client-side). */
+export function useIsOwner(): boolean {
+  const { user } = useSession();
+  const session = useSessionInfo();
   const ownerId = getConfig().ownerUserId;
   return session.data?.is_owner === true || (ownerId !== undefined && user?.id === ownerId);
 }
