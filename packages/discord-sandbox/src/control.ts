@@ -62,6 +62,25 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
 
   app.get('/_sandbox/requests', async () => state.requests);
 
+  /** Discord's global limit on the bot token: `{ per_second: 50 }` turns it on, `null` off. */
+  app.get('/_sandbox/global-rate-limit', async () => ({ per_second: state.globalLimit.perSecond }));
+  app.put<{ Body: { per_second?: unknown } | undefined }>(
+    '/_sandbox/global-rate-limit',
+    async (req, reply) => {
+      const perSecond = req.body?.per_second;
+      if (perSecond !== null && !(Number.isInteger(perSecond) && (perSecond as number) >= 1)) {
+        return controlError(
+          reply,
+          400,
+          'invalid_request',
+          '"per_second" must be a whole number of at least 1, or null to turn the limit off',
+        );
+      }
+      state.globalLimit.set(perSecond as number | null);
+      return { per_second: state.globalLimit.perSecond };
+    },
+  );
+
   app.get('/_sandbox/faults', async () => state.faults);
   app.delete('/_sandbox/faults', async () => {
     state.faults = [];

@@ -7,6 +7,8 @@ export interface SandboxEnv {
   port: number;
   host: string;
   publicUrl?: string;
+  /** Discord's global limit on the bot token, requests a second; unset: not enforced. */
+  globalRateLimit?: number;
 }
 
 export class SandboxEnvError extends Error {
@@ -30,7 +32,10 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-/** Reads and validates SANDBOX_PORT, SANDBOX_HOST and SANDBOX_PUBLIC_URL; throws naming each bad one. */
+/**
+ * Reads and validates SANDBOX_PORT, SANDBOX_HOST, SANDBOX_PUBLIC_URL and SANDBOX_GLOBAL_RATE_LIMIT;
+ * throws naming each bad one.
+ */
 export function loadSandboxEnv(env: NodeJS.ProcessEnv = process.env): SandboxEnv {
   const problems: string[] = [];
 
@@ -48,6 +53,21 @@ export function loadSandboxEnv(env: NodeJS.ProcessEnv = process.env): SandboxEnv
   if (publicUrl !== undefined && !isHttpUrl(publicUrl))
     problems.push(`SANDBOX_PUBLIC_URL: must be an http(s) URL, got "${publicUrl}"`);
 
+  const rawLimit = read(env, 'SANDBOX_GLOBAL_RATE_LIMIT');
+  let globalRateLimit: number | undefined;
+  if (rawLimit !== undefined) {
+    globalRateLimit = Number(rawLimit);
+    if (!/^\d+$/.test(rawLimit) || globalRateLimit < 1)
+      problems.push(
+        `SANDBOX_GLOBAL_RATE_LIMIT: must be a whole number of requests a second (Discord's is 50), got "${rawLimit}"`,
+      );
+  }
+
   if (problems.length > 0) throw new SandboxEnvError(problems);
-  return { port, host, ...(publicUrl ? { publicUrl } : {}) };
+  return {
+    port,
+    host,
+    ...(publicUrl ? { publicUrl } : {}),
+    ...(globalRateLimit !== undefined ? { globalRateLimit } : {}),
+  };
 }

@@ -28,6 +28,12 @@ export interface SandboxOptions {
   interactionTimeoutMs?: number;
   /** The address people and other containers use (e.g. `http://127.0.0.1:4100`); default from host and port. */
   publicUrl?: string;
+  /**
+   * Discord's global limit on the bot token, in requests a second (Discord's is 50), interaction
+   * answers exempt; see `rest/global-limit.ts`. Default null: not enforced, so tests measure
+   * our code rather than waits. `PUT /_sandbox/global-rate-limit` changes it at run time.
+   */
+  globalRateLimit?: number | null;
 }
 
 export interface Sandbox {
@@ -103,7 +109,9 @@ function buildApp(ctx: SandboxContext): { app: FastifyInstance; gateway: Sandbox
 /** Starts a fake Discord on localhost. Each call is an independent world. */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const host = opts.host ?? '127.0.0.1';
-  const state = new SandboxState(opts.fixture ?? defaultFixture());
+  const state = new SandboxState(opts.fixture ?? defaultFixture(), {
+    globalRateLimit: opts.globalRateLimit ?? null,
+  });
   let url = '';
   let gateway: SandboxGateway | null = null;
   const ctx: SandboxContext = {

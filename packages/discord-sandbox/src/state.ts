@@ -9,6 +9,7 @@ import {
   type InteractionType,
 } from 'discord-api-types/v10';
 import type { SandboxApplication, SandboxChannel, SandboxFixture, SandboxGuild } from './fixture.ts';
+import { GlobalRateLimit } from './rest/global-limit.ts';
 
 const DISCORD_EPOCH = 1420070400000n;
 
@@ -120,12 +121,18 @@ export class SandboxState {
   onboarding = new Map<string, APIGuildOnboarding>();
   /** Milliseconds added to the wall clock, so tests can expire codes and tokens. */
   clockOffsetMs = 0;
+  /** Discord's global limit on the bot token (off unless configured); a reset restores it. */
+  readonly globalLimit: GlobalRateLimit;
   readonly events = new EventEmitter();
   private sequence = 0n;
   private lastMs = 0n;
 
-  constructor(private readonly fixture: SandboxFixture) {
+  constructor(
+    private readonly fixture: SandboxFixture,
+    options: { globalRateLimit?: number | null } = {},
+  ) {
     this.events.setMaxListeners(0);
+    this.globalLimit = new GlobalRateLimit(options.globalRateLimit ?? null);
     this.load();
   }
 
@@ -147,6 +154,7 @@ export class SandboxState {
     this.guildCommands.clear();
     this.onboarding.clear();
     this.clockOffsetMs = 0;
+    this.globalLimit.restore();
   }
 
   /** Restores the fixture; listeners get the ids of the guilds the bot was in before. */

@@ -23,4 +23,12 @@ describe('loadSandboxEnv', () => {
     );
     expect(() => loadSandboxEnv({ SANDBOX_PORT: 'eighty' })).toThrow(/SANDBOX_PORT/);
   });
+
+  it("reads Discord's global rate limit, off unless set", () => {
+    expect(loadSandboxEnv({ SANDBOX_GLOBAL_RATE_LIMIT: '50' })).toMatchObject({ globalRateLimit: 50 });
+    expect(loadSandboxEnv({ SANDBOX_GLOBAL_RATE_LIMIT: ' ' })).not.toHaveProperty('globalRateLimit');
+    for (const bad of ['0', 'fifty', '2.5']) {
+      expect(() => loadSandboxEnv({ SANDBOX_GLOBAL_RATE_LIMIT: bad })).toThrow(/SANDBOX_GLOBAL_RATE_LIMIT/);
+    }
+  });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import type { AccessGrant } from '../state.ts';
+import { exemptFromGlobalLimit } from './global-limit.ts';
 
 export const RATE_LIMIT = 50;
 const WINDOW_MS = 1000;
@@ -58,15 +59,33 @@ export function bearerGrant(ctx: SandboxContext, req: FastifyRequest): AccessGra
 }
 
 /**
- * Rate-limit headers on every REST answer, and injected faults. The counters are reported
- * but not enforced (remaining never drops below 1) so benchmarks measure our code, not waits;
- * real 429s come from `POST /_sandbox/faults`.
+ * Discord's answer to a request over the global limit: no bucket headers (no route bucket was
+ * used), `Retry-After` in whole seconds as Discord sends it, the exact wait in the body.
+ */
+function globalLimited(reply: FastifyReply, waitMs: number): FastifyReply {
+  reply.header('Retry-After', String(Math.max(1, Math.ceil(waitMs / 1000))));
+  reply.header('X-RateLimit-Global', 'true');
+  reply.header('X-RateLimit-Scope', 'global');
+  return reply
+    .code(429)
+    .send({ message: 'You are being rate limited.', retry_after: Math.ceil(waitMs) / 1000, global: true });
+}
+
+/**
+ * Rate-limit headers on every REST answer, Discord's global limit when it is on (see
+ * `global-limit.ts`), and injected faults. The per-route counters are reported but not enforced
+ * (remaining never drops below 1) so benchmarks measure our code, not waits; route 429s come
+ * from `POST /_sandbox/faults`.
  */
 export function installRestHooks(api: FastifyInstance, ctx: SandboxContext): void {
   const windows = new Map<string, { resetAt: number; used: number }>();
 
   api.addHook('onRequest', async (req, reply) => {
     const path = restPath(req.url);
+    if (isBot(ctx, req) && !exemptFromGlobalLimit(path)) {
+      const waitMs = ctx.state.globalLimit.take(ctx.state.now());
+      if (waitMs > 0) return globalLimited(reply, waitMs);
+    }
     const route = req.routeOptions.url ?? path;
     const major = /\/(guilds|channels|webhooks|interactions)\/(\d+)/.exec(path)?.[2] ?? '';
     const bucket = createHash('sha1').update(`${req.method} ${route}`).digest('hex').slice(0, 16);
