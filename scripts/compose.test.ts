@@ -64,7 +64,16 @@ function scriptExists(command: string[]): boolean {
 
 describe('docker-compose.yml', () => {
   it('declares every service of the product', () => {
-    for (const name of ['postgres', 'redis', 'migrate', 'sandbox', 'api', 'worker', 'dashboard']) {
+    for (const name of [
+      'postgres',
+      'redis',
+      'migrate',
+      'sandbox',
+      'api',
+      'worker',
+      'worker-shard-1',
+      'dashboard',
+    ]) {
       expect(serviceBlock(name)).toBeTruthy();
     }
   });
@@ -72,7 +81,7 @@ describe('docker-compose.yml', () => {
   it('health-checks Postgres and Redis and makes api and worker wait for the migration', () => {
     expect(serviceBlock('postgres')).toContain('pg_isready');
     expect(serviceBlock('redis')).toContain('redis-cli');
-    for (const name of ['api', 'worker']) {
+    for (const name of ['api', 'worker', 'worker-shard-1']) {
       expect(serviceBlock(name)).toMatch(/migrate:\n\s+condition: service_completed_successfully/);
     }
   });
@@ -86,4 +95,20 @@ describe('docker-compose.yml', () => {
       expect(scriptExists(command), command.join(' ')).toBe(true);
     },
   );
+
+  it('runs the worker as two shard processes that together cover every shard once', () => {
+    const workers = [...rendered.matchAll(/^ {2}([a-z0-9-]+):\n/gm)]
+      .map((match) => match[1] ?? '')
+      .filter((name) => /target: worker\n/.test(serviceBlock(name)));
+    expect(workers.sort()).toEqual(['worker', 'worker-shard-1']);
+    const env = (name: string, key: string) =>
+      new RegExp(`^      ${key}: '?([^'\\n]*)'?$`, 'm').exec(serviceBlock(name))?.[1];
+    // Every process must agree on the shard count, or guilds would be routed to no one or twice.
+    expect(workers.map((name) => env(name, 'SHARD_COUNT'))).toEqual(['2', '2']);
+    const ids = workers.flatMap((name) => (env(name, 'SHARD_IDS') ?? '').split(',').map(Number));
+    expect(ids.sort()).toEqual([0, 1]);
+    // Both workers share one configuration apart from their shards.
+    const withoutShards = (name: string) => serviceBlock(name).replace(/^ {6}SHARD_IDS: .*\n/m, '');
+    expect(withoutShards('worker-shard-1')).toBe(withoutShards('worker'));
+  });
 });
