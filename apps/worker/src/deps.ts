@@ -5,6 +5,7 @@ import type { Client } from 'discord.js';
 import type { Redis } from 'ioredis';
 import type { WorkerConfig } from './env.ts';
 import type { Logger } from './logger.ts';
+import type { WorkerMetrics } from './metrics.ts';
 
 /**
  * The job queue as the worker writes to it: schedulers, and follow-up jobs a feature queues.
@@ -21,4 +22,6 @@ export interface WorkerDeps {
   redis: Redis;
   client: Client;
   queue: WorkerQueue;
+  /** Prometheus metrics; null when METRICS_PORT is unset. */
+  metrics: WorkerMetrics | null;
 }

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { bullPrefix, JOB_QUEUE, redisKeyPrefix } from '@spacecadet/contract';
 import { createDb } from '@spacecadet/db';
+import type { MetricsServer } from '@spacecadet/db/metrics-server';
 import { watchRedisDurability } from '@spacecadet/db/redis-durability';
 import { Queue } from 'bullmq';
 import { type Client, Events } from 'discord.js';
@@ -15,6 +16,7 @@ import { registerSlashCommands } from './interactions/commands.ts';
 import { routeInteraction } from './interactions/router.ts';
 import { createJobWorker } from './jobs/job-worker.ts';
 import { createLogger, errorFields, type Logger } from './logger.ts';
+import { workerMetricsFor } from './metrics.ts';
 
 export interface StartWorkerOptions {
   logger?: Logger;
@@ -57,9 +59,11 @@ export async function startWorker(
   });
   queue.on('error', (error) => logger.warn(errorFields(error), 'job queue error'));
   const client = createDiscordClient(config);
-  const deps: WorkerDeps = { config, logger, db, redis, client, queue };
+  const metrics = workerMetricsFor(config, { client, queue, logger });
+  const deps: WorkerDeps = { config, logger, db, redis, client, queue, metrics };
   const features = hostFeatures(options.features ?? FEATURES);
   let jobWorker: ReturnType<typeof createJobWorker> | undefined;
+  let metricsServer: MetricsServer | undefined;
 
   client.on(Events.InteractionCreate, (interaction) => {
     void routeInteraction(interaction, features, deps);
@@ -90,12 +94,14 @@ export async function startWorker(
       .catch((error: unknown) => logger.error(errorFields(error), 'client destroy failed'));
     // No job runs and no event arrives any more: what features buffered can be flushed now.
     await features.shutdown(deps);
+    await metricsServer?.close();
     await queue.close().catch((error: unknown) => logger.error(errorFields(error), 'queue close failed'));
     await Promise.allSettled([redis.quit(), bullConnection.quit(), database.close()]);
     logger.info('worker stopped');
   }
 
   try {
+    metricsServer = await metrics?.listen();
     const ready = once(client, Events.ClientReady);
     await client.login(config.discordBotToken);
     await ready;
@@ -106,6 +112,7 @@ export async function startWorker(
     await registerSlashCommands(deps, features.commands);
     await features.syncSchedules(deps);
     jobWorker = createJobWorker(deps, bullConnection, features.jobs);
+    metrics?.watchJobs(jobWorker);
     void jobWorker.run().catch((error: unknown) => logger.error(errorFields(error), 'job worker stopped'));
     await jobWorker.waitUntilReady();
   } catch (error) {

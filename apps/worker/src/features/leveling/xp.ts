@@ -58,7 +58,7 @@ export async function countMessageXp(
   });
   const xp = xpForMessage({ xpPerMessage: settings.xpPerMessage, multiplier: settings.xpMultiplier, boost });
   if (xp <= 0) return;
-  await awardMessageXp(awards, {
+  const awarded = await awardMessageXp(awards, {
     guildId,
     userId: author.id,
     xp,
@@ -66,6 +66,7 @@ export async function countMessageXp(
     username: message.member.nick ?? author.global_name ?? author.username,
     avatar: author.avatar,
   });
+  deps.metrics?.xpMessage(awarded);
 }
 
 /**
