@@ -6,6 +6,7 @@ import { ApiError } from './errors.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerDocs } from './plugins/docs.ts';
 import { answerClientError, registerErrorHandling, sendError } from './plugins/errors.ts';
+import { registerMetrics } from './plugins/metrics.ts';
 import { registerQueueBoard } from './plugins/queue-board.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerServices } from './plugins/services.ts';
@@ -92,6 +93,7 @@ export async function buildApp(config: ApiConfig, options: BuildAppOptions = {})
   });
 
   const services = await registerServices(app, config);
+  registerMetrics(app, config);
 
   registerErrorHandling(app);
   await registerSecurity(app, config, services.redis);
