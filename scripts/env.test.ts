@@ -5,7 +5,7 @@ describe('loadBenchEnv', () => {
   it('has the documented defaults, blank values counting as unset', () => {
     const defaults = loadBenchEnv({ BENCH_CLICKS: '' });
     expect(defaults).toEqual({
-      api: { requests: 1000, concurrency: 16 },
+      api: { connections: 50, seconds: 5, rounds: 3 },
       click: { members: 200, clicks: 400, concurrency: 16 },
       memory: { smallGuilds: 10, guilds: 500, members: 100, repeats: 3 },
       lighthouseRuns: 3,
@@ -15,14 +15,14 @@ describe('loadBenchEnv', () => {
 
   it('reads every setting', () => {
     const env = loadBenchEnv({
-      BENCH_API_REQUESTS: '8',
+      BENCH_API_SECONDS: '8',
       BENCH_CLICK_CONCURRENCY: '2',
       BENCH_MEMORY_GUILDS: '50',
       BENCH_LIGHTHOUSE_RUNS: '1',
       CHROMIUM_PATH: '/opt/chromium',
       BENCH_DASHBOARD_DIST: '/tmp/dist',
     });
-    expect(env.api.requests).toBe(8);
+    expect(env.api.seconds).toBe(8);
     expect(env.click.concurrency).toBe(2);
     expect(env.memory.guilds).toBe(50);
     expect(env.lighthouseRuns).toBe(1);

@@ -32,7 +32,8 @@ export function useLocalServices(): void {
 }
 
 export interface BenchEnv {
-  api: { requests: number; concurrency: number };
+  /** autocannon against the config read and bare Fastify: connections, seconds per round, rounds. */
+  api: { connections: number; seconds: number; rounds: number };
   click: { members: number; clicks: number; concurrency: number };
   memory: { smallGuilds: number; guilds: number; members: number; repeats: number };
   lighthouseRuns: number;
@@ -65,7 +66,11 @@ export function loadBenchEnv(env: NodeJS.ProcessEnv = process.env): BenchEnv {
   const problems: string[] = [];
   const count = counter(env, problems);
   const config: BenchEnv = {
-    api: { requests: count('BENCH_API_REQUESTS', 1000), concurrency: count('BENCH_API_CONCURRENCY', 16) },
+    api: {
+      connections: count('BENCH_API_CONNECTIONS', 50),
+      seconds: count('BENCH_API_SECONDS', 5),
+      rounds: count('BENCH_API_ROUNDS', 3),
+    },
     click: {
       members: count('BENCH_CLICK_MEMBERS', 200),
       clicks: count('BENCH_CLICKS', 400),

@@ -1,69 +1,160 @@
 /**
- * An authorized read through the whole guild guard (session lookup, cached permissions from
- * Redis, Postgres read): `GET /api/guilds/:id/config`, beside `GET /healthz` on the same API
- * process as the baseline. Fixed count at a fixed concurrency over real HTTP on 127.0.0.1.
+ * Issue 12: the guarded read path against bare Fastify, both loaded the same way in one run.
+ *
+ * - `api-read.ts --api` (a child process): the real API (every plugin: CORS, helmet, the rate
+ *   limiter, the session and guild guard) on a fresh database, signed in as ada through the
+ *   sandbox. It hands back the URL and the bearer token.
+ * - `api-read.ts --bare` (another child): a hello-world started from the API's own `fastify`
+ *   package, nothing registered but one route. The ceiling for a Fastify route on this machine.
+ * - This process: autocannon at 50 connections against `GET /api/guilds/:id/config` (authorized,
+ *   so it passes the whole guard) and against the bare route, in alternating rounds so load from
+ *   other processes falls on both alike.
+ *
+ * Goal: the config read serves at least 0.40x the bare route's requests/s, with p99 at most 15 ms.
  */
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
+import autocannon from 'autocannon';
 import { loadBenchEnv } from '../env.ts';
-import { elapsedMs, ms, printTable, ratio, reportHeadline, runBounded, summarize } from './lib.ts';
+import { closeOnStop, printTable, ratio, repoRoot, reportHeadline, startBenchChild } from './lib.ts';
 import { startStack } from './stack.ts';
 
-const { requests: REQUESTS, concurrency: CONCURRENCY } = loadBenchEnv().api;
-const WARMUP = 100;
+const API_FLAG = '--api';
+const BARE_FLAG = '--bare';
 const GUILD = SANDBOX_IDS.guilds.station;
+const CONFIG_PATH = `/api/guilds/${GUILD}/config`;
+const GOAL_RATIO = 0.4;
+const GOAL_P99_MS = 15;
+
+const { connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS } = loadBenchEnv().api;
+
+interface Ready {
+  url: string;
+  authorization?: string;
+}
+
+/** The API child: the whole stack in this process, signed in, a stored config to read. */
+async function apiChild(): Promise<void> {
+  const stack = await startStack({ withWorker: false });
+  const authorization = await stack.signIn(SANDBOX_IDS.users.ada);
+  await stack.api('PUT', CONFIG_PATH, authorization, { prefix: '!', welcome: { enabled: true } });
+  process.send?.({ url: stack.apiUrl, authorization } satisfies Ready);
+  process.once('SIGTERM', () => void stack.close().finally(() => process.exit(0)));
+}
+
+/** What the bare child uses of a Fastify instance (the scripts do not depend on fastify). */
+interface BareFastify {
+  get(path: string, handler: () => Promise<unknown>): void;
+  listen(options: { port: number; host: string }): Promise<string>;
+  server: { address(): AddressInfo | string | null };
+  close(): Promise<void>;
+}
+
+/** The bare child: the `fastify` the API itself resolves, one JSON route. */
+async function bareChild(): Promise<void> {
+  const requireFromApi = createRequire(join(repoRoot, 'apps', 'api', 'package.json'));
+  const { default: Fastify } = (await import(requireFromApi.resolve('fastify'))) as {
+    default: (options: { logger: boolean }) => BareFastify;
+  };
+  const app = Fastify({ logger: false });
+  app.get('/', async () => ({ hello: 'world' }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.send?.({ url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` } satisfies Ready);
+  process.once('SIGTERM', () => void app.close().finally(() => process.exit(0)));
+}
+
+interface Load {
+  requests: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+function load(url: string, headers: Record<string, string>, seconds: number): Promise<Load> {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections: CONNECTIONS, duration: seconds, headers }, (error, result) => {
+      if (error) return reject(error);
+      resolve({
+        requests: result.requests.total,
+        seconds: result.duration,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        errors: result.errors + result.timeouts + result.non2xx,
+      });
+    });
+  });
+}
+
+/** Rounds merged: total requests over total time; the percentiles of the worst round. */
+function merge(rounds: Load[]): Load {
+  const total = (pick: (load: Load) => number) => rounds.reduce((sum, round) => sum + pick(round), 0);
+  return {
+    requests: total((round) => round.requests),
+    seconds: total((round) => round.seconds),
+    p50: Math.max(...rounds.map((round) => round.p50)),
+    p99: Math.max(...rounds.map((round) => round.p99)),
+    errors: total((round) => round.errors),
+  };
+}
+
+const perSecond = (result: Load) => result.requests / result.seconds;
 
 async function main(): Promise<void> {
   console.log(
-    `api-read: ${REQUESTS} requests per endpoint (+${WARMUP} warm-up) at concurrency ${CONCURRENCY}`,
+    `api-read: autocannon, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per endpoint (+1 s warm-up each)`,
   );
-  const stack = await startStack({ withWorker: false });
+  const script = join(import.meta.dirname, 'api-read.ts');
+  const children: Array<{ stop(): Promise<void> }> = [];
+  const close = closeOnStop(async () => {
+    await Promise.allSettled(children.map((child) => child.stop()));
+  });
   try {
-    const ada = await stack.signIn(SANDBOX_IDS.users.ada);
-    const timed = (path: string, auth: string | null) => async () => {
-      const start = performance.now();
-      const response = await fetch(
-        `${stack.apiUrl}${path}`,
-        auth ? { headers: { authorization: auth } } : {},
-      );
-      await response.arrayBuffer();
-      if (!response.ok) throw new Error(`GET ${path} -> ${response.status}`);
-      return elapsedMs(start);
-    };
-    const config = timed(`/api/guilds/${GUILD}/config`, ada);
-    const health = timed('/healthz', null);
+    const api = await startBenchChild<Ready>(script, API_FLAG);
+    children.push(api);
+    const bare = await startBenchChild<Ready>(script, BARE_FLAG);
+    children.push(bare);
+    const configUrl = `${api.ready.url}${CONFIG_PATH}`;
+    const authHeaders = { authorization: api.ready.authorization ?? '' };
 
-    // The first config read fills the permission cache; the warm-up covers JIT and pools.
-    await runBounded(WARMUP, CONCURRENCY, config);
-    await runBounded(WARMUP, CONCURRENCY, health);
-    // Alternate the two in quarters so load from other processes falls on both alike.
-    const configSamples: number[] = [];
-    const healthSamples: number[] = [];
-    for (let round = 0; round < 4; round += 1) {
-      healthSamples.push(...(await runBounded(REQUESTS / 4, CONCURRENCY, health)));
-      configSamples.push(...(await runBounded(REQUESTS / 4, CONCURRENCY, config)));
+    await load(bare.ready.url, {}, 1);
+    await load(configUrl, authHeaders, 1);
+    const bareRounds: Load[] = [];
+    const configRounds: Load[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      bareRounds.push(await load(bare.ready.url, {}, SECONDS));
+      configRounds.push(await load(configUrl, authHeaders, SECONDS));
     }
-    const base = summarize(healthSamples);
-    const read = summarize(configSamples);
+    const base = merge(bareRounds);
+    const read = merge(configRounds);
+    if (read.errors > 0 || base.errors > 0)
+      throw new Error(`errors under load: config read ${read.errors}, bare ${base.errors}`);
+    const row = (label: string, result: Load) => [
+      label,
+      String(result.requests),
+      perSecond(result).toFixed(0),
+      `${result.p50.toFixed(1)} ms`,
+      `${result.p99.toFixed(1)} ms`,
+    ];
     printTable([
-      ['endpoint', 'n', 'p50', 'p99', 'max', 'p50 ratio', 'p99 ratio'],
-      ['baseline: GET /healthz', String(base.n), ms(base.p50), ms(base.p99), ms(base.max), '1.00x', '1.00x'],
-      [
-        'GET /api/guilds/:id/config',
-        String(read.n),
-        ms(read.p50),
-        ms(read.p99),
-        ms(read.max),
-        ratio(read.p50, base.p50),
-        ratio(read.p99, base.p99),
-      ],
+      ['endpoint', 'requests', 'req/s', 'p50 (worst round)', 'p99 (worst round)'],
+      row('baseline: bare Fastify GET /', base),
+      row(`GET ${CONFIG_PATH.replace(GUILD, ':id')}`, read),
     ]);
+    const throughput = perSecond(read) / perSecond(base);
+    const met = throughput >= GOAL_RATIO && read.p99 <= GOAL_P99_MS;
     reportHeadline(
       'api-read',
-      `config read p50 ${ms(read.p50)} (${ratio(read.p50, base.p50)}), p99 ${ms(read.p99)} (${ratio(read.p99, base.p99)}) vs /healthz p50 ${ms(base.p50)}`,
+      `config read ${perSecond(read).toFixed(0)} req/s vs bare Fastify ${perSecond(base).toFixed(0)} req/s = ${ratio(perSecond(read), perSecond(base))} (goal ${GOAL_RATIO.toFixed(2)}x), p50 ${read.p50.toFixed(1)} ms, p99 ${read.p99.toFixed(1)} ms (goal ${GOAL_P99_MS} ms)${met ? '' : ' — GOAL MISSED'}`,
     );
+    if (!met) process.exitCode = 1;
   } finally {
-    await stack.close();
+    await close();
   }
 }
 
-await main();
+if (process.argv.includes(API_FLAG)) await apiChild();
+else if (process.argv.includes(BARE_FLAG)) await bareChild();
+else await main();

@@ -3,7 +3,16 @@ import { sessions } from '@spacecadet/db';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSessionToken, TokenCipher } from '../src/services/crypto.ts';
-import { authorizeCode, GUILDS, type Harness, newPkce, signIn, startHarness, USERS } from './harness.ts';
+import {
+  authorizeCode,
+  dropGuildList,
+  GUILDS,
+  type Harness,
+  newPkce,
+  signIn,
+  startHarness,
+  USERS,
+} from './harness.ts';
 
 let h: Harness;
 let baseUrl: string;
@@ -148,7 +157,7 @@ describe('session lifecycle', () => {
       body: JSON.stringify({ user_id: USERS.ada }),
     });
     expect(((await expired.json()) as { expired: number }).expired).toBeGreaterThan(0);
-    await h.app.services.redis.del(`user-guilds:${USERS.ada}`);
+    await dropGuildList(h, USERS.ada);
 
     const guilds = await h.app.inject({ url: '/api/discord/me/guilds', headers: { authorization: auth } });
     expect(guilds.statusCode).toBe(200);
@@ -161,7 +170,7 @@ describe('session lifecycle', () => {
       .update(sessions)
       .set({ discordTokenExpiresAt: new Date(0) })
       .where(where);
-    await h.app.services.redis.del(`user-guilds:${USERS.ada}`);
+    await dropGuildList(h, USERS.ada);
     const again = await h.app.inject({ url: '/api/discord/me/guilds', headers: { authorization: auth } });
     expect(again.statusCode).toBe(200);
     const [afterSecond] = await h.database.db.select().from(sessions).where(where);
@@ -178,7 +187,7 @@ describe('concurrent refreshes', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ user_id: USERS.rex }),
     });
-    await h.app.services.redis.del(`user-guilds:${USERS.rex}`);
+    await dropGuildList(h, USERS.rex);
     const responses = await Promise.all(
       Array.from({ length: 5 }, () =>
         h.app.inject({ url: '/api/discord/me/guilds', headers: { authorization: auth } }),
@@ -219,7 +228,7 @@ describe('a refresh Discord refuses', () => {
       .update(sessions)
       .set({ discordTokenExpiresAt: new Date(0), discordRefreshTokenEnc: cipher.encrypt('revoked-by-user') })
       .where(where);
-    await h.app.services.redis.del(`user-guilds:${USERS.mo}`);
+    await dropGuildList(h, USERS.mo);
     const response = await h.app.inject({ url: '/api/discord/me/guilds', headers: { authorization: auth } });
     expect(response.statusCode).toBe(401);
     expect(response.json().error).toBe('session_expired');
@@ -253,7 +262,7 @@ describe('GET /api/discord/me/guilds', () => {
 
   it('answers 502 discord_guilds_fetch_failed when Discord fails', async () => {
     const auth = await signIn(h, USERS.rex);
-    await h.app.services.redis.del(`user-guilds:${USERS.rex}`);
+    await dropGuildList(h, USERS.rex);
     await fetch(`${h.sandbox.url}/_sandbox/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

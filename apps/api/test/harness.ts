@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
+import { userGuildsCacheKey } from '@spacecadet/contract';
 import {
   botGuilds,
   colorGroups,
@@ -173,4 +174,13 @@ export async function appWithRedisDown(h: Harness): Promise<FastifyInstance> {
   const env = testEnv(h.database, h.redis, h.sandbox);
   const config = loadApiConfig({ ...env, REDIS_URL: `redis://127.0.0.1:${await closedPort()}` });
   return buildApp({ ...config, redisTimeoutMs: 500 }, { logger: false });
+}
+
+/**
+ * What the worker does when Discord reports a user's rights changed: the shared Redis copy of
+ * their guild list goes, and every API replica is told to drop its in-memory copy.
+ */
+export async function dropGuildList(h: Harness, userId: string): Promise<void> {
+  await h.app.services.redis.del(userGuildsCacheKey(userId));
+  await h.app.services.replicaCache.announce({ kind: 'user-guilds', id: userId });
 }

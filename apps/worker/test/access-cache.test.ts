@@ -1,4 +1,4 @@
-import { userGuildsCacheKey } from '@spacecadet/contract';
+import { apiCacheChannel, userGuildsCacheKey } from '@spacecadet/contract';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
@@ -12,6 +12,9 @@ describe("the API's cached guild lists follow Discord's member and role changes"
   let harness: Harness;
   let worker: RunningWorker;
   let redis: Redis;
+  let listener: Redis;
+  /** What the worker announced on the API cache channel (every API replica drops these copies). */
+  const announced: string[] = [];
 
   /** The key the API reads, as stored (this test's client has no keyPrefix). */
   const key = (userId: string) => storedKey(harness, userGuildsCacheKey(userId));
@@ -43,9 +46,13 @@ describe("the API's cached guild lists follow Discord's member and role changes"
     harness = await startHarness();
     worker = await startWorker(harness.config());
     redis = new Redis(harness.redis.url);
+    listener = new Redis(harness.redis.url);
+    await listener.subscribe(apiCacheChannel(harness.redis.prefix));
+    listener.on('message', (_channel: string, message: string) => announced.push(message));
   });
   afterAll(async () => {
     redis?.disconnect();
+    listener?.disconnect();
     await worker?.close();
     await harness.close();
   });
@@ -56,6 +63,9 @@ describe("the API's cached guild lists follow Discord's member and role changes"
     await admin('DELETE', `/guilds/${STATION}/members/${mo}/roles/${stationManagers}`);
     await gone(mo);
     expect(await redis.exists(key(rex))).toBe(1);
+    await waitFor('the drop announced to the API replicas', async () =>
+      announced.includes(`user-guilds:${mo}`),
+    );
   });
 
   it('drops the lists naming a guild whose role loses Manage Server, and only those', async () => {
@@ -66,9 +76,13 @@ describe("the API's cached guild lists follow Discord's member and role changes"
     );
     await seed(mo, [STATION]);
     await seed(rex, [ORBIT]);
+    announced.length = 0;
     await admin('PATCH', `/guilds/${STATION}/roles/${stationManagers}`, { permissions: '0' });
     await gone(mo);
     expect(await redis.exists(key(rex))).toBe(1);
+    await waitFor('the drop announced to the API replicas', async () =>
+      announced.includes(`guild-lists:${STATION}`),
+    );
   });
 
   it('drops the lists naming a guild when a role with Manage Server is deleted', async () => {

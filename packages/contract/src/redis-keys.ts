@@ -143,3 +143,42 @@ export function queueViewTicketKey(ticketHash: string): string {
 export function queueViewPassKey(passHash: string): string {
   return `queue-view:pass:${passHash}`;
 }
+
+/**
+ * The pub/sub channel on which any process tells every API replica which of its in-process
+ * copies to drop (apps/api/src/services/replica-cache.ts). Channels are not keys: ioredis'
+ * `keyPrefix` does not touch them, so the prefix is part of the name.
+ */
+export function apiCacheChannel(redisPrefix: string): string {
+  return `${redisPrefix}:api-cache`;
+}
+
+/**
+ * What an API replica must forget: a session (logout, revocation), one user's manageable guild
+ * list, every list naming a guild (a rights change whose holders are unknown), a guild's config.
+ */
+export type ApiCacheDrop =
+  | { kind: 'session'; id: string }
+  | { kind: 'user-guilds'; id: string }
+  | { kind: 'guild-lists'; id: string }
+  | { kind: 'config'; id: string };
+
+const API_CACHE_DROP_KINDS: ReadonlySet<string> = new Set([
+  'session',
+  'user-guilds',
+  'guild-lists',
+  'config',
+]);
+
+export function encodeApiCacheDrop(drop: ApiCacheDrop): string {
+  return `${drop.kind}:${drop.id}`;
+}
+
+/** Null for a message no replica understands (it is then safest to drop everything). */
+export function decodeApiCacheDrop(message: string): ApiCacheDrop | null {
+  const colon = message.indexOf(':');
+  const kind = message.slice(0, colon);
+  const id = message.slice(colon + 1);
+  if (colon < 1 || id === '' || !API_CACHE_DROP_KINDS.has(kind)) return null;
+  return { kind, id } as ApiCacheDrop;
+}

@@ -1,4 +1,4 @@
-import { bullPrefix, JOB_QUEUE, redisKeyPrefix } from '@spacecadet/contract';
+import { apiCacheChannel, bullPrefix, JOB_QUEUE, redisKeyPrefix } from '@spacecadet/contract';
 import { createDb } from '@spacecadet/db';
 import { watchRedisDurability } from '@spacecadet/db/redis-durability';
 import { Queue } from 'bullmq';
@@ -11,6 +11,7 @@ import { DiscordClient } from '../services/discord.ts';
 import { GuildAccessService } from '../services/guild-access.ts';
 import { GuildResources } from '../services/guild-resources.ts';
 import type { GuildJobQueue } from '../services/jobs.ts';
+import { ReplicaCache } from '../services/replica-cache.ts';
 import { SessionService } from '../services/sessions.ts';
 
 function redisOptions(config: ApiConfig) {
@@ -42,13 +43,16 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
   });
   // BullMQ refuses a keyPrefix on its connection; it namespaces with its own `prefix`.
   const queueRedis = new Redis(config.redisUrl, redisOptions(config));
-  for (const client of [redis, queueRedis]) {
+  // Subscribed to the API cache channel only (a subscribed connection can do nothing else).
+  const subscriber = new Redis(config.redisUrl, redisOptions(config));
+  const replicaCache = new ReplicaCache(redis, subscriber, apiCacheChannel(config.redisPrefix), app.log);
+  for (const client of [redis, queueRedis, subscriber]) {
     client.on('error', (error: Error) => app.log.debug({ err: error }, 'redis connection error'));
   }
   // Warns at start (and after a Redis restart) when Redis could lose queued jobs.
   watchRedisDurability(queueRedis, app.log);
   await Promise.all(
-    [redis, queueRedis].map((client) =>
+    [redis, queueRedis, subscriber].map((client) =>
       client
         .connect()
         .catch((error: unknown) => app.log.warn({ err: error }, 'Redis not reachable at start')),
@@ -63,7 +67,8 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
 
   const discord = new DiscordClient({ ...config.discord });
   const cipher = new TokenCipher(config.sessionSecret);
-  const sessions = new SessionService(dbHandle.db, cipher, discord, config.sessionTtlSec);
+  await replicaCache.start();
+  const sessions = new SessionService(dbHandle.db, cipher, discord, config.sessionTtlSec, replicaCache);
   const services: AppServices = {
     config,
     db: dbHandle.db,
@@ -71,7 +76,8 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
     queue,
     discord,
     sessions,
-    guildAccess: new GuildAccessService(redis, discord, sessions, config.cacheTtlSec.guilds),
+    replicaCache,
+    guildAccess: new GuildAccessService(redis, discord, sessions, config.cacheTtlSec.guilds, replicaCache),
     guildResources: new GuildResources(redis, discord, config.cacheTtlSec.channels),
   };
   app.decorate('services', services);
@@ -80,6 +86,7 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
     await queue.close().catch((error: unknown) => app.log.warn({ err: error }, 'queue close failed'));
     redis.disconnect();
     queueRedis.disconnect();
+    subscriber.disconnect();
     await dbHandle.close();
   });
   return services;

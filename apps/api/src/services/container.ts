@@ -5,6 +5,7 @@ import type { DiscordClient } from './discord.ts';
 import type { GuildAccessService } from './guild-access.ts';
 import type { GuildResources } from './guild-resources.ts';
 import type { GuildJobQueue } from './jobs.ts';
+import type { ReplicaCache } from './replica-cache.ts';
 import type { SessionContext, SessionService } from './sessions.ts';
 
 /** Everything a route needs from the outside world, built once per app by buildApp. */
@@ -16,6 +17,8 @@ export interface AppServices {
   queue: GuildJobQueue;
   discord: DiscordClient;
   sessions: SessionService;
+  /** In-process copies of hot reads, dropped on every replica when a change is announced. */
+  replicaCache: ReplicaCache;
   guildAccess: GuildAccessService;
   /** The guild's channels, roles and members, for pickers and the body-id check. */
   guildResources: GuildResources;

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { ApiError, sessionExpired } from '../errors.ts';
 import { type DiscordClient, DiscordError, type DiscordPartialGuild } from './discord.ts';
+import type { ExpiringMap, ReplicaCache } from './replica-cache.ts';
 import type { SessionContext, SessionService } from './sessions.ts';
 
 const ADMINISTRATOR = 0x8n;
@@ -23,16 +24,35 @@ export function canManageGuild(guild: Pick<DiscordPartialGuild, 'owner' | 'permi
 const CachedGuilds = z.array(Guild);
 
 /**
+ * A replica's own copy of a user's list, on top of the shared Redis copy (whose TTL is the
+ * documented bound). The worker announces the lists it drops, so a lost right ends here too.
+ */
+export const GUILD_LIST_CACHE = { ttlMs: 15_000, maxEntries: 20_000 } as const;
+
+interface KnownGuilds {
+  guilds: Guild[];
+  ids: ReadonlySet<string>;
+}
+
+/**
  * The guilds a user may manage, from Discord's /users/@me/guilds with the session's own token,
  * cached per user in Redis for a short TTL so the guard does not call Discord on every request.
  */
 export class GuildAccessService {
+  private readonly known: ExpiringMap<string, KnownGuilds>;
+
   constructor(
     private readonly redis: Redis,
     private readonly discord: DiscordClient,
     private readonly sessions: SessionService,
     private readonly ttlSec: number,
-  ) {}
+    cache: ReplicaCache,
+  ) {
+    this.known = cache.map<string, KnownGuilds>(GUILD_LIST_CACHE, (map, drop) => {
+      if (drop.kind === 'user-guilds') map.delete(drop.id);
+      else if (drop.kind === 'guild-lists') map.deleteWhere((list) => list.ids.has(drop.id));
+    });
+  }
 
   /**
    * Requests of one session that miss the cache together share one call to Discord, whose
@@ -42,15 +62,32 @@ export class GuildAccessService {
   private readonly inflight = new Map<string, Promise<Guild[]>>();
 
   async adminGuilds(session: SessionContext): Promise<Guild[]> {
-    const key = userGuildsCacheKey(session.user.id);
-    const cached = await this.readCache(key);
-    if (cached) return cached;
+    return (await this.knownGuilds(session)).guilds;
+  }
 
-    const pending = this.inflight.get(session.id);
-    if (pending) return pending;
-    const loading = this.loadAdminGuilds(session, key).finally(() => this.inflight.delete(session.id));
-    this.inflight.set(session.id, loading);
-    return loading;
+  async canManage(session: SessionContext, guildId: string): Promise<boolean> {
+    return (await this.knownGuilds(session)).ids.has(guildId);
+  }
+
+  /** From memory, else the shared Redis copy, else Discord; kept in memory for the next request. */
+  private async knownGuilds(session: SessionContext): Promise<KnownGuilds> {
+    const userId = session.user.id;
+    const inMemory = this.known.get(userId);
+    if (inMemory !== undefined) return inMemory;
+    const version = this.known.version();
+    const key = userGuildsCacheKey(userId);
+    let guilds = await this.readCache(key);
+    if (guilds === null) {
+      let pending = this.inflight.get(session.id);
+      if (pending === undefined) {
+        pending = this.loadAdminGuilds(session, key).finally(() => this.inflight.delete(session.id));
+        this.inflight.set(session.id, pending);
+      }
+      guilds = await pending;
+    }
+    const found: KnownGuilds = { guilds, ids: new Set(guilds.map((guild) => guild.id)) };
+    this.known.fill(userId, found, version);
+    return found;
   }
 
   private async loadAdminGuilds(session: SessionContext, key: string): Promise<Guild[]> {
@@ -60,11 +97,6 @@ export class GuildAccessService {
       .map((g): Guild => ({ id: g.id, name: g.name, icon: g.icon, owner: g.owner }));
     await this.redis.set(key, JSON.stringify(admin), 'EX', this.ttlSec).catch(() => undefined);
     return admin;
-  }
-
-  async canManage(session: SessionContext, guildId: string): Promise<boolean> {
-    const guilds = await this.adminGuilds(session);
-    return guilds.some((guild) => guild.id === guildId);
   }
 
   /** A Redis outage only costs a call to Discord, so cache errors count as a miss. */

@@ -1,9 +1,10 @@
 import type { SessionUser } from '@spacecadet/contract';
 import type { Db } from '@spacecadet/db';
 import { type SessionRow, sessions } from '@spacecadet/db/schema';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import { hashSessionToken, newSessionToken, type TokenCipher } from './crypto.ts';
 import { type DiscordClient, DiscordError, type DiscordTokenResponse } from './discord.ts';
+import type { ExpiringMap, ReplicaCache } from './replica-cache.ts';
 
 /** The signed-in session a request carries once authenticated. */
 export interface SessionContext {
@@ -23,16 +24,38 @@ const STALE_SESSION_MS = 24 * 3600 * 1000;
 const DISCORD_EXPIRY_MARGIN_MS = 30_000;
 
 /**
+ * How long a replica keeps a looked-up session in memory. Logout and revocation are announced to
+ * every replica at once; this bounds only a session ended in Postgres by hand.
+ */
+export const SESSION_CACHE = { ttlMs: 30_000, maxEntries: 20_000 } as const;
+
+/**
  * API sessions: an opaque token for the browser (only its sha256 is stored) and the user's
  * Discord tokens kept server-side, encrypted, refreshed with the refresh_token grant on demand.
  */
 export class SessionService {
+  /** Valid sessions by token hash, as `lookup` found them. */
+  private readonly cached: ExpiringMap<string, SessionContext>;
+  /** The session lookup of every guarded request, prepared once per Postgres connection. */
+  private readonly byTokenHash;
+
   constructor(
     private readonly db: Db,
     private readonly cipher: TokenCipher,
     private readonly discord: DiscordClient,
     private readonly ttlSec: number,
-  ) {}
+    private readonly cache: ReplicaCache,
+  ) {
+    this.cached = cache.map<string, SessionContext>(SESSION_CACHE, (map, drop) => {
+      if (drop.kind === 'session') map.deleteWhere((session) => session.id === drop.id);
+    });
+    this.byTokenHash = db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
+      .limit(1)
+      .prepare('session_by_token_hash');
+  }
 
   async create(
     user: SessionUser,
@@ -64,30 +87,34 @@ export class SessionService {
   }
 
   async lookup(token: string): Promise<SessionLookup> {
-    const [row] = await this.db
-      .select()
-      .from(sessions)
-      .where(eq(sessions.tokenHash, hashSessionToken(token)))
-      .limit(1);
+    const tokenHash = hashSessionToken(token);
+    const known = this.cached.get(tokenHash);
+    if (known !== undefined) {
+      return known.expiresAt.getTime() <= Date.now()
+        ? { status: 'expired' }
+        : { status: 'valid', session: known };
+    }
+    const version = this.cached.version();
+    const [row] = await this.byTokenHash.execute({ tokenHash });
     if (!row) return { status: 'unknown' };
     if (row.revokedAt !== null || row.expiresAt.getTime() <= Date.now()) return { status: 'expired' };
-    return {
-      status: 'valid',
-      session: {
-        id: row.id,
-        user: {
-          id: row.userId,
-          username: row.username,
-          discriminator: row.discriminator,
-          avatar: row.avatar,
-        },
-        expiresAt: row.expiresAt,
+    const session: SessionContext = {
+      id: row.id,
+      user: {
+        id: row.userId,
+        username: row.username,
+        discriminator: row.discriminator,
+        avatar: row.avatar,
       },
+      expiresAt: row.expiresAt,
     };
+    this.cached.fill(tokenHash, session, version, row.expiresAt.getTime() - Date.now());
+    return { status: 'valid', session };
   }
 
   async revoke(sessionId: string): Promise<void> {
     await this.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
+    await this.cache.announce({ kind: 'session', id: sessionId });
   }
 
   /**
@@ -100,6 +127,7 @@ export class SessionService {
       .set({ revokedAt: new Date() })
       .where(eq(sessions.id, sessionId))
       .returning();
+    await this.cache.announce({ kind: 'session', id: sessionId });
     const sealed = row?.discordRefreshTokenEnc ?? row?.discordAccessTokenEnc;
     if (sealed === undefined) return;
     await this.discord.revokeToken(this.cipher.decrypt(sealed)).catch(() => undefined);
@@ -120,7 +148,8 @@ export class SessionService {
     const usable = this.usableToken(row, options.refused);
     if (usable !== null) return usable;
 
-    return this.db.transaction(async (tx) => {
+    let revoked = false;
+    const token = await this.db.transaction(async (tx) => {
       const [locked] = await tx.select().from(sessions).where(eq(sessions.id, sessionId)).for('update');
       if (!locked || locked.revokedAt !== null) return null;
       const refreshedMeanwhile = this.usableToken(locked, options.refused);
@@ -133,6 +162,7 @@ export class SessionService {
       } catch (error) {
         if (error instanceof DiscordError && error.status >= 400 && error.status < 500) {
           await tx.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
+          revoked = true;
           return null;
         }
         throw error;
@@ -147,6 +177,9 @@ export class SessionService {
         .where(eq(sessions.id, sessionId));
       return fresh.access_token;
     });
+    // Announced once committed, so no replica can read the session back as valid meanwhile.
+    if (revoked) await this.cache.announce({ kind: 'session', id: sessionId });
+    return token;
   }
 
   /** The stored access token, unless it has expired or is the one Discord just refused. */

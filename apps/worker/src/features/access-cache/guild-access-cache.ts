@@ -1,4 +1,9 @@
-import { userGuildsCacheKey } from '@spacecadet/contract';
+import {
+  type ApiCacheDrop,
+  apiCacheChannel,
+  encodeApiCacheDrop,
+  userGuildsCacheKey,
+} from '@spacecadet/contract';
 import { Events, PermissionFlagsBits, type PermissionsBitField } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import { onGateway } from '../feature.ts';
@@ -7,9 +12,10 @@ import { onGateway } from '../feature.ts';
 const MANAGE_RIGHTS = PermissionFlagsBits.Administrator | PermissionFlagsBits.ManageGuild;
 
 /**
- * The API caches each user's manageable guild list in Redis for a short TTL. The worker sees
- * member, role and owner changes live, so it deletes the lists they may have made wrong: a
- * manager who loses Manage Server loses dashboard access within seconds, not at the TTL.
+ * The API caches each user's manageable guild list in Redis for a short TTL (and each API
+ * replica in memory). The worker sees member, role and owner changes live, so it deletes the
+ * lists they may have made wrong and announces it on the API cache channel: a manager who loses
+ * Manage Server loses dashboard access within seconds, not at the TTL.
  *
  * - a member's roles changed (guildMemberUpdate; members are not cached, so the event carries a
  *   partial old member and every update counts) or they left (guildMemberRemove): their list;
@@ -52,10 +58,22 @@ function manageRights(permissions: Readonly<PermissionsBitField>): bigint {
   return permissions.bitfield & MANAGE_RIGHTS;
 }
 
-/** Deletes these users' cached lists; returns how many existed. */
+/** Deletes these users' cached lists (and every API replica's copy); returns how many existed in Redis. */
 export async function dropUserGuildLists(deps: WorkerDeps, userIds: readonly string[]): Promise<number> {
-  const keys = [...new Set(userIds)].map((id) => userGuildsCacheKey(id));
-  return keys.length === 0 ? 0 : deps.redis.del(...keys);
+  const users = [...new Set(userIds)];
+  if (users.length === 0) return 0;
+  const dropped = await deps.redis.del(...users.map((id) => userGuildsCacheKey(id)));
+  await announce(
+    deps,
+    users.map((id) => ({ kind: 'user-guilds', id })),
+  );
+  return dropped;
+}
+
+/** Tells every API replica to drop its in-memory copies too (they may hold one Redis no longer does). */
+async function announce(deps: WorkerDeps, drops: readonly ApiCacheDrop[]): Promise<void> {
+  const channel = apiCacheChannel(deps.config.redisPrefix);
+  await Promise.all(drops.map((drop) => deps.redis.publish(channel, encodeApiCacheDrop(drop))));
 }
 
 /**
@@ -79,6 +97,7 @@ export async function dropGuildListsNaming(deps: WorkerDeps, guildId: string): P
     const stale = keys.filter((_key, index) => namesGuild(lists[index] ?? null, guildId));
     if (stale.length > 0) dropped += await redis.del(...stale);
   } while (cursor !== '0');
+  await announce(deps, [{ kind: 'guild-lists', id: guildId }]);
   return dropped;
 }
 
