@@ -8,7 +8,7 @@ import { registerDocs } from './plugins/docs.ts';
 import { answerClientError, registerErrorHandling, sendError } from './plugins/errors.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerQueueBoard } from './plugins/queue-board.ts';
-import { registerSecurity } from './plugins/security.ts';
+import { registerSecurity, trustedProxies } from './plugins/security.ts';
 import { registerServices } from './plugins/services.ts';
 import { registerRoutes } from './routes/index.ts';
 
@@ -42,6 +42,9 @@ export async function buildApp(config: ApiConfig, options: BuildAppOptions = {})
     bodyLimit: BODY_LIMIT_BYTES,
     // Request ids let a 500's log line be found from the client's report.
     requestIdHeader: 'x-request-id',
+    // Behind a reverse proxy (TRUST_PROXY), request.ip is the client's address from
+    // X-Forwarded-For, for the rate limiter and the logs; off, that header is ignored.
+    trustProxy: trustedProxies(config.trustProxy),
     // The router's own errors (malformed URL, over-long path parameter) in the one error body.
     frameworkErrors: sendError,
     // And what Node's HTTP parser refuses before Fastify sees a request.
