@@ -10,6 +10,7 @@ import { registerMetrics } from './plugins/metrics.ts';
 import { registerQueueBoard } from './plugins/queue-board.ts';
 import { registerSecurity, trustedProxies } from './plugins/security.ts';
 import { registerServices } from './plugins/services.ts';
+import { registerRequestId, requestIdOf, withRequestId } from './request-id.ts';
 import { registerRoutes } from './routes/index.ts';
 
 export type { ApiConfig } from './env.ts';
@@ -40,13 +41,16 @@ export async function buildApp(config: ApiConfig, options: BuildAppOptions = {})
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: BODY_LIMIT_BYTES,
-    // Request ids let a 500's log line be found from the client's report.
-    requestIdHeader: 'x-request-id',
+    // Request ids let a 500's log line be found from the client's report: a safe incoming
+    // x-request-id or a fresh UUID (request-id.ts), echoed in the answer and carried into jobs.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     // Behind a reverse proxy (TRUST_PROXY), request.ip is the client's address from
     // X-Forwarded-For, for the rate limiter and the logs; off, that header is ignored.
     trustProxy: trustedProxies(config.trustProxy),
     // The router's own errors (malformed URL, over-long path parameter) in the one error body.
-    frameworkErrors: sendError,
+    // No hook runs for them, so the request id header is added here.
+    frameworkErrors: (error, request, reply) => sendError(error, request, withRequestId(request, reply)),
     // And what Node's HTTP parser refuses before Fastify sees a request.
     clientErrorHandler: answerClientError,
     // Slow clients: a request must arrive within these, else Node answers 408 (through
@@ -65,6 +69,7 @@ export async function buildApp(config: ApiConfig, options: BuildAppOptions = {})
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  registerRequestId(app);
 
   // JSON only (anything else is 415). Bodiless POSTs sent with a JSON content type are fine;
   // malformed JSON is a 400.

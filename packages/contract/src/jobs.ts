@@ -31,10 +31,24 @@ export const JOB_NAMES = [
 export const JobName = z.enum(JOB_NAMES);
 export type JobName = z.infer<typeof JobName>;
 
-/** Every job acts on one guild; `requested_by` is the dashboard user (null for schedules). */
+/**
+ * The id of one API request (its `x-request-id`): the API's own UUID, or a client's that is short
+ * and plain enough to echo in a header and write to logs unchanged.
+ */
+export const RequestId = z
+  .string()
+  .regex(/^[A-Za-z0-9._:-]{1,64}$/, 'must be 1 to 64 letters, digits or ._:-');
+export type RequestId = z.infer<typeof RequestId>;
+
+/**
+ * Every job acts on one guild; `requested_by` is the dashboard user (null for schedules) and
+ * `request_id` the API request that queued it, so the worker's log lines for the job can be
+ * found from it (absent for schedules and the worker's own follow-ups).
+ */
 export const GuildJobPayload = z.object({
   guild_id: Snowflake,
   requested_by: Snowflake.nullable(),
+  request_id: RequestId.optional(),
 });
 export type GuildJobPayload = z.infer<typeof GuildJobPayload>;
 

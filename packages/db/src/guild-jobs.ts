@@ -33,21 +33,28 @@ export interface GuildJobQueueLike {
  * already started may have read the state before the change, so then one follow-up run is
  * queued (`<job id>.followup`, itself joined while pending); it waits for the running one
  * through the guild lock.
+ *
+ * `requestId`: the API request that asked for it, carried to the worker's log lines.
  */
 export async function addGuildJob(
   queue: GuildJobQueueLike,
   name: JobName,
   guildId: string,
   userId: string | null,
-  options: { afterChange?: boolean } = {},
+  options: { afterChange?: boolean; requestId?: string } = {},
 ): Promise<string> {
   const jobId = jobIdFor(name, guildId);
+  const data: GuildJobPayload = {
+    guild_id: guildId,
+    requested_by: userId,
+    ...(options.requestId === undefined ? {} : { request_id: options.requestId }),
+  };
   const state = await queue.getJobState(jobId);
   if (state === 'active' && options.afterChange) {
     const followUp = `${jobId}.followup`;
-    await addJob(queue, name, followUp, await queue.getJobState(followUp), guildId, userId);
+    await addJob(queue, name, followUp, await queue.getJobState(followUp), data);
   } else {
-    await addJob(queue, name, jobId, state, guildId, userId);
+    await addJob(queue, name, jobId, state, data);
   }
   return jobId;
 }
@@ -58,12 +65,11 @@ async function addJob(
   name: JobName,
   jobId: string,
   state: string,
-  guildId: string,
-  userId: string | null,
+  data: GuildJobPayload,
 ): Promise<void> {
   if (PENDING_STATES.has(state)) return;
   // A concurrent request may have replaced a finished one already; then add() finds theirs.
   if (state === 'completed' || state === 'failed') await queue.remove(jobId).catch(() => 0);
   // Two concurrent adds with one id still make one job: BullMQ keeps the first.
-  await queue.add(name, { guild_id: guildId, requested_by: userId }, { ...GUILD_JOB_OPTIONS, jobId });
+  await queue.add(name, data, { ...GUILD_JOB_OPTIONS, jobId });
 }

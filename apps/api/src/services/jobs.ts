@@ -9,6 +9,7 @@ import { addGuildJob } from '@spacecadet/db/guild-jobs';
 import type { Job, Queue } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, QUEUE_UNAVAILABLE_MESSAGE } from '../errors.ts';
+import { currentRequestId } from '../request-id.ts';
 import { isDependencyDown } from './dependency-errors.ts';
 
 /** BullMQ's finer states folded into the contract's. */
@@ -45,7 +46,8 @@ async function withQueue<T>(work: () => Promise<T>): Promise<T> {
  * is joined, a finished one replaced; with `afterChange`, a running one gets one follow-up run). A job whose worker died counts as pending: another
  * worker takes it over within the worker's JOB_LOCK_DURATION_MS and resumes it, so a click
  * joins it (its status says `recovering`) rather than starting a second run that would race
- * the recovered one.
+ * the recovered one. The job carries the id of the request being handled (`request_id`), so the
+ * worker's log lines for it can be found from the API's; a joined job keeps the first one's.
  */
 export async function enqueueGuildJob(
   queue: GuildJobQueue,
@@ -54,7 +56,10 @@ export async function enqueueGuildJob(
   userId: string | null,
   options: { afterChange?: boolean } = {},
 ): Promise<string> {
-  return withQueue(() => addGuildJob(queue, name, guildId, userId, options));
+  const requestId = currentRequestId();
+  return withQueue(() =>
+    addGuildJob(queue, name, guildId, userId, requestId === undefined ? options : { ...options, requestId }),
+  );
 }
 
 /**

@@ -46,19 +46,27 @@ export function createJobWorker(
     },
   );
   worker.on('failed', (job, error) => {
-    logger.warn(
-      { jobId: job?.id, job: job?.name, attempt: job?.attemptsMade, ...errorFields(error) },
-      'job failed',
-    );
+    logger.warn({ ...jobFields(job), attempt: job?.attemptsMade, ...errorFields(error) }, 'job failed');
   });
   worker.on('completed', (job, result) => {
-    logger.info({ jobId: job.id, job: job.name, result }, 'job completed');
+    logger.info({ ...jobFields(job), result }, 'job completed');
   });
   worker.on('error', (error) => logger.error(errorFields(error), 'job worker error'));
   worker.on('stalled', (jobId) => {
     logger.warn({ jobId }, 'job stalled: the worker running it stopped; queued again to be taken over');
   });
   return worker;
+}
+
+const JobRequest = GuildJobPayload.pick({ request_id: true });
+
+/**
+ * What every log line about a job carries: the id of the API request that queued it (none for
+ * schedules), so `grep <x-request-id>` finds the request's lines in the API's and worker's logs.
+ */
+function jobFields(job: Job | undefined) {
+  const requestId = JobRequest.safeParse(job?.data).data?.request_id;
+  return { ...(requestId === undefined ? {} : { requestId }), jobId: job?.id, job: job?.name };
 }
 
 /** How long a job waits before trying again when another job of its feature holds the guild. */
@@ -81,7 +89,7 @@ async function runJob(
   } catch (error) {
     if (error instanceof JobFailure || isBullMqSignal(error)) throw error;
     deps.logger.error(
-      { jobId: job.id, job: job.name, attempt: job.attemptsStarted, ...errorFields(error) },
+      { ...jobFields(job), attempt: job.attemptsStarted, ...errorFields(error) },
       'job crashed',
     );
     // Same retry behaviour as the real error: only an unrecoverable one stops the retries.
@@ -110,7 +118,7 @@ async function dispatchJob(
   if (!payload.success) {
     throw new JobFailure('invalid_payload', payload.error.issues.map((issue) => issue.message).join('; '));
   }
-  const log = deps.logger.child({ jobId: job.id, job: name.data, guildId: payload.data.guild_id });
+  const log = deps.logger.child({ ...jobFields(job), guildId: payload.data.guild_id });
   log.info({ attempt: job.attemptsStarted }, 'job started');
   const feature = name.data.slice(0, name.data.indexOf('.'));
   const lockKey = guildJobLockKey(feature, payload.data.guild_id);
