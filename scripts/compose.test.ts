@@ -111,4 +111,14 @@ describe('docker-compose.yml', () => {
     const withoutShards = (name: string) => serviceBlock(name).replace(/^ {6}SHARD_IDS: .*\n/m, '');
     expect(withoutShards('worker-shard-1')).toBe(withoutShards('worker'));
   });
+
+  it('gives api and workers a /metrics listener on the compose network, never published', () => {
+    for (const name of ['api', 'worker', 'worker-shard-1']) {
+      const block = serviceBlock(name);
+      expect(block, name).toMatch(/^ {6}METRICS_PORT: '9464'$/m);
+      // The default 127.0.0.1 would be unreachable from a Prometheus in another container.
+      expect(block, name).toMatch(/^ {6}METRICS_HOST: 0\.0\.0\.0$/m);
+    }
+    expect(rendered).not.toMatch(/(?:published|target): '?9464/);
+  });
 });
