@@ -108,9 +108,7 @@ export async function registerQueueBoard(app: FastifyInstance): Promise<void> {
   const serverAdapter = new FastifyAdapter();
   createBullBoard({
     queues: [new BullMQAdapter(queue, { readOnlyMode: true })],
-    // @bull-board/fastify 9.10.1 (its newest) pins @bull-board/api 9.10.1 while the catalog has
-    // 9.10.2: the same adapter interface, declared twice, so TypeScript sees two types.
-    serverAdapter: serverAdapter as unknown as Parameters<typeof createBullBoard>[0]['serverAdapter'],
+    serverAdapter,
     options: { uiConfig: { boardTitle: 'Space Cadet jobs' } },
   });
   serverAdapter.setBasePath(QUEUE_VIEW_PATH);
