@@ -72,7 +72,9 @@ export async function startMetricsServer(
   server.requestTimeout = 10_000;
   server.keepAliveTimeout = 5_000;
   server.listen(listen.port, listen.host);
+  // A port in use rejects here, so the process does not start without the metrics it was asked for.
   await once(server, 'listening');
+  server.on('error', onError);
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {

@@ -61,6 +61,14 @@ describe('startMetricsServer', () => {
     expect(errors).toEqual([new Error('collector broke')]);
   });
 
+  it('fails to start when the port is taken', async () => {
+    server = await startMetricsServer(registry, { port: 0, host: '127.0.0.1', token: null });
+    const port = Number(new URL(server.url).port);
+    await expect(startMetricsServer(registry, { port, host: '127.0.0.1', token: null })).rejects.toThrow(
+      /EADDRINUSE/,
+    );
+  });
+
   it('close() frees the port and ends kept-alive connections', async () => {
     server = await startMetricsServer(registry, { port: 0, host: '127.0.0.1', token: null });
     const { url } = server;
@@ -103,6 +111,20 @@ describe('queueDepthGauge', () => {
       active: 1,
       'waiting-children': 0,
     });
+  });
+
+  it('gives up on a queue that does not answer, so a scrape never hangs on Redis', async () => {
+    const errors: unknown[] = [];
+    const gauge = queueDepthGauge({ getJobCounts: () => new Promise(() => {}) }, (error) =>
+      errors.push(error),
+    );
+    const into = target();
+    into.samples.set('waiting', 4);
+    const started = Date.now();
+    await gauge.collect.call(into);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(into.samples.size).toBe(0);
+    expect(String(errors[0])).toContain('queue counts took over 2000 ms');
   });
 
   it('leaves no samples and reports the error when Redis fails', async () => {
