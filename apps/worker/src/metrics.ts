@@ -1,4 +1,4 @@
-import type { JobResult } from '@spacecadet/contract';
+import { JOB_NAMES, type JobResult } from '@spacecadet/contract';
 import {
   type CountableQueue,
   type MetricsListen,
@@ -19,6 +19,9 @@ import {
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { WorkerConfig } from './env.ts';
 import { errorFields, type Logger } from './logger.ts';
+
+/** Job names as labels: a name no handler knows (a stray producer) is one `unknown` series, not many. */
+const KNOWN_JOB_NAMES: ReadonlySet<string> = new Set(JOB_NAMES);
 
 /** @discordjs/rest's bucket route for an interaction's first answer (its path carries the id). */
 const INTERACTION_CALLBACK_ROUTE = '/interactions/:id/:token/callback';
@@ -184,10 +187,11 @@ export class WorkerMetrics {
   }
 
   private onJobFinished(job: Job<unknown, JobResult>, outcome: 'completed' | 'failed' | 'retried'): void {
-    this.jobs.inc({ job_name: job.name, outcome });
+    const jobName = KNOWN_JOB_NAMES.has(job.name) ? job.name : 'unknown';
+    this.jobs.inc({ job_name: jobName, outcome });
     if (job.processedOn) {
       const finishedOn = job.finishedOn ?? Date.now();
-      this.jobDuration.observe({ job_name: job.name }, Math.max(0, finishedOn - job.processedOn) / 1000);
+      this.jobDuration.observe({ job_name: jobName }, Math.max(0, finishedOn - job.processedOn) / 1000);
     }
   }
 

@@ -128,6 +128,18 @@ describe('worker /metrics', () => {
     expect(value(samples, 'job_duration_seconds_count', { job_name: 'color-roles.post-panel' })).toBe(4);
   });
 
+  it('labels a job name no handler knows as unknown', async () => {
+    const jobs = jobQueue(harness);
+    try {
+      const job = await jobs.queue.add(`made-up.${Date.now()}`, { guild_id: STATION, requested_by: null });
+      expect((await jobs.finished(job.id ?? '')).state).toBe('failed');
+    } finally {
+      await jobs.close();
+    }
+    const samples = await scrapeUntil('jobs_total', { job_name: 'unknown', outcome: 'failed' }, 1);
+    expect(samples.some((sample) => sample.labels.job_name?.startsWith('made-up.'))).toBe(false);
+  });
+
   it("times an interaction's first answer from its snowflake, by the kind of answer", async () => {
     const kinds: Record<number, string> = {
       4: 'reply',
