@@ -1,14 +1,15 @@
 /**
  * How `pnpm dev` stops its services: each through the real `pnpm --filter ... <script>` it runs,
- * each signalled once, none left behind.
+ * each signalled once, none left behind; how it shows their logs; and Ctrl+C on the whole thing.
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
 import { type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { groupAlive, spawnService, stopService } from './dev.ts';
+import { createLogFormatter, groupAlive, spawnService, stopService } from './dev.ts';
 
 let database: TestDatabase;
 let redis: TestRedis;
@@ -111,5 +112,109 @@ describe('stopping a service', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(groupAlive(pgid)).toBe(false);
     await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
+  });
+});
+
+describe('the log lines pnpm dev shows', () => {
+  const line = (fields: Record<string, unknown>) =>
+    JSON.stringify({ level: 30, time: Date.UTC(2026, 0, 1, 12, 0, 5), pid: 1, hostname: 'box', ...fields });
+
+  it('shows a request as one readable line that keeps its id', () => {
+    const format = createLogFormatter({ colorize: false });
+    const incoming = line({
+      reqId: 'req-7',
+      req: { method: 'GET', url: '/healthz', host: 'x' },
+      msg: 'incoming request',
+    });
+    const completed = line({
+      reqId: 'req-7',
+      res: { statusCode: 200 },
+      responseTime: 5.54,
+      msg: 'request completed',
+    });
+    expect(format(incoming)).toBeNull();
+    const shown = format(completed);
+    expect(shown).toMatch(/^\[\d\d:\d\d:05\] INFO: GET \/healthz 200 6ms \{"reqId":"req-7"\}$/);
+    expect(shown).not.toContain('pid');
+  });
+
+  it('shows a worker line on one line, with the request id of its job', () => {
+    const format = createLogFormatter({ colorize: false });
+    const shown = format(
+      line({
+        service: 'worker',
+        name: 'worker',
+        requestId: 'bug-42',
+        jobId: 'j1',
+        job: 'leveling.sync-roles',
+        msg: 'job completed',
+      }),
+    );
+    expect(shown).toMatch(
+      /^\[\d\d:\d\d:05\] INFO: job completed \{"requestId":"bug-42","jobId":"j1","job":"leveling.sync-roles"\}$/,
+    );
+  });
+
+  it('passes lines that are not pino JSON through unchanged', () => {
+    const format = createLogFormatter({ colorize: false });
+    for (const text of ['  ➜  Local:   http://127.0.0.1:5173/', '{not json', '{"no":"level"}']) {
+      expect(format(text)).toBe(text);
+    }
+  });
+});
+
+describe('pnpm dev', () => {
+  it('prints readable lines, the banner after start-up, and ends on Ctrl+C with exit code 0', async () => {
+    const [sandboxPort, apiPort, dashboardPort] = [await freePort(), await freePort(), await freePort()];
+    const child = spawn('pnpm', ['dev'], {
+      cwd: join(import.meta.dirname, '..'),
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        REDIS_URL: redis.url,
+        REDIS_PREFIX: redis.prefix,
+        SANDBOX_PORT: String(sandboxPort),
+        API_PORT: String(apiPort),
+        DASHBOARD_PORT: String(dashboardPort),
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, as a terminal's foreground job is: Ctrl+C signals all of it.
+      detached: true,
+    });
+    service = child;
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.on('exit', (code, signal) => resolve([code, signal])),
+    );
+    const deadline = Date.now() + 90_000;
+    while (!output.includes('Press Ctrl+C to stop.')) {
+      if (child.exitCode !== null) throw new Error(`exited early: ${output}`);
+      if (Date.now() > deadline) throw new Error(`no banner within 90 s: ${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const started = stripVTControlCharacters(output);
+    // No raw pino JSON; the API's request and the worker's start-up as readable lines.
+    expect(started).not.toMatch(/^\[\w+\]\s+\{"level"/m);
+    expect(started).toMatch(/^\[api\]\s+\[\d\d:\d\d:\d\d\] INFO: GET \/healthz 200 \d+ms/m);
+    // The banner comes after the worker is connected, not lost among its start-up lines.
+    const banner = started.indexOf('Space Cadet is running.');
+    expect(started.indexOf('discord client ready')).toBeGreaterThan(-1);
+    expect(started.indexOf('discord client ready')).toBeLessThan(banner);
+    expect(started.slice(banner)).toContain(`http://127.0.0.1:${apiPort}`);
+
+    process.kill(-(child.pid ?? 0), 'SIGINT');
+    expect(await exited).toEqual([0, null]);
+    const stopped = stripVTControlCharacters(output).slice(banner);
+    expect(stopped).toContain('Space Cadet stopped.');
+    expect(stopped).not.toMatch(/ELIFECYCLE|ERR_PNPM|Command failed/);
+    expect(groupAlive(child.pid ?? 0)).toBe(false);
+    await expect(fetch(`http://127.0.0.1:${apiPort}/healthz`)).rejects.toThrow();
   });
 });

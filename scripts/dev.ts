@@ -4,8 +4,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
+import { prettyFactory } from 'pino-pretty';
 import { inheritedEnv } from './env.ts';
 
 /**
@@ -14,9 +16,74 @@ import { inheritedEnv } from './env.ts';
  */
 export const STOP_DEADLINE_MS = 30_000;
 
-/** Starts `pnpm <args>` as the leader of a new process group (see stopService). */
+/**
+ * Starts `pnpm <args>` as the leader of a new process group (see stopService). Silent: pnpm's
+ * own lines (the script banner, and "Command failed with signal SIGTERM" for every service
+ * stopped on Ctrl+C, which reads like a crash) are left out; the service's output is all there is.
+ */
 export function spawnService(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn('pnpm', args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  return spawn('pnpm', ['--silent', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+}
+
+interface PinoEntry {
+  level: number;
+  msg?: string;
+  reqId?: string;
+  req?: { method?: string; url?: string };
+  res?: { statusCode?: number };
+  responseTime?: number;
+  [field: string]: unknown;
+}
+
+function pinoEntry(line: string): PinoEntry | null {
+  if (!line.startsWith('{')) return null;
+  try {
+    const parsed: unknown = JSON.parse(line);
+    return typeof parsed === 'object' &&
+      parsed !== null &&
+      'level' in parsed &&
+      typeof parsed.level === 'number'
+      ? (parsed as PinoEntry)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Makes a service's output readable in a terminal: pino's JSON lines through pino-pretty, one
+ * line each (time, level, message, then the other fields inline), and Fastify's two lines per
+ * request ("incoming request", "request completed") as one `GET /url 200 3ms` line that keeps
+ * the request id. Returns null for a line held back (an incoming request until it completes);
+ * anything that is not pino JSON (vite, the sandbox) passes unchanged.
+ */
+export function createLogFormatter(options: { colorize: boolean }): (line: string) => string | null {
+  const pretty = prettyFactory({
+    colorize: options.colorize,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname,name,service',
+    singleLine: true,
+  });
+  const incoming = new Map<string, { method?: string; url?: string }>();
+  return (line) => {
+    const entry = pinoEntry(line);
+    if (entry === null) return line;
+    const { reqId, req, res, responseTime, ...rest } = entry;
+    if (reqId !== undefined && req !== undefined && entry.msg === 'incoming request') {
+      // Bounded: a request that never completes is not kept for ever.
+      if (incoming.size >= 1_000) incoming.clear();
+      incoming.set(reqId, req);
+      return null;
+    }
+    if (reqId !== undefined && res !== undefined && entry.msg === 'request completed') {
+      const request = incoming.get(reqId);
+      incoming.delete(reqId);
+      const took = responseTime === undefined ? '' : ` ${Math.round(responseTime)}ms`;
+      const msg = `${request?.method ?? '?'} ${request?.url ?? '?'} ${res.statusCode ?? '?'}${took}`;
+      return pretty({ ...rest, msg, reqId }).trimEnd();
+    }
+    return pretty(entry).trimEnd();
+  };
 }
 
 /** Whether a live (not zombie) process is left in process group `pgid`. */
@@ -114,6 +181,10 @@ async function waitFor(url: string, what: string, timeoutMs = 60_000): Promise<v
   throw new Error(`${what} did not answer at ${url} within ${timeoutMs / 1000}s`);
 }
 
+/** What the worker logs once it is connected to Discord. */
+const WORKER_READY_MESSAGE = 'discord client ready';
+const WORKER_READY_WAIT_MS = 30_000;
+
 function runDev(): void {
   const env = devEnv();
   const useSandbox = /^https?:\/\/(127\.0\.0\.1|localhost)/.test(env.DISCORD_API_BASE ?? '');
@@ -127,18 +198,26 @@ function runDev(): void {
     stopping = true;
     const deadline = Date.now() + STOP_DEADLINE_MS;
     await Promise.all([...services.values()].map((child) => stopService(child, deadline)));
+    if (code === 0) console.log('\n  Space Cadet stopped.');
     process.exit(code);
   }
 
-  function run(name: string, args: string[]): ChildProcess {
+  /** Starts a service; its output is shown line by line, readable (createLogFormatter), prefixed. */
+  function run(name: string, args: string[], onLine?: (line: string) => void): ChildProcess {
     const child = spawnService(args, env);
     const prefix = `[${name}]`.padEnd(10);
-    const forward = (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n'))
-        if (line.trim()) process.stdout.write(`${prefix} ${line}\n`);
-    };
-    child.stdout?.on('data', forward);
-    child.stderr?.on('data', forward);
+    const format = createLogFormatter({ colorize: process.stdout.isTTY === true });
+    for (const stream of [child.stdout, child.stderr]) {
+      if (stream === null) continue;
+      // Whole lines, however the pipe splits them: a JSON line cut in two is not pino's.
+      createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => {
+        onLine?.(line);
+        if (line.trim() === '') return;
+        const shown = format(line);
+        if (shown === null) return;
+        for (const part of shown.split('\n')) process.stdout.write(`${prefix} ${part}\n`);
+      });
+    }
     child.on('exit', (code, signal) => {
       if (!stopping && name !== 'migrate') {
         console.error(`${prefix} exited (${signal ?? code}); stopping everything`);
@@ -168,7 +247,13 @@ function runDev(): void {
       await waitFor(`http://127.0.0.1:${env.SANDBOX_PORT}/_sandbox/state`, 'Discord sandbox');
     }
     run('api', ['--filter', '@spacecadet/api', 'start']);
-    run('worker', ['--filter', '@spacecadet/worker', 'start']);
+    let workerConnected = () => {};
+    const workerReady = new Promise<void>((resolve) => {
+      workerConnected = resolve;
+    });
+    run('worker', ['--filter', '@spacecadet/worker', 'start'], (line) => {
+      if (pinoEntry(line)?.msg === WORKER_READY_MESSAGE) workerConnected();
+    });
     run('dashboard', [
       '--filter',
       '@spacecadet/dashboard',
@@ -179,6 +264,9 @@ function runDev(): void {
     ]);
     await waitFor(`${env.PUBLIC_API_URL}/healthz`, 'API');
     await waitFor(env.DASHBOARD_URL ?? '', 'dashboard');
+    // The banner comes after the start-up lines, so it is the last thing on screen; a worker
+    // that takes longer to reach Discord than this does not hold it back.
+    await Promise.race([workerReady, delay(WORKER_READY_WAIT_MS)]);
 
     console.log(`
   Space Cadet is running.
