@@ -149,6 +149,45 @@ export interface ClickResult {
   response: { type: number; data?: { content?: string; flags?: number; components?: unknown[] } } | null;
 }
 
+/** What a click's answer ended up showing the member. */
+export interface FinalMessage {
+  id: string;
+  content: string;
+  components: Array<{ components?: Array<{ custom_id?: string }> }>;
+}
+
+/**
+ * The message a click's answer ended with: the first answer's, or, when the click was deferred
+ * (answer first, then the role change), what the worker edited into it afterwards.
+ */
+export function finalMessage(
+  sandbox: Sandbox,
+  result: ClickResult,
+  timeoutMs = 10_000,
+): Promise<FinalMessage> {
+  return waitFor(
+    `the final answer to interaction ${result.interaction_id}`,
+    async () => {
+      const response = await fetch(`${sandbox.url}/_sandbox/interactions/${result.interaction_id}`);
+      const record = (await response.json()) as { original: FinalMessage | null };
+      return record.original?.content ? record.original : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+/** The content of `finalMessage`. */
+export async function finalAnswer(
+  sandbox: Sandbox,
+  result: ClickResult,
+  timeoutMs = 10_000,
+): Promise<string> {
+  return (await finalMessage(sandbox, result, timeoutMs)).content;
+}
+
+/** InteractionResponseType.DeferredChannelMessageWithSource: "thinking…", edited later. */
+export const DEFERRED_CHANNEL_MESSAGE = 5;
+
 export function guildState(sandbox: Sandbox, guildId: string) {
   const guild = sandbox.state().guilds.find((candidate) => candidate.id === guildId);
   if (!guild) throw new Error(`guild ${guildId} not in sandbox state`);

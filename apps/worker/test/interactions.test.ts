@@ -11,6 +11,8 @@ import type { ComponentRoute } from '../src/interactions/types.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,
+  DEFERRED_CHANNEL_MESSAGE,
+  finalAnswer,
   type Harness,
   jobQueue,
   memberRoles,
@@ -103,7 +105,36 @@ describe('interaction routing', () => {
       custom_id: 'color:pick:Blue',
     });
     expect(next.responded).toBe(true);
-    expect(next.response?.data?.content).toContain('Blue');
+    expect(await finalAnswer(harness.sandbox, next)).toContain('Blue');
+  });
+
+  it('tells the member something went wrong when a role change fails after the click was answered', async () => {
+    const sandbox = control(harness.sandbox);
+    // Discord fails every try of the role add (discord.js retries a 500 three times).
+    await sandbox.fault({
+      method: 'PUT',
+      path: `/guilds/${STATION}/members/${nia}/roles/`,
+      status: 500,
+      count: 4,
+    });
+    try {
+      const click = await sandbox.click({
+        guild_id: STATION,
+        channel_id: rolesChannel,
+        message_id: panelMessageId,
+        user_id: nia,
+        custom_id: 'color:pick:Pink',
+      });
+      expect(click.response).toMatchObject({
+        type: DEFERRED_CHANNEL_MESSAGE,
+        data: { flags: MessageFlags.Ephemeral },
+      });
+      expect(await finalAnswer(harness.sandbox, click)).toBe(GENERIC_ERROR_MESSAGE);
+      // Every try failed: the error is the role change's, not the answer's.
+      expect((await sandbox.faults()).map((fault) => fault.remaining)).toEqual([0]);
+    } finally {
+      await sandbox.clearFaults();
+    }
   });
 
   it('skips a click replayed after its 3 s window without calling Discord', async () => {

@@ -8,7 +8,7 @@ import {
   setPersonalityOptionRoleId,
 } from '@spacecadet/db/queries/personality-roles';
 import { personalityConfigs, personalityOptions, personalityQuestions } from '@spacecadet/db/schema';
-import { type APIRole, InteractionResponseType, MessageFlags } from 'discord.js';
+import { type APIRole, MessageFlags } from 'discord.js';
 import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,7 @@ import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   type ClickResult,
   control,
+  finalAnswer,
   type Harness,
   jobQueue,
   memberRoles,
@@ -75,14 +76,7 @@ describe('members picking personality roles', () => {
     expect(result.responded).toBe(true);
     expect(result.elapsed_ms).toBeLessThan(3000);
     expect(result.response?.data?.flags).toBe(MessageFlags.Ephemeral);
-    return waitFor('the answer to a click', async () => {
-      if (result.response?.type !== InteractionResponseType.DeferredChannelMessageWithSource) {
-        return result.response?.data?.content;
-      }
-      const record = await fetch(`${harness.sandbox.url}/_sandbox/interactions/${result.interaction_id}`);
-      const body = (await record.json()) as { original: { content: string } | null };
-      return body.original?.content || undefined;
-    });
+    return finalAnswer(harness.sandbox, result);
   };
   const answer = async (type: string, suffix: string | null, values?: string[]) =>
     answerOf(await click(type, suffix, values));

@@ -16,9 +16,7 @@ export const MEMBER_PICK_LOCK_TTL_MS = 15_000;
  * A click waits for the member's previous clicks until this long after it was made, then gets
  * `{ acquired: false }` (the feature answers "still busy"): so even a member hammering a panel
  * gets every final answer (not just a deferral) within Discord's 3 seconds. It ends before the
- * 1.5 s deferral so that answer is the first callback, which is never rate-limited; a deferred
- * answer is an edit, and discord.js sends edits under the bot's global 50 requests per second
- * (200 of them would take 4 s).
+ * 1.5 s safety deferral (`answerEphemeral`), so a click that gives up is answered in one call.
  */
 const PICK_LOCK_WAIT_UNTIL_MS = 1_000;
 

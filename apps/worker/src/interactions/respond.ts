@@ -1,4 +1,12 @@
-import { type APIActionRowComponent, type APIComponentInMessageActionRow, MessageFlags } from 'discord.js';
+import {
+  type APIActionRowComponent,
+  type APIComponentInMessageActionRow,
+  type Client,
+  MessageFlags,
+  REST,
+  type RepliableInteraction,
+  Routes,
+} from 'discord.js';
 import type { PanelInteraction } from './types.ts';
 
 export interface EphemeralAnswer {
@@ -7,10 +15,19 @@ export interface EphemeralAnswer {
 }
 
 /**
- * Discord wants a first answer within 3 seconds of the click. Work that finishes in time is
- * answered in one call; slower work (rate-limited role changes) is deferred DEFER_AFTER_MS after
- * the click (counted from the interaction's creation, so time spent before it reached us counts
- * too) and the answer edited in when ready.
+ * Called by a click's work right before a call that counts against the bot's global limit of 50
+ * requests a second (a role change): the click is acknowledged at once (an ephemeral "thinking…"
+ * the answer is later edited into), so the member never waits behind queued role changes.
+ * Idempotent: the first call defers, later ones wait for that deferral.
+ */
+export type DeferFirst = () => Promise<void>;
+
+/**
+ * Discord wants a first answer within 3 seconds of the click. Work that makes no rate-limited
+ * call is answered in one call; work that does is acknowledged first (`deferAtOnce`, or
+ * `deferFirst` before the call). Should other work be slow (a database stall), the click is
+ * deferred DEFER_AFTER_MS after it was made (counted from the interaction's creation, so time
+ * spent before it reached us counts too).
  */
 const DEFER_AFTER_MS = 1_500;
 
@@ -19,25 +36,46 @@ export function interactionAgeMs(interaction: { createdTimestamp: number }): num
   return Date.now() - interaction.createdTimestamp;
 }
 
+export interface AnswerOptions {
+  /**
+   * The click is expected to change roles (a colour or personality pick): acknowledge it as it
+   * arrives, while `work` reads what it needs, rather than when `work` calls `deferFirst`. Its
+   * first answer then costs neither a database nor a Redis round trip, however busy those are.
+   */
+  deferAtOnce?: boolean;
+}
+
+/**
+ * Answers a click with an ephemeral message computed by `work`: in one call, or as a deferral
+ * (`deferAtOnce`, `deferFirst`, or the 1.5 s safety net) edited into the answer once `work` is
+ * done. A `work` that throws leaves the answer to the router ("Something went wrong").
+ */
 export async function answerEphemeral(
   interaction: PanelInteraction,
-  work: () => Promise<EphemeralAnswer>,
+  work: (deferFirst: DeferFirst) => Promise<EphemeralAnswer>,
+  options: AnswerOptions = {},
 ): Promise<void> {
-  let deferral: Promise<unknown> | undefined;
+  let deferral: Promise<void> | undefined;
+  const deferFirst: DeferFirst = () => {
+    deferral ??= interaction.deferReply({ flags: MessageFlags.Ephemeral }).then(() => {});
+    return deferral;
+  };
+  // A failed deferral is seen by the work (when it calls deferFirst) or after it, below.
+  if (options.deferAtOnce) deferFirst().catch(() => {});
   const deferIn = Math.min(DEFER_AFTER_MS, Math.max(0, DEFER_AFTER_MS - interactionAgeMs(interaction)));
   const timer = setTimeout(() => {
-    deferral = interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    deferFirst().catch(() => {});
   }, deferIn);
   let answer: EphemeralAnswer;
   try {
-    answer = await work();
+    answer = await work(deferFirst);
   } finally {
     clearTimeout(timer);
-    // Let a deferral in flight land, so an error answer knows to follow up instead of reply.
+    // Let a deferral in flight land, so the answer (or an error answer) knows to edit it.
     await deferral?.catch(() => {});
   }
   if (interaction.deferred) {
-    await interaction.editReply({ content: answer.content, components: answer.components ?? [] });
+    await editAnswer(interaction, { content: answer.content, components: answer.components ?? [] });
   } else {
     await interaction.reply({
       content: answer.content,
@@ -45,4 +83,38 @@ export async function answerEphemeral(
       flags: MessageFlags.Ephemeral,
     });
   }
+}
+
+/**
+ * Discord does not count any interaction answer against the bot's global limit, but discord.js's
+ * REST client exempts only the first callback: edits of a deferred answer and follow-ups (the
+ * interaction webhook) would queue behind role changes for the global 50 a second, and take
+ * their share of it. They go through a REST client of their own with no global limit (each
+ * webhook's own route limit still holds); the bot token is never sent with them.
+ */
+const answerClients = new WeakMap<Client, REST>();
+
+function answerRest(client: Client): REST {
+  let rest = answerClients.get(client);
+  if (!rest) {
+    rest = new REST({ ...client.options.rest, globalRequestsPerSecond: Number.POSITIVE_INFINITY });
+    answerClients.set(client, rest);
+  }
+  return rest;
+}
+
+/** Edits the deferred (or first) answer of `interaction`. */
+export async function editAnswer(interaction: RepliableInteraction, answer: EphemeralAnswer): Promise<void> {
+  await answerRest(interaction.client).patch(
+    Routes.webhookMessage(interaction.applicationId, interaction.token),
+    { auth: false, body: { content: answer.content, components: answer.components ?? [] } },
+  );
+}
+
+/** One more ephemeral message after the interaction has been answered. */
+export async function followUpEphemeral(interaction: RepliableInteraction, content: string): Promise<void> {
+  await answerRest(interaction.client).post(Routes.webhook(interaction.applicationId, interaction.token), {
+    auth: false,
+    body: { content, flags: MessageFlags.Ephemeral },
+  });
 }

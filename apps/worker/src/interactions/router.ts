@@ -1,7 +1,7 @@
 import { type Interaction, MessageFlags, type RepliableInteraction } from 'discord.js';
 import type { WorkerDeps } from '../deps.ts';
 import { errorFields } from '../logger.ts';
-import { interactionAgeMs } from './respond.ts';
+import { editAnswer, followUpEphemeral, interactionAgeMs } from './respond.ts';
 import type { ComponentRoute, SlashCommand } from './types.ts';
 
 export const GENERIC_ERROR_MESSAGE = 'Something went wrong, try again.';
@@ -59,11 +59,12 @@ export async function routeInteraction(
 
 async function answerWithError(interaction: RepliableInteraction, log: WorkerDeps['logger']): Promise<void> {
   try {
+    // After the first answer, through the interaction webhook (never behind role changes).
     if (interaction.deferred && !interaction.replied) {
       // Replace the "thinking…" state the member is looking at.
-      await interaction.editReply({ content: GENERIC_ERROR_MESSAGE, components: [] });
+      await editAnswer(interaction, { content: GENERIC_ERROR_MESSAGE, components: [] });
     } else if (interaction.replied) {
-      await interaction.followUp({ content: GENERIC_ERROR_MESSAGE, flags: MessageFlags.Ephemeral });
+      await followUpEphemeral(interaction, GENERIC_ERROR_MESSAGE);
     } else {
       await interaction.reply({ content: GENERIC_ERROR_MESSAGE, flags: MessageFlags.Ephemeral });
     }

@@ -8,7 +8,7 @@ import {
   MEMBER_PICK_LOCK_TTL_MS,
   underMemberLock,
 } from '../../interactions/member-lock.ts';
-import type { EphemeralAnswer } from '../../interactions/respond.ts';
+import type { DeferFirst, EphemeralAnswer } from '../../interactions/respond.ts';
 import type { PanelInteraction } from '../../interactions/types.ts';
 import { withLockWhenFree } from '../../jobs/guild-lock.ts';
 import { paletteRoleIds } from './palette.ts';
@@ -34,13 +34,16 @@ const LOCK_FEATURE = 'color-roles';
 /**
  * Gives the member `choice`'s role and takes away every other colour role of the palette, so
  * a member holds one colour at a time. A role the bot cannot manage gets the member a clear
- * answer and the admin a dashboard warning instead of a silent failure.
+ * answer and the admin a dashboard warning instead of a silent failure. The click is
+ * acknowledged (`deferFirst`) right before the first role change, which may queue behind others
+ * for the bot's global 50 requests per second.
  */
 export async function assignColorRole(
   interaction: PanelInteraction,
   deps: WorkerDeps,
   palette: readonly StoredColor[],
   choice: { name: string; roleId: string | null },
+  deferFirst: DeferFirst,
 ): Promise<EphemeralAnswer> {
   const { redis } = deps;
   const guildId = interaction.guildId;
@@ -64,7 +67,15 @@ export async function assignColorRole(
   const userId = interaction.user.id;
   const lockKey = memberPickLockKey(LOCK_FEATURE, guildId, userId);
   const lock = await underMemberLock(interaction, deps, lockKey, () =>
-    swapColorRole(deps, guildId, userId, roleId, paletteRoleIds(palette), clickMemberRoleIds(interaction)),
+    swapColorRole(
+      deps,
+      guildId,
+      userId,
+      roleId,
+      paletteRoleIds(palette),
+      clickMemberRoleIds(interaction),
+      deferFirst,
+    ),
   );
   if (!lock.acquired) return { content: COLOR_BUSY_MESSAGE };
   if (lock.value === 'missing-permissions') {
@@ -86,13 +97,21 @@ export async function removeColorRoles(
   interaction: PanelInteraction,
   deps: WorkerDeps,
   palette: readonly StoredColor[],
+  deferFirst: DeferFirst,
 ): Promise<EphemeralAnswer> {
   const guildId = interaction.guildId;
   if (!guildId) return { content: NO_COLOR_MESSAGE };
   const userId = interaction.user.id;
   const lockKey = memberPickLockKey(LOCK_FEATURE, guildId, userId);
   const lock = await underMemberLock(interaction, deps, lockKey, () =>
-    removeHeldColors(deps, guildId, userId, paletteRoleIds(palette), clickMemberRoleIds(interaction)),
+    removeHeldColors(
+      deps,
+      guildId,
+      userId,
+      paletteRoleIds(palette),
+      clickMemberRoleIds(interaction),
+      deferFirst,
+    ),
   );
   if (!lock.acquired) return { content: COLOR_BUSY_MESSAGE };
   const outcome = lock.value;
@@ -157,6 +176,7 @@ async function swapColorRole(
   roleId: string,
   colorRoles: ReadonlySet<string>,
   payloadRoles: readonly string[],
+  deferFirst: DeferFirst,
 ): Promise<'done' | 'missing-permissions' | 'unknown-role'> {
   const { client, redis } = deps;
   const lastKey = lastColorPickKey(guildId, userId);
@@ -166,10 +186,12 @@ async function swapColorRole(
     // known (a colour, or none after a remove).
     const alreadyHeld = payloadRoles.includes(roleId) && (last === null || last === roleId);
     if (!alreadyHeld) {
+      await deferFirst();
       await client.rest.put(Routes.guildMemberRole(guildId, userId, roleId), { reason: REASON });
     }
     for (const other of heldColorRoles(payloadRoles, last, colorRoles)) {
       if (other !== roleId) {
+        await deferFirst();
         await client.rest.delete(Routes.guildMemberRole(guildId, userId, other), { reason: REASON });
       }
     }
@@ -195,11 +217,13 @@ async function removeHeldColors(
   userId: string,
   colorRoles: ReadonlySet<string>,
   payloadRoles: readonly string[],
+  deferFirst: DeferFirst,
 ): Promise<RemoveOutcome> {
   const { client, redis } = deps;
   const lastKey = lastColorPickKey(guildId, userId);
   const held = heldColorRoles(payloadRoles, await redis.get(lastKey), colorRoles);
   if (held.length === 0) return { result: 'none' };
+  await deferFirst();
   for (const roleId of held) {
     try {
       await client.rest.delete(Routes.guildMemberRole(guildId, userId, roleId), { reason: REMOVE_REASON });

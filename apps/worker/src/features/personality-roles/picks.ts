@@ -13,7 +13,7 @@ import { escapeMarkdown, PermissionFlagsBits, Routes } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
 import { clickMemberRoleIds, underMemberLock } from '../../interactions/member-lock.ts';
-import { answerEphemeral, type EphemeralAnswer } from '../../interactions/respond.ts';
+import { answerEphemeral, type DeferFirst, type EphemeralAnswer } from '../../interactions/respond.ts';
 import type { ComponentRoute, PanelInteraction } from '../../interactions/types.ts';
 import { PERSONALITY_FEATURE } from './roles.ts';
 
@@ -49,20 +49,26 @@ type Choice =
 /**
  * Member clicks on a personality question's message. Each click runs under the member's pick
  * lock (shared by all of the feature's questions), and only roles stored for this guild's
- * question options are ever added or removed, whatever the click or Redis says.
+ * question options are ever added or removed, whatever the click or Redis says. Each click is
+ * acknowledged as it arrives and its outcome edited in, so it never waits behind other role
+ * changes for the bot's global 50 requests a second.
  */
 export const personalityRoleInteractions: ComponentRoute = {
   prefix: PERSONALITY_CUSTOM_ID_PREFIX,
   async handle(interaction, deps) {
     const action = parsePersonalityCustomId(interaction.customId);
     const guildId = interaction.guildId;
-    await answerEphemeral(interaction, async (): Promise<EphemeralAnswer> => {
-      if (!action || !guildId) return { content: PERSONALITY_PANEL_OUT_OF_DATE };
-      const question = await loadPersonalityQuestion(deps.db, guildId, action.questionType);
-      const choice = question?.isEnabled ? readChoice(interaction, action, question) : null;
-      if (!question || !choice) return { content: PERSONALITY_PANEL_OUT_OF_DATE };
-      return pickRoles(interaction, deps, guildId, question, choice);
-    });
+    await answerEphemeral(
+      interaction,
+      async (deferFirst): Promise<EphemeralAnswer> => {
+        if (!action || !guildId) return { content: PERSONALITY_PANEL_OUT_OF_DATE };
+        const question = await loadPersonalityQuestion(deps.db, guildId, action.questionType);
+        const choice = question?.isEnabled ? readChoice(interaction, action, question) : null;
+        if (!question || !choice) return { content: PERSONALITY_PANEL_OUT_OF_DATE };
+        return pickRoles(interaction, deps, guildId, question, choice, deferFirst);
+      },
+      { deferAtOnce: true },
+    );
   },
 };
 
@@ -97,6 +103,7 @@ async function pickRoles(
   guildId: string,
   question: StoredPersonalityQuestion,
   choice: Choice,
+  deferFirst: DeferFirst,
 ): Promise<EphemeralAnswer> {
   const chosen = choice.kind === 'exactly' ? choice.options : [choice.option];
   const chosenRoles: string[] = [];
@@ -124,7 +131,16 @@ async function pickRoles(
   const userId = interaction.user.id;
   const lockKey = memberPickLockKey(PERSONALITY_FEATURE, guildId, userId);
   const lock = await underMemberLock(interaction, deps, lockKey, () =>
-    changeRoles(deps, guildId, userId, question, choice, chosenRoles, clickMemberRoleIds(interaction)),
+    changeRoles(
+      deps,
+      guildId,
+      userId,
+      question,
+      choice,
+      chosenRoles,
+      clickMemberRoleIds(interaction),
+      deferFirst,
+    ),
   );
   if (!lock.acquired) return { content: PERSONALITY_BUSY_MESSAGE };
   const outcome = lock.value;
@@ -152,7 +168,8 @@ async function roleMissing(deps: WorkerDeps, guildId: string): Promise<Ephemeral
  * that waited on the lock carries roles from before it), else the click's roles. No GET of the
  * member: every REST call counts against the bot's 50 requests per second. Where the payload and
  * the record disagree the role is PUT or DELETEd anyway, both being no-ops for Discord when
- * already so, so a role changed by someone else meanwhile still ends as chosen.
+ * already so, so a role changed by someone else meanwhile still ends as chosen. The click is
+ * acknowledged (`deferFirst`, a no-op when it already was) before each role change.
  * Returns the question's roles the member now holds.
  */
 async function changeRoles(
@@ -163,6 +180,7 @@ async function changeRoles(
   choice: Choice,
   chosenRoles: readonly string[],
   payloadRoles: readonly string[],
+  deferFirst: DeferFirst,
 ): Promise<ReadonlySet<string> | 'missing-permissions' | 'unknown-role'> {
   const { client, redis } = deps;
   const questionRoles = new Set(
@@ -187,11 +205,13 @@ async function changeRoles(
   try {
     for (const roleId of target) {
       if (held.has(roleId) && fromPayload.has(roleId)) continue;
+      await deferFirst();
       await client.rest.put(rolePath(roleId), { reason });
       now.add(roleId);
     }
     for (const roleId of new Set([...held, ...fromPayload])) {
       if (target.has(roleId)) continue;
+      await deferFirst();
       try {
         await client.rest.delete(rolePath(roleId), { reason });
       } catch (error) {
