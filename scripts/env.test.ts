@@ -3,10 +3,10 @@ import { loadBaselineClientEnv, loadBenchEnv, ScriptEnvError } from './env.ts';
 
 describe('loadBenchEnv', () => {
   it('has the documented defaults, blank values counting as unset', () => {
-    const defaults = loadBenchEnv({ BENCH_CLICKS: '' });
+    const defaults = loadBenchEnv({ BENCH_CLICK_SECONDS: '' });
     expect(defaults).toEqual({
       api: { connections: 50, seconds: 5, rounds: 3 },
-      click: { members: 200, clicks: 400, concurrency: 16 },
+      click: { seconds: 8, warmup: 20 },
       memory: { smallGuilds: 10, guilds: 500, members: 100, repeats: 3 },
       lighthouseRuns: 3,
       chromePaths: [],
@@ -16,14 +16,14 @@ describe('loadBenchEnv', () => {
   it('reads every setting', () => {
     const env = loadBenchEnv({
       BENCH_API_SECONDS: '8',
-      BENCH_CLICK_CONCURRENCY: '2',
+      BENCH_CLICK_SECONDS: '2',
       BENCH_MEMORY_GUILDS: '50',
       BENCH_LIGHTHOUSE_RUNS: '1',
       CHROMIUM_PATH: '/opt/chromium',
       BENCH_DASHBOARD_DIST: '/tmp/dist',
     });
     expect(env.api.seconds).toBe(8);
-    expect(env.click.concurrency).toBe(2);
+    expect(env.click.seconds).toBe(2);
     expect(env.memory.guilds).toBe(50);
     expect(env.lighthouseRuns).toBe(1);
     expect(env.chromePaths).toEqual(['/opt/chromium']);
@@ -31,10 +31,10 @@ describe('loadBenchEnv', () => {
   });
 
   it('names every bad setting instead of running with NaN', () => {
-    const read = () => loadBenchEnv({ BENCH_CLICKS: 'many', BENCH_MEMORY_REPEATS: '0' });
+    const read = () => loadBenchEnv({ BENCH_CLICK_SECONDS: 'many', BENCH_MEMORY_REPEATS: '0' });
     expect(read).toThrow(ScriptEnvError);
     expect(read).toThrow(
-      /BENCH_CLICKS: must be a whole number of at least 1, got "many"[\s\S]*BENCH_MEMORY_REPEATS/,
+      /BENCH_CLICK_SECONDS: must be a whole number of at least 1, got "many"[\s\S]*BENCH_MEMORY_REPEATS/,
     );
   });
 });

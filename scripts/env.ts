@@ -34,7 +34,8 @@ export function useLocalServices(): void {
 export interface BenchEnv {
   /** autocannon against the config read and bare Fastify: connections, seconds per round, rounds. */
   api: { connections: number; seconds: number; rounds: number };
-  click: { members: number; clicks: number; concurrency: number };
+  /** click-latency: seconds of clicks at each rate (10 and 100 a second), and warm-up clicks. */
+  click: { seconds: number; warmup: number };
   memory: { smallGuilds: number; guilds: number; members: number; repeats: number };
   lighthouseRuns: number;
   /** CHROME_PATH, then CHROMIUM_PATH, where set. */
@@ -71,11 +72,7 @@ export function loadBenchEnv(env: NodeJS.ProcessEnv = process.env): BenchEnv {
       seconds: count('BENCH_API_SECONDS', 5),
       rounds: count('BENCH_API_ROUNDS', 3),
     },
-    click: {
-      members: count('BENCH_CLICK_MEMBERS', 200),
-      clicks: count('BENCH_CLICKS', 400),
-      concurrency: count('BENCH_CLICK_CONCURRENCY', 16),
-    },
+    click: { seconds: count('BENCH_CLICK_SECONDS', 8), warmup: count('BENCH_CLICK_WARMUP', 20) },
     memory: {
       smallGuilds: count('BENCH_MEMORY_SMALL_GUILDS', 10),
       guilds: count('BENCH_MEMORY_GUILDS', 500),
