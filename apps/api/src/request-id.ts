@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { RequestId } from '@spacecadet/contract';
@@ -21,28 +20,16 @@ export function requestIdOf(request: IncomingMessage): string {
   return typeof incoming === 'string' && RequestId.safeParse(incoming).success ? incoming : randomUUID();
 }
 
-const handlingRequest = new AsyncLocalStorage<{ requestId: string }>();
-
-/** The id of the request whose handler is running, for code that is not handed the request. */
-export function currentRequestId(): string | undefined {
-  return handlingRequest.getStore()?.requestId;
-}
-
 /** The reply, with the request's id in its `x-request-id` header. */
 export function withRequestId(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   return reply.header(REQUEST_ID_HEADER, request.id);
 }
 
 export function registerRequestId(app: FastifyInstance): void {
-  // onSend covers every answer (routes, errors, 404s, 429s) except the router's own refusals,
-  // which run no hooks: frameworkErrors adds it to those.
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Set first thing, it stays on every answer (routes, errors, 404s, 429s) except the router's
+  // own refusals, which run no hooks: frameworkErrors adds it to those.
+  app.addHook('onRequest', (request, reply, done) => {
     withRequestId(request, reply);
-    return payload;
-  });
-  // The handler (and what it awaits) runs inside this, so enqueueGuildJob finds the id without
-  // every route passing it along. preHandler is the last hook before the handler.
-  app.addHook('preHandler', (request, _reply, done) => {
-    handlingRequest.run({ requestId: request.id }, done);
+    done();
   });
 }

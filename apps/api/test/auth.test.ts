@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { sessions } from '@spacecadet/db';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashSessionToken, TokenCipher } from '../src/services/crypto.ts';
 import {
   authorizeCode,
@@ -111,11 +111,17 @@ describe('session lifecycle', () => {
 
   it('401 session_expired once the session has expired', async () => {
     const auth = await signIn(h, USERS.ada);
-    await h.database.db
-      .update(sessions)
-      .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(eq(sessions.tokenHash, hashSessionToken(tokenOf(auth))));
-    const response = await h.app.inject({ url: '/api/discord/me/guilds', headers: { authorization: auth } });
+    expect(
+      (await h.app.inject({ url: '/api/auth/session', headers: { authorization: auth } })).statusCode,
+    ).toBe(200);
+    // The session's lifetime passes (the replica holds it in memory by now).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + h.config.sessionTtlSec * 1000 + 1000 });
+    let response: Awaited<ReturnType<typeof h.app.inject>>;
+    try {
+      response = await h.app.inject({ url: '/api/discord/me/guilds', headers: { authorization: auth } });
+    } finally {
+      vi.useRealTimers();
+    }
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({
       error: 'session_expired',

@@ -5,11 +5,13 @@ import { assertBotInGuild } from '../services/bot-presence.ts';
 import type { AppServices } from '../services/container.ts';
 import type { SessionContext } from '../services/sessions.ts';
 
-function bearerToken(request: FastifyRequest): string | null {
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** The session token of `Authorization: Bearer <token>`, or null. */
+export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (typeof header !== 'string') return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1] ?? null;
+  return BEARER.exec(header)?.[1] ?? null;
 }
 
 /** The raw `:guildId` path segment, when the route has one and it looks like an id. */
@@ -63,7 +65,8 @@ export function registerAuth(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     const auth = request.routeOptions.config.auth;
     if (auth === undefined || auth === 'public') return;
-    const session = await authenticate(app.services, request);
+    // The rate limiter's key already found a session this replica holds (plugins/security.ts).
+    const session = request.session ?? (await authenticate(app.services, request));
     request.session = session;
     if (auth === 'group') await managedGuildIds(app.services, session);
     if (auth !== 'guild') return;

@@ -1,10 +1,13 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { Redis } from 'ioredis';
 import type { ApiConfig, TrustProxy } from '../env.ts';
 import { ApiError } from '../errors.ts';
+import { syncedRateLimitStore } from '../services/rate-limit-store.ts';
+import { bearerToken } from './auth.ts';
 
 /**
  * TRUST_PROXY as Fastify's `trustProxy`. Fastify itself now ignores a bare hop count (it cannot
@@ -19,34 +22,52 @@ export function trustedProxies(
   return (_address, hop) => hop < trust;
 }
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
 /**
  * Whose budget a request spends. A signed-in request spends its session's, so the users behind
  * one proxy or NAT address do not throttle each other; anything else (no token, a made-up or
  * ended one) spends its address's (`request.ip`, the client's own behind TRUST_PROXY), so a
  * flood of guessed tokens is throttled per address. Public routes always count per address: the
  * code exchange's stricter limit must not be reset by signing in again.
+ *
+ * Only sessions this replica already holds in memory count as signed in here: deciding the key
+ * never waits on Postgres, so a flood of made-up tokens is throttled before any lookup. A
+ * session's first request on a replica (and any while the replica serves nothing from memory)
+ * spends the address's budget.
  */
 function rateLimitKey(app: FastifyInstance) {
-  return async (request: FastifyRequest): Promise<string> => {
-    const address = `ip:${normalizeIP(request.ip)}`;
+  return (request: FastifyRequest): string => {
     const auth = request.routeOptions.config.auth;
-    if (auth === undefined || auth === 'public') return address;
-    const header = request.headers.authorization;
-    const token = typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
-    if (token === undefined) return address;
-    // Postgres down: counted per address, and the guard answers 503 right after.
-    const found = await app.services.sessions.lookup(token).catch(() => null);
-    return found?.status === 'valid' ? `session:${found.session.id}` : address;
+    const token = auth === undefined || auth === 'public' ? null : bearerToken(request);
+    const session = token === null ? undefined : app.services.sessions.known(token);
+    if (session === undefined) return `ip:${normalizeIP(request.ip)}`;
+    // The guard (plugins/auth.ts) takes it from here instead of looking the token up again.
+    request.session = session;
+    return `session:${session.id}`;
   };
+}
+
+/**
+ * The headers helmet sets, computed once: they depend on the options only, and running helmet's
+ * middleware chain (or the Fastify plugin, which also rebuilds it) on every request costs more
+ * than the rest of a cached read.
+ */
+export function helmetHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: string) => {
+      headers[name] = value;
+    },
+    removeHeader: () => {},
+  };
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, () => {});
+  return headers;
 }
 
 /**
  * CORS for the dashboard only (tokens travel in the Authorization header, never cookies, so no
  * credentials), security headers, and rate limits per session or per client address (see
- * rateLimitKey) counted in Redis so they hold across API replicas. A Redis outage lets requests
- * through rather than failing them all.
+ * rateLimitKey), counted in memory and shared through Redis so they hold across API replicas
+ * (services/rate-limit-store.ts). A Redis outage only stops the sharing.
  */
 export async function registerSecurity(app: FastifyInstance, config: ApiConfig, redis: Redis): Promise<void> {
   await app.register(cors, {
@@ -59,17 +80,20 @@ export async function registerSecurity(app: FastifyInstance, config: ApiConfig, 
   });
   // No upgrade-insecure-requests: the API (and its docs page) is often reached over plain http
   // on a LAN address, where that directive would break every subresource.
-  await app.register(helmet, {
-    global: true,
+  const securityHeaders = helmetHeaders({
     contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
   });
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(securityHeaders);
+    done();
+  });
+  const counts = syncedRateLimitStore(redis, 'rate-limit:', app.log);
+  app.addHook('onClose', async () => counts.close());
   await app.register(rateLimit, {
     global: true,
     max: config.rateLimit.max,
     timeWindow: config.rateLimit.windowMs,
-    redis,
-    nameSpace: 'rate-limit:',
-    skipOnError: true,
+    store: counts.Store,
     keyGenerator: rateLimitKey(app),
     errorResponseBuilder: (_request, context) =>
       new ApiError('rate_limited', `Too many requests. Try again in ${context.after}.`),

@@ -100,25 +100,25 @@ export function registerColorRoleRoutes(app: FastifyInstance): void {
     }),
   );
 
-  defineRoute(app, routes.generateColorRoles, async ({ params, session }) => {
+  defineRoute(app, routes.generateColorRoles, async ({ params, requester }) => {
     await requireColorTables(db);
     return {
-      job_id: await enqueueGuildJob(queue, 'color-roles.generate', params.guildId, session.user.id),
+      job_id: await enqueueGuildJob(queue, 'color-roles.generate', params.guildId, requester),
     };
   });
 
-  defineRoute(app, routes.postColorPanel, async ({ params, session }) => {
+  defineRoute(app, routes.postColorPanel, async ({ params, requester }) => {
     await requireColorTables(db);
     const panel = await loadPanelLocation(db, params.guildId);
     if (!panel.channelId) throw new ApiError('invalid_input', MESSAGES.selectChannelFirst);
     return {
-      job_id: await enqueueGuildJob(queue, 'color-roles.post-panel', params.guildId, session.user.id),
+      job_id: await enqueueGuildJob(queue, 'color-roles.post-panel', params.guildId, requester),
     };
   });
 
-  defineRoute(app, routes.resetColorRoles, async ({ params, session }) => {
+  defineRoute(app, routes.resetColorRoles, async ({ params, requester }) => {
     await requireColorTables(db);
-    return { job_id: await enqueueGuildJob(queue, 'color-roles.reset', params.guildId, session.user.id) };
+    return { job_id: await enqueueGuildJob(queue, 'color-roles.reset', params.guildId, requester) };
   });
 
   // The guard has answered 403 to users who manage no guild. The group is looked up only among

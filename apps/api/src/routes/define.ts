@@ -8,6 +8,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../errors.ts';
+import type { JobRequester } from '../services/jobs.ts';
 import type { SessionContext } from '../services/sessions.ts';
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -27,6 +28,8 @@ export interface RouteContext<R extends RouteDef> {
   body: R extends { body: infer B } ? Output<B> : undefined;
   /** The signed-in session; present on every route whose auth is not `public`. */
   session: R['auth'] extends 'public' ? SessionContext | null : SessionContext;
+  /** The user and request a job queued by this handler is for. */
+  requester: JobRequester;
   request: FastifyRequest;
   reply: FastifyReply;
 }
@@ -115,6 +118,7 @@ export function defineRoute<R extends RouteDef>(
         query: request.query,
         body: request.body,
         session: request.session,
+        requester: { userId: request.session?.user.id ?? null, requestId: request.id },
         request,
         reply,
       } as RouteContext<R>;

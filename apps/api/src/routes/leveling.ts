@@ -170,14 +170,14 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     return toSettings(storedLevelingSettings(row));
   });
 
-  defineRoute(app, routes.syncLevelingRoles, async ({ params, session }) => ({
-    job_id: await enqueueGuildJob(queue, 'leveling.sync-roles', params.guildId, session.user.id),
+  defineRoute(app, routes.syncLevelingRoles, async ({ params, requester }) => ({
+    job_id: await enqueueGuildJob(queue, 'leveling.sync-roles', params.guildId, requester),
   }));
-  defineRoute(app, routes.resendLevelingOverview, async ({ params, session }) => ({
-    job_id: await enqueueGuildJob(queue, 'leveling.resend-overview', params.guildId, session.user.id),
+  defineRoute(app, routes.resendLevelingOverview, async ({ params, requester }) => ({
+    job_id: await enqueueGuildJob(queue, 'leveling.resend-overview', params.guildId, requester),
   }));
-  defineRoute(app, routes.pruneLeavers, async ({ params, session }) => ({
-    job_id: await enqueueGuildJob(queue, 'leveling.prune-leavers', params.guildId, session.user.id),
+  defineRoute(app, routes.pruneLeavers, async ({ params, requester }) => ({
+    job_id: await enqueueGuildJob(queue, 'leveling.prune-leavers', params.guildId, requester),
   }));
 
   defineRoute(app, routes.resetLevelingConfig, async ({ params }) => {
@@ -244,7 +244,7 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     return toRole(role);
   });
 
-  defineRoute(app, routes.updateLevelingRole, async ({ params, body, session, request }) => {
+  defineRoute(app, routes.updateLevelingRole, async ({ params, body, requester, request }) => {
     const { guildId, roleId } = params;
     const changes = {
       ...(body.role_name === undefined ? {} : { roleName: body.role_name }),
@@ -287,7 +287,7 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
         request.log,
         'leveling.sync-roles',
         guildId,
-        session.user.id,
+        requester,
         'the next Sync Roles applies it',
       );
     return toRole(after);

@@ -21,7 +21,12 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ApiError, notFound } from '../errors.ts';
-import { enqueueGuildJob, followUpGuildJob, type GuildJobQueue } from '../services/jobs.ts';
+import {
+  enqueueGuildJob,
+  followUpGuildJob,
+  type GuildJobQueue,
+  type JobRequester,
+} from '../services/jobs.ts';
 import { defineRoute } from './define.ts';
 
 /** Generate and post on a guild whose catalog was never seeded (or was reset) have nothing to act on. */
@@ -98,13 +103,13 @@ async function requireSetup(db: Db, guildId: string): Promise<void> {
 }
 
 /** After a stored change (init, channel, toggle) the refresh brings Discord in line. */
-function queueRefresh(queue: GuildJobQueue, log: FastifyBaseLogger, guildId: string, userId: string) {
+function queueRefresh(queue: GuildJobQueue, log: FastifyBaseLogger, guildId: string, by: JobRequester) {
   return followUpGuildJob(
     queue,
     log,
     'personality-roles.refresh',
     guildId,
-    userId,
+    by,
     'the scheduled refresh follows within 5 minutes',
   );
 }
@@ -115,24 +120,24 @@ export function registerPersonalityRoutes(app: FastifyInstance): void {
 
   defineRoute(app, routes.getPersonalityRoles, async ({ params }) => readState(db, redis, params.guildId));
 
-  defineRoute(app, routes.initPersonalityRoles, async ({ params, body, session, request }) => {
+  defineRoute(app, routes.initPersonalityRoles, async ({ params, body, requester, request }) => {
     await db.transaction(async (tx) => {
       await setChannel(tx, params.guildId, body.channel_id, true);
       await seedPersonalityCatalog(tx, params.guildId);
     });
-    await queueRefresh(queue, request.log, params.guildId, session.user.id);
+    await queueRefresh(queue, request.log, params.guildId, requester);
     return readState(db, redis, params.guildId);
   });
 
-  defineRoute(app, routes.setPersonalityChannel, async ({ params, body, session, request }) => {
+  defineRoute(app, routes.setPersonalityChannel, async ({ params, body, requester, request }) => {
     // Before Initialize the channel is only kept for it: there is nothing to refresh yet.
     if (await setChannel(db, params.guildId, body.channel_id)) {
-      await queueRefresh(queue, request.log, params.guildId, session.user.id);
+      await queueRefresh(queue, request.log, params.guildId, requester);
     }
     return { channel_id: body.channel_id };
   });
 
-  defineRoute(app, routes.togglePersonalityQuestion, async ({ params, body, session, request }) => {
+  defineRoute(app, routes.togglePersonalityQuestion, async ({ params, body, requester, request }) => {
     const updated = await db
       .update(personalityQuestions)
       .set({ isEnabled: body.enabled })
@@ -147,49 +152,49 @@ export function registerPersonalityRoutes(app: FastifyInstance): void {
     // A reset between the two statements removes the question: the same 404.
     const question = await loadPersonalityQuestion(db, params.guildId, params.question_type);
     if (!question) throw notFound(NO_SUCH_QUESTION);
-    await queueRefresh(queue, request.log, params.guildId, session.user.id);
+    await queueRefresh(queue, request.log, params.guildId, requester);
     return toQuestion(question);
   });
 
-  defineRoute(app, routes.generatePersonalityRoles, async ({ params, session }) => {
+  defineRoute(app, routes.generatePersonalityRoles, async ({ params, requester }) => {
     await requireSetup(db, params.guildId);
     return {
-      job_id: await enqueueGuildJob(queue, 'personality-roles.generate', params.guildId, session.user.id),
+      job_id: await enqueueGuildJob(queue, 'personality-roles.generate', params.guildId, requester),
     };
   });
 
-  defineRoute(app, routes.postPersonalityMessages, async ({ params, session }) => {
+  defineRoute(app, routes.postPersonalityMessages, async ({ params, requester }) => {
     await requireSetup(db, params.guildId);
     return {
-      job_id: await enqueueGuildJob(queue, 'personality-roles.post', params.guildId, session.user.id),
+      job_id: await enqueueGuildJob(queue, 'personality-roles.post', params.guildId, requester),
     };
   });
 
   // The stored half first: GET answers "not configured" at once and a new Initialize starts
   // clean; the job then deletes in Discord what the old setup made (queued in the cleanup table).
-  defineRoute(app, routes.resetPersonalityRoles, async ({ params, session }) => {
+  defineRoute(app, routes.resetPersonalityRoles, async ({ params, requester }) => {
     await retirePersonalitySetup(db, params.guildId);
     return {
-      job_id: await enqueueGuildJob(queue, 'personality-roles.reset', params.guildId, session.user.id),
+      job_id: await enqueueGuildJob(queue, 'personality-roles.reset', params.guildId, requester),
     };
   });
 
   // The switch is stored first (GET answers it at once); the job makes Discord Onboarding match
   // it, and the refresh keeps it matching.
-  defineRoute(app, routes.setPersonalityOnboarding, async ({ params, body, session }) => {
+  defineRoute(app, routes.setPersonalityOnboarding, async ({ params, body, requester }) => {
     await requireSetup(db, params.guildId);
     if (!(await setPersonalityOnboarding(db, params.guildId, body.enabled))) {
       throw new ApiError('invalid_input', INITIALIZE_FIRST_MESSAGE);
     }
     return {
-      job_id: await enqueueGuildJob(queue, 'personality-roles.onboarding', params.guildId, session.user.id, {
+      job_id: await enqueueGuildJob(queue, 'personality-roles.onboarding', params.guildId, requester, {
         afterChange: true,
       }),
     };
   });
 
-  defineRoute(app, routes.refreshPersonalityRoles, async ({ params, session }) => {
-    await enqueueGuildJob(queue, 'personality-roles.refresh', params.guildId, session.user.id, {
+  defineRoute(app, routes.refreshPersonalityRoles, async ({ params, requester }) => {
+    await enqueueGuildJob(queue, 'personality-roles.refresh', params.guildId, requester, {
       afterChange: true,
     });
   });

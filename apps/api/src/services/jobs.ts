@@ -9,7 +9,6 @@ import { addGuildJob } from '@spacecadet/db/guild-jobs';
 import type { Job, Queue } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, QUEUE_UNAVAILABLE_MESSAGE } from '../errors.ts';
-import { currentRequestId } from '../request-id.ts';
 import { isDependencyDown } from './dependency-errors.ts';
 
 /** BullMQ's finer states folded into the contract's. */
@@ -41,6 +40,12 @@ async function withQueue<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Who asks for a job: the signed-in user and the request (its id follows the job into the worker's logs). */
+export interface JobRequester {
+  userId: string | null;
+  requestId: string;
+}
+
 /**
  * Enqueues a guild action under its deterministic id (`addGuildJob`: a pending job of that id
  * is joined, a finished one replaced; with `afterChange`, a running one gets one follow-up run). A job whose worker died counts as pending: another
@@ -53,12 +58,11 @@ export async function enqueueGuildJob(
   queue: GuildJobQueue,
   name: JobName,
   guildId: string,
-  userId: string | null,
+  by: JobRequester,
   options: { afterChange?: boolean } = {},
 ): Promise<string> {
-  const requestId = currentRequestId();
   return withQueue(() =>
-    addGuildJob(queue, name, guildId, userId, requestId === undefined ? options : { ...options, requestId }),
+    addGuildJob(queue, name, guildId, by.userId, { ...options, requestId: by.requestId }),
   );
 }
 
@@ -72,11 +76,11 @@ export async function followUpGuildJob(
   log: FastifyBaseLogger,
   name: JobName,
   guildId: string,
-  userId: string,
+  by: JobRequester,
   later: string,
 ): Promise<void> {
   try {
-    await enqueueGuildJob(queue, name, guildId, userId, { afterChange: true });
+    await enqueueGuildJob(queue, name, guildId, by, { afterChange: true });
   } catch (error) {
     log.warn({ err: error, guildId, job: name }, `${name} not queued after a change; ${later}`);
   }

@@ -62,12 +62,13 @@ export class SessionService {
     tokens: DiscordTokenResponse,
   ): Promise<{ token: string; session: SessionContext }> {
     const token = newSessionToken();
+    const tokenHash = hashSessionToken(token);
     const now = Date.now();
     const expiresAt = new Date(now + this.ttlSec * 1000);
     const [row] = await this.db
       .insert(sessions)
       .values({
-        tokenHash: hashSessionToken(token),
+        tokenHash,
         userId: user.id,
         username: user.username,
         discriminator: user.discriminator,
@@ -83,7 +84,19 @@ export class SessionService {
     await this.db
       .delete(sessions)
       .where(and(eq(sessions.userId, user.id), lt(sessions.expiresAt, new Date(now - STALE_SESSION_MS))));
-    return { token, session: { id: row.id, user, expiresAt } };
+    const session: SessionContext = { id: row.id, user, expiresAt };
+    // Known here from its first request on (so it already counts against its own rate budget).
+    this.cached.fill(tokenHash, session, this.cached.version(), this.ttlSec * 1000);
+    return { token, session };
+  }
+
+  /**
+   * The token's session when this replica already holds it as valid, without asking Postgres;
+   * undefined otherwise (not yet seen here, ended, made up). For the rate limiter's key.
+   */
+  known(token: string): SessionContext | undefined {
+    const session = this.cached.get(hashSessionToken(token));
+    return session !== undefined && session.expiresAt.getTime() > Date.now() ? session : undefined;
   }
 
   async lookup(token: string): Promise<SessionLookup> {
