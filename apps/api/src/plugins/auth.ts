@@ -54,8 +54,9 @@ export async function managedGuildIds(services: AppServices, session: SessionCon
 
 /**
  * The guard every route passes, driven by the route table's `auth` kind. It runs in
- * preValidation: after the per-IP rate limit (onRequest), so a flood of made-up tokens is
- * throttled before it reaches Postgres or Discord, and before validation, so a caller without
+ * preValidation: after the rate limit (onRequest, per address unless the replica already holds
+ * the session), so a flood of made-up tokens is throttled before it reaches Postgres or Discord,
+ * and before validation, so a caller without
  * access learns nothing from validation errors. The bot check and the check that body ids name the
  * guild's own channels, roles and members run last, after validation, before the handler.
  */
