@@ -1,4 +1,5 @@
 import { routes } from '@spacecadet/contract';
+import { type PrometheusSample, parsePrometheusSamples } from '@spacecadet/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, loadApiConfig } from '../src/app.ts';
 import { closedPort, GUILDS, type Harness, signIn, startHarness, testEnv, USERS } from './harness.ts';
@@ -17,35 +18,18 @@ afterAll(async () => {
   await h?.close();
 });
 
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** The samples of a Prometheus text exposition (no escaped quotes in our label values). */
-function parseSamples(text: string): Sample[] {
-  const samples: Sample[] = [];
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match?.[1] || match[3] === undefined) continue;
-    const labels: Record<string, string> = {};
-    for (const [, key, value] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="([^"]*)"/g)) {
-      if (key !== undefined && value !== undefined) labels[key] = value;
-    }
-    samples.push({ name: match[1], labels, value: Number(match[3]) });
-  }
-  return samples;
-}
-
-async function scrape(url = metricsUrl, token: string | null = TOKEN): Promise<Sample[]> {
+async function scrape(url = metricsUrl, token: string | null = TOKEN): Promise<PrometheusSample[]> {
   const response = await fetch(url, token === null ? {} : { headers: { authorization: `Bearer ${token}` } });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toContain('text/plain');
-  return parseSamples(await response.text());
+  return parsePrometheusSamples(await response.text());
 }
 
-function find(samples: Sample[], name: string, labels: Record<string, string>): Sample | undefined {
+function find(
+  samples: PrometheusSample[],
+  name: string,
+  labels: Record<string, string>,
+): PrometheusSample | undefined {
   return samples.find(
     (sample) =>
       sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),

@@ -1,4 +1,4 @@
-import { colorPanels, colors } from '@spacecadet/db/schema';
+import { colors } from '@spacecadet/db/schema';
 import { defaultFixture, type RestRequestRecord, type SandboxFixture } from '@spacecadet/discord-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
@@ -6,8 +6,8 @@ import {
   control,
   DEFERRED_CHANNEL_MESSAGE,
   type Harness,
-  jobQueue,
   memberRoles,
+  postStationColorPanel,
   SANDBOX_IDS,
   STATION,
   startHarness,
@@ -40,19 +40,7 @@ describe('member clicks under the global rate limit', () => {
   beforeAll(async () => {
     harness = await startHarness(crowdedStation());
     worker = await startWorker(harness.config());
-    await harness.database.db
-      .insert(colorPanels)
-      .values({ guildId: STATION, channelId: SANDBOX_IDS.channels.roles });
-    const jobs = jobQueue(harness);
-    try {
-      for (const name of ['color-roles.generate', 'color-roles.post-panel'] as const) {
-        expect((await jobs.finished((await jobs.add(name)).id ?? '')).state).toBe('completed');
-      }
-    } finally {
-      await jobs.close();
-    }
-    const [panel] = await harness.database.db.select().from(colorPanels);
-    panelMessageId = panel?.messageId ?? '';
+    panelMessageId = await postStationColorPanel(harness);
   });
   afterAll(async () => {
     await worker?.close();

@@ -1,4 +1,5 @@
 import { bullPrefix, JOB_QUEUE, type JobName, jobIdFor, redisKeyPrefix } from '@spacecadet/contract';
+import { colorPanels } from '@spacecadet/db';
 import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
 import {
   defaultFixture,
@@ -236,6 +237,28 @@ export function jobQueue(harness: Harness) {
       connection.disconnect();
     },
   };
+}
+
+/**
+ * What an admin does before members can click: a colour panel for Sandbox Station's #roles,
+ * its roles generated and the panel posted by the running worker. Returns the panel's message id.
+ */
+export async function postStationColorPanel(harness: Harness): Promise<string> {
+  await harness.database.db
+    .insert(colorPanels)
+    .values({ guildId: STATION, channelId: SANDBOX_IDS.channels.roles });
+  const jobs = jobQueue(harness);
+  try {
+    for (const name of ['color-roles.generate', 'color-roles.post-panel'] as const) {
+      const outcome = await jobs.finished((await jobs.add(name)).id ?? '');
+      if (outcome.state !== 'completed') throw new Error(`${name} ${outcome.state}: ${outcome.error}`);
+    }
+  } finally {
+    await jobs.close();
+  }
+  const [panel] = await harness.database.db.select().from(colorPanels);
+  if (!panel?.messageId) throw new Error('post-panel stored no message id');
+  return panel.messageId;
 }
 
 /**

@@ -14,8 +14,8 @@ import {
   DEFERRED_CHANNEL_MESSAGE,
   finalAnswer,
   type Harness,
-  jobQueue,
   memberRoles,
+  postStationColorPanel,
   SANDBOX_IDS,
   STATION,
   startHarness,
@@ -47,17 +47,7 @@ describe('interaction routing', () => {
       logger,
       features: [...FEATURES, { name: 'exploding', components: [exploding] }],
     });
-    await harness.database.db.insert(colorPanels).values({ guildId: STATION, channelId: rolesChannel });
-    const jobs = jobQueue(harness);
-    try {
-      await jobs.finished((await jobs.add('color-roles.generate')).id ?? '');
-      const posted = await jobs.finished((await jobs.add('color-roles.post-panel')).id ?? '');
-      expect(posted.state).toBe('completed');
-    } finally {
-      await jobs.close();
-    }
-    const [panel] = await harness.database.db.select().from(colorPanels);
-    panelMessageId = panel?.messageId ?? '';
+    panelMessageId = await postStationColorPanel(harness);
   });
   afterAll(async () => {
     await worker?.close();

@@ -1,34 +1,23 @@
-import { colorPanels, levelingSettings } from '@spacecadet/db/schema';
+import { levelingSettings } from '@spacecadet/db/schema';
+import { type PrometheusSample, parsePrometheusSamples } from '@spacecadet/db/testing';
 import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
-import { control, type Harness, jobQueue, SANDBOX_IDS, STATION, startHarness, waitFor } from './helpers.ts';
+import {
+  control,
+  type Harness,
+  jobQueue,
+  postStationColorPanel,
+  SANDBOX_IDS,
+  STATION,
+  startHarness,
+  waitFor,
+} from './helpers.ts';
 
 const TOKEN = 'worker-metrics-token-for-tests';
 const { roles: rolesChannel, general } = SANDBOX_IDS.channels;
 const { nia, mo } = SANDBOX_IDS.users;
-
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** The samples of a Prometheus text exposition (no escaped quotes in our label values). */
-function parseSamples(text: string): Sample[] {
-  const samples: Sample[] = [];
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match?.[1] || match[3] === undefined) continue;
-    const labels: Record<string, string> = {};
-    for (const [, key, value] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="([^"]*)"/g)) {
-      if (key !== undefined && value !== undefined) labels[key] = value;
-    }
-    samples.push({ name: match[1], labels, value: Number(match[3]) });
-  }
-  return samples;
-}
 
 describe('worker /metrics', () => {
   let harness: Harness;
@@ -38,12 +27,12 @@ describe('worker /metrics', () => {
   const logs: Array<Record<string, unknown>> = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) });
 
-  const scrape = async (): Promise<Sample[]> => {
+  const scrape = async (): Promise<PrometheusSample[]> => {
     const response = await fetch(metricsUrl, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(response.status).toBe(200);
-    return parseSamples(await response.text());
+    return parsePrometheusSamples(await response.text());
   };
-  const value = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
+  const value = (samples: PrometheusSample[], name: string, labels: Record<string, string> = {}) =>
     samples.find(
       (sample) =>
         sample.name === name && Object.entries(labels).every(([key, want]) => sample.labels[key] === want),
@@ -71,20 +60,7 @@ describe('worker /metrics', () => {
     metricsUrl = String(listening?.url);
     expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
 
-    await harness.database.db.insert(colorPanels).values({ guildId: STATION, channelId: rolesChannel });
-    const jobs = jobQueue(harness);
-    try {
-      expect((await jobs.finished((await jobs.add('color-roles.generate')).id ?? '')).state).toBe(
-        'completed',
-      );
-      expect((await jobs.finished((await jobs.add('color-roles.post-panel')).id ?? '')).state).toBe(
-        'completed',
-      );
-    } finally {
-      await jobs.close();
-    }
-    const [panel] = await harness.database.db.select().from(colorPanels);
-    panelMessageId = panel?.messageId ?? '';
+    panelMessageId = await postStationColorPanel(harness);
   });
   afterAll(async () => {
     await worker?.close();
