@@ -1,4 +1,15 @@
-import { DEFAULT_BOT_PERMISSIONS, snowflake } from '@spacecadet/contract';
+import {
+  DEFAULT_BOT_PERMISSIONS,
+  LOG_LEVELS,
+  type LogLevel,
+  type MetricsListenConfig,
+  metricsEnvFields,
+  metricsListenConfig,
+  optionalString,
+  portNumber,
+  positiveInt,
+  snowflake,
+} from '@spacecadet/contract';
 import { z } from 'zod';
 
 /**
@@ -6,8 +17,7 @@ import { z } from 'zod';
  * the start with a message naming the variable instead of failing on the first request.
  */
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export type { LogLevel };
 
 /** The sandbox's fixed credentials (DESIGN.md section 7), used only when Discord is local. */
 const SANDBOX_CREDENTIALS = {
@@ -18,11 +28,6 @@ const SANDBOX_CREDENTIALS = {
 
 const DEV_SESSION_SECRET = 'spacecadet-dev-session-secret-not-for-production';
 
-const optionalString = z
-  .string()
-  .optional()
-  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
-
 const httpUrl = (fallback: string) =>
   optionalString.pipe(
     z
@@ -30,23 +35,6 @@ const httpUrl = (fallback: string) =>
       .default(fallback)
       .transform((url) => url.replace(/\/+$/, '')),
   );
-
-const positiveInt = (fallback: number) =>
-  optionalString.pipe(
-    z
-      .string()
-      .regex(/^\d+$/, 'must be a positive integer')
-      .transform(Number)
-      .refine((n) => n > 0, 'must be a positive integer')
-      .optional()
-      .transform((n) => n ?? fallback),
-  );
-
-const port = z
-  .string()
-  .regex(/^\d{1,5}$/, 'must be a port number')
-  .transform(Number)
-  .refine((value) => value <= 65535, 'must be a port number');
 
 /**
  * Fastify's `trustProxy`: false (the default: the socket's address is the client's), true (trust
@@ -78,7 +66,7 @@ const EnvSchema = z.object({
       .default('spacecadet'),
   ),
   API_HOST: optionalString.pipe(z.string().default('127.0.0.1')),
-  API_PORT: optionalString.pipe(port.default(4000)),
+  API_PORT: optionalString.pipe(portNumber.default(4000)),
   PUBLIC_API_URL: httpUrl('http://127.0.0.1:4000'),
   DASHBOARD_URL: httpUrl('http://127.0.0.1:5173'),
   DISCORD_API_BASE: httpUrl('https://discord.com/api'),
@@ -107,9 +95,7 @@ const EnvSchema = z.object({
       .optional()
       .transform(parseTrustProxy),
   ),
-  METRICS_PORT: optionalString.pipe(port.optional()),
-  METRICS_HOST: optionalString.pipe(z.string().default('127.0.0.1')),
-  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  ...metricsEnvFields,
 });
 
 export interface RateLimitConfig {
@@ -182,11 +168,7 @@ export interface ApiConfig {
   warnings: string[];
 }
 
-export interface MetricsListenConfig {
-  port: number | null;
-  host: string;
-  token: string | null;
-}
+export type { MetricsListenConfig };
 
 export class EnvError extends Error {
   constructor(readonly problems: string[]) {
@@ -260,7 +242,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     botPermissions: e.BOT_PERMISSIONS,
     rateLimit: { max: e.RATE_LIMIT_MAX, exchangeMax: 10, windowMs: e.RATE_LIMIT_WINDOW_MS },
     trustProxy: e.TRUST_PROXY,
-    metrics: { port: e.METRICS_PORT ?? null, host: e.METRICS_HOST, token: e.METRICS_TOKEN ?? null },
+    metrics: metricsListenConfig(e),
     cacheTtlSec: { guilds: 60, channels: 30 },
     redisTimeoutMs: 2_000,
     http: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 72_000, idleMs: 60_000 },

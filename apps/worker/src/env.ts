@@ -1,4 +1,13 @@
-import { snowflake } from '@spacecadet/contract';
+import {
+  LOG_LEVELS,
+  type LogLevel,
+  type MetricsListenConfig,
+  metricsEnvFields,
+  metricsListenConfig,
+  optionalString,
+  positiveInt,
+  snowflake,
+} from '@spacecadet/contract';
 import { z } from 'zod';
 import { MIN_TAKEOVER_MS } from './jobs/takeover.ts';
 
@@ -7,27 +16,10 @@ import { MIN_TAKEOVER_MS } from './jobs/takeover.ts';
  * bad value stops it with a message naming the variable instead of failing later mid-job.
  */
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export type { LogLevel };
 
 /** Bot token the sandbox accepts; only used when Discord is a local sandbox. */
 const SANDBOX_BOT_TOKEN = 'sandbox-bot-token';
-
-const optionalString = z
-  .string()
-  .optional()
-  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
-
-const positiveInt = (fallback: number) =>
-  optionalString.pipe(
-    z
-      .string()
-      .regex(/^\d+$/, 'must be a positive integer')
-      .transform(Number)
-      .refine((n) => n > 0, 'must be a positive integer')
-      .optional()
-      .transform((n) => n ?? fallback),
-  );
 
 const EnvSchema = z.object({
   DATABASE_URL: optionalString.pipe(
@@ -65,17 +57,7 @@ const EnvSchema = z.object({
    * How soon another process takes over the job of a process that died (e.g. killed): the
    * job's lock and the stalled checks are derived from it (jobs/takeover.ts).
    */
-  /** `/metrics` (Prometheus) on this port; unset: off. */
-  METRICS_PORT: optionalString.pipe(
-    z
-      .string()
-      .regex(/^\d{1,5}$/, 'must be a port number')
-      .transform(Number)
-      .refine((value) => value <= 65535, 'must be a port number')
-      .optional(),
-  ),
-  METRICS_HOST: optionalString.pipe(z.string().default('127.0.0.1')),
-  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  ...metricsEnvFields,
   JOB_LOCK_DURATION_MS: positiveInt(30_000).refine(
     (ms) => ms >= MIN_TAKEOVER_MS,
     `must be at least ${MIN_TAKEOVER_MS}`,
@@ -96,8 +78,7 @@ export interface WorkerConfig {
   jobConcurrency: number;
   /** JOB_LOCK_DURATION_MS: the bound on taking over a dead process's job (see jobs/takeover.ts). */
   jobLockDurationMs: number;
-  /** `/metrics` (Prometheus) on its own listener; null port: off. A token requires a Bearer header. */
-  metrics: { port: number | null; host: string; token: string | null };
+  metrics: MetricsListenConfig;
 }
 
 export class WorkerConfigError extends Error {
@@ -158,10 +139,6 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     logLevel: values.LOG_LEVEL,
     jobConcurrency: values.WORKER_CONCURRENCY,
     jobLockDurationMs: values.JOB_LOCK_DURATION_MS,
-    metrics: {
-      port: values.METRICS_PORT ?? null,
-      host: values.METRICS_HOST,
-      token: values.METRICS_TOKEN ?? null,
-    },
+    metrics: metricsListenConfig(values),
   };
 }

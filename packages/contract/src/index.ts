@@ -1,4 +1,5 @@
 export * from './entities.ts';
+export * from './env-fields.ts';
 export * from './errors.ts';
 export * from './guild-refs.ts';
 export * from './id-schemas.ts';

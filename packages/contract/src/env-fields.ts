@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/**
+ * Env fields read the same way by the API and the worker (each keeps its own env reader; the
+ * variables they share are parsed here once).
+ */
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Unset and blank are the same: `FOO=` in a .env file means the default. Trimmed. */
+export const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+export const positiveInt = (fallback: number) =>
+  optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a positive integer')
+      .transform(Number)
+      .refine((n) => n > 0, 'must be a positive integer')
+      .optional()
+      .transform((n) => n ?? fallback),
+  );
+
+export const portNumber = z
+  .string()
+  .regex(/^\d{1,5}$/, 'must be a port number')
+  .transform(Number)
+  .refine((value) => value <= 65535, 'must be a port number');
+
+/** `/metrics` (Prometheus) on its own listener, never the public port; a null port: off. */
+export interface MetricsListenConfig {
+  port: number | null;
+  host: string;
+  /** When set, scrapes must send `Authorization: Bearer <token>`. */
+  token: string | null;
+}
+
+/** METRICS_PORT, METRICS_HOST and METRICS_TOKEN, spread into an env schema. */
+export const metricsEnvFields = {
+  METRICS_PORT: optionalString.pipe(portNumber.optional()),
+  METRICS_HOST: optionalString.pipe(z.string().default('127.0.0.1')),
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+};
+
+export function metricsListenConfig(values: {
+  METRICS_PORT?: number | undefined;
+  METRICS_HOST: string;
+  METRICS_TOKEN?: string | undefined;
+}): MetricsListenConfig {
+  return {
+    port: values.METRICS_PORT ?? null,
+    host: values.METRICS_HOST,
+    token: values.METRICS_TOKEN ?? null,
+  };
+}
