@@ -203,8 +203,13 @@ function runDev(): void {
   }
 
   /** Starts a service; its output is shown line by line, readable (createLogFormatter), prefixed. */
-  function run(name: string, args: string[], onLine?: (line: string) => void): ChildProcess {
-    const child = spawnService(args, env);
+  function run(
+    name: string,
+    args: string[],
+    onLine?: (line: string) => void,
+    serviceEnv: NodeJS.ProcessEnv = env,
+  ): ChildProcess {
+    const child = spawnService(args, serviceEnv);
     const prefix = `[${name}]`.padEnd(10);
     const format = createLogFormatter({ colorize: process.stdout.isTTY === true });
     for (const stream of [child.stdout, child.stderr]) {
@@ -251,9 +256,16 @@ function runDev(): void {
     const workerReady = new Promise<void>((resolve) => {
       workerConnected = resolve;
     });
-    run('worker', ['--filter', '@spacecadet/worker', 'start'], (line) => {
-      if (pinoEntry(line)?.msg === WORKER_READY_MESSAGE) workerConnected();
-    });
+    // With METRICS_PORT set, the API takes it and the worker the next one (one port per process).
+    const workerMetricsPort = env.METRICS_PORT ? String(Number(env.METRICS_PORT) + 1) : undefined;
+    run(
+      'worker',
+      ['--filter', '@spacecadet/worker', 'start'],
+      (line) => {
+        if (pinoEntry(line)?.msg === WORKER_READY_MESSAGE) workerConnected();
+      },
+      workerMetricsPort === undefined ? env : { ...env, METRICS_PORT: workerMetricsPort },
+    );
     run('dashboard', [
       '--filter',
       '@spacecadet/dashboard',
@@ -276,6 +288,11 @@ function runDev(): void {
         ? `
     Discord sandbox chat view  http://127.0.0.1:${env.SANDBOX_PORT}/  (act as a member, click panels)`
         : ''
+    }${
+      workerMetricsPort === undefined
+        ? ''
+        : `
+    Metrics       http://${env.METRICS_HOST ?? '127.0.0.1'}:${env.METRICS_PORT}/metrics (API), :${workerMetricsPort}/metrics (worker)`
     }
   Press Ctrl+C to stop.
 `);
