@@ -215,7 +215,6 @@ describe('boosts page', () => {
     return fakeApi(({ method, path }) => {
       const key = `${method} ${path}`;
       if (key === 'GET /api/discord/me/guilds') return { status: 200, body: [STATION, QUIET] };
-      if (key === 'GET /api/auth/session') return { status: 401, body: { error: 'not_authenticated' } };
       if (path.startsWith('/api/bot/in-guild/')) return { status: 200, body: { inGuild: true } };
       if (key === `GET ${base}/leveling`)
         return { status: 200, body: { leveling: SETTINGS, roles: [], boosts: BOOSTS } };

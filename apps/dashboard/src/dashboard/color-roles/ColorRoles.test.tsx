@@ -54,7 +54,6 @@ function colorApi(options: Options = {}) {
   const api = fakeApi(({ method, path }) => {
     const key = `${method} ${path}`;
     if (key === 'GET /api/discord/me/guilds') return { status: 200, body: [STATION, QUIET] };
-    if (key === 'GET /api/auth/session') return { status: 401, body: { error: 'not_authenticated' } };
     if (path.startsWith('/api/bot/in-guild/'))
       return { status: 200, body: { inGuild: !options.botAbsent && path.endsWith(STATION.id) } };
     const base = `/api/guilds/${STATION.id}`;

@@ -29,7 +29,6 @@ function levelingRoutes(
     const key = `${method} ${path}`;
     if (overrides[key]) return overrides[key];
     if (key === 'GET /api/discord/me/guilds') return { status: 200, body: [STATION, QUIET] };
-    if (key === 'GET /api/auth/session') return { status: 401, body: { error: 'not_authenticated' } };
     if (path.startsWith('/api/bot/in-guild/')) return { status: 200, body: { inGuild: true } };
     if (key === `GET ${base}/channels`) return { status: 200, body: { channels: [] } };
     if (key === `GET ${base}/leveling`) return { status: 200, body: { leveling: SETTINGS, roles, boosts } };

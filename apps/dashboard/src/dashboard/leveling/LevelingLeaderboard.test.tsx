@@ -29,7 +29,6 @@ type Answer = { status: number; body?: unknown };
 function leaderboardApi(leaderboard: (path: string) => Answer) {
   return fakeApi(({ method, path }) => {
     if (path === '/api/discord/me/guilds') return { status: 200, body: [STATION, QUIET] };
-    if (path === '/api/auth/session') return { status: 401, body: { error: 'not_authenticated' } };
     if (path.startsWith('/api/bot/in-guild/')) return { status: 200, body: { inGuild: true } };
     if (method === 'GET' && path.startsWith(board)) return leaderboard(path);
     return undefined;

@@ -49,7 +49,6 @@ function personalityApi(
   const api = fakeApi(({ method, path }) => {
     const key = `${method} ${path}`;
     if (key === 'GET /api/discord/me/guilds') return { status: 200, body: [STATION, QUIET] };
-    if (key === 'GET /api/auth/session') return { status: 401, body: { error: 'not_authenticated' } };
     if (path.startsWith('/api/bot/in-guild/')) return { status: 200, body: { inGuild: !botAbsent } };
     if (key === `GET ${base}/channels`)
       return { status: 200, body: { channels: [{ id: '300000000000000012', name: 'roles' }] } };
