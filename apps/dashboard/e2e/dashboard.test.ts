@@ -308,10 +308,7 @@ describe('other users and sessions', () => {
     const page = await newPage();
     await signInAs(page, stack.dashboardUrl, users.mo);
     await page.getByRole('navigation', { name: 'Your servers' }).getByRole('link').first().waitFor();
-    // users.mo is a fixed numeric id, safe to inline.
-    await stack.database.db.execute(
-      `UPDATE sessions SET expires_at = now() - interval '1 minute' WHERE user_id = '${users.mo}'`,
-    );
+    await stack.expireSessionsOf(users.mo);
     await page.reload();
     await page.getByText('Session Expired').waitFor();
     await page.getByRole('button', { name: 'Re-Authorize' }).waitFor();

@@ -33,6 +33,11 @@ export interface Stack {
   browser: BrowserContext;
   /** 'worker' when the real worker runs, 'rows' when bot presence was inserted by hand. */
   botPresence: 'worker' | 'rows';
+  /**
+   * Ends a user's sessions as if their time were up: `expires_at` in the past, and the API told
+   * to drop its in-memory copies, as any change to a session must (README: Several API replicas).
+   */
+  expireSessionsOf(userId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -110,6 +115,13 @@ export async function startStack(distDir: string): Promise<Stack> {
     database,
     browser,
     botPresence: worker ? 'worker' : 'rows',
+    async expireSessionsOf(userId) {
+      if (!/^\d+$/.test(userId)) throw new Error(`not a user id: ${userId}`);
+      const ended = await database.db.execute<{ id: string }>(
+        `UPDATE sessions SET expires_at = now() - interval '1 minute' WHERE user_id = '${userId}' RETURNING id`,
+      );
+      for (const { id } of ended.rows) await api.services.replicaCache.announce({ kind: 'session', id });
+    },
     async close() {
       await browser.close().catch(() => undefined);
       await rm(profileDir, { recursive: true, force: true });
