@@ -31,6 +31,25 @@ function isIdentity(encoding: string | undefined): boolean {
   return encoding.split(',').every((coding) => ['', 'identity'].includes(coding.trim().toLowerCase()));
 }
 
+/**
+ * The contract's response check and JSON, done once per answer object: a reply served from an
+ * in-process copy (a cached config, say) sends the very object it sent before, whose checked JSON
+ * is kept beside it until the object is dropped. Nothing we send is changed after it is sent.
+ */
+const rememberingSerializer: typeof serializerCompiler = (route) => {
+  const serialize = serializerCompiler(route);
+  const sent = new WeakMap<object, string>();
+  return (data: unknown) => {
+    if (typeof data !== 'object' || data === null) return serialize(data);
+    let json = sent.get(data);
+    if (json === undefined) {
+      json = serialize(data);
+      sent.set(data, json);
+    }
+    return json;
+  };
+};
+
 export interface BuildAppOptions {
   /** Pino logger options, or false for silence (tests). Default: the config's log level. */
   logger?: boolean | { level: string };
@@ -68,7 +87,7 @@ export async function buildApp(config: ApiConfig, options: BuildAppOptions = {})
     },
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(rememberingSerializer);
   registerRequestId(app);
 
   // JSON only (anything else is 415). Bodiless POSTs sent with a JSON content type are fine;

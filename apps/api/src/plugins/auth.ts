@@ -76,14 +76,20 @@ export function registerAuth(app: FastifyInstance): void {
     if (guildId !== null) await authorizeGuild(app.services, session, guildId);
   });
 
-  app.addHook('preHandler', async (request) => {
+  // Only on the routes that need them (decided once per route, not once per request).
+  const guildChecks = async (request: FastifyRequest) => {
     const { needsBot, guildRefs } = request.routeOptions.config;
-    if (needsBot !== true && guildRefs === undefined) return;
     const guildId = guildIdParam(request);
     if (guildId === null) return;
     if (needsBot === true) await assertBotInGuild(app.services.db, guildId);
     // Every channel, role and member id in the body must be the guild's own (400 otherwise).
     if (guildRefs !== undefined)
       await app.services.guildResources.assertOwned(guildId, request.body, guildRefs);
+  };
+  app.addHook('onRoute', (route) => {
+    const config = route.config as { needsBot?: boolean; guildRefs?: unknown } | undefined;
+    if (config?.needsBot !== true && config?.guildRefs === undefined) return;
+    const own = route.preHandler === undefined ? [] : [route.preHandler].flat();
+    route.preHandler = [...own, guildChecks];
   });
 }
