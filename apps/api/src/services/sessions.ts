@@ -34,7 +34,11 @@ export const SESSION_CACHE = { ttlMs: 30_000, maxEntries: 20_000 } as const;
  * Discord tokens kept server-side, encrypted, refreshed with the refresh_token grant on demand.
  */
 export class SessionService {
-  /** Valid sessions by token hash, as `lookup` found them. */
+  /**
+   * Valid sessions by token, as `lookup` found them. Keyed by the token itself, not its hash:
+   * hashing was the largest cost of a cached request, and the process sees every token anyway.
+   * Only hashes are ever stored outside this process.
+   */
   private readonly cached: ExpiringMap<string, SessionContext>;
   /** The session lookup of every guarded request, prepared once per Postgres connection. */
   private readonly byTokenHash;
@@ -86,7 +90,7 @@ export class SessionService {
       .where(and(eq(sessions.userId, user.id), lt(sessions.expiresAt, new Date(now - STALE_SESSION_MS))));
     const session: SessionContext = { id: row.id, user, expiresAt };
     // Known here from its first request on (so it already counts against its own rate budget).
-    this.cached.fill(tokenHash, session, this.cached.version(), this.ttlSec * 1000);
+    this.cached.fill(token, session, this.cached.version(), this.ttlSec * 1000);
     return { token, session };
   }
 
@@ -95,20 +99,19 @@ export class SessionService {
    * undefined otherwise (not yet seen here, ended, made up). For the rate limiter's key.
    */
   known(token: string): SessionContext | undefined {
-    const session = this.cached.get(hashSessionToken(token));
+    const session = this.cached.get(token);
     return session !== undefined && session.expiresAt.getTime() > Date.now() ? session : undefined;
   }
 
   async lookup(token: string): Promise<SessionLookup> {
-    const tokenHash = hashSessionToken(token);
-    const known = this.cached.get(tokenHash);
+    const known = this.cached.get(token);
     if (known !== undefined) {
       return known.expiresAt.getTime() <= Date.now()
         ? { status: 'expired' }
         : { status: 'valid', session: known };
     }
     const version = this.cached.version();
-    const [row] = await this.byTokenHash.execute({ tokenHash });
+    const [row] = await this.byTokenHash.execute({ tokenHash: hashSessionToken(token) });
     if (!row) return { status: 'unknown' };
     if (row.revokedAt !== null || row.expiresAt.getTime() <= Date.now()) return { status: 'expired' };
     const session: SessionContext = {
@@ -121,7 +124,7 @@ export class SessionService {
       },
       expiresAt: row.expiresAt,
     };
-    this.cached.fill(tokenHash, session, version, row.expiresAt.getTime() - Date.now());
+    this.cached.fill(token, session, version, row.expiresAt.getTime() - Date.now());
     return { status: 'valid', session };
   }
 
