@@ -1,31 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SANDBOX_IDS, type Sandbox, startSandbox } from '../src/index.ts';
-import { eventually } from './discordjs-helpers.ts';
-import { bot, control } from './helpers.ts';
+import { bot, clickWithoutBot, control } from './helpers.ts';
 
-const { guilds, channels, users, app } = SANDBOX_IDS;
+const { guilds, app } = SANDBOX_IDS;
 const guildPath = `/guilds/${guilds.station}`;
 
 let sandbox: Sandbox;
 afterEach(async () => {
   await sandbox?.close();
 });
-
-/** Posts a one-button panel as the bot and starts a click by nia without awaiting the answer. */
-async function clickWithoutBot() {
-  const panel = await bot(sandbox, 'POST', `/channels/${channels.roles}/messages`, {
-    components: [{ type: 1, components: [{ type: 2, style: 1, label: 'Go', custom_id: 'go' }] }],
-  });
-  const pending = control(sandbox, 'POST', '/interactions', {
-    guild_id: guilds.station,
-    channel_id: channels.roles,
-    message_id: (panel.body as { id: string }).id,
-    user_id: users.nia,
-    custom_id: 'go',
-  });
-  const record = await eventually(() => sandbox.state().interactions[0]);
-  return { record, pending };
-}
 
 const send = (method: string, path: string, body?: unknown) =>
   fetch(`${sandbox.apiBase}/v10${path}`, {
@@ -47,7 +30,7 @@ describe("Discord's global rate limit", () => {
 
   it('refuses bot requests over the limit with a global 429; interaction answers are exempt', async () => {
     sandbox = await startSandbox({ port: 0, interactionTimeoutMs: 5000 });
-    const { record, pending } = await clickWithoutBot();
+    const { record, pending } = await clickWithoutBot(sandbox);
     expect((await control(sandbox, 'PUT', '/global-rate-limit', { per_second: 3 })).body).toEqual({
       per_second: 3,
     });

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SANDBOX_BOT_TOKEN, SANDBOX_CLIENT_SECRET, SANDBOX_IDS, type Sandbox } from '../src/index.ts';
+import { eventually } from './discordjs-helpers.ts';
 
 export const REDIRECT = 'http://localhost:5173/auth/callback';
 
@@ -80,4 +81,20 @@ export async function control(sandbox: Sandbox, method: string, path: string, bo
   });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
+}
+
+/** Posts a one-button panel as the bot and starts a click by nia without awaiting the answer. */
+export async function clickWithoutBot(sandbox: Sandbox) {
+  const panel = await bot(sandbox, 'POST', `/channels/${SANDBOX_IDS.channels.roles}/messages`, {
+    components: [{ type: 1, components: [{ type: 2, style: 1, label: 'Go', custom_id: 'go' }] }],
+  });
+  const pending = control(sandbox, 'POST', '/interactions', {
+    guild_id: SANDBOX_IDS.guilds.station,
+    channel_id: SANDBOX_IDS.channels.roles,
+    message_id: (panel.body as { id: string }).id,
+    user_id: SANDBOX_IDS.users.nia,
+    custom_id: 'go',
+  });
+  const record = await eventually(() => sandbox.state().interactions[0]);
+  return { record, pending };
 }

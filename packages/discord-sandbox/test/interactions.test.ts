@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_IDS, type Sandbox, startSandbox } from '../src/index.ts';
-import { eventually } from './discordjs-helpers.ts';
-import { bot, control } from './helpers.ts';
+import { clickWithoutBot, control } from './helpers.ts';
 
 let sandbox: Sandbox;
 beforeEach(async () => {
@@ -11,23 +10,7 @@ afterEach(async () => {
   await sandbox.close();
 });
 
-const { guilds, channels, users } = SANDBOX_IDS;
-
-/** Posts a one-button panel as the bot and starts a click by nia without awaiting the answer. */
-async function clickWithoutBot() {
-  const panel = await bot(sandbox, 'POST', `/channels/${channels.roles}/messages`, {
-    components: [{ type: 1, components: [{ type: 2, style: 1, label: 'Go', custom_id: 'go' }] }],
-  });
-  const pending = control(sandbox, 'POST', '/interactions', {
-    guild_id: guilds.station,
-    channel_id: channels.roles,
-    message_id: (panel.body as { id: string }).id,
-    user_id: users.nia,
-    custom_id: 'go',
-  });
-  const record = await eventually(() => sandbox.state().interactions[0]);
-  return { record, pending };
-}
+const { channels } = SANDBOX_IDS;
 
 const callback = (id: string, token: string, body: unknown) =>
   fetch(`${sandbox.apiBase}/v10/interactions/${id}/${token}/callback`, {
@@ -39,7 +22,7 @@ const callback = (id: string, token: string, body: unknown) =>
 describe('interaction callbacks on the wire', () => {
   it('gives an interaction an id whose snowflake carries the time of the click', async () => {
     const before = Date.now();
-    const { record, pending } = await clickWithoutBot();
+    const { record, pending } = await clickWithoutBot(sandbox);
     const after = Date.now();
     const createdAt = Number((BigInt(record.id) >> 22n) + 1420070400000n);
     expect(createdAt).toBeGreaterThanOrEqual(before);
@@ -49,7 +32,7 @@ describe('interaction callbacks on the wire', () => {
   });
 
   it('logs the REST calls it answers, a refused late callback included', async () => {
-    const { record, pending } = await clickWithoutBot();
+    const { record, pending } = await clickWithoutBot(sandbox);
     await pending;
     await callback(record.id, record.token, { type: 4, data: { content: 'too late' } });
     const log = (await control(sandbox, 'GET', '/requests')).body as Array<{
@@ -66,7 +49,7 @@ describe('interaction callbacks on the wire', () => {
   });
 
   it('accepts one callback, rejects a second with 40060 and reports the answer', async () => {
-    const { record, pending } = await clickWithoutBot();
+    const { record, pending } = await clickWithoutBot(sandbox);
     const first = await callback(record.id, record.token, { type: 4, data: { content: 'ok', flags: 64 } });
     expect(first.status).toBe(204);
     const second = await callback(record.id, record.token, { type: 4, data: { content: 'again' } });
@@ -78,7 +61,7 @@ describe('interaction callbacks on the wire', () => {
   });
 
   it('rejects invalid components in a reply with 50035 under data', async () => {
-    const { record, pending } = await clickWithoutBot();
+    const { record, pending } = await clickWithoutBot(sandbox);
     const res = await callback(record.id, record.token, {
       type: 4,
       data: {
@@ -96,7 +79,7 @@ describe('interaction callbacks on the wire', () => {
   });
 
   it('answers 10062 after the deadline, yet follow-ups work until the token expires', async () => {
-    const { record, pending } = await clickWithoutBot();
+    const { record, pending } = await clickWithoutBot(sandbox);
     expect((await pending).body).toMatchObject({ responded: false });
     const late = await callback(record.id, record.token, { type: 5 });
     expect(((await late.json()) as { code: number }).code).toBe(10062);
