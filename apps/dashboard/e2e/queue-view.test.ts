@@ -42,6 +42,29 @@ describe('queue view', () => {
     await board.close();
   });
 
+  it("keeps every one of the owner's header buttons on a 390 px phone, none cut off", async () => {
+    const page = await stack.browser.newPage();
+    await signInAs(page, stack.dashboardUrl, users.ada);
+    await page.getByRole('button', { name: 'Queue view' }).waitFor();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await page.getByRole('button', { name: 'Queue view' }).waitFor();
+    const account = page.getByRole('navigation', { name: 'Account' });
+    const boxes = await account.locator('a, button').evaluateAll((elements) =>
+      elements.map((element) => {
+        const box = element.getBoundingClientRect();
+        return { text: element.textContent?.trim() ?? '', left: box.left, right: box.right };
+      }),
+    );
+    expect(boxes.length).toBeGreaterThanOrEqual(4);
+    for (const box of boxes) {
+      expect(box.left, box.text).toBeGreaterThanOrEqual(0);
+      expect(box.right, box.text).toBeLessThanOrEqual(390);
+    }
+    await screenshot(page, 'queue-view-owner-header-phone', false);
+    await page.close();
+  });
+
   it('shows no Queue view button to a manager who is not the owner', async () => {
     const page = await stack.browser.newPage();
     const sessionAnswer = page.waitForResponse(
