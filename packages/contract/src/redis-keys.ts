@@ -170,15 +170,20 @@ const API_CACHE_DROP_KINDS: ReadonlySet<string> = new Set([
   'config',
 ]);
 
-export function encodeApiCacheDrop(drop: ApiCacheDrop): string {
-  return `${drop.kind}:${drop.id}`;
+/**
+ * `ack`: a token the sender waits to hear back on `${channel}:acks` from every replica that
+ * applied the drop (the API's own announcements); the worker sends none.
+ */
+export function encodeApiCacheDrop(drop: ApiCacheDrop, ack?: string): string {
+  return ack === undefined ? `${drop.kind}:${drop.id}` : `${drop.kind}:${drop.id} ${ack}`;
 }
 
 /** Null for a message no replica understands (it is then safest to drop everything). */
-export function decodeApiCacheDrop(message: string): ApiCacheDrop | null {
-  const colon = message.indexOf(':');
-  const kind = message.slice(0, colon);
-  const id = message.slice(colon + 1);
+export function decodeApiCacheDrop(message: string): { drop: ApiCacheDrop; ack: string | null } | null {
+  const [body = '', ack] = message.split(' ', 2);
+  const colon = body.indexOf(':');
+  const kind = body.slice(0, colon);
+  const id = body.slice(colon + 1);
   if (colon < 1 || id === '' || !API_CACHE_DROP_KINDS.has(kind)) return null;
-  return { kind, id } as ApiCacheDrop;
+  return { drop: { kind, id } as ApiCacheDrop, ack: ack ?? null };
 }

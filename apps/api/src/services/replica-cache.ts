@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type ApiCacheDrop, decodeApiCacheDrop, encodeApiCacheDrop } from '@spacecadet/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -57,6 +58,9 @@ export class ExpiringMap<K, V> {
   }
 }
 
+/** The longest a change's request waits for the other replicas to confirm a drop. */
+export const ACK_WAIT_MS = 250;
+
 /** What an in-process copy may hold at most, and for how long. */
 export interface ReplicaCacheLimits {
   ttlMs: number;
@@ -67,10 +71,10 @@ export interface ReplicaCacheLimits {
  * The API's in-process copies of what every guarded request re-reads (the session, the user's
  * manageable guilds, a guild's config), kept correct across API replicas:
  *
- * - A change is announced on one Redis pub/sub channel (`apiCacheChannel`) before the request
- *   that made it answers. Redis hands the message to every replica's subscriber connection while
- *   running the PUBLISH, so it is on its way before the writer's client even hears back; a
- *   replica reads it before a request that client sends next.
+ * - A change is announced on one Redis pub/sub channel (`apiCacheChannel`), and the request that
+ *   made it answers only once every subscribed replica has said it dropped its copy (an ack on
+ *   `${channel}:acks`; at most ACK_WAIT_MS, a bound for a replica that hangs). So no replica
+ *   serves a copy older than a change whose request has returned.
  * - A replica whose subscriber connection is not subscribed (Redis down, reconnecting) may have
  *   missed announcements: it serves nothing from memory and keeps nothing until it is subscribed
  *   again, and then starts empty.
@@ -82,6 +86,9 @@ export class ReplicaCache {
   private live = false;
   private readonly maps: ExpiringMap<unknown, unknown>[] = [];
   private readonly handlers: Array<(drop: ApiCacheDrop) => void> = [];
+  private readonly ackChannel: string;
+  /** Announcements of this replica waiting for acks: token -> acks so far, and how many are due. */
+  private readonly waiting = new Map<string, { acks: number; due: number; done: () => void }>();
 
   constructor(
     private readonly publisher: Redis,
@@ -89,11 +96,14 @@ export class ReplicaCache {
     private readonly channel: string,
     private readonly log: FastifyBaseLogger,
   ) {
+    this.ackChannel = `${channel}:acks`;
     subscriber.on('message', (from: string, message: string) => {
+      if (from === this.ackChannel) return this.acked(message);
       if (from !== channel) return;
-      const drop = decodeApiCacheDrop(message);
-      if (drop === null) this.clear();
-      else for (const handle of this.handlers) handle(drop);
+      const decoded = decodeApiCacheDrop(message);
+      if (decoded === null) this.clear();
+      else for (const handle of this.handlers) handle(decoded.drop);
+      if (decoded?.ack) this.publisher.publish(this.ackChannel, decoded.ack).catch(() => {});
     });
     // Subscriptions are remade by ioredis after a reconnect; until then announcements are lost.
     subscriber.on('close', () => this.goStale());
@@ -120,16 +130,42 @@ export class ReplicaCache {
    */
   async announce(drop: ApiCacheDrop): Promise<void> {
     for (const handle of this.handlers) handle(drop);
+    const token = randomUUID();
+    let done = () => {};
+    const confirmed = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const waiter = { acks: 0, due: Number.POSITIVE_INFINITY, done };
+    this.waiting.set(token, waiter);
+    const timer = setTimeout(done, ACK_WAIT_MS);
     try {
-      await this.publisher.publish(this.channel, encodeApiCacheDrop(drop));
+      // Every replica's subscriber connection (this one's too) got it: that many acks are due.
+      waiter.due = await this.publisher.publish(this.channel, encodeApiCacheDrop(drop, token));
+      if (waiter.acks >= waiter.due) done();
+      await confirmed;
+      if (waiter.acks < waiter.due)
+        this.log.warn(
+          { drop, acks: waiter.acks, due: waiter.due },
+          'not every API replica confirmed a cache drop in time',
+        );
     } catch (error) {
       this.log.warn({ err: error, drop }, 'could not announce a cache drop to other API replicas');
+    } finally {
+      clearTimeout(timer);
+      this.waiting.delete(token);
     }
+  }
+
+  private acked(token: string): void {
+    const waiter = this.waiting.get(token);
+    if (waiter === undefined) return;
+    waiter.acks += 1;
+    if (waiter.acks >= waiter.due) waiter.done();
   }
 
   private async subscribe(): Promise<void> {
     try {
-      await this.subscriber.subscribe(this.channel);
+      await this.subscriber.subscribe(this.channel, this.ackChannel);
       // Whatever was kept before may predate an announcement missed while away.
       this.clear();
       this.live = true;
