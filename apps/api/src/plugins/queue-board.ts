@@ -2,12 +2,11 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import { queueViewPassKey, queueViewTicketKey, routes } from '@spacecadet/contract';
-import { sessions } from '@spacecadet/db/schema';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, notAuthenticated, SESSION_EXPIRED_MESSAGE } from '../errors.ts';
 import { defineRoute } from '../routes/define.ts';
 import { hashSessionToken, newSessionToken } from '../services/crypto.ts';
+import type { SessionContext } from '../services/sessions.ts';
 import { sendError } from './errors.ts';
 
 /**
@@ -50,7 +49,7 @@ function ticketParam(request: FastifyRequest): string | null {
 }
 
 export async function registerQueueBoard(app: FastifyInstance): Promise<void> {
-  const { config, db, redis, queue } = app.services;
+  const { config, redis, queue, sessions } = app.services;
   const isOwner = (userId: string) => config.ownerUserId !== null && userId === config.ownerUserId;
   const secure = config.publicApiUrl.startsWith('https:');
 
@@ -61,48 +60,39 @@ export async function registerQueueBoard(app: FastifyInstance): Promise<void> {
     return { url: `${config.publicApiUrl}${QUEUE_VIEW_PATH}?ticket=${ticket}` };
   });
 
-  /** The session's owner and end, or null once it is logged out, revoked, expired or gone. */
-  async function liveSession(sessionId: string): Promise<{ userId: string; expiresAt: Date } | null> {
-    const [row] = await db
-      .select({ userId: sessions.userId, expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt })
-      .from(sessions)
-      .where(eq(sessions.id, sessionId))
-      .limit(1);
-    if (!row || row.revokedAt !== null || row.expiresAt.getTime() <= Date.now()) return null;
-    return row;
-  }
-
   /** Spends a ticket: its session gets a pass cookie that lives as long as the session. */
-  async function spendTicket(ticket: string, reply: FastifyReply): Promise<string | null> {
+  async function spendTicket(ticket: string, reply: FastifyReply): Promise<SessionContext | null> {
     const sessionId = await redis.getdel(queueViewTicketKey(hashSessionToken(ticket)));
     if (sessionId === null) return null;
-    const session = await liveSession(sessionId);
+    const session = await sessions.live(sessionId);
     if (session === null) throw sessionEnded();
     const ttlSec = Math.max(1, Math.floor((session.expiresAt.getTime() - Date.now()) / 1000));
     const pass = newSessionToken();
-    await redis.set(queueViewPassKey(hashSessionToken(pass)), sessionId, 'EX', ttlSec);
+    await redis.set(queueViewPassKey(hashSessionToken(pass)), session.id, 'EX', ttlSec);
     reply.header(
       'set-cookie',
       `${QUEUE_VIEW_COOKIE}=${pass}; Path=${QUEUE_VIEW_PATH}; Max-Age=${ttlSec}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,
     );
-    return sessionId;
+    return session;
   }
 
-  async function passSession(request: FastifyRequest): Promise<string | null> {
+  async function passSession(request: FastifyRequest): Promise<SessionContext | null> {
     const pass = cookieValue(request, QUEUE_VIEW_COOKIE);
     if (pass === null || !TOKEN_SHAPE.test(pass)) return null;
-    return redis.get(queueViewPassKey(hashSessionToken(pass)));
+    const sessionId = await redis.get(queueViewPassKey(hashSessionToken(pass)));
+    if (sessionId === null) return null;
+    const session = await sessions.live(sessionId);
+    if (session === null) throw sessionEnded();
+    return session;
   }
 
   async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const ticket = ticketParam(request);
     // A spent or unknown ticket falls back to the cookie, so reloading the first page still works.
-    const sessionId =
+    const session =
       (ticket === null ? null : await spendTicket(ticket, reply)) ?? (await passSession(request));
-    if (sessionId === null) throw notAuthenticated();
-    const session = await liveSession(sessionId);
-    if (session === null) throw sessionEnded();
-    if (!isOwner(session.userId)) throw ownerOnly();
+    if (session === null) throw notAuthenticated();
+    if (!isOwner(session.user.id)) throw ownerOnly();
   }
 
   const serverAdapter = new FastifyAdapter();

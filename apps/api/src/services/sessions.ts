@@ -113,19 +113,19 @@ export class SessionService {
     const version = this.cached.version();
     const [row] = await this.byTokenHash.execute({ tokenHash: hashSessionToken(token) });
     if (!row) return { status: 'unknown' };
-    if (row.revokedAt !== null || row.expiresAt.getTime() <= Date.now()) return { status: 'expired' };
-    const session: SessionContext = {
-      id: row.id,
-      user: {
-        id: row.userId,
-        username: row.username,
-        discriminator: row.discriminator,
-        avatar: row.avatar,
-      },
-      expiresAt: row.expiresAt,
-    };
+    const session = liveContext(row);
+    if (session === null) return { status: 'expired' };
     this.cached.fill(token, session, version, row.expiresAt.getTime() - Date.now());
     return { status: 'valid', session };
+  }
+
+  /**
+   * The session with this id, read from Postgres, while it is live; null once it is logged out,
+   * revoked, expired or gone. For what holds a session id rather than its token (the queue view).
+   */
+  async live(sessionId: string): Promise<SessionContext | null> {
+    const [row] = await this.db.select().from(sessions).where(eq(sessions.id, sessionId)).limit(1);
+    return row ? liveContext(row) : null;
   }
 
   async revoke(sessionId: string): Promise<void> {
@@ -204,4 +204,14 @@ export class SessionService {
     const token = this.cipher.decrypt(row.discordAccessTokenEnc);
     return token === refused ? null : token;
   }
+}
+
+/** A stored session as requests see it, or null when it has ended (revoked or expired). */
+function liveContext(row: SessionRow): SessionContext | null {
+  if (row.revokedAt !== null || row.expiresAt.getTime() <= Date.now()) return null;
+  return {
+    id: row.id,
+    user: { id: row.userId, username: row.username, discriminator: row.discriminator, avatar: row.avatar },
+    expiresAt: row.expiresAt,
+  };
 }
