@@ -1,5 +1,4 @@
 import {
-  DEFAULT_BOT_PERMISSIONS,
   LOG_LEVELS,
   type LogLevel,
   type MetricsListenConfig,
@@ -76,11 +75,12 @@ const EnvSchema = z.object({
   DISCORD_BOT_TOKEN: optionalString,
   SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   OWNER_USER_ID: optionalString.pipe(snowflake('must be a Discord id').optional()),
+  // Unset: each invite asks for what the server's features need (core's botPermissionsFor).
   BOT_PERMISSIONS: optionalString.pipe(
     z
       .string()
       .regex(/^\d{1,20}$/, 'must be a permissions integer')
-      .default(DEFAULT_BOT_PERMISSIONS),
+      .optional(),
   ),
   LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).default('info')),
   RATE_LIMIT_MAX: positiveInt(300),
@@ -150,7 +150,8 @@ export interface ApiConfig {
   /** Lifetime of an API session token, in seconds. */
   sessionTtlSec: number;
   ownerUserId: string | null;
-  botPermissions: string;
+  /** The operator's BOT_PERMISSIONS: every invite asks for exactly these. Null: per server's features. */
+  botPermissions: string | null;
   rateLimit: RateLimitConfig;
   /** Which forwarded addresses to believe, for the rate limiter and the logs. */
   trustProxy: TrustProxy;
@@ -239,7 +240,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     sessionSecret,
     sessionTtlSec: 3600,
     ownerUserId: e.OWNER_USER_ID ?? null,
-    botPermissions: e.BOT_PERMISSIONS,
+    botPermissions: e.BOT_PERMISSIONS ?? null,
     rateLimit: { max: e.RATE_LIMIT_MAX, exchangeMax: 10, windowMs: e.RATE_LIMIT_WINDOW_MS },
     trustProxy: e.TRUST_PROXY,
     metrics: metricsListenConfig(e),

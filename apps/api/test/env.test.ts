@@ -1,4 +1,4 @@
-import { DEFAULT_BOT_PERMISSIONS } from '@spacecadet/contract';
+import { DEFAULT_BOT_PERMISSIONS } from '@spacecadet/core';
 import { describe, expect, it } from 'vitest';
 import { EnvError, loadApiConfig } from '../src/env.ts';
 
@@ -26,7 +26,8 @@ describe('loadApiConfig', () => {
       publicApiUrl: 'http://127.0.0.1:4000',
       dashboardUrl: 'http://127.0.0.1:5173',
       ownerUserId: null,
-      botPermissions: DEFAULT_BOT_PERMISSIONS,
+      // Unset: each invite asks for what the server's features need.
+      botPermissions: null,
       discord: {
         apiBase: 'http://127.0.0.1:4100/api',
         oauthBase: 'https://discord.com',

@@ -1,4 +1,5 @@
 import { routes } from '@spacecadet/contract';
+import { DEFAULT_BOT_PERMISSIONS } from '@spacecadet/core';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, loadApiConfig } from '../src/app.ts';
@@ -108,7 +109,7 @@ describe('install flow', () => {
     expect(`${url.origin}${url.pathname}`).toBe(`${h.sandbox.oauthBase}/oauth2/authorize`);
     expect(Object.fromEntries(url.searchParams)).toMatchObject({
       client_id: '100000000000000001',
-      permissions: h.config.botPermissions,
+      permissions: DEFAULT_BOT_PERMISSIONS,
       scope: 'bot guilds applications.commands',
       response_type: 'code',
       redirect_uri: 'http://127.0.0.1:4000/install/callback',

@@ -109,6 +109,12 @@ export const ColorRolesState = z
   .meta({ id: 'ColorRoles' });
 export type ColorRolesState = z.infer<typeof ColorRolesState>;
 
+/** The bot's server-wide permissions integer (decimal string); core's `missingBotPermissions` reads it. */
+export const BotPermissions = z
+  .object({ permissions: z.string().regex(/^\d{1,20}$/) })
+  .meta({ id: 'BotPermissions' });
+export type BotPermissions = z.infer<typeof BotPermissions>;
+
 export const Channel = z.object({ id: Snowflake, name: z.string() });
 export type Channel = z.infer<typeof Channel>;
 
@@ -134,6 +140,12 @@ export const PersonalityQuestion = z.object({
   role_count: z.number().int(),
   is_multi_select: z.boolean(),
   is_enabled: z.boolean(),
+  /** Options whose role the bot created (what disabling with "delete its roles", or a reset, deletes). */
+  created_roles: z.number().int().nonnegative().optional(),
+  /** Whether the question's message is posted (a reset deletes it). */
+  message_posted: z.boolean().optional(),
+  /** Whether the question is a prompt of the server's Discord Onboarding (a reset removes it). */
+  in_onboarding: z.boolean().optional(),
 });
 export type PersonalityQuestion = z.infer<typeof PersonalityQuestion>;
 

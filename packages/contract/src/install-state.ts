@@ -1,19 +1,20 @@
 /**
  * The bot invite: the API's `/api/invite-url` and `/install`, and the dashboard's built-in
- * fallback link, build it here. The OAuth `state` of a bot install is base64url of JSON
+ * fallback link, build it here (the permissions integer comes from core's `botPermissionsFor`). The OAuth `state` of a bot install is base64url of JSON
  * `{guild_id}`; the API's install callback and the landing page read it. No zod here, so the
  * landing page can import it without loading the schemas.
  */
 import { isSnowflake } from './ids.ts';
 
+/**
+ * The features whose Discord permissions the invite asks for (core's `FEATURE_PERMISSIONS`
+ * says which). `onboarding` is personality roles' "Also ask in Discord Onboarding".
+ */
+export const BOT_FEATURES = ['color-roles', 'personality-roles', 'leveling', 'onboarding'] as const;
+export type BotFeature = (typeof BOT_FEATURES)[number];
+
 /** Spec: the default invite's scopes. */
 const BOT_INVITE_SCOPES = 'bot guilds applications.commands';
-/**
- * VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY | MANAGE_ROLES.
- * ATTACH_FILES is there because image reward roles grant it, and a bot can only grant what it has.
- */
-export const DEFAULT_BOT_PERMISSIONS = '268553216';
-
 /** Discord's bot authorize page; the code comes back to the API's install callback. */
 export function botInviteUrl(options: {
   oauthBase: string;

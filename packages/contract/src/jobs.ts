@@ -23,6 +23,7 @@ export const JOB_NAMES = [
   'personality-roles.refresh',
   'personality-roles.reset',
   'personality-roles.onboarding',
+  'personality-roles.delete-roles',
   'leveling.sync-roles',
   'leveling.resend-overview',
   'leveling.daily-overview',

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { GuildConfigData } from './entities.ts';
+import { GuildConfigData, PERSONALITY_QUESTION_TYPES } from './entities.ts';
 import { MESSAGES } from './errors.ts';
 import { ChannelId, Snowflake, snowflake } from './id-schemas.ts';
 import { isSnowflake } from './ids.ts';
+import { BOT_FEATURES } from './install-state.ts';
 import {
   checkJsonTree,
   INT4_MAX,
@@ -26,8 +27,20 @@ export const ExchangeBody = z
   })
   .meta({ id: 'ExchangeBody' });
 
-export const InviteQuery = z.object({ guildId: Snowflake.optional() });
-export const InstallQuery = z.object({ guildId: Snowflake.optional() });
+const FEATURES_MESSAGE = `features must be a comma-separated list of: ${BOT_FEATURES.join(', ')}`;
+/**
+ * Features the invite asks permissions for on top of the server's (e.g. `onboarding`, before
+ * its switch is on): a comma-separated list.
+ */
+const InviteFeatures = z
+  .string()
+  .max(200, FEATURES_MESSAGE)
+  .optional()
+  .transform((value) => (value ? value.split(',').map((name) => name.trim()) : []))
+  .pipe(z.array(z.enum(BOT_FEATURES, { error: FEATURES_MESSAGE })))
+  .meta({ description: FEATURES_MESSAGE, example: 'onboarding' });
+export const InviteQuery = z.object({ guildId: Snowflake.optional(), features: InviteFeatures });
+export const InstallQuery = z.object({ guildId: Snowflake.optional(), features: InviteFeatures });
 /** Discord's redirect back to us: read, never stored, so any text goes (it still redirects). */
 export const InstallCallbackQuery = z.object({
   code: z.string().optional(),
@@ -83,6 +96,22 @@ export type PutReactionRolesBody = z.infer<typeof PutReactionRolesBody>;
 
 export const ChannelBody = z.object({ channel_id: ChannelId }).meta({ id: 'ChannelBody' });
 export const ExpandGroupBody = z.object({ group_id: SerialId, is_expanded: z.boolean() });
+
+export const CHOOSE_A_CATEGORY = 'Choose at least one category';
+const CATEGORY_MESSAGE = `Each category must be one of: ${PERSONALITY_QUESTION_TYPES.join(', ')}`;
+/**
+ * Initialize: the assignment channel, and the categories to turn on (the Initialize card's
+ * choice). Every category is seeded; only these start enabled and get roles. Absent: all.
+ */
+export const InitPersonalityBody = ChannelBody.extend({
+  categories: z
+    .array(z.enum(PERSONALITY_QUESTION_TYPES, { error: CATEGORY_MESSAGE }))
+    .min(1, CHOOSE_A_CATEGORY)
+    .max(PERSONALITY_QUESTION_TYPES.length)
+    .refine((list) => new Set(list).size === list.length, 'Each category at most once')
+    .optional(),
+}).meta({ id: 'InitPersonalityBody' });
+export type InitPersonalityBody = z.infer<typeof InitPersonalityBody>;
 
 export const QuestionParams = GuildParams.extend({ question_type: Text.min(1).max(64) });
 export const ToggleQuestionBody = z.object({ enabled: z.boolean() });

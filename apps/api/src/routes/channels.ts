@@ -2,10 +2,16 @@ import { routes } from '@spacecadet/contract';
 import type { FastifyInstance } from 'fastify';
 import { defineRoute } from './define.ts';
 
-/** The guild's text channels, read with the bot's token and cached briefly per guild. */
+/**
+ * The guild's text channels, read with the bot's token and cached briefly per guild, and the
+ * bot's own permissions there.
+ */
 export function registerChannelRoutes(app: FastifyInstance): void {
   const { guildResources } = app.services;
   defineRoute(app, routes.listChannels, async ({ params }) => ({
     channels: await guildResources.textChannels(params.guildId),
+  }));
+  defineRoute(app, routes.getBotPermissions, async ({ params }) => ({
+    permissions: await guildResources.botPermissions(params.guildId),
   }));
 }

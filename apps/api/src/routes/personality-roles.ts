@@ -12,6 +12,7 @@ import {
   loadPersonalityConfig,
   loadPersonalityQuestion,
   loadPersonalityQuestions,
+  retirePersonalityQuestionRoles,
   retirePersonalitySetup,
   type StoredPersonalityQuestion,
   seedPersonalityCatalog,
@@ -32,6 +33,8 @@ import { defineRoute } from './define.ts';
 /** Generate and post on a guild whose catalog was never seeded (or was reset) have nothing to act on. */
 export const INITIALIZE_FIRST_MESSAGE = 'Initialize personality roles first.';
 const NO_SUCH_QUESTION = 'No such question for this server';
+/** Deleting an enabled question's roles would take them from the members who picked them. */
+export const DISABLE_FIRST_MESSAGE = "Disable the question first: its roles are in use while it's enabled.";
 
 function toQuestion(question: StoredPersonalityQuestion): PersonalityQuestion {
   return {
@@ -41,6 +44,9 @@ function toQuestion(question: StoredPersonalityQuestion): PersonalityQuestion {
     role_count: question.options.length,
     is_multi_select: question.isMultiSelect,
     is_enabled: question.isEnabled,
+    created_roles: question.options.filter((option) => option.roleId !== null).length,
+    message_posted: question.messageId !== null,
+    in_onboarding: question.onboardingPromptId !== null,
   };
 }
 
@@ -123,7 +129,7 @@ export function registerPersonalityRoutes(app: FastifyInstance): void {
   defineRoute(app, routes.initPersonalityRoles, async ({ params, body, requester, request }) => {
     await db.transaction(async (tx) => {
       await setChannel(tx, params.guildId, body.channel_id, true);
-      await seedPersonalityCatalog(tx, params.guildId);
+      await seedPersonalityCatalog(tx, params.guildId, body.categories && new Set(body.categories));
     });
     await queueRefresh(queue, request.log, params.guildId, requester);
     return readState(db, redis, params.guildId);
@@ -154,6 +160,20 @@ export function registerPersonalityRoutes(app: FastifyInstance): void {
     if (!question) throw notFound(NO_SUCH_QUESTION);
     await queueRefresh(queue, request.log, params.guildId, requester);
     return toQuestion(question);
+  });
+
+  // Disabling a question removes its message (the refresh the toggle queued); its roles stay
+  // until the admin also asks for this. Their ids leave the options first (GET answers 0 at
+  // once, a new Generate makes new ones), then the job deletes them in Discord.
+  defineRoute(app, routes.deletePersonalityQuestionRoles, async ({ params, requester }) => {
+    const retired = await retirePersonalityQuestionRoles(db, params.guildId, params.question_type);
+    if (retired.outcome === 'missing') throw notFound(NO_SUCH_QUESTION);
+    if (retired.outcome === 'enabled') throw new ApiError('invalid_input', DISABLE_FIRST_MESSAGE);
+    return {
+      job_id: await enqueueGuildJob(queue, 'personality-roles.delete-roles', params.guildId, requester, {
+        afterChange: true,
+      }),
+    };
   });
 
   defineRoute(app, routes.generatePersonalityRoles, async ({ params, requester }) => {

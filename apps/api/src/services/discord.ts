@@ -45,6 +45,8 @@ export const DiscordRole = z.object({
   color: z.number().int().min(0).default(0),
   position: z.number().int().default(0),
   managed: z.boolean().default(false),
+  /** The role's permissions integer, a decimal string. */
+  permissions: z.string().regex(/^\d+$/).default('0'),
 });
 export type DiscordRole = z.infer<typeof DiscordRole>;
 
@@ -56,6 +58,7 @@ export const DiscordMember = z.object({
     avatar: z.string().nullable().default(null),
   }),
   nick: z.string().nullable().optional(),
+  roles: z.array(z.string()).default([]),
 });
 export type DiscordMember = z.infer<typeof DiscordMember>;
 
@@ -123,6 +126,17 @@ export class DiscordClient {
 
   getCurrentUser(accessToken: string): Promise<DiscordUser> {
     return this.request('GET', '/users/@me', { kind: 'bearer', token: accessToken }, DiscordUser);
+  }
+
+  private botUser: Promise<DiscordUser> | null = null;
+
+  /** The bot's own user (asked once per process; a failure is asked again next time). */
+  getBotUser(): Promise<DiscordUser> {
+    this.botUser ??= this.request('GET', '/users/@me', { kind: 'bot' }, DiscordUser).catch((error) => {
+      this.botUser = null;
+      throw error;
+    });
+    return this.botUser;
   }
 
   /** Every guild of the user: Discord answers at most 200 per call (Nitro users may be in 500), so follow `after`. */

@@ -155,6 +155,29 @@ export class GuildResources {
     );
   }
 
+  /**
+   * The bot's server-wide permissions integer: @everyone's and its roles' permissions together
+   * (Discord's base permissions; channel overwrites are not part of it). Read fresh, not cached:
+   * the page asks after the admin changed the bot's role or invited it again.
+   */
+  async botPermissions(guildId: string): Promise<string> {
+    try {
+      const bot = await this.discord.getBotUser();
+      const [member, roles] = await Promise.all([
+        this.discord.getGuildMember(guildId, bot.id),
+        this.discord.getGuildRoles(guildId),
+      ]);
+      if (!member) throw new ApiError('bot_not_in_guild', MESSAGES.botNotInGuild);
+      const held = new Set([guildId, ...member.roles]);
+      let bits = 0n;
+      for (const role of roles) if (held.has(role.id)) bits |= BigInt(role.permissions);
+      return bits.toString();
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      throw discordFailure(error, 'the bot’s permissions');
+    }
+  }
+
   async isMember(guildId: string, userId: string): Promise<boolean> {
     try {
       return await this.discord.isGuildMember(guildId, userId);

@@ -1,4 +1,5 @@
-import { botInviteUrl, DEFAULT_BOT_PERMISSIONS } from '@spacecadet/contract/install-state';
+import { type BotFeature, botInviteUrl } from '@spacecadet/contract/install-state';
+import { DEFAULT_BOT_PERMISSIONS } from '@spacecadet/core/bot-permissions';
 import { getConfig } from '../config.ts';
 import { SESSION_KEYS } from './session.ts';
 
@@ -106,8 +107,15 @@ export function defaultInviteUrl(guildId?: string): string {
   });
 }
 
-/** Browser navigation target that installs the bot through the API (it knows the redirect). */
-export function installUrl(guildId?: string): string {
-  const base = `${getConfig().apiUrl}/install`;
-  return guildId ? `${base}?guildId=${encodeURIComponent(guildId)}` : base;
+/**
+ * Browser navigation target that installs the bot through the API (it knows the redirect, and
+ * which permissions the server's features need); `features` asks for those of features not
+ * switched on yet (e.g. `onboarding`).
+ */
+export function installUrl(guildId?: string, features: readonly BotFeature[] = []): string {
+  const query = new URLSearchParams();
+  if (guildId) query.set('guildId', guildId);
+  if (features.length > 0) query.set('features', features.join(','));
+  const search = query.toString();
+  return `${getConfig().apiUrl}/install${search ? `?${search}` : ''}`;
 }

@@ -1,6 +1,7 @@
 /** The raw config, the reaction-roles lists and the guild's channels, roles and members (pickers). */
 import { z } from 'zod';
 import {
+  BotPermissions,
   Channel,
   GuildConfig,
   GuildRole,
@@ -70,6 +71,16 @@ export const configRoutes = {
     params: GuildParams,
     needsBot: true,
     responses: ok(z.object({ roles: z.array(GuildRole) })),
+  }),
+  getBotPermissions: route({
+    method: 'GET',
+    path: '/api/guilds/:guildId/bot-permissions',
+    auth: 'guild',
+    tag: 'config',
+    summary: "The bot's server-wide permissions (its roles'), to say what a feature is missing",
+    params: GuildParams,
+    needsBot: true,
+    responses: ok(BotPermissions),
   }),
   searchMembers: route({
     method: 'GET',

@@ -5,6 +5,7 @@ import { Snowflake } from '../id-schemas.ts';
 import {
   ChannelBody,
   GuildParams,
+  InitPersonalityBody,
   PersonalityOnboardingBody,
   QuestionParams,
   ToggleQuestionBody,
@@ -26,9 +27,9 @@ export const personalityRoleRoutes = {
     path: '/api/guilds/:guildId/personality-roles/init',
     auth: 'guild',
     tag: 'personality-roles',
-    summary: 'Seed the question catalog with an assignment channel',
+    summary: 'Seed the question catalog with an assignment channel, the chosen categories enabled',
     params: GuildParams,
-    body: ChannelBody,
+    body: InitPersonalityBody,
     guildRefs: { channel_id: 'channel' },
     responses: ok(PersonalityRolesState),
   }),
@@ -52,6 +53,16 @@ export const personalityRoleRoutes = {
     params: QuestionParams,
     body: ToggleQuestionBody,
     responses: ok(PersonalityQuestion),
+  }),
+  deletePersonalityQuestionRoles: route({
+    method: 'POST',
+    path: '/api/guilds/:guildId/personality-roles/questions/:question_type/delete-roles',
+    auth: 'guild',
+    tag: 'personality-roles',
+    summary:
+      "Delete a disabled question's roles in Discord (job); its options keep no role, so enabling it again creates new ones",
+    params: QuestionParams,
+    responses: accepted,
   }),
   generatePersonalityRoles: route({
     method: 'POST',

@@ -73,6 +73,50 @@ export async function retirePersonalitySetup(
   });
 }
 
+/**
+ * A disabled question's roles, the stored half: in one transaction its options' role ids move to
+ * `personality_cleanup` (for the `personality-roles.delete-roles` job to delete in Discord) and
+ * are cleared, so enabling the question again creates new roles. `missing`: no such question;
+ * `enabled`: the question is on (its roles are in use, nothing moved). Run twice, the second
+ * moves nothing.
+ */
+export async function retirePersonalityQuestionRoles(
+  db: Db,
+  guildId: string,
+  questionType: string,
+): Promise<{ outcome: 'missing' | 'enabled' } | { outcome: 'retired'; roles: number }> {
+  return db.transaction(async (tx) => {
+    const [question] = await tx
+      .select({ id: personalityQuestions.id, isEnabled: personalityQuestions.isEnabled })
+      .from(personalityQuestions)
+      .where(and(eq(personalityQuestions.guildId, guildId), eq(personalityQuestions.questionType, questionType)))
+      .for('update');
+    if (!question) return { outcome: 'missing' };
+    if (question.isEnabled) return { outcome: 'enabled' };
+    const options = await tx
+      .select({ id: personalityOptions.id, roleId: personalityOptions.roleId, label: personalityOptions.label })
+      .from(personalityOptions)
+      .where(and(eq(personalityOptions.questionId, question.id), isNotNull(personalityOptions.roleId)))
+      .for('update');
+    if (options.length > 0) {
+      await tx
+        .update(personalityOptions)
+        .set({ roleId: null })
+        .where(
+          inArray(
+            personalityOptions.id,
+            options.map((o) => o.id),
+          ),
+        );
+    }
+    const entries = options.flatMap((o) =>
+      o.roleId ? [{ guildId, kind: 'role' as const, targetId: o.roleId, channelId: null, name: o.label }] : [],
+    );
+    if (entries.length > 0) await tx.insert(personalityCleanup).values(entries).onConflictDoNothing();
+    return { outcome: 'retired', roles: entries.length };
+  });
+}
+
 /** Roles, messages and prompts waiting to be deleted in Discord after a reset (or a run a reset overtook). */
 export async function loadPersonalityCleanup(db: Db, guildId: string): Promise<PersonalityCleanupRow[]> {
   return db

@@ -8,6 +8,7 @@ export {
   deletePersonalityCleanup,
   loadPersonalityCleanup,
   queuePersonalityCleanup,
+  retirePersonalityQuestionRoles,
   retirePersonalitySetup,
 } from './personality-cleanup.ts';
 
@@ -16,8 +17,16 @@ export {
  * roles' default palette, happens here from the core catalog and nowhere else.
  */
 
-/** Seeds the catalog's questions and options once; existing questions are kept as they are. */
-export async function seedPersonalityCatalog(tx: DbTransaction, guildId: string): Promise<void> {
+/**
+ * Seeds the catalog's questions and options once; existing questions are kept as they are.
+ * `enabled`: the categories that start enabled (Initialize's choice); the others are seeded
+ * disabled, so they get no role until an admin enables them. Absent: all.
+ */
+export async function seedPersonalityCatalog(
+  tx: DbTransaction,
+  guildId: string,
+  enabled?: ReadonlySet<string>,
+): Promise<void> {
   for (const [position, question] of PERSONALITY_CATALOG.entries()) {
     const [row] = await tx
       .insert(personalityQuestions)
@@ -27,6 +36,7 @@ export async function seedPersonalityCatalog(tx: DbTransaction, guildId: string)
         title: question.title,
         description: question.description,
         isMultiSelect: question.isMultiSelect,
+        isEnabled: enabled?.has(question.questionType) ?? true,
         position,
       })
       .onConflictDoNothing()

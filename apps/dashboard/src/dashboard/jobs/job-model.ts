@@ -21,6 +21,7 @@ export const JOB_LABELS = {
   'personality-roles.refresh': 'Refreshing personality roles',
   'personality-roles.reset': 'Resetting personality roles',
   'personality-roles.onboarding': 'Updating Discord Onboarding',
+  'personality-roles.delete-roles': 'Deleting roles',
   'leveling.sync-roles': 'Syncing roles',
   'leveling.resend-overview': 'Resending the overview',
   'leveling.daily-overview': 'Posting the daily overview',
@@ -51,6 +52,7 @@ export const JOB_LOST_CODE = 'job_lost';
 /**
  * The route that starts each job; null for jobs no button starts (schedules, background refresh)
  * and for the Onboarding job, whose route takes the switch's value: the switch runs it again.
+ * Deleting a question's roles is asked per question: its confirmation asks again.
  */
 export const JOB_ACTION_ROUTES = {
   'color-roles.generate': 'generateColorRoles',
@@ -61,6 +63,7 @@ export const JOB_ACTION_ROUTES = {
   'personality-roles.refresh': null,
   'personality-roles.reset': 'resetPersonalityRoles',
   'personality-roles.onboarding': null,
+  'personality-roles.delete-roles': null,
   'leveling.sync-roles': 'syncLevelingRoles',
   'leveling.resend-overview': 'resendLevelingOverview',
   'leveling.daily-overview': null,

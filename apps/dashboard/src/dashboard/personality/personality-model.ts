@@ -26,6 +26,7 @@ export const PERSONALITY_FAILURES = {
   post: 'Failed to post/update messages',
   reset: 'Failed to reset personality roles',
   onboarding: 'Failed to update Discord Onboarding',
+  deleteRoles: 'Failed to delete the roles',
 } as const;
 
 export const ONBOARDING_SWITCH_LABEL = 'Also ask in Discord Onboarding';
@@ -89,6 +90,7 @@ const JOB_FAILURES: Readonly<Record<string, string>> = {
   'personality-roles.post': PERSONALITY_FAILURES.post,
   'personality-roles.reset': PERSONALITY_FAILURES.reset,
   'personality-roles.onboarding': PERSONALITY_FAILURES.onboarding,
+  'personality-roles.delete-roles': PERSONALITY_FAILURES.deleteRoles,
 };
 
 /**

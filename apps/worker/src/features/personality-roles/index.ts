@@ -1,4 +1,5 @@
 import type { WorkerFeature } from '../feature.ts';
+import { deleteRetiredPersonalityRoles } from './delete-roles.ts';
 import { generatePersonalityRoles } from './generate.ts';
 import { publishPersonalityOnboarding } from './onboarding.ts';
 import { personalityRoleInteractions } from './picks.ts';
@@ -13,7 +14,7 @@ import { forgetVerifiedOnDelete } from './verified.ts';
  * Personality roles: a role per answer of each enabled question, a message per question in the
  * assignment channel, members pick by clicking, a refresh every 5 minutes repairs what was
  * deleted or went stale, reset removes it all. Optionally the questions are also prompts of the
- * server's Discord Onboarding.
+ * server's Discord Onboarding. A disabled question's roles are deleted when the admin asks.
  */
 export const personalityRolesFeature = {
   name: 'personality-roles',
@@ -24,6 +25,7 @@ export const personalityRolesFeature = {
     'personality-roles.refresh': refreshPersonalityRoles,
     'personality-roles.reset': resetPersonalityRoles,
     'personality-roles.onboarding': publishPersonalityOnboarding,
+    'personality-roles.delete-roles': deleteRetiredPersonalityRoles,
   },
   events: [forgetVerifiedOnDelete],
   schedules: [personalityRefreshSchedule],

@@ -36,6 +36,49 @@ export async function resetPersonalityRoles(context: JobContext): Promise<JobRes
   const guildRoles = pending.size === 0 ? [] : await fetchGuildRoles(client, guildId);
   const orphans = [...pending.values()].flatMap((mark) => findOrphanRole(guildRoles, mark, claimed) ?? []);
   const warnings: string[] = [];
+  const deleted = await deleteRetiredInDiscord(context, all, warnings, (fraction) =>
+    context.progress(90 * fraction),
+  );
+  let { roles } = deleted;
+  const { messages, prompts } = deleted;
+  for (const orphan of orphans) {
+    if (await deleteRole(context, orphan.id, orphan.name, warnings)) roles += 1;
+  }
+  await clearPendingRole(redis, PERSONALITY_FEATURE, guildId);
+  const config = await loadPersonalityConfig(db, guildId);
+  await matchRefreshSchedule(context.deps, guildId, config.configured);
+  if (!config.configured) await redis.del(personalityLastRefreshKey(guildId));
+  await context.progress(100);
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const said =
+    prompts > 0
+      ? `${plural(roles, 'role')}, ${plural(messages, 'message')} and ${plural(prompts, 'Onboarding question')}`
+      : `${plural(roles, 'role')} and ${plural(messages, 'message')}`;
+  return withWarnings(
+    {
+      ok: true,
+      summary: `Personality roles reset: ${said} deleted.`,
+      deleted: roles + messages + prompts,
+    },
+    warnings,
+  );
+}
+
+/**
+ * Deletes in Discord what the cleanup list holds (a reset's roles, messages and Onboarding
+ * prompts, or a disabled question's roles), each entry's row after it is done, so a retry
+ * skips what is done. The prompts go first, while their roles still exist. What is already
+ * gone counts as done; a role above the bot is a warning.
+ */
+export async function deleteRetiredInDiscord(
+  context: JobContext,
+  all: readonly PersonalityCleanupRow[],
+  warnings: string[],
+  onProgress?: (fraction: number) => Promise<void>,
+): Promise<{ roles: number; messages: number; prompts: number }> {
+  const { db, client } = context.deps;
+  const guildId = context.payload.guild_id;
+  const cleanup = all.filter((entry) => entry.kind !== 'onboarding');
   const prompts = await removePrompts(context, all, warnings);
   let roles = 0;
   let messages = 0;
@@ -47,29 +90,9 @@ export async function resetPersonalityRoles(context: JobContext): Promise<JobRes
       messages += 1;
     }
     await deletePersonalityCleanup(db, [entry.id]);
-    await context.progress((90 * (index + 1)) / cleanup.length);
+    await onProgress?.((index + 1) / cleanup.length);
   }
-  for (const orphan of orphans) {
-    if (await deleteRole(context, orphan.id, orphan.name, warnings)) roles += 1;
-  }
-  await clearPendingRole(redis, PERSONALITY_FEATURE, guildId);
-  const config = await loadPersonalityConfig(db, guildId);
-  await matchRefreshSchedule(context.deps, guildId, config.configured);
-  if (!config.configured) await redis.del(personalityLastRefreshKey(guildId));
-  await context.progress(100);
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const deleted =
-    prompts > 0
-      ? `${plural(roles, 'role')}, ${plural(messages, 'message')} and ${plural(prompts, 'Onboarding question')}`
-      : `${plural(roles, 'role')} and ${plural(messages, 'message')}`;
-  return withWarnings(
-    {
-      ok: true,
-      summary: `Personality roles reset: ${deleted} deleted.`,
-      deleted: roles + messages + prompts,
-    },
-    warnings,
-  );
+  return { roles, messages, prompts };
 }
 
 /** True when deleted now; a role already gone counts as done, one above the bot as a warning. */
