@@ -116,6 +116,9 @@ describe('personality roles, from nothing to reset', () => {
       role_count: zodiac?.options.length,
       is_multi_select: zodiac?.isMultiSelect,
       is_enabled: false,
+      created_roles: 0,
+      message_posted: false,
+      in_onboarding: false,
     });
     expect(await jobState('personality-roles.refresh')).toBe('waiting');
     expect((await getState()).questions.find((q) => q.question_type === 'zodiac')?.is_enabled).toBe(false);

@@ -3,7 +3,6 @@ import { GuildConfigData, PERSONALITY_QUESTION_TYPES } from './entities.ts';
 import { MESSAGES } from './errors.ts';
 import { ChannelId, Snowflake, snowflake } from './id-schemas.ts';
 import { isSnowflake } from './ids.ts';
-import { BOT_FEATURES } from './install-state.ts';
 import {
   checkJsonTree,
   INT4_MAX,
@@ -14,6 +13,7 @@ import {
   TIMESTAMP_YEAR_MAX,
   TIMESTAMP_YEAR_MIN,
 } from './inputs.ts';
+import { BOT_FEATURES } from './install-state.ts';
 
 export const GuildParams = z.object({ guildId: Snowflake });
 

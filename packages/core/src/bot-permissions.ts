@@ -48,7 +48,13 @@ export const BASE_BOT_FEATURES: readonly BotFeature[] = ['color-roles', 'persona
  */
 export const FEATURE_PERMISSIONS: Readonly<Record<BotFeature, readonly BotPermission[]>> = {
   'color-roles': ['MANAGE_ROLES', 'VIEW_CHANNEL', 'SEND_MESSAGES', 'EMBED_LINKS', 'READ_MESSAGE_HISTORY'],
-  'personality-roles': ['MANAGE_ROLES', 'VIEW_CHANNEL', 'SEND_MESSAGES', 'EMBED_LINKS', 'READ_MESSAGE_HISTORY'],
+  'personality-roles': [
+    'MANAGE_ROLES',
+    'VIEW_CHANNEL',
+    'SEND_MESSAGES',
+    'EMBED_LINKS',
+    'READ_MESSAGE_HISTORY',
+  ],
   leveling: ['MANAGE_ROLES', 'VIEW_CHANNEL', 'SEND_MESSAGES', 'EMBED_LINKS', 'ATTACH_FILES'],
   onboarding: ['MANAGE_GUILD', 'MANAGE_ROLES'],
 };

@@ -89,12 +89,18 @@ export async function retirePersonalityQuestionRoles(
     const [question] = await tx
       .select({ id: personalityQuestions.id, isEnabled: personalityQuestions.isEnabled })
       .from(personalityQuestions)
-      .where(and(eq(personalityQuestions.guildId, guildId), eq(personalityQuestions.questionType, questionType)))
+      .where(
+        and(eq(personalityQuestions.guildId, guildId), eq(personalityQuestions.questionType, questionType)),
+      )
       .for('update');
     if (!question) return { outcome: 'missing' };
     if (question.isEnabled) return { outcome: 'enabled' };
     const options = await tx
-      .select({ id: personalityOptions.id, roleId: personalityOptions.roleId, label: personalityOptions.label })
+      .select({
+        id: personalityOptions.id,
+        roleId: personalityOptions.roleId,
+        label: personalityOptions.label,
+      })
       .from(personalityOptions)
       .where(and(eq(personalityOptions.questionId, question.id), isNotNull(personalityOptions.roleId)))
       .for('update');
@@ -110,7 +116,9 @@ export async function retirePersonalityQuestionRoles(
         );
     }
     const entries = options.flatMap((o) =>
-      o.roleId ? [{ guildId, kind: 'role' as const, targetId: o.roleId, channelId: null, name: o.label }] : [],
+      o.roleId
+        ? [{ guildId, kind: 'role' as const, targetId: o.roleId, channelId: null, name: o.label }]
+        : [],
     );
     if (entries.length > 0) await tx.insert(personalityCleanup).values(entries).onConflictDoNothing();
     return { outcome: 'retired', roles: entries.length };

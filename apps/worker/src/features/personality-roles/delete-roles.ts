@@ -24,5 +24,8 @@ export async function deleteRetiredPersonalityRoles(context: JobContext): Promis
     ...(prompts > 0 ? [plural(prompts, 'Onboarding question')] : []),
   ];
   const said = more.length > 0 ? `${plural(roles, 'role')}, ${more.join(', ')}` : plural(roles, 'role');
-  return withWarnings({ ok: true, summary: `${said} deleted.`, deleted: roles + messages + prompts }, warnings);
+  return withWarnings(
+    { ok: true, summary: `${said} deleted.`, deleted: roles + messages + prompts },
+    warnings,
+  );
 }
