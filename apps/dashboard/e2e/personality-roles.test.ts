@@ -2,7 +2,6 @@ import { PERSONALITY_CATALOG } from '@spacecadet/core';
 import { SANDBOX_IDS, type SandboxStateDump } from '@spacecadet/discord-sandbox';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PERSONALITY_RESET_CONFIRM } from '../src/dashboard/personality/personality-model.ts';
 import { screenshot, seriousA11yViolations, signInAs } from './helpers.ts';
 import { type Stack, startStack } from './stack.ts';
 
@@ -192,7 +191,10 @@ describe('personality roles end to end', () => {
     await page.getByRole('button', { name: 'Reset' }).click();
     const card = page.getByRole('region', { name: 'Initialize Personality Roles' });
     await card.getByRole('button', { name: 'Initialize Personality Roles' }).waitFor();
-    expect(confirmed).toEqual([PERSONALITY_RESET_CONFIRM]);
+    // It names what goes: every role, the messages left (Gender's went when it was disabled).
+    expect(confirmed).toEqual([
+      `Reset personality roles for this server? This deletes ${OPTION_COUNT} roles and ${TITLES.length - 1} messages in Discord and removes the ${TITLES.length} question categories with their options. Continue?`,
+    ]);
     expect(await page.getByRole('region', { name: 'Question Categories' }).count()).toBe(0);
     await card.getByText('Resetting personality roles: done').waitFor({ timeout: JOB_TIMEOUT });
     const after = await station();

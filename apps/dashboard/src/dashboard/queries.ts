@@ -29,6 +29,7 @@ export const queryKeys = {
   personalityRoles: (guildId: string) => ['personality-roles', guildId] as const,
   leveling: (guildId: string) => ['leveling', guildId] as const,
   channels: (guildId: string) => ['channels', guildId] as const,
+  botPermissions: (guildId: string) => ['bot-permissions', guildId] as const,
   roles: (guildId: string) => ['roles', guildId] as const,
   memberSearch: (guildId: string, query: string) => ['member-search', guildId, query] as const,
   leaderboard: (guildId: string, page?: { limit: number; offset: number }) =>

@@ -1,7 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { missingBotPermissions } from '@spacecadet/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
+import { installUrl } from '../../lib/oauth.ts';
 import { JobProgress } from '../jobs/JobProgress.tsx';
 import { JobWarnings } from '../jobs/JobWarnings.tsx';
 import { jobResultOf } from '../jobs/job-model.ts';
@@ -9,6 +11,7 @@ import { useGuildJob } from '../jobs/useGuildJob.ts';
 import { queryKeys } from '../queries.ts';
 import {
   jobFailureText,
+  missingPermissionText,
   ONBOARDING_NOTE,
   ONBOARDING_SWITCH_LABEL,
   PERSONALITY_FAILURES,
@@ -50,6 +53,15 @@ export function OnboardingCard({ guildId, enabled, botInGuild, onProblem }: Onbo
   });
   // While the request is on its way the switch shows what was asked for.
   const checked = change.isPending && change.variables !== undefined ? change.variables : enabled;
+  // What the bot lacks for Onboarding, said here rather than as a failed job at the top of the
+  // page. Unknown (not read yet, or the read failed): nothing is said and nothing is held back.
+  const permissions = useQuery({
+    queryKey: queryKeys.botPermissions(guildId),
+    queryFn: () => apiCall('getBotPermissions', { params: { guildId } }),
+    enabled: botInGuild,
+    retry: false,
+  });
+  const missing = permissions.data ? missingBotPermissions(permissions.data.permissions, 'onboarding') : [];
 
   return (
     <section className="card onboarding-card" aria-labelledby="p-onboarding-title">
@@ -60,11 +72,20 @@ export function OnboardingCard({ guildId, enabled, botInGuild, onProblem }: Onbo
           role="switch"
           aria-checked={checked}
           checked={checked}
-          disabled={!botInGuild || change.isPending || tracker.running}
+          aria-describedby={missing.length > 0 ? 'p-onboarding-missing' : undefined}
+          disabled={!botInGuild || change.isPending || tracker.running || (!checked && missing.length > 0)}
           onChange={(event) => change.mutate(event.target.checked)}
         />
         {ONBOARDING_SWITCH_LABEL}
       </label>
+      {missing.length > 0 ? (
+        <p id="p-onboarding-missing" className="permission-note">
+          {missingPermissionText(missing)}{' '}
+          <a href={installUrl(guildId, ['onboarding'])}>Re-invite the bot with {missing.join(' and ')}</a>, or
+          give its role {missing.length === 1 ? 'it' : 'them'} in Server Settings → Roles, then reload this
+          page.
+        </p>
+      ) : null}
       <p className="muted small">{ONBOARDING_NOTE}</p>
       {tracker.job && jobFailure === null ? (
         <>

@@ -1,4 +1,4 @@
-import { type JobStatus, jobIdFor, MESSAGES } from '@spacecadet/contract';
+import { type JobStatus, jobIdFor, MESSAGES, PERSONALITY_QUESTION_TYPES } from '@spacecadet/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -10,9 +10,9 @@ import {
   type LastRefresh,
   NO_REFRESH_YET,
   PERSONALITY_FAILURES,
-  PERSONALITY_RESET_CONFIRM,
   PLEASE_SELECT_CHANNEL,
   relativeTime,
+  resetConfirmText,
 } from './personality-model.ts';
 
 const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
@@ -144,6 +144,7 @@ describe('personality roles', () => {
     await screen.findByText('Question Categories');
     expect(api.calls.find((c) => c.path.endsWith('/init'))?.body).toEqual({
       channel_id: '300000000000000012',
+      categories: [...PERSONALITY_QUESTION_TYPES],
     });
     await waitFor(() =>
       expect(api.calls.some((c) => c.path.endsWith('/tasks/personality-roles/refresh'))).toBe(true),
@@ -181,7 +182,7 @@ describe('personality roles', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByText(PERSONALITY_FAILURES.generate)).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Reset' }));
-    expect(confirm).toHaveBeenCalledWith(PERSONALITY_RESET_CONFIRM);
+    expect(confirm).toHaveBeenCalledWith(resetConfirmText(QUESTIONS));
     expect(api.calls.some((c) => c.path.endsWith('/reset'))).toBe(false);
   });
 

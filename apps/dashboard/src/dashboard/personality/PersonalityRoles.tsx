@@ -14,16 +14,20 @@ import { useGuildJob } from '../jobs/useGuildJob.ts';
 import { queryKeys } from '../queries.ts';
 import { OnboardingCard } from './OnboardingCard.tsx';
 import {
+  CHOOSE_CATEGORY,
   CLOCK_TICK_MS,
+  deleteRolesConfirmText,
+  INIT_CATEGORIES,
+  initChoiceText,
   jobFailureText,
   type LastRefresh,
   NO_REFRESH_YET,
   PERSONALITY_FAILURES,
-  PERSONALITY_RESET_CONFIRM,
   PLEASE_SELECT_CHANNEL,
   questionViews,
   REFRESH_NOTE,
   relativeTime,
+  resetConfirmText,
   STATE_REFETCH_MS,
   sentence,
 } from './personality-model.ts';
@@ -53,6 +57,17 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
   const tracker = useGuildJob(stateKey);
   const [channel, setChannel] = useChannelChoice(state.data?.assign_channel_id ?? null);
   const [problem, setProblem] = useState<string | null>(null);
+  // The Initialize card's categories: all on by default (spec), the admin may turn some off.
+  const [categories, setCategories] = useState<ReadonlySet<string>>(
+    () => new Set(INIT_CATEGORIES.map((c) => c.type)),
+  );
+  const pickCategory = (type: string, on: boolean) =>
+    setCategories((current) => {
+      const next = new Set(current);
+      if (on) next.add(type);
+      else next.delete(type);
+      return next;
+    });
   // A job that did not do its work moves to the dismissible error box, in its own words.
   const jobFailure = jobFailureText(tracker.job);
   useEffect(() => {
@@ -87,7 +102,15 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
 
   const init = useMutation(
     mutation(
-      () => apiCall('initPersonalityRoles', { params: { guildId }, body: { channel_id: channel.trim() } }),
+      () =>
+        apiCall('initPersonalityRoles', {
+          params: { guildId },
+          body: {
+            channel_id: channel.trim(),
+            // In catalog order, as the card lists them.
+            categories: INIT_CATEGORIES.filter((c) => categories.has(c.type)).map((c) => c.type),
+          },
+        }),
       PERSONALITY_FAILURES.init,
       (data) => void reload(data).then(refresh),
     ),
@@ -100,6 +123,8 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
       () => void reload().then(refresh),
     ),
   );
+  // Disabling removes the category's message (the refresh the API queued); its roles go too
+  // when the admin says so, asked with their count once the switch is stored.
   const toggle = useMutation(
     mutation(
       (vars: { type: string; enabled: boolean }) =>
@@ -108,7 +133,28 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
           body: { enabled: vars.enabled },
         }),
       PERSONALITY_FAILURES.toggle,
-      () => void reload().then(refresh),
+      (question) => {
+        void reload().then(refresh);
+        const roles = question.created_roles ?? 0;
+        if (!question.is_enabled && roles > 0) {
+          const title = questionViews([question])[0]?.title ?? question.question_type;
+          confirmDeleteRoles(question.question_type, title, roles);
+        }
+      },
+    ),
+  );
+  const confirmDeleteRoles = (type: string, title: string, roles: number) => {
+    if (window.confirm(deleteRolesConfirmText(title, roles))) deleteRoles.mutate(type);
+  };
+  const deleteRoles = useMutation(
+    mutation(
+      (type: string) =>
+        apiCall('deletePersonalityQuestionRoles', { params: { guildId, question_type: type } }),
+      PERSONALITY_FAILURES.deleteRoles,
+      (accepted) => {
+        tracker.track(accepted.job_id);
+        void reload();
+      },
     ),
   );
   const job = (
@@ -131,7 +177,8 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
 
   if (!guard.ready) return guard.view;
   const { data, botInGuild, banner } = guard;
-  const busy = tracker.running || generate.isPending || post.isPending || reset.isPending;
+  const busy =
+    tracker.running || generate.isPending || post.isPending || reset.isPending || deleteRoles.isPending;
   const questions = questionViews(data.questions);
   // The running or finished job, on either card (a reset's job runs under the Initialize card).
   const jobView =
@@ -167,11 +214,33 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
             Adds the question categories (age range, pronouns, zodiac, gaming platform and more) to this
             server.
           </p>
+          <fieldset className="category-choice">
+            <legend>Categories to turn on</legend>
+            <ul>
+              {INIT_CATEGORIES.map((category) => (
+                <li key={category.type}>
+                  <label className="checkbox-field">
+                    <input
+                      type="checkbox"
+                      checked={categories.has(category.type)}
+                      onChange={(event) => pickCategory(category.type, event.target.checked)}
+                    />
+                    <span>
+                      {category.title} <span className="muted small">({category.roleCount} roles)</span>
+                    </span>
+                  </label>
+                </li>
+              ))}
+            </ul>
+          </fieldset>
+          <p className="small" aria-live="polite">
+            {categories.size > 0 ? initChoiceText(categories) : CHOOSE_CATEGORY}
+          </p>
           {channel.trim() ? null : <p className="small">{PLEASE_SELECT_CHANNEL}</p>}
           <button
             type="button"
             className="btn btn-primary"
-            disabled={init.isPending}
+            disabled={init.isPending || categories.size === 0}
             onClick={needsChannel(() => init.mutate())}
           >
             Initialize Personality Roles
@@ -203,7 +272,7 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
                 type="button"
                 className="btn btn-danger"
                 disabled={busy}
-                onClick={() => window.confirm(PERSONALITY_RESET_CONFIRM) && reset.mutate()}
+                onClick={() => window.confirm(resetConfirmText(data.questions)) && reset.mutate()}
               >
                 Reset
               </button>
@@ -225,6 +294,19 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
                     <p className="small">
                       {question.roleCount} roles · {question.multi ? 'Multi-select' : 'Single choice'}
                     </p>
+                    {/* Kept when the admin chose to: a disabled category's roles can still go. */}
+                    {!question.enabled && question.createdRoles > 0 ? (
+                      <button
+                        type="button"
+                        className="link-button small"
+                        disabled={busy}
+                        onClick={() =>
+                          confirmDeleteRoles(question.type, question.title, question.createdRoles)
+                        }
+                      >
+                        Delete its {question.createdRoles} roles in Discord
+                      </button>
+                    ) : null}
                   </div>
                   <button
                     type="button"

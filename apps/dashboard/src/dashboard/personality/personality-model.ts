@@ -4,11 +4,45 @@ import {
   type PersonalityQuestion,
   type PersonalityRolesState,
 } from '@spacecadet/contract';
-import { personalityQuestion } from '@spacecadet/core';
+import { PERSONALITY_CATALOG, personalityQuestion } from '@spacecadet/core';
 import { jobResultOf } from '../jobs/job-model.ts';
 
-export const PERSONALITY_RESET_CONFIRM =
-  'This will remove all personality role questions, options, and message IDs for this server. Continue?';
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The Initialize card's choices: every catalog category, all on by default (spec). */
+export const INIT_CATEGORIES = PERSONALITY_CATALOG.map((question) => ({
+  type: question.questionType,
+  title: question.title,
+  roleCount: question.options.length,
+}));
+export const CHOOSE_CATEGORY = 'Choose at least one category';
+
+/** "2 of 10 categories · 17 roles will be created" for the Initialize card's choice. */
+export function initChoiceText(chosen: ReadonlySet<string>): string {
+  const roles = INIT_CATEGORIES.filter((c) => chosen.has(c.type)).reduce((n, c) => n + c.roleCount, 0);
+  return `${chosen.size} of ${count(INIT_CATEGORIES.length, 'category', 'categories')} · ${count(roles, 'role')} will be created`;
+}
+
+/**
+ * Reset's confirmation: what it deletes in Discord and here, with counts (the API answers
+ * each question's created roles, posted message and Onboarding prompt).
+ */
+export function resetConfirmText(questions: readonly PersonalityQuestion[]): string {
+  const roles = questions.reduce((n, q) => n + (q.created_roles ?? 0), 0);
+  const messages = questions.filter((q) => q.message_posted).length;
+  const prompts = questions.filter((q) => q.in_onboarding).length;
+  const inDiscord =
+    roles + messages > 0
+      ? `deletes ${count(roles, 'role')} and ${count(messages, 'message')} in Discord`
+      : 'deletes nothing in Discord (no role or message was made yet)';
+  const onboarding = prompts > 0 ? `, removes ${count(prompts, 'question')} from Discord Onboarding,` : '';
+  return `Reset personality roles for this server? This ${inDiscord}${onboarding} and removes the ${count(questions.length, 'question category', 'question categories')} with their options. Continue?`;
+}
+
+/** Asked after a category with roles was disabled (its message goes either way). */
+export function deleteRolesConfirmText(title: string, roles: number): string {
+  return `${title} is disabled and its message will be removed. Delete the ${count(roles, 'role')} of ${title} in Discord too? Members lose them. OK deletes them; Cancel keeps them.`;
+}
 export const PLEASE_SELECT_CHANNEL = 'Please select a channel first';
 export const REFRESH_NOTE = 'Roles are auto-created and refreshed every 5 minutes.';
 export const NO_REFRESH_YET = 'No refresh has run yet.';
@@ -33,6 +67,12 @@ export const ONBOARDING_SWITCH_LABEL = 'Also ask in Discord Onboarding';
 export const ONBOARDING_NOTE =
   'New members answer the enabled questions while they join the server and get the same roles as from the buttons (I need the Manage Server permission for it).';
 
+/** The Onboarding switch's note when the bot lacks what Onboarding needs (e.g. Manage Server). */
+export function missingPermissionText(missing: readonly string[]): string {
+  const names = missing.join(' and ');
+  return `Discord Onboarding needs the ${names} permission${missing.length === 1 ? '' : 's'}, which I don't have here.`;
+}
+
 const KNOWN_TYPES = new Set<string>(PERSONALITY_QUESTION_TYPES);
 
 export interface QuestionView {
@@ -42,6 +82,8 @@ export interface QuestionView {
   roleCount: number;
   multi: boolean;
   enabled: boolean;
+  /** Roles the bot made for it (what "delete its roles" deletes). */
+  createdRoles: number;
 }
 
 /** Known categories only (unknown types are hidden), titled from the API or core's catalog. */
@@ -57,6 +99,7 @@ export function questionViews(questions: readonly PersonalityQuestion[]): Questi
         roleCount: question.role_count,
         multi: question.is_multi_select,
         enabled: question.is_enabled,
+        createdRoles: question.created_roles ?? 0,
       };
     });
 }
