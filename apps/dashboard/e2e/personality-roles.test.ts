@@ -175,8 +175,10 @@ describe('personality roles end to end', () => {
     await page.goto(personalityUrl());
     await page.getByRole('button', { name: 'Gender: Enabled' }).click();
     await page.getByRole('button', { name: 'Gender: Disabled' }).waitFor();
-    expect(await questionItem('Gender').getByRole('button').textContent()).toBe('Disabled');
-    expect(await questionItem('Gender').getByRole('button').getAttribute('aria-pressed')).toBe('false');
+    // The toggle (the item also offers to delete the roles kept when the question went off).
+    const toggle = questionItem('Gender').getByRole('button', { name: /^Gender: / });
+    expect(await toggle.textContent()).toBe('Disabled');
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
     await expect
       .poll(async () => (await station()).questionMessages, { timeout: JOB_TIMEOUT })
       .toEqual(TITLES.filter((title) => title !== 'Gender'));

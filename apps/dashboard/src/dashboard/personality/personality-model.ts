@@ -29,7 +29,9 @@ export function initChoiceText(chosen: ReadonlySet<string>): string {
  */
 export function resetConfirmText(questions: readonly PersonalityQuestion[]): string {
   const roles = questions.reduce((n, q) => n + (q.created_roles ?? 0), 0);
-  const messages = questions.filter((q) => q.message_posted).length;
+  // A disabled question's message is already on its way out (its toggle queued the refresh
+  // that removes it): what the reset deletes is the enabled ones'.
+  const messages = questions.filter((q) => q.is_enabled && q.message_posted).length;
   const prompts = questions.filter((q) => q.in_onboarding).length;
   const inDiscord =
     roles + messages > 0
