@@ -262,6 +262,32 @@ export async function postStationColorPanel(harness: Harness): Promise<string> {
 }
 
 /**
+ * The default world plus a crowd of Sandbox Station members without a color, with ids
+ * `<idPrefix>` followed by their index (10 digits of prefix make a snowflake-sized id).
+ */
+export function stationWithCrowd(
+  idPrefix: string,
+  count: number,
+  username: string,
+): { fixture: SandboxFixture; crowd: string[] } {
+  const fixture = defaultFixture();
+  const station = fixture.guilds.find((guild) => guild.id === STATION);
+  if (!station) throw new Error('fixture changed: no Sandbox Station');
+  const crowd = Array.from({ length: count }, (_, i) => `${idPrefix}${String(i).padStart(8, '0')}`);
+  for (const [i, id] of crowd.entries()) {
+    fixture.users.push({
+      id,
+      username: `${username}${i}`,
+      discriminator: '0',
+      global_name: null,
+      avatar: null,
+    });
+    station.members.push({ user_id: id, roles: [], nick: null, joined_at: '2024-01-01T00:00:00.000Z' });
+  }
+  return { fixture, crowd };
+}
+
+/**
  * Every fixture guild lands on shard 0 of 2 (their ids differ only below bit 22), so sharding
  * tests add "Far Orbit", whose id routes to shard 1.
  */
