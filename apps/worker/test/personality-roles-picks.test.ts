@@ -188,6 +188,32 @@ describe('members picking personality roles', () => {
     }
   });
 
+  it('single-choice clicks made while the first is in flight: the last wins and every click says so', async () => {
+    const stored = await question('gender');
+    const labels = stored.options.map((option) => option.label);
+    // Discord holds nia's first role change up (a 429): the two later clicks come meanwhile.
+    const before = harness.sandbox.world.requests.at(-1)?.seq ?? 0;
+    await control(harness.sandbox).fault({
+      method: 'PUT',
+      path: `/guilds/${STATION}/members/${nia}/roles/`,
+      status: 429,
+      count: 1,
+      retry_after: 1,
+    });
+    const first = await click('gender', '0');
+    await waitFor('the held role change', () =>
+      harness.sandbox.world.requests.some(
+        (request) => request.seq > before && request.method === 'PUT' && request.status === 429,
+      ),
+    );
+    const second = await click('gender', '1');
+    const third = await click('gender', '3');
+    for (const result of [first, second, third]) {
+      expect(await answerOf(result)).toBe(personalityAnswerMessage(stored.title, [labels[3] ?? '']));
+    }
+    expect(await niaHolds('gender')).toEqual([labels[3]]);
+  });
+
   it('multi-select toggles fired together each take effect', async () => {
     await answer('ping_roles', 'clear');
     const indexes = ['0', '1', '2', '3', '4'];

@@ -14,19 +14,20 @@ import type { PanelInteraction } from './types.ts';
  * So a click only records its pick in the member's Redis hash (`memberPicksKey`, field
  * `p:<interaction id>`), and whoever holds the member's lock (`memberPickLockKey`, in any worker
  * process) applies the picks waiting there: the feature folds them (oldest first, by interaction
- * id, Discord's order of the clicks) into one change, and records the answer each group of
- * picks now has. Picks recorded while a change is in flight are applied by the same holder
- * right after it, together. Every click is answered with that outcome once none of the member's
- * picks is waiting, so the clicks a later one superseded are answered with what the member
- * ends with. A click waits as long as that takes (it is acknowledged before: `deferFirst`);
- * nothing is refused for being busy.
+ * id, Discord's order of the clicks) into one change per group (colours have one group, each
+ * personality question is one), and records for each group the newest click applied
+ * (`d:<group>`) and the answer the group now has (`a:<group>`). Picks recorded while a change is
+ * in flight are applied by the same holder right after it, together. Every click is answered with
+ * its group's answer once none of the member's picks waits, so the clicks a later one superseded
+ * are answered with what the member ends with. A click waits as long as that takes (it is
+ * acknowledged first: `deferFirst`); nothing is refused for being busy.
  */
 
 /** The lock is renewed while its holder runs; this is how long a crashed holder keeps it. */
 export const MEMBER_PICK_LOCK_TTL_MS = 15_000;
-/** A member's hash outlives any click that could still be answered (Discord's 15 minutes need not apply: clicks settle in seconds). */
+/** A member's hash outlives any click still waiting for its answer (they settle in seconds). */
 const PICKS_TTL_MS = 5 * 60_000;
-/** How often a click whose member's lock is held by another process looks for the outcome. */
+/** How often a click whose member's lock is held elsewhere (another process, a job) looks again. */
 const POLL_MS = 25;
 /**
  * A click whose own pick was applied is answered once none of the member's picks waits; should
@@ -36,6 +37,9 @@ const SETTLE_AFTER_MS = 10_000;
 /** Beyond a crashed holder's lock (15 s): a click never applied by then ends in an error answer. */
 const GIVE_UP_AFTER_MS = 30_000;
 
+/** The group of a feature whose picks all share one answer (colours). */
+export const DEFAULT_GROUP = 'default';
+
 /** One recorded pick: the click's interaction id (a snowflake) and what the feature stored. */
 export interface MemberPick<P> {
   id: string;
@@ -43,11 +47,11 @@ export interface MemberPick<P> {
 }
 
 /**
- * A feature's picks on one panel. `apply` runs under the member's lock with every waiting pick,
- * oldest first (`doneId`: the newest click applied before, null if none is known; a pick older
- * than it reached Redis late, and the newer click already won) and returns the answer of each
- * group it changed (a feature with one group, like colours, uses one key). It may throw: the
- * clicks of its picks then get the router's error answer.
+ * A feature's picks on one panel. `apply` runs under the member's lock with the waiting picks of
+ * one group, oldest first (`doneId`: the group's newest click applied before, null if none is
+ * known; a pick older than it reached Redis late, and that newer click already won) and returns
+ * the group's answer, or null to keep the one recorded. It may throw: the clicks of its picks
+ * then get the router's error answer.
  */
 export interface PickFeature<P> {
   /** The job names' part before the dot, as in `memberPickLockKey`. */
@@ -56,15 +60,15 @@ export interface PickFeature<P> {
     deps: WorkerDeps,
     picks: readonly MemberPick<P>[],
     doneId: string | null,
-  ): Promise<Record<string, EphemeralAnswer>>;
+  ): Promise<EphemeralAnswer | null>;
 }
 
 /** What a group's answer is recorded as: the answer, or that applying it failed. */
 type RecordedAnswer = EphemeralAnswer | { error: string };
 
 /**
- * Records the click's pick and answers it with the member's outcome for `group` once the lock
- * holder applied it (or a newer one) and nothing else of theirs waits.
+ * Records the click's pick in `group` and answers it with the group's outcome once the lock
+ * holder applied it (or a newer one) and nothing else of the member's waits.
  */
 export async function lastPickWins<P>(
   interaction: PanelInteraction,
@@ -82,7 +86,7 @@ export async function lastPickWins<P>(
   const picksKey = memberPicksKey(feature.feature, guildId, userId);
   await deps.redis
     .multi()
-    .hset(picksKey, `p:${interaction.id}`, JSON.stringify(pick))
+    .hset(picksKey, `p:${interaction.id}`, JSON.stringify({ group, pick }))
     .pexpire(picksKey, PICKS_TTL_MS)
     .exec();
   return new Promise<EphemeralAnswer>((resolve, reject) => {
@@ -110,7 +114,7 @@ interface Waiter {
 
 /**
  * The clicks of a member waiting in this process. One loop per member applies (holding the
- * lock) or watches (another process holds it) for all of them, so a member clicking 100 times
+ * lock) or watches (the lock is held elsewhere) for all of them, so a member clicking 100 times
  * costs one Redis read per round, not 100.
  */
 interface Driver {
@@ -119,34 +123,37 @@ interface Driver {
 const drivers = new Map<string, Driver>();
 
 interface PicksState {
-  pending: MemberPick<unknown>[];
+  /** The waiting picks by group, oldest first. */
+  pending: Map<string, MemberPick<unknown>[]>;
+  /** Every waiting field, including any that could not be read (removed unapplied). */
   fields: string[];
-  doneId: string | null;
-  answers: Record<string, RecordedAnswer>;
+  /** Per group: the newest click applied. */
+  doneIds: Map<string, string>;
+  /** Per group: the recorded answer (JSON). */
+  answers: Map<string, string>;
 }
 
 function readState(hash: Record<string, string>): PicksState {
-  const pending: MemberPick<unknown>[] = [];
-  const fields: string[] = [];
+  const state: PicksState = { pending: new Map(), fields: [], doneIds: new Map(), answers: new Map() };
   for (const [field, value] of Object.entries(hash)) {
-    if (!field.startsWith('p:')) continue;
-    const id = field.slice(2);
-    fields.push(field);
-    try {
-      if (/^\d{1,20}$/.test(id)) pending.push({ id, pick: JSON.parse(value) });
-    } catch {
-      // Not JSON: dropped with the others below.
+    const kind = field.slice(0, 2);
+    const rest = field.slice(2);
+    if (kind === 'd:') state.doneIds.set(rest, value);
+    else if (kind === 'a:') state.answers.set(rest, value);
+    else if (kind === 'p:') {
+      state.fields.push(field);
+      try {
+        const { group, pick } = JSON.parse(value) as { group: unknown; pick: unknown };
+        if (/^\d{1,20}$/.test(rest) && typeof group === 'string') {
+          state.pending.set(group, [...(state.pending.get(group) ?? []), { id: rest, pick }]);
+        }
+      } catch {
+        // Not JSON: removed unapplied.
+      }
     }
   }
-  pending.sort((a, b) => compareIds(a.id, b.id));
-  let answers: Record<string, RecordedAnswer> = {};
-  try {
-    const parsed: unknown = JSON.parse(hash.answers ?? '{}');
-    if (parsed && typeof parsed === 'object') answers = parsed as Record<string, RecordedAnswer>;
-  } catch {
-    // Treated as no answer yet.
-  }
-  return { pending, fields, doneId: hash.done ?? null, answers };
+  for (const picks of state.pending.values()) picks.sort((a, b) => compareIds(a.id, b.id));
+  return state;
 }
 
 function compareIds(a: string, b: string): number {
@@ -172,7 +179,7 @@ async function drive(
         drivers.delete(picksKey);
         return;
       }
-      if (state.pending.length > 0) {
+      if (state.fields.length > 0) {
         const held = await withGuildLock(redis, lockKey, MEMBER_PICK_LOCK_TTL_MS, () =>
           applyWaiting(deps, picksKey, feature),
         );
@@ -201,52 +208,36 @@ async function applyWaiting(
   for (;;) {
     const state = readState(await redis.hgetall(picksKey));
     if (state.fields.length === 0) return;
-    const newest = state.pending.at(-1)?.id ?? null;
-    const doneId =
-      newest !== null && (state.doneId === null || compareIds(newest, state.doneId) > 0)
-        ? newest
-        : state.doneId;
-    let changed: Record<string, RecordedAnswer>;
-    try {
-      changed = state.pending.length > 0 ? await feature.apply(deps, state.pending, state.doneId) : {};
-    } catch (error) {
-      deps.logger.error({ ...errorFields(error), feature: feature.feature }, 'member pick failed');
-      const message = error instanceof Error ? error.message : String(error);
-      changed = {};
-      for (const group of groupsOf(state.pending)) changed[group] = { error: message };
+    const recorded: Record<string, string> = {};
+    for (const [group, picks] of state.pending) {
+      const doneId = state.doneIds.get(group) ?? null;
+      let answer: RecordedAnswer | null;
+      try {
+        answer = await feature.apply(deps, picks, doneId);
+      } catch (error) {
+        deps.logger.error({ ...errorFields(error), feature: feature.feature, group }, 'member pick failed');
+        answer = { error: error instanceof Error ? error.message : String(error) };
+      }
+      const newest = picks.at(-1)?.id;
+      if (newest && (doneId === null || compareIds(newest, doneId) > 0)) recorded[`d:${group}`] = newest;
+      if (answer) recorded[`a:${group}`] = JSON.stringify(answer);
     }
-    const transaction = redis
-      .multi()
-      .hdel(picksKey, ...state.fields)
-      .hset(picksKey, 'answers', JSON.stringify({ ...state.answers, ...changed }));
-    if (doneId !== null) transaction.hset(picksKey, 'done', doneId);
+    const transaction = redis.multi().hdel(picksKey, ...state.fields);
+    if (Object.keys(recorded).length > 0) transaction.hset(picksKey, recorded);
     await transaction.pexpire(picksKey, PICKS_TTL_MS).exec();
   }
 }
 
-/** The groups a failed batch touched; features with groups put them in the pick as `group`. */
-function groupsOf(picks: readonly MemberPick<unknown>[]): string[] {
-  const groups = new Set<string>([DEFAULT_GROUP]);
-  for (const { pick } of picks) {
-    const group = (pick as { group?: unknown } | null)?.group;
-    if (typeof group === 'string') groups.add(group);
-  }
-  return [...groups];
-}
-
-/** The group of a feature whose picks all share one answer (colours). */
-export const DEFAULT_GROUP = 'default';
-
 /** Answers the waiting clicks whose pick was applied, once nothing of the member waits. */
 function settle(driver: Driver, state: PicksState): void {
   const now = Date.now();
-  const doneId = state.doneId === null ? null : BigInt(state.doneId);
   for (const waiter of driver.waiters) {
-    const applied = doneId !== null && doneId >= waiter.id;
+    const doneId = state.doneIds.get(waiter.group);
+    const applied = doneId !== undefined && BigInt(doneId) >= waiter.id;
     if (applied) waiter.appliedAt ??= now;
     if (applied && (state.fields.length === 0 || now - (waiter.appliedAt ?? now) >= SETTLE_AFTER_MS)) {
       driver.waiters.delete(waiter);
-      const answer = state.answers[waiter.group];
+      const answer = parseAnswer(state.answers.get(waiter.group));
       if (!answer) waiter.reject(new Error(`no recorded answer for ${waiter.group}`));
       else if ('error' in answer) waiter.reject(new Error(answer.error));
       else waiter.resolve(answer);
@@ -254,6 +245,16 @@ function settle(driver: Driver, state: PicksState): void {
       driver.waiters.delete(waiter);
       waiter.reject(new Error('the member pick was not applied within 30 s'));
     }
+  }
+}
+
+function parseAnswer(stored: string | undefined): RecordedAnswer | null {
+  if (stored === undefined) return null;
+  try {
+    const parsed = JSON.parse(stored) as RecordedAnswer | null;
+    return parsed && typeof parsed === 'object' ? parsed : null;
+  } catch {
+    return null;
   }
 }
 

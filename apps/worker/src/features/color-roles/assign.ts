@@ -127,12 +127,8 @@ const COLOR_PICKS: PickFeature<ColorPick> = {
   async apply(deps, picks, doneId) {
     const newest = picks.at(-1);
     // Every waiting pick is older than one already applied (it reached Redis late): that one won.
-    if (!newest || (doneId !== null && BigInt(newest.id) <= BigInt(doneId))) return {};
-    const answer =
-      newest.pick.kind === 'pick'
-        ? await applyColorPick(deps, newest.pick)
-        : await applyRemove(deps, newest.pick);
-    return { [DEFAULT_GROUP]: answer };
+    if (!newest || (doneId !== null && BigInt(newest.id) <= BigInt(doneId))) return null;
+    return newest.pick.kind === 'pick' ? applyColorPick(deps, newest.pick) : applyRemove(deps, newest.pick);
   },
 };
 

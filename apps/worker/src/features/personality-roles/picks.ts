@@ -45,11 +45,11 @@ type Choice =
   | { kind: 'exactly'; options: number[] };
 
 /**
- * Member clicks on a personality question's message. Each click runs under the member's pick
- * lock (shared by all of the feature's questions), and only roles stored for this guild's
- * question options are ever added or removed, whatever the click or Redis says. Each click is
- * acknowledged as it arrives and its outcome edited in, so it never waits behind other role
- * changes for the bot's global 50 requests a second.
+ * Member clicks on a personality question's message. Each click is acknowledged as it arrives
+ * and recorded as one of the member's picks (`lastPickWins`, one lock per member for all of the
+ * feature's questions); its outcome is edited in once applied, so it never waits behind other
+ * role changes for the bot's global 50 requests a second. Only roles stored for this guild's
+ * question options are ever added or removed, whatever the click or Redis says.
  */
 export const personalityRoleInteractions: ComponentRoute = {
   prefix: PERSONALITY_CUSTOM_ID_PREFIX,
@@ -127,7 +127,7 @@ async function pickRoles(
   }
 
   const pick: PersonalityPick = {
-    group: question.questionType,
+    questionType: question.questionType,
     guildId,
     userId: interaction.user.id,
     choice,
@@ -147,11 +147,11 @@ async function roleMissing(deps: WorkerDeps, guildId: string): Promise<Ephemeral
 
 /**
  * A personality click as recorded for the member's lock holder, which may run in another
- * process: the choice with its roles, the question as the click saw it (`group` is its type),
- * and the member's roles as Discord sent them.
+ * process: the choice with its roles, the question as the click saw it (its type is the pick's
+ * group), and the member's roles as Discord sent them.
  */
 interface PersonalityPick {
-  group: string;
+  questionType: string;
   guildId: string;
   userId: string;
   choice: Choice;
@@ -166,23 +166,17 @@ interface PersonalityPick {
  * of each question are folded in click order into one change (a single choice or a select
  * replaces, a multi-select toggle flips), so the last click wins and toggles clicked together
  * all count; every click on the question is answered with what the member then holds for it.
- * A single choice or select older than a click already applied (it reached Redis late) is
- * dropped: that newer click won.
+ * A single choice or select older than a click on the question already applied (it reached
+ * Redis late) is dropped: that newer click won.
  */
 const PERSONALITY_PICKS: PickFeature<PersonalityPick> = {
   feature: PERSONALITY_FEATURE,
   async apply(deps, picks, doneId) {
-    const byQuestion = new Map<string, PersonalityPick[]>();
-    for (const { id, pick } of picks) {
-      const late = doneId !== null && BigInt(id) <= BigInt(doneId) && pick.choice.kind !== 'toggle';
-      if (late) continue;
-      byQuestion.set(pick.group, [...(byQuestion.get(pick.group) ?? []), pick]);
-    }
-    const answers: Record<string, EphemeralAnswer> = {};
-    for (const [questionType, questionPicks] of byQuestion) {
-      answers[questionType] = await applyQuestionPicks(deps, questionType, questionPicks);
-    }
-    return answers;
+    const current = picks.flatMap(({ id, pick }) =>
+      doneId === null || BigInt(id) > BigInt(doneId) || pick.choice.kind === 'toggle' ? [pick] : [],
+    );
+    const newest = current.at(-1);
+    return newest ? applyQuestionPicks(deps, newest.questionType, current) : null;
   },
 };
 
