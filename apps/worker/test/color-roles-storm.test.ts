@@ -7,6 +7,7 @@ import {
   type ClickResult,
   control,
   type Harness,
+  holdNextRoleChange,
   memberRoles,
   postStationColorPanel,
   SANDBOX_IDS,
@@ -121,19 +122,9 @@ describe('a storm of color clicks: the last click of each member wins', () => {
     // Discord holds nia's first role change up for a second (a 429): Blue and Green come while
     // Red is in flight.
     const before = harness.sandbox.world.requests.at(-1)?.seq ?? 0;
-    await control(harness.sandbox).fault({
-      method: 'PUT',
-      path: `/guilds/${STATION}/members/${nia}/roles/`,
-      status: 429,
-      count: 1,
-      retry_after: 1,
-    });
+    const held = await holdNextRoleChange(harness, nia, 'PUT', 1);
     const red = await click(nia, 'Red');
-    await waitFor('the held role change', () =>
-      harness.sandbox.world.requests.some(
-        (request) => request.seq > before && request.method === 'PUT' && request.status === 429,
-      ),
-    );
+    await held();
     const blue = await click(nia, 'Blue');
     const green = await click(nia, 'Green');
     const answers = await finalAnswers([red, blue, green]);

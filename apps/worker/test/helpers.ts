@@ -262,6 +262,33 @@ export async function postStationColorPanel(harness: Harness): Promise<string> {
 }
 
 /**
+ * Makes Discord answer the member's next role change (`method`) with a 429 for `seconds`.
+ * Returns a wait for that change to have been tried and held up.
+ */
+export async function holdNextRoleChange(
+  harness: Harness,
+  userId: string,
+  method: 'PUT' | 'DELETE',
+  seconds: number,
+): Promise<() => Promise<void>> {
+  const before = harness.sandbox.world.requests.at(-1)?.seq ?? 0;
+  await control(harness.sandbox).fault({
+    method,
+    path: `/guilds/${STATION}/members/${userId}/roles/`,
+    status: 429,
+    count: 1,
+    retry_after: seconds,
+  });
+  return async () => {
+    await waitFor(`the held ${method} of ${userId}'s role`, () =>
+      harness.sandbox.world.requests.some(
+        (request) => request.seq > before && request.method === method && request.status === 429,
+      ),
+    );
+  };
+}
+
+/**
  * The default world plus a crowd of Sandbox Station members without a color, with ids
  * `<idPrefix>` followed by their index (10 digits of prefix make a snowflake-sized id).
  */

@@ -24,6 +24,7 @@ import {
   control,
   finalAnswer,
   type Harness,
+  holdNextRoleChange,
   jobQueue,
   memberRoles,
   SANDBOX_IDS,
@@ -192,20 +193,9 @@ describe('members picking personality roles', () => {
     const stored = await question('gender');
     const labels = stored.options.map((option) => option.label);
     // Discord holds nia's first role change up (a 429): the two later clicks come meanwhile.
-    const before = harness.sandbox.world.requests.at(-1)?.seq ?? 0;
-    await control(harness.sandbox).fault({
-      method: 'PUT',
-      path: `/guilds/${STATION}/members/${nia}/roles/`,
-      status: 429,
-      count: 1,
-      retry_after: 1,
-    });
+    const held = await holdNextRoleChange(harness, nia, 'PUT', 1);
     const first = await click('gender', '0');
-    await waitFor('the held role change', () =>
-      harness.sandbox.world.requests.some(
-        (request) => request.seq > before && request.method === 'PUT' && request.status === 429,
-      ),
-    );
+    await held();
     const second = await click('gender', '1');
     const third = await click('gender', '3');
     for (const result of [first, second, third]) {
