@@ -75,9 +75,10 @@ export function memberPickLockKey(feature: string, guildId: string, userId: stri
 
 /**
  * Hash of one member's role picks on a feature's panels (field `p:<interaction id>`: a pick not
- * yet applied, as JSON; `done`: the newest interaction id applied; `answers`: JSON of the answer
- * each group of the feature's picks now has), so the lock holder, in any worker process, applies
- * the newest picks and every click is answered with the outcome.
+ * yet applied, as JSON with its group; `d:<group>`: the newest interaction id applied in that
+ * group, a colour panel or a personality question; `a:<group>`: that group's answer as JSON), so
+ * the lock holder, in any worker process, applies the newest picks and every click is answered
+ * with the outcome.
  */
 export function memberPicksKey(feature: string, guildId: string, userId: string): string {
   return `${feature}:picks:${guildId}:${userId}`;
