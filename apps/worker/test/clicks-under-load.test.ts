@@ -1,5 +1,5 @@
 import { colors } from '@spacecadet/db/schema';
-import { defaultFixture, type RestRequestRecord, type SandboxFixture } from '@spacecadet/discord-sandbox';
+import type { RestRequestRecord } from '@spacecadet/discord-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
@@ -11,6 +11,7 @@ import {
   SANDBOX_IDS,
   STATION,
   startHarness,
+  stationWithCrowd,
   waitFor,
 } from './helpers.ts';
 
@@ -18,19 +19,7 @@ import {
 const CLICKS = 150;
 const GLOBAL_LIMIT = 50;
 const CLICK_EVERY_MS = 5;
-const crowd = Array.from({ length: CLICKS }, (_, i) => `2200000000${String(i).padStart(8, '0')}`);
-
-/** The default world plus CLICKS members of Sandbox Station without a color. */
-function crowdedStation(): SandboxFixture {
-  const fixture = defaultFixture();
-  const station = fixture.guilds.find((guild) => guild.id === STATION);
-  if (!station) throw new Error('fixture changed: no Sandbox Station');
-  for (const [i, id] of crowd.entries()) {
-    fixture.users.push({ id, username: `cadet${i}`, discriminator: '0', global_name: null, avatar: null });
-    station.members.push({ user_id: id, roles: [], nick: null, joined_at: '2024-01-01T00:00:00.000Z' });
-  }
-  return fixture;
-}
+const { fixture, crowd } = stationWithCrowd('2200000000', CLICKS, 'cadet');
 
 describe('member clicks under the global rate limit', () => {
   let harness: Harness;
@@ -38,7 +27,7 @@ describe('member clicks under the global rate limit', () => {
   let panelMessageId = '';
 
   beforeAll(async () => {
-    harness = await startHarness(crowdedStation());
+    harness = await startHarness(fixture);
     worker = await startWorker(harness.config());
     panelMessageId = await postStationColorPanel(harness);
   });

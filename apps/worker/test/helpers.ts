@@ -262,6 +262,59 @@ export async function postStationColorPanel(harness: Harness): Promise<string> {
 }
 
 /**
+ * Makes Discord answer the member's next role change (`method`) with a 429 for `seconds`.
+ * Returns a wait for that change to have been tried and held up.
+ */
+export async function holdNextRoleChange(
+  harness: Harness,
+  userId: string,
+  method: 'PUT' | 'DELETE',
+  seconds: number,
+): Promise<() => Promise<void>> {
+  const before = harness.sandbox.world.requests.at(-1)?.seq ?? 0;
+  await control(harness.sandbox).fault({
+    method,
+    path: `/guilds/${STATION}/members/${userId}/roles/`,
+    status: 429,
+    count: 1,
+    retry_after: seconds,
+  });
+  return async () => {
+    await waitFor(`the held ${method} of ${userId}'s role`, () =>
+      harness.sandbox.world.requests.some(
+        (request) => request.seq > before && request.method === method && request.status === 429,
+      ),
+    );
+  };
+}
+
+/**
+ * The default world plus a crowd of Sandbox Station members without a color, with ids
+ * `<idPrefix>` followed by their index (10 digits of prefix make a snowflake-sized id).
+ */
+export function stationWithCrowd(
+  idPrefix: string,
+  count: number,
+  username: string,
+): { fixture: SandboxFixture; crowd: string[] } {
+  const fixture = defaultFixture();
+  const station = fixture.guilds.find((guild) => guild.id === STATION);
+  if (!station) throw new Error('fixture changed: no Sandbox Station');
+  const crowd = Array.from({ length: count }, (_, i) => `${idPrefix}${String(i).padStart(8, '0')}`);
+  for (const [i, id] of crowd.entries()) {
+    fixture.users.push({
+      id,
+      username: `${username}${i}`,
+      discriminator: '0',
+      global_name: null,
+      avatar: null,
+    });
+    station.members.push({ user_id: id, roles: [], nick: null, joined_at: '2024-01-01T00:00:00.000Z' });
+  }
+  return { fixture, crowd };
+}
+
+/**
  * Every fixture guild lands on shard 0 of 2 (their ids differ only below bit 22), so sharding
  * tests add "Far Orbit", whose id routes to shard 1.
  */

@@ -73,6 +73,17 @@ export function memberPickLockKey(feature: string, guildId: string, userId: stri
   return `${feature}:pick-lock:${guildId}:${userId}`;
 }
 
+/**
+ * Hash of one member's role picks on a feature's panels (field `p:<interaction id>`: a pick not
+ * yet applied, as JSON with its group; `d:<group>`: the newest interaction id applied in that
+ * group, a colour panel or a personality question; `a:<group>`: that group's answer as JSON), so
+ * the lock holder, in any worker process, applies the newest picks and every click is answered
+ * with the outcome.
+ */
+export function memberPicksKey(feature: string, guildId: string, userId: string): string {
+  return `${feature}:picks:${guildId}:${userId}`;
+}
+
 /** The color role the member's last pick gave, for a gateway that reports the change late. */
 export function lastColorPickKey(guildId: string, userId: string): string {
   return `color-last:${guildId}:${userId}`;

@@ -5,8 +5,10 @@ import type { WorkerDeps } from '../../deps.ts';
 import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
 import {
   clickMemberRoleIds,
+  DEFAULT_GROUP,
+  lastPickWins,
   MEMBER_PICK_LOCK_TTL_MS,
-  underMemberLock,
+  type PickFeature,
 } from '../../interactions/member-lock.ts';
 import type { DeferFirst, EphemeralAnswer } from '../../interactions/respond.ts';
 import type { PanelInteraction } from '../../interactions/types.ts';
@@ -19,7 +21,6 @@ export const ROLE_ABOVE_BOT_MESSAGE =
 export const MISSING_MANAGE_ROLES_MESSAGE =
   "I can't give you that role: I need the Manage Roles permission. Ask an admin.";
 export const ROLE_MISSING_MESSAGE = "That color's role is missing. Ask an admin to run Generate Roles.";
-export const COLOR_BUSY_MESSAGE = 'Still changing your color from your last click. Try again in a moment.';
 export const COLOR_REMOVED_MESSAGE = 'Your color was removed.';
 export const NO_COLOR_MESSAGE = "You don't have a color role.";
 export const REMOVE_ROLE_ABOVE_BOT_MESSAGE =
@@ -34,9 +35,9 @@ const LOCK_FEATURE = 'color-roles';
 /**
  * Gives the member `choice`'s role and takes away every other colour role of the palette, so
  * a member holds one colour at a time. A role the bot cannot manage gets the member a clear
- * answer and the admin a dashboard warning instead of a silent failure. The click is
- * acknowledged (`deferFirst`) right before the first role change, which may queue behind others
- * for the bot's global 50 requests per second.
+ * answer and the admin a dashboard warning instead of a silent failure. Otherwise the click is
+ * acknowledged and its pick recorded; the member's last click wins (`lastPickWins`) and every
+ * click is answered with the colour the member ends with.
  */
 export async function assignColorRole(
   interaction: PanelInteraction,
@@ -63,35 +64,20 @@ export async function assignColorRole(
       return { content: ROLE_ABOVE_BOT_MESSAGE };
     }
   }
-
-  const userId = interaction.user.id;
-  const lockKey = memberPickLockKey(LOCK_FEATURE, guildId, userId);
-  const lock = await underMemberLock(interaction, deps, lockKey, () =>
-    swapColorRole(
-      deps,
-      guildId,
-      userId,
-      roleId,
-      paletteRoleIds(palette),
-      clickMemberRoleIds(interaction),
-      deferFirst,
-    ),
-  );
-  if (!lock.acquired) return { content: COLOR_BUSY_MESSAGE };
-  if (lock.value === 'missing-permissions') {
-    const name = guild?.roles.cache.get(roleId)?.name ?? choice.name;
-    await recordColorWarning(redis, guildId, roleId, roleAboveBotWarning(name));
-    return { content: ROLE_ABOVE_BOT_MESSAGE };
-  }
-  if (lock.value === 'unknown-role') return { content: ROLE_MISSING_MESSAGE };
-  await clearColorWarnings(redis, guildId, [roleId]);
-  return { content: `You now have the **${choice.name}** color.` };
+  const pick: ColorPick = {
+    kind: 'pick',
+    roleId,
+    name: guild?.roles.cache.get(roleId)?.name ?? choice.name,
+    colorName: choice.name,
+    ...pickContext(interaction, guildId, palette),
+  };
+  return lastPickWins(interaction, deps, COLOR_PICKS, DEFAULT_GROUP, pick, deferFirst);
 }
 
 /**
- * The "Remove color" button: takes away every colour role of the palette the member holds,
- * under the same lock and click queue as picks, so a remove and a pick clicked together end as
- * the later of the two says. A member without a colour is answered without any REST call.
+ * The "Remove color" button: takes away every colour role of the palette the member holds, as
+ * one more pick, so a remove and a pick clicked together end as the later of the two says. A
+ * member without a colour is answered without any role change or member fetch.
  */
 export async function removeColorRoles(
   interaction: PanelInteraction,
@@ -101,44 +87,100 @@ export async function removeColorRoles(
 ): Promise<EphemeralAnswer> {
   const guildId = interaction.guildId;
   if (!guildId) return { content: NO_COLOR_MESSAGE };
-  const userId = interaction.user.id;
-  const lockKey = memberPickLockKey(LOCK_FEATURE, guildId, userId);
-  const lock = await underMemberLock(interaction, deps, lockKey, () =>
-    removeHeldColors(
-      deps,
-      guildId,
-      userId,
-      paletteRoleIds(palette),
-      clickMemberRoleIds(interaction),
-      deferFirst,
-    ),
+  const pick: ColorPick = { kind: 'remove', ...pickContext(interaction, guildId, palette) };
+  return lastPickWins(interaction, deps, COLOR_PICKS, DEFAULT_GROUP, pick, deferFirst);
+}
+
+/**
+ * A colour click as recorded for the member's lock holder, which may run in another process:
+ * what it asks for, plus the palette's roles and the member's roles as the click saw them.
+ */
+type ColorPick = ({ kind: 'pick'; roleId: string; name: string; colorName: string } | { kind: 'remove' }) &
+  PickContext;
+
+interface PickContext {
+  guildId: string;
+  userId: string;
+  colorRoles: string[];
+  payloadRoles: string[];
+}
+
+function pickContext(
+  interaction: PanelInteraction,
+  guildId: string,
+  palette: readonly StoredColor[],
+): PickContext {
+  return {
+    guildId,
+    userId: interaction.user.id,
+    colorRoles: [...paletteRoleIds(palette)],
+    payloadRoles: [...clickMemberRoleIds(interaction)],
+  };
+}
+
+/**
+ * Colour picks, one lock per member with every pick of this feature (`memberPickLockKey`): of
+ * the member's waiting picks only the newest is applied, and its answer is every click's.
+ */
+const COLOR_PICKS: PickFeature<ColorPick> = {
+  feature: LOCK_FEATURE,
+  async apply(deps, picks, doneId) {
+    const newest = picks.at(-1);
+    // Every waiting pick is older than one already applied (it reached Redis late): that one won.
+    if (!newest || (doneId !== null && BigInt(newest.id) <= BigInt(doneId))) return null;
+    return newest.pick.kind === 'pick' ? applyColorPick(deps, newest.pick) : applyRemove(deps, newest.pick);
+  },
+};
+
+async function applyColorPick(
+  deps: WorkerDeps,
+  pick: Extract<ColorPick, { kind: 'pick' }>,
+): Promise<EphemeralAnswer> {
+  const { guildId, roleId } = pick;
+  const outcome = await swapColorRole(
+    deps,
+    guildId,
+    pick.userId,
+    roleId,
+    new Set(pick.colorRoles),
+    pick.payloadRoles,
   );
-  if (!lock.acquired) return { content: COLOR_BUSY_MESSAGE };
-  const outcome = lock.value;
+  if (outcome === 'missing-permissions') {
+    await recordColorWarning(deps.redis, guildId, roleId, roleAboveBotWarning(pick.name));
+    return { content: ROLE_ABOVE_BOT_MESSAGE };
+  }
+  if (outcome === 'unknown-role') return { content: ROLE_MISSING_MESSAGE };
+  await clearColorWarnings(deps.redis, guildId, [roleId]);
+  return { content: `You now have the **${pick.colorName}** color.` };
+}
+
+async function applyRemove(
+  deps: WorkerDeps,
+  pick: Extract<ColorPick, { kind: 'remove' }>,
+): Promise<EphemeralAnswer> {
+  const { guildId } = pick;
+  const outcome = await removeHeldColors(
+    deps,
+    guildId,
+    pick.userId,
+    new Set(pick.colorRoles),
+    pick.payloadRoles,
+  );
   switch (outcome.result) {
     case 'none':
       return { content: NO_COLOR_MESSAGE };
     case 'removed':
       return { content: COLOR_REMOVED_MESSAGE };
     case 'missing-permissions': {
-      const guild = interaction.inCachedGuild() ? interaction.guild : null;
+      const guild = deps.client.guilds.cache.get(guildId);
       if (guild?.members.me && !guild.members.me.permissions.has(PermissionFlagsBits.ManageRoles)) {
         return { content: REMOVE_MISSING_MANAGE_ROLES_MESSAGE };
       }
-      const name = guild?.roles.cache.get(outcome.roleId)?.name ?? roleNameIn(palette, outcome.roleId);
+      const name = guild?.roles.cache.get(outcome.roleId)?.name ?? outcome.roleId;
       await recordColorWarning(deps.redis, guildId, outcome.roleId, roleAboveBotWarning(name));
       return { content: REMOVE_ROLE_ABOVE_BOT_MESSAGE };
     }
   }
-}
-
-function roleNameIn(palette: readonly StoredColor[], roleId: string): string {
-  for (const color of palette) {
-    if (color.roleId === roleId) return color.name;
-    const shade = color.shades.find((candidate) => candidate.roleId === roleId);
-    if (shade) return shade.name;
-  }
-  return roleId;
 }
 
 /** Covers clicks that waited on the lock: their payload predates the swap recorded here. */
@@ -176,7 +218,6 @@ async function swapColorRole(
   roleId: string,
   colorRoles: ReadonlySet<string>,
   payloadRoles: readonly string[],
-  deferFirst: DeferFirst,
 ): Promise<'done' | 'missing-permissions' | 'unknown-role'> {
   const { client, redis } = deps;
   const lastKey = lastColorPickKey(guildId, userId);
@@ -186,12 +227,10 @@ async function swapColorRole(
     // known (a colour, or none after a remove).
     const alreadyHeld = payloadRoles.includes(roleId) && (last === null || last === roleId);
     if (!alreadyHeld) {
-      await deferFirst();
       await client.rest.put(Routes.guildMemberRole(guildId, userId, roleId), { reason: REASON });
     }
     for (const other of heldColorRoles(payloadRoles, last, colorRoles)) {
       if (other !== roleId) {
-        await deferFirst();
         await client.rest.delete(Routes.guildMemberRole(guildId, userId, other), { reason: REASON });
       }
     }
@@ -217,13 +256,11 @@ async function removeHeldColors(
   userId: string,
   colorRoles: ReadonlySet<string>,
   payloadRoles: readonly string[],
-  deferFirst: DeferFirst,
 ): Promise<RemoveOutcome> {
   const { client, redis } = deps;
   const lastKey = lastColorPickKey(guildId, userId);
   const held = heldColorRoles(payloadRoles, await redis.get(lastKey), colorRoles);
   if (held.length === 0) return { result: 'none' };
-  await deferFirst();
   for (const roleId of held) {
     try {
       await client.rest.delete(Routes.guildMemberRole(guildId, userId, roleId), { reason: REMOVE_REASON });

@@ -1,4 +1,4 @@
-import { lastPersonalityPickKey, memberPickLockKey } from '@spacecadet/contract';
+import { lastPersonalityPickKey } from '@spacecadet/contract';
 import {
   PERSONALITY_CUSTOM_ID_PREFIX,
   type PersonalityAction,
@@ -12,7 +12,7 @@ import {
 import { escapeMarkdown, PermissionFlagsBits, Routes } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
-import { clickMemberRoleIds, underMemberLock } from '../../interactions/member-lock.ts';
+import { clickMemberRoleIds, lastPickWins, type PickFeature } from '../../interactions/member-lock.ts';
 import { answerEphemeral, type DeferFirst, type EphemeralAnswer } from '../../interactions/respond.ts';
 import type { ComponentRoute, PanelInteraction } from '../../interactions/types.ts';
 import { PERSONALITY_FEATURE } from './roles.ts';
@@ -25,8 +25,6 @@ export const PERSONALITY_ROLE_ABOVE_BOT_MESSAGE =
   "I can't change that role: my role must be above it in Server Settings → Roles. Ask an admin.";
 export const PERSONALITY_MISSING_MANAGE_ROLES_MESSAGE =
   "I can't change your roles: I need the Manage Roles permission. Ask an admin.";
-export const PERSONALITY_BUSY_MESSAGE =
-  'Still changing your roles from your last click. Try again in a moment.';
 export const PERSONALITY_PICK_REASON = 'Space Cadet: personality pick';
 /** Covers clicks that waited on the lock: their payload predates the change recorded here. */
 export const LAST_PERSONALITY_TTL_SECONDS = 5 * 60;
@@ -47,11 +45,11 @@ type Choice =
   | { kind: 'exactly'; options: number[] };
 
 /**
- * Member clicks on a personality question's message. Each click runs under the member's pick
- * lock (shared by all of the feature's questions), and only roles stored for this guild's
- * question options are ever added or removed, whatever the click or Redis says. Each click is
- * acknowledged as it arrives and its outcome edited in, so it never waits behind other role
- * changes for the bot's global 50 requests a second.
+ * Member clicks on a personality question's message. Each click is acknowledged as it arrives
+ * and recorded as one of the member's picks (`lastPickWins`, one lock per member for all of the
+ * feature's questions); its outcome is edited in once applied, so it never waits behind other
+ * role changes for the bot's global 50 requests a second. Only roles stored for this guild's
+ * question options are ever added or removed, whatever the click or Redis says.
  */
 export const personalityRoleInteractions: ComponentRoute = {
   prefix: PERSONALITY_CUSTOM_ID_PREFIX,
@@ -128,32 +126,17 @@ async function pickRoles(
     }
   }
 
-  const userId = interaction.user.id;
-  const lockKey = memberPickLockKey(PERSONALITY_FEATURE, guildId, userId);
-  const lock = await underMemberLock(interaction, deps, lockKey, () =>
-    changeRoles(
-      deps,
-      guildId,
-      userId,
-      question,
-      choice,
-      chosenRoles,
-      clickMemberRoleIds(interaction),
-      deferFirst,
-    ),
-  );
-  if (!lock.acquired) return { content: PERSONALITY_BUSY_MESSAGE };
-  const outcome = lock.value;
-  if (outcome === 'unknown-role') return roleMissing(deps, guildId);
-  if (outcome === 'missing-permissions') {
-    return me && !me.permissions.has(PermissionFlagsBits.ManageRoles)
-      ? { content: PERSONALITY_MISSING_MANAGE_ROLES_MESSAGE }
-      : { content: PERSONALITY_ROLE_ABOVE_BOT_MESSAGE };
-  }
-  const labels = question.options.flatMap((option) =>
-    option.roleId && outcome.has(option.roleId) ? [option.label] : [],
-  );
-  return { content: personalityAnswerMessage(question.title, labels) };
+  const pick: PersonalityPick = {
+    questionType: question.questionType,
+    guildId,
+    userId: interaction.user.id,
+    choice,
+    chosenRoles,
+    title: question.title,
+    options: question.options.map((option) => ({ roleId: option.roleId, label: option.label })),
+    payloadRoles: [...clickMemberRoleIds(interaction)],
+  };
+  return lastPickWins(interaction, deps, PERSONALITY_PICKS, question.questionType, pick, deferFirst);
 }
 
 /** Asks the refresh to recreate the question's missing roles (a pending refresh is joined). */
@@ -163,40 +146,99 @@ async function roleMissing(deps: WorkerDeps, guildId: string): Promise<Ephemeral
 }
 
 /**
- * Under the member's lock: makes the member hold the question's roles the choice asks for, and
- * records what they hold after it. What they held is the last recorded change if any (a click
- * that waited on the lock carries roles from before it), else the click's roles. No GET of the
- * member: every REST call counts against the bot's 50 requests per second. Where the payload and
- * the record disagree the role is PUT or DELETEd anyway, both being no-ops for Discord when
- * already so, so a role changed by someone else meanwhile still ends as chosen. The click is
- * acknowledged (`deferFirst`, a no-op when it already was) before each role change.
+ * A personality click as recorded for the member's lock holder, which may run in another
+ * process: the choice with its roles, the question as the click saw it (its type is the pick's
+ * group), and the member's roles as Discord sent them.
+ */
+interface PersonalityPick {
+  questionType: string;
+  guildId: string;
+  userId: string;
+  choice: Choice;
+  chosenRoles: string[];
+  title: string;
+  options: Array<{ roleId: string | null; label: string }>;
+  payloadRoles: string[];
+}
+
+/**
+ * Personality picks, one lock per member for all of the feature's questions. The waiting picks
+ * of each question are folded in click order into one change (a single choice or a select
+ * replaces, a multi-select toggle flips), so the last click wins and toggles clicked together
+ * all count; every click on the question is answered with what the member then holds for it.
+ * A single choice or select older than a click on the question already applied (it reached
+ * Redis late) is dropped: that newer click won.
+ */
+const PERSONALITY_PICKS: PickFeature<PersonalityPick> = {
+  feature: PERSONALITY_FEATURE,
+  async apply(deps, picks, doneId) {
+    const current = picks.flatMap(({ id, pick }) =>
+      doneId === null || BigInt(id) > BigInt(doneId) || pick.choice.kind === 'toggle' ? [pick] : [],
+    );
+    const newest = current.at(-1);
+    return newest ? applyQuestionPicks(deps, newest.questionType, current) : null;
+  },
+};
+
+/** Applies one question's waiting picks (oldest first) and answers with what the member holds. */
+async function applyQuestionPicks(
+  deps: WorkerDeps,
+  questionType: string,
+  picks: readonly PersonalityPick[],
+): Promise<EphemeralAnswer> {
+  const newest = picks.at(-1);
+  if (!newest) throw new Error('no picks to apply');
+  const { guildId } = newest;
+  const outcome = await changeRoles(deps, questionType, picks);
+  if (outcome === 'unknown-role') return roleMissing(deps, guildId);
+  if (outcome === 'missing-permissions') {
+    const me = deps.client.guilds.cache.get(guildId)?.members.me;
+    return me && !me.permissions.has(PermissionFlagsBits.ManageRoles)
+      ? { content: PERSONALITY_MISSING_MANAGE_ROLES_MESSAGE }
+      : { content: PERSONALITY_ROLE_ABOVE_BOT_MESSAGE };
+  }
+  const labels = newest.options.flatMap((option) =>
+    option.roleId && outcome.has(option.roleId) ? [option.label] : [],
+  );
+  return { content: personalityAnswerMessage(newest.title, labels) };
+}
+
+/**
+ * Under the member's lock: makes the member hold the question's roles their picks ask for, in
+ * click order, and records what they hold after it. What they held is the last recorded change
+ * if any (a click applied after another carries roles from before it), else the newest click's
+ * roles. No GET of the member: every REST call counts against the bot's 50 requests per second.
+ * Where the payload and the record disagree the role is PUT or DELETEd anyway, both being no-ops
+ * for Discord when already so, so a role changed by someone else meanwhile still ends as chosen.
  * Returns the question's roles the member now holds.
  */
 async function changeRoles(
   deps: WorkerDeps,
-  guildId: string,
-  userId: string,
-  question: StoredPersonalityQuestion,
-  choice: Choice,
-  chosenRoles: readonly string[],
-  payloadRoles: readonly string[],
-  deferFirst: DeferFirst,
+  questionType: string,
+  picks: readonly PersonalityPick[],
 ): Promise<ReadonlySet<string> | 'missing-permissions' | 'unknown-role'> {
   const { client, redis } = deps;
+  const newest = picks.at(-1);
+  if (!newest) throw new Error('no picks to apply');
+  const { guildId, userId } = newest;
   const questionRoles = new Set(
-    question.options.flatMap((option) => (option.roleId && option.roleId !== guildId ? [option.roleId] : [])),
+    newest.options.flatMap((option) => (option.roleId && option.roleId !== guildId ? [option.roleId] : [])),
   );
-  const lastKey = lastPersonalityPickKey(guildId, userId, question.questionType);
+  const lastKey = lastPersonalityPickKey(guildId, userId, questionType);
   const inQuestion = (ids: Iterable<string>) => [...ids].filter((id) => questionRoles.has(id));
-  const fromPayload = new Set(inQuestion(payloadRoles));
+  const fromPayload = new Set(inQuestion(newest.payloadRoles));
   const recorded = parseRecord(await redis.get(lastKey));
   const held = new Set(recorded ? inQuestion(recorded) : fromPayload);
 
-  const target = new Set(choice.kind === 'toggle' ? held : []);
-  for (const roleId of chosenRoles) {
-    if (choice.kind === 'toggle' && held.has(roleId)) target.delete(roleId);
-    else target.add(roleId);
+  const target = new Set(held);
+  for (const { choice, chosenRoles } of picks) {
+    if (choice.kind !== 'toggle') target.clear();
+    for (const roleId of chosenRoles) {
+      if (choice.kind === 'toggle' && target.has(roleId)) target.delete(roleId);
+      else target.add(roleId);
+    }
   }
+  for (const roleId of target) if (!questionRoles.has(roleId)) target.delete(roleId);
   // `now` follows each call, so a change that stops halfway still records what it left.
   const now = new Set(held);
   const record = () => redis.set(lastKey, JSON.stringify([...now]), 'EX', LAST_PERSONALITY_TTL_SECONDS);
@@ -205,13 +247,11 @@ async function changeRoles(
   try {
     for (const roleId of target) {
       if (held.has(roleId) && fromPayload.has(roleId)) continue;
-      await deferFirst();
       await client.rest.put(rolePath(roleId), { reason });
       now.add(roleId);
     }
     for (const roleId of new Set([...held, ...fromPayload])) {
       if (target.has(roleId)) continue;
-      await deferFirst();
       try {
         await client.rest.delete(rolePath(roleId), { reason });
       } catch (error) {
