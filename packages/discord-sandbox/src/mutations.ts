@@ -11,6 +11,7 @@ import {
 import { makeBotRole, type SandboxGuild, type SandboxMember } from './fixture.ts';
 import { apiGuild, apiMember, guildCreatePayload, userOf } from './payloads.ts';
 import { compareRoles, sortedRoles } from './permissions.ts';
+import { withComponentIds } from './rest/message-body.ts';
 import type { SandboxState } from './state.ts';
 
 /**
@@ -171,7 +172,7 @@ export function buildMessage(state: SandboxState, input: NewMessage): APIMessage
     embeds: input.embeds ?? [],
     pinned: false,
     type: input.type ?? MessageType.Default,
-    components: input.components ?? [],
+    components: withComponentIds(input.components ?? []),
     flags: (input.flags ?? 0) as MessageFlags,
   };
   if (input.webhook_id) message.webhook_id = input.webhook_id;
