@@ -2,13 +2,14 @@ import {
   type APIEmbed,
   type APIMessage,
   type APIMessageTopLevelComponent,
+  type APIOverwrite,
   type APIRole,
   type APIUser,
   GatewayDispatchEvents,
   type MessageFlags,
   MessageType,
 } from 'discord-api-types/v10';
-import { makeBotRole, type SandboxGuild, type SandboxMember } from './fixture.ts';
+import { makeBotRole, type SandboxChannel, type SandboxGuild, type SandboxMember } from './fixture.ts';
 import { apiGuild, apiMember, guildCreatePayload, userOf } from './payloads.ts';
 import { compareRoles, sortedRoles } from './permissions.ts';
 import { withComponentIds } from './rest/message-body.ts';
@@ -137,6 +138,38 @@ export function deleteRole(state: SandboxState, guild: SandboxGuild, roleId: str
     for (const option of prompt.options) option.role_ids = option.role_ids.filter((id) => id !== roleId);
   }
   state.dispatch(GatewayDispatchEvents.GuildRoleDelete, { guild_id: guild.id, role_id: roleId }, guild.id);
+}
+
+/** CHANNEL_UPDATE with the channel as it is now (its overwrites included). */
+export function channelUpdated(state: SandboxState, guild: SandboxGuild, channel: SandboxChannel): void {
+  state.dispatch(GatewayDispatchEvents.ChannelUpdate, structuredClone(channel), guild.id);
+}
+
+/** Adds or replaces a channel permission overwrite (role or member) and sends CHANNEL_UPDATE. */
+export function putOverwrite(
+  state: SandboxState,
+  guild: SandboxGuild,
+  channel: SandboxChannel,
+  overwrite: APIOverwrite,
+): void {
+  const list = (channel.permission_overwrites ?? []).filter((o) => o.id !== overwrite.id);
+  list.push({ ...overwrite });
+  channel.permission_overwrites = list;
+  channelUpdated(state, guild, channel);
+}
+
+/** Removes an overwrite; false when the channel had none for that id. */
+export function deleteOverwrite(
+  state: SandboxState,
+  guild: SandboxGuild,
+  channel: SandboxChannel,
+  overwriteId: string,
+): boolean {
+  const list = channel.permission_overwrites ?? [];
+  if (!list.some((o) => o.id === overwriteId)) return false;
+  channel.permission_overwrites = list.filter((o) => o.id !== overwriteId);
+  channelUpdated(state, guild, channel);
+  return true;
 }
 
 export interface NewMessage {
