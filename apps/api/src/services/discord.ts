@@ -36,6 +36,10 @@ export const DiscordChannel = z.object({
   type: z.number().int(),
   name: z.string().nullable().optional(),
   position: z.number().int().optional(),
+  guild_id: z.string().optional(),
+  permission_overwrites: z
+    .array(z.object({ id: z.string(), type: z.number().int(), allow: z.string(), deny: z.string() }))
+    .default([]),
 });
 export type DiscordChannel = z.infer<typeof DiscordChannel>;
 
@@ -45,6 +49,7 @@ export const DiscordRole = z.object({
   color: z.number().int().min(0).default(0),
   position: z.number().int().default(0),
   managed: z.boolean().default(false),
+  permissions: z.string().default('0'),
 });
 export type DiscordRole = z.infer<typeof DiscordRole>;
 
@@ -56,6 +61,7 @@ export const DiscordMember = z.object({
     avatar: z.string().nullable().default(null),
   }),
   nick: z.string().nullable().optional(),
+  roles: z.array(z.string()).default([]),
 });
 export type DiscordMember = z.infer<typeof DiscordMember>;
 
@@ -150,6 +156,11 @@ export class DiscordClient {
       { kind: 'bot' },
       z.array(DiscordChannel),
     );
+  }
+
+  /** The bot's user id: a bot user shares its application's id. */
+  get botUserId(): string {
+    return this.options.clientId;
   }
 
   getGuildRoles(guildId: string): Promise<DiscordRole[]> {

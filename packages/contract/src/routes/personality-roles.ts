@@ -30,6 +30,7 @@ export const personalityRoleRoutes = {
     params: GuildParams,
     body: ChannelBody,
     guildRefs: { channel_id: 'channel' },
+    channelUses: { channel_id: 'personality_messages' },
     responses: ok(PersonalityRolesState),
   }),
   setPersonalityChannel: route({
@@ -41,6 +42,7 @@ export const personalityRoleRoutes = {
     params: GuildParams,
     body: ChannelBody,
     guildRefs: { channel_id: 'channel' },
+    channelUses: { channel_id: 'personality_messages' },
     responses: ok(z.object({ channel_id: Snowflake })),
   }),
   togglePersonalityQuestion: route({
