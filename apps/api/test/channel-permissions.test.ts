@@ -84,10 +84,8 @@ describe("saving a channel checks the bot's permissions there", () => {
         expect(res.statusCode, res.body).toBe(400);
         // Without Send Messages, embeds go too (Discord's implicit denial).
         const missing = CHANNEL_USES[use].filter((p) => p === 'Send Messages' || p === 'Embed Links');
-        expect(res.json()).toEqual({
-          error: 'invalid_input',
-          message: `Missing permission${missing.length > 1 ? 's' : ''} ${missing.join(', ')} in #roles. Allow ${missing.length > 1 ? 'them' : 'it'} for the bot in that channel's permissions on Discord, then save again.`,
-        });
+        const message = `Missing permission${missing.length > 1 ? 's' : ''} ${missing.join(', ')} in #roles. Allow ${missing.length > 1 ? 'them' : 'it'} for the bot in that channel's permissions on Discord, then save again.`;
+        expect(res.json()).toEqual({ error: 'invalid_input', message, issues: [{ path: field, message }] });
       });
     }
   }

@@ -226,7 +226,8 @@ export class GuildResources {
       });
       const missing = missingChannelPermissions(bits, use);
       if (missing.length > 0) {
-        throw new ApiError('invalid_input', channelProblem(missing, `#${channel.name ?? ref.id}`));
+        const message = channelProblem(missing, `#${channel.name ?? ref.id}`);
+        throw new ApiError('invalid_input', message, [{ path: ref.field, message }]);
       }
     }
   }
