@@ -436,7 +436,9 @@ describe('leveling jobs and commands', () => {
       try {
         const outcome = await run('leveling.resend-overview');
         expect(outcome.state).toBe('failed');
-        expect(outcome.error).toMatch(/^forbidden: Missing permission Send Messages in #[a-z-]+\. Allow it for the bot/);
+        expect(outcome.error).toMatch(
+          /^forbidden: Missing permission Send Messages in #[a-z-]+\. Allow it for the bot/,
+        );
       } finally {
         await fetch(overwrite, { method: 'DELETE' });
       }

@@ -4,6 +4,7 @@ import {
   type APITextChannel,
   type APIUser,
   ChannelType,
+  GatewayIntentBits,
   PermissionFlagsBits,
   type RoleFlags,
 } from 'discord-api-types/v10';
@@ -38,7 +39,17 @@ export interface SandboxApplication {
   bot_token: string;
   /** Permissions the bot's managed role gets when it is installed without a `permissions` query. */
   default_bot_permissions: string;
+  /**
+   * The privileged gateway intents switched on for the application in the Developer Portal
+   * (bits of GuildMembers, GuildPresences, MessageContent). IDENTIFY asking for another
+   * privileged intent is closed with 4014, as on Discord.
+   */
+  privileged_intents: number;
 }
+
+/** Discord's privileged gateway intents: each must be enabled for the application to be asked for. */
+export const PRIVILEGED_INTENTS =
+  GatewayIntentBits.GuildMembers | GatewayIntentBits.GuildPresences | GatewayIntentBits.MessageContent;
 
 export interface SandboxFixture {
   application: SandboxApplication;
@@ -224,6 +235,8 @@ export function defaultFixture(): SandboxFixture {
       client_secret: SANDBOX_CLIENT_SECRET,
       bot_token: SANDBOX_BOT_TOKEN,
       default_bot_permissions: BOT_ROLE_PERMISSIONS,
+      // Server Members on (the product needs it); Presence and Message Content off.
+      privileged_intents: GatewayIntentBits.GuildMembers,
     },
     users: [
       {

@@ -1,7 +1,7 @@
 import { PermissionFlagsBits as P } from 'discord-api-types/v10';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { guildCreatePayload } from '../src/payloads.ts';
 import { SANDBOX_IDS, type Sandbox, startSandbox } from '../src/index.ts';
+import { guildCreatePayload } from '../src/payloads.ts';
 import { bot, control } from './helpers.ts';
 
 let sandbox: Sandbox;
