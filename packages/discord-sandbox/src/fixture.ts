@@ -3,10 +3,12 @@ import {
   type APIRole,
   type APITextChannel,
   type APIUser,
+  type ChannelFlags,
   ChannelType,
   GatewayIntentBits,
   PermissionFlagsBits,
   type RoleFlags,
+  type UserFlags,
 } from 'discord-api-types/v10';
 import { SANDBOX_BOT_TOKEN, SANDBOX_CLIENT_SECRET, SANDBOX_IDS } from './ids.ts';
 
@@ -134,6 +136,7 @@ function textChannel(
     position,
     parent_id: parentId,
     permission_overwrites: [],
+    flags: 0 as ChannelFlags,
     topic: null,
     nsfw: false,
     last_message_id: null,
@@ -142,7 +145,17 @@ function textChannel(
 }
 
 function user(id: string, username: string, globalName: string, avatar: string): APIUser {
-  return { id, username, discriminator: '0', global_name: globalName, avatar, bot: false };
+  return {
+    id,
+    username,
+    discriminator: '0',
+    global_name: globalName,
+    avatar,
+    bot: false,
+    public_flags: 0 as UserFlags,
+    flags: 0 as UserFlags,
+    primary_guild: null,
+  };
 }
 
 const JOINED = '2024-01-15T12:00:00.000Z';
@@ -181,6 +194,7 @@ export function defaultFixture(): SandboxFixture {
         position: 0,
         parent_id: null,
         permission_overwrites: [],
+        flags: 0 as ChannelFlags,
         nsfw: false,
       },
       textChannel(c.general, g.station, 'general', 0, c.stationCategory),
@@ -246,6 +260,9 @@ export function defaultFixture(): SandboxFixture {
         global_name: null,
         avatar: '5ace0ca4e75ace0ca4e75ace0ca4e75a',
         bot: true,
+        public_flags: 0 as UserFlags,
+        flags: 0 as UserFlags,
+        primary_guild: null,
       },
       user(u.ada, 'ada', 'Ada', '0a1da0a1da0a1da0a1da0a1da0a1da0a'),
       user(u.mo, 'mo', 'Mo', '0b2e0b2e0b2e0b2e0b2e0b2e0b2e0b2e'),

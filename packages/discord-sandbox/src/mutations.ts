@@ -12,7 +12,7 @@ import {
 import { makeBotRole, type SandboxChannel, type SandboxGuild, type SandboxMember } from './fixture.ts';
 import { apiGuild, apiMember, guildCreatePayload, userOf } from './payloads.ts';
 import { compareRoles, sortedRoles } from './permissions.ts';
-import { withComponentIds } from './rest/message-body.ts';
+import { asPostedEmbeds, withComponentIds } from './rest/message-body.ts';
 import type { SandboxState } from './state.ts';
 
 /**
@@ -202,7 +202,7 @@ export function buildMessage(state: SandboxState, input: NewMessage): APIMessage
     mention_roles: [...(input.content ?? '').matchAll(/<@&(\d+)>/g)].map((m) => m[1] ?? ''),
     mention_everyone: /@(everyone|here)\b/.test(input.content ?? ''),
     attachments: [],
-    embeds: input.embeds ?? [],
+    embeds: asPostedEmbeds(input.embeds ?? []),
     pinned: false,
     type: input.type ?? MessageType.Default,
     components: withComponentIds(input.components ?? []),

@@ -1,4 +1,10 @@
-import type { APIEmbed, APIMessage, APIMessageTopLevelComponent, MessageFlags } from 'discord-api-types/v10';
+import {
+  type APIEmbed,
+  type APIMessage,
+  type APIMessageTopLevelComponent,
+  EmbedType,
+  type MessageFlags,
+} from 'discord-api-types/v10';
 import { componentEmojiIssue } from '../component-emoji.ts';
 import { type DiscordFieldErrors, type Issue, toErrors } from './http.ts';
 
@@ -184,6 +190,13 @@ export function withComponentIds(
     }
   };
   walk(copy);
+  // Discord answers a select with its bounds filled in (1 and 1 when not given).
+  for (const c of all as Array<Component & { type?: number; min_values?: number; max_values?: number }>) {
+    if (c.type !== undefined && c.type >= 3 && c.type <= 8 && c.type !== 4) {
+      c.min_values ??= 1;
+      c.max_values ??= 1;
+    }
+  }
   const used = new Set(all.map((c) => c.id).filter((id): id is number => typeof id === 'number' && id > 0));
   let next = 1;
   for (const c of all) {
@@ -195,10 +208,15 @@ export function withComponentIds(
   return copy as unknown as APIMessageTopLevelComponent[];
 }
 
+/** Embeds as Discord stores them: each with its `type` ("rich" for a bot's embed). */
+export function asPostedEmbeds(embeds: readonly APIEmbed[]): APIEmbed[] {
+  return embeds.map((embed) => ({ type: EmbedType.Rich, ...structuredClone(embed) }));
+}
+
 /** Applies an edit body to a stored message in place. */
 export function applyMessageEdit(message: APIMessage, body: MessageBody, nowIso: string): void {
   if (body.content !== undefined) message.content = body.content ?? '';
-  if (body.embeds !== undefined) message.embeds = body.embeds ?? [];
+  if (body.embeds !== undefined) message.embeds = asPostedEmbeds(body.embeds ?? []);
   if (body.components !== undefined) message.components = withComponentIds(body.components ?? []);
   if (body.flags !== undefined && body.flags !== null) message.flags = body.flags as MessageFlags;
   message.edited_timestamp = nowIso;

@@ -154,7 +154,8 @@ function parseOption(
   return {
     id: pickId(sentId),
     title,
-    description,
+    // An option without a description is answered with "" (a string in Discord's OpenAPI).
+    description: description ?? '',
     emoji: {
       id: emojiId,
       name: emojiName,
