@@ -7,6 +7,8 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** For a 400 about one field: where, so a page can show it next to that field. */
+    readonly issues?: ReadonlyArray<{ path: string; message: string }>,
   ) {
     super(message);
     this.name = 'ApiError';

@@ -151,6 +151,25 @@ describe('color roles end to end', () => {
     await screenshot(page, 'leveling-roles-1280');
   });
 
+  it('says in the Panel Channel card which permission the bot lacks in the picked channel', async () => {
+    const overwrite = `${stack.sandbox.url}/_sandbox/channels/${channels.announcements}/permissions/${SANDBOX_IDS.roles.stationBot}`;
+    // An admin denies the bot's role Embed Links in #announcements: the panel is an embed.
+    await fetch(overwrite, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 0, allow: '0', deny: String(1n << 14n) }),
+    });
+    try {
+      await page.goto(`${stack.dashboardUrl}/dashboard/color-roles?guild=${guilds.station}`);
+      const card = page.getByRole('region', { name: 'Panel Channel' });
+      await card.getByLabel('Channel', { exact: true }).selectOption(channels.announcements);
+      await card.getByRole('button', { name: 'Save', exact: true }).click();
+      await card.getByText('Missing permission Embed Links in #announcements.').waitFor();
+    } finally {
+      await fetch(overwrite, { method: 'DELETE' });
+    }
+  });
+
   it("refuses an admin's crafted request to move the panel into another server's channel", async () => {
     // ada is not in Other Orbit, but the bot is: the API must not store its channel, so the
     // next post (through the real worker) lands in Station's channel and never in Orbit's.

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { screenshot, seriousA11yViolations, signInAs } from './helpers.ts';
 import { type Stack, startStack } from './stack.ts';
 
-const { users, guilds, roles } = SANDBOX_IDS;
+const { users, guilds, roles, channels } = SANDBOX_IDS;
 let stack: Stack;
 let page: Page;
 
@@ -100,6 +100,35 @@ describe('leveling leaderboard end to end', () => {
     expect(box?.width).toBeLessThanOrEqual(375);
     await screenshot(page, 'leveling-leaderboard-375');
     await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('says next to the channel which permission the bot lacks there, and saves once it is fixed', async () => {
+    // An admin denies the bot's role Send Messages in #announcements (in Discord's channel settings).
+    const overwrite = `${stack.sandbox.url}/_sandbox/channels/${channels.announcements}/permissions/${roles.stationBot}`;
+    const put = await fetch(overwrite, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 0, allow: '0', deny: String(1n << 11n) }),
+    });
+    expect(put.status).toBe(200);
+    await page.goto(`${stack.dashboardUrl}/dashboard/leveling/settings?guild=${guilds.station}`);
+    const picker = page.getByLabel('Announcement channel');
+    await picker.selectOption(channels.announcements);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const issue = page.locator('#lv-announcement-issue');
+    await issue.waitFor();
+    expect(await issue.textContent()).toBe(
+      "Missing permission Send Messages in #announcements. Allow it for the bot in that channel's permissions on Discord, then save again.",
+    );
+    expect(await picker.getAttribute('aria-invalid')).toBe('true');
+    // The sentence sits under its own field, not under the other channel picker.
+    expect(await page.locator('#lv-overview-issue').count()).toBe(0);
+    await screenshot(page, 'leveling-settings-missing-permission-1280');
+
+    await fetch(overwrite, { method: 'DELETE' });
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved', { exact: true }).waitFor();
+    expect(await issue.count()).toBe(0);
   });
 
   it('adds boosts picked by name and lists them by name', async () => {

@@ -1,4 +1,4 @@
-import { Client, GatewayIntentBits, Options, Partials } from 'discord.js';
+import { Client, GatewayCloseCodes, GatewayIntentBits, Options, Partials } from 'discord.js';
 import type { WorkerConfig } from './env.ts';
 
 /**
@@ -11,6 +11,30 @@ export const WORKER_INTENTS = [
   GatewayIntentBits.GuildMembers,
   GatewayIntentBits.GuildMessages,
 ] as const;
+
+/** Discord's privileged intents by the names the Developer Portal's Bot page gives them. */
+const PRIVILEGED_INTENT_NAMES: ReadonlyMap<GatewayIntentBits, string> = new Map([
+  [GatewayIntentBits.GuildMembers, 'Server Members Intent'],
+  [GatewayIntentBits.GuildPresences, 'Presence Intent'],
+  [GatewayIntentBits.MessageContent, 'Message Content Intent'],
+]);
+
+/** The privileged intents this worker asks for, by their Developer Portal names. */
+export const WORKER_PRIVILEGED_INTENTS: readonly string[] = WORKER_INTENTS.flatMap((intent) => {
+  const name = PRIVILEGED_INTENT_NAMES.get(intent);
+  return name ? [name] : [];
+});
+
+/**
+ * The log line for Discord's close 4014 (Disallowed intent(s)): Discord does not say which
+ * intent, so it names the privileged ones the worker asks for and where to turn them on.
+ */
+export function disallowedIntentsMessage(applicationId: string | null): string {
+  const where = applicationId
+    ? `https://discord.com/developers/applications/${applicationId}/bot`
+    : 'https://discord.com/developers/applications (your application > Bot)';
+  return `Discord refused the gateway connection (close ${GatewayCloseCodes.DisallowedIntents}, Disallowed intent(s)): the privileged intent ${WORKER_PRIVILEGED_INTENTS.join(', ')} is not enabled for this application; enable it under Privileged Gateway Intents at ${where}, then start the worker again.`;
+}
 
 const SWEEP_EVERY_SECONDS = 600;
 

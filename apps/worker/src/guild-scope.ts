@@ -1,4 +1,10 @@
-import { type APIChannel, type Client, Routes } from 'discord.js';
+import {
+  type ChannelUse,
+  channelPermissionBits,
+  missingChannelPermissions,
+  missingPermissionText,
+} from '@spacecadet/contract';
+import { type APIChannel, type APIGuildMember, type APIRole, type Client, Routes } from 'discord.js';
 import { DiscordCodes, isDiscordError } from './discord-rest.ts';
 import { JobFailure } from './jobs/types.ts';
 
@@ -75,4 +81,49 @@ export async function editGuildMessage(
     if (isDiscordError(error, DiscordCodes.UnknownMessage)) return false;
     throw error;
   }
+}
+
+/**
+ * The job failure for a post Discord refused with 50013 / 50001: "Missing permission Embed
+ * Links in #roles", computed as Discord does from the guild's roles, the bot's roles and the
+ * channel's overwrites (read by REST, like the scope check). When the permissions look
+ * complete (changed meanwhile) or cannot be read, `fallback` is the message.
+ */
+export async function channelPermissionFailure(
+  client: Client,
+  guildId: string,
+  channelId: string,
+  use: ChannelUse,
+  fallback: string,
+): Promise<JobFailure> {
+  const botId = client.user?.id;
+  try {
+    if (!botId) throw new Error('not logged in');
+    const [channels, roles, me] = (await Promise.all([
+      client.rest.get(Routes.guildChannels(guildId)),
+      client.rest.get(Routes.guildRoles(guildId)),
+      client.rest.get(Routes.guildMember(guildId, botId)),
+    ])) as [APIChannel[], APIRole[], APIGuildMember];
+    const channel = channels.find((c) => c.id === channelId);
+    const overwrites =
+      channel && 'permission_overwrites' in channel ? (channel.permission_overwrites ?? []) : [];
+    const bits = channelPermissionBits({
+      guildId,
+      userId: botId,
+      roles,
+      memberRoleIds: me.roles,
+      overwrites,
+    });
+    const missing = missingChannelPermissions(bits, use);
+    if (missing.length > 0) {
+      const name = channel && 'name' in channel && channel.name ? `#${channel.name}` : `<#${channelId}>`;
+      return new JobFailure(
+        'forbidden',
+        `${missingPermissionText(missing, name)}. Allow ${missing.length === 1 ? 'it' : 'them'} for the bot in that channel's permissions on Discord, then run this again.`,
+      );
+    }
+  } catch {
+    // The explanation is best effort: the refusal itself is what the job reports.
+  }
+  return new JobFailure('forbidden', fallback);
 }

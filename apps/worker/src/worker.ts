@@ -4,10 +4,10 @@ import { createDb } from '@spacecadet/db';
 import type { MetricsServer } from '@spacecadet/db/metrics-server';
 import { watchRedisDurability } from '@spacecadet/db/redis-durability';
 import { Queue } from 'bullmq';
-import { type Client, Events } from 'discord.js';
+import { type Client, Events, GatewayCloseCodes } from 'discord.js';
 import { Redis } from 'ioredis';
 import type { WorkerDeps, WorkerQueue } from './deps.ts';
-import { createDiscordClient } from './discord-client.ts';
+import { createDiscordClient, disallowedIntentsMessage } from './discord-client.ts';
 import type { WorkerConfig } from './env.ts';
 import type { WorkerFeature } from './features/feature.ts';
 import { hostFeatures } from './features/host.ts';
@@ -103,8 +103,27 @@ export async function startWorker(
   try {
     metricsServer = await metrics?.listen();
     const ready = once(client, Events.ClientReady);
-    await client.login(config.discordBotToken);
-    await ready;
+    // 4014: a privileged intent is off in the Developer Portal. discord.js only says "Used
+    // disallowed intents", so say what to enable and where (each time, a later reconnect too)
+    // and fail the start with that sentence.
+    const refusal = disallowedIntentsMessage(config.discordClientId);
+    let refusalLogged = false;
+    const logRefusal = (shardId?: number) => {
+      refusalLogged = true;
+      logger.error({ shardId, closeCode: GatewayCloseCodes.DisallowedIntents }, refusal);
+    };
+    client.on(Events.ShardDisconnect, (event, shardId) => {
+      if (event.code === GatewayCloseCodes.DisallowedIntents) logRefusal(shardId);
+    });
+    try {
+      await client.login(config.discordBotToken);
+      await ready;
+    } catch (error) {
+      if (!refusalLogged && !(error instanceof Error && /disallowed intents/i.test(error.message)))
+        throw error;
+      if (!refusalLogged) logRefusal();
+      throw new Error(refusal, { cause: error });
+    }
     logger.info(
       { user: client.user?.tag, guilds: client.guilds.cache.size, shards: config.shards?.ids ?? [0] },
       'discord client ready',

@@ -286,6 +286,29 @@ describe('color-roles jobs', () => {
     expect(messagesIn(rolesChannel)).toHaveLength(1);
   });
 
+  it('post-panel names the permission an overwrite took from the bot, and the channel', async () => {
+    await run('color-roles.generate');
+    await setPanelChannel(rolesChannel);
+    const overwrite = `${harness.sandbox.url}/_sandbox/channels/${rolesChannel}/permissions/${SANDBOX_IDS.roles.stationBot}`;
+    // An admin denies the bot's role Embed Links in #roles (the panel is an embed).
+    const denied = await fetch(overwrite, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 0, allow: '0', deny: String(1n << 14n) }),
+    });
+    expect(denied.status).toBe(200);
+    try {
+      const outcome = await run('color-roles.post-panel');
+      expect(outcome.state).toBe('failed');
+      expect(outcome.error).toBe(
+        "forbidden: Missing permission Embed Links in #roles. Allow it for the bot in that channel's permissions on Discord, then run this again.",
+      );
+    } finally {
+      await fetch(overwrite, { method: 'DELETE' });
+    }
+    expect((await run('color-roles.post-panel')).state).toBe('completed');
+  });
+
   it('post-panel without a channel fails with Select a channel first', async () => {
     await harness.database.db.delete(colorPanels);
     await run('color-roles.generate');

@@ -424,6 +424,26 @@ describe('leveling jobs and commands', () => {
       expect(outcome.summary).toMatch(/nothing posted/);
     });
 
+    it('names the permission the bot lacks in the overview channel', async () => {
+      await setSettings({ dailyOverviewChannel: overviewChannel });
+      const overwrite = `${harness.sandbox.url}/_sandbox/channels/${overviewChannel}/permissions/${SANDBOX_IDS.guilds.station}`;
+      // @everyone denied Send Messages there: the bot's roles do not allow it back.
+      await fetch(overwrite, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 0, allow: '0', deny: String(1n << 11n) }),
+      });
+      try {
+        const outcome = await run('leveling.resend-overview');
+        expect(outcome.state).toBe('failed');
+        expect(outcome.error).toMatch(
+          /^forbidden: Missing permission Send Messages in #[a-z-]+\. Allow it for the bot/,
+        );
+      } finally {
+        await fetch(overwrite, { method: 'DELETE' });
+      }
+    });
+
     it('fails with a sentence for the admin when the stored channel is gone or foreign', async () => {
       await setSettings({ dailyOverviewChannel: '399999999999999999' });
       const missing = await run('leveling.resend-overview');

@@ -1,3 +1,4 @@
+export * from './channel-permissions.ts';
 export * from './entities.ts';
 export * from './env-fields.ts';
 export * from './errors.ts';

@@ -3,9 +3,12 @@ import {
   type APIRole,
   type APITextChannel,
   type APIUser,
+  type ChannelFlags,
   ChannelType,
+  GatewayIntentBits,
   PermissionFlagsBits,
   type RoleFlags,
+  type UserFlags,
 } from 'discord-api-types/v10';
 import { SANDBOX_BOT_TOKEN, SANDBOX_CLIENT_SECRET, SANDBOX_IDS } from './ids.ts';
 
@@ -38,7 +41,17 @@ export interface SandboxApplication {
   bot_token: string;
   /** Permissions the bot's managed role gets when it is installed without a `permissions` query. */
   default_bot_permissions: string;
+  /**
+   * The privileged gateway intents switched on for the application in the Developer Portal
+   * (bits of GuildMembers, GuildPresences, MessageContent). IDENTIFY asking for another
+   * privileged intent is closed with 4014, as on Discord.
+   */
+  privileged_intents: number;
 }
+
+/** Discord's privileged gateway intents: each must be enabled for the application to be asked for. */
+export const PRIVILEGED_INTENTS =
+  GatewayIntentBits.GuildMembers | GatewayIntentBits.GuildPresences | GatewayIntentBits.MessageContent;
 
 export interface SandboxFixture {
   application: SandboxApplication;
@@ -123,6 +136,7 @@ function textChannel(
     position,
     parent_id: parentId,
     permission_overwrites: [],
+    flags: 0 as ChannelFlags,
     topic: null,
     nsfw: false,
     last_message_id: null,
@@ -131,7 +145,17 @@ function textChannel(
 }
 
 function user(id: string, username: string, globalName: string, avatar: string): APIUser {
-  return { id, username, discriminator: '0', global_name: globalName, avatar, bot: false };
+  return {
+    id,
+    username,
+    discriminator: '0',
+    global_name: globalName,
+    avatar,
+    bot: false,
+    public_flags: 0 as UserFlags,
+    flags: 0 as UserFlags,
+    primary_guild: null,
+  };
 }
 
 const JOINED = '2024-01-15T12:00:00.000Z';
@@ -170,6 +194,7 @@ export function defaultFixture(): SandboxFixture {
         position: 0,
         parent_id: null,
         permission_overwrites: [],
+        flags: 0 as ChannelFlags,
         nsfw: false,
       },
       textChannel(c.general, g.station, 'general', 0, c.stationCategory),
@@ -224,6 +249,8 @@ export function defaultFixture(): SandboxFixture {
       client_secret: SANDBOX_CLIENT_SECRET,
       bot_token: SANDBOX_BOT_TOKEN,
       default_bot_permissions: BOT_ROLE_PERMISSIONS,
+      // Server Members on (the product needs it); Presence and Message Content off.
+      privileged_intents: GatewayIntentBits.GuildMembers,
     },
     users: [
       {
@@ -233,6 +260,9 @@ export function defaultFixture(): SandboxFixture {
         global_name: null,
         avatar: '5ace0ca4e75ace0ca4e75ace0ca4e75a',
         bot: true,
+        public_flags: 0 as UserFlags,
+        flags: 0 as UserFlags,
+        primary_guild: null,
       },
       user(u.ada, 'ada', 'Ada', '0a1da0a1da0a1da0a1da0a1da0a1da0a'),
       user(u.mo, 'mo', 'Mo', '0b2e0b2e0b2e0b2e0b2e0b2e0b2e0b2e'),

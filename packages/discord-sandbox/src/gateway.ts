@@ -5,12 +5,14 @@ import {
   type ApplicationFlags,
   GatewayCloseCodes,
   GatewayDispatchEvents,
+  GatewayIntentBits,
   GatewayOpcodes,
   type GatewayReadyDispatchData,
 } from 'discord-api-types/v10';
 import type { FastifyInstance } from 'fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { SandboxContext } from './context.ts';
+import { PRIVILEGED_INTENTS } from './fixture.ts';
 import { GatewaySession, shardOf } from './gateway-session.ts';
 import { replayGuildsAfterReset } from './mutations.ts';
 import { guildCreatePayload, type MemberRequest, memberChunkPayload } from './payloads.ts';
@@ -42,6 +44,15 @@ const SESSION_ENDING_CLOSE_CODES: ReadonlySet<number> = new Set([
 interface GatewayPayload {
   op?: number;
   d?: unknown;
+}
+
+/** The application's flags for its enabled privileged intents (the "limited" ones: under 100 servers). */
+function applicationFlags(privileged: number): ApplicationFlags {
+  let flags = 0;
+  if (privileged & GatewayIntentBits.GuildMembers) flags |= 1 << 15;
+  if (privileged & GatewayIntentBits.GuildPresences) flags |= 1 << 13;
+  if (privileged & GatewayIntentBits.MessageContent) flags |= 1 << 19;
+  return flags as ApplicationFlags;
 }
 
 /** The bot gateway at `/gateway` (JSON encoding, no compression), on the Fastify HTTP server. */
@@ -236,6 +247,11 @@ export class SandboxGateway {
       ws.close(GatewayCloseCodes.InvalidIntents, 'Invalid intent(s)');
       return null;
     }
+    // A privileged intent the application has not enabled in the Developer Portal.
+    if ((d.intents & PRIVILEGED_INTENTS & ~state.application.privileged_intents) !== 0) {
+      ws.close(GatewayCloseCodes.DisallowedIntents, 'Disallowed intent(s).');
+      return null;
+    }
     const session = new GatewaySession(
       randomBytes(16).toString('hex'),
       shard,
@@ -254,7 +270,11 @@ export class SandboxGateway {
       session_id: session.id,
       resume_gateway_url: this.ctx.gatewayUrl(host),
       shard,
-      application: { id: state.application.id, flags: 0 as ApplicationFlags, flags_new: '0' },
+      application: {
+        id: state.application.id,
+        flags: applicationFlags(state.application.privileged_intents),
+        flags_new: String(applicationFlags(state.application.privileged_intents)),
+      },
     };
     session.dispatch(GatewayDispatchEvents.Ready, ready);
     for (const guild of guilds)

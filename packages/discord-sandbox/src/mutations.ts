@@ -2,15 +2,17 @@ import {
   type APIEmbed,
   type APIMessage,
   type APIMessageTopLevelComponent,
+  type APIOverwrite,
   type APIRole,
   type APIUser,
   GatewayDispatchEvents,
   type MessageFlags,
   MessageType,
 } from 'discord-api-types/v10';
-import { makeBotRole, type SandboxGuild, type SandboxMember } from './fixture.ts';
+import { makeBotRole, type SandboxChannel, type SandboxGuild, type SandboxMember } from './fixture.ts';
 import { apiGuild, apiMember, guildCreatePayload, userOf } from './payloads.ts';
 import { compareRoles, sortedRoles } from './permissions.ts';
+import { asPostedEmbeds, withComponentIds } from './rest/message-body.ts';
 import type { SandboxState } from './state.ts';
 
 /**
@@ -138,6 +140,38 @@ export function deleteRole(state: SandboxState, guild: SandboxGuild, roleId: str
   state.dispatch(GatewayDispatchEvents.GuildRoleDelete, { guild_id: guild.id, role_id: roleId }, guild.id);
 }
 
+/** CHANNEL_UPDATE with the channel as it is now (its overwrites included). */
+export function channelUpdated(state: SandboxState, guild: SandboxGuild, channel: SandboxChannel): void {
+  state.dispatch(GatewayDispatchEvents.ChannelUpdate, structuredClone(channel), guild.id);
+}
+
+/** Adds or replaces a channel permission overwrite (role or member) and sends CHANNEL_UPDATE. */
+export function putOverwrite(
+  state: SandboxState,
+  guild: SandboxGuild,
+  channel: SandboxChannel,
+  overwrite: APIOverwrite,
+): void {
+  const list = (channel.permission_overwrites ?? []).filter((o) => o.id !== overwrite.id);
+  list.push({ ...overwrite });
+  channel.permission_overwrites = list;
+  channelUpdated(state, guild, channel);
+}
+
+/** Removes an overwrite; false when the channel had none for that id. */
+export function deleteOverwrite(
+  state: SandboxState,
+  guild: SandboxGuild,
+  channel: SandboxChannel,
+  overwriteId: string,
+): boolean {
+  const list = channel.permission_overwrites ?? [];
+  if (!list.some((o) => o.id === overwriteId)) return false;
+  channel.permission_overwrites = list.filter((o) => o.id !== overwriteId);
+  channelUpdated(state, guild, channel);
+  return true;
+}
+
 export interface NewMessage {
   channel_id: string;
   author_id: string;
@@ -168,10 +202,10 @@ export function buildMessage(state: SandboxState, input: NewMessage): APIMessage
     mention_roles: [...(input.content ?? '').matchAll(/<@&(\d+)>/g)].map((m) => m[1] ?? ''),
     mention_everyone: /@(everyone|here)\b/.test(input.content ?? ''),
     attachments: [],
-    embeds: input.embeds ?? [],
+    embeds: asPostedEmbeds(input.embeds ?? []),
     pinned: false,
     type: input.type ?? MessageType.Default,
-    components: input.components ?? [],
+    components: withComponentIds(input.components ?? []),
     flags: (input.flags ?? 0) as MessageFlags,
   };
   if (input.webhook_id) message.webhook_id = input.webhook_id;

@@ -57,6 +57,18 @@ const tokenResponse = (grant: AccessGrant) => ({
   scope: grant.scopes.join(' '),
 });
 
+/**
+ * Discord reads the token endpoints' fields from an `application/x-www-form-urlencoded` body
+ * only: a JSON (or any other) body is as good as none, so its grant type is "None".
+ */
+function formBody(req: FastifyRequest): TokenBody {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') return {};
+  return (req.body as TokenBody | undefined) ?? {};
+}
+
+const GRANT_TYPES = new Set(['authorization_code', 'refresh_token']);
+
 function verifierMatches(challenge: string, method: string | null, verifier: string): boolean {
   if (method === 'S256') return createHash('sha256').update(verifier).digest('base64url') === challenge;
   return verifier === challenge;
@@ -65,8 +77,17 @@ function verifierMatches(challenge: string, method: string | null, verifier: str
 /** `POST /oauth2/token` (code + PKCE, refresh) and `/oauth2/token/revoke`, Discord's error bodies. */
 export function registerToken(api: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
-  api.post<{ Body: TokenBody | undefined }>('/oauth2/token', async (req, reply) => {
-    const body = req.body ?? {};
+  api.post('/oauth2/token', async (req, reply) => {
+    const body = formBody(req);
+    // Discord checks the grant type before the client: a JSON body gets this answer.
+    if (!body.grant_type || !GRANT_TYPES.has(body.grant_type)) {
+      return oauthError(
+        reply,
+        400,
+        'unsupported_grant_type',
+        `Grant type ${body.grant_type || 'None'} is not supported`,
+      );
+    }
     if (!clientAuthenticated(ctx, req, body)) return oauthError(reply, 401, 'invalid_client');
     if (body.grant_type === 'authorization_code') {
       const code = body.code ? state.codes.get(body.code) : undefined;
@@ -88,18 +109,14 @@ export function registerToken(api: FastifyInstance, ctx: SandboxContext): void {
       const guild = code.guild_id ? state.guilds.get(code.guild_id) : undefined;
       return guild ? { ...tokenResponse(grant), guild: apiGuild(guild) } : tokenResponse(grant);
     }
-    if (body.grant_type === 'refresh_token') {
-      const old = body.refresh_token ? state.refreshTokens.get(body.refresh_token) : undefined;
-      if (!old) return oauthError(reply, 400, 'invalid_grant', `Invalid "refresh_token" in request.`);
-      state.refreshTokens.delete(old.refresh_token);
-      return tokenResponse(issue(ctx, old.user_id, old.scopes));
-    }
-    if (!body.grant_type) return oauthError(reply, 400, 'invalid_request', 'Missing "grant_type".');
-    return oauthError(reply, 400, 'unsupported_grant_type');
+    const old = body.refresh_token ? state.refreshTokens.get(body.refresh_token) : undefined;
+    if (!old) return oauthError(reply, 400, 'invalid_grant', `Invalid "refresh_token" in request.`);
+    state.refreshTokens.delete(old.refresh_token);
+    return tokenResponse(issue(ctx, old.user_id, old.scopes));
   });
 
-  api.post<{ Body: TokenBody | undefined }>('/oauth2/token/revoke', async (req, reply) => {
-    const body = req.body ?? {};
+  api.post('/oauth2/token/revoke', async (req, reply) => {
+    const body = formBody(req);
     if (!clientAuthenticated(ctx, req, body)) return oauthError(reply, 401, 'invalid_client');
     const token = body.token ?? '';
     const grant = state.accessTokens.get(token) ?? state.refreshTokens.get(token);

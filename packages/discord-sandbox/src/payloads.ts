@@ -1,4 +1,4 @@
-import type { GatewayGuildCreateDispatchData } from 'discord-api-types/v10';
+import type { GatewayGuildCreateDispatchData, UserFlags } from 'discord-api-types/v10';
 import {
   type APIGuild,
   type APIGuildMember,
@@ -59,6 +59,8 @@ export function apiGuild(guild: SandboxGuild): APIGuild {
     hub_type: null,
     safety_alerts_channel_id: null,
     incidents_data: null,
+    // Discord's guild object carries these too (the OpenAPI description requires them).
+    ...({ nsfw: false, max_presences: null, home_header: null } as object),
   };
 }
 
@@ -70,6 +72,9 @@ export function userOf(state: SandboxState, userId: string): APIUser {
       discriminator: '0',
       global_name: null,
       avatar: null,
+      public_flags: 0 as UserFlags,
+      flags: 0 as UserFlags,
+      primary_guild: null,
     }
   );
 }

@@ -5,10 +5,12 @@ import { registerCdn } from './cdn.ts';
 import { registerChatView } from './chat-view.ts';
 import type { SandboxContext } from './context.ts';
 import { registerControlRoutes } from './control.ts';
+import { registerChannelControlRoutes } from './control-channels.ts';
 import { defaultFixture, type SandboxFixture } from './fixture.ts';
 import { SandboxGateway } from './gateway.ts';
 import { registerAuthorize } from './oauth-authorize.ts';
 import { registerToken } from './oauth-token.ts';
+import { registerChannelRoutes } from './rest/channels.ts';
 import { registerGuildRoutes } from './rest/guilds.ts';
 import { discordError, installRestHooks } from './rest/http.ts';
 import { registerInteractionRoutes } from './rest/interactions.ts';
@@ -94,12 +96,14 @@ function buildApp(ctx: SandboxContext): { app: FastifyInstance; gateway: Sandbox
         registerRoleRoutes(api, ctx);
         registerOnboardingRoutes(api, ctx);
         registerMessageRoutes(api, ctx);
+        registerChannelRoutes(api, ctx);
         registerInteractionRoutes(api, ctx);
       },
       { prefix },
     );
   }
   registerControlRoutes(app, ctx);
+  registerChannelControlRoutes(app, ctx);
   registerSimulationRoutes(app, ctx, gateway);
   registerChatView(app);
   registerCdn(app, ctx);

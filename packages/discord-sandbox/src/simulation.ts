@@ -1,9 +1,16 @@
-import { type APIMessage, ComponentType, GatewayCloseCodes, InteractionType } from 'discord-api-types/v10';
+import {
+  type APIMessage,
+  ComponentType,
+  GatewayCloseCodes,
+  InteractionType,
+  PermissionFlagsBits,
+} from 'discord-api-types/v10';
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.ts';
 import { controlError } from './control.ts';
 import type { SandboxGateway } from './gateway.ts';
 import { buildMessage, postMessage } from './mutations.ts';
+import { channelPermissions, hasAll } from './permissions.ts';
 import { findAnyMessage } from './rest/interactions.ts';
 import { registerCommandSimulation } from './simulate-commands.ts';
 import { dispatchAndWait, interactionEnvelope, newInteraction } from './simulate-interaction.ts';
@@ -47,6 +54,15 @@ export function registerSimulationRoutes(
     if (!guild.members.some((m) => m.user_id === author_id) || !author_id) {
       return controlError(reply, 403, 'not_a_member', 'The author is not a member of that guild');
     }
+    const bits = channelPermissions(guild, channel, author_id);
+    if (!hasAll(bits, PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages)) {
+      return controlError(
+        reply,
+        403,
+        'missing_permissions',
+        'The author cannot send messages in that channel',
+      );
+    }
     if (!content || content.length > 2000)
       return controlError(reply, 400, 'invalid_content', 'content must be 1-2000 characters');
     const message = postMessage(
@@ -65,6 +81,9 @@ export function registerSimulationRoutes(
     if (!channel) return controlError(reply, 404, 'unknown_channel', 'No such channel in that guild');
     const member = guild.members.find((m) => m.user_id === body.user_id);
     if (!member) return controlError(reply, 403, 'not_a_member', 'The user is not a member of that guild');
+    if ((channelPermissions(guild, channel, member.user_id) & PermissionFlagsBits.ViewChannel) === 0n) {
+      return controlError(reply, 403, 'missing_permissions', 'The user cannot see that channel');
+    }
     const found = body.message_id ? findAnyMessage(state, body.message_id) : null;
     if (!found || found.message.channel_id !== channel.id) {
       return controlError(reply, 404, 'unknown_message', 'No such message in that channel');

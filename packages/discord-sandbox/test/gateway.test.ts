@@ -4,6 +4,7 @@ import {
   ButtonStyle,
   type Client,
   Events,
+  GatewayIntentBits,
   type GuildMember,
   type Interaction,
   type Message,
@@ -11,7 +12,14 @@ import {
   StringSelectMenuBuilder,
 } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultFixture, makeBotRole, SANDBOX_IDS, type Sandbox, startSandbox } from '../src/index.ts';
+import {
+  defaultFixture,
+  makeBotRole,
+  SANDBOX_BOT_TOKEN,
+  SANDBOX_IDS,
+  type Sandbox,
+  startSandbox,
+} from '../src/index.ts';
 import { eventually, readyClient, waitFor } from './discordjs-helpers.ts';
 import { control } from './helpers.ts';
 
@@ -200,6 +208,46 @@ describe('gateway events and interaction flows', () => {
       custom_id: 'ignored',
     });
     expect(res.body).toMatchObject({ responded: false, response: null });
+  });
+
+  it('closes with 4014 when IDENTIFY asks for a privileged intent the application has not enabled', async () => {
+    const identifyWith = async (sb: Sandbox, intents: number) => {
+      const { WebSocket } = await import('ws');
+      const ws = new WebSocket(`${sb.url.replace('http', 'ws')}/gateway?v=10&encoding=json`);
+      const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+        ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+      );
+      const ready = new Promise<unknown>((resolve) =>
+        ws.on('message', (raw) => {
+          const payload = JSON.parse(raw.toString()) as { op: number; t?: string; d: unknown };
+          if (payload.op === 10) {
+            ws.send(JSON.stringify({ op: 2, d: { token: SANDBOX_BOT_TOKEN, intents, properties: {} } }));
+          }
+          if (payload.t === 'READY') resolve(payload.d);
+        }),
+      );
+      return Promise.race([closed, ready.then((d) => ({ ready: d }))]).finally(() => ws.close());
+    };
+    const sb = await start();
+    // Message Content and Presences are off in the default fixture; Server Members is on.
+    for (const intent of [GatewayIntentBits.MessageContent, GatewayIntentBits.GuildPresences]) {
+      expect(await identifyWith(sb, GatewayIntentBits.Guilds | intent)).toEqual({
+        code: 4014,
+        reason: 'Disallowed intent(s).',
+      });
+    }
+    const members = await identifyWith(sb, GatewayIntentBits.Guilds | GatewayIntentBits.GuildMembers);
+    expect(members).toMatchObject({ ready: { application: { flags: 1 << 15 } } });
+    await sb.close();
+
+    const fixture = defaultFixture();
+    fixture.application.privileged_intents = 0;
+    const strict = await start(fixture);
+    expect(
+      await identifyWith(strict, GatewayIntentBits.Guilds | GatewayIntentBits.GuildMembers),
+    ).toMatchObject({
+      code: 4014,
+    });
   });
 
   it('closes the connection with 4004 on a bad token', async () => {

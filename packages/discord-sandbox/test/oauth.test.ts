@@ -91,6 +91,51 @@ describe('OAuth2 token exchange', () => {
     expect(res.status).toBe(200);
   });
 
+  it('refuses a JSON body as Discord does (its fields are not read), and the code still works as a form', async () => {
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(users.ada, challenge);
+    const fields = {
+      client_id: SANDBOX_IDS.app,
+      client_secret: 'sandbox-secret',
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    };
+    const res = await fetch(`${sandbox.apiBase}/v10/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(fields),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: 'unsupported_grant_type',
+      error_description: 'Grant type None is not supported',
+    });
+    const revoke = await fetch(`${sandbox.apiBase}/v10/oauth2/token/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: SANDBOX_IDS.app, client_secret: 'sandbox-secret', token: 'x' }),
+    });
+    expect(revoke.status).toBe(401);
+    const form = await exchange(sandbox, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
+    expect(form.status).toBe(200);
+  });
+
+  it('names an unknown grant type', async () => {
+    const res = await exchange(sandbox, { grant_type: 'password' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: 'unsupported_grant_type',
+      error_description: 'Grant type password is not supported',
+    });
+  });
+
   it('rejects a wrong verifier with invalid_grant', async () => {
     const { challenge } = pkce();
     const code = await codeFor(users.ada, challenge);

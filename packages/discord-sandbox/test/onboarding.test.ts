@@ -75,7 +75,7 @@ describe('PUT /guilds/:id/onboarding', () => {
     });
     expect(management).toMatchObject({
       id: KEPT_OPTION_ID,
-      description: null,
+      description: '',
       emoji: { id: null, name: null, animated: false },
     });
     expect(body).toMatchObject({ default_channel_ids: [channels.roles], enabled: false, mode: 0 });

@@ -206,9 +206,39 @@ describe('role positions', () => {
     expect((await bot(sandbox, 'PATCH', path, { id: roles.stationCrew, position: 2 })).body).toMatchObject({
       code: 50035,
     });
+    const bad = await bot(sandbox, 'PATCH', path, [
+      { id: roles.stationCrew, position: 2 },
+      { position: 'x' },
+    ]);
+    expectFieldErrors(bad, ['1', 'id'], 'BASE_TYPE_REQUIRED');
+    expectFieldErrors(bad, ['1', 'position'], 'NUMBER_TYPE_COERCE');
     expect((await bot(sandbox, 'PATCH', path, [{ id: '1', position: 2 }])).body).toMatchObject({
       code: 10011,
     });
+  });
+});
+
+/** Asserts Discord's 50035 answer: `errors` nested by field down to `_errors: [{code, message}]`. */
+function expectFieldErrors(res: { status: number; body: unknown }, path: string[], code: string): void {
+  expect(res.status).toBe(400);
+  expect(res.body).toMatchObject({ code: 50035, message: 'Invalid Form Body' });
+  let node = (res.body as { errors: Record<string, unknown> }).errors;
+  for (const key of path) node = node[key] as Record<string, unknown>;
+  expect(node._errors).toEqual([{ code, message: expect.any(String) }]);
+}
+
+describe('50035 Invalid Form Body', () => {
+  it('nests errors by field on every route that sends it', async () => {
+    expectFieldErrors(
+      await bot(sandbox, 'GET', `/guilds/${guilds.station}/members/search`),
+      ['query'],
+      'BASE_TYPE_REQUIRED',
+    );
+    expectFieldErrors(
+      await bot(sandbox, 'POST', `/guilds/${guilds.station}/roles`, { name: 'x'.repeat(101) }),
+      ['name'],
+      'BASE_TYPE_MAX_LENGTH',
+    );
   });
 });
 
@@ -223,6 +253,44 @@ describe('message validation', () => {
     expect(res.status).toBe(200);
     const channel = sandbox.state().guilds[0]?.channels.find((c) => c.id === channels.roles);
     expect(channel?.messages[0]?.components).toHaveLength(1);
+  });
+
+  it('numbers components as Discord does, in REST answers, gateway dispatches and state, keeping ids sent', async () => {
+    const seen: unknown[] = [];
+    sandbox.world.events.on('dispatch', (event: { t: string; d: unknown }) => {
+      if (event.t === 'MESSAGE_CREATE' || event.t === 'MESSAGE_UPDATE') seen.push(event.d);
+    });
+    const idsOf = (message: unknown) =>
+      (
+        (message as { components: Array<{ id: number; components: Array<{ id: number }> }> }).components ?? []
+      ).map((r) => [r.id, ...r.components.map((c) => c.id)]);
+    const res = await post({ components: [row(button('a'), button('b')), row(button('c'))] });
+    expect(idsOf(res.body)).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
+    const id = (res.body as { id: string }).id;
+    expect(idsOf((await bot(sandbox, 'GET', `/channels/${channels.roles}/messages/${id}`)).body)).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
+    const stored = sandbox.state().guilds[0]?.channels.find((c) => c.id === channels.roles)?.messages[0];
+    expect(idsOf(stored)).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
+    // Ids sent are kept; the others take the free numbers in order.
+    const edited = await bot(sandbox, 'PATCH', `/channels/${channels.roles}/messages/${id}`, {
+      components: [row({ ...button('a'), id: 2 }, button('b'))],
+    });
+    expect(idsOf(edited.body)).toEqual([[1, 2, 3]]);
+    expect(seen.map(idsOf)).toEqual([
+      [
+        [1, 2, 3],
+        [4, 5],
+      ],
+      [[1, 2, 3]],
+    ]);
   });
 
   it.each([

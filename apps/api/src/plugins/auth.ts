@@ -78,13 +78,16 @@ export function registerAuth(app: FastifyInstance): void {
 
   // Only on the routes that need them (decided once per route, not once per request).
   const guildChecks = async (request: FastifyRequest) => {
-    const { needsBot, guildRefs } = request.routeOptions.config;
+    const { needsBot, guildRefs, channelUses } = request.routeOptions.config;
     const guildId = guildIdParam(request);
     if (guildId === null) return;
     if (needsBot === true) await assertBotInGuild(app.services.db, guildId);
     // Every channel, role and member id in the body must be the guild's own (400 otherwise).
     if (guildRefs !== undefined)
       await app.services.guildResources.assertOwned(guildId, request.body, guildRefs);
+    // ...and a channel the bot will post in must let it (400 naming the missing permission).
+    if (channelUses !== undefined)
+      await app.services.guildResources.assertBotCanUse(guildId, request.body, channelUses);
   };
   app.addHook('onRoute', (route) => {
     const config = route.config as { needsBot?: boolean; guildRefs?: unknown } | undefined;

@@ -28,7 +28,8 @@ function isFastifyError(error: unknown): error is FastifyError {
 /** Maps anything thrown while handling a request to the one error body. */
 export function toErrorAnswer(error: unknown): ErrorAnswer {
   if (error instanceof ApiError) {
-    return { status: error.status, body: { error: error.code, message: error.message } };
+    const issues = error.issues ? { issues: [...error.issues] } : {};
+    return { status: error.status, body: { error: error.code, message: error.message, ...issues } };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const issues = error.validation.map((issue) => ({

@@ -1,4 +1,5 @@
 import {
+  type ChannelUseSpec,
   ErrorBody,
   errorResponses,
   type GuildRefSpec,
@@ -45,6 +46,7 @@ declare module 'fastify' {
     auth?: RouteAuth;
     needsBot?: boolean;
     guildRefs?: GuildRefSpec;
+    channelUses?: ChannelUseSpec;
   }
 }
 
@@ -98,6 +100,7 @@ export function defineRoute<R extends RouteDef>(
       auth: def.auth,
       needsBot: def.needsBot === true,
       ...(def.guildRefs ? { guildRefs: def.guildRefs } : {}),
+      ...(def.channelUses ? { channelUses: def.channelUses } : {}),
       ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     },
     // GET bodies are never parsed, so only the other methods need the check.

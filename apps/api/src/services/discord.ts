@@ -36,6 +36,10 @@ export const DiscordChannel = z.object({
   type: z.number().int(),
   name: z.string().nullable().optional(),
   position: z.number().int().optional(),
+  guild_id: z.string().optional(),
+  permission_overwrites: z
+    .array(z.object({ id: z.string(), type: z.number().int(), allow: z.string(), deny: z.string() }))
+    .default([]),
 });
 export type DiscordChannel = z.infer<typeof DiscordChannel>;
 
@@ -164,6 +168,11 @@ export class DiscordClient {
       { kind: 'bot' },
       z.array(DiscordChannel),
     );
+  }
+
+  /** The bot's user id: a bot user shares its application's id. */
+  get botUserId(): string {
+    return this.options.clientId;
   }
 
   getGuildRoles(guildId: string): Promise<DiscordRole[]> {

@@ -1,5 +1,7 @@
 import {
   type Channel,
+  type ChannelUseSpec,
+  channelPermissionBits,
   collectGuildRefs,
   foreignRefMessage,
   type GuildRef,
@@ -11,6 +13,8 @@ import {
   isSnowflake,
   MESSAGES,
   type MemberSummary,
+  missingChannelPermissions,
+  missingPermissionText,
 } from '@spacecadet/contract';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -89,6 +93,11 @@ function discordFailure(error: unknown, what: string): ApiError {
       : new ApiError('discord_request_failed', `Could not load ${what} from Discord. Try again.`);
   failure.cause = error;
   return failure;
+}
+
+/** The 400's sentence: what is missing where, and how an admin fixes it. */
+function channelProblem(missing: Parameters<typeof missingPermissionText>[0], channel: string): string {
+  return `${missingPermissionText(missing, channel)}. Allow ${missing.length === 1 ? 'it' : 'them'} for the bot in that channel's permissions on Discord, then save again.`;
 }
 
 /**
@@ -199,6 +208,51 @@ export class GuildResources {
     // A member is always asked of Discord; channels and roles may be newer than the cache.
     const miss = cachedMiss.kind === 'member' ? cachedMiss : await this.firstForeign(guildId, refs, true);
     if (miss) throw new ApiError('invalid_input', foreignRefMessage(miss));
+  }
+
+  /**
+   * 400 naming what the bot lacks in a channel the body saves (View Channel, Send Messages,
+   * Embed Links, Read Message History, as `uses` says), computed as Discord does from the
+   * guild's roles, the bot's roles and the channel's overwrites, read fresh from Discord: an
+   * admin who just fixed the permissions and saves again is not answered from a cache.
+   */
+  async assertBotCanUse(guildId: string, body: unknown, uses: ChannelUseSpec): Promise<void> {
+    const refs = collectGuildRefs(
+      body,
+      Object.fromEntries(Object.keys(uses).map((field) => [field, 'channel' as const])),
+    );
+    if (refs.length === 0) return;
+    let channels: DiscordChannel[];
+    let roles: DiscordRole[];
+    let member: DiscordMember | null;
+    try {
+      [channels, roles, member] = await Promise.all([
+        this.discord.getGuildChannels(guildId),
+        this.discord.getGuildRoles(guildId),
+        this.discord.getGuildMember(guildId, this.discord.botUserId),
+      ]);
+    } catch (error) {
+      throw discordFailure(error, 'permissions');
+    }
+    if (!member) throw new ApiError('bot_not_in_guild', MESSAGES.botNotInGuild);
+    for (const ref of refs) {
+      const use = uses[ref.field];
+      const channel = channels.find((c) => c.id === ref.id);
+      // A channel that is not the guild's was refused by assertOwned already.
+      if (!use || !channel) continue;
+      const bits = channelPermissionBits({
+        guildId,
+        userId: this.discord.botUserId,
+        roles,
+        memberRoleIds: member.roles,
+        overwrites: channel.permission_overwrites,
+      });
+      const missing = missingChannelPermissions(bits, use);
+      if (missing.length > 0) {
+        const message = channelProblem(missing, `#${channel.name ?? ref.id}`);
+        throw new ApiError('invalid_input', message, [{ path: ref.field, message }]);
+      }
+    }
   }
 
   private async firstForeign(guildId: string, refs: GuildRef[], fresh: boolean): Promise<GuildRef | null> {

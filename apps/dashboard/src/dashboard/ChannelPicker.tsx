@@ -68,6 +68,7 @@ export function ChannelPicker({
         id={id}
         className="select"
         value={value}
+        aria-invalid={invalid}
         disabled={!botInGuild || channels.isPending}
         onChange={(event) => onChange(event.target.value)}
       >

@@ -7,17 +7,31 @@ export class ApiError extends Error {
   readonly code: string | undefined;
   /** The server's human-readable `message`, when it sent one. */
   readonly detail: string | undefined;
+  /** A 400's field issues (`path` is the body field), so a form can show each next to its field. */
+  readonly issues: ReadonlyArray<{ path: string; message: string }>;
 
   constructor(
     message: string,
-    options: { status: number; code?: string | undefined; detail?: string | undefined },
+    options: {
+      status: number;
+      code?: string | undefined;
+      detail?: string | undefined;
+      issues?: ReadonlyArray<{ path: string; message: string }>;
+    },
   ) {
     super(message);
     this.name = 'ApiError';
     this.status = options.status;
     this.code = options.code;
     this.detail = options.detail;
+    this.issues = options.issues ?? [];
   }
+}
+
+/** The failed request's sentence for one body field, if the server named that field. */
+export function fieldIssue(error: unknown, field: string): string | null {
+  if (!isApiError(error)) return null;
+  return error.issues.find((issue) => issue.path === field)?.message ?? null;
 }
 
 export const NOT_AUTHENTICATED = 'not_authenticated';

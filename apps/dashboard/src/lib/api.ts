@@ -36,6 +36,16 @@ function fieldOf(body: unknown, field: 'error' | 'message'): string | undefined 
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+function issuesOf(body: unknown): Array<{ path: string; message: string }> {
+  const issues =
+    typeof body === 'object' && body !== null ? (body as { issues?: unknown }).issues : undefined;
+  if (!Array.isArray(issues)) return [];
+  return issues.filter(
+    (issue): issue is { path: string; message: string } =>
+      typeof issue?.path === 'string' && typeof issue?.message === 'string',
+  );
+}
+
 /** Reads a JSON body following spec section 7; throws the spec's messages for non-JSON. */
 async function readJson(response: Response): Promise<unknown> {
   const type = response.headers.get('content-type') ?? '';
@@ -99,6 +109,7 @@ export async function apiCall<N extends RouteName>(
       status: response.status,
       code,
       detail,
+      issues: issuesOf(body),
     });
     if (response.status === 401 && def.auth !== 'public') {
       clearSession(code === SESSION_EXPIRED ? 'expired' : 'signed_out');

@@ -24,6 +24,7 @@ export const colorRoleRoutes = {
     params: GuildParams,
     body: ChannelBody,
     guildRefs: { channel_id: 'channel' },
+    channelUses: { channel_id: 'color_panel' },
     responses: ok(z.object({ channel_id: Snowflake })),
   }),
   generateColorRoles: route({

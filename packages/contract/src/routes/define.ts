@@ -1,5 +1,6 @@
 /** What a route of the table is made of, and the shorthands the per-resource files share. */
 import type { z } from 'zod';
+import type { ChannelUseSpec } from '../channel-permissions.ts';
 import { JobAccepted } from '../entities.ts';
 import type { GuildRefSpec } from '../guild-refs.ts';
 
@@ -29,6 +30,11 @@ export interface RouteDef {
   readonly needsBot?: boolean;
   /** Body ids that must name a channel, role or member of the path's guild (400 otherwise). */
   readonly guildRefs?: GuildRefSpec;
+  /**
+   * Channel fields (also in `guildRefs`) and what the bot does there: saving one the bot lacks
+   * a needed permission in answers 400 naming the permission and the channel.
+   */
+  readonly channelUses?: ChannelUseSpec;
 }
 
 export const none = null;

@@ -32,6 +32,7 @@ export const levelingRoutes = {
     params: GuildParams,
     body: PutLevelingBody,
     guildRefs: { announcement_channel: 'channel', daily_overview_channel: 'channel' },
+    channelUses: { announcement_channel: 'level_up_announcements', daily_overview_channel: 'daily_overview' },
     responses: ok(LevelingSettings),
   }),
   syncLevelingRoles: route({

@@ -31,6 +31,7 @@ export const personalityRoleRoutes = {
     params: GuildParams,
     body: InitPersonalityBody,
     guildRefs: { channel_id: 'channel' },
+    channelUses: { channel_id: 'personality_messages' },
     responses: ok(PersonalityRolesState),
   }),
   setPersonalityChannel: route({
@@ -42,6 +43,7 @@ export const personalityRoleRoutes = {
     params: GuildParams,
     body: ChannelBody,
     guildRefs: { channel_id: 'channel' },
+    channelUses: { channel_id: 'personality_messages' },
     responses: ok(z.object({ channel_id: Snowflake })),
   }),
   togglePersonalityQuestion: route({

@@ -5,7 +5,7 @@ import type { SandboxGuild } from '../fixture.ts';
 import { memberUpdated, removeMember } from '../mutations.ts';
 import { apiGuild, apiMember, userOf } from '../payloads.ts';
 import { canManageRole, guildPermissions } from '../permissions.ts';
-import { discordError, missingPermissions, requireBot } from './http.ts';
+import { discordError, invalidFormBody, missingPermissions, requireBot } from './http.ts';
 
 type GuildParams = { guildId: string };
 type MemberParams = GuildParams & { userId: string };
@@ -83,7 +83,9 @@ export function registerGuildRoutes(api: FastifyInstance, ctx: SandboxContext): 
       const guild = botGuild(ctx, req.params.guildId, reply);
       if (!guild) return reply;
       if (req.query.query === undefined) {
-        return discordError(reply, 400, 50035, 'Invalid Form Body: query is required');
+        return invalidFormBody(reply, [
+          { path: ['query'], code: 'BASE_TYPE_REQUIRED', message: 'This field is required' },
+        ]);
       }
       const query = req.query.query.toLowerCase();
       const limit = Math.min(1000, Math.max(1, Number(req.query.limit ?? 1) || 1));

@@ -11,6 +11,30 @@ export type DiscordFieldErrors = { _errors?: Array<{ code: string; message: stri
   [key: string]: DiscordFieldErrors | Array<{ code: string; message: string }> | undefined;
 };
 
+/** One field problem: where (`['components', 0, 'custom_id']`), Discord's code and message. */
+export type Issue = { path: Array<string | number>; code: string; message: string };
+
+/** Folds issues into Discord's nested `errors` tree (`{ a: { 0: { b: { _errors: [...] } } } }`). */
+export function toErrors(issues: Issue[]): DiscordFieldErrors {
+  const root: DiscordFieldErrors = {};
+  for (const issue of issues) {
+    let node: DiscordFieldErrors = root;
+    for (const key of issue.path) {
+      const k = String(key);
+      node[k] ??= {};
+      node = node[k] as DiscordFieldErrors;
+    }
+    node._errors ??= [];
+    node._errors.push({ code: issue.code, message: issue.message });
+  }
+  return root;
+}
+
+/** 400 `50035 Invalid Form Body` with Discord's nested `errors` tree: every 50035 goes through here. */
+export function invalidFormBody(reply: FastifyReply, issues: Issue[]): FastifyReply {
+  return discordError(reply, 400, 50035, 'Invalid Form Body', toErrors(issues));
+}
+
 export function discordError(
   reply: FastifyReply,
   status: number,

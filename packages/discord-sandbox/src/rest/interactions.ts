@@ -4,7 +4,7 @@ import type { SandboxContext } from '../context.ts';
 import { buildMessage, deleteMessage, messageUpdated, postMessage } from '../mutations.ts';
 import { INTERACTION_TOKEN_TTL_MS } from '../simulate-interaction.ts';
 import type { InteractionRecord, SandboxState } from '../state.ts';
-import { discordError } from './http.ts';
+import { discordError, invalidFormBody } from './http.ts';
 import { applyMessageEdit, isEphemeral, type MessageBody, validateMessageBody } from './message-body.ts';
 import { sendProblem } from './messages.ts';
 
@@ -108,13 +108,13 @@ export function registerInteractionRoutes(api: FastifyInstance, ctx: SandboxCont
       case InteractionResponseType.Modal:
         break;
       default:
-        return discordError(reply, 400, 50035, 'Invalid Form Body', {
-          type: {
-            _errors: [
-              { code: 'BASE_TYPE_CHOICES', message: 'Value must be one of {1, 4, 5, 6, 7, 8, 9, 10, 12}.' },
-            ],
+        return invalidFormBody(reply, [
+          {
+            path: ['type'],
+            code: 'BASE_TYPE_CHOICES',
+            message: 'Value must be one of {1, 4, 5, 6, 7, 8, 9, 10, 12}.',
           },
-        });
+        ]);
     }
     record.response = body;
     record.responded_ms = state.now();

@@ -1,6 +1,14 @@
-import type { APIEmbed, APIMessage, APIMessageTopLevelComponent, MessageFlags } from 'discord-api-types/v10';
+import {
+  type APIEmbed,
+  type APIMessage,
+  type APIMessageTopLevelComponent,
+  EmbedType,
+  type MessageFlags,
+} from 'discord-api-types/v10';
 import { componentEmojiIssue } from '../component-emoji.ts';
-import type { DiscordFieldErrors } from './http.ts';
+import { type DiscordFieldErrors, type Issue, toErrors } from './http.ts';
+
+export type { Issue };
 
 /** The JSON body of create/edit message, interaction responses and webhook messages. */
 export interface MessageBody {
@@ -22,7 +30,6 @@ export interface BodyProblem {
   errors?: DiscordFieldErrors;
 }
 
-export type Issue = { path: Array<string | number>; code: string; message: string };
 const EPHEMERAL = 64;
 
 function maxLength(issues: Issue[], path: Array<string | number>, value: unknown, max: number): void {
@@ -141,22 +148,6 @@ function validateEmbeds(embeds: APIEmbed[], issues: Issue[]): void {
   });
 }
 
-/** Folds issues into Discord's nested `errors` tree (`{ a: { 0: { b: { _errors: [...] } } } }`). */
-export function toErrors(issues: Issue[]): DiscordFieldErrors {
-  const root: DiscordFieldErrors = {};
-  for (const issue of issues) {
-    let node: DiscordFieldErrors = root;
-    for (const key of issue.path) {
-      const k = String(key);
-      node[k] ??= {};
-      node = node[k] as DiscordFieldErrors;
-    }
-    node._errors ??= [];
-    node._errors.push({ code: issue.code, message: issue.message });
-  }
-  return root;
-}
-
 /** Discord's checks on a message body; `creating` also rejects an empty message. */
 export function validateMessageBody(body: MessageBody, creating: boolean): BodyProblem | null {
   const issues: Issue[] = [];
@@ -176,11 +167,57 @@ export function validateMessageBody(body: MessageBody, creating: boolean): BodyP
 
 export const isEphemeral = (flags: number | null | undefined): boolean => ((flags ?? 0) & EPHEMERAL) !== 0;
 
+type Component = { id?: number; components?: unknown[]; accessory?: unknown; component?: unknown };
+
+/**
+ * A copy of a message's components with Discord's numeric `id` on each one: components sent
+ * without an id (or with 0) get the next free integer from 1, in order (a row before its
+ * children), skipping ids the body already uses; ids sent are kept.
+ */
+export function withComponentIds(
+  components: readonly APIMessageTopLevelComponent[],
+): APIMessageTopLevelComponent[] {
+  const copy = structuredClone(components) as unknown as Component[];
+  const all: Component[] = [];
+  const walk = (list: unknown[]) => {
+    for (const raw of list) {
+      if (typeof raw !== 'object' || raw === null) continue;
+      const c = raw as Component;
+      all.push(c);
+      if (c.accessory) walk([c.accessory]);
+      if (c.component) walk([c.component]);
+      if (Array.isArray(c.components)) walk(c.components);
+    }
+  };
+  walk(copy);
+  // Discord answers a select with its bounds filled in (1 and 1 when not given).
+  for (const c of all as Array<Component & { type?: number; min_values?: number; max_values?: number }>) {
+    if (c.type !== undefined && c.type >= 3 && c.type <= 8 && c.type !== 4) {
+      c.min_values ??= 1;
+      c.max_values ??= 1;
+    }
+  }
+  const used = new Set(all.map((c) => c.id).filter((id): id is number => typeof id === 'number' && id > 0));
+  let next = 1;
+  for (const c of all) {
+    if (typeof c.id === 'number' && c.id > 0) continue;
+    while (used.has(next)) next += 1;
+    c.id = next;
+    used.add(next);
+  }
+  return copy as unknown as APIMessageTopLevelComponent[];
+}
+
+/** Embeds as Discord stores them: each with its `type` ("rich" for a bot's embed). */
+export function asPostedEmbeds(embeds: readonly APIEmbed[]): APIEmbed[] {
+  return embeds.map((embed) => ({ type: EmbedType.Rich, ...structuredClone(embed) }));
+}
+
 /** Applies an edit body to a stored message in place. */
 export function applyMessageEdit(message: APIMessage, body: MessageBody, nowIso: string): void {
   if (body.content !== undefined) message.content = body.content ?? '';
-  if (body.embeds !== undefined) message.embeds = body.embeds ?? [];
-  if (body.components !== undefined) message.components = body.components ?? [];
+  if (body.embeds !== undefined) message.embeds = asPostedEmbeds(body.embeds ?? []);
+  if (body.components !== undefined) message.components = withComponentIds(body.components ?? []);
   if (body.flags !== undefined && body.flags !== null) message.flags = body.flags as MessageFlags;
   message.edited_timestamp = nowIso;
 }

@@ -1,8 +1,10 @@
+import { PermissionFlagsBits as P } from 'discord-api-types/v10';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import type { SandboxChannel, SandboxGuild } from '../fixture.ts';
 import { buildMessage, deleteMessage, messageUpdated, postMessage } from '../mutations.ts';
-import { discordError, requireBot } from './http.ts';
+import { channelPermissions, hasAll } from '../permissions.ts';
+import { discordError, missingPermissions, requireBot } from './http.ts';
 import { applyMessageEdit, type BodyProblem, type MessageBody, validateMessageBody } from './message-body.ts';
 
 type ChannelParams = { channelId: string };
@@ -16,10 +18,15 @@ export function sendProblem(reply: FastifyReply, problem: BodyProblem): FastifyR
 export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
 
+  /**
+   * The text channel the bot acts in, with Discord's answers: 50001 Missing Access when the bot
+   * cannot see it, 403 50013 when it lacks one of `needed` there (overwrites included).
+   */
   const botChannel = (
     channelId: string,
     reply: FastifyReply,
-  ): { guild: SandboxGuild; channel: SandboxChannel } | null => {
+    needed = 0n,
+  ): { guild: SandboxGuild; channel: SandboxChannel; bits: bigint } | null => {
     const found = state.guildOfChannel(channelId);
     if (!found) {
       discordError(reply, 404, 10003, 'Unknown Channel');
@@ -29,22 +36,33 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
       discordError(reply, 403, 50001, 'Missing Access');
       return null;
     }
+    const bits = channelPermissions(found.guild, found.channel, state.application.id);
+    if ((bits & P.ViewChannel) === 0n) {
+      discordError(reply, 403, 50001, 'Missing Access');
+      return null;
+    }
     if (found.channel.type !== 0) {
       discordError(reply, 400, 50008, 'Cannot send messages in a non-text channel');
       return null;
     }
-    return found;
+    if (!hasAll(bits, needed)) {
+      missingPermissions(reply);
+      return null;
+    }
+    return { ...found, bits };
   };
 
   api.post<{ Params: ChannelParams; Body: MessageBody | undefined }>(
     '/channels/:channelId/messages',
     async (req, reply) => {
       if (!requireBot(ctx, req, reply)) return reply;
-      const found = botChannel(req.params.channelId, reply);
+      const found = botChannel(req.params.channelId, reply, P.SendMessages);
       if (!found) return reply;
       const body = req.body ?? {};
       const problem = validateMessageBody(body, true);
       if (problem) return sendProblem(reply, problem);
+      if ((body.embeds?.length ?? 0) > 0 && (found.bits & P.EmbedLinks) === 0n)
+        return missingPermissions(reply);
       const message = buildMessage(state, {
         channel_id: found.channel.id,
         author_id: state.application.id,
@@ -63,6 +81,8 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
       if (!requireBot(ctx, req, reply)) return reply;
       const found = botChannel(req.params.channelId, reply);
       if (!found) return reply;
+      // Without Read Message History Discord answers an empty list.
+      if ((found.bits & P.ReadMessageHistory) === 0n) return [];
       const limit = Math.min(100, Math.max(1, Number(req.query.limit ?? 50) || 50));
       const before = req.query.before ? BigInt(req.query.before) : null;
       const after = req.query.after ? BigInt(req.query.after) : null;
@@ -73,8 +93,8 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
     },
   );
 
-  const findMessage = (params: MessageParams, reply: FastifyReply) => {
-    const found = botChannel(params.channelId, reply);
+  const findMessage = (params: MessageParams, reply: FastifyReply, needed = 0n) => {
+    const found = botChannel(params.channelId, reply, needed);
     if (!found) return null;
     const message = state.messages.get(found.channel.id)?.find((m) => m.id === params.messageId);
     if (!message) {
@@ -86,7 +106,7 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
 
   api.get<{ Params: MessageParams }>('/channels/:channelId/messages/:messageId', async (req, reply) => {
     if (!requireBot(ctx, req, reply)) return reply;
-    return findMessage(req.params, reply)?.message ?? reply;
+    return findMessage(req.params, reply, P.ReadMessageHistory)?.message ?? reply;
   });
 
   api.patch<{ Params: MessageParams; Body: MessageBody | undefined }>(
@@ -101,6 +121,8 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
       const body = req.body ?? {};
       const problem = validateMessageBody(body, false);
       if (problem) return sendProblem(reply, problem);
+      if ((body.embeds?.length ?? 0) > 0 && (found.bits & P.EmbedLinks) === 0n)
+        return missingPermissions(reply);
       applyMessageEdit(found.message, body, new Date(state.now()).toISOString());
       messageUpdated(state, found.guild, found.message);
       return found.message;
@@ -111,12 +133,16 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
     if (!requireBot(ctx, req, reply)) return reply;
     const found = findMessage(req.params, reply);
     if (!found) return reply;
+    // Another user's message needs Manage Messages; the bot's own does not.
+    if (found.message.author.id !== state.application.id && (found.bits & P.ManageMessages) === 0n) {
+      return missingPermissions(reply);
+    }
     deleteMessage(state, found.guild, found.channel.id, found.message.id);
     return reply.code(204).send();
   });
 
   api.post<{ Params: ChannelParams }>('/channels/:channelId/typing', async (req, reply) => {
     if (!requireBot(ctx, req, reply)) return reply;
-    return botChannel(req.params.channelId, reply) ? reply.code(204).send() : reply;
+    return botChannel(req.params.channelId, reply, P.SendMessages) ? reply.code(204).send() : reply;
   });
 }

@@ -12,8 +12,7 @@ import type { SandboxGuild } from '../fixture.ts';
 import { meetsRequirements, syncPromptRoleFlags } from '../onboarding.ts';
 import { guildPermissions } from '../permissions.ts';
 import { botGuild } from './guilds.ts';
-import { discordError, missingPermissions, requireBot } from './http.ts';
-import { type Issue, toErrors } from './message-body.ts';
+import { discordError, type Issue, invalidFormBody, missingPermissions, requireBot } from './http.ts';
 
 /*
  * What Discord documents (discord-api-docs, docs/resources/guild.mdx, Modify Guild Onboarding):
@@ -155,7 +154,8 @@ function parseOption(
   return {
     id: pickId(sentId),
     title,
-    description,
+    // An option without a description is answered with "" (a string in Discord's OpenAPI).
+    description: description ?? '',
     emoji: {
       id: emojiId,
       name: emojiName,
@@ -251,7 +251,7 @@ export function registerOnboardingRoutes(api: FastifyInstance, ctx: SandboxConte
     const current = state.onboardingOf(guild.id);
     const parsed = parseOnboardingBody(guild, current, req.body, () => state.snowflake());
     if ('issues' in parsed) {
-      return discordError(reply, 400, 50035, 'Invalid Form Body', toErrors(parsed.issues));
+      return invalidFormBody(reply, parsed.issues);
     }
     const next = parsed.onboarding;
     if (next.enabled && !meetsRequirements(guild, next)) {

@@ -5,7 +5,7 @@ import { makeRole } from '../fixture.ts';
 import { applyRoleOrder, createRole, deleteRole, plannedRoleOrder, roleUpdated } from '../mutations.ts';
 import { canManageRole, guildPermissions, highestRole, sortedRoles } from '../permissions.ts';
 import { botGuild } from './guilds.ts';
-import { discordError, missingPermissions, requireBot } from './http.ts';
+import { discordError, type Issue, invalidFormBody, missingPermissions, requireBot } from './http.ts';
 
 export const MAX_GUILD_ROLES = 250;
 
@@ -40,20 +40,44 @@ export function applyRoleBody(role: APIRole, body: RoleBody): void {
   if (body.unicode_emoji !== undefined) role.unicode_emoji = body.unicode_emoji;
 }
 
-const nameError = {
-  name: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 100 or fewer in length.' }] },
-};
+const nameIssues: Issue[] = [
+  { path: ['name'], code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 100 or fewer in length.' },
+];
 
-const positionsError = {
-  _errors: [{ code: 'BASE_TYPE_ARRAY', message: 'Must be an array of {id, position}.' }],
-};
+type PositionMove = { id: string; position?: number | null };
 
-function isPositionMove(value: unknown): value is { id: string; position?: number | null } {
-  if (typeof value !== 'object' || value === null || !('id' in value) || typeof value.id !== 'string') {
-    return false;
-  }
-  const position = 'position' in value ? value.position : undefined;
-  return position === undefined || position === null || Number.isInteger(position);
+/** Discord's field errors for a `PATCH /guilds/:id/roles` body: a list of `{id, position}`. */
+function positionIssues(body: unknown): Issue[] {
+  if (!Array.isArray(body)) return [{ path: [], code: 'BASE_TYPE_ARRAY', message: 'Must be an array.' }];
+  const issues: Issue[] = [];
+  body.forEach((item: unknown, index) => {
+    if (typeof item !== 'object' || item === null) {
+      issues.push({
+        path: [index],
+        code: 'DICT_TYPE_CONVERT',
+        message: 'Only dictionaries may be used in a DictType',
+      });
+      return;
+    }
+    const { id, position } = item as { id?: unknown; position?: unknown };
+    if (id === undefined || id === null) {
+      issues.push({ path: [index, 'id'], code: 'BASE_TYPE_REQUIRED', message: 'This field is required' });
+    } else if (typeof id !== 'string' || !/^\d+$/.test(id)) {
+      issues.push({
+        path: [index, 'id'],
+        code: 'NUMBER_TYPE_COERCE',
+        message: `Value "${String(id)}" is not snowflake.`,
+      });
+    }
+    if (position !== undefined && position !== null && !Number.isInteger(position)) {
+      issues.push({
+        path: [index, 'position'],
+        code: 'NUMBER_TYPE_COERCE',
+        message: `Value "${String(position)}" is not int.`,
+      });
+    }
+  });
+  return issues;
 }
 
 /** Guild roles with Discord's hierarchy rules and the 250-role cap. */
@@ -85,7 +109,7 @@ export function registerRoleRoutes(api: FastifyInstance, ctx: SandboxContext): v
       if (!guild) return reply;
       if (!canManageRoles(guild)) return missingPermissions(reply);
       const body = req.body ?? {};
-      if (invalidName(body.name)) return discordError(reply, 400, 50035, 'Invalid Form Body', nameError);
+      if (invalidName(body.name)) return invalidFormBody(reply, nameIssues);
       if (guild.roles.length >= MAX_GUILD_ROLES) {
         return discordError(reply, 400, 30005, `Maximum number of guild roles reached (${MAX_GUILD_ROLES})`);
       }
@@ -107,10 +131,9 @@ export function registerRoleRoutes(api: FastifyInstance, ctx: SandboxContext): v
     if (!requireBot(ctx, req, reply)) return reply;
     const guild = botGuild(ctx, req.params.guildId, reply);
     if (!guild) return reply;
-    const body = req.body;
-    if (!Array.isArray(body) || !body.every(isPositionMove)) {
-      return discordError(reply, 400, 50035, 'Invalid Form Body', positionsError);
-    }
+    const issues = positionIssues(req.body);
+    if (issues.length > 0) return invalidFormBody(reply, issues);
+    const body = req.body as PositionMove[];
     if (!canManageRoles(guild)) return missingPermissions(reply);
     const moves: Array<{ role: APIRole; position: number }> = [];
     for (const move of body) {
@@ -141,7 +164,7 @@ export function registerRoleRoutes(api: FastifyInstance, ctx: SandboxContext): v
       if (!role) return discordError(reply, 404, 10011, 'Unknown Role');
       if (!canManageRole(guild, botId(), role)) return missingPermissions(reply);
       const body = req.body ?? {};
-      if (invalidName(body.name)) return discordError(reply, 400, 50035, 'Invalid Form Body', nameError);
+      if (invalidName(body.name)) return invalidFormBody(reply, nameIssues);
       applyRoleBody(role, body);
       roleUpdated(state, guild, role);
       return role;

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Navigate } from 'react-router';
 import { apiCall } from '../../lib/api.ts';
-import { errorText } from '../../lib/api-error.ts';
+import { errorText, fieldIssue } from '../../lib/api-error.ts';
 import { TextField } from '../../ui/Field.tsx';
 import { ChannelPicker } from '../ChannelPicker.tsx';
 import { ErrorBox } from '../ErrorBox.tsx';
@@ -115,7 +115,16 @@ function SettingsForm({
       });
       return { submitted, stored };
     },
-    ...starting(LEVELING_FAILURES.save),
+    onMutate: () => {
+      setProblem(null);
+      setDone(null);
+    },
+    // A channel the bot cannot post in is said next to that channel; anything else on top.
+    onError: (error: unknown) => {
+      if (!CHANNEL_FIELDS.some(({ key }) => fieldIssue(error, key))) {
+        setProblem(errorText(error, LEVELING_FAILURES.save));
+      }
+    },
     onSuccess: ({ submitted, stored }) => {
       // The form shows what was stored, and says so where that differs from what was typed.
       setForm(toForm(stored));
@@ -205,18 +214,33 @@ function SettingsForm({
               ) : null}
             </div>
           ))}
-          {CHANNEL_FIELDS.map(({ key, id, label }) => (
-            <ChannelPicker
-              key={key}
-              id={id}
-              label={label}
-              guildId={guildId}
-              botInGuild={botInGuild}
-              emptyLabel="None"
-              value={form[key]}
-              onChange={set(key)}
-            />
-          ))}
+          {CHANNEL_FIELDS.map(({ key, id, label }) => {
+            const issue = save.isError ? fieldIssue(save.error, key) : null;
+            return (
+              <div key={key} style={{ alignSelf: 'start' }}>
+                <ChannelPicker
+                  id={id}
+                  label={label}
+                  guildId={guildId}
+                  botInGuild={botInGuild}
+                  emptyLabel="None"
+                  value={form[key]}
+                  invalid={issue !== null}
+                  onChange={set(key)}
+                />
+                {issue ? (
+                  <p
+                    id={`${id}-issue`}
+                    className="alert alert-error small"
+                    role="alert"
+                    style={{ marginTop: 6 }}
+                  >
+                    {issue}
+                  </p>
+                ) : null}
+              </div>
+            );
+          })}
         </div>
         <div className="button-row">
           <button

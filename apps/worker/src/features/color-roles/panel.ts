@@ -10,7 +10,12 @@ import {
 } from '@spacecadet/db/queries/color-roles';
 import { type APIMessage, type Client, Routes } from 'discord.js';
 import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
-import { deleteGuildMessage, editGuildMessage, requireGuildChannel } from '../../guild-scope.ts';
+import {
+  channelPermissionFailure,
+  deleteGuildMessage,
+  editGuildMessage,
+  requireGuildChannel,
+} from '../../guild-scope.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { toPanelColors } from './palette.ts';
 
@@ -69,7 +74,13 @@ export async function postColorPanel(context: JobContext): Promise<JobResult> {
       throw new JobFailure('invalid_input', PANEL_CHANNEL_MISSING);
     }
     if (isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.MissingAccess)) {
-      throw new JobFailure('forbidden', 'I cannot post in the panel channel. Check my permissions there.');
+      throw await channelPermissionFailure(
+        client,
+        guildId,
+        channelId,
+        'color_panel',
+        'I cannot post in the panel channel. Check my permissions there.',
+      );
     }
     throw error;
   }

@@ -9,7 +9,7 @@ import { loadDailyOverview, loadLevelingSettings, wantsDailyOverview } from '@sp
 import { type APIMessage, type Client, channelMention, Routes } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
-import { requireGuildChannel } from '../../guild-scope.ts';
+import { channelPermissionFailure, requireGuildChannel } from '../../guild-scope.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { matchDailyOverviewSchedule } from './overview-schedule.ts';
 
@@ -88,8 +88,11 @@ async function postOverview(context: JobContext, channelId: string, day: string)
     await client.rest.post(Routes.channelMessages(channelId), { body: buildDailyOverviewMessage(overview) });
   } catch (error) {
     if (isDiscordError(error, DiscordCodes.MissingAccess, DiscordCodes.MissingPermissions)) {
-      throw new JobFailure(
-        'forbidden',
+      throw await channelPermissionFailure(
+        client,
+        context.payload.guild_id,
+        channelId,
+        'daily_overview',
         `I can't post in ${channelMention(channelId)}: give me View Channel and Send Messages there.`,
       );
     }

@@ -11,7 +11,12 @@ import {
 } from '@spacecadet/db/queries/personality-roles';
 import { type APIMessage, type Client, Routes } from 'discord.js';
 import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
-import { deleteGuildMessage, editGuildMessage, requireGuildChannel } from '../../guild-scope.ts';
+import {
+  channelPermissionFailure,
+  deleteGuildMessage,
+  editGuildMessage,
+  requireGuildChannel,
+} from '../../guild-scope.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { isVerified, markVerified, verificationTicket } from './verified.ts';
 
@@ -58,7 +63,9 @@ export async function syncPersonalityMessages(
   const guildId = context.payload.guild_id;
   const ticket = verificationTicket(client, guildId);
   await requireGuildChannel(client, guildId, channelId, ASSIGN_CHANNEL_MISSING);
-  const recent = await channelPage(client, channelId);
+  const where: ChannelRef = { client, guildId, channelId };
+  const guarded = <T>(call: () => Promise<T>) => guardedIn(where, call);
+  const recent = await channelPage(where);
   const outcome: MessagesOutcome = {
     posted: 0,
     reposted: 0,
@@ -194,8 +201,9 @@ interface ChannelPage {
   full: boolean;
 }
 
-async function channelPage(client: Client, channelId: string): Promise<ChannelPage> {
-  const messages = (await guarded(() =>
+async function channelPage(where: ChannelRef): Promise<ChannelPage> {
+  const { client, channelId } = where;
+  const messages = (await guardedIn(where, () =>
     client.rest.get(Routes.channelMessages(channelId), {
       query: new URLSearchParams({ limit: String(PAGE) }),
     }),
@@ -243,15 +251,28 @@ function findUnrecorded(
   );
 }
 
-/** Discord's answers a retry cannot fix, in words for the admin. */
-async function guarded<T>(call: () => Promise<T>): Promise<T> {
+interface ChannelRef {
+  client: Client;
+  guildId: string;
+  channelId: string;
+}
+
+/** Discord's answers a retry cannot fix, in words for the admin (naming a missing permission). */
+async function guardedIn<T>(where: ChannelRef, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
     if (isDiscordError(error, DiscordCodes.UnknownChannel))
       throw new JobFailure('invalid_input', ASSIGN_CHANNEL_MISSING);
     if (isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.MissingAccess)) {
-      throw new JobFailure('forbidden', CHANNEL_FORBIDDEN);
+      const { client, guildId, channelId } = where;
+      throw await channelPermissionFailure(
+        client,
+        guildId,
+        channelId,
+        'personality_messages',
+        CHANNEL_FORBIDDEN,
+      );
     }
     throw error;
   }
