@@ -9,6 +9,7 @@ import { defaultFixture, type SandboxFixture } from './fixture.ts';
 import { SandboxGateway } from './gateway.ts';
 import { registerAuthorize } from './oauth-authorize.ts';
 import { registerToken } from './oauth-token.ts';
+import { registerBulkDeleteRoute } from './rest/bulk-delete.ts';
 import { registerGuildRoutes } from './rest/guilds.ts';
 import { discordError, installRestHooks } from './rest/http.ts';
 import { registerInteractionRoutes } from './rest/interactions.ts';
@@ -94,6 +95,7 @@ function buildApp(ctx: SandboxContext): { app: FastifyInstance; gateway: Sandbox
         registerRoleRoutes(api, ctx);
         registerOnboardingRoutes(api, ctx);
         registerMessageRoutes(api, ctx);
+        registerBulkDeleteRoute(api, ctx);
         registerInteractionRoutes(api, ctx);
       },
       { prefix },
