@@ -210,7 +210,7 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
             </div>
             <div className="refresh-notes">
               <p className="muted small">{REFRESH_NOTE}</p>
-              <LastRefreshNote last={data.last_refresh ?? null} />
+              <LastRefreshNote last={data.last_refresh ?? null} repair={data.last_repair ?? null} />
             </div>
             {jobView}
           </section>
@@ -252,23 +252,36 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
   );
 }
 
-/** The latest refresh run: when, relative to now (kept current), and what it repaired. */
-function LastRefreshNote({ last }: { last: LastRefresh | null }) {
+/**
+ * The latest run that repaired something (when, relative to now, kept current, and what), then
+ * the latest run when it came after that one (a run that found everything in place does not
+ * hide the repair before it).
+ */
+function LastRefreshNote({ last, repair }: { last: LastRefresh | null; repair: LastRefresh | null }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now()), CLOCK_TICK_MS);
     return () => window.clearInterval(timer);
   }, []);
-  if (!last) return <p className="muted small">{NO_REFRESH_YET}</p>;
-  const summary = sentence(last.summary);
-  const at = new Date(last.ran_at);
+  if (!last && !repair) return <p className="muted small">{NO_REFRESH_YET}</p>;
+  const line = (label: string, run: LastRefresh) => {
+    const summary = sentence(run.summary);
+    const at = new Date(run.ran_at);
+    return (
+      <p className="muted small">
+        {label}{' '}
+        <time dateTime={run.ran_at} title={Number.isNaN(at.getTime()) ? undefined : at.toLocaleString()}>
+          {relativeTime(run.ran_at, now)}
+        </time>
+        {summary ? `: ${summary}` : '.'}
+      </p>
+    );
+  };
+  const later = last && (!repair || last.ran_at > repair.ran_at) ? last : null;
   return (
-    <p className="muted small">
-      Last refresh{' '}
-      <time dateTime={last.ran_at} title={Number.isNaN(at.getTime()) ? undefined : at.toLocaleString()}>
-        {relativeTime(last.ran_at, now)}
-      </time>
-      {summary ? `: ${summary}` : '.'}
-    </p>
+    <>
+      {repair && line('Last repair', repair)}
+      {later && line('Last refresh', later)}
+    </>
   );
 }

@@ -12,6 +12,7 @@ import type { DeferFirst, EphemeralAnswer } from '../../interactions/respond.ts'
 import type { PanelInteraction } from '../../interactions/types.ts';
 import { withLockWhenFree } from '../../jobs/guild-lock.ts';
 import { paletteRoleIds } from './palette.ts';
+import { recordColorPick } from './picks.ts';
 import { clearColorWarnings, recordColorWarning, roleAboveBotWarning } from './warnings.ts';
 
 export const ROLE_ABOVE_BOT_MESSAGE =
@@ -84,6 +85,7 @@ export async function assignColorRole(
     return { content: ROLE_ABOVE_BOT_MESSAGE };
   }
   if (lock.value === 'unknown-role') return { content: ROLE_MISSING_MESSAGE };
+  recordColorPick(deps, guildId, userId, palette, roleId);
   await clearColorWarnings(redis, guildId, [roleId]);
   return { content: `You now have the **${choice.name}** color.` };
 }
@@ -119,6 +121,7 @@ export async function removeColorRoles(
     case 'none':
       return { content: NO_COLOR_MESSAGE };
     case 'removed':
+      recordColorPick(deps, guildId, userId, palette, null);
       return { content: COLOR_REMOVED_MESSAGE };
     case 'missing-permissions': {
       const guild = interaction.inCachedGuild() ? interaction.guild : null;

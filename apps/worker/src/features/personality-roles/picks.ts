@@ -5,6 +5,7 @@ import {
   parsePersonalityCustomId,
 } from '@spacecadet/core';
 import { addGuildJob } from '@spacecadet/db/guild-jobs';
+import { personalityPickScope } from '@spacecadet/db/queries/member-picks';
 import {
   loadPersonalityQuestion,
   type StoredPersonalityQuestion,
@@ -12,10 +13,16 @@ import {
 import { escapeMarkdown, PermissionFlagsBits, Routes } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
-import { clickMemberRoleIds, underMemberLock } from '../../interactions/member-lock.ts';
+import {
+  clickMemberRoleIds,
+  MEMBER_PICK_LOCK_TTL_MS,
+  underMemberLock,
+} from '../../interactions/member-lock.ts';
 import { answerEphemeral, type DeferFirst, type EphemeralAnswer } from '../../interactions/respond.ts';
 import type { ComponentRoute, PanelInteraction } from '../../interactions/types.ts';
-import { PERSONALITY_FEATURE } from './roles.ts';
+import { withLockWhenFree } from '../../jobs/guild-lock.ts';
+import { type GiveBack, givePicksBack, recordMemberPick } from '../../roles/member-picks.ts';
+import { PERSONALITY_FEATURE, personalityTargetKey } from './roles.ts';
 
 export const PERSONALITY_PANEL_OUT_OF_DATE =
   'This question is out of date. Ask an admin to post the role messages again.';
@@ -28,6 +35,7 @@ export const PERSONALITY_MISSING_MANAGE_ROLES_MESSAGE =
 export const PERSONALITY_BUSY_MESSAGE =
   'Still changing your roles from your last click. Try again in a moment.';
 export const PERSONALITY_PICK_REASON = 'Space Cadet: personality pick';
+const PERSONALITY_GIVE_BACK_REASON = 'Space Cadet: personality role recreated';
 /** Covers clicks that waited on the lock: their payload predates the change recorded here. */
 export const LAST_PERSONALITY_TTL_SECONDS = 5 * 60;
 
@@ -150,10 +158,82 @@ async function pickRoles(
       ? { content: PERSONALITY_MISSING_MANAGE_ROLES_MESSAGE }
       : { content: PERSONALITY_ROLE_ABOVE_BOT_MESSAGE };
   }
+  recordPersonalityPick(deps, guildId, userId, question, outcome);
   const labels = question.options.flatMap((option) =>
     option.roleId && outcome.has(option.roleId) ? [option.label] : [],
   );
   return { content: personalityAnswerMessage(question.title, labels) };
+}
+
+/**
+ * The one place a member's answers are recorded (`member_role_picks`, written behind the click):
+ * the question's options whose roles they hold now, by option, so a recreated role goes back to
+ * them. Called once a click's role changes went through.
+ */
+function recordPersonalityPick(
+  deps: WorkerDeps,
+  guildId: string,
+  userId: string,
+  question: StoredPersonalityQuestion,
+  held: ReadonlySet<string>,
+): void {
+  const targetKeys = question.options.flatMap((option) =>
+    option.roleId && held.has(option.roleId) ? [personalityTargetKey(option)] : [],
+  );
+  recordMemberPick(deps, {
+    guildId,
+    userId,
+    scope: personalityPickScope(question.questionType),
+    targetKeys,
+  });
+}
+
+/** How long giving a recreated role back waits for the member's clicks before trying later. */
+const GIVE_BACK_LOCK_WAIT_MS = 10_000;
+
+/**
+ * After option roles were recreated (`recreated`: target key → new role id), each member whose
+ * recorded answers include one gets the new role, under their click lock. Their record of the
+ * question's roles in Redis is dropped, so their next click starts from what Discord sends.
+ */
+export function givePersonalityPicksBack(
+  deps: WorkerDeps,
+  guildId: string,
+  questions: readonly StoredPersonalityQuestion[],
+  recreated: ReadonlyMap<string, string>,
+): Promise<number> {
+  const questionOf = new Map(
+    questions.flatMap((question) =>
+      question.options.map((option) => [personalityTargetKey(option), question.questionType] as const),
+    ),
+  );
+  return givePicksBack(deps, guildId, recreated, async (userId, targetKey, roleId): Promise<GiveBack> => {
+    const questionType = questionOf.get(targetKey);
+    if (!questionType) return 'skipped';
+    const lock = await withLockWhenFree(
+      deps.redis,
+      memberPickLockKey(PERSONALITY_FEATURE, guildId, userId),
+      MEMBER_PICK_LOCK_TTL_MS,
+      GIVE_BACK_LOCK_WAIT_MS,
+      async (): Promise<GiveBack> => {
+        try {
+          await deps.client.rest.put(Routes.guildMemberRole(guildId, userId, roleId), {
+            reason: PERSONALITY_GIVE_BACK_REASON,
+          });
+        } catch (error) {
+          if (isDiscordError(error, DiscordCodes.UnknownMember, DiscordCodes.UnknownUser)) return 'gone';
+          if (isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.UnknownRole))
+            return 'skipped';
+          throw error;
+        }
+        await deps.redis.del(lastPersonalityPickKey(guildId, userId, questionType));
+        return 'given';
+      },
+    );
+    // A member clicking non-stop for 10 s: the job fails this attempt and its retry resumes.
+    if (!lock.acquired) throw new Error(`member ${userId} kept changing their roles; try again`);
+    return lock.value;
+  });
 }
 
 /** Asks the refresh to recreate the question's missing roles (a pending refresh is joined). */
