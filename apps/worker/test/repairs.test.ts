@@ -17,6 +17,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadWorkerConfig } from '../src/env.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,
@@ -36,6 +37,16 @@ const { nia, mo, rex } = SANDBOX_IDS.users;
 const rolesChannel = SANDBOX_IDS.channels.roles;
 /** The goal of issue 19: a deleted role is back, and back on its members, within 10 s. */
 const REPAIR_DEADLINE_MS = 10_000;
+
+describe('REPAIR_DELAY_MS', () => {
+  it('is 1 s by default, a number of milliseconds, or off', () => {
+    const env = { DISCORD_API_BASE: 'http://127.0.0.1:1/api' };
+    expect(loadWorkerConfig(env).repairDelayMs).toBe(1000);
+    expect(loadWorkerConfig({ ...env, REPAIR_DELAY_MS: '250' }).repairDelayMs).toBe(250);
+    expect(loadWorkerConfig({ ...env, REPAIR_DELAY_MS: 'off' }).repairDelayMs).toBeNull();
+    expect(() => loadWorkerConfig({ ...env, REPAIR_DELAY_MS: 'soon' })).toThrow(/REPAIR_DELAY_MS/);
+  });
+});
 
 describe('repairs after an admin deletes what the bot manages', () => {
   let harness: Harness;
@@ -78,7 +89,7 @@ describe('repairs after an admin deletes what the bot manages', () => {
         },
       },
     );
-    worker = await startWorker(harness.config(), { logger });
+    worker = await startWorker(harness.config({ REPAIR_DELAY_MS: '1000' }), { logger });
     jobs = jobQueue(harness);
     await harness.database.db.transaction(async (tx) => {
       await tx

@@ -31,8 +31,9 @@ const repairOnDelete = onGateway(
   'raw',
   'queue the repair of a deleted role or message',
   async (deps, packet) => {
-    const deleted = deletedIds(packet);
-    if (!deleted) return;
+    const delayMs = deps.config.repairDelayMs;
+    const deleted = delayMs === null ? null : deletedIds(packet);
+    if (!deleted || delayMs === null) return;
     const managed = (await managedIds.get(deps, deleted.guildId))[deleted.kind];
     const features = new Set<ManagedFeature>();
     for (const id of deleted.ids) {
@@ -40,7 +41,7 @@ const repairOnDelete = onGateway(
       if (feature) features.add(feature);
     }
     for (const feature of features) {
-      const jobId = await queueRepair(deps, feature, deleted.guildId);
+      const jobId = await queueRepair(deps, feature, deleted.guildId, delayMs);
       deps.logger.info({ guildId: deleted.guildId, feature, jobId, event: packet.t }, 'repair queued');
     }
   },

@@ -11,21 +11,21 @@ export const REPAIR_JOBS: Readonly<Record<ManagedFeature, JobName>> = {
 };
 
 /**
- * How long a repair waits after the first delete it was queued for: the rest of a burst (an
- * admin deleting several roles, a purge of messages) joins the pending repair instead of
- * queueing more.
- */
-export const REPAIR_DEBOUNCE_MS = 1_000;
-
-/**
  * Queues the feature's repair for the guild under its repair id (`repairJobIdFor`), to run
- * `REPAIR_DEBOUNCE_MS` from now; a pending one is joined, and while one runs (it may have read
- * the roles before this delete) one follow-up is queued, as for an admin's change.
+ * `delayMs` (REPAIR_DELAY_MS, 1 s by default) from now, so the rest of a burst of deletes (an
+ * admin deleting several roles, a purge of messages) joins it instead of queueing more; while
+ * one runs (it may have read the roles before this delete) one follow-up is queued, as for an
+ * admin's change.
  */
-export function queueRepair(deps: WorkerDeps, feature: ManagedFeature, guildId: string): Promise<string> {
+export function queueRepair(
+  deps: WorkerDeps,
+  feature: ManagedFeature,
+  guildId: string,
+  delayMs: number,
+): Promise<string> {
   return addGuildJob(deps.queue, REPAIR_JOBS[feature], guildId, null, {
     repair: true,
     afterChange: true,
-    delayMs: REPAIR_DEBOUNCE_MS,
+    delayMs,
   });
 }
