@@ -1,4 +1,4 @@
-import { repairJobIdFor } from '@spacecadet/contract';
+import { personalityLastRefreshKey, personalityLastRepairKey, repairJobIdFor } from '@spacecadet/contract';
 import { totalXpForLevel } from '@spacecadet/core';
 import { loadPalette } from '@spacecadet/db/queries/color-roles';
 import {
@@ -15,6 +15,7 @@ import {
   personalityConfigs,
 } from '@spacecadet/db/schema';
 import { eq } from 'drizzle-orm';
+import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorkerConfig } from '../src/env.ts';
@@ -30,6 +31,7 @@ import {
   SANDBOX_IDS,
   STATION,
   startHarness,
+  storedKey,
   waitFor,
 } from './helpers.ts';
 
@@ -140,6 +142,29 @@ describe('repairs after an admin deletes what the bot manages', () => {
       REPAIR_DEADLINE_MS,
     );
     expect(memberRoles(harness.sandbox, STATION, rex)).not.toContain(recreated);
+  });
+
+  it('keeps showing that repair after a later run that found everything in place', async () => {
+    const redis = new Redis(harness.redis.url);
+    try {
+      const read = async (key: string) => JSON.parse((await redis.get(storedKey(harness, key))) ?? 'null');
+      // Recorded when the repair ends, a moment after the members got their role.
+      const repair = await waitFor('the repair recorded', () => read(personalityLastRepairKey(STATION)));
+      expect(repair).toMatchObject({
+        summary: '1 role created, 2 members given their role back.',
+        repaired: 3,
+      });
+      expect((await jobs.finished((await jobs.add('personality-roles.refresh')).id ?? '')).state).toBe(
+        'completed',
+      );
+      expect(await read(personalityLastRefreshKey(STATION))).toMatchObject({
+        summary: 'Everything was in place.',
+        repaired: 0,
+      });
+      expect(await read(personalityLastRepairKey(STATION))).toEqual(repair);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('gives a deleted colour role back, and posts a deleted colour panel again', async () => {

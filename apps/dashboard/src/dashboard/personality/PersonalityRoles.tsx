@@ -12,20 +12,16 @@ import { JobWarnings } from '../jobs/JobWarnings.tsx';
 import { jobResultOf } from '../jobs/job-model.ts';
 import { useGuildJob } from '../jobs/useGuildJob.ts';
 import { queryKeys } from '../queries.ts';
+import { LastRefreshNote } from './LastRefreshNote.tsx';
 import { OnboardingCard } from './OnboardingCard.tsx';
 import {
-  CLOCK_TICK_MS,
   jobFailureText,
-  type LastRefresh,
-  NO_REFRESH_YET,
   PERSONALITY_FAILURES,
   PERSONALITY_RESET_CONFIRM,
   PLEASE_SELECT_CHANNEL,
   questionViews,
   REFRESH_NOTE,
-  relativeTime,
   STATE_REFETCH_MS,
-  sentence,
 } from './personality-model.ts';
 
 export default function PersonalityRoles() {
@@ -248,40 +244,6 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
           />
         </>
       )}
-    </>
-  );
-}
-
-/**
- * The latest run that repaired something (when, relative to now, kept current, and what), then
- * the latest run when it came after that one (a run that found everything in place does not
- * hide the repair before it).
- */
-function LastRefreshNote({ last, repair }: { last: LastRefresh | null; repair: LastRefresh | null }) {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), CLOCK_TICK_MS);
-    return () => window.clearInterval(timer);
-  }, []);
-  if (!last && !repair) return <p className="muted small">{NO_REFRESH_YET}</p>;
-  const line = (label: string, run: LastRefresh) => {
-    const summary = sentence(run.summary);
-    const at = new Date(run.ran_at);
-    return (
-      <p className="muted small">
-        {label}{' '}
-        <time dateTime={run.ran_at} title={Number.isNaN(at.getTime()) ? undefined : at.toLocaleString()}>
-          {relativeTime(run.ran_at, now)}
-        </time>
-        {summary ? `: ${summary}` : '.'}
-      </p>
-    );
-  };
-  const later = last && (!repair || last.ran_at > repair.ran_at) ? last : null;
-  return (
-    <>
-      {repair && line('Last repair', repair)}
-      {later && line('Last refresh', later)}
     </>
   );
 }
