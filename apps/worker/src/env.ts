@@ -62,6 +62,16 @@ const EnvSchema = z.object({
     (ms) => ms >= MIN_TAKEOVER_MS,
     `must be at least ${MIN_TAKEOVER_MS}`,
   ),
+  /**
+   * How long the repair of a deleted role or message waits for the rest of a burst of deletes,
+   * or `off`: deletes queue no repair (the 5-minute personality refresh still runs).
+   */
+  REPAIR_DELAY_MS: optionalString.pipe(
+    z
+      .union([z.literal('off'), z.string().regex(/^\d{1,6}$/, 'must be a number of milliseconds or off')])
+      .default('1000')
+      .transform((value) => (value === 'off' ? null : Number(value))),
+  ),
 });
 
 export interface WorkerConfig {
@@ -78,6 +88,8 @@ export interface WorkerConfig {
   jobConcurrency: number;
   /** JOB_LOCK_DURATION_MS: the bound on taking over a dead process's job (see jobs/takeover.ts). */
   jobLockDurationMs: number;
+  /** REPAIR_DELAY_MS: how long a repair after a delete waits for more deletes; null: no repairs on deletes. */
+  repairDelayMs: number | null;
   metrics: MetricsListenConfig;
 }
 
@@ -139,6 +151,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     logLevel: values.LOG_LEVEL,
     jobConcurrency: values.WORKER_CONCURRENCY,
     jobLockDurationMs: values.JOB_LOCK_DURATION_MS,
+    repairDelayMs: values.REPAIR_DELAY_MS,
     metrics: metricsListenConfig(values),
   };
 }

@@ -12,8 +12,8 @@ import type { WorkerDeps } from './deps.ts';
 export interface GuildSetupCacheOptions<T> {
   /** Names the cache in logs. */
   name: string;
-  /** The NOTIFY channel the feature's triggers announce on. */
-  channel: string;
+  /** The NOTIFY channel the feature's triggers announce on (or several). */
+  channel: string | readonly string[];
   max: number;
   load(deps: WorkerDeps, guildId: string): Promise<T>;
   /** Whether a setup just read may be kept; all are when absent. */

@@ -65,6 +65,9 @@ export async function startHarness(fixture?: SandboxFixture): Promise<Harness> {
     DISCORD_API_BASE: sandbox.apiBase,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     JOB_LOCK_DURATION_MS: '2000',
+    // Tests that delete roles or messages to set up a state for the job they run must not race
+    // the worker's own repair of that delete; repairs.test.ts turns it on.
+    REPAIR_DELAY_MS: 'off',
   };
   return {
     sandbox,

@@ -167,6 +167,8 @@ export const PersonalityRolesState = z
     questions: z.array(PersonalityQuestion),
     /** The latest refresh run (every 5 minutes, or after a change): when, and what it repaired. */
     last_refresh: PersonalityLastRefresh.nullable().optional(),
+    /** The latest refresh run that repaired something (null when none did, within 7 days). */
+    last_repair: PersonalityLastRefresh.nullable().optional(),
     /**
      * "Also ask in Discord Onboarding": the enabled questions are also prompts of the server's
      * native Discord Onboarding. Always sent by the API; optional for older answers.

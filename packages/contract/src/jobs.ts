@@ -18,6 +18,7 @@ export const JOB_NAMES = [
   'color-roles.generate',
   'color-roles.post-panel',
   'color-roles.reset',
+  'color-roles.repair',
   'personality-roles.generate',
   'personality-roles.post',
   'personality-roles.refresh',
@@ -70,6 +71,17 @@ export function jobIdFor(name: JobName, guildId: string): string {
 export function jobSchedulerIdFor(name: JobName, guildId: string): string {
   return `schedule.${jobIdFor(name, guildId)}`;
 }
+
+/**
+ * The id of the repair the worker queues itself when an admin deleted a role or message the
+ * bot manages (the feature's repair job, e.g. `color-roles.repair.<guild>.repair`): one id per
+ * guild and job, so a burst of deletes joins one pending repair. Not a `jobIdFor` id: no
+ * dashboard button follows or re-runs it.
+ */
+export function repairJobIdFor(name: JobName, guildId: string): string {
+  return `${jobIdFor(name, guildId)}${REPAIR_JOB_SUFFIX}`;
+}
+export const REPAIR_JOB_SUFFIX = '.repair';
 
 /** Inverse of jobIdFor; null for ids that are not ours. */
 export function parseJobId(jobId: string): { name: JobName; guildId: string } | null {

@@ -107,6 +107,16 @@ export function personalityLastRefreshKey(guildId: string): string {
 }
 
 /**
+ * The latest personality refresh of a guild that repaired something (same JSON as
+ * `personalityLastRefreshKey`), so the dashboard can say when something was last put back even
+ * after a run that found everything in place (the next scheduled one, or a follow-up run a few
+ * milliseconds later).
+ */
+export function personalityLastRepairKey(guildId: string): string {
+  return `personality-roles:last-repair:${guildId}`;
+}
+
+/**
  * Leveling's XP buffer. A member's message cooldown (a key that expires with it), the guild's
  * XP earned since the last flush (hash, fields `<user>:x`, `<user>:m`, `<user>:n`), the set of
  * guilds with buffered XP, a batch taken out of the buffer to be written to Postgres, and the

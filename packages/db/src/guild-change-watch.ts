@@ -21,15 +21,16 @@ export interface GuildChangeHandlers {
 const RECONNECT_MS = 1_000;
 
 /**
- * Listens on its own connection on `channel`: `changed(guild)` for each change, `lost()` when
- * the connection drops; it reconnects by itself after a second.
+ * Listens on its own connection on `channel` (or on each of several): `changed(guild)` for each
+ * change, `lost()` when the connection drops; it reconnects by itself after a second.
  */
 export function watchGuildChanges(
   databaseUrl: string,
-  channel: string,
+  channel: string | readonly string[],
   handlers: GuildChangeHandlers,
 ): GuildChangeWatch {
-  if (!/^[a-z_]+$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  const channels: readonly string[] = typeof channel === 'string' ? [channel] : channel;
+  for (const name of channels) if (!/^[a-z_]+$/.test(name)) throw new Error(`not a channel name: ${name}`);
   let client: pg.Client | null = null;
   let live = false;
   let closed = false;
@@ -46,13 +47,13 @@ export function watchGuildChanges(
     const next = new pg.Client({ connectionString: databaseUrl, application_name: 'spacecadet-setup-watch' });
     client = next;
     next.on('notification', (message) => {
-      if (message.channel === channel && message.payload) handlers.changed(message.payload);
+      if (channels.includes(message.channel) && message.payload) handlers.changed(message.payload);
     });
     next.on('error', () => drop(next));
     next.on('end', () => drop(next));
     next
       .connect()
-      .then(() => next.query(`LISTEN ${channel}`))
+      .then(() => next.query(channels.map((name) => `LISTEN ${name};`).join(' ')))
       .then(() => {
         if (client === next && !closed) live = true;
       })

@@ -1,4 +1,10 @@
-import { type GuildJobPayload, JOB_RETENTION, type JobName, jobIdFor } from '@spacecadet/contract';
+import {
+  type GuildJobPayload,
+  JOB_RETENTION,
+  type JobName,
+  jobIdFor,
+  repairJobIdFor,
+} from '@spacecadet/contract';
 
 /**
  * How a guild action is queued, by the API (an admin's click) and by the worker (a follow-up
@@ -21,7 +27,7 @@ export interface GuildJobQueueLike {
   add(
     name: JobName,
     data: GuildJobPayload,
-    opts: typeof GUILD_JOB_OPTIONS & { jobId: string },
+    opts: typeof GUILD_JOB_OPTIONS & { jobId: string; delay?: number },
   ): Promise<unknown>;
 }
 
@@ -35,15 +41,18 @@ export interface GuildJobQueueLike {
  * through the guild lock.
  *
  * `requestId`: the API request that asked for it, carried to the worker's log lines.
+ *
+ * `repair`: the worker's own repair after a delete it heard of (`repairJobIdFor`), run
+ * `delayMs` later so the rest of a burst of deletes joins it.
  */
 export async function addGuildJob(
   queue: GuildJobQueueLike,
   name: JobName,
   guildId: string,
   userId: string | null,
-  options: { afterChange?: boolean; requestId?: string } = {},
+  options: { afterChange?: boolean; requestId?: string; repair?: boolean; delayMs?: number } = {},
 ): Promise<string> {
-  const jobId = jobIdFor(name, guildId);
+  const jobId = options.repair ? repairJobIdFor(name, guildId) : jobIdFor(name, guildId);
   const data: GuildJobPayload = {
     guild_id: guildId,
     requested_by: userId,
@@ -52,9 +61,9 @@ export async function addGuildJob(
   const state = await queue.getJobState(jobId);
   if (state === 'active' && options.afterChange) {
     const followUp = `${jobId}.followup`;
-    await addJob(queue, name, followUp, await queue.getJobState(followUp), data);
+    await addJob(queue, name, followUp, await queue.getJobState(followUp), data, options.delayMs);
   } else {
-    await addJob(queue, name, jobId, state, data);
+    await addJob(queue, name, jobId, state, data, options.delayMs);
   }
   return jobId;
 }
@@ -66,10 +75,11 @@ async function addJob(
   jobId: string,
   state: string,
   data: GuildJobPayload,
+  delayMs: number | undefined,
 ): Promise<void> {
   if (PENDING_STATES.has(state)) return;
   // A concurrent request may have replaced a finished one already; then add() finds theirs.
   if (state === 'completed' || state === 'failed') await queue.remove(jobId).catch(() => 0);
   // Two concurrent adds with one id still make one job: BullMQ keeps the first.
-  await queue.add(name, data, { ...GUILD_JOB_OPTIONS, jobId });
+  await queue.add(name, data, { ...GUILD_JOB_OPTIONS, jobId, ...(delayMs ? { delay: delayMs } : {}) });
 }

@@ -3,5 +3,6 @@
 export * from './schema/color-roles.ts';
 export * from './schema/guilds.ts';
 export * from './schema/leveling.ts';
+export * from './schema/member-picks.ts';
 export * from './schema/personality.ts';
 export * from './schema/sessions.ts';

@@ -3,6 +3,7 @@ import type { SandboxContext } from './context.ts';
 import {
   addMember,
   deleteMessage,
+  deleteMessages,
   deleteRole,
   guildUpdated,
   memberUpdated,
@@ -205,6 +206,25 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
         return controlError(reply, 404, 'unknown_message', 'No such message in that channel');
       }
       return { ok: true };
+    },
+  );
+
+  // A moderator (or a moderation bot) purging messages: one MESSAGE_DELETE_BULK.
+  app.post<{ Params: { channelId: string }; Body: { messages?: unknown } | undefined }>(
+    '/_sandbox/channels/:channelId/messages/bulk-delete',
+    async (req, reply) => {
+      const found = state.guildOfChannel(req.params.channelId);
+      if (!found) return controlError(reply, 404, 'unknown_channel', 'No such channel');
+      const ids = req.body?.messages;
+      if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id) => typeof id === 'string')) {
+        return controlError(
+          reply,
+          400,
+          'invalid_request',
+          '"messages" must be a non-empty array of message ids',
+        );
+      }
+      return { deleted: deleteMessages(state, found.guild, found.channel.id, ids) };
     },
   );
 

@@ -28,6 +28,7 @@ const EVENT_INTENTS: Partial<Record<GatewayDispatchEvents, number>> = {
   [GatewayDispatchEvents.MessageCreate]: GatewayIntentBits.GuildMessages,
   [GatewayDispatchEvents.MessageUpdate]: GatewayIntentBits.GuildMessages,
   [GatewayDispatchEvents.MessageDelete]: GatewayIntentBits.GuildMessages,
+  [GatewayDispatchEvents.MessageDeleteBulk]: GatewayIntentBits.GuildMessages,
 };
 
 /** The shard a guild belongs to, Discord's formula. */

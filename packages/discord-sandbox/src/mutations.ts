@@ -255,6 +255,32 @@ export function deleteMessage(
 }
 
 /**
+ * Deletes several messages of one channel at once (a bulk delete): one MESSAGE_DELETE_BULK
+ * naming the ones that existed, as Discord sends. Returns their ids.
+ */
+export function deleteMessages(
+  state: SandboxState,
+  guild: SandboxGuild,
+  channelId: string,
+  ids: readonly string[],
+): string[] {
+  const wanted = new Set(ids);
+  const list = state.messages.get(channelId) ?? [];
+  const deleted = list.filter((m) => wanted.has(m.id)).map((m) => m.id);
+  if (deleted.length === 0) return deleted;
+  state.messages.set(
+    channelId,
+    list.filter((m) => !wanted.has(m.id)),
+  );
+  state.dispatch(
+    GatewayDispatchEvents.MessageDeleteBulk,
+    { ids: deleted, channel_id: channelId, guild_id: guild.id },
+    guild.id,
+  );
+  return deleted;
+}
+
+/**
  * After a reset the bot must see the fixture again without re-identifying (discord.js
  * throttles identify by 5 s): a guild it stays in goes briefly unavailable and comes back
  * whole, a guild it left is deleted, a guild it is now in is created.

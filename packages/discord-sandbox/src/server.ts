@@ -10,6 +10,7 @@ import { defaultFixture, type SandboxFixture } from './fixture.ts';
 import { SandboxGateway } from './gateway.ts';
 import { registerAuthorize } from './oauth-authorize.ts';
 import { registerToken } from './oauth-token.ts';
+import { registerBulkDeleteRoute } from './rest/bulk-delete.ts';
 import { registerChannelRoutes } from './rest/channels.ts';
 import { registerGuildRoutes } from './rest/guilds.ts';
 import { discordError, installRestHooks } from './rest/http.ts';
@@ -97,6 +98,7 @@ function buildApp(ctx: SandboxContext): { app: FastifyInstance; gateway: Sandbox
         registerOnboardingRoutes(api, ctx);
         registerMessageRoutes(api, ctx);
         registerChannelRoutes(api, ctx);
+        registerBulkDeleteRoute(api, ctx);
         registerInteractionRoutes(api, ctx);
       },
       { prefix },

@@ -5,6 +5,7 @@ import {
   PersonalityQuestionType,
   type PersonalityRolesState,
   personalityLastRefreshKey,
+  personalityLastRepairKey,
   routes,
 } from '@spacecadet/contract';
 import { type Db, type DbTransaction, personalityConfigs, personalityQuestions } from '@spacecadet/db';
@@ -55,14 +56,24 @@ function toQuestion(question: StoredPersonalityQuestion): PersonalityQuestion {
  * configuration: while Redis is down, or for a record that does not parse, the page says no
  * refresh ran rather than failing.
  */
-async function readLastRefresh(redis: Redis, guildId: string): Promise<PersonalityLastRefresh | null> {
+async function readLastRefresh(
+  redis: Redis,
+  guildId: string,
+): Promise<{ run: PersonalityLastRefresh | null; repair: PersonalityLastRefresh | null }> {
   try {
-    const stored = await redis.get(personalityLastRefreshKey(guildId));
-    if (stored === null) return null;
-    const parsed = PersonalityLastRefresh.safeParse(JSON.parse(stored));
-    return parsed.success ? parsed.data : null;
+    const stored = await redis.mget(personalityLastRefreshKey(guildId), personalityLastRepairKey(guildId));
+    const [run, repair] = stored.map((json) => {
+      if (json === null) return null;
+      try {
+        const parsed = PersonalityLastRefresh.safeParse(JSON.parse(json));
+        return parsed.success ? parsed.data : null;
+      } catch {
+        return null;
+      }
+    });
+    return { run: run ?? null, repair: repair ?? null };
   } catch {
-    return null;
+    return { run: null, repair: null };
   }
 }
 
@@ -80,7 +91,9 @@ async function readState(db: Db, redis: Redis, guildId: string): Promise<Persona
     questions: questions
       .filter((q) => PersonalityQuestionType.safeParse(q.questionType).success)
       .map(toQuestion),
-    last_refresh: config.configured ? lastRefresh : null,
+    last_refresh: config.configured ? lastRefresh.run : null,
+    // Sent only when a run repaired something (older dashboards know only last_refresh).
+    ...(config.configured && lastRefresh.repair ? { last_repair: lastRefresh.repair } : {}),
     onboarding: config.onboardingEnabled,
   };
 }

@@ -5,6 +5,7 @@ import type { WorkerFeature } from './feature.ts';
 import { levelingFeature } from './leveling/index.ts';
 import { personalityRolesFeature } from './personality-roles/index.ts';
 import { presenceFeature } from './presence/index.ts';
+import { repairsFeature } from './repairs/index.ts';
 
 /** Every feature of the worker. A new feature is one folder and one line here. */
 export const FEATURES = [
@@ -13,6 +14,7 @@ export const FEATURES = [
   colorRolesFeature,
   personalityRolesFeature,
   levelingFeature,
+  repairsFeature,
 ] as const satisfies readonly WorkerFeature[];
 
 /** Every job name of the contract has a handler in some feature; a missing one is a type error. */

@@ -10,6 +10,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { Db, DbTransaction } from '../client.ts';
 import { colorGroups, colorPanels, colorShades, colors } from '../schema/color-roles.ts';
 import { guildConfigs } from '../schema/guilds.ts';
+import { COLOR_PICK_SCOPE, forgetFeaturePicks } from './member-picks.ts';
 
 /**
  * The color roles reads and writes both the API and the worker make, in one shape: what the
@@ -143,12 +144,19 @@ export async function setShadeRoleId(db: Db, shadeId: number, roleId: string | n
   await db.update(colorShades).set({ roleId }).where(eq(colorShades.id, shadeId));
 }
 
-/** Removes every group, color and shade of the guild (shades and colors cascade). */
+/**
+ * Every change of a guild's colours, shades or panel is announced on this Postgres channel
+ * (triggers, migration 0007), the guild id as payload.
+ */
+export const COLOR_SETUP_CHANNEL = 'color_setup_changed';
+
+/** Removes every group, color and shade of the guild (shades and colors cascade), and members' colour picks. */
 export async function deletePalette(db: Db, guildId: string): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.delete(colorShades).where(eq(colorShades.guildId, guildId));
     await tx.delete(colors).where(eq(colors.guildId, guildId));
     await tx.delete(colorGroups).where(eq(colorGroups.guildId, guildId));
+    await forgetFeaturePicks(tx, guildId, COLOR_PICK_SCOPE);
   });
 }
 

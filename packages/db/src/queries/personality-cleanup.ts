@@ -7,6 +7,7 @@ import {
   personalityOptions,
   personalityQuestions,
 } from '../schema/personality.ts';
+import { forgetFeaturePicks, personalityPickScope } from './member-picks.ts';
 
 /**
  * Personality roles reset: what the setup made in Discord is put away in one transaction and
@@ -59,6 +60,7 @@ export async function retirePersonalitySetup(
     if (entries.length > 0) await tx.insert(personalityCleanup).values(entries).onConflictDoNothing();
     await tx.delete(personalityQuestions).where(eq(personalityQuestions.guildId, guildId));
     await tx.delete(personalityOptions).where(eq(personalityOptions.guildId, guildId));
+    await forgetFeaturePicks(tx, guildId, personalityPickScope(''));
     await tx
       .update(personalityConfigs)
       .set({

@@ -12,24 +12,20 @@ import { JobWarnings } from '../jobs/JobWarnings.tsx';
 import { jobResultOf } from '../jobs/job-model.ts';
 import { useGuildJob } from '../jobs/useGuildJob.ts';
 import { queryKeys } from '../queries.ts';
+import { LastRefreshNote } from './LastRefreshNote.tsx';
 import { OnboardingCard } from './OnboardingCard.tsx';
 import {
   CHOOSE_CATEGORY,
-  CLOCK_TICK_MS,
   deleteRolesConfirmText,
   INIT_CATEGORIES,
   initChoiceText,
   jobFailureText,
-  type LastRefresh,
-  NO_REFRESH_YET,
   PERSONALITY_FAILURES,
   PLEASE_SELECT_CHANNEL,
   questionViews,
   REFRESH_NOTE,
-  relativeTime,
   resetConfirmText,
   STATE_REFETCH_MS,
-  sentence,
 } from './personality-model.ts';
 
 export default function PersonalityRoles() {
@@ -279,7 +275,7 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
             </div>
             <div className="refresh-notes">
               <p className="muted small">{REFRESH_NOTE}</p>
-              <LastRefreshNote last={data.last_refresh ?? null} />
+              <LastRefreshNote last={data.last_refresh ?? null} repair={data.last_repair ?? null} />
             </div>
             {jobView}
           </section>
@@ -331,26 +327,5 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
         </>
       )}
     </>
-  );
-}
-
-/** The latest refresh run: when, relative to now (kept current), and what it repaired. */
-function LastRefreshNote({ last }: { last: LastRefresh | null }) {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), CLOCK_TICK_MS);
-    return () => window.clearInterval(timer);
-  }, []);
-  if (!last) return <p className="muted small">{NO_REFRESH_YET}</p>;
-  const summary = sentence(last.summary);
-  const at = new Date(last.ran_at);
-  return (
-    <p className="muted small">
-      Last refresh{' '}
-      <time dateTime={last.ran_at} title={Number.isNaN(at.getTime()) ? undefined : at.toLocaleString()}>
-        {relativeTime(last.ran_at, now)}
-      </time>
-      {summary ? `: ${summary}` : '.'}
-    </p>
   );
 }

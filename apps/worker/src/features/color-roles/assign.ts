@@ -14,6 +14,7 @@ import type { DeferFirst, EphemeralAnswer } from '../../interactions/respond.ts'
 import type { PanelInteraction } from '../../interactions/types.ts';
 import { withLockWhenFree } from '../../jobs/guild-lock.ts';
 import { paletteRoleIds } from './palette.ts';
+import { colorTargetKey, recordColorPickKey } from './picks.ts';
 import { clearColorWarnings, recordColorWarning, roleAboveBotWarning } from './warnings.ts';
 
 export const ROLE_ABOVE_BOT_MESSAGE =
@@ -69,6 +70,7 @@ export async function assignColorRole(
     roleId,
     name: guild?.roles.cache.get(roleId)?.name ?? choice.name,
     colorName: choice.name,
+    targetKey: colorTargetKey(palette, roleId),
     ...pickContext(interaction, guildId, palette),
   };
   return lastPickWins(interaction, deps, COLOR_PICKS, DEFAULT_GROUP, pick, deferFirst);
@@ -95,7 +97,17 @@ export async function removeColorRoles(
  * A colour click as recorded for the member's lock holder, which may run in another process:
  * what it asks for, plus the palette's roles and the member's roles as the click saw them.
  */
-type ColorPick = ({ kind: 'pick'; roleId: string; name: string; colorName: string } | { kind: 'remove' }) &
+type ColorPick = (
+  | {
+      kind: 'pick';
+      roleId: string;
+      name: string;
+      colorName: string;
+      /** The palette entry's stable key, for `member_role_picks`. */
+      targetKey: string | null;
+    }
+  | { kind: 'remove' }
+) &
   PickContext;
 
 interface PickContext {
@@ -150,6 +162,7 @@ async function applyColorPick(
     return { content: ROLE_ABOVE_BOT_MESSAGE };
   }
   if (outcome === 'unknown-role') return { content: ROLE_MISSING_MESSAGE };
+  if (pick.targetKey) recordColorPickKey(deps, guildId, pick.userId, pick.targetKey);
   await clearColorWarnings(deps.redis, guildId, [roleId]);
   return { content: `You now have the **${pick.colorName}** color.` };
 }
@@ -170,6 +183,7 @@ async function applyRemove(
     case 'none':
       return { content: NO_COLOR_MESSAGE };
     case 'removed':
+      recordColorPickKey(deps, guildId, pick.userId, null);
       return { content: COLOR_REMOVED_MESSAGE };
     case 'missing-permissions': {
       const guild = deps.client.guilds.cache.get(guildId);

@@ -1,4 +1,5 @@
 import type { ColorRolesMode, JobResult } from '@spacecadet/contract';
+import type { StoredColor } from '@spacecadet/db/queries/color-roles';
 import {
   loadColorRolesMode,
   loadPalette,
@@ -6,7 +7,7 @@ import {
   setColorRoleId,
   setShadeRoleId,
 } from '@spacecadet/db/queries/color-roles';
-import { DiscordAPIError, Routes } from 'discord.js';
+import { type APIRole, DiscordAPIError, Routes } from 'discord.js';
 import { fetchGuildRoles, fetchMember, highestRolePosition } from '../../discord-rest.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import {
@@ -17,6 +18,7 @@ import {
 } from '../../roles/pending-roles.ts';
 import { retireOtherModeRoles } from './mode-switch.ts';
 import { paletteRoleIds } from './palette.ts';
+import { giveColorPicksBack } from './picks.ts';
 import { colorRolePlacement } from './role-placement.ts';
 import { COLOR_ROLES_FEATURE, type RoleTarget, roleTargets } from './role-targets.ts';
 import { clearColorWarnings, recordColorWarning, roleAboveBotWarning } from './warnings.ts';
@@ -31,7 +33,7 @@ const ROLE_REASON = 'Space Cadet: color roles';
  * (`retireOtherModeRoles`).
  */
 export async function generateColorRoles(context: JobContext): Promise<JobResult> {
-  const { db, client, redis } = context.deps;
+  const { db, client } = context.deps;
   const guildId = context.payload.guild_id;
   await context.progress(0);
 
@@ -43,28 +45,11 @@ export async function generateColorRoles(context: JobContext): Promise<JobResult
   const targets = roleTargets(palette, mode);
   const roles = await fetchGuildRoles(client, guildId);
   const existing = new Set(roles.map((role) => role.id));
-  const claimed = new Set([...paletteRoleIds(palette)].filter((id) => existing.has(id)));
-  const missing = targets.filter((target) => !target.roleId || !existing.has(target.roleId));
-
-  const pending = await loadPendingRoles(redis, COLOR_ROLES_FEATURE, guildId);
-  const adoptions = adoptOrphansWithinCap(
-    { missing, pending, roles: () => roles, claimed, count: roles.length },
-    { need: 'colors need', advice: 'Delete some roles or colors, then try again.' },
+  const made = await ensureColorRoles(context, palette, targets, roles, (fraction) =>
+    context.progress(10 + 50 * fraction),
   );
-  await context.progress(10);
-
-  let created = 0;
-  let done = 0;
-  for (const target of missing) {
-    const adopted = adoptions.get(target.key);
-    const roleId =
-      adopted?.id ?? (await createMarkedRole(context, COLOR_ROLES_FEATURE, target, 'color roles'));
-    await saveRoleId(context, target, roleId);
-    await clearPendingRole(redis, COLOR_ROLES_FEATURE, guildId, target.key);
-    if (!adopted) created += 1;
-    done += 1;
-    await context.progress(10 + (50 * done) / missing.length);
-  }
+  const { created } = made;
+  await context.progress(60);
 
   const retired = await retireOtherModeRoles(context, mode, existing, (fraction) =>
     context.progress(60 + 35 * fraction),
@@ -77,7 +62,8 @@ export async function generateColorRoles(context: JobContext): Promise<JobResult
       mode,
       seeded,
       created,
-      adopted: adoptions.size,
+      adopted: made.adopted,
+      givenBack: made.givenBack,
       reused,
       deleted: retired.deleted,
       moved: retired.moved,
@@ -101,6 +87,59 @@ function retiredSummary(mode: ColorRolesMode, retired: { deleted: number; moved:
   return ` ${plural(retired.deleted, `${other}-mode role`)} removed; ${plural(retired.moved, 'member')} moved to the closest ${mode === 'shades' ? 'shade' : 'color'}.`;
 }
 
+export interface EnsuredColorRoles {
+  created: number;
+  adopted: number;
+  /** Members given a recreated role back (their recorded pick). */
+  givenBack: number;
+}
+
+/**
+ * Makes every target (a colour or shade of the current mode) have a live Discord role: each one
+ * without a role, or whose role is gone from `roles`, gets one adopted from a killed run or newly
+ * created, stored right after Discord made it. The whole run is checked against the 250-role cap
+ * first. Members whose recorded pick was a recreated role get the new one. Shared by Generate
+ * Roles and the repair after an admin deleted colour roles.
+ */
+export async function ensureColorRoles(
+  context: JobContext,
+  palette: readonly StoredColor[],
+  targets: readonly RoleTarget[],
+  roles: readonly APIRole[],
+  onProgress: (fraction: number) => Promise<void> = async () => {},
+): Promise<EnsuredColorRoles> {
+  const { redis } = context.deps;
+  const guildId = context.payload.guild_id;
+  const existing = new Set(roles.map((role) => role.id));
+  const claimed = new Set([...paletteRoleIds(palette)].filter((id) => existing.has(id)));
+  const missing = targets.filter((target) => !target.roleId || !existing.has(target.roleId));
+  if (missing.length === 0) return { created: 0, adopted: 0, givenBack: 0 };
+
+  const pending = await loadPendingRoles(redis, COLOR_ROLES_FEATURE, guildId);
+  const adoptions = adoptOrphansWithinCap(
+    { missing, pending, roles: () => roles, claimed, count: roles.length },
+    { need: 'colors need', advice: 'Delete some roles or colors, then try again.' },
+  );
+
+  let created = 0;
+  let done = 0;
+  const recreated = new Map<string, string>();
+  for (const target of missing) {
+    const adopted = adoptions.get(target.key);
+    const roleId =
+      adopted?.id ?? (await createMarkedRole(context, COLOR_ROLES_FEATURE, target, 'color roles'));
+    await saveRoleId(context, target, roleId);
+    await clearPendingRole(redis, COLOR_ROLES_FEATURE, guildId, target.key);
+    if (!adopted) created += 1;
+    recreated.set(target.key, roleId);
+    done += 1;
+    await onProgress(done / missing.length);
+  }
+  const current = new Set(targets.map((target) => recreated.get(target.key) ?? target.roleId ?? ''));
+  const givenBack = await giveColorPicksBack(context.deps, guildId, recreated, current);
+  return { created, adopted: adoptions.size, givenBack };
+}
+
 async function saveRoleId(context: JobContext, target: RoleTarget, roleId: string): Promise<void> {
   if (target.kind === 'color') await setColorRoleId(context.deps.db, target.id, roleId);
   else await setShadeRoleId(context.deps.db, target.id, roleId);
@@ -113,7 +152,7 @@ async function saveRoleId(context: JobContext, target: RoleTarget, roleId: strin
  * the warning now rather than when members click). Clears warnings of roles that became
  * manageable.
  */
-async function placeAndCheckRoles(context: JobContext): Promise<string[]> {
+export async function placeAndCheckRoles(context: JobContext): Promise<string[]> {
   const { client, db, redis } = context.deps;
   const guildId = context.payload.guild_id;
   const botId = client.user?.id;

@@ -5,6 +5,7 @@ import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
 import { guildMembers } from '../../guild-members.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { moveMemberColor } from './assign.ts';
+import { recordColorPick } from './picks.ts';
 import { otherModeRoles, type RetiredRole, roleTargets } from './role-targets.ts';
 import { clearColorWarnings } from './warnings.ts';
 
@@ -63,7 +64,10 @@ export async function retireOtherModeRoles(
         currentIds,
         ROLE_REASON,
       );
-      if (outcome === 'moved') result.moved += 1;
+      if (outcome === 'moved') {
+        result.moved += 1;
+        recordColorPick(context.deps, guildId, member.user.id, palette, successor);
+      }
       if (outcome === 'missing-permissions' || outcome === 'unknown-role') {
         failedSuccessors.add(successor);
         result.warnings.push(

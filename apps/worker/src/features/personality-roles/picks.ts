@@ -1,10 +1,11 @@
-import { lastPersonalityPickKey } from '@spacecadet/contract';
+import { lastPersonalityPickKey, memberPickLockKey } from '@spacecadet/contract';
 import {
   PERSONALITY_CUSTOM_ID_PREFIX,
   type PersonalityAction,
   parsePersonalityCustomId,
 } from '@spacecadet/core';
 import { addGuildJob } from '@spacecadet/db/guild-jobs';
+import { personalityPickScope } from '@spacecadet/db/queries/member-picks';
 import {
   loadPersonalityQuestion,
   type StoredPersonalityQuestion,
@@ -12,10 +13,17 @@ import {
 import { escapeMarkdown, PermissionFlagsBits, Routes } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
-import { clickMemberRoleIds, lastPickWins, type PickFeature } from '../../interactions/member-lock.ts';
+import {
+  clickMemberRoleIds,
+  lastPickWins,
+  MEMBER_PICK_LOCK_TTL_MS,
+  type PickFeature,
+} from '../../interactions/member-lock.ts';
 import { answerEphemeral, type DeferFirst, type EphemeralAnswer } from '../../interactions/respond.ts';
 import type { ComponentRoute, PanelInteraction } from '../../interactions/types.ts';
-import { PERSONALITY_FEATURE } from './roles.ts';
+import { withLockWhenFree } from '../../jobs/guild-lock.ts';
+import { type GiveBack, givePicksBack, recordMemberPick } from '../../roles/member-picks.ts';
+import { PERSONALITY_FEATURE, personalityTargetKey } from './roles.ts';
 
 export const PERSONALITY_PANEL_OUT_OF_DATE =
   'This question is out of date. Ask an admin to post the role messages again.';
@@ -26,6 +34,7 @@ export const PERSONALITY_ROLE_ABOVE_BOT_MESSAGE =
 export const PERSONALITY_MISSING_MANAGE_ROLES_MESSAGE =
   "I can't change your roles: I need the Manage Roles permission. Ask an admin.";
 export const PERSONALITY_PICK_REASON = 'Space Cadet: personality pick';
+const PERSONALITY_GIVE_BACK_REASON = 'Space Cadet: personality role recreated';
 /** Covers clicks that waited on the lock: their payload predates the change recorded here. */
 export const LAST_PERSONALITY_TTL_SECONDS = 5 * 60;
 
@@ -133,10 +142,62 @@ async function pickRoles(
     choice,
     chosenRoles,
     title: question.title,
-    options: question.options.map((option) => ({ roleId: option.roleId, label: option.label })),
+    options: question.options.map((option) => ({
+      roleId: option.roleId,
+      label: option.label,
+      targetKey: personalityTargetKey(option),
+    })),
     payloadRoles: [...clickMemberRoleIds(interaction)],
   };
   return lastPickWins(interaction, deps, PERSONALITY_PICKS, question.questionType, pick, deferFirst);
+}
+
+/** How long giving a recreated role back waits for the member's clicks before trying later. */
+const GIVE_BACK_LOCK_WAIT_MS = 10_000;
+
+/**
+ * After option roles were recreated (`recreated`: target key → new role id), each member whose
+ * recorded answers include one gets the new role, under their click lock. Their record of the
+ * question's roles in Redis is dropped, so their next click starts from what Discord sends.
+ */
+export function givePersonalityPicksBack(
+  deps: WorkerDeps,
+  guildId: string,
+  questions: readonly StoredPersonalityQuestion[],
+  recreated: ReadonlyMap<string, string>,
+): Promise<number> {
+  const questionOf = new Map(
+    questions.flatMap((question) =>
+      question.options.map((option) => [personalityTargetKey(option), question.questionType] as const),
+    ),
+  );
+  return givePicksBack(deps, guildId, recreated, async (userId, targetKey, roleId): Promise<GiveBack> => {
+    const questionType = questionOf.get(targetKey);
+    if (!questionType) return 'skipped';
+    const lock = await withLockWhenFree(
+      deps.redis,
+      memberPickLockKey(PERSONALITY_FEATURE, guildId, userId),
+      MEMBER_PICK_LOCK_TTL_MS,
+      GIVE_BACK_LOCK_WAIT_MS,
+      async (): Promise<GiveBack> => {
+        try {
+          await deps.client.rest.put(Routes.guildMemberRole(guildId, userId, roleId), {
+            reason: PERSONALITY_GIVE_BACK_REASON,
+          });
+        } catch (error) {
+          if (isDiscordError(error, DiscordCodes.UnknownMember, DiscordCodes.UnknownUser)) return 'gone';
+          if (isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.UnknownRole))
+            return 'skipped';
+          throw error;
+        }
+        await deps.redis.del(lastPersonalityPickKey(guildId, userId, questionType));
+        return 'given';
+      },
+    );
+    // A member clicking non-stop for 10 s: the job fails this attempt and its retry resumes.
+    if (!lock.acquired) throw new Error(`member ${userId} kept changing their roles; try again`);
+    return lock.value;
+  });
 }
 
 /** Asks the refresh to recreate the question's missing roles (a pending refresh is joined). */
@@ -157,7 +218,8 @@ interface PersonalityPick {
   choice: Choice;
   chosenRoles: string[];
   title: string;
-  options: Array<{ roleId: string | null; label: string }>;
+  /** Each option's role, label and stable key (`member_role_picks` records keys, not role ids). */
+  options: Array<{ roleId: string | null; label: string; targetKey: string }>;
   payloadRoles: string[];
 }
 
@@ -197,10 +259,28 @@ async function applyQuestionPicks(
       ? { content: PERSONALITY_MISSING_MANAGE_ROLES_MESSAGE }
       : { content: PERSONALITY_ROLE_ABOVE_BOT_MESSAGE };
   }
+  recordPersonalityPick(deps, newest, outcome);
   const labels = newest.options.flatMap((option) =>
     option.roleId && outcome.has(option.roleId) ? [option.label] : [],
   );
   return { content: personalityAnswerMessage(newest.title, labels) };
+}
+
+/**
+ * The one place a member's answers are recorded (`member_role_picks`, written behind the click):
+ * the question's options whose roles they hold now, by option, so a recreated role goes back to
+ * them. Called once a click's role changes went through.
+ */
+function recordPersonalityPick(deps: WorkerDeps, pick: PersonalityPick, held: ReadonlySet<string>): void {
+  const targetKeys = pick.options.flatMap((option) =>
+    option.roleId && held.has(option.roleId) ? [option.targetKey] : [],
+  );
+  recordMemberPick(deps, {
+    guildId: pick.guildId,
+    userId: pick.userId,
+    scope: personalityPickScope(pick.questionType),
+    targetKeys,
+  });
 }
 
 /**

@@ -1,5 +1,9 @@
 import type { JobResult } from '@spacecadet/contract';
-import { type PersonalityLastRefresh, personalityLastRefreshKey } from '@spacecadet/contract';
+import {
+  type PersonalityLastRefresh,
+  personalityLastRefreshKey,
+  personalityLastRepairKey,
+} from '@spacecadet/contract';
 import {
   loadPersonalityQuestions,
   type StoredPersonalityQuestion,
@@ -55,6 +59,7 @@ export async function refreshPersonalityRoles(context: JobContext): Promise<JobR
       : 0;
     const repairs = [
       [roles.created + roles.adopted, 'role', 'created'],
+      [roles.givenBack, 'member', 'given their role back'],
       [messages?.reposted ?? 0, 'message', 're-posted'],
       [messages?.posted ?? 0, 'message', 'posted'],
       [messages?.edited ?? 0, 'message', 'updated'],
@@ -112,8 +117,18 @@ async function refreshOnboarding(
 /** Kept a while after the guild's last refresh, so a guild the bot left does not keep it forever. */
 const LAST_REFRESH_TTL_SECONDS = 7 * 24 * 3600;
 
-/** What the dashboard shows as the last refresh (`personalityLastRefreshKey`). */
+/**
+ * What the dashboard shows as the last refresh (`personalityLastRefreshKey`), and, for a run that
+ * repaired something, as the last repair (`personalityLastRepairKey`), which a later run that
+ * found everything in place leaves alone.
+ */
 async function recordRefresh(redis: Redis, guildId: string, outcome: { summary: string; repaired: number }) {
-  const record: PersonalityLastRefresh = { ran_at: new Date().toISOString(), ...outcome };
-  await redis.set(personalityLastRefreshKey(guildId), JSON.stringify(record), 'EX', LAST_REFRESH_TTL_SECONDS);
+  const record = JSON.stringify({
+    ran_at: new Date().toISOString(),
+    ...outcome,
+  } satisfies PersonalityLastRefresh);
+  const write = redis.multi().set(personalityLastRefreshKey(guildId), record, 'EX', LAST_REFRESH_TTL_SECONDS);
+  if (outcome.repaired > 0)
+    write.set(personalityLastRepairKey(guildId), record, 'EX', LAST_REFRESH_TTL_SECONDS);
+  await write.exec();
 }

@@ -14,6 +14,7 @@ import {
   loadPendingRoles,
   type PendingRoleTarget,
 } from '../../roles/pending-roles.ts';
+import { givePersonalityPicksBack } from './picks.ts';
 
 /** Names this feature's marks of role creates in flight and its job lock. */
 export const PERSONALITY_FEATURE = 'personality-roles';
@@ -28,7 +29,9 @@ function wantedOptions(questions: readonly StoredPersonalityQuestion[]): StoredP
   return questions.filter((question) => question.isEnabled).flatMap((question) => question.options);
 }
 
-const targetKey = (option: StoredPersonalityOption) => `option:${option.id}`;
+/** An option's stable key: marks its role create in flight and keys members' picks of it. */
+export const personalityTargetKey = (option: StoredPersonalityOption) => `option:${option.id}`;
+const targetKey = personalityTargetKey;
 const roleTarget = (option: StoredPersonalityOption): PendingRoleTarget => ({
   key: targetKey(option),
   name: roleName(option),
@@ -38,6 +41,8 @@ const roleTarget = (option: StoredPersonalityOption): PendingRoleTarget => ({
 export interface RolesOutcome {
   created: number;
   adopted: number;
+  /** Members given a recreated role back (their recorded answer). */
+  givenBack: number;
   warnings: string[];
 }
 
@@ -69,7 +74,9 @@ export async function ensurePersonalityRoles(
     view = await options.reread();
     missing = missingIn(view);
   }
-  if (missing.length === 0) return { created: 0, adopted: 0, warnings: manageWarnings(view, wanted) };
+  if (missing.length === 0) {
+    return { created: 0, adopted: 0, givenBack: 0, warnings: manageWarnings(view, wanted) };
+  }
 
   const claimed = new Set(
     questions
@@ -101,6 +108,7 @@ export async function ensurePersonalityRoles(
 
   let created = 0;
   let done = 0;
+  const recreated = new Map<string, string>();
   for (const option of missing) {
     const adopted = adoptions.get(targetKey(option))?.id;
     const roleId =
@@ -115,13 +123,14 @@ export async function ensurePersonalityRoles(
         channelId: null,
         name: option.label,
       });
-    }
+    } else recreated.set(targetKey(option), roleId);
     await clearPendingRole(redis, PERSONALITY_FEATURE, guildId, targetKey(option));
     if (!adopted) created += 1;
     done += 1;
     await options.onProgress?.(done / missing.length);
   }
-  return { created, adopted: adoptions.size, warnings: manageWarnings(view, wanted) };
+  const givenBack = await givePersonalityPicksBack(context.deps, guildId, questions, recreated);
+  return { created, adopted: adoptions.size, givenBack, warnings: manageWarnings(view, wanted) };
 }
 
 /** Discord allows 100 characters in a role name; option labels are shorter, but stay safe. */
