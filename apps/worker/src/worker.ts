@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { bullPrefix, JOB_QUEUE, redisKeyPrefix } from '@spacecadet/contract';
+import { hostname } from 'node:os';
+import { bullPrefix, JOB_QUEUE, redisKeyPrefix, workerConnectionName } from '@spacecadet/contract';
 import { createDb } from '@spacecadet/db';
 import type { MetricsServer } from '@spacecadet/db/metrics-server';
 import { watchRedisDurability } from '@spacecadet/db/redis-durability';
@@ -33,9 +35,13 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
-/** The name of the worker's own Redis connections (`CLIENT LIST`), per deployment prefix. */
-export function workerConnectionName(redisPrefix: string): string {
-  return `spacecadet-worker:${redisPrefix}`;
+/**
+ * This process among the workers sharing the queue: host, pid and a random part (the pid
+ * alone repeats across containers). Names its Redis connections and its BullMQ worker.
+ */
+function workerInstance(): string {
+  const host = hostname().replace(/[^A-Za-z0-9_.-]/g, '_') || 'host';
+  return `${host}-${process.pid}-${randomBytes(3).toString('hex')}`;
 }
 
 /**
@@ -52,8 +58,10 @@ export async function startWorker(
     onIdleError: (error) => logger.warn(errorFields(error), 'idle postgres connection lost'),
   });
   const db = database.db;
-  // Named so `CLIENT LIST` shows whose connections these are (BullMQ names its blocking one).
-  const connectionName = workerConnectionName(config.redisPrefix);
+  const instance = workerInstance();
+  // Named so `CLIENT LIST` shows whose connections these are, and the API can tell whether the
+  // process running a job is still there (BullMQ's worker keeps the name on its connections).
+  const connectionName = workerConnectionName(config.redisPrefix, instance);
   const redis = new Redis(config.redisUrl, {
     keyPrefix: redisKeyPrefix(config.redisPrefix),
     connectionName,
@@ -132,7 +140,7 @@ export async function startWorker(
       checkEveryMs: options.scheduleCheckMs ?? SCHEDULE_CHECK_MS,
       logger,
     });
-    jobWorker = createJobWorker(deps, bullConnection, features.jobs);
+    jobWorker = createJobWorker(deps, bullConnection, features.jobs, instance);
     metrics?.watchJobs(jobWorker);
     void jobWorker.run().catch((error: unknown) => logger.error(errorFields(error), 'job worker stopped'));
     await jobWorker.waitUntilReady();
