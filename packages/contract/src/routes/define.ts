@@ -29,6 +29,11 @@ export interface RouteDef {
   readonly needsBot?: boolean;
   /** Body ids that must name a channel, role or member of the path's guild (400 otherwise). */
   readonly guildRefs?: GuildRefSpec;
+  /**
+   * Error statuses this route answers besides those of its kind (`errorResponses`), e.g. 401
+   * for a refused sign-in code or 409 for a reward level already taken. Documented in OpenAPI.
+   */
+  readonly errors?: readonly number[];
 }
 
 export const none = null;
