@@ -1,7 +1,10 @@
 /**
  * `pnpm dev`: the whole product on this machine against local PostgreSQL and Redis, with the
- * Discord sandbox standing in for Discord unless DISCORD_API_BASE points elsewhere. Needs no .env.
+ * Discord sandbox standing in for Discord unless DISCORD_API_BASE points elsewhere. Needs no .env;
+ * reads the repo root's .env when there is one (set variables win).
  */
+// First: the repo's .env is read before any module looks at the environment.
+import '@spacecadet/contract/env-file';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';

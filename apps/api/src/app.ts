@@ -1,8 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyLoggerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ApiConfig } from './env.ts';
 import { ApiError } from './errors.ts';
+import { serializeRequest } from './log-redaction.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerDocs } from './plugins/docs.ts';
 import { answerClientError, registerErrorHandling, sendError } from './plugins/errors.ts';
@@ -50,15 +51,24 @@ const rememberingSerializer: typeof serializerCompiler = (route) => {
   };
 };
 
+/** The logger with the request serializer that keeps secrets in URLs out of the log. */
+function loggerOptions(logger: NonNullable<BuildAppOptions['logger']>): boolean | FastifyLoggerOptions {
+  if (logger === false) return false;
+  return { ...(logger === true ? {} : logger), serializers: { req: serializeRequest } };
+}
+
 export interface BuildAppOptions {
-  /** Pino logger options, or false for silence (tests). Default: the config's log level. */
-  logger?: boolean | { level: string };
+  /**
+   * Pino logger options, or false for silence (tests). Default: the config's log level. A
+   * `stream` takes the JSON lines instead of stdout (tests read them).
+   */
+  logger?: boolean | { level: string; stream?: { write(line: string): void } };
 }
 
 /** Builds the whole API (plugins, services, routes) without listening; tests use it too. */
 export async function buildApp(config: ApiConfig, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: loggerOptions(options.logger ?? { level: config.logLevel }),
     bodyLimit: BODY_LIMIT_BYTES,
     // Request ids let a 500's log line be found from the client's report: a safe incoming
     // x-request-id or a fresh UUID (request-id.ts), echoed in the answer and carried into jobs.

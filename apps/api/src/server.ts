@@ -1,3 +1,5 @@
+// First: the repo's .env is read before any module looks at the environment.
+import '@spacecadet/contract/env-file';
 import { stopOnSignals } from '@spacecadet/db/process-stop';
 import { EnvError, loadApiConfig } from './env.ts';
 

@@ -1,4 +1,11 @@
-import { JOB_QUEUE, type JobStatus, jobFailureReason, routePath, routes } from '@spacecadet/contract';
+import {
+  JOB_QUEUE,
+  type JobStatus,
+  jobFailureReason,
+  routePath,
+  routes,
+  workerConnectionName,
+} from '@spacecadet/contract';
 import { colorGroups, colorShades, colors, guildConfigs } from '@spacecadet/db';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { sql } from 'drizzle-orm';
@@ -91,6 +98,45 @@ describe('a job whose worker stopped', () => {
       await dying.close();
       dyingConnection.disconnect();
       survivorConnection.disconnect();
+    }
+  });
+});
+
+describe('a job whose worker process died', () => {
+  it('reports recovering as soon as the process is gone, before its lock lapses', async () => {
+    const url = routePath(routes.syncLevelingRoles, { guildId: GUILDS.station });
+    const jobId = (await post(url)).json<{ job_id: string }>().job_id;
+    // A worker process as the worker app runs it: its connections and BullMQ worker named
+    // after its instance. Its lock outlasts the test: only its absence from Redis can tell.
+    const instance = `dying-${process.pid}`;
+    const connection = new Redis(h.redis.url, {
+      maxRetriesPerRequest: null,
+      connectionName: workerConnectionName(h.redis.prefix, instance),
+    });
+    const dying = new Worker(JOB_QUEUE, null, {
+      connection,
+      prefix: `${h.redis.prefix}:bull`,
+      lockDuration: 120_000,
+      name: instance,
+    });
+    try {
+      const taken: Job | undefined = await dying.getNextJob('dying-token');
+      expect(taken?.id).toBe(jobId);
+      expect((await get(`/api/jobs/${jobId}`)).json()).toMatchObject({ state: 'active', recovering: false });
+
+      // Killed: the OS closes every connection of the process at once.
+      await dying.disconnect();
+      connection.disconnect();
+      const stuck = await pollJob(jobId, (status) => status.recovering);
+      expect(stuck).toMatchObject({ state: 'active' });
+      expect(await h.app.services.queue.getJobState(jobId)).toBe('active');
+    } finally {
+      connection.disconnect();
+      await dying.close(true);
+      // Let later tests queue this job again: drop the dead run's lock and the job.
+      const client = await h.app.services.queue.getBackend().client;
+      await client.del(`${h.app.services.queue.toKey(jobId)}:lock`);
+      await h.app.services.queue.remove(jobId);
     }
   });
 });

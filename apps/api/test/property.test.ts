@@ -1,4 +1,4 @@
-import { type RouteName, routes } from '@spacecadet/contract';
+import { errorResponses, type RouteName, routes } from '@spacecadet/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUILDS, type Harness, signIn, startHarness, storedState, USERS } from './harness.ts';
@@ -162,6 +162,13 @@ function expectCleanAnswer(response: { statusCode: number; body: string; json():
   }
 }
 
+/** Every status the API answers must be one the route table (and so OpenAPI) documents. */
+function expectDocumented(name: RouteName, status: number, what: string) {
+  const def = routes[name];
+  const documented = [...Object.keys(def.responses), ...Object.keys(errorResponses(def))].map(Number);
+  expect(documented, `${what} answered ${status}, which ${name} does not document`).toContain(status);
+}
+
 describe('random bodies at every write route', () => {
   it('covers every write route of the table', () => {
     expect(WRITE_ROUTES.length).toBeGreaterThan(25);
@@ -181,6 +188,7 @@ describe('random bodies at every write route', () => {
           payload: 'raw' in body ? body.raw : JSON.stringify(body.json),
         });
         expectCleanAnswer(response, name);
+        expectDocumented(name, response.statusCode, name);
         // The session stays valid throughout, so a rejection is about the body, never auth.
         expect([401, 403]).not.toContain(response.statusCode);
         if (response.statusCode >= 400) expect(await snapshot()).toBe(before);
@@ -239,6 +247,13 @@ describe('random path parameters at every route with parameters', () => {
             ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
           });
           expectCleanAnswer(response, `${def.method} ${url}`);
+          // A path the router does not match is the not-found handler's, not the route's.
+          const unrouted =
+            response.statusCode === 404 &&
+            response.json<{ message?: string }>().message?.startsWith('No route ') === true;
+          if (!unrouted) {
+            expectDocumented(name, response.statusCode, `${def.method} ${url}`);
+          }
           expect(response.statusCode, `${def.method} ${url}`).not.toBe(405);
           if (response.statusCode >= 400 && def.method !== 'GET') expect(await snapshot()).toBe(before);
         },

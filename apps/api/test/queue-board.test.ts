@@ -197,4 +197,22 @@ describe('queue view (bull-board) for the platform owner', () => {
       await ownerless.close();
     }
   });
+
+  it('keeps the ticket out of the request log', async () => {
+    const lines: Array<{ msg?: string; req?: { url?: string } }> = [];
+    const logged = await buildApp(h.config, {
+      logger: { level: 'info', stream: { write: (line: string) => lines.push(JSON.parse(line)) } },
+    });
+    try {
+      const url = await ticketUrl(await signIn(h, USERS.ada), logged);
+      const ticket = url.searchParams.get('ticket') ?? '';
+      const { response } = await openBoard(url, logged);
+      expect(response.statusCode).toBe(200);
+      const urls = lines.flatMap((line) => (line.req?.url === undefined ? [] : [line.req.url]));
+      expect(urls).toContain(`${QUEUE_VIEW_PATH}?ticket=[redacted]`);
+      expect(JSON.stringify(lines)).not.toContain(ticket);
+    } finally {
+      await logged.close();
+    }
+  });
 });

@@ -15,6 +15,18 @@ afterAll(async () => {
   await stack?.close();
 });
 
+describe('content security policy', () => {
+  it('lets the landing page load everything it uses', async () => {
+    const page = await newPage();
+    await page.goto(`${stack.dashboardUrl}/`);
+    await page.getByRole('link', { name: 'Add to Discord' }).first().waitFor();
+    // Images (server icons, avatars) and fonts have loaded or failed by now.
+    await page.waitForLoadState('networkidle');
+    expect(stack.cspViolations).toEqual([]);
+    await page.close();
+  });
+});
+
 async function newPage(): Promise<Page> {
   return stack.browser.newPage();
 }
@@ -313,5 +325,12 @@ describe('other users and sessions', () => {
     await page.getByText('Session Expired').waitFor();
     await page.getByRole('button', { name: 'Re-Authorize' }).waitFor();
     await page.close();
+  });
+});
+
+// Last in the file: every page the tests above opened, signed in or not, ran under the policy.
+describe('content security policy, across the dashboard', () => {
+  it('was never violated', () => {
+    expect(stack.cspViolations).toEqual([]);
   });
 });

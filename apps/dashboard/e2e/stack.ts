@@ -31,6 +31,11 @@ export interface Stack {
   sandbox: Sandbox;
   database: TestDatabase;
   browser: BrowserContext;
+  /**
+   * Every Content-Security-Policy violation any page of the browser reported (the dashboard
+   * server's policy must let the built app do all it does): "<directive> <blocked URI> on <page>".
+   */
+  cspViolations: string[];
   /** 'worker' when the real worker runs, 'rows' when bot presence was inserted by hand. */
   botPresence: 'worker' | 'rows';
   /**
@@ -107,6 +112,17 @@ export async function startStack(distDir: string): Promise<Stack> {
     viewport: { width: 1280, height: 900 },
     reducedMotion: 'reduce',
   });
+  const cspViolations: string[] = [];
+  await browser.exposeBinding('__reportCspViolation', (_source, line: string) => {
+    cspViolations.push(line);
+  });
+  await browser.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const report = (window as unknown as { __reportCspViolation: (line: string) => void })
+        .__reportCspViolation;
+      report(`${event.effectiveDirective} ${event.blockedURI || 'inline'} on ${event.documentURI}`);
+    });
+  });
 
   return {
     dashboardUrl,
@@ -114,6 +130,7 @@ export async function startStack(distDir: string): Promise<Stack> {
     sandbox,
     database,
     browser,
+    cspViolations,
     botPresence: worker ? 'worker' : 'rows',
     async expireSessionsOf(userId) {
       if (!/^\d+$/.test(userId)) throw new Error(`not a user id: ${userId}`);

@@ -1,3 +1,5 @@
+// First: the repo's .env is read before any module looks at the environment.
+import '@spacecadet/contract/env-file';
 import { fileURLToPath } from 'node:url';
 import { loadDashboardEnv } from './env.ts';
 import { startDashboardServer } from './server.ts';

@@ -68,4 +68,24 @@ describe('startDashboardServer', () => {
     const traversal = await fetch(`${server.url}/..%2f..%2fetc%2fpasswd`);
     expect(await traversal.text()).not.toContain('root:');
   });
+
+  it('sends a Content-Security-Policy that allows only its own code, the API and the CDN, and no framing', async () => {
+    for (const path of ['/', '/dashboard/color-roles', '/assets/index-abc123.js', '/assets/missing.js']) {
+      const response = await fetch(`${server.url}${path}`);
+      const csp = response.headers.get('content-security-policy') ?? '';
+      const directives = new Map(
+        csp.split(';').map((part) => {
+          const [name = '', ...values] = part.trim().split(/\s+/);
+          return [name, values] as const;
+        }),
+      );
+      expect(directives.get('default-src')).toEqual(["'self'"]);
+      expect(directives.get('script-src')).toEqual(["'self'"]);
+      expect(directives.get('connect-src')).toEqual(["'self'", 'https://api.example.com']);
+      expect(directives.get('img-src')).toEqual(["'self'", 'data:', 'https://cdn.discordapp.com']);
+      expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+      expect(directives.get('object-src')).toEqual(["'none'"]);
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+    }
+  });
 });

@@ -39,12 +39,41 @@ interface Asset {
   type: string;
 }
 
+/**
+ * What the built dashboard may load, and that no other site may frame it (clickjacking):
+ * its own scripts, styles and fonts only (`/config.js` is a file, never inline), API calls to
+ * `apiUrl`, avatars and server icons from `cdnBase`. React's `style` props are set through
+ * the CSSOM, which `style-src` does not restrict.
+ */
+export function contentSecurityPolicy(config: RuntimeConfig): string {
+  const origin = (url: string) => new URL(url).origin;
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src 'self' data: ${origin(config.cdnBase)}`,
+    `connect-src 'self' ${origin(config.apiUrl)}`,
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
 /** Serves the built SPA: hashed assets cached for a year, `/config.js` from the given config. */
 export async function startDashboardServer(options: DashboardServerOptions): Promise<DashboardServer> {
   const root = resolve(options.distDir);
   const indexHtml = await readFile(join(root, 'index.html'));
   const cache = new Map<string, Asset>();
   const configJs = Buffer.from(configScript(options.config));
+  const securityHeaders = {
+    'Content-Security-Policy': contentSecurityPolicy(options.config),
+    // For browsers that predate `frame-ancestors`.
+    'X-Frame-Options': 'DENY',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+  };
 
   function makeAsset(body: Buffer, ext: string): Asset {
     const gzip = COMPRESSIBLE.has(ext) && body.length > 1024 ? gzipSync(body) : null;
@@ -75,8 +104,7 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
       'Content-Type': asset.type,
       'Content-Length': body.length,
       'Cache-Control': cacheControl,
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'strict-origin-when-cross-origin',
+      ...securityHeaders,
       ...(asset.gzip ? { Vary: 'Accept-Encoding' } : {}),
       ...(useGzip ? { 'Content-Encoding': 'gzip' } : {}),
     });
@@ -109,7 +137,9 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
         }
         // A missing file with an extension is a real 404, not a client route.
         if (extname(pathname) !== '') {
-          res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
+          res
+            .writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', ...securityHeaders })
+            .end('Not found');
           return;
         }
       }

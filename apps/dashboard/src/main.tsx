@@ -1,3 +1,4 @@
+import './zod-jitless.ts';
 import './styles/base.css';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { bullPrefix, JOB_QUEUE, redisKeyPrefix } from '@spacecadet/contract';
+import { hostname } from 'node:os';
+import { bullPrefix, JOB_QUEUE, redisKeyPrefix, workerConnectionName } from '@spacecadet/contract';
 import { createDb } from '@spacecadet/db';
 import type { MetricsServer } from '@spacecadet/db/metrics-server';
 import { watchRedisDurability } from '@spacecadet/db/redis-durability';
@@ -15,6 +17,7 @@ import { FEATURES } from './features/index.ts';
 import { registerSlashCommands } from './interactions/commands.ts';
 import { routeInteraction } from './interactions/router.ts';
 import { createJobWorker } from './jobs/job-worker.ts';
+import { keepSchedules, SCHEDULE_CHECK_MS, type ScheduleKeeper } from './jobs/schedules.ts';
 import { createLogger, errorFields, type Logger } from './logger.ts';
 import { workerMetricsFor } from './metrics.ts';
 
@@ -22,12 +25,23 @@ export interface StartWorkerOptions {
   logger?: Logger;
   /** The features to run; all of them unless a test runs its own. */
   features?: readonly WorkerFeature[];
+  /** How often the wanted job schedulers are checked (SCHEDULE_CHECK_MS); tests shorten it. */
+  scheduleCheckMs?: number;
 }
 
 export interface RunningWorker {
   client: Client;
   /** Stops taking jobs (the active ones finish), then disconnects from Discord, Redis and Postgres. */
   close(): Promise<void>;
+}
+
+/**
+ * This process among the workers sharing the queue: host, pid and a random part (the pid
+ * alone repeats across containers). Names its Redis connections and its BullMQ worker.
+ */
+function workerInstance(): string {
+  const host = hostname().replace(/[^A-Za-z0-9_.-]/g, '_') || 'host';
+  return `${host}-${process.pid}-${randomBytes(3).toString('hex')}`;
 }
 
 /**
@@ -44,11 +58,18 @@ export async function startWorker(
     onIdleError: (error) => logger.warn(errorFields(error), 'idle postgres connection lost'),
   });
   const db = database.db;
-  const redis = new Redis(config.redisUrl, { keyPrefix: redisKeyPrefix(config.redisPrefix) });
+  const instance = workerInstance();
+  // Named so `CLIENT LIST` shows whose connections these are, and the API can tell whether the
+  // process running a job is still there (BullMQ's worker keeps the name on its connections).
+  const connectionName = workerConnectionName(config.redisPrefix, instance);
+  const redis = new Redis(config.redisUrl, {
+    keyPrefix: redisKeyPrefix(config.redisPrefix),
+    connectionName,
+  });
   // Warns at start (and after a Redis restart) when Redis could lose queued jobs.
   watchRedisDurability(redis, logger);
   // BullMQ needs blocking commands that never give up, hence its own connection.
-  const bullConnection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
+  const bullConnection = new Redis(config.redisUrl, { maxRetriesPerRequest: null, connectionName });
   for (const connection of [redis, bullConnection]) {
     // ioredis reconnects by itself; without a listener each failure is printed unformatted.
     connection.on('error', (error) => logger.warn(errorFields(error), 'redis connection error'));
@@ -64,6 +85,7 @@ export async function startWorker(
   const features = hostFeatures(options.features ?? FEATURES);
   let jobWorker: ReturnType<typeof createJobWorker> | undefined;
   let metricsServer: MetricsServer | undefined;
+  let scheduleKeeper: ScheduleKeeper | undefined;
 
   client.on(Events.InteractionCreate, (interaction) => {
     void routeInteraction(interaction, features, deps);
@@ -85,6 +107,7 @@ export async function startWorker(
   };
   async function shutDown(): Promise<void> {
     logger.info('worker stopping');
+    scheduleKeeper?.stop();
     // Stop taking jobs first; close() waits for the active ones to finish.
     await jobWorker
       ?.close()
@@ -130,7 +153,13 @@ export async function startWorker(
     );
     await registerSlashCommands(deps, features.commands);
     await features.syncSchedules(deps);
-    jobWorker = createJobWorker(deps, bullConnection, features.jobs);
+    scheduleKeeper = keepSchedules({
+      sync: () => features.syncSchedules(deps),
+      connections: [bullConnection, redis],
+      checkEveryMs: options.scheduleCheckMs ?? SCHEDULE_CHECK_MS,
+      logger,
+    });
+    jobWorker = createJobWorker(deps, bullConnection, features.jobs, instance);
     metrics?.watchJobs(jobWorker);
     void jobWorker.run().catch((error: unknown) => logger.error(errorFields(error), 'job worker stopped'));
     await jobWorker.waitUntilReady();

@@ -208,3 +208,13 @@ export function decodeApiCacheDrop(message: string): { drop: ApiCacheDrop; ack: 
   if (colon < 1 || id === '' || !API_CACHE_DROP_KINDS.has(kind)) return null;
   return { drop: { kind, id } as ApiCacheDrop, ack: ack ?? null };
 }
+
+/**
+ * The name a worker process gives its Redis connections (`CLIENT SETNAME`). `instance` is
+ * unique per process and is also its BullMQ worker `name`, which BullMQ records on every job
+ * the process takes (`processedBy`): so the API can tell from `CLIENT LIST` whether the process
+ * running a job is still connected (a killed one's connections close at once).
+ */
+export function workerConnectionName(redisPrefix: string, instance: string): string {
+  return `spacecadet-worker:${redisPrefix}:${instance}`;
+}

@@ -1,4 +1,6 @@
 // `pnpm db:migrate`: creates the database if needed, applies migrations, exits.
+// First: the repo's .env is read before any module looks at the environment.
+import '@spacecadet/contract/env-file';
 import { ensureDatabase, redactUrl } from './database.ts';
 import { DbEnvError, loadMigrateEnv } from './env.ts';
 import { runMigrations } from './migrate.ts';

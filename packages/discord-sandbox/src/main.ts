@@ -1,3 +1,5 @@
+// First: the repo's .env is read before any module looks at the environment.
+import '@spacecadet/contract/env-file';
 import { loadSandboxEnv, SandboxEnvError } from './env.ts';
 import { startSandbox } from './index.ts';
 

@@ -82,14 +82,8 @@ export function defineRoute<R extends RouteDef>(
   for (const [status, schema] of Object.entries(def.responses)) {
     response[Number(status)] = schema ?? noContent(Number(status));
   }
+  // The contract lists every error status (the route's kind and its own `errors`).
   for (const [status, schema] of Object.entries(errorResponses(def))) response[Number(status)] = schema;
-  // Beyond the contract's list: any body can be too large or not JSON, and the guild guard asks
-  // Discord (through the cache) on every authenticated route.
-  if (def.body) {
-    response[413] = ErrorBody;
-    response[415] = ErrorBody;
-  }
-  if (def.auth !== 'public') response[502] = ErrorBody;
   const successStatus = Number(Object.keys(def.responses)[0] ?? 200);
 
   app.route({

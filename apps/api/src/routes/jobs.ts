@@ -11,7 +11,7 @@ export function registerJobRoutes(app: FastifyInstance): void {
     const parsed = parseJobId(params.jobId);
     if (!parsed) throw notFound('No such job');
     await authorizeGuild(app.services, session, parsed.guildId);
-    const status = await readJobStatus(app.services.queue, params.jobId);
+    const status = await readJobStatus(app.services.queue, app.services.config.redisPrefix, params.jobId);
     if (!status) throw notFound('No such job');
     return status;
   });

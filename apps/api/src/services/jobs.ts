@@ -4,6 +4,7 @@ import {
   type JobStatus,
   parseJobFailure,
   parseJobId,
+  workerConnectionName,
 } from '@spacecadet/contract';
 import { addGuildJob } from '@spacecadet/db/guild-jobs';
 import type { Job, Queue } from 'bullmq';
@@ -104,23 +105,60 @@ function progressOf(job: Job): number {
 
 /**
  * Whether the worker that ran the job stopped (killed, crashed, cut off from Redis) and the
- * job is waiting to be, or being, taken over by another. Two signs: BullMQ's stalled checker
- * already moved it back (`stalledCounter`), or it still shows `active` while no worker holds
- * its lock (before the next stalled check, or when no worker is left to run one).
+ * job is waiting to be, or being, taken over by another. Three signs: BullMQ's stalled checker
+ * already moved it back (`stalledCounter`); it still shows `active` while no worker holds its
+ * lock (before the next stalled check, or when no worker is left to run one); or its lock is
+ * still held but the process that took it is gone from Redis' client list. The last one is
+ * what shows a killed worker at once, rather than when its lock lapses (up to half of the
+ * worker's JOB_LOCK_DURATION_MS later).
  */
-async function isRecovering(queue: GuildJobQueue, job: Job, rawState: string): Promise<boolean> {
+async function isRecovering(
+  queue: GuildJobQueue,
+  redisPrefix: string,
+  job: Job,
+  rawState: string,
+): Promise<boolean> {
   if (rawState === 'completed' || rawState === 'failed') return false;
   if (job.stalledCounter > 0) return true;
   if (rawState !== 'active' || !job.id) return false;
   const client = await queue.getBackend().client;
   // A live worker holds the lock from the moment the job turns active until it leaves that
   // state; the state is read again so a job that finished meanwhile is not reported.
-  if ((await client.get(`${queue.toKey(job.id)}:lock`)) !== null) return false;
+  const locked = (await client.get(`${queue.toKey(job.id)}:lock`)) !== null;
+  if (locked && (await holderConnected(client, redisPrefix, job))) return false;
   return (await queue.getJobState(job.id)) === 'active';
 }
 
+/**
+ * Whether the worker process that took the job is still connected to Redis. Each worker
+ * process names its connections `workerConnectionName(prefix, instance)` and runs its BullMQ
+ * worker under the name `instance`, which BullMQ stores on the job it takes (`processedBy`).
+ * The OS closes a dead process's connections at once; they close last in a graceful stop,
+ * after the active jobs finished. True when it cannot be told: a job taken by a worker without
+ * a name, or a Redis that refuses `CLIENT LIST` (then only the lock tells).
+ */
+async function holderConnected(
+  client: Awaited<ReturnType<GuildJobQueue['getBackend']>['client']>,
+  redisPrefix: string,
+  job: Job,
+): Promise<boolean> {
+  if (!job.processedBy) return true;
+  let list: string;
+  try {
+    list = await client.clientList();
+  } catch {
+    return true;
+  }
+  const name = `name=${workerConnectionName(redisPrefix, job.processedBy)}`;
+  return list.split('\n').some((line) => line.split(' ').includes(name));
+}
+
 /** The job's status, or null when no such job exists (never queued, or trimmed). */
-export async function readJobStatus(queue: GuildJobQueue, jobId: string): Promise<JobStatus | null> {
+export async function readJobStatus(
+  queue: GuildJobQueue,
+  redisPrefix: string,
+  jobId: string,
+): Promise<JobStatus | null> {
   const parsed = parseJobId(jobId);
   if (!parsed) return null;
   return withQueue(async () => {
@@ -137,7 +175,7 @@ export async function readJobStatus(queue: GuildJobQueue, jobId: string): Promis
       progress: state === 'completed' ? 100 : progressOf(job),
       ...(job.returnvalue === undefined || job.returnvalue === null ? {} : { result: job.returnvalue }),
       ...failureOf(state === 'failed' ? (job.failedReason ?? 'Job failed') : null),
-      recovering: await isRecovering(queue, job, rawState),
+      recovering: await isRecovering(queue, redisPrefix, job, rawState),
     };
   });
 }

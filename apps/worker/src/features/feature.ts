@@ -52,7 +52,8 @@ export function onGateway<E extends keyof GatewayEvents>(
  * A job that runs on a schedule for every guild that needs it: one BullMQ job scheduler per
  * guild, with the id `jobSchedulerIdFor(job, guildId)`, so it survives worker restarts and
  * every worker process shares it (BullMQ adds each run once; the guild lock keeps two runs of a
- * feature from overlapping). At start the host makes the schedulers match `guilds()`; a feature
+ * feature from overlapping). At start, after a Redis reconnect and every minute the host makes
+ * the schedulers match `guilds()` (a Redis that lost them gets them back); a feature
  * adds or removes one as its configuration changes with `ensureGuildSchedule` /
  * `removeGuildSchedule`; when the bot leaves a guild the host removes all of the guild's.
  */

@@ -27,6 +27,8 @@ export function createJobWorker(
   deps: WorkerDeps,
   connection: Redis,
   handlers: JobHandlers,
+  /** This process's name (`workerConnectionName`); BullMQ stores it on each job it takes. */
+  instance: string,
 ): Worker<unknown, JobResult> {
   const { config, logger } = deps;
   const timings = jobTimings(config.jobLockDurationMs);
@@ -43,6 +45,7 @@ export function createJobWorker(
       removeOnComplete: JOB_RETENTION.completed,
       removeOnFail: JOB_RETENTION.failed,
       autorun: false,
+      name: instance,
     },
   );
   worker.on('failed', (job, error) => {

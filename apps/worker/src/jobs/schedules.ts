@@ -1,6 +1,8 @@
 import { type GuildJobPayload, JOB_RETENTION, jobSchedulerIdFor } from '@spacecadet/contract';
+import type { Redis } from 'ioredis';
 import type { WorkerDeps } from '../deps.ts';
 import type { FeatureSchedule } from '../features/feature.ts';
+import { errorFields, type Logger } from '../logger.ts';
 
 /** Scheduled runs retry like the API's jobs: a Discord hiccup should not skip a whole period. */
 const SCHEDULED_JOB_OPTIONS = {
@@ -96,4 +98,75 @@ export async function syncSchedules(
     }
   }
   return { created, removed };
+}
+
+/** How often a running worker checks that every wanted scheduler exists (a lost Redis loses them). */
+export const SCHEDULE_CHECK_MS = 60_000;
+
+export interface ScheduleKeeper {
+  stop(): void;
+}
+
+/**
+ * Keeps the schedulers there while the worker runs. They live only in Redis: a Redis restarted
+ * without persistence (or a failover to an empty replica) loses them, and nothing would add
+ * them back until the next worker start. So `sync` runs again when one of `connections` is
+ * ready after having been lost (the usual sign of such a restart), and every `checkEveryMs`
+ * anyway (a loss the connection did not notice). Runs never overlap: a trigger during a run
+ * makes one more run after it. A failed run is logged; the next trigger tries again.
+ */
+export function keepSchedules(options: {
+  sync: () => Promise<void>;
+  connections: readonly Redis[];
+  checkEveryMs: number;
+  logger: Logger;
+}): ScheduleKeeper {
+  const { sync, logger } = options;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  const run = (reason: string): void => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = sync()
+      .catch((error: unknown) =>
+        logger.warn({ ...errorFields(error), reason }, 'job schedulers not checked; trying again later'),
+      )
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          run(reason);
+        }
+      });
+  };
+  const listeners = options.connections.map((connection) => {
+    let lost = false;
+    const onClose = () => {
+      lost = true;
+    };
+    const onReady = () => {
+      if (!lost) return;
+      lost = false;
+      run('redis reconnected');
+    };
+    connection.on('close', onClose);
+    connection.on('ready', onReady);
+    return () => {
+      connection.off('close', onClose);
+      connection.off('ready', onReady);
+    };
+  });
+  const timer = setInterval(() => run('periodic check'), options.checkEveryMs);
+  timer.unref();
+  return {
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+      for (const detach of listeners) detach();
+    },
+  };
 }

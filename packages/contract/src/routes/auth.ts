@@ -21,6 +21,8 @@ export const authRoutes = {
     tag: 'auth',
     summary: 'Exchange an OAuth code (PKCE) for a Space Cadet session',
     body: ExchangeBody,
+    // Discord refused the code (expired, used, or not for this redirect): auth_failed.
+    errors: [401],
     responses: ok(z.object({ user: SessionUser, tokens: SessionTokens })),
   }),
   getSession: route({

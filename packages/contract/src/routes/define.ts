@@ -35,6 +35,11 @@ export interface RouteDef {
    * a needed permission in answers 400 naming the permission and the channel.
    */
   readonly channelUses?: ChannelUseSpec;
+  /**
+   * Error statuses this route answers besides those of its kind (`errorResponses`), e.g. 401
+   * for a refused sign-in code or 409 for a reward level already taken. Documented in OpenAPI.
+   */
+  readonly errors?: readonly number[];
 }
 
 export const none = null;

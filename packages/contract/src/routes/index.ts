@@ -31,9 +31,15 @@ export const routes = {
 export type Routes = typeof routes;
 export type RouteName = keyof Routes;
 
-/** Error statuses each kind of route may answer, all with the one error body. */
+/**
+ * Error statuses a route may answer, all with the one error body: those of its kind, plus the
+ * route's own (`errors`).
+ */
 export function errorResponses(def: RouteDef): Record<number, typeof ErrorBody> {
-  const statuses = [400, 429, 500, 503];
+  const statuses = [400, 429, 500, 503, ...(def.errors ?? [])];
+  // A body too large, or sent encoded or as anything but JSON (bodies are read for every method
+  // but GET, whether or not the route takes one).
+  if (def.method !== 'GET') statuses.push(413, 415);
   if (def.auth !== 'public') statuses.push(401);
   if (def.auth === 'guild' || def.auth === 'group' || def.path.startsWith('/api/jobs'))
     statuses.push(403, 404);
@@ -43,8 +49,9 @@ export function errorResponses(def: RouteDef): Record<number, typeof ErrorBody> 
   const asksDiscord = def.needsBot === true || def.guildRefs !== undefined;
   if (asksDiscord || def.tag === 'color-roles') statuses.push(409);
   if (def.tag === 'color-roles') statuses.push(501);
-  if (def.auth === 'session' || asksDiscord || def.path.includes('channels')) statuses.push(502);
-  return Object.fromEntries(statuses.sort().map((s) => [s, ErrorBody]));
+  // The session and guild guards ask Discord (through a cache) on every signed-in route.
+  if (def.auth !== 'public' || asksDiscord || def.path.includes('channels')) statuses.push(502);
+  return Object.fromEntries([...new Set(statuses)].sort().map((s) => [s, ErrorBody]));
 }
 
 type ParamsOf<R> = R extends { params: z.ZodObject } ? z.input<R['params']> : undefined;

@@ -81,6 +81,8 @@ export const levelingRoutes = {
     summary: 'Add a level reward role (at most 15)',
     params: GuildParams,
     body: CreateLevelingRoleBody,
+    // The guild has 15 reward roles already, or one for this level.
+    errors: [409],
     responses: { 201: LevelingRole },
   }),
   updateLevelingRole: route({
@@ -91,6 +93,8 @@ export const levelingRoutes = {
     summary: 'Edit a level reward role',
     params: LevelingRoleParams,
     body: UpdateLevelingRoleBody,
+    // Another reward role has this level already.
+    errors: [409],
     responses: ok(LevelingRole),
   }),
   deleteLevelingRole: route({
