@@ -624,6 +624,7 @@ async function main(): Promise<void> {
         guildId: batch.guildId,
         day: utcDay(new Date()),
         members,
+        levelUpLeaseMs: 10_000,
       });
       await finishBatch(memRedis, batch);
       written += members.length;

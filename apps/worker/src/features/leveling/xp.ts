@@ -11,7 +11,7 @@ import type { Redis } from 'ioredis';
 import type { WorkerDeps } from '../../deps.ts';
 import { errorFields } from '../../logger.ts';
 import { onGateway } from '../feature.ts';
-import { celebrateLevelUps } from './level-up.ts';
+import { deliverDueLevelUps, deliverLevelUps, LEVEL_UP_LEASE_MS } from './level-up.ts';
 import { type LevelingSetup, levelingSetups } from './setup.ts';
 import {
   awardMessageXp,
@@ -39,6 +39,8 @@ const STALE_BATCH_MS = 10_000;
 const GUILDS_PER_FLUSH = 500;
 const CONCURRENT_WRITES = 6;
 const PRUNE_BATCH_IDS_EVERY_MS = 60_000;
+/** How often a process looks for level-ups another process recorded but did not deliver. */
+const DUE_LEVEL_UPS_EVERY_MS = 2_000;
 const BATCH_IDS_KEPT_MS = 3_600_000;
 
 /** Members' own messages earn XP; replies count, system messages (joins, boosts, pins) do not. */
@@ -213,6 +215,8 @@ class XpFlusher {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
   private lastPrune = Date.now();
+  private lastDueLevelUps = 0;
+  private sweeping = false;
   private readonly celebrations = new Set<Promise<void>>();
   /** Batches taken out of Redis whose write failed, by id: written again first. */
   private readonly retrying = new Map<string, XpBatch>();
@@ -251,6 +255,16 @@ class XpFlusher {
     const taken = await Promise.all(guilds.map((guildId) => takeGuildBatch(redis, guildId, now)));
     for (const batch of taken) if (batch) batches.push(batch);
     const written = await this.writeAll(batches);
+    if (!this.sweeping && now - this.lastDueLevelUps > DUE_LEVEL_UPS_EVERY_MS) {
+      // Level-ups whose deliverer died after writing their batch.
+      this.lastDueLevelUps = now;
+      this.sweeping = true;
+      this.celebrate(
+        deliverDueLevelUps(this.deps).finally(() => {
+          this.sweeping = false;
+        }),
+      );
+    }
     if (now - this.lastPrune > PRUNE_BATCH_IDS_EVERY_MS) {
       this.lastPrune = now;
       await pruneAppliedXpBatches(this.deps.db, new Date(now - BATCH_IDS_KEPT_MS));
@@ -290,15 +304,24 @@ class XpFlusher {
       guildId: batch.guildId,
       day: utcDay(new Date()),
       members,
+      levelUpLeaseMs: LEVEL_UP_LEASE_MS,
     });
     await finishBatch(this.deps.redis, batch);
     if (levelUps.length === 0) return;
-    const celebration = celebrateLevelUps(this.deps, batch.guildId, levelUps)
+    const recorded = levelUps.map((up) => ({
+      guildId: batch.guildId,
+      userId: up.userId,
+      level: up.level,
+      announcing: false,
+    }));
+    this.celebrate(deliverLevelUps(this.deps, batch.guildId, recorded));
+  }
+
+  private celebrate(delivery: Promise<unknown>): void {
+    const celebration = delivery
+      .then(() => undefined)
       .catch((error: unknown) =>
-        this.deps.logger.warn(
-          { ...errorFields(error), guildId: batch.guildId },
-          'level-up announcement failed',
-        ),
+        this.deps.logger.warn(errorFields(error), 'level-up announcement failed; retried after its lease'),
       )
       .finally(() => this.celebrations.delete(celebration));
     this.celebrations.add(celebration);
