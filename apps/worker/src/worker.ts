@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { bullPrefix, JOB_QUEUE, redisKeyPrefix } from '@spacecadet/contract';
 import { createDb } from '@spacecadet/db';
 import type { MetricsServer } from '@spacecadet/db/metrics-server';
+import { bindRedisPrefix } from '@spacecadet/db/prefix-binding';
 import { watchRedisDurability } from '@spacecadet/db/redis-durability';
 import { Queue } from 'bullmq';
 import { type Client, Events } from 'discord.js';
@@ -101,6 +102,8 @@ export async function startWorker(
   }
 
   try {
+    // Refuses to start on a prefix another deployment's database owns.
+    await bindRedisPrefix(db, redis, config.redisPrefix);
     metricsServer = await metrics?.listen();
     const ready = once(client, Events.ClientReady);
     await client.login(config.discordBotToken);

@@ -137,6 +137,15 @@ export function xpUnpricedGuildsKey(): string {
 }
 
 /**
+ * The database this prefix belongs to (`<deployment id> <database name>`, see the db package's
+ * prefix-binding.ts), set once by the first API or worker to start: a process whose database
+ * has another id refuses to start, so two deployments cannot share one prefix by mistake.
+ */
+export function prefixDatabaseKey(): string {
+  return 'database';
+}
+
+/**
  * The guild's daily overview progress: `posting:<day>` while the worker posts the overview of
  * a UTC day (`YYYY-MM-DD`), `posted:<day>` once it did, so a re-run of that day's job does not
  * post it twice. A run that finds `posting:` looks for the message in the channel first.
