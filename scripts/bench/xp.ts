@@ -580,6 +580,7 @@ async function main(): Promise<void> {
         userId,
         xp: XP_PER_MESSAGE,
         cooldownSec: MEMORY_COOLDOWN_SEC,
+        time: Date.now(),
         username: `cadet${userId.slice(-6)}`,
         avatar: null,
       });
@@ -623,6 +624,7 @@ async function main(): Promise<void> {
         guildId: batch.guildId,
         day: utcDay(new Date()),
         members,
+        levelUpLeaseMs: 10_000,
       });
       await finishBatch(memRedis, batch);
       written += members.length;

@@ -1,13 +1,20 @@
 import { type GuildChangeWatch, watchGuildChanges } from '@spacecadet/db/guild-change-watch';
 import type { WorkerDeps } from './deps.ts';
+import { errorFields } from './logger.ts';
 
 /**
  * A per-process copy of each guild's setup for a feature, for reads too frequent for Postgres
  * (the personality refresh every 5 minutes, leveling on every chat message). Postgres announces
  * every change of a guild's setup with NOTIFY on the feature's channel (triggers, migrations
  * 0004 and 0006); the copy of that guild is dropped when it is heard, so the next read sees the
- * change. While the listening connection is down nothing is kept (a change could go unheard).
- * Bounded: past `max` guilds the least recently used goes.
+ * change.
+ *
+ * While the listening connection is down (Postgres restarting, a network cut) a change could go
+ * unheard, yet the last known setup is still the best one there is: copies are kept and served
+ * through the outage (chat keeps earning XP on the setup it had), but no longer trusted. Once
+ * listening again, an untrusted copy is still answered at once and read again behind it, so
+ * the first read after recovery never waits for Postgres and a change made during the outage
+ * applies from the read after. Bounded: past `max` guilds the least recently used goes.
  */
 export interface GuildSetupCacheOptions<T> {
   /** Names the cache in logs. */
@@ -23,7 +30,10 @@ export interface GuildSetupCacheOptions<T> {
 }
 
 export interface GuildSetupCache<T> {
-  /** The guild's setup; `fresh` reads Postgres (a run asked for right after a change). */
+  /**
+   * The guild's setup; `fresh` reads Postgres (a run asked for right after a change). Rejects
+   * only when there is no copy at all and Postgres cannot be read.
+   */
   get(deps: WorkerDeps, guildId: string, options?: { fresh?: boolean }): Promise<T>;
   /** Starts listening now (a process hears changes before its first read, e.g. to act on them). */
   listen(deps: WorkerDeps): void;
@@ -31,12 +41,18 @@ export interface GuildSetupCache<T> {
   close(deps: WorkerDeps): Promise<void>;
 }
 
+interface Kept<T> {
+  setup: T;
+  /** The connection epoch the copy was read in; trusted only when it is the current one. */
+  epoch: number;
+}
+
 interface CacheState<T> {
   watch: GuildChangeWatch;
-  setups: Map<string, T>;
+  setups: Map<string, Kept<T>>;
   /** Reads under way, shared by concurrent callers (a burst of messages in a cold guild). */
   loading: Map<string, { stamp: string; setup: Promise<T> }>;
-  /** Per guild, bumped on each change heard; `epoch` on each lost connection. */
+  /** Per guild, bumped on each change heard; `epoch` on each lost connection and reconnect. */
   changes: Map<string, number>;
   epoch: number;
 }
@@ -60,10 +76,17 @@ export function guildSetupCache<T>(options: GuildSetupCacheOptions<T>): GuildSet
           options.changed?.(deps, guildId);
         },
         lost() {
-          created.setups.clear();
-          created.loading.clear();
+          // Copies stay (served, not trusted); a read under way must not be trusted either.
           created.epoch += 1;
-          deps.logger.warn({ cache: options.name }, 'setup watch lost its connection; reconnecting');
+          deps.logger.warn(
+            { cache: options.name },
+            'setup watch lost its connection; serving the last known setups until it is back',
+          );
+        },
+        restored() {
+          // Changes made while down were not heard: every copy is read again as it is used.
+          created.epoch += 1;
+          deps.logger.info({ cache: options.name }, 'setup watch listening again; re-reading setups as used');
         },
       }),
     };
@@ -76,16 +99,31 @@ export function guildSetupCache<T>(options: GuildSetupCacheOptions<T>): GuildSet
 
   async function read(deps: WorkerDeps, state: CacheState<T>, guildId: string): Promise<T> {
     const stamp = stampOf(state, guildId);
+    const changes = state.changes.get(guildId) ?? 0;
+    const live = state.watch.live;
     const setup = await options.load(deps, guildId);
-    // Kept only if no change was heard (and the connection held) while reading.
-    if (state.watch.live && stamp === stampOf(state, guildId) && (options.keep?.(setup) ?? true)) {
-      state.setups.delete(guildId);
-      state.setups.set(guildId, setup);
-      if (state.setups.size > options.max) {
-        const oldest = state.setups.keys().next();
-        if (!oldest.done) state.setups.delete(oldest.value);
-      }
+    // Not kept when a change was heard while reading: the copy may predate it.
+    if (!(options.keep?.(setup) ?? true) || (state.changes.get(guildId) ?? 0) !== changes) return setup;
+    // Trusted only when listening held from before the read to after it; otherwise it is
+    // still the best known setup, served and read again once listening.
+    const trusted = live && state.watch.live && stamp === stampOf(state, guildId);
+    state.setups.delete(guildId);
+    state.setups.set(guildId, { setup, epoch: trusted ? state.epoch : -1 });
+    if (state.setups.size > options.max) {
+      const oldest = state.setups.keys().next();
+      if (!oldest.done) state.setups.delete(oldest.value);
     }
+    return setup;
+  }
+
+  function load(deps: WorkerDeps, state: CacheState<T>, guildId: string): Promise<T> {
+    const stamp = stampOf(state, guildId);
+    const pending = state.loading.get(guildId);
+    if (pending && pending.stamp === stamp) return pending.setup;
+    const setup = read(deps, state, guildId).finally(() => {
+      if (state.loading.get(guildId)?.setup === setup) state.loading.delete(guildId);
+    });
+    state.loading.set(guildId, { stamp, setup });
     return setup;
   }
 
@@ -94,20 +132,17 @@ export function guildSetupCache<T>(options: GuildSetupCacheOptions<T>): GuildSet
       const state = stateOf(deps);
       if (fresh) return read(deps, state, guildId);
       const kept = state.setups.get(guildId);
-      if (kept !== undefined && state.watch.live) {
-        // Most recently used goes last, so the oldest is first to go.
-        state.setups.delete(guildId);
-        state.setups.set(guildId, kept);
-        return Promise.resolve(kept);
+      if (kept === undefined) return load(deps, state, guildId);
+      // Most recently used goes last, so the oldest is first to go.
+      state.setups.delete(guildId);
+      state.setups.set(guildId, kept);
+      if (state.watch.live && kept.epoch !== state.epoch) {
+        // Listening again after an outage: answer with the copy, read it again behind it.
+        load(deps, state, guildId).catch((error: unknown) =>
+          deps.logger.debug({ ...errorFields(error), guildId, cache: options.name }, 'setup re-read failed'),
+        );
       }
-      const stamp = stampOf(state, guildId);
-      const pending = state.loading.get(guildId);
-      if (pending && pending.stamp === stamp) return pending.setup;
-      const setup = read(deps, state, guildId).finally(() => {
-        if (state.loading.get(guildId)?.setup === setup) state.loading.delete(guildId);
-      });
-      state.loading.set(guildId, { stamp, setup });
-      return setup;
+      return Promise.resolve(kept.setup);
     },
     listen(deps) {
       stateOf(deps);

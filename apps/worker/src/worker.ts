@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { bullPrefix, JOB_QUEUE, redisKeyPrefix, workerConnectionName } from '@spacecadet/contract';
 import { createDb } from '@spacecadet/db';
 import type { MetricsServer } from '@spacecadet/db/metrics-server';
+import { bindRedisPrefix } from '@spacecadet/db/prefix-binding';
 import { watchRedisDurability } from '@spacecadet/db/redis-durability';
 import { Queue } from 'bullmq';
 import { type Client, Events, GatewayCloseCodes } from 'discord.js';
@@ -124,6 +125,8 @@ export async function startWorker(
   }
 
   try {
+    // Refuses to start on a prefix another deployment's database owns.
+    await bindRedisPrefix(db, redis, config.redisPrefix);
     metricsServer = await metrics?.listen();
     const ready = once(client, Events.ClientReady);
     // 4014: a privileged intent is off in the Developer Portal. discord.js only says "Used

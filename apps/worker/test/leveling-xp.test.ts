@@ -1,6 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { jobSchedulerIdFor, xpBatchesKey, xpBatchKey, xpPendingKey } from '@spacecadet/contract';
+import {
+  jobSchedulerIdFor,
+  xpBatchesKey,
+  xpBatchKey,
+  xpCooldownKey,
+  xpPendingKey,
+} from '@spacecadet/contract';
 import { roleBoostUserId } from '@spacecadet/core';
 import {
   levelingBoosts,
@@ -56,6 +62,15 @@ function leveling(harness: Harness) {
       return row;
     },
     async clear() {
+      // A member's last counted message is remembered for the longest cooldown: a test starts
+      // with nobody cooling down.
+      const redis = new Redis(harness.redis.url);
+      try {
+        const keys = await redis.keys(storedKey(harness, xpCooldownKey('*', '*')));
+        if (keys.length > 0) await redis.del(...keys);
+      } finally {
+        redis.disconnect();
+      }
       await db.delete(memberXp);
       await db.delete(memberDailyXp);
       await db.delete(levelingBoosts);

@@ -117,11 +117,12 @@ export function personalityLastRepairKey(guildId: string): string {
 }
 
 /**
- * Leveling's XP buffer. A member's message cooldown (a key that expires with it), the guild's
- * XP earned since the last flush (hash, fields `<user>:x`, `<user>:m`, `<user>:n`), the set of
- * guilds with buffered XP, a batch taken out of the buffer to be written to Postgres, and the
- * batches in flight (sorted set scored by when they were taken, so a crashed writer's batch is
- * found and written by another process).
+ * Leveling's XP buffer. A member's last counted message (its time in ms, kept as long as the
+ * longest cooldown, so the current cooldown setting is compared with it on every message), the
+ * guild's XP earned since the last flush (hash, fields `<user>:x`, `<user>:m`, `<user>:n`), the
+ * set of guilds with buffered XP, a batch taken out of the buffer to be written to Postgres,
+ * and the batches in flight (sorted set scored by when they were taken, so a crashed writer's
+ * batch is found and written by another process).
  */
 export function xpCooldownKey(guildId: string, userId: string): string {
   return `xp-cd:${guildId}:${userId}`;
@@ -141,6 +142,28 @@ export function xpBatchKey(batchId: string): string {
 
 export function xpBatchesKey(): string {
   return 'xp-batches';
+}
+
+/**
+ * Chat messages not yet priced: a guild's messages that came while its leveling setup could
+ * not be read (Postgres down and no copy in memory), in order (list of JSON), and the guilds
+ * that have some (sorted set scored by when a process may next take the guild; 0: now).
+ */
+export function xpUnpricedKey(guildId: string): string {
+  return `xp-unpriced:${guildId}`;
+}
+
+export function xpUnpricedGuildsKey(): string {
+  return 'xp-unpriced';
+}
+
+/**
+ * The database this prefix belongs to (`<deployment id> <database name>`, see the db package's
+ * prefix-binding.ts), set once by the first API or worker to start: a process whose database
+ * has another id refuses to start, so two deployments cannot share one prefix by mistake.
+ */
+export function prefixDatabaseKey(): string {
+  return 'database';
 }
 
 /**

@@ -106,7 +106,7 @@ function clampInt(value: unknown, min: number, max: number, fallback: number): n
 export const XP_PER_MESSAGE_DEFAULT = 10;
 const XP_PER_MESSAGE_MAX = 1000;
 export const MESSAGE_COOLDOWN_DEFAULT_SEC = 30;
-const MESSAGE_COOLDOWN_MAX_SEC = 600;
+export const MESSAGE_COOLDOWN_MAX_SEC = 600;
 export const XP_MULTIPLIER_DEFAULT = 1;
 const BOOST_MULTIPLIER_DEFAULT = 2;
 export const LEVEL_ROLE_NAME_MAX = 100;

@@ -16,13 +16,16 @@ export interface GuildChangeHandlers {
   changed(guildId: string): void;
   /** The connection dropped: changes made until it is back are not heard. */
   lost(): void;
+  /** Listening again after `lost()`: changes made while it was down were not heard. */
+  restored?(): void;
 }
 
 const RECONNECT_MS = 1_000;
 
 /**
  * Listens on its own connection on `channel` (or on each of several): `changed(guild)` for each
- * change, `lost()` when the connection drops; it reconnects by itself after a second.
+ * change, `lost()` once when the connection drops, `restored()` once it listens again; it
+ * retries every second.
  */
 export function watchGuildChanges(
   databaseUrl: string,
@@ -34,12 +37,16 @@ export function watchGuildChanges(
   let client: pg.Client | null = null;
   let live = false;
   let closed = false;
+  let down = false;
   let retry: NodeJS.Timeout | undefined;
   const drop = (failed: pg.Client) => {
     if (client !== failed) return;
     client = null;
     live = false;
-    handlers.lost();
+    if (!down) {
+      down = true;
+      handlers.lost();
+    }
     failed.end().catch(() => {});
     if (!closed) retry = setTimeout(connect, RECONNECT_MS).unref();
   };
@@ -55,7 +62,12 @@ export function watchGuildChanges(
       .connect()
       .then(() => next.query(channels.map((name) => `LISTEN ${name};`).join(' ')))
       .then(() => {
-        if (client === next && !closed) live = true;
+        if (client !== next || closed) return;
+        live = true;
+        if (down) {
+          down = false;
+          handlers.restored?.();
+        }
       })
       .catch(() => drop(next));
   };

@@ -1,5 +1,6 @@
 import { apiCacheChannel, bullPrefix, JOB_QUEUE, redisKeyPrefix } from '@spacecadet/contract';
 import { createDb } from '@spacecadet/db';
+import { bindRedisPrefix, RedisPrefixTakenError } from '@spacecadet/db/prefix-binding';
 import { watchRedisDurability } from '@spacecadet/db/redis-durability';
 import { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
@@ -58,6 +59,16 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
         .catch((error: unknown) => app.log.warn({ err: error }, 'Redis not reachable at start')),
     ),
   );
+  // Refuses to start on a prefix another deployment's database owns; a dependency that is down
+  // only delays the check to the next start.
+  await bindRedisPrefix(dbHandle.db, redis, config.redisPrefix).catch(async (error: unknown) => {
+    if (!(error instanceof RedisPrefixTakenError)) {
+      app.log.warn({ err: error }, 'Redis prefix binding not checked (Postgres or Redis unreachable)');
+      return;
+    }
+    await Promise.allSettled([redis.quit(), queueRedis.quit(), subscriber.quit(), dbHandle.close()]);
+    throw error;
+  });
   const queue: GuildJobQueue = new Queue(JOB_QUEUE, {
     connection: queueRedis,
     prefix: bullPrefix(config.redisPrefix),

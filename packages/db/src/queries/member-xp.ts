@@ -1,7 +1,7 @@
 import { levelForTotalXp } from '@spacecadet/core';
-import { lt, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { xpFlushBatches } from '../schema/leveling.ts';
+import { pendingLevelUps, xpFlushBatches } from '../schema/leveling.ts';
 
 /** One member's XP earned since the last flush, as the worker's buffer holds it. */
 export interface BufferedXp {
@@ -32,7 +32,14 @@ export interface LevelUp {
  */
 export async function writeXpBatch(
   db: Db,
-  batch: { batchId: string; guildId: string; day: string; members: readonly BufferedXp[] },
+  batch: {
+    batchId: string;
+    guildId: string;
+    day: string;
+    members: readonly BufferedXp[];
+    /** How long the writer holds the level-ups it records (see `pendingLevelUps`). */
+    levelUpLeaseMs: number;
+  },
 ): Promise<{ applied: boolean; levelUps: LevelUp[] }> {
   // One order for every writer, so two transactions on one guild cannot deadlock.
   const members = [...batch.members].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
@@ -89,6 +96,18 @@ export async function writeXpBatch(
         update member_xp m set level = t.level
         from jsonb_to_recordset(${levels}::jsonb) as t(user_id text, level integer)
         where m.guild_id = ${batch.guildId} and m.user_id = t.user_id and m.level < t.level`);
+      // Celebrated after commit by this writer, or by any process once its lease lapsed.
+      await tx
+        .insert(pendingLevelUps)
+        .values(
+          levelUps.map((up) => ({
+            guildId: batch.guildId,
+            userId: up.userId,
+            level: up.level,
+            claimedUntil: sql`now() + ${`${batch.levelUpLeaseMs} milliseconds`}::interval`,
+          })),
+        )
+        .onConflictDoNothing();
     }
     const gained = new Map(levelUps.map((up) => [up.userId, up.level - up.previousLevel]));
     const daily = JSON.stringify(
@@ -120,4 +139,65 @@ export async function writeXpBatch(
 export async function pruneAppliedXpBatches(db: Db, olderThan: Date): Promise<number> {
   const result = await db.delete(xpFlushBatches).where(lt(xpFlushBatches.appliedAt, olderThan));
   return result.rowCount ?? 0;
+}
+
+/** A level-up recorded by `writeXpBatch`, to be announced and rewarded once. */
+export interface PendingLevelUp {
+  guildId: string;
+  userId: string;
+  level: number;
+  /** An announcement may already have been posted (its poster died before recording it). */
+  announcing: boolean;
+}
+
+/**
+ * Level-ups whose deliverer's lease lapsed (it died, or failed), oldest first, now this
+ * caller's for `leaseMs`. Rows another caller is claiming at the same moment are skipped.
+ */
+export async function claimDueLevelUps(db: Db, leaseMs: number, limit: number): Promise<PendingLevelUp[]> {
+  const claimed = await db.execute<{
+    guild_id: string;
+    user_id: string;
+    level: number;
+    announcing: boolean;
+  }>(sql`
+    update pending_level_ups p
+    set claimed_until = now() + ${`${leaseMs} milliseconds`}::interval
+    from (
+      select guild_id, user_id, level from pending_level_ups
+      where claimed_until < now()
+      order by created_at
+      limit ${limit}
+      for update skip locked
+    ) due
+    where p.guild_id = due.guild_id and p.user_id = due.user_id and p.level = due.level
+    returning p.guild_id, p.user_id, p.level, p.announcing`);
+  return claimed.rows.map((row) => ({
+    guildId: row.guild_id,
+    userId: row.user_id,
+    level: row.level,
+    announcing: row.announcing,
+  }));
+}
+
+const levelUpKey = (up: PendingLevelUp) =>
+  and(
+    eq(pendingLevelUps.guildId, up.guildId),
+    eq(pendingLevelUps.userId, up.userId),
+    eq(pendingLevelUps.level, up.level),
+  );
+
+/** Recorded before the announcement is posted; false when the level-up is gone (delivered). */
+export async function markLevelUpAnnouncing(db: Db, up: PendingLevelUp): Promise<boolean> {
+  const marked = await db
+    .update(pendingLevelUps)
+    .set({ announcing: true })
+    .where(levelUpKey(up))
+    .returning({ level: pendingLevelUps.level });
+  return marked.length > 0;
+}
+
+/** The level-up was announced and rewarded. */
+export async function finishLevelUp(db: Db, up: PendingLevelUp): Promise<void> {
+  await db.delete(pendingLevelUps).where(levelUpKey(up));
 }

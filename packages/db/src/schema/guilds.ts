@@ -39,3 +39,12 @@ export const botGuilds = pgTable('bot_guilds', {
 export type GuildConfigRow = typeof guildConfigs.$inferSelect;
 export type ReactionRolesRow = typeof reactionRoles.$inferSelect;
 export type BotGuildRow = typeof botGuilds.$inferSelect;
+
+/**
+ * This database's identity, one row made by its migration (a random id): what a Redis prefix is
+ * bound to (see prefix-binding.ts), so two deployments sharing a Redis and a prefix are told.
+ */
+export const deployment = pgTable('deployment', {
+  id: text('id').primaryKey(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -107,6 +107,29 @@ export const xpFlushBatches = pgTable('xp_flush_batches', {
   appliedAt: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * Level-ups not yet celebrated: written with the XP batch that crossed the level (same
+ * transaction), deleted once announced and rewarded. `claimed_until` is the lease of the process
+ * delivering it (set at insert for the writer): past it, any process takes it over.
+ * `announcing` is set before the announcement is posted, so a retry looks for it in the
+ * channel first instead of posting a second one.
+ */
+export const pendingLevelUps = pgTable(
+  'pending_level_ups',
+  {
+    guildId: text('guild_id').notNull(),
+    userId: text('user_id').notNull(),
+    level: integer('level').notNull(),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }).notNull().defaultNow(),
+    announcing: boolean('announcing').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.guildId, t.userId, t.level], name: 'pending_level_ups_pk' }),
+    index('pending_level_ups_claimed_idx').on(t.claimedUntil),
+  ],
+);
+
 export type LevelingSettingsRow = typeof levelingSettings.$inferSelect;
 export type LevelingRoleRow = typeof levelingRoles.$inferSelect;
 export type LevelingBoostRow = typeof levelingBoosts.$inferSelect;

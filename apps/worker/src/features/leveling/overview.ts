@@ -114,7 +114,8 @@ async function findPostedOverview(deps: WorkerDeps, channelId: string, day: stri
   return messages.some((message) => message.author.id === botId && message.content.startsWith(heading));
 }
 
-async function recentMessages(client: Client, channelId: string): Promise<APIMessage[]> {
+/** The channel's latest messages, newest first. */
+export async function recentMessages(client: Client, channelId: string): Promise<APIMessage[]> {
   return (await client.rest.get(Routes.channelMessages(channelId), {
     query: new URLSearchParams({ limit: String(RECENT_MESSAGES) }),
   })) as APIMessage[];

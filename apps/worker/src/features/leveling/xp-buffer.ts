@@ -5,7 +5,10 @@ import {
   xpCooldownKey,
   xpDirtyGuildsKey,
   xpPendingKey,
+  xpUnpricedGuildsKey,
+  xpUnpricedKey,
 } from '@spacecadet/contract';
+import { MESSAGE_COOLDOWN_MAX_SEC } from '@spacecadet/core';
 import type { BufferedXp } from '@spacecadet/db/queries/member-xp';
 import type { Redis } from 'ioredis';
 
@@ -13,29 +16,57 @@ import type { Redis } from 'ioredis';
  * Leveling's XP buffer in Redis, shared by every worker process (shards): a message's cooldown
  * check and its XP increment are one script, so no process can count a member twice in one
  * cooldown. The messages a process receives in one event-loop turn go in one call of that
- * script (at most one round trip per message, usually far fewer). The flusher takes a guild's buffer out under a batch id
- * (one script, so no increment falls between read and delete), writes it to Postgres, then
- * drops it. A batch whose writer died stays listed in `xpBatchesKey` and is taken over.
+ * script (at most one round trip per message, usually far fewer). The flusher takes a guild's
+ * buffer out under a batch id (one script, so no increment falls between read and delete),
+ * writes it to Postgres, then drops it. A batch whose writer died stays listed in
+ * `xpBatchesKey` and is taken over.
+ *
+ * The cooldown key holds the time of the member's last counted message (the message's own
+ * time, from its id) and lives as long as the longest cooldown allowed: the guild's cooldown
+ * setting of the moment is compared with it, so a changed cooldown applies to the very next
+ * message, lowered or raised.
  */
 
-// KEYS: dirty, then per message its cooldown and its guild's pending hash. ARGV: per message
-// cooldown ms, user id, xp, name json, guild id. Returns 1 per message that counted, else 0.
-const AWARD = `
-local counted = {}
-for i = 1, (#KEYS - 1) / 2 do
-  local a = (i - 1) * 5
-  local ms = tonumber(ARGV[a + 1])
-  if ms > 0 and not redis.call('SET', KEYS[2 * i], '1', 'PX', ms, 'NX') then
-    counted[i] = 0
-  else
-    local pending, user = KEYS[2 * i + 1], ARGV[a + 2]
-    redis.call('HINCRBY', pending, user .. ':x', ARGV[a + 3])
-    redis.call('HINCRBY', pending, user .. ':m', 1)
-    redis.call('HSET', pending, user .. ':n', ARGV[a + 4])
-    redis.call('SADD', KEYS[1], ARGV[a + 5])
-    counted[i] = 1
+const COOLDOWN_KEY_TTL_MS = MESSAGE_COOLDOWN_MAX_SEC * 1000;
+
+// From KEYS[k]: per message its cooldown and its guild's pending hash (KEYS[1]: dirty guilds).
+// From ARGV[a]: per message cooldown ms, message time ms, user id, xp, name json, guild id.
+const AWARD_FUNCTION = `
+local function award(k, a, n)
+  local counted = {}
+  for i = 1, n do
+    local cd, pending = KEYS[k + 2 * i - 2], KEYS[k + 2 * i - 1]
+    local b = a + (i - 1) * 6
+    local ms, at = tonumber(ARGV[b]), tonumber(ARGV[b + 1])
+    local last = tonumber(redis.call('GET', cd) or '')
+    if last and ms > 0 and at - last < ms then
+      counted[i] = 0
+    else
+      if not last or at > last then redis.call('SET', cd, at, 'PX', ${COOLDOWN_KEY_TTL_MS}) end
+      local user = ARGV[b + 2]
+      redis.call('HINCRBY', pending, user .. ':x', ARGV[b + 3])
+      redis.call('HINCRBY', pending, user .. ':m', 1)
+      redis.call('HSET', pending, user .. ':n', ARGV[b + 4])
+      redis.call('SADD', KEYS[1], ARGV[b + 5])
+      counted[i] = 1
+    end
   end
+  return counted
 end
+`;
+
+// KEYS: dirty, then per message its cooldown and its guild's pending hash. Returns 1 per
+// message that counted, else 0.
+const AWARD = `${AWARD_FUNCTION}
+return award(2, 1, (#KEYS - 1) / 2)`;
+
+// KEYS: dirty, unpriced list, unpriced guilds, then per message as AWARD. ARGV: how many of the
+// list's first messages these are, the guild id, then per message as AWARD. Awards them and
+// drops them from the list in one step, so a replay that dies is neither lost nor counted twice.
+const AWARD_UNPRICED = `${AWARD_FUNCTION}
+local counted = award(4, 3, (#KEYS - 3) / 2)
+redis.call('LTRIM', KEYS[2], tonumber(ARGV[1]), -1)
+if redis.call('LLEN', KEYS[2]) == 0 then redis.call('ZREM', KEYS[3], ARGV[2]) end
 return counted`;
 
 // KEYS: pending, batch, batches. ARGV: batch id, now ms.
@@ -45,7 +76,8 @@ redis.call('RENAME', KEYS[1], KEYS[2])
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
 return 1`;
 
-// KEYS: batches. ARGV: batch id, score seen, now ms. Takes over a stale batch unless another did.
+// KEYS: a sorted set. ARGV: member, score seen, new score. Takes over a stale batch (or an
+// unpriced guild) unless another process did.
 const TAKE_OVER = `
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
 redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
@@ -56,15 +88,25 @@ interface XpScripts {
   xpAward(...args: Array<string | number>): Promise<number[]>;
   xpTake(...args: [string, string, string, string, number]): Promise<number>;
   xpTakeOver(...args: [string, string, string, number]): Promise<number>;
+  xpAwardUnpriced(...args: Array<string | number>): Promise<number[]>;
 }
 
 const defined = new WeakSet<Redis>();
+
+/**
+ * Defines the buffer's scripts on a connection. Call it before a connection with
+ * auto-pipelining sends anything: a pipeline it opened before lacks them.
+ */
+export function defineXpScripts(redis: Redis): void {
+  scripts(redis);
+}
 
 function scripts(redis: Redis): Redis & XpScripts {
   if (!defined.has(redis)) {
     redis.defineCommand('xpAward', { lua: AWARD });
     redis.defineCommand('xpTake', { numberOfKeys: 3, lua: TAKE });
     redis.defineCommand('xpTakeOver', { numberOfKeys: 1, lua: TAKE_OVER });
+    redis.defineCommand('xpAwardUnpriced', { lua: AWARD_UNPRICED });
     defined.add(redis);
   }
   return redis as Redis & XpScripts;
@@ -75,6 +117,8 @@ export interface MessageXp {
   userId: string;
   xp: number;
   cooldownSec: number;
+  /** When the message was sent (ms): the cooldown is measured between messages' own times. */
+  time: number;
   username: string | null;
   avatar: string | null;
 }
@@ -112,27 +156,113 @@ export function awardMessageXp(redis: Redis, award: MessageXp): Promise<boolean>
   });
 }
 
-function sendAwards(redis: Redis, awards: readonly QueuedAward[]): void {
-  const keys: string[] = [xpDirtyGuildsKey()];
-  const args: Array<string | number> = [];
-  for (const { award } of awards) {
+function awardKeysAndArgs(awards: readonly MessageXp[], keys: string[], args: Array<string | number>): void {
+  for (const award of awards) {
     keys.push(xpCooldownKey(award.guildId, award.userId), xpPendingKey(award.guildId));
     args.push(
       award.cooldownSec * 1000,
+      award.time,
       award.userId,
       award.xp,
       JSON.stringify([award.username, award.avatar]),
       award.guildId,
     );
   }
-  scripts(redis)
-    .xpAward(keys.length, ...keys, ...args)
+}
+
+function sendAwards(redis: Redis, awards: readonly QueuedAward[]): void {
+  const keys: string[] = [xpDirtyGuildsKey()];
+  const args: Array<string | number> = [];
+  awardKeysAndArgs(
+    awards.map((queued) => queued.award),
+    keys,
+    args,
+  );
+  Promise.resolve()
+    .then(() => scripts(redis).xpAward(keys.length, ...keys, ...args))
     .then((counted) => {
       for (const [index, queued] of awards.entries()) queued.done(counted[index] === 1);
     })
     .catch((error: unknown) => {
       for (const queued of awards) queued.failed(error);
     });
+}
+
+/** A chat message kept to be priced once its guild's leveling setup can be read. */
+export interface UnpricedMessage {
+  userId: string;
+  /** The member's role ids (role boosts). */
+  roles: string[];
+  time: number;
+  username: string | null;
+  avatar: string | null;
+}
+
+/** Keeps a message for later pricing, after the guild's earlier unpriced messages. */
+export async function keepUnpriced(redis: Redis, guildId: string, message: UnpricedMessage): Promise<void> {
+  await redis
+    .multi()
+    .rpush(xpUnpricedKey(guildId), JSON.stringify(message))
+    .zadd(xpUnpricedGuildsKey(), 'NX', 0, guildId)
+    .exec();
+}
+
+/** Whether the guild still has messages waiting to be priced. */
+export async function hasUnpriced(redis: Redis, guildId: string): Promise<boolean> {
+  return (await redis.exists(xpUnpricedKey(guildId))) === 1;
+}
+
+/**
+ * Guilds with unpriced messages no other process is pricing, at most `limit`, each now this
+ * caller's for `leaseMs` (a process that dies pricing one leaves it to others after that).
+ */
+export async function takeUnpricedGuilds(
+  redis: Redis,
+  now: number,
+  leaseMs: number,
+  limit: number,
+): Promise<string[]> {
+  const due = await redis.zrangebyscore(xpUnpricedGuildsKey(), '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit);
+  const taken: string[] = [];
+  for (let i = 0; i + 1 < due.length; i += 2) {
+    const guildId = due[i] as string;
+    const claimed = await scripts(redis).xpTakeOver(
+      xpUnpricedGuildsKey(),
+      guildId,
+      due[i + 1] as string,
+      now + leaseMs,
+    );
+    if (claimed === 1) taken.push(guildId);
+  }
+  return taken;
+}
+
+/** Hands a guild taken with `takeUnpricedGuilds` back (its setup could not be read yet). */
+export async function releaseUnpricedGuild(redis: Redis, guildId: string): Promise<void> {
+  await redis.zadd(xpUnpricedGuildsKey(), 'XX', 0, guildId);
+}
+
+/** The guild's first `count` unpriced messages, oldest first. */
+export async function readUnpriced(redis: Redis, guildId: string, count: number): Promise<UnpricedMessage[]> {
+  const raw = await redis.lrange(xpUnpricedKey(guildId), 0, count - 1);
+  return raw.map((entry) => JSON.parse(entry) as UnpricedMessage);
+}
+
+/**
+ * Counts the guild's first `taken` unpriced messages (the priced ones in `awards`; a message
+ * that earns nothing is left out) and drops them from the list, in one script.
+ */
+export async function awardUnpriced(
+  redis: Redis,
+  guildId: string,
+  taken: number,
+  awards: readonly MessageXp[],
+): Promise<number> {
+  const keys: string[] = [xpDirtyGuildsKey(), xpUnpricedKey(guildId), xpUnpricedGuildsKey()];
+  const args: Array<string | number> = [taken, guildId];
+  awardKeysAndArgs(awards, keys, args);
+  const counted = await scripts(redis).xpAwardUnpriced(keys.length, ...keys, ...args);
+  return counted.filter((one) => one === 1).length;
 }
 
 export interface XpBatch {

@@ -5,20 +5,30 @@ import {
   GatewayDispatchEvents,
   type GatewayMessageCreateDispatchData,
   MessageType,
+  SnowflakeUtil,
 } from 'discord.js';
 import type { Redis } from 'ioredis';
 import type { WorkerDeps } from '../../deps.ts';
 import { errorFields } from '../../logger.ts';
 import { onGateway } from '../feature.ts';
-import { celebrateLevelUps } from './level-up.ts';
-import { levelingSetups } from './setup.ts';
+import { deliverDueLevelUps, deliverLevelUps, LEVEL_UP_LEASE_MS } from './level-up.ts';
+import { type LevelingSetup, levelingSetups } from './setup.ts';
 import {
   awardMessageXp,
+  awardUnpriced,
+  defineXpScripts,
   finishBatch,
+  hasUnpriced,
+  keepUnpriced,
+  type MessageXp,
   readBatch,
+  readUnpriced,
+  releaseUnpricedGuild,
   takeDirtyGuilds,
   takeGuildBatch,
   takeOverStaleBatches,
+  takeUnpricedGuilds,
+  type UnpricedMessage,
   type XpBatch,
 } from './xp-buffer.ts';
 
@@ -29,16 +39,77 @@ const STALE_BATCH_MS = 10_000;
 const GUILDS_PER_FLUSH = 500;
 const CONCURRENT_WRITES = 6;
 const PRUNE_BATCH_IDS_EVERY_MS = 60_000;
+/** How often a process looks for level-ups another process recorded but did not deliver. */
+const DUE_LEVEL_UPS_EVERY_MS = 2_000;
 const BATCH_IDS_KEPT_MS = 3_600_000;
 
 /** Members' own messages earn XP; replies count, system messages (joins, boosts, pins) do not. */
 const CHAT_MESSAGE_TYPES: ReadonlySet<number> = new Set([MessageType.Default, MessageType.Reply]);
+
+/** A guild's setup read that takes longer than this leaves the message to be priced later. */
+const SETUP_READ_TIMEOUT_MS = 3_000;
+/** Unpriced messages priced per script call, and how long a process keeps a guild to price. */
+const UNPRICED_PER_CALL = 500;
+const UNPRICED_LEASE_MS = 30_000;
+
+/**
+ * Per process, the guilds whose messages it left unpriced (their setup could not be read) and
+ * how many: while any wait in Redis, the guild's later messages queue behind them, so messages
+ * are counted in order (the cooldown compares each with the one counted before it).
+ */
+const unpricedGuilds = new WeakMap<WorkerDeps, Map<string, number>>();
+
+function unpricedOf(deps: WorkerDeps): Map<string, number> {
+  let guilds = unpricedGuilds.get(deps);
+  if (!guilds) {
+    guilds = new Map();
+    unpricedGuilds.set(deps, guilds);
+  }
+  return guilds;
+}
+
+/** What a message earns under the guild's setup; null when it earns nothing. */
+function priceMessage(
+  { settings, boosts }: LevelingSetup,
+  guildId: string,
+  message: UnpricedMessage,
+): MessageXp | null {
+  if (!settings.enabled) return null;
+  const boost = activeBoostMultiplier(boosts, {
+    userId: message.userId,
+    roleIds: message.roles,
+    now: new Date(message.time),
+  });
+  const xp = xpForMessage({ xpPerMessage: settings.xpPerMessage, multiplier: settings.xpMultiplier, boost });
+  if (xp <= 0) return null;
+  return {
+    guildId,
+    userId: message.userId,
+    xp,
+    cooldownSec: settings.messageCooldownSec,
+    time: message.time,
+    username: message.username,
+    avatar: message.avatar,
+  };
+}
+
+function setupWithin(deps: WorkerDeps, guildId: string): Promise<LevelingSetup> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('leveling setup read timed out')), SETUP_READ_TIMEOUT_MS);
+  });
+  return Promise.race([levelingSetups.get(deps, guildId), timeout]).finally(() => clearTimeout(timer));
+}
 
 /**
  * A guild member's message earns `round(xp_per_message * multiplier * boost)` at most once per
  * cooldown, while leveling is enabled. Read from the raw packet: the member's roles (for role
  * boosts) come with it, and the worker caches no members. Bots, webhooks, system messages and
  * DMs earn nothing.
+ *
+ * The guild's setup comes from memory, through a Postgres outage too (see guild-setup-cache);
+ * a message whose guild has no copy while Postgres cannot be read is kept in Redis, in order,
+ * and priced when it can be (`priceUnpriced`): no message is lost to an outage.
  */
 export async function countMessageXp(
   deps: WorkerDeps,
@@ -49,24 +120,68 @@ export async function countMessageXp(
   const author = message.author;
   if (!guildId || author.bot || author.system || message.webhook_id || !message.member) return;
   if (!CHAT_MESSAGE_TYPES.has(message.type)) return;
-  const { settings, boosts } = await levelingSetups.get(deps, guildId);
-  if (!settings.enabled) return;
-  const boost = activeBoostMultiplier(boosts, {
+  const chat: UnpricedMessage = {
     userId: author.id,
-    roleIds: message.member.roles,
-    now: new Date(),
-  });
-  const xp = xpForMessage({ xpPerMessage: settings.xpPerMessage, multiplier: settings.xpMultiplier, boost });
-  if (xp <= 0) return;
-  const awarded = await awardMessageXp(awards, {
-    guildId,
-    userId: author.id,
-    xp,
-    cooldownSec: settings.messageCooldownSec,
+    roles: message.member.roles,
+    time: SnowflakeUtil.timestampFrom(message.id),
     username: message.member.nick ?? author.global_name ?? author.username,
     avatar: author.avatar,
-  });
+  };
+  const unpriced = unpricedOf(deps);
+  let setup: LevelingSetup | null = null;
+  if (!unpriced.has(guildId)) {
+    try {
+      setup = await setupWithin(deps, guildId);
+    } catch (error) {
+      if (!unpriced.has(guildId)) {
+        deps.logger.warn(
+          { ...errorFields(error), guildId },
+          'leveling setup unreadable: keeping the guild’s messages in Redis to count when Postgres is back',
+        );
+      }
+    }
+  }
+  if (!setup || unpriced.has(guildId)) {
+    unpriced.set(guildId, (unpriced.get(guildId) ?? 0) + 1);
+    await keepUnpriced(awards, guildId, chat);
+    return;
+  }
+  const award = priceMessage(setup, guildId, chat);
+  if (!award) return;
+  // Awarded first: `metrics?.xpMessage(await …)` would skip the award when metrics are off.
+  const awarded = await awardMessageXp(awards, award);
   deps.metrics?.xpMessage(awarded);
+}
+
+/**
+ * Prices and counts the messages kept while their guild's setup could not be read (by any
+ * process), oldest first; a guild whose setup still cannot be read is left for the next pass.
+ * Then forgets, for this process, the guilds with nothing left waiting.
+ */
+async function priceUnpriced(deps: WorkerDeps, awards: Redis): Promise<void> {
+  for (const guildId of await takeUnpricedGuilds(awards, Date.now(), UNPRICED_LEASE_MS, 20)) {
+    let setup: LevelingSetup;
+    try {
+      setup = await levelingSetups.get(deps, guildId);
+    } catch {
+      await releaseUnpricedGuild(awards, guildId);
+      continue;
+    }
+    for (;;) {
+      const messages = await readUnpriced(awards, guildId, UNPRICED_PER_CALL);
+      if (messages.length === 0) break;
+      const priced = messages.flatMap((message) => priceMessage(setup, guildId, message) ?? []);
+      const counted = await awardUnpriced(awards, guildId, messages.length, priced);
+      deps.logger.info(
+        { guildId, messages: messages.length, counted },
+        'counted messages kept during an outage',
+      );
+    }
+  }
+  const unpriced = unpricedOf(deps);
+  for (const [guildId, kept] of unpriced) {
+    if (!(await hasUnpriced(awards, guildId)) && unpriced.get(guildId) === kept) unpriced.delete(guildId);
+  }
 }
 
 /**
@@ -80,6 +195,7 @@ function awardConnection(deps: WorkerDeps): Redis {
   let connection = awardConnections.get(deps);
   if (!connection) {
     connection = deps.redis.duplicate({ enableAutoPipelining: true });
+    defineXpScripts(connection);
     connection.on('error', (error) => deps.logger.warn(errorFields(error), 'redis connection error'));
     awardConnections.set(deps, connection);
   }
@@ -89,15 +205,26 @@ function awardConnection(deps: WorkerDeps): Redis {
 /**
  * Writes buffered XP to Postgres every XP_FLUSH_INTERVAL_MS: every process flushes whatever
  * guilds have XP waiting (whichever process counted it), takes over batches whose writer died,
- * and on shutdown flushes until nothing is left.
+ * prices messages kept during an outage, and on shutdown flushes until nothing is left.
+ *
+ * A batch whose write fails (Postgres down) is kept and written again on the next pass, before
+ * anything else; while it fails, new XP stays in the guilds' buffers in Redis (one hash per
+ * guild however long the outage), and is written once Postgres is back. No batch is dropped.
  */
 class XpFlusher {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
   private lastPrune = Date.now();
+  private lastDueLevelUps = 0;
+  private sweeping = false;
   private readonly celebrations = new Set<Promise<void>>();
+  /** Batches taken out of Redis whose write failed, by id: written again first. */
+  private readonly retrying = new Map<string, XpBatch>();
 
-  constructor(private readonly deps: WorkerDeps) {}
+  constructor(
+    private readonly deps: WorkerDeps,
+    private readonly awards: Redis,
+  ) {}
 
   start(): void {
     this.timer ??= setInterval(() => this.tick(), XP_FLUSH_INTERVAL_MS);
@@ -113,22 +240,59 @@ class XpFlusher {
       });
   }
 
-  /** One pass; returns how many batches it wrote. */
+  /** One pass; returns how many batches it wrote (or tried to: a failed one counts, for stop). */
   async flush(): Promise<number> {
     const { redis } = this.deps;
     const now = Date.now();
+    if (this.retrying.size > 0) {
+      const retried = await this.writeAll([...this.retrying.values()]);
+      // Postgres still fails: leave the rest buffered in Redis until it is back.
+      if (this.retrying.size > 0) return retried;
+    }
+    await priceUnpriced(this.deps, this.awards);
     const guilds = await takeDirtyGuilds(redis, GUILDS_PER_FLUSH);
     const batches: XpBatch[] = await takeOverStaleBatches(redis, now, STALE_BATCH_MS, 50);
     const taken = await Promise.all(guilds.map((guildId) => takeGuildBatch(redis, guildId, now)));
     for (const batch of taken) if (batch) batches.push(batch);
-    const queue = [...batches];
-    const writer = async () => {
-      for (let batch = queue.shift(); batch; batch = queue.shift()) await this.write(batch);
-    };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENT_WRITES, queue.length) }, writer));
+    const written = await this.writeAll(batches);
+    if (!this.sweeping && now - this.lastDueLevelUps > DUE_LEVEL_UPS_EVERY_MS) {
+      // Level-ups whose deliverer died after writing their batch.
+      this.lastDueLevelUps = now;
+      this.sweeping = true;
+      this.celebrate(
+        deliverDueLevelUps(this.deps).finally(() => {
+          this.sweeping = false;
+        }),
+      );
+    }
     if (now - this.lastPrune > PRUNE_BATCH_IDS_EVERY_MS) {
       this.lastPrune = now;
       await pruneAppliedXpBatches(this.deps.db, new Date(now - BATCH_IDS_KEPT_MS));
+    }
+    return written;
+  }
+
+  /** Writes the batches, a few at once; a failed one is kept in `retrying`. */
+  private async writeAll(batches: readonly XpBatch[]): Promise<number> {
+    const queue = [...batches];
+    let failure: unknown = null;
+    const writer = async () => {
+      for (let batch = queue.shift(); batch; batch = queue.shift()) {
+        try {
+          await this.write(batch);
+          this.retrying.delete(batch.id);
+        } catch (error) {
+          this.retrying.set(batch.id, batch);
+          failure = error;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENT_WRITES, queue.length) }, writer));
+    if (failure !== null) {
+      this.deps.logger.warn(
+        { ...errorFields(failure), batches: this.retrying.size },
+        'xp batch not written; kept and retried (its XP stays in Redis)',
+      );
     }
     return batches.length;
   }
@@ -140,15 +304,24 @@ class XpFlusher {
       guildId: batch.guildId,
       day: utcDay(new Date()),
       members,
+      levelUpLeaseMs: LEVEL_UP_LEASE_MS,
     });
     await finishBatch(this.deps.redis, batch);
     if (levelUps.length === 0) return;
-    const celebration = celebrateLevelUps(this.deps, batch.guildId, levelUps)
+    const recorded = levelUps.map((up) => ({
+      guildId: batch.guildId,
+      userId: up.userId,
+      level: up.level,
+      announcing: false,
+    }));
+    this.celebrate(deliverLevelUps(this.deps, batch.guildId, recorded));
+  }
+
+  private celebrate(delivery: Promise<unknown>): void {
+    const celebration = delivery
+      .then(() => undefined)
       .catch((error: unknown) =>
-        this.deps.logger.warn(
-          { ...errorFields(error), guildId: batch.guildId },
-          'level-up announcement failed',
-        ),
+        this.deps.logger.warn(errorFields(error), 'level-up announcement failed; retried after its lease'),
       )
       .finally(() => this.celebrations.delete(celebration));
     this.celebrations.add(celebration);
@@ -161,7 +334,7 @@ class XpFlusher {
     await this.running;
     // Another process's buffered guilds are flushed too: whoever stops last leaves nothing.
     for (let pass = 0; pass < 20; pass++) {
-      if ((await this.flush()) === 0) break;
+      if ((await this.flush().catch(() => 1)) === 0) break;
     }
     await Promise.allSettled([...this.celebrations]);
   }
@@ -172,7 +345,7 @@ const flushers = new WeakMap<WorkerDeps, XpFlusher>();
 function flusherOf(deps: WorkerDeps): XpFlusher {
   let flusher = flushers.get(deps);
   if (!flusher) {
-    flusher = new XpFlusher(deps);
+    flusher = new XpFlusher(deps, awardConnection(deps));
     flushers.set(deps, flusher);
   }
   return flusher;
@@ -193,9 +366,9 @@ export const xpEvents = [
 /** The feature's shutdown: buffered XP goes to Postgres before it closes. */
 export async function flushXpOnShutdown(deps: WorkerDeps): Promise<void> {
   // No message arrives any more (the gateway closed before shutdown hooks run).
-  await awardConnections.get(deps)?.quit();
-  awardConnections.delete(deps);
   await flushers.get(deps)?.stop();
   flushers.delete(deps);
+  await awardConnections.get(deps)?.quit();
+  awardConnections.delete(deps);
   await levelingSetups.close(deps);
 }

@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { levelingRoles, levelingSettings, memberXp, pendingLevelUps } from '@spacecadet/db/schema';
+import type { APIMessage, APIRole } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningWorker, startWorker } from '../src/worker.ts';
+import {
+  control,
+  guildState,
+  type Harness,
+  jobQueue,
+  memberRoles,
+  SANDBOX_IDS,
+  STATION,
+  startHarness,
+  waitFor,
+} from './helpers.ts';
+
+const { nia } = SANDBOX_IDS.users;
+const general = SANDBOX_IDS.channels.general;
+const levelUps = SANDBOX_IDS.channels.levelUps;
+
+describe('a level-up whose worker dies before celebrating it', () => {
+  let harness: Harness;
+  let child: ChildProcess | undefined;
+  let survivor: RunningWorker | undefined;
+
+  beforeAll(async () => {
+    harness = await startHarness();
+  });
+  afterAll(async () => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await survivor?.close();
+    await harness?.close();
+  });
+
+  it('is announced once and rewarded by another process (SIGKILL after the XP batch committed)', async () => {
+    const sandbox = control(harness.sandbox);
+    const db = harness.database.db;
+    const reward = await sandbox.botRest<APIRole>('POST', `/guilds/${STATION}/roles`, { name: 'Rookie' });
+    await db.insert(levelingSettings).values({
+      guildId: STATION,
+      enabled: true,
+      xpPerMessage: 100,
+      messageCooldownSec: 0,
+      announcementChannel: levelUps,
+    });
+    await db
+      .insert(levelingRoles)
+      .values({ guildId: STATION, roleName: 'Rookie', levelRequired: 1, roleId: reward.id });
+    // The announcement hangs behind a long rate limit: the child is killed while it waits.
+    await sandbox.fault({
+      method: 'POST',
+      path: `/channels/${levelUps}/messages`,
+      status: 429,
+      count: 1,
+      retry_after: 120,
+    });
+    const workerDir = fileURLToPath(new URL('..', import.meta.url));
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: workerDir,
+      env: { ...process.env, ...harness.env },
+      stdio: 'ignore',
+    });
+    const jobs = jobQueue(harness);
+    try {
+      await waitFor(
+        'the child worker to be ready',
+        async () => (await jobs.queue.getWorkersCount()) > 0,
+        30_000,
+      );
+    } finally {
+      await jobs.close();
+    }
+    await sandbox.postMessage({ guild_id: STATION, channel_id: general, author_id: nia, content: 'hi' });
+    // The batch is committed with its level-up recorded, and the child is announcing it.
+    await waitFor(
+      'the level-up recorded with the XP',
+      async () => (await db.select().from(pendingLevelUps)).length === 1,
+      30_000,
+    );
+    await waitFor(
+      'the child to try announcing',
+      async () => (await sandbox.faults()).every((f) => f.remaining === 0),
+      30_000,
+    );
+    expect((await db.select().from(memberXp))[0]).toMatchObject({ userId: nia, xp: 100, level: 1 });
+    const running = child;
+    child.kill('SIGKILL');
+    await new Promise((resolve) => running.once('exit', resolve));
+    expect(memberRoles(harness.sandbox, STATION, nia)).not.toContain(reward.id);
+
+    survivor = await startWorker(harness.config());
+    await waitFor(
+      'the level-up delivered',
+      async () => (await db.select().from(pendingLevelUps)).length === 0,
+      30_000,
+    );
+    const announced = (guildState(harness.sandbox, STATION).channels.find((c) => c.id === levelUps)
+      ?.messages ?? []) as APIMessage[];
+    expect(announced.map((m) => m.content)).toEqual([`🎉 <@${nia}> reached **level 1**!`]);
+    expect(memberRoles(harness.sandbox, STATION, nia)).toContain(reward.id);
+  }, 120_000);
+});
