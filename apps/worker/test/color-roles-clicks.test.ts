@@ -60,26 +60,6 @@ describe('members picking colors on the panel', () => {
     const result = await click(customId, messageId);
     return { result, answer: await finalAnswer(result) };
   };
-  /**
-   * Milliseconds from the click to its final answer, by the sandbox's clock: the first callback
-   * when it carried the answer, else the edit that put the answer into the deferred reply.
-   */
-  const finalAnswerMs = (result: ClickResult) =>
-    waitFor(`the final answer to click ${result.interaction_id}`, async () => {
-      const response = await fetch(`${harness.sandbox.url}/_sandbox/interactions/${result.interaction_id}`);
-      const record = (await response.json()) as {
-        created_ms: number;
-        responded_ms: number | null;
-        response: { type: number } | null;
-        edits: Array<{ at: string; target: string }>;
-      };
-      if (record.response === null || record.responded_ms === null) return undefined;
-      if (record.response.type !== InteractionResponseType.DeferredChannelMessageWithSource) {
-        return record.responded_ms - record.created_ms;
-      }
-      const filled = record.edits.find((edit) => edit.target === '@original');
-      return filled ? Date.parse(filled.at) - record.created_ms : undefined;
-    });
   const setMode = (mode: 'basic' | 'shades') =>
     harness.database.db
       .insert(guildConfigs)
@@ -147,12 +127,22 @@ describe('members picking colors on the panel', () => {
       count: 1,
       retry_after: 2,
     });
+    const since = await lastSeq();
     const result = await click('color:pick:Green');
     expect(result.responded).toBe(true);
-    expect(result.elapsed_ms).toBeLessThan(1000);
     expect(result.response?.type).toBe(InteractionResponseType.DeferredChannelMessageWithSource);
     expect(await finalAnswer(result)).toBe('You now have the **Green** color.');
     expect(await colorRolesOfNia()).toEqual([await roleIdOfColor('Green')]);
+    // Answered before the role add was even tried (how soon is `pnpm bench click-latency`'s).
+    const [firstTry] = harness.sandbox.world.requests.filter(
+      (request) =>
+        request.seq > since &&
+        request.method === 'PUT' &&
+        request.path.startsWith(`/guilds/${STATION}/members/${nia}/roles/`),
+    );
+    expect(firstTry?.status).toBe(429);
+    const answeredAt = harness.sandbox.world.interactions.get(result.interaction_id)?.responded_ms;
+    expect(answeredAt).toBeLessThanOrEqual(Date.parse(firstTry?.at ?? ''));
   });
 
   it('shades mode: a family button opens an ephemeral shade picker and the pick assigns that shade', async () => {
@@ -182,9 +172,15 @@ describe('members picking colors on the panel', () => {
     const names = ['Red', 'Blue', 'Green', 'Pink'];
     for (let round = 0; round < 3; round++) {
       const clicks = await Promise.all(names.map((name) => click(`color:pick:${name}`)));
-      // Every click is answered (some may have been deferred while another held the member).
+      // Every click is answered (some may have been deferred while another held the member, and
+      // one that waited for the others longer than the member is kept waiting says so).
       const answers = await Promise.all(clicks.map((result) => finalAnswer(result)));
-      for (const answer of answers) expect(answer).toMatch(/^You now have the \*\*\w+\*\* color\.$/);
+      for (const answer of answers) {
+        expect([
+          COLOR_BUSY_MESSAGE,
+          expect.stringMatching(/^You now have the \*\*\w+\*\* color\.$/),
+        ]).toContainEqual(answer);
+      }
       const held = await colorRolesOfNia();
       expect(held).toHaveLength(1);
       const roleIds = await Promise.all(names.map((name) => roleIdOfColor(name)));
@@ -220,11 +216,12 @@ describe('members picking colors on the panel', () => {
     }
   });
 
-  it('a member hammering the panel gets every final answer within 3 seconds and ends with one color', async () => {
+  it('a member hammering the panel gets every click answered and ends with one color', async () => {
     await setUp('basic');
     const names = ['Red', 'Blue', 'Green', 'Pink', 'Orange'];
     // Waiting their turn, 100 swaps (a PUT and a DELETE each, under discord.js's 50 requests per
-    // second) would take 4 s or more: the clicks that cannot have it within 1 s say so.
+    // second) would take 4 s or more: the clicks that cannot have it within 1 s say so. (How soon
+    // the last final answer comes is `pnpm bench click-latency`'s "one member hammering".)
     const clicks = await Promise.all(
       Array.from({ length: 100 }, (_, index) => click(`color:pick:${names[index % names.length]}`)),
     );
@@ -236,8 +233,6 @@ describe('members picking colors on the panel', () => {
         expect.stringMatching(/^You now have the \*\*\w+\*\* color\.$/),
       ]).toContainEqual(answer);
     }
-    const times = await Promise.all(clicks.map((result) => finalAnswerMs(result)));
-    expect(Math.max(...times)).toBeLessThanOrEqual(3000);
     expect(await colorRolesOfNia()).toHaveLength(1);
   });
 
@@ -324,6 +319,7 @@ describe('members picking colors on the panel', () => {
         expect([
           COLOR_REMOVED_MESSAGE,
           NO_COLOR_MESSAGE,
+          COLOR_BUSY_MESSAGE,
           expect.stringMatching(/^You now have the \*\*\w+\*\* color\.$/),
         ]).toContainEqual(answer);
       }

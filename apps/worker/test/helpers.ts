@@ -51,10 +51,22 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/**
+ * How long the sandbox waits for a first answer to a click (and takes one). Discord's 3 s is a
+ * latency goal, which `pnpm bench click-latency` measures; a functional test checks that every
+ * click was answered, and before its work was done, so a machine busy with other work (150 clicks
+ * at once in one process beside two CPU-bound ones) does not fail it. A test of the window itself
+ * passes Discord's own (INTERACTION_ANSWER_WINDOW_MS).
+ */
+export const TEST_ANSWER_WINDOW_MS = 20_000;
+
 /** A sandbox, a fresh migrated database and a Redis prefix, all private to the calling file. */
-export async function startHarness(fixture?: SandboxFixture): Promise<Harness> {
+export async function startHarness(
+  fixture?: SandboxFixture,
+  { answerWindowMs = TEST_ANSWER_WINDOW_MS }: { answerWindowMs?: number } = {},
+): Promise<Harness> {
   const [sandbox, database, redis] = await Promise.all([
-    startSandbox({ port: 0, ...(fixture ? { fixture } : {}) }),
+    startSandbox({ port: 0, interactionTimeoutMs: answerWindowMs, ...(fixture ? { fixture } : {}) }),
     createTestDatabase('worker'),
     testRedis(),
   ]);

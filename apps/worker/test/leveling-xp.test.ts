@@ -256,14 +256,13 @@ describe('members earning XP by chatting', () => {
     }
   });
 
-  it('keeps XP buffered in Redis out of Postgres only until the next flush, under a second', async () => {
+  // How soon (within a second: XP_FLUSH_INTERVAL_MS) is `pnpm bench xp`'s latency, p99 <= 1.5 s.
+  it('keeps XP buffered in Redis out of Postgres only until the next flush', async () => {
     await store.settings(STATION, { enabled: true, xpPerMessage: 10, messageCooldownSec: 0 });
     const redis = new Redis(harness.redis.url);
     try {
-      const started = Date.now();
       await post(STATION, general, nia);
       await xpReaches(nia, 10);
-      expect(Date.now() - started).toBeLessThan(1_500);
       expect(await redis.exists(storedKey(harness, xpPendingKey(STATION)))).toBe(0);
     } finally {
       redis.disconnect();

@@ -125,12 +125,11 @@ describe('the worker process (src/main.ts) on SIGTERM', () => {
     const jobId = await activeGenerateJob(STATION);
     await worker.signal('shutting down');
     await worker.signal('still finishing active jobs');
-    const signalled = Date.now();
     child?.kill('SIGTERM');
     const [code] = await worker.exited;
     expect(code).toBe(1);
-    expect(Date.now() - signalled).toBeLessThan(5_000);
     expect(worker.log()).toContain('exiting at once');
+    // It did not wait for the job: Discord holds that up for a minute, and the job is still active.
     expect(await jobs.queue.getJobState(jobId)).toBe('active');
   });
 });
