@@ -10,8 +10,10 @@ import {
   startSandbox,
 } from '@spacecadet/discord-sandbox';
 import { type Job, Queue } from 'bullmq';
+import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { loadWorkerConfig, type WorkerConfig } from '../src/env.ts';
+import type { GuildSetupCache } from '../src/guild-setup-cache.ts';
 
 export { SANDBOX_IDS };
 export const STATION = SANDBOX_IDS.guilds.station;
@@ -39,6 +41,28 @@ export async function waitFor<T>(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+let markers = 0;
+
+/**
+ * Resolves once every worker running in this process has heard of what was written to Postgres
+ * before the call, so its copy of a guild's setup (`cache`) is not stale: announces a made-up
+ * guild on the cache's NOTIFY `channel` and waits until it is heard (announcements arrive in
+ * commit order), announcing again on each poll in case a listening connection was reconnecting.
+ */
+export async function setupChangesHeard(
+  harness: Harness,
+  cache: Pick<GuildSetupCache<unknown>, 'heard'>,
+  channel: string,
+): Promise<void> {
+  markers += 1;
+  const marker = `9${String(markers).padStart(17, '0')}`;
+  await waitFor(`the workers to hear the changes on ${channel}`, async () => {
+    if (cache.heard(marker) > 0) return true;
+    await harness.database.db.execute(sql`select pg_notify(${channel}, ${marker})`);
+    return undefined;
+  });
 }
 
 export interface Harness {

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { jobSchedulerIdFor, xpBatchesKey, xpBatchKey, xpPendingKey } from '@spacecadet/contract';
 import { roleBoostUserId } from '@spacecadet/core';
+import { LEVELING_SETUP_CHANNEL } from '@spacecadet/db/queries/leveling';
 import {
   levelingBoosts,
   levelingRoles,
@@ -13,6 +14,7 @@ import type { APIMessage, APIRole } from 'discord.js';
 import { and, eq, sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { levelingSetups } from '../src/features/leveling/setup.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,
@@ -24,6 +26,7 @@ import {
   memberRoles,
   SANDBOX_IDS,
   STATION,
+  setupChangesHeard,
   startHarness,
   storedKey,
   waitFor,
@@ -39,15 +42,17 @@ type Settings = Partial<typeof levelingSettings.$inferInsert>;
 /** Reading and writing what the dashboard would, straight in Postgres. */
 function leveling(harness: Harness) {
   const db = harness.database.db;
+  /** Waits until the workers heard of every change made so far (they hear them by NOTIFY). */
+  const heard = () => setupChangesHeard(harness, levelingSetups, LEVELING_SETUP_CHANNEL);
   return {
     async settings(guildId: string, settings: Settings) {
       await db
         .insert(levelingSettings)
         .values({ guildId, ...settings })
         .onConflictDoUpdate({ target: levelingSettings.guildId, set: settings });
-      // The worker hears the change by NOTIFY; give it a moment to arrive.
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      await heard();
     },
+    heard,
     async member(guildId: string, userId: string) {
       const [row] = await db
         .select()
@@ -139,8 +144,10 @@ describe('members earning XP by chatting', () => {
         .filter((m) => m.content.includes(`<@${nia}>`));
       return found.length >= 5 ? found : undefined;
     });
-    // Give a duplicate the time to show up before counting.
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // A stopping worker writes what it buffered and waits for every announcement under way: after
+    // that, a duplicate would be in the channel.
+    await worker.close();
+    worker = await startWorker(harness.config());
     const final = announcements()
       .slice(before)
       .filter((m) => m.content.includes(`<@${nia}>`));
@@ -188,10 +195,12 @@ describe('members earning XP by chatting', () => {
       xpMultiplier: 1,
     });
     await post(STATION, general, mo, 4);
+    // A later message, counted: the worker handles messages in order, each award one Redis call
+    // in order on one connection, so mo's four were counted (or refused) and flushed by then.
+    await post(STATION, general, ada);
+    await xpReaches(ada, 10);
     const row = await xpReaches(mo, 10);
     expect(row.messageCount).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    expect((await store.member(STATION, mo))?.xp).toBe(10);
   });
 
   it('rounds XP per message × multiplier × the largest active boost that applies, ignoring expired ones', async () => {
@@ -214,7 +223,7 @@ describe('members earning XP by chatting', () => {
         expiresAt: new Date(Date.now() - 1000),
       },
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await store.heard();
     await post(STATION, general, ada);
     await post(STATION, general, mo);
     // ada: server-wide 1.5 beats her own 1.2 (her 3 expired): 10 × 1.25 × 1.5 = 18.75 → 19.
@@ -340,7 +349,8 @@ describe('several worker processes counting XP at once', () => {
     for (const user of [ada, mo, nia]) {
       await waitFor(`${user} to have XP`, async () => (await store.member(STATION, user))?.xp === 10);
     }
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Stopped, each has written what it counted: a second count would be in Postgres now.
+    await Promise.all(workers.map((worker) => worker.close()));
     for (const user of [ada, mo, nia]) {
       expect(await store.member(STATION, user)).toMatchObject({ xp: 10, messageCount: 1 });
     }
@@ -468,7 +478,8 @@ describe('several worker processes counting XP at once', () => {
         30_000,
       );
       expect(row.xp).toBe(10 * total);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // Stopped, the survivor has written everything it took: a second write would show now.
+      await survivor.close();
       expect((await store.member(STATION, mo))?.messageCount).toBe(total);
       expect(await redis.zcard(storedKey(harness, xpBatchesKey()))).toBe(0);
     } finally {
