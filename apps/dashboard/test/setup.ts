@@ -1,8 +1,9 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
-// The e2e project runs beside these tests and loads the machine; give async queries room.
-configure({ asyncUtilTimeout: 5000 });
+// A deadline for what a test waits to see, not a measure of speed: the e2e project runs beside
+// these tests, on a machine that may be busy with more, and a job card needs a few polls.
+configure({ asyncUtilTimeout: 15_000 });
 
 /**
  * Browser-side unit tests have no API: a request `fakeApi` does not answer (none installed, or one made after
