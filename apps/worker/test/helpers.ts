@@ -23,11 +23,14 @@ export function storedKey(harness: Harness, key: string): string {
   return `${redisKeyPrefix(harness.redis.prefix)}${key}`;
 }
 
-/** Polls until `check` returns a value other than undefined/false, or fails at the deadline. */
+/**
+ * Polls until `check` returns a value other than undefined/false, or fails at the deadline. The
+ * deadline only catches what never happens: generous, as the machine may be busy with more.
+ */
 export async function waitFor<T>(
   what: string,
   check: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 10_000,
+  timeoutMs = 60_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -254,7 +257,7 @@ export function jobQueue(harness: Harness) {
       );
     },
     /** Waits for a job to finish; returns its final state and outcome. */
-    async finished(jobId: string, timeoutMs = 20_000) {
+    async finished(jobId: string, timeoutMs = 60_000) {
       return waitFor(
         `job ${jobId} to finish`,
         async () => {

@@ -423,7 +423,7 @@ describe('several worker processes counting XP at once', () => {
         await waitFor(
           'the child worker to be ready',
           async () => (await jobs.queue.getWorkersCount()) > 0,
-          30_000,
+          120_000,
         );
       } finally {
         await jobs.close();
@@ -488,5 +488,5 @@ describe('several worker processes counting XP at once', () => {
       await holding;
       redis.disconnect();
     }
-  }, 90_000);
+  });
 });

@@ -47,7 +47,8 @@ describe('the worker process (src/main.ts) on SIGTERM', () => {
       log += chunk.toString();
     });
     const exited = once(worker, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-    await waitFor('the worker to listen', async () => (await jobs.queue.getWorkersCount()) > 0, 30_000);
+    // A process starting beside other work (tsx compiles it first) can take a while.
+    await waitFor('the worker to listen', async () => (await jobs.queue.getWorkersCount()) > 0, 120_000);
     return {
       exited,
       /** Sends `signal`, then waits until the worker has logged `reaction` to it. */

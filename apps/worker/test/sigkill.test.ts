@@ -101,7 +101,11 @@ describe.each(CASES)('a worker killed with SIGKILL in the middle of $job', (job)
       env: { ...process.env, ...harness.env, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
-    await waitFor('the child worker to listen', async () => (await jobs.queue.getWorkersCount()) > 0, 30_000);
+    await waitFor(
+      'the child worker to listen',
+      async () => (await jobs.queue.getWorkersCount()) > 0,
+      120_000,
+    );
     // Set up once the child is listening: at start a worker schedules a refresh of every
     // configured guild, which would make the roles before the job under test could.
     await job.setup(harness);
