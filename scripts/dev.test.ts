@@ -106,10 +106,8 @@ describe('stopping a service', () => {
       /Local:/,
     );
     const pgid = dashboard.child.pid ?? 0;
-    const started = Date.now();
+    // 'stopped': by SIGTERM, not killed at the deadline.
     expect(await stopService(dashboard.child, Date.now() + 20_000)).toBe('stopped');
-    // Stopped by its SIGTERM, not killed at the deadline.
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(groupAlive(pgid)).toBe(false);
     await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
   });

@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // Integration tests drive a real discord.js client, Postgres, Redis and child processes.
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Deadlines against hangs, not measures of speed: a busy machine must not fail a test.
+    testTimeout: 240_000,
+    hookTimeout: 240_000,
   },
 });

@@ -17,6 +17,16 @@
  *   gateway, as a member's Discord client would see it.
  * - role changes a second at 100 clicks/s (twice what the limit allows), over the sandbox's
  *   global-limit windows, against the 50/s limit. Goal: at least 0.9x.
+ * - edit lag: from the member's role change landing (the sandbox's 2xx) to the outcome edited into
+ *   their answer. Sent through discord.js's own global queue, the edits would wait behind later
+ *   role changes, about a tenth of them a whole window (up to 1 s). Goal: p90 under 250 ms at
+ *   both rates.
+ * - one member hammering: HAMMER_CLICKS clicks of one member at once (the limit off, discord.js's
+ *   own 50 requests a second on): each click's final answer (the outcome, or "Still changing…"
+ *   for one that cannot have its turn within a second). Goal: the slowest within Discord's 3 s.
+ *
+ * These goals were once duration asserts in the worker's functional tests (clicks-under-load,
+ * color-roles-clicks), which then failed on a busy machine; the tests now check what happened.
  */
 import {
   defaultFixture,
@@ -25,7 +35,17 @@ import {
   type SandboxFixture,
 } from '@spacecadet/discord-sandbox';
 import { loadBenchEnv } from '../env.ts';
-import { elapsedMs, ms, printTable, ratio, reportHeadline, type Summary, summarize, waitFor } from './lib.ts';
+import {
+  elapsedMs,
+  ms,
+  percentile,
+  printTable,
+  ratio,
+  reportHeadline,
+  type Summary,
+  summarize,
+  waitFor,
+} from './lib.ts';
 import { runJobThroughApi, type Stack, startStack } from './stack.ts';
 
 const { seconds: SECONDS, warmup: WARMUP } = loadBenchEnv().click;
@@ -36,6 +56,9 @@ const MEMBERS = Math.max(...RATES) * SECONDS;
 const BASELINE_SECONDS = 2;
 const ANSWER_GOAL_MS = 100;
 const THROUGHPUT_GOAL = 0.9;
+const EDIT_LAG_GOAL_MS = 250;
+const HAMMER_CLICKS = 100;
+const HAMMER_GOAL_MS = 3_000;
 /** How long a click's outcome and role may take: the 100/s phase queues ~1 s of role changes per second. */
 const SETTLE_TIMEOUT_MS = 30_000 + SECONDS * 2_000;
 
@@ -218,6 +241,9 @@ function perSecondOverWindows(times: readonly number[]): { perSecond: number; wi
 }
 
 interface ClickSample {
+  interactionId: string;
+  userId: string;
+  roleId: string;
   answerMs: number;
   outcomeMs: number;
   visibleMs: number;
@@ -283,6 +309,9 @@ async function main(): Promise<void> {
       ]);
       const content = seen.content(answer.interaction_id ?? '');
       return {
+        interactionId: answer.interaction_id ?? '',
+        userId,
+        roleId: button.roleId,
         answerMs,
         outcomeMs: outcomeAt - due,
         visibleMs: visibleAt - due,
@@ -322,12 +351,24 @@ async function main(): Promise<void> {
       const throughput = perSecondOverWindows(roleChanges.map((call) => Date.parse(call.at)));
       const samples = clicks.results;
       const good = samples.filter((sample) => sample.ok);
+      // By the sandbox's clock: when the member's role add landed, and when the outcome was edited in.
+      const editLags = good.flatMap((sample) => {
+        const added = roleChanges.find(
+          (call) =>
+            call.method === 'PUT' && call.path.endsWith(`/members/${sample.userId}/roles/${sample.roleId}`),
+        );
+        const edited = stack.sandbox.world.interactions
+          .get(sample.interactionId)
+          ?.edits.find((edit) => edit.target === '@original');
+        return added && edited ? [Date.parse(edited.at) - Date.parse(added.at)] : [];
+      });
       return {
         rate,
         base: summarize(baseline.results),
         answer: summarize(samples.map((sample) => sample.answerMs)),
         outcome: summarize(good.map((sample) => sample.outcomeMs)),
         visible: summarize(good.map((sample) => sample.visibleMs)),
+        editLag: { ...summarize(editLags), p90: percentileOf(editLags, 90) },
         failed: samples.length - good.length,
         roleChanges: roleChanges.length,
         throughput,
@@ -352,6 +393,8 @@ async function main(): Promise<void> {
       const colors = held.filter((id) => colorRoleIds.has(id));
       if (colors.length !== 1 || colors[0] !== roleId) wrong += 1;
     }
+    // After the check above: the member hammering is one of the phases' members.
+    const hammer = await hammering(stack, messageId, buttons, userIds.at(-1) ?? '');
 
     const row = (label: string, rate: number, summary: Summary, base: Summary) => [
       `${label} @${rate}/s`,
@@ -369,12 +412,20 @@ async function main(): Promise<void> {
     ]);
     printTable([['measure @clicks/s', 'n', 'p50', 'p99', 'max', 'p99 vs baseline'], ...rows]);
     for (const result of [slow, fast]) {
+      console.log(
+        `  @${result.rate} clicks/s: edit lag (role change landed -> outcome edited in) n ${result.editLag.n} p50 ${ms(result.editLag.p50)} p90 ${ms(result.editLag.p90)} max ${ms(result.editLag.max)}`,
+      );
+    }
+    console.log(
+      `  one member hammering: ${hammer.clicks} clicks at once, ${hammer.answered} answered (${hammer.busy} "still changing"), final answer p50 ${ms(hammer.finalMs.p50)} max ${ms(hammer.finalMs.max)}; ${hammer.colors} color(s) held at the end`,
+    );
+    for (const result of [slow, fast]) {
       const perSecond = result.throughput.perSecond;
       console.log(
         `  @${result.rate} clicks/s: ${result.roleChanges} role changes, ${perSecond.toFixed(1)} role changes/s vs ${GLOBAL_LIMIT}/s limit = ${(perSecond / GLOBAL_LIMIT).toFixed(2)}x over ${result.throughput.windows} limit windows; ${result.global429s} global 429s; clicks sent late by p99 ${ms(result.lateP99)}`,
       );
     }
-    const failed = slow.failed + fast.failed;
+    const failed = slow.failed + fast.failed + (hammer.clicks - hammer.answered);
     console.log(
       `  failed clicks: ${failed}; members with a wrong final color role: ${wrong}/${lastPick.size}`,
     );
@@ -383,18 +434,93 @@ async function main(): Promise<void> {
       [`answer p99 @10/s ${ms(slow.answer.p99)} <= ${ANSWER_GOAL_MS} ms`, slow.answer.p99 <= ANSWER_GOAL_MS],
       [`answer p99 @100/s ${ms(fast.answer.p99)} <= ${ANSWER_GOAL_MS} ms`, fast.answer.p99 <= ANSWER_GOAL_MS],
       [`role changes @100/s ${share.toFixed(2)}x >= ${THROUGHPUT_GOAL}x`, share >= THROUGHPUT_GOAL],
+      [
+        `edit lag p90 @10/s ${ms(slow.editLag.p90)}, @100/s ${ms(fast.editLag.p90)} < ${EDIT_LAG_GOAL_MS} ms`,
+        slow.editLag.p90 < EDIT_LAG_GOAL_MS && fast.editLag.p90 < EDIT_LAG_GOAL_MS,
+      ],
+      [
+        `one member's ${hammer.clicks} clicks: slowest final answer ${ms(hammer.finalMs.max)} <= ${HAMMER_GOAL_MS} ms`,
+        hammer.finalMs.max <= HAMMER_GOAL_MS,
+      ],
     ] as const;
     for (const [goal, met] of goals) console.log(`  goal ${met ? 'met' : 'MISSED'}: ${goal}`);
 
     reportHeadline(
       'click-latency',
-      `answer p99 @10/s ${ms(slow.answer.p99)}, @100/s ${ms(fast.answer.p99)} (goal <= ${ANSWER_GOAL_MS} ms; sandbox RTT p99 ${ms(slow.base.p99)} / ${ms(fast.base.p99)}); role visible @100/s p50 ${ms(fast.visible.p50)} p99 ${ms(fast.visible.p99)}; ${fast.throughput.perSecond.toFixed(1)} role changes/s vs ${GLOBAL_LIMIT}/s limit = ${share.toFixed(2)}x (goal >= ${THROUGHPUT_GOAL}x); failed ${failed}, wrong ${wrong}`,
+      `answer p99 @10/s ${ms(slow.answer.p99)}, @100/s ${ms(fast.answer.p99)} (goal <= ${ANSWER_GOAL_MS} ms; sandbox RTT p99 ${ms(slow.base.p99)} / ${ms(fast.base.p99)}); role visible @100/s p50 ${ms(fast.visible.p50)} p99 ${ms(fast.visible.p99)}; ${fast.throughput.perSecond.toFixed(1)} role changes/s vs ${GLOBAL_LIMIT}/s limit = ${share.toFixed(2)}x (goal >= ${THROUGHPUT_GOAL}x); edit lag p90 @100/s ${ms(fast.editLag.p90)} (goal < ${EDIT_LAG_GOAL_MS} ms); hammering: slowest final answer ${ms(hammer.finalMs.max)} (goal <= ${HAMMER_GOAL_MS} ms); failed ${failed}, wrong ${wrong + (hammer.colors === 1 ? 0 : 1)}`,
     );
-    if (failed > 0 || wrong > 0) process.exitCode = 1;
+    if (failed > 0 || wrong > 0 || hammer.colors !== 1) process.exitCode = 1;
   } finally {
     seen.stop();
     await stack.close();
   }
+}
+
+function percentileOf(samples: readonly number[], p: number): number {
+  return percentile(
+    [...samples].sort((a, b) => a - b),
+    p,
+  );
+}
+
+/**
+ * One member clicking HAMMER_CLICKS colors at once: every click's final answer, in ms after the
+ * click by the sandbox's clock (the first answer when it carried the answer, else the edit that
+ * put it into the deferred one), and how many colors the member holds at the end.
+ */
+async function hammering(stack: Stack, messageId: string, buttons: readonly PanelButton[], userId: string) {
+  const world = stack.sandbox.world;
+  const clicks = await Promise.all(
+    Array.from({ length: HAMMER_CLICKS }, async (_, i) => {
+      const response = await fetch(`${stack.sandbox.url}/_sandbox/interactions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          guild_id: GUILD,
+          channel_id: CHANNEL,
+          message_id: messageId,
+          user_id: userId,
+          custom_id: buttons[i % buttons.length]?.customId,
+        }),
+      });
+      return (await response.json()) as { interaction_id: string; responded: boolean };
+    }),
+  );
+  const DEFERRED = 5;
+  const finalAt = (id: string): number | undefined => {
+    const record = world.interactions.get(id);
+    if (!record || record.responded_ms === null) return undefined;
+    if ((record.response as { type?: number } | null)?.type !== DEFERRED) return record.responded_ms;
+    const edited = record.edits.find((edit) => edit.target === '@original');
+    return edited && record.original?.content ? Date.parse(edited.at) : undefined;
+  };
+  const answered = clicks.filter((click) => click.responded);
+  await waitFor(
+    "every hammering click's final answer",
+    async () => (answered.every((click) => finalAt(click.interaction_id) !== undefined) ? true : undefined),
+    SETTLE_TIMEOUT_MS,
+  ).catch(() => {});
+  const finalMs = answered.flatMap((click) => {
+    const at = finalAt(click.interaction_id);
+    const created = world.interactions.get(click.interaction_id)?.created_ms;
+    return at === undefined || created === undefined ? [] : [at - created];
+  });
+  const colorRoleIds = new Set(buttons.map((button) => button.roleId));
+  const held =
+    stack.sandbox
+      .state()
+      .guilds.find((guild) => guild.id === GUILD)
+      ?.members.find((member) => member.user_id === userId)
+      ?.roles.filter((id) => colorRoleIds.has(id)) ?? [];
+  return {
+    clicks: clicks.length,
+    answered: finalMs.length,
+    busy: answered.filter((click) =>
+      world.interactions.get(click.interaction_id)?.original?.content?.startsWith('Still changing'),
+    ).length,
+    finalMs: summarize(finalMs),
+    colors: held.length,
+  };
 }
 
 async function waitForBotPresence(stack: Stack, auth: string): Promise<void> {

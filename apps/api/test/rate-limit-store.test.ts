@@ -23,10 +23,37 @@ function replica() {
         windowMs,
       ),
     );
-  return { store, incr };
+  /** The count this replica would answer now, without adding to it. */
+  const read = (key: string) =>
+    new Promise<number>((resolve) =>
+      store.read(key, (_error, result) => resolve(result?.current ?? -1), 60_000),
+    );
+  return { store, incr, read };
 }
 
-const afterSync = () => new Promise((resolve) => setTimeout(resolve, RATE_LIMIT_SYNC_MS * 3));
+/** Polls (every sync period) until `check` holds. */
+async function until(what: string, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, RATE_LIMIT_SYNC_MS));
+  }
+}
+
+/** Until Redis holds `total` for `key`: every replica's counts so far were synced. */
+const totalIs = (key: string, total: number) =>
+  until(`${key} to total ${total} in Redis`, async () => {
+    const reader = new Redis(redis.url);
+    try {
+      return Number(await reader.get(`${redis.prefix}:rate-limit:${key}`)) === total;
+    } finally {
+      reader.disconnect();
+    }
+  });
+
+/** Until `replica` synced and learned the total `total`. */
+const learned = (store: Pick<ReturnType<typeof replica>, 'read'>, key: string, total: number) =>
+  until(`a replica to learn ${key} = ${total}`, async () => (await store.read(key)) === total);
 
 beforeAll(async () => {
   redis = await testRedis();
@@ -43,13 +70,14 @@ describe('the synced rate-limit store', () => {
     const [a, b] = [replica(), replica()];
     for (let i = 1; i <= 5; i += 1) expect((await a.incr('session:1')).current).toBe(i);
     for (let i = 1; i <= 3; i += 1) expect((await b.incr('session:1')).current).toBe(i);
-    await afterSync();
+    await totalIs('session:1', 5 + 3);
     // A replica learns the total when it next adds its own counts to Redis.
     await a.incr('session:1');
-    await afterSync();
+    await learned(a, 'session:1', 5 + 3 + 1);
     expect((await a.incr('session:1')).current).toBe(5 + 3 + 1 + 1);
+    await totalIs('session:1', 5 + 3 + 1 + 1);
     await b.incr('session:1');
-    await afterSync();
+    await learned(b, 'session:1', 5 + 3 + 1 + 1 + 1);
     expect((await b.incr('session:1')).current).toBe(5 + 3 + 1 + 1 + 1 + 1);
   });
 
@@ -80,7 +108,14 @@ describe('the synced rate-limit store', () => {
     });
     client.on('error', () => {});
     clients.push(client);
-    const { Store, close } = syncedRateLimitStore(client, 'rate-limit:', silent);
+    let failedSyncs = 0;
+    const { Store, close } = syncedRateLimitStore(client, 'rate-limit:', {
+      debug: () => {
+        failedSyncs += 1;
+      },
+    });
+    /** Each count starts a sync, which fails: until `n` have. */
+    const syncsFailed = (n: number) => until(`${n} failed syncs`, async () => failedSyncs >= n);
     closers.push(close);
     const store = new Store(null);
     const incr = () =>
@@ -88,9 +123,9 @@ describe('the synced rate-limit store', () => {
         store.incr('ip:9.9.9.9', (_e, result) => resolve(result?.current ?? -1), 60_000),
       );
     expect(await incr()).toBe(1);
-    await afterSync();
+    await syncsFailed(1);
     expect(await incr()).toBe(2);
-    await afterSync();
+    await syncsFailed(2);
     expect(await incr()).toBe(3);
   });
 });

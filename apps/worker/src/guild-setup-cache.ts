@@ -39,6 +39,14 @@ export interface GuildSetupCache<T> {
   listen(deps: WorkerDeps): void;
   /** For the feature's shutdown hook: the listening connection goes before Postgres closes. */
   close(deps: WorkerDeps): Promise<void>;
+  /**
+   * How many changes of the guild this process has heard announced: the fewest over its
+   * listening connections (one per running worker), Infinity with none (no copy to go stale).
+   * Postgres delivers announcements in commit order, so once one written after a change is
+   * heard, so is the change: a test announces a made-up guild and waits for it here instead of
+   * sleeping.
+   */
+  heard(guildId: string): number;
 }
 
 interface Kept<T> {
@@ -59,6 +67,8 @@ interface CacheState<T> {
 
 export function guildSetupCache<T>(options: GuildSetupCacheOptions<T>): GuildSetupCache<T> {
   const states = new WeakMap<WorkerDeps['db'], CacheState<T>>();
+  /** The same states, for `heard`. */
+  const open = new Set<CacheState<T>>();
 
   function stateOf(deps: WorkerDeps): CacheState<T> {
     const state = states.get(deps.db);
@@ -91,6 +101,7 @@ export function guildSetupCache<T>(options: GuildSetupCacheOptions<T>): GuildSet
       }),
     };
     states.set(deps.db, created);
+    open.add(created);
     return created;
   }
 
@@ -150,7 +161,13 @@ export function guildSetupCache<T>(options: GuildSetupCacheOptions<T>): GuildSet
     async close(deps) {
       const state = states.get(deps.db);
       states.delete(deps.db);
+      if (state) open.delete(state);
       await state?.watch.close();
+    },
+    heard(guildId) {
+      let fewest = Number.POSITIVE_INFINITY;
+      for (const state of open) fewest = Math.min(fewest, state.changes.get(guildId) ?? 0);
+      return fewest;
     },
   };
 }

@@ -10,8 +10,10 @@ import {
   startSandbox,
 } from '@spacecadet/discord-sandbox';
 import { type Job, Queue } from 'bullmq';
+import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { loadWorkerConfig, type WorkerConfig } from '../src/env.ts';
+import type { GuildSetupCache } from '../src/guild-setup-cache.ts';
 
 export { SANDBOX_IDS };
 export const STATION = SANDBOX_IDS.guilds.station;
@@ -21,11 +23,14 @@ export function storedKey(harness: Harness, key: string): string {
   return `${redisKeyPrefix(harness.redis.prefix)}${key}`;
 }
 
-/** Polls until `check` returns a value other than undefined/false, or fails at the deadline. */
+/**
+ * Polls until `check` returns a value other than undefined/false, or fails at the deadline. The
+ * deadline only catches what never happens: generous, as the machine may be busy with more.
+ */
 export async function waitFor<T>(
   what: string,
   check: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 10_000,
+  timeoutMs = 60_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -41,6 +46,28 @@ export async function waitFor<T>(
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
 
+let markers = 0;
+
+/**
+ * Resolves once every worker running in this process has heard of what was written to Postgres
+ * before the call, so its copy of a guild's setup (`cache`) is not stale: announces a made-up
+ * guild on the cache's NOTIFY `channel` and waits until it is heard (announcements arrive in
+ * commit order), announcing again on each poll in case a listening connection was reconnecting.
+ */
+export async function setupChangesHeard(
+  harness: Harness,
+  cache: Pick<GuildSetupCache<unknown>, 'heard'>,
+  channel: string,
+): Promise<void> {
+  markers += 1;
+  const marker = `9${String(markers).padStart(17, '0')}`;
+  await waitFor(`the workers to hear the changes on ${channel}`, async () => {
+    if (cache.heard(marker) > 0) return true;
+    await harness.database.db.execute(sql`select pg_notify(${channel}, ${marker})`);
+    return undefined;
+  });
+}
+
 export interface Harness {
   sandbox: Sandbox;
   database: TestDatabase;
@@ -51,10 +78,22 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/**
+ * How long the sandbox waits for a first answer to a click (and takes one). Discord's 3 s is a
+ * latency goal, which `pnpm bench click-latency` measures; a functional test checks that every
+ * click was answered, and before its work was done, so a machine busy with other work (150 clicks
+ * at once in one process beside two CPU-bound ones) does not fail it. A test of the window itself
+ * passes Discord's own (INTERACTION_ANSWER_WINDOW_MS).
+ */
+export const TEST_ANSWER_WINDOW_MS = 20_000;
+
 /** A sandbox, a fresh migrated database and a Redis prefix, all private to the calling file. */
-export async function startHarness(fixture?: SandboxFixture): Promise<Harness> {
+export async function startHarness(
+  fixture?: SandboxFixture,
+  { answerWindowMs = TEST_ANSWER_WINDOW_MS }: { answerWindowMs?: number } = {},
+): Promise<Harness> {
   const [sandbox, database, redis] = await Promise.all([
-    startSandbox({ port: 0, ...(fixture ? { fixture } : {}) }),
+    startSandbox({ port: 0, interactionTimeoutMs: answerWindowMs, ...(fixture ? { fixture } : {}) }),
     createTestDatabase('worker'),
     testRedis(),
   ]);
@@ -221,7 +260,7 @@ export function jobQueue(harness: Harness) {
       );
     },
     /** Waits for a job to finish; returns its final state and outcome. */
-    async finished(jobId: string, timeoutMs = 20_000) {
+    async finished(jobId: string, timeoutMs = 60_000) {
       return waitFor(
         `job ${jobId} to finish`,
         async () => {

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_COLOR_PANEL_MESSAGE } from '../src/features/color-roles/command.ts';
 import { FEATURES } from '../src/features/index.ts';
-import { GENERIC_ERROR_MESSAGE } from '../src/interactions/router.ts';
+import { GENERIC_ERROR_MESSAGE, INTERACTION_ANSWER_WINDOW_MS } from '../src/interactions/router.ts';
 import type { ComponentRoute } from '../src/interactions/types.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
@@ -42,7 +42,8 @@ describe('interaction routing', () => {
   const logger = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) });
 
   beforeAll(async () => {
-    harness = await startHarness();
+    // Discord's own answer window: these tests are about it (a replayed click is skipped).
+    harness = await startHarness(undefined, { answerWindowMs: INTERACTION_ANSWER_WINDOW_MS });
     worker = await startWorker(harness.config(), {
       logger,
       features: [...FEATURES, { name: 'exploding', components: [exploding] }],
@@ -54,7 +55,7 @@ describe('interaction routing', () => {
     await harness.close();
   });
 
-  it('answers a panel click within 3 seconds', async () => {
+  it('answers a panel click (within Discord’s 3 s: the sandbox refuses a later answer)', async () => {
     const result = await control(harness.sandbox).click({
       guild_id: STATION,
       channel_id: rolesChannel,
@@ -63,7 +64,6 @@ describe('interaction routing', () => {
       custom_id: 'color:pick:Red',
     });
     expect(result.responded).toBe(true);
-    expect(result.elapsed_ms).toBeLessThan(3000);
     expect(result.response?.data?.flags).toBe(MessageFlags.Ephemeral);
   });
 

@@ -8,6 +8,7 @@ import {
   xpPendingKey,
 } from '@spacecadet/contract';
 import { roleBoostUserId } from '@spacecadet/core';
+import { LEVELING_SETUP_CHANNEL } from '@spacecadet/db/queries/leveling';
 import {
   levelingBoosts,
   levelingRoles,
@@ -19,6 +20,7 @@ import type { APIMessage, APIRole } from 'discord.js';
 import { and, eq, sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { levelingSetups } from '../src/features/leveling/setup.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,
@@ -30,6 +32,7 @@ import {
   memberRoles,
   SANDBOX_IDS,
   STATION,
+  setupChangesHeard,
   startHarness,
   storedKey,
   waitFor,
@@ -45,15 +48,17 @@ type Settings = Partial<typeof levelingSettings.$inferInsert>;
 /** Reading and writing what the dashboard would, straight in Postgres. */
 function leveling(harness: Harness) {
   const db = harness.database.db;
+  /** Waits until the workers heard of every change made so far (they hear them by NOTIFY). */
+  const heard = () => setupChangesHeard(harness, levelingSetups, LEVELING_SETUP_CHANNEL);
   return {
     async settings(guildId: string, settings: Settings) {
       await db
         .insert(levelingSettings)
         .values({ guildId, ...settings })
         .onConflictDoUpdate({ target: levelingSettings.guildId, set: settings });
-      // The worker hears the change by NOTIFY; give it a moment to arrive.
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      await heard();
     },
+    heard,
     async member(guildId: string, userId: string) {
       const [row] = await db
         .select()
@@ -154,8 +159,10 @@ describe('members earning XP by chatting', () => {
         .filter((m) => m.content.includes(`<@${nia}>`));
       return found.length >= 5 ? found : undefined;
     });
-    // Give a duplicate the time to show up before counting.
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // A stopping worker writes what it buffered and waits for every announcement under way: after
+    // that, a duplicate would be in the channel.
+    await worker.close();
+    worker = await startWorker(harness.config());
     const final = announcements()
       .slice(before)
       .filter((m) => m.content.includes(`<@${nia}>`));
@@ -203,10 +210,12 @@ describe('members earning XP by chatting', () => {
       xpMultiplier: 1,
     });
     await post(STATION, general, mo, 4);
+    // A later message, counted: the worker handles messages in order, each award one Redis call
+    // in order on one connection, so mo's four were counted (or refused) and flushed by then.
+    await post(STATION, general, ada);
+    await xpReaches(ada, 10);
     const row = await xpReaches(mo, 10);
     expect(row.messageCount).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    expect((await store.member(STATION, mo))?.xp).toBe(10);
   });
 
   it('rounds XP per message × multiplier × the largest active boost that applies, ignoring expired ones', async () => {
@@ -229,7 +238,7 @@ describe('members earning XP by chatting', () => {
         expiresAt: new Date(Date.now() - 1000),
       },
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await store.heard();
     await post(STATION, general, ada);
     await post(STATION, general, mo);
     // ada: server-wide 1.5 beats her own 1.2 (her 3 expired): 10 × 1.25 × 1.5 = 18.75 → 19.
@@ -271,14 +280,13 @@ describe('members earning XP by chatting', () => {
     }
   });
 
-  it('keeps XP buffered in Redis out of Postgres only until the next flush, under a second', async () => {
+  // How soon (within a second: XP_FLUSH_INTERVAL_MS) is `pnpm bench xp`'s latency, p99 <= 1.5 s.
+  it('keeps XP buffered in Redis out of Postgres only until the next flush', async () => {
     await store.settings(STATION, { enabled: true, xpPerMessage: 10, messageCooldownSec: 0 });
     const redis = new Redis(harness.redis.url);
     try {
-      const started = Date.now();
       await post(STATION, general, nia);
       await xpReaches(nia, 10);
-      expect(Date.now() - started).toBeLessThan(1_500);
       expect(await redis.exists(storedKey(harness, xpPendingKey(STATION)))).toBe(0);
     } finally {
       redis.disconnect();
@@ -356,7 +364,8 @@ describe('several worker processes counting XP at once', () => {
     for (const user of [ada, mo, nia]) {
       await waitFor(`${user} to have XP`, async () => (await store.member(STATION, user))?.xp === 10);
     }
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Stopped, each has written what it counted: a second count would be in Postgres now.
+    await Promise.all(workers.map((worker) => worker.close()));
     for (const user of [ada, mo, nia]) {
       expect(await store.member(STATION, user)).toMatchObject({ xp: 10, messageCount: 1 });
     }
@@ -429,7 +438,7 @@ describe('several worker processes counting XP at once', () => {
         await waitFor(
           'the child worker to be ready',
           async () => (await jobs.queue.getWorkersCount()) > 0,
-          30_000,
+          120_000,
         );
       } finally {
         await jobs.close();
@@ -484,7 +493,8 @@ describe('several worker processes counting XP at once', () => {
         30_000,
       );
       expect(row.xp).toBe(10 * total);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // Stopped, the survivor has written everything it took: a second write would show now.
+      await survivor.close();
       expect((await store.member(STATION, mo))?.messageCount).toBe(total);
       expect(await redis.zcard(storedKey(harness, xpBatchesKey()))).toBe(0);
     } finally {
@@ -493,5 +503,5 @@ describe('several worker processes counting XP at once', () => {
       await holding;
       redis.disconnect();
     }
-  }, 90_000);
+  });
 });

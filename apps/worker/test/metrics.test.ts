@@ -1,8 +1,10 @@
+import { LEVELING_SETUP_CHANNEL } from '@spacecadet/db/queries/leveling';
 import { levelingSettings } from '@spacecadet/db/schema';
 import { type PrometheusSample, parsePrometheusSamples } from '@spacecadet/db/testing';
 import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { levelingSetups } from '../src/features/leveling/setup.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,
@@ -11,6 +13,7 @@ import {
   postStationColorPanel,
   SANDBOX_IDS,
   STATION,
+  setupChangesHeard,
   startHarness,
   waitFor,
 } from './helpers.ts';
@@ -129,10 +132,16 @@ describe('worker /metrics', () => {
     const kind = kinds[result.response?.type ?? 0] ?? `unexpected answer type ${result.response?.type}`;
     const count = (value(before, 'interaction_answer_seconds_count', { kind }) ?? 0) + 1;
     const samples = await scrapeUntil('interaction_answer_seconds_count', { kind }, count);
-    const sum = value(samples, 'interaction_answer_seconds_sum', { kind }) ?? 0;
-    expect(sum).toBeGreaterThan(0);
-    // The click waited for the answer: the measured time cannot be much more than that.
-    expect(sum / count).toBeLessThan(3);
+    const scrapedAt = Date.now();
+    const measuredMs =
+      ((value(samples, 'interaction_answer_seconds_sum', { kind }) ?? 0) -
+        (value(before, 'interaction_answer_seconds_sum', { kind }) ?? 0)) *
+      1000;
+    // From the snowflake: at least until the sandbox took the answer, at most until it was scraped.
+    const record = harness.sandbox.world.interactions.get(result.interaction_id);
+    const created = record?.created_ms ?? Number.NaN;
+    expect(measuredMs).toBeGreaterThanOrEqual((record?.responded_ms ?? Number.NaN) - created - 1);
+    expect(measuredMs).toBeLessThanOrEqual(scrapedAt - created + 1);
     expect(value(samples, 'interaction_answer_seconds_bucket', { kind, le: '+Inf' })).toBe(count);
   });
 
@@ -154,7 +163,7 @@ describe('worker /metrics', () => {
       .insert(levelingSettings)
       .values({ guildId: STATION, enabled: true, xpPerMessage: 5, messageCooldownSec: 60, xpMultiplier: 1 });
     // The worker hears the change by NOTIFY.
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await setupChangesHeard(harness, levelingSetups, LEVELING_SETUP_CHANNEL);
     const sandbox = control(harness.sandbox);
     for (const content of ['first', 'second, within the cooldown']) {
       await sandbox.postMessage({ guild_id: STATION, channel_id: general, author_id: mo, content });

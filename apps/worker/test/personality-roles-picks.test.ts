@@ -70,11 +70,10 @@ describe('members picking personality roles', () => {
     });
   /**
    * The answer a click ended with (the first one, or the deferred answer edited in later), after
-   * checking it came ephemeral and within Discord's 3 s.
+   * checking it came ephemeral and was answered at all (how soon is `pnpm bench click-latency`'s).
    */
   const answerOf = async (result: ClickResult) => {
     expect(result.responded).toBe(true);
-    expect(result.elapsed_ms).toBeLessThan(3000);
     expect(result.response?.data?.flags).toBe(MessageFlags.Ephemeral);
     return finalAnswer(harness.sandbox, result);
   };

@@ -113,6 +113,7 @@ describe('queueDepthGauge', () => {
     });
   });
 
+  // It resolves at all (the queue never answers), and says after how long it gave up.
   it('gives up on a queue that does not answer, so a scrape never hangs on Redis', async () => {
     const errors: unknown[] = [];
     const gauge = queueDepthGauge({ getJobCounts: () => new Promise(() => {}) }, (error) =>
@@ -120,9 +121,7 @@ describe('queueDepthGauge', () => {
     );
     const into = target();
     into.samples.set('waiting', 4);
-    const started = Date.now();
     await gauge.collect.call(into);
-    expect(Date.now() - started).toBeLessThan(4_000);
     expect(into.samples.size).toBe(0);
     expect(String(errors[0])).toContain('queue counts took over 2000 ms');
   });

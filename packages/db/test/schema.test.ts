@@ -1,6 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedPersonalityCatalog, watchPersonalitySetups } from '../src/queries/personality-roles.ts';
+import {
+  PERSONALITY_SETUP_CHANNEL,
+  seedPersonalityCatalog,
+  watchPersonalitySetups,
+} from '../src/queries/personality-roles.ts';
 import {
   colorGroups,
   colorShades,
@@ -189,9 +193,13 @@ describe('personality setup changes', () => {
   it('are announced for the guild on every change to the config, its questions or their options, once per commit', async () => {
     const { db } = testDb;
     const heard: string[] = [];
+    let markerHeard = false;
     // Other tests' guilds are left out: only this guild's notices count.
     const watch = watchPersonalitySetups(testDb.url, {
-      changed: (id) => (id === guild ? heard.push(id) : 0),
+      changed: (id) => {
+        if (id === guild) heard.push(id);
+        if (id === 'marker') markerHeard = true;
+      },
       lost: () => {},
     });
     try {
@@ -234,7 +242,12 @@ describe('personality setup changes', () => {
         await until(what, index + 1);
       }
       await db.select().from(personalityQuestions).where(eq(personalityQuestions.guildId, guild));
-      await new Promise((r) => setTimeout(r, 100));
+      // Notices arrive in commit order: once one sent after the read is heard, a notice of the
+      // read would have been too.
+      await db.execute(sql`select pg_notify(${PERSONALITY_SETUP_CHANNEL}, 'marker')`);
+      const deadline = Date.now() + 5_000;
+      while (!markerHeard && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(markerHeard).toBe(true);
       expect(heard, 'a read').toHaveLength(steps.length);
     } finally {
       await watch.close();

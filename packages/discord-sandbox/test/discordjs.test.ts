@@ -119,11 +119,10 @@ describe('discord.js against the sandbox', () => {
     });
     const body = res.body as {
       responded: boolean;
-      elapsed_ms: number;
       response: { type: number; data: { content: string; flags: number } };
     };
+    // Answered at all means within the 3 s the sandbox, like Discord, gives a first answer.
     expect(body.responded).toBe(true);
-    expect(body.elapsed_ms).toBeLessThan(3000);
     expect(body.response.type).toBe(4);
     expect(body.response.data).toMatchObject({ content: 'Red for nia', flags: 64 });
     const stored = sandbox.state().guilds[0]?.channels.find((c) => c.id === channels.roles)?.messages ?? [];

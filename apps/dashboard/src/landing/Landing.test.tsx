@@ -42,19 +42,17 @@ describe('Landing', () => {
     );
     renderAt('/', routes);
     // The API client is loaded lazily after first paint.
-    await waitFor(
-      () =>
-        expect(screen.getAllByRole('link', { name: 'Add to Discord' })[0]?.getAttribute('href')).toBe(
-          'https://discord.com/oauth2/authorize?x=1',
-        ),
-      { timeout: 5000 },
+    await waitFor(() =>
+      expect(screen.getAllByRole('link', { name: 'Add to Discord' })[0]?.getAttribute('href')).toBe(
+        'https://discord.com/oauth2/authorize?x=1',
+      ),
     );
   });
 
   it('falls back silently to the built-in invite link when the API fails', async () => {
     const api = fakeApi(() => ({ status: 502, body: { error: 'invite_fetch_failed', message: 'down' } }));
     renderAt('/', routes);
-    await waitFor(() => expect(api.calls.length).toBeGreaterThan(0), { timeout: 5000 });
+    await waitFor(() => expect(api.calls.length).toBeGreaterThan(0));
     for (const link of screen.getAllByRole('link', { name: 'Add to Discord' })) {
       expect(link.getAttribute('href')).toBe(defaultInviteUrl());
     }

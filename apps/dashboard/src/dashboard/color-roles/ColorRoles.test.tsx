@@ -119,7 +119,7 @@ describe('color roles', () => {
     colorApi({ groups: [] });
     open();
     // The first render also loads the lazy color-roles chunk.
-    await screen.findByText('No colors configured yet', {}, { timeout: 5000 });
+    await screen.findByText('No colors configured yet');
     screen.getByText('No colors found for this server');
     screen.getByText(BLACK_TIP);
     screen.getByText(MESSAGES.selectChannelFirst);
@@ -179,12 +179,12 @@ describe('color roles', () => {
     const api = colorApi({ channelId: '300000000000000012' });
     open();
     fireEvent.click(await screen.findByRole('button', { name: 'Generate Roles' }));
-    await screen.findByText('Created 12 roles', {}, { timeout: 3000 });
+    await screen.findByText('Created 12 roles');
     const banner = await screen.findByText('Space Cadet needs your attention');
     const items = within(banner.closest('[role="alert"]') as HTMLElement).getAllByRole('listitem');
     expect(items.map((item) => item.textContent)).toEqual([GOLD_WARNING]);
     const loadsAtFinish = api.colorLoads();
-    await waitFor(() => expect(api.colorLoads()).toBeGreaterThan(loadsAtFinish), { timeout: 3000 });
+    await waitFor(() => expect(api.colorLoads()).toBeGreaterThan(loadsAtFinish));
   });
 
   it('asks before resetting', async () => {

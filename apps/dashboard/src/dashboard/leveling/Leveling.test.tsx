@@ -158,7 +158,7 @@ describe('leveling', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Sync Roles' }));
     await screen.findByText('Syncing roles…');
     expect(screen.getByRole('button', { name: 'Sync Roles' })).toHaveProperty('disabled', true);
-    await screen.findByText('Syncing roles: done', {}, { timeout: 3000 });
+    await screen.findByText('Syncing roles: done');
     screen.getByText('Created 2 roles');
     screen.getByText(warning);
     expect(screen.getByRole('button', { name: 'Sync Roles' })).toHaveProperty('disabled', false);

@@ -70,7 +70,7 @@ function onboardingApi({ configured = true, refuse, job }: Options = {}) {
 }
 
 const open = () => renderAt(`/dashboard/personality-roles?guild=${STATION.id}`, routes);
-const card = async () => screen.findByRole('region', { name: 'Discord Onboarding' }, { timeout: 5000 });
+const card = async () => screen.findByRole('region', { name: 'Discord Onboarding' });
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -81,7 +81,7 @@ describe('Discord Onboarding card', () => {
     signInAda();
     onboardingApi({ configured: false });
     open();
-    await screen.findByRole('button', { name: 'Initialize Personality Roles' }, { timeout: 5000 });
+    await screen.findByRole('button', { name: 'Initialize Personality Roles' });
     expect(screen.queryByRole('region', { name: 'Discord Onboarding' })).toBeNull();
   });
 
@@ -110,7 +110,7 @@ describe('Discord Onboarding card', () => {
         enabled: true,
       }),
     );
-    await within(region).findByText('Discord Onboarding: 9 questions added.', {}, { timeout: 3000 });
+    await within(region).findByText('Discord Onboarding: 9 questions added.');
     within(region).getByText('Updating Discord Onboarding: done');
     expect(within(region).getByRole('alert').textContent).toContain(warning);
     await waitFor(() => expect(within(region).getByRole('switch')).toHaveProperty('checked', true));
@@ -122,7 +122,7 @@ describe('Discord Onboarding card', () => {
     onboardingApi({ job: (poll) => (poll >= 2 ? { state: 'failed', progress: 20, error: FORBIDDEN } : {}) });
     open();
     fireEvent.click(within(await card()).getByRole('switch'));
-    const box = await screen.findByRole('alert', {}, { timeout: 3000 });
+    const box = await screen.findByRole('alert');
     expect(box.textContent).toContain(FORBIDDEN);
     expect(screen.getAllByText(FORBIDDEN)).toHaveLength(1);
     fireEvent.click(within(box).getByRole('button', { name: 'Dismiss' }));
@@ -140,7 +140,7 @@ describe('Discord Onboarding card', () => {
     open();
     const region = await card();
     fireEvent.click(within(region).getByRole('switch'));
-    const box = await screen.findByRole('alert', {}, { timeout: 3000 });
+    const box = await screen.findByRole('alert');
     expect(box.textContent).toContain('Initialize personality roles first.');
     expect(within(region).getByRole('switch')).toHaveProperty('checked', false);
   });

@@ -127,11 +127,7 @@ describe('personality roles', () => {
     signInAda();
     const api = personalityApi(false);
     open();
-    const initialize = await screen.findByRole(
-      'button',
-      { name: 'Initialize Personality Roles' },
-      { timeout: 5000 },
-    );
+    const initialize = await screen.findByRole('button', { name: 'Initialize Personality Roles' });
     screen.getByText(PLEASE_SELECT_CHANNEL);
     fireEvent.click(initialize);
     expect(screen.getByRole('alert').textContent).toContain(PLEASE_SELECT_CHANNEL);
@@ -155,7 +151,7 @@ describe('personality roles', () => {
     signInAda();
     const api = personalityApi(true);
     open();
-    await screen.findByText('Question Categories', {}, { timeout: 5000 });
+    await screen.findByText('Question Categories');
     screen.getByText('Star sign');
     screen.getByText('4 roles · Multi-select');
     screen.getByText('12 roles · Single choice');
@@ -177,7 +173,7 @@ describe('personality roles', () => {
     const confirm = vi.fn(() => false);
     vi.stubGlobal('confirm', confirm);
     open();
-    fireEvent.click(await screen.findByRole('button', { name: 'Generate Roles' }, { timeout: 5000 }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Generate Roles' }));
     await screen.findByText(PERSONALITY_FAILURES.generate);
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByText(PERSONALITY_FAILURES.generate)).toBeNull();
@@ -190,7 +186,7 @@ describe('personality roles', () => {
     signInAda();
     const api = personalityApi(false);
     open();
-    await screen.findByRole('button', { name: 'Initialize Personality Roles' }, { timeout: 5000 });
+    await screen.findByRole('button', { name: 'Initialize Personality Roles' });
     const card = screen.getByRole('region', { name: 'Assignment Channel' });
     const save = within(card).getByRole('button', { name: 'Save' });
     expect(save).toHaveProperty('disabled', true);
@@ -212,11 +208,7 @@ describe('personality roles', () => {
     signInAda();
     personalityApi(false);
     open();
-    const initialize = await screen.findByRole(
-      'button',
-      { name: 'Initialize Personality Roles' },
-      { timeout: 5000 },
-    );
+    const initialize = await screen.findByRole('button', { name: 'Initialize Personality Roles' });
     fireEvent.click(initialize);
     expect(screen.getByRole('alert').textContent).toContain(PLEASE_SELECT_CHANNEL);
     const select = screen.getByLabelText('Channel');
@@ -230,7 +222,7 @@ describe('personality roles', () => {
     signInAda();
     personalityApi(true, false, true);
     open();
-    await screen.findByText('Question Categories', {}, { timeout: 5000 });
+    await screen.findByText('Question Categories');
     const said = screen.getAllByText(MESSAGES.botNotInGuild).filter((node) => !node.closest('select'));
     expect(said).toHaveLength(1);
     expect(screen.getByLabelText('Channel')).toHaveProperty('disabled', true);
@@ -249,7 +241,6 @@ describe('personality roles', () => {
     const note = await screen.findByText(
       paragraph('Last refresh 3 minutes ago: 2 roles recreated, 1 message re-posted.'),
       {},
-      { timeout: 5000 },
     );
     expect(note.querySelector('time')?.getAttribute('datetime')).toBe(ranAt);
     expect(screen.queryByText(NO_REFRESH_YET)).toBeNull();
@@ -259,7 +250,7 @@ describe('personality roles', () => {
     signInAda();
     personalityApi(true, false, false, { lastRefresh: null });
     open();
-    await screen.findByText(NO_REFRESH_YET, {}, { timeout: 5000 });
+    await screen.findByText(NO_REFRESH_YET);
     screen.getByText('Roles are auto-created and refreshed every 5 minutes.');
   });
 
@@ -280,7 +271,7 @@ describe('personality roles', () => {
       vi.fn(() => true),
     );
     open();
-    fireEvent.click(await screen.findByRole('button', { name: 'Reset' }, { timeout: 5000 }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Reset' }));
     await screen.findByRole('button', { name: 'Initialize Personality Roles' });
     expect(screen.queryByText('Question Categories')).toBeNull();
     expect(api.calls.some((c) => c.method === 'POST' && c.path.endsWith('/personality-roles/reset'))).toBe(
@@ -289,7 +280,7 @@ describe('personality roles', () => {
     const card = screen.getByRole('region', { name: 'Initialize Personality Roles' });
     // Not waiting for the job: it is still running under the Initialize card.
     await within(card).findByText('Resetting personality roles…');
-    await within(card).findByText('Deleted 40 roles and 10 messages', {}, { timeout: 3000 });
+    await within(card).findByText('Deleted 40 roles and 10 messages');
     within(card).getByText('Resetting personality roles: done');
   });
 
@@ -301,7 +292,7 @@ describe('personality roles', () => {
       vi.fn(() => true),
     );
     open();
-    fireEvent.click(await screen.findByRole('button', { name: 'Reset' }, { timeout: 5000 }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Reset' }));
     await screen.findByRole('button', { name: 'Initialize Personality Roles' });
     expect(screen.getByRole('alert').textContent).toContain('Job queue unavailable. Try again shortly.');
   });
@@ -321,12 +312,12 @@ describe('personality roles', () => {
           : {},
     });
     open();
-    fireEvent.click(await screen.findByRole('button', { name: 'Generate Roles' }, { timeout: 5000 }));
-    await screen.findByText('Created 58 roles', {}, { timeout: 3000 });
+    fireEvent.click(await screen.findByRole('button', { name: 'Generate Roles' }));
+    await screen.findByText('Created 58 roles');
     const banner = screen.getByText('Space Cadet needs your attention').closest('[role="alert"]');
     expect(banner?.textContent).toContain(warning);
     const loadsAtFinish = api.stateLoads();
-    await waitFor(() => expect(api.stateLoads()).toBeGreaterThan(loadsAtFinish), { timeout: 3000 });
+    await waitFor(() => expect(api.stateLoads()).toBeGreaterThan(loadsAtFinish));
   });
 
   it("puts a failed job's own message in the dismissible error box", async () => {
@@ -336,8 +327,8 @@ describe('personality roles', () => {
       job: (poll) => (poll >= 2 ? { state: 'failed', progress: 10, error: reason } : {}),
     });
     open();
-    fireEvent.click(await screen.findByRole('button', { name: 'Post / Update Messages' }, { timeout: 5000 }));
-    const box = await screen.findByRole('alert', {}, { timeout: 3000 });
+    fireEvent.click(await screen.findByRole('button', { name: 'Post / Update Messages' }));
+    const box = await screen.findByRole('alert');
     expect(box.textContent).toContain(reason);
     // Said once: the progress box does not repeat it.
     expect(screen.getAllByText(reason)).toHaveLength(1);
