@@ -1,5 +1,5 @@
 import { OverwriteType, PermissionFlagsBits } from 'discord-api-types/v10';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import { deleteOverwrite, putOverwrite } from '../mutations.ts';
 import { ALL_PERMISSIONS, channelPermissions, guildPermissions } from '../permissions.ts';
@@ -46,19 +46,29 @@ export function registerChannelRoutes(api: FastifyInstance, ctx: SandboxContext)
   const { state } = ctx;
   const botId = () => state.application.id;
 
-  const channelOf = (channelId: string) => state.guildOfChannel(channelId);
+  /** The channel in the path, as Discord finds it for the bot: 404 unknown, 50001 unseen. */
+  const channelTheBotSees = (req: FastifyRequest<{ Params: OverwriteParams }>, reply: FastifyReply) => {
+    if (!requireBot(ctx, req, reply)) return null;
+    const found = state.guildOfChannel(req.params.channelId);
+    if (!found) {
+      discordError(reply, 404, 10003, 'Unknown Channel');
+      return null;
+    }
+    const { guild, channel } = found;
+    const mine = state.botIsIn(guild) ? channelPermissions(guild, channel, botId()) : 0n;
+    if ((mine & PermissionFlagsBits.ViewChannel) === 0n) {
+      discordError(reply, 403, 50001, 'Missing Access');
+      return null;
+    }
+    return { guild, channel, mine };
+  };
 
   api.put<{ Params: OverwriteParams; Body: OverwriteBody | undefined }>(
     '/channels/:channelId/permissions/:overwriteId',
     async (req, reply) => {
-      if (!requireBot(ctx, req, reply)) return reply;
-      const found = channelOf(req.params.channelId);
-      if (!found) return discordError(reply, 404, 10003, 'Unknown Channel');
-      const { guild, channel } = found;
-      if (!state.botIsIn(guild)) return discordError(reply, 403, 50001, 'Missing Access');
-      const mine = channelPermissions(guild, channel, botId());
-      if ((mine & PermissionFlagsBits.ViewChannel) === 0n)
-        return discordError(reply, 403, 50001, 'Missing Access');
+      const seen = channelTheBotSees(req, reply);
+      if (!seen) return reply;
+      const { guild, channel, mine } = seen;
       const parsed = parseOverwrite(req.params.overwriteId, req.body ?? {});
       if ('issues' in parsed) return invalidFormBody(reply, parsed.issues);
       const { overwrite } = parsed;
@@ -80,14 +90,9 @@ export function registerChannelRoutes(api: FastifyInstance, ctx: SandboxContext)
   api.delete<{ Params: OverwriteParams }>(
     '/channels/:channelId/permissions/:overwriteId',
     async (req, reply) => {
-      if (!requireBot(ctx, req, reply)) return reply;
-      const found = channelOf(req.params.channelId);
-      if (!found) return discordError(reply, 404, 10003, 'Unknown Channel');
-      const { guild, channel } = found;
-      if (!state.botIsIn(guild)) return discordError(reply, 403, 50001, 'Missing Access');
-      const mine = channelPermissions(guild, channel, botId());
-      if ((mine & PermissionFlagsBits.ViewChannel) === 0n)
-        return discordError(reply, 403, 50001, 'Missing Access');
+      const seen = channelTheBotSees(req, reply);
+      if (!seen) return reply;
+      const { guild, channel, mine } = seen;
       if ((mine & PermissionFlagsBits.ManageRoles) === 0n) return missingPermissions(reply);
       if (!deleteOverwrite(state, guild, channel, req.params.overwriteId)) {
         return discordError(reply, 404, 10009, 'Unknown Overwrite');
