@@ -2,7 +2,7 @@ import { errorResponses, type RouteName, routes } from '@spacecadet/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUILDS, type Harness, signIn, startHarness, storedState, USERS } from './harness.ts';
-import { SAMPLE_BODIES, sampleRequest } from './samples.ts';
+import { SAMPLE_BODIES, sampleRequest, seedEditedRows } from './samples.ts';
 
 let h: Harness;
 let ada: string;
@@ -10,14 +10,7 @@ let ada: string;
 beforeAll(async () => {
   h = await startHarness();
   ada = await signIn(h, USERS.ada);
-  // Rows for the routes that edit existing things (role 1, boost 1, zodiac question).
-  for (const name of ['createLevelingRole', 'createBoost', 'initPersonalityRoles'] as const) {
-    const response = await h.app.inject({
-      ...sampleRequest(name, GUILDS.station),
-      headers: { authorization: ada },
-    });
-    expect(response.statusCode, response.body).toBeLessThan(300);
-  }
+  await seedEditedRows(h, ada);
 });
 afterAll(async () => {
   await h?.close();
