@@ -116,13 +116,14 @@ function strings(schema: Schema, field: string): unknown[] {
   const max = Math.min(schema.maxLength ?? 300, 5000);
   const texts: string[] = [];
   for (const length of new Set([Math.max(min, 1), min, max])) {
-    for (const unit of ['a', 'é', 'ß', '\u0000', '\t', ' ']) texts.push(unit.repeat(length));
+    for (const unit of ['a', 'é', 'ß', '🚀', '\u0000', '\t', ' ']) texts.push(unit.repeat(length));
     texts.push(`${'a'.repeat(Math.max(length - 1, 0))}\u0000`.slice(-length || undefined));
   }
   const patterns = (schema.patterns ?? []).map((pattern) => new RegExp(pattern, 'u'));
   if (patterns.length === 0) return texts;
+  // JSON Schema counts lengths in code points (an astral character is one, not two UTF-16 units).
   const fits = (text: string) =>
-    text.length >= min && text.length <= max && patterns.every((pattern) => pattern.test(text));
+    [...text].length >= min && [...text].length <= max && patterns.every((pattern) => pattern.test(text));
   const digits = ['1', '9'.repeat(max), '12345', '00000', '0', '100', '101', '2147483647', '2147483648'];
   return [...texts, ...digits].filter(fits);
 }
