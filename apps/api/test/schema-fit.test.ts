@@ -2,6 +2,7 @@ import { type RouteName, routePath, routes } from '@spacecadet/contract';
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
+import type { JsonSchema } from './json-schema-fit.ts';
 import { seedEditedRows } from './samples.ts';
 
 /**
@@ -12,31 +13,14 @@ import { seedEditedRows } from './samples.ts';
  * (channels, roles, members, rows) are the fixture's real ones.
  */
 
-type Schema = {
-  type?: string | string[];
-  enum?: unknown[];
-  const?: unknown;
+type Schema = JsonSchema & {
+  /** Every pattern of the schema and its `allOf` parts (zod lists a second one there). */
+  patterns?: string[];
   anyOf?: Schema[];
   oneOf?: Schema[];
   allOf?: Schema[];
   properties?: Record<string, Schema>;
-  required?: string[];
   items?: Schema;
-  minItems?: number;
-  maxItems?: number;
-  uniqueItems?: boolean;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  format?: string;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  default?: unknown;
-  $ref?: string;
-  /** Every pattern of the schema and its `allOf` parts (zod lists a second one there). */
-  patterns?: string[];
 };
 
 type Operation = {

@@ -4,6 +4,7 @@ import { MESSAGES } from './errors.ts';
 import { ChannelId, Snowflake, snowflake } from './id-schemas.ts';
 import { SNOWFLAKE_DIGITS } from './ids.ts';
 import {
+  CONFIG_MAX_DEPTH,
   checkJsonTree,
   INT4_MAX,
   inTimestampRange,
@@ -60,7 +61,9 @@ export const InstallCallbackQuery = z.object({
  * CONFIG_MAX_DEPTH deep (size is checked by the API against CONFIG_MAX_BYTES). Only writes are
  * checked, so a config stored before these rules still reads back.
  */
-export const PutConfigBody = GuildConfigData.superRefine(checkJsonTree);
+export const PutConfigBody = GuildConfigData.superRefine(checkJsonTree).meta({
+  description: `Any JSON object. Every key and string, however deep, must be storable text (no NUL, no unpaired surrogate), and objects and arrays nest at most ${CONFIG_MAX_DEPTH} levels deep (400 otherwise).`,
+});
 
 /** The 1-based row of an issue at `[list, index, field]`, for the messages below. */
 const rowOf = (issue: { readonly path?: PropertyKey[] | undefined }) => Number(issue.path?.[1] ?? 0) + 1;
