@@ -1,5 +1,6 @@
 import { type RouteBody, type RouteDef, type RouteName, routePath, routes } from '@spacecadet/contract';
-import { CHANNELS } from './harness.ts';
+import { expect } from 'vitest';
+import { CHANNELS, GUILDS, type Harness } from './harness.ts';
 
 /** A valid body for every route that takes one, so only auth decides the outcome. */
 export const SAMPLE_BODIES: { [N in RouteName]?: RouteBody<N> } = {
@@ -44,3 +45,14 @@ export const GUILD_ROUTES = (Object.keys(routes) as RouteName[]).filter(
 export const WRITE_ROUTES = (Object.keys(routes) as RouteName[]).filter(
   (name) => routes[name].method !== 'GET' && 'body' in routes[name],
 );
+
+/** The rows the routes that edit existing things expect: reward role 1, boost 1, the zodiac question. */
+export async function seedEditedRows(h: Harness, session: string): Promise<void> {
+  for (const name of ['createLevelingRole', 'createBoost', 'initPersonalityRoles'] as const) {
+    const response = await h.app.inject({
+      ...sampleRequest(name, GUILDS.station),
+      headers: { authorization: session },
+    });
+    expect(response.statusCode, response.body).toBeLessThan(300);
+  }
+}

@@ -32,17 +32,14 @@ export type ColorRolesMode = z.infer<typeof ColorRolesMode>;
 
 /** Free JSON object; `color_roles_mode` is the one key the product reads. */
 export const GuildConfigData = z
-  .record(z.string(), z.unknown())
-  .superRefine((data, ctx) => {
-    const mode = data.color_roles_mode;
-    if (mode !== undefined && !ColorRolesMode.safeParse(mode).success) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['color_roles_mode'],
-        message: `color_roles_mode must be ${ColorRolesMode.options.join(' or ')}`,
-      });
-    }
+  .object({
+    color_roles_mode: z
+      .enum(ColorRolesMode.options, {
+        error: `color_roles_mode must be ${ColorRolesMode.options.join(' or ')}`,
+      })
+      .optional(),
   })
+  .catchall(z.unknown())
   .meta({ id: 'GuildConfigData' });
 export type GuildConfigData = z.infer<typeof GuildConfigData>;
 

@@ -9,6 +9,26 @@ import { z } from 'zod';
 export const INT4_MAX = 2_147_483_647;
 export const SERIAL_ID_MESSAGE = `Expected an id (a whole number from 1 to ${INT4_MAX})`;
 
+/**
+ * ASCII digits (leading zeros allowed) naming a whole number from `min` (0 or 1) to `max`, so
+ * that a path or query string's bounds show in OpenAPI as its pattern.
+ */
+export function wholeNumberPattern(min: 0 | 1, max: number): RegExp {
+  const digits = String(max);
+  const alternatives: string[] = [];
+  if (digits.length > 1) alternatives.push(`[1-9][0-9]{0,${digits.length - 2}}`);
+  for (let i = 0; i < digits.length; i++) {
+    const lowest = i === 0 ? 1 : 0;
+    const digit = Number(digits[i]);
+    const rest = digits.length - i - 1;
+    if (digit > lowest)
+      alternatives.push(`${digits.slice(0, i)}[${lowest}-${digit - 1}]${rest > 0 ? `[0-9]{${rest}}` : ''}`);
+  }
+  alternatives.push(digits);
+  if (min === 0) alternatives.push('0');
+  return new RegExp(`^0*(?:${alternatives.join('|')})$`);
+}
+
 /** An id of a `serial` row in a JSON body. */
 export const SerialId = z
   .number({ error: SERIAL_ID_MESSAGE })
@@ -22,18 +42,9 @@ export const SerialId = z
  * taken as is, for typed clients that fill the path from a row's numeric id.
  */
 export const SerialIdParam = z
-  .union(
-    [
-      z.number(),
-      z
-        .string()
-        .regex(/^[0-9]+$/, SERIAL_ID_MESSAGE)
-        .transform(Number),
-    ],
-    {
-      error: SERIAL_ID_MESSAGE,
-    },
-  )
+  .union([SerialId, z.string().regex(wholeNumberPattern(1, INT4_MAX), SERIAL_ID_MESSAGE).transform(Number)], {
+    error: SERIAL_ID_MESSAGE,
+  })
   .pipe(SerialId);
 
 export const NUL_TEXT_MESSAGE = 'Text cannot contain NUL characters';
@@ -49,11 +60,23 @@ export function unstorableTextReason(value: string): string | null {
   return null;
 }
 
-/** A string Postgres can store in text or jsonb: well-formed UTF-16 without NUL. */
-export const Text = z.string().superRefine((value, ctx) => {
-  const reason = unstorableTextReason(value);
-  if (reason !== null) ctx.addIssue({ code: 'custom', message: reason });
-});
+/**
+ * A string Postgres can store in text or jsonb: well-formed UTF-16 without NUL. Patterns, not a
+ * refinement, so that OpenAPI shows both rules (a surrogate pair is allowed, a lone half is not).
+ */
+export function storableText(params?: Parameters<typeof z.string>[0]) {
+  return (
+    z
+      .string(params)
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what it excludes.
+      .regex(/^[^\u0000]*$/, NUL_TEXT_MESSAGE)
+      .regex(/^(?:[^\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/, MALFORMED_TEXT_MESSAGE)
+  );
+}
+export const Text = storableText();
+
+/** Text that is not only whitespace (what `.trim().min(1)` asks), as a pattern OpenAPI shows. */
+export const NOT_BLANK = /\S/;
 
 /** How deeply the raw config may nest: objects and arrays, the top-level object being level 1. */
 export const CONFIG_MAX_DEPTH = 32;

@@ -2,16 +2,20 @@ import { z } from 'zod';
 import { GuildConfigData, PERSONALITY_QUESTION_TYPES } from './entities.ts';
 import { MESSAGES } from './errors.ts';
 import { ChannelId, Snowflake, snowflake } from './id-schemas.ts';
-import { isSnowflake } from './ids.ts';
+import { SNOWFLAKE_DIGITS } from './ids.ts';
 import {
+  CONFIG_MAX_DEPTH,
   checkJsonTree,
   INT4_MAX,
   inTimestampRange,
+  NOT_BLANK,
   SerialId,
   SerialIdParam,
+  storableText,
   Text,
   TIMESTAMP_YEAR_MAX,
   TIMESTAMP_YEAR_MIN,
+  wholeNumberPattern,
 } from './inputs.ts';
 import { BOT_FEATURES } from './install-state.ts';
 
@@ -32,9 +36,11 @@ const FEATURES_MESSAGE = `features must be a comma-separated list of: ${BOT_FEAT
  * Features the invite asks permissions for on top of the server's (e.g. `onboarding`, before
  * its switch is on): a comma-separated list.
  */
+const FEATURE_NAME = `\\s*(?:${BOT_FEATURES.join('|')})\\s*`;
 const InviteFeatures = z
   .string()
   .max(200, FEATURES_MESSAGE)
+  .regex(new RegExp(`^(?:${FEATURE_NAME}(?:,${FEATURE_NAME})*)?$`), FEATURES_MESSAGE)
   .optional()
   .transform((value) => (value ? value.split(',').map((name) => name.trim()) : []))
   .pipe(z.array(z.enum(BOT_FEATURES, { error: FEATURES_MESSAGE })))
@@ -55,41 +61,35 @@ export const InstallCallbackQuery = z.object({
  * CONFIG_MAX_DEPTH deep (size is checked by the API against CONFIG_MAX_BYTES). Only writes are
  * checked, so a config stored before these rules still reads back.
  */
-export const PutConfigBody = GuildConfigData.superRefine(checkJsonTree);
+export const PutConfigBody = GuildConfigData.superRefine(checkJsonTree).meta({
+  description: `Any JSON object. Every key and string, however deep, must be storable text (no NUL, no unpaired surrogate), and objects and arrays nest at most ${CONFIG_MAX_DEPTH} levels deep (400 otherwise).`,
+});
 
+/** The 1-based row of an issue at `[list, index, field]`, for the messages below. */
+const rowOf = (issue: { readonly path?: PropertyKey[] | undefined }) => Number(issue.path?.[1] ?? 0) + 1;
+const rowRequired = (issue: { readonly path?: PropertyKey[] | undefined }) =>
+  MESSAGES.reactionRowRequired(rowOf(issue));
+const rowRoleId = (issue: { readonly path?: PropertyKey[] | undefined }) =>
+  `Row ${rowOf(issue)}: role_id must be a Discord role id`;
+
+/**
+ * A row needs an emoji and a role id (spaces around the id are trimmed). The fields say so, so
+ * OpenAPI shows it; zod gives a message function the issue's whole path, hence the row number.
+ */
 const ReactionRoleRowInput = z.object({
-  emoji: Text.max(64).default(''),
-  role_id: Text.max(32).default(''),
+  emoji: storableText({ error: rowRequired }).max(64).regex(NOT_BLANK, { error: rowRequired }),
+  role_id: storableText({ error: rowRequired })
+    .max(32)
+    .regex(NOT_BLANK, { error: rowRequired })
+    .regex(new RegExp(`^\\s*${SNOWFLAKE_DIGITS}\\s*$`), { error: rowRoleId }),
   label: Text.max(80).optional(),
   description: Text.max(100).optional(),
 });
-
-function checkRows(
-  rows: Array<z.infer<typeof ReactionRoleRowInput>>,
-  list: string,
-  ctx: z.RefinementCtx,
-): void {
-  rows.forEach((row, index) => {
-    if (row.emoji.trim() === '' || row.role_id.trim() === '') {
-      ctx.addIssue({ code: 'custom', path: [list, index], message: MESSAGES.reactionRowRequired(index + 1) });
-    } else if (!isSnowflake(row.role_id.trim())) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [list, index, 'role_id'],
-        message: `Row ${index + 1}: role_id must be a Discord role id`,
-      });
-    }
-  });
-}
 
 export const PutReactionRolesBody = z
   .object({
     color_roles: z.array(ReactionRoleRowInput).max(25, 'At most 25 color roles'),
     personality_roles: z.array(ReactionRoleRowInput).max(25, 'At most 25 personality roles'),
-  })
-  .superRefine((body, ctx) => {
-    checkRows(body.color_roles, 'color_roles', ctx);
-    checkRows(body.personality_roles, 'personality_roles', ctx);
   })
   .meta({ id: 'PutReactionRolesBody' });
 export type PutReactionRolesBody = z.infer<typeof PutReactionRolesBody>;
@@ -109,6 +109,7 @@ export const InitPersonalityBody = ChannelBody.extend({
     .min(1, CHOOSE_A_CATEGORY)
     .max(PERSONALITY_QUESTION_TYPES.length)
     .refine((list) => new Set(list).size === list.length, 'Each category at most once')
+    .meta({ uniqueItems: true })
     .optional(),
 }).meta({ id: 'InitPersonalityBody' });
 export type InitPersonalityBody = z.infer<typeof InitPersonalityBody>;
@@ -143,16 +144,25 @@ export type PutLevelingBody = z.infer<typeof PutLevelingBody>;
 export const LevelingRoleParams = GuildParams.extend({ roleId: SerialIdParam });
 export const BoostParams = GuildParams.extend({ boostId: SerialIdParam });
 
+const ROLE_NAME_BLANK = 'Role name cannot be blank';
 export const CreateLevelingRoleBody = z
   .object({
-    role_name: Text.trim().min(1).max(100, 'Role name is at most 100 characters').default('Level Reward'),
+    role_name: Text.regex(NOT_BLANK, ROLE_NAME_BLANK)
+      .trim()
+      .min(1, ROLE_NAME_BLANK)
+      .max(100, 'Role name is at most 100 characters')
+      .default('Level Reward'),
     level_required: z.number().int().min(0, 'Level required must be at least 0').max(1000).default(1),
     is_image_role: z.boolean().default(false),
   })
   .meta({ id: 'CreateLevelingRoleBody' });
 export const UpdateLevelingRoleBody = z
   .object({
-    role_name: Text.trim().min(1).max(100, 'Role name is at most 100 characters').optional(),
+    role_name: Text.regex(NOT_BLANK, ROLE_NAME_BLANK)
+      .trim()
+      .min(1, ROLE_NAME_BLANK)
+      .max(100, 'Role name is at most 100 characters')
+      .optional(),
     level_required: z.number().int().min(0).max(1000).optional(),
     is_image_role: z.boolean().optional(),
   })
@@ -162,6 +172,9 @@ const ExpiresAt = z.iso
   .datetime({ offset: true, message: 'expires_at must be an ISO timestamp' })
   .refine(inTimestampRange, {
     message: `expires_at must fall between the years ${TIMESTAMP_YEAR_MIN} and ${TIMESTAMP_YEAR_MAX} (UTC)`,
+  })
+  .meta({
+    description: `In the future (a past time answers 400), within the years ${TIMESTAMP_YEAR_MIN} to ${TIMESTAMP_YEAR_MAX} (UTC); null: never expires`,
   })
   .nullable();
 export const CreateBoostBody = z
@@ -179,22 +192,27 @@ export const CreateRoleBoostBody = z
   })
   .meta({ id: 'CreateRoleBoostBody' });
 
-export const JobParams = z.object({ jobId: Text.min(1).max(200) });
+/**
+ * Job ids are ours (`jobIdFor`, e.g. `color-roles.generate.<guild>`, or BullMQ's numbers): at
+ * most 100 characters, as Fastify's default `maxParamLength` answers a longer path segment 400.
+ */
+export const JobParams = z.object({
+  jobId: Text.min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9._-]+$/, 'A job id is made of letters, digits, dots and dashes'),
+});
 
 /**
  * A whole number in a query string: ASCII digits only (as `SerialIdParam`), within [min, max],
  * with one message for every way it can be wrong.
  */
-function queryInt(name: string, min: number, max: number, fallback: number) {
+function queryInt(name: string, min: 0 | 1, max: number, fallback: number) {
   const message = `${name} must be a whole number from ${min} to ${max}`;
   return z
     .union(
       [
-        z.number(),
-        z
-          .string()
-          .regex(/^[0-9]{1,10}$/, message)
-          .transform(Number),
+        z.number({ error: message }).int(message).min(min, message).max(max, message),
+        z.string().regex(wholeNumberPattern(min, max), message).transform(Number),
       ],
       { error: message },
     )
@@ -216,6 +234,7 @@ export const MemberSearchQuery = z.object({
   /** The start of a username or nickname, or a member's id. */
   query: z
     .string({ error: MEMBER_QUERY_MESSAGE })
+    .regex(NOT_BLANK, MEMBER_QUERY_MESSAGE)
     .trim()
     .min(1, MEMBER_QUERY_MESSAGE)
     .max(100, 'query is at most 100 characters'),

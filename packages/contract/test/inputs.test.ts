@@ -18,6 +18,7 @@ import {
   SerialIdParam,
   UpdateLevelingRoleBody,
   unstorableTextReason,
+  wholeNumberPattern,
 } from '../src/index.ts';
 
 const guildId = '300000000000000001';
@@ -25,6 +26,33 @@ const guildId = '300000000000000001';
 function firstMessage(result: { success: boolean; error?: { issues: Array<{ message: string }> } }) {
   return result.success ? null : (result.error?.issues[0]?.message ?? null);
 }
+
+describe('whole number patterns', () => {
+  it.each([
+    [1, INT4_MAX, ['1', '9', '10', '999999999', '1999999999', '2147483639', '2147483647', '0002147483647']],
+    [0, 100, ['0', '000', '1', '99', '100', '0100']],
+    [1, 100, ['1', '10', '99', '100']],
+  ] as const)('from %i to %i match exactly that range', (min, max, inside) => {
+    const pattern = wholeNumberPattern(min, max);
+    for (const text of inside) expect(pattern.test(text), text).toBe(true);
+    const outside = [
+      String(max + 1),
+      String(max * 10),
+      '99999999999',
+      '',
+      ' 1',
+      '+1',
+      '1e2',
+      '0x1',
+      '1.0',
+      '-1',
+    ];
+    if (min === 1) outside.push('0', '000');
+    for (const text of outside) expect(pattern.test(text), text).toBe(false);
+    for (let n = 0; n <= Math.min(max + 50, 3000); n++)
+      expect(pattern.test(String(n)), String(n)).toBe(n >= min && n <= max);
+  });
+});
 
 describe('serial ids', () => {
   it('accept 1 to int4 max and refuse the rest', () => {

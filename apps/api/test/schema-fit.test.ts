@@ -1,0 +1,258 @@
+import { type RouteName, routePath, routes } from '@spacecadet/contract';
+import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
+import type { JsonSchema } from './json-schema-fit.ts';
+import { seedEditedRows } from './samples.ts';
+
+/**
+ * The OpenAPI document is the contract clients build requests from: a request that fits its
+ * schemas must never be refused with 400 for a reason the schemas do not show. Requests are
+ * built from each route's published schemas at their boundaries (min and max lengths and
+ * numbers, empty optional fields, non-ASCII text); ids that must name something of the guild
+ * (channels, roles, members, rows) are the fixture's real ones.
+ */
+
+type Schema = JsonSchema & {
+  /** Every pattern of the schema and its `allOf` parts (zod lists a second one there). */
+  patterns?: string[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+};
+
+type Operation = {
+  parameters?: Array<{ in: string; name: string; required?: boolean; schema: Schema }>;
+  requestBody?: { content: Record<string, { schema: Schema }> };
+};
+
+const { roles: ROLES } = SANDBOX_IDS;
+
+/** Values for fields that must name something of the guild (or a row the test created). */
+const REAL_IDS: Record<string, unknown> = {
+  guildId: GUILDS.station,
+  guild_id: GUILDS.station,
+  channel_id: CHANNELS.roles,
+  announcement_channel: CHANNELS.roles,
+  daily_overview_channel: CHANNELS.roles,
+  role_id: ROLES.stationCrew,
+  user_id: USERS.ada,
+  group_id: 1,
+  roleId: 1,
+  boostId: 1,
+  question_type: 'zodiac',
+};
+
+/**
+ * Routes left out: logout ends the session the others use; the delete routes remove the rows
+ * the others edit (reset undoes the personality setup, so setting onboarding then answers its
+ * documented 400 "Initialize personality roles first"); the install callback only redirects.
+ */
+const SKIPPED = new Set<RouteName>([
+  'logout',
+  'deleteLevelingRole',
+  'deleteBoost',
+  'resetPersonalityRoles',
+  'installCallback',
+]);
+
+let h: Harness;
+let ada: string;
+let components: Record<string, Schema> = {};
+let operations: Record<string, Record<string, Operation>>;
+
+beforeAll(async () => {
+  h = await startHarness();
+  ada = await signIn(h, USERS.ada);
+  await seedEditedRows(h, ada);
+  const doc = (await h.app.inject({ url: '/api/docs/json' })).json<{
+    paths: typeof operations;
+    components?: { schemas?: Record<string, Schema> };
+  }>();
+  operations = doc.paths;
+  components = doc.components?.schemas ?? {};
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+function resolve(schema: Schema): Schema {
+  let current = schema;
+  while (current.$ref) current = components[current.$ref.split('/').at(-1) ?? ''] ?? {};
+  const parts = [current, ...(current.allOf ?? []).map(resolve)];
+  const patterns = parts.flatMap((part) => part.patterns ?? (part.pattern ? [part.pattern] : []));
+  return Object.assign({}, ...parts.slice(1), current, { allOf: undefined, patterns });
+}
+
+function types(schema: Schema): string[] {
+  if (schema.type === undefined) return [];
+  return Array.isArray(schema.type) ? schema.type : [schema.type];
+}
+
+/** Texts that fit `pattern` (if any) at the schema's length bounds, ASCII and not. */
+function strings(schema: Schema, field: string): unknown[] {
+  if (field in REAL_IDS) return [REAL_IDS[field]];
+  if (schema.enum) return schema.enum;
+  if (schema.format === 'date-time') return ['2030-01-01T00:00:00Z', '2999-12-31T23:59:59.999+02:00'];
+  const min = schema.minLength ?? 0;
+  const max = Math.min(schema.maxLength ?? 300, 5000);
+  const texts: string[] = [];
+  for (const length of new Set([Math.max(min, 1), min, max])) {
+    for (const unit of ['a', 'é', 'ß', '🚀', '\u0000', '\t', ' ']) texts.push(unit.repeat(length));
+    texts.push(`${'a'.repeat(Math.max(length - 1, 0))}\u0000`.slice(-length || undefined));
+  }
+  const patterns = (schema.patterns ?? []).map((pattern) => new RegExp(pattern, 'u'));
+  if (patterns.length === 0) return texts;
+  // JSON Schema counts lengths in code points (an astral character is one, not two UTF-16 units).
+  const fits = (text: string) =>
+    [...text].length >= min && [...text].length <= max && patterns.every((pattern) => pattern.test(text));
+  const digits = ['1', '9'.repeat(max), '12345', '00000', '0', '100', '101', '2147483647', '2147483648'];
+  return [...texts, ...digits].filter(fits);
+}
+
+function numbers(schema: Schema, integer: boolean): unknown[] {
+  const low =
+    schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : undefined);
+  const high =
+    schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : undefined);
+  const values = [low ?? Number.MIN_SAFE_INTEGER, high ?? Number.MAX_SAFE_INTEGER, 0, 1];
+  if (!integer) values.push(0.5, low === undefined ? -1e300 : low, high === undefined ? 1e300 : high);
+  return [...new Set(values)].filter(
+    (value) => (low === undefined || value >= low) && (high === undefined || value <= high),
+  );
+}
+
+/** Boundary values of a schema; the first is the "typical" one used while varying other fields. */
+function values(input: Schema, field: string, depth = 0): unknown[] {
+  const schema = resolve(input);
+  if (schema.const !== undefined) return [schema.const];
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives) return alternatives.flatMap((alternative) => values(alternative, field, depth));
+  if (schema.enum) return schema.enum;
+  const kinds = types(schema);
+  const out: unknown[] = [];
+  if (kinds.includes('string')) out.push(...strings(schema, field));
+  if (kinds.includes('integer')) out.push(...(field in REAL_IDS ? [REAL_IDS[field]] : numbers(schema, true)));
+  if (kinds.includes('number')) out.push(...numbers(schema, false));
+  if (kinds.includes('boolean')) out.push(true, false);
+  if (kinds.includes('object') || (kinds.length === 0 && schema.properties))
+    out.push(...objects(schema, depth));
+  if (kinds.includes('array')) out.push(...arrays(schema, field, depth));
+  if (kinds.includes('null')) out.push(null);
+  return out;
+}
+
+function arrays(schema: Schema, field: string, depth: number): unknown[] {
+  if (!schema.items || depth > 3) return [[]];
+  const items = values(schema.items, field, depth + 1);
+  const min = schema.minItems ?? 0;
+  const max = Math.min(schema.maxItems ?? 5, 50);
+  const out: unknown[][] = [];
+  for (const length of new Set([min, max])) {
+    if (schema.uniqueItems) {
+      const distinct = [...new Map(items.map((item) => [JSON.stringify(item), item])).values()];
+      if (distinct.length >= length) out.push(distinct.slice(0, length));
+    } else {
+      for (const item of items) out.push(Array.from({ length }, () => item));
+    }
+  }
+  return out;
+}
+
+/** A typical object, the same without optional fields, and one per boundary value of each field. */
+function objects(schema: Schema, depth: number): Array<Record<string, unknown>> {
+  const properties = Object.entries(schema.properties ?? {});
+  const typical: Record<string, unknown> = {};
+  const variants: Record<string, unknown[]> = {};
+  for (const [key, property] of properties) {
+    variants[key] = depth > 3 ? [] : values(property, key, depth + 1);
+    if (variants[key].length > 0) typical[key] = variants[key][0];
+  }
+  const required = new Set(schema.required ?? []);
+  const bare = Object.fromEntries(Object.entries(typical).filter(([key]) => required.has(key)));
+  const out = [typical, bare];
+  for (const [key, list] of Object.entries(variants)) {
+    for (const value of list.slice(1)) out.push({ ...typical, [key]: value });
+  }
+  return out;
+}
+
+interface Attempt {
+  url: string;
+  body?: unknown;
+}
+
+function attempts(name: RouteName): Attempt[] {
+  const def = routes[name];
+  const operation = operations[def.path.replace(/:([A-Za-z_]+)/g, '{$1}')]?.[def.method.toLowerCase()];
+  if (!operation) throw new Error(`${name} is not in the OpenAPI document`);
+  const params = operation.parameters ?? [];
+  const pathParams = Object.fromEntries(
+    params
+      .filter((param) => param.in === 'path')
+      .map((param) => [param.name, values(param.schema, param.name)]),
+  );
+  const query = params.filter((param) => param.in === 'query');
+  const typicalPath = Object.fromEntries(Object.entries(pathParams).map(([key, list]) => [key, list[0]]));
+  const url = (path: Record<string, unknown>, search: Record<string, unknown>) => {
+    const base = routePath(def, path as Record<string, string>);
+    const qs = new URLSearchParams(
+      Object.entries(search).map(([key, value]): [string, string] => [key, String(value)]),
+    ).toString();
+    return qs ? `${base}?${qs}` : base;
+  };
+  const typicalQuery = Object.fromEntries(
+    query.filter((param) => param.required).map((param) => [param.name, values(param.schema, param.name)[0]]),
+  );
+  const out: Attempt[] = [];
+  for (const [key, list] of Object.entries(pathParams)) {
+    for (const value of list) out.push({ url: url({ ...typicalPath, [key]: value }, typicalQuery) });
+  }
+  for (const param of query) {
+    for (const value of values(param.schema, param.name)) {
+      out.push({ url: url(typicalPath, { ...typicalQuery, [param.name]: value }) });
+    }
+  }
+  if (out.length === 0) out.push({ url: url(typicalPath, typicalQuery) });
+  const body = operation.requestBody?.content['application/json']?.schema;
+  if (!body) return out;
+  return values(body, '').map((value) => ({
+    url: out[0]?.url ?? url(typicalPath, typicalQuery),
+    body: value,
+  }));
+}
+
+const ROUTES = (Object.keys(routes) as RouteName[]).filter((name) => !SKIPPED.has(name));
+
+describe('requests that fit the OpenAPI schemas', () => {
+  it('are never refused with 400', async () => {
+    const refused: string[] = [];
+    let sent = 0;
+    for (const name of ROUTES) {
+      const def = routes[name];
+      for (const attempt of attempts(name)) {
+        sent++;
+        const response = await h.app.inject({
+          method: def.method,
+          url: attempt.url,
+          headers: { authorization: ada },
+          ...(attempt.body === undefined ? {} : { payload: JSON.stringify(attempt.body) }),
+          ...(attempt.body === undefined
+            ? {}
+            : { headers: { authorization: ada, 'content-type': 'application/json' } }),
+        });
+        if (response.statusCode === 400) {
+          refused.push(
+            `${name} ${attempt.url} ${JSON.stringify(attempt.body)?.slice(0, 160)} -> ${response.body}`,
+          );
+        }
+      }
+    }
+    expect(sent).toBeGreaterThan(200);
+    expect(refused, `${refused.length} of ${sent} fitting requests refused:\n${refused.join('\n')}`).toEqual(
+      [],
+    );
+  });
+});
