@@ -1,6 +1,5 @@
 import {
   type ChannelUseSpec,
-  ErrorBody,
   errorResponses,
   type GuildRefSpec,
   type RouteAuth,
