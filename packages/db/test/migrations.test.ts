@@ -22,6 +22,7 @@ const EXPECTED_TABLES = [
   'leveling_roles',
   'leveling_settings',
   'member_daily_xp',
+  'member_role_picks',
   'member_xp',
   'pending_level_ups',
   'personality_cleanup',
