@@ -23,7 +23,8 @@ import { answerEphemeral, type DeferFirst, type EphemeralAnswer } from '../../in
 import type { ComponentRoute, PanelInteraction } from '../../interactions/types.ts';
 import { withLockWhenFree } from '../../jobs/guild-lock.ts';
 import { type GiveBack, givePicksBack, recordMemberPick } from '../../roles/member-picks.ts';
-import { PERSONALITY_FEATURE, personalityTargetKey } from './roles.ts';
+import { PERSONALITY_FEATURE } from './feature-name.ts';
+import { personalityTargetKey } from './roles.ts';
 
 export const PERSONALITY_PANEL_OUT_OF_DATE =
   'This question is out of date. Ask an admin to post the role messages again.';

@@ -10,8 +10,9 @@ import { DiscordCodes, fetchGuildRoles, isDiscordError } from '../../discord-res
 import { deleteGuildMessage } from '../../guild-scope.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { clearPendingRole, findOrphanRole, loadPendingRoles } from '../../roles/pending-roles.ts';
+import { PERSONALITY_FEATURE } from './feature-name.ts';
 import { syncPersonalityOnboarding } from './onboarding.ts';
-import { PERSONALITY_FEATURE, withWarnings } from './roles.ts';
+import { withWarnings } from './roles.ts';
 import { matchRefreshSchedule } from './schedule.ts';
 
 const ROLE_REASON = 'Space Cadet: personality roles reset';

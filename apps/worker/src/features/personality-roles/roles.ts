@@ -14,10 +14,9 @@ import {
   loadPendingRoles,
   type PendingRoleTarget,
 } from '../../roles/pending-roles.ts';
+import { PERSONALITY_FEATURE } from './feature-name.ts';
 import { givePersonalityPicksBack } from './picks.ts';
 
-/** Names this feature's marks of role creates in flight and its job lock. */
-export const PERSONALITY_FEATURE = 'personality-roles';
 /** Personality roles carry no colour, so a member's colour role keeps showing. */
 const ROLE_COLOR = 0;
 
