@@ -28,6 +28,13 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const worker = await startWorker(config, { logger });
+  // It stopped itself (its shards, taken over, did not connect, or another process took them):
+  // exit non-zero so the supervisor starts it again.
+  void worker.failed.then(async (error) => {
+    process.stderr.write(`worker stopped: ${error.message}\n`);
+    await worker.close();
+    process.exit(1);
+  });
 
   stopOnSignals({
     logger,

@@ -7,7 +7,7 @@ import type { MetricsServer } from '@spacecadet/db/metrics-server';
 import { bindRedisPrefix } from '@spacecadet/db/prefix-binding';
 import { watchRedisDurability } from '@spacecadet/db/redis-durability';
 import { Queue } from 'bullmq';
-import { type Client, Events, GatewayCloseCodes } from 'discord.js';
+import { type APIUser, type Client, ClientUser, Events, GatewayCloseCodes, Routes } from 'discord.js';
 import { Redis } from 'ioredis';
 import type { WorkerDeps, WorkerQueue } from './deps.ts';
 import { createDiscordClient, disallowedIntentsMessage } from './discord-client.ts';
@@ -21,6 +21,7 @@ import { createJobWorker } from './jobs/job-worker.ts';
 import { keepSchedules, SCHEDULE_CHECK_MS, type ScheduleKeeper } from './jobs/schedules.ts';
 import { createLogger, errorFields, type Logger } from './logger.ts';
 import { workerMetricsFor } from './metrics.ts';
+import { type ShardLeases, shardLeases } from './shard-lease.ts';
 
 export interface StartWorkerOptions {
   logger?: Logger;
@@ -32,8 +33,31 @@ export interface StartWorkerOptions {
 
 export interface RunningWorker {
   client: Client;
+  /**
+   * Resolves once this process's shards are connected: at once, or when another process
+   * configured alike stops (this one takes jobs meanwhile), or when the worker closed first.
+   * Never rejects.
+   */
+  gateway: Promise<void>;
+  /**
+   * Resolves with the reason if the worker stopped itself after it started: its shards failed
+   * to connect once taken over, or another process took them over. The process should exit.
+   */
+  failed: Promise<Error>;
   /** Stops taking jobs (the active ones finish), then disconnects from Discord, Redis and Postgres. */
   close(): Promise<void>;
+}
+
+/**
+ * The bot's own user by REST, set where the gateway's READY sets it (READY patches it then), so
+ * jobs know the bot's id (to find its own messages, its member) in a process that runs no shard.
+ */
+async function knowBotUser(client: Client): Promise<void> {
+  const data = (await client.rest.get(Routes.user('@me'))) as APIUser;
+  // discord.js builds it itself on READY; its constructor is not public in the typings.
+  const Self = ClientUser as unknown as new (client: Client, data: APIUser) => ClientUser;
+  client.user = new Self(client, data);
+  client.users.cache.set(data.id, client.user);
 }
 
 /**
@@ -46,8 +70,10 @@ function workerInstance(): string {
 }
 
 /**
- * Connects the bot to Discord and starts draining the job queue. Resolves once every shard of
- * this process is ready and the BullMQ worker is listening.
+ * Starts draining the job queue and connects the bot's shards to Discord. Resolves once the
+ * BullMQ worker is listening and every shard of this process is ready, or, when another live
+ * process holds these shards (same SHARD_IDS, or none), once the BullMQ worker is listening:
+ * this one then takes jobs and connects when the shards' lease lapses (`gateway`).
  */
 export async function startWorker(
   config: WorkerConfig,
@@ -87,6 +113,11 @@ export async function startWorker(
   let jobWorker: ReturnType<typeof createJobWorker> | undefined;
   let metricsServer: MetricsServer | undefined;
   let scheduleKeeper: ScheduleKeeper | undefined;
+  let leases: ShardLeases | undefined;
+  let reportFailure: (error: Error) => void = () => {};
+  const failed = new Promise<Error>((resolve) => {
+    reportFailure = resolve;
+  });
 
   client.on(Events.InteractionCreate, (interaction) => {
     void routeInteraction(interaction, features, deps);
@@ -116,6 +147,10 @@ export async function startWorker(
     await client
       .destroy()
       .catch((error: unknown) => logger.error(errorFields(error), 'client destroy failed'));
+    // The gateway is closed: another process may run these shards now.
+    await leases
+      ?.release()
+      .catch((error: unknown) => logger.warn(errorFields(error), 'shard lease release failed'));
     // No job runs and no event arrives any more: what features buffered can be flushed now.
     await features.shutdown(deps);
     await metricsServer?.close();
@@ -124,10 +159,9 @@ export async function startWorker(
     logger.info('worker stopped');
   }
 
-  try {
-    // Refuses to start on a prefix another deployment's database owns.
-    await bindRedisPrefix(db, redis, config.redisPrefix);
-    metricsServer = await metrics?.listen();
+  /** Waits for the shards' leases, then connects them and registers the slash commands. */
+  async function connectGateway(claim: ShardLeases): Promise<void> {
+    await claim.claim();
     const ready = once(client, Events.ClientReady);
     // 4014: a privileged intent is off in the Developer Portal. discord.js only says "Used
     // disallowed intents", so say what to enable and where (each time, a later reconnect too)
@@ -155,6 +189,32 @@ export async function startWorker(
       'discord client ready',
     );
     await registerSlashCommands(deps, features.commands);
+  }
+
+  let gateway: Promise<void>;
+  try {
+    // Refuses to start on a prefix another deployment's database owns.
+    await bindRedisPrefix(db, redis, config.redisPrefix);
+    metricsServer = await metrics?.listen();
+    // Jobs use REST and run whether or not this process holds a shard (README: more worker
+    // processes, more jobs at a time), so the job worker never waits for the shards' lease.
+    client.rest.setToken(config.discordBotToken);
+    await knowBotUser(client);
+    // One process per shard: a second one configured alike takes jobs and waits for the shards.
+    const claim = shardLeases(redis, config.shards ?? { ids: [0], count: 1 }, {
+      token: instance,
+      ttlMs: config.jobLockDurationMs,
+      logger,
+      lost: (shardId) => {
+        reportFailure(new Error(`another worker process took over shard ${shardId}`));
+        void close();
+      },
+    });
+    leases = claim;
+    // Holding them, it connects first (as a lone worker always did): once it takes jobs it is
+    // fully started. Else it takes jobs now and connects when the holder's lease lapses.
+    const holding = await claim.tryClaim();
+    if (holding) await connectGateway(claim);
     await features.syncSchedules(deps);
     scheduleKeeper = keepSchedules({
       sync: () => features.syncSchedules(deps),
@@ -166,9 +226,17 @@ export async function startWorker(
     metrics?.watchJobs(jobWorker);
     void jobWorker.run().catch((error: unknown) => logger.error(errorFields(error), 'job worker stopped'));
     await jobWorker.waitUntilReady();
+    gateway = holding
+      ? Promise.resolve()
+      : connectGateway(claim).catch(async (error: unknown) => {
+          if (closing) return;
+          logger.error(errorFields(error), 'shards taken over but failed to connect; stopping');
+          reportFailure(error instanceof Error ? error : new Error(String(error)));
+          await close();
+        });
   } catch (error) {
     await close();
     throw error;
   }
-  return { client, close };
+  return { client, gateway, failed, close };
 }

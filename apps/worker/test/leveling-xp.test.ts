@@ -350,9 +350,12 @@ describe('several worker processes counting XP at once', () => {
     }
   });
 
-  it('two processes receiving the same message count it once per cooldown', async () => {
-    workers = await Promise.all([startWorker(harness.config()), startWorker(harness.config())]);
-    await store.settings(STATION, { enabled: true, xpPerMessage: 10, messageCooldownSec: 60 });
+  it('two processes given the same shard: one runs it and counts each message once; the other takes it over when the first stops', async () => {
+    // No cooldown: were both connected, each message would count twice.
+    await store.settings(STATION, { enabled: true, xpPerMessage: 10, messageCooldownSec: 0 });
+    const first = await startWorker(harness.config());
+    const second = await startWorker(harness.config());
+    workers = [first, second];
     for (const user of [ada, mo, nia]) {
       await sandbox.postMessage({
         guild_id: STATION,
@@ -364,9 +367,17 @@ describe('several worker processes counting XP at once', () => {
     for (const user of [ada, mo, nia]) {
       await waitFor(`${user} to have XP`, async () => (await store.member(STATION, user))?.xp === 10);
     }
-    // Stopped, each has written what it counted: a second count would be in Postgres now.
-    await Promise.all(workers.map((worker) => worker.close()));
-    for (const user of [ada, mo, nia]) {
+    // Stopped, the first has written what it counted and freed the shard.
+    await first.close();
+    await second.gateway;
+    await sandbox.postMessage({ guild_id: STATION, channel_id: general, author_id: ada, content: 'again' });
+    await waitFor(
+      'the second process to count ada',
+      async () => (await store.member(STATION, ada))?.xp === 20,
+    );
+    await second.close();
+    expect(await store.member(STATION, ada)).toMatchObject({ xp: 20, messageCount: 2 });
+    for (const user of [mo, nia]) {
       expect(await store.member(STATION, user)).toMatchObject({ xp: 10, messageCount: 1 });
     }
   });

@@ -167,6 +167,15 @@ export function prefixDatabaseKey(): string {
 }
 
 /**
+ * The lease of a gateway shard (`<shard>/<shard count>`): the worker process running it (value:
+ * its token), renewed while it runs, so a second process configured for the same shard waits
+ * instead of counting every message again, and takes the shard over once the lease lapses.
+ */
+export function shardLeaseKey(shardId: number, shardCount: number): string {
+  return `shard-lease:${shardId}/${shardCount}`;
+}
+
+/**
  * The guild's daily overview progress: `posting:<day>` while the worker posts the overview of
  * a UTC day (`YYYY-MM-DD`), `posted:<day>` once it did, so a re-run of that day's job does not
  * post it twice. A run that finds `posting:` looks for the message in the channel first.

@@ -1,5 +1,5 @@
 import type { APIApplicationCommand, RESTAPIPartialCurrentUserGuild } from 'discord-api-types/v10';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import { guildPermissions } from '../permissions.ts';
 import { bearerGrant, discordError, isBot, requireBot, unauthorized } from './http.ts';
@@ -17,12 +17,16 @@ export function registerUserRoutes(api: FastifyInstance, ctx: SandboxContext): v
     return grant?.scopes.includes(scope) ? grant.user_id : null;
   };
 
-  api.get('/users/@me', async (req, reply) => {
+  /** The caller's own user: the bot's for a bot token (as READY gives it), else the member's. */
+  const currentUser = (req: Parameters<typeof isBot>[1], reply: FastifyReply) => {
+    if (isBot(ctx, req)) return { ...state.botUser, verified: true, mfa_enabled: false, flags: 0 };
     const id = caller(req, 'identify');
     const user = id ? state.users.get(id) : undefined;
     if (!user) return unauthorized(reply);
     return { ...user, locale: 'en-US', mfa_enabled: false, premium_type: 0, public_flags: 0, flags: 0 };
-  });
+  };
+
+  api.get('/users/@me', async (req, reply) => currentUser(req, reply));
 
   api.get<{ Querystring: { limit?: string; after?: string; before?: string; with_counts?: string } }>(
     '/users/@me/guilds',
@@ -72,6 +76,8 @@ export function registerUserRoutes(api: FastifyInstance, ctx: SandboxContext): v
   });
 
   api.get<{ Params: { userId: string } }>('/users/:userId', async (req, reply) => {
+    // discord.js sends `@me` percent-encoded (/users/%40me), which this route receives decoded.
+    if (req.params.userId === '@me') return currentUser(req, reply);
     if (!requireBot(ctx, req, reply)) return reply;
     const user = state.users.get(req.params.userId);
     if (!user) return discordError(reply, 404, 10013, 'Unknown User');

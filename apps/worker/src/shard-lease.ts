@@ -1,0 +1,136 @@
+import { shardLeaseKey } from '@spacecadet/contract';
+import type { Redis } from 'ioredis';
+import type { Logger } from './logger.ts';
+import { errorFields } from './logger.ts';
+
+// KEYS: the leases. ARGV: token, ttl ms. All or none: takes every lease unless another process
+// holds one (so two processes configured for shards [0, 1] never end up with one each, both
+// waiting). Returns '' when all are ours, else `<index>:<holder>` of the first one held elsewhere.
+const CLAIM = `
+for i, key in ipairs(KEYS) do
+  local holder = redis.call('GET', key)
+  if holder and holder ~= ARGV[1] then return tostring(i - 1) .. ':' .. holder end
+end
+for _, key in ipairs(KEYS) do redis.call('SET', key, ARGV[1], 'PX', ARGV[2]) end
+return ''`;
+
+// KEYS: the leases. ARGV: token, ttl ms. Renews ours, re-takes one Redis lost (restarted without
+// persistence: nobody else holds it). Returns -1, else the index of a lease another process took.
+const RENEW = `
+for i, key in ipairs(KEYS) do
+  local holder = redis.call('GET', key)
+  if holder and holder ~= ARGV[1] then return i - 1 end
+end
+for _, key in ipairs(KEYS) do redis.call('SET', key, ARGV[1], 'PX', ARGV[2]) end
+return -1`;
+
+// KEYS: the leases. ARGV: token. Frees those still ours.
+const RELEASE = `
+for _, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then redis.call('DEL', key) end
+end
+return 0`;
+
+export interface ShardLeases {
+  /** One try at taking every shard's lease; true once this process holds them all. */
+  tryClaim(): Promise<boolean>;
+  /** Tries again every third of the lease until it holds them all; rejects once released. */
+  claim(): Promise<void>;
+  /** Stops renewing and frees the shards for another process (after the gateway closed). */
+  release(): Promise<void>;
+}
+
+/**
+ * The leases of the shards this process is configured for, in Redis (`ttlMs`, renewed every
+ * third of it while held): two processes given the same shards would each receive every event
+ * and count everyone's XP twice, so only the holder connects the gateway. A shard held by
+ * another live process is waited for (logged, naming the holder) and taken over once that
+ * process dies and its lease lapses. A lease another process took meanwhile (this process
+ * stalled past it, or Redis lost it and the other was faster) calls `lost`: two processes run
+ * the shard now, this one must stop.
+ */
+export function shardLeases(
+  redis: Redis,
+  shards: { ids: readonly number[]; count: number },
+  options: { token: string; ttlMs: number; logger: Logger; lost: (shardId: number) => void },
+): ShardLeases {
+  const { token, ttlMs, logger } = options;
+  const keys = shards.ids.map((id) => shardLeaseKey(id, shards.count));
+  const every = Math.max(100, Math.floor(ttlMs / 3));
+  let held = false;
+  let released = false;
+  let renewer: NodeJS.Timeout | undefined;
+  let lastHolder: string | undefined;
+  let wake: (() => void) | undefined;
+
+  const renew = async () => {
+    const other = Number(await redis.eval(RENEW, keys.length, ...keys, token, ttlMs));
+    if (other < 0 || !held || released) return;
+    held = false;
+    clearInterval(renewer);
+    const shardId = shards.ids[other] ?? -1;
+    logger.error(
+      { shardId, shardCount: shards.count, holder: await redis.get(keys[other] ?? '') },
+      'another worker process took over this shard (its lease lapsed here); stopping',
+    );
+    options.lost(shardId);
+  };
+
+  async function tryClaim(): Promise<boolean> {
+    if (released) throw new Error('shard leases released');
+    if (held) return true;
+    const answer = String(await redis.eval(CLAIM, keys.length, ...keys, token, ttlMs));
+    if (answer === '') {
+      if (released) {
+        await redis.eval(RELEASE, keys.length, ...keys, token);
+        throw new Error('shard leases released');
+      }
+      held = true;
+      if (lastHolder !== undefined) {
+        logger.info({ shards: shards.ids, previousHolder: lastHolder }, 'took over the shards');
+      }
+      renewer = setInterval(() => {
+        renew().catch((error: unknown) => logger.warn(errorFields(error), 'shard lease renewal failed'));
+      }, every);
+      return true;
+    }
+    const separator = answer.indexOf(':');
+    const shardId = shards.ids[Number(answer.slice(0, separator))];
+    const holder = answer.slice(separator + 1);
+    if (holder !== lastHolder) {
+      lastHolder = holder;
+      logger.warn(
+        { shardId, shardCount: shards.count, holder },
+        `shard ${shardId}/${shards.count} is run by another live worker process (${holder}); this process takes jobs and waits to take the shard over when that process stops (set SHARD_IDS to run other shards)`,
+      );
+    }
+    return false;
+  }
+
+  return {
+    tryClaim,
+    async claim() {
+      for (;;) {
+        if (released) throw new Error('stopped while waiting for the shards');
+        try {
+          if (await tryClaim()) return;
+        } catch (error) {
+          if (released) throw error;
+          logger.warn(errorFields(error), 'shard lease claim failed; trying again');
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, every).unref();
+        });
+      }
+    },
+    async release() {
+      released = true;
+      clearInterval(renewer);
+      wake?.();
+      if (!held) return;
+      held = false;
+      await redis.eval(RELEASE, keys.length, ...keys, token);
+    },
+  };
+}
