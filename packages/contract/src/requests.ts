@@ -168,11 +168,18 @@ export const UpdateLevelingRoleBody = z
   })
   .strict();
 
+const EXPIRES_AT_RANGE = `expires_at must fall between the years ${TIMESTAMP_YEAR_MIN} and ${TIMESTAMP_YEAR_MAX} (UTC)`;
+/**
+ * The UTC year range as a pattern, so OpenAPI shows it: a year 1970-9999, and no offset that
+ * moves 1970-01-01 back into 1969 or 9999-12-31 on into 10000 (on those two days only an offset
+ * of zero is taken, a little stricter than the range itself).
+ */
+const EXPIRES_AT_YEARS =
+  /^(?!1970-01-01T[^Z]*\+(?!00:?00)|9999-12-31T[^Z]*-(?!00:?00))(19[7-9]\d|[2-9]\d{3})-/;
 const ExpiresAt = z.iso
   .datetime({ offset: true, message: 'expires_at must be an ISO timestamp' })
-  .refine(inTimestampRange, {
-    message: `expires_at must fall between the years ${TIMESTAMP_YEAR_MIN} and ${TIMESTAMP_YEAR_MAX} (UTC)`,
-  })
+  .regex(EXPIRES_AT_YEARS, EXPIRES_AT_RANGE)
+  .refine(inTimestampRange, { message: EXPIRES_AT_RANGE })
   .meta({
     description: `In the future (a past time answers 400), within the years ${TIMESTAMP_YEAR_MIN} to ${TIMESTAMP_YEAR_MAX} (UTC); null: never expires`,
   })

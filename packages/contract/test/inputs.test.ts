@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   CONFIG_TOO_DEEP_MESSAGE,
   CreateBoostBody,
@@ -189,5 +190,29 @@ describe('boost expiry', () => {
       expect(firstMessage(at(bad)), bad).toBe(RANGE);
     }
     expect(firstMessage(at('tomorrow'))).toBe('expires_at must be an ISO timestamp');
+  });
+});
+
+describe('boost expiry: the UTC year range is in the published pattern', () => {
+  // A property run found `9999-12-31T23:59:59-12:00` (year 10000 in UTC) refused by the API
+  // while its OpenAPI schema took it.
+  const expiry = (value: string) => CreateBoostBody.safeParse({ expires_at: value }).success;
+  const pattern = () => {
+    const schema = JSON.stringify(z.toJSONSchema(CreateBoostBody, { io: 'input', unrepresentable: 'any' }));
+    return schema.includes('9999-12-31T');
+  };
+  it.each([
+    ['9999-12-31T23:59:59-12:00', false],
+    ['1970-01-01T00:30:00+01:00', false],
+    ['1969-12-31T23:00:00Z', false],
+    ['9999-12-31T23:59:59Z', true],
+    ['9999-12-31T23:59:59+05:00', true],
+    ['1970-01-01T00:30:00Z', true],
+    ['2030-05-01T10:00:00-07:00', true],
+  ])('%s fits: %s', (value, fits) => {
+    expect(expiry(value)).toBe(fits);
+  });
+  it('shows the range as a pattern in the JSON schema', () => {
+    expect(pattern()).toBe(true);
   });
 });
