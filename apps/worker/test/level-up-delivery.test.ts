@@ -67,7 +67,7 @@ describe('a level-up whose worker dies before celebrating it', () => {
       await waitFor(
         'the child worker to be ready',
         async () => (await jobs.queue.getWorkersCount()) > 0,
-        30_000,
+        120_000,
       );
     } finally {
       await jobs.close();
@@ -100,5 +100,5 @@ describe('a level-up whose worker dies before celebrating it', () => {
       ?.messages ?? []) as APIMessage[];
     expect(announced.map((m) => m.content)).toEqual([`🎉 <@${nia}> reached **level 1**!`]);
     expect(memberRoles(harness.sandbox, STATION, nia)).toContain(reward.id);
-  }, 120_000);
+  }, 300_000);
 });
