@@ -149,7 +149,10 @@ describe('repairs after an admin deletes what the bot manages', () => {
     try {
       const read = async (key: string) => JSON.parse((await redis.get(storedKey(harness, key))) ?? 'null');
       // Recorded when the repair ends, a moment after the members got their role.
-      const repair = await waitFor('the repair recorded', () => read(personalityLastRepairKey(STATION)));
+      const repair = await waitFor(
+        'the repair recorded',
+        async () => (await read(personalityLastRepairKey(STATION))) ?? undefined,
+      );
       expect(repair).toMatchObject({
         summary: '1 role created, 2 members given their role back.',
         repaired: 3,

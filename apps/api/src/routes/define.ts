@@ -1,5 +1,6 @@
 import {
   type ChannelUseSpec,
+  ErrorBody,
   errorResponses,
   type GuildRefSpec,
   type RouteAuth,
@@ -77,12 +78,14 @@ export function defineRoute<R extends RouteDef>(
   handler: (context: RouteContext<R>) => Promise<RouteResult<R>>,
   options: RouteOptions = {},
 ): void {
-  const response: Record<number, unknown> = {};
+  const response: Record<string, unknown> = {};
   for (const [status, schema] of Object.entries(def.responses)) {
-    response[Number(status)] = schema ?? noContent(Number(status));
+    response[status] = schema ?? noContent(Number(status));
   }
-  // The contract lists every error status (the route's kind and its own `errors`).
-  for (const [status, schema] of Object.entries(errorResponses(def))) response[Number(status)] = schema;
+  // The contract lists every error status the route answers; anything else is a failure of
+  // ours (500), in the same error body.
+  for (const [status, schema] of Object.entries(errorResponses(def))) response[status] = schema;
+  response.default = ErrorBody;
   const successStatus = Number(Object.keys(def.responses)[0] ?? 200);
 
   app.route({

@@ -9,6 +9,7 @@ export const adminRoutes = {
     auth: 'session',
     tag: 'admin',
     summary: 'Platform owner only: a one-time link (valid 60 s) that opens the job queue view in the browser',
+    errors: [400, 401, 403, 413, 415, 429, 503],
     responses: ok(z.object({ url: z.url() })),
   }),
 } as const;

@@ -12,6 +12,7 @@ export const authRoutes = {
     tag: 'auth',
     summary: 'Bot invite URL, optionally preselecting a guild',
     query: InviteQuery,
+    errors: [400, 429],
     responses: ok(z.object({ url: z.url() })),
   }),
   exchangeCode: route({
@@ -21,8 +22,8 @@ export const authRoutes = {
     tag: 'auth',
     summary: 'Exchange an OAuth code (PKCE) for a Space Cadet session',
     body: ExchangeBody,
-    // Discord refused the code (expired, used, or not for this redirect): auth_failed.
-    errors: [401],
+    // 401: Discord refused the code (expired, used, or not for this redirect): auth_failed.
+    errors: [400, 401, 413, 415, 429, 502, 503],
     responses: ok(z.object({ user: SessionUser, tokens: SessionTokens })),
   }),
   getSession: route({
@@ -31,6 +32,7 @@ export const authRoutes = {
     auth: 'session',
     tag: 'auth',
     summary: 'The signed-in user of this session',
+    errors: [401, 429, 503],
     responses: ok(z.object({ user: SessionUser, is_owner: z.boolean(), expires_at: z.string() })),
   }),
   logout: route({
@@ -39,6 +41,7 @@ export const authRoutes = {
     auth: 'session',
     tag: 'auth',
     summary: 'Revoke the session',
+    errors: [400, 401, 413, 415, 429, 503],
     responses: noContent,
   }),
   listAdminGuilds: route({
@@ -47,6 +50,7 @@ export const authRoutes = {
     auth: 'session',
     tag: 'auth',
     summary: 'Guilds the user owns or manages (ADMINISTRATOR or MANAGE_GUILD)',
+    errors: [401, 429, 502, 503],
     responses: ok(z.array(Guild)),
   }),
   botInGuild: route({
@@ -56,6 +60,7 @@ export const authRoutes = {
     tag: 'auth',
     summary: 'Whether the bot is in the guild',
     params: GuildParams,
+    errors: [400, 429, 503],
     responses: ok(z.object({ inGuild: z.boolean() })),
   }),
   install: route({
@@ -66,6 +71,7 @@ export const authRoutes = {
     summary: 'Redirect to the bot install (authorize) page',
     query: InstallQuery,
     redirect: true,
+    errors: [400, 429],
     responses: { 302: none },
   }),
   installCallback: route({
@@ -76,6 +82,7 @@ export const authRoutes = {
     summary: 'Bot install return: lands on the dashboard with install=success&guild_id=',
     query: InstallCallbackQuery,
     redirect: true,
+    errors: [400, 429],
     responses: { 302: none },
   }),
 } as const;

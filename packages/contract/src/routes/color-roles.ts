@@ -13,6 +13,7 @@ export const colorRoleRoutes = {
     tag: 'color-roles',
     summary: 'Palette groups, panel channel and mode',
     params: GuildParams,
+    errors: [400, 401, 403, 429, 501, 502, 503],
     responses: ok(ColorRolesState),
   }),
   setColorRolesChannel: route({
@@ -25,6 +26,7 @@ export const colorRoleRoutes = {
     body: ChannelBody,
     guildRefs: { channel_id: 'channel' },
     channelUses: { channel_id: 'color_panel' },
+    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: ok(z.object({ channel_id: Snowflake })),
   }),
   generateColorRoles: route({
@@ -35,6 +37,7 @@ export const colorRoleRoutes = {
     summary: 'Seed the palette if empty and create missing roles (job)',
     params: GuildParams,
     needsBot: true,
+    errors: [400, 401, 403, 409, 413, 415, 429, 501, 502, 503],
     responses: accepted,
   }),
   postColorPanel: route({
@@ -45,6 +48,7 @@ export const colorRoleRoutes = {
     summary: 'Post or update the color panel in the panel channel (job)',
     params: GuildParams,
     needsBot: true,
+    errors: [400, 401, 403, 409, 413, 415, 429, 501, 502, 503],
     responses: accepted,
   }),
   resetColorRoles: route({
@@ -55,6 +59,7 @@ export const colorRoleRoutes = {
     summary: 'Delete the created roles and the palette (job)',
     params: GuildParams,
     needsBot: true,
+    errors: [400, 401, 403, 409, 413, 415, 429, 501, 502, 503],
     responses: accepted,
   }),
   expandColorGroup: route({
@@ -64,6 +69,7 @@ export const colorRoleRoutes = {
     tag: 'color-roles',
     summary: 'Set a color group expanded flag',
     body: ExpandGroupBody,
+    errors: [400, 401, 403, 404, 413, 415, 429, 502, 503],
     responses: ok(ExpandGroupBody),
   }),
 } as const;

@@ -20,6 +20,7 @@ export const configRoutes = {
     tag: 'config',
     summary: 'Raw JSON config',
     params: GuildParams,
+    errors: [400, 401, 403, 429, 502, 503],
     responses: ok(GuildConfig),
   }),
   putConfig: route({
@@ -30,6 +31,7 @@ export const configRoutes = {
     summary: 'Replace the raw JSON config (a JSON object, at most 64 KiB)',
     params: GuildParams,
     body: PutConfigBody,
+    errors: [400, 401, 403, 413, 415, 429, 502, 503],
     responses: ok(WriteReceipt),
   }),
   getReactionRoles: route({
@@ -39,6 +41,7 @@ export const configRoutes = {
     tag: 'config',
     summary: 'Reaction-roles lists',
     params: GuildParams,
+    errors: [400, 401, 403, 429, 502, 503],
     responses: ok(ReactionRolesState),
   }),
   putReactionRoles: route({
@@ -50,6 +53,7 @@ export const configRoutes = {
     params: GuildParams,
     body: PutReactionRolesBody,
     guildRefs: { 'color_roles[].role_id': 'role', 'personality_roles[].role_id': 'role' },
+    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: ok(WriteReceipt),
   }),
   listChannels: route({
@@ -60,6 +64,7 @@ export const configRoutes = {
     summary: "Text channels of the guild (through the bot's token)",
     params: GuildParams,
     needsBot: true,
+    errors: [400, 401, 403, 409, 429, 502, 503],
     responses: ok(z.object({ channels: z.array(Channel) })),
   }),
   listRoles: route({
@@ -70,6 +75,7 @@ export const configRoutes = {
     summary: "Roles of the guild but @everyone, highest first (through the bot's token)",
     params: GuildParams,
     needsBot: true,
+    errors: [400, 401, 403, 409, 429, 502, 503],
     responses: ok(z.object({ roles: z.array(GuildRole) })),
   }),
   getBotPermissions: route({
@@ -80,6 +86,7 @@ export const configRoutes = {
     summary: "The bot's server-wide permissions (its roles'), to say what a feature is missing",
     params: GuildParams,
     needsBot: true,
+    errors: [400, 401, 403, 409, 429, 502, 503],
     responses: ok(BotPermissions),
   }),
   searchMembers: route({
@@ -92,6 +99,7 @@ export const configRoutes = {
     params: GuildParams,
     query: MemberSearchQuery,
     needsBot: true,
+    errors: [400, 401, 403, 429, 502, 503],
     responses: ok(z.object({ members: z.array(MemberSummary) })),
   }),
 } as const;

@@ -22,7 +22,7 @@ export interface RouteDef {
   readonly params?: z.ZodObject;
   readonly query?: z.ZodObject;
   readonly body?: z.ZodType;
-  /** Success status -> body schema (`null`: no body). Error statuses are added by `errorResponses`. */
+  /** Success status -> body schema (`null`: no body). Error statuses are in `errors`. */
   readonly responses: Readonly<Record<number, z.ZodType | null>>;
   /** Answers a redirect (browser navigation), not JSON. */
   readonly redirect?: boolean;
@@ -36,11 +36,21 @@ export interface RouteDef {
    */
   readonly channelUses?: ChannelUseSpec;
   /**
-   * Error statuses this route answers besides those of its kind (`errorResponses`), e.g. 401
-   * for a refused sign-in code or 409 for a reward level already taken. Documented in OpenAPI.
+   * Every error status this route answers, each with the one error body: what OpenAPI lists.
+   * apps/api/test/route-statuses.test.ts provokes each on every route and checks this list is
+   * exactly what the API answered. What each means here:
+   * 400 input refused (malformed, out of bounds, or not of this server); 401 no session, an
+   * expired one, or a refused sign-in code; 403 a server, job or tool of someone else's;
+   * 404 no such row (a job, reward role, boost, question, color group); 409 the bot is not in
+   * the server, or the change conflicts with what is stored or with Discord; 413 body too large;
+   * 415 body not JSON; 429 too many requests; 501 the database lacks the color tables;
+   * 502 Discord did not answer; 503 Postgres, Redis or the job queue did not answer.
    */
-  readonly errors?: readonly number[];
+  readonly errors: readonly ErrorStatus[];
 }
+
+/** The error statuses the API answers with (a route lists those it can answer in `errors`). */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 501 | 502 | 503;
 
 export const none = null;
 export const ok = <T extends z.ZodType>(schema: T) => ({ 200: schema }) as const;

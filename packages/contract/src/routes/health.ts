@@ -9,6 +9,7 @@ export const healthRoutes = {
     auth: 'public',
     tag: 'health',
     summary: 'Liveness',
+    errors: [],
     responses: ok(z.object({ status: z.literal('ok') })),
   }),
   readyz: route({
@@ -17,6 +18,7 @@ export const healthRoutes = {
     auth: 'public',
     tag: 'health',
     summary: 'Readiness: Postgres and Redis answering',
+    errors: [503],
     responses: ok(
       z.object({ status: z.enum(['ok', 'degraded']), postgres: z.boolean(), redis: z.boolean() }),
     ),

@@ -15,7 +15,7 @@ import { jobRoutes } from './jobs.ts';
 import { levelingRoutes } from './leveling.ts';
 import { personalityRoleRoutes } from './personality-roles.ts';
 
-export type { RouteAuth, RouteDef } from './define.ts';
+export type { ErrorStatus, RouteAuth, RouteDef } from './define.ts';
 
 export const routes = {
   ...healthRoutes,
@@ -31,27 +31,9 @@ export const routes = {
 export type Routes = typeof routes;
 export type RouteName = keyof Routes;
 
-/**
- * Error statuses a route may answer, all with the one error body: those of its kind, plus the
- * route's own (`errors`).
- */
+/** The error statuses a route answers (its `errors`), each with the one error body. */
 export function errorResponses(def: RouteDef): Record<number, typeof ErrorBody> {
-  const statuses = [400, 429, 500, 503, ...(def.errors ?? [])];
-  // A body too large, or sent encoded or as anything but JSON (bodies are read for every method
-  // but GET, whether or not the route takes one).
-  if (def.method !== 'GET') statuses.push(413, 415);
-  if (def.auth !== 'public') statuses.push(401);
-  if (def.auth === 'guild' || def.auth === 'group' || def.path.startsWith('/api/jobs'))
-    statuses.push(403, 404);
-  // Owner-only tools: any other signed-in user is refused.
-  if (def.tag === 'admin') statuses.push(403);
-  // Checking body ids against the guild asks Discord with the bot's token: the bot must be there.
-  const asksDiscord = def.needsBot === true || def.guildRefs !== undefined;
-  if (asksDiscord || def.tag === 'color-roles') statuses.push(409);
-  if (def.tag === 'color-roles') statuses.push(501);
-  // The session and guild guards ask Discord (through a cache) on every signed-in route.
-  if (def.auth !== 'public' || asksDiscord || def.path.includes('channels')) statuses.push(502);
-  return Object.fromEntries([...new Set(statuses)].sort().map((s) => [s, ErrorBody]));
+  return Object.fromEntries(def.errors.map((status) => [status, ErrorBody]));
 }
 
 type ParamsOf<R> = R extends { params: z.ZodObject } ? z.input<R['params']> : undefined;

@@ -11,6 +11,7 @@ export const jobRoutes = {
     tag: 'jobs',
     summary: "State and progress of a job (only for users who manage the job's guild)",
     params: JobParams,
+    errors: [400, 401, 403, 404, 429, 502, 503],
     responses: ok(JobStatus),
   }),
 } as const;

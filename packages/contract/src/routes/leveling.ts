@@ -21,6 +21,7 @@ export const levelingRoutes = {
     tag: 'leveling',
     summary: 'Leveling settings, reward roles and boosts',
     params: GuildParams,
+    errors: [400, 401, 403, 429, 502, 503],
     responses: ok(LevelingState),
   }),
   putLeveling: route({
@@ -33,6 +34,7 @@ export const levelingRoutes = {
     body: PutLevelingBody,
     guildRefs: { announcement_channel: 'channel', daily_overview_channel: 'channel' },
     channelUses: { announcement_channel: 'level_up_announcements', daily_overview_channel: 'daily_overview' },
+    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: ok(LevelingSettings),
   }),
   syncLevelingRoles: route({
@@ -43,6 +45,7 @@ export const levelingRoutes = {
     summary: 'Sync Roles: create pending roles and re-apply rewards (job)',
     params: GuildParams,
     needsBot: true,
+    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: accepted,
   }),
   resendLevelingOverview: route({
@@ -53,6 +56,7 @@ export const levelingRoutes = {
     summary: 'Post the daily overview again (job)',
     params: GuildParams,
     needsBot: true,
+    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: accepted,
   }),
   resetLevelingConfig: route({
@@ -62,6 +66,7 @@ export const levelingRoutes = {
     tag: 'leveling',
     summary: 'Reset only the leveling settings; users, roles and boosts are kept',
     params: GuildParams,
+    errors: [400, 401, 403, 413, 415, 429, 502, 503],
     responses: ok(LevelingSettings),
   }),
   resetLevelingAll: route({
@@ -71,6 +76,7 @@ export const levelingRoutes = {
     tag: 'leveling',
     summary: 'Delete all leveling data: settings, users, roles and boosts',
     params: GuildParams,
+    errors: [400, 401, 403, 413, 415, 429, 502, 503],
     responses: noContent,
   }),
   createLevelingRole: route({
@@ -81,8 +87,8 @@ export const levelingRoutes = {
     summary: 'Add a level reward role (at most 15)',
     params: GuildParams,
     body: CreateLevelingRoleBody,
-    // The guild has 15 reward roles already, or one for this level.
-    errors: [409],
+    // 409: the guild has 15 reward roles already, or one for this level.
+    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: { 201: LevelingRole },
   }),
   updateLevelingRole: route({
@@ -93,8 +99,8 @@ export const levelingRoutes = {
     summary: 'Edit a level reward role',
     params: LevelingRoleParams,
     body: UpdateLevelingRoleBody,
-    // Another reward role has this level already.
-    errors: [409],
+    // 409: another reward role has this level already.
+    errors: [400, 401, 403, 404, 409, 413, 415, 429, 502, 503],
     responses: ok(LevelingRole),
   }),
   deleteLevelingRole: route({
@@ -104,6 +110,8 @@ export const levelingRoutes = {
     tag: 'leveling',
     summary: 'Delete a level reward role',
     params: LevelingRoleParams,
+    // 409 or 503: Discord refused or failed to delete the reward's role; the reward is kept.
+    errors: [400, 401, 403, 404, 409, 413, 415, 429, 502, 503],
     responses: noContent,
   }),
   createBoost: route({
@@ -115,6 +123,7 @@ export const levelingRoutes = {
     params: GuildParams,
     body: CreateBoostBody,
     guildRefs: { user_id: 'member' },
+    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: { 201: Boost },
   }),
   createRoleBoost: route({
@@ -126,6 +135,7 @@ export const levelingRoutes = {
     params: GuildParams,
     body: CreateRoleBoostBody,
     guildRefs: { role_id: 'role' },
+    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: { 201: Boost },
   }),
   deleteBoost: route({
@@ -135,6 +145,7 @@ export const levelingRoutes = {
     tag: 'leveling',
     summary: 'Remove a boost',
     params: BoostParams,
+    errors: [400, 401, 403, 404, 413, 415, 429, 502, 503],
     responses: noContent,
   }),
   getLeaderboard: route({
@@ -145,6 +156,7 @@ export const levelingRoutes = {
     summary: 'A page of members by XP, highest first, with level and progress (limit 1-100, default 25)',
     params: GuildParams,
     query: LeaderboardQuery,
+    errors: [400, 401, 403, 429, 502, 503],
     responses: ok(Leaderboard),
   }),
   pruneLeavers: route({
@@ -155,6 +167,7 @@ export const levelingRoutes = {
     summary: 'Delete stored XP of members who left (job)',
     params: GuildParams,
     needsBot: true,
+    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: accepted,
   }),
 } as const;

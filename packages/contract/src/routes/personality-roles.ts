@@ -20,6 +20,7 @@ export const personalityRoleRoutes = {
     tag: 'personality-roles',
     summary: 'Personality roles state',
     params: GuildParams,
+    errors: [400, 401, 403, 429, 502, 503],
     responses: ok(PersonalityRolesState),
   }),
   initPersonalityRoles: route({
@@ -32,6 +33,7 @@ export const personalityRoleRoutes = {
     body: InitPersonalityBody,
     guildRefs: { channel_id: 'channel' },
     channelUses: { channel_id: 'personality_messages' },
+    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: ok(PersonalityRolesState),
   }),
   setPersonalityChannel: route({
@@ -44,6 +46,7 @@ export const personalityRoleRoutes = {
     body: ChannelBody,
     guildRefs: { channel_id: 'channel' },
     channelUses: { channel_id: 'personality_messages' },
+    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: ok(z.object({ channel_id: Snowflake })),
   }),
   togglePersonalityQuestion: route({
@@ -54,6 +57,7 @@ export const personalityRoleRoutes = {
     summary: 'Enable or disable a question category',
     params: QuestionParams,
     body: ToggleQuestionBody,
+    errors: [400, 401, 403, 404, 413, 415, 429, 502, 503],
     responses: ok(PersonalityQuestion),
   }),
   deletePersonalityQuestionRoles: route({
@@ -64,6 +68,7 @@ export const personalityRoleRoutes = {
     summary:
       "Delete a disabled question's roles in Discord (job); its options keep no role, so enabling it again creates new ones",
     params: QuestionParams,
+    errors: [400, 401, 403, 404, 413, 415, 429, 502, 503],
     responses: accepted,
   }),
   generatePersonalityRoles: route({
@@ -74,6 +79,7 @@ export const personalityRoleRoutes = {
     summary: 'Create one role per option (job)',
     params: GuildParams,
     needsBot: true,
+    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: accepted,
   }),
   postPersonalityMessages: route({
@@ -84,6 +90,7 @@ export const personalityRoleRoutes = {
     summary: 'Post or update one message per enabled question (job)',
     params: GuildParams,
     needsBot: true,
+    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: accepted,
   }),
   resetPersonalityRoles: route({
@@ -93,6 +100,7 @@ export const personalityRoleRoutes = {
     tag: 'personality-roles',
     summary: 'Remove questions, options, created roles and message ids (job)',
     params: GuildParams,
+    errors: [400, 401, 403, 413, 415, 429, 502, 503],
     responses: accepted,
   }),
   setPersonalityOnboarding: route({
@@ -104,6 +112,7 @@ export const personalityRoleRoutes = {
     params: GuildParams,
     body: PersonalityOnboardingBody,
     needsBot: true,
+    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: accepted,
   }),
   refreshPersonalityRoles: route({
@@ -113,6 +122,7 @@ export const personalityRoleRoutes = {
     tag: 'personality-roles',
     summary: 'Queue a refresh (recreate deleted roles, re-post stale messages); no body',
     params: GuildParams,
+    errors: [400, 401, 403, 413, 415, 429, 502, 503],
     responses: noContent,
   }),
 } as const;

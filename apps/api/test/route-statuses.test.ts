@@ -1,0 +1,347 @@
+import { type RouteBody, type RouteDef, type RouteName, routePath, routes } from '@spacecadet/contract';
+import { levelingRoles } from '@spacecadet/db';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, loadApiConfig } from '../src/app.ts';
+import {
+  appWithRedisDown,
+  authorizeCode,
+  CHANNELS,
+  closedPort,
+  GUILDS,
+  type Harness,
+  newPkce,
+  signIn,
+  startHarness,
+  testEnv,
+  USERS,
+} from './harness.ts';
+import { SAMPLE_BODIES } from './samples.ts';
+
+/**
+ * Every error status a route declares in the contract (and so in OpenAPI) is one a request
+ * gets, and every error status these requests get is declared. For each route, one probe per
+ * kind of failure sends the requests that could provoke it: malformed input, no session,
+ * another user's server, an unknown row, a server without the bot, a body too large or not
+ * JSON, too many requests, missing color tables, Discord not answering, Postgres or Redis
+ * down. property.test.ts covers the other direction with random requests.
+ */
+const NAMES = Object.keys(routes) as RouteName[];
+/** A guild no sandbox user is in. */
+const UNKNOWN_GUILD = '300000000000009999';
+/** Ids of rows that do not exist, for the routes that name one in their path. */
+const UNKNOWN_ROWS = { roleId: 999_999, boostId: 999_999, jobId: 'leveling.sync.999999' } as const;
+/** Bodies that name a channel, role or member where the sample body names none. */
+const REF_BODIES: { [N in RouteName]?: RouteBody<N> } = {
+  createBoost: { ...SAMPLE_BODIES.createBoost, user_id: USERS.ada },
+  putLeveling: { ...SAMPLE_BODIES.putLeveling, announcement_channel: CHANNELS.levelUps },
+};
+
+let h: Harness;
+let noColorTables: Harness;
+let limited: FastifyInstance;
+let discordDown: FastifyInstance;
+let postgresDown: FastifyInstance;
+let redisDown: FastifyInstance;
+let session: { ada: string; rex: string; nia: string; adaNoColors: string };
+let stationJob: string;
+
+beforeAll(async () => {
+  [h, noColorTables] = await Promise.all([startHarness(), startHarness()]);
+  const [ada, rex, nia, adaNoColors] = await Promise.all([
+    signIn(h, USERS.ada),
+    signIn(h, USERS.rex),
+    signIn(h, USERS.nia),
+    signIn(noColorTables, USERS.ada),
+  ]);
+  session = { ada, rex, nia, adaNoColors };
+  await noColorTables.database.db.execute(sql`drop table color_shades`);
+
+  // Apps on the same database (so the same sessions): one allowing one request per client (and
+  // one sign-in), and three with a dependency unreachable. Each has a Redis prefix of its own,
+  // so request counts are its own and every Discord cache starts cold.
+  const env = (name: string) => ({
+    ...testEnv(h.database, h.redis, h.sandbox),
+    REDIS_PREFIX: `${h.redis.prefix}-${name}`,
+  });
+  const config = loadApiConfig(env('limited'));
+  limited = await buildApp(
+    { ...config, rateLimit: { ...config.rateLimit, max: 1, exchangeMax: 1 } },
+    { logger: false },
+  );
+  const deadDiscord = `http://127.0.0.1:${await closedPort()}`;
+  discordDown = await buildApp(
+    loadApiConfig({
+      ...env('discord-down'),
+      DISCORD_API_BASE: `${deadDiscord}/api`,
+      DISCORD_OAUTH_BASE: deadDiscord,
+    }),
+    { logger: false },
+  );
+  postgresDown = await buildApp(
+    loadApiConfig({
+      ...env('postgres-down'),
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${await closedPort()}/nope`,
+    }),
+    { logger: false },
+  );
+  redisDown = await appWithRedisDown(h);
+
+  const queued = await h.app.inject({
+    method: 'POST',
+    url: routePath(routes.syncLevelingRoles, { guildId: GUILDS.station }),
+    headers: { authorization: ada },
+  });
+  stationJob = queued.json<{ job_id: string }>().job_id;
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([limited?.close(), discordDown?.close(), postgresDown?.close(), redisDown?.close()]);
+  await Promise.all([h?.close(), noColorTables?.close()]);
+});
+
+const pathParams = (def: RouteDef) => [...def.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1] as string);
+
+/** The route's sample request (its sample body), with path parameters replaced. */
+function request(name: RouteName, params: Record<string, string | number> = {}): InjectOptions {
+  const def: RouteDef = routes[name];
+  const payload = SAMPLE_BODIES[name];
+  const defaults = {
+    guildId: GUILDS.station,
+    question_type: 'zodiac',
+    roleId: 1,
+    boostId: 1,
+    jobId: stationJob,
+  };
+  return {
+    method: def.method,
+    url: routePath(def, { ...defaults, ...params }),
+    ...(payload === undefined ? {} : { payload }),
+  };
+}
+
+/** The route's request with the body that names guild resources, when it has one. */
+function withRefs(name: RouteName, params: Record<string, string | number> = {}): InjectOptions[] {
+  const refs = REF_BODIES[name];
+  return refs === undefined
+    ? [request(name, params)]
+    : [request(name, params), { ...request(name, params), payload: refs }];
+}
+
+let rewardLevel = 60;
+/** A reward role whose Discord role exists, for the route that deletes both: its row id and role id. */
+async function rewardRoleInDiscord(): Promise<{ id: number; roleId: string }> {
+  const created = await fetch(`${h.sandbox.apiBase}/v10/guilds/${GUILDS.station}/roles`, {
+    method: 'POST',
+    headers: { authorization: 'Bot sandbox-bot-token', 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Probe' }),
+  });
+  const roleId = ((await created.json()) as { id: string }).id;
+  const [row] = await h.database.db
+    .insert(levelingRoles)
+    .values({ guildId: GUILDS.station, roleName: 'Probe', levelRequired: rewardLevel++, roleId })
+    .returning();
+  if (!row) throw new Error('no reward row');
+  return { id: row.id, roleId };
+}
+
+/** The route's request; for the sign-in route, with a code Discord gave (so it gets past Discord). */
+async function signingIn(name: RouteName): Promise<InjectOptions> {
+  if (name !== 'exchangeCode') return request(name);
+  const pkce = newPkce();
+  const code = await authorizeCode(h.sandbox, USERS.ada, pkce);
+  return { ...request(name), payload: { code, code_verifier: pkce.verifier } };
+}
+
+async function send(app: FastifyInstance, options: InjectOptions, authorization?: string): Promise<number> {
+  const response = await app.inject({
+    ...options,
+    headers: { ...(options.headers ?? {}), ...(authorization ? { authorization } : {}) },
+  });
+  return response.statusCode;
+}
+
+type Probe = (name: RouteName) => Promise<number[]>;
+
+/**
+ * The session of `user` on `harness`: the one signed in at the start, or, for the route that
+ * ends it (logout), a new one for each request.
+ */
+async function as(name: RouteName, harness: 'h' | 'noColorTables', user: 'ada' | 'rex' | 'nia') {
+  if (name === 'logout') return signIn(harness === 'h' ? h : noColorTables, USERS[user]);
+  if (harness === 'noColorTables') return session.adaNoColors;
+  return session[user];
+}
+
+const hasBody = (def: RouteDef) => def.method !== 'GET';
+
+/** Each kind of failure, and the requests that could provoke it on a route. */
+const PROBES: Record<string, Probe> = {
+  async malformedInput(name) {
+    const def: RouteDef = routes[name];
+    const statuses: number[] = [];
+    for (const param of pathParams(def)) {
+      for (const value of ['not-valid', '']) {
+        statuses.push(await send(h.app, request(name, { [param]: value }), await as(name, 'h', 'ada')));
+      }
+    }
+    for (const key of Object.keys(def.query?.shape ?? {})) {
+      for (const value of ['x'.repeat(3000), '-1', 'not valid']) {
+        const options = request(name);
+        const url = `${options.url}${String(options.url).includes('?') ? '&' : '?'}${key}=${encodeURIComponent(value)}`;
+        statuses.push(await send(h.app, { ...options, url }, await as(name, 'h', 'ada')));
+      }
+    }
+    if (hasBody(def)) {
+      statuses.push(
+        await send(
+          h.app,
+          { ...request(name), payload: '{', headers: { 'content-type': 'application/json' } },
+          await as(name, 'h', 'ada'),
+        ),
+      );
+    }
+    return statuses;
+  },
+  async noSession(name) {
+    // exchangeCode is public: its sample code is one Discord never gave.
+    return [await send(h.app, request(name))];
+  },
+  async anotherUsersServer(name) {
+    return [
+      await send(h.app, request(name), await as(name, 'h', 'rex')),
+      await send(h.app, request(name), await as(name, 'h', 'nia')),
+    ];
+  },
+  async unknownRow(name) {
+    const def: RouteDef = routes[name];
+    const statuses: number[] = [];
+    const rowParams = pathParams(def).filter((param) => param in UNKNOWN_ROWS);
+    if (rowParams.length > 0) {
+      const params = Object.fromEntries(
+        rowParams.map((param) => [param, UNKNOWN_ROWS[param as keyof typeof UNKNOWN_ROWS]]),
+      );
+      statuses.push(await send(h.app, request(name, params), await as(name, 'h', 'ada')));
+    }
+    if (name === 'expandColorGroup') {
+      statuses.push(
+        await send(
+          h.app,
+          { ...request(name), payload: { group_id: 999_999, is_expanded: true } },
+          await as(name, 'h', 'ada'),
+        ),
+      );
+    }
+    if (pathParams(def).includes('guildId')) {
+      statuses.push(await send(h.app, request(name, { guildId: UNKNOWN_GUILD }), await as(name, 'h', 'ada')));
+    }
+    return statuses;
+  },
+  async serverWithoutBot(name) {
+    if (!pathParams(routes[name]).includes('guildId')) return [];
+    const who = await as(name, 'h', 'ada');
+    return Promise.all(withRefs(name, { guildId: GUILDS.quiet }).map((options) => send(h.app, options, who)));
+  },
+  async discordRefuses(name) {
+    if (name !== 'deleteLevelingRole') return [];
+    const statuses: number[] = [];
+    for (const status of [403, 500]) {
+      const row = await rewardRoleInDiscord();
+      await fetch(`${h.sandbox.url}/_sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          method: 'DELETE',
+          path: `/guilds/${GUILDS.station}/roles/${row.roleId}`,
+          status,
+        }),
+      });
+      statuses.push(await send(h.app, request(name, { roleId: row.id }), await as(name, 'h', 'ada')));
+    }
+    return statuses;
+  },
+  async takenLevel(name) {
+    if (name !== 'createLevelingRole' && name !== 'updateLevelingRole') return [];
+    const create = async (level: number) =>
+      send(
+        h.app,
+        {
+          ...request('createLevelingRole'),
+          payload: { ...SAMPLE_BODIES.createLevelingRole, role_name: `L${level}`, level_required: level },
+        },
+        await as(name, 'h', 'ada'),
+      );
+    if (name === 'createLevelingRole') {
+      await create(40);
+      return [await create(40)];
+    }
+    const second = await h.app.inject({
+      ...request('createLevelingRole'),
+      payload: { ...SAMPLE_BODIES.createLevelingRole, role_name: 'L41', level_required: 41 },
+      headers: { authorization: await as(name, 'h', 'ada') },
+    });
+    const roleId = second.json<{ id: number }>().id;
+    return [
+      await send(
+        h.app,
+        { ...request(name, { roleId }), payload: { level_required: 40 } },
+        await as(name, 'h', 'ada'),
+      ),
+    ];
+  },
+  async bodyTooLarge(name) {
+    if (!hasBody(routes[name])) return [];
+    const payload = JSON.stringify({ filler: 'x'.repeat(2 * 1024 * 1024) });
+    return [
+      await send(
+        h.app,
+        { ...request(name), payload, headers: { 'content-type': 'application/json' } },
+        await as(name, 'h', 'ada'),
+      ),
+    ];
+  },
+  async notJson(name) {
+    if (!hasBody(routes[name])) return [];
+    return [
+      await send(
+        h.app,
+        { ...request(name), payload: 'x', headers: { 'content-type': 'text/plain' } },
+        await as(name, 'h', 'ada'),
+      ),
+    ];
+  },
+  async tooManyRequests(name) {
+    const who = await as(name, 'h', 'ada');
+    return [await send(limited, request(name), who), await send(limited, request(name), who)];
+  },
+  async colorTablesMissing(name) {
+    return [await send(noColorTables.app, request(name), await as(name, 'noColorTables', 'ada'))];
+  },
+  async discordDown(name) {
+    const who = await as(name, 'h', 'ada');
+    const params = name === 'deleteLevelingRole' ? { roleId: (await rewardRoleInDiscord()).id } : {};
+    const statuses: number[] = [];
+    for (const options of withRefs(name, params)) statuses.push(await send(discordDown, options, who));
+    return statuses;
+  },
+  async postgresDown(name) {
+    return [await send(postgresDown, await signingIn(name), await as(name, 'h', 'ada'))];
+  },
+  async redisDown(name) {
+    return [await send(redisDown, await signingIn(name), await as(name, 'h', 'ada'))];
+  },
+};
+
+describe('error statuses', () => {
+  it.each(NAMES)(
+    '%s declares exactly the error statuses its probes get, and never answers 500',
+    async (name) => {
+      const answered: Record<string, number[]> = {};
+      for (const [probe, run] of Object.entries(PROBES)) answered[probe] = await run(name);
+      const errors = [...new Set(Object.values(answered).flat())].filter((status) => status >= 400).sort();
+      expect(errors, JSON.stringify(answered)).not.toContain(500);
+      expect(errors, JSON.stringify(answered)).toEqual([...routes[name].errors].sort());
+    },
+  );
+});
