@@ -1,5 +1,5 @@
 /**
- * Issue 4: Lighthouse performance and accessibility of `/` and `/dashboard` (signed out: the
+ * Lighthouse performance and accessibility of `/` and `/dashboard` (signed out: the
  * Sign in required state), served by the dashboard's own production server from a fresh build,
  * audited with the system Chromium, with Lighthouse's mobile (default) and desktop settings.
  * Scores are Lighthouse's own 0-100 scale. Main-thread time (TBT) still follows how busy this

@@ -1,5 +1,5 @@
 /**
- * Issue 3: the worker keeps only the caches the product needs, so its memory stays flat as
+ * The worker keeps only the caches the product needs, so its memory stays flat as
  * guilds grow. The real worker (`apps/worker/src/main.ts`, its own process) connects to a
  * sandbox holding few guilds, then many; a plain discord.js Client with the library's default
  * caches, the same intents and the same sandbox world is the baseline, measured in the same run.

@@ -16,10 +16,10 @@ import {
 } from '@spacecadet/db';
 import {
   createTestDatabase,
+  TEST_DASHBOARD_URL,
   type TestDatabase,
   type TestRedis,
   testRedis,
-  TEST_DASHBOARD_URL,
   testStackEnv,
 } from '@spacecadet/db/testing';
 import { SANDBOX_IDS, type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';

@@ -7,8 +7,8 @@ import { buildApp, loadApiConfig } from '@spacecadet/api';
 import { botGuilds } from '@spacecadet/db';
 import { createTestDatabase, type TestDatabase, testRedis, testStackEnv } from '@spacecadet/db/testing';
 import { SANDBOX_IDS, type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
-import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 import { CHROMIUM_FLAGS } from '@spacecadet/discord-sandbox/testing';
+import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { type DashboardServer, startDashboardServer } from '../server/server.ts';
 
