@@ -6,7 +6,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
+import {
+  createTestDatabase,
+  type TestDatabase,
+  type TestRedis,
+  testRedis,
+  testStackEnv,
+} from '@spacecadet/db/testing';
 import { type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogFormatter, groupAlive, spawnService, stopService } from './dev.ts';
@@ -66,16 +72,7 @@ describe('stopping a service', () => {
   it('signals the API once, so it closes fully instead of being told to hurry', async () => {
     const api = await start(
       ['--filter', '@spacecadet/api', 'start'],
-      {
-        DATABASE_URL: database.url,
-        REDIS_URL: redis.url,
-        REDIS_PREFIX: redis.prefix,
-        DISCORD_API_BASE: sandbox.apiBase,
-        DISCORD_OAUTH_BASE: sandbox.oauthBase,
-        SESSION_SECRET: 'dev-test-session-secret-that-is-long-enough',
-        API_PORT: '0',
-        LOG_LEVEL: 'info',
-      },
+      { ...testStackEnv(database, redis, sandbox), API_PORT: '0', LOG_LEVEL: 'info' },
       /Server listening at/,
     );
     const url = /Server listening at (http:\/\/[\d.:]+)/.exec(api.output())?.[1];

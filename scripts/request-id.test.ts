@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
 import { routePath, routes } from '@spacecadet/contract';
+import { testStackEnv } from '@spacecadet/db/testing';
 import {
   loadWorkerConfig,
   type RunningWorker,
@@ -42,13 +43,7 @@ beforeAll(async () => {
       done();
     },
   });
-  const config = loadWorkerConfig({
-    DATABASE_URL: h.database.url,
-    REDIS_URL: h.redis.url,
-    REDIS_PREFIX: h.redis.prefix,
-    DISCORD_API_BASE: h.sandbox.apiBase,
-    LOG_LEVEL: 'info',
-  });
+  const config = loadWorkerConfig({ ...testStackEnv(h.database, h.redis, h.sandbox), LOG_LEVEL: 'info' });
   worker = await startWorker(config, { logger: pino({ level: 'info' }, output) });
 });
 afterAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 12: the guarded read path against bare Fastify, both loaded the same way in one run.
+ * The guarded read path against bare Fastify, both loaded the same way in one run.
  *
  * - `api-read.ts --api` (a child process): the real API (every plugin: CORS, helmet, the rate
  *   limiter, the session and guild guard) on a fresh database, signed in as ada through the

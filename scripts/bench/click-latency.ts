@@ -1,5 +1,5 @@
 /**
- * Issue 12: member clicks on the color panel under Discord's global REST limit of 50 requests a
+ * Member clicks on the color panel under Discord's global REST limit of 50 requests a
  * second, at 10 and at 100 clicks a second, beside the sandbox's own REST round trip measured in
  * the same run.
  *

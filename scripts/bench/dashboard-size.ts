@@ -1,5 +1,5 @@
 /**
- * Issue 4: what the landing page makes a visitor download first (the JavaScript and CSS that
+ * What the landing page makes a visitor download first (the JavaScript and CSS that
  * index.html references, gzip as the dashboard server sends it), and what each lazily loaded
  * route adds on navigation. Baseline, built in the same run with the same Vite: the smallest
  * React app (react + react-dom rendering one element).

@@ -1,5 +1,5 @@
 /**
- * Issue 4: Lighthouse performance and accessibility of `/` and `/dashboard` (signed out: the
+ * Lighthouse performance and accessibility of `/` and `/dashboard` (signed out: the
  * Sign in required state), served by the dashboard's own production server from a fresh build,
  * audited with the system Chromium, with Lighthouse's mobile (default) and desktop settings.
  * Scores are Lighthouse's own 0-100 scale. Main-thread time (TBT) still follows how busy this
@@ -8,22 +8,13 @@
  */
 import { existsSync } from 'node:fs';
 import { startDashboardServer } from '@spacecadet/dashboard/server/server.ts';
+import { CHROMIUM_FLAGS } from '@spacecadet/discord-sandbox/testing';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { loadBenchEnv } from '../env.ts';
 import { buildDashboard, printTable, reportHeadline, SKIPPED_EXIT_CODE } from './lib.ts';
 
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const PAGES = ['/', '/dashboard'] as const;
 const BENCH = loadBenchEnv();
 const RUNS = BENCH.lighthouseRuns;
@@ -67,7 +58,7 @@ async function main(): Promise<void> {
     try {
       chrome = await chromeLauncher.launch({
         chromePath: path,
-        chromeFlags: CHROME_FLAGS,
+        chromeFlags: CHROMIUM_FLAGS,
         logLevel: 'silent',
       });
     } catch (error) {

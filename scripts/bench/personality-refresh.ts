@@ -42,7 +42,13 @@ import { createDb } from '@spacecadet/db';
 import { GUILD_JOB_OPTIONS } from '@spacecadet/db/guild-jobs';
 import { seedPersonalityCatalog } from '@spacecadet/db/queries/personality-roles';
 import { personalityConfigs } from '@spacecadet/db/schema';
-import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
+import {
+  createTestDatabase,
+  type TestDatabase,
+  type TestRedis,
+  testRedis,
+  testStackEnv,
+} from '@spacecadet/db/testing';
 import type { RestRequestRecord, SandboxFixture, SandboxGuild } from '@spacecadet/discord-sandbox';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 // The worker package exports startWorker only; the feature list and types live in its source.
@@ -307,13 +313,7 @@ async function main(): Promise<void> {
     // At start the worker makes each configured guild's 5-minute scheduler, whose first run is at
     // once: that first refresh posts the guild's question messages (messages_posted is on).
     since = Date.now();
-    const config = loadWorkerConfig({
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      REDIS_PREFIX: redis.prefix,
-      DISCORD_API_BASE: sandbox.apiBase,
-      LOG_LEVEL: 'silent',
-    });
+    const config = loadWorkerConfig(testStackEnv(database, redis, sandbox));
     worker = await startWorker(config, { features: featuresWithProbe() });
     const schedulersDue = Date.now() + PERSONALITY_REFRESH_INTERVAL_MS;
     const held = worker.client.guilds.cache.size;

@@ -6,13 +6,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { buildApp, loadApiConfig } from '@spacecadet/api';
-import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
+import {
+  createTestDatabase,
+  TEST_DASHBOARD_URL,
+  type TestDatabase,
+  type TestRedis,
+  testRedis,
+  testStackEnv,
+} from '@spacecadet/db/testing';
 import { SANDBOX_IDS, type Sandbox, type SandboxFixture, startSandbox } from '@spacecadet/discord-sandbox';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 import { useLocalServices } from '../env.ts';
 import { closeOnStop, waitFor } from './lib.ts';
-
-const DASHBOARD_URL = 'http://127.0.0.1:5173';
 
 export interface Stack {
   sandbox: Sandbox;
@@ -48,18 +53,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await database.close().catch(() => {});
   });
   try {
-    const env = {
-      NODE_ENV: 'test',
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      REDIS_PREFIX: redis.prefix,
-      DISCORD_API_BASE: sandbox.apiBase,
-      DISCORD_OAUTH_BASE: sandbox.oauthBase,
-      DASHBOARD_URL,
-      PUBLIC_API_URL: 'http://127.0.0.1:4000',
-      SESSION_SECRET: randomBytes(24).toString('hex'),
-      LOG_LEVEL: 'silent',
-    };
+    const env = testStackEnv(database, redis, sandbox);
     const base = loadApiConfig(env);
     // The per-IP limit protects production; here every request comes from 127.0.0.1 on purpose.
     const config = { ...base, rateLimit: { ...base.rateLimit, max: 1_000_000, exchangeMax: 1_000 } };
@@ -86,7 +80,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       const verifier = randomBytes(48).toString('base64url');
       const query = new URLSearchParams({
         client_id: SANDBOX_IDS.app,
-        redirect_uri: `${DASHBOARD_URL}/auth/callback`,
+        redirect_uri: `${TEST_DASHBOARD_URL}/auth/callback`,
         response_type: 'code',
         scope: 'identify guilds',
         prompt: 'consent',

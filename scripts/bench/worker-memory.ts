@@ -1,5 +1,5 @@
 /**
- * Issue 3: the worker keeps only the caches the product needs, so its memory stays flat as
+ * The worker keeps only the caches the product needs, so its memory stays flat as
  * guilds grow. The real worker (`apps/worker/src/main.ts`, its own process) connects to a
  * sandbox holding few guilds, then many; a plain discord.js Client with the library's default
  * caches, the same intents and the same sandbox world is the baseline, measured in the same run.
@@ -287,7 +287,7 @@ async function measureClient(
   intents: number,
 ): Promise<Measured & { intents: number }> {
   const sandboxModule = await import('@spacecadet/discord-sandbox');
-  const { createTestDatabase, testRedis } = await import('@spacecadet/db/testing');
+  const { createTestDatabase, testRedis, testStackEnv } = await import('@spacecadet/db/testing');
   const { fixture, textChannels } = buildFixture(guilds, sandboxModule);
   const sandbox = await sandboxModule.startSandbox({ port: 0, fixture });
   let database: TestDatabase | null = null;
@@ -314,13 +314,7 @@ async function measureClient(
         join('src', 'main.ts'),
         [],
         join(repoRoot, 'apps', 'worker'),
-        {
-          ...env,
-          DATABASE_URL: database.url,
-          REDIS_URL: redis.url,
-          REDIS_PREFIX: redis.prefix,
-          LOG_LEVEL: 'info',
-        },
+        { ...testStackEnv(database, redis, sandbox), ...env, LOG_LEVEL: 'info' },
         (line) => {
           // The worker's own log: bot_guilds is synced after READY and every GUILD_CREATE.
           if (!line.includes('bot_guilds synced for shard')) return;

@@ -52,7 +52,13 @@ import { utcDay } from '@spacecadet/core';
 import { createDb } from '@spacecadet/db';
 import { writeXpBatch } from '@spacecadet/db/queries/member-xp';
 import { levelingSettings } from '@spacecadet/db/schema';
-import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
+import {
+  createTestDatabase,
+  type TestDatabase,
+  type TestRedis,
+  testRedis,
+  testStackEnv,
+} from '@spacecadet/db/testing';
 import type { Sandbox, SandboxFixture, SandboxGuild } from '@spacecadet/discord-sandbox';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 // The worker package exports startWorker only; its intents and XP buffer live in its source.
@@ -394,14 +400,7 @@ async function main(): Promise<void> {
 
     since = Date.now();
     worker = await startWorker(
-      loadWorkerConfig({
-        NODE_ENV: 'test',
-        DATABASE_URL: database.url,
-        REDIS_URL: redis.url,
-        REDIS_PREFIX: redis.prefix,
-        DISCORD_API_BASE: sandbox.apiBase.worker,
-        LOG_LEVEL: 'silent',
-      }),
+      loadWorkerConfig(testStackEnv(database, redis, { apiBase: sandbox.apiBase.worker })),
     );
     // The worker's own copy of discord.js; the scripts package does not depend on it.
     const resolved = createRequire(join(repoRoot, 'apps', 'worker', 'package.json')).resolve('discord.js');

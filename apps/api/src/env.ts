@@ -18,7 +18,7 @@ import { z } from 'zod';
 
 export type { LogLevel };
 
-/** The sandbox's fixed credentials (DESIGN.md section 7), used only when Discord is local. */
+/** The sandbox's fixed credentials (its `SANDBOX_IDS`), used only when Discord is local. */
 const SANDBOX_CREDENTIALS = {
   clientId: '100000000000000001',
   clientSecret: 'sandbox-secret',

@@ -14,13 +14,20 @@ import {
   reactionRoles,
   sessions,
 } from '@spacecadet/db';
-import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
+import {
+  createTestDatabase,
+  TEST_DASHBOARD_URL,
+  type TestDatabase,
+  type TestRedis,
+  testRedis,
+  testStackEnv,
+} from '@spacecadet/db/testing';
 import { SANDBOX_IDS, type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type ApiConfig, buildApp, loadApiConfig } from '../src/app.ts';
 
-export const DASHBOARD_URL = 'http://127.0.0.1:5173';
+export const DASHBOARD_URL = TEST_DASHBOARD_URL;
 export const { users: USERS, guilds: GUILDS, channels: CHANNELS } = SANDBOX_IDS;
 
 export interface Harness {
@@ -32,21 +39,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** Env for an app pointed at this test's database, Redis prefix and sandbox. */
+/** Env for the API pointed at this test's database, Redis prefix and sandbox, Ada its owner. */
 export function testEnv(database: TestDatabase, redis: TestRedis, sandbox: Sandbox): NodeJS.ProcessEnv {
-  return {
-    NODE_ENV: 'test',
-    DATABASE_URL: database.url,
-    REDIS_URL: redis.url,
-    REDIS_PREFIX: redis.prefix,
-    DISCORD_API_BASE: sandbox.apiBase,
-    DISCORD_OAUTH_BASE: sandbox.oauthBase,
-    DASHBOARD_URL,
-    PUBLIC_API_URL: 'http://127.0.0.1:4000',
-    SESSION_SECRET: 'test-session-secret-that-is-long-enough-1234',
-    OWNER_USER_ID: USERS.ada,
-    LOG_LEVEL: 'silent',
-  };
+  return { ...testStackEnv(database, redis, sandbox), OWNER_USER_ID: USERS.ada };
 }
 
 /**

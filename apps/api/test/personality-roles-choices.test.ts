@@ -17,7 +17,7 @@ import { DISABLE_FIRST_MESSAGE } from '../src/routes/personality-roles.ts';
 import { CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
 /**
- * What a newcomer to personality roles tripped on (issue 19 section 5): Initialize with the
+ * What a newcomer to personality roles tripped on: Initialize with the
  * categories they chose, a disabled category's roles deleted on request, the counts a reset
  * deletes, and an invite that asks for what the enabled features need.
  */

@@ -6,7 +6,7 @@ import { screenshot, seriousA11yViolations, signInAs } from './helpers.ts';
 import { type Stack, startStack } from './stack.ts';
 
 /**
- * Issue 19 section 5, as a newcomer meets it: Initialize with only the categories chosen,
+ * Personality roles as a newcomer meets them: Initialize with only the categories chosen,
  * disabling a category deletes its message and (confirmed, with the count) its roles, Reset
  * says what it deletes, and the Onboarding switch says which permission the bot lacks.
  */

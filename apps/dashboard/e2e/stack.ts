@@ -5,22 +5,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp, loadApiConfig } from '@spacecadet/api';
 import { botGuilds } from '@spacecadet/db';
-import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
+import { createTestDatabase, type TestDatabase, testRedis, testStackEnv } from '@spacecadet/db/testing';
 import { SANDBOX_IDS, type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
+import { CHROMIUM_FLAGS } from '@spacecadet/discord-sandbox/testing';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { type DashboardServer, startDashboardServer } from '../server/server.ts';
-
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export const SCREENSHOT_DIR =
   process.env.E2E_SCREENSHOT_DIR ?? fileURLToPath(new URL('../test-results/screenshots', import.meta.url));
@@ -69,7 +59,12 @@ export async function startStack(distDir: string): Promise<Stack> {
   // The sandbox checks redirect_uri against the API's DASHBOARD_URL, and CORS allows only it.
   const dashboardUrl = `http://127.0.0.1:${dashboardPort}`;
   const apiUrl = `http://127.0.0.1:${apiPort}`;
-  const env = apiEnv(database, redis, sandbox, dashboardUrl, apiUrl);
+  const env = {
+    ...testStackEnv(database, redis, sandbox),
+    DASHBOARD_URL: dashboardUrl,
+    PUBLIC_API_URL: apiUrl,
+    OWNER_USER_ID: SANDBOX_IDS.users.ada,
+  };
 
   const base = loadApiConfig(env);
   const api = await buildApp(
@@ -149,27 +144,5 @@ export async function startStack(distDir: string): Promise<Stack> {
       await redis.close();
       await database.close();
     },
-  };
-}
-
-function apiEnv(
-  database: TestDatabase,
-  redis: TestRedis,
-  sandbox: Sandbox,
-  dashboardUrl: string,
-  apiUrl: string,
-): NodeJS.ProcessEnv {
-  return {
-    NODE_ENV: 'test',
-    DATABASE_URL: database.url,
-    REDIS_URL: redis.url,
-    REDIS_PREFIX: redis.prefix,
-    DISCORD_API_BASE: sandbox.apiBase,
-    DISCORD_OAUTH_BASE: sandbox.oauthBase,
-    DASHBOARD_URL: dashboardUrl,
-    PUBLIC_API_URL: apiUrl,
-    SESSION_SECRET: 'e2e-session-secret-that-is-long-enough-1234',
-    OWNER_USER_ID: SANDBOX_IDS.users.ada,
-    LOG_LEVEL: 'silent',
   };
 }

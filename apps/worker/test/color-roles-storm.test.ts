@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { colors } from '@spacecadet/db/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type ChildWorker,
   type ClickResult,
   control,
   type Harness,
@@ -12,6 +10,7 @@ import {
   postStationColorPanel,
   SANDBOX_IDS,
   STATION,
+  startChildWorker,
   startHarness,
   stationWithCrowd,
   waitFor,
@@ -22,12 +21,11 @@ const MEMBERS = 50;
 const CLICKS_EACH = 4;
 const { fixture, crowd } = stationWithCrowd('2300000000', MEMBERS, 'storm');
 const nia = SANDBOX_IDS.users.nia;
-const workerDir = fileURLToPath(new URL('..', import.meta.url));
 
 describe('a storm of color clicks: the last click of each member wins', () => {
   let harness: Harness;
   /** The worker in a process of its own, as deployed: the storm's clicks are not its sandbox's. */
-  let worker: ChildProcess | undefined;
+  let worker: ChildWorker | undefined;
   let panelMessageId = '';
   let palette: Array<{ name: string; roleId: string | null }> = [];
 
@@ -66,12 +64,7 @@ describe('a storm of color clicks: the last click of each member wins', () => {
 
   beforeAll(async () => {
     harness = await startHarness(fixture);
-    // node itself runs the worker (tsx as a loader), so a kill reaches it.
-    worker = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: workerDir,
-      env: { ...process.env, ...harness.env, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    worker = await startChildWorker(harness, { LOG_LEVEL: 'warn' });
     panelMessageId = await postStationColorPanel(harness);
     palette = await harness.database.db.select({ name: colors.name, roleId: colors.roleId }).from(colors);
     expect(palette.length).toBeGreaterThanOrEqual(CLICKS_EACH);
@@ -83,11 +76,7 @@ describe('a storm of color clicks: the last click of each member wins', () => {
     );
   }, 120_000);
   afterAll(async () => {
-    if (worker && worker.exitCode === null && worker.signalCode === null) {
-      const exited = once(worker, 'exit');
-      worker.kill('SIGTERM');
-      await exited;
-    }
+    await worker?.stop('SIGTERM');
     await harness.close();
   });
 

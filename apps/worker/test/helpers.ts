@@ -1,6 +1,14 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { bullPrefix, JOB_QUEUE, type JobName, jobIdFor, redisKeyPrefix } from '@spacecadet/contract';
 import { colorPanels } from '@spacecadet/db';
-import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
+import {
+  createTestDatabase,
+  type TestDatabase,
+  type TestRedis,
+  testRedis,
+  testStackEnv,
+} from '@spacecadet/db/testing';
 import {
   defaultFixture,
   SANDBOX_IDS,
@@ -98,10 +106,7 @@ export async function startHarness(
     testRedis(),
   ]);
   const env = {
-    DATABASE_URL: database.url,
-    REDIS_URL: redis.url,
-    REDIS_PREFIX: redis.prefix,
-    DISCORD_API_BASE: sandbox.apiBase,
+    ...testStackEnv(database, redis, sandbox),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     JOB_LOCK_DURATION_MS: '2000',
     // Tests that delete roles or messages to set up a state for the job they run must not race
@@ -279,6 +284,84 @@ export function jobQueue(harness: Harness) {
       connection.disconnect();
     },
   };
+}
+
+/** The pid in a worker instance name (`<host>-<pid>-<random>`: lease holder, BullMQ worker name). */
+export function pidOf(instance: string | null | undefined): number {
+  return Number(/-(\d+)-[0-9a-f]+$/.exec(instance ?? '')?.[1] ?? 0);
+}
+
+/** The real worker (`src/main.ts`) in a process of its own, as deployed. */
+export interface ChildWorker {
+  pid: number;
+  /** Settles once the process has exited: its exit code, or the signal that ended it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** What it has logged so far (JSON lines on stdout). */
+  log(): string;
+  /** Sends `signal` and returns at once: what the worker does about it is the test's to watch. */
+  kill(signal: NodeJS.Signals): void;
+  /** Sends `signal` unless the process has exited already, and waits until it has. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+const workerDir = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Spawns the worker with the harness's env (and `env` over it) and resolves once its BullMQ
+ * worker listens on the queue. node itself runs it, tsx as a loader, so a signal reaches the
+ * worker (killing a `tsx` wrapper would leave its node child running). The ready deadline only
+ * catches a hang: tsx compiles the worker first, beside whatever else the machine runs.
+ */
+export async function startChildWorker(
+  harness: Harness,
+  env: Record<string, string> = {},
+): Promise<ChildWorker> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: workerDir,
+    env: { ...process.env, ...harness.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let log = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const worker: ChildWorker = {
+    pid: child.pid ?? 0,
+    exited,
+    log: () => log,
+    kill: (signal) => {
+      child.kill(signal);
+    },
+    async stop(signal = 'SIGKILL') {
+      if (running()) child.kill(signal);
+      await exited;
+    },
+  };
+  const jobs = jobQueue(harness);
+  try {
+    const outcome = await waitFor(
+      'the child worker to listen',
+      async () => {
+        if (!running()) return 'exited';
+        const listening = await jobs.queue.getWorkers();
+        return listening.some((client) => pidOf(client.rawname) === worker.pid) ? 'listening' : undefined;
+      },
+      120_000,
+    );
+    if (outcome === 'exited') {
+      throw new Error(`the child worker exited (${child.exitCode ?? child.signalCode}) before it listened`);
+    }
+    return worker;
+  } catch (error) {
+    await worker.stop();
+    throw error;
+  } finally {
+    await jobs.close();
+  }
 }
 
 /**

@@ -1,17 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { levelingRoles, levelingSettings, memberXp, pendingLevelUps } from '@spacecadet/db/schema';
 import type { APIMessage, APIRole } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
+  type ChildWorker,
   control,
   guildState,
   type Harness,
-  jobQueue,
   memberRoles,
   SANDBOX_IDS,
   STATION,
+  startChildWorker,
   startHarness,
   waitFor,
 } from './helpers.ts';
@@ -22,14 +21,14 @@ const levelUps = SANDBOX_IDS.channels.levelUps;
 
 describe('a level-up whose worker dies before celebrating it', () => {
   let harness: Harness;
-  let child: ChildProcess | undefined;
+  let child: ChildWorker | undefined;
   let survivor: RunningWorker | undefined;
 
   beforeAll(async () => {
     harness = await startHarness();
   });
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await child?.stop();
     await survivor?.close();
     await harness?.close();
   });
@@ -56,22 +55,7 @@ describe('a level-up whose worker dies before celebrating it', () => {
       count: 1,
       retry_after: 120,
     });
-    const workerDir = fileURLToPath(new URL('..', import.meta.url));
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: workerDir,
-      env: { ...process.env, ...harness.env },
-      stdio: 'ignore',
-    });
-    const jobs = jobQueue(harness);
-    try {
-      await waitFor(
-        'the child worker to be ready',
-        async () => (await jobs.queue.getWorkersCount()) > 0,
-        120_000,
-      );
-    } finally {
-      await jobs.close();
-    }
+    child = await startChildWorker(harness);
     await sandbox.postMessage({ guild_id: STATION, channel_id: general, author_id: nia, content: 'hi' });
     // The batch is committed with its level-up recorded, and the child is announcing it.
     await waitFor(
@@ -85,9 +69,7 @@ describe('a level-up whose worker dies before celebrating it', () => {
       30_000,
     );
     expect((await db.select().from(memberXp))[0]).toMatchObject({ userId: nia, xp: 100, level: 1 });
-    const running = child;
-    child.kill('SIGKILL');
-    await new Promise((resolve) => running.once('exit', resolve));
+    await child.stop('SIGKILL');
     expect(memberRoles(harness.sandbox, STATION, nia)).not.toContain(reward.id);
 
     survivor = await startWorker(harness.config());

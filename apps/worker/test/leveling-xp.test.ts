@@ -1,5 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import {
   jobSchedulerIdFor,
   xpBatchesKey,
@@ -23,6 +21,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { levelingSetups } from '../src/features/leveling/setup.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
+  type ChildWorker,
   control,
   FAR_ORBIT,
   fixtureWithFarOrbit,
@@ -33,6 +32,7 @@ import {
   SANDBOX_IDS,
   STATION,
   setupChangesHeard,
+  startChildWorker,
   startHarness,
   storedKey,
   waitFor,
@@ -415,7 +415,6 @@ describe('several worker processes counting XP at once', () => {
 
   it('a worker killed (SIGKILL) while writing a batch loses nothing: another process writes it, once', async () => {
     await store.settings(STATION, { enabled: true, xpPerMessage: 10, messageCooldownSec: 0 });
-    const workerDir = fileURLToPath(new URL('..', import.meta.url));
     const redis = new Redis(harness.redis.url);
     // Holds member_xp so the child's first write waits mid-transaction, its batch taken out of Redis.
     let release = () => {};
@@ -434,26 +433,10 @@ describe('several worker processes counting XP at once', () => {
         tx.rollback();
       })
       .catch(() => {});
-    let child: ChildProcess | undefined;
+    let child: ChildWorker | undefined;
     try {
       await isLocked;
-      child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-        cwd: workerDir,
-        env: { ...process.env, ...harness.env },
-        stdio: 'ignore',
-      });
-      const running = child;
-      const jobs = jobQueue(harness);
-      try {
-        // It takes jobs once its gateway is ready.
-        await waitFor(
-          'the child worker to be ready',
-          async () => (await jobs.queue.getWorkersCount()) > 0,
-          120_000,
-        );
-      } finally {
-        await jobs.close();
-      }
+      child = await startChildWorker(harness);
       let posted = 0;
       const post = async () => {
         await sandbox.postMessage({
@@ -489,8 +472,7 @@ describe('several worker processes counting XP at once', () => {
         return true;
       });
       const total = posted;
-      child.kill('SIGKILL');
-      await new Promise((resolve) => running.once('exit', resolve));
+      await child.stop('SIGKILL');
       release();
       await holding;
       const survivor = await startWorker(harness.config());
@@ -509,7 +491,7 @@ describe('several worker processes counting XP at once', () => {
       expect((await store.member(STATION, mo))?.messageCount).toBe(total);
       expect(await redis.zcard(storedKey(harness, xpBatchesKey()))).toBe(0);
     } finally {
-      if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await child?.stop();
       release();
       await holding;
       redis.disconnect();

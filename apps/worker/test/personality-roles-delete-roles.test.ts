@@ -21,7 +21,7 @@ import {
 } from './helpers.ts';
 
 /**
- * Issue 19 section 5: Initialize turns on only the chosen categories, and a disabled category's
+ * Initialize turns on only the chosen categories, and a disabled category's
  * message goes with the refresh its toggle queues while its roles go, when the admin asks, with
  * `personality-roles.delete-roles`; enabling it again makes new ones.
  */

@@ -37,7 +37,7 @@ import {
 
 const { nia, mo, rex } = SANDBOX_IDS.users;
 const rolesChannel = SANDBOX_IDS.channels.roles;
-/** The goal of issue 19: a deleted role is back, and back on its members, within 10 s. */
+/** The goal of repairs: a deleted role is back, and back on its members, within 10 s. */
 const REPAIR_DEADLINE_MS = 10_000;
 
 describe('REPAIR_DELAY_MS', () => {

@@ -1,16 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { shardLeaseKey, xpDirtyGuildsKey } from '@spacecadet/contract';
 import { levelingSettings, memberXp } from '@spacecadet/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type ChildWorker,
   control,
   type Harness,
   jobQueue,
+  pidOf,
   SANDBOX_IDS,
   STATION,
+  startChildWorker,
   startHarness,
   storedKey,
   waitFor,
@@ -19,16 +20,11 @@ import {
 const { ada } = SANDBOX_IDS.users;
 const general = SANDBOX_IDS.channels.general;
 
-/** The pid in a worker instance name (`<host>-<pid>-<random>`: lease holder, BullMQ worker name). */
-function pidOf(instance: string | null | undefined): number {
-  return Number(/-(\d+)-[0-9a-f]+$/.exec(instance ?? '')?.[1] ?? 0);
-}
-
 describe('two worker processes started with the same shards (no SHARD_IDS)', () => {
   let harness: Harness;
   let redis: Redis;
   let jobs: ReturnType<typeof jobQueue>;
-  const children: ChildProcess[] = [];
+  const children: ChildWorker[] = [];
 
   beforeAll(async () => {
     harness = await startHarness();
@@ -36,9 +32,7 @@ describe('two worker processes started with the same shards (no SHARD_IDS)', () 
     jobs = jobQueue(harness);
   });
   afterAll(async () => {
-    for (const child of children) {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
+    await Promise.all(children.map((child) => child.stop()));
     await jobs?.close();
     redis?.disconnect();
     await harness?.close();
@@ -50,16 +44,7 @@ describe('two worker processes started with the same shards (no SHARD_IDS)', () 
     await db
       .insert(levelingSettings)
       .values({ guildId: STATION, enabled: true, xpPerMessage: 1, messageCooldownSec: 0 });
-    const workerDir = fileURLToPath(new URL('..', import.meta.url));
-    for (let i = 0; i < 2; i++) {
-      children.push(
-        spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-          cwd: workerDir,
-          env: { ...process.env, ...harness.env },
-          stdio: 'ignore',
-        }),
-      );
-    }
+    await Promise.all([0, 1].map(async () => children.push(await startChildWorker(harness))));
     const pids = children.map((child) => child.pid);
     const lease = storedKey(harness, shardLeaseKey(0, 1));
     const holderPid = async () => pidOf(await redis.get(lease));
@@ -123,7 +108,7 @@ describe('two worker processes started with the same shards (no SHARD_IDS)', () 
     expect(await xp()).toBe(101);
 
     const holder = children.find((child) => child.pid === first);
-    holder?.kill('SIGKILL');
+    await holder?.stop('SIGKILL');
     const second = await waitFor('the other process to take the shard over', async () => {
       const pid = await holderPid();
       return pid !== 0 && pid !== first ? pid : undefined;

@@ -1,64 +1,48 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { jobIdFor } from '@spacecadet/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type ChildWorker,
   control,
   guildState,
   type Harness,
   jobQueue,
   SANDBOX_IDS,
   STATION,
+  startChildWorker,
   startHarness,
   waitFor,
 } from './helpers.ts';
 
-const workerDir = fileURLToPath(new URL('..', import.meta.url));
 const ORBIT = SANDBOX_IDS.guilds.orbit;
 
 describe('the worker process (src/main.ts) on SIGTERM', () => {
   let harness: Harness;
   let jobs: ReturnType<typeof jobQueue>;
-  let child: ChildProcess | undefined;
+  let child: ChildWorker | undefined;
 
   beforeAll(async () => {
     harness = await startHarness();
     jobs = jobQueue(harness);
   });
-  afterEach(() => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  afterEach(async () => {
+    await child?.stop();
   });
   afterAll(async () => {
     await jobs?.close();
     await harness.close();
   });
 
-  /** The real worker process, its log (JSON lines on stdout) kept for the test to read. */
-  async function startWorkerProcess() {
-    const worker = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: workerDir,
-      env: { ...process.env, ...harness.env, LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    child = worker;
-    let log = '';
-    worker.stdout?.on('data', (chunk: Buffer) => {
-      log += chunk.toString();
-    });
-    const exited = once(worker, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-    // A process starting beside other work (tsx compiles it first) can take a while.
-    await waitFor('the worker to listen', async () => (await jobs.queue.getWorkersCount()) > 0, 120_000);
-    return {
-      exited,
-      /** Sends `signal`, then waits until the worker has logged `reaction` to it. */
-      async signal(reaction: string) {
-        const seen = log.split(reaction).length - 1;
-        worker.kill('SIGTERM');
-        await waitFor(`the worker to log "${reaction}"`, () => log.split(reaction).length - 1 > seen);
-      },
-      log: () => log,
-    };
+  /** The real worker process, logging at info level for the test to read. */
+  async function startWorkerProcess(): Promise<ChildWorker> {
+    child = await startChildWorker(harness, { LOG_LEVEL: 'info' });
+    return child;
+  }
+
+  /** Sends SIGTERM, then waits until the worker has logged `reaction` to it. */
+  async function signal(worker: ChildWorker, reaction: string): Promise<void> {
+    const seen = worker.log().split(reaction).length - 1;
+    worker.kill('SIGTERM');
+    await waitFor(`the worker to log "${reaction}"`, () => worker.log().split(reaction).length - 1 > seen);
   }
 
   /** Queues color-roles.generate for `guildId` and waits until the worker is running it. */
@@ -82,8 +66,8 @@ describe('the worker process (src/main.ts) on SIGTERM', () => {
       retry_after: 1,
     });
     const jobId = await activeGenerateJob(STATION);
-    child?.kill('SIGTERM');
-    const [code] = await worker.exited;
+    worker.kill('SIGTERM');
+    const { code } = await worker.exited;
     expect(code).toBe(0);
     expect(await jobs.queue.getJobState(jobId)).toBe('completed');
     expect(guildState(harness.sandbox, STATION).roles.length).toBe(fixtureRoles + 12);
@@ -104,10 +88,9 @@ describe('the worker process (src/main.ts) on SIGTERM', () => {
       retry_after: 2,
     });
     const jobId = await activeGenerateJob(ORBIT);
-    await worker.signal('shutting down');
-    child?.kill('SIGTERM');
-    const [code, signal] = await worker.exited;
-    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    await signal(worker, 'shutting down');
+    worker.kill('SIGTERM');
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
     expect(worker.log()).toContain('still finishing active jobs');
     expect(await jobs.queue.getJobState(jobId)).toBe('completed');
     expect(guildState(harness.sandbox, ORBIT).roles.length).toBe(fixtureRoles + 12);
@@ -124,10 +107,10 @@ describe('the worker process (src/main.ts) on SIGTERM', () => {
       retry_after: 60,
     });
     const jobId = await activeGenerateJob(STATION);
-    await worker.signal('shutting down');
-    await worker.signal('still finishing active jobs');
-    child?.kill('SIGTERM');
-    const [code] = await worker.exited;
+    await signal(worker, 'shutting down');
+    await signal(worker, 'still finishing active jobs');
+    worker.kill('SIGTERM');
+    const { code } = await worker.exited;
     expect(code).toBe(1);
     expect(worker.log()).toContain('exiting at once');
     // It did not wait for the job: Discord holds that up for a minute, and the job is still active.

@@ -1,6 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { type JobName, jobIdFor } from '@spacecadet/contract';
 import { DEFAULT_COLOR_PALETTE, PERSONALITY_CATALOG } from '@spacecadet/core';
 import { seedPersonalityCatalog } from '@spacecadet/db/queries/personality-roles';
@@ -14,17 +11,18 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
+  type ChildWorker,
   control,
   guildState,
   type Harness,
   jobQueue,
   SANDBOX_IDS,
   STATION,
+  startChildWorker,
   startHarness,
   waitFor,
 } from './helpers.ts';
 
-const workerDir = fileURLToPath(new URL('..', import.meta.url));
 const shadeNames = DEFAULT_COLOR_PALETTE.flatMap((family) =>
   family.shades.length > 0 ? family.shades.map((shade) => shade.name) : [family.name],
 ).sort();
@@ -77,7 +75,7 @@ const CASES: RoleCreatingJob[] = [
 
 describe.each(CASES)('a worker killed with SIGKILL in the middle of $job', (job) => {
   let harness: Harness;
-  let child: ChildProcess | undefined;
+  let child: ChildWorker | undefined;
   let survivor: RunningWorker | undefined;
   let jobs: ReturnType<typeof jobQueue>;
 
@@ -86,7 +84,7 @@ describe.each(CASES)('a worker killed with SIGKILL in the middle of $job', (job)
     jobs = jobQueue(harness);
   });
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await child?.stop();
     await survivor?.close();
     await jobs?.close();
     await harness.close();
@@ -94,18 +92,7 @@ describe.each(CASES)('a worker killed with SIGKILL in the middle of $job', (job)
 
   it('is taken over within JOB_LOCK_DURATION_MS and ends as one clean run: one role per target, no duplicates', async () => {
     const fixtureRoles = guildState(harness.sandbox, STATION).roles.length;
-    // node itself runs the worker (tsx as a loader): killing a `tsx` wrapper would leave its
-    // node child running.
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: workerDir,
-      env: { ...process.env, ...harness.env, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    await waitFor(
-      'the child worker to listen',
-      async () => (await jobs.queue.getWorkersCount()) > 0,
-      120_000,
-    );
+    child = await startChildWorker(harness, { LOG_LEVEL: 'warn' });
     // Set up once the child is listening: at start a worker schedules a refresh of every
     // configured guild, which would make the roles before the job under test could.
     await job.setup(harness);
@@ -141,9 +128,7 @@ describe.each(CASES)('a worker killed with SIGKILL in the middle of $job', (job)
     survivor = await startWorker(harness.config());
 
     expect(await jobs.queue.getJobState(jobId)).toBe('active');
-    const exited = once(child, 'exit');
-    child.kill('SIGKILL');
-    await exited;
+    await child.stop('SIGKILL');
     await sandbox.clearFaults();
 
     // Taken over = the survivor is creating roles again (not merely holding the job). How soon

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every error code the API answers with (spec section 8, DESIGN.md section 4). */
+/** Every error code the API answers with. */
 const ERROR_CODES = [
   'invalid_input',
   'not_authenticated',
@@ -59,7 +59,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   internal_error: 500,
 };
 
-/** User-facing wording fixed by the spec. */
+/** User-facing wording the dashboard and the API share, word for word. */
 export const MESSAGES = {
   invalidJson: 'Invalid JSON',
   channelIdRequired: 'Channel ID required',

@@ -1,6 +1,6 @@
 /**
  * The one definition of a Discord id as Space Cadet accepts it. Real snowflakes are 17-20
- * digits, but the spec accepts 5-20 digits for typed ids, so every check (zod schemas, env
+ * digits, but an id an admin types may have 5-20 digits, so every check (zod schemas, env
  * files, the dashboard's query parameters, job ids) builds on this. No zod here, so the landing
  * page can import it (`@spacecadet/contract/ids`) without loading the schemas.
  */

@@ -125,7 +125,7 @@ const NullableChannel = ChannelId.nullable();
 export const PutLevelingBody = z
   .object({
     enabled: z.boolean().optional(),
-    // The spec clamps these rather than refusing them: the API stores the clamped value
+    // Clamped rather than refused, as admins expect of these fields: the API stores the clamped value
     // (packages/core leveling.ts) and answers it, so the dashboard can say what was stored.
     xp_multiplier: z
       .number()

@@ -49,7 +49,7 @@ export interface ColorPanel {
   /** Every button in order: the colours, then Remove color (none at all without colours). */
   buttons: ColorPanelButton[];
   /**
-   * Preview rows (spec: rows of 4): the colours in rows of 4, then Remove color on a row of its
+   * Preview rows: the colours in rows of 4, then Remove color on a row of its
    * own. The posted message regroups when that is more than 5 rows, see `toDiscordComponents`.
    */
   rows: ColorPanelButton[][];
@@ -158,7 +158,7 @@ function removeColorButton(): ColorPanelButton {
 /**
  * Discord action rows for the posted panel.
  *
- * The preview lays the colours out in rows of 4 (spec) with Remove color on a row of its own,
+ * The preview lays the colours out in rows of 4 with Remove color on a row of its own,
  * and the posted panel uses the same rows while they fit Discord's 5 action rows (up to 16
  * colours), so members see what the admin previewed. Beyond that Discord would reject the
  * message, so the same buttons in the same order are regrouped: the colours in rows of 5, and

@@ -1,4 +1,4 @@
-/** Limits on the raw guild config and the one key of it the product reads (spec 5, design 4). */
+/** Limits on the raw guild config and the one key of it the product reads (`color_roles_mode`). */
 import { ColorRolesMode } from '@spacecadet/contract';
 
 /** A guild config's `data`, serialized as JSON, may be at most 64 KiB. */

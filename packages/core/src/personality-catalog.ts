@@ -5,7 +5,7 @@
  */
 import type { PersonalityQuestionType } from '@spacecadet/contract';
 
-/** The spec's "refreshed every 5 minutes": how often the bot repairs each server's setup. */
+/** How often the bot repairs each server's setup ("refreshed every 5 minutes", the page says). */
 export const PERSONALITY_REFRESH_INTERVAL_MS = 5 * 60_000;
 
 export interface PersonalityOption {

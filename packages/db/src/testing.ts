@@ -129,6 +129,39 @@ async function deleteKeysWithPrefix(url: string, prefix: string): Promise<void> 
   }
 }
 
+/** The dashboard origin a test's API is told about (its CORS origin and OAuth2 redirects). */
+export const TEST_DASHBOARD_URL = 'http://127.0.0.1:5173';
+
+/** Where a test's Discord lives: the sandbox (`startSandbox`) has both; OAuth2 only the API uses. */
+export interface TestDiscord {
+  apiBase: string;
+  oauthBase?: string;
+}
+
+/**
+ * The env that points an API or worker process at a test's database, Redis prefix and Discord
+ * sandbox; each app reads the part it needs. Callers add or override what one process needs
+ * besides (LOG_LEVEL, OWNER_USER_ID, the URLs it is served at).
+ */
+export function testStackEnv(
+  database: Pick<TestDatabase, 'url'>,
+  redis: Pick<TestRedis, 'url' | 'prefix'>,
+  discord: TestDiscord,
+): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    REDIS_URL: redis.url,
+    REDIS_PREFIX: redis.prefix,
+    DISCORD_API_BASE: discord.apiBase,
+    ...(discord.oauthBase === undefined ? {} : { DISCORD_OAUTH_BASE: discord.oauthBase }),
+    DASHBOARD_URL: TEST_DASHBOARD_URL,
+    PUBLIC_API_URL: 'http://127.0.0.1:4000',
+    SESSION_SECRET: 'test-session-secret-that-is-long-enough-1234',
+    LOG_LEVEL: 'silent',
+  };
+}
+
 /** One sample of a Prometheus text exposition. */
 export interface PrometheusSample {
   name: string;

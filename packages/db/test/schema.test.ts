@@ -155,7 +155,7 @@ describe('column types and defaults', () => {
     expect(row?.updatedAt).toBeInstanceOf(Date);
   });
 
-  it('leveling settings default to the spec values', async () => {
+  it('leveling settings default to off, multiplier 1, 10 XP per message, 30 s cooldown', async () => {
     const { db } = testDb;
     const [row] = await db.insert(levelingSettings).values({ guildId: GUILD }).returning();
     expect(row).toMatchObject({

@@ -166,7 +166,7 @@ const member = (user_id: string, roles: string[] = []): SandboxMember => ({
   joined_at: JOINED,
 });
 
-/** The seeded world described in DESIGN.md section 7. Returns a fresh copy on every call. */
+/** The seeded world (its ids are `SANDBOX_IDS`). Returns a fresh copy on every call. */
 export function defaultFixture(): SandboxFixture {
   const { users: u, guilds: g, channels: c, roles: r } = SANDBOX_IDS;
   const station: SandboxGuild = {

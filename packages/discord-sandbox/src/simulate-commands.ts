@@ -10,7 +10,12 @@ import { controlError } from './control.ts';
 import type { SandboxGuild } from './fixture.ts';
 import { apiMember, userOf } from './payloads.ts';
 import { guildPermissions } from './permissions.ts';
-import { dispatchAndWait, interactionEnvelope, newInteraction } from './simulate-interaction.ts';
+import {
+  dispatchAndWait,
+  findInteractionPlace,
+  interactionEnvelope,
+  newInteraction,
+} from './simulate-interaction.ts';
 
 type OptionValue = string | number | boolean;
 interface CommandBody {
@@ -85,12 +90,9 @@ export function registerCommandSimulation(app: FastifyInstance, ctx: SandboxCont
   const { state } = ctx;
   app.post<{ Body: CommandBody | undefined }>('/_sandbox/commands', async (req, reply) => {
     const body = req.body ?? {};
-    const guild = body.guild_id ? state.guilds.get(body.guild_id) : undefined;
-    if (!guild) return controlError(reply, 404, 'unknown_guild', 'No such guild');
-    const channel = guild.channels.find((c) => c.id === body.channel_id);
-    if (!channel) return controlError(reply, 404, 'unknown_channel', 'No such channel in that guild');
-    const member = guild.members.find((m) => m.user_id === body.user_id);
-    if (!member) return controlError(reply, 403, 'not_a_member', 'The user is not a member of that guild');
+    const place = findInteractionPlace(state, body);
+    if ('error' in place) return controlError(reply, place.status, place.error, place.message);
+    const { guild, channel, member } = place;
     const name = (body.name ?? '').replace(/^\//, '');
     const isChatInput = (c: { name: string; type?: number }) =>
       c.name === name && (c.type ?? ApplicationCommandType.ChatInput) === ApplicationCommandType.ChatInput;

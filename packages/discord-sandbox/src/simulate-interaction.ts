@@ -55,6 +55,35 @@ export function newInteraction(
   return record;
 }
 
+/** Where a member's simulated interaction happens: its guild, channel and acting member. */
+export interface InteractionPlace {
+  guild: SandboxGuild;
+  channel: SandboxChannel;
+  member: SandboxMember;
+}
+
+/** Why the sandbox refuses an interaction's place: the control API's status, error and message. */
+export interface PlaceRefusal {
+  status: 403 | 404;
+  error: string;
+  message: string;
+}
+
+/** Looks up the guild, channel and member a simulated interaction names, or says which is missing. */
+export function findInteractionPlace(
+  state: SandboxState,
+  ids: { guild_id?: string | undefined; channel_id?: string | undefined; user_id?: string | undefined },
+): InteractionPlace | PlaceRefusal {
+  const guild = ids.guild_id ? state.guilds.get(ids.guild_id) : undefined;
+  if (!guild) return { status: 404, error: 'unknown_guild', message: 'No such guild' };
+  const channel = guild.channels.find((c) => c.id === ids.channel_id);
+  if (!channel) return { status: 404, error: 'unknown_channel', message: 'No such channel in that guild' };
+  const member = guild.members.find((m) => m.user_id === ids.user_id);
+  if (!member)
+    return { status: 403, error: 'not_a_member', message: 'The user is not a member of that guild' };
+  return { guild, channel, member };
+}
+
 /** The INTERACTION_CREATE fields every guild interaction carries (what discord.js requires). */
 export function interactionEnvelope(
   ctx: SandboxContext,

@@ -13,7 +13,12 @@ import { buildMessage, postMessage } from './mutations.ts';
 import { channelPermissions, hasAll } from './permissions.ts';
 import { findAnyMessage } from './rest/interactions.ts';
 import { registerCommandSimulation } from './simulate-commands.ts';
-import { dispatchAndWait, interactionEnvelope, newInteraction } from './simulate-interaction.ts';
+import {
+  dispatchAndWait,
+  findInteractionPlace,
+  interactionEnvelope,
+  newInteraction,
+} from './simulate-interaction.ts';
 
 interface InteractionBody {
   guild_id?: string;
@@ -75,12 +80,9 @@ export function registerSimulationRoutes(
 
   app.post<{ Body: InteractionBody | undefined }>('/_sandbox/interactions', async (req, reply) => {
     const body = req.body ?? {};
-    const guild = body.guild_id ? state.guilds.get(body.guild_id) : undefined;
-    if (!guild) return controlError(reply, 404, 'unknown_guild', 'No such guild');
-    const channel = guild.channels.find((c) => c.id === body.channel_id);
-    if (!channel) return controlError(reply, 404, 'unknown_channel', 'No such channel in that guild');
-    const member = guild.members.find((m) => m.user_id === body.user_id);
-    if (!member) return controlError(reply, 403, 'not_a_member', 'The user is not a member of that guild');
+    const place = findInteractionPlace(state, body);
+    if ('error' in place) return controlError(reply, place.status, place.error, place.message);
+    const { guild, channel, member } = place;
     if ((channelPermissions(guild, channel, member.user_id) & PermissionFlagsBits.ViewChannel) === 0n) {
       return controlError(reply, 403, 'missing_permissions', 'The user cannot see that channel');
     }

@@ -1,6 +1,7 @@
 import { chromium } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_IDS, type Sandbox, startSandbox } from '../src/index.ts';
+import { CHROMIUM_FLAGS } from '../src/testing.ts';
 import { bot } from './helpers.ts';
 
 let sandbox: Sandbox;
@@ -46,7 +47,7 @@ describe('chat view in a browser', () => {
     const quick = await startSandbox({ port: 0, interactionTimeoutMs: 300 });
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+      args: CHROMIUM_FLAGS,
     });
     try {
       const { guilds, channels, users } = SANDBOX_IDS;
@@ -69,7 +70,7 @@ describe('chat view in a browser', () => {
   it('fits a 390 px phone: the messages take the width, the sidebars stack, nothing scrolls sideways', async () => {
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+      args: CHROMIUM_FLAGS,
     });
     try {
       const { guilds, channels, users } = SANDBOX_IDS;

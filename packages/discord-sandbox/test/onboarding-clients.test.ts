@@ -3,6 +3,7 @@ import { type APIGuildOnboarding, Routes } from 'discord-api-types/v10';
 import { chromium } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SANDBOX_IDS, type Sandbox } from '../src/index.ts';
+import { CHROMIUM_FLAGS } from '../src/testing.ts';
 import { readyClient, waitFor } from './discordjs-helpers.ts';
 import { bot, control } from './helpers.ts';
 import {
@@ -89,7 +90,7 @@ describe('chat view', () => {
     await bot(sandbox, 'PUT', path, { prompts: [question()] });
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+      args: CHROMIUM_FLAGS,
     });
     try {
       const page = await browser.newPage();

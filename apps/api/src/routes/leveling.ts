@@ -98,7 +98,7 @@ function toBoost(row: LevelingBoostRow): Boost {
   };
 }
 
-/** Adding a reward role or a boost turns leveling on, as the dashboard expects (spec section 4). */
+/** Adding a reward role or a boost turns leveling on: what an admin adds them for. */
 async function enableLeveling(db: Db, guildId: string): Promise<void> {
   await db
     .insert(levelingSettings)
@@ -148,7 +148,7 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
   });
 
   defineRoute(app, routes.putLeveling, async ({ params, body }) => {
-    // Out-of-range numbers are stored clamped (spec section 5), and the answer shows what was
+    // Out-of-range numbers are stored clamped (core `leveling.ts`), and the answer shows what was
     // stored: the dashboard compares it with what it sent to say so.
     const changes = {
       ...(body.enabled === undefined ? {} : { enabled: body.enabled }),
@@ -303,39 +303,28 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     await db.delete(levelingRoles).where(where);
   });
 
-  defineRoute(app, routes.createBoost, async ({ params, body }) => {
-    const expiresAt = expiryOf(body.expires_at);
-    await pruneOldExpiredBoosts(db, params.guildId);
+  /** A server-wide, member or role boost: one row either way, its `user_id` says whose. */
+  async function createBoost(
+    guildId: string,
+    userId: string | null,
+    boost: { multiplier: number; expires_at: string | null },
+  ): Promise<Boost> {
+    const expiresAt = expiryOf(boost.expires_at);
+    await pruneOldExpiredBoosts(db, guildId);
     const [row] = await db
       .insert(levelingBoosts)
-      .values({
-        guildId: params.guildId,
-        multiplier: body.multiplier,
-        userId: body.user_id,
-        expiresAt,
-      })
+      .values({ guildId, multiplier: boost.multiplier, userId, expiresAt })
       .returning();
     if (!row) throw new Error('Boost insert returned no row');
-    await enableLeveling(db, params.guildId);
+    await enableLeveling(db, guildId);
     return toBoost(row);
-  });
+  }
 
-  defineRoute(app, routes.createRoleBoost, async ({ params, body }) => {
-    const expiresAt = expiryOf(body.expires_at);
-    await pruneOldExpiredBoosts(db, params.guildId);
-    const [row] = await db
-      .insert(levelingBoosts)
-      .values({
-        guildId: params.guildId,
-        multiplier: body.multiplier,
-        userId: roleBoostUserId(body.role_id),
-        expiresAt,
-      })
-      .returning();
-    if (!row) throw new Error('Boost insert returned no row');
-    await enableLeveling(db, params.guildId);
-    return toBoost(row);
-  });
+  defineRoute(app, routes.createBoost, ({ params, body }) => createBoost(params.guildId, body.user_id, body));
+
+  defineRoute(app, routes.createRoleBoost, ({ params, body }) =>
+    createBoost(params.guildId, roleBoostUserId(body.role_id), body),
+  );
 
   defineRoute(app, routes.deleteBoost, async ({ params }) => {
     const deleted = await db

@@ -87,7 +87,7 @@ async function readState(db: Db, redis: Redis, guildId: string): Promise<Persona
   return {
     configured: config.configured,
     assign_channel_id: config.assignChannelId,
-    // Types the dashboard does not know are hidden (spec section 2).
+    // Types the dashboard does not know are hidden: it has no page for them.
     questions: questions
       .filter((q) => PersonalityQuestionType.safeParse(q.questionType).success)
       .map(toQuestion),
@@ -114,7 +114,7 @@ async function setChannel(
   return row?.configured ?? false;
 }
 
-/** Generate and post need a channel (spec section 5) and a seeded catalog. */
+/** Generate and post need an assignment channel and a seeded catalog. */
 async function requireSetup(db: Db, guildId: string): Promise<void> {
   const config = await loadPersonalityConfig(db, guildId);
   if (!config.assignChannelId) throw new ApiError('invalid_input', MESSAGES.selectChannelFirst);

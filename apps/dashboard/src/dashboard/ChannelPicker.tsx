@@ -5,7 +5,7 @@ import { ChannelIdField, ErrorAlert } from '../ui/Field.tsx';
 import { ErrorBox } from './ErrorBox.tsx';
 import { useChannels } from './queries.ts';
 
-/** A channel id typed by hand (spec: 5 to 20 digits). */
+/** A channel id typed by hand (5 to 20 digits, `isSnowflake`). */
 export function isValidChannelId(value: string): boolean {
   return isSnowflake(value.trim());
 }

@@ -17,7 +17,7 @@ export default function Overview() {
   const guildId = useGuildParam();
   const guilds = useAdminGuilds();
   const inGuild = useBotInGuild(guildId);
-  // Loading failures show the raw message (spec).
+  // Loading failures show the raw message.
   const guard = usePageGuard(guildId, guilds, { loading: 'Loading your servers…' });
   if (!guard.ready) return guard.view;
   return (

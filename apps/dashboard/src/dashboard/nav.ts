@@ -1,4 +1,4 @@
-/** Dashboard navigation data: sidebar groups, feature tiles, placeholder pages (spec section 2). */
+/** Dashboard navigation data: sidebar groups, feature tiles, placeholder pages. */
 
 export interface NavLink {
   label: string;
@@ -37,7 +37,7 @@ const GROUPS: NavGroup[] = [
       page('Color Roles', 'color-roles'),
       page('Custom Reaction Roles', 'custom-reaction-roles'),
       page('Personality Roles', 'personality-roles'),
-      // The JSON-backed editor of both reaction-role lists (spec: Reaction Roles editor).
+      // The JSON-backed editor of both reaction-role lists.
       page('Reaction Roles editor', 'reaction-roles'),
     ],
   },

@@ -57,7 +57,7 @@ export function useSessionInfo() {
   });
 }
 
-/** Owner-only tiles: the API's `is_owner`, or the configured owner id (spec: filtered client-side). */
+/** Owner-only tiles: the API's `is_owner`, or the configured owner id (filtered client-side). */
 export function useIsOwner(): boolean {
   const { user } = useSession();
   const session = useSessionInfo();

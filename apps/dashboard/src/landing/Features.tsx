@@ -21,7 +21,7 @@ const icon = (path: string) => (
 );
 
 /**
- * Honest copy: cards without `soon` describe what the bot does today. The spec's advertised
+ * Honest copy: cards without `soon` describe what the bot does today. The product's advertised
  * items (utilities, slash commands and context menus, auto-reconnect, mod logs and anti-spam) keep
  * their cards; the unbuilt ones are marked Coming Soon.
  */

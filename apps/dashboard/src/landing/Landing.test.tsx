@@ -80,7 +80,7 @@ describe('Landing', () => {
     // Built and working end to end.
     for (const title of ['Color roles', 'Personality roles', 'Web dashboard', 'Auto-reconnect'])
       expect(soon(title), title).toBe(false);
-    // The spec's advertised cards stay, marked; screens without their bot side are marked too.
+    // The advertised cards not built yet stay, marked; screens without their bot side are marked too.
     for (const title of [
       'Dictionary & translation',
       'Slash commands & context menus',

@@ -1,7 +1,7 @@
 import { MESSAGES } from '@spacecadet/contract';
 
-/** An API call that failed: `message` follows the spec (error field, message field, or
- * `api_error_{status}`), `status` and `code` are kept for the UI to branch on. */
+/** An API call that failed: `message` is the answer's error field, else its message field, else
+ * `api_error_{status}`; `status` and `code` are kept for the UI to branch on. */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string | undefined;
@@ -47,7 +47,7 @@ export function authProblem(error: unknown): 'signed_out' | 'expired' | null {
   return error.code === SESSION_EXPIRED ? 'expired' : 'signed_out';
 }
 
-/** Wording the spec fixes for a code: shown whatever sentence the server sent. */
+/** Wording fixed for a code (contract `MESSAGES`): shown whatever sentence the server sent. */
 const SPEC_TEXT: Readonly<Record<string, string>> = {
   discord_guilds_fetch_failed: MESSAGES.discordGuildsFetchFailed,
   color_roles_unavailable: MESSAGES.colorRolesUnavailable,
@@ -61,9 +61,9 @@ const CODE_TEXT: Readonly<Record<string, string>> = {
 };
 
 /**
- * What a red banner says, the same on every dashboard page: the spec's wording for the codes
+ * What a red banner says, the same on every dashboard page: the fixed wording for the codes
  * it fixes, else the server's sentence, else a sentence for a known code, else the caller's
- * fallback, else the spec's `api_error_{status}`.
+ * fallback, else `api_error_{status}`.
  */
 export function errorText(error: unknown, fallback?: string): string {
   if (isApiError(error)) {

@@ -46,7 +46,7 @@ function issuesOf(body: unknown): Array<{ path: string; message: string }> {
   );
 }
 
-/** Reads a JSON body following spec section 7; throws the spec's messages for non-JSON. */
+/** Reads a JSON body; throws `HTML response`, `unexpected content type` or `invalid JSON` else. */
 async function readJson(response: Response): Promise<unknown> {
   const type = response.headers.get('content-type') ?? '';
   const text = await response.text();
@@ -63,8 +63,8 @@ async function readJson(response: Response): Promise<unknown> {
 
 /**
  * The one typed API client: path from the contract's route table, Authorization from
- * storage, the spec's shared response handling, and every success body parsed with the
- * route's schema.
+ * storage, the same response handling for every call (`readJson`, `ApiError`), and every success
+ * body parsed with the route's schema.
  */
 export async function apiCall<N extends RouteName>(
   name: N,

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-/** localStorage keys (names from the spec). */
+/** localStorage keys (names kept stable: a browser keeps them across releases). */
 export const PREFERENCE_KEYS = {
   effects: 'effects_enabled',
   installedGuilds: 'installed_guilds',

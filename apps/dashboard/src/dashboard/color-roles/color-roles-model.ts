@@ -2,7 +2,7 @@ import { type Color, type ColorGroup, type ColorRolesMode, MESSAGES } from '@spa
 import type { PanelColor } from '@spacecadet/core';
 import { errorText, isApiError } from '../../lib/api-error.ts';
 
-/** errorText, plus the spec's rule for color roles: any 501 there means the tables are missing. */
+/** errorText, plus color roles' own rule: any 501 there means the tables are missing. */
 export function colorErrorText(error: unknown): string {
   return isApiError(error) && error.status === 501 ? MESSAGES.colorRolesUnavailable : errorText(error);
 }

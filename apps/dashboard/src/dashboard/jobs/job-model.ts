@@ -8,7 +8,7 @@ import { isApiError } from '../../lib/api-error.ts';
  * the same action again.
  */
 
-/** After a job finishes, wait this long before reloading the page's data (spec: ~800 ms). */
+/** After a job finishes, wait this long before reloading the page's data. */
 export const RELOAD_AFTER_JOB_MS = 800;
 export const JOB_POLL_MS = 500;
 

@@ -29,7 +29,7 @@ export const LEVELING_FAILURES = {
   addBoost: 'Failed to add boost',
   addRoleBoost: 'Failed to add role boost',
   deleteBoost: 'Failed to delete boost',
-  // Not in the spec: the maintenance buttons now report how they went.
+  // The maintenance buttons report how they went.
   syncRoles: 'Failed to start Sync Roles',
   resendOverview: 'Failed to start Resend Overview',
   resetConfig: 'Failed to reset the leveling settings',
@@ -48,7 +48,7 @@ export function useLeveling(guildId: string) {
   });
 }
 
-/** Fire-and-forget calls whose failures the spec says to ignore (prune). */
+/** Fire-and-forget calls whose failures the page ignores (prune). */
 export function ignoreFailure(promise: Promise<unknown>): void {
   promise.catch(() => undefined);
 }
@@ -93,7 +93,7 @@ function typedNumber(text: string): number | null {
 
 /**
  * The number sent for a field: what the admin typed (the API clamps it, and the form then says
- * what was stored), or the spec's fallback when the box holds no number.
+ * what was stored), or the field's fallback (core's clamp of the text) when the box holds no number.
  */
 export function submittedNumber(key: NumberSetting, text: string): number {
   const n = typedNumber(text);

@@ -15,7 +15,7 @@ import {
 } from './personality-model.ts';
 
 /**
- * Issue 19 section 5: the Initialize card's categories, deleting a disabled category's roles
+ * The Initialize card's categories, deleting a disabled category's roles
  * after a confirmation with their count, reset's counted confirmation, and the Onboarding
  * switch saying which permission the bot lacks, with a re-invite that asks for it.
  */

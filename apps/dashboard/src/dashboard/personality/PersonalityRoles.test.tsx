@@ -340,7 +340,7 @@ describe('personality roles', () => {
 });
 
 describe('personality roles model', () => {
-  it('words a finished job that did not work, with the spec fallback when it says nothing', () => {
+  it('words a finished job that did not work, with its fallback when it says nothing', () => {
     const job = (over: Partial<JobStatus>): JobStatus => ({
       id: jobIdFor('personality-roles.generate', STATION.id),
       name: 'personality-roles.generate',

@@ -53,7 +53,7 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
   const tracker = useGuildJob(stateKey);
   const [channel, setChannel] = useChannelChoice(state.data?.assign_channel_id ?? null);
   const [problem, setProblem] = useState<string | null>(null);
-  // The Initialize card's categories: all on by default (spec), the admin may turn some off.
+  // The Initialize card's categories: all on by default, the admin may turn some off.
   const [categories, setCategories] = useState<ReadonlySet<string>>(
     () => new Set(INIT_CATEGORIES.map((c) => c.type)),
   );

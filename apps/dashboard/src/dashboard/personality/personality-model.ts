@@ -9,7 +9,7 @@ import { jobResultOf } from '../jobs/job-model.ts';
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** The Initialize card's choices: every catalog category, all on by default (spec). */
+/** The Initialize card's choices: every catalog category, all on by default. */
 export const INIT_CATEGORIES = PERSONALITY_CATALOG.map((question) => ({
   type: question.questionType,
   title: question.title,
@@ -129,7 +129,7 @@ export function sentence(text: string): string {
   return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
-/** Each job's failure when it says nothing itself (spec section 8). */
+/** Each job's failure when it says nothing itself. */
 const JOB_FAILURES: Readonly<Record<string, string>> = {
   'personality-roles.generate': PERSONALITY_FAILURES.generate,
   'personality-roles.post': PERSONALITY_FAILURES.post,
@@ -140,7 +140,7 @@ const JOB_FAILURES: Readonly<Record<string, string>> = {
 
 /**
  * What the error box says about a finished job that did not do its work: the job's own message
- * (a failure, or a result with ok false), else the spec's fallback. Null while it runs, when it
+ * (a failure, or a result with ok false), else the job's fallback. Null while it runs, when it
  * succeeded, and for a lost job (JobProgress offers to run that one again).
  */
 export function jobFailureText(job: JobStatus | undefined): string | null {

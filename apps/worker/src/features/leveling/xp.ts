@@ -32,7 +32,7 @@ import {
   type XpBatch,
 } from './xp-buffer.ts';
 
-/** Buffered XP reaches Postgres within this (the spec allows a second). */
+/** Buffered XP reaches Postgres within this: a SIGKILL loses at most a second of XP. */
 export const XP_FLUSH_INTERVAL_MS = 500;
 /** A batch not written this long after it was taken is taken over by any process. */
 const STALE_BATCH_MS = 10_000;
