@@ -1,6 +1,6 @@
 // First: the repo's .env is read before any module looks at the environment.
 import '@spacecadet/contract/env-file';
-import { stopOnSignals } from '@spacecadet/db/process-stop';
+import { stopOnSignals } from '@spacecadet/runtime/process-stop';
 import { loadWorkerConfig, WorkerConfigError } from './env.ts';
 import { createLogger } from './logger.ts';
 import { startWorker } from './worker.ts';
