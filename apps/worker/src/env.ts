@@ -1,4 +1,5 @@
 import {
+  EnvError,
   LOG_LEVELS,
   type LogLevel,
   type MetricsListenConfig,
@@ -93,10 +94,6 @@ export interface WorkerConfig {
   metrics: MetricsListenConfig;
 }
 
-export class WorkerConfigError extends Error {
-  override name = 'WorkerConfigError';
-}
-
 export function isLocalDiscord(apiBase: string): boolean {
   const host = new URL(apiBase).hostname;
   return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
@@ -133,7 +130,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
   const parsed = WorkerEnvSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new WorkerConfigError(`Invalid worker environment:\n  ${problems.join('\n  ')}`);
+    throw new EnvError(problems, 'worker environment');
   }
   const values = parsed.data;
   const count = values.SHARD_COUNT;
