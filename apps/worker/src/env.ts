@@ -10,7 +10,6 @@ import {
   snowflake,
 } from '@spacecadet/contract';
 import { z } from 'zod';
-import { MIN_TAKEOVER_MS } from './jobs/takeover.ts';
 
 /**
  * The worker's one env reader. Everything the process needs is validated here at start, so a
@@ -21,6 +20,9 @@ export type { LogLevel };
 
 /** Bot token the sandbox accepts; only used when Discord is a local sandbox. */
 const SANDBOX_BOT_TOKEN = 'sandbox-bot-token';
+
+/** The smallest takeover time (JOB_LOCK_DURATION_MS) the worker accepts (renewals every quarter of it). */
+export const MIN_TAKEOVER_MS = 1_000;
 
 const EnvSchema = z.object({
   DATABASE_URL: optionalString.pipe(
