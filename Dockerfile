@@ -12,6 +12,8 @@ COPY packages/contract/package.json packages/contract/
 COPY packages/core/package.json packages/core/
 COPY packages/db/package.json packages/db/
 COPY packages/discord-sandbox/package.json packages/discord-sandbox/
+COPY packages/queue/package.json packages/queue/
+COPY packages/runtime/package.json packages/runtime/
 RUN pnpm install --frozen-lockfile
 COPY . .
 

@@ -1,5 +1,6 @@
+import { EnvError } from '@spacecadet/contract';
 import { describe, expect, it } from 'vitest';
-import { loadBaselineClientEnv, loadBenchEnv, ScriptEnvError } from './env.ts';
+import { loadBaselineClientEnv, loadBenchEnv } from './env.ts';
 
 describe('loadBenchEnv', () => {
   it('has the documented defaults, blank values counting as unset', () => {
@@ -32,7 +33,7 @@ describe('loadBenchEnv', () => {
 
   it('names every bad setting instead of running with NaN', () => {
     const read = () => loadBenchEnv({ BENCH_CLICK_SECONDS: 'many', BENCH_MEMORY_REPEATS: '0' });
-    expect(read).toThrow(ScriptEnvError);
+    expect(read).toThrow(EnvError);
     expect(read).toThrow(
       /BENCH_CLICK_SECONDS: must be a whole number of at least 1, got "many"[\s\S]*BENCH_MEMORY_REPEATS/,
     );

@@ -5,12 +5,7 @@
  * package has no schema library.
  */
 
-export class ScriptEnvError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ScriptEnvError';
-  }
-}
+import { EnvError } from '@spacecadet/contract';
 
 /** This process's environment, copied: what a started service or benchmark inherits. */
 export function inheritedEnv(): NodeJS.ProcessEnv {
@@ -62,7 +57,7 @@ function counter(env: NodeJS.ProcessEnv, problems: string[]) {
   };
 }
 
-/** Reads and validates every BENCH_* setting; throws ScriptEnvError naming each bad one. */
+/** Reads and validates every BENCH_* setting; throws EnvError naming each bad one. */
 export function loadBenchEnv(env: NodeJS.ProcessEnv = process.env): BenchEnv {
   const problems: string[] = [];
   const count = counter(env, problems);
@@ -86,7 +81,7 @@ export function loadBenchEnv(env: NodeJS.ProcessEnv = process.env): BenchEnv {
   };
   const dashboardDist = read(env, 'BENCH_DASHBOARD_DIST');
   if (dashboardDist) config.dashboardDist = dashboardDist;
-  if (problems.length > 0) throw new ScriptEnvError(problems);
+  if (problems.length > 0) throw new EnvError(problems);
   return config;
 }
 
@@ -106,6 +101,6 @@ export function loadBaselineClientEnv(env: NodeJS.ProcessEnv = process.env): Bas
   if (apiBase === undefined) problems.push('DISCORD_API_BASE: required');
   if (botToken === undefined) problems.push('DISCORD_BOT_TOKEN: required');
   if (intents === undefined || apiBase === undefined || botToken === undefined || problems.length > 0)
-    throw new ScriptEnvError(problems);
+    throw new EnvError(problems);
   return { intents: Number(intents), apiBase, botToken };
 }

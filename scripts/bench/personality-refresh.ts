@@ -39,7 +39,6 @@ import {
 } from '@spacecadet/contract';
 import { PERSONALITY_CATALOG, PERSONALITY_REFRESH_INTERVAL_MS } from '@spacecadet/core';
 import { createDb } from '@spacecadet/db';
-import { GUILD_JOB_OPTIONS } from '@spacecadet/db/guild-jobs';
 import { seedPersonalityCatalog } from '@spacecadet/db/queries/personality-roles';
 import { personalityConfigs } from '@spacecadet/db/schema';
 import {
@@ -50,6 +49,7 @@ import {
   testStackEnv,
 } from '@spacecadet/db/testing';
 import type { RestRequestRecord, SandboxFixture, SandboxGuild } from '@spacecadet/discord-sandbox';
+import { GUILD_JOB_OPTIONS } from '@spacecadet/queue/guild-jobs';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 // The worker package exports startWorker only; the feature list and types live in its source.
 import type { WorkerQueue } from '../../apps/worker/src/deps.ts';

@@ -5,7 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { inheritedEnv, loadBenchEnv, ScriptEnvError, useLocalServices } from '../env.ts';
+import { EnvError } from '@spacecadet/contract';
+import { inheritedEnv, loadBenchEnv, useLocalServices } from '../env.ts';
 import { buildDashboard, type DashboardBuild, parseHeadline, repoRoot, SKIPPED_EXIT_CODE } from './lib.ts';
 
 const BENCHMARKS = [
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
   try {
     loadBenchEnv();
   } catch (error) {
-    if (!(error instanceof ScriptEnvError)) throw error;
+    if (!(error instanceof EnvError)) throw error;
     console.error(error.message);
     process.exit(2);
   }

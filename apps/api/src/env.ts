@@ -1,4 +1,5 @@
 import {
+  EnvError,
   LOG_LEVELS,
   type LogLevel,
   type MetricsListenConfig,
@@ -170,13 +171,6 @@ export interface ApiConfig {
 }
 
 export type { MetricsListenConfig };
-
-export class EnvError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'EnvError';
-  }
-}
 
 function isLocalUrl(url: string): boolean {
   const host = new URL(url).hostname;

@@ -1,7 +1,8 @@
 // First: the repo's .env is read before any module looks at the environment.
 import '@spacecadet/contract/env-file';
-import { stopOnSignals } from '@spacecadet/db/process-stop';
-import { EnvError, loadApiConfig } from './env.ts';
+import { EnvError } from '@spacecadet/contract';
+import { stopOnSignals } from '@spacecadet/runtime/process-stop';
+import { loadApiConfig } from './env.ts';
 
 /** How long in-flight requests and the connections to Postgres, Redis and the queue get to close. */
 const SHUTDOWN_DEADLINE_MS = 10_000;

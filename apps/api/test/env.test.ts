@@ -1,6 +1,7 @@
+import { EnvError } from '@spacecadet/contract';
 import { DEFAULT_BOT_PERMISSIONS } from '@spacecadet/core';
 import { describe, expect, it } from 'vitest';
-import { EnvError, loadApiConfig } from '../src/env.ts';
+import { loadApiConfig } from '../src/env.ts';
 
 const SANDBOX = { DISCORD_API_BASE: 'http://127.0.0.1:4100/api' };
 

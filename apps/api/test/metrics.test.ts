@@ -1,5 +1,5 @@
 import { routes } from '@spacecadet/contract';
-import { type PrometheusSample, parsePrometheusSamples } from '@spacecadet/db/testing';
+import { type PrometheusSample, parsePrometheusSamples } from '@spacecadet/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, loadApiConfig } from '../src/app.ts';
 import { closedPort, GUILDS, type Harness, signIn, startHarness, testEnv, USERS } from './harness.ts';

@@ -1,4 +1,4 @@
-import { snowflake } from '@spacecadet/contract';
+import { EnvError, snowflake } from '@spacecadet/contract';
 import { z } from 'zod';
 import { DEFAULT_RUNTIME_CONFIG, type RuntimeConfig } from '../src/runtime-config.ts';
 
@@ -39,8 +39,8 @@ function defaultCdnBase(oauthBase: string): string {
 export function loadDashboardEnv(env: NodeJS.ProcessEnv = process.env): DashboardEnv {
   const parsed = DashboardEnv.safeParse(env);
   if (!parsed.success) {
-    const detail = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
-    throw new Error(`Invalid dashboard environment: ${detail}`);
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new EnvError(problems, 'dashboard environment');
   }
   const e = parsed.data;
   const config: RuntimeConfig = {

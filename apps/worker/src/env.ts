@@ -1,4 +1,5 @@
 import {
+  EnvError,
   LOG_LEVELS,
   type LogLevel,
   type MetricsListenConfig,
@@ -9,7 +10,6 @@ import {
   snowflake,
 } from '@spacecadet/contract';
 import { z } from 'zod';
-import { MIN_TAKEOVER_MS } from './jobs/takeover.ts';
 
 /**
  * The worker's one env reader. Everything the process needs is validated here at start, so a
@@ -20,6 +20,9 @@ export type { LogLevel };
 
 /** Bot token the sandbox accepts; only used when Discord is a local sandbox. */
 const SANDBOX_BOT_TOKEN = 'sandbox-bot-token';
+
+/** The smallest takeover time (JOB_LOCK_DURATION_MS) the worker accepts (renewals every quarter of it). */
+export const MIN_TAKEOVER_MS = 1_000;
 
 const EnvSchema = z.object({
   DATABASE_URL: optionalString.pipe(
@@ -93,10 +96,6 @@ export interface WorkerConfig {
   metrics: MetricsListenConfig;
 }
 
-export class WorkerConfigError extends Error {
-  override name = 'WorkerConfigError';
-}
-
 export function isLocalDiscord(apiBase: string): boolean {
   const host = new URL(apiBase).hostname;
   return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
@@ -133,7 +132,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
   const parsed = WorkerEnvSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new WorkerConfigError(`Invalid worker environment:\n  ${problems.join('\n  ')}`);
+    throw new EnvError(problems, 'worker environment');
   }
   const values = parsed.data;
   const count = values.SHARD_COUNT;

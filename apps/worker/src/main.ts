@@ -1,7 +1,8 @@
 // First: the repo's .env is read before any module looks at the environment.
 import '@spacecadet/contract/env-file';
-import { stopOnSignals } from '@spacecadet/db/process-stop';
-import { loadWorkerConfig, WorkerConfigError } from './env.ts';
+import { EnvError } from '@spacecadet/contract';
+import { stopOnSignals } from '@spacecadet/runtime/process-stop';
+import { loadWorkerConfig } from './env.ts';
 import { createLogger } from './logger.ts';
 import { startWorker } from './worker.ts';
 
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   try {
     config = loadWorkerConfig();
   } catch (error) {
-    if (error instanceof WorkerConfigError) {
+    if (error instanceof EnvError) {
       process.stderr.write(`${error.message}\n`);
       process.exit(1);
     }

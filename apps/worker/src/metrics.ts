@@ -5,7 +5,7 @@ import {
   type MetricsServer,
   queueDepthGauge,
   startMetricsServer,
-} from '@spacecadet/db/metrics-server';
+} from '@spacecadet/runtime/metrics-server';
 import type { Job, Worker } from 'bullmq';
 import {
   type APIRequest,

@@ -4,12 +4,12 @@ import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkerDeps } from '../src/deps.ts';
-import { type FeatureSchedule, onGateway, type WorkerFeature } from '../src/features/feature.ts';
+import { onGateway, type WorkerFeature } from '../src/features/feature.ts';
 import { hostFeatures } from '../src/features/host.ts';
 import { FEATURES } from '../src/features/index.ts';
 import { presenceFeature } from '../src/features/presence/index.ts';
 import { notSupported } from '../src/jobs/not-supported.ts';
-import { syncSchedules } from '../src/jobs/schedules.ts';
+import { type FeatureSchedule, syncSchedules } from '../src/jobs/schedules.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import { control, type Harness, jobQueue, SANDBOX_IDS, startHarness, waitFor } from './helpers.ts';
 

@@ -1,6 +1,6 @@
 import { LEVELING_SETUP_CHANNEL } from '@spacecadet/db/queries/leveling';
 import { levelingSettings } from '@spacecadet/db/schema';
-import { type PrometheusSample, parsePrometheusSamples } from '@spacecadet/db/testing';
+import { type PrometheusSample, parsePrometheusSamples } from '@spacecadet/runtime/testing';
 import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 import { jobIdFor } from '@spacecadet/contract';
-import { addGuildJob } from '@spacecadet/db/guild-jobs';
 import { loadPersonalityQuestions, seedPersonalityCatalog } from '@spacecadet/db/queries/personality-roles';
 import { personalityConfigs, personalityQuestions } from '@spacecadet/db/schema';
+import { addGuildJob } from '@spacecadet/queue/guild-jobs';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

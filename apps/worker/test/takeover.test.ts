@@ -3,9 +3,9 @@ import { testRedis } from '@spacecadet/db/testing';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadWorkerConfig } from '../src/env.ts';
+import { loadWorkerConfig, MIN_TAKEOVER_MS } from '../src/env.ts';
 import { type LockOwner, lockToken, withGuildLock } from '../src/jobs/guild-lock.ts';
-import { jobTimings, MIN_TAKEOVER_MS, worstTakeoverMs } from '../src/jobs/takeover.ts';
+import { jobTimings, worstTakeoverMs } from '../src/jobs/takeover.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import { type Harness, startHarness, waitFor } from './helpers.ts';
 

@@ -5,6 +5,22 @@ import { z } from 'zod';
  * variables they share are parsed here once).
  */
 
+/**
+ * A bad environment, thrown by every process's env reader (API, worker, dashboard server,
+ * sandbox, `pnpm db:migrate`, the scripts): one line per problem, each naming its variable.
+ * `subject` says whose environment it was, e.g. `worker environment`.
+ */
+export class EnvError extends Error {
+  override name = 'EnvError';
+
+  constructor(
+    readonly problems: string[],
+    subject = 'environment',
+  ) {
+    super(`Invalid ${subject}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 

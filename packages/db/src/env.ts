@@ -3,17 +3,12 @@
  * arguments; tests use `testing.ts`. Plain checks: this package has no schema library.
  */
 
+import { EnvError } from '@spacecadet/contract';
+
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/spacecadet';
 
 export interface MigrateEnv {
   databaseUrl: string;
-}
-
-export class DbEnvError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'DbEnvError';
-  }
 }
 
 function isPostgresUrl(value: string): boolean {
@@ -27,6 +22,6 @@ function isPostgresUrl(value: string): boolean {
 /** Reads and validates DATABASE_URL (blank means the default); throws naming it when bad. */
 export function loadMigrateEnv(env: NodeJS.ProcessEnv = process.env): MigrateEnv {
   const databaseUrl = env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL;
-  if (!isPostgresUrl(databaseUrl)) throw new DbEnvError(['DATABASE_URL: must be a postgres:// URL']);
+  if (!isPostgresUrl(databaseUrl)) throw new EnvError(['DATABASE_URL: must be a postgres:// URL']);
   return { databaseUrl };
 }

@@ -1,8 +1,9 @@
 // `pnpm db:migrate`: creates the database if needed, applies migrations, exits.
 // First: the repo's .env is read before any module looks at the environment.
 import '@spacecadet/contract/env-file';
+import { EnvError } from '@spacecadet/contract';
 import { ensureDatabase, redactUrl } from './database.ts';
-import { DbEnvError, loadMigrateEnv } from './env.ts';
+import { loadMigrateEnv } from './env.ts';
 import { runMigrations } from './migrate.ts';
 
 async function main(): Promise<void> {
@@ -15,7 +16,7 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (error: unknown) => {
-    if (error instanceof DbEnvError) console.error(error.message);
+    if (error instanceof EnvError) console.error(error.message);
     else console.error('Migration failed:', error instanceof Error ? error.message : error);
     process.exit(1);
   },

@@ -1,5 +1,6 @@
+import { EnvError } from '@spacecadet/contract';
 import { describe, expect, it } from 'vitest';
-import { DbEnvError, DEFAULT_DATABASE_URL, loadMigrateEnv } from '../src/env.ts';
+import { DEFAULT_DATABASE_URL, loadMigrateEnv } from '../src/env.ts';
 
 describe('loadMigrateEnv', () => {
   it('defaults DATABASE_URL when unset or blank', () => {
@@ -15,7 +16,7 @@ describe('loadMigrateEnv', () => {
   it('rejects anything else, naming the variable without echoing the value', () => {
     for (const url of ['mysql://u:secret@db/x', 'not a url']) {
       const read = () => loadMigrateEnv({ DATABASE_URL: url });
-      expect(read).toThrow(DbEnvError);
+      expect(read).toThrow(EnvError);
       expect(read).toThrow(/DATABASE_URL: must be a postgres:\/\/ URL/);
       expect(read).not.toThrow(/secret/);
     }

@@ -3,19 +3,14 @@
  * `startSandbox` instead. Plain checks: this package has no schema library.
  */
 
+import { EnvError } from '@spacecadet/contract';
+
 export interface SandboxEnv {
   port: number;
   host: string;
   publicUrl?: string;
   /** Discord's global limit on the bot token, requests a second; unset: not enforced. */
   globalRateLimit?: number;
-}
-
-export class SandboxEnvError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid Discord sandbox environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'SandboxEnvError';
-  }
 }
 
 /** Blank counts as unset, so `SANDBOX_PORT=` in a .env file means the default, not port 0. */
@@ -63,7 +58,7 @@ export function loadSandboxEnv(env: NodeJS.ProcessEnv = process.env): SandboxEnv
       );
   }
 
-  if (problems.length > 0) throw new SandboxEnvError(problems);
+  if (problems.length > 0) throw new EnvError(problems, 'Discord sandbox environment');
   return {
     port,
     host,

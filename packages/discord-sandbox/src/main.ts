@@ -1,13 +1,14 @@
 // First: the repo's .env is read before any module looks at the environment.
 import '@spacecadet/contract/env-file';
-import { loadSandboxEnv, SandboxEnvError } from './env.ts';
+import { EnvError } from '@spacecadet/contract';
+import { loadSandboxEnv } from './env.ts';
 import { startSandbox } from './index.ts';
 
 let env: ReturnType<typeof loadSandboxEnv>;
 try {
   env = loadSandboxEnv();
 } catch (error) {
-  if (!(error instanceof SandboxEnvError)) throw error;
+  if (!(error instanceof EnvError)) throw error;
   console.error(error.message);
   process.exit(1);
 }

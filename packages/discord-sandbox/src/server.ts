@@ -33,7 +33,7 @@ export interface SandboxOptions {
   publicUrl?: string;
   /**
    * Discord's global limit on the bot token, in requests a second (Discord's is 50), interaction
-   * answers exempt; see `rest/global-limit.ts`. Default null: not enforced, so tests measure
+   * answers exempt; see `global-limit.ts`. Default null: not enforced, so tests measure
    * our code rather than waits. `PUT /_sandbox/global-rate-limit` changes it at run time.
    */
   globalRateLimit?: number | null;

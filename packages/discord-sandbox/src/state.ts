@@ -9,7 +9,7 @@ import {
   type InteractionType,
 } from 'discord-api-types/v10';
 import type { SandboxApplication, SandboxChannel, SandboxFixture, SandboxGuild } from './fixture.ts';
-import { GlobalRateLimit } from './rest/global-limit.ts';
+import { GlobalRateLimit } from './global-limit.ts';
 
 const DISCORD_EPOCH = 1420070400000n;
 

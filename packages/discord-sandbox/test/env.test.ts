@@ -1,5 +1,6 @@
+import { EnvError } from '@spacecadet/contract';
 import { describe, expect, it } from 'vitest';
-import { loadSandboxEnv, SandboxEnvError } from '../src/env.ts';
+import { loadSandboxEnv } from '../src/env.ts';
 
 describe('loadSandboxEnv', () => {
   it('defaults to 127.0.0.1:4100 with no public URL, blank values counting as unset', () => {
@@ -17,7 +18,7 @@ describe('loadSandboxEnv', () => {
 
   it('names every bad variable', () => {
     const read = () => loadSandboxEnv({ SANDBOX_PORT: '70000', SANDBOX_PUBLIC_URL: 'sandbox:4100' });
-    expect(read).toThrow(SandboxEnvError);
+    expect(read).toThrow(EnvError);
     expect(read).toThrow(
       /SANDBOX_PORT: must be a port number.*"70000"[\s\S]*SANDBOX_PUBLIC_URL: must be an http/,
     );

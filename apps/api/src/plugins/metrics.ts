@@ -3,7 +3,7 @@ import {
   type MetricsServer,
   queueDepthGauge,
   startMetricsServer,
-} from '@spacecadet/db/metrics-server';
+} from '@spacecadet/runtime/metrics-server';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { ApiConfig } from '../env.ts';

@@ -1,10 +1,10 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
-import { queueViewPassKey, queueViewTicketKey, routes } from '@spacecadet/contract';
+import { queueViewPassKey, queueViewTicketKey } from '@spacecadet/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiConfig } from '../env.ts';
 import { ApiError, notAuthenticated, SESSION_EXPIRED_MESSAGE } from '../errors.ts';
-import { defineRoute } from '../routes/define.ts';
 import { hashSessionToken, newSessionToken } from '../services/crypto.ts';
 import type { SessionContext } from '../services/sessions.ts';
 import { sendError } from './errors.ts';
@@ -13,10 +13,10 @@ import { sendError } from './errors.ts';
  * The job queue view (bull-board) for the platform owner (OWNER_USER_ID) only.
  *
  * API sessions are bearer tokens the dashboard keeps in JS, and a browser opening a page sends no
- * Authorization header. So the signed-in owner asks `openQueueView` for a one-time ticket (60 s,
- * bound to the session); opening `/admin/queues?ticket=` spends it and sets an HttpOnly,
- * SameSite=Strict pass cookie scoped to `/admin/queues`, which maps (in Redis, hashed, expiring
- * with the session) to the session. Every request under `/admin/queues` then checks that the
+ * Authorization header. So the signed-in owner asks `openQueueView` (routes/queue-view.ts) for a
+ * one-time ticket (60 s, bound to the session); opening `/admin/queues?ticket=` spends it and
+ * sets an HttpOnly, SameSite=Strict pass cookie scoped to `/admin/queues`, which maps (in Redis,
+ * hashed, expiring with the session) to the session. Every request under `/admin/queues` then checks that the
  * session is still live in Postgres (not logged out, revoked or expired) and its user is still the
  * owner: 401 without a live session, 403 for anyone else.
  *
@@ -25,12 +25,15 @@ import { sendError } from './errors.ts';
  */
 export const QUEUE_VIEW_PATH = '/admin/queues';
 export const QUEUE_VIEW_COOKIE = 'spacecadet_queue_view';
-const TICKET_TTL_SEC = 60;
 /** Tickets and passes are `newSessionToken()`s: 32 random bytes, base64url. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
-const ownerOnly = () => new ApiError('forbidden', 'Only the platform owner may open the queue view');
+export const ownerOnly = () => new ApiError('forbidden', 'Only the platform owner may open the queue view');
 const sessionEnded = () => new ApiError('session_expired', SESSION_EXPIRED_MESSAGE);
+
+export function isPlatformOwner(config: ApiConfig, userId: string): boolean {
+  return config.ownerUserId !== null && userId === config.ownerUserId;
+}
 
 function cookieValue(request: FastifyRequest, name: string): string | null {
   const header = request.headers.cookie;
@@ -50,15 +53,7 @@ function ticketParam(request: FastifyRequest): string | null {
 
 export async function registerQueueBoard(app: FastifyInstance): Promise<void> {
   const { config, redis, queue, sessions } = app.services;
-  const isOwner = (userId: string) => config.ownerUserId !== null && userId === config.ownerUserId;
   const secure = config.publicApiUrl.startsWith('https:');
-
-  defineRoute(app, routes.openQueueView, async ({ session }) => {
-    if (!isOwner(session.user.id)) throw ownerOnly();
-    const ticket = newSessionToken();
-    await redis.set(queueViewTicketKey(hashSessionToken(ticket)), session.id, 'EX', TICKET_TTL_SEC);
-    return { url: `${config.publicApiUrl}${QUEUE_VIEW_PATH}?ticket=${ticket}` };
-  });
 
   /** Spends a ticket: its session gets a pass cookie that lives as long as the session. */
   async function spendTicket(ticket: string, reply: FastifyReply): Promise<SessionContext | null> {
@@ -92,7 +87,7 @@ export async function registerQueueBoard(app: FastifyInstance): Promise<void> {
     const session =
       (ticket === null ? null : await spendTicket(ticket, reply)) ?? (await passSession(request));
     if (session === null) throw notAuthenticated();
-    if (!isOwner(session.user.id)) throw ownerOnly();
+    if (!isPlatformOwner(config, session.user.id)) throw ownerOnly();
   }
 
   const serverAdapter = new FastifyAdapter();

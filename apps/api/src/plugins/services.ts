@@ -1,7 +1,7 @@
 import { apiCacheChannel, bullPrefix, JOB_QUEUE, redisKeyPrefix } from '@spacecadet/contract';
 import { createDb } from '@spacecadet/db';
 import { bindRedisPrefix, RedisPrefixTakenError } from '@spacecadet/db/prefix-binding';
-import { watchRedisDurability } from '@spacecadet/db/redis-durability';
+import { watchRedisDurability } from '@spacecadet/runtime/redis-durability';
 import { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';

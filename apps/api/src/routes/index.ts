@@ -10,6 +10,7 @@ import { registerJobRoutes } from './jobs.ts';
 import { registerLevelingRoutes } from './leveling.ts';
 import { registerLevelingLeaderboardRoutes } from './leveling-leaderboard.ts';
 import { registerPersonalityRoutes } from './personality-roles.ts';
+import { registerQueueViewRoutes } from './queue-view.ts';
 
 /** Every served route of the contract table, one module per resource. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -24,4 +25,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   registerPersonalityRoutes(app);
   registerLevelingRoutes(app);
   registerLevelingLeaderboardRoutes(app);
+  registerQueueViewRoutes(app);
 }

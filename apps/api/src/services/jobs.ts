@@ -6,7 +6,7 @@ import {
   parseJobId,
   workerConnectionName,
 } from '@spacecadet/contract';
-import { addGuildJob } from '@spacecadet/db/guild-jobs';
+import { addGuildJob } from '@spacecadet/queue/guild-jobs';
 import type { Job, Queue } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, QUEUE_UNAVAILABLE_MESSAGE } from '../errors.ts';

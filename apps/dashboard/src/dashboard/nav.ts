@@ -61,9 +61,6 @@ export function groupOfPath(pathname: string): string | undefined {
   return SIDEBAR_GROUPS.find((group) => group.links.some((link) => link.path === path))?.name;
 }
 
-/** Screens built in later issues: listed in the sidebar but not linked yet. */
-export const NOT_YET_AVAILABLE: ReadonlySet<string> = new Set<string>([]);
-
 /** Placeholder pages (render nothing without a stored user). */
 export const COMING_SOON_PAGES: Readonly<Record<string, { title: string; text: string }>> = {
   automod: { title: 'Automod', text: 'Automatic moderation rules for spam, raids and unwanted content.' },

@@ -41,12 +41,6 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-/** 401s mean sign in again; `session_expired` gets its own screen. */
-export function authProblem(error: unknown): 'signed_out' | 'expired' | null {
-  if (!isApiError(error) || error.status !== 401) return null;
-  return error.code === SESSION_EXPIRED ? 'expired' : 'signed_out';
-}
-
 /** Wording fixed for a code (contract `MESSAGES`): shown whatever sentence the server sent. */
 const SPEC_TEXT: Readonly<Record<string, string>> = {
   discord_guilds_fetch_failed: MESSAGES.discordGuildsFetchFailed,

@@ -2,6 +2,7 @@ import type { JobName } from '@spacecadet/contract';
 import type { ClientEvents, GatewayDispatchPayload } from 'discord.js';
 import type { WorkerDeps } from '../deps.ts';
 import type { ComponentRoute, SlashCommand } from '../interactions/types.ts';
+import type { FeatureSchedule } from '../jobs/schedules.ts';
 import type { JobHandler } from '../jobs/types.ts';
 
 /**
@@ -46,22 +47,4 @@ export function onGateway<E extends keyof GatewayEvents>(
   handle: (deps: WorkerDeps, ...args: GatewayEvents[E]) => void | Promise<void>,
 ): GatewayHandler {
   return { event, what, handle } as unknown as GatewayHandler;
-}
-
-/**
- * A job that runs on a schedule for every guild that needs it: one BullMQ job scheduler per
- * guild, with the id `jobSchedulerIdFor(job, guildId)`, so it survives worker restarts and
- * every worker process shares it (BullMQ adds each run once; the guild lock keeps two runs of a
- * feature from overlapping). At start, after a Redis reconnect and every minute the host makes
- * the schedulers match `guilds()` (a Redis that lost them gets them back); a feature
- * adds or removes one as its configuration changes with `ensureGuildSchedule` /
- * `removeGuildSchedule`; when the bot leaves a guild the host removes all of the guild's.
- */
-export interface FeatureSchedule {
-  /** The job each run adds; one of this feature's own `jobs`. */
-  job: JobName;
-  /** Every `everyMs`, or a cron `pattern` read in UTC. */
-  repeat: { everyMs: number } | { pattern: string };
-  /** The guilds that should have this schedule now (read from Postgres). */
-  guilds(deps: WorkerDeps): Promise<readonly string[]>;
 }

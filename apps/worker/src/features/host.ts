@@ -2,10 +2,10 @@ import type { JobName } from '@spacecadet/contract';
 import { Events } from 'discord.js';
 import type { WorkerDeps } from '../deps.ts';
 import type { ComponentRoute, SlashCommand } from '../interactions/types.ts';
-import { removeGuildSchedule, syncSchedules } from '../jobs/schedules.ts';
+import { type FeatureSchedule, removeGuildSchedule, syncSchedules } from '../jobs/schedules.ts';
 import type { JobHandler } from '../jobs/types.ts';
 import { errorFields } from '../logger.ts';
-import { type FeatureSchedule, type GatewayHandler, onGateway, type WorkerFeature } from './feature.ts';
+import { type GatewayHandler, onGateway, type WorkerFeature } from './feature.ts';
 
 /**
  * Registers a list of features the same way for each: their jobs, components, commands, gateway

@@ -19,9 +19,6 @@ export interface JobTimings {
   guildLockTtlMs: number;
 }
 
-/** The smallest takeover time the worker accepts (renewals every quarter of it). */
-export const MIN_TAKEOVER_MS = 1_000;
-
 export function jobTimings(takeoverMs: number): JobTimings {
   const lockDurationMs = Math.floor(takeoverMs / 2);
   // A fraction of the lock: after the lock expires, the next stalled check is at most this far.

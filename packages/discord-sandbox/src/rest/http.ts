@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../context.ts';
+import { exemptFromGlobalLimit } from '../global-limit.ts';
 import type { AccessGrant } from '../state.ts';
-import { exemptFromGlobalLimit } from './global-limit.ts';
 
 export const RATE_LIMIT = 50;
 const WINDOW_MS = 1000;
@@ -97,9 +97,9 @@ function globalLimited(reply: FastifyReply, waitMs: number): FastifyReply {
 
 /**
  * Rate-limit headers on every REST answer, Discord's global limit when it is on (see
- * `global-limit.ts`), and injected faults. The per-route counters are reported but not enforced
- * (remaining never drops below 1) so benchmarks measure our code, not waits; route 429s come
- * from `POST /_sandbox/faults`.
+ * `src/global-limit.ts`), and injected faults. The per-route counters are reported but not
+ * enforced (remaining never drops below 1) so benchmarks measure our code, not waits; route 429s
+ * come from `POST /_sandbox/faults`.
  */
 export function installRestHooks(api: FastifyInstance, ctx: SandboxContext): void {
   const windows = new Map<string, { resetAt: number; used: number }>();

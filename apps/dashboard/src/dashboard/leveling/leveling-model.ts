@@ -48,11 +48,6 @@ export function useLeveling(guildId: string) {
   });
 }
 
-/** Fire-and-forget calls whose failures the page ignores (prune). */
-export function ignoreFailure(promise: Promise<unknown>): void {
-  promise.catch(() => undefined);
-}
-
 /** What the settings form edits: the numbers as typed, the channels as ids ('' for none). */
 export interface SettingsForm {
   xp_multiplier: string;

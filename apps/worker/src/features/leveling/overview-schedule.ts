@@ -5,8 +5,8 @@ import {
   wantsDailyOverview,
 } from '@spacecadet/db/queries/leveling';
 import type { WorkerDeps } from '../../deps.ts';
+import type { FeatureSchedule } from '../../jobs/schedules.ts';
 import { ensureGuildSchedule, removeGuildSchedule } from '../../jobs/schedules.ts';
-import type { FeatureSchedule } from '../feature.ts';
 
 /**
  * The daily overview at midnight UTC, for every guild with leveling on and a daily overview

@@ -4,12 +4,12 @@ import {
   type PersonalityAction,
   parsePersonalityCustomId,
 } from '@spacecadet/core';
-import { addGuildJob } from '@spacecadet/db/guild-jobs';
 import { personalityPickScope } from '@spacecadet/db/queries/member-picks';
 import {
   loadPersonalityQuestion,
   type StoredPersonalityQuestion,
 } from '@spacecadet/db/queries/personality-roles';
+import { addGuildJob } from '@spacecadet/queue/guild-jobs';
 import { escapeMarkdown, PermissionFlagsBits, Routes } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';

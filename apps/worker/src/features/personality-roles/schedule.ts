@@ -1,8 +1,8 @@
 import { PERSONALITY_REFRESH_INTERVAL_MS } from '@spacecadet/core';
 import { configuredPersonalityGuilds } from '@spacecadet/db/queries/personality-roles';
 import type { WorkerDeps } from '../../deps.ts';
+import type { FeatureSchedule } from '../../jobs/schedules.ts';
 import { ensureGuildSchedule, removeGuildSchedule } from '../../jobs/schedules.ts';
-import type { FeatureSchedule } from '../feature.ts';
 
 /** The refresh every 5 minutes of every guild whose personality roles are set up. */
 export const personalityRefreshSchedule: FeatureSchedule = {

@@ -1,6 +1,6 @@
 import type { JobName } from '@spacecadet/contract';
-import { addGuildJob } from '@spacecadet/db/guild-jobs';
 import type { ManagedFeature } from '@spacecadet/db/queries/member-picks';
+import { addGuildJob } from '@spacecadet/queue/guild-jobs';
 import type { WorkerDeps } from '../../deps.ts';
 
 /** Each feature's repair: the job that puts back its deleted roles and messages. */

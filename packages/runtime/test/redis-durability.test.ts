@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { testRedis } from '@spacecadet/db/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,7 +9,6 @@ import {
   type RedisDurabilityFacts,
   readRedisDurabilityFacts,
 } from '../src/redis-durability.ts';
-import { testRedis } from '../src/testing.ts';
 
 const INFO_AOF_ON = '# Persistence\r\naof_enabled:1\r\nrdb_changes_since_last_save:0\r\n';
 const INFO_AOF_OFF = '# Persistence\r\naof_enabled:0\r\n';
