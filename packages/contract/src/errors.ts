@@ -25,18 +25,6 @@ const ERROR_CODES = [
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
-const ErrorIssue = z.object({ path: z.string(), message: z.string() });
-
-/** The one error body: `{error, message}`; 400s add the field issues. */
-export const ErrorBody = z
-  .object({
-    error: z.string(),
-    message: z.string(),
-    issues: z.array(ErrorIssue).optional(),
-  })
-  .meta({ id: 'Error' });
-export type ErrorBody = z.infer<typeof ErrorBody>;
-
 /** The status each code is answered with. */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
   invalid_input: 400,

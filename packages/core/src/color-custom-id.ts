@@ -7,9 +7,11 @@
  */
 import { DISCORD_LIMITS } from './discord-components.ts';
 
-const CUSTOM_ID_PREFIX = 'color';
-export const NATURALS_CUSTOM_ID = 'color:family:naturals';
-export const REMOVE_COLOR_CUSTOM_ID = 'color:remove';
+/** Every custom id of the color panel and its shade pickers starts with this. */
+export const COLOR_CUSTOM_ID_PREFIX = 'color:';
+export const NATURALS_CUSTOM_ID = `${COLOR_CUSTOM_ID_PREFIX}family:naturals`;
+export const REMOVE_COLOR_CUSTOM_ID = `${COLOR_CUSTOM_ID_PREFIX}remove`;
+const COLOR_CUSTOM_ID = new RegExp(`^${COLOR_CUSTOM_ID_PREFIX}(pick|family|shade):(.+)$`, 's');
 
 export type ColorPanelAction =
   | { action: 'pick'; colorName: string }
@@ -20,7 +22,7 @@ export type ColorPanelAction =
 
 /** The custom id of a colour (`pick`), family (`family`) or shade (`shade`) button. */
 export function colorCustomId(action: 'pick' | 'family' | 'shade', name: string): string {
-  const prefix = `${CUSTOM_ID_PREFIX}:${action}:`;
+  const prefix = `${COLOR_CUSTOM_ID_PREFIX}${action}:`;
   // Discord rejects custom_ids over 100 chars; role names are <= 100 so cut the tail. The worker
   // matches a cut name by prefix (see `colorNameMatches`).
   return prefix + name.slice(0, DISCORD_LIMITS.customIdLength - prefix.length);
@@ -28,7 +30,7 @@ export function colorCustomId(action: 'pick' | 'family' | 'shade', name: string)
 
 export function parseColorCustomId(customId: string): ColorPanelAction | null {
   if (customId === REMOVE_COLOR_CUSTOM_ID) return { action: 'remove' };
-  const match = /^color:(pick|family|shade):(.+)$/s.exec(customId);
+  const match = COLOR_CUSTOM_ID.exec(customId);
   if (!match) return null;
   const [, action, name] = match;
   if (!name) return null;
@@ -46,5 +48,6 @@ export function colorNameMatches(storedName: string, idName: string): boolean {
   const stored = storedName.trim().toLowerCase();
   const wanted = idName.trim().toLowerCase();
   if (stored === wanted) return true;
-  return wanted.length >= DISCORD_LIMITS.customIdLength - 'color:family:'.length && stored.startsWith(wanted);
+  const longestPrefix = colorCustomId('family', '').length;
+  return wanted.length >= DISCORD_LIMITS.customIdLength - longestPrefix && stored.startsWith(wanted);
 }

@@ -2,6 +2,7 @@
  * Leveling rules: the XP curve, per-message XP, boosts and the clamps the dashboard and API
  * both apply to settings.
  */
+import { MESSAGE_COOLDOWN_MAX_SEC, XP_PER_MESSAGE_MAX } from '@spacecadet/contract';
 
 /** XP needed to go from level `level` to `level + 1`. */
 export function xpToNextLevel(level: number): number {
@@ -104,9 +105,7 @@ function clampInt(value: unknown, min: number, max: number, fallback: number): n
 }
 
 export const XP_PER_MESSAGE_DEFAULT = 10;
-const XP_PER_MESSAGE_MAX = 1000;
 export const MESSAGE_COOLDOWN_DEFAULT_SEC = 30;
-export const MESSAGE_COOLDOWN_MAX_SEC = 600;
 export const XP_MULTIPLIER_DEFAULT = 1;
 const BOOST_MULTIPLIER_DEFAULT = 2;
 export const LEVEL_ROLE_NAME_MAX = 100;

@@ -7,22 +7,25 @@ import {
   roleBoostUserId,
 } from '@spacecadet/core';
 import {
-  type Db,
-  type LevelingBoostRow,
-  type LevelingRoleRow,
-  levelingBoosts,
-  levelingRoles,
-  levelingSettings,
-  memberDailyXp,
-  memberXp,
-} from '@spacecadet/db';
-import {
+  addLevelingBoost,
+  addLevelingRole,
   DEFAULT_LEVELING_SETTINGS,
+  deleteBoostsExpiredBefore,
+  deleteLevelingBoost,
+  deleteLevelingData,
+  deleteLevelingRole,
+  deleteLevelingSettings,
+  enableLeveling,
+  loadLevelingBoosts,
+  loadLevelingRole,
+  loadLevelingRoles,
   loadLevelingSettings,
+  type StoredBoost,
+  type StoredLevelingRole,
   type StoredLevelingSettings,
-  storedLevelingSettings,
+  saveLevelingSettings,
+  updateLevelingRole,
 } from '@spacecadet/db/queries/leveling';
-import { and, asc, count, eq, lt, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../errors.ts';
 import { DiscordError } from '../services/discord.ts';
@@ -32,6 +35,8 @@ import { defineRoute } from './define.ts';
 export const LEVEL_ROLE_CAP_MESSAGE = `A server can have at most ${MAX_LEVEL_ROLES} level roles. Delete one to add another.`;
 export const levelTakenMessage = (level: number, roleName: string) =>
   `Level ${level} already has the reward role "${roleName}". Edit that role, or choose another level.`;
+const levelTaken = (holder: StoredLevelingRole) =>
+  new ApiError('conflict', levelTakenMessage(holder.levelRequired, holder.roleName));
 export const EXPIRY_IN_PAST_MESSAGE =
   'The expiry is in the past: choose a later date and time, or leave it empty for a permanent boost.';
 export const discordRoleNotDeletedMessage = (roleName: string, status: number) =>
@@ -48,12 +53,7 @@ export const discordRoleForbiddenMessage = (roleName: string) =>
  */
 export const EXPIRED_BOOST_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
 
-async function pruneOldExpiredBoosts(db: Db, guildId: string): Promise<void> {
-  const cutoff = new Date(Date.now() - EXPIRED_BOOST_KEEP_MS);
-  await db
-    .delete(levelingBoosts)
-    .where(and(eq(levelingBoosts.guildId, guildId), lt(levelingBoosts.expiresAt, cutoff)));
-}
+const expiredBoostCutoff = () => new Date(Date.now() - EXPIRED_BOOST_KEEP_MS);
 
 /** A boost that would never apply is a mistake: refuse it rather than store it. */
 function expiryOf(expiresAt: string | null): Date | null {
@@ -61,11 +61,6 @@ function expiryOf(expiresAt: string | null): Date | null {
   const at = new Date(expiresAt);
   if (at.getTime() <= Date.now()) throw new ApiError('invalid_input', EXPIRY_IN_PAST_MESSAGE);
   return at;
-}
-
-/** One guild's reward-role writes at a time, so the cap and the one-role-per-level rule hold. */
-async function lockGuildRoles(tx: Pick<Db, 'execute'>, guildId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`leveling_roles:${guildId}`}))`);
 }
 
 function toSettings(stored: StoredLevelingSettings): LevelingSettings {
@@ -79,7 +74,7 @@ function toSettings(stored: StoredLevelingSettings): LevelingSettings {
   };
 }
 
-function toRole(row: LevelingRoleRow): LevelingRole {
+function toRole(row: StoredLevelingRole): LevelingRole {
   return {
     id: row.id,
     role_name: row.roleName,
@@ -89,21 +84,13 @@ function toRole(row: LevelingRoleRow): LevelingRole {
   };
 }
 
-function toBoost(row: LevelingBoostRow): Boost {
+function toBoost(row: StoredBoost): Boost {
   return {
     id: row.id,
     multiplier: row.multiplier,
     user_id: row.userId,
     expires_at: row.expiresAt?.toISOString() ?? null,
   };
-}
-
-/** Adding a reward role or a boost turns leveling on: what an admin adds them for. */
-async function enableLeveling(db: Db, guildId: string): Promise<void> {
-  await db
-    .insert(levelingSettings)
-    .values({ guildId, enabled: true })
-    .onConflictDoUpdate({ target: levelingSettings.guildId, set: { enabled: true, updatedAt: new Date() } });
 }
 
 /** Leveling settings, reward roles, boosts, and the leveling jobs. */
@@ -114,7 +101,7 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
    * Deletes the Discord role a reward role created. Gone already counts as done; any other
    * failure keeps the reward row (the caller has not deleted it yet) and answers why.
    */
-  async function deleteDiscordRole(guildId: string, row: LevelingRoleRow, roleId: string): Promise<void> {
+  async function deleteDiscordRole(guildId: string, row: StoredLevelingRole, roleId: string): Promise<void> {
     try {
       await discord.deleteGuildRole(guildId, roleId);
     } catch (error) {
@@ -130,19 +117,11 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
   }
 
   defineRoute(app, routes.getLeveling, async ({ params }) => {
-    await pruneOldExpiredBoosts(db, params.guildId);
+    await deleteBoostsExpiredBefore(db, params.guildId, expiredBoostCutoff());
     const [leveling, roles, boosts] = await Promise.all([
       loadLevelingSettings(db, params.guildId).then(toSettings),
-      db
-        .select()
-        .from(levelingRoles)
-        .where(eq(levelingRoles.guildId, params.guildId))
-        .orderBy(asc(levelingRoles.levelRequired), asc(levelingRoles.id)),
-      db
-        .select()
-        .from(levelingBoosts)
-        .where(eq(levelingBoosts.guildId, params.guildId))
-        .orderBy(asc(levelingBoosts.id)),
+      loadLevelingRoles(db, params.guildId),
+      loadLevelingBoosts(db, params.guildId),
     ]);
     return { leveling, roles: roles.map(toRole), boosts: boosts.map(toBoost) };
   });
@@ -162,12 +141,7 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
         ? {}
         : { messageCooldownSec: clampCooldown(body.message_cooldown_sec) }),
     };
-    const [row] = await db
-      .insert(levelingSettings)
-      .values({ guildId: params.guildId, ...changes })
-      .onConflictDoUpdate({ target: levelingSettings.guildId, set: { ...changes, updatedAt: new Date() } })
-      .returning();
-    return toSettings(storedLevelingSettings(row));
+    return toSettings(await saveLevelingSettings(db, params.guildId, changes));
   });
 
   defineRoute(app, routes.syncLevelingRoles, async ({ params, requester }) => ({
@@ -181,7 +155,7 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
   }));
 
   defineRoute(app, routes.resetLevelingConfig, async ({ params }) => {
-    await db.delete(levelingSettings).where(eq(levelingSettings.guildId, params.guildId));
+    await deleteLevelingSettings(db, params.guildId);
     return toSettings(DEFAULT_LEVELING_SETTINGS);
   });
 
@@ -189,15 +163,7 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
   // reward roles created. A Discord role that cannot be deleted is logged and left for the admin.
   defineRoute(app, routes.resetLevelingAll, async ({ params, request }) => {
     const guildId = params.guildId;
-    const deletedRoles = await db.transaction(async (tx) => {
-      await lockGuildRoles(tx, guildId);
-      await tx.delete(levelingSettings).where(eq(levelingSettings.guildId, guildId));
-      const roles = await tx.delete(levelingRoles).where(eq(levelingRoles.guildId, guildId)).returning();
-      await tx.delete(levelingBoosts).where(eq(levelingBoosts.guildId, guildId));
-      await tx.delete(memberXp).where(eq(memberXp.guildId, guildId));
-      await tx.delete(memberDailyXp).where(eq(memberDailyXp.guildId, guildId));
-      return roles;
-    });
+    const deletedRoles = await deleteLevelingData(db, guildId);
     for (const role of deletedRoles) {
       if (role.roleId === null) continue;
       try {
@@ -215,33 +181,15 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
 
   defineRoute(app, routes.createLevelingRole, async ({ params, body }) => {
     const guildId = params.guildId;
-    const role = await db.transaction(async (tx) => {
-      await lockGuildRoles(tx, guildId);
-      const [existing] = await tx
-        .select({ n: count() })
-        .from(levelingRoles)
-        .where(eq(levelingRoles.guildId, guildId));
-      if ((existing?.n ?? 0) >= MAX_LEVEL_ROLES) throw new ApiError('conflict', LEVEL_ROLE_CAP_MESSAGE);
-      const [taken] = await tx
-        .select()
-        .from(levelingRoles)
-        .where(and(eq(levelingRoles.guildId, guildId), eq(levelingRoles.levelRequired, body.level_required)))
-        .limit(1);
-      if (taken) throw new ApiError('conflict', levelTakenMessage(taken.levelRequired, taken.roleName));
-      const [row] = await tx
-        .insert(levelingRoles)
-        .values({
-          guildId,
-          roleName: body.role_name,
-          levelRequired: body.level_required,
-          isImageRole: body.is_image_role,
-        })
-        .returning();
-      return row;
+    const added = await addLevelingRole(db, guildId, {
+      roleName: body.role_name,
+      levelRequired: body.level_required,
+      isImageRole: body.is_image_role,
     });
-    if (!role) throw new Error('Level role insert returned no row');
+    if (added.outcome === 'full') throw new ApiError('conflict', LEVEL_ROLE_CAP_MESSAGE);
+    if (added.outcome === 'levelTaken') throw levelTaken(added.holder);
     await enableLeveling(db, guildId);
-    return toRole(role);
+    return toRole(added.role);
   });
 
   defineRoute(app, routes.updateLevelingRole, async ({ params, body, requester, request }) => {
@@ -251,30 +199,10 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
       ...(body.level_required === undefined ? {} : { levelRequired: body.level_required }),
       ...(body.is_image_role === undefined ? {} : { isImageRole: body.is_image_role }),
     };
-    const where = and(eq(levelingRoles.id, roleId), eq(levelingRoles.guildId, guildId));
-    const { before, after } = await db.transaction(async (tx) => {
-      await lockGuildRoles(tx, guildId);
-      const [current] = await tx.select().from(levelingRoles).where(where);
-      if (!current) throw notFound('No such level role');
-      if (changes.levelRequired !== undefined && changes.levelRequired !== current.levelRequired) {
-        const [taken] = await tx
-          .select()
-          .from(levelingRoles)
-          .where(
-            and(
-              eq(levelingRoles.guildId, guildId),
-              eq(levelingRoles.levelRequired, changes.levelRequired),
-              ne(levelingRoles.id, roleId),
-            ),
-          )
-          .limit(1);
-        if (taken) throw new ApiError('conflict', levelTakenMessage(taken.levelRequired, taken.roleName));
-      }
-      if (Object.keys(changes).length === 0) return { before: current, after: current };
-      const [updated] = await tx.update(levelingRoles).set(changes).where(where).returning();
-      if (!updated) throw notFound('No such level role');
-      return { before: current, after: updated };
-    });
+    const updated = await updateLevelingRole(db, guildId, roleId, changes);
+    if (updated.outcome === 'missing') throw notFound('No such level role');
+    if (updated.outcome === 'levelTaken') throw levelTaken(updated.holder);
+    const { before, after } = updated;
     // A created role whose name, level or image flag changed: Sync Roles renames the Discord role
     // and re-applies the rewards. A pending role is created with the new values anyway.
     const changed =
@@ -296,11 +224,10 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
   // A created role's Discord role goes first; if Discord refuses, the reward row is kept and the
   // answer says why, so nothing is lost half-way (a retry finds the role gone and finishes).
   defineRoute(app, routes.deleteLevelingRole, async ({ params }) => {
-    const where = and(eq(levelingRoles.id, params.roleId), eq(levelingRoles.guildId, params.guildId));
-    const [row] = await db.select().from(levelingRoles).where(where);
+    const row = await loadLevelingRole(db, params.guildId, params.roleId);
     if (!row) throw notFound('No such level role');
     if (row.roleId !== null) await deleteDiscordRole(params.guildId, row, row.roleId);
-    await db.delete(levelingRoles).where(where);
+    await deleteLevelingRole(db, params.guildId, params.roleId);
   });
 
   /** A server-wide, member or role boost: one row either way, its `user_id` says whose. */
@@ -310,12 +237,8 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     boost: { multiplier: number; expires_at: string | null },
   ): Promise<Boost> {
     const expiresAt = expiryOf(boost.expires_at);
-    await pruneOldExpiredBoosts(db, guildId);
-    const [row] = await db
-      .insert(levelingBoosts)
-      .values({ guildId, multiplier: boost.multiplier, userId, expiresAt })
-      .returning();
-    if (!row) throw new Error('Boost insert returned no row');
+    await deleteBoostsExpiredBefore(db, guildId, expiredBoostCutoff());
+    const row = await addLevelingBoost(db, guildId, { multiplier: boost.multiplier, userId, expiresAt });
     await enableLeveling(db, guildId);
     return toBoost(row);
   }
@@ -327,10 +250,6 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
   );
 
   defineRoute(app, routes.deleteBoost, async ({ params }) => {
-    const deleted = await db
-      .delete(levelingBoosts)
-      .where(and(eq(levelingBoosts.id, params.boostId), eq(levelingBoosts.guildId, params.guildId)))
-      .returning({ id: levelingBoosts.id });
-    if (deleted.length === 0) throw notFound('No such boost');
+    if (!(await deleteLevelingBoost(db, params.guildId, params.boostId))) throw notFound('No such boost');
   });
 }

@@ -1,7 +1,7 @@
 /** What a route of the table is made of, and the shorthands the per-resource files share. */
 import type { z } from 'zod';
 import type { ChannelUseSpec } from '../channel-permissions.ts';
-import { JobAccepted } from '../entities.ts';
+import { JobAccepted } from '../common.ts';
 import type { GuildRefSpec } from '../guild-refs.ts';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';

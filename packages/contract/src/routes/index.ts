@@ -1,19 +1,20 @@
 /**
  * The route table: every HTTP route of the API, its auth, schemas and statuses. The API
  * registers and documents its routes from it and the dashboard's client is typed by it. Each
- * resource's routes live in their own file; the table assembles them in one list.
+ * feature's routes live in its folder (`<feature>/routes.ts`, beside its `schemas.ts`); the table
+ * assembles them in one list.
  */
 import type { z } from 'zod';
-import { ErrorBody } from '../errors.ts';
-import { adminRoutes } from './admin.ts';
-import { authRoutes } from './auth.ts';
-import { colorRoleRoutes } from './color-roles.ts';
-import { configRoutes } from './config.ts';
+import { adminRoutes } from '../admin/routes.ts';
+import { authRoutes } from '../auth/routes.ts';
+import { colorRoleRoutes } from '../color-roles/routes.ts';
+import { ErrorBody } from '../common.ts';
+import { configRoutes } from '../config/routes.ts';
+import { healthRoutes } from '../health/routes.ts';
+import { jobRoutes } from '../jobs/routes.ts';
+import { levelingRoutes } from '../leveling/routes.ts';
+import { personalityRoleRoutes } from '../personality-roles/routes.ts';
 import type { RouteDef } from './define.ts';
-import { healthRoutes } from './health.ts';
-import { jobRoutes } from './jobs.ts';
-import { levelingRoutes } from './leveling.ts';
-import { personalityRoleRoutes } from './personality-roles.ts';
 
 export type { ErrorStatus, RouteAuth, RouteDef } from './define.ts';
 

@@ -1,9 +1,10 @@
 import {
+  MAX_LEVEL_ROLES,
   MESSAGE_COOLDOWN_DEFAULT_SEC,
   XP_MULTIPLIER_DEFAULT,
   XP_PER_MESSAGE_DEFAULT,
 } from '@spacecadet/core';
-import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import {
   type LevelingSettingsRow,
@@ -15,8 +16,8 @@ import {
 } from '../schema/leveling.ts';
 
 /**
- * Leveling reads both the API and the worker make: the settings the dashboard shows are the
- * ones XP is earned with.
+ * Leveling reads both the API and the worker make (the settings the dashboard shows are the
+ * ones XP is earned with), and the writes of the dashboard's leveling pages.
  */
 
 export interface StoredLevelingSettings {
@@ -57,6 +58,33 @@ export async function loadLevelingSettings(db: Db, guildId: string): Promise<Sto
     .where(eq(levelingSettings.guildId, guildId))
     .limit(1);
   return storedLevelingSettings(row);
+}
+
+/** Saves the given settings (the others keep their stored or default value); answers all of them. */
+export async function saveLevelingSettings(
+  db: Db,
+  guildId: string,
+  changes: Partial<StoredLevelingSettings>,
+): Promise<StoredLevelingSettings> {
+  const [row] = await db
+    .insert(levelingSettings)
+    .values({ guildId, ...changes })
+    .onConflictDoUpdate({ target: levelingSettings.guildId, set: { ...changes, updatedAt: new Date() } })
+    .returning();
+  return storedLevelingSettings(row);
+}
+
+/** Back to the defaults: the settings row goes; reward roles, boosts and XP stay. */
+export async function deleteLevelingSettings(db: Db, guildId: string): Promise<void> {
+  await db.delete(levelingSettings).where(eq(levelingSettings.guildId, guildId));
+}
+
+/** Turns leveling on: adding a reward role or a boost does, as the dashboard expects. */
+export async function enableLeveling(db: Db, guildId: string): Promise<void> {
+  await db
+    .insert(levelingSettings)
+    .values({ guildId, enabled: true })
+    .onConflictDoUpdate({ target: levelingSettings.guildId, set: { enabled: true, updatedAt: new Date() } });
 }
 
 export interface LeaderboardEntry {
@@ -132,22 +160,59 @@ export async function loadMemberRank(
 }
 
 export interface StoredBoost {
+  id: number;
   multiplier: number;
   /** null = server-wide, `-role:<id>` = a role's boost, else one member's (core's `boostTarget`). */
   userId: string | null;
   expiresAt: Date | null;
 }
 
-/** The guild's boosts, expired ones included (core's `activeBoostMultiplier` skips those). */
+const storedBoostColumns = {
+  id: levelingBoosts.id,
+  multiplier: levelingBoosts.multiplier,
+  userId: levelingBoosts.userId,
+  expiresAt: levelingBoosts.expiresAt,
+};
+
+/**
+ * The guild's boosts, oldest first, expired ones included (core's `activeBoostMultiplier` skips
+ * those).
+ */
 export async function loadLevelingBoosts(db: Db, guildId: string): Promise<StoredBoost[]> {
   return db
-    .select({
-      multiplier: levelingBoosts.multiplier,
-      userId: levelingBoosts.userId,
-      expiresAt: levelingBoosts.expiresAt,
-    })
+    .select(storedBoostColumns)
     .from(levelingBoosts)
-    .where(eq(levelingBoosts.guildId, guildId));
+    .where(eq(levelingBoosts.guildId, guildId))
+    .orderBy(asc(levelingBoosts.id));
+}
+
+export async function addLevelingBoost(
+  db: Db,
+  guildId: string,
+  boost: Omit<StoredBoost, 'id'>,
+): Promise<StoredBoost> {
+  const [row] = await db
+    .insert(levelingBoosts)
+    .values({ guildId, ...boost })
+    .returning(storedBoostColumns);
+  if (!row) throw new Error('Boost insert returned no row');
+  return row;
+}
+
+/** Deletes one boost of the guild; false when it has no such boost. */
+export async function deleteLevelingBoost(db: Db, guildId: string, id: number): Promise<boolean> {
+  const deleted = await db
+    .delete(levelingBoosts)
+    .where(and(eq(levelingBoosts.id, id), eq(levelingBoosts.guildId, guildId)))
+    .returning({ id: levelingBoosts.id });
+  return deleted.length > 0;
+}
+
+/** Deletes the guild's boosts that expired before `cutoff`. */
+export async function deleteBoostsExpiredBefore(db: Db, guildId: string, cutoff: Date): Promise<void> {
+  await db
+    .delete(levelingBoosts)
+    .where(and(eq(levelingBoosts.guildId, guildId), lt(levelingBoosts.expiresAt, cutoff)));
 }
 
 /** The Postgres channel migration 0006's triggers announce a guild's leveling setup changes on. */
@@ -162,19 +227,150 @@ export interface StoredLevelingRole {
   roleId: string | null;
 }
 
+const storedRoleColumns = {
+  id: levelingRoles.id,
+  roleName: levelingRoles.roleName,
+  levelRequired: levelingRoles.levelRequired,
+  isImageRole: levelingRoles.isImageRole,
+  roleId: levelingRoles.roleId,
+};
+
 /** The guild's reward roles, lowest level first (then oldest first). */
 export async function loadLevelingRoles(db: Db, guildId: string): Promise<StoredLevelingRole[]> {
   return db
-    .select({
-      id: levelingRoles.id,
-      roleName: levelingRoles.roleName,
-      levelRequired: levelingRoles.levelRequired,
-      isImageRole: levelingRoles.isImageRole,
-      roleId: levelingRoles.roleId,
-    })
+    .select(storedRoleColumns)
     .from(levelingRoles)
     .where(eq(levelingRoles.guildId, guildId))
     .orderBy(asc(levelingRoles.levelRequired), asc(levelingRoles.id));
+}
+
+/** One reward role of the guild, or null. */
+export async function loadLevelingRole(
+  db: Db,
+  guildId: string,
+  id: number,
+): Promise<StoredLevelingRole | null> {
+  const [row] = await db.select(storedRoleColumns).from(levelingRoles).where(ofGuildRole(guildId, id));
+  return row ?? null;
+}
+
+function ofGuildRole(guildId: string, id: number) {
+  return and(eq(levelingRoles.id, id), eq(levelingRoles.guildId, guildId));
+}
+
+/** The reward role of the guild at this level, other than `except`, if any. */
+async function roleAtLevel(
+  tx: Pick<Db, 'select'>,
+  guildId: string,
+  level: number,
+  except?: number,
+): Promise<StoredLevelingRole | undefined> {
+  const [row] = await tx
+    .select(storedRoleColumns)
+    .from(levelingRoles)
+    .where(
+      and(
+        eq(levelingRoles.guildId, guildId),
+        eq(levelingRoles.levelRequired, level),
+        except === undefined ? undefined : ne(levelingRoles.id, except),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export type NewLevelingRole = Pick<StoredLevelingRole, 'roleName' | 'levelRequired' | 'isImageRole'>;
+
+/**
+ * Adds a pending reward role, unless the guild has `MAX_LEVEL_ROLES` already (`full`) or one at
+ * this level (`levelTaken`, with that role).
+ */
+export async function addLevelingRole(
+  db: Db,
+  guildId: string,
+  role: NewLevelingRole,
+): Promise<
+  | { outcome: 'added'; role: StoredLevelingRole }
+  | { outcome: 'full' }
+  | { outcome: 'levelTaken'; holder: StoredLevelingRole }
+> {
+  return db.transaction(async (tx) => {
+    await lockGuildRoles(tx, guildId);
+    const [existing] = await tx
+      .select({ n: count() })
+      .from(levelingRoles)
+      .where(eq(levelingRoles.guildId, guildId));
+    if ((existing?.n ?? 0) >= MAX_LEVEL_ROLES) return { outcome: 'full' };
+    const holder = await roleAtLevel(tx, guildId, role.levelRequired);
+    if (holder) return { outcome: 'levelTaken', holder };
+    const [row] = await tx
+      .insert(levelingRoles)
+      .values({ guildId, ...role })
+      .returning(storedRoleColumns);
+    if (!row) throw new Error('Level role insert returned no row');
+    return { outcome: 'added', role: row };
+  });
+}
+
+/**
+ * Changes a reward role, unless it is gone (`missing`) or another role holds the new level
+ * (`levelTaken`, with that role). `before` and `after` let the caller see what changed.
+ */
+export async function updateLevelingRole(
+  db: Db,
+  guildId: string,
+  id: number,
+  changes: Partial<NewLevelingRole>,
+): Promise<
+  | { outcome: 'updated'; before: StoredLevelingRole; after: StoredLevelingRole }
+  | { outcome: 'missing' }
+  | { outcome: 'levelTaken'; holder: StoredLevelingRole }
+> {
+  return db.transaction(async (tx) => {
+    await lockGuildRoles(tx, guildId);
+    const [current] = await tx.select(storedRoleColumns).from(levelingRoles).where(ofGuildRole(guildId, id));
+    if (!current) return { outcome: 'missing' };
+    if (changes.levelRequired !== undefined && changes.levelRequired !== current.levelRequired) {
+      const holder = await roleAtLevel(tx, guildId, changes.levelRequired, id);
+      if (holder) return { outcome: 'levelTaken', holder };
+    }
+    if (Object.keys(changes).length === 0) return { outcome: 'updated', before: current, after: current };
+    const [updated] = await tx
+      .update(levelingRoles)
+      .set(changes)
+      .where(ofGuildRole(guildId, id))
+      .returning(storedRoleColumns);
+    if (!updated) return { outcome: 'missing' };
+    return { outcome: 'updated', before: current, after: updated };
+  });
+}
+
+export async function deleteLevelingRole(db: Db, guildId: string, id: number): Promise<void> {
+  await db.delete(levelingRoles).where(ofGuildRole(guildId, id));
+}
+
+/** One guild's reward-role writes at a time, so the cap and the one-role-per-level rule hold. */
+async function lockGuildRoles(tx: Pick<Db, 'execute'>, guildId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`leveling_roles:${guildId}`}))`);
+}
+
+/**
+ * Deletes all of a guild's leveling data in one transaction: settings, reward roles, boosts and
+ * members' XP. Returns the reward roles deleted, whose Discord roles the caller may delete.
+ */
+export async function deleteLevelingData(db: Db, guildId: string): Promise<StoredLevelingRole[]> {
+  return db.transaction(async (tx) => {
+    await lockGuildRoles(tx, guildId);
+    await tx.delete(levelingSettings).where(eq(levelingSettings.guildId, guildId));
+    const roles = await tx
+      .delete(levelingRoles)
+      .where(eq(levelingRoles.guildId, guildId))
+      .returning(storedRoleColumns);
+    await tx.delete(levelingBoosts).where(eq(levelingBoosts.guildId, guildId));
+    await tx.delete(memberXp).where(eq(memberXp.guildId, guildId));
+    await tx.delete(memberDailyXp).where(eq(memberDailyXp.guildId, guildId));
+    return roles;
+  });
 }
 
 /** Records the Discord role made for a reward role; false when the reward role is gone. */
@@ -187,7 +383,7 @@ export async function setLevelingRoleId(
   const rows = await db
     .update(levelingRoles)
     .set({ roleId })
-    .where(and(eq(levelingRoles.id, id), eq(levelingRoles.guildId, guildId)))
+    .where(ofGuildRole(guildId, id))
     .returning({ id: levelingRoles.id });
   return rows.length > 0;
 }

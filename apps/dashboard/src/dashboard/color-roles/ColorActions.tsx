@@ -1,6 +1,6 @@
 import { type ColorRolesMode, MESSAGES } from '@spacecadet/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { SelectField } from '../../ui/Field.tsx';
 import { ErrorBox } from '../ErrorBox.tsx';
@@ -50,11 +50,12 @@ export function ColorActions({
   });
 
   const job = tracker.job;
-  const result = jobResultOf(job);
-  const warningsKey = result?.warnings?.join('\n') ?? '';
+  // A finished job's status keeps its identity across renders (React Query shares unchanged
+  // data), so its warnings reach the page once per run.
+  const warnings = useMemo(() => jobResultOf(job)?.warnings ?? [], [job]);
   useEffect(() => {
-    if (warningsKey !== '') onWarnings(warningsKey.split('\n'));
-  }, [warningsKey, onWarnings]);
+    if (warnings.length > 0) onWarnings(warnings);
+  }, [warnings, onWarnings]);
   const busy = action.isPending || tracker.running;
   // Why the buttons are disabled: no bot stops them all (the page's one Bot not in guild notice
   // sits here, with the invite), no channel only Post.

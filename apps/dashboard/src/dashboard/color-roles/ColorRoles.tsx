@@ -32,7 +32,11 @@ function ColorRolesScreen({ guildId }: { guildId: string }) {
   const [jobWarnings, setJobWarnings] = useState<string[]>([]);
   const onWarnings = useCallback(
     (warnings: string[]) =>
-      setJobWarnings((current) => (current.join('\n') === warnings.join('\n') ? current : warnings)),
+      setJobWarnings((current) =>
+        current.length === warnings.length && current.every((warning, i) => warning === warnings[i])
+          ? current
+          : warnings,
+      ),
     [],
   );
 

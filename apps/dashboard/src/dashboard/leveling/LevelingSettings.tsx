@@ -1,4 +1,8 @@
-import type { LevelingSettings as Settings } from '@spacecadet/contract';
+import {
+  MESSAGE_COOLDOWN_MAX_SEC,
+  type LevelingSettings as Settings,
+  XP_PER_MESSAGE_MAX,
+} from '@spacecadet/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Navigate } from 'react-router';
@@ -29,8 +33,14 @@ import {
 
 const NUMBER_FIELDS = [
   { key: 'xp_multiplier', label: 'XP multiplier', min: 0, max: 100, step: 0.1 },
-  { key: 'xp_per_message', label: 'XP per message', min: 0, max: 1000, step: 1 },
-  { key: 'message_cooldown_sec', label: 'Message cooldown (seconds)', min: 0, max: 600, step: 1 },
+  { key: 'xp_per_message', label: 'XP per message', min: 0, max: XP_PER_MESSAGE_MAX, step: 1 },
+  {
+    key: 'message_cooldown_sec',
+    label: 'Message cooldown (seconds)',
+    min: 0,
+    max: MESSAGE_COOLDOWN_MAX_SEC,
+    step: 1,
+  },
 ] as const;
 const CHANNEL_FIELDS = [
   { key: 'announcement_channel', id: 'lv-announcement', label: 'Announcement channel' },

@@ -1,4 +1,9 @@
-import type { LevelingRole, LevelingSettings } from '@spacecadet/contract';
+import {
+  type LevelingRole,
+  type LevelingSettings,
+  MESSAGE_COOLDOWN_MAX_SEC,
+  XP_PER_MESSAGE_MAX,
+} from '@spacecadet/contract';
 import {
   clampCooldown,
   clampXpPerMessage,
@@ -99,8 +104,8 @@ export function submittedNumber(key: NumberSetting, text: string): number {
 
 const LIMITS: Record<NumberSetting, { max: number | null; unit: string; whole: boolean }> = {
   xp_multiplier: { max: null, unit: '', whole: false },
-  xp_per_message: { max: 1000, unit: ' XP', whole: true },
-  message_cooldown_sec: { max: 600, unit: ' seconds', whole: true },
+  xp_per_message: { max: XP_PER_MESSAGE_MAX, unit: ' XP', whole: true },
+  message_cooldown_sec: { max: MESSAGE_COOLDOWN_MAX_SEC, unit: ' seconds', whole: true },
 };
 
 /**

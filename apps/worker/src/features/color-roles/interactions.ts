@@ -1,6 +1,7 @@
 import {
   buildNaturalsPicker,
   buildShadePicker,
+  COLOR_CUSTOM_ID_PREFIX,
   colorNameMatches,
   type DiscordActionRow,
   parseColorCustomId,
@@ -27,7 +28,7 @@ export const PANEL_OUT_OF_DATE =
  * the shade picker, and a family button or shade whose shades have no roles gives the colour.
  */
 export const colorRoleInteractions: ComponentRoute = {
-  prefix: 'color:',
+  prefix: COLOR_CUSTOM_ID_PREFIX,
   async handle(interaction, deps) {
     const action = parseColorCustomId(interaction.customId);
     const guildId = interaction.guildId;

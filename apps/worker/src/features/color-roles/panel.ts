@@ -1,6 +1,11 @@
 import type { ColorRolesMode } from '@spacecadet/contract';
 import { type JobResult, MESSAGES } from '@spacecadet/contract';
-import { buildColorPanel, buildColorPanelEmbed, toDiscordComponents } from '@spacecadet/core';
+import {
+  buildColorPanel,
+  buildColorPanelEmbed,
+  COLOR_CUSTOM_ID_PREFIX,
+  toDiscordComponents,
+} from '@spacecadet/core';
 import {
   loadColorRolesMode,
   loadPalette,
@@ -19,7 +24,6 @@ import {
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { toPanelColors } from './palette.ts';
 
-const COLOR_CUSTOM_ID_PREFIX = 'color:';
 const PANEL_CHANNEL_MISSING = 'The panel channel no longer exists. Pick another channel.';
 /** How far back to look for a panel a killed run posted but never recorded. */
 const RECENT_MESSAGES = 50;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  MESSAGE_COOLDOWN_MAX_SEC,
   xpBatchesKey,
   xpBatchKey,
   xpCooldownKey,
@@ -8,7 +9,6 @@ import {
   xpUnpricedGuildsKey,
   xpUnpricedKey,
 } from '@spacecadet/contract';
-import { MESSAGE_COOLDOWN_MAX_SEC } from '@spacecadet/core';
 import type { BufferedXp } from '@spacecadet/db/queries/member-xp';
 import type { Redis } from 'ioredis';
 

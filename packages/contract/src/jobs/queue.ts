@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Snowflake } from './id-schemas.ts';
-import { SNOWFLAKE_DIGITS } from './ids.ts';
+import { Snowflake } from '../common.ts';
+import { SNOWFLAKE_DIGITS } from '../ids.ts';
 
 /** The one BullMQ queue the API fills and the worker drains. */
 export const JOB_QUEUE = 'spacecadet-jobs';

@@ -1,17 +1,21 @@
 /** Leveling: settings, reward roles, boosts and their jobs. */
-import { Boost, Leaderboard, LevelingRole, LevelingSettings, LevelingState } from '../entities.ts';
+import { GuildParams } from '../common.ts';
+import { accepted, noContent, ok, route } from '../routes/define.ts';
 import {
+  Boost,
   BoostParams,
   CreateBoostBody,
   CreateLevelingRoleBody,
   CreateRoleBoostBody,
-  GuildParams,
+  Leaderboard,
   LeaderboardQuery,
+  LevelingRole,
   LevelingRoleParams,
+  LevelingSettings,
+  LevelingState,
   PutLevelingBody,
   UpdateLevelingRoleBody,
-} from '../requests.ts';
-import { accepted, noContent, ok, route } from './define.ts';
+} from './schemas.ts';
 
 export const levelingRoutes = {
   getLeveling: route({

@@ -1,7 +1,6 @@
 /** Progress of the jobs the action routes queue. */
-import { JobStatus } from '../entities.ts';
-import { JobParams } from '../requests.ts';
-import { ok, route } from './define.ts';
+import { ok, route } from '../routes/define.ts';
+import { JobParams, JobStatus } from './schemas.ts';
 
 export const jobRoutes = {
   getJob: route({

@@ -1,6 +1,6 @@
 /** Liveness and readiness probes. */
 import { z } from 'zod';
-import { ok, route } from './define.ts';
+import { ok, route } from '../routes/define.ts';
 
 export const healthRoutes = {
   healthz: route({

@@ -1,9 +1,8 @@
 /** Color roles: the palette, its panel channel and the jobs that build them. */
 import { z } from 'zod';
-import { ColorRolesState } from '../entities.ts';
-import { Snowflake } from '../id-schemas.ts';
-import { ChannelBody, ExpandGroupBody, GuildParams } from '../requests.ts';
-import { accepted, ok, route } from './define.ts';
+import { ChannelBody, GuildParams, Snowflake } from '../common.ts';
+import { accepted, ok, route } from '../routes/define.ts';
+import { ColorRolesState, ExpandGroupBody } from './schemas.ts';
 
 export const colorRoleRoutes = {
   getColorRoles: route({

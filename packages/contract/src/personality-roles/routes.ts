@@ -1,16 +1,15 @@
 /** Personality roles: the question catalog, its channel and jobs. */
 import { z } from 'zod';
-import { PersonalityQuestion, PersonalityRolesState } from '../entities.ts';
-import { Snowflake } from '../id-schemas.ts';
+import { ChannelBody, GuildParams, Snowflake } from '../common.ts';
+import { accepted, noContent, ok, route } from '../routes/define.ts';
 import {
-  ChannelBody,
-  GuildParams,
   InitPersonalityBody,
   PersonalityOnboardingBody,
+  PersonalityQuestion,
+  PersonalityRolesState,
   QuestionParams,
   ToggleQuestionBody,
-} from '../requests.ts';
-import { accepted, noContent, ok, route } from './define.ts';
+} from './schemas.ts';
 
 export const personalityRoleRoutes = {
   getPersonalityRoles: route({

@@ -1,16 +1,19 @@
 /** The raw config, the reaction-roles lists and the guild's channels, roles and members (pickers). */
 import { z } from 'zod';
+import { GuildParams } from '../common.ts';
+import { ok, route } from '../routes/define.ts';
 import {
   BotPermissions,
   Channel,
   GuildConfig,
   GuildRole,
+  MemberSearchQuery,
   MemberSummary,
+  PutConfigBody,
+  PutReactionRolesBody,
   ReactionRolesState,
   WriteReceipt,
-} from '../entities.ts';
-import { GuildParams, MemberSearchQuery, PutConfigBody, PutReactionRolesBody } from '../requests.ts';
-import { ok, route } from './define.ts';
+} from './schemas.ts';
 
 export const configRoutes = {
   getConfig: route({

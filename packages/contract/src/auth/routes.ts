@@ -1,8 +1,16 @@
 /** Sign-in (OAuth with PKCE), the session, and the bot install. */
 import { z } from 'zod';
-import { Guild, SessionTokens, SessionUser } from '../entities.ts';
-import { ExchangeBody, GuildParams, InstallCallbackQuery, InstallQuery, InviteQuery } from '../requests.ts';
-import { noContent, none, ok, route } from './define.ts';
+import { GuildParams } from '../common.ts';
+import { noContent, none, ok, route } from '../routes/define.ts';
+import {
+  ExchangeBody,
+  Guild,
+  InstallCallbackQuery,
+  InstallQuery,
+  InviteQuery,
+  SessionTokens,
+  SessionUser,
+} from './schemas.ts';
 
 export const authRoutes = {
   getInviteUrl: route({

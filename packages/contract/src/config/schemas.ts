@@ -1,0 +1,136 @@
+/** The raw config, the reaction-roles lists, and the guild's channels, roles and members for pickers. */
+import { z } from 'zod';
+import { ColorRolesMode } from '../color-roles/schemas.ts';
+import { queryInt, Snowflake, Timestamp } from '../common.ts';
+import { MESSAGES } from '../errors.ts';
+import { SNOWFLAKE_DIGITS } from '../ids.ts';
+import { CONFIG_MAX_DEPTH, checkJsonTree, NOT_BLANK, storableText, Text } from '../inputs.ts';
+
+/** Free JSON object; `color_roles_mode` is the one key the product reads. */
+export const GuildConfigData = z
+  .object({
+    color_roles_mode: z
+      .enum(ColorRolesMode.options, {
+        error: `color_roles_mode must be ${ColorRolesMode.options.join(' or ')}`,
+      })
+      .optional(),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'GuildConfigData' });
+export type GuildConfigData = z.infer<typeof GuildConfigData>;
+
+export const GuildConfig = z
+  .object({ data: GuildConfigData, updated_by: z.string().nullable(), updated_at: Timestamp.nullable() })
+  .meta({ id: 'GuildConfig' });
+export type GuildConfig = z.infer<typeof GuildConfig>;
+
+export const WriteReceipt = z
+  .object({ updated_by: z.string().nullable(), updated_at: Timestamp.nullable() })
+  .meta({ id: 'WriteReceipt' });
+export type WriteReceipt = z.infer<typeof WriteReceipt>;
+
+/**
+ * The raw config body: a JSON object whose strings Postgres can store, nested at most
+ * CONFIG_MAX_DEPTH deep (size is checked by the API against CONFIG_MAX_BYTES). Only writes are
+ * checked, so a config stored before these rules still reads back.
+ */
+export const PutConfigBody = GuildConfigData.superRefine(checkJsonTree).meta({
+  description: `Any JSON object. Every key and string, however deep, must be storable text (no NUL, no unpaired surrogate), and objects and arrays nest at most ${CONFIG_MAX_DEPTH} levels deep (400 otherwise).`,
+});
+
+export const ReactionRoleEntry = z.object({
+  emoji: z.string(),
+  role_id: z.string(),
+  label: z.string().max(80).optional(),
+  description: z.string().max(100).optional(),
+});
+export type ReactionRoleEntry = z.infer<typeof ReactionRoleEntry>;
+
+export const ReactionRolesState = z
+  .object({
+    color_roles: z.array(ReactionRoleEntry),
+    personality_roles: z.array(ReactionRoleEntry),
+    updated_at: Timestamp.nullable(),
+    updated_by: z.string().nullable(),
+  })
+  .meta({ id: 'ReactionRoles' });
+export type ReactionRolesState = z.infer<typeof ReactionRolesState>;
+
+/** The 1-based row of an issue at `[list, index, field]`, for the messages below. */
+const rowOf = (issue: { readonly path?: PropertyKey[] | undefined }) => Number(issue.path?.[1] ?? 0) + 1;
+const rowRequired = (issue: { readonly path?: PropertyKey[] | undefined }) =>
+  MESSAGES.reactionRowRequired(rowOf(issue));
+const rowRoleId = (issue: { readonly path?: PropertyKey[] | undefined }) =>
+  `Row ${rowOf(issue)}: role_id must be a Discord role id`;
+
+/**
+ * A row needs an emoji and a role id (spaces around the id are trimmed). The fields say so, so
+ * OpenAPI shows it; zod gives a message function the issue's whole path, hence the row number.
+ */
+const ReactionRoleRowInput = z.object({
+  emoji: storableText({ error: rowRequired }).max(64).regex(NOT_BLANK, { error: rowRequired }),
+  role_id: storableText({ error: rowRequired })
+    .max(32)
+    .regex(NOT_BLANK, { error: rowRequired })
+    .regex(new RegExp(`^\\s*${SNOWFLAKE_DIGITS}\\s*$`), { error: rowRoleId }),
+  label: Text.max(80).optional(),
+  description: Text.max(100).optional(),
+});
+
+export const PutReactionRolesBody = z
+  .object({
+    color_roles: z.array(ReactionRoleRowInput).max(25, 'At most 25 color roles'),
+    personality_roles: z.array(ReactionRoleRowInput).max(25, 'At most 25 personality roles'),
+  })
+  .meta({ id: 'PutReactionRolesBody' });
+export type PutReactionRolesBody = z.infer<typeof PutReactionRolesBody>;
+
+export const Channel = z.object({ id: Snowflake, name: z.string() });
+export type Channel = z.infer<typeof Channel>;
+
+/** A role of the guild for pickers (@everyone excluded), highest position first. */
+export const GuildRole = z
+  .object({
+    id: Snowflake,
+    name: z.string(),
+    /** RGB as an integer; 0 means no color. */
+    color: z.number().int().min(0),
+    position: z.number().int(),
+    /** Held by an integration (a bot's own role): no one can be given it. */
+    managed: z.boolean(),
+  })
+  .meta({ id: 'GuildRole' });
+export type GuildRole = z.infer<typeof GuildRole>;
+
+/** The bot's server-wide permissions integer (decimal string); core's `missingBotPermissions` reads it. */
+export const BotPermissions = z
+  .object({ permissions: z.string().regex(/^\d{1,20}$/) })
+  .meta({ id: 'BotPermissions' });
+export type BotPermissions = z.infer<typeof BotPermissions>;
+
+/** A member found by the member search, for pickers. */
+export const MemberSummary = z
+  .object({
+    id: Snowflake,
+    username: z.string(),
+    /** Server nickname, else global display name, else username. */
+    display_name: z.string(),
+    /** Discord avatar hash; null for the default avatar. */
+    avatar: z.string().nullable(),
+  })
+  .meta({ id: 'MemberSummary' });
+export type MemberSummary = z.infer<typeof MemberSummary>;
+
+export const MEMBER_SEARCH_LIMIT_DEFAULT = 10;
+export const MEMBER_SEARCH_LIMIT_MAX = 100;
+const MEMBER_QUERY_MESSAGE = 'query is required: the start of a name, or a member id';
+export const MemberSearchQuery = z.object({
+  /** The start of a username or nickname, or a member's id. */
+  query: z
+    .string({ error: MEMBER_QUERY_MESSAGE })
+    .regex(NOT_BLANK, MEMBER_QUERY_MESSAGE)
+    .trim()
+    .min(1, MEMBER_QUERY_MESSAGE)
+    .max(100, 'query is at most 100 characters'),
+  limit: queryInt('limit', 1, MEMBER_SEARCH_LIMIT_MAX, MEMBER_SEARCH_LIMIT_DEFAULT),
+});

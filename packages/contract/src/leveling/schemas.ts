@@ -1,0 +1,177 @@
+/** Leveling: settings, reward roles, boosts and the leaderboard. */
+import { z } from 'zod';
+import { ChannelId, GuildParams, queryInt, Snowflake, snowflake, Timestamp } from '../common.ts';
+import {
+  INT4_MAX,
+  inTimestampRange,
+  NOT_BLANK,
+  SerialIdParam,
+  Text,
+  TIMESTAMP_YEAR_MAX,
+  TIMESTAMP_YEAR_MIN,
+} from '../inputs.ts';
+
+/**
+ * The most XP one message earns and the longest cooldown between counted messages. The API
+ * stores a larger value as these (core's `clampXpPerMessage`, `clampCooldown`).
+ */
+export const XP_PER_MESSAGE_MAX = 1000;
+export const MESSAGE_COOLDOWN_MAX_SEC = 600;
+
+export const LevelingSettings = z
+  .object({
+    enabled: z.boolean(),
+    xp_multiplier: z.number().min(0),
+    announcement_channel: z.string().nullable(),
+    daily_overview_channel: z.string().nullable(),
+    xp_per_message: z.number().int().min(0).max(XP_PER_MESSAGE_MAX),
+    message_cooldown_sec: z.number().int().min(0).max(MESSAGE_COOLDOWN_MAX_SEC),
+  })
+  .meta({ id: 'LevelingSettings' });
+export type LevelingSettings = z.infer<typeof LevelingSettings>;
+
+export const LevelingRole = z
+  .object({
+    id: z.number().int(),
+    role_name: z.string().max(100),
+    level_required: z.number().int().min(0),
+    is_image_role: z.boolean(),
+    role_id: z.string().nullable(),
+  })
+  .meta({ id: 'LevelingRole' });
+export type LevelingRole = z.infer<typeof LevelingRole>;
+
+export const Boost = z
+  .object({
+    id: z.number().int(),
+    multiplier: z.number().min(0),
+    user_id: z.string().nullable(),
+    expires_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'Boost' });
+export type Boost = z.infer<typeof Boost>;
+
+export const LevelingState = z
+  .object({ leveling: LevelingSettings, roles: z.array(LevelingRole), boosts: z.array(Boost) })
+  .meta({ id: 'Leveling' });
+export type LevelingState = z.infer<typeof LevelingState>;
+
+/** One member of the leveling leaderboard: their stored name and avatar, XP, level and progress. */
+export const LeaderboardMember = z
+  .object({
+    user_id: Snowflake,
+    /** The name the member had when they last earned XP; null when never seen. */
+    username: z.string().nullable(),
+    /** Discord avatar hash (CDN `avatars/{user_id}/{avatar}.png`); null for the default avatar. */
+    avatar: z.string().nullable(),
+    xp: z.number().int().min(0),
+    level: z.number().int().min(0),
+    /** 1-based position by XP; ties are ordered by user id. */
+    rank: z.number().int().min(1),
+    /** XP earned since the current level was reached. */
+    xp_into_level: z.number().int().min(0),
+    /** XP the current level takes in all (xp_into_level out of xp_for_next). */
+    xp_for_next: z.number().int().min(0),
+  })
+  .meta({ id: 'LeaderboardMember' });
+export type LeaderboardMember = z.infer<typeof LeaderboardMember>;
+
+export const Leaderboard = z
+  .object({
+    members: z.array(LeaderboardMember),
+    /** Every ranked member (members who left are not ranked). */
+    total: z.number().int().min(0),
+  })
+  .meta({ id: 'Leaderboard' });
+export type Leaderboard = z.infer<typeof Leaderboard>;
+
+const NullableChannel = ChannelId.nullable();
+export const PutLevelingBody = z
+  .object({
+    enabled: z.boolean().optional(),
+    // Clamped rather than refused, as admins expect of these fields: the API stores the clamped value
+    // (packages/core leveling.ts) and answers it, so the dashboard can say what was stored.
+    xp_multiplier: z
+      .number()
+      .max(100, 'XP multiplier must be at most 100')
+      .optional()
+      .meta({ description: 'Below 0 is stored as 0 (XP off)' }),
+    announcement_channel: NullableChannel.optional(),
+    daily_overview_channel: NullableChannel.optional(),
+    xp_per_message: z
+      .number()
+      .optional()
+      .meta({ description: `Rounded and stored clamped to 0..${XP_PER_MESSAGE_MAX}` }),
+    message_cooldown_sec: z
+      .number()
+      .optional()
+      .meta({ description: `Rounded and stored clamped to 0..${MESSAGE_COOLDOWN_MAX_SEC}` }),
+  })
+  .strict()
+  .meta({ id: 'PutLevelingBody' });
+export type PutLevelingBody = z.infer<typeof PutLevelingBody>;
+
+export const LevelingRoleParams = GuildParams.extend({ roleId: SerialIdParam });
+export const BoostParams = GuildParams.extend({ boostId: SerialIdParam });
+
+const ROLE_NAME_BLANK = 'Role name cannot be blank';
+export const CreateLevelingRoleBody = z
+  .object({
+    role_name: Text.regex(NOT_BLANK, ROLE_NAME_BLANK)
+      .trim()
+      .min(1, ROLE_NAME_BLANK)
+      .max(100, 'Role name is at most 100 characters')
+      .default('Level Reward'),
+    level_required: z.number().int().min(0, 'Level required must be at least 0').max(1000).default(1),
+    is_image_role: z.boolean().default(false),
+  })
+  .meta({ id: 'CreateLevelingRoleBody' });
+export const UpdateLevelingRoleBody = z
+  .object({
+    role_name: Text.regex(NOT_BLANK, ROLE_NAME_BLANK)
+      .trim()
+      .min(1, ROLE_NAME_BLANK)
+      .max(100, 'Role name is at most 100 characters')
+      .optional(),
+    level_required: z.number().int().min(0).max(1000).optional(),
+    is_image_role: z.boolean().optional(),
+  })
+  .strict();
+
+const EXPIRES_AT_RANGE = `expires_at must fall between the years ${TIMESTAMP_YEAR_MIN} and ${TIMESTAMP_YEAR_MAX} (UTC)`;
+/**
+ * The UTC year range as a pattern, so OpenAPI shows it: a year 1970-9999, and no offset that
+ * moves 1970-01-01 back into 1969 or 9999-12-31 on into 10000 (on those two days only an offset
+ * of zero is taken, a little stricter than the range itself).
+ */
+const EXPIRES_AT_YEARS =
+  /^(?!1970-01-01T[^Z]*\+(?!00:?00)|9999-12-31T[^Z]*-(?!00:?00))(19[7-9]\d|[2-9]\d{3})-/;
+const ExpiresAt = z.iso
+  .datetime({ offset: true, message: 'expires_at must be an ISO timestamp' })
+  .regex(EXPIRES_AT_YEARS, EXPIRES_AT_RANGE)
+  .refine(inTimestampRange, { message: EXPIRES_AT_RANGE })
+  .meta({
+    description: `In the future (a past time answers 400), within the years ${TIMESTAMP_YEAR_MIN} to ${TIMESTAMP_YEAR_MAX} (UTC); null: never expires`,
+  })
+  .nullable();
+export const CreateBoostBody = z
+  .object({
+    multiplier: z.number().min(0).max(100).default(2),
+    user_id: Snowflake.nullable().default(null),
+    expires_at: ExpiresAt.default(null),
+  })
+  .meta({ id: 'CreateBoostBody' });
+export const CreateRoleBoostBody = z
+  .object({
+    role_id: snowflake('A role boost needs a role id'),
+    multiplier: z.number().min(0).max(100).default(2),
+    expires_at: ExpiresAt.default(null),
+  })
+  .meta({ id: 'CreateRoleBoostBody' });
+
+export const LEADERBOARD_LIMIT_DEFAULT = 25;
+export const LEADERBOARD_LIMIT_MAX = 100;
+export const LeaderboardQuery = z.object({
+  limit: queryInt('limit', 1, LEADERBOARD_LIMIT_MAX, LEADERBOARD_LIMIT_DEFAULT),
+  offset: queryInt('offset', 0, INT4_MAX, 0),
+});
