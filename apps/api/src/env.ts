@@ -1,4 +1,5 @@
 import {
+  isLocalDiscord,
   LOG_LEVELS,
   type LogLevel,
   type MetricsListenConfig,
@@ -178,11 +179,6 @@ export class EnvError extends Error {
   }
 }
 
-function isLocalUrl(url: string): boolean {
-  const host = new URL(url).hostname;
-  return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host === '[::1]';
-}
-
 /** Reads and validates the API's environment; throws EnvError naming each bad variable. */
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const parsed = EnvSchema.safeParse(env);
@@ -194,7 +190,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const warnings: string[] = [];
 
   // Against a local sandbox the sandbox's fixed credentials are the sensible defaults.
-  const sandbox = isLocalUrl(e.DISCORD_API_BASE);
+  const sandbox = isLocalDiscord(e.DISCORD_API_BASE);
   const credential = (name: string, value: string | undefined, sandboxValue: string): string => {
     if (value !== undefined) return value;
     if (sandbox) return sandboxValue;

@@ -1,4 +1,5 @@
 import {
+  isLocalDiscord,
   LOG_LEVELS,
   type LogLevel,
   type MetricsListenConfig,
@@ -95,11 +96,6 @@ export interface WorkerConfig {
 
 export class WorkerConfigError extends Error {
   override name = 'WorkerConfigError';
-}
-
-export function isLocalDiscord(apiBase: string): boolean {
-  const host = new URL(apiBase).hostname;
-  return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
 }
 
 /** Rules that involve more than one variable, reported together with the per-variable ones. */
