@@ -1,9 +1,9 @@
 /**
  * The product reaches Discord's REST through one typed layer per app: the worker through
  * @discordjs/core's `API` (apps/worker/src/discord-rest.ts), the API through its own client
- * (apps/api/src/services/discord.ts, typed by discord-answers.ts beside it). Anywhere else a raw call or a hand cast of Discord's answer
- * (`as APIRole[]`) would give the same object a second, unchecked type. The sandbox stays a test
- * tool: no product source imports it.
+ * (apps/api/src/services/discord.ts, typed by discord-answers.ts beside it). Anywhere else a raw
+ * call or a hand cast of Discord's answer (`as APIRole[]`) would give the same object a second,
+ * unchecked type. The sandbox stays a test tool: no product source imports it.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
