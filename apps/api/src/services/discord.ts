@@ -1,12 +1,5 @@
 import { z } from 'zod';
-import {
-  DiscordChannel,
-  DiscordMember,
-  DiscordPartialGuild,
-  DiscordRole,
-  DiscordTokenResponse,
-  DiscordUser,
-} from './discord-answers.ts';
+import * as answers from './discord-answers.ts';
 
 export type {
   DiscordChannel,
@@ -72,7 +65,11 @@ export class DiscordClient {
   }
 
   /** Authorization-code grant with PKCE. */
-  exchangeCode(code: string, codeVerifier: string, redirectUri: string): Promise<DiscordTokenResponse> {
+  exchangeCode(
+    code: string,
+    codeVerifier: string,
+    redirectUri: string,
+  ): Promise<answers.DiscordTokenResponse> {
     return this.tokenRequest({
       grant_type: 'authorization_code',
       code,
@@ -81,28 +78,30 @@ export class DiscordClient {
     });
   }
 
-  refreshToken(refreshToken: string): Promise<DiscordTokenResponse> {
+  refreshToken(refreshToken: string): Promise<answers.DiscordTokenResponse> {
     return this.tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken });
   }
 
-  getCurrentUser(accessToken: string): Promise<DiscordUser> {
-    return this.request('GET', '/users/@me', { kind: 'bearer', token: accessToken }, DiscordUser);
+  getCurrentUser(accessToken: string): Promise<answers.DiscordUser> {
+    return this.request('GET', '/users/@me', { kind: 'bearer', token: accessToken }, answers.DiscordUser);
   }
 
-  private botUser: Promise<DiscordUser> | null = null;
+  private botUser: Promise<answers.DiscordUser> | null = null;
 
   /** The bot's own user (asked once per process; a failure is asked again next time). */
-  getBotUser(): Promise<DiscordUser> {
-    this.botUser ??= this.request('GET', '/users/@me', { kind: 'bot' }, DiscordUser).catch((error) => {
-      this.botUser = null;
-      throw error;
-    });
+  getBotUser(): Promise<answers.DiscordUser> {
+    this.botUser ??= this.request('GET', '/users/@me', { kind: 'bot' }, answers.DiscordUser).catch(
+      (error) => {
+        this.botUser = null;
+        throw error;
+      },
+    );
     return this.botUser;
   }
 
   /** Every guild of the user: Discord answers at most 200 per call (Nitro users may be in 500), so follow `after`. */
-  async getCurrentUserGuilds(accessToken: string): Promise<DiscordPartialGuild[]> {
-    const guilds: DiscordPartialGuild[] = [];
+  async getCurrentUserGuilds(accessToken: string): Promise<answers.DiscordPartialGuild[]> {
+    const guilds: answers.DiscordPartialGuild[] = [];
     for (let page = 0; page < GUILD_PAGES_MAX; page++) {
       const after = guilds.at(-1)?.id;
       const query = new URLSearchParams({ limit: String(GUILD_PAGE_SIZE), ...(after ? { after } : {}) });
@@ -110,7 +109,7 @@ export class DiscordClient {
         'GET',
         `/users/@me/guilds?${query.toString()}`,
         { kind: 'bearer', token: accessToken },
-        z.array(DiscordPartialGuild),
+        z.array(answers.DiscordPartialGuild),
       );
       guilds.push(...batch);
       if (batch.length < GUILD_PAGE_SIZE) break;
@@ -118,12 +117,12 @@ export class DiscordClient {
     return guilds;
   }
 
-  getGuildChannels(guildId: string): Promise<DiscordChannel[]> {
+  getGuildChannels(guildId: string): Promise<answers.DiscordChannel[]> {
     return this.request(
       'GET',
       `/guilds/${encodeURIComponent(guildId)}/channels`,
       { kind: 'bot' },
-      z.array(DiscordChannel),
+      z.array(answers.DiscordChannel),
     );
   }
 
@@ -132,23 +131,23 @@ export class DiscordClient {
     return this.options.clientId;
   }
 
-  getGuildRoles(guildId: string): Promise<DiscordRole[]> {
+  getGuildRoles(guildId: string): Promise<answers.DiscordRole[]> {
     return this.request(
       'GET',
       `/guilds/${encodeURIComponent(guildId)}/roles`,
       { kind: 'bot' },
-      z.array(DiscordRole),
+      z.array(answers.DiscordRole),
     );
   }
 
   /** Members whose username or nickname starts with `query` (Discord: case-insensitive, limit 1-1000). */
-  searchGuildMembers(guildId: string, query: string, limit: number): Promise<DiscordMember[]> {
+  searchGuildMembers(guildId: string, query: string, limit: number): Promise<answers.DiscordMember[]> {
     const search = new URLSearchParams({ query, limit: String(limit) });
     return this.request(
       'GET',
       `/guilds/${encodeURIComponent(guildId)}/members/search?${search.toString()}`,
       { kind: 'bot' },
-      z.array(DiscordMember),
+      z.array(answers.DiscordMember),
     );
   }
 
@@ -158,13 +157,13 @@ export class DiscordClient {
   }
 
   /** The guild's member of that id, or null when the id names no member of it. */
-  async getGuildMember(guildId: string, userId: string): Promise<DiscordMember | null> {
+  async getGuildMember(guildId: string, userId: string): Promise<answers.DiscordMember | null> {
     try {
       return await this.request(
         'GET',
         `/guilds/${encodeURIComponent(guildId)}/members/${encodeURIComponent(userId)}`,
         { kind: 'bot' },
-        DiscordMember,
+        answers.DiscordMember,
       );
     } catch (error) {
       if (
@@ -209,13 +208,13 @@ export class DiscordClient {
     await this.request('POST', '/oauth2/token/revoke', { kind: 'none' }, z.unknown(), form);
   }
 
-  private tokenRequest(fields: Record<string, string>): Promise<DiscordTokenResponse> {
+  private tokenRequest(fields: Record<string, string>): Promise<answers.DiscordTokenResponse> {
     const form = new URLSearchParams({
       client_id: this.options.clientId,
       client_secret: this.options.clientSecret,
       ...fields,
     });
-    return this.request('POST', '/oauth2/token', { kind: 'none' }, DiscordTokenResponse, form);
+    return this.request('POST', '/oauth2/token', { kind: 'none' }, answers.DiscordTokenResponse, form);
   }
 
   private async request<T extends z.ZodType>(
