@@ -10,6 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
+import { isLocalDiscord } from '@spacecadet/contract';
 import { prettyFactory } from 'pino-pretty';
 import { inheritedEnv } from './env.ts';
 
@@ -190,7 +191,7 @@ const WORKER_READY_WAIT_MS = 30_000;
 
 function runDev(): void {
   const env = devEnv();
-  const useSandbox = /^https?:\/\/(127\.0\.0\.1|localhost)/.test(env.DISCORD_API_BASE ?? '');
+  const useSandbox = isLocalDiscord(env.DISCORD_API_BASE ?? '');
   // Every service started, exited or not: its process group may outlive pnpm (see stopService).
   const services = new Map<string, ChildProcess>();
   let stopping = false;

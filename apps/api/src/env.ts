@@ -1,5 +1,6 @@
 import {
   EnvError,
+  isLocalDiscord,
   LOG_LEVELS,
   type LogLevel,
   type MetricsListenConfig,
@@ -172,11 +173,6 @@ export interface ApiConfig {
 
 export type { MetricsListenConfig };
 
-function isLocalUrl(url: string): boolean {
-  const host = new URL(url).hostname;
-  return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host === '[::1]';
-}
-
 /** Reads and validates the API's environment; throws EnvError naming each bad variable. */
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const parsed = EnvSchema.safeParse(env);
@@ -188,7 +184,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const warnings: string[] = [];
 
   // Against a local sandbox the sandbox's fixed credentials are the sensible defaults.
-  const sandbox = isLocalUrl(e.DISCORD_API_BASE);
+  const sandbox = isLocalDiscord(e.DISCORD_API_BASE);
   const credential = (name: string, value: string | undefined, sandboxValue: string): string => {
     if (value !== undefined) return value;
     if (sandbox) return sandboxValue;

@@ -1,4 +1,4 @@
-import { EnvError, snowflake } from '@spacecadet/contract';
+import { EnvError, isLocalDiscord, snowflake } from '@spacecadet/contract';
 import { z } from 'zod';
 import { DEFAULT_RUNTIME_CONFIG, type RuntimeConfig } from '../src/runtime-config.ts';
 
@@ -30,9 +30,7 @@ export interface DashboardEnv {
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
 function defaultCdnBase(oauthBase: string): string {
-  const host = new URL(oauthBase).hostname;
-  const local = host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
-  return local ? oauthBase : DEFAULT_RUNTIME_CONFIG.cdnBase;
+  return isLocalDiscord(oauthBase) ? oauthBase : DEFAULT_RUNTIME_CONFIG.cdnBase;
 }
 
 /** Reads and validates the dashboard's env; a bad value throws naming the variable. */

@@ -1,16 +1,50 @@
+import { API } from '@discordjs/core/http-only';
 import {
   type APIGuildMember,
   type APIRole,
   type Client,
   DiscordAPIError,
+  REST,
   RESTJSONErrorCodes,
-  Routes,
 } from 'discord.js';
 
 /**
- * Typed wrappers for the few REST calls jobs make. Jobs use REST (not the gateway cache) so
- * any worker process can run any guild's job, whichever shards it holds.
+ * The worker's one way to Discord's REST API: @discordjs/core's typed `API` over the client's
+ * own REST, so every call shares its rate limits and fails with its DiscordAPIError, and every
+ * answer has discord-api-types' type. Jobs use REST (not the gateway cache) so any worker
+ * process can run any guild's job, whichever shards it holds.
  */
+const apis = new WeakMap<Client, API>();
+
+/** The typed API over this client's REST (one per client). */
+export function discordApi(client: Client): API {
+  let api = apis.get(client);
+  if (!api) {
+    api = new API(client.rest);
+    apis.set(client, api);
+  }
+  return api;
+}
+
+/**
+ * Discord does not count any interaction answer against the bot's global limit, but discord.js's
+ * REST client exempts only the first callback: edits of a deferred answer and follow-ups (the
+ * interaction webhook) would queue behind role changes for the global 50 a second, and take
+ * their share of it. They go through a REST client of their own with no global limit (each
+ * webhook's own route limit still holds); the bot token is never sent with them (@discordjs/core
+ * sends interaction webhook calls without auth).
+ */
+const answerApis = new WeakMap<Client, API>();
+
+/** The typed API for interaction answers (edits and follow-ups) of this client. */
+export function interactionAnswerApi(client: Client): API {
+  let api = answerApis.get(client);
+  if (!api) {
+    api = new API(new REST({ ...client.options.rest, globalRequestsPerSecond: Number.POSITIVE_INFINITY }));
+    answerApis.set(client, api);
+  }
+  return api;
+}
 
 export function isDiscordError(error: unknown, ...codes: number[]): error is DiscordAPIError {
   return error instanceof DiscordAPIError && typeof error.code === 'number' && codes.includes(error.code);
@@ -18,12 +52,12 @@ export function isDiscordError(error: unknown, ...codes: number[]): error is Dis
 
 export const DiscordCodes = RESTJSONErrorCodes;
 
-export async function fetchGuildRoles(client: Client, guildId: string): Promise<APIRole[]> {
-  return (await client.rest.get(Routes.guildRoles(guildId))) as APIRole[];
+export function fetchGuildRoles(client: Client, guildId: string): Promise<APIRole[]> {
+  return discordApi(client).guilds.getRoles(guildId);
 }
 
-export async function fetchMember(client: Client, guildId: string, userId: string): Promise<APIGuildMember> {
-  return (await client.rest.get(Routes.guildMember(guildId, userId))) as APIGuildMember;
+export function fetchMember(client: Client, guildId: string, userId: string): Promise<APIGuildMember> {
+  return discordApi(client).guilds.getMember(guildId, userId);
 }
 
 /** Position of the highest role a member holds (0 = only @everyone). */

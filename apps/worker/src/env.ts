@@ -1,5 +1,6 @@
 import {
   EnvError,
+  isLocalDiscord,
   LOG_LEVELS,
   type LogLevel,
   type MetricsListenConfig,
@@ -94,11 +95,6 @@ export interface WorkerConfig {
   /** REPAIR_DELAY_MS: how long a repair after a delete waits for more deletes; null: no repairs on deletes. */
   repairDelayMs: number | null;
   metrics: MetricsListenConfig;
-}
-
-export function isLocalDiscord(apiBase: string): boolean {
-  const host = new URL(apiBase).hostname;
-  return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
 }
 
 /** Rules that involve more than one variable, reported together with the per-variable ones. */

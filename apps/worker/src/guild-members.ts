@@ -1,4 +1,5 @@
-import { type APIGuildMember, type Client, Routes } from 'discord.js';
+import type { APIGuildMember, Client } from 'discord.js';
+import { discordApi } from './discord-rest.ts';
 
 /** Discord's largest page of `GET /guilds/{guild}/members`. */
 export const MEMBERS_PAGE = 1000;
@@ -15,9 +16,7 @@ export async function* guildMemberPages(
 ): AsyncGenerator<APIGuildMember[]> {
   let after = '0';
   for (;;) {
-    const page = (await client.rest.get(Routes.guildMembers(guildId), {
-      query: new URLSearchParams({ limit: String(pageSize), after }),
-    })) as APIGuildMember[];
+    const page = await discordApi(client).guilds.getMembers(guildId, { limit: pageSize, after });
     if (page.length > 0) yield page;
     if (page.length < pageSize) return;
     after = page.reduce(

@@ -4,8 +4,8 @@ import {
   missingChannelPermissions,
   missingPermissionText,
 } from '@spacecadet/contract';
-import { type APIChannel, type APIGuildMember, type APIRole, type Client, Routes } from 'discord.js';
-import { DiscordCodes, isDiscordError } from './discord-rest.ts';
+import type { Client, RESTPatchAPIChannelMessageJSONBody } from 'discord.js';
+import { DiscordCodes, discordApi, isDiscordError } from './discord-rest.ts';
 import { JobFailure } from './jobs/types.ts';
 
 /**
@@ -25,7 +25,7 @@ export async function channelScope(
   const cached = client.channels.cache.get(channelId);
   if (cached && 'guildId' in cached) return cached.guildId === guildId ? 'own' : 'foreign';
   try {
-    const channel = (await client.rest.get(Routes.channel(channelId))) as APIChannel;
+    const channel = await discordApi(client).channels.get(channelId);
     return 'guild_id' in channel && channel.guild_id === guildId ? 'own' : 'foreign';
   } catch (error) {
     if (isDiscordError(error, DiscordCodes.UnknownChannel)) return 'missing';
@@ -61,7 +61,7 @@ export async function deleteGuildMessage(
 ): Promise<void> {
   if ((await channelScope(client, guildId, channelId)) !== 'own') return;
   try {
-    await client.rest.delete(Routes.channelMessage(channelId, messageId));
+    await discordApi(client).channels.deleteMessage(channelId, messageId);
   } catch (error) {
     if (!isDiscordError(error, DiscordCodes.UnknownMessage, DiscordCodes.UnknownChannel)) throw error;
   }
@@ -72,10 +72,10 @@ export async function editGuildMessage(
   client: Client,
   channelId: string,
   messageId: string,
-  body: object,
+  body: RESTPatchAPIChannelMessageJSONBody,
 ): Promise<boolean> {
   try {
-    await client.rest.patch(Routes.channelMessage(channelId, messageId), { body });
+    await discordApi(client).channels.editMessage(channelId, messageId, body);
     return true;
   } catch (error) {
     if (isDiscordError(error, DiscordCodes.UnknownMessage)) return false;
@@ -99,11 +99,12 @@ export async function channelPermissionFailure(
   const botId = client.user?.id;
   try {
     if (!botId) throw new Error('not logged in');
-    const [channels, roles, me] = (await Promise.all([
-      client.rest.get(Routes.guildChannels(guildId)),
-      client.rest.get(Routes.guildRoles(guildId)),
-      client.rest.get(Routes.guildMember(guildId, botId)),
-    ])) as [APIChannel[], APIRole[], APIGuildMember];
+    const api = discordApi(client);
+    const [channels, roles, me] = await Promise.all([
+      api.guilds.getChannels(guildId),
+      api.guilds.getRoles(guildId),
+      api.guilds.getMember(guildId, botId),
+    ]);
     const channel = channels.find((c) => c.id === channelId);
     const overwrites =
       channel && 'permission_overwrites' in channel ? (channel.permission_overwrites ?? []) : [];

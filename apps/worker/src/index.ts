@@ -1,2 +1,2 @@
-export { isLocalDiscord, loadWorkerConfig, type WorkerConfig } from './env.ts';
+export { loadWorkerConfig, type WorkerConfig } from './env.ts';
 export { type RunningWorker, type StartWorkerOptions, startWorker } from './worker.ts';

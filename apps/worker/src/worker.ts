@@ -7,10 +7,11 @@ import { bindRedisPrefix } from '@spacecadet/db/prefix-binding';
 import type { MetricsServer } from '@spacecadet/runtime/metrics-server';
 import { watchRedisDurability } from '@spacecadet/runtime/redis-durability';
 import { Queue } from 'bullmq';
-import { type APIUser, type Client, ClientUser, Events, GatewayCloseCodes, Routes } from 'discord.js';
+import { type APIUser, type Client, ClientUser, Events, GatewayCloseCodes } from 'discord.js';
 import { Redis } from 'ioredis';
 import type { WorkerDeps, WorkerQueue } from './deps.ts';
 import { createDiscordClient, disallowedIntentsMessage } from './discord-client.ts';
+import { discordApi } from './discord-rest.ts';
 import type { WorkerConfig } from './env.ts';
 import type { WorkerFeature } from './features/feature.ts';
 import { hostFeatures } from './features/host.ts';
@@ -53,7 +54,7 @@ export interface RunningWorker {
  * jobs know the bot's id (to find its own messages, its member) in a process that runs no shard.
  */
 async function knowBotUser(client: Client): Promise<void> {
-  const data = (await client.rest.get(Routes.user('@me'))) as APIUser;
+  const data = await discordApi(client).users.getCurrent();
   // discord.js builds it itself on READY; its constructor is not public in the typings.
   const Self = ClientUser as unknown as new (client: Client, data: APIUser) => ClientUser;
   client.user = new Self(client, data);

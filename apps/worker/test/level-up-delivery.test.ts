@@ -1,5 +1,5 @@
 import { levelingRoles, levelingSettings, memberXp, pendingLevelUps } from '@spacecadet/db/schema';
-import type { APIMessage, APIRole } from 'discord.js';
+import type { APIRole } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
@@ -78,8 +78,8 @@ describe('a level-up whose worker dies before celebrating it', () => {
       async () => (await db.select().from(pendingLevelUps)).length === 0,
       30_000,
     );
-    const announced = (guildState(harness.sandbox, STATION).channels.find((c) => c.id === levelUps)
-      ?.messages ?? []) as APIMessage[];
+    const announced =
+      guildState(harness.sandbox, STATION).channels.find((c) => c.id === levelUps)?.messages ?? [];
     expect(announced.map((m) => m.content)).toEqual([`🎉 <@${nia}> reached **level 1**!`]);
     expect(memberRoles(harness.sandbox, STATION, nia)).toContain(reward.id);
   }, 300_000);

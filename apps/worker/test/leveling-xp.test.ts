@@ -14,7 +14,7 @@ import {
   memberDailyXp,
   memberXp,
 } from '@spacecadet/db/schema';
-import type { APIMessage, APIRole } from 'discord.js';
+import type { APIRole } from 'discord.js';
 import { and, eq, sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -109,8 +109,7 @@ describe('members earning XP by chatting', () => {
       return row;
     });
   const announcements = () =>
-    (guildState(harness.sandbox, STATION).channels.find((c) => c.id === levelUps)?.messages ??
-      []) as APIMessage[];
+    guildState(harness.sandbox, STATION).channels.find((c) => c.id === levelUps)?.messages ?? [];
 
   beforeAll(async () => {
     harness = await startHarness();

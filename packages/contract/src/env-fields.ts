@@ -73,3 +73,15 @@ export function metricsListenConfig(values: {
     token: values.METRICS_TOKEN ?? null,
   };
 }
+
+/** Hosts that are this machine, as `new URL(...).hostname` spells them. */
+const LOCAL_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Whether a Discord base URL (DISCORD_API_BASE, DISCORD_OAUTH_BASE) is on this machine, i.e. the
+ * sandbox: then its fixed credentials are the defaults, and the dashboard takes its CDN paths
+ * from it. A URL that does not parse is not local.
+ */
+export function isLocalDiscord(baseUrl: string): boolean {
+  return URL.canParse(baseUrl) && LOCAL_HOSTS.has(new URL(baseUrl).hostname);
+}

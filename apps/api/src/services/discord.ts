@@ -1,70 +1,20 @@
 import { z } from 'zod';
+import * as answers from './discord-answers.ts';
+
+export type {
+  DiscordChannel,
+  DiscordMember,
+  DiscordPartialGuild,
+  DiscordRole,
+  DiscordTokenResponse,
+  DiscordUser,
+} from './discord-answers.ts';
 
 /**
- * A small typed client for the few Discord calls the API makes. Every response is parsed with
- * zod, so a surprise from Discord (or the sandbox) is an error here, not a crash further on.
+ * A small typed client for the few Discord calls the API makes, typed by discord-api-types
+ * (discord-answers.ts). Every response is parsed, so a surprise from Discord (or the sandbox)
+ * is an error here, not a crash further on.
  */
-
-export const DiscordTokenResponse = z.object({
-  access_token: z.string().min(1),
-  token_type: z.string(),
-  expires_in: z.number().positive(),
-  refresh_token: z.string().min(1),
-  scope: z.string().optional(),
-});
-export type DiscordTokenResponse = z.infer<typeof DiscordTokenResponse>;
-
-export const DiscordUser = z.object({
-  id: z.string(),
-  username: z.string(),
-  discriminator: z.string().default('0'),
-  avatar: z.string().nullable().default(null),
-});
-export type DiscordUser = z.infer<typeof DiscordUser>;
-
-export const DiscordPartialGuild = z.object({
-  id: z.string(),
-  name: z.string(),
-  icon: z.string().nullable().default(null),
-  owner: z.boolean().default(false),
-  permissions: z.string().default('0'),
-});
-export type DiscordPartialGuild = z.infer<typeof DiscordPartialGuild>;
-
-export const DiscordChannel = z.object({
-  id: z.string(),
-  type: z.number().int(),
-  name: z.string().nullable().optional(),
-  position: z.number().int().optional(),
-  guild_id: z.string().optional(),
-  permission_overwrites: z
-    .array(z.object({ id: z.string(), type: z.number().int(), allow: z.string(), deny: z.string() }))
-    .default([]),
-});
-export type DiscordChannel = z.infer<typeof DiscordChannel>;
-
-export const DiscordRole = z.object({
-  id: z.string(),
-  name: z.string(),
-  color: z.number().int().min(0).default(0),
-  position: z.number().int().default(0),
-  managed: z.boolean().default(false),
-  /** The role's permissions integer, a decimal string. */
-  permissions: z.string().regex(/^\d+$/).default('0'),
-});
-export type DiscordRole = z.infer<typeof DiscordRole>;
-
-export const DiscordMember = z.object({
-  user: z.object({
-    id: z.string(),
-    username: z.string(),
-    global_name: z.string().nullable().optional(),
-    avatar: z.string().nullable().default(null),
-  }),
-  nick: z.string().nullable().optional(),
-  roles: z.array(z.string()).default([]),
-});
-export type DiscordMember = z.infer<typeof DiscordMember>;
 
 const DiscordErrorBody = z.object({
   error: z.string().optional(),
@@ -115,7 +65,11 @@ export class DiscordClient {
   }
 
   /** Authorization-code grant with PKCE. */
-  exchangeCode(code: string, codeVerifier: string, redirectUri: string): Promise<DiscordTokenResponse> {
+  exchangeCode(
+    code: string,
+    codeVerifier: string,
+    redirectUri: string,
+  ): Promise<answers.DiscordTokenResponse> {
     return this.tokenRequest({
       grant_type: 'authorization_code',
       code,
@@ -124,28 +78,30 @@ export class DiscordClient {
     });
   }
 
-  refreshToken(refreshToken: string): Promise<DiscordTokenResponse> {
+  refreshToken(refreshToken: string): Promise<answers.DiscordTokenResponse> {
     return this.tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken });
   }
 
-  getCurrentUser(accessToken: string): Promise<DiscordUser> {
-    return this.request('GET', '/users/@me', { kind: 'bearer', token: accessToken }, DiscordUser);
+  getCurrentUser(accessToken: string): Promise<answers.DiscordUser> {
+    return this.request('GET', '/users/@me', { kind: 'bearer', token: accessToken }, answers.DiscordUser);
   }
 
-  private botUser: Promise<DiscordUser> | null = null;
+  private botUser: Promise<answers.DiscordUser> | null = null;
 
   /** The bot's own user (asked once per process; a failure is asked again next time). */
-  getBotUser(): Promise<DiscordUser> {
-    this.botUser ??= this.request('GET', '/users/@me', { kind: 'bot' }, DiscordUser).catch((error) => {
-      this.botUser = null;
-      throw error;
-    });
+  getBotUser(): Promise<answers.DiscordUser> {
+    this.botUser ??= this.request('GET', '/users/@me', { kind: 'bot' }, answers.DiscordUser).catch(
+      (error) => {
+        this.botUser = null;
+        throw error;
+      },
+    );
     return this.botUser;
   }
 
   /** Every guild of the user: Discord answers at most 200 per call (Nitro users may be in 500), so follow `after`. */
-  async getCurrentUserGuilds(accessToken: string): Promise<DiscordPartialGuild[]> {
-    const guilds: DiscordPartialGuild[] = [];
+  async getCurrentUserGuilds(accessToken: string): Promise<answers.DiscordPartialGuild[]> {
+    const guilds: answers.DiscordPartialGuild[] = [];
     for (let page = 0; page < GUILD_PAGES_MAX; page++) {
       const after = guilds.at(-1)?.id;
       const query = new URLSearchParams({ limit: String(GUILD_PAGE_SIZE), ...(after ? { after } : {}) });
@@ -153,7 +109,7 @@ export class DiscordClient {
         'GET',
         `/users/@me/guilds?${query.toString()}`,
         { kind: 'bearer', token: accessToken },
-        z.array(DiscordPartialGuild),
+        z.array(answers.DiscordPartialGuild),
       );
       guilds.push(...batch);
       if (batch.length < GUILD_PAGE_SIZE) break;
@@ -161,12 +117,12 @@ export class DiscordClient {
     return guilds;
   }
 
-  getGuildChannels(guildId: string): Promise<DiscordChannel[]> {
+  getGuildChannels(guildId: string): Promise<answers.DiscordChannel[]> {
     return this.request(
       'GET',
       `/guilds/${encodeURIComponent(guildId)}/channels`,
       { kind: 'bot' },
-      z.array(DiscordChannel),
+      z.array(answers.DiscordChannel),
     );
   }
 
@@ -175,23 +131,23 @@ export class DiscordClient {
     return this.options.clientId;
   }
 
-  getGuildRoles(guildId: string): Promise<DiscordRole[]> {
+  getGuildRoles(guildId: string): Promise<answers.DiscordRole[]> {
     return this.request(
       'GET',
       `/guilds/${encodeURIComponent(guildId)}/roles`,
       { kind: 'bot' },
-      z.array(DiscordRole),
+      z.array(answers.DiscordRole),
     );
   }
 
   /** Members whose username or nickname starts with `query` (Discord: case-insensitive, limit 1-1000). */
-  searchGuildMembers(guildId: string, query: string, limit: number): Promise<DiscordMember[]> {
+  searchGuildMembers(guildId: string, query: string, limit: number): Promise<answers.DiscordMember[]> {
     const search = new URLSearchParams({ query, limit: String(limit) });
     return this.request(
       'GET',
       `/guilds/${encodeURIComponent(guildId)}/members/search?${search.toString()}`,
       { kind: 'bot' },
-      z.array(DiscordMember),
+      z.array(answers.DiscordMember),
     );
   }
 
@@ -201,13 +157,13 @@ export class DiscordClient {
   }
 
   /** The guild's member of that id, or null when the id names no member of it. */
-  async getGuildMember(guildId: string, userId: string): Promise<DiscordMember | null> {
+  async getGuildMember(guildId: string, userId: string): Promise<answers.DiscordMember | null> {
     try {
       return await this.request(
         'GET',
         `/guilds/${encodeURIComponent(guildId)}/members/${encodeURIComponent(userId)}`,
         { kind: 'bot' },
-        DiscordMember,
+        answers.DiscordMember,
       );
     } catch (error) {
       if (
@@ -252,13 +208,13 @@ export class DiscordClient {
     await this.request('POST', '/oauth2/token/revoke', { kind: 'none' }, z.unknown(), form);
   }
 
-  private tokenRequest(fields: Record<string, string>): Promise<DiscordTokenResponse> {
+  private tokenRequest(fields: Record<string, string>): Promise<answers.DiscordTokenResponse> {
     const form = new URLSearchParams({
       client_id: this.options.clientId,
       client_secret: this.options.clientSecret,
       ...fields,
     });
-    return this.request('POST', '/oauth2/token', { kind: 'none' }, DiscordTokenResponse, form);
+    return this.request('POST', '/oauth2/token', { kind: 'none' }, answers.DiscordTokenResponse, form);
   }
 
   private async request<T extends z.ZodType>(

@@ -1,5 +1,5 @@
-import { Routes } from 'discord.js';
 import type { WorkerDeps } from '../deps.ts';
+import { discordApi } from '../discord-rest.ts';
 import { errorFields } from '../logger.ts';
 import type { SlashCommand } from './types.ts';
 
@@ -18,9 +18,10 @@ export async function registerSlashCommands(
     return;
   }
   try {
-    await client.rest.put(Routes.applicationCommands(applicationId), {
-      body: commands.map((command) => command.data),
-    });
+    await discordApi(client).applicationCommands.bulkOverwriteGlobalCommands(
+      applicationId,
+      commands.map((command) => command.data),
+    );
     logger.info({ commands: commands.map((command) => command.data.name) }, 'slash commands registered');
   } catch (error) {
     logger.error(errorFields(error), 'slash command registration failed');

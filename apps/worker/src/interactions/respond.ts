@@ -1,12 +1,10 @@
 import {
   type APIActionRowComponent,
   type APIComponentInMessageActionRow,
-  type Client,
   MessageFlags,
-  REST,
   type RepliableInteraction,
-  Routes,
 } from 'discord.js';
+import { interactionAnswerApi } from '../discord-rest.ts';
 import type { PanelInteraction } from './types.ts';
 
 export interface EphemeralAnswer {
@@ -85,36 +83,23 @@ export async function answerEphemeral(
   }
 }
 
-/**
- * Discord does not count any interaction answer against the bot's global limit, but discord.js's
- * REST client exempts only the first callback: edits of a deferred answer and follow-ups (the
- * interaction webhook) would queue behind role changes for the global 50 a second, and take
- * their share of it. They go through a REST client of their own with no global limit (each
- * webhook's own route limit still holds); the bot token is never sent with them.
- */
-const answerClients = new WeakMap<Client, REST>();
-
-function answerRest(client: Client): REST {
-  let rest = answerClients.get(client);
-  if (!rest) {
-    rest = new REST({ ...client.options.rest, globalRequestsPerSecond: Number.POSITIVE_INFINITY });
-    answerClients.set(client, rest);
-  }
-  return rest;
-}
-
 /** Edits the deferred (or first) answer of `interaction`. */
 export async function editAnswer(interaction: RepliableInteraction, answer: EphemeralAnswer): Promise<void> {
-  await answerRest(interaction.client).patch(
-    Routes.webhookMessage(interaction.applicationId, interaction.token),
-    { auth: false, body: { content: answer.content, components: answer.components ?? [] } },
+  await interactionAnswerApi(interaction.client).interactions.editReply(
+    interaction.applicationId,
+    interaction.token,
+    { content: answer.content, components: answer.components ?? [] },
   );
 }
 
 /** One more ephemeral message after the interaction has been answered. */
 export async function followUpEphemeral(interaction: RepliableInteraction, content: string): Promise<void> {
-  await answerRest(interaction.client).post(Routes.webhook(interaction.applicationId, interaction.token), {
-    auth: false,
-    body: { content, flags: MessageFlags.Ephemeral },
-  });
+  await interactionAnswerApi(interaction.client).webhooks.execute(
+    interaction.applicationId,
+    interaction.token,
+    {
+      content,
+      flags: MessageFlags.Ephemeral,
+    },
+  );
 }

@@ -1,7 +1,7 @@
 import { rolesCreatingKey } from '@spacecadet/contract';
-import { type APIRole, Routes } from 'discord.js';
+import type { APIRole } from 'discord.js';
 import type { Redis } from 'ioredis';
-import { DiscordCodes, isDiscordError } from '../discord-rest.ts';
+import { DiscordCodes, discordApi, isDiscordError } from '../discord-rest.ts';
 import { type JobContext, JobFailure } from '../jobs/types.ts';
 
 /**
@@ -142,10 +142,11 @@ export async function createMarkedRole(
   const guildId = context.payload.guild_id;
   await markRolePending(redis, feature, guildId, target);
   try {
-    const role = (await client.rest.post(Routes.guildRoles(guildId), {
-      body: { name: target.name, color: target.color, permissions: '0', hoist: false, mentionable: false },
-      reason: `Space Cadet: ${purpose}`,
-    })) as APIRole;
+    const role = await discordApi(client).guilds.createRole(
+      guildId,
+      { name: target.name, color: target.color, permissions: '0', hoist: false, mentionable: false },
+      { reason: `Space Cadet: ${purpose}` },
+    );
     return role.id;
   } catch (error) {
     if (isDiscordError(error, DiscordCodes.MaximumNumberOfGuildRolesReached)) {

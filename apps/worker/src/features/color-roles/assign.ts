@@ -1,8 +1,8 @@
 import { lastColorPickKey, memberPickLockKey } from '@spacecadet/contract';
 import type { StoredColor } from '@spacecadet/db/queries/color-roles';
-import { PermissionFlagsBits, Routes } from 'discord.js';
+import { PermissionFlagsBits } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
-import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
+import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts';
 import {
   clickMemberRoleIds,
   DEFAULT_GROUP,
@@ -241,11 +241,11 @@ async function swapColorRole(
     // known (a colour, or none after a remove).
     const alreadyHeld = payloadRoles.includes(roleId) && (last === null || last === roleId);
     if (!alreadyHeld) {
-      await client.rest.put(Routes.guildMemberRole(guildId, userId, roleId), { reason: REASON });
+      await discordApi(client).guilds.addRoleToMember(guildId, userId, roleId, { reason: REASON });
     }
     for (const other of heldColorRoles(payloadRoles, last, colorRoles)) {
       if (other !== roleId) {
-        await client.rest.delete(Routes.guildMemberRole(guildId, userId, other), { reason: REASON });
+        await discordApi(client).guilds.removeRoleFromMember(guildId, userId, other, { reason: REASON });
       }
     }
     await redis.set(lastKey, roleId, 'EX', LAST_COLOR_TTL_SECONDS);
@@ -277,7 +277,9 @@ async function removeHeldColors(
   if (held.length === 0) return { result: 'none' };
   for (const roleId of held) {
     try {
-      await client.rest.delete(Routes.guildMemberRole(guildId, userId, roleId), { reason: REMOVE_REASON });
+      await discordApi(client).guilds.removeRoleFromMember(guildId, userId, roleId, {
+        reason: REMOVE_REASON,
+      });
     } catch (error) {
       if (isDiscordError(error, DiscordCodes.MissingPermissions))
         return { result: 'missing-permissions', roleId };
@@ -320,7 +322,7 @@ export async function moveMemberColor(
       const last = await redis.get(lastKey);
       if (last === NO_COLOR_RECORD || (last !== null && currentRoleIds.has(last))) return 'chose-since';
       try {
-        await client.rest.put(Routes.guildMemberRole(guildId, userId, successorRoleId), { reason });
+        await discordApi(client).guilds.addRoleToMember(guildId, userId, successorRoleId, { reason });
       } catch (error) {
         if (isDiscordError(error, DiscordCodes.UnknownMember)) return 'left';
         if (isDiscordError(error, DiscordCodes.MissingPermissions)) return 'missing-permissions';

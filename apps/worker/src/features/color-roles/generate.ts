@@ -7,8 +7,8 @@ import {
   setColorRoleId,
   setShadeRoleId,
 } from '@spacecadet/db/queries/color-roles';
-import { type APIRole, DiscordAPIError, Routes } from 'discord.js';
-import { fetchGuildRoles, fetchMember, highestRolePosition } from '../../discord-rest.ts';
+import { type APIRole, DiscordAPIError } from 'discord.js';
+import { discordApi, fetchGuildRoles, fetchMember, highestRolePosition } from '../../discord-rest.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import {
   adoptOrphansWithinCap,
@@ -167,7 +167,7 @@ export async function placeAndCheckRoles(context: JobContext): Promise<string[]>
   const moves = colorRolePlacement(roles, guildId, me.roles, ids);
   if (moves.length > 0) {
     try {
-      await client.rest.patch(Routes.guildRoles(guildId), { body: moves, reason: ROLE_REASON });
+      await discordApi(client).guilds.setRolePositions(guildId, moves, { reason: ROLE_REASON });
       context.log.info({ moved: moves.length }, 'color roles moved below the bot role');
     } catch (error) {
       // Roles exist by now: a refused move (permissions, a concurrent edit) is a warning, not a failure.

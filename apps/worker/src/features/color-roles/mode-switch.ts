@@ -1,7 +1,6 @@
 import type { ColorRolesMode } from '@spacecadet/contract';
 import { loadPalette, setColorRoleId, setShadeRoleId } from '@spacecadet/db/queries/color-roles';
-import { Routes } from 'discord.js';
-import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
+import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts';
 import { guildMembers } from '../../guild-members.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { moveMemberColor } from './assign.ts';
@@ -85,7 +84,7 @@ export async function retireOtherModeRoles(
     if (role.successorRoleId === null || failedSuccessors.has(role.successorRoleId)) continue;
     if (existingRoleIds.has(role.roleId)) {
       try {
-        await client.rest.delete(Routes.guildRole(guildId, role.roleId), { reason: ROLE_REASON });
+        await discordApi(client).guilds.deleteRole(guildId, role.roleId, { reason: ROLE_REASON });
         result.deleted += 1;
       } catch (error) {
         if (isDiscordError(error, DiscordCodes.MissingPermissions)) {

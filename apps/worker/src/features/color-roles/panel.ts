@@ -13,8 +13,8 @@ import {
   type StoredColor,
   savePanelMessage,
 } from '@spacecadet/db/queries/color-roles';
-import { type APIMessage, type Client, Routes } from 'discord.js';
-import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
+import type { APIMessage, Client } from 'discord.js';
+import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts';
 import {
   channelPermissionFailure,
   deleteGuildMessage,
@@ -69,7 +69,7 @@ export async function postColorPanel(context: JobContext): Promise<JobResult> {
       summary = 'Color panel updated.';
     } else {
       await context.progress(60);
-      const message = (await client.rest.post(Routes.channelMessages(channelId), { body })) as APIMessage;
+      const message = await discordApi(client).channels.createMessage(channelId, body);
       messageId = message.id;
       summary = 'Color panel posted.';
     }
@@ -116,9 +116,7 @@ async function findUnrecordedPanel(client: Client, channelId: string): Promise<s
   if (!botId) return null;
   let messages: APIMessage[];
   try {
-    messages = (await client.rest.get(Routes.channelMessages(channelId), {
-      query: new URLSearchParams({ limit: String(RECENT_MESSAGES) }),
-    })) as APIMessage[];
+    messages = await discordApi(client).channels.getMessages(channelId, { limit: RECENT_MESSAGES });
   } catch (error) {
     // Without history access the best we can do is post; a missing channel is reported by the caller.
     if (isDiscordError(error, DiscordCodes.UnknownChannel)) throw error;

@@ -1,7 +1,7 @@
 import type { JobResult } from '@spacecadet/contract';
 import { loadColorRolesMode, loadPalette, loadPanelLocation } from '@spacecadet/db/queries/color-roles';
-import { type Client, Routes } from 'discord.js';
-import { DiscordCodes, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
+import type { Client } from 'discord.js';
+import { DiscordCodes, discordApi, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { ensureColorRoles, placeAndCheckRoles } from './generate.ts';
 import { postColorPanel } from './panel.ts';
@@ -58,7 +58,7 @@ export async function repairColorRoles(context: JobContext): Promise<JobResult> 
 /** Whether the message is still there (a channel that is gone has none). */
 async function messageExists(client: Client, channelId: string, messageId: string): Promise<boolean> {
   try {
-    await client.rest.get(Routes.channelMessage(channelId, messageId));
+    await discordApi(client).channels.getMessage(channelId, messageId);
     return true;
   } catch (error) {
     if (isDiscordError(error, DiscordCodes.UnknownMessage, DiscordCodes.UnknownChannel)) return false;

@@ -7,8 +7,8 @@ import {
   setColorRoleId,
   setShadeRoleId,
 } from '@spacecadet/db/queries/color-roles';
-import { type APIRole, Routes } from 'discord.js';
-import { DiscordCodes, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
+import type { APIRole } from 'discord.js';
+import { DiscordCodes, discordApi, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
 import { deleteGuildMessage } from '../../guild-scope.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { clearPendingRole, findOrphanRole, loadPendingRoles } from '../../roles/pending-roles.ts';
@@ -54,7 +54,7 @@ export async function resetColorRoles(context: JobContext): Promise<JobResult> {
   for (const [index, entry] of work.entries()) {
     if (entry.roleId === null) continue;
     try {
-      await client.rest.delete(Routes.guildRole(guildId, entry.roleId), { reason: ROLE_REASON });
+      await discordApi(client).guilds.deleteRole(guildId, entry.roleId, { reason: ROLE_REASON });
       deleted += 1;
     } catch (error) {
       if (isDiscordError(error, DiscordCodes.MissingPermissions)) {

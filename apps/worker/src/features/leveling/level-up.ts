@@ -5,8 +5,8 @@ import {
   markLevelUpAnnouncing,
   type PendingLevelUp,
 } from '@spacecadet/db/queries/member-xp';
-import { Routes } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
+import { discordApi } from '../../discord-rest.ts';
 import { channelScope } from '../../guild-scope.ts';
 import { errorFields } from '../../logger.ts';
 import { recentMessages } from './overview.ts';
@@ -39,9 +39,10 @@ export async function deliverLevelUps(
     try {
       if (announce && channelId && !(await announced(deps, channelId, up))) {
         if (!(await markLevelUpAnnouncing(deps.db, up))) continue;
-        await deps.client.rest.post(Routes.channelMessages(channelId), {
-          body: levelUpAnnouncement(up.userId, up.level),
-        });
+        await discordApi(deps.client).channels.createMessage(
+          channelId,
+          levelUpAnnouncement(up.userId, up.level),
+        );
       }
       await grantLevelRewards(deps, guildId, up.userId, up.level);
       await finishLevelUp(deps.db, up);

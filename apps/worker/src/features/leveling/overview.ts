@@ -6,9 +6,9 @@ import {
   previousUtcDay,
 } from '@spacecadet/core';
 import { loadDailyOverview, loadLevelingSettings, wantsDailyOverview } from '@spacecadet/db/queries/leveling';
-import { type APIMessage, type Client, channelMention, Routes } from 'discord.js';
+import { type APIMessage, type Client, channelMention } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
-import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
+import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts';
 import { channelPermissionFailure, requireGuildChannel } from '../../guild-scope.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { matchDailyOverviewSchedule } from './overview-schedule.ts';
@@ -85,7 +85,7 @@ async function postOverview(context: JobContext, channelId: string, day: string)
   const { db, client } = context.deps;
   const overview = await loadDailyOverview(db, context.payload.guild_id, day, LEVELING_TOP_COUNT);
   try {
-    await client.rest.post(Routes.channelMessages(channelId), { body: buildDailyOverviewMessage(overview) });
+    await discordApi(client).channels.createMessage(channelId, buildDailyOverviewMessage(overview));
   } catch (error) {
     if (isDiscordError(error, DiscordCodes.MissingAccess, DiscordCodes.MissingPermissions)) {
       throw await channelPermissionFailure(
@@ -116,9 +116,7 @@ async function findPostedOverview(deps: WorkerDeps, channelId: string, day: stri
 
 /** The channel's latest messages, newest first. */
 export async function recentMessages(client: Client, channelId: string): Promise<APIMessage[]> {
-  return (await client.rest.get(Routes.channelMessages(channelId), {
-    query: new URLSearchParams({ limit: String(RECENT_MESSAGES) }),
-  })) as APIMessage[];
+  return discordApi(client).channels.getMessages(channelId, { limit: RECENT_MESSAGES });
 }
 
 async function waitPastMidnight(): Promise<void> {

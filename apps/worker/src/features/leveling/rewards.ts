@@ -1,8 +1,8 @@
 import { rewardRolesForLevel } from '@spacecadet/core';
 import { loadLevelingRoles, type StoredLevelingRole } from '@spacecadet/db/queries/leveling';
-import { type APIGuildMember, type Client, Routes } from 'discord.js';
+import type { APIGuildMember, Client } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
-import { DiscordCodes, fetchMember, isDiscordError } from '../../discord-rest.ts';
+import { DiscordCodes, discordApi, fetchMember, isDiscordError } from '../../discord-rest.ts';
 
 /** Names this feature's job lock and its marks of role creates in flight. */
 export const LEVELING_FEATURE = 'leveling';
@@ -51,7 +51,7 @@ export async function addMissingRoles(
   for (const roleId of wanted) {
     if (has.has(roleId)) continue;
     try {
-      await client.rest.put(Routes.guildMemberRole(guildId, userId, roleId), { reason: REWARD_REASON });
+      await discordApi(client).guilds.addRoleToMember(guildId, userId, roleId, { reason: REWARD_REASON });
       outcome.added += 1;
     } catch (error) {
       if (isDiscordError(error, DiscordCodes.UnknownMember, DiscordCodes.UnknownUser)) {

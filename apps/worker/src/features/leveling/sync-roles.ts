@@ -5,8 +5,8 @@ import {
   type StoredLevelingRole,
   setLevelingRoleId,
 } from '@spacecadet/db/queries/leveling';
-import { type APIRole, PermissionFlagsBits, Routes } from 'discord.js';
-import { DiscordCodes, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
+import { type APIRole, PermissionFlagsBits } from 'discord.js';
+import { DiscordCodes, discordApi, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { type GuildRolesView, guildRolesViewByRest, roleAboveBotWarning } from '../../roles/guild-roles.ts';
 import {
@@ -153,7 +153,7 @@ async function ensureRewardRoles(
     if (!kept) {
       // The reward role was deleted while this run created its Discord role: that goes too.
       try {
-        await client.rest.delete(Routes.guildRole(guildId, roleId), {
+        await discordApi(client).guilds.deleteRole(guildId, roleId, {
           reason: 'Space Cadet: reward removed',
         });
       } catch (error) {
@@ -212,8 +212,7 @@ async function matchNamesAndPermissions(
     if (Object.keys(body).length === 0) continue;
     if (!view.botCanManageRoles) continue;
     try {
-      await client.rest.patch(Routes.guildRole(guildId, reward.roleId), {
-        body,
+      await discordApi(client).guilds.editRole(guildId, reward.roleId, body, {
         reason: 'Space Cadet: level reward role',
       });
       if (body.name !== undefined) outcome.renamed += 1;

@@ -9,8 +9,8 @@ import {
   type StoredPersonalityQuestion,
   savePersonalityMessage,
 } from '@spacecadet/db/queries/personality-roles';
-import { type APIMessage, type Client, Routes } from 'discord.js';
-import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
+import type { APIMessage, Client, RESTPostAPIChannelMessageJSONBody } from 'discord.js';
+import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts';
 import {
   channelPermissionFailure,
   deleteGuildMessage,
@@ -80,7 +80,11 @@ export async function syncPersonalityMessages(
    * Posts the question's message, unless a run killed after posting it (and before recording
    * it) left one in the channel: that one is kept, edited if stale, so no retry posts twice.
    */
-  const post = async (question: StoredPersonalityQuestion, body: object, wanted: string): Promise<string> => {
+  const post = async (
+    question: StoredPersonalityQuestion,
+    body: RESTPostAPIChannelMessageJSONBody,
+    wanted: string,
+  ): Promise<string> => {
     const unrecorded = findUnrecorded(recent.messages, question, client.user?.id);
     if (unrecorded) {
       if (personalityMessageSignature(unrecorded) !== wanted) {
@@ -88,8 +92,8 @@ export async function syncPersonalityMessages(
       }
       return unrecorded.id;
     }
-    const message = await guarded(() => client.rest.post(Routes.channelMessages(channelId), { body }));
-    return (message as APIMessage).id;
+    const message = await guarded(() => discordApi(client).channels.createMessage(channelId, body));
+    return message.id;
   };
   const record = async (question: StoredPersonalityQuestion, messageId: string, digest: string) => {
     if (await savePersonalityMessage(db, question.id, { id: messageId, channelId, digest })) return;
@@ -203,11 +207,9 @@ interface ChannelPage {
 
 async function channelPage(where: ChannelRef): Promise<ChannelPage> {
   const { client, channelId } = where;
-  const messages = (await guardedIn(where, () =>
-    client.rest.get(Routes.channelMessages(channelId), {
-      query: new URLSearchParams({ limit: String(PAGE) }),
-    }),
-  )) as APIMessage[];
+  const messages = await guardedIn(where, () =>
+    discordApi(client).channels.getMessages(channelId, { limit: PAGE }),
+  );
   return {
     messages,
     byId: new Map(messages.map((message) => [message.id, message])),
@@ -217,7 +219,7 @@ async function channelPage(where: ChannelRef): Promise<ChannelPage> {
 
 async function readMessage(client: Client, channelId: string, messageId: string): Promise<APIMessage | null> {
   try {
-    return (await client.rest.get(Routes.channelMessage(channelId, messageId))) as APIMessage;
+    return await discordApi(client).channels.getMessage(channelId, messageId);
   } catch (error) {
     if (isDiscordError(error, DiscordCodes.UnknownMessage)) return null;
     throw error;

@@ -9,10 +9,9 @@ import {
   type APIGuildOnboarding,
   type APIGuildOnboardingPrompt,
   type RESTPutAPIGuildOnboardingJSONBody,
-  Routes,
   SnowflakeUtil,
 } from 'discord.js';
-import { DiscordCodes, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
+import { DiscordCodes, discordApi, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { NOT_INITIALIZED } from './generate.ts';
 import {
@@ -74,10 +73,8 @@ export async function syncPersonalityOnboarding(
 ): Promise<OnboardingOutcome> {
   const { client, db } = context.deps;
   const guildId = context.payload.guild_id;
-  const current = (await guarded(
-    () => client.rest.get(Routes.guildOnboarding(guildId)),
-    [],
-  )) as APIGuildOnboarding;
+  const api = discordApi(client);
+  const current = await guarded(() => api.guilds.getOnboarding(guildId), []);
   const byId = new Map(current.prompts.map((prompt) => [prompt.id, prompt]));
   const retired = new Set(more.retired ?? []);
   const claimed = new Set([...retired, ...questions.flatMap((q) => q.onboardingPromptId ?? [])]);
@@ -139,10 +136,7 @@ export async function syncPersonalityOnboarding(
       enabled: current.enabled,
       mode: current.mode,
     };
-    answered = (await guarded(
-      () => client.rest.put(Routes.guildOnboarding(guildId), { body, reason: REASON }),
-      next,
-    )) as APIGuildOnboarding;
+    answered = await guarded(() => api.guilds.editOnboarding(guildId, body, { reason: REASON }), next);
     outcome.written = true;
   }
 

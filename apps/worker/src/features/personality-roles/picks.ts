@@ -10,9 +10,9 @@ import {
   type StoredPersonalityQuestion,
 } from '@spacecadet/db/queries/personality-roles';
 import { addGuildJob } from '@spacecadet/queue/guild-jobs';
-import { escapeMarkdown, PermissionFlagsBits, Routes } from 'discord.js';
+import { escapeMarkdown, PermissionFlagsBits } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
-import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
+import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts';
 import {
   clickMemberRoleIds,
   lastPickWins,
@@ -182,7 +182,7 @@ export function givePersonalityPicksBack(
       GIVE_BACK_LOCK_WAIT_MS,
       async (): Promise<GiveBack> => {
         try {
-          await deps.client.rest.put(Routes.guildMemberRole(guildId, userId, roleId), {
+          await discordApi(deps.client).guilds.addRoleToMember(guildId, userId, roleId, {
             reason: PERSONALITY_GIVE_BACK_REASON,
           });
         } catch (error) {
@@ -323,18 +323,18 @@ async function changeRoles(
   // `now` follows each call, so a change that stops halfway still records what it left.
   const now = new Set(held);
   const record = () => redis.set(lastKey, JSON.stringify([...now]), 'EX', LAST_PERSONALITY_TTL_SECONDS);
-  const rolePath = (roleId: string) => Routes.guildMemberRole(guildId, userId, roleId);
+  const { guilds } = discordApi(client);
   const reason = PERSONALITY_PICK_REASON;
   try {
     for (const roleId of target) {
       if (held.has(roleId) && fromPayload.has(roleId)) continue;
-      await client.rest.put(rolePath(roleId), { reason });
+      await guilds.addRoleToMember(guildId, userId, roleId, { reason });
       now.add(roleId);
     }
     for (const roleId of new Set([...held, ...fromPayload])) {
       if (target.has(roleId)) continue;
       try {
-        await client.rest.delete(rolePath(roleId), { reason });
+        await guilds.removeRoleFromMember(guildId, userId, roleId, { reason });
       } catch (error) {
         // A role deleted from the server is held by nobody: that is the outcome asked for.
         if (!isDiscordError(error, DiscordCodes.UnknownRole)) throw error;

@@ -5,8 +5,7 @@ import {
   loadPersonalityConfig,
 } from '@spacecadet/db/queries/personality-roles';
 import type { PersonalityCleanupRow } from '@spacecadet/db/schema';
-import { Routes } from 'discord.js';
-import { DiscordCodes, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
+import { DiscordCodes, discordApi, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
 import { deleteGuildMessage } from '../../guild-scope.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { clearPendingRole, findOrphanRole, loadPendingRoles } from '../../roles/pending-roles.ts';
@@ -104,7 +103,7 @@ async function deleteRole(
   warnings: string[],
 ): Promise<boolean> {
   try {
-    await context.deps.client.rest.delete(Routes.guildRole(context.payload.guild_id, roleId), {
+    await discordApi(context.deps.client).guilds.deleteRole(context.payload.guild_id, roleId, {
       reason: ROLE_REASON,
     });
     return true;

@@ -1,0 +1,93 @@
+import type {
+  APIGuildChannel,
+  APIGuildMember,
+  APIOverwrite,
+  APIRole,
+  APISortableChannel,
+  APIUser,
+  RESTAPIPartialCurrentUserGuild,
+  RESTPostOAuth2AccessTokenResult,
+} from 'discord-api-types/v10';
+import { z } from 'zod';
+
+/**
+ * The answers of the Discord calls the API makes (services/discord.ts): the parts of
+ * discord-api-types' objects the API reads (the worker's vocabulary: @discordjs/core answers
+ * with the whole objects), each with a zod schema checked to produce that type, so a surprise
+ * from Discord (or the sandbox) is an error where it is parsed, not a crash further on.
+ */
+
+/** Fields Discord may leave out (or send as null) in the answers the API reads. */
+type Loose<T, K extends keyof T> = { [P in K]?: T[P] | null | undefined };
+
+export type DiscordTokenResponse = Pick<
+  RESTPostOAuth2AccessTokenResult,
+  'access_token' | 'token_type' | 'expires_in' | 'refresh_token'
+> & { scope?: RESTPostOAuth2AccessTokenResult['scope'] | undefined };
+export const DiscordTokenResponse = z.object({
+  access_token: z.string().min(1),
+  token_type: z.string(),
+  expires_in: z.number().positive(),
+  refresh_token: z.string().min(1),
+  scope: z.string().optional(),
+}) satisfies z.ZodType<DiscordTokenResponse>;
+
+export type DiscordUser = Pick<APIUser, 'id' | 'username' | 'discriminator' | 'avatar'>;
+export const DiscordUser = z.object({
+  id: z.string(),
+  username: z.string(),
+  discriminator: z.string().default('0'),
+  avatar: z.string().nullable().default(null),
+}) satisfies z.ZodType<DiscordUser>;
+
+export type DiscordPartialGuild = Pick<
+  RESTAPIPartialCurrentUserGuild,
+  'id' | 'name' | 'icon' | 'owner' | 'permissions'
+>;
+export const DiscordPartialGuild = z.object({
+  id: z.string(),
+  name: z.string(),
+  icon: z.string().nullable().default(null),
+  owner: z.boolean().default(false),
+  permissions: z.string().default('0'),
+}) satisfies z.ZodType<DiscordPartialGuild>;
+
+export type DiscordChannel = Pick<APIGuildChannel, 'id' | 'type'> &
+  Loose<APIGuildChannel, 'name' | 'guild_id'> &
+  Loose<APISortableChannel, 'position'> & { permission_overwrites: APIOverwrite[] };
+export const DiscordChannel = z.object({
+  id: z.string(),
+  type: z.number().int(),
+  name: z.string().nullable().optional(),
+  position: z.number().int().optional(),
+  guild_id: z.string().optional(),
+  permission_overwrites: z
+    .array(z.object({ id: z.string(), type: z.number().int(), allow: z.string(), deny: z.string() }))
+    .default([]),
+}) satisfies z.ZodType<DiscordChannel>;
+
+export type DiscordRole = Pick<APIRole, 'id' | 'name' | 'color' | 'position' | 'managed' | 'permissions'>;
+export const DiscordRole = z.object({
+  id: z.string(),
+  name: z.string(),
+  color: z.number().int().min(0).default(0),
+  position: z.number().int().default(0),
+  managed: z.boolean().default(false),
+  /** The role's permissions integer, a decimal string. */
+  permissions: z.string().regex(/^\d+$/).default('0'),
+}) satisfies z.ZodType<DiscordRole>;
+
+export type DiscordMember = Pick<APIGuildMember, 'roles'> &
+  Loose<APIGuildMember, 'nick'> & {
+    user: Pick<APIUser, 'id' | 'username' | 'avatar'> & Loose<APIUser, 'global_name'>;
+  };
+export const DiscordMember = z.object({
+  user: z.object({
+    id: z.string(),
+    username: z.string(),
+    global_name: z.string().nullable().optional(),
+    avatar: z.string().nullable().default(null),
+  }),
+  nick: z.string().nullable().optional(),
+  roles: z.array(z.string()).default([]),
+}) satisfies z.ZodType<DiscordMember>;
