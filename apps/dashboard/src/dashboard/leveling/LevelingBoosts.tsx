@@ -6,8 +6,8 @@ import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
 import '../../styles/leveling-boosts.css';
 import { SelectField, TextField } from '../../ui/Field.tsx';
-import { ErrorBox } from '../ErrorBox.tsx';
-import { GuildPage, usePageGuard } from '../GuildPage.tsx';
+import { ErrorBox } from '../shared/ErrorBox.tsx';
+import { GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
 import {
   MemberName,
   MemberPicker,
@@ -15,10 +15,10 @@ import {
   RolePicker,
   useGuildRoles,
   useMemberLookup,
-} from '../GuildPickers.tsx';
-import { JobProgress } from '../jobs/JobProgress.tsx';
-import { useGuildJob } from '../jobs/useGuildJob.ts';
-import { queryKeys } from '../queries.ts';
+} from '../shared/GuildPickers.tsx';
+import { JobProgress } from '../shared/jobs/JobProgress.tsx';
+import { useGuildJob } from '../shared/jobs/useGuildJob.ts';
+import { queryKeys } from '../shared/queries.ts';
 import { AddCard } from './AddCard.tsx';
 import { LevelingNav } from './LevelingNav.tsx';
 import { LEVELING_CONFIRM, LEVELING_FAILURES, useLeveling } from './leveling-model.ts';

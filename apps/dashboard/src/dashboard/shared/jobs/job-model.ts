@@ -1,5 +1,5 @@
 import { type JobName, JobResult, type JobStatus, parseJobId, type RouteName } from '@spacecadet/contract';
-import { isApiError } from '../../lib/api-error.ts';
+import { isApiError } from '../../../lib/api-error.ts';
 
 /**
  * The shared job tracker (useGuildJob + JobProgress) of every page with job buttons: polling,

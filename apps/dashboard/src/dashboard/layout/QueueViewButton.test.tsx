@@ -1,9 +1,9 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ADA, fakeApi, STATION, signInAda } from '../../test/fake-api.ts';
-import { renderAt } from '../../test/render.tsx';
-import DashboardApp from './DashboardApp.tsx';
+import { ADA, fakeApi, STATION, signInAda } from '../../../test/fake-api.ts';
+import { renderAt } from '../../../test/render.tsx';
+import DashboardApp from '../DashboardApp.tsx';
 
 const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
 const BOARD_URL = 'http://127.0.0.1:4000/admin/queues?ticket=abc';

@@ -1,14 +1,14 @@
 import { useEffect } from 'react';
 import { Outlet, useLocation, useSearchParams } from 'react-router';
-import { StarCanvas } from '../effects/StarCanvas.tsx';
-import { useSession } from '../lib/session.ts';
+import { StarCanvas } from '../../effects/StarCanvas.tsx';
+import { useSession } from '../../lib/session.ts';
+import { useGuildParam } from '../shared/guild-param.ts';
+import { COMING_SOON_PAGES } from '../shared/nav.ts';
+import { useAdminGuilds } from '../shared/queries.ts';
 import { SessionExpired, SignInRequired } from './AuthStates.tsx';
 import { ConfigSidebar } from './ConfigSidebar.tsx';
 import { DashboardHeader } from './DashboardHeader.tsx';
 import { GuildRail } from './GuildRail.tsx';
-import { useGuildParam } from './guild-param.ts';
-import { COMING_SOON_PAGES } from './nav.ts';
-import { useAdminGuilds } from './queries.ts';
 
 function isPlaceholderPath(pathname: string): boolean {
   const slug = pathname.replace(/^\/dashboard\/?/, '').replace(/\/$/, '');

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { PageShell } from './GuildPage.tsx';
-import { useGuildParam, withGuild } from './guild-param.ts';
+import { PageShell } from '../shared/GuildPage.tsx';
+import { useGuildParam, withGuild } from '../shared/guild-param.ts';
 
 export default function Stats() {
   const guildId = useGuildParam();

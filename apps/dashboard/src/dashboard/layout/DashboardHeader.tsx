@@ -1,13 +1,13 @@
 import type { SessionUser } from '@spacecadet/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
-import { apiCall } from '../lib/api.ts';
-import { avatarUrl } from '../lib/cdn.ts';
-import { clearSession } from '../lib/session.ts';
-import { Avatar } from '../ui/Avatar.tsx';
-import { EffectsToggle } from '../ui/EffectsToggle.tsx';
-import { LogoMark } from '../ui/Logo.tsx';
-import { withGuild } from './guild-param.ts';
+import { apiCall } from '../../lib/api.ts';
+import { avatarUrl } from '../../lib/cdn.ts';
+import { clearSession } from '../../lib/session.ts';
+import { Avatar } from '../../ui/Avatar.tsx';
+import { EffectsToggle } from '../../ui/EffectsToggle.tsx';
+import { LogoMark } from '../../ui/Logo.tsx';
+import { withGuild } from '../shared/guild-param.ts';
 import { QueueViewButton } from './QueueViewButton.tsx';
 
 export function DashboardHeader({ user, guildId }: { user: SessionUser; guildId: string | null }) {

@@ -1,7 +1,7 @@
 import type { JobStatus } from '@spacecadet/contract';
 import { type QueryKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { apiCall } from '../../lib/api.ts';
+import { apiCall } from '../../../lib/api.ts';
 import { queryKeys } from '../queries.ts';
 import { isJobFinished, isJobGone, JOB_POLL_MS, lostJobStatus, RELOAD_AFTER_JOB_MS } from './job-model.ts';
 

@@ -1,11 +1,11 @@
 import { MESSAGES } from '@spacecadet/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { apiCall } from '../lib/api.ts';
-import { errorText } from '../lib/api-error.ts';
-import { ErrorAlert } from '../ui/Field.tsx';
-import { ErrorBox } from './ErrorBox.tsx';
-import { queryKeys } from './queries.ts';
+import { apiCall } from '../../lib/api.ts';
+import { errorText } from '../../lib/api-error.ts';
+import { ErrorAlert } from '../../ui/Field.tsx';
+import { ErrorBox } from '../shared/ErrorBox.tsx';
+import { queryKeys } from '../shared/queries.ts';
 
 /** Parses editor text as a JSON object; null when it is not one. */
 export function parseConfigText(text: string): Record<string, unknown> | null {

@@ -1,8 +1,8 @@
 import type { JobStatus } from '@spacecadet/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiCall } from '../../lib/api.ts';
-import { errorText } from '../../lib/api-error.ts';
-import { ErrorAlert } from '../../ui/Field.tsx';
+import { apiCall } from '../../../lib/api.ts';
+import { errorText } from '../../../lib/api-error.ts';
+import { ErrorAlert } from '../../../ui/Field.tsx';
 import { queryKeys } from '../queries.ts';
 import {
   isLostJob,

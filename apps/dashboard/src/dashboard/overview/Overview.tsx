@@ -1,15 +1,15 @@
 import type { Guild } from '@spacecadet/contract';
 import { Link } from 'react-router';
-import { guildIconUrl } from '../lib/cdn.ts';
-import { installUrl } from '../lib/oauth.ts';
-import { getInstalledGuilds } from '../lib/preferences.ts';
-import { Avatar } from '../ui/Avatar.tsx';
-import { PageLoading } from '../ui/PageLoading.tsx';
+import { guildIconUrl } from '../../lib/cdn.ts';
+import { installUrl } from '../../lib/oauth.ts';
+import { getInstalledGuilds } from '../../lib/preferences.ts';
+import { Avatar } from '../../ui/Avatar.tsx';
+import { PageLoading } from '../../ui/PageLoading.tsx';
+import { usePageGuard } from '../shared/GuildPage.tsx';
+import { useGuildParam, withGuild } from '../shared/guild-param.ts';
+import { FEATURE_TILES } from '../shared/nav.ts';
+import { useAdminGuilds, useBotInGuild, useIsOwner } from '../shared/queries.ts';
 import { ConfigEditor } from './ConfigEditor.tsx';
-import { usePageGuard } from './GuildPage.tsx';
-import { useGuildParam, withGuild } from './guild-param.ts';
-import { FEATURE_TILES } from './nav.ts';
-import { useAdminGuilds, useBotInGuild, useIsOwner } from './queries.ts';
 
 const STAT_TILES = ['Members', 'Msgs Today', 'Commands', 'Uptime'] as const;
 

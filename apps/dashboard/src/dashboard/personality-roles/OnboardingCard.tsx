@@ -4,11 +4,11 @@ import { useEffect } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
 import { installUrl } from '../../lib/oauth.ts';
-import { JobProgress } from '../jobs/JobProgress.tsx';
-import { JobWarnings } from '../jobs/JobWarnings.tsx';
-import { jobResultOf } from '../jobs/job-model.ts';
-import { useGuildJob } from '../jobs/useGuildJob.ts';
-import { queryKeys } from '../queries.ts';
+import { JobProgress } from '../shared/jobs/JobProgress.tsx';
+import { JobWarnings } from '../shared/jobs/JobWarnings.tsx';
+import { jobResultOf } from '../shared/jobs/job-model.ts';
+import { useGuildJob } from '../shared/jobs/useGuildJob.ts';
+import { queryKeys } from '../shared/queries.ts';
 import {
   jobFailureText,
   missingPermissionText,

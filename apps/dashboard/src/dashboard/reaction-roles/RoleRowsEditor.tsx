@@ -1,4 +1,4 @@
-import { RolePicker } from './GuildPickers.tsx';
+import { RolePicker } from '../shared/GuildPickers.tsx';
 import { blankRequiredFields, type RoleListName, type RoleRow } from './reaction-roles-form.ts';
 
 const FIELDS: ReadonlyArray<{ key: keyof RoleRow; label: string; placeholder: string }> = [

@@ -2,13 +2,13 @@ import type { ReactionRolesState } from '@spacecadet/contract';
 import { MESSAGES } from '@spacecadet/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { apiCall } from '../lib/api.ts';
-import { errorText } from '../lib/api-error.ts';
-import { ErrorAlert } from '../ui/Field.tsx';
-import { ErrorBox } from './ErrorBox.tsx';
-import { GuildPage, usePageGuard } from './GuildPage.tsx';
-import { GuildSelect } from './GuildSelect.tsx';
-import { queryKeys } from './queries.ts';
+import { apiCall } from '../../lib/api.ts';
+import { errorText } from '../../lib/api-error.ts';
+import { ErrorAlert } from '../../ui/Field.tsx';
+import { ErrorBox } from '../shared/ErrorBox.tsx';
+import { GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
+import { GuildSelect } from '../shared/GuildSelect.tsx';
+import { queryKeys } from '../shared/queries.ts';
 import { RoleRowsEditor } from './RoleRowsEditor.tsx';
 import {
   emptyRow,

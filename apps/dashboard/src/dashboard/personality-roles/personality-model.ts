@@ -5,7 +5,7 @@ import {
   type PersonalityRolesState,
 } from '@spacecadet/contract';
 import { PERSONALITY_CATALOG, personalityQuestion } from '@spacecadet/core';
-import { jobResultOf } from '../jobs/job-model.ts';
+import { jobResultOf } from '../shared/jobs/job-model.ts';
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 

@@ -5,9 +5,9 @@ import {
   getSidebarGroupsOpen,
   setSidebarCollapsed,
   setSidebarGroupsOpen,
-} from '../lib/preferences.ts';
-import { withGuild } from './guild-param.ts';
-import { groupOfPath, NOT_YET_AVAILABLE, SIDEBAR_GROUPS } from './nav.ts';
+} from '../../lib/preferences.ts';
+import { withGuild } from '../shared/guild-param.ts';
+import { groupOfPath, NOT_YET_AVAILABLE, SIDEBAR_GROUPS } from '../shared/nav.ts';
 
 export function ConfigSidebar({ guildId }: { guildId: string | null }) {
   const [collapsed, setCollapsed] = useState(getSidebarCollapsed);

@@ -1,7 +1,7 @@
 import { isSnowflake, MESSAGES } from '@spacecadet/contract';
 import { type ReactNode, useEffect, useState } from 'react';
-import { errorText } from '../lib/api-error.ts';
-import { ChannelIdField, ErrorAlert } from '../ui/Field.tsx';
+import { errorText } from '../../lib/api-error.ts';
+import { ChannelIdField, ErrorAlert } from '../../ui/Field.tsx';
 import { ErrorBox } from './ErrorBox.tsx';
 import { useChannels } from './queries.ts';
 

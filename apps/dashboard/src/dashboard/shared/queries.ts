@@ -1,8 +1,8 @@
 import { QueryClient, useQuery } from '@tanstack/react-query';
-import { getConfig } from '../config.ts';
-import { apiCall } from '../lib/api.ts';
-import { isApiError } from '../lib/api-error.ts';
-import { useSession } from '../lib/session.ts';
+import { getConfig } from '../../config.ts';
+import { apiCall } from '../../lib/api.ts';
+import { isApiError } from '../../lib/api-error.ts';
+import { useSession } from '../../lib/session.ts';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({

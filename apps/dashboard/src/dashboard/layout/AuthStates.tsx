@@ -1,8 +1,8 @@
 import { MESSAGES } from '@spacecadet/contract';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { errorText } from '../lib/api-error.ts';
-import { startSignIn } from '../lib/oauth.ts';
+import { errorText } from '../../lib/api-error.ts';
+import { startSignIn } from '../../lib/oauth.ts';
 
 /** A full-page card that asks the user to (re-)authorize with Discord, then come back here. */
 function SignInState({

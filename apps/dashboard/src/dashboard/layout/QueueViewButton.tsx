@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { apiCall } from '../lib/api.ts';
-import { useSessionInfo } from './queries.ts';
+import { apiCall } from '../../lib/api.ts';
+import { useSessionInfo } from '../shared/queries.ts';
 
 /**
  * The platform owner's way into the job queue view (bull-board on the API). The API decides who

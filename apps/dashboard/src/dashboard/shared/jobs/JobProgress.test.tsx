@@ -2,9 +2,9 @@ import { routes as contractRoutes, JOB_NAMES, type JobStatus, jobIdFor } from '@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
-import { renderAt } from '../../../test/render.tsx';
-import DashboardApp from '../DashboardApp.tsx';
+import { fakeApi, QUIET, STATION, signInAda } from '../../../../test/fake-api.ts';
+import { renderAt } from '../../../../test/render.tsx';
+import DashboardApp from '../../DashboardApp.tsx';
 import {
   JOB_ACTION_ROUTES,
   JOB_LOST_MESSAGE,

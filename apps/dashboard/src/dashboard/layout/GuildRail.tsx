@@ -1,12 +1,12 @@
 import type { Guild } from '@spacecadet/contract';
 import { MESSAGES } from '@spacecadet/contract';
 import { Link, useLocation } from 'react-router';
-import { errorText } from '../lib/api-error.ts';
-import { guildIconUrl } from '../lib/cdn.ts';
-import { installUrl } from '../lib/oauth.ts';
-import { Avatar } from '../ui/Avatar.tsx';
-import { withGuild } from './guild-param.ts';
-import { useAdminGuilds } from './queries.ts';
+import { errorText } from '../../lib/api-error.ts';
+import { guildIconUrl } from '../../lib/cdn.ts';
+import { installUrl } from '../../lib/oauth.ts';
+import { Avatar } from '../../ui/Avatar.tsx';
+import { withGuild } from '../shared/guild-param.ts';
+import { useAdminGuilds } from '../shared/queries.ts';
 
 export function GuildRail({ activeGuildId }: { activeGuildId: string | null }) {
   const guilds = useAdminGuilds();

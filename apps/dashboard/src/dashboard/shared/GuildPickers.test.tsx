@@ -3,11 +3,11 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { useState } from 'react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, QUIET, STATION, signInAda } from '../../test/fake-api.ts';
-import { renderAt } from '../../test/render.tsx';
-import DashboardApp from './DashboardApp.tsx';
+import { fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
+import { renderAt } from '../../../test/render.tsx';
+import DashboardApp from '../DashboardApp.tsx';
+import { boostExpiryLabel, boostTargetLabel } from '../leveling/LevelingBoosts.tsx';
 import { MEMBER_SEARCH_DEBOUNCE_MS, MemberPicker, RolePicker } from './GuildPickers.tsx';
-import { boostExpiryLabel, boostTargetLabel } from './leveling/LevelingBoosts.tsx';
 import { createQueryClient } from './queries.ts';
 
 const base = `/api/guilds/${STATION.id}`;

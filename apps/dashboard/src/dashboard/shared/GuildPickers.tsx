@@ -1,9 +1,9 @@
 import { type GuildRole, isSnowflake, type MemberSummary } from '@spacecadet/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react';
-import { apiCall } from '../lib/api.ts';
-import { avatarUrl } from '../lib/cdn.ts';
-import '../styles/guild-pickers.css';
+import { apiCall } from '../../lib/api.ts';
+import { avatarUrl } from '../../lib/cdn.ts';
+import '../../styles/guild-pickers.css';
 import { queryKeys } from './queries.ts';
 
 /** How long the member picker waits after a keystroke before it searches. */

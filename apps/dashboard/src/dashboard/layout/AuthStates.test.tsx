@@ -2,8 +2,8 @@ import { MESSAGES } from '@spacecadet/contract';
 import { act, screen } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderAt } from '../../test/render.tsx';
-import { SESSION_KEYS } from '../lib/session.ts';
+import { renderAt } from '../../../test/render.tsx';
+import { SESSION_KEYS } from '../../lib/session.ts';
 import { SessionExpired, SignInRequired } from './AuthStates.tsx';
 
 const DEEP = '/dashboard/leveling/boosts?guild=300000000000000001';

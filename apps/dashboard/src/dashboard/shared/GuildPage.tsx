@@ -1,9 +1,9 @@
 import { MESSAGES } from '@spacecadet/contract';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Fragment, type ReactElement, type ReactNode } from 'react';
-import { errorText } from '../lib/api-error.ts';
-import { installUrl } from '../lib/oauth.ts';
-import { PageLoading } from '../ui/PageLoading.tsx';
+import { errorText } from '../../lib/api-error.ts';
+import { installUrl } from '../../lib/oauth.ts';
+import { PageLoading } from '../../ui/PageLoading.tsx';
 import { ErrorBox } from './ErrorBox.tsx';
 import { useGuildParam } from './guild-param.ts';
 import { useBotInGuild } from './queries.ts';
