@@ -8,14 +8,8 @@ import '../../styles/leveling-boosts.css';
 import { SelectField, TextField } from '../../ui/Field.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
-import {
-  MemberName,
-  MemberPicker,
-  RoleName,
-  RolePicker,
-  useGuildRoles,
-  useMemberLookup,
-} from '../shared/GuildPickers.tsx';
+import { MemberName, MemberPicker, RoleName, RolePicker } from '../shared/GuildPickers.tsx';
+import { useGuildRoles, useMemberLookup } from '../shared/guild-lookups.ts';
 import { JobProgress } from '../shared/jobs/JobProgress.tsx';
 import { useGuildJob } from '../shared/jobs/useGuildJob.ts';
 import { queryKeys } from '../shared/queries.ts';
