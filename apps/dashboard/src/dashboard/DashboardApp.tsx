@@ -40,7 +40,7 @@ export default function DashboardApp() {
           <Route path="leveling/boosts" element={<Lazy page={<LevelingBoosts />} />} />
           <Route path="leveling/leaderboard" element={<Lazy page={<LevelingLeaderboard />} />} />
           <Route path="personality-roles" element={<Lazy page={<PersonalityRoles />} />} />
-          {Object.keys(COMING_SOON_PAGES).map((slug) => (
+          {[...COMING_SOON_PAGES.keys()].map((slug) => (
             <Route key={slug} path={slug} element={<ComingSoon slug={slug} />} />
           ))}
           <Route path="*" element={<NotYetAvailable title="Page not found" />} />

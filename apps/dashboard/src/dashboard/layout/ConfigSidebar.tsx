@@ -7,7 +7,7 @@ import {
   setSidebarGroupsOpen,
 } from '../../lib/preferences.ts';
 import { withGuild } from '../shared/guild-param.ts';
-import { groupOfPath, NOT_YET_AVAILABLE, SIDEBAR_GROUPS } from '../shared/nav.ts';
+import { groupOfPath, SIDEBAR_GROUPS } from '../shared/nav.ts';
 
 export function ConfigSidebar({ guildId }: { guildId: string | null }) {
   const [collapsed, setCollapsed] = useState(getSidebarCollapsed);
@@ -65,15 +65,14 @@ export function ConfigSidebar({ guildId }: { guildId: string | null }) {
                 <ul id={listId} className="sidebar-links" hidden={!isOpen}>
                   {group.links.map((link) => (
                     <li key={link.path}>
-                      {NOT_YET_AVAILABLE.has(link.path) ? (
-                        <span className="sidebar-link disabled" aria-disabled="true">
-                          {link.label} <span className="sidebar-tag">not yet</span>
-                        </span>
-                      ) : (
-                        <RouterNavLink className="sidebar-link" to={withGuild(link.path, guildId)} end>
-                          {link.label}
-                        </RouterNavLink>
-                      )}
+                      <RouterNavLink
+                        className="sidebar-link"
+                        data-status={link.status}
+                        to={withGuild(link.path, guildId)}
+                        end
+                      >
+                        {link.label}
+                      </RouterNavLink>
                     </li>
                   ))}
                 </ul>

@@ -12,7 +12,7 @@ import { GuildRail } from './GuildRail.tsx';
 
 function isPlaceholderPath(pathname: string): boolean {
   const slug = pathname.replace(/^\/dashboard\/?/, '').replace(/\/$/, '');
-  return slug in COMING_SOON_PAGES;
+  return COMING_SOON_PAGES.has(slug);
 }
 
 export function DashboardLayout() {

@@ -20,6 +20,9 @@ export function parseConfigText(text: string): Record<string, unknown> | null {
 }
 
 /** The beta raw JSON editor: loading, editing, saving. */
+/** The editor's element id: the overview's Server settings button jumps to it. */
+export const CONFIG_EDITOR_ID = 'server-config';
+
 export function ConfigEditor({ guildId }: { guildId: string }) {
   const queryClient = useQueryClient();
   const config = useQuery({
@@ -62,7 +65,12 @@ export function ConfigEditor({ guildId }: { guildId: string }) {
   };
 
   return (
-    <section className="card config-editor" aria-labelledby="config-title" data-status={status}>
+    <section
+      id={CONFIG_EDITOR_ID}
+      className="card config-editor"
+      aria-labelledby="config-title"
+      data-status={status}
+    >
       <div className="config-editor-head">
         <h2 id="config-title">
           Raw configuration <span className="badge badge-beta">Beta</span>

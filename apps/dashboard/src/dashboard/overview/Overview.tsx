@@ -9,7 +9,7 @@ import { usePageGuard } from '../shared/GuildPage.tsx';
 import { useGuildParam, withGuild } from '../shared/guild-param.ts';
 import { FEATURE_TILES } from '../shared/nav.ts';
 import { useAdminGuilds, useBotInGuild, useIsOwner } from '../shared/queries.ts';
-import { ConfigEditor } from './ConfigEditor.tsx';
+import { CONFIG_EDITOR_ID, ConfigEditor } from './ConfigEditor.tsx';
 
 const STAT_TILES = ['Members', 'Msgs Today', 'Commands', 'Uptime'] as const;
 
@@ -96,7 +96,7 @@ function InvitePrompt({ guild }: { guild: Guild }) {
 
 function ServerOverview({ guild }: { guild: Guild }) {
   const isOwner = useIsOwner();
-  const tiles = FEATURE_TILES.filter((tile) => !tile.ownerOnly || isOwner);
+  const tiles = FEATURE_TILES.filter((tile) => tile.tile === 'everyone' || isOwner);
   return (
     <section className="page" aria-labelledby="server-title">
       <header className="server-header card">
@@ -109,9 +109,10 @@ function ServerOverview({ guild }: { guild: Guild }) {
           <a className="btn btn-secondary btn-sm" href={installUrl(guild.id)}>
             Re-invite / Fix perms
           </a>
-          <button type="button" className="btn btn-secondary btn-sm">
+          {/* The server's settings that exist today: the raw configuration below. */}
+          <a className="btn btn-secondary btn-sm" href={`#${CONFIG_EDITOR_ID}`}>
             Server settings
-          </button>
+          </a>
         </div>
       </header>
 
@@ -133,10 +134,13 @@ function ServerOverview({ guild }: { guild: Guild }) {
       <h2 className="section-heading">Features</h2>
       <ul className="tile-grid">
         {tiles.map((tile) => (
-          <li key={tile.slug}>
-            <Link className="feature-tile" to={withGuild(`/dashboard/${tile.slug}`, guild.id)}>
-              <span className="feature-tile-title">{tile.title}</span>
-              <span className="feature-tile-text">{tile.text}</span>
+          <li key={tile.id}>
+            <Link className="feature-tile" to={withGuild(tile.route, guild.id)}>
+              <span className="feature-tile-title">
+                {tile.name}
+                {tile.status === 'coming_soon' ? <span className="badge badge-soon">Coming Soon</span> : null}
+              </span>
+              <span className="feature-tile-text">{tile.summary}</span>
             </Link>
           </li>
         ))}

@@ -5,18 +5,18 @@ import { COMING_SOON_PAGES } from './nav.ts';
 
 export function ComingSoon({ slug }: { slug: string }) {
   const guildId = useGuildParam();
-  const page = COMING_SOON_PAGES[slug];
-  if (!page) return null;
+  const feature = COMING_SOON_PAGES.get(slug);
+  if (!feature) return null;
   return (
     <PageShell
       title={
         <>
-          {page.title} <span className="badge badge-soon">Coming Soon</span>
+          {feature.name} <span className="badge badge-soon">Coming Soon</span>
         </>
       }
     >
       <div className="card coming-soon-card">
-        <p>{page.text}</p>
+        <p>{feature.description}</p>
         <p className="muted">This section is on the roadmap. Check back soon.</p>
         <Link className="btn btn-secondary" to={withGuild('/dashboard', guildId)}>
           Back to overview
