@@ -19,6 +19,8 @@ const icon = (path: string) => (
   </svg>
 );
 
+const STAR = 'M12 3l2.6 5.4 5.9.8-4.3 4.1 1 5.9L12 16.4 6.8 19.2l1-5.9L3.5 9.2l5.9-.8z';
+
 /** Each feature's icon on the landing page, by feature id; others get the star. */
 const FEATURE_ICONS: Readonly<Record<string, string>> = {
   'color-roles':
@@ -33,8 +35,9 @@ const FEATURE_ICONS: Readonly<Record<string, string>> = {
   games:
     'M6 9h12a3 3 0 0 1 3 3v3a2 2 0 0 1-3.4 1.4L15 14H9l-2.6 2.4A2 2 0 0 1 3 15v-3a3 3 0 0 1 3-3zM8 11v2M7 12h2M16 12h.01',
   giveaways: 'M4 10h16v10H4zM3 7h18v3H3zM12 7v13M12 7c-2-3-5-3-5-1s3 1 5 1c2 0 5 1 5-1s-3-2-5 1',
+  tickets: 'M4 7h16v3a2 2 0 0 0 0 4v3H4v-3a2 2 0 0 0 0-4zM14 7v10',
+  starboard: STAR,
 };
-const STAR_ICON = 'M12 3l2.6 5.4 5.9.8-4.3 4.1 1 5.9L12 16.4 6.8 19.2l1-5.9L3.5 9.2l5.9-.8z';
 
 /** "a", "a and b", "a, b and c". */
 export function joinNames(names: readonly string[]): string {
@@ -55,7 +58,7 @@ function featureCard(feature: ProductFeature): Card {
     key: feature.id,
     title: feature.name,
     body: <p>{feature.description}</p>,
-    icon: icon(FEATURE_ICONS[feature.id] ?? STAR_ICON),
+    icon: icon(FEATURE_ICONS[feature.id] ?? STAR),
     soon: feature.status === 'coming_soon',
   };
 }
