@@ -21,7 +21,7 @@ const icon = (path: string) => (
 
 const STAR = 'M12 3l2.6 5.4 5.9.8-4.3 4.1 1 5.9L12 16.4 6.8 19.2l1-5.9L3.5 9.2l5.9-.8z';
 
-/** Each feature's icon on the landing page, by feature id; others get the star. */
+/** Each feature's icon on the landing page, by feature id; a feature without one gets the star. */
 const FEATURE_ICONS: Readonly<Record<string, string>> = {
   'color-roles':
     'M12 3a9 9 0 1 0 0 18c1.1 0 2-.9 2-2 0-1.2 1-2 2-2h1a4 4 0 0 0 4-4c0-5-4-10-9-10zM7.5 11h.01M10 7h.01M15 7.5h.01',
@@ -36,7 +36,6 @@ const FEATURE_ICONS: Readonly<Record<string, string>> = {
     'M6 9h12a3 3 0 0 1 3 3v3a2 2 0 0 1-3.4 1.4L15 14H9l-2.6 2.4A2 2 0 0 1 3 15v-3a3 3 0 0 1 3-3zM8 11v2M7 12h2M16 12h.01',
   giveaways: 'M4 10h16v10H4zM3 7h18v3H3zM12 7v13M12 7c-2-3-5-3-5-1s3 1 5 1c2 0 5 1 5-1s-3-2-5 1',
   tickets: 'M4 7h16v3a2 2 0 0 0 0 4v3H4v-3a2 2 0 0 0 0-4zM14 7v10',
-  starboard: STAR,
 };
 
 /** "a", "a and b", "a, b and c". */
@@ -134,8 +133,8 @@ export function Features() {
           What Space Cadet does
         </h2>
         <p className="section-lead">
-          {joinNames(LIVE_FEATURES.map((feature) => feature.name))} and the dashboard work today. Cards marked
-          Coming Soon are not built yet.
+          {joinNames([...LIVE_FEATURES.map((feature) => feature.name), 'the dashboard'])} work today. Cards
+          marked Coming Soon are not built yet.
         </p>
         <ul className="feature-grid">
           {CARDS.map((card) => (
