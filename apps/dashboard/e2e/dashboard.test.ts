@@ -38,6 +38,12 @@ describe('landing', () => {
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('mission control');
     await page.getByText('Dictionary & translation').waitFor();
     await page.getByRole('link', { name: 'Add to Discord' }).first().waitFor();
+    const commands = page.locator('.command-list li');
+    expect(await commands.allTextContents()).toEqual([
+      '/colors Color Roles',
+      '/rank Leveling',
+      '/leaderboard Leveling',
+    ]);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'landing-1280');
     await page.setViewportSize({ width: 390, height: 844 });
@@ -126,6 +132,16 @@ describe('dashboard as ada', () => {
       .waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'dashboard-1280');
+    // Server settings opens the server's configuration, further down the overview.
+    await page.getByRole('link', { name: 'Server settings', exact: true }).click();
+    await expect
+      .poll(() =>
+        page.locator('#server-config').evaluate((editor) => {
+          const top = editor.getBoundingClientRect().top;
+          return top >= 0 && top < window.innerHeight;
+        }),
+      )
+      .toBe(true);
     // Reload at phone width: the sidebar starts collapsed there.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
@@ -178,6 +194,41 @@ describe('dashboard as ada', () => {
     expect(gap).toBeLessThan(24);
     await screenshot(page, 'sidebar-collapsed-1366', false);
     await sidebar.getByRole('button', { name: 'Settings' }).click();
+  });
+
+  it('tags the coming-soon links of the sidebar, at 1280 and 390 px', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${stack.dashboardUrl}/dashboard/color-roles?guild=${guilds.station}`);
+    const sidebar = page.getByRole('complementary', { name: 'Configuration' });
+    // The tag is part of the link's name in the browser ("Custom Reaction Roles Soon").
+    const tag = (name: string) =>
+      sidebar
+        .getByRole('link', { name: new RegExp(`^${name}`) })
+        .evaluate((link) => window.getComputedStyle(link, '::after').content);
+    await sidebar.getByRole('link', { name: 'Color Roles', exact: true }).waitFor();
+    expect(await tag('Color Roles')).toBe('none');
+    expect(await tag('Custom Reaction Roles')).toBe('"Soon"');
+    // The group's chevron turns; a picture waits for it to stop.
+    const toggleLeveling = async () => {
+      const button = sidebar.getByRole('button', { name: 'Leveling' });
+      await button.click();
+      await button.locator('.chevron').evaluate(async (chevron) => {
+        await Promise.all(chevron.getAnimations().map((turn) => turn.finished));
+      });
+    };
+    await toggleLeveling();
+    await screenshot(page, 'sidebar-1280', false);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Color Roles', level: 1 }).waitFor();
+    if ((await page.locator('.config-sidebar.collapsed').count()) > 0) {
+      await sidebar.getByRole('button', { name: 'Settings' }).click();
+    }
+    // Leveling closed again, so the Reaction Roles group shows in the window.
+    await toggleLeveling();
+    await sidebar.getByRole('link', { name: /^Custom Reaction Roles/ }).waitFor();
+    await screenshot(page, 'sidebar-390', false);
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('at 390 px keeps the rail and the collapsed Settings bar to their content on short pages', async () => {

@@ -9,3 +9,4 @@ export * from './leveling-messages.ts';
 export * from './palette.ts';
 export * from './personality-catalog.ts';
 export * from './personality-panel.ts';
+export * from './product-features.ts';

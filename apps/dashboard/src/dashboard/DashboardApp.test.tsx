@@ -1,4 +1,5 @@
 import { MESSAGES } from '@spacecadet/contract';
+import { featureRoutes, LIVE_FEATURES, PRODUCT_FEATURES } from '@spacecadet/core/product-features';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -106,6 +107,76 @@ describe('config sidebar', () => {
     expect(within(sidebar).getByRole('button', { name: 'Leveling' }).getAttribute('aria-expanded')).toBe(
       'false',
     );
+  });
+});
+
+describe('the feature list in the dashboard', () => {
+  /** The title of the screen the router shows at `path`, once it has one. */
+  async function screenTitleAt(path: string): Promise<string> {
+    const view = renderAt(`${path}?guild=${STATION.id}`, routes);
+    const title = await waitFor(() => {
+      const heading = document.getElementById('page-title');
+      if (!heading) throw new Error(`no screen title at ${path}`);
+      return heading.textContent ?? '';
+    });
+    view.unmount();
+    return title;
+  }
+
+  it("routes every live feature's paths to its own screen, not a placeholder", async () => {
+    signInAda();
+    standardApi();
+    const routesOfLive = LIVE_FEATURES.flatMap(featureRoutes);
+    expect(routesOfLive.length).toBeGreaterThan(LIVE_FEATURES.length);
+    for (const path of routesOfLive) {
+      expect(await screenTitleAt(path), path).not.toMatch(/Page not found|Coming Soon/);
+    }
+  });
+
+  it("routes every coming-soon feature's path to its Coming Soon page", async () => {
+    signInAda();
+    standardApi();
+    for (const feature of PRODUCT_FEATURES) {
+      if (feature.status !== 'coming_soon' || !feature.route) continue;
+      expect(await screenTitleAt(feature.route)).toBe(`${feature.name} Coming Soon`);
+    }
+  });
+
+  it('shows a tile per feature, Coming Soon ones badged, and Server settings opens the configuration', async () => {
+    signInAda();
+    standardApi();
+    renderAt(`/dashboard?guild=${STATION.id}`, routes);
+    await screen.findByRole('heading', { name: 'Sandbox Station' });
+    const grid = screen.getByRole('heading', { name: 'Features' }).nextElementSibling as HTMLElement;
+    const tiles = within(grid).getAllByRole('link');
+    const everyone = PRODUCT_FEATURES.filter((feature) => feature.tile === 'everyone');
+    expect(tiles.map((tile) => tile.querySelector('.feature-tile-title')?.firstChild?.textContent)).toEqual(
+      everyone.map((feature) => feature.name),
+    );
+    for (const [index, feature] of everyone.entries()) {
+      const tile = tiles[index];
+      expect(tile?.getAttribute('href')).toBe(`${feature.route}?guild=${STATION.id}`);
+      expect(tile?.querySelector('.badge-soon') !== null, feature.name).toBe(
+        feature.status === 'coming_soon',
+      );
+    }
+    within(grid).getByRole('link', { name: /^Personality Roles/ });
+
+    const settings = screen.getByRole('link', { name: 'Server settings' });
+    const target = settings.getAttribute('href') ?? '';
+    expect(target.startsWith('#')).toBe(true);
+    expect(document.getElementById(target.slice(1))?.getAttribute('aria-labelledby')).toBe('config-title');
+  });
+
+  it('marks coming-soon links in the sidebar, and live ones not', async () => {
+    signInAda();
+    standardApi();
+    renderAt(`/dashboard/automod?guild=${STATION.id}`, routes);
+    const sidebar = await screen.findByRole('complementary', { name: 'Configuration' });
+    const status = (name: string) => within(sidebar).getByRole('link', { name, hidden: true }).dataset.status;
+    expect(status('Automod')).toBe('coming_soon');
+    expect(status('Color Roles')).toBe('live');
+    expect(status('Leaderboard')).toBe('live');
   });
 });
 

@@ -3,17 +3,17 @@ import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import '../styles/dashboard.css';
 import { PageLoading } from '../ui/PageLoading.tsx';
-import { ComingSoon, NotYetAvailable } from './ComingSoon.tsx';
-import { DashboardLayout } from './DashboardLayout.tsx';
-import { useGuildParam, withGuild } from './guild-param.ts';
-import { COMING_SOON_PAGES } from './nav.ts';
-import Overview from './Overview.tsx';
-import { createQueryClient } from './queries.ts';
+import { DashboardLayout } from './layout/DashboardLayout.tsx';
+import Overview from './overview/Overview.tsx';
+import { ComingSoon, NotYetAvailable } from './shared/ComingSoon.tsx';
+import { useGuildParam, withGuild } from './shared/guild-param.ts';
+import { COMING_SOON_PAGES } from './shared/nav.ts';
+import { createQueryClient } from './shared/queries.ts';
 
-const Stats = lazy(() => import('./Stats.tsx'));
-const ReactionRoles = lazy(() => import('./ReactionRoles.tsx'));
+const Stats = lazy(() => import('./overview/Stats.tsx'));
+const ReactionRoles = lazy(() => import('./reaction-roles/ReactionRoles.tsx'));
 const ColorRoles = lazy(() => import('./color-roles/ColorRoles.tsx'));
-const PersonalityRoles = lazy(() => import('./personality/PersonalityRoles.tsx'));
+const PersonalityRoles = lazy(() => import('./personality-roles/PersonalityRoles.tsx'));
 const LevelingSettings = lazy(() => import('./leveling/LevelingSettings.tsx'));
 const LevelingRoles = lazy(() => import('./leveling/LevelingRoles.tsx'));
 const LevelingBoosts = lazy(() => import('./leveling/LevelingBoosts.tsx'));
@@ -40,7 +40,7 @@ export default function DashboardApp() {
           <Route path="leveling/boosts" element={<Lazy page={<LevelingBoosts />} />} />
           <Route path="leveling/leaderboard" element={<Lazy page={<LevelingLeaderboard />} />} />
           <Route path="personality-roles" element={<Lazy page={<PersonalityRoles />} />} />
-          {Object.keys(COMING_SOON_PAGES).map((slug) => (
+          {[...COMING_SOON_PAGES.keys()].map((slug) => (
             <Route key={slug} path={slug} element={<ComingSoon slug={slug} />} />
           ))}
           <Route path="*" element={<NotYetAvailable title="Page not found" />} />

@@ -1,3 +1,4 @@
+import { SLASH_COMMANDS } from '@spacecadet/core/product-features';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -78,16 +79,17 @@ describe('Landing', () => {
       return card?.querySelector('.badge-soon')?.textContent === 'Coming Soon';
     };
     // Built and working end to end.
-    for (const title of ['Color roles', 'Personality roles', 'Web dashboard', 'Auto-reconnect'])
-      expect(soon(title), title).toBe(false);
-    // The advertised cards not built yet stay, marked; screens without their bot side are marked too.
     for (const title of [
-      'Dictionary & translation',
-      'Slash commands & context menus',
-      'Mod logs & anti-spam',
+      'Color Roles',
+      'Personality Roles',
       'Leveling',
-      'Custom reaction roles',
-    ]) {
+      'Slash commands',
+      'Web dashboard',
+      'Auto-reconnect',
+    ])
+      expect(soon(title), title).toBe(false);
+    // The advertised cards stay, marked; screens without their bot side are marked too.
+    for (const title of ['Dictionary & translation', 'Logging', 'Automod', 'Custom Reaction Roles']) {
       expect(soon(title), title).toBe(true);
     }
     // Nothing unbuilt is claimed outside a Coming Soon card (hero, taglines, other sections).
@@ -97,6 +99,25 @@ describe('Landing', () => {
     }
     for (const line of TAGLINES) expect(line).not.toMatch(claims);
     expect(screen.getByRole('region', { name: /mission control/ }).textContent).not.toMatch(claims);
+  });
+
+  it("lists the bot's slash commands from the feature list, each with its feature", () => {
+    fakeApi(() => undefined);
+    renderAt('/', routes);
+    const card = screen.getByRole('heading', { level: 3, name: 'Slash commands' }).closest('li');
+    if (!card) throw new Error('no Slash commands card');
+    const commands = within(card)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(commands).toEqual(SLASH_COMMANDS.map((command) => `/${command.name} ${command.feature.name}`));
+    expect(commands).toEqual(['/colors Color Roles', '/rank Leveling', '/leaderboard Leveling']);
+    expect(screen.getByRole('region', { name: 'What Space Cadet does' }).textContent).toContain(
+      'Color Roles, Personality Roles, Leveling and the dashboard work today.',
+    );
+    // Leveling works: no card may say otherwise.
+    expect(screen.getByRole('region', { name: 'What Space Cadet does' }).textContent).not.toMatch(
+      /do not earn XP yet|Today there is/,
+    );
   });
 });
 

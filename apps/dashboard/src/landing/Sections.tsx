@@ -1,5 +1,7 @@
+import { LIVE_FEATURES } from '@spacecadet/core/product-features';
 import { startSignIn } from '../lib/oauth.ts';
 import { COMMUNITY_SERVER_URL, SUPPORT_SERVER_URL } from '../site.ts';
+import { joinNames } from './Features.tsx';
 import { useInviteUrl } from './useInviteUrl.ts';
 
 export function DashboardPreview() {
@@ -12,8 +14,8 @@ export function DashboardPreview() {
             Mission control for every server
           </h2>
           <p className="section-lead">
-            Pick a server and run its color roles from one place; personality roles and leveling already have
-            their screens. A fuller dashboard with live stats is on its way.
+            Pick a server and run its {joinNames(LIVE_FEATURES.map((feature) => feature.name))} from one
+            place. A fuller dashboard with live stats is on its way.
           </p>
         </div>
         <figure className="preview-window" aria-label="Dashboard preview, coming soon">

@@ -4,7 +4,7 @@ import { Route } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { ADA, fakeApi } from '../../test/fake-api.ts';
 import { renderAt } from '../../test/render.tsx';
-import { DashboardHeader } from '../dashboard/DashboardHeader.tsx';
+import { DashboardHeader } from '../dashboard/layout/DashboardHeader.tsx';
 import { SiteHeader } from '../landing/SiteHeader.tsx';
 
 describe('the effects toggle', () => {

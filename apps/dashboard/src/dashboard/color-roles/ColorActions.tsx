@@ -3,12 +3,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { SelectField } from '../../ui/Field.tsx';
-import { ErrorBox } from '../ErrorBox.tsx';
-import { BotNotInGuild } from '../GuildPage.tsx';
-import { JobProgress } from '../jobs/JobProgress.tsx';
-import { jobResultOf } from '../jobs/job-model.ts';
-import { useGuildJob } from '../jobs/useGuildJob.ts';
-import { queryKeys } from '../queries.ts';
+import { ErrorBox } from '../shared/ErrorBox.tsx';
+import { BotNotInGuild } from '../shared/GuildPage.tsx';
+import { JobProgress } from '../shared/jobs/JobProgress.tsx';
+import { jobResultOf } from '../shared/jobs/job-model.ts';
+import { useGuildJob } from '../shared/jobs/useGuildJob.ts';
+import { queryKeys } from '../shared/queries.ts';
 import { COLOR_RESET_CONFIRM, colorErrorText, MODE_OPTIONS } from './color-roles-model.ts';
 
 type Action = 'generateColorRoles' | 'postColorPanel' | 'resetColorRoles';

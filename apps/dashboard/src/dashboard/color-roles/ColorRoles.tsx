@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
-import { ChannelCard, useChannelChoice } from '../ChannelPicker.tsx';
-import { GuildPage, usePageGuard } from '../GuildPage.tsx';
-import { GuildSelect } from '../GuildSelect.tsx';
-import { JobWarnings } from '../jobs/JobWarnings.tsx';
-import { queryKeys } from '../queries.ts';
+import { ChannelCard, useChannelChoice } from '../shared/ChannelPicker.tsx';
+import { GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
+import { GuildSelect } from '../shared/GuildSelect.tsx';
+import { JobWarnings } from '../shared/jobs/JobWarnings.tsx';
+import { queryKeys } from '../shared/queries.ts';
 import { ColorActions } from './ColorActions.tsx';
 import { BLACK_TIP, colorErrorText, panelColorsOf } from './color-roles-model.ts';
 import { PaletteList } from './PaletteList.tsx';

@@ -6,19 +6,13 @@ import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
 import '../../styles/leveling-boosts.css';
 import { SelectField, TextField } from '../../ui/Field.tsx';
-import { ErrorBox } from '../ErrorBox.tsx';
-import { GuildPage, usePageGuard } from '../GuildPage.tsx';
-import {
-  MemberName,
-  MemberPicker,
-  RoleName,
-  RolePicker,
-  useGuildRoles,
-  useMemberLookup,
-} from '../GuildPickers.tsx';
-import { JobProgress } from '../jobs/JobProgress.tsx';
-import { useGuildJob } from '../jobs/useGuildJob.ts';
-import { queryKeys } from '../queries.ts';
+import { ErrorBox } from '../shared/ErrorBox.tsx';
+import { GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
+import { MemberName, MemberPicker, RoleName, RolePicker } from '../shared/GuildPickers.tsx';
+import { useGuildRoles, useMemberLookup } from '../shared/guild-lookups.ts';
+import { JobProgress } from '../shared/jobs/JobProgress.tsx';
+import { useGuildJob } from '../shared/jobs/useGuildJob.ts';
+import { queryKeys } from '../shared/queries.ts';
 import { AddCard } from './AddCard.tsx';
 import { LevelingNav } from './LevelingNav.tsx';
 import { LEVELING_CONFIRM, LEVELING_FAILURES, useLeveling } from './leveling-model.ts';

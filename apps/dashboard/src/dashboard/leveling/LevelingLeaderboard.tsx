@@ -4,9 +4,9 @@ import { useSearchParams } from 'react-router';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
 import '../../styles/leaderboard.css';
-import { GuildPage, usePageGuard } from '../GuildPage.tsx';
-import { MemberAvatar } from '../GuildPickers.tsx';
-import { queryKeys } from '../queries.ts';
+import { GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
+import { MemberAvatar } from '../shared/GuildPickers.tsx';
+import { queryKeys } from '../shared/queries.ts';
 import { LevelingNav } from './LevelingNav.tsx';
 
 export const LEADERBOARD_PAGE_SIZE = 25;

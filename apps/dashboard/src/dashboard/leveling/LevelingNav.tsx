@@ -1,5 +1,5 @@
 import { NavLink } from 'react-router';
-import { withGuild } from '../guild-param.ts';
+import { withGuild } from '../shared/guild-param.ts';
 
 export function LevelingNav({ guildId }: { guildId: string }) {
   return (

@@ -10,9 +10,9 @@ import { useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
 import { TextField } from '../../ui/Field.tsx';
-import { ErrorBox } from '../ErrorBox.tsx';
-import { GuildPage, usePageGuard } from '../GuildPage.tsx';
-import { queryKeys } from '../queries.ts';
+import { ErrorBox } from '../shared/ErrorBox.tsx';
+import { GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
+import { queryKeys } from '../shared/queries.ts';
 import { AddCard } from './AddCard.tsx';
 import { LevelingNav } from './LevelingNav.tsx';
 import {

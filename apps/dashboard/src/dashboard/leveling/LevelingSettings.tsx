@@ -9,14 +9,14 @@ import { Navigate } from 'react-router';
 import { apiCall } from '../../lib/api.ts';
 import { errorText, fieldIssue } from '../../lib/api-error.ts';
 import { TextField } from '../../ui/Field.tsx';
-import { ChannelPicker } from '../ChannelPicker.tsx';
-import { ErrorBox } from '../ErrorBox.tsx';
-import { BotNotInGuild, GuildPage, usePageGuard } from '../GuildPage.tsx';
-import { JobProgress } from '../jobs/JobProgress.tsx';
-import { JobWarnings } from '../jobs/JobWarnings.tsx';
-import { jobResultOf } from '../jobs/job-model.ts';
-import { useGuildJob } from '../jobs/useGuildJob.ts';
-import { queryKeys } from '../queries.ts';
+import { ChannelPicker } from '../shared/ChannelPicker.tsx';
+import { ErrorBox } from '../shared/ErrorBox.tsx';
+import { BotNotInGuild, GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
+import { JobProgress } from '../shared/jobs/JobProgress.tsx';
+import { JobWarnings } from '../shared/jobs/JobWarnings.tsx';
+import { jobResultOf } from '../shared/jobs/job-model.ts';
+import { useGuildJob } from '../shared/jobs/useGuildJob.ts';
+import { queryKeys } from '../shared/queries.ts';
 import { LevelingNav } from './LevelingNav.tsx';
 import {
   clampNotes,

@@ -15,7 +15,7 @@ import {
 } from '@spacecadet/core';
 import { useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../lib/api.ts';
-import { queryKeys } from '../queries.ts';
+import { queryKeys } from '../shared/queries.ts';
 
 export const LEVELING_CONFIRM = {
   resetConfig: 'Reset only Leveling config (channels, toggles, multipliers)? Users/roles/boosts are kept.',

@@ -1,0 +1,91 @@
+import { QueryClient, useQuery } from '@tanstack/react-query';
+import { getConfig } from '../../config.ts';
+import { apiCall } from '../../lib/api.ts';
+import { isApiError } from '../../lib/api-error.ts';
+import { useSession } from '../../lib/session.ts';
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 30_000,
+        refetchOnWindowFocus: false,
+        // Only network failures and gateway/unavailable answers may fix themselves.
+        retry: (count, error) => count < 2 && (!isApiError(error) || [502, 503, 504].includes(error.status)),
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** Every dashboard query key: pages, job trackers and mutations reload through these only. */
+export const queryKeys = {
+  session: ['session'] as const,
+  guilds: ['guilds'] as const,
+  inGuild: (guildId: string) => ['in-guild', guildId] as const,
+  config: (guildId: string) => ['config', guildId] as const,
+  reactionRoles: (guildId: string) => ['reaction-roles', guildId] as const,
+  colorRoles: (guildId: string) => ['color-roles', guildId] as const,
+  personalityRoles: (guildId: string) => ['personality-roles', guildId] as const,
+  leveling: (guildId: string) => ['leveling', guildId] as const,
+  channels: (guildId: string) => ['channels', guildId] as const,
+  botPermissions: (guildId: string) => ['bot-permissions', guildId] as const,
+  roles: (guildId: string) => ['roles', guildId] as const,
+  memberSearch: (guildId: string, query: string) => ['member-search', guildId, query] as const,
+  leaderboard: (guildId: string, page?: { limit: number; offset: number }) =>
+    page ? (['leaderboard', guildId, page.limit, page.offset] as const) : (['leaderboard', guildId] as const),
+  job: (jobId: string) => ['job', jobId] as const,
+};
+
+export function useAdminGuilds() {
+  const { user } = useSession();
+  return useQuery({
+    queryKey: queryKeys.guilds,
+    queryFn: () => apiCall('listAdminGuilds'),
+    enabled: user !== null,
+  });
+}
+
+/** The signed-in session as the API sees it: its user, `is_owner` and expiry. */
+export function useSessionInfo() {
+  const { user } = useSession();
+  return useQuery({
+    queryKey: queryKeys.session,
+    queryFn: () => apiCall('getSession'),
+    enabled: user !== null,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** Owner-only tiles: the API's `is_owner`, or the configured owner id (filtered client-side). */
+export function useIsOwner(): boolean {
+  const { user } = useSession();
+  const session = useSessionInfo();
+  const ownerId = getConfig().ownerUserId;
+  return session.data?.is_owner === true || (ownerId !== undefined && user?.id === ownerId);
+}
+
+/** Bot presence; any failure counts as "not in the server". */
+export function useBotInGuild(guildId: string | null) {
+  return useQuery({
+    queryKey: queryKeys.inGuild(guildId ?? ''),
+    queryFn: async () => {
+      try {
+        const result = await apiCall('botInGuild', { params: { guildId: guildId ?? '' } });
+        return result.inGuild;
+      } catch {
+        return false;
+      }
+    },
+    enabled: guildId !== null,
+  });
+}
+
+/** The server's text channels, listed only while the bot is in it. */
+export function useChannels(guildId: string, botInGuild: boolean) {
+  return useQuery({
+    queryKey: queryKeys.channels(guildId),
+    queryFn: () => apiCall('listChannels', { params: { guildId } }),
+    enabled: botInGuild,
+  });
+}

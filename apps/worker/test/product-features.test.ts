@@ -1,0 +1,32 @@
+import { LIVE_FEATURES, PRODUCT_FEATURES } from '@spacecadet/core/product-features';
+import { describe, expect, it } from 'vitest';
+import { hostFeatures } from '../src/features/host.ts';
+import { FEATURES } from '../src/features/index.ts';
+
+/**
+ * The landing page, the overview and the sidebar say what the bot does from core's feature list;
+ * this holds the list to what the worker really registers.
+ */
+describe("core's feature list against the worker", () => {
+  const registered = hostFeatures(FEATURES).commands.map((command) => command.data.name);
+
+  it('names every slash command the worker registers, and no other', () => {
+    expect(PRODUCT_FEATURES.flatMap((feature) => feature.commands).sort()).toEqual([...registered].sort());
+  });
+
+  it('gives each command to the feature whose worker module registers it', () => {
+    for (const workerFeature of FEATURES) {
+      const commands = 'commands' in workerFeature ? workerFeature.commands.map((c) => c.data.name) : [];
+      if (commands.length === 0) continue;
+      const listed = PRODUCT_FEATURES.find((feature) => feature.id === workerFeature.name);
+      expect(listed?.commands, workerFeature.name).toEqual(commands);
+    }
+  });
+
+  it('calls live exactly the features the worker runs for members (jobs, panels or commands)', () => {
+    const forMembers = FEATURES.filter(
+      (feature) => 'jobs' in feature || 'components' in feature || 'commands' in feature,
+    ).map((feature) => feature.name);
+    expect(LIVE_FEATURES.map((feature) => feature.id).sort()).toEqual([...forMembers].sort());
+  });
+});
