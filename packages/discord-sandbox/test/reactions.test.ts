@@ -223,6 +223,17 @@ describe('reactions over REST, as Discord has them', () => {
     expect((await messageOf(id)).reactions).toBeUndefined();
   });
 
+  it('reports Discord’s reaction bucket: one per 250 ms a channel, every emoji in the same bucket', async () => {
+    const id = await post();
+    const first = await bot(sandbox, 'PUT', `${reactions(id)}/${RED}/@me`);
+    const second = await bot(sandbox, 'PUT', `${reactions(id)}/${ROCKET}/@me`);
+    expect(first.headers.get('x-ratelimit-limit')).toBe('1');
+    expect(Number(first.headers.get('x-ratelimit-reset-after'))).toBeLessThanOrEqual(0.25);
+    expect(second.headers.get('x-ratelimit-bucket')).toBe(first.headers.get('x-ratelimit-bucket'));
+    const list = await bot(sandbox, 'GET', `${reactions(id)}/${RED}`);
+    expect(list.headers.get('x-ratelimit-limit')).toBe('50');
+  });
+
   it('lists the guild’s custom emojis as Discord does (GET /guilds/:id/emojis, and in the guild)', async () => {
     const list = await bot(sandbox, 'GET', `/guilds/${guilds.station}/emojis`);
     expect(list.status).toBe(200);
