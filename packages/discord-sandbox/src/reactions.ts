@@ -24,6 +24,10 @@ export interface ReactionRefusal {
 export const UNKNOWN_EMOJI: ReactionRefusal = { status: 400, code: 10014, message: 'Unknown Emoji' };
 const MISSING_PERMISSIONS: ReactionRefusal = { status: 403, code: 50013, message: 'Missing Permissions' };
 
+const graphemes = new Intl.Segmenter();
+/** One unicode emoji (one grapheme: a ZWJ sequence, a flag or a keycap counts as one), as Discord takes. */
+const isOneEmoji = (text: string) => UNICODE_EMOJI.test(text) && [...graphemes.segment(text)].length === 1;
+
 const sameEmoji = (a: ReactionEmoji, b: ReactionEmoji) => (a.id ?? a.name) === (b.id ?? b.name);
 
 /**
@@ -39,7 +43,7 @@ export function findReactionEmoji(
   raw: string,
 ): { emoji: ReactionEmoji; external: boolean } | null {
   const custom = /^(?:a:)?[^:]*:(\d{17,20})$/.exec(raw);
-  if (!custom) return UNICODE_EMOJI.test(raw) ? { emoji: { id: null, name: raw }, external: false } : null;
+  if (!custom) return isOneEmoji(raw) ? { emoji: { id: null, name: raw }, external: false } : null;
   const id = custom[1];
   const places =
     userId === state.application.id

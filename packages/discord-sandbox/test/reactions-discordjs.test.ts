@@ -132,7 +132,10 @@ describe('reactions with discord.js', () => {
     await fetched.reactions.cache.get('🔴')?.users.remove(users.nia);
     expect(await removedPacket).toMatchObject({ user_id: users.nia, emoji: { name: '🔴' } });
 
-    await message.react(`<:rocket:${emojis.stationRocket}>`);
+    // GUILD_CREATE carried the guild's emojis, so discord.js has them cached.
+    const rocket = bot.guilds.cache.get(guilds.station)?.emojis.cache.get(emojis.stationRocket);
+    expect(rocket?.name).toBe('rocket');
+    await message.react(rocket ?? '');
     const emojiGone = nextPacket(bot, 'MESSAGE_REACTION_REMOVE_EMOJI');
     await (await message.fetch(true)).reactions.cache.get(emojis.stationRocket)?.remove();
     expect(await emojiGone).toMatchObject({ emoji: { id: emojis.stationRocket, name: 'rocket' } });

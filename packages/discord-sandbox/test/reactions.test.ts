@@ -91,7 +91,13 @@ describe('reactions over REST, as Discord has them', () => {
       { id: emojis.stationParrot, name: 'party_parrot', animated: true },
       { id: emojis.orbitComet, name: 'comet', animated: false },
     ]);
-    for (const emoji of [`rocket:${'9'.repeat(18)}`, 'notanemoji', 'abc:def', encodeURIComponent('a🔴')]) {
+    for (const emoji of [
+      `rocket:${'9'.repeat(18)}`,
+      'notanemoji',
+      'abc:def',
+      encodeURIComponent('a🔴'),
+      encodeURIComponent('🔴🔴'),
+    ]) {
       const res = await bot(sandbox, 'PUT', `${reactions(id)}/${emoji}/@me`);
       expect(res, emoji).toMatchObject({ status: 400, body: { code: 10014, message: 'Unknown Emoji' } });
     }
