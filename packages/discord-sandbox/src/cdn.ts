@@ -35,7 +35,7 @@ export function registerCdn(app: FastifyInstance, ctx: SandboxContext): void {
   app.get<{ Params: { file: string } }>('/emojis/:file', async (req, reply) => {
     // A guild's custom emoji shows its name's first letter; an unknown id (say, on a component) a colon.
     const id = /^\d+/.exec(req.params.file)?.[0] ?? '0';
-    const emoji = [...ctx.state.guilds.values()].flatMap((g) => g.emojis).find((e) => e.id === id);
+    const emoji = [...ctx.state.guilds.values()].flatMap((g) => g.emojis ?? []).find((e) => e.id === id);
     return send(reply, picture(emoji?.name?.slice(0, 1) ?? ':', id, false));
   });
   app.get<{ Params: { file: string } }>('/embed/avatars/:file', async (req, reply) => {

@@ -32,8 +32,8 @@ export interface SandboxGuild {
   roles: APIRole[];
   channels: SandboxChannel[];
   members: SandboxMember[];
-  /** The guild's custom emojis (members react with them as `name:id`). */
-  emojis: APIEmoji[];
+  /** The guild's custom emojis (members react with them as `name:id`); none when absent. */
+  emojis?: APIEmoji[];
 }
 
 export interface SandboxApplication {

@@ -50,7 +50,7 @@ export function findReactionEmoji(
       ? [guild, ...[...state.guilds.values()].filter((g) => g !== guild && state.botIsIn(g))]
       : [guild];
   for (const place of places) {
-    const found = place.emojis.find((e) => e.id === id);
+    const found = (place.emojis ?? []).find((e) => e.id === id);
     if (found?.id && found.name) {
       return {
         emoji: { id: found.id, name: found.name, animated: found.animated === true },

@@ -54,7 +54,7 @@ export function registerGuildRoutes(api: FastifyInstance, ctx: SandboxContext): 
   api.get<{ Params: GuildParams }>('/guilds/:guildId/emojis', async (req, reply) => {
     if (!requireBot(ctx, req, reply)) return reply;
     const guild = botGuild(ctx, req.params.guildId, reply);
-    return guild ? guild.emojis : reply;
+    return guild ? (guild.emojis ?? []) : reply;
   });
 
   api.get<{ Params: GuildParams & { emojiId: string } }>(
@@ -64,7 +64,7 @@ export function registerGuildRoutes(api: FastifyInstance, ctx: SandboxContext): 
       const guild = botGuild(ctx, req.params.guildId, reply);
       if (!guild) return reply;
       return (
-        guild.emojis.find((e) => e.id === req.params.emojiId) ??
+        (guild.emojis ?? []).find((e) => e.id === req.params.emojiId) ??
         discordError(reply, 404, 10014, 'Unknown Emoji')
       );
     },
