@@ -33,9 +33,10 @@ export function registerCdn(app: FastifyInstance, ctx: SandboxContext): void {
     return send(reply, picture((guild?.name ?? '?').slice(0, 1), req.params.guildId, false));
   });
   app.get<{ Params: { file: string } }>('/emojis/:file', async (req, reply) => {
-    // Custom emoji used on components: the sandbox keeps no emoji list, so draw a placeholder.
+    // A guild's custom emoji shows its name's first letter; an unknown id (say, on a component) a colon.
     const id = /^\d+/.exec(req.params.file)?.[0] ?? '0';
-    return send(reply, picture(':', id, false));
+    const emoji = [...ctx.state.guilds.values()].flatMap((g) => g.emojis ?? []).find((e) => e.id === id);
+    return send(reply, picture(emoji?.name?.slice(0, 1) ?? ':', id, false));
   });
   app.get<{ Params: { file: string } }>('/embed/avatars/:file', async (req, reply) => {
     const index = /^\d+/.exec(req.params.file)?.[0] ?? '0';

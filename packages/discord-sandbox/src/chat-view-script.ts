@@ -55,6 +55,24 @@ async function interact(message, customId, values) {
   } catch (e) { toast(e.message, true); }
 }
 
+// Clicking a reaction under a message adds the acting member's, or takes it away, as in Discord.
+async function toggleReaction(message, reaction) {
+  const emoji = reaction.emoji.id ? reaction.emoji.name + ':' + reaction.emoji.id : reaction.emoji.name;
+  const mine = (reaction.user_ids || []).includes(ui.user);
+  try {
+    await api(mine ? 'DELETE' : 'POST', '/reactions', { guild_id: ui.guild, channel_id: message.channel_id, message_id: message.id, user_id: ui.user, emoji });
+    await refresh(true);
+  } catch (e) { toast(e.message, true); }
+}
+function renderReactions(m) {
+  if (!m.reactions || !m.reactions.length) return null;
+  return el('div', { class: 'reactions' }, m.reactions.map((r) => {
+    const mine = (r.user_ids || []).includes(ui.user);
+    return el('button', { class: 'reaction' + (mine ? ' me' : ''), 'data-testid': 'reaction', 'data-emoji': r.emoji.id || r.emoji.name, 'aria-pressed': mine ? 'true' : 'false',
+      title: (r.user_ids || []).map(userName).join(', '), disabled: !ui.user, onclick: () => toggleReaction(m, r) }, emojiNode(r.emoji), el('span', { class: 'count' }, String(r.count)));
+  }));
+}
+
 // Picking an onboarding option, as a member does in Discord's Channels & Roles: the sandbox grants its roles.
 async function answer(optionId) {
   try {
@@ -112,7 +130,7 @@ function renderMessage(m, ephemeral) {
       el('div', {}, el('span', { class: 'author' }, author.global_name || author.username), author.bot ? el('span', { class: 'tag' }, 'APP') : null,
         el('span', { class: 'time' }, new Date(m.timestamp).toLocaleTimeString())),
       m.content ? el('div', { class: 'content' }, rich(m.content), m.edited_timestamp ? el('span', { class: 'edited' }, ' (edited)') : null) : null,
-      (m.embeds || []).map(renderEmbed), rows,
+      (m.embeds || []).map(renderEmbed), rows, ephemeral ? null : renderReactions(m),
       ephemeral ? el('div', { class: 'eph-note' }, '👁 ', el('b', {}, 'Only you can see this'), ' · ',
         el('a', { href: '#', 'data-testid': 'dismiss', onclick: (e) => { e.preventDefault(); dismissed.add(m.id); render(); } }, 'Dismiss message')) : null));
 }

@@ -30,7 +30,9 @@ display:inline-flex;align-items:center;justify-content:center;gap:6px;text-decor
 .btn .emoji{font-size:18px;line-height:1;font-family:"Twemoji","Noto Color Emoji","Apple Color Emoji","Segoe UI Emoji",sans-serif}img.emoji{width:20px;height:20px}
 .btn:disabled{opacity:.5;cursor:not-allowed}.s1{background:var(--blurple)}.s2{background:#4e5058}.s3{background:#248046}.s4{background:#da373c}.s5{background:#4e5058}
 .btn:hover:not(:disabled){filter:brightness(1.1)}.menu{min-width:320px;max-width:520px;background:var(--side);color:var(--text);border:1px solid #0006;border-radius:4px;padding:6px}
-.menu-wrap{display:flex;gap:6px;align-items:flex-start}.small{background:var(--blurple);color:#fff;border:0;border-radius:4px;padding:6px 10px;cursor:pointer}
+.reactions{display:flex;flex-wrap:wrap;gap:4px;margin-top:6px}.reaction{display:inline-flex;align-items:center;gap:5px;background:var(--side);border:1px solid transparent;
+border-radius:8px;padding:2px 7px;color:var(--text);cursor:pointer;font-size:14px}.reaction.me{background:#5865f226;border-color:var(--blurple)}.reaction img.emoji{width:16px;height:16px}
+.reaction .emoji{font-size:16px}.reaction:disabled{cursor:not-allowed}.menu-wrap{display:flex;gap:6px;align-items:flex-start}.small{background:var(--blurple);color:#fff;border:0;border-radius:4px;padding:6px 10px;cursor:pointer}
 aside{width:240px;background:var(--side);padding:10px;overflow:auto}.role{display:flex;align-items:center;gap:6px;padding:3px 6px;border-radius:4px;font-size:13px}
 .prompt{margin:4px 6px 10px;font-size:13px}.prompt .row{gap:6px;margin-top:4px}.prompt .btn{padding:2px 10px;min-height:26px;font-size:13px}
 .role .swatch{width:12px;height:12px;border-radius:50%;flex:none}.member{padding:4px 6px;font-size:14px;color:var(--muted)}.member.me{color:var(--head)}

@@ -15,7 +15,7 @@ const SNOWFLAKE = /^\d{17,20}$/;
 // One or more emoji code points (Emoji_Component covers ZWJ, variation selectors, skin tones,
 // keycaps and flag letters); at least one must be a pictograph, a flag letter or a keycap, so
 // "abc" or "123" fail.
-const UNICODE_EMOJI =
+export const UNICODE_EMOJI =
   /^(?=[\s\S]*(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3))[\p{Extended_Pictographic}\p{Emoji_Component}]+$/u;
 
 const invalidEmoji = (): EmojiIssue => ({

@@ -1,4 +1,5 @@
 import {
+  type APIEmoji,
   type APIGuildCategoryChannel,
   type APIRole,
   type APITextChannel,
@@ -31,6 +32,8 @@ export interface SandboxGuild {
   roles: APIRole[];
   channels: SandboxChannel[];
   members: SandboxMember[];
+  /** The guild's custom emojis (members react with them as `name:id`); none when absent. */
+  emojis?: APIEmoji[];
 }
 
 export interface SandboxApplication {
@@ -158,6 +161,11 @@ function user(id: string, username: string, globalName: string, avatar: string):
   };
 }
 
+/** A custom emoji uploaded to a guild, as `GET /guilds/:id/emojis` lists it. */
+export function makeEmoji(id: string, name: string, animated = false): APIEmoji {
+  return { id, name, roles: [], require_colons: true, managed: false, animated, available: true };
+}
+
 const JOINED = '2024-01-15T12:00:00.000Z';
 const member = (user_id: string, roles: string[] = []): SandboxMember => ({
   user_id,
@@ -168,7 +176,7 @@ const member = (user_id: string, roles: string[] = []): SandboxMember => ({
 
 /** The seeded world (its ids are `SANDBOX_IDS`). Returns a fresh copy on every call. */
 export function defaultFixture(): SandboxFixture {
-  const { users: u, guilds: g, channels: c, roles: r } = SANDBOX_IDS;
+  const { users: u, guilds: g, channels: c, roles: r, emojis: e } = SANDBOX_IDS;
   const station: SandboxGuild = {
     id: g.station,
     name: 'Sandbox Station',
@@ -208,6 +216,7 @@ export function defaultFixture(): SandboxFixture {
       member(u.nia, [r.stationCrew]),
       member(SANDBOX_IDS.bot, [r.stationBot]),
     ],
+    emojis: [makeEmoji(e.stationRocket, 'rocket'), makeEmoji(e.stationParrot, 'party_parrot', true)],
   };
   const quiet: SandboxGuild = {
     id: g.quiet,
@@ -224,6 +233,7 @@ export function defaultFixture(): SandboxFixture {
       textChannel(c.quietSetup, g.quiet, 'bot-setup', 1, null),
     ],
     members: [member(u.zed), member(u.ada, [r.quietAdmins]), member(u.nia)],
+    emojis: [],
   };
   const orbit: SandboxGuild = {
     id: g.orbit,
@@ -240,6 +250,7 @@ export function defaultFixture(): SandboxFixture {
       textChannel(c.orbitComms, g.orbit, 'comms', 1, null),
     ],
     members: [member(u.rex), member(u.mo), member(SANDBOX_IDS.bot, [r.orbitBot])],
+    emojis: [makeEmoji(e.orbitComet, 'comet')],
   };
   return {
     application: {

@@ -29,6 +29,10 @@ const EVENT_INTENTS: Partial<Record<GatewayDispatchEvents, number>> = {
   [GatewayDispatchEvents.MessageUpdate]: GatewayIntentBits.GuildMessages,
   [GatewayDispatchEvents.MessageDelete]: GatewayIntentBits.GuildMessages,
   [GatewayDispatchEvents.MessageDeleteBulk]: GatewayIntentBits.GuildMessages,
+  [GatewayDispatchEvents.MessageReactionAdd]: GatewayIntentBits.GuildMessageReactions,
+  [GatewayDispatchEvents.MessageReactionRemove]: GatewayIntentBits.GuildMessageReactions,
+  [GatewayDispatchEvents.MessageReactionRemoveAll]: GatewayIntentBits.GuildMessageReactions,
+  [GatewayDispatchEvents.MessageReactionRemoveEmoji]: GatewayIntentBits.GuildMessageReactions,
 };
 
 /** The shard a guild belongs to, Discord's formula. */

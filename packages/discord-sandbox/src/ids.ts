@@ -34,6 +34,11 @@ export const SANDBOX_IDS = {
     quietAdmins: '300000000000000031',
     orbitBot: '300000000000000051',
   },
+  emojis: {
+    stationRocket: '300000000000000081',
+    stationParrot: '300000000000000082',
+    orbitComet: '300000000000000091',
+  },
 } as const;
 
 export const SANDBOX_CLIENT_SECRET = 'sandbox-secret';

@@ -4,6 +4,7 @@ export {
   defaultFixture,
   EVERYONE_PERMISSIONS,
   makeBotRole,
+  makeEmoji,
   makeRole,
   type SandboxApplication,
   type SandboxChannel,

@@ -246,6 +246,7 @@ export function deleteMessage(
   const index = list.findIndex((m) => m.id === id);
   if (index < 0) return false;
   list.splice(index, 1);
+  state.reactions.delete(id);
   state.dispatch(
     GatewayDispatchEvents.MessageDelete,
     { id, channel_id: channelId, guild_id: guild.id },
@@ -268,6 +269,7 @@ export function deleteMessages(
   const list = state.messages.get(channelId) ?? [];
   const deleted = list.filter((m) => wanted.has(m.id)).map((m) => m.id);
   if (deleted.length === 0) return deleted;
+  for (const id of deleted) state.reactions.delete(id);
   state.messages.set(
     channelId,
     list.filter((m) => !wanted.has(m.id)),

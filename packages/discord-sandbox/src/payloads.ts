@@ -38,7 +38,7 @@ export function apiGuild(guild: SandboxGuild): APIGuild {
     default_message_notifications: GuildDefaultMessageNotifications.OnlyMentions,
     explicit_content_filter: GuildExplicitContentFilter.AllMembers,
     roles: sortedRoles(guild),
-    emojis: [],
+    emojis: structuredClone(guild.emojis ?? []),
     stickers: [],
     features: [],
     mfa_level: GuildMFALevel.None,

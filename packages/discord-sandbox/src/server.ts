@@ -6,6 +6,7 @@ import { registerChatView } from './chat-view.ts';
 import type { SandboxContext } from './context.ts';
 import { registerControlRoutes } from './control.ts';
 import { registerChannelControlRoutes } from './control-channels.ts';
+import { registerReactionControlRoutes } from './control-reactions.ts';
 import { defaultFixture, type SandboxFixture } from './fixture.ts';
 import { SandboxGateway } from './gateway.ts';
 import { registerAuthorize } from './oauth-authorize.ts';
@@ -17,6 +18,7 @@ import { discordError, installRestHooks } from './rest/http.ts';
 import { registerInteractionRoutes } from './rest/interactions.ts';
 import { registerMessageRoutes } from './rest/messages.ts';
 import { registerOnboardingRoutes } from './rest/onboarding.ts';
+import { registerReactionRoutes } from './rest/reactions.ts';
 import { registerRoleRoutes } from './rest/roles.ts';
 import { registerUserRoutes } from './rest/users.ts';
 import { registerSimulationRoutes } from './simulation.ts';
@@ -98,6 +100,7 @@ function buildApp(ctx: SandboxContext): { app: FastifyInstance; gateway: Sandbox
         registerOnboardingRoutes(api, ctx);
         registerMessageRoutes(api, ctx);
         registerChannelRoutes(api, ctx);
+        registerReactionRoutes(api, ctx);
         registerBulkDeleteRoute(api, ctx);
         registerInteractionRoutes(api, ctx);
       },
@@ -106,6 +109,7 @@ function buildApp(ctx: SandboxContext): { app: FastifyInstance; gateway: Sandbox
   }
   registerControlRoutes(app, ctx);
   registerChannelControlRoutes(app, ctx);
+  registerReactionControlRoutes(app, ctx);
   registerSimulationRoutes(app, ctx, gateway);
   registerChatView(app);
   registerCdn(app, ctx);

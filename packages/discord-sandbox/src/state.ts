@@ -79,6 +79,23 @@ export interface RestRequestRecord {
 
 const REQUEST_LOG_LIMIT = 2000;
 
+/** A reaction's emoji as Discord shows it: `{id: null, name}` unicode, `{id, name, animated}` custom. */
+export interface ReactionEmoji {
+  id: string | null;
+  name: string;
+  animated?: boolean;
+}
+
+/** One emoji's reactions on a message: who reacted, oldest first. */
+export interface ReactionRecord {
+  emoji: ReactionEmoji;
+  user_ids: string[];
+}
+
+/** A message in `GET /_sandbox/state`: each reaction also names its `user_ids`. */
+export type DumpedReaction = NonNullable<APIMessage['reactions']>[number] & { user_ids: string[] };
+export type DumpedMessage = Omit<APIMessage, 'reactions'> & { reactions?: DumpedReaction[] };
+
 export interface SandboxDispatch {
   t: GatewayDispatchEvents;
   d: unknown;
@@ -91,7 +108,7 @@ export interface SandboxStateDump {
   users: APIUser[];
   guilds: Array<
     Omit<SandboxGuild, 'channels'> & {
-      channels: Array<SandboxChannel & { messages: APIMessage[] }>;
+      channels: Array<SandboxChannel & { messages: DumpedMessage[] }>;
       onboarding: APIGuildOnboarding;
     }
   >;
@@ -106,6 +123,10 @@ export class SandboxState {
   users = new Map<string, APIUser>();
   guilds = new Map<string, SandboxGuild>();
   messages = new Map<string, APIMessage[]>();
+  /** Each message's reactions by message id, in the order their emojis were first used. */
+  reactions = new Map<string, ReactionRecord[]>();
+  /** Who blocked whom (user id -> the ids they blocked): a blocked user's reactions are refused. */
+  blocks = new Map<string, Set<string>>();
   codes = new Map<string, AuthorizationCode>();
   accessTokens = new Map<string, AccessGrant>();
   refreshTokens = new Map<string, AccessGrant>();
@@ -143,6 +164,8 @@ export class SandboxState {
     this.guilds = new Map(copy.guilds.map((g) => [g.id, g]));
     this.messages = new Map();
     for (const g of copy.guilds) for (const c of g.channels) this.messages.set(c.id, []);
+    this.reactions.clear();
+    this.blocks.clear();
     this.codes.clear();
     this.accessTokens.clear();
     this.refreshTokens.clear();
@@ -215,6 +238,25 @@ export class SandboxState {
     return undefined;
   }
 
+  /** The message's reactions (a fresh empty list when it has none). */
+  reactionsOf(messageId: string): ReactionRecord[] {
+    return this.reactions.get(messageId) ?? [];
+  }
+
+  /** The message's reactions as `GET /_sandbox/state` shows them: Discord's fields and `user_ids`. */
+  shownReactions(message: APIMessage): DumpedReaction[] {
+    const records = this.reactionsOf(message.id);
+    return (message.reactions ?? []).map((reaction, i) => ({
+      ...reaction,
+      user_ids: [...(records[i]?.user_ids ?? [])],
+    }));
+  }
+
+  private dumpMessage(message: APIMessage): DumpedMessage {
+    const { reactions, ...rest } = message;
+    return reactions ? { ...rest, reactions: this.shownReactions(message) } : rest;
+  }
+
   /** The guild's onboarding as `GET /guilds/:id/onboarding` shows it (a copy is not made). */
   onboardingOf(guildId: string): APIGuildOnboarding {
     return (
@@ -238,7 +280,10 @@ export class SandboxState {
       users: [...this.users.values()],
       guilds: [...this.guilds.values()].map((g) => ({
         ...g,
-        channels: g.channels.map((c) => ({ ...c, messages: this.messages.get(c.id) ?? [] })),
+        channels: g.channels.map((c) => ({
+          ...c,
+          messages: (this.messages.get(c.id) ?? []).map((m) => this.dumpMessage(m)),
+        })),
         onboarding: this.onboardingOf(g.id),
       })),
       interactions: [...this.interactions.values()],

@@ -67,6 +67,44 @@ describe('chat view in a browser', () => {
     }
   });
 
+  it('shows reactions with counts under a message; a click toggles the acting member’s reaction', async () => {
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_FLAGS,
+    });
+    try {
+      const { guilds, channels, users, emojis } = SANDBOX_IDS;
+      const posted = await bot(sandbox, 'POST', `/channels/${channels.roles}/messages`, { content: 'react' });
+      const id = (posted.body as { id: string }).id;
+      const reactions = `/channels/${channels.roles}/messages/${id}/reactions`;
+      await bot(sandbox, 'PUT', `${reactions}/${encodeURIComponent('🔴')}/@me`);
+      await bot(sandbox, 'PUT', `${reactions}/rocket:${emojis.stationRocket}/@me`);
+      const page = await browser.newPage();
+      await page.goto(`${sandbox.url}/?guild=${guilds.station}&user=${users.nia}&channel=${channels.roles}`);
+      const red = page.locator(`[data-message-id="${id}"] [data-testid="reaction"][data-emoji="🔴"]`);
+      await red.waitFor();
+      expect(await red.textContent()).toBe('🔴1');
+      expect(await red.getAttribute('aria-pressed')).toBe('false');
+      const rocket = page.locator(`[data-testid="reaction"][data-emoji="${emojis.stationRocket}"] img`);
+      expect(await rocket.getAttribute('src')).toContain(`/emojis/${emojis.stationRocket}`);
+
+      const shown = () =>
+        sandbox
+          .state()
+          .guilds[0]?.channels.find((c) => c.id === channels.roles)
+          ?.messages.find((m) => m.id === id)?.reactions?.[0];
+      await red.click();
+      await page.locator('[data-emoji="🔴"][aria-pressed="true"]').waitFor();
+      expect(await red.textContent()).toBe('🔴2');
+      expect(shown()?.user_ids).toEqual([SANDBOX_IDS.bot, users.nia]);
+      await red.click();
+      await page.locator('[data-emoji="🔴"][aria-pressed="false"]').waitFor();
+      expect(shown()?.user_ids).toEqual([SANDBOX_IDS.bot]);
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('fits a 390 px phone: the messages take the width, the sidebars stack, nothing scrolls sideways', async () => {
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

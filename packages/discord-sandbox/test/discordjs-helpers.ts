@@ -1,10 +1,22 @@
-import { Client, Events, GatewayIntentBits } from 'discord.js';
+import { Client, type ClientOptions, Events, GatewayIntentBits } from 'discord.js';
 import { SANDBOX_BOT_TOKEN, type Sandbox } from '../src/index.ts';
 
-/** A real discord.js client pointed at the sandbox, logged in and ready. */
-export async function readyClient(sandbox: Sandbox, shard?: [number, number]): Promise<Client> {
+/**
+ * A real discord.js client pointed at the sandbox, logged in and ready; `options` may set other
+ * intents or partials.
+ */
+export async function readyClient(
+  sandbox: Sandbox,
+  shard?: [number, number],
+  options: Partial<Pick<ClientOptions, 'intents' | 'partials'>> = {},
+): Promise<Client> {
   const client = new Client({
-    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers, GatewayIntentBits.GuildMessages],
+    intents: options.intents ?? [
+      GatewayIntentBits.Guilds,
+      GatewayIntentBits.GuildMembers,
+      GatewayIntentBits.GuildMessages,
+    ],
+    ...(options.partials ? { partials: options.partials } : {}),
     rest: { api: sandbox.apiBase, timeout: 5000 },
     ...(shard ? { shards: shard[0], shardCount: shard[1] } : {}),
   });

@@ -16,7 +16,9 @@ import { type Method, schemaOf, specResponses } from './openapi-spec.ts';
  */
 
 let sandbox: Sandbox;
-const { guilds, channels, users, roles, app } = SANDBOX_IDS;
+const { guilds, channels, users, roles, app, emojis } = SANDBOX_IDS;
+const RED = encodeURIComponent('🔴');
+const ROCKET = `rocket:${emojis.stationRocket}`;
 const table = specResponses();
 
 interface Answer {
@@ -60,6 +62,7 @@ beforeAll(async () => {
   await call('get', '/guilds/{guild_id}/channels', `/guilds/${g}/channels`);
   await call('get', '/channels/{channel_id}', `/channels/${channels.roles}`);
   await call('get', '/guilds/{guild_id}/roles', `/guilds/${g}/roles`);
+  await call('get', '/guilds/{guild_id}/emojis', `/guilds/${g}/emojis`);
   const role = (await call('post', '/guilds/{guild_id}/roles', `/guilds/${g}/roles`, {
     name: 'Red',
     color: 0xff0000,
@@ -95,8 +98,25 @@ beforeAll(async () => {
     },
   )) as { id: string };
   const one = `/channels/${channels.roles}/messages/${message.id}`;
+  // Reactions (reaction roles): the bot's and a member's, so the message payloads carry them.
+  const reaction = '/channels/{channel_id}/messages/{message_id}/reactions';
+  await call('put', `${reaction}/{emoji_name}/@me`, `${one}/reactions/${RED}/@me`);
+  await control(sandbox, 'POST', '/reactions', {
+    guild_id: g,
+    channel_id: channels.roles,
+    message_id: message.id,
+    user_id: users.nia,
+    emoji: ROCKET,
+  });
   await call('get', '/channels/{channel_id}/messages', `/channels/${channels.roles}/messages?limit=50`);
   await call('get', '/channels/{channel_id}/messages/{message_id}', one);
+  await call('get', `${reaction}/{emoji_name}`, `${one}/reactions/${RED}?limit=10`);
+  await call('delete', `${reaction}/{emoji_name}/{user_id}`, `${one}/reactions/${ROCKET}/${users.nia}`);
+  await call('delete', `${reaction}/{emoji_name}/@me`, `${one}/reactions/${RED}/@me`);
+  await call('put', `${reaction}/{emoji_name}/@me`, `${one}/reactions/${RED}/@me`);
+  await call('delete', `${reaction}/{emoji_name}`, `${one}/reactions/${RED}`);
+  await call('put', `${reaction}/{emoji_name}/@me`, `${one}/reactions/${RED}/@me`);
+  await call('delete', reaction, `${one}/reactions`);
   await call('patch', '/channels/{channel_id}/messages/{message_id}', one, { content: 'edited' });
   // Onboarding needs Manage Server (the product asks for it where that feature is on).
   const permissions = (BigInt(BOT_ROLE_PERMISSIONS) | PermissionFlagsBits.ManageGuild).toString();
@@ -156,7 +176,10 @@ afterAll(async () => {
 
 describe("the sandbox's REST answers fit Discord's OpenAPI description", () => {
   it('checks every route the product calls, each one known to the spec', () => {
-    expect(answers.length).toBe(27);
+    expect(answers.length).toBe(36);
+    // The message read back carries the bot's and nia's reactions, so their shape is checked too.
+    const read = answers.find((a) => a.route === '/channels/{channel_id}/messages/{message_id}');
+    expect((read?.body as { reactions?: unknown[] } | undefined)?.reactions).toHaveLength(2);
     for (const answer of answers) {
       expect(table.get(answer.route)?.get(answer.method), `${answer.method} ${answer.route}`).toBeDefined();
     }
@@ -195,6 +218,12 @@ describe("the sandbox's errors fit Discord's error schema", () => {
       await bot(sandbox, 'PATCH', `/guilds/${guilds.station}/roles`, [{ position: 'x' }]),
       await bot(sandbox, 'GET', '/guilds/1'),
       await bot(sandbox, 'PUT', `/channels/${channels.roles}/permissions/${roles.stationCrew}`, { type: 7 }),
+      await bot(
+        sandbox,
+        'PUT',
+        `/channels/${channels.roles}/messages/${channels.roles}/reactions/${RED}/@me`,
+      ),
+      await bot(sandbox, 'GET', `/guilds/${guilds.station}/emojis/${guilds.station}`),
     ];
     for (const res of errors) {
       expect(res.status).toBeGreaterThanOrEqual(400);

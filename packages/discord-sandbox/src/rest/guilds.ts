@@ -50,6 +50,26 @@ export function registerGuildRoutes(api: FastifyInstance, ctx: SandboxContext): 
     return guild ? guild.channels : reply;
   });
 
+  // Any member may list a guild's emojis; who uploaded one (`user`) is not imitated.
+  api.get<{ Params: GuildParams }>('/guilds/:guildId/emojis', async (req, reply) => {
+    if (!requireBot(ctx, req, reply)) return reply;
+    const guild = botGuild(ctx, req.params.guildId, reply);
+    return guild ? (guild.emojis ?? []) : reply;
+  });
+
+  api.get<{ Params: GuildParams & { emojiId: string } }>(
+    '/guilds/:guildId/emojis/:emojiId',
+    async (req, reply) => {
+      if (!requireBot(ctx, req, reply)) return reply;
+      const guild = botGuild(ctx, req.params.guildId, reply);
+      if (!guild) return reply;
+      return (
+        (guild.emojis ?? []).find((e) => e.id === req.params.emojiId) ??
+        discordError(reply, 404, 10014, 'Unknown Emoji')
+      );
+    },
+  );
+
   api.get<{ Params: { channelId: string } }>('/channels/:channelId', async (req, reply) => {
     if (!requireBot(ctx, req, reply)) return reply;
     const found = state.guildOfChannel(req.params.channelId);

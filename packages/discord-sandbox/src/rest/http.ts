@@ -7,6 +7,16 @@ import type { AccessGrant } from '../state.ts';
 export const RATE_LIMIT = 50;
 const WINDOW_MS = 1000;
 
+/**
+ * A route's bucket size and window as Discord reports them: adding a reaction is limited to
+ * one per 250 ms a channel (every emoji shares the bucket, the route template having `:emoji`);
+ * other routes get 50 a second.
+ */
+function routeLimit(method: string, route: string): { limit: number; windowMs: number } {
+  if (method === 'PUT' && route.endsWith('/reactions/:emoji/@me')) return { limit: 1, windowMs: 250 };
+  return { limit: RATE_LIMIT, windowMs: WINDOW_MS };
+}
+
 export type DiscordFieldErrors = { _errors?: Array<{ code: string; message: string }> } & {
   [key: string]: DiscordFieldErrors | Array<{ code: string; message: string }> | undefined;
 };
@@ -115,16 +125,17 @@ export function installRestHooks(api: FastifyInstance, ctx: SandboxContext): voi
     const bucket = createHash('sha1').update(`${req.method} ${route}`).digest('hex').slice(0, 16);
     const key = `${bucket}:${major}`;
     const now = Date.now();
+    const { limit, windowMs } = routeLimit(req.method, route);
     let win = windows.get(key);
     if (!win || win.resetAt <= now) {
-      win = { resetAt: now + WINDOW_MS, used: 0 };
+      win = { resetAt: now + windowMs, used: 0 };
       windows.set(key, win);
     }
     win.used += 1;
     const resetAfter = (win.resetAt - now) / 1000;
     reply.header('X-RateLimit-Bucket', bucket);
-    reply.header('X-RateLimit-Limit', String(RATE_LIMIT));
-    reply.header('X-RateLimit-Remaining', String(Math.max(1, RATE_LIMIT - win.used)));
+    reply.header('X-RateLimit-Limit', String(limit));
+    reply.header('X-RateLimit-Remaining', String(Math.max(1, limit - win.used)));
     reply.header('X-RateLimit-Reset', (win.resetAt / 1000).toFixed(3));
     reply.header('X-RateLimit-Reset-After', resetAfter.toFixed(3));
 

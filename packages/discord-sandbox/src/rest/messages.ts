@@ -8,55 +8,69 @@ import { discordError, missingPermissions, requireBot } from './http.ts';
 import { applyMessageEdit, type BodyProblem, type MessageBody, validateMessageBody } from './message-body.ts';
 
 type ChannelParams = { channelId: string };
-type MessageParams = ChannelParams & { messageId: string };
+export type MessageParams = ChannelParams & { messageId: string };
 
 export function sendProblem(reply: FastifyReply, problem: BodyProblem): FastifyReply {
   return discordError(reply, problem.status, problem.code, problem.message, problem.errors);
+}
+
+/**
+ * The text channel the bot acts in, with Discord's answers: 50001 Missing Access when the bot
+ * cannot see it, 403 50013 when it lacks one of `needed` there (overwrites included).
+ */
+export function botChannel(
+  ctx: SandboxContext,
+  channelId: string,
+  reply: FastifyReply,
+  needed = 0n,
+): { guild: SandboxGuild; channel: SandboxChannel; bits: bigint } | null {
+  const { state } = ctx;
+  const found = state.guildOfChannel(channelId);
+  if (!found) {
+    discordError(reply, 404, 10003, 'Unknown Channel');
+    return null;
+  }
+  if (!state.botIsIn(found.guild)) {
+    discordError(reply, 403, 50001, 'Missing Access');
+    return null;
+  }
+  const bits = channelPermissions(found.guild, found.channel, state.application.id);
+  if ((bits & P.ViewChannel) === 0n) {
+    discordError(reply, 403, 50001, 'Missing Access');
+    return null;
+  }
+  if (found.channel.type !== 0) {
+    discordError(reply, 400, 50008, 'Cannot send messages in a non-text channel');
+    return null;
+  }
+  if (!hasAll(bits, needed)) {
+    missingPermissions(reply);
+    return null;
+  }
+  return { ...found, bits };
+}
+
+/** A message of a channel the bot acts in (see `botChannel`); 404 10008 when there is none. */
+export function findMessage(ctx: SandboxContext, params: MessageParams, reply: FastifyReply, needed = 0n) {
+  const found = botChannel(ctx, params.channelId, reply, needed);
+  if (!found) return null;
+  const message = ctx.state.messages.get(found.channel.id)?.find((m) => m.id === params.messageId);
+  if (!message) {
+    discordError(reply, 404, 10008, 'Unknown Message');
+    return null;
+  }
+  return { ...found, message };
 }
 
 /** Channel messages the bot posts, reads, edits and deletes. */
 export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
 
-  /**
-   * The text channel the bot acts in, with Discord's answers: 50001 Missing Access when the bot
-   * cannot see it, 403 50013 when it lacks one of `needed` there (overwrites included).
-   */
-  const botChannel = (
-    channelId: string,
-    reply: FastifyReply,
-    needed = 0n,
-  ): { guild: SandboxGuild; channel: SandboxChannel; bits: bigint } | null => {
-    const found = state.guildOfChannel(channelId);
-    if (!found) {
-      discordError(reply, 404, 10003, 'Unknown Channel');
-      return null;
-    }
-    if (!state.botIsIn(found.guild)) {
-      discordError(reply, 403, 50001, 'Missing Access');
-      return null;
-    }
-    const bits = channelPermissions(found.guild, found.channel, state.application.id);
-    if ((bits & P.ViewChannel) === 0n) {
-      discordError(reply, 403, 50001, 'Missing Access');
-      return null;
-    }
-    if (found.channel.type !== 0) {
-      discordError(reply, 400, 50008, 'Cannot send messages in a non-text channel');
-      return null;
-    }
-    if (!hasAll(bits, needed)) {
-      missingPermissions(reply);
-      return null;
-    }
-    return { ...found, bits };
-  };
-
   api.post<{ Params: ChannelParams; Body: MessageBody | undefined }>(
     '/channels/:channelId/messages',
     async (req, reply) => {
       if (!requireBot(ctx, req, reply)) return reply;
-      const found = botChannel(req.params.channelId, reply, P.SendMessages);
+      const found = botChannel(ctx, req.params.channelId, reply, P.SendMessages);
       if (!found) return reply;
       const body = req.body ?? {};
       const problem = validateMessageBody(body, true);
@@ -79,7 +93,7 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
     '/channels/:channelId/messages',
     async (req, reply) => {
       if (!requireBot(ctx, req, reply)) return reply;
-      const found = botChannel(req.params.channelId, reply);
+      const found = botChannel(ctx, req.params.channelId, reply);
       if (!found) return reply;
       // Without Read Message History Discord answers an empty list.
       if ((found.bits & P.ReadMessageHistory) === 0n) return [];
@@ -93,27 +107,16 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
     },
   );
 
-  const findMessage = (params: MessageParams, reply: FastifyReply, needed = 0n) => {
-    const found = botChannel(params.channelId, reply, needed);
-    if (!found) return null;
-    const message = state.messages.get(found.channel.id)?.find((m) => m.id === params.messageId);
-    if (!message) {
-      discordError(reply, 404, 10008, 'Unknown Message');
-      return null;
-    }
-    return { ...found, message };
-  };
-
   api.get<{ Params: MessageParams }>('/channels/:channelId/messages/:messageId', async (req, reply) => {
     if (!requireBot(ctx, req, reply)) return reply;
-    return findMessage(req.params, reply, P.ReadMessageHistory)?.message ?? reply;
+    return findMessage(ctx, req.params, reply, P.ReadMessageHistory)?.message ?? reply;
   });
 
   api.patch<{ Params: MessageParams; Body: MessageBody | undefined }>(
     '/channels/:channelId/messages/:messageId',
     async (req, reply) => {
       if (!requireBot(ctx, req, reply)) return reply;
-      const found = findMessage(req.params, reply);
+      const found = findMessage(ctx, req.params, reply);
       if (!found) return reply;
       if (found.message.author.id !== state.application.id) {
         return discordError(reply, 403, 50005, 'Cannot edit a message authored by another user');
@@ -131,7 +134,7 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
 
   api.delete<{ Params: MessageParams }>('/channels/:channelId/messages/:messageId', async (req, reply) => {
     if (!requireBot(ctx, req, reply)) return reply;
-    const found = findMessage(req.params, reply);
+    const found = findMessage(ctx, req.params, reply);
     if (!found) return reply;
     // Another user's message needs Manage Messages; the bot's own does not.
     if (found.message.author.id !== state.application.id && (found.bits & P.ManageMessages) === 0n) {
@@ -143,6 +146,6 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
 
   api.post<{ Params: ChannelParams }>('/channels/:channelId/typing', async (req, reply) => {
     if (!requireBot(ctx, req, reply)) return reply;
-    return botChannel(req.params.channelId, reply, P.SendMessages) ? reply.code(204).send() : reply;
+    return botChannel(ctx, req.params.channelId, reply, P.SendMessages) ? reply.code(204).send() : reply;
   });
 }
