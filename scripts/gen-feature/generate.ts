@@ -77,16 +77,19 @@ function insertBefore(anchor: string | RegExp, line: string) {
   };
 }
 
-/** Adds an import line after the file's last import (Biome then sorts the imports). */
-function addImport(line: string) {
+/** Inserts `line` after the last line matching `pattern`. */
+function insertAfterLast(pattern: RegExp, line: string) {
   return (text: string): string => {
     const lines = text.split('\n');
-    const last = lines.findLastIndex((l) => l.startsWith('import ') || l.startsWith('} from '));
-    if (last < 0) throw new Error('no import to add after');
+    const last = lines.findLastIndex((l) => pattern.test(l));
+    if (last < 0) throw new Error(`no line matches ${pattern}`);
     lines.splice(last + 1, 0, line);
     return lines.join('\n');
   };
 }
+
+/** Adds an import line after the file's last import (Biome then sorts the imports). */
+const addImport = (line: string) => insertAfterLast(/^(import |\} from )/, line);
 
 /** Inserts `line` among the consecutive lines matching `pattern`, keeping them sorted. */
 function insertSorted(pattern: RegExp, line: string) {
@@ -184,9 +187,9 @@ const REGISTRATIONS: readonly Registration[] = [
     path: 'apps/dashboard/src/dashboard/DashboardApp.tsx',
     edit: (text, n) =>
       then(
-        insertBefore(
-          '\nfunction LevelingRedirect',
-          `const ${n.Pascal} = lazy(() => import('./${n.kebab}/${n.Pascal}.tsx'));\n`,
+        insertAfterLast(
+          /^const \w+ = lazy\(/,
+          `const ${n.Pascal} = lazy(() => import('./${n.kebab}/${n.Pascal}.tsx'));`,
         ),
         insertBefore(
           /\n *\{\[\.\.\.COMING_SOON_PAGES\.keys\(\)\]/,
