@@ -173,7 +173,7 @@ const REGISTRATIONS: readonly Registration[] = [
   {
     path: 'apps/api/test/samples.ts',
     edit: (text, n) =>
-      insertBefore('};\n\nconst EXTRA_PARAMS', `  put${n.Pascal}: { enabled: true },\n`)(text),
+      insertBefore('};\n\nexport const EXTRA_PARAMS', `  put${n.Pascal}: { enabled: true },\n`)(text),
   },
   {
     path: 'apps/worker/src/features/index.ts',

@@ -17,7 +17,7 @@ import {
   testEnv,
   USERS,
 } from './harness.ts';
-import { SAMPLE_BODIES } from './samples.ts';
+import { EXTRA_PARAMS, SAMPLE_BODIES } from './samples.ts';
 
 /**
  * Every error status a route declares in the contract (and so in OpenAPI) is one a request
@@ -107,16 +107,9 @@ const pathParams = (def: RouteDef) => [...def.path.matchAll(/:([A-Za-z_]+)/g)].m
 function request(name: RouteName, params: Record<string, string | number> = {}): InjectOptions {
   const def: RouteDef = routes[name];
   const payload = SAMPLE_BODIES[name];
-  const defaults = {
-    guildId: GUILDS.station,
-    question_type: 'zodiac',
-    roleId: 1,
-    boostId: 1,
-    jobId: stationJob,
-  };
   return {
     method: def.method,
-    url: routePath(def, { ...defaults, ...params }),
+    url: routePath(def, { guildId: GUILDS.station, ...EXTRA_PARAMS, jobId: stationJob, ...params }),
     ...(payload === undefined ? {} : { payload }),
   };
 }

@@ -23,7 +23,11 @@ export const SAMPLE_BODIES: { [N in RouteName]?: RouteBody<N> } = {
   createRoleBoost: { role_id: '300000000000000021', multiplier: 3, expires_at: null },
 };
 
-const EXTRA_PARAMS: Record<string, string | number> = { question_type: 'zodiac', roleId: 1, boostId: 1 };
+export const EXTRA_PARAMS: Record<string, string | number> = {
+  question_type: 'zodiac',
+  roleId: 1,
+  boostId: 1,
+};
 
 export interface SampleRequest {
   method: RouteDef['method'];

@@ -1,24 +1,16 @@
 import type { Client, Role } from 'discord.js';
 import { Events } from 'discord.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SANDBOX_IDS, type Sandbox, startSandbox } from '../src/index.ts';
-import { eventually, readyClient, waitFor } from './discordjs-helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { SANDBOX_IDS } from '../src/index.ts';
+import { eventually, readyClient, sandboxPerTest, waitFor } from './discordjs-helpers.ts';
 import { authorize, bot, control, signIn } from './helpers.ts';
 
-let sandbox: Sandbox;
-const clients: Client[] = [];
-beforeEach(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.destroy();
-  await sandbox.close();
-});
+const { sandbox, keep } = sandboxPerTest();
 
 const { guilds, channels, users, roles } = SANDBOX_IDS;
 async function client(): Promise<Client> {
-  const c = await readyClient(sandbox);
-  clients.push(c);
+  const c = await readyClient(sandbox());
+  keep(c);
   return c;
 }
 
@@ -27,19 +19,19 @@ describe('control API with a connected bot', () => {
     const c = await client();
     const station = c.guilds.cache.get(guilds.station);
     const role = await station?.roles.create({ name: 'Temporary' });
-    await authorize(sandbox, { scope: 'bot', sandbox_user: users.ada, guild_id: guilds.quiet });
+    await authorize(sandbox(), { scope: 'bot', sandbox_user: users.ada, guild_id: guilds.quiet });
     await eventually(() => c.guilds.cache.get(guilds.quiet));
     const left = waitFor<{ id: string }>((l) => {
       c.on(Events.GuildDelete, l);
       return () => c.off(Events.GuildDelete, l);
     });
-    await control(sandbox, 'POST', '/reset');
+    await control(sandbox(), 'POST', '/reset');
     expect((await left).id).toBe(guilds.quiet);
     await eventually(() =>
       c.guilds.cache.get(guilds.station)?.roles.cache.has(role?.id ?? '') ? undefined : true,
     );
     await eventually(async () => {
-      const presence = (await control(sandbox, 'GET', '/presence')).body as { online: boolean };
+      const presence = (await control(sandbox(), 'GET', '/presence')).body as { online: boolean };
       return presence.online ? true : undefined;
     });
   });
@@ -51,16 +43,16 @@ describe('control API with a connected bot', () => {
       return () => c.off(Events.GuildRoleDelete, l);
     });
     expect(
-      (await control(sandbox, 'DELETE', `/guilds/${guilds.station}/roles/${roles.stationCrew}`)).status,
+      (await control(sandbox(), 'DELETE', `/guilds/${guilds.station}/roles/${roles.stationCrew}`)).status,
     ).toBe(200);
     expect((await deleted).id).toBe(roles.stationCrew);
     const gone = waitFor<{ id: string }>((l) => {
       c.on(Events.GuildDelete, l);
       return () => c.off(Events.GuildDelete, l);
     });
-    await control(sandbox, 'DELETE', `/guilds/${guilds.orbit}/members/${SANDBOX_IDS.bot}`);
+    await control(sandbox(), 'DELETE', `/guilds/${guilds.orbit}/members/${SANDBOX_IDS.bot}`);
     expect((await gone).id).toBe(guilds.orbit);
-    expect((await bot(sandbox, 'GET', `/guilds/${guilds.orbit}`)).body).toMatchObject({ code: 50001 });
+    expect((await bot(sandbox(), 'GET', `/guilds/${guilds.orbit}`)).body).toMatchObject({ code: 50001 });
   });
 
   it('tells the bot when an admin edits a role or hands the server to another owner', async () => {
@@ -73,7 +65,7 @@ describe('control API with a connected bot', () => {
       return () => c.off(Events.GuildRoleUpdate, listener);
     });
     const edited = await control(
-      sandbox,
+      sandbox(),
       'PATCH',
       `/guilds/${guilds.station}/roles/${roles.stationManagers}`,
       {
@@ -85,8 +77,8 @@ describe('control API with a connected bot', () => {
     expect(before.permissions.has('ManageGuild')).toBe(true);
     expect(after.permissions.has('ManageGuild')).toBe(false);
     // The API's view: mo no longer manages the station.
-    const mo = await signIn(sandbox, users.mo);
-    const moGuilds = await fetch(`${sandbox.apiBase}/v10/users/@me/guilds`, {
+    const mo = await signIn(sandbox(), users.mo);
+    const moGuilds = await fetch(`${sandbox().apiBase}/v10/users/@me/guilds`, {
       headers: { authorization: `Bearer ${String(mo.access_token)}` },
     });
     const managedStation = ((await moGuilds.json()) as Array<{ id: string; permissions: string }>).find(
@@ -95,7 +87,7 @@ describe('control API with a connected bot', () => {
     expect(BigInt(managedStation?.permissions ?? '0') & 0x20n).toBe(0n);
 
     expect(
-      (await control(sandbox, 'PATCH', `/guilds/${guilds.station}`, { owner_id: users.rex })).status,
+      (await control(sandbox(), 'PATCH', `/guilds/${guilds.station}`, { owner_id: users.rex })).status,
     ).toBe(400);
     const ownerChanged = waitFor<string>((l) => {
       const listener = (_old: unknown, guild: { ownerId: string }) => l(guild.ownerId);
@@ -103,7 +95,7 @@ describe('control API with a connected bot', () => {
       return () => c.off(Events.GuildUpdate, listener);
     });
     expect(
-      (await control(sandbox, 'PATCH', `/guilds/${guilds.station}`, { owner_id: users.mo })).body,
+      (await control(sandbox(), 'PATCH', `/guilds/${guilds.station}`, { owner_id: users.mo })).body,
     ).toMatchObject({
       owner_id: users.mo,
     });
@@ -119,14 +111,16 @@ describe('control API with a connected bot', () => {
   });
 
   it('lets a human give a role and delete a message', async () => {
-    const posted = await bot(sandbox, 'POST', `/channels/${channels.general}/messages`, { content: 'panel' });
+    const posted = await bot(sandbox(), 'POST', `/channels/${channels.general}/messages`, {
+      content: 'panel',
+    });
     const id = (posted.body as { id: string }).id;
-    expect((await control(sandbox, 'DELETE', `/channels/${channels.general}/messages/${id}`)).status).toBe(
+    expect((await control(sandbox(), 'DELETE', `/channels/${channels.general}/messages/${id}`)).status).toBe(
       200,
     );
-    expect((await bot(sandbox, 'GET', `/channels/${channels.general}/messages/${id}`)).status).toBe(404);
+    expect((await bot(sandbox(), 'GET', `/channels/${channels.general}/messages/${id}`)).status).toBe(404);
     const given = await control(
-      sandbox,
+      sandbox(),
       'PUT',
       `/guilds/${guilds.station}/members/${users.nia}/roles/${roles.stationModerators}`,
     );

@@ -1,5 +1,6 @@
 import { Client, type ClientOptions, Events, GatewayIntentBits } from 'discord.js';
-import { SANDBOX_BOT_TOKEN, type Sandbox } from '../src/index.ts';
+import { afterEach, beforeEach } from 'vitest';
+import { SANDBOX_BOT_TOKEN, type Sandbox, startSandbox } from '../src/index.ts';
 
 /**
  * A real discord.js client pointed at the sandbox, logged in and ready; `options` may set other
@@ -58,4 +59,31 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`Condition not met within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * A fresh sandbox for each test of the file, and the clients a test keeps, destroyed after it
+ * before the sandbox closes. `sandbox()` is the current test's.
+ */
+export function sandboxPerTest(): { sandbox: () => Sandbox; keep: <C extends Client>(client: C) => C } {
+  let current: Sandbox | undefined;
+  const clients: Client[] = [];
+  beforeEach(async () => {
+    current = await startSandbox({ port: 0 });
+  });
+  afterEach(async () => {
+    for (const client of clients.splice(0)) await client.destroy();
+    await current?.close();
+    current = undefined;
+  });
+  return {
+    sandbox() {
+      if (!current) throw new Error('no sandbox outside a test');
+      return current;
+    },
+    keep(client) {
+      clients.push(client);
+      return client;
+    },
+  };
 }

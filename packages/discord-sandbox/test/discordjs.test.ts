@@ -9,29 +9,21 @@ import {
   type Message,
   MessageFlags,
 } from 'discord.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SANDBOX_IDS, type Sandbox, startSandbox } from '../src/index.ts';
-import { eventually, readyClient, waitFor } from './discordjs-helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { SANDBOX_IDS } from '../src/index.ts';
+import { eventually, readyClient, sandboxPerTest, waitFor } from './discordjs-helpers.ts';
 import { authorize, control } from './helpers.ts';
 
-let sandbox: Sandbox;
-const clients: Client[] = [];
-beforeEach(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.destroy();
-  await sandbox.close();
-});
+const { sandbox, keep } = sandboxPerTest();
 
 const { guilds, channels, users, roles } = SANDBOX_IDS;
 async function client(shard?: [number, number]): Promise<Client> {
-  const c = await readyClient(sandbox, shard);
-  clients.push(c);
+  const c = await readyClient(sandbox(), shard);
+  keep(c);
   return c;
 }
 
-describe('discord.js against the sandbox', () => {
+describe('discord.js against the sandbox()', () => {
   it('logs in, receives READY and caches the guilds the bot is in', async () => {
     const bot = await client();
     expect(bot.user?.id).toBe(SANDBOX_IDS.bot);
@@ -40,7 +32,7 @@ describe('discord.js against the sandbox', () => {
     expect(station?.channels.cache.get(channels.general)?.name).toBe('general');
     expect(station?.roles.everyone.id).toBe(guilds.station);
     expect(station?.members.me?.roles.highest.name).toBe('Space Cadet');
-    const presence = (await control(sandbox, 'GET', '/presence')).body as { online: boolean };
+    const presence = (await control(sandbox(), 'GET', '/presence')).body as { online: boolean };
     expect(presence.online).toBe(true);
   });
 
@@ -50,7 +42,7 @@ describe('discord.js against the sandbox', () => {
       bot.on(Events.GuildCreate, l);
       return () => bot.off(Events.GuildCreate, l);
     });
-    const res = await authorize(sandbox, { scope: 'bot', sandbox_user: users.ada, guild_id: guilds.quiet });
+    const res = await authorize(sandbox(), { scope: 'bot', sandbox_user: users.ada, guild_id: guilds.quiet });
     expect(res.status).toBe(302);
     const guild = await created;
     expect(guild.id).toBe(guilds.quiet);
@@ -62,14 +54,18 @@ describe('discord.js against the sandbox', () => {
     const station = bot.guilds.cache.get(guilds.station);
     const role = await station?.roles.create({ name: 'Teal', colors: { primaryColor: 0x008080 } });
     expect(role?.name).toBe('Teal');
-    const dumped = sandbox.state().guilds.find((g) => g.id === guilds.station);
+    const dumped = sandbox()
+      .state()
+      .guilds.find((g) => g.id === guilds.station);
     expect(dumped?.roles.find((r) => r.id === role?.id)?.color).toBe(0x008080);
     await eventually(() => station?.roles.cache.get(role?.id ?? '') ?? undefined);
     const member = await station?.members.fetch(users.nia);
     await member?.roles.add(role?.id ?? '');
-    expect(sandbox.state().guilds[0]?.members.find((m) => m.user_id === users.nia)?.roles).toContain(
-      role?.id,
-    );
+    expect(
+      sandbox()
+        .state()
+        .guilds[0]?.members.find((m) => m.user_id === users.nia)?.roles,
+    ).toContain(role?.id);
     await expect(member?.roles.add(roles.stationModerators)).rejects.toMatchObject({ code: 50013 });
   });
 
@@ -110,7 +106,7 @@ describe('discord.js against the sandbox', () => {
         ),
       ],
     });
-    const res = await control(sandbox, 'POST', '/interactions', {
+    const res = await control(sandbox(), 'POST', '/interactions', {
       guild_id: guilds.station,
       channel_id: channels.roles,
       message_id: panel.id,
@@ -121,11 +117,14 @@ describe('discord.js against the sandbox', () => {
       responded: boolean;
       response: { type: number; data: { content: string; flags: number } };
     };
-    // Answered at all means within the 3 s the sandbox, like Discord, gives a first answer.
+    // Answered at all means within the 3 s the sandbox(), like Discord, gives a first answer.
     expect(body.responded).toBe(true);
     expect(body.response.type).toBe(4);
     expect(body.response.data).toMatchObject({ content: 'Red for nia', flags: 64 });
-    const stored = sandbox.state().guilds[0]?.channels.find((c) => c.id === channels.roles)?.messages ?? [];
+    const stored =
+      sandbox()
+        .state()
+        .guilds[0]?.channels.find((c) => c.id === channels.roles)?.messages ?? [];
     expect(stored.map((m) => m.content)).toEqual(['Pick a color']);
   });
 
@@ -139,12 +138,12 @@ describe('discord.js against the sandbox', () => {
       (m) => m.id === posted,
     );
     let posted = '';
-    expect((await control(sandbox, 'POST', '/gateway/close', { code: 4000, hold: true })).body).toEqual({
+    expect((await control(sandbox(), 'POST', '/gateway/close', { code: 4000, hold: true })).body).toEqual({
       closed: 1,
     });
     posted = (
       (
-        await control(sandbox, 'POST', '/messages', {
+        await control(sandbox(), 'POST', '/messages', {
           guild_id: guilds.station,
           channel_id: channels.general,
           author_id: users.mo,
@@ -152,10 +151,10 @@ describe('discord.js against the sandbox', () => {
         })
       ).body as { id: string }
     ).id;
-    await control(sandbox, 'POST', '/gateway/release');
+    await control(sandbox(), 'POST', '/gateway/release');
     const message = await received;
     expect(message.author.id).toBe(users.mo);
-    const presence = (await control(sandbox, 'GET', '/presence')).body as {
+    const presence = (await control(sandbox(), 'GET', '/presence')).body as {
       sessions: Array<{ resumes: number; replayed_events: number }>;
     };
     expect(presence.sessions[0]?.resumes).toBe(1);
@@ -165,10 +164,10 @@ describe('discord.js against the sandbox', () => {
   it('makes the bot identify anew after a close that ends the session (4009), losing what it missed', async () => {
     const bot = await client();
     type Presence = { sessions: Array<{ session_id: string; resumes: number }> };
-    const before = (await control(sandbox, 'GET', '/presence')).body as Presence;
+    const before = (await control(sandbox(), 'GET', '/presence')).body as Presence;
     const deleted: string[] = [];
     bot.on(Events.GuildDelete, (guild) => deleted.push(guild.id));
-    // discord.js would RESUME after a 4009; the sandbox must refuse, so READY comes again.
+    // discord.js would RESUME after a 4009; the sandbox() must refuse, so READY comes again.
     const readyAgain = waitFor<number>(
       (l) => {
         bot.on(Events.ShardReady, l);
@@ -177,13 +176,13 @@ describe('discord.js against the sandbox', () => {
       () => true,
       15_000,
     );
-    expect((await control(sandbox, 'POST', '/gateway/close', { code: 4009, hold: true })).body).toEqual({
+    expect((await control(sandbox(), 'POST', '/gateway/close', { code: 4009, hold: true })).body).toEqual({
       closed: 1,
     });
-    await control(sandbox, 'DELETE', `/guilds/${guilds.orbit}/members/${SANDBOX_IDS.bot}`);
-    await control(sandbox, 'POST', '/gateway/release');
+    await control(sandbox(), 'DELETE', `/guilds/${guilds.orbit}/members/${SANDBOX_IDS.bot}`);
+    await control(sandbox(), 'POST', '/gateway/release');
     await readyAgain;
-    const after = (await control(sandbox, 'GET', '/presence')).body as Presence;
+    const after = (await control(sandbox(), 'GET', '/presence')).body as Presence;
     expect(after.sessions).toHaveLength(1);
     expect(after.sessions[0]?.session_id).not.toBe(before.sessions[0]?.session_id);
     expect(after.sessions[0]?.resumes).toBe(0);
@@ -194,7 +193,7 @@ describe('discord.js against the sandbox', () => {
   it('retries a 429 and a 500 fault and then succeeds', async () => {
     const bot = await client();
     const station = bot.guilds.cache.get(guilds.station);
-    await control(sandbox, 'POST', '/faults', {
+    await control(sandbox(), 'POST', '/faults', {
       method: 'POST',
       path: `/guilds/${guilds.station}/roles`,
       status: 429,
@@ -203,7 +202,7 @@ describe('discord.js against the sandbox', () => {
     });
     const first = await station?.roles.create({ name: 'After 429' });
     expect(first?.name).toBe('After 429');
-    await control(sandbox, 'POST', '/faults', {
+    await control(sandbox(), 'POST', '/faults', {
       method: 'POST',
       path: `/guilds/${guilds.station}/roles`,
       status: 500,
@@ -211,7 +210,7 @@ describe('discord.js against the sandbox', () => {
     });
     const second = await station?.roles.create({ name: 'After 500' });
     expect(second?.name).toBe('After 500');
-    const faults = (await control(sandbox, 'GET', '/faults')).body as Array<{ remaining: number }>;
+    const faults = (await control(sandbox(), 'GET', '/faults')).body as Array<{ remaining: number }>;
     expect(faults.every((f) => f.remaining === 0)).toBe(true);
   });
 });

@@ -10,26 +10,18 @@ import {
   type TextChannel,
   type User,
 } from 'discord.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SANDBOX_IDS, type Sandbox, startSandbox } from '../src/index.ts';
-import { readyClient, waitFor } from './discordjs-helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { SANDBOX_IDS } from '../src/index.ts';
+import { readyClient, sandboxPerTest, waitFor } from './discordjs-helpers.ts';
 import { control } from './helpers.ts';
 
-let sandbox: Sandbox;
-const clients: Client[] = [];
-beforeEach(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.destroy();
-  await sandbox.close();
-});
+const { sandbox, keep } = sandboxPerTest();
 
 const { guilds, channels, users, emojis } = SANDBOX_IDS;
 
 /** A bot as the worker runs it for reaction roles: reactions intent, partial messages and reactions. */
 async function reactionsClient(): Promise<Client> {
-  const client = await readyClient(sandbox, undefined, {
+  const client = await readyClient(sandbox(), undefined, {
     intents: [
       GatewayIntentBits.Guilds,
       GatewayIntentBits.GuildMembers,
@@ -38,7 +30,7 @@ async function reactionsClient(): Promise<Client> {
     ],
     partials: [Partials.Message, Partials.Channel, Partials.Reaction, Partials.User],
   });
-  clients.push(client);
+  keep(client);
   return client;
 }
 
@@ -65,7 +57,7 @@ function nextReaction(client: Client, event: Events.MessageReactionAdd | Events.
 }
 
 function react(message: string, user: string, emoji: string, method: 'POST' | 'DELETE' = 'POST') {
-  return control(sandbox, method, '/reactions', {
+  return control(sandbox(), method, '/reactions', {
     guild_id: guilds.station,
     channel_id: channels.roles,
     message_id: message,
@@ -154,8 +146,8 @@ describe('reactions with discord.js', () => {
   });
 
   it('sends reaction events only to sessions with the GuildMessageReactions intent', async () => {
-    const without = await readyClient(sandbox);
-    clients.push(without);
+    const without = await readyClient(sandbox());
+    keep(without);
     const seen: string[] = [];
     without.on('raw', (packet: GatewayDispatchPayload) => {
       if (packet.t?.startsWith('MESSAGE_REACTION')) seen.push(packet.t);
