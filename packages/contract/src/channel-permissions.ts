@@ -11,6 +11,7 @@ export const CHANNEL_PERMISSION_BITS = {
   'Embed Links': 1n << 14n,
   'Read Message History': 1n << 16n,
   'Add Reactions': 1n << 6n,
+  'Manage Messages': 1n << 13n,
 } as const;
 export type ChannelPermissionName = keyof typeof CHANNEL_PERMISSION_BITS;
 
@@ -26,6 +27,16 @@ export const CHANNEL_USES = {
   personality_messages: ['View Channel', 'Send Messages', 'Embed Links', 'Read Message History'],
   level_up_announcements: ['View Channel', 'Send Messages'],
   daily_overview: ['View Channel', 'Send Messages', 'Read Message History'],
+  /** Reaction panels: the bot reacts with each emoji, and removes members' reactions (a swapped
+   * color, a removed row), which takes Manage Messages. */
+  reaction_panel: [
+    'View Channel',
+    'Send Messages',
+    'Embed Links',
+    'Read Message History',
+    'Add Reactions',
+    'Manage Messages',
+  ],
 } as const satisfies Record<string, readonly ChannelPermissionName[]>;
 export type ChannelUse = keyof typeof CHANNEL_USES;
 

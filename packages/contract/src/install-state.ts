@@ -10,7 +10,13 @@ import { isSnowflake } from './ids.ts';
  * The features whose Discord permissions the invite asks for (core's `FEATURE_PERMISSIONS`
  * says which). `onboarding` is personality roles' "Also ask in Discord Onboarding".
  */
-export const BOT_FEATURES = ['color-roles', 'personality-roles', 'leveling', 'onboarding'] as const;
+export const BOT_FEATURES = [
+  'color-roles',
+  'personality-roles',
+  'leveling',
+  'reaction-roles',
+  'onboarding',
+] as const;
 export type BotFeature = (typeof BOT_FEATURES)[number];
 
 /** Spec: the default invite's scopes. */

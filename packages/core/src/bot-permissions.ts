@@ -15,6 +15,7 @@ export const BOT_PERMISSION_BITS = {
   ADD_REACTIONS: 1n << 6n,
   VIEW_CHANNEL: 1n << 10n,
   SEND_MESSAGES: 1n << 11n,
+  MANAGE_MESSAGES: 1n << 13n,
   EMBED_LINKS: 1n << 14n,
   ATTACH_FILES: 1n << 15n,
   READ_MESSAGE_HISTORY: 1n << 16n,
@@ -29,6 +30,7 @@ export const BOT_PERMISSION_LABELS: Readonly<Record<BotPermission, string>> = {
   ADD_REACTIONS: 'Add Reactions',
   VIEW_CHANNEL: 'View Channels',
   SEND_MESSAGES: 'Send Messages',
+  MANAGE_MESSAGES: 'Manage Messages',
   EMBED_LINKS: 'Embed Links',
   ATTACH_FILES: 'Attach Files',
   READ_MESSAGE_HISTORY: 'Read Message History',
@@ -39,11 +41,16 @@ export const BOT_PERMISSION_LABELS: Readonly<Record<BotPermission, string>> = {
  * Every server's features: what the invite asks for when it knows nothing more of the server.
  * `onboarding` is off unless a server turns it on.
  */
-export const BASE_BOT_FEATURES: readonly BotFeature[] = ['color-roles', 'personality-roles', 'leveling'];
+export const BASE_BOT_FEATURES: readonly BotFeature[] = [
+  'color-roles',
+  'personality-roles',
+  'leveling',
+  'reaction-roles',
+];
 
 /**
- * What each feature does in Discord. No feature reacts to messages, so none asks for Add
- * Reactions. Leveling's image reward roles grant Attach Files, and a bot can only grant what it
+ * What each feature does in Discord. Reaction roles react with each emoji of a panel and remove
+ * members' reactions (a swapped color, a removed row): Add Reactions and Manage Messages. Leveling's image reward roles grant Attach Files, and a bot can only grant what it
  * has. Onboarding is edited with Manage Server (its prompts give roles: Manage Roles too).
  */
 export const FEATURE_PERMISSIONS: Readonly<Record<BotFeature, readonly BotPermission[]>> = {
@@ -56,6 +63,15 @@ export const FEATURE_PERMISSIONS: Readonly<Record<BotFeature, readonly BotPermis
     'READ_MESSAGE_HISTORY',
   ],
   leveling: ['MANAGE_ROLES', 'VIEW_CHANNEL', 'SEND_MESSAGES', 'EMBED_LINKS', 'ATTACH_FILES'],
+  'reaction-roles': [
+    'MANAGE_ROLES',
+    'VIEW_CHANNEL',
+    'SEND_MESSAGES',
+    'EMBED_LINKS',
+    'READ_MESSAGE_HISTORY',
+    'ADD_REACTIONS',
+    'MANAGE_MESSAGES',
+  ],
   onboarding: ['MANAGE_GUILD', 'MANAGE_ROLES'],
 };
 

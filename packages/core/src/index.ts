@@ -10,3 +10,4 @@ export * from './palette.ts';
 export * from './personality-catalog.ts';
 export * from './personality-panel.ts';
 export * from './product-features.ts';
+export * from './role-menus.ts';

@@ -5,4 +5,5 @@ export * from './schema/guilds.ts';
 export * from './schema/leveling.ts';
 export * from './schema/member-picks.ts';
 export * from './schema/personality.ts';
+export * from './schema/role-menus.ts';
 export * from './schema/sessions.ts';

@@ -29,7 +29,7 @@ const EXPECTED_TABLES = [
   'personality_configs',
   'personality_options',
   'personality_questions',
-  'reaction_roles',
+  'role_menus',
   'sessions',
   'xp_flush_batches',
 ];
@@ -104,36 +104,91 @@ describe('migrations', () => {
     }
   });
 
-  it('upgrade a database with a posted panel: the panel keeps its message, message_channel_id starts empty', async () => {
+  /** A database with the migrations up to and including `lastTag` applied, then `seed` run. */
+  async function databaseAt(lastTag: string, seed: (client: pg.Client) => Promise<void>): Promise<string> {
     const url = freshUrl();
     await ensureDatabase(url);
-    // The database as the first release left it: only 0000_init applied.
-    const initOnly = await mkdtemp(join(tmpdir(), 'db-migrations-'));
+    const folder = await mkdtemp(join(tmpdir(), 'db-migrations-'));
     try {
-      await cp(MIGRATIONS_FOLDER, initOnly, { recursive: true });
-      const journalPath = join(initOnly, 'meta', '_journal.json');
+      await cp(MIGRATIONS_FOLDER, folder, { recursive: true });
+      const journalPath = join(folder, 'meta', '_journal.json');
       const journal = JSON.parse(await readFile(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-      journal.entries = journal.entries.filter((entry) => entry.tag === '0000_init');
+      const last = journal.entries.findIndex((entry) => entry.tag === lastTag);
+      expect(last).toBeGreaterThanOrEqual(0);
+      journal.entries = journal.entries.slice(0, last + 1);
       await writeFile(journalPath, JSON.stringify(journal));
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {
-        await migrate(drizzle(client), { migrationsFolder: initOnly });
-        await client.query(
-          "INSERT INTO color_panels (guild_id, channel_id, message_id) VALUES ('300000000000000001', '12', '99')",
-        );
+        await migrate(drizzle(client), { migrationsFolder: folder });
+        await seed(client);
       } finally {
         await client.end();
       }
     } finally {
-      await rm(initOnly, { recursive: true, force: true });
+      await rm(folder, { recursive: true, force: true });
     }
+    return url;
+  }
+
+  it('upgrade a database with a posted panel: the panel keeps its message, message_channel_id starts empty', async () => {
+    // The database as the first release left it: only 0000_init applied.
+    const url = await databaseAt('0000_init', async (client) => {
+      await client.query(
+        "INSERT INTO color_panels (guild_id, channel_id, message_id) VALUES ('300000000000000001', '12', '99')",
+      );
+    });
     await runMigrations(url);
     expect(
       await query(url, 'SELECT guild_id, channel_id, message_id, message_channel_id FROM color_panels'),
     ).toEqual([
       { guild_id: '300000000000000001', channel_id: '12', message_id: '99', message_channel_id: null },
     ]);
+  });
+
+  it('upgrade moves the reaction-roles lists into role menus, rows, author and time kept', async () => {
+    const color = [{ emoji: '🔴', role_id: '400000000000000001', label: 'Red' }];
+    const personality = [
+      { emoji: '🎮', role_id: '400000000000000002' },
+      { emoji: '🎵', role_id: '400000000000000003', description: 'Music' },
+    ];
+    const url = await databaseAt('0008_pending_level_ups_and_deployment', async (client) => {
+      await client.query(
+        `INSERT INTO reaction_roles (guild_id, color_roles, personality_roles, updated_by, updated_at)
+         VALUES ('300000000000000002', $1, $2, '500000000000000001', '2026-01-02T03:04:05Z')`,
+        [JSON.stringify(color), JSON.stringify(personality)],
+      );
+    });
+    await runMigrations(url);
+    const rows = await query<Record<string, unknown>>(
+      url,
+      `SELECT guild_id, list_key, title, style, mode, options, updated_by, updated_at::text AS updated_at,
+              message_ids, channel_id
+         FROM role_menus ORDER BY list_key`,
+    );
+    const kept = { guild_id: '300000000000000002', updated_by: '500000000000000001', style: 'reactions' };
+    expect(rows).toEqual([
+      expect.objectContaining({
+        ...kept,
+        list_key: 'color_roles',
+        title: 'Color Roles',
+        mode: 'unique',
+        options: color,
+      }),
+      expect.objectContaining({
+        ...kept,
+        list_key: 'personality_roles',
+        title: 'Personality Roles',
+        mode: 'normal',
+        options: personality,
+      }),
+    ]);
+    expect(rows.map((row) => [row.message_ids, row.channel_id])).toEqual([
+      [[], null],
+      [[], null],
+    ]);
+    expect(String(rows[0]?.updated_at)).toMatch(/^2026-01-02 03:04:05/);
+    expect(await publicTables(url)).not.toContain('reaction_roles');
   });
 
   it('databaseNameOf reads the path of a URL', () => {

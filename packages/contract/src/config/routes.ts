@@ -1,4 +1,4 @@
-/** The raw config, the reaction-roles lists and the guild's channels, roles and members (pickers). */
+/** The raw config and the guild's channels, roles and members (pickers). */
 import { z } from 'zod';
 import { GuildParams } from '../common.ts';
 import { ok, route } from '../routes/define.ts';
@@ -10,8 +10,6 @@ import {
   MemberSearchQuery,
   MemberSummary,
   PutConfigBody,
-  PutReactionRolesBody,
-  ReactionRolesState,
   WriteReceipt,
 } from './schemas.ts';
 
@@ -35,28 +33,6 @@ export const configRoutes = {
     params: GuildParams,
     body: PutConfigBody,
     errors: [400, 401, 403, 413, 415, 429, 502, 503],
-    responses: ok(WriteReceipt),
-  }),
-  getReactionRoles: route({
-    method: 'GET',
-    path: '/api/guilds/:guildId/reaction-roles',
-    auth: 'guild',
-    tag: 'config',
-    summary: 'Reaction-roles lists',
-    params: GuildParams,
-    errors: [400, 401, 403, 429, 502, 503],
-    responses: ok(ReactionRolesState),
-  }),
-  putReactionRoles: route({
-    method: 'PUT',
-    path: '/api/guilds/:guildId/reaction-roles',
-    auth: 'guild',
-    tag: 'config',
-    summary: 'Replace both reaction-roles lists',
-    params: GuildParams,
-    body: PutReactionRolesBody,
-    guildRefs: { 'color_roles[].role_id': 'role', 'personality_roles[].role_id': 'role' },
-    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: ok(WriteReceipt),
   }),
   listChannels: route({

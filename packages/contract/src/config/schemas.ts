@@ -1,10 +1,8 @@
-/** The raw config, the reaction-roles lists, and the guild's channels, roles and members for pickers. */
+/** The raw config and the guild's channels, roles and members for pickers. */
 import { z } from 'zod';
 import { ColorRolesMode } from '../color-roles/schemas.ts';
 import { queryInt, Snowflake, Timestamp } from '../common.ts';
-import { MESSAGES } from '../errors.ts';
-import { SNOWFLAKE_DIGITS } from '../ids.ts';
-import { CONFIG_MAX_DEPTH, checkJsonTree, NOT_BLANK, storableText, Text } from '../inputs.ts';
+import { CONFIG_MAX_DEPTH, checkJsonTree, NOT_BLANK } from '../inputs.ts';
 
 /** Free JSON object; `color_roles_mode` is the one key the product reads. */
 export const GuildConfigData = z
@@ -37,53 +35,6 @@ export type WriteReceipt = z.infer<typeof WriteReceipt>;
 export const PutConfigBody = GuildConfigData.superRefine(checkJsonTree).meta({
   description: `Any JSON object. Every key and string, however deep, must be storable text (no NUL, no unpaired surrogate), and objects and arrays nest at most ${CONFIG_MAX_DEPTH} levels deep (400 otherwise).`,
 });
-
-export const ReactionRoleEntry = z.object({
-  emoji: z.string(),
-  role_id: z.string(),
-  label: z.string().max(80).optional(),
-  description: z.string().max(100).optional(),
-});
-export type ReactionRoleEntry = z.infer<typeof ReactionRoleEntry>;
-
-export const ReactionRolesState = z
-  .object({
-    color_roles: z.array(ReactionRoleEntry),
-    personality_roles: z.array(ReactionRoleEntry),
-    updated_at: Timestamp.nullable(),
-    updated_by: z.string().nullable(),
-  })
-  .meta({ id: 'ReactionRoles' });
-export type ReactionRolesState = z.infer<typeof ReactionRolesState>;
-
-/** The 1-based row of an issue at `[list, index, field]`, for the messages below. */
-const rowOf = (issue: { readonly path?: PropertyKey[] | undefined }) => Number(issue.path?.[1] ?? 0) + 1;
-const rowRequired = (issue: { readonly path?: PropertyKey[] | undefined }) =>
-  MESSAGES.reactionRowRequired(rowOf(issue));
-const rowRoleId = (issue: { readonly path?: PropertyKey[] | undefined }) =>
-  `Row ${rowOf(issue)}: role_id must be a Discord role id`;
-
-/**
- * A row needs an emoji and a role id (spaces around the id are trimmed). The fields say so, so
- * OpenAPI shows it; zod gives a message function the issue's whole path, hence the row number.
- */
-const ReactionRoleRowInput = z.object({
-  emoji: storableText({ error: rowRequired }).max(64).regex(NOT_BLANK, { error: rowRequired }),
-  role_id: storableText({ error: rowRequired })
-    .max(32)
-    .regex(NOT_BLANK, { error: rowRequired })
-    .regex(new RegExp(`^\\s*${SNOWFLAKE_DIGITS}\\s*$`), { error: rowRoleId }),
-  label: Text.max(80).optional(),
-  description: Text.max(100).optional(),
-});
-
-export const PutReactionRolesBody = z
-  .object({
-    color_roles: z.array(ReactionRoleRowInput).max(25, 'At most 25 color roles'),
-    personality_roles: z.array(ReactionRoleRowInput).max(25, 'At most 25 personality roles'),
-  })
-  .meta({ id: 'PutReactionRolesBody' });
-export type PutReactionRolesBody = z.infer<typeof PutReactionRolesBody>;
 
 export const Channel = z.object({ id: Snowflake, name: z.string() });
 export type Channel = z.infer<typeof Channel>;

@@ -29,6 +29,9 @@ export const JOB_NAMES = [
   'leveling.resend-overview',
   'leveling.daily-overview',
   'leveling.prune-leavers',
+  'reaction-roles.post-panel',
+  'role-menus.repair',
+  'role-menus.reconcile',
 ] as const;
 export const JobName = z.enum(JOB_NAMES);
 export type JobName = z.infer<typeof JobName>;

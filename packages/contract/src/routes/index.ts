@@ -14,6 +14,7 @@ import { healthRoutes } from '../health/routes.ts';
 import { jobRoutes } from '../jobs/routes.ts';
 import { levelingRoutes } from '../leveling/routes.ts';
 import { personalityRoleRoutes } from '../personality-roles/routes.ts';
+import { reactionRoleRoutes } from '../reaction-roles/routes.ts';
 import type { RouteDef } from './define.ts';
 
 export type { ErrorStatus, RouteAuth, RouteDef } from './define.ts';
@@ -23,6 +24,7 @@ export const routes = {
   ...authRoutes,
   ...jobRoutes,
   ...configRoutes,
+  ...reactionRoleRoutes,
   ...colorRoleRoutes,
   ...personalityRoleRoutes,
   ...levelingRoutes,

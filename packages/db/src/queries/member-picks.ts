@@ -105,7 +105,7 @@ export async function forgetFeaturePicks(
 }
 
 /** Which bot feature repairs a managed role or message. */
-export type ManagedFeature = 'color' | 'personality' | 'leveling';
+export type ManagedFeature = 'color' | 'personality' | 'leveling' | 'menus';
 
 export interface ManagedIds {
   /** Discord role id → the feature that made it. */
@@ -117,7 +117,7 @@ export interface ManagedIds {
 /**
  * Every Discord role and message the bot manages in the guild, in one query: colour and shade
  * roles, the colour panel, the roles and messages of enabled personality questions, and reward
- * roles. The worker keeps it in memory to tell at once whether a deleted role or message was one
+ * roles, and the messages of role menus (the reaction panels). The worker keeps it in memory to tell at once whether a deleted role or message was one
  * of them.
  */
 export async function loadManagedIds(db: Db, guildId: string): Promise<ManagedIds> {
@@ -134,7 +134,9 @@ export async function loadManagedIds(db: Db, guildId: string): Promise<ManagedId
     union all select 'personality', 'message', message_id from personality_questions
       where guild_id = ${guildId} and message_id is not null and is_enabled
     union all select 'leveling', 'role', role_id from leveling_roles
-      where guild_id = ${guildId} and role_id is not null`);
+      where guild_id = ${guildId} and role_id is not null
+    union all select 'menus', 'message', unnest(message_ids) from role_menus
+      where guild_id = ${guildId}`);
   const roles = new Map<string, ManagedFeature>();
   const messages = new Map<string, ManagedFeature>();
   for (const row of result.rows) (row.kind === 'role' ? roles : messages).set(row.id, row.feature);

@@ -1,4 +1,4 @@
-import { integer, json, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { integer, json, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * The free-form JSON config an admin edits in the dashboard (holds color_roles_mode). `json`,
@@ -7,22 +7,6 @@ import { integer, json, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-c
 export const guildConfigs = pgTable('guild_configs', {
   guildId: text('guild_id').primaryKey(),
   data: json('data').$type<Record<string, unknown>>().notNull().default({}),
-  updatedBy: text('updated_by'),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
-
-export interface ReactionRoleEntry {
-  emoji: string;
-  role_id: string;
-  label?: string;
-  description?: string;
-}
-
-/** The reaction-roles editor's two lists, stored as the dashboard sends them. */
-export const reactionRoles = pgTable('reaction_roles', {
-  guildId: text('guild_id').primaryKey(),
-  colorRoles: jsonb('color_roles').$type<ReactionRoleEntry[]>().notNull().default([]),
-  personalityRoles: jsonb('personality_roles').$type<ReactionRoleEntry[]>().notNull().default([]),
   updatedBy: text('updated_by'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
@@ -37,7 +21,6 @@ export const botGuilds = pgTable('bot_guilds', {
 });
 
 export type GuildConfigRow = typeof guildConfigs.$inferSelect;
-export type ReactionRolesRow = typeof reactionRoles.$inferSelect;
 export type BotGuildRow = typeof botGuilds.$inferSelect;
 
 /**

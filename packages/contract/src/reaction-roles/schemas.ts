@@ -1,0 +1,133 @@
+/**
+ * Reaction roles: the editor's two lists (each one role menu of style `reactions`), the channel
+ * each is posted in, and where the bot posted them. See core's `role-menus.ts` for the model.
+ */
+import { z } from 'zod';
+import { ChannelId, Snowflake, Timestamp } from '../common.ts';
+import { MESSAGES } from '../errors.ts';
+import { SNOWFLAKE_DIGITS } from '../ids.ts';
+import { NOT_BLANK, storableText, Text } from '../inputs.ts';
+import { menuEmojiKey, parseMenuEmoji } from './emoji.ts';
+
+export const ROLE_MENU_STYLES = ['reactions', 'buttons', 'select'] as const;
+export const RoleMenuStyle = z.enum(ROLE_MENU_STYLES);
+export type RoleMenuStyle = z.infer<typeof RoleMenuStyle>;
+
+/**
+ * normal: each pick toggles its role; unique: at most one role of the menu (picking another
+ * swaps); verify: add only; drop: remove only; limit: at most `max_roles` roles of the menu.
+ */
+export const ROLE_MENU_MODES = ['normal', 'unique', 'verify', 'drop', 'limit'] as const;
+export const RoleMenuMode = z.enum(ROLE_MENU_MODES);
+export type RoleMenuMode = z.infer<typeof RoleMenuMode>;
+
+/** The Reaction Roles editor's two lists. */
+export const REACTION_LISTS = ['color_roles', 'personality_roles'] as const;
+export const ReactionList = z.enum(REACTION_LISTS, {
+  error: `list must be ${REACTION_LISTS.join(' or ')}`,
+});
+export type ReactionList = z.infer<typeof ReactionList>;
+
+/** Discord's limit of distinct reactions on one message: a longer list continues in another. */
+export const MAX_REACTIONS_PER_MESSAGE = 20;
+/** The most rows one reaction list holds (two messages of 20 reactions). */
+export const MAX_REACTION_LIST_ROWS = 40;
+
+export const ReactionRoleEntry = z.object({
+  emoji: z.string(),
+  role_id: z.string(),
+  label: z.string().max(80).optional(),
+  description: z.string().max(100).optional(),
+});
+export type ReactionRoleEntry = z.infer<typeof ReactionRoleEntry>;
+
+/** Where a list's panel is: the messages the bot posted, in order, and their channel. */
+export const ReactionPanelLocation = z
+  .object({ channel_id: Snowflake, message_ids: z.array(Snowflake) })
+  .meta({ id: 'ReactionPanelLocation' });
+export type ReactionPanelLocation = z.infer<typeof ReactionPanelLocation>;
+
+const perList = <T extends z.ZodType>(schema: T) =>
+  z.object({ color_roles: schema, personality_roles: schema });
+
+export const ReactionRolesState = z
+  .object({
+    color_roles: z.array(ReactionRoleEntry),
+    personality_roles: z.array(ReactionRoleEntry),
+    /** The channel each list's panel goes to (null: none picked yet). */
+    channels: perList(Snowflake.nullable()),
+    /** Where each list's panel is posted now (null: not posted). */
+    panels: perList(ReactionPanelLocation.nullable()),
+    updated_at: Timestamp.nullable(),
+    updated_by: z.string().nullable(),
+  })
+  .meta({ id: 'ReactionRoles' });
+export type ReactionRolesState = z.infer<typeof ReactionRolesState>;
+
+type IssuePath = { readonly path?: PropertyKey[] | undefined };
+/** The 1-based row of an issue at `[list, index, field]`, for the messages below. */
+const rowOf = (issue: IssuePath) => Number(issue.path?.[1] ?? 0) + 1;
+const rowRequired = (issue: IssuePath) => MESSAGES.reactionRowRequired(rowOf(issue));
+const rowRoleId = (issue: IssuePath) => `Row ${rowOf(issue)}: role_id must be a Discord role id`;
+const rowEmoji = (issue: IssuePath) =>
+  `Row ${rowOf(issue)}: emoji must be one emoji, or a custom emoji of this server as <:name:id>`;
+
+/**
+ * A row needs an emoji and a role id (spaces around the id are trimmed). The fields say so, so
+ * OpenAPI shows it; zod gives a message function the issue's whole path, hence the row number.
+ */
+const ReactionRoleRowInput = z.object({
+  emoji: storableText({ error: rowRequired })
+    .max(64)
+    .regex(NOT_BLANK, { error: rowRequired })
+    .refine((text) => parseMenuEmoji(text) !== null, { error: rowEmoji }),
+  role_id: storableText({ error: rowRequired })
+    .max(32)
+    .regex(NOT_BLANK, { error: rowRequired })
+    .regex(new RegExp(`^\\s*${SNOWFLAKE_DIGITS}\\s*$`), { error: rowRoleId }),
+  label: Text.max(80).optional(),
+  description: Text.max(100).optional(),
+});
+
+const LIST_WORDS: Record<ReactionList, string> = {
+  color_roles: 'color roles',
+  personality_roles: 'personality roles',
+};
+
+/** One list: at most MAX_REACTION_LIST_ROWS rows, no emoji twice (each reaction is one row). */
+const reactionListInput = (list: ReactionList) =>
+  z
+    .array(ReactionRoleRowInput)
+    .max(MAX_REACTION_LIST_ROWS, `At most ${MAX_REACTION_LIST_ROWS} ${LIST_WORDS[list]}`)
+    .superRefine((rows, ctx) => {
+      const seen = new Map<string, number>();
+      rows.forEach((row, index) => {
+        const emoji = parseMenuEmoji(row.emoji);
+        if (!emoji) return;
+        const key = menuEmojiKey(emoji);
+        const first = seen.get(key);
+        if (first === undefined) seen.set(key, index);
+        else
+          ctx.addIssue({
+            code: 'custom',
+            path: [index, 'emoji'],
+            message: `Row ${index + 1}: ${row.emoji.trim()} is already used by row ${first + 1}; each emoji can stand for one role`,
+          });
+      });
+    });
+
+export const PutReactionRolesBody = z
+  .object({
+    color_roles: reactionListInput('color_roles'),
+    personality_roles: reactionListInput('personality_roles'),
+  })
+  .meta({ id: 'PutReactionRolesBody' });
+export type PutReactionRolesBody = z.infer<typeof PutReactionRolesBody>;
+
+export const ReactionListChannelBody = z
+  .object({ list: ReactionList, channel_id: ChannelId })
+  .meta({ id: 'ReactionListChannelBody' });
+export type ReactionListChannelBody = z.infer<typeof ReactionListChannelBody>;
+
+export const ReactionListChannel = z.object({ list: ReactionList, channel_id: Snowflake });
+export type ReactionListChannel = z.infer<typeof ReactionListChannel>;
