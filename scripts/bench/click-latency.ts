@@ -35,6 +35,7 @@ import {
   type SandboxFixture,
 } from '@spacecadet/discord-sandbox';
 import { loadBenchEnv } from '../env.ts';
+import { openLoop, perSecondOverWindows, setGlobalLimit, waitForBotPresence } from './discord-load.ts';
 import {
   elapsedMs,
   ms,
@@ -127,30 +128,6 @@ async function panelButtons(
   return { messageId: screen.message_id, buttons };
 }
 
-const sleep = (msToWait: number) => new Promise((resolve) => setTimeout(resolve, msToWait));
-
-/**
- * Open loop: starts `task(i)` when it is due (`i / rate` seconds after the start) whatever the
- * earlier ones are doing, and hands it that due time, from which its latencies count.
- */
-async function openLoop<T>(
-  rate: number,
-  count: number,
-  task: (index: number, due: number) => Promise<T>,
-): Promise<{ results: T[]; lateP99: number }> {
-  const start = performance.now() + 5;
-  const pending: Promise<T>[] = [];
-  const late: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const due = start + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 0) await sleep(wait);
-    late.push(Math.max(0, performance.now() - due));
-    pending.push(task(i, due));
-  }
-  return { results: await Promise.all(pending), lateP99: summarize(late).p99 };
-}
-
 /**
  * The world as the members see it, from the sandbox's live state in this process: each
  * member's GUILD_MEMBER_UPDATE on the gateway, each interaction's answer, and the REST calls.
@@ -216,30 +193,6 @@ function observe(stack: Stack) {
   };
 }
 
-/**
- * Role changes a second over the windows of the sandbox's global limit (a window opens with the
- * first call after the previous one closed, and lasts 1 s): the calls in every window but the
- * last, over the time from the first window's opening to the last's. A last window only partly
- * used would otherwise count as a whole second, or be left out of the time.
- */
-function perSecondOverWindows(times: readonly number[]): { perSecond: number; windows: number } {
-  const sorted = [...times].sort((a, b) => a - b);
-  const openings: number[] = [];
-  const counts: number[] = [];
-  for (const at of sorted) {
-    const opened = openings.at(-1);
-    if (opened === undefined || at >= opened + 1000) {
-      openings.push(at);
-      counts.push(0);
-    }
-    counts[counts.length - 1] = (counts.at(-1) ?? 0) + 1;
-  }
-  if (openings.length < 2) return { perSecond: Number.NaN, windows: openings.length };
-  const calls = counts.slice(0, -1).reduce((sum, count) => sum + count, 0);
-  const spanMs = (openings.at(-1) ?? 0) - (openings[0] ?? 0);
-  return { perSecond: (calls * 1000) / spanMs, windows: openings.length };
-}
-
 interface ClickSample {
   interactionId: string;
   userId: string;
@@ -248,15 +201,6 @@ interface ClickSample {
   outcomeMs: number;
   visibleMs: number;
   ok: boolean;
-}
-
-async function setGlobalLimit(stack: Stack, perSecond: number | null): Promise<void> {
-  const response = await fetch(`${stack.sandbox.url}/_sandbox/global-rate-limit`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ per_second: perSecond }),
-  });
-  if (!response.ok) throw new Error(`global-rate-limit -> ${response.status}: ${await response.text()}`);
 }
 
 async function main(): Promise<void> {
@@ -269,7 +213,7 @@ async function main(): Promise<void> {
   try {
     const ada = await stack.signIn(SANDBOX_IDS.users.ada);
     // The worker records bot presence from READY; the API refuses jobs (409) until it has.
-    await waitForBotPresence(stack, ada);
+    await waitForBotPresence(stack, ada, GUILD);
     await stack.api('PUT', `/api/guilds/${GUILD}/color-roles/channel`, ada, { channel_id: CHANNEL });
     let started = performance.now();
     await runJobThroughApi(stack, ada, `/api/guilds/${GUILD}/color-roles/generate-roles`);
@@ -521,13 +465,6 @@ async function hammering(stack: Stack, messageId: string, buttons: readonly Pane
     finalMs: summarize(finalMs),
     colors: held.length,
   };
-}
-
-async function waitForBotPresence(stack: Stack, auth: string): Promise<void> {
-  await waitFor('the worker to record the bot in Sandbox Station', async () => {
-    const presence = await stack.api<{ inGuild: boolean }>('GET', `/api/bot/in-guild/${GUILD}`, auth);
-    return presence.inGuild ? true : undefined;
-  });
 }
 
 await main();

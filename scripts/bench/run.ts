@@ -13,6 +13,7 @@ const BENCHMARKS = [
   'dashboard-size',
   'lighthouse',
   'click-latency',
+  'reaction-roles',
   'api-read',
   'worker-memory',
   'personality-refresh',

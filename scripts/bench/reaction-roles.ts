@@ -1,0 +1,251 @@
+/**
+ * Member reactions on the reaction-roles color panel under Discord's global REST limit of 50
+ * requests a second, at 10 and at 100 reactions a second, beside the sandbox's own REST round
+ * trip measured in the same run.
+ *
+ * The real path end to end: ada signs in through the sandbox's OAuth2 page, saves the two lists
+ * and their channel through the API, and posts the panels (the real worker, discord.js + BullMQ,
+ * against the sandbox, whose global limit is then turned on). Members react to the posted color
+ * panel via `POST /_sandbox/reactions` on a fixed schedule (open loop: a reaction is sent when due,
+ * whatever earlier ones are doing; its times count from when it was due). In each phase every
+ * reaction is a different member's; the 100/s phase reuses the 10/s phase's members, so the first
+ * of them swap colors (the bot removes their older color role and reaction).
+ *
+ * - reaction -> role visible: until the member's GUILD_MEMBER_UPDATE with the role goes out on
+ *   the gateway, as a member's Discord client would see it. p50 and p99 at both rates.
+ * - role changes a second at 100 reactions/s (twice what the limit allows), over the sandbox's
+ *   global-limit windows, against the 50/s limit. Goal: at least 0.9x, as for clicks.
+ * - at the end every member holds exactly one color role of the list: the last one reacted.
+ */
+import { defaultFixture, makeRole, SANDBOX_IDS, type SandboxFixture } from '@spacecadet/discord-sandbox';
+import { loadBenchEnv } from '../env.ts';
+import { openLoop, perSecondOverWindows, setGlobalLimit, waitForBotPresence } from './discord-load.ts';
+import { ms, printTable, ratio, reportHeadline, type Summary, summarize, waitFor } from './lib.ts';
+import { runJobThroughApi, type Stack, startStack } from './stack.ts';
+
+const { seconds: SECONDS } = loadBenchEnv().click;
+const RATES = [10, 100] as const;
+const GLOBAL_LIMIT = 50;
+const MEMBERS = Math.max(...RATES) * SECONDS;
+const BASELINE_SECONDS = 2;
+const THROUGHPUT_GOAL = 0.9;
+const SETTLE_TIMEOUT_MS = 30_000 + SECONDS * 4_000;
+
+const GUILD = SANDBOX_IDS.guilds.station;
+const CHANNEL = SANDBOX_IDS.channels.roles;
+const BOT_AUTH = { authorization: 'Bot sandbox-bot-token' };
+const ROLE_CHANGE = /^\/guilds\/\d+\/members\/\d+(\/roles\/\d+)?$/;
+const COLOR_EMOJIS = ['🔴', '🟠', '🟡', '🟢', '🔵', '🟣', '🟤', '⚫'] as const;
+
+/**
+ * The default world plus MEMBERS members, and one role per color placed just below the bot's
+ * role (the roles above it move up), so the bot may give them.
+ */
+function benchFixture(): { fixture: SandboxFixture; userIds: string[]; colorRoleIds: string[] } {
+  const fixture = defaultFixture();
+  const station = fixture.guilds.find((guild) => guild.id === GUILD);
+  const botRole = station?.roles.find((role) => role.id === SANDBOX_IDS.roles.stationBot);
+  if (!station || !botRole) throw new Error('fixture changed: no Sandbox Station or bot role');
+  const below = botRole.position;
+  for (const role of station.roles) if (role.position >= below) role.position += COLOR_EMOJIS.length;
+  const colorRoleIds = COLOR_EMOJIS.map((_, i) => `3100000000${String(i).padStart(8, '0')}`);
+  for (const [i, id] of colorRoleIds.entries()) {
+    station.roles.push(makeRole(id, `Color ${i + 1}`, below + i, '0', { color: 0x111111 * (i + 1) }));
+  }
+  const userIds = Array.from({ length: MEMBERS }, (_, i) => `2200000000${String(i).padStart(8, '0')}`);
+  for (const [i, id] of userIds.entries()) {
+    fixture.users.push({ id, username: `reactor${i}`, discriminator: '0', global_name: null, avatar: null });
+    station.members.push({ user_id: id, roles: [], nick: null, joined_at: '2024-01-01T00:00:00.000Z' });
+  }
+  return { fixture, userIds, colorRoleIds };
+}
+
+/** When each member is first seen on the gateway holding the role they are waiting for. */
+function observeRoles(stack: Stack) {
+  const waiters = new Map<string, { roleId: string; seen: (at: number) => void }>();
+  stack.sandbox.world.events.on('dispatch', (event: { t: string; d: unknown }) => {
+    if (event.t !== 'GUILD_MEMBER_UPDATE') return;
+    const member = event.d as { user?: { id?: string }; roles?: string[] };
+    const waiter = waiters.get(member.user?.id ?? '');
+    if (waiter && member.roles?.includes(waiter.roleId)) waiter.seen(performance.now());
+  });
+  return (userId: string, roleId: string): Promise<number> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => settle(Number.NaN), SETTLE_TIMEOUT_MS);
+      function settle(at: number) {
+        clearTimeout(timer);
+        waiters.delete(userId);
+        resolve(at);
+      }
+      waiters.set(userId, { roleId, seen: settle });
+    });
+}
+
+async function main(): Promise<void> {
+  const { fixture, userIds, colorRoleIds } = benchFixture();
+  console.log(
+    `reaction-roles: ${MEMBERS} members, ${COLOR_EMOJIS.length} colors; ${SECONDS} s at each of ${RATES.join(' and ')} reactions/s, under a global limit of ${GLOBAL_LIMIT} requests/s`,
+  );
+  const stack = await startStack({ fixture, withWorker: true });
+  const roleVisible = observeRoles(stack);
+  try {
+    const ada = await stack.signIn(SANDBOX_IDS.users.ada);
+    await waitForBotPresence(stack, ada, GUILD);
+    await stack.api('PUT', `/api/guilds/${GUILD}/reaction-roles`, ada, {
+      color_roles: COLOR_EMOJIS.map((emoji, i) => ({
+        emoji,
+        role_id: colorRoleIds[i],
+        label: `Color ${i + 1}`,
+      })),
+      personality_roles: [],
+    });
+    await stack.api('PUT', `/api/guilds/${GUILD}/reaction-roles/channel`, ada, {
+      list: 'color_roles',
+      channel_id: CHANNEL,
+    });
+    const started = performance.now();
+    await runJobThroughApi(stack, ada, `/api/guilds/${GUILD}/reaction-roles/post-panel`);
+    const postMs = performance.now() - started;
+    const state = await stack.api<{ panels: { color_roles: { message_ids: string[] } | null } }>(
+      'GET',
+      `/api/guilds/${GUILD}/reaction-roles`,
+      ada,
+    );
+    const messageId = state.panels.color_roles?.message_ids[0];
+    if (!messageId) throw new Error('post-panel finished without a color panel');
+    console.log(`  setup: post panel ${ms(postMs)} (message ${messageId})`);
+
+    const lastPick = new Map<string, number>();
+    const react = async (userId: string, color: number, due: number) => {
+      lastPick.set(userId, color);
+      const visible = roleVisible(userId, colorRoleIds[color] ?? '');
+      const response = await fetch(`${stack.sandbox.url}/_sandbox/reactions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          guild_id: GUILD,
+          channel_id: CHANNEL,
+          message_id: messageId,
+          user_id: userId,
+          emoji: COLOR_EMOJIS[color],
+        }),
+      });
+      await response.arrayBuffer();
+      const at = await visible;
+      return { ok: response.ok && Number.isFinite(at), visibleMs: at - due };
+    };
+    const roundTrip = async (i: number, due: number): Promise<number> => {
+      const response = await fetch(`${stack.sandbox.apiBase}/v10/guilds/${GUILD}/members/${userIds[i]}`, {
+        headers: BOT_AUTH,
+      });
+      await response.arrayBuffer();
+      return performance.now() - due;
+    };
+
+    let seq = stack.sandbox.world.requests.at(-1)?.seq ?? 0;
+    const requests: Array<{ seq: number; path: string; status: number; at: string }> = [];
+    const collect = () => {
+      for (const request of stack.sandbox.world.requests) if (request.seq > seq) requests.push(request);
+      seq = stack.sandbox.world.requests.at(-1)?.seq ?? seq;
+    };
+    const collector = setInterval(collect, 200);
+
+    const phase = async (rate: number, turn: number) => {
+      await setGlobalLimit(stack, null);
+      const baseline = await openLoop(rate, Math.max(20, rate * BASELINE_SECONDS), roundTrip);
+      await setGlobalLimit(stack, GLOBAL_LIMIT);
+      collect();
+      requests.splice(0);
+      const count = rate * SECONDS;
+      const reactions = await openLoop(rate, count, (i, due) =>
+        react(userIds[i % MEMBERS] ?? '', (i + turn) % COLOR_EMOJIS.length, due),
+      );
+      collect();
+      const calls = requests.splice(0);
+      const roleChanges = calls.filter(
+        (call) => ROLE_CHANGE.test(call.path) && call.status >= 200 && call.status < 300,
+      );
+      const good = reactions.results.filter((sample) => sample.ok);
+      return {
+        rate,
+        base: summarize(baseline.results),
+        visible: summarize(good.map((sample) => sample.visibleMs)),
+        failed: reactions.results.length - good.length,
+        roleChanges: roleChanges.length,
+        throughput: perSecondOverWindows(roleChanges.map((call) => Date.parse(call.at))),
+        global429s: calls.filter((call) => call.status === 429).length,
+        lateP99: reactions.lateP99,
+      };
+    };
+
+    const slow = await phase(10, 0);
+    const fast = await phase(100, 3);
+    await setGlobalLimit(stack, null);
+    clearInterval(collector);
+
+    // Every member ends with exactly one color role of the list: the last one they reacted with.
+    const held = (userId: string) =>
+      stack.sandbox
+        .state()
+        .guilds.find((guild) => guild.id === GUILD)
+        ?.members.find((member) => member.user_id === userId)
+        ?.roles.filter((id) => colorRoleIds.includes(id)) ?? [];
+    const settled = await waitFor(
+      'every member to hold their last color only',
+      async () => {
+        const wrong = [...lastPick].filter(([userId, color]) => {
+          const roles = held(userId);
+          return roles.length !== 1 || roles[0] !== colorRoleIds[color];
+        });
+        return wrong.length === 0 ? 0 : undefined;
+      },
+      SETTLE_TIMEOUT_MS,
+    ).catch(() => undefined);
+    const wrong =
+      settled ??
+      [...lastPick].filter(([userId, color]) => {
+        const roles = held(userId);
+        return roles.length !== 1 || roles[0] !== colorRoleIds[color];
+      }).length;
+
+    const row = (label: string, rate: number, summary: Summary, base: Summary) => [
+      `${label} @${rate}/s`,
+      String(summary.n),
+      ms(summary.p50),
+      ms(summary.p99),
+      ms(summary.max),
+      ratio(summary.p99, base.p99),
+    ];
+    printTable([
+      ['measure @reactions/s', 'n', 'p50', 'p99', 'max', 'p99 vs baseline'],
+      ...[slow, fast].flatMap((result) => [
+        row('baseline: sandbox REST GET member', result.rate, result.base, result.base),
+        row('reaction -> role visible (gateway)', result.rate, result.visible, result.base),
+      ]),
+    ]);
+    for (const result of [slow, fast]) {
+      const perSecond = result.throughput.perSecond;
+      console.log(
+        `  @${result.rate} reactions/s: ${result.roleChanges} role changes, ${perSecond.toFixed(1)}/s vs ${GLOBAL_LIMIT}/s limit = ${(perSecond / GLOBAL_LIMIT).toFixed(2)}x over ${result.throughput.windows} limit windows; ${result.global429s} global 429s; reactions sent late by p99 ${ms(result.lateP99)}`,
+      );
+    }
+    const failed = slow.failed + fast.failed;
+    console.log(
+      `  failed reactions: ${failed}; members with a wrong final color role: ${wrong}/${lastPick.size}`,
+    );
+    const share = fast.throughput.perSecond / GLOBAL_LIMIT;
+    const met = share >= THROUGHPUT_GOAL;
+    console.log(
+      `  goal ${met ? 'met' : 'MISSED'}: role changes @100/s ${share.toFixed(2)}x >= ${THROUGHPUT_GOAL}x`,
+    );
+    reportHeadline(
+      'reaction-roles',
+      `role visible @10/s p50 ${ms(slow.visible.p50)} p99 ${ms(slow.visible.p99)}, @100/s p50 ${ms(fast.visible.p50)} p99 ${ms(fast.visible.p99)} (sandbox RTT p99 ${ms(slow.base.p99)} / ${ms(fast.base.p99)}); ${fast.throughput.perSecond.toFixed(1)} role changes/s vs ${GLOBAL_LIMIT}/s limit = ${share.toFixed(2)}x (goal >= ${THROUGHPUT_GOAL}x); failed ${failed}, wrong ${wrong}`,
+    );
+    if (failed > 0 || wrong > 0) process.exitCode = 1;
+  } finally {
+    await stack.close();
+  }
+}
+
+await main();
