@@ -80,7 +80,11 @@ const ReactionRoleRowInput = z.object({
   emoji: storableText({ error: rowRequired })
     .max(64)
     .regex(NOT_BLANK, { error: rowRequired })
-    .refine((text) => parseMenuEmoji(text) !== null, { error: rowEmoji }),
+    .refine((text) => parseMenuEmoji(text) !== null, { error: rowEmoji })
+    .meta({
+      description:
+        'One unicode emoji, or a custom emoji of this server as <:name:id>, <a:name:id> or name:id; each emoji at most once per list',
+    }),
   role_id: storableText({ error: rowRequired })
     .max(32)
     .regex(NOT_BLANK, { error: rowRequired })
