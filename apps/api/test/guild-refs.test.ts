@@ -1,9 +1,9 @@
 import {
   collectGuildRefs,
   type GuildRefKind,
-  refFieldWords,
   type RouteDef,
   type RouteName,
+  refFieldWords,
   routePath,
   routes,
 } from '@spacecadet/contract';

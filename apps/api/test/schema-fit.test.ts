@@ -45,7 +45,9 @@ function withRowEmojis(body: unknown): unknown {
   const lists = Object.entries(body).map(([list, rows]) => [
     list,
     Array.isArray(rows)
-      ? rows.map((row, index) => (typeof row === 'object' && row ? { ...row, emoji: ROW_EMOJIS[index] } : row))
+      ? rows.map((row, index) =>
+          typeof row === 'object' && row ? { ...row, emoji: ROW_EMOJIS[index] } : row,
+        )
       : rows,
   ]);
   return Object.fromEntries(lists);

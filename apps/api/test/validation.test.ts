@@ -127,7 +127,12 @@ describe('reaction roles', () => {
     const put = await send('PUT', `${station}/reaction-roles`, body, mo);
     expect(put.json()).toEqual({ updated_by: USERS.mo, updated_at: expect.any(String) });
     const got = await send('GET', `${station}/reaction-roles`);
-    expect(got.json()).toEqual({ ...body, ...nowhere, updated_by: USERS.mo, updated_at: put.json().updated_at });
+    expect(got.json()).toEqual({
+      ...body,
+      ...nowhere,
+      updated_by: USERS.mo,
+      updated_at: put.json().updated_at,
+    });
   });
 
   it('names the first bad row, 1-based, and stores nothing', async () => {
