@@ -105,6 +105,7 @@ async function rowProblems(
       name: reactionRowName(list, index),
       roleId: row.role_id.trim(),
       emojiText: row.emoji.trim(),
+      // The body schema refused a row whose emoji does not parse.
       emoji: parseMenuEmoji(row.emoji) as MenuEmoji,
     })),
   );
