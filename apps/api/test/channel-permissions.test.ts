@@ -64,7 +64,13 @@ const CHANNEL_ROUTES = (Object.keys(routes) as RouteName[]).filter(
 describe("saving a channel checks the bot's permissions there", () => {
   it('covers every channel field of the contract', () => {
     expect(CHANNEL_ROUTES.sort()).toEqual(
-      ['initPersonalityRoles', 'putLeveling', 'setColorRolesChannel', 'setPersonalityChannel'].sort(),
+      [
+        'initPersonalityRoles',
+        'putLeveling',
+        'setColorRolesChannel',
+        'setPersonalityChannel',
+        'setReactionListChannel',
+      ].sort(),
     );
     // Every channel a route's body names (guildRefs) says what the bot does there.
     for (const name of CHANNEL_ROUTES) {

@@ -3,6 +3,7 @@ import {
   type GuildRefKind,
   type RouteDef,
   type RouteName,
+  refFieldWords,
   routePath,
   routes,
 } from '@spacecadet/contract';
@@ -76,6 +77,7 @@ describe('ids in request bodies must belong to the guild in the path', () => {
         'putLeveling',
         'putReactionRoles',
         'setColorRolesChannel',
+        'setReactionListChannel',
         'setPersonalityChannel',
       ].sort(),
     );
@@ -92,7 +94,7 @@ describe('ids in request bodies must belong to the guild in the path', () => {
         expect(response.statusCode, response.body).toBe(400);
         expect(response.json()).toEqual({
           error: 'invalid_input',
-          message: expect.stringMatching(new RegExp(`^${ref?.field.replace(/[[\]]/g, '\\$&')} is not a`)),
+          message: `${refFieldWords(ref?.field ?? '')} is not a ${kind === 'channel' ? 'text channel' : kind} of this server`,
         });
         expect(await stored()).toEqual(before);
       });
@@ -117,7 +119,7 @@ describe('ids in request bodies must belong to the guild in the path', () => {
     });
     expect(rows.json()).toEqual({
       error: 'invalid_input',
-      message: 'color_roles[1].role_id is not a role of this server',
+      message: 'color_roles row 2: role_id is not a role of this server',
     });
   });
 
@@ -163,6 +165,10 @@ describe('ids in request bodies must belong to the guild in the path', () => {
     });
     const everyone = await send('POST', `${station}/leveling/role-boosts`, { role_id: GUILDS.station });
     expect(everyone.statusCode).toBe(400);
+    expect(everyone.json()).toEqual({
+      error: 'invalid_input',
+      message: 'role_id is @everyone, which every member already has; pick another role',
+    });
   });
 
   it('accepts a role created after the role list was cached', async () => {

@@ -5,7 +5,7 @@ import {
   NUL_TEXT_MESSAGE,
   SERIAL_ID_MESSAGE,
 } from '@spacecadet/contract';
-import { colorGroups, guildConfigs, levelingBoosts, levelingRoles, reactionRoles } from '@spacecadet/db';
+import { colorGroups, guildConfigs, levelingBoosts, levelingRoles, roleMenus } from '@spacecadet/db';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toErrorAnswer } from '../src/plugins/errors.ts';
@@ -50,7 +50,7 @@ async function stored() {
   const db = h.database.db;
   return Promise.all([
     db.select().from(guildConfigs).where(eq(guildConfigs.guildId, GUILDS.station)),
-    db.select().from(reactionRoles).where(eq(reactionRoles.guildId, GUILDS.station)),
+    db.select().from(roleMenus).where(eq(roleMenus.guildId, GUILDS.station)).orderBy(roleMenus.id),
     db.select().from(levelingRoles).where(eq(levelingRoles.guildId, GUILDS.station)),
     db.select().from(levelingBoosts).where(eq(levelingBoosts.guildId, GUILDS.station)),
     db.select().from(colorGroups),

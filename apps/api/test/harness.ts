@@ -11,7 +11,7 @@ import {
   levelingSettings,
   personalityConfigs,
   personalityQuestions,
-  reactionRoles,
+  roleMenus,
   sessions,
 } from '@spacecadet/db';
 import {
@@ -136,7 +136,7 @@ export async function storedState(h: Harness): Promise<string> {
   return JSON.stringify(
     await Promise.all([
       db.select().from(guildConfigs).where(eq(guildConfigs.guildId, guild)),
-      db.select().from(reactionRoles).where(eq(reactionRoles.guildId, guild)),
+      db.select().from(roleMenus).where(eq(roleMenus.guildId, guild)).orderBy(roleMenus.id),
       db.select().from(colorPanels).where(eq(colorPanels.guildId, guild)),
       db.select().from(colorGroups).where(eq(colorGroups.guildId, guild)),
       db.select().from(levelingSettings).where(eq(levelingSettings.guildId, guild)),

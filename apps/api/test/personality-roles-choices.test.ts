@@ -164,12 +164,12 @@ describe('the invite asks for what the features need', () => {
   const withManageServer = (BigInt(DEFAULT_BOT_PERMISSIONS) | BOT_PERMISSION_BITS.MANAGE_GUILD).toString();
 
   it('asks for the base features, plus Manage Server for Onboarding when asked or switched on', async () => {
-    expect(DEFAULT_BOT_PERMISSIONS).toBe('268553216');
+    expect(DEFAULT_BOT_PERMISSIONS).toBe('268561472');
     expect(await permissionsOf('')).toBe(DEFAULT_BOT_PERMISSIONS);
     expect(await permissionsOf(`?guildId=${guildId}`)).toBe(DEFAULT_BOT_PERMISSIONS);
     expect(await permissionsOf(`?guildId=${guildId}&features=onboarding`)).toBe(withManageServer);
     expect(withManageServer).toBe(
-      botPermissionsFor(['color-roles', 'personality-roles', 'leveling', 'onboarding']),
+      botPermissionsFor(['color-roles', 'personality-roles', 'leveling', 'reaction-roles', 'onboarding']),
     );
 
     const on = await send('PUT', path('setPersonalityOnboarding'), { enabled: true });

@@ -11,6 +11,7 @@ export const SAMPLE_BODIES: { [N in RouteName]?: RouteBody<N> } = {
     personality_roles: [],
   },
   setColorRolesChannel: { channel_id: CHANNELS.roles },
+  setReactionListChannel: { list: 'color_roles', channel_id: CHANNELS.roles },
   expandColorGroup: { group_id: 1, is_expanded: true },
   initPersonalityRoles: { channel_id: CHANNELS.roles },
   setPersonalityChannel: { channel_id: CHANNELS.roles },

@@ -28,7 +28,30 @@ type Operation = {
   requestBody?: { content: Record<string, { schema: Schema }> };
 };
 
-const { roles: ROLES } = SANDBOX_IDS;
+const { roles: ROLES, emojis: EMOJIS } = SANDBOX_IDS;
+
+/**
+ * Reaction rows: an emoji is one emoji (or a custom emoji of the guild), each once per list, as
+ * the field's description says; JSON Schema cannot state either. Each row gets its own, from
+ * the station's custom emojis and unicode ones.
+ */
+const ROW_EMOJIS = [
+  `<:rocket:${EMOJIS.stationRocket}>`,
+  `<a:party_parrot:${EMOJIS.stationParrot}>`,
+  ...[...'🍎🍐🍊🍋🍌🍉🍇🍓🫐🍈🍒🍑🥭🍍🥥🥝🍅🍆🥑🥦🥬🥒🌶🫑🌽🥕🫒🧄🧅🥔🍠🫚🥐🥯🍞🥖🥨🧀🥚🍳🧈🥞🧇'],
+];
+function withRowEmojis(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null) return body;
+  const lists = Object.entries(body).map(([list, rows]) => [
+    list,
+    Array.isArray(rows)
+      ? rows.map((row, index) =>
+          typeof row === 'object' && row ? { ...row, emoji: ROW_EMOJIS[index] } : row,
+        )
+      : rows,
+  ]);
+  return Object.fromEntries(lists);
+}
 
 /** Values for fields that must name something of the guild (or a row the test created). */
 const REAL_IDS: Record<string, unknown> = {
@@ -220,7 +243,7 @@ function attempts(name: RouteName): Attempt[] {
   if (!body) return out;
   return values(body, '').map((value) => ({
     url: out[0]?.url ?? url(typicalPath, typicalQuery),
-    body: value,
+    body: name === 'putReactionRoles' ? withRowEmojis(value) : value,
   }));
 }
 

@@ -109,9 +109,14 @@ describe('raw config', () => {
 describe('reaction roles', () => {
   it('starts empty and round-trips with updated_by', async () => {
     const empty = await send('GET', `${station}/reaction-roles`);
+    const nowhere = {
+      channels: { color_roles: null, personality_roles: null },
+      panels: { color_roles: null, personality_roles: null },
+    };
     expect(empty.json()).toEqual({
       color_roles: [],
       personality_roles: [],
+      ...nowhere,
       updated_at: null,
       updated_by: null,
     });
@@ -122,7 +127,12 @@ describe('reaction roles', () => {
     const put = await send('PUT', `${station}/reaction-roles`, body, mo);
     expect(put.json()).toEqual({ updated_by: USERS.mo, updated_at: expect.any(String) });
     const got = await send('GET', `${station}/reaction-roles`);
-    expect(got.json()).toEqual({ ...body, updated_by: USERS.mo, updated_at: put.json().updated_at });
+    expect(got.json()).toEqual({
+      ...body,
+      ...nowhere,
+      updated_by: USERS.mo,
+      updated_at: put.json().updated_at,
+    });
   });
 
   it('names the first bad row, 1-based, and stores nothing', async () => {

@@ -57,7 +57,21 @@ const KIND_WORDS: Record<GuildRefKind, string> = {
   member: 'a member of this server',
 };
 
+/**
+ * The field as an admin finds it in a message: `color_roles[2].role_id` is `color_roles row 3:
+ * role_id` (rows count from 1, as the editors number them); a top-level field stays as it is.
+ */
+export function refFieldWords(field: string): string {
+  const row = /^([A-Za-z_]+)\[(\d+)\]\.([A-Za-z_]+)$/.exec(field);
+  return row ? `${row[1]} row ${Number(row[2]) + 1}: ${row[3]}` : field;
+}
+
 /** The 400's sentence for an id that is not the guild's own. */
 export function foreignRefMessage(ref: Pick<GuildRef, 'field' | 'kind'>): string {
-  return `${ref.field} is not ${KIND_WORDS[ref.kind]}`;
+  return `${refFieldWords(ref.field)} is not ${KIND_WORDS[ref.kind]}`;
+}
+
+/** The 400's sentence for @everyone (its id is the guild's) where a role to give is expected. */
+export function everyoneRefMessage(ref: Pick<GuildRef, 'field'>): string {
+  return `${refFieldWords(ref.field)} is @everyone, which every member already has; pick another role`;
 }

@@ -34,6 +34,11 @@ export function guildRolesCacheKey(guildId: string): string {
   return `guild-roles:${guildId}`;
 }
 
+/** The API's short-lived copy of a guild's custom emojis (the ids a reaction list may use). */
+export function guildEmojisCacheKey(guildId: string): string {
+  return `guild-emojis:${guildId}`;
+}
+
 /** The API's short-lived copy of one member search of a guild (the query lowercased, and the limit). */
 export function guildMemberSearchCacheKey(guildId: string, query: string, limit: number): string {
   return `guild-member-search:${guildId}:${limit}:${encodeURIComponent(query.toLowerCase())}`;

@@ -1,32 +1,15 @@
 import { type GuildConfig, routes } from '@spacecadet/contract';
 import { CONFIG_MAX_BYTES, configByteLength } from '@spacecadet/core';
-import { guildConfigs, type ReactionRoleEntry, reactionRoles } from '@spacecadet/db';
+import { guildConfigs } from '@spacecadet/db';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { defineRoute } from './define.ts';
 
-interface ReactionRowInput {
-  emoji: string;
-  role_id: string;
-  label?: string | undefined;
-  description?: string | undefined;
-}
-
-/** Stored as the dashboard shows them: trimmed, optional fields only when given. */
-function toEntry(row: ReactionRowInput): ReactionRoleEntry {
-  return {
-    emoji: row.emoji.trim(),
-    role_id: row.role_id.trim(),
-    ...(row.label === undefined ? {} : { label: row.label }),
-    ...(row.description === undefined ? {} : { description: row.description }),
-  };
-}
-
 /** A replica's copy of a guild's config: every replica drops it when a write is announced. */
 export const CONFIG_CACHE = { ttlMs: 60_000, maxEntries: 10_000 } as const;
 
-/** The raw JSON config and the reaction-roles lists of a guild. */
+/** The raw JSON config of a guild. */
 export function registerGuildConfigRoutes(app: FastifyInstance): void {
   const { db, replicaCache } = app.services;
   const configs = replicaCache.map<string, GuildConfig>(CONFIG_CACHE, (map, drop) => {
@@ -63,37 +46,6 @@ export function registerGuildConfigRoutes(app: FastifyInstance): void {
       .returning();
     if (!row) throw new Error('Config upsert returned no row');
     await replicaCache.announce({ kind: 'config', id: params.guildId });
-    return { updated_by: row.updatedBy, updated_at: row.updatedAt.toISOString() };
-  });
-
-  defineRoute(app, routes.getReactionRoles, async ({ params }) => {
-    const [row] = await db
-      .select()
-      .from(reactionRoles)
-      .where(eq(reactionRoles.guildId, params.guildId))
-      .limit(1);
-    if (!row) return { color_roles: [], personality_roles: [], updated_at: null, updated_by: null };
-    return {
-      color_roles: row.colorRoles.map(toEntry),
-      personality_roles: row.personalityRoles.map(toEntry),
-      updated_at: row.updatedAt.toISOString(),
-      updated_by: row.updatedBy,
-    };
-  });
-
-  defineRoute(app, routes.putReactionRoles, async ({ params, body, session }) => {
-    const values = {
-      colorRoles: body.color_roles.map(toEntry),
-      personalityRoles: body.personality_roles.map(toEntry),
-      updatedBy: session.user.id,
-      updatedAt: new Date(),
-    };
-    const [row] = await db
-      .insert(reactionRoles)
-      .values({ guildId: params.guildId, ...values })
-      .onConflictDoUpdate({ target: reactionRoles.guildId, set: values })
-      .returning();
-    if (!row) throw new Error('Reaction roles upsert returned no row');
     return { updated_by: row.updatedBy, updated_at: row.updatedAt.toISOString() };
   });
 }

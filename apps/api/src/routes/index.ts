@@ -11,6 +11,7 @@ import { registerLevelingRoutes } from './leveling.ts';
 import { registerLevelingLeaderboardRoutes } from './leveling-leaderboard.ts';
 import { registerPersonalityRoutes } from './personality-roles.ts';
 import { registerQueueViewRoutes } from './queue-view.ts';
+import { registerReactionRoleRoutes } from './reaction-roles.ts';
 
 /** Every served route of the contract table, one module per resource. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -23,6 +24,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   registerGuildPickerRoutes(app);
   registerColorRoleRoutes(app);
   registerPersonalityRoutes(app);
+  registerReactionRoleRoutes(app);
   registerLevelingRoutes(app);
   registerLevelingLeaderboardRoutes(app);
   registerQueueViewRoutes(app);

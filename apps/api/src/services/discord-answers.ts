@@ -1,4 +1,5 @@
 import type {
+  APIEmoji,
   APIGuildChannel,
   APIGuildMember,
   APIOverwrite,
@@ -76,6 +77,14 @@ export const DiscordRole = z.object({
   /** The role's permissions integer, a decimal string. */
   permissions: z.string().regex(/^\d+$/).default('0'),
 }) satisfies z.ZodType<DiscordRole>;
+
+/** A guild's custom emoji: `GET /guilds/{id}/emojis` lists only those, so each has an id. */
+export type DiscordEmoji = { id: NonNullable<APIEmoji['id']> } & Loose<APIEmoji, 'name' | 'animated'>;
+export const DiscordEmoji = z.object({
+  id: z.string(),
+  name: z.string().nullable().optional(),
+  animated: z.boolean().optional(),
+}) satisfies z.ZodType<DiscordEmoji>;
 
 export type DiscordMember = Pick<APIGuildMember, 'roles'> &
   Loose<APIGuildMember, 'nick'> & {

@@ -3,6 +3,7 @@ import * as answers from './discord-answers.ts';
 
 export type {
   DiscordChannel,
+  DiscordEmoji,
   DiscordMember,
   DiscordPartialGuild,
   DiscordRole,
@@ -137,6 +138,16 @@ export class DiscordClient {
       `/guilds/${encodeURIComponent(guildId)}/roles`,
       { kind: 'bot' },
       z.array(answers.DiscordRole),
+    );
+  }
+
+  /** The guild's custom emojis (unicode emojis are every server's, so Discord lists none of them). */
+  getGuildEmojis(guildId: string): Promise<answers.DiscordEmoji[]> {
+    return this.request(
+      'GET',
+      `/guilds/${encodeURIComponent(guildId)}/emojis`,
+      { kind: 'bot' },
+      z.array(answers.DiscordEmoji),
     );
   }
 

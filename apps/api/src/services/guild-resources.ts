@@ -3,11 +3,13 @@ import {
   type ChannelUseSpec,
   channelPermissionBits,
   collectGuildRefs,
+  everyoneRefMessage,
   foreignRefMessage,
   type GuildRef,
   type GuildRefSpec,
   type GuildRole,
   guildChannelsCacheKey,
+  guildEmojisCacheKey,
   guildMemberSearchCacheKey,
   guildRolesCacheKey,
   isSnowflake,
@@ -39,6 +41,7 @@ const CachedRoles = z.array(
     managed: z.boolean(),
   }),
 );
+const CachedEmojiIds = z.array(z.string());
 const CachedMembers = z.array(
   z.object({ id: z.string(), username: z.string(), display_name: z.string(), avatar: z.string().nullable() }),
 );
@@ -134,6 +137,42 @@ export class GuildResources {
     });
   }
 
+  /** Ids of the guild's custom emojis; `fresh` skips the cache (one uploaded a moment ago). */
+  customEmojiIds(guildId: string, fresh = false): Promise<string[]> {
+    return this.cached(guildEmojisCacheKey(guildId), CachedEmojiIds, fresh, async () => {
+      try {
+        return (await this.discord.getGuildEmojis(guildId)).map((emoji) => emoji.id);
+      } catch (error) {
+        throw discordFailure(error, 'emojis');
+      }
+    });
+  }
+
+  /**
+   * The guild's roles and the bot's highest one (null: it holds none but @everyone), read
+   * fresh: Discord lets the bot give only roles below its highest, and an admin who just moved
+   * the bot's role and saves again must not be answered from a cache.
+   */
+  async botRoleHierarchy(guildId: string): Promise<{ roles: DiscordRole[]; highest: DiscordRole | null }> {
+    let roles: DiscordRole[];
+    let member: DiscordMember | null;
+    try {
+      [roles, member] = await Promise.all([
+        this.discord.getGuildRoles(guildId),
+        this.discord.getGuildMember(guildId, this.discord.botUserId),
+      ]);
+    } catch (error) {
+      throw discordFailure(error, 'roles');
+    }
+    if (!member) throw new ApiError('bot_not_in_guild', MESSAGES.botNotInGuild);
+    const held = new Set(member.roles);
+    let highest: DiscordRole | null = null;
+    for (const role of roles) {
+      if (held.has(role.id) && (highest === null || role.position > highest.position)) highest = role;
+    }
+    return { roles, highest };
+  }
+
   /** Ids of the guild's roles a member can be given: every role but @everyone (the guild's id). */
   async roleIds(guildId: string, fresh = false): Promise<string[]> {
     return (await this.roles(guildId, fresh)).map((role) => role.id);
@@ -203,6 +242,9 @@ export class GuildResources {
   async assertOwned(guildId: string, body: unknown, spec: GuildRefSpec): Promise<void> {
     const refs = collectGuildRefs(body, spec);
     if (refs.length === 0) return;
+    // @everyone is the guild's own, but no one can be given it: said as such, not as foreign.
+    const everyone = refs.find((ref) => ref.kind === 'role' && ref.id === guildId);
+    if (everyone) throw new ApiError('invalid_input', everyoneRefMessage(everyone));
     const cachedMiss = await this.firstForeign(guildId, refs, false);
     if (cachedMiss === null) return;
     // A member is always asked of Discord; channels and roles may be newer than the cache.

@@ -80,7 +80,11 @@ const ReactionRoleRowInput = z.object({
   emoji: storableText({ error: rowRequired })
     .max(64)
     .regex(NOT_BLANK, { error: rowRequired })
-    .refine((text) => parseMenuEmoji(text) !== null, { error: rowEmoji }),
+    .refine((text) => parseMenuEmoji(text) !== null, { error: rowEmoji })
+    .meta({
+      description:
+        'One unicode emoji, or a custom emoji of this server as <:name:id>, <a:name:id> or name:id; each emoji at most once per list',
+    }),
   role_id: storableText({ error: rowRequired })
     .max(32)
     .regex(NOT_BLANK, { error: rowRequired })
@@ -93,6 +97,37 @@ const LIST_WORDS: Record<ReactionList, string> = {
   color_roles: 'color roles',
   personality_roles: 'personality roles',
 };
+
+/** How a refusal names a row: `Color roles row 3` (rows count from 1, as the editor shows them). */
+export function reactionRowName(list: ReactionList, index: number): string {
+  const words = LIST_WORDS[list];
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)} row ${index + 1}`;
+}
+
+const MOVE_MY_ROLE = 'in Server Settings → Roles, or pick another role';
+
+/**
+ * The PUT's refusals that need the server (Discord's view of it), each naming the list and row.
+ * `row` is `reactionRowName(list, index)`.
+ */
+export const REACTION_ROW_MESSAGES = {
+  roleAboveBot: (row: string, role: string, botRole: string) =>
+    `${row}: @${role} is above my highest role (${botRole}); move my role above it ${MOVE_MY_ROLE}`,
+  roleIsBotsHighest: (row: string, role: string) =>
+    `${row}: @${role} is my highest role, and I can only give roles below it; move my role above it ${MOVE_MY_ROLE}`,
+  botHasNoRole: (row: string, role: string) =>
+    `${row}: @${role} is above my roles (I have none yet); give me a role above it ${MOVE_MY_ROLE}`,
+  managedRole: (row: string, role: string) =>
+    `${row}: @${role} belongs to an integration (a bot's or a subscription's own role), and Discord lets no one give it; pick another role`,
+  foreignEmoji: (row: string, emoji: string) =>
+    `${row}: ${emoji} is not an emoji of this server; pick one of its own emojis or a standard one`,
+} as const;
+
+/** Why Post / Update panels has nothing to post (400, no job queued). */
+export const REACTION_PANEL_MESSAGES = {
+  noRows: 'Add a row to a list and pick its channel first: there is nothing to post yet',
+  noChannel: 'Pick a channel for a list with rows first',
+} as const;
 
 /** One list: at most MAX_REACTION_LIST_ROWS rows, no emoji twice (each reaction is one row). */
 const reactionListInput = (list: ReactionList) =>
