@@ -84,7 +84,7 @@ export function botPermissionsFor(features: Iterable<BotFeature>): string {
   return bits.toString();
 }
 
-/** The invite's permissions for a server that uses the base features only: 268553216. */
+/** The invite's permissions for a server that uses the base features only: 268561472. */
 export const DEFAULT_BOT_PERMISSIONS = botPermissionsFor(BASE_BOT_FEATURES);
 
 /**

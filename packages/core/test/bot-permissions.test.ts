@@ -8,8 +8,9 @@ import {
 
 describe('bot permissions per feature', () => {
   it("asks every server for the product's long-standing invite, and Manage Server for Onboarding", () => {
-    // Manage Roles, View Channel, Send Messages, Embed Links, Attach Files, Read Message History.
-    expect(DEFAULT_BOT_PERMISSIONS).toBe('268553216');
+    // Manage Roles, View Channel, Send Messages, Embed Links, Attach Files, Read Message History,
+    // and for reaction panels Add Reactions and Manage Messages.
+    expect(DEFAULT_BOT_PERMISSIONS).toBe('268561472');
     expect(botPermissionsFor(['personality-roles', 'onboarding'])).toBe(
       String(
         BOT_PERMISSION_BITS.MANAGE_ROLES |
@@ -28,5 +29,10 @@ describe('bot permissions per feature', () => {
     expect(missingBotPermissions('0', 'onboarding')).toEqual(['Manage Server', 'Manage Roles']);
     expect(missingBotPermissions(BOT_PERMISSION_BITS.ADMINISTRATOR, 'onboarding')).toEqual([]);
     expect(missingBotPermissions(DEFAULT_BOT_PERMISSIONS, 'leveling')).toEqual([]);
+    expect(missingBotPermissions(DEFAULT_BOT_PERMISSIONS, 'reaction-roles')).toEqual([]);
+    expect(missingBotPermissions('268553216', 'reaction-roles')).toEqual([
+      'Add Reactions',
+      'Manage Messages',
+    ]);
   });
 });

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { buildReactionListPanel, type MenuPickRules, planMenuPick } from '../src/role-menus.ts';
+
+const roles = ['1', '2', '3'].map((n) => `40000000000000000${n}`);
+const [red, blue, green] = roles as [string, string, string];
+const options = roles.map((role_id) => ({ role_id }));
+const held = (...ids: string[]) => new Set(ids);
+
+describe('planMenuPick: what a pick does in each mode', () => {
+  const menu = (mode: MenuPickRules['mode'], extra: Partial<MenuPickRules> = {}): MenuPickRules => ({
+    mode,
+    options,
+    ...extra,
+  });
+
+  it('normal adds on add and removes on remove, nothing else', () => {
+    expect(planMenuPick(menu('normal'), held(red), blue, 'add')).toEqual({
+      kind: 'change',
+      add: [blue],
+      remove: [],
+    });
+    expect(planMenuPick(menu('normal'), held(red, blue), blue, 'add')).toEqual({
+      kind: 'change',
+      add: [],
+      remove: [],
+    });
+    expect(planMenuPick(menu('normal'), held(red, blue), blue, 'remove')).toEqual({
+      kind: 'change',
+      add: [],
+      remove: [blue],
+    });
+  });
+
+  it('unique swaps: the new role in, every other role of the menu out', () => {
+    expect(planMenuPick(menu('unique'), held(red, green, '999999999999999999'), blue, 'add')).toEqual({
+      kind: 'change',
+      add: [blue],
+      remove: [red, green],
+    });
+    expect(planMenuPick(menu('unique'), held(blue), blue, 'remove')).toEqual({
+      kind: 'change',
+      add: [],
+      remove: [blue],
+    });
+  });
+
+  it('verify only adds, drop only removes', () => {
+    expect(planMenuPick(menu('verify'), held(blue), blue, 'remove')).toEqual({
+      kind: 'change',
+      add: [],
+      remove: [],
+    });
+    expect(planMenuPick(menu('verify'), held(), blue, 'add')).toEqual({
+      kind: 'change',
+      add: [blue],
+      remove: [],
+    });
+    expect(planMenuPick(menu('drop'), held(blue), blue, 'add')).toEqual({
+      kind: 'change',
+      add: [],
+      remove: [blue],
+    });
+    expect(planMenuPick(menu('drop'), held(), blue, 'add')).toEqual({ kind: 'change', add: [], remove: [] });
+  });
+
+  it('limit refuses a pick past max_roles and says the limit', () => {
+    const limited = menu('limit', { max_roles: 2 });
+    expect(planMenuPick(limited, held(red), blue, 'add')).toEqual({
+      kind: 'change',
+      add: [blue],
+      remove: [],
+    });
+    expect(planMenuPick(limited, held(red, blue), green, 'add')).toEqual({
+      kind: 'refused',
+      reason: 'limit',
+      max: 2,
+    });
+    expect(planMenuPick(limited, held(red, blue), blue, 'remove')).toEqual({
+      kind: 'change',
+      add: [],
+      remove: [blue],
+    });
+  });
+
+  it('refuses members without the required role, naming it', () => {
+    const gated = menu('normal', { required_role_id: '500000000000000001' });
+    expect(planMenuPick(gated, held(), blue, 'add')).toEqual({
+      kind: 'refused',
+      reason: 'required_role',
+      roleId: '500000000000000001',
+    });
+    expect(planMenuPick(gated, held('500000000000000001'), blue, 'add').kind).toBe('change');
+  });
+});
+
+describe('buildReactionListPanel: the messages the bot posts and the dashboard previews', () => {
+  it('names each row by label or role, with its description, and reacts in order', () => {
+    const [message, ...more] = buildReactionListPanel('personality_roles', [
+      { emoji: '🎮', role_id: red, label: 'Gamer', description: 'Plays games' },
+      { emoji: '<:rocket:300000000000000081>', role_id: blue },
+    ]);
+    expect(more).toEqual([]);
+    expect(message?.embeds[0]?.title).toBe('Personality Roles');
+    expect(message?.embeds[0]?.description).toBe(
+      `🎮 **Gamer** — Plays games\n<:rocket:300000000000000081> <@&${blue}>`,
+    );
+    expect(message?.rows.map((row) => row.emoji)).toEqual([
+      { id: null, name: '🎮' },
+      { id: '300000000000000081', name: 'rocket', animated: false },
+    ]);
+  });
+
+  it('continues past 20 reactions in a second message', () => {
+    const many = Array.from({ length: 25 }, (_, i) => ({
+      emoji: `num${i}:3000000000000001${String(i).padStart(2, '0')}`,
+      role_id: `4000000000000001${String(i).padStart(2, '0')}`,
+    }));
+    const messages = buildReactionListPanel('color_roles', many);
+    expect(messages.map((m) => m.rows.length)).toEqual([20, 5]);
+    expect(messages.map((m) => m.embeds[0]?.title)).toEqual(['Color Roles (1/2)', 'Color Roles (2/2)']);
+  });
+
+  it('posts nothing for an empty list', () => {
+    expect(buildReactionListPanel('color_roles', [])).toEqual([]);
+  });
+});
