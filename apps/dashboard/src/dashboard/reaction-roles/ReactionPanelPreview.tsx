@@ -97,7 +97,6 @@ export function ReactionPanelPreview({
                   <ul className="discord-embed-lines">
                     {embed.description.split('\n').map((line, lineIndex) => (
                       // Lines can repeat (an old row twice): their place tells them apart.
-                      // biome-ignore lint/suspicious/noArrayIndexKey: see above
                       <li key={lineIndex}>
                         <PanelLine text={line} roles={roles} />
                       </li>
@@ -110,7 +109,6 @@ export function ReactionPanelPreview({
                 {message.rows.map((row, rowIndex) => (
                   <li
                     // An unsaved list may hold an emoji twice: the place tells them apart.
-                    // biome-ignore lint/suspicious/noArrayIndexKey: see above
                     key={rowIndex}
                     className="discord-reaction"
                     title={row.emoji.id ? `:${row.emoji.name}:` : row.emoji.name}

@@ -77,8 +77,8 @@ function ReactionRolesForm({
   }));
   const [showJson, setShowJson] = useState(false);
   const [jsonText, setJsonText] = useState<string | null>(null);
-  /** What Save found (shown until the next Save). */
-  const [problems, setProblems] = useState<RowProblem[]>([]);
+  /** Save was pressed: from then on the problems list follows the edits. */
+  const [checked, setChecked] = useState(false);
   const [jsonProblem, setJsonProblem] = useState<string | null>(null);
   /** Save was pressed while the raw JSON did not parse. */
   const [blocked, setBlocked] = useState(false);
@@ -87,8 +87,11 @@ function ReactionRolesForm({
     () => new Map<string, GuildRole>((roleList.data?.roles ?? []).map((role) => [role.id, role])),
     [roleList.data],
   );
-  // Typed emojis are checked as the admin types, with the API's own words.
-  const live = useMemo(() => emojiProblems(validateReactionRoles(lists), lists), [lists]);
+  // Checked as the admin types, with the API's own words: typed emojis at once, the rest
+  // once Save was pressed.
+  const found = useMemo(() => validateReactionRoles(lists), [lists]);
+  const live = useMemo(() => emojiProblems(found, lists), [found, lists]);
+  const problems: readonly RowProblem[] = checked ? found : [];
   const save = useMutation({
     mutationFn: () =>
       apiCall('putReactionRoles', {
@@ -129,8 +132,7 @@ function ReactionRolesForm({
       setBlocked(true);
       return;
     }
-    const found = validateReactionRoles(lists);
-    setProblems(found);
+    setChecked(true);
     if (found.length === 0) save.mutate();
   };
   const titleOf = (list: RoleListName) => ROLE_LISTS.find((item) => item.name === list)?.title ?? list;

@@ -72,7 +72,6 @@ export function RoleRowsEditor({
           const emojiProblem = emojiProblems.get(number);
           const managed = roles.get(row.role_id.trim())?.managed === true;
           return (
-            // biome-ignore lint/suspicious/noArrayIndexKey: rows have no id; their place is their name
             <li key={index} className="role-row">
               <span className="role-row-number" aria-hidden="true">
                 {number}
