@@ -38,7 +38,10 @@ export function PanelLine({ text, roles }: { text: string; roles: ReadonlyMap<st
         <span
           key={key}
           className="discord-mention"
-          style={role?.color ? { color: hexOf(role.color) } : undefined}
+          // Discord draws a colored role's mention in its color, on a faint wash of it.
+          style={
+            role?.color ? { color: hexOf(role.color), backgroundColor: `${hexOf(role.color)}26` } : undefined
+          }
         >
           @{role?.name ?? 'unknown-role'}
         </span>,
