@@ -228,6 +228,20 @@ describe('overview', () => {
     );
   });
 
+  it('"Prefer a form?" opens the Reaction Roles editor with both lists', async () => {
+    signInAda();
+    standardApi({
+      [`GET /api/guilds/${STATION.id}/reaction-roles`]: { status: 200, body: EMPTY_REACTION_ROLES },
+    });
+    renderAt(`/dashboard?guild=${STATION.id}`, routes);
+    const sentence = await screen.findByText(/Prefer a form\? Edit the lists in the/);
+    const link = within(sentence).getByRole('link', { name: 'Reaction Roles editor' });
+    fireEvent.click(link);
+    await screen.findByRole('heading', { name: 'Color Roles' }, { timeout: 10_000 });
+    screen.getByRole('heading', { name: 'Personality Roles' });
+    expect(screen.getByTestId('location').textContent).toBe(`/dashboard/reaction-roles?guild=${STATION.id}`);
+  });
+
   it('prompts to invite the bot where it is missing', async () => {
     signInAda();
     standardApi();
