@@ -62,7 +62,10 @@ function reactionApi(options: Options = {}) {
       return { status: 200, body: { inGuild: !options.botAbsent && path.endsWith(STATION.id) } };
     if (key === `GET ${base}/reaction-roles`) {
       if (options.getStatus)
-        return { status: options.getStatus, body: { error: 'unavailable', message: 'The database is busy' } };
+        return {
+          status: options.getStatus,
+          body: { error: 'forbidden', message: 'You do not manage this server' },
+        };
       return { status: 200, body: stored };
     }
     if (key === `PUT ${base}/reaction-roles`) {
@@ -136,11 +139,11 @@ describe('reaction roles page states', () => {
     await screen.findByText(MESSAGES.signInRequired);
   });
 
-  it('says it is loading, then shows a failed load in the red box', async () => {
+  it('shows a failed load in the red box, without the editor', async () => {
     signInAda();
     reactionApi({ getStatus: 403 });
     open();
-    await screen.findByText('The database is busy', {}, { timeout: 10_000 });
+    await screen.findByText('You do not manage this server', {}, { timeout: 10_000 });
     expect(screen.queryByRole('region', { name: 'Color Roles' })).toBeNull();
   });
 
@@ -310,12 +313,21 @@ describe('reaction roles rows', () => {
   it("shows the API's 400 in the red box when the server refuses", async () => {
     signInAda();
     const message = 'Color roles: Row 1: the role Red is above my highest role; move my role above it';
-    reactionApi({ putError: { status: 400, body: { error: 'validation_failed', message } } });
+    reactionApi({
+      putError: {
+        status: 400,
+        body: { error: 'invalid_input', message, issues: [{ path: 'color_roles.0.role_id', message }] },
+      },
+    });
     open();
     await ready();
+    const role = screen.getByLabelText('Role (row 1)', { selector: '#color_roles-0-role_id' });
+    expect(role.getAttribute('aria-invalid')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText(message);
     expect(screen.queryByText('Saved')).toBeNull();
+    // The row the API names is marked too.
+    expect(role.getAttribute('aria-invalid')).toBe('true');
   });
 
   it('marks a managed role and stops adding rows at the limit', async () => {

@@ -3,7 +3,7 @@ import { MESSAGES } from '@spacecadet/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
-import { errorText } from '../../lib/api-error.ts';
+import { errorText, isApiError } from '../../lib/api-error.ts';
 import { ErrorAlert } from '../../ui/Field.tsx';
 import { ChannelCard, useChannelChoice } from '../shared/ChannelPicker.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
@@ -26,6 +26,7 @@ import {
   type RoleListName,
   type RoleRow,
   type RowProblem,
+  refusedFields,
   rowsFromEntries,
   validateReactionRoles,
 } from './reaction-roles-form.ts';
@@ -103,6 +104,7 @@ function ReactionRolesForm({
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.reactionRoles(guildId) }),
   });
+  const refused = refusedFields(save.isError && isApiError(save.error) ? save.error.issues : []);
   const posted = saved.panels.color_roles !== null || saved.panels.personality_roles !== null;
   const dirty =
     JSON.stringify(entriesFromRows(lists.color_roles)) !== JSON.stringify(saved.color_roles) ||
@@ -181,11 +183,12 @@ function ReactionRolesForm({
             title={title}
             rows={lists[name]}
             invalidFields={
-              new Set(
-                problems
+              new Set([
+                ...refused[name],
+                ...problems
                   .filter((problem) => problem.list === name && problem.field !== null)
                   .map((problem) => `${problem.row}:${problem.field}`),
-              )
+              ])
             }
             emojiProblems={
               new Map(

@@ -182,3 +182,18 @@ export function postableLists(state: ReactionRolesState): RoleListName[] {
 export function listsWithoutChannel(state: ReactionRolesState): RoleListName[] {
   return REACTION_LISTS.filter((list) => state[list].length > 0 && state.channels[list] === null);
 }
+
+/**
+ * The row fields a refused save names (the API's 400 issues, paths like `color_roles.1.role_id`),
+ * as `row:field` (row 1-based) per list, so the rows are marked where the red box says.
+ */
+export function refusedFields(issues: ReadonlyArray<{ path: string }>): Record<RoleListName, Set<string>> {
+  const marked: Record<RoleListName, Set<string>> = { color_roles: new Set(), personality_roles: new Set() };
+  for (const issue of issues) {
+    const [list, index, field] = issue.path.split('.');
+    if (!REACTION_LISTS.includes(list as RoleListName) || !/^\d+$/.test(index ?? '')) continue;
+    if (!FIELDS.has(field ?? '')) continue;
+    marked[list as RoleListName].add(`${Number(index) + 1}:${field}`);
+  }
+  return marked;
+}
