@@ -41,6 +41,15 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+const EMPTY_REACTION_ROLES = {
+  color_roles: [],
+  personality_roles: [],
+  channels: { color_roles: null, personality_roles: null },
+  panels: { color_roles: null, personality_roles: null },
+  updated_at: null,
+  updated_by: null,
+};
+
 describe('dashboard states', () => {
   it('asks to sign in, with a Home link, when no user is stored', () => {
     renderAt('/dashboard', routes);
@@ -186,7 +195,7 @@ describe('reaction roles in the sidebar', () => {
     standardApi({
       [`GET /api/guilds/${STATION.id}/reaction-roles`]: {
         status: 200,
-        body: { color_roles: [], personality_roles: [], updated_at: null, updated_by: null },
+        body: EMPTY_REACTION_ROLES,
       },
     });
     renderAt(`/dashboard/reaction-roles?guild=${STATION.id}`, routes);
@@ -217,6 +226,20 @@ describe('overview', () => {
     expect(screen.getByRole('link', { name: /View in-depth stats/ }).getAttribute('href')).toBe(
       `/dashboard/stats?guild=${STATION.id}`,
     );
+  });
+
+  it('"Prefer a form?" opens the Reaction Roles editor with both lists', async () => {
+    signInAda();
+    standardApi({
+      [`GET /api/guilds/${STATION.id}/reaction-roles`]: { status: 200, body: EMPTY_REACTION_ROLES },
+    });
+    renderAt(`/dashboard?guild=${STATION.id}`, routes);
+    const sentence = await screen.findByText(/Prefer a form\? Edit the lists in the/);
+    const link = within(sentence).getByRole('link', { name: 'Reaction Roles editor' });
+    fireEvent.click(link);
+    await screen.findByRole('heading', { name: 'Color Roles' }, { timeout: 10_000 });
+    screen.getByRole('heading', { name: 'Personality Roles' });
+    expect(screen.getByTestId('location').textContent).toBe(`/dashboard/reaction-roles?guild=${STATION.id}`);
   });
 
   it('prompts to invite the bot where it is missing', async () => {
@@ -252,7 +275,7 @@ describe('reaction roles', () => {
     const api = standardApi({
       [`GET /api/guilds/${STATION.id}/reaction-roles`]: {
         status: 200,
-        body: { color_roles: [], personality_roles: [], updated_at: null, updated_by: null },
+        body: EMPTY_REACTION_ROLES,
       },
     });
     renderAt(`/dashboard/reaction-roles?guild=${STATION.id}`, routes);
@@ -279,6 +302,8 @@ describe('reaction roles', () => {
     let stored = {
       color_roles: [{ emoji: '🔴', role_id: '300000000000000021' }],
       personality_roles: [] as Array<{ emoji: string; role_id: string }>,
+      channels: EMPTY_REACTION_ROLES.channels,
+      panels: EMPTY_REACTION_ROLES.panels,
       updated_at: null as string | null,
       updated_by: null as string | null,
     };
@@ -289,7 +314,7 @@ describe('reaction roles', () => {
       if (path === base && method === 'PUT') {
         saves += 1;
         const updated_at = `2026-11-22T00:00:0${saves}Z`;
-        stored = { ...(body as typeof stored), updated_at, updated_by: '200000000000000001' };
+        stored = { ...stored, ...(body as typeof stored), updated_at, updated_by: '200000000000000001' };
         return { status: 200, body: { updated_at, updated_by: '200000000000000001' } };
       }
       if (path === '/api/discord/me/guilds') return { status: 200, body: [STATION, QUIET] };
@@ -341,7 +366,9 @@ describe('reaction roles', () => {
     expect(api.calls.some((c) => c.method === 'PUT')).toBe(false);
 
     fireEvent.change(screen.getByLabelText('Raw JSON'), {
-      target: { value: '{"color_roles":[{"emoji":"🔴","role_id":"1"},{"emoji":"🟦"}]}' },
+      target: {
+        value: '{"color_roles":[{"emoji":"🔴","role_id":"300000000000000021"},{"emoji":"🟦"}]}',
+      },
     });
     const emoji = screen.getByLabelText('Emoji (row 2)', { selector: '#color_roles-1-emoji' });
     const roleId = screen.getByLabelText('Role (row 2)', { selector: '#color_roles-1-role_id' });

@@ -17,3 +17,10 @@ export function guildIconUrl(guild: { id: string; icon: string | null }): string
     ? `${getConfig().cdnBase}/icons/${guild.id}/${guild.icon}.png?size=${GUILD_ICON_SIZE}`
     : null;
 }
+
+export const EMOJI_SIZE = 48;
+
+/** A server's custom emoji as an image (animated ones as a GIF). */
+export function emojiUrl(emoji: { id: string; animated: boolean }): string {
+  return `${getConfig().cdnBase}/emojis/${emoji.id}.${emoji.animated ? 'gif' : 'png'}?size=${EMOJI_SIZE}`;
+}

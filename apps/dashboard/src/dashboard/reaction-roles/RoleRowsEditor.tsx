@@ -1,5 +1,13 @@
+import type { GuildRole } from '@spacecadet/contract';
+import type { ReactNode } from 'react';
 import { RolePicker } from '../shared/GuildPickers.tsx';
-import { blankRequiredFields, type RoleListName, type RoleRow } from './reaction-roles-form.ts';
+import {
+  MAX_ROWS,
+  ROW_LIMIT_NOTE,
+  type RoleListName,
+  type RoleRow,
+  type RowField,
+} from './reaction-roles-form.ts';
 
 const FIELDS: ReadonlyArray<{ key: keyof RoleRow; label: string; placeholder: string }> = [
   { key: 'emoji', label: 'Emoji', placeholder: '🔴' },
@@ -8,27 +16,45 @@ const FIELDS: ReadonlyArray<{ key: keyof RoleRow; label: string; placeholder: st
   { key: 'description', label: 'Description', placeholder: 'Optional' },
 ];
 
+export const MANAGED_ROLE_NOTE = 'Managed by an integration: no one can be given this role.';
+
+/**
+ * One list's card: its head, the Panel Channel (`channel`), the rows (emoji, role picker, label,
+ * description), Add row (disabled at the limit) and the panel preview (`preview`).
+ */
 export function RoleRowsEditor({
   guildId,
   name,
   title,
   rows,
-  invalidRows,
+  invalidFields,
+  emojiProblems,
+  roles,
   onChange,
   onAdd,
+  channel,
+  preview,
 }: {
   /** The server whose roles the Role picker lists (a typed role id works too). */
   guildId: string;
   name: RoleListName;
   title: string;
   rows: RoleRow[];
-  /** 1-based rows a validation problem names: their blank required fields are marked invalid. */
-  invalidRows: ReadonlySet<number>;
+  /** Fields a problem names after Save, as `row:field` (row 1-based): marked invalid. */
+  invalidFields: ReadonlySet<string>;
+  /** Live emoji problems by 1-based row (not one emoji, or one a row above uses). */
+  emojiProblems: ReadonlyMap<number, string>;
+  /** The server's roles by id (a managed one is marked). */
+  roles: ReadonlyMap<string, GuildRole>;
   onChange: (rows: RoleRow[]) => void;
   onAdd: () => void;
+  channel?: ReactNode;
+  preview?: ReactNode;
 }) {
   const setField = (index: number, key: keyof RoleRow, value: string) =>
     onChange(rows.map((row, i) => (i === index ? { ...row, [key]: value } : row)));
+  const full = rows.length >= MAX_ROWS;
+  const limitId = `${name}-limit`;
   return (
     <section className="card role-list" aria-labelledby={`${name}-title`}>
       <div className="role-list-head">
@@ -37,16 +63,18 @@ export function RoleRowsEditor({
           {rows.length} {rows.length === 1 ? 'row' : 'rows'}
         </span>
       </div>
+      {channel}
       {rows.length === 0 ? <p className="muted">No rows yet.</p> : null}
       <ol className="role-rows">
         {rows.map((row, index) => {
-          const blank: ReadonlyArray<keyof RoleRow> = invalidRows.has(index + 1)
-            ? blankRequiredFields(row)
-            : [];
+          const number = index + 1;
+          const invalid = (field: RowField) => invalidFields.has(`${number}:${field}`);
+          const emojiProblem = emojiProblems.get(number);
+          const managed = roles.get(row.role_id.trim())?.managed === true;
           return (
             <li key={index} className="role-row">
               <span className="role-row-number" aria-hidden="true">
-                {index + 1}
+                {number}
               </span>
               {FIELDS.map((field) => {
                 const id = `${name}-${index}-${field.key}`;
@@ -60,29 +88,32 @@ export function RoleRowsEditor({
                       label={
                         <>
                           {field.label}
-                          <span className="sr-only"> (row {index + 1})</span>
+                          <span className="sr-only"> (row {number})</span>
                         </>
                       }
                       guildId={guildId}
                       value={row.role_id}
                       assignable
-                      invalid={blank.includes(field.key)}
+                      invalid={invalid('role_id') || managed}
                       onChange={(value) => setField(index, field.key, value)}
                     />
                   );
                 }
+                const problem = field.key === 'emoji' ? emojiProblem : undefined;
+                const problemId = `${id}-problem`;
                 return (
                   <div key={field.key} className={`field role-field-${field.key}`}>
                     <label htmlFor={id} className="small">
                       {field.label}
-                      <span className="sr-only"> (row {index + 1})</span>
+                      <span className="sr-only"> (row {number})</span>
                     </label>
                     <input
                       id={id}
                       className="input"
                       value={row[field.key]}
                       placeholder={field.placeholder}
-                      aria-invalid={blank.includes(field.key) || undefined}
+                      aria-invalid={invalid(field.key) || problem !== undefined || undefined}
+                      aria-describedby={problem ? problemId : undefined}
                       onChange={(event) => setField(index, field.key, event.target.value)}
                     />
                   </div>
@@ -91,18 +122,38 @@ export function RoleRowsEditor({
               <button
                 type="button"
                 className="btn btn-ghost btn-sm role-row-remove"
-                aria-label={`Remove ${title} row ${index + 1}`}
+                aria-label={`Remove ${title} row ${number}`}
                 onClick={() => onChange(rows.filter((_, i) => i !== index))}
               >
                 Remove
               </button>
+              {emojiProblem ? (
+                <p id={`${name}-${index}-emoji-problem`} className="role-row-problem" role="alert">
+                  {emojiProblem}
+                </p>
+              ) : null}
+              {managed ? <p className="role-row-problem">{MANAGED_ROLE_NOTE}</p> : null}
             </li>
           );
         })}
       </ol>
-      <button type="button" className="btn btn-secondary btn-sm" onClick={onAdd}>
-        Add row
-      </button>
+      <div className="button-row">
+        <button
+          type="button"
+          className="btn btn-secondary btn-sm"
+          onClick={onAdd}
+          disabled={full}
+          aria-describedby={full ? limitId : undefined}
+        >
+          Add row
+        </button>
+        {full ? (
+          <span id={limitId} className="muted small">
+            {ROW_LIMIT_NOTE}
+          </span>
+        ) : null}
+      </div>
+      {preview}
     </section>
   );
 }

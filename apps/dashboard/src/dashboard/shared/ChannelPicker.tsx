@@ -92,7 +92,9 @@ export function useChannelChoice(savedChannelId: string | null) {
 
 /**
  * A card with one channel picker and its Save button (color roles' Panel Channel, personality
- * roles' Assignment Channel). A typed id is checked before `onSave` gets it.
+ * roles' Assignment Channel). A typed id is checked before `onSave` gets it. `nested` draws it
+ * inside another card (a reaction list's Panel Channel): no card of its own, an h3 title;
+ * `children` follow the Save row (where the panel is posted).
  */
 export function ChannelCard({
   id,
@@ -107,6 +109,9 @@ export function ChannelCard({
   error,
   onDismissError,
   failureText = errorText,
+  nested = false,
+  saveLabel,
+  children,
 }: {
   id: string;
   title: string;
@@ -121,6 +126,10 @@ export function ChannelCard({
   error?: ReactNode;
   onDismissError?: () => void;
   failureText?: (error: unknown) => string;
+  nested?: boolean;
+  /** The Save button's accessible name, where a page has more than one Save. */
+  saveLabel?: string;
+  children?: ReactNode;
 }) {
   const { channels, manual } = useManualChannel(guildId, botInGuild);
   const [problem, setProblem] = useState<string | null>(null);
@@ -134,8 +143,11 @@ export function ChannelCard({
   };
 
   return (
-    <section className="card channel-card" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>{title}</h2>
+    <section
+      className={nested ? 'channel-card nested-channel' : 'card channel-card'}
+      aria-labelledby={`${id}-title`}
+    >
+      {nested ? <h3 id={`${id}-title`}>{title}</h3> : <h2 id={`${id}-title`}>{title}</h2>}
       <div className="channel-row">
         <ChannelPicker
           id={id}
@@ -150,6 +162,7 @@ export function ChannelCard({
           type="button"
           className="btn btn-primary"
           onClick={save}
+          aria-label={saveLabel}
           disabled={!botInGuild || value.trim() === '' || saving}
         >
           {saving ? 'Saving…' : 'Save'}
@@ -161,6 +174,7 @@ export function ChannelCard({
       <ErrorAlert>{problem}</ErrorAlert>
       <ErrorBox {...(onDismissError ? { onDismiss: onDismissError } : {})}>{error}</ErrorBox>
       {saved ? <output className="save-note">Channel saved</output> : null}
+      {children}
     </section>
   );
 }

@@ -27,6 +27,9 @@ export const JOB_LABELS = {
   'leveling.resend-overview': 'Resending the overview',
   'leveling.daily-overview': 'Posting the daily overview',
   'leveling.prune-leavers': 'Pruning leavers',
+  'reaction-roles.post-panel': 'Posting the reaction panels',
+  'role-menus.repair': 'Repairing the reaction panels',
+  'role-menus.reconcile': 'Catching up on reactions',
 } as const satisfies Record<JobName, string>;
 
 /** A job's label; the raw name for one this dashboard does not know yet. */
@@ -70,6 +73,9 @@ export const JOB_ACTION_ROUTES = {
   'leveling.resend-overview': 'resendLevelingOverview',
   'leveling.daily-overview': null,
   'leveling.prune-leavers': 'pruneLeavers',
+  'reaction-roles.post-panel': 'postReactionPanels',
+  'role-menus.repair': null,
+  'role-menus.reconcile': null,
 } as const satisfies Record<JobName, RouteName | null>;
 
 export type JobActionRoute = NonNullable<(typeof JOB_ACTION_ROUTES)[JobName]>;
