@@ -286,5 +286,16 @@ describe('reaction roles', () => {
       expect(message(rolesChannel, repaired[0])?.embeds[0]?.title).toBe('Color Roles');
       expect(messagesIn(rolesChannel).filter((m) => m.embeds[0]?.title === 'Color Roles')).toHaveLength(1);
     });
+
+    it('cleared reactions come back; members keep their roles and their picks are forgotten', async () => {
+      expect(holds(mo, fruitRoles[0])).toBe(true);
+      await sandbox().botRest('DELETE', `/channels/${rolesChannel}/messages/${fruitPanel}/reactions`);
+      expect(botReactions(rolesChannel, fruitPanel)).toEqual([]);
+      await waitFor('the bot to react again', () => botReactions(rolesChannel, fruitPanel).length === 3);
+      expect(botReactions(rolesChannel, fruitPanel)).toEqual(FRUITS.slice(0, 3));
+      expect(holds(mo, fruitRoles[0]) && holds(mo, fruitRoles[2])).toBe(true);
+      const picks = await harness.database.db.select().from(memberRolePicks);
+      expect(picks.filter((pick) => fruitRoles.includes(pick.targetKey))).toEqual([]);
+    });
   });
 });
