@@ -41,7 +41,9 @@ describe('a worker killed with SIGKILL in the middle of reaction-roles.post-pane
     const sandbox = control(harness.sandbox);
     const roleIds: string[] = [];
     for (const [i] of FRUITS.entries()) {
-      roleIds.push((await sandbox.botRest<{ id: string }>('POST', `/guilds/${STATION}/roles`, { name: `F${i}` })).id);
+      roleIds.push(
+        (await sandbox.botRest<{ id: string }>('POST', `/guilds/${STATION}/roles`, { name: `F${i}` })).id,
+      );
     }
     child = await startChildWorker(harness, { LOG_LEVEL: 'warn' });
     const { db } = harness.database;
@@ -53,7 +55,13 @@ describe('a worker killed with SIGKILL in the middle of reaction-roles.post-pane
     );
     await saveReactionListChannel(db, STATION, 'personality_roles', channel, SANDBOX_IDS.users.ada);
     // Discord holds every reaction for a minute: the child posts the first message, then waits.
-    await sandbox.fault({ method: 'PUT', path: `/channels/${channel}/messages/`, status: 429, count: 1000, retry_after: 60 });
+    await sandbox.fault({
+      method: 'PUT',
+      path: `/channels/${channel}/messages/`,
+      status: 429,
+      count: 1000,
+      retry_after: 60,
+    });
     const jobId = jobIdFor('reaction-roles.post-panel', STATION);
     await jobs.add('reaction-roles.post-panel');
     await waitFor('the child to be held mid-post', async () =>

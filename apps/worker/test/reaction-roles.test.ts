@@ -1,11 +1,11 @@
 import type { ReactionList } from '@spacecadet/contract';
 import type { RoleMenuOption } from '@spacecadet/core';
-import { memberRolePicks, roleMenus } from '@spacecadet/db/schema';
 import {
   ROLE_MENUS_SETUP_CHANNEL,
   saveReactionListChannel,
   saveReactionLists,
 } from '@spacecadet/db/queries/role-menus';
+import { memberRolePicks, roleMenus } from '@spacecadet/db/schema';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { guildMenus } from '../src/features/reaction-roles/menus.ts';
@@ -44,7 +44,9 @@ describe('reaction roles', () => {
   const botReactions = (channelId: string, id: string | undefined) =>
     (message(channelId, id)?.reactions ?? []).filter((r) => r.me).map((r) => r.emoji.name);
   const reactionsOf = (channelId: string, id: string | undefined, userId: string) =>
-    (message(channelId, id)?.reactions ?? []).filter((r) => r.user_ids.includes(userId)).map((r) => r.emoji.name);
+    (message(channelId, id)?.reactions ?? [])
+      .filter((r) => r.user_ids.includes(userId))
+      .map((r) => r.emoji.name);
   const menu = async (list: ReactionList) => {
     const [row] = await harness.database.db.select().from(roleMenus).where(eq(roleMenus.listKey, list));
     if (!row) throw new Error(`no ${list} menu`);
@@ -147,7 +149,9 @@ describe('reaction roles', () => {
       // Another channel: the panel moves.
       await saveReactionListChannel(harness.database.db, STATION, 'color_roles', announcements, ada);
       const moved = await run('reaction-roles.post-panel');
-      expect(moved.result).toMatchObject({ summary: 'Reaction panels updated and moved to the new channel.' });
+      expect(moved.result).toMatchObject({
+        summary: 'Reaction panels updated and moved to the new channel.',
+      });
       const movedMenu = await menu('color_roles');
       expect(movedMenu.messageChannelId).toBe(announcements);
       expect(message(rolesChannel, colors.messageIds[0])).toBeUndefined();
@@ -218,8 +222,12 @@ describe('reaction roles', () => {
       await reaction('POST', colorPanel, mo, '🔴');
       await waitFor('mo to get Red', () => holds(mo, role.Red));
       await reaction('POST', colorPanel, mo, '🔵');
-      await waitFor('mo to swap to Blue, her red reaction gone', () =>
-        holds(mo, role.Blue) && !holds(mo, role.Red) && reactionsOf(rolesChannel, colorPanel, mo).join() === '🔵',
+      await waitFor(
+        'mo to swap to Blue, her red reaction gone',
+        () =>
+          holds(mo, role.Blue) &&
+          !holds(mo, role.Red) &&
+          reactionsOf(rolesChannel, colorPanel, mo).join() === '🔵',
       );
       // Removing the reaction removes the role.
       await reaction('DELETE', colorPanel, mo, '🔵');
@@ -264,8 +272,9 @@ describe('reaction roles', () => {
       expect(holds(ada, fruitRoles[1])).toBe(true);
 
       worker = await startWorker(harness.config());
-      await waitFor('the reconcile', () =>
-        !holds(ada, fruitRoles[1]) && holds(mo, fruitRoles[0]) && holds(mo, fruitRoles[2]),
+      await waitFor(
+        'the reconcile',
+        () => !holds(ada, fruitRoles[1]) && holds(mo, fruitRoles[0]) && holds(mo, fruitRoles[2]),
       );
       const outcome = await jobs.finished(`role-menus.reconcile.${STATION}`);
       expect(outcome.state).toBe('completed');
@@ -281,7 +290,9 @@ describe('reaction roles', () => {
       await sandbox().botRest('DELETE', `/channels/${rolesChannel}/messages/${colorPanel}`);
       const repaired = await waitFor('the color panel to be posted again', async () => {
         const ids = (await menu('color_roles')).messageIds;
-        return ids[0] && ids[0] !== colorPanel && botReactions(rolesChannel, ids[0]).length === 3 ? ids : undefined;
+        return ids[0] && ids[0] !== colorPanel && botReactions(rolesChannel, ids[0]).length === 3
+          ? ids
+          : undefined;
       });
       expect(message(rolesChannel, repaired[0])?.embeds[0]?.title).toBe('Color Roles');
       expect(messagesIn(rolesChannel).filter((m) => m.embeds[0]?.title === 'Color Roles')).toHaveLength(1);

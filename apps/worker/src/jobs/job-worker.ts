@@ -2,12 +2,12 @@ import {
   bullPrefix,
   GuildJobPayload,
   guildJobLockKey,
-  jobLockFeature,
   JOB_QUEUE,
   JOB_RETENTION,
   JobName,
   type JobResult,
   jobFailureReason,
+  jobLockFeature,
 } from '@spacecadet/contract';
 import { DelayedError, type Job, RateLimitError, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';

@@ -119,7 +119,11 @@ export async function picksWithScopePrefix(
   scopePrefix: string,
 ): Promise<Array<{ userId: string; scope: string; targetKey: string }>> {
   return db
-    .select({ userId: memberRolePicks.userId, scope: memberRolePicks.scope, targetKey: memberRolePicks.targetKey })
+    .select({
+      userId: memberRolePicks.userId,
+      scope: memberRolePicks.scope,
+      targetKey: memberRolePicks.targetKey,
+    })
     .from(memberRolePicks)
     .where(and(eq(memberRolePicks.guildId, guildId), like(memberRolePicks.scope, `${scopePrefix}%`)))
     .orderBy(memberRolePicks.userId, memberRolePicks.scope);

@@ -8,8 +8,8 @@ import type { WorkerDeps } from '../../deps.ts';
 import { DiscordCodes, fetchMember, isDiscordError } from '../../discord-rest.ts';
 import { flushMemberPicks } from '../../roles/member-picks.ts';
 import { onGateway } from '../feature.ts';
-import { guildMenus, type MenuRow, menuRules } from './menus.ts';
 import { applyRoleChange, forMember, recordMenuPicks, removeMemberReaction } from './member-roles.ts';
+import { guildMenus, type MenuRow, menuRules } from './menus.ts';
 
 /** After the bot comes back to a guild: its reconcile waits this long, so one runs per guild. */
 const RECONCILE_DELAY_MS = 2_000;
@@ -59,7 +59,13 @@ async function applyReaction(
     const plan = planMenuPick(menuRules(menu), held, row.roleId, pick);
     if (plan.kind === 'refused') {
       if (pick === 'add') {
-        await removeMemberReaction(deps, d.channel_id, d.message_id, reactionRouteEmoji(row.emoji), d.user_id);
+        await removeMemberReaction(
+          deps,
+          d.channel_id,
+          d.message_id,
+          reactionRouteEmoji(row.emoji),
+          d.user_id,
+        );
       }
       return;
     }

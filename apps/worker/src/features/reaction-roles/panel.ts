@@ -12,8 +12,8 @@ import {
   FOREIGN_CHANNEL_MESSAGE,
 } from '../../guild-scope.ts';
 import type { JobContext } from '../../jobs/types.ts';
-import { flushMemberPicks } from '../../roles/member-picks.ts';
 import type { GuildRolesView } from '../../roles/guild-roles.ts';
+import { flushMemberPicks } from '../../roles/member-picks.ts';
 import { menuPages, menuTitle } from './menus.ts';
 import { menuName } from './names.ts';
 import { assignableOptions } from './roles.ts';
@@ -126,7 +126,10 @@ export async function syncMenuPanel(
       // Stored as it goes (a move stores once the old messages are gone: they stay recorded
       // until then, so a killed move deletes them on the rerun).
       if (!moving && slot !== message.id) {
-        await saveMenuMessages(db, menu.id, { messageIds: [...ids, ...recorded.slice(index + 1)], channelId });
+        await saveMenuMessages(db, menu.id, {
+          messageIds: [...ids, ...recorded.slice(index + 1)],
+          channelId,
+        });
       }
       changes += await matchReactions(client, channelId, message, page.rows, name, warnings);
     }
@@ -138,7 +141,9 @@ export async function syncMenuPanel(
         changes += 1;
       } catch (error) {
         if (!isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.MissingAccess)) throw error;
-        warnings.push(`${name}: I could not delete an old panel message in <#${leftoverChannel}>. Delete it by hand.`);
+        warnings.push(
+          `${name}: I could not delete an old panel message in <#${leftoverChannel}>. Delete it by hand.`,
+        );
       }
     }
     if (moving || leftovers.length > 0 || ids.join() !== recorded.join()) {
@@ -148,7 +153,12 @@ export async function syncMenuPanel(
       // Written first, so a pick recorded just before is not written back after the forget.
       await flushMemberPicks(context.deps);
       if (moving) await forgetFeaturePicks(db, guildId, menuPickScope(menu.id));
-      else await forgetScopes(db, guildId, reposted.map((row) => menuPickScope(menu.id, row.roleId)));
+      else
+        await forgetScopes(
+          db,
+          guildId,
+          reposted.map((row) => menuPickScope(menu.id, row.roleId)),
+        );
     }
     const kind = moving ? 'moved' : kept === 0 && recorded.length === 0 ? 'posted' : 'updated';
     return result(kind, moving ? 0 : kept, changes);
@@ -192,7 +202,11 @@ function sameContent(message: APIMessage, page: ReactionPanelMessage): boolean {
 }
 
 /** The message as Discord has it now, or null when it was deleted. */
-async function currentMessage(client: Client, channelId: string, messageId: string): Promise<APIMessage | null> {
+async function currentMessage(
+  client: Client,
+  channelId: string,
+  messageId: string,
+): Promise<APIMessage | null> {
   try {
     return await discordApi(client).channels.getMessage(channelId, messageId);
   } catch (error) {
@@ -236,7 +250,9 @@ async function matchReactions(
       changes += 1;
     } catch (error) {
       if (isDiscordError(error, DiscordCodes.UnknownEmoji)) {
-        warnings.push(`${name}: the emoji of <@&${row.roleId}> is not one of this server's any more. Pick another.`);
+        warnings.push(
+          `${name}: the emoji of <@&${row.roleId}> is not one of this server's any more. Pick another.`,
+        );
       } else if (isDiscordError(error, DiscordCodes.MaximumNumberOfReactionsReached)) {
         warnings.push(`${name}: Discord allows 20 reactions on a message; members' own reactions fill it.`);
       } else throw error;

@@ -7,8 +7,8 @@ import { DiscordCodes, discordApi, fetchMember, isDiscordError } from '../../dis
 import type { JobContext } from '../../jobs/types.ts';
 import type { GuildRolesView } from '../../roles/guild-roles.ts';
 import { flushMemberPicks } from '../../roles/member-picks.ts';
-import { menuRowsByEmoji, menuRules } from './menus.ts';
 import { applyRoleChange, forMember, recordMenuPicks, removeMemberReaction } from './member-roles.ts';
+import { menuRowsByEmoji, menuRules } from './menus.ts';
 import { reactionEmojiOf } from './panel.ts';
 import { assignableOptions } from './roles.ts';
 
@@ -89,7 +89,8 @@ export async function reconcileMenuMembers(
       if (menu.mode === 'unique' && reacted.length > 1) {
         const keep = reacted.find((r) => held.has(r.roleId)) ?? reacted[0];
         for (const other of reacted) {
-          if (other !== keep) await removeMemberReaction(deps, channelId, other.messageId, other.emoji, userId);
+          if (other !== keep)
+            await removeMemberReaction(deps, channelId, other.messageId, other.emoji, userId);
         }
         reacted = keep ? [keep] : [];
       }
@@ -132,10 +133,15 @@ async function reactionUsers(
   const users: string[] = [];
   let after: string | undefined;
   for (;;) {
-    const page = await discordApi(context.deps.client).channels.getMessageReactions(channelId, messageId, emoji, {
-      limit: USERS_PAGE,
-      ...(after ? { after } : {}),
-    });
+    const page = await discordApi(context.deps.client).channels.getMessageReactions(
+      channelId,
+      messageId,
+      emoji,
+      {
+        limit: USERS_PAGE,
+        ...(after ? { after } : {}),
+      },
+    );
     users.push(...page.map((user) => user.id));
     if (page.length < USERS_PAGE) return users;
     after = page.at(-1)?.id;
