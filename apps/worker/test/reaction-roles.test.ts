@@ -308,5 +308,29 @@ describe('reaction roles', () => {
       const picks = await harness.database.db.select().from(memberRolePicks);
       expect(picks.filter((pick) => fruitRoles.includes(pick.targetKey))).toEqual([]);
     });
+
+    it('a re-posted panel takes no role away: its reactions are gone, not withdrawn', async () => {
+      await reaction('POST', fruitPanel, nia, FRUITS[1] ?? '');
+      await waitFor(
+        'nia to get the second fruit, recorded',
+        async () =>
+          holds(nia, fruitRoles[1]) &&
+          (await harness.database.db.select().from(memberRolePicks)).some(
+            (pick) => pick.userId === nia && pick.targetKey === fruitRoles[1],
+          ),
+      );
+      await sandbox().botRest('DELETE', `/channels/${rolesChannel}/messages/${fruitPanel}`);
+      const [reposted] = await waitFor('the fruit panel to be posted again', async () => {
+        const ids = (await menu('personality_roles')).messageIds;
+        return ids[0] && ids[0] !== fruitPanel && botReactions(rolesChannel, ids[0]).length === 3
+          ? ids
+          : undefined;
+      });
+      const reconciled = await run('role-menus.reconcile');
+      expect(reconciled.state, reconciled.error).toBe('completed');
+      expect(holds(nia, fruitRoles[1])).toBe(true);
+      expect(reactionsOf(rolesChannel, reposted, nia)).toEqual([]);
+      fruitPanel = reposted ?? '';
+    });
   });
 });

@@ -1,6 +1,11 @@
 import { menuEmojiKey, reactionRouteEmoji } from '@spacecadet/contract';
 import type { ReactionPanelMessage, ReactionPanelRow } from '@spacecadet/core';
-import { forgetFeaturePicks, forgetScopes, menuPickScope } from '@spacecadet/db/queries/member-picks';
+import {
+  forgetFeaturePicks,
+  forgetScopes,
+  menuPickScope,
+  picksWithScopePrefix,
+} from '@spacecadet/db/queries/member-picks';
 import { saveMenuMessages } from '@spacecadet/db/queries/role-menus';
 import type { RoleMenuRow } from '@spacecadet/db/schema';
 import type { APIMessage, APIReaction, Client } from 'discord.js';
@@ -79,6 +84,9 @@ export async function syncMenuPanel(
       await deleteGuildMessage(client, guildId, menu.messageChannelId ?? menu.channelId ?? '', id);
     }
     await saveMenuMessages(db, menu.id, { messageIds: [], channelId: null });
+    // Posted again later, its reactions start afresh: no pick may read as "unreacted".
+    await flushMemberPicks(context.deps);
+    await forgetFeaturePicks(db, guildId, menuPickScope(menu.id));
     return result('removed', 0, recorded.length);
   }
   if (!options.postNew && recorded.length === 0) return result('none');
@@ -104,7 +112,9 @@ export async function syncMenuPanel(
       slots.push(...found);
     }
     const ids: string[] = [];
-    const reposted: ReactionPanelRow[] = [];
+    /** Roles whose reaction the bot added now: no member reacts there yet. */
+    const fresh: string[] = [];
+    let removedReactions = 0;
     let kept = 0;
     let changes = 0;
     for (const [index, page] of pages.entries()) {
@@ -120,7 +130,6 @@ export async function syncMenuPanel(
       } else {
         message = await discordApi(client).channels.createMessage(channelId, body(page));
         changes += 1;
-        if (slot && recorded.includes(slot)) reposted.push(...page.rows);
       }
       ids.push(message.id);
       // Stored as it goes (a move stores once the old messages are gone: they stay recorded
@@ -131,7 +140,10 @@ export async function syncMenuPanel(
           channelId,
         });
       }
-      changes += await matchReactions(client, channelId, message, page.rows, name, warnings);
+      const matched = await matchReactions(client, channelId, message, page.rows, name, warnings);
+      changes += matched.added.length + matched.removed;
+      fresh.push(...matched.added);
+      removedReactions += matched.removed;
     }
     const leftovers = moving ? recorded : slots.slice(pages.length).filter((id) => id !== undefined);
     const leftoverChannel = moving ? (menu.messageChannelId ?? channelId) : channelId;
@@ -149,17 +161,7 @@ export async function syncMenuPanel(
     if (moving || leftovers.length > 0 || ids.join() !== recorded.join()) {
       await saveMenuMessages(db, menu.id, { messageIds: ids, channelId });
     }
-    if (moving || reposted.length > 0) {
-      // Written first, so a pick recorded just before is not written back after the forget.
-      await flushMemberPicks(context.deps);
-      if (moving) await forgetFeaturePicks(db, guildId, menuPickScope(menu.id));
-      else
-        await forgetScopes(
-          db,
-          guildId,
-          reposted.map((row) => menuPickScope(menu.id, row.roleId)),
-        );
-    }
+    await forgetUnreactedPicks(context, menu, { all: moving, fresh, removedReactions });
     const kind = moving ? 'moved' : kept === 0 && recorded.length === 0 ? 'posted' : 'updated';
     return result(kind, moving ? 0 : kept, changes);
   } catch (error) {
@@ -232,22 +234,23 @@ async function matchReactions(
   rows: readonly ReactionPanelRow[],
   name: string,
   warnings: string[],
-): Promise<number> {
+): Promise<{ added: string[]; removed: number }> {
   const api = discordApi(client).channels;
   const reactions = message.reactions ?? [];
   const mine = new Set(reactions.filter((reaction) => reaction.me).map((r) => menuEmojiKey(r.emoji)));
   const wanted = new Set(rows.map((row) => menuEmojiKey(row.emoji)));
-  let changes = 0;
+  const added: string[] = [];
+  let removed = 0;
   for (const reaction of reactions) {
     if (!reaction.me || wanted.has(menuEmojiKey(reaction.emoji))) continue;
     await api.deleteAllMessageReactionsForEmoji(channelId, message.id, reactionEmojiOf(reaction));
-    changes += 1;
+    removed += 1;
   }
   for (const row of rows) {
     if (mine.has(menuEmojiKey(row.emoji))) continue;
     try {
       await api.addMessageReaction(channelId, message.id, reactionRouteEmoji(row.emoji));
-      changes += 1;
+      added.push(row.roleId);
     } catch (error) {
       if (isDiscordError(error, DiscordCodes.UnknownEmoji)) {
         warnings.push(
@@ -258,7 +261,38 @@ async function matchReactions(
       } else throw error;
     }
   }
-  return changes;
+  return { added, removed };
+}
+
+/**
+ * Forgets the picks that no member reaction backs any more, so a reconcile never reads them as
+ * "unreacted" and takes roles away (members keep their roles): every pick of a moved menu, the
+ * picks of rows whose reaction the bot just added (a re-posted message, a row that changed
+ * message), and, once reactions of removed rows were cleared, the picks of roles no longer in
+ * the menu.
+ */
+async function forgetUnreactedPicks(
+  context: JobContext,
+  menu: RoleMenuRow,
+  what: { all: boolean; fresh: readonly string[]; removedReactions: number },
+): Promise<void> {
+  const { db } = context.deps;
+  const guildId = menu.guildId;
+  if (!what.all && what.fresh.length === 0 && what.removedReactions === 0) return;
+  // Written first, so a pick recorded just before is not written back after the forget.
+  await flushMemberPicks(context.deps);
+  if (what.all) {
+    await forgetFeaturePicks(db, guildId, menuPickScope(menu.id));
+    return;
+  }
+  const scopes = new Set(what.fresh.map((roleId) => menuPickScope(menu.id, roleId)));
+  if (what.removedReactions > 0) {
+    const kept = new Set(menu.options.map((option) => menuPickScope(menu.id, option.role_id)));
+    for (const pick of await picksWithScopePrefix(db, guildId, menuPickScope(menu.id))) {
+      if (!kept.has(pick.scope)) scopes.add(pick.scope);
+    }
+  }
+  await forgetScopes(db, guildId, [...scopes]);
 }
 
 /**
