@@ -145,16 +145,21 @@ export async function syncMenuPanel(
       fresh.push(...matched.added);
       removedReactions += matched.removed;
     }
-    const leftovers = moving ? recorded : slots.slice(pages.length).filter((id) => id !== undefined);
-    const leftoverChannel = moving ? (menu.messageChannelId ?? channelId) : channelId;
-    for (const id of leftovers) {
+    // Messages past the last page, and after a move every message in the old channel.
+    const leftovers = [
+      ...slots.slice(pages.length).flatMap((id) => (id === undefined ? [] : [{ channelId, messageId: id }])),
+      ...(moving
+        ? recorded.map((id) => ({ channelId: menu.messageChannelId ?? channelId, messageId: id }))
+        : []),
+    ];
+    for (const leftover of leftovers) {
       try {
-        await deleteGuildMessage(client, guildId, leftoverChannel, id);
+        await deleteGuildMessage(client, guildId, leftover.channelId, leftover.messageId);
         changes += 1;
       } catch (error) {
         if (!isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.MissingAccess)) throw error;
         warnings.push(
-          `${name}: I could not delete an old panel message in <#${leftoverChannel}>. Delete it by hand.`,
+          `${name}: I could not delete an old panel message in <#${leftover.channelId}>. Delete it by hand.`,
         );
       }
     }
