@@ -3,13 +3,15 @@ import type { WorkerConfig } from './env.ts';
 
 /**
  * Gateway intents the product uses: guilds (presence in bot_guilds, roles, channels), members
- * (leavers, role holders) and guild messages (XP counts messages; their content is not
- * needed, so the privileged MessageContent intent stays off).
+ * (leavers, role holders), guild messages (XP counts messages; their content is not
+ * needed, so the privileged MessageContent intent stays off) and their reactions (reaction
+ * roles).
  */
 export const WORKER_INTENTS = [
   GatewayIntentBits.Guilds,
   GatewayIntentBits.GuildMembers,
   GatewayIntentBits.GuildMessages,
+  GatewayIntentBits.GuildMessageReactions,
 ] as const;
 
 /** Discord's privileged intents by the names the Developer Portal's Bot page gives them. */

@@ -13,7 +13,7 @@ describe('gateway intents', () => {
     harness = undefined;
   });
 
-  it('asks Discord only for Guilds, Server Members and Guild Messages', async () => {
+  it('asks Discord only for Guilds, Server Members, Guild Messages and Guild Message Reactions', async () => {
     harness = await startHarness();
     const worker = await startWorker(harness.config());
     try {
@@ -21,7 +21,10 @@ describe('gateway intents', () => {
         sessions: Array<{ intents: number; connected: boolean }>;
       };
       const wanted =
-        GatewayIntentBits.Guilds | GatewayIntentBits.GuildMembers | GatewayIntentBits.GuildMessages;
+        GatewayIntentBits.Guilds |
+        GatewayIntentBits.GuildMembers |
+        GatewayIntentBits.GuildMessages |
+        GatewayIntentBits.GuildMessageReactions;
       expect(presence.sessions.filter((s) => s.connected).map((s) => s.intents)).toEqual([wanted]);
       expect(WORKER_INTENTS.reduce((a, b) => a | b, 0)).toBe(wanted);
     } finally {

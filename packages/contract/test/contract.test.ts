@@ -5,6 +5,7 @@ import {
   GuildConfigData,
   JOB_NAMES,
   jobIdFor,
+  jobLockFeature,
   PutReactionRolesBody,
   parseJobId,
   routePath,
@@ -128,6 +129,13 @@ describe('job ids', () => {
       expect(parseJobId(id)).toEqual({ name, guildId: '300000000000000001' });
     }
     expect(parseJobId('nope.123')).toBeNull();
+  });
+
+  it("run under their feature's guild lock; the reaction panels share the role menus' one", () => {
+    expect(jobLockFeature('color-roles.post-panel')).toBe('color-roles');
+    expect(jobLockFeature('reaction-roles.post-panel')).toBe('role-menus');
+    expect(jobLockFeature('role-menus.repair')).toBe('role-menus');
+    expect(jobLockFeature('role-menus.reconcile')).toBe('role-menus');
   });
 });
 

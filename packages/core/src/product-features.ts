@@ -71,6 +71,19 @@ export const PRODUCT_FEATURES: readonly ProductFeature[] = [
     sidebar: { group: 'Reaction Roles' },
   },
   {
+    id: 'reaction-roles',
+    name: 'Reaction Roles',
+    route: '/dashboard/reaction-roles',
+    status: 'live',
+    commands: [],
+    summary: 'Emoji reactions that give roles.',
+    description:
+      'Two lists of emoji and roles, a color list where members hold one and a personality list where they hold any number, posted as reaction panels: members react to get a role and remove the reaction to drop it.',
+    landing: true,
+    tile: null,
+    sidebar: null,
+  },
+  {
     id: 'custom-reaction-roles',
     name: 'Custom Reaction Roles',
     route: '/dashboard/custom-reaction-roles',

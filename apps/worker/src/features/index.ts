@@ -5,6 +5,7 @@ import type { WorkerFeature } from './feature.ts';
 import { levelingFeature } from './leveling/index.ts';
 import { personalityRolesFeature } from './personality-roles/index.ts';
 import { presenceFeature } from './presence/index.ts';
+import { reactionRolesFeature } from './reaction-roles/index.ts';
 import { repairsFeature } from './repairs/index.ts';
 
 /** Every feature of the worker. A new feature is one folder and one line here. */
@@ -14,6 +15,7 @@ export const FEATURES = [
   colorRolesFeature,
   personalityRolesFeature,
   levelingFeature,
+  reactionRolesFeature,
   repairsFeature,
 ] as const satisfies readonly WorkerFeature[];
 

@@ -7,6 +7,7 @@ import {
   JobName,
   type JobResult,
   jobFailureReason,
+  jobLockFeature,
 } from '@spacecadet/contract';
 import { DelayedError, type Job, RateLimitError, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -123,7 +124,7 @@ async function dispatchJob(
   }
   const log = deps.logger.child({ ...jobFields(job), guildId: payload.data.guild_id });
   log.info({ attempt: job.attemptsStarted }, 'job started');
-  const feature = name.data.slice(0, name.data.indexOf('.'));
+  const feature = jobLockFeature(name.data);
   const lockKey = guildJobLockKey(feature, payload.data.guild_id);
   let lastProgress = -1;
   const { guildLockTtlMs } = jobTimings(deps.config.jobLockDurationMs);

@@ -37,6 +37,17 @@ export const JobName = z.enum(JOB_NAMES);
 export type JobName = z.infer<typeof JobName>;
 
 /**
+ * The feature whose guild lock a job runs under (one job per feature and guild at a time): the
+ * job name's part before the dot, except where two prefixes act on the same things. The
+ * reaction panels' Post / Update and the role menus' repair and reconcile edit the same
+ * messages, so they share the `role-menus` lock.
+ */
+export function jobLockFeature(name: JobName): string {
+  const prefix = name.slice(0, name.indexOf('.'));
+  return prefix === 'reaction-roles' ? 'role-menus' : prefix;
+}
+
+/**
  * The id of one API request (its `x-request-id`): the API's own UUID, or a client's that is short
  * and plain enough to echo in a header and write to logs unchanged.
  */

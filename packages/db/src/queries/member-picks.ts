@@ -104,6 +104,39 @@ export async function forgetFeaturePicks(
     .where(and(eq(memberRolePicks.guildId, guildId), like(memberRolePicks.scope, `${scopePrefix}%`)));
 }
 
+/**
+ * `scope` of a member's pick of one role on a role menu (a reaction panel): one scope per role,
+ * so recording a reaction never needs the member's other picks of the menu. `menuPickScope(id)`
+ * without a role is the prefix of every pick of the menu.
+ */
+export const menuPickScope = (menuId: string, roleId?: string) =>
+  roleId === undefined ? `menu:${menuId}:` : `menu:${menuId}:${roleId}`;
+
+/** Every pick in the guild whose scope starts with `scopePrefix` (a menu's picks). */
+export async function picksWithScopePrefix(
+  db: Db,
+  guildId: string,
+  scopePrefix: string,
+): Promise<Array<{ userId: string; scope: string; targetKey: string }>> {
+  return db
+    .select({
+      userId: memberRolePicks.userId,
+      scope: memberRolePicks.scope,
+      targetKey: memberRolePicks.targetKey,
+    })
+    .from(memberRolePicks)
+    .where(and(eq(memberRolePicks.guildId, guildId), like(memberRolePicks.scope, `${scopePrefix}%`)))
+    .orderBy(memberRolePicks.userId, memberRolePicks.scope);
+}
+
+/** The picks of these exact scopes, of every member (a re-posted message's rows). */
+export async function forgetScopes(db: Db, guildId: string, scopes: readonly string[]): Promise<void> {
+  if (scopes.length === 0) return;
+  await db
+    .delete(memberRolePicks)
+    .where(and(eq(memberRolePicks.guildId, guildId), inArray(memberRolePicks.scope, [...scopes])));
+}
+
 /** Which bot feature repairs a managed role or message. */
 export type ManagedFeature = 'color' | 'personality' | 'leveling' | 'menus';
 

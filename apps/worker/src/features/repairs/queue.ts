@@ -8,6 +8,7 @@ export const REPAIR_JOBS: Readonly<Record<ManagedFeature, JobName>> = {
   color: 'color-roles.repair',
   personality: 'personality-roles.refresh',
   leveling: 'leveling.sync-roles',
+  menus: 'role-menus.repair',
 };
 
 /**

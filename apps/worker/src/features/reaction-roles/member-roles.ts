@@ -1,0 +1,113 @@
+import { memberPickLockKey } from '@spacecadet/contract';
+import type { MenuPickPlan } from '@spacecadet/core';
+import { menuPickScope } from '@spacecadet/db/queries/member-picks';
+import type { RoleMenuRow } from '@spacecadet/db/schema';
+import type { WorkerDeps } from '../../deps.ts';
+import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts';
+import { MEMBER_PICK_LOCK_TTL_MS } from '../../interactions/member-lock.ts';
+import { withLockWhenFree } from '../../jobs/guild-lock.ts';
+import { errorFields } from '../../logger.ts';
+import { recordMemberPick } from '../../roles/member-picks.ts';
+
+const REASON = 'Space Cadet: reaction role';
+/** Reactions and the reconcile of one member share this lock (`memberPickLockKey`). */
+const LOCK_FEATURE = 'role-menus';
+/** A member's lock is held for one role change at a time: seconds at most. */
+const LOCK_WAIT_MS = 30_000;
+
+/** Per member, in this process: the work waiting for the member's lock, in arrival order. */
+const queues = new Map<string, Promise<void>>();
+
+/**
+ * Runs `work` for the member after every earlier work of theirs in this process (a guild's
+ * reactions arrive in order on the one process holding its shard) and under their Redis lock
+ * (a reconcile in another process), so two quick reactions are applied one after the other,
+ * each reading the roles the one before left.
+ */
+export function forMember(
+  deps: WorkerDeps,
+  guildId: string,
+  userId: string,
+  work: () => Promise<void>,
+): Promise<void> {
+  const key = `${guildId}:${userId}`;
+  const next = (queues.get(key) ?? Promise.resolve()).then(async () => {
+    const run = await withLockWhenFree(
+      deps.redis,
+      memberPickLockKey(LOCK_FEATURE, guildId, userId),
+      MEMBER_PICK_LOCK_TTL_MS,
+      LOCK_WAIT_MS,
+      work,
+    );
+    if (!run.acquired) throw new Error('the member stayed locked by another process');
+  });
+  const settled = next.catch(() => {});
+  queues.set(key, settled);
+  void settled.then(() => {
+    if (queues.get(key) === settled) queues.delete(key);
+  });
+  return next;
+}
+
+/**
+ * Applies a planned change to the member's roles (`held` follows it). A role Discord refuses
+ * (above the bot, deleted meanwhile) is logged and left; answers whether all went through.
+ */
+export async function applyRoleChange(
+  deps: WorkerDeps,
+  guildId: string,
+  userId: string,
+  plan: Extract<MenuPickPlan, { kind: 'change' }>,
+  held: Set<string>,
+): Promise<boolean> {
+  const members = discordApi(deps.client).guilds;
+  let ok = true;
+  const change = async (roleId: string, add: boolean) => {
+    try {
+      if (add) await members.addRoleToMember(guildId, userId, roleId, { reason: REASON });
+      else await members.removeRoleFromMember(guildId, userId, roleId, { reason: REASON });
+      if (add) held.add(roleId);
+      else held.delete(roleId);
+    } catch (error) {
+      if (!isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.UnknownRole)) throw error;
+      ok = false;
+      deps.logger.warn({ ...errorFields(error), guildId, roleId }, 'reaction role not changed');
+    }
+  };
+  for (const roleId of plan.add) await change(roleId, true);
+  for (const roleId of plan.remove) await change(roleId, false);
+  return ok;
+}
+
+/** Records whether the member now holds each of these menu roles by their pick. */
+export function recordMenuPicks(
+  deps: WorkerDeps,
+  menu: RoleMenuRow,
+  userId: string,
+  roleIds: Iterable<string>,
+  held: ReadonlySet<string>,
+): void {
+  for (const roleId of new Set(roleIds)) {
+    recordMemberPick(deps, {
+      guildId: menu.guildId,
+      userId,
+      scope: menuPickScope(menu.id, roleId),
+      targetKeys: held.has(roleId) ? [roleId] : [],
+    });
+  }
+}
+
+/** Takes the member's reaction away (a refused pick, a swapped-out color); gone already is fine. */
+export async function removeMemberReaction(
+  deps: WorkerDeps,
+  channelId: string,
+  messageId: string,
+  emoji: string,
+  userId: string,
+): Promise<void> {
+  try {
+    await discordApi(deps.client).channels.deleteUserMessageReaction(channelId, messageId, emoji, userId);
+  } catch (error) {
+    if (!isDiscordError(error, DiscordCodes.UnknownMessage, DiscordCodes.UnknownEmoji)) throw error;
+  }
+}

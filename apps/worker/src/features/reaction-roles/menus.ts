@@ -1,0 +1,102 @@
+import { menuEmojiKey } from '@spacecadet/contract';
+import {
+  buildReactionListPanel,
+  buildReactionPanelMessages,
+  type MenuPickRules,
+  REACTION_LIST_MENUS,
+  type ReactionPanelMessage,
+  type ReactionPanelRow,
+  type RoleMenuOption,
+} from '@spacecadet/core';
+import { loadGuildMenus, ROLE_MENUS_SETUP_CHANNEL } from '@spacecadet/db/queries/role-menus';
+import type { RoleMenuRow } from '@spacecadet/db/schema';
+import type { WorkerDeps } from '../../deps.ts';
+import { guildSetupCache } from '../../guild-setup-cache.ts';
+
+/**
+ * A role menu of style `reactions` as the worker posts it: the editor's two lists by their own
+ * title, colour and hint (core's `buildReactionListPanel`), an admin's own menu by its row.
+ */
+export function menuPages(
+  menu: RoleMenuRow,
+  options: readonly RoleMenuOption[] = menu.options,
+): ReactionPanelMessage[] {
+  if (menu.listKey) return buildReactionListPanel(menu.listKey, options);
+  const like = REACTION_LIST_MENUS[menu.mode === 'unique' ? 'color_roles' : 'personality_roles'];
+  return buildReactionPanelMessages({
+    title: menu.title || 'Roles',
+    color: menu.color ?? like.color,
+    hint: like.hint,
+    options,
+  });
+}
+
+/** The title every message of the menu's panel starts with (a longer panel adds " (1/2)"). */
+export function menuTitle(menu: RoleMenuRow): string {
+  return menuPages(menu, [{ role_id: '0', emoji: '⭐' }])[0]?.embeds[0]?.title ?? menu.title;
+}
+
+/** What `planMenuPick` needs of a menu. */
+export function menuRules(menu: RoleMenuRow): MenuPickRules {
+  return {
+    mode: menu.mode,
+    options: menu.options,
+    max_roles: menu.maxRoles,
+    required_role_id: menu.requiredRoleId,
+  };
+}
+
+export function isReactionMenu(menu: RoleMenuRow): boolean {
+  return menu.style === 'reactions';
+}
+
+/** A guild's posted reaction panels, for the gateway: which menu a message belongs to. */
+export interface GuildMenus {
+  /** Message id → its menu. */
+  byMessage: ReadonlyMap<string, RoleMenuRow>;
+  /** Per menu id: emoji key (`menuEmojiKey`) → the row it picks, in list order. */
+  rows: ReadonlyMap<string, ReadonlyMap<string, MenuRow>>;
+  /** Some menu of the guild has posted messages. */
+  posted: boolean;
+}
+
+/** A row of a posted menu and the index of the message that carries its reaction. */
+export interface MenuRow extends ReactionPanelRow {
+  page: number;
+}
+
+/** Emoji key → row of every option of the menu that has a valid emoji, in list order. */
+export function menuRowsByEmoji(menu: RoleMenuRow): Map<string, MenuRow> {
+  const rows = new Map<string, MenuRow>();
+  for (const [page, message] of menuPages(menu).entries()) {
+    for (const row of message.rows) {
+      const key = menuEmojiKey(row.emoji);
+      if (!rows.has(key)) rows.set(key, { ...row, page });
+    }
+  }
+  return rows;
+}
+
+/**
+ * Each guild's menus in memory, so a reaction is matched to its menu without a Postgres query;
+ * dropped when Postgres announces a change of the guild's menus (trigger, migration 0009).
+ */
+export const guildMenus = guildSetupCache<GuildMenus>({
+  name: 'role-menus',
+  channel: ROLE_MENUS_SETUP_CHANNEL,
+  max: 20_000,
+  async load(deps, guildId) {
+    const menus = (await loadGuildMenus(deps.db, guildId)).filter(isReactionMenu);
+    const byMessage = new Map<string, RoleMenuRow>();
+    const rows = new Map<string, ReadonlyMap<string, MenuRow>>();
+    for (const menu of menus) {
+      for (const id of menu.messageIds) byMessage.set(id, menu);
+      rows.set(menu.id, menuRowsByEmoji(menu));
+    }
+    return { byMessage, rows, posted: byMessage.size > 0 };
+  },
+});
+
+export function closeGuildMenus(deps: WorkerDeps): Promise<void> {
+  return guildMenus.close(deps);
+}

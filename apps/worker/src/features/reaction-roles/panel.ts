@@ -1,0 +1,333 @@
+import { menuEmojiKey, reactionRouteEmoji } from '@spacecadet/contract';
+import type { ReactionPanelMessage, ReactionPanelRow } from '@spacecadet/core';
+import {
+  forgetFeaturePicks,
+  forgetScopes,
+  menuPickScope,
+  picksWithScopePrefix,
+} from '@spacecadet/db/queries/member-picks';
+import { saveMenuMessages } from '@spacecadet/db/queries/role-menus';
+import type { RoleMenuRow } from '@spacecadet/db/schema';
+import type { APIMessage, APIReaction, Client } from 'discord.js';
+import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts';
+import {
+  channelPermissionFailure,
+  channelScope,
+  deleteGuildMessage,
+  FOREIGN_CHANNEL_MESSAGE,
+} from '../../guild-scope.ts';
+import type { JobContext } from '../../jobs/types.ts';
+import type { GuildRolesView } from '../../roles/guild-roles.ts';
+import { flushMemberPicks } from '../../roles/member-picks.ts';
+import { menuPages, menuTitle } from './menus.ts';
+import { menuName } from './names.ts';
+import { assignableOptions } from './roles.ts';
+
+/** How far back to look for panel messages a killed run posted but never recorded. */
+const RECENT_MESSAGES = 50;
+
+/** What syncing one menu's panel came to. */
+export interface MenuSync {
+  /** posted: all new; updated: edited in place (some re-posted); moved; removed: no rows left. */
+  kind: 'posted' | 'updated' | 'moved' | 'removed' | 'skipped' | 'none';
+  warnings: string[];
+  /** Messages that existed before (their member reactions are to be reconciled). */
+  kept: number;
+  /** Discord writes made (posts, edits, reactions, deletes): 0 means everything was in place. */
+  changes: number;
+}
+
+export interface SyncOptions {
+  /** Post / Update: a menu never posted is posted. A repair only puts back what was posted. */
+  postNew: boolean;
+  /** Message ids recorded by the guild's other menus (never taken as this menu's). */
+  others: ReadonlySet<string>;
+}
+
+/**
+ * Brings one reaction menu's panel in line with its stored rows: every page of core's layout
+ * (20 reactions a message) is its recorded message edited in place, or posted again when it was
+ * deleted; the bot's reaction for each row is added when missing and the reactions of rows
+ * that are gone are removed; messages past the last page are deleted. When the admin picked
+ * another channel the panel moves (posted there first, then the old messages deleted). Ids are
+ * stored as they are posted, and messages a killed run posted but never stored are found among
+ * the channel's recent messages by their title, so a rerun leaves one panel. Member reactions
+ * on a re-posted (or moved) message are gone, so the picks of its rows are forgotten: members
+ * keep their roles.
+ */
+export async function syncMenuPanel(
+  context: JobContext,
+  menu: RoleMenuRow,
+  roles: GuildRolesView,
+  options: SyncOptions,
+): Promise<MenuSync> {
+  const { client, db } = context.deps;
+  const guildId = context.payload.guild_id;
+  const name = menuName(menu);
+  const checked = assignableOptions(menu, guildId, roles);
+  const warnings = [...checked.warnings];
+  const result = (kind: MenuSync['kind'], kept = 0, changes = 0): MenuSync => ({
+    kind,
+    warnings,
+    kept,
+    changes,
+  });
+  const recorded = menu.messageIds;
+  const pages = menuPages(menu, checked.options);
+  if (pages.length === 0) {
+    if (menuPages(menu).length > 0) {
+      warnings.push(`${name}: no row can be given, so its panel was left as it is.`);
+      return result('skipped');
+    }
+    if (recorded.length === 0) return result('none');
+    for (const id of recorded) {
+      await deleteGuildMessage(client, guildId, menu.messageChannelId ?? menu.channelId ?? '', id);
+    }
+    await saveMenuMessages(db, menu.id, { messageIds: [], channelId: null });
+    // Posted again later, its reactions start afresh: no pick may read as "unreacted".
+    await flushMemberPicks(context.deps);
+    await forgetFeaturePicks(db, guildId, menuPickScope(menu.id));
+    return result('removed', 0, recorded.length);
+  }
+  if (!options.postNew && recorded.length === 0) return result('none');
+  const channelId = menu.channelId;
+  if (!channelId) {
+    warnings.push(`${name}: pick a channel for its panel first. Not posted.`);
+    return result('skipped');
+  }
+  const scope = await channelScope(client, guildId, channelId);
+  if (scope !== 'own') {
+    warnings.push(
+      `${name}: ${scope === 'foreign' ? FOREIGN_CHANNEL_MESSAGE : 'its channel no longer exists. Pick another channel.'} Not posted.`,
+    );
+    return result('skipped');
+  }
+
+  const moving = recorded.length > 0 && menu.messageChannelId !== channelId;
+  const slots: Array<string | undefined> = moving ? [] : [...recorded];
+  try {
+    if (slots.length < pages.length) {
+      const exclude = new Set([...recorded, ...options.others]);
+      const found = await findUnrecordedPages(client, channelId, menuTitle(menu), exclude);
+      slots.push(...found);
+    }
+    const ids: string[] = [];
+    /** Roles whose reaction the bot added now: no member reacts there yet. */
+    const fresh: string[] = [];
+    let removedReactions = 0;
+    let kept = 0;
+    let changes = 0;
+    for (const [index, page] of pages.entries()) {
+      await context.progress(10 + Math.round((80 * index) / pages.length));
+      const slot = slots[index];
+      let message = slot ? await currentMessage(client, channelId, slot) : null;
+      if (message) {
+        kept += recorded.includes(message.id) ? 1 : 0;
+        if (!sameContent(message, page)) {
+          message = await discordApi(client).channels.editMessage(channelId, message.id, body(page));
+          changes += 1;
+        }
+      } else {
+        message = await discordApi(client).channels.createMessage(channelId, body(page));
+        changes += 1;
+      }
+      ids.push(message.id);
+      // Stored as it goes (a move stores once the old messages are gone: they stay recorded
+      // until then, so a killed move deletes them on the rerun).
+      if (!moving && slot !== message.id) {
+        await saveMenuMessages(db, menu.id, {
+          messageIds: [...ids, ...recorded.slice(index + 1)],
+          channelId,
+        });
+      }
+      const matched = await matchReactions(client, channelId, message, page.rows, name, warnings);
+      changes += matched.added.length + matched.removed;
+      fresh.push(...matched.added);
+      removedReactions += matched.removed;
+    }
+    // Messages past the last page, and after a move every message in the old channel.
+    const leftovers = [
+      ...slots.slice(pages.length).flatMap((id) => (id === undefined ? [] : [{ channelId, messageId: id }])),
+      ...(moving
+        ? recorded.map((id) => ({ channelId: menu.messageChannelId ?? channelId, messageId: id }))
+        : []),
+    ];
+    for (const leftover of leftovers) {
+      try {
+        await deleteGuildMessage(client, guildId, leftover.channelId, leftover.messageId);
+        changes += 1;
+      } catch (error) {
+        if (!isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.MissingAccess)) throw error;
+        warnings.push(
+          `${name}: I could not delete an old panel message in <#${leftover.channelId}>. Delete it by hand.`,
+        );
+      }
+    }
+    if (moving || leftovers.length > 0 || ids.join() !== recorded.join()) {
+      await saveMenuMessages(db, menu.id, { messageIds: ids, channelId });
+    }
+    await forgetUnreactedPicks(context, menu, { all: moving, fresh, removedReactions });
+    const kind = moving ? 'moved' : kept === 0 && recorded.length === 0 ? 'posted' : 'updated';
+    return result(kind, moving ? 0 : kept, changes);
+  } catch (error) {
+    if (isDiscordError(error, DiscordCodes.UnknownChannel)) {
+      warnings.push(`${name}: its channel no longer exists. Pick another channel.`);
+      return result('skipped');
+    }
+    if (isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.MissingAccess)) {
+      throw await channelPermissionFailure(
+        client,
+        guildId,
+        channelId,
+        'reaction_panel',
+        `I cannot post the ${name} panel in its channel. Check my permissions there.`,
+      );
+    }
+    throw error;
+  }
+}
+
+function body(page: ReactionPanelMessage) {
+  return { content: page.content, embeds: page.embeds, components: [] };
+}
+
+/** Whether the posted message already shows the page (then it is not edited again). */
+function sameContent(message: APIMessage, page: ReactionPanelMessage): boolean {
+  const [embed] = message.embeds;
+  const [want] = page.embeds;
+  return (
+    message.embeds.length === 1 &&
+    embed !== undefined &&
+    want !== undefined &&
+    message.content === page.content &&
+    embed.title === want.title &&
+    embed.description === want.description &&
+    embed.color === want.color &&
+    embed.footer?.text === want.footer.text &&
+    (message.components ?? []).length === 0
+  );
+}
+
+/** The message as Discord has it now, or null when it was deleted. */
+async function currentMessage(
+  client: Client,
+  channelId: string,
+  messageId: string,
+): Promise<APIMessage | null> {
+  try {
+    return await discordApi(client).channels.getMessage(channelId, messageId);
+  } catch (error) {
+    if (isDiscordError(error, DiscordCodes.UnknownMessage)) return null;
+    throw error;
+  }
+}
+
+/** The emoji of a reaction as the reaction routes take it. */
+export function reactionEmojiOf(reaction: Pick<APIReaction, 'emoji'>): string {
+  const { id, name } = reaction.emoji;
+  return id ? `${name ?? '_'}:${id}` : (name ?? '');
+}
+
+/**
+ * The bot reacts with each row's emoji, in order, where it has not yet; the reactions of
+ * emojis that are no row of the page any more are removed (everyone's: that row is gone).
+ */
+async function matchReactions(
+  client: Client,
+  channelId: string,
+  message: APIMessage,
+  rows: readonly ReactionPanelRow[],
+  name: string,
+  warnings: string[],
+): Promise<{ added: string[]; removed: number }> {
+  const api = discordApi(client).channels;
+  const reactions = message.reactions ?? [];
+  const mine = new Set(reactions.filter((reaction) => reaction.me).map((r) => menuEmojiKey(r.emoji)));
+  const wanted = new Set(rows.map((row) => menuEmojiKey(row.emoji)));
+  const added: string[] = [];
+  let removed = 0;
+  for (const reaction of reactions) {
+    if (!reaction.me || wanted.has(menuEmojiKey(reaction.emoji))) continue;
+    await api.deleteAllMessageReactionsForEmoji(channelId, message.id, reactionEmojiOf(reaction));
+    removed += 1;
+  }
+  for (const row of rows) {
+    if (mine.has(menuEmojiKey(row.emoji))) continue;
+    try {
+      await api.addMessageReaction(channelId, message.id, reactionRouteEmoji(row.emoji));
+      added.push(row.roleId);
+    } catch (error) {
+      if (isDiscordError(error, DiscordCodes.UnknownEmoji)) {
+        warnings.push(
+          `${name}: the emoji of <@&${row.roleId}> is not one of this server's any more. Pick another.`,
+        );
+      } else if (isDiscordError(error, DiscordCodes.MaximumNumberOfReactionsReached)) {
+        warnings.push(`${name}: Discord allows 20 reactions on a message; members' own reactions fill it.`);
+      } else throw error;
+    }
+  }
+  return { added, removed };
+}
+
+/**
+ * Forgets the picks that no member reaction backs any more, so a reconcile never reads them as
+ * "unreacted" and takes roles away (members keep their roles): every pick of a moved menu, the
+ * picks of rows whose reaction the bot just added (a re-posted message, a row that changed
+ * message), and, once reactions of removed rows were cleared, the picks of roles no longer in
+ * the menu.
+ */
+async function forgetUnreactedPicks(
+  context: JobContext,
+  menu: RoleMenuRow,
+  what: { all: boolean; fresh: readonly string[]; removedReactions: number },
+): Promise<void> {
+  const { db } = context.deps;
+  const guildId = menu.guildId;
+  if (!what.all && what.fresh.length === 0 && what.removedReactions === 0) return;
+  // Written first, so a pick recorded just before is not written back after the forget.
+  await flushMemberPicks(context.deps);
+  if (what.all) {
+    await forgetFeaturePicks(db, guildId, menuPickScope(menu.id));
+    return;
+  }
+  const scopes = new Set(what.fresh.map((roleId) => menuPickScope(menu.id, roleId)));
+  if (what.removedReactions > 0) {
+    const kept = new Set(menu.options.map((option) => menuPickScope(menu.id, option.role_id)));
+    for (const pick of await picksWithScopePrefix(db, guildId, menuPickScope(menu.id))) {
+      if (!kept.has(pick.scope)) scopes.add(pick.scope);
+    }
+  }
+  await forgetScopes(db, guildId, [...scopes]);
+}
+
+/**
+ * A killed run may have posted pages it never stored: the bot's recent messages in the channel
+ * titled as this menu's panel, not recorded by any menu, oldest first.
+ */
+async function findUnrecordedPages(
+  client: Client,
+  channelId: string,
+  title: string,
+  exclude: ReadonlySet<string>,
+): Promise<string[]> {
+  const botId = client.user?.id;
+  if (!botId) return [];
+  let messages: APIMessage[];
+  try {
+    messages = await discordApi(client).channels.getMessages(channelId, { limit: RECENT_MESSAGES });
+  } catch (error) {
+    if (isDiscordError(error, DiscordCodes.UnknownChannel)) throw error;
+    return [];
+  }
+  return messages
+    .filter((message) => {
+      const found = message.embeds[0]?.title ?? '';
+      return (
+        message.author.id === botId &&
+        !exclude.has(message.id) &&
+        (found === title || found.startsWith(`${title} (`))
+      );
+    })
+    .map((message) => message.id)
+    .sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+}

@@ -1,0 +1,31 @@
+import type { RoleMenuOption } from '@spacecadet/core';
+import type { RoleMenuRow } from '@spacecadet/db/schema';
+import { type GuildRolesView, roleAboveBotWarning } from '../../roles/guild-roles.ts';
+import { menuName } from './names.ts';
+
+/**
+ * The menu's options the bot can act on: each role must be one of the guild's, not @everyone,
+ * not managed by an integration, and below the bot's highest role. Every other row is left out
+ * of the panel with a warning naming it.
+ */
+export function assignableOptions(
+  menu: RoleMenuRow,
+  guildId: string,
+  roles: GuildRolesView,
+): { options: RoleMenuOption[]; warnings: string[] } {
+  const options: RoleMenuOption[] = [];
+  const warnings: string[] = [];
+  menu.options.forEach((option, index) => {
+    const row = `${menuName(menu)}, row ${index + 1}${option.emoji ? ` (${option.emoji})` : ''}`;
+    const role = roles.role(option.role_id);
+    let problem: string | null = null;
+    if (!role) problem = 'its role no longer exists. Pick another role.';
+    else if (role.id === guildId) problem = 'members cannot be given @everyone.';
+    else if (role.managed) problem = `"${role.name}" is managed by an integration and cannot be given.`;
+    else if (!roles.botCanManageRoles) problem = 'I need the Manage Roles permission to give roles.';
+    else if (role.position >= roles.botTopPosition) problem = roleAboveBotWarning(role.name);
+    if (problem) warnings.push(`${row}: ${problem} Left out of the panel.`);
+    else options.push(option);
+  });
+  return { options, warnings };
+}
