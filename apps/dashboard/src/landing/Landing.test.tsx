@@ -112,7 +112,7 @@ describe('Landing', () => {
     expect(commands).toEqual(SLASH_COMMANDS.map((command) => `/${command.name} ${command.feature.name}`));
     expect(commands).toEqual(['/colors Color Roles', '/rank Leveling', '/leaderboard Leveling']);
     expect(screen.getByRole('region', { name: 'What Space Cadet does' }).textContent).toContain(
-      'Color Roles, Personality Roles, Leveling and the dashboard work today.',
+      'Color Roles, Personality Roles, Reaction Roles, Leveling and the dashboard work today.',
     );
     // Leveling works: no card may say otherwise.
     expect(screen.getByRole('region', { name: 'What Space Cadet does' }).textContent).not.toMatch(
