@@ -34,6 +34,7 @@ const SETTLE_TIMEOUT_MS = 30_000 + SECONDS * 4_000;
 const GUILD = SANDBOX_IDS.guilds.station;
 const CHANNEL = SANDBOX_IDS.channels.roles;
 const BOT_AUTH = { authorization: 'Bot sandbox-bot-token' };
+/** A change of a member's roles: one role added or removed, or the member's roles set at once. */
 const ROLE_CHANGE = /^\/guilds\/\d+\/members\/\d+(\/roles\/\d+)?$/;
 const COLOR_EMOJIS = ['🔴', '🟠', '🟡', '🟢', '🔵', '🟣', '🟤', '⚫'] as const;
 
@@ -143,7 +144,7 @@ async function main(): Promise<void> {
     };
 
     let seq = stack.sandbox.world.requests.at(-1)?.seq ?? 0;
-    const requests: Array<{ seq: number; path: string; status: number; at: string }> = [];
+    const requests: Array<{ seq: number; method: string; path: string; status: number; at: string }> = [];
     const collect = () => {
       for (const request of stack.sandbox.world.requests) if (request.seq > seq) requests.push(request);
       seq = stack.sandbox.world.requests.at(-1)?.seq ?? seq;
@@ -163,7 +164,8 @@ async function main(): Promise<void> {
       collect();
       const calls = requests.splice(0);
       const roleChanges = calls.filter(
-        (call) => ROLE_CHANGE.test(call.path) && call.status >= 200 && call.status < 300,
+        (call) =>
+          call.method !== 'GET' && ROLE_CHANGE.test(call.path) && call.status >= 200 && call.status < 300,
       );
       const good = reactions.results.filter((sample) => sample.ok);
       return {

@@ -8,7 +8,14 @@ import type { WorkerDeps } from '../../deps.ts';
 import { DiscordCodes, fetchMember, isDiscordError } from '../../discord-rest.ts';
 import { flushMemberPicks } from '../../roles/member-picks.ts';
 import { onGateway } from '../feature.ts';
-import { applyRoleChange, forMember, recordMenuPicks, removeMemberReaction } from './member-roles.ts';
+import {
+  applyRoleChange,
+  forMember,
+  recordMenuPicks,
+  removedSince,
+  removeMemberReaction,
+  rolesSeenBy,
+} from './member-roles.ts';
 import { guildMenus, type MenuRow, menuRules } from './menus.ts';
 
 /** After the bot comes back to a guild: its reconcile waits this long, so one runs per guild. */
@@ -33,12 +40,14 @@ async function panelOf(
  * A member's reaction on a panel: core's `planMenuPick` decides what it does to their roles
  * (the one rule of every mode). A refused pick takes the reaction away; a unique menu's swap
  * takes away the member's reaction of the color they no longer hold. Applied per member in
- * order, under their lock, from their roles as Discord has them now.
+ * order, under their lock, from the roles the packet carries with this process's later changes
+ * laid over them (`rolesSeenBy`); a remove, which carries none, reads them from Discord.
  */
 async function applyReaction(
   deps: WorkerDeps,
   packet: GatewayMessageReactionAddDispatch | GatewayMessageReactionRemoveDispatch,
 ): Promise<void> {
+  const arrivedAt = performance.now();
   const { d } = packet;
   if (d.user_id === deps.client.user?.id) return;
   const panel = await panelOf(deps, d.guild_id, d.message_id);
@@ -48,14 +57,21 @@ async function applyReaction(
   const { menu, rows } = panel;
   const pick = packet.t === 'MESSAGE_REACTION_ADD' ? 'add' : 'remove';
   await forMember(deps, guildId, d.user_id, async () => {
+    // The bot took this reaction away itself (a swapped-out color) after taking the role: done.
+    if (pick === 'remove' && removedSince(guildId, d.user_id, row.roleId, arrivedAt)) return;
+    // An add carries the member's roles (Discord's MESSAGE_REACTION_ADD has `member`), so no
+    // REST read spends the global limit the role changes need; a remove does not carry them.
     let roles: readonly string[];
-    try {
-      roles = (await fetchMember(deps.client, guildId, d.user_id)).roles;
-    } catch (error) {
-      if (isDiscordError(error, DiscordCodes.UnknownMember)) return;
-      throw error;
+    if (packet.t === 'MESSAGE_REACTION_ADD' && packet.d.member) roles = packet.d.member.roles;
+    else {
+      try {
+        roles = (await fetchMember(deps.client, guildId, d.user_id)).roles;
+      } catch (error) {
+        if (isDiscordError(error, DiscordCodes.UnknownMember)) return;
+        throw error;
+      }
     }
-    const held = new Set(roles);
+    const held = rolesSeenBy(guildId, d.user_id, roles, arrivedAt);
     const plan = planMenuPick(menuRules(menu), held, row.roleId, pick);
     if (plan.kind === 'refused') {
       if (pick === 'add') {

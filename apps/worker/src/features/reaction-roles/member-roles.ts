@@ -19,6 +19,58 @@ const LOCK_WAIT_MS = 30_000;
 const queues = new Map<string, Promise<void>>();
 
 /**
+ * Per member, in this process: the role changes this process made, each with when it landed.
+ * A reaction packet carries the member's roles as Discord had them when they reacted; one that
+ * arrived before a change of ours landed (it waited behind it) does not show that change yet.
+ */
+const recentChanges = new Map<string, Map<string, { held: boolean; at: number }>>();
+/** Long enough for any packet queued behind a change to be applied. */
+const RECENT_CHANGE_MS = 60_000;
+
+function memberKey(guildId: string, userId: string): string {
+  return `${guildId}:${userId}`;
+}
+
+function noteChange(guildId: string, userId: string, roleId: string, held: boolean): void {
+  const key = memberKey(guildId, userId);
+  const changes = recentChanges.get(key) ?? new Map<string, { held: boolean; at: number }>();
+  changes.set(roleId, { held, at: performance.now() });
+  recentChanges.set(key, changes);
+}
+
+/**
+ * The member's roles for a packet that arrived at `arrivedAt` (performance.now()): the roles it
+ * carries, with every change of ours that landed after it arrived laid over them.
+ */
+export function rolesSeenBy(
+  guildId: string,
+  userId: string,
+  packetRoles: readonly string[],
+  arrivedAt: number,
+): Set<string> {
+  const held = new Set(packetRoles);
+  const key = memberKey(guildId, userId);
+  const changes = recentChanges.get(key);
+  if (!changes) return held;
+  const now = performance.now();
+  for (const [roleId, change] of changes) {
+    if (now - change.at > RECENT_CHANGE_MS) changes.delete(roleId);
+    else if (change.at > arrivedAt) {
+      if (change.held) held.add(roleId);
+      else held.delete(roleId);
+    }
+  }
+  if (changes.size === 0) recentChanges.delete(key);
+  return held;
+}
+
+/** Whether this process took `roleId` from the member after `since` (and has not given it back). */
+export function removedSince(guildId: string, userId: string, roleId: string, since: number): boolean {
+  const change = recentChanges.get(memberKey(guildId, userId))?.get(roleId);
+  return change !== undefined && !change.held && change.at > since - RECENT_CHANGE_MS;
+}
+
+/**
  * Runs `work` for the member after every earlier work of theirs in this process (a guild's
  * reactions arrive in order on the one process holding its shard) and under their Redis lock
  * (a reconcile in another process), so two quick reactions are applied one after the other,
@@ -30,7 +82,7 @@ export function forMember(
   userId: string,
   work: () => Promise<void>,
 ): Promise<void> {
-  const key = `${guildId}:${userId}`;
+  const key = memberKey(guildId, userId);
   const next = (queues.get(key) ?? Promise.resolve()).then(async () => {
     const run = await withLockWhenFree(
       deps.redis,
@@ -68,6 +120,7 @@ export async function applyRoleChange(
       else await members.removeRoleFromMember(guildId, userId, roleId, { reason: REASON });
       if (add) held.add(roleId);
       else held.delete(roleId);
+      noteChange(guildId, userId, roleId, add);
     } catch (error) {
       if (!isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.UnknownRole)) throw error;
       ok = false;
