@@ -82,3 +82,40 @@ export function colorSquareEmoji(hex: string): ColorSquareEmoji {
   if (l < 0.5 && h >= DARK_BROWN_FROM_HUE && h < WARM_HUES.to) return '🟫';
   return HUE_SQUARES.find(([upTo]) => h < upTo)?.[1] ?? '🟥';
 }
+
+/** WCAG relative luminance of an RGB integer. */
+function relativeLuminance(rgb: number): number {
+  const channel = (shift: number) => {
+    const c = ((rgb >> shift) & 0xff) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(16) + 0.7152 * channel(8) + 0.0722 * channel(0);
+}
+
+/** WCAG contrast ratio of two RGB integers (1 to 21). */
+export function contrastRatio(a: number, b: number): number {
+  const [light, dark] = [relativeLuminance(a), relativeLuminance(b)].sort((x, y) => y - x) as [
+    number,
+    number,
+  ];
+  return (light + 0.05) / (dark + 0.05);
+}
+
+/**
+ * `rgb` mixed toward white just enough to be read on `background` (WCAG AA, 4.5:1 by default):
+ * a role's color as text on a dark surface keeps its hue and stays legible.
+ */
+export function readableOn(rgb: number, background: number, minRatio = 4.5): number {
+  const mix = (t: number) => {
+    const part = (shift: number) => {
+      const c = (rgb >> shift) & 0xff;
+      return Math.round(c + (255 - c) * t) << shift;
+    };
+    return part(16) | part(8) | part(0);
+  };
+  for (let step = 0; step <= 20; step++) {
+    const color = mix(step / 20);
+    if (contrastRatio(color, background) >= minRatio) return color;
+  }
+  return 0xffffff;
+}

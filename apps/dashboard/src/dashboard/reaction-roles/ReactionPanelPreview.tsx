@@ -1,9 +1,32 @@
 import type { GuildRole, MenuEmoji, ReactionList } from '@spacecadet/contract';
-import { buildReactionListPanel, type RoleMenuOption } from '@spacecadet/core';
+import { buildReactionListPanel, type RoleMenuOption, readableOn } from '@spacecadet/core';
 import type { ReactNode } from 'react';
 import { emojiUrl } from '../../lib/cdn.ts';
 
 const hexOf = (color: number) => `#${color.toString(16).padStart(6, '0')}`;
+/** The embed's surface (`.discord-embed`), under a mention's wash. */
+const EMBED_SURFACE = 0x2b2d31;
+/** A mention's wash: its role's color at this opacity over the embed. */
+const WASH_ALPHA = 0.15;
+
+/** `top` at `alpha` over `bottom`, as one RGB integer. */
+function over(top: number, bottom: number, alpha: number): number {
+  let out = 0;
+  for (const shift of [16, 8, 0]) {
+    const c = Math.round(((top >> shift) & 0xff) * alpha + ((bottom >> shift) & 0xff) * (1 - alpha));
+    out |= c << shift;
+  }
+  return out;
+}
+
+/**
+ * Discord draws a colored role's mention in its color on a faint wash of it; the color is
+ * lightened as far as needed to stay readable (4.5:1) on that wash.
+ */
+function mentionStyle(color: number) {
+  const wash = over(color, EMBED_SURFACE, WASH_ALPHA);
+  return { color: hexOf(readableOn(color, wash)), backgroundColor: hexOf(wash) };
+}
 
 /** A unicode emoji as text; a custom one as its image from the CDN (its :name: if that fails). */
 export function EmojiView({ emoji }: { emoji: MenuEmoji }) {
@@ -38,10 +61,7 @@ export function PanelLine({ text, roles }: { text: string; roles: ReadonlyMap<st
         <span
           key={key}
           className="discord-mention"
-          // Discord draws a colored role's mention in its color, on a faint wash of it.
-          style={
-            role?.color ? { color: hexOf(role.color), backgroundColor: `${hexOf(role.color)}26` } : undefined
-          }
+          style={role?.color ? mentionStyle(role.color) : undefined}
         >
           @{role?.name ?? 'unknown-role'}
         </span>,
