@@ -17,9 +17,9 @@ import {
   loadPendingRoles,
 } from '../../roles/pending-roles.ts';
 import { retireOtherModeRoles } from './mode-switch.ts';
-import { buildPanelMessage } from './panel.ts';
-import { type PaletteSync, refreshPostedPanel, syncPaletteRoles } from './palette-sync.ts';
 import { paletteRoleIds } from './palette.ts';
+import { type PaletteSync, refreshPostedPanel, syncPaletteRoles } from './palette-sync.ts';
+import { buildPanelMessage } from './panel.ts';
 import { giveColorPicksBack } from './picks.ts';
 import { colorRolePlacement } from './role-placement.ts';
 import { COLOR_ROLES_FEATURE, type RoleTarget, roleTargets } from './role-targets.ts';

@@ -63,7 +63,12 @@ export async function syncPaletteRoles(
     const role = target.roleId ? live.get(target.roleId) : undefined;
     if (!role || (role.name === target.name && role.color === target.color)) continue;
     try {
-      await api.guilds.editRole(guildId, role.id, { name: target.name, color: target.color }, { reason: EDIT_REASON });
+      await api.guilds.editRole(
+        guildId,
+        role.id,
+        { name: target.name, color: target.color },
+        { reason: EDIT_REASON },
+      );
       result.edited += 1;
     } catch (error) {
       if (isDiscordError(error, DiscordCodes.MissingPermissions)) {
@@ -90,11 +95,19 @@ export async function refreshPostedPanel(
 ): Promise<boolean> {
   const { client, db } = context.deps;
   const location = await loadPanelLocation(db, context.payload.guild_id);
-  if (!location.messageId || !location.channelId || location.messageChannelId !== location.channelId) return false;
+  if (!location.messageId || !location.channelId || location.messageChannelId !== location.channelId)
+    return false;
   try {
     return await editGuildMessage(client, location.channelId, location.messageId, body);
   } catch (error) {
-    if (isDiscordError(error, DiscordCodes.UnknownChannel, DiscordCodes.MissingAccess, DiscordCodes.MissingPermissions))
+    if (
+      isDiscordError(
+        error,
+        DiscordCodes.UnknownChannel,
+        DiscordCodes.MissingAccess,
+        DiscordCodes.MissingPermissions,
+      )
+    )
       return false;
     throw error;
   }

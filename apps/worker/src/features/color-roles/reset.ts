@@ -2,9 +2,9 @@ import type { JobResult } from '@spacecadet/contract';
 import {
   deletePalette,
   forgetRemovedColorRole,
-  loadRemovedColorRoles,
   loadPalette,
   loadPanelLocation,
+  loadRemovedColorRoles,
   savePanelMessage,
   setColorRoleId,
   setShadeRoleId,
