@@ -323,7 +323,12 @@ describe('refusals name the colour and store nothing', () => {
     const redShade = red?.shades[0];
     if (!red || !orange || !orbitShade || !redShade) throw new Error('no palette');
     await expectRefused(
-      { colors: [{ ...red, shades: [] }, { ...orange, shades: [redShade] }] },
+      {
+        colors: [
+          { ...red, shades: [] },
+          { ...orange, shades: [redShade] },
+        ],
+      },
       `Color 2 ("Orange"): shade_id ${redShade.shade_id} is not a shade of this color; leave it out to add a new shade`,
     );
     await expectRefused(

@@ -138,7 +138,10 @@ export const PutPaletteBody = z
       const key = color.name.trim().toLowerCase();
       const first = colorNames.get(key);
       if (key !== '' && first !== undefined)
-        refuse(['colors', i, 'name'], `${label}: color ${first + 1} already has this name; each color needs its own`);
+        refuse(
+          ['colors', i, 'name'],
+          `${label}: color ${first + 1} already has this name; each color needs its own`,
+        );
       else colorNames.set(key, i);
       const badHex = hexProblem(color.hex);
       if (badHex) refuse(['colors', i, 'hex'], `${label}: ${badHex}`);
@@ -168,7 +171,10 @@ export const PutPaletteBody = z
         if (badShadeHex) refuse(['colors', i, 'shades', j, 'hex'], `${where}: ${badShadeHex}`);
         if (shade.shade_id !== undefined) {
           if (shadeIds.has(shade.shade_id))
-            refuse(['colors', i, 'shades', j, 'shade_id'], `${where}: shade_id ${shade.shade_id} is listed twice`);
+            refuse(
+              ['colors', i, 'shades', j, 'shade_id'],
+              `${where}: shade_id ${shade.shade_id} is listed twice`,
+            );
           shadeIds.add(shade.shade_id);
         }
       });

@@ -9,8 +9,8 @@ import {
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbTransaction } from '../client.ts';
 import { colorGroups, colorPanels, colorRemovedRoles, colorShades, colors } from '../schema/color-roles.ts';
-import { memberRolePicks } from '../schema/member-picks.ts';
 import { guildConfigs } from '../schema/guilds.ts';
+import { memberRolePicks } from '../schema/member-picks.ts';
 import { COLOR_PICK_SCOPE, forgetFeaturePicks } from './member-picks.ts';
 
 /**
@@ -191,7 +191,8 @@ export async function savePalette(
     const colorById = new Map(storedColors.map((color) => [color.id, color]));
     const shadeById = new Map(storedShades.map((shade) => [shade.id, shade]));
     for (const [index, color] of input.entries()) {
-      if (color.id !== undefined && !colorById.has(color.id)) return { kind: 'unknownColor', index, id: color.id };
+      if (color.id !== undefined && !colorById.has(color.id))
+        return { kind: 'unknownColor', index, id: color.id };
       for (const [shadeIndex, shade] of color.shades.entries()) {
         if (shade.id === undefined) continue;
         if (color.id === undefined || shadeById.get(shade.id)?.colorId !== color.id)
@@ -226,9 +227,19 @@ export async function savePalette(
         .where(and(eq(memberRolePicks.guildId, guildId), inArray(memberRolePicks.targetKey, forgotten)));
     }
     if (removedShades.length > 0)
-      await tx.delete(colorShades).where(inArray(colorShades.id, removedShades.map((shade) => shade.id)));
+      await tx.delete(colorShades).where(
+        inArray(
+          colorShades.id,
+          removedShades.map((shade) => shade.id),
+        ),
+      );
     if (removedColors.length > 0)
-      await tx.delete(colors).where(inArray(colors.id, removedColors.map((color) => color.id)));
+      await tx.delete(colors).where(
+        inArray(
+          colors.id,
+          removedColors.map((color) => color.id),
+        ),
+      );
 
     // Names are unique per guild: park the kept colours' names first so a swap of two names
     // never meets itself halfway.
@@ -255,7 +266,8 @@ export async function savePalette(
       }
       for (const [shadePosition, shade] of color.shades.entries()) {
         const shadeValues = { name: shade.name.trim(), hexCode: shade.hex, position: shadePosition };
-        if (shade.id !== undefined) await tx.update(colorShades).set(shadeValues).where(eq(colorShades.id, shade.id));
+        if (shade.id !== undefined)
+          await tx.update(colorShades).set(shadeValues).where(eq(colorShades.id, shade.id));
         else await tx.insert(colorShades).values({ ...shadeValues, colorId, guildId });
       }
     }

@@ -323,7 +323,7 @@ describe('color roles', () => {
       .queryAllByText(NO_ROLE_YET)
       .map(
         (badge) =>
-          (badge.closest('.palette-color-row')?.querySelector('.palette-name') as HTMLInputElement).value,
+          badge.closest('.palette-color-row')?.querySelector<HTMLInputElement>('.palette-name')?.value,
       );
     expect(badged).toEqual(without);
   });

@@ -120,7 +120,8 @@ function PaletteSection({
         mode={mode}
         changed={changed}
         saving={save.isPending}
-        saved={save.isSuccess}
+        // Until the palette changes again (a Generate Roles gives roles): then the note is done.
+        saved={save.isSuccess && JSON.stringify(save.data.groups) === JSON.stringify(groups)}
         error={save.isError ? colorErrorText(save.error) : null}
         onChange={(next) => {
           setEdited(next);

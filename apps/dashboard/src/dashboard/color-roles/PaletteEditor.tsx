@@ -103,6 +103,25 @@ export function PaletteEditor({
                     {badge.text}
                   </span>
                 ) : null}
+              </div>
+              <div className="palette-color-foot">
+                {mode !== 'shades' && color.shades.length > 0 ? (
+                  <ul className="shade-swatches" aria-label={`${label} shades`}>
+                    {color.shades.map((shade) => (
+                      <li key={shade.key}>
+                        <span
+                          className="swatch swatch-sm"
+                          style={{ background: shade.hex }}
+                          title={`${shade.name} ${shade.hex}`}
+                          aria-hidden="true"
+                        />
+                        <span className="sr-only">
+                          {shade.name} {shade.hex}
+                        </span>
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
                 <div className="palette-color-buttons">
                   <button
                     type="button"
@@ -139,22 +158,6 @@ export function PaletteEditor({
                   colorIndex={index}
                   onChange={(shades) => update(index, { shades })}
                 />
-              ) : color.shades.length > 0 ? (
-                <ul className="shade-swatches" aria-label={`${label} shades`}>
-                  {color.shades.map((shade) => (
-                    <li key={shade.key}>
-                      <span
-                        className="swatch swatch-sm"
-                        style={{ background: shade.hex }}
-                        title={`${shade.name} ${shade.hex}`}
-                        aria-hidden="true"
-                      />
-                      <span className="sr-only">
-                        {shade.name} {shade.hex}
-                      </span>
-                    </li>
-                  ))}
-                </ul>
               ) : null}
             </li>
           );
