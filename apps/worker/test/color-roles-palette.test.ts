@@ -1,10 +1,11 @@
 import { hexToColorInt } from '@spacecadet/core';
 import { loadPalette, type PaletteColorInput, savePalette } from '@spacecadet/db/queries/color-roles';
-import { colorRemovedRoles, guildConfigs } from '@spacecadet/db/schema';
+import { colorPanels, colorRemovedRoles, guildConfigs, memberRolePicks } from '@spacecadet/db/schema';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,
+  finalAnswer,
   guildState,
   type Harness,
   jobQueue,
@@ -13,6 +14,7 @@ import {
   SANDBOX_IDS,
   STATION,
   startHarness,
+  waitFor,
 } from './helpers.ts';
 
 /**
@@ -60,12 +62,16 @@ describe('color-roles: an edited palette through Generate Roles', () => {
 
   beforeAll(async () => {
     harness = await startHarness();
-    worker = await startWorker(harness.config());
+    // Repairs on, as in production: the bot's own deletes of removed colours must not be undone.
+    worker = await startWorker(harness.config({ REPAIR_DELAY_MS: '1000' }));
     jobs = jobQueue(harness);
   });
   afterEach(async () => {
     expect((await run('color-roles.reset')).state).toBe('completed');
     await setMode('basic');
+    // Each test posts its own panel (postStationColorPanel stores the channel afresh).
+    await harness.database.db.delete(colorPanels);
+    await harness.database.db.delete(memberRolePicks);
   });
   afterAll(async () => {
     await jobs?.close();
@@ -163,6 +169,42 @@ describe('color-roles: an edited palette through Generate Roles', () => {
       .find((color) => color.name === 'Red')
       ?.shades.find((shade) => shade.name === 'Rose');
     expect(roleById(rose?.roleId)).toMatchObject({ name: 'Rose', color: hexToColorInt('#FF007F') });
+  });
+
+  it('a member picks the renamed colour on the updated panel; the repair gives its deleted role back under the new name', async () => {
+    const messageId = await postStationColorPanel(harness);
+    const palette = await current();
+    const red = palette.find((color) => color.name === 'Red');
+    if (!red?.id) throw new Error('no Red');
+    await save(palette.map((color) => (color === red ? { ...red, name: 'Scarlet', hex: '#FF2400' } : color)));
+    expect((await run('color-roles.generate')).state).toBe('completed');
+
+    const click = await control(harness.sandbox).click({
+      guild_id: STATION,
+      channel_id: SANDBOX_IDS.channels.roles,
+      message_id: messageId,
+      user_id: nia,
+      custom_id: 'color:pick:Scarlet',
+    });
+    expect(await finalAnswer(harness.sandbox, click)).toBe('You now have the **Scarlet** color.');
+    const picked = async () =>
+      (await harness.database.db.select().from(memberRolePicks)).some(
+        (pick) => pick.userId === nia && pick.targetKey === `color:${red.id}`,
+      );
+    await waitFor('the pick recorded under the same colour', picked);
+
+    const scarletRole = (await loadPalette(harness.database.db, STATION)).find(
+      (c) => c.id === red.id,
+    )?.roleId;
+    await fetch(`${harness.sandbox.url}/_sandbox/guilds/${STATION}/roles/${scarletRole}`, {
+      method: 'DELETE',
+    });
+    const recreated = await waitFor('Scarlet recreated and on nia again', async () => {
+      const roleId = (await loadPalette(harness.database.db, STATION)).find((c) => c.id === red.id)?.roleId;
+      if (!roleId || roleId === scarletRole || !roleById(roleId)) return undefined;
+      return memberRoles(harness.sandbox, STATION, nia).includes(roleId) ? roleId : undefined;
+    });
+    expect(roleById(recreated)).toMatchObject({ name: 'Scarlet', color: hexToColorInt('#FF2400') });
   });
 
   it('reset also deletes the role of a colour removed since the last Generate Roles', async () => {
