@@ -1,6 +1,6 @@
 /** Color roles: the palette, its panel and mode. */
 import { z } from 'zod';
-import { SerialId, Text } from '../inputs.ts';
+import { SerialId, unstorableTextReason } from '../inputs.ts';
 
 export const ColorRolesMode = z.enum(['basic', 'shades']);
 export type ColorRolesMode = z.infer<typeof ColorRolesMode>;
@@ -56,20 +56,51 @@ export const ROLE_NAME_MAX_LENGTH = 100;
 const NO_COLOR_HEX = '#000000';
 const HEX = /^#?[0-9a-f]{6}$/i;
 
+/** Letters of a word in any case, as JSON Schema patterns take no flags: `[Ee][Vv]…`. */
+const anyCase = (word: string) =>
+  [...word].map((letter) => `[${letter.toUpperCase()}${letter.toLowerCase()}]`).join('');
+/** Storable text (no NUL, no unpaired surrogate) with something besides spaces. */
+const STORABLE_NOT_BLANK = String.raw`(?=[\s\S]*\S)(?:[^\u0000\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$`;
+const NOT_DISCORDS_OWN = String.raw`(?!\s*@?(?:${anyCase('everyone')}|${anyCase('here')})\s*$)`;
+/** A shade's name: what Discord takes as a role name (see `roleNameProblem`). */
+export const SHADE_NAME_PATTERN = `^${NOT_DISCORDS_OWN}${STORABLE_NOT_BLANK}`;
+/** A colour's name: a shade's rules, and not Naturals (the panel's Naturals button). */
+export const COLOR_NAME_PATTERN = String.raw`^${NOT_DISCORDS_OWN}(?!\s*${anyCase('naturals')}\s*$)${STORABLE_NOT_BLANK}`;
+/** `#RRGGBB` (the `#` may be left out), not pure black. */
+export const HEX_PATTERN = String.raw`^(?!#?0{6}$)#?[0-9A-Fa-f]{6}$`;
+
+/*
+ * The fields publish their rules (pattern, lengths) for OpenAPI; `PutPaletteBody`'s refinement
+ * checks exactly those rules, so that each refusal can name the colour by its place and name.
+ */
+const roleName = (pattern: string, description: string) =>
+  z.string().meta({ pattern, minLength: 1, maxLength: ROLE_NAME_MAX_LENGTH, description });
+const hexCode = z.string().meta({
+  pattern: HEX_PATTERN,
+  minLength: 6,
+  maxLength: 7,
+  description: '#RRGGBB, e.g. #1E88E5; not #000000, which Discord treats as no color',
+});
+
 export const ShadeInput = z.object({
   /** The stored shade this row edits (keeps its role); absent for a new shade. */
-  shade_id: SerialId.optional(),
-  name: Text,
-  hex: Text,
+  shade_id: SerialId.optional().meta({
+    description:
+      "A shade of this color in the server's palette (as GET answers it); leave it out for a new shade",
+  }),
+  name: roleName(SHADE_NAME_PATTERN, 'A role name; each shade name once in the whole palette (any case)'),
+  hex: hexCode,
 });
 export type ShadeInput = z.infer<typeof ShadeInput>;
 
 export const ColorInput = z.object({
   /** The stored colour this row edits (keeps its role and members); absent for a new colour. */
-  color_id: SerialId.optional(),
-  name: Text,
-  hex: Text,
-  shades: z.array(ShadeInput).default([]),
+  color_id: SerialId.optional().meta({
+    description: "A color of the server's palette (as GET answers it); leave it out for a new color",
+  }),
+  name: roleName(COLOR_NAME_PATTERN, 'A role name; each color name once in the palette (any case)'),
+  hex: hexCode,
+  shades: z.array(ShadeInput).default([]).meta({ maxItems: MAX_COLOR_SHADES }),
 });
 export type ColorInput = z.infer<typeof ColorInput>;
 
@@ -81,22 +112,26 @@ export function normalizeHex(hex: string): string {
 
 /** How a refusal names a colour: `Color 3 ("Teal")`, counting from 1 as the editor shows them. */
 export function paletteColorLabel(index: number, name: string): string {
-  const shown = name.trim();
-  return shown === '' ? `Color ${index + 1}` : `Color ${index + 1} ("${shown.slice(0, 40)}")`;
+  const shown = [...name.trim()].slice(0, 40).join('');
+  return shown === '' ? `Color ${index + 1}` : `Color ${index + 1} ("${shown}")`;
 }
 
 function shadeLabel(colorIndex: number, color: string, index: number, name: string): string {
-  const shown = name.trim();
-  const shade = shown === '' ? `shade ${index + 1}` : `shade ${index + 1} ("${shown.slice(0, 40)}")`;
+  const shown = [...name.trim()].slice(0, 40).join('');
+  const shade = shown === '' ? `shade ${index + 1}` : `shade ${index + 1} ("${shown}")`;
   return `${paletteColorLabel(colorIndex, color)}, ${shade}`;
 }
 
 /** Why Discord (or the panel) would refuse this colour or shade name, or null. */
 function roleNameProblem(name: string, what: 'color' | 'shade'): string | null {
+  const unstorable = unstorableTextReason(name);
+  if (unstorable) return unstorable;
   const trimmed = name.trim();
   if (trimmed === '') return 'needs a name';
-  if (trimmed.length > ROLE_NAME_MAX_LENGTH)
-    return `name is ${trimmed.length} characters; Discord allows at most ${ROLE_NAME_MAX_LENGTH} in a role name`;
+  // Counted as JSON Schema counts (code points), as the field's maxLength says.
+  const length = [...name].length;
+  if (length > ROLE_NAME_MAX_LENGTH)
+    return `name is ${length} characters; Discord allows at most ${ROLE_NAME_MAX_LENGTH} in a role name`;
   if (/^@?(everyone|here)$/i.test(trimmed)) return `cannot be named ${trimmed}: Discord keeps that name`;
   // The single Naturals button of shades mode is `color:family:naturals`: a colour of that name would collide.
   if (what === 'color' && trimmed.toLowerCase() === 'naturals')
@@ -105,7 +140,7 @@ function roleNameProblem(name: string, what: 'color' | 'shade'): string | null {
 }
 
 function hexProblem(hex: string): string | null {
-  if (!HEX.test(hex.trim())) return `${JSON.stringify(hex.slice(0, 20))} is not a hex color like #1E88E5`;
+  if (!HEX.test(hex)) return `${JSON.stringify(hex.slice(0, 20))} is not a hex color like #1E88E5`;
   if (normalizeHex(hex) === NO_COLOR_HEX)
     return '#000000 is "no color" to Discord; use a near-black such as #0A0A0A';
   return null;
