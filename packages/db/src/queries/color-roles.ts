@@ -226,6 +226,8 @@ export async function savePalette(
         .delete(memberRolePicks)
         .where(and(eq(memberRolePicks.guildId, guildId), inArray(memberRolePicks.targetKey, forgotten)));
     }
+    // The posted panel shows the old palette now: the next Generate Roles edits it.
+    await tx.update(colorPanels).set({ paletteEdited: true }).where(eq(colorPanels.guildId, guildId));
     if (removedShades.length > 0)
       await tx.delete(colorShades).where(
         inArray(
@@ -341,6 +343,8 @@ export interface ColorPanelLocation {
    * message was posted in `channelId`.
    */
   messageChannelId: string | null;
+  /** The palette was edited since the panel was posted (see `color_panels.palette_edited`). */
+  paletteEdited: boolean;
 }
 
 export async function loadPanelLocation(db: Db, guildId: string): Promise<ColorPanelLocation> {
@@ -349,6 +353,7 @@ export async function loadPanelLocation(db: Db, guildId: string): Promise<ColorP
       channelId: colorPanels.channelId,
       messageId: colorPanels.messageId,
       messageChannelId: colorPanels.messageChannelId,
+      paletteEdited: colorPanels.paletteEdited,
     })
     .from(colorPanels)
     .where(eq(colorPanels.guildId, guildId))
@@ -358,6 +363,7 @@ export async function loadPanelLocation(db: Db, guildId: string): Promise<ColorP
     channelId: panel?.channelId ?? null,
     messageId,
     messageChannelId: messageId ? (panel?.messageChannelId ?? panel?.channelId ?? null) : null,
+    paletteEdited: panel?.paletteEdited ?? false,
   };
 }
 
@@ -370,13 +376,20 @@ export async function savePanelChannel(db: Db, guildId: string, channelId: strin
     .onConflictDoUpdate({ target: colorPanels.guildId, set: values });
 }
 
-/** Records the posted panel message and the channel it lives in (both null: no panel). */
+/**
+ * Records the posted panel message and the channel it lives in (both null: no panel). The
+ * message shows the palette as it is now, so it is no longer behind an edit.
+ */
 export async function savePanelMessage(
   db: Db,
   guildId: string,
   message: { id: string; channelId: string } | null,
 ): Promise<void> {
-  const set = { messageId: message?.id ?? null, messageChannelId: message?.channelId ?? null };
+  const set = {
+    messageId: message?.id ?? null,
+    messageChannelId: message?.channelId ?? null,
+    paletteEdited: false,
+  };
   await db
     .insert(colorPanels)
     .values({ guildId, ...set })

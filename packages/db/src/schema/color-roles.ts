@@ -78,6 +78,11 @@ export const colorPanels = pgTable('color_panels', {
   channelId: text('channel_id'),
   messageId: text('message_id'),
   messageChannelId: text('message_channel_id'),
+  /**
+   * The palette was edited since the panel was last posted: the next Generate Roles edits the
+   * posted panel to match (a mode switch alone leaves that to Post / Update Panel).
+   */
+  paletteEdited: boolean('palette_edited').notNull().default(false),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

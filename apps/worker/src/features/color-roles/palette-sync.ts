@@ -2,6 +2,7 @@ import {
   forgetRemovedColorRole,
   loadPanelLocation,
   loadRemovedColorRoles,
+  savePanelMessage,
 } from '@spacecadet/db/queries/color-roles';
 import type { APIRole } from 'discord.js';
 import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts';
@@ -84,21 +85,25 @@ export async function syncPaletteRoles(
 }
 
 /**
- * After Generate Roles changed the palette's roles, the posted panel is edited in place so its
- * buttons show the palette as it is now (a renamed colour's button would no longer match).
- * Only where it is: a panel waiting to move to another channel, or gone, waits for Post /
- * Update Panel. Returns whether it was updated.
+ * After Generate Roles brought the roles in line with an edited palette, the posted panel is
+ * edited in place so its buttons show the palette as it is now (a renamed colour's old button
+ * would find no colour). Only when the palette was edited since the panel was posted (a mode
+ * switch alone is left to Post / Update Panel, as before) and only where the panel is: one
+ * waiting to move to another channel, or gone, waits for Post / Update Panel (or the repair).
+ * Returns whether it was updated.
  */
 export async function refreshPostedPanel(
   context: JobContext,
   body: Parameters<typeof editGuildMessage>[3],
 ): Promise<boolean> {
   const { client, db } = context.deps;
-  const location = await loadPanelLocation(db, context.payload.guild_id);
-  if (!location.messageId || !location.channelId || location.messageChannelId !== location.channelId)
+  const guildId = context.payload.guild_id;
+  const location = await loadPanelLocation(db, guildId);
+  const { messageId, channelId } = location;
+  if (!location.paletteEdited || !messageId || !channelId || location.messageChannelId !== channelId)
     return false;
   try {
-    return await editGuildMessage(client, location.channelId, location.messageId, body);
+    if (!(await editGuildMessage(client, channelId, messageId, body))) return false;
   } catch (error) {
     if (
       isDiscordError(
@@ -111,4 +116,6 @@ export async function refreshPostedPanel(
       return false;
     throw error;
   }
+  await savePanelMessage(db, guildId, { id: messageId, channelId });
+  return true;
 }
