@@ -67,7 +67,7 @@ export const SHADE_NAME_PATTERN = `^${NOT_DISCORDS_OWN}${STORABLE_NOT_BLANK}`;
 /** A colour's name: a shade's rules, and not Naturals (the panel's Naturals button). */
 export const COLOR_NAME_PATTERN = String.raw`^${NOT_DISCORDS_OWN}(?!\s*${anyCase('naturals')}\s*$)${STORABLE_NOT_BLANK}`;
 /** `#RRGGBB` (the `#` may be left out), not pure black. */
-export const HEX_PATTERN = String.raw`^(?!#?0{6}$)#?[0-9A-Fa-f]{6}$`;
+export const HEX_PATTERN = '^(?!#?0{6}$)#?[0-9A-Fa-f]{6}$';
 
 /*
  * The fields publish their rules (pattern, lengths) for OpenAPI; `PutPaletteBody`'s refinement
