@@ -31,10 +31,10 @@ const ROLE_REASON = 'Space Cadet: color roles';
  * `color-roles.generate`: seeds the default palette if the guild has none, brings Discord in
  * line with the admin's edits (deletes removed colours' roles, renames and recolors edited ones
  * in place: `syncPaletteRoles`), then makes sure every colour (basic) or shade (shades mode) has
- * a Discord role. A posted panel is edited in place to show the palette as it is now. Each new role id is written
- * to Postgres right after Discord creates it, so a retry after a crash resumes. After a switch
- * of mode it then retires the other mode's roles, moving their members to the closest new role
- * (`retireOtherModeRoles`).
+ * a Discord role. Each new role id is written to Postgres right after Discord creates it, so a
+ * retry after a crash resumes. After a switch of mode it then retires the other mode's roles,
+ * moving their members to the closest new role (`retireOtherModeRoles`). Last, a posted panel
+ * behind a palette edit is edited in place to show the palette as it is now.
  */
 export async function generateColorRoles(context: JobContext): Promise<JobResult> {
   const { db, client } = context.deps;
