@@ -95,6 +95,28 @@ describe('editing the color palette', () => {
     expect(postedButtons()).toContain('Teal');
     expect(postedButtons()).not.toContain('Orange');
     await screenshot(page, 'color-palette-1280');
+
+    // A member picks the new colour on the updated panel in the sandbox chat view.
+    const chat = await stack.browser.newPage();
+    await chat.goto(
+      `${stack.sandbox.url}/chat?guild=${guilds.station}&user=${users.mo}&channel=${channels.roles}`,
+    );
+    await chat.locator('[data-testid="component-button"]', { hasText: 'Teal' }).first().click();
+    const teal = roleNamed('Teal');
+    await expect
+      .poll(
+        () =>
+          station()
+            ?.members.find((m) => m.user_id === users.mo)
+            ?.roles.includes(teal?.id ?? ''),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toBe(true);
+    await chat.getByText(/You now have the/).waitFor({ timeout: 10_000 });
+    await screenshot(chat, 'color-palette-chat', false);
+    await chat.close();
   });
 
   it('stays usable at 390 px: every field and button of a color row inside the card', async () => {
