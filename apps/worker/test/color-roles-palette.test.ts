@@ -1,6 +1,7 @@
 import { hexToColorInt } from '@spacecadet/core';
 import { loadPalette, type PaletteColorInput, savePalette } from '@spacecadet/db/queries/color-roles';
-import { colorPanels, colorRemovedRoles, guildConfigs, memberRolePicks } from '@spacecadet/db/schema';
+import { colorPanels, colorRemovedRoles, colors, guildConfigs, memberRolePicks } from '@spacecadet/db/schema';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
@@ -207,6 +208,40 @@ describe('color-roles: an edited palette through Generate Roles', () => {
       return memberRoles(harness.sandbox, STATION, nia).includes(roleId) ? roleId : undefined;
     });
     expect(roleById(recreated)).toMatchObject({ name: 'Scarlet', color: hexToColorInt('#FF2400') });
+  });
+
+  it('a role above the bot is neither renamed nor deleted: the admin is told, and the removal waits', async () => {
+    expect((await run('color-roles.generate')).state).toBe('completed');
+    const { stationModerators } = SANDBOX_IDS.roles;
+    const moderators = roleById(stationModerators)?.name;
+    // Red's role sits above the bot's (as if an admin dragged it up): here, the fixture's Moderators.
+    const red = (await loadPalette(harness.database.db, STATION)).find((color) => color.name === 'Red');
+    if (!red) throw new Error('no Red');
+    await harness.database.db.update(colors).set({ roleId: stationModerators }).where(eq(colors.id, red.id));
+
+    const palette = await current();
+    await save(palette.map((color) => (color.id === red.id ? { ...color, name: 'Scarlet' } : color)));
+    const renamed = await run('color-roles.generate');
+    expect(renamed.state, renamed.error).toBe('completed');
+    expect(renamed.result).toMatchObject({
+      warnings: expect.arrayContaining([
+        `I could not rename or recolor the role "${moderators}" to "Scarlet": my role must be above it in Server Settings → Roles.`,
+      ]),
+    });
+    expect(roleById(stationModerators)?.name).toBe(moderators);
+
+    await save((await current()).filter((color) => color.id !== red.id));
+    const removed = await run('color-roles.generate');
+    expect(removed.result).toMatchObject({
+      warnings: expect.arrayContaining([
+        `I could not delete the role "Scarlet" of a removed color: my role must be above it. Delete it by hand.`,
+      ]),
+    });
+    expect(roleById(stationModerators)).toBeDefined();
+    // Still recorded, so the next run tries again; forgotten here so the reset leaves the fixture be.
+    const waiting = await harness.database.db.select().from(colorRemovedRoles);
+    expect(waiting.map((row) => row.roleId)).toEqual([stationModerators]);
+    await harness.database.db.delete(colorRemovedRoles);
   });
 
   it('reset also deletes the role of a colour removed since the last Generate Roles', async () => {
