@@ -51,7 +51,8 @@ describe('group routes authorize on the group guild', () => {
   it('PUT /api/color-groups/expand', async () => {
     const [station] = await h.database.db
       .insert(colorGroups)
-      .values({ guildId: GUILDS.station, name: 'Rainbow' })
+      // Not Rainbow: the matrix above saved a palette for Station, which made that group.
+      .values({ guildId: GUILDS.station, name: 'Probe' })
       .returning();
     const [orbit] = await h.database.db
       .insert(colorGroups)

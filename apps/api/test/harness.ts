@@ -5,10 +5,14 @@ import {
   botGuilds,
   colorGroups,
   colorPanels,
+  colorRemovedRoles,
+  colorShades,
+  colors,
   guildConfigs,
   levelingBoosts,
   levelingRoles,
   levelingSettings,
+  memberRolePicks,
   personalityConfigs,
   personalityQuestions,
   roleMenus,
@@ -139,6 +143,18 @@ export async function storedState(h: Harness): Promise<string> {
       db.select().from(roleMenus).where(eq(roleMenus.guildId, guild)).orderBy(roleMenus.id),
       db.select().from(colorPanels).where(eq(colorPanels.guildId, guild)),
       db.select().from(colorGroups).where(eq(colorGroups.guildId, guild)),
+      db.select().from(colors).where(eq(colors.guildId, guild)).orderBy(colors.id),
+      db.select().from(colorShades).where(eq(colorShades.guildId, guild)).orderBy(colorShades.id),
+      db
+        .select()
+        .from(colorRemovedRoles)
+        .where(eq(colorRemovedRoles.guildId, guild))
+        .orderBy(colorRemovedRoles.roleId),
+      db
+        .select()
+        .from(memberRolePicks)
+        .where(eq(memberRolePicks.guildId, guild))
+        .orderBy(memberRolePicks.userId, memberRolePicks.targetKey),
       db.select().from(levelingSettings).where(eq(levelingSettings.guildId, guild)),
       db.select().from(levelingRoles).where(eq(levelingRoles.guildId, guild)).orderBy(levelingRoles.id),
       db.select().from(levelingBoosts).where(eq(levelingBoosts.guildId, guild)).orderBy(levelingBoosts.id),

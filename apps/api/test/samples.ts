@@ -11,6 +11,9 @@ export const SAMPLE_BODIES: { [N in RouteName]?: RouteBody<N> } = {
     personality_roles: [],
   },
   setColorRolesChannel: { channel_id: CHANNELS.roles },
+  putColorPalette: {
+    colors: [{ name: 'Teal', hex: '#008080', shades: [{ name: 'Deep Teal', hex: '#005F5F' }] }],
+  },
   setReactionListChannel: { list: 'color_roles', channel_id: CHANNELS.roles },
   expandColorGroup: { group_id: 1, is_expanded: true },
   initPersonalityRoles: { channel_id: CHANNELS.roles },

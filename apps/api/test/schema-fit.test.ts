@@ -53,6 +53,38 @@ function withRowEmojis(body: unknown): unknown {
   return Object.fromEntries(lists);
 }
 
+/**
+ * Palette saves: each color name once, each shade name once (any case), and ids that name the
+ * palette's rows as they are now, as the fields' descriptions say; JSON Schema cannot state
+ * either. The first colour and shade keep the boundary values; the others get names of their
+ * own, and every row is a new one (the palette changes with each save, so no id stays real).
+ * Shades lie deeper than the generator fills objects, so each gets a name and hex.
+ */
+function withPaletteNames(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || !('colors' in body) || !Array.isArray(body.colors))
+    return body;
+  const row = (value: unknown, name: string | null, idKey: string) => {
+    if (typeof value !== 'object' || value === null) return value;
+    const { [idKey]: _id, ...rest } = value as Record<string, unknown>;
+    return name === null ? rest : { ...rest, name };
+  };
+  return {
+    ...body,
+    colors: body.colors.map((color: unknown, i: number) => {
+      const renamed = row(color, i === 0 ? null : `Color ${i}`, 'color_id');
+      if (typeof renamed !== 'object' || renamed === null || !('shades' in renamed)) return renamed;
+      const shades = Array.isArray(renamed.shades)
+        ? renamed.shades.map((shade: unknown, j: number) => {
+            const named = row(shade, i === 0 && j === 0 ? null : `Shade ${i}-${j}`, 'shade_id');
+            // Shades sit deeper than the generator fills objects: complete them.
+            return { name: `Shade ${i}-${j}`, hex: '#123456', ...(named as object) };
+          })
+        : renamed.shades;
+      return { ...renamed, shades };
+    }),
+  };
+}
+
 /** Values for fields that must name something of the guild (or a row the test created). */
 const REAL_IDS: Record<string, unknown> = {
   guildId: GUILDS.station,
@@ -243,7 +275,12 @@ function attempts(name: RouteName): Attempt[] {
   if (!body) return out;
   return values(body, '').map((value) => ({
     url: out[0]?.url ?? url(typicalPath, typicalQuery),
-    body: name === 'putReactionRoles' ? withRowEmojis(value) : value,
+    body:
+      name === 'putReactionRoles'
+        ? withRowEmojis(value)
+        : name === 'putColorPalette'
+          ? withPaletteNames(value)
+          : value,
   }));
 }
 

@@ -6,6 +6,7 @@ const palette: StoredColor[] = [
   {
     id: 1,
     groupId: 1,
+    position: 1,
     name: 'Red',
     hex: '#E53935',
     roleId: '10',
@@ -15,10 +16,11 @@ const palette: StoredColor[] = [
       { id: 13, name: 'Dark Red', hex: '#8B0000', roleId: null },
     ],
   },
-  { id: 2, groupId: 1, name: 'Teal', hex: '#008080', roleId: '20', shades: [] },
+  { id: 2, groupId: 1, position: 2, name: 'Teal', hex: '#008080', roleId: '20', shades: [] },
   {
     id: 3,
     groupId: 1,
+    position: 3,
     name: 'Blue',
     hex: '#1E88E5',
     roleId: null,

@@ -9,6 +9,7 @@ const palette: StoredColor[] = [
   {
     id: 1,
     groupId: 1,
+    position: 1,
     name: 'Red',
     hex: '#E53935',
     roleId: '10',
@@ -17,7 +18,7 @@ const palette: StoredColor[] = [
       { id: 12, name: 'Dark Red', hex: '#8B0000', roleId: '12' },
     ],
   },
-  { id: 2, groupId: 1, name: 'Teal', hex: '#008080', roleId: null, shades: [] },
+  { id: 2, groupId: 1, position: 2, name: 'Teal', hex: '#008080', roleId: null, shades: [] },
 ];
 
 const role = (id: string, name: string, color: number, managed = false): APIRole =>

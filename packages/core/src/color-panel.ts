@@ -15,7 +15,7 @@ import {
   type DiscordEmbed,
   truncateForDiscord,
 } from './discord-components.ts';
-import { NATURAL_NAMES, RAINBOW_ORDER } from './palette.ts';
+import { isNaturalColorName } from './palette.ts';
 
 export interface PanelShade {
   name: string;
@@ -68,37 +68,22 @@ export const NATURALS_HEX = '#A1887F';
 const REMOVE_COLOR_HEX = '#4E5058';
 const COLOR_PANEL_ACCENT = 0xff69b4;
 
-// "Indigo" or "Violet" alone take the Indigo/Violet slot, so a hand-made palette sorts too.
-const rainbowRank = new Map<string, number>(RAINBOW_ORDER.map((name, i) => [name.toLowerCase(), i]));
-rainbowRank.set('indigo', RAINBOW_ORDER.indexOf('Indigo/Violet'));
-rainbowRank.set('violet', RAINBOW_ORDER.indexOf('Indigo/Violet'));
-const naturalRank = new Map<string, number>(NATURAL_NAMES.map((name, i) => [name.toLowerCase(), i]));
-
 function normalizedName(name: string): string {
   return name.trim().toLowerCase();
 }
 
-/** Orders colours for the panel: rainbow order, then naturals, then the rest as given. */
-function orderPanelColors<T extends { name: string }>(
-  colors: readonly T[],
-): { rainbow: T[]; naturals: T[]; others: T[] } {
+/**
+ * The colours to show, in the admin's order (the palette's stored order): blank names and a
+ * name seen before (any case) are skipped.
+ */
+function panelColorsInOrder<T extends { name: string }>(colors: readonly T[]): T[] {
   const seen = new Set<string>();
-  const rainbow: T[] = [];
-  const naturals: T[] = [];
-  const others: T[] = [];
-  for (const color of colors) {
+  return colors.filter((color) => {
     const name = normalizedName(color.name);
-    if (name === '' || seen.has(name)) continue;
+    if (name === '' || seen.has(name)) return false;
     seen.add(name);
-    if (rainbowRank.has(name)) rainbow.push(color);
-    else if (naturalRank.has(name)) naturals.push(color);
-    else others.push(color);
-  }
-  const by = (rank: Map<string, number>) => (a: T, b: T) =>
-    (rank.get(normalizedName(a.name)) ?? 0) - (rank.get(normalizedName(b.name)) ?? 0);
-  rainbow.sort(by(rainbowRank));
-  naturals.sort(by(naturalRank));
-  return { rainbow, naturals, others };
+    return true;
+  });
 }
 
 function colorButton(color: PanelColor, mode: ColorRolesMode): ColorPanelButton {
@@ -115,11 +100,19 @@ function colorButton(color: PanelColor, mode: ColorRolesMode): ColorPanelButton 
   };
 }
 
+/**
+ * The panel of a palette: one button per colour in the palette's order (the admin orders it;
+ * the default palette is seeded rainbow first, then naturals). In shades mode the natural
+ * tones (Black, Brown, White, Silver, Gold) share one Naturals button, where the first of them
+ * stands.
+ */
 export function buildColorPanel(colors: readonly PanelColor[], mode: ColorRolesMode): ColorPanel {
-  const { rainbow, naturals, others } = orderPanelColors(colors);
-  const buttons: ColorPanelButton[] = rainbow.map((color) => colorButton(color, mode));
-  if (mode === 'shades') {
-    if (naturals.length > 0) {
+  const buttons: ColorPanelButton[] = [];
+  let naturalsShown = false;
+  for (const color of panelColorsInOrder(colors)) {
+    if (mode === 'shades' && isNaturalColorName(color.name)) {
+      if (naturalsShown) continue;
+      naturalsShown = true;
       buttons.push({
         key: 'naturals',
         label: NATURALS_LABEL,
@@ -128,11 +121,10 @@ export function buildColorPanel(colors: readonly PanelColor[], mode: ColorRolesM
         customId: NATURALS_CUSTOM_ID,
         kind: 'naturals',
       });
+    } else {
+      buttons.push(colorButton(color, mode));
     }
-  } else {
-    buttons.push(...naturals.map((color) => colorButton(color, mode)));
   }
-  buttons.push(...others.map((color) => colorButton(color, mode)));
 
   const shown = buttons.slice(0, COLOR_PANEL_MAX_COLORS);
   const rows = chunk(shown, COLOR_PANEL_PREVIEW_ROW_SIZE);
@@ -250,10 +242,10 @@ export function buildShadePicker(color: PanelColor): ShadePicker {
 
 /**
  * The ephemeral picker behind the single Naturals button: every natural family's shades
- * (or the family itself when it has none), in natural order.
+ * (or the family itself when it has none), in the palette's order.
  */
 export function buildNaturalsPicker(colors: readonly PanelColor[]): ShadePicker {
-  const { naturals } = orderPanelColors(colors);
+  const naturals = panelColorsInOrder(colors).filter((color) => isNaturalColorName(color.name));
   const shades = naturals.flatMap((color) =>
     color.shades && color.shades.length > 0 ? color.shades : [color],
   );

@@ -14,6 +14,7 @@ const EXPECTED_TABLES = [
   'bot_guilds',
   'color_groups',
   'color_panels',
+  'color_removed_roles',
   'color_shades',
   'colors',
   'deployment',

@@ -1,9 +1,19 @@
-import { type ColorGroup, colorWarningsKey, MESSAGES, routes } from '@spacecadet/contract';
+import {
+  type ColorGroup,
+  type ColorRolesState,
+  colorWarningsKey,
+  MESSAGES,
+  normalizeHex,
+  PALETTE_MESSAGES,
+  paletteColorLabel,
+  routes,
+} from '@spacecadet/contract';
 import { colorGroups, colorPanels, colorShades, colors, type Db } from '@spacecadet/db';
 import {
   loadColorGroups,
   loadColorRolesMode,
   loadPanelLocation,
+  savePalette,
   savePanelChannel,
 } from '@spacecadet/db/queries/color-roles';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -46,6 +56,8 @@ async function readPalette(db: Db, guildId: string): Promise<ColorGroup[]> {
     group_name: group.name,
     is_expanded: group.isExpanded,
     colors: group.colors.map((color) => ({
+      color_id: color.id,
+      position: color.position,
       role_id: color.roleId,
       color_name: color.name,
       hex_code: color.hex,
@@ -71,25 +83,54 @@ async function readWarnings(redis: Redis, guildId: string): Promise<string[]> {
   }
 }
 
+/** What the color roles screen shows: palette, panel channel and message, mode, warnings. */
+async function readState(db: Db, redis: Redis, guildId: string): Promise<ColorRolesState> {
+  const [groups, panel, warnings, mode] = await Promise.all([
+    readPalette(db, guildId),
+    loadPanelLocation(db, guildId),
+    readWarnings(redis, guildId),
+    loadColorRolesMode(db, guildId),
+  ]);
+  return { groups, channel_id: panel.channelId, mode, message_id: panel.messageId, warnings };
+}
+
 /** The color roles screen: palette, panel channel, and the generate / post / reset jobs. */
 export function registerColorRoleRoutes(app: FastifyInstance): void {
   const { db, queue, redis } = app.services;
 
   defineRoute(app, routes.getColorRoles, async ({ params }) =>
+    withColorTables(() => readState(db, redis, params.guildId)),
+  );
+
+  // The body is checked by the contract (names, hex, counts); the ids against this guild's
+  // palette here, in the save's transaction. Discord follows on the next Generate Roles.
+  defineRoute(app, routes.putColorPalette, async ({ params, body }) =>
     withColorTables(async () => {
-      const [groups, panel, warnings, mode] = await Promise.all([
-        readPalette(db, params.guildId),
-        loadPanelLocation(db, params.guildId),
-        readWarnings(redis, params.guildId),
-        loadColorRolesMode(db, params.guildId),
-      ]);
-      return {
-        groups,
-        channel_id: panel.channelId,
-        mode,
-        message_id: panel.messageId,
-        warnings,
-      };
+      const refused = await savePalette(
+        db,
+        params.guildId,
+        body.colors.map((color) => ({
+          id: color.color_id,
+          name: color.name,
+          hex: normalizeHex(color.hex),
+          shades: color.shades.map((shade) => ({
+            id: shade.shade_id,
+            name: shade.name,
+            hex: normalizeHex(shade.hex),
+          })),
+        })),
+      );
+      if (refused) {
+        const color = body.colors[refused.index];
+        const label = paletteColorLabel(refused.index, color?.name ?? '');
+        throw new ApiError(
+          'invalid_input',
+          refused.kind === 'unknownColor'
+            ? PALETTE_MESSAGES.unknownColor(label, refused.id)
+            : PALETTE_MESSAGES.unknownShade(label, refused.id),
+        );
+      }
+      return readState(db, redis, params.guildId);
     }),
   );
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ChannelBody, GuildParams, Snowflake } from '../common.ts';
 import { accepted, ok, route } from '../routes/define.ts';
-import { ColorRolesState, ExpandGroupBody } from './schemas.ts';
+import { ColorRolesState, ExpandGroupBody, PutPaletteBody } from './schemas.ts';
 
 export const colorRoleRoutes = {
   getColorRoles: route({
@@ -27,6 +27,18 @@ export const colorRoleRoutes = {
     channelUses: { channel_id: 'color_panel' },
     errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: ok(z.object({ channel_id: Snowflake })),
+  }),
+  putColorPalette: route({
+    method: 'PUT',
+    path: '/api/guilds/:guildId/color-roles/palette',
+    auth: 'guild',
+    tag: 'color-roles',
+    summary:
+      'Replace the palette (add, rename, recolor, remove, reorder colors and shades); Generate Roles then brings Discord in line',
+    params: GuildParams,
+    body: PutPaletteBody,
+    errors: [400, 401, 403, 413, 415, 429, 501, 502, 503],
+    responses: ok(ColorRolesState),
   }),
   generateColorRoles: route({
     method: 'POST',

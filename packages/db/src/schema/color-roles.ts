@@ -1,4 +1,14 @@
-import { boolean, index, integer, pgTable, serial, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  unique,
+} from 'drizzle-orm/pg-core';
 
 /** Palette groups shown on the Color Roles screen (e.g. Rainbow, Naturals). */
 export const colorGroups = pgTable(
@@ -68,8 +78,30 @@ export const colorPanels = pgTable('color_panels', {
   channelId: text('channel_id'),
   messageId: text('message_id'),
   messageChannelId: text('message_channel_id'),
+  /**
+   * The palette was edited since the panel was last posted: the next Generate Roles edits the
+   * posted panel to match (a mode switch alone leaves that to Post / Update Panel).
+   */
+  paletteEdited: boolean('palette_edited').notNull().default(false),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Discord roles of colours and shades an admin removed from the palette: the next Generate
+ * Roles (or a reset) deletes them, then the row. Written in the palette save's transaction, so
+ * no removed colour leaves its role behind unnoticed.
+ */
+export const colorRemovedRoles = pgTable(
+  'color_removed_roles',
+  {
+    guildId: text('guild_id').notNull(),
+    roleId: text('role_id').notNull(),
+    /** The colour or shade name, for the job's summary. */
+    name: text('name').notNull(),
+    removedAt: timestamp('removed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.guildId, t.roleId] })],
+);
 
 export type ColorGroupRow = typeof colorGroups.$inferSelect;
 export type ColorRow = typeof colors.$inferSelect;

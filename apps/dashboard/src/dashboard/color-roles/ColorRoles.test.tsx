@@ -1,4 +1,10 @@
-import { type ColorGroup, ColorRolesMode, MESSAGES } from '@spacecadet/contract';
+import {
+  type ColorGroup,
+  ColorRolesMode,
+  type ColorRolesState,
+  MESSAGES,
+  type PutPaletteBody,
+} from '@spacecadet/contract';
 import { buildColorPanel } from '@spacecadet/core';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
@@ -12,12 +18,18 @@ import {
   COLOR_RESET_CONFIRM,
   colorErrorText,
   NO_ROLE_YET,
+  PALETTE_FULL,
   paletteRoleBadge,
   panelColorsOf,
+  removeColorConfirm,
 } from './color-roles-model.ts';
 
 const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
+let colorIds = 0;
+/** A stored colour; ids and positions count up in the order the fixture makes them. */
 const color = (name: string, hex: string, shades: string[] = []) => ({
+  color_id: ++colorIds,
+  position: colorIds,
   role_id: null,
   color_name: name,
   hex_code: hex,
@@ -46,12 +58,45 @@ interface Options {
   colorStatus?: number;
   warnings?: string[];
   botAbsent?: boolean;
+  /** The PUT palette's 400 message (else it saves and answers the saved palette). */
+  paletteRefusal?: string;
+}
+
+/** What the API answers a palette save with: the palette as sent, ids given to new rows. */
+function savedState(body: PutPaletteBody, mode: ColorRolesMode = 'basic'): ColorRolesState {
+  let id = 100;
+  return {
+    groups: [
+      {
+        group_id: 1,
+        group_name: 'Rainbow',
+        is_expanded: true,
+        colors: body.colors.map((c, position) => ({
+          color_id: c.color_id ?? ++id,
+          position,
+          role_id: null,
+          color_name: c.name.trim(),
+          hex_code: `#${c.hex.replace('#', '').toUpperCase()}`,
+          shades: c.shades.map((shade) => ({
+            shade_id: shade.shade_id ?? ++id,
+            shade_name: shade.name.trim(),
+            hex_code: shade.hex.toUpperCase(),
+            role_id: null,
+          })),
+        })),
+      },
+    ],
+    channel_id: null,
+    mode,
+    message_id: null,
+    warnings: [],
+  };
 }
 
 function colorApi(options: Options = {}) {
   let colorLoads = 0;
   let jobPolls = 0;
-  const api = fakeApi(({ method, path }) => {
+  const api = fakeApi(({ method, path, body }) => {
     const key = `${method} ${path}`;
     if (key === 'GET /api/discord/me/guilds') return { status: 200, body: [STATION, QUIET] };
     if (path.startsWith('/api/bot/in-guild/'))
@@ -70,6 +115,11 @@ function colorApi(options: Options = {}) {
           ...(options.warnings ? { warnings: options.warnings } : {}),
         },
       };
+    }
+    if (key === `PUT ${base}/color-roles/palette`) {
+      if (options.paletteRefusal)
+        return { status: 400, body: { error: 'invalid_input', message: options.paletteRefusal } };
+      return { status: 200, body: savedState(body as PutPaletteBody, options.mode) };
     }
     if (key === `GET ${base}/channels`) return { status: 200, body: { channels: options.channels ?? [] } };
     if (key === `GET ${base}/config`)
@@ -106,6 +156,12 @@ function colorApi(options: Options = {}) {
 const GOLD_WARNING =
   'I can\'t give members the role "Gold": my role must be above it in Server Settings → Roles.';
 
+/** The colour names in the palette editor, top to bottom. */
+const paletteNames = () =>
+  within(screen.getByRole('region', { name: 'Palette' }))
+    .getAllByRole('textbox', { name: /^Color \d+ name$/ })
+    .map((input) => (input as HTMLInputElement).value);
+
 const open = (guild = STATION.id) => renderAt(`/dashboard/color-roles?guild=${guild}`, routes);
 
 afterEach(() => {
@@ -120,7 +176,7 @@ describe('color roles', () => {
     open();
     // The first render also loads the lazy color-roles chunk.
     await screen.findByText('No colors configured yet');
-    screen.getByText('No colors found for this server');
+    screen.getByText(/^No colors found for this server/);
     screen.getByText(BLACK_TIP);
     screen.getByText(MESSAGES.selectChannelFirst);
     expect(screen.getByRole('button', { name: 'Post / Update Panel' })).toHaveProperty('disabled', true);
@@ -141,18 +197,18 @@ describe('color roles', () => {
     expect(shown).toEqual(buttons.map((b) => [b.emoji, b.label]));
     expect(items.map((item) => item.textContent)).toEqual(
       mode === 'basic'
-        ? ['🟥Red', '🟦Blue', '⬛Black', '🟫Brown', '🟩Mint', '✖️Remove color']
-        : ['🟥Red', '🟦Blue', '🟫Naturals', '🟩Mint', '✖️Remove color'],
+        ? ['🟦Blue', '🟥Red', '🟫Brown', '⬛Black', '🟩Mint', '✖️Remove color']
+        : ['🟦Blue', '🟥Red', '🟫Naturals', '🟩Mint', '✖️Remove color'],
     );
   });
 
-  it('lists the palette with disabled Expanded boxes, counts and shade swatches', async () => {
+  it('lists the palette in its order, with the count and shade swatches', async () => {
     signInAda();
     colorApi();
     open();
-    const naturals = await screen.findByRole('region', { name: 'Naturals' });
-    within(naturals).getByText('3 colors');
-    expect(within(naturals).getByRole('checkbox', { name: /Expanded/ })).toHaveProperty('disabled', true);
+    const palette = await screen.findByRole('region', { name: 'Palette' });
+    within(palette).getByText('5 of 24 colors');
+    expect(paletteNames()).toEqual(['Blue', 'Red', 'Brown', 'Black', 'Mint']);
     screen.getByRole('list', { name: 'Red shades' });
   });
 
@@ -265,8 +321,160 @@ describe('color roles', () => {
     const palette = await screen.findByRole('region', { name: 'Palette' });
     const badged = within(palette)
       .queryAllByText(NO_ROLE_YET)
-      .map((badge) => badge.closest('.palette-color-name')?.firstChild?.textContent);
+      .map(
+        (badge) =>
+          badge.closest('.palette-color-row')?.querySelector<HTMLInputElement>('.palette-name')?.value,
+      );
     expect(badged).toEqual(without);
+  });
+});
+
+describe('editing the palette', () => {
+  const palette = () => screen.getByRole('region', { name: 'Palette' });
+  const previewLabels = () =>
+    within(screen.getByRole('region', { name: 'Panel buttons' }))
+      .getAllByRole('listitem')
+      .map((item) => item.querySelector('.discord-button-label')?.textContent);
+  const type = (name: string | RegExp, value: string) =>
+    fireEvent.change(within(palette()).getByRole('textbox', { name }), { target: { value } });
+  const paletteSaves = (api: ReturnType<typeof colorApi>) =>
+    api.calls.filter((c) => c.method === 'PUT' && c.path.endsWith('/color-roles/palette'));
+
+  it('renames, recolors, adds, removes (asked first) and reorders; the preview follows; Save sends it all', async () => {
+    signInAda();
+    const api = colorApi();
+    const confirm = vi.fn(() => true);
+    vi.stubGlobal('confirm', confirm);
+    open();
+    await screen.findByRole('region', { name: 'Palette' });
+    const save = within(palette()).getByRole('button', { name: 'Save palette' });
+    expect(save).toHaveProperty('disabled', true);
+
+    type('Color 2 name', 'Scarlet');
+    type('Color 2 hex', '#ff2400');
+    expect(previewLabels()).toContain('Scarlet');
+    expect(previewLabels()).not.toContain('Red');
+    fireEvent.click(within(palette()).getByRole('button', { name: 'Remove Brown' }));
+    expect(confirm).toHaveBeenCalledWith('Remove Brown?');
+    fireEvent.click(within(palette()).getByRole('button', { name: 'Move Mint up' }));
+    fireEvent.click(within(palette()).getByRole('button', { name: 'Add color' }));
+    type('Color 5 name', 'Teal');
+    fireEvent.change(within(palette()).getByLabelText('Color 5 color'), { target: { value: '#008080' } });
+    expect(paletteNames()).toEqual(['Blue', 'Scarlet', 'Mint', 'Black', 'Teal']);
+    expect(previewLabels()).toEqual(['Blue', 'Scarlet', 'Mint', 'Black', 'Teal', 'Remove color']);
+    within(palette()).getByText('Unsaved changes');
+
+    fireEvent.click(save);
+    await within(palette()).findByRole('status');
+    const [ids] = [PALETTE.flatMap((group) => group.colors).map((c) => c.color_id)];
+    expect(paletteSaves(api).map((call) => call.body)).toEqual([
+      {
+        colors: [
+          {
+            color_id: ids[0],
+            name: 'Blue',
+            hex: '#1E88E5',
+            shades: [{ shade_id: 1, name: 'Sky', hex: '#1E88E5' }],
+          },
+          {
+            color_id: ids[1],
+            name: 'Scarlet',
+            hex: '#ff2400',
+            shades: [
+              { shade_id: 1, name: 'Crimson', hex: '#E53935' },
+              { shade_id: 2, name: 'Dark Red', hex: '#E53935' },
+            ],
+          },
+          { color_id: ids[4], name: 'Mint', hex: '#98FF98', shades: [] },
+          {
+            color_id: ids[3],
+            name: 'Black',
+            hex: '#0A0A0A',
+            shades: [{ shade_id: 1, name: 'Onyx', hex: '#0A0A0A' }],
+          },
+          { name: 'Teal', hex: '#008080', shades: [] },
+        ],
+      },
+    ]);
+    // The answer is the page's state now: nothing unsaved, the saved hex as stored.
+    expect(within(palette()).getByRole('button', { name: 'Save palette' })).toHaveProperty('disabled', true);
+    expect((within(palette()).getByRole('textbox', { name: 'Color 2 hex' }) as HTMLInputElement).value).toBe(
+      '#FF2400',
+    );
+    within(palette()).getByText(/^Palette saved\. Press Generate Roles/);
+  });
+
+  it('asks before removing a colour that has a role, and keeps it when the admin says no', async () => {
+    signInAda();
+    colorApi({
+      groups: [{ ...PALETTE[0], colors: [{ ...color('Gold', '#FFD700'), role_id: '9' }] } as ColorGroup],
+    });
+    const confirm = vi.fn(() => false);
+    vi.stubGlobal('confirm', confirm);
+    open();
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove Gold' }));
+    expect(confirm).toHaveBeenCalledWith(removeColorConfirm('Gold', true));
+    expect(removeColorConfirm('Gold', true)).toMatch(/Generate Roles deletes its role/);
+    expect(paletteNames()).toEqual(['Gold']);
+  });
+
+  it("shows the server's refusal, keeps the draft, and shows Saving… meanwhile", async () => {
+    signInAda();
+    const refusal = 'Color 2 ("Blue"): color 1 already has this name; each color needs its own';
+    const api = colorApi({ paletteRefusal: refusal });
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const answer = api.fetchMock.getMockImplementation();
+    api.fetchMock.mockImplementation(async (input, init) => {
+      if (init?.method === 'PUT' && String(input).endsWith('/color-roles/palette')) await gate;
+      return answer?.(input, init) as Promise<Response>;
+    });
+    open();
+    await screen.findByRole('region', { name: 'Palette' });
+    type('Color 2 name', 'blue');
+    fireEvent.click(within(palette()).getByRole('button', { name: 'Save palette' }));
+    const saving = await within(palette()).findByRole('button', { name: 'Saving…' });
+    expect(saving).toHaveProperty('disabled', true);
+    release();
+    const alert = await within(palette()).findByRole('alert');
+    expect(alert.textContent).toContain(refusal);
+    expect(paletteNames()[1]).toBe('blue');
+    within(palette()).getByText('Unsaved changes');
+  });
+
+  it('edits shades in shades mode: rename, recolor, add and remove', async () => {
+    signInAda();
+    const api = colorApi({ mode: 'shades' });
+    vi.stubGlobal(
+      'confirm',
+      vi.fn(() => true),
+    );
+    open();
+    await screen.findByRole('region', { name: 'Palette' });
+    type('Color 2 shade 1 name', 'Cardinal');
+    type('Color 2 shade 1 hex', '#C41E3A');
+    fireEvent.click(within(palette()).getByRole('button', { name: 'Remove shade Dark Red of Red' }));
+    fireEvent.click(within(palette()).getByRole('button', { name: 'Add shade to Red' }));
+    type('Color 2 shade 2 name', 'Rose');
+    fireEvent.click(within(palette()).getByRole('button', { name: 'Save palette' }));
+    await within(palette()).findByRole('status');
+    const body = paletteSaves(api)[0]?.body as PutPaletteBody;
+    expect(body.colors[1]?.shades).toEqual([
+      { shade_id: 1, name: 'Cardinal', hex: '#C41E3A' },
+      { name: 'Rose', hex: '#E53935' },
+    ]);
+  });
+
+  it('stops adding at 24 colors, as the panel holds no more', async () => {
+    signInAda();
+    const many = Array.from({ length: 24 }, (_, i) => color(`C${i}`, '#123456'));
+    colorApi({ groups: [{ group_id: 1, group_name: 'Rainbow', is_expanded: true, colors: many }] });
+    open();
+    const add = await screen.findByRole('button', { name: 'Add color' });
+    expect(add).toHaveProperty('disabled', true);
+    within(palette()).getByText(PALETTE_FULL);
   });
 });
 

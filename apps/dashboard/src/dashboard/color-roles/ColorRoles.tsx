@@ -1,3 +1,4 @@
+import type { ColorGroup, ColorRolesMode } from '@spacecadet/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
@@ -7,8 +8,16 @@ import { GuildSelect } from '../shared/GuildSelect.tsx';
 import { JobWarnings } from '../shared/jobs/JobWarnings.tsx';
 import { queryKeys } from '../shared/queries.ts';
 import { ColorActions } from './ColorActions.tsx';
-import { BLACK_TIP, colorErrorText, panelColorsOf } from './color-roles-model.ts';
-import { PaletteList } from './PaletteList.tsx';
+import {
+  BLACK_TIP,
+  colorErrorText,
+  type DraftColor,
+  draftChanged,
+  draftOf,
+  draftPanelColors,
+  paletteBody,
+} from './color-roles-model.ts';
+import { PaletteEditor } from './PaletteEditor.tsx';
 import { PanelPreview } from './PanelPreview.tsx';
 
 export default function ColorRoles() {
@@ -62,17 +71,70 @@ function ColorRolesScreen({ guildId }: { guildId: string }) {
           <h2 id="tips-title">Quick Tips</h2>
           <ul>
             <li>Generate Roles creates any missing color roles; running it again never duplicates them.</li>
+            <li>
+              Edit the palette, save it, then Generate Roles: a renamed or recolored color keeps its role and
+              its members.
+            </li>
             <li>Post / Update Panel edits the existing panel message when it still exists.</li>
             <li>Keep the Space Cadet role above the color roles so it can assign them.</li>
             <li>{BLACK_TIP}</li>
           </ul>
         </section>
       </div>
-      <div className="color-grid">
-        <PanelPreview colors={panelColorsOf(groups)} mode={mode} />
-        <PaletteList groups={groups} mode={mode} />
-      </div>
+      <PaletteSection guildId={guildId} groups={groups} mode={mode} />
     </>
+  );
+}
+
+/**
+ * The palette editor and the panel preview beside it: the preview draws the draft, so every
+ * edit shows at once; Save sends the whole palette and the answer becomes the page's state.
+ */
+function PaletteSection({
+  guildId,
+  groups,
+  mode,
+}: {
+  guildId: string;
+  groups: ColorGroup[];
+  mode: ColorRolesMode;
+}) {
+  const queryClient = useQueryClient();
+  // null: no edits, show what is stored (and follow it when a job changes it).
+  const [edited, setEdited] = useState<DraftColor[] | null>(null);
+  const draft = edited ?? draftOf(groups);
+  const save = useMutation({
+    mutationFn: (next: DraftColor[]) =>
+      apiCall('putColorPalette', { params: { guildId }, body: paletteBody(next) }),
+    onSuccess: (state) => {
+      queryClient.setQueryData(queryKeys.colorRoles(guildId), state);
+      setEdited(null);
+    },
+  });
+  const changed = edited !== null && draftChanged(edited, groups);
+  return (
+    <div className="color-grid">
+      <PanelPreview colors={draftPanelColors(draft)} mode={mode} />
+      <PaletteEditor
+        draft={draft}
+        mode={mode}
+        changed={changed}
+        saving={save.isPending}
+        // Until the palette changes again (a Generate Roles gives roles): then the note is done.
+        saved={save.isSuccess && JSON.stringify(save.data.groups) === JSON.stringify(groups)}
+        error={save.isError ? colorErrorText(save.error) : null}
+        onChange={(next) => {
+          setEdited(next);
+          if (save.isSuccess) save.reset();
+        }}
+        onSave={() => save.mutate(draft)}
+        onDiscard={() => {
+          setEdited(null);
+          save.reset();
+        }}
+        onDismissError={() => save.reset()}
+      />
+    </div>
   );
 }
 

@@ -1,4 +1,11 @@
-import { type Color, type ColorGroup, type ColorRolesMode, MESSAGES } from '@spacecadet/contract';
+import {
+  type Color,
+  type ColorGroup,
+  type ColorRolesMode,
+  MAX_PALETTE_COLORS,
+  MESSAGES,
+  type PutPaletteBody,
+} from '@spacecadet/contract';
 import type { PanelColor } from '@spacecadet/core';
 import { errorText, isApiError } from '../../lib/api-error.ts';
 
@@ -17,16 +24,104 @@ export const MODE_OPTIONS = [
   { value: 'shades', label: 'Color Families + Shades' },
 ] as const;
 
-/** The palette as the shared panel layout takes it (group order, then colour order). */
+/** The palette's colours in the admin's order (position, across groups): the panel's order. */
+export function paletteColorsOf(groups: readonly ColorGroup[]): Color[] {
+  // Array sort is stable: equal positions keep the server's order.
+  return groups.flatMap((group) => group.colors).sort((a, b) => a.position - b.position);
+}
+
+/** The palette as the shared panel layout takes it (palette order). */
 export function panelColorsOf(groups: readonly ColorGroup[]): PanelColor[] {
-  return groups.flatMap((group) =>
-    group.colors.map((color) => ({
-      name: color.color_name,
-      hex: color.hex_code,
-      roleId: color.role_id,
-      shades: color.shades.map((shade) => ({ name: shade.shade_name, hex: shade.hex_code })),
+  return draftPanelColors(draftOf(groups));
+}
+
+/** One shade in the palette editor: `shade_id` when it is stored (keeps its role). */
+export interface DraftShade {
+  key: string;
+  shade_id?: number;
+  name: string;
+  hex: string;
+}
+
+/** One colour in the palette editor: `color_id` when it is stored (keeps its role and members). */
+export interface DraftColor {
+  key: string;
+  color_id?: number;
+  name: string;
+  hex: string;
+  shades: DraftShade[];
+  /** The stored colour as the server sent it (role badges); none for a new colour. */
+  stored?: Color;
+}
+
+let nextKey = 0;
+/** A key for a row the admin added (React identity only; never sent). */
+export const newDraftKey = () => `new-${++nextKey}`;
+
+/** The editor's starting point: the stored palette, in palette order. */
+export function draftOf(groups: readonly ColorGroup[]): DraftColor[] {
+  return paletteColorsOf(groups).map((color) => ({
+    key: `color-${color.color_id}`,
+    color_id: color.color_id,
+    name: color.color_name,
+    hex: color.hex_code,
+    stored: color,
+    shades: color.shades.map((shade) => ({
+      key: `shade-${color.color_id}-${shade.shade_id}`,
+      shade_id: shade.shade_id,
+      name: shade.shade_name,
+      hex: shade.hex_code,
     })),
-  );
+  }));
+}
+
+/** What the editor would save: the contract's palette body. */
+export function paletteBody(draft: readonly DraftColor[]): PutPaletteBody {
+  return {
+    colors: draft.map((color) => ({
+      ...(color.color_id === undefined ? {} : { color_id: color.color_id }),
+      name: color.name,
+      hex: color.hex,
+      shades: color.shades.map((shade) => ({
+        ...(shade.shade_id === undefined ? {} : { shade_id: shade.shade_id }),
+        name: shade.name,
+        hex: shade.hex,
+      })),
+    })),
+  };
+}
+
+/** Whether the draft differs from the stored palette. */
+export function draftChanged(draft: readonly DraftColor[], groups: readonly ColorGroup[]): boolean {
+  return JSON.stringify(paletteBody(draft)) !== JSON.stringify(paletteBody(draftOf(groups)));
+}
+
+/** The draft as the shared panel layout takes it, so the preview follows every edit. */
+export function draftPanelColors(draft: readonly DraftColor[]): PanelColor[] {
+  return draft.map((color) => ({
+    name: color.name,
+    hex: color.hex,
+    roleId: color.stored?.role_id ?? null,
+    shades: color.shades.map((shade) => ({ name: shade.name, hex: shade.hex })),
+  }));
+}
+
+/** `#RRGGBB` for the colour picker, which takes nothing else (black while the text is not a hex yet). */
+export function pickerHex(hex: string): string {
+  const digits = hex.trim().replace(/^#/, '');
+  return /^[0-9a-f]{6}$/i.test(digits) ? `#${digits.toLowerCase()}` : '#000000';
+}
+
+export const PALETTE_FULL = `A panel holds ${MAX_PALETTE_COLORS} colors: remove one to add another.`;
+export const PALETTE_SAVED =
+  'Palette saved. Press Generate Roles to create, rename, recolor and delete the roles in Discord; a posted panel is updated then.';
+
+/** What removing a colour (or shade) asks first. */
+export function removeColorConfirm(name: string, hasRole: boolean): string {
+  const shown = name.trim() || 'this color';
+  return hasRole
+    ? `Remove ${shown}? After you save, Generate Roles deletes its role from Discord and members wearing it lose it.`
+    : `Remove ${shown}?`;
 }
 
 export const NO_ROLE_YET = 'No role yet';

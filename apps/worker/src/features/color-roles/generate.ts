@@ -18,6 +18,8 @@ import {
 } from '../../roles/pending-roles.ts';
 import { retireOtherModeRoles } from './mode-switch.ts';
 import { paletteRoleIds } from './palette.ts';
+import { type PaletteSync, refreshPostedPanel, syncPaletteRoles } from './palette-sync.ts';
+import { buildPanelMessage } from './panel.ts';
 import { giveColorPicksBack } from './picks.ts';
 import { colorRolePlacement } from './role-placement.ts';
 import { COLOR_ROLES_FEATURE, type RoleTarget, roleTargets } from './role-targets.ts';
@@ -26,11 +28,13 @@ import { clearColorWarnings, recordColorWarning, roleAboveBotWarning } from './w
 const ROLE_REASON = 'Space Cadet: color roles';
 
 /**
- * `color-roles.generate`: seeds the default palette if the guild has none, then makes sure
- * every colour (basic) or shade (shades mode) has a Discord role. Each new role id is written
- * to Postgres right after Discord creates it, so a retry after a crash resumes. After a switch
- * of mode it then retires the other mode's roles, moving their members to the closest new role
- * (`retireOtherModeRoles`).
+ * `color-roles.generate`: seeds the default palette if the guild has none, brings Discord in
+ * line with the admin's edits (deletes removed colours' roles, renames and recolors edited ones
+ * in place: `syncPaletteRoles`), then makes sure every colour (basic) or shade (shades mode) has
+ * a Discord role. Each new role id is written to Postgres right after Discord creates it, so a
+ * retry after a crash resumes. After a switch of mode it then retires the other mode's roles,
+ * moving their members to the closest new role (`retireOtherModeRoles`). Last, a posted panel
+ * behind a palette edit is edited in place to show the palette as it is now.
  */
 export async function generateColorRoles(context: JobContext): Promise<JobResult> {
   const { db, client } = context.deps;
@@ -43,7 +47,10 @@ export async function generateColorRoles(context: JobContext): Promise<JobResult
 
   const palette = await loadPalette(db, guildId);
   const targets = roleTargets(palette, mode);
-  const roles = await fetchGuildRoles(client, guildId);
+  const fetched = await fetchGuildRoles(client, guildId);
+  const synced = await syncPaletteRoles(context, targets, fetched);
+  // Removed colours' roles are gone now: they free slots under Discord's role cap.
+  const roles = synced.deleted > 0 ? await fetchGuildRoles(client, guildId) : fetched;
   const existing = new Set(roles.map((role) => role.id));
   const made = await ensureColorRoles(context, palette, targets, roles, (fraction) =>
     context.progress(10 + 50 * fraction),
@@ -54,7 +61,11 @@ export async function generateColorRoles(context: JobContext): Promise<JobResult
   const retired = await retireOtherModeRoles(context, mode, existing, (fraction) =>
     context.progress(60 + 35 * fraction),
   );
-  const warnings = [...retired.warnings, ...(await placeAndCheckRoles(context))];
+  const warnings = [...synced.warnings, ...retired.warnings, ...(await placeAndCheckRoles(context))];
+  const panelUpdated = await refreshPostedPanel(
+    context,
+    buildPanelMessage(await loadPalette(db, guildId), mode),
+  );
   await context.progress(100);
   const reused = targets.length - created;
   context.log.info(
@@ -65,6 +76,9 @@ export async function generateColorRoles(context: JobContext): Promise<JobResult
       adopted: made.adopted,
       givenBack: made.givenBack,
       reused,
+      edited: synced.edited,
+      removed: synced.deleted,
+      panelUpdated,
       deleted: retired.deleted,
       moved: retired.moved,
     },
@@ -72,11 +86,21 @@ export async function generateColorRoles(context: JobContext): Promise<JobResult
   );
   return {
     ok: true,
-    summary: `${created} role${created === 1 ? '' : 's'} created, ${reused} already present (${mode} mode${seeded ? ', default palette added' : ''}).${retiredSummary(mode, retired)}`,
+    summary: `${created} role${created === 1 ? '' : 's'} created, ${reused} already present (${mode} mode${seeded ? ', default palette added' : ''}).${editedSummary(synced)}${retiredSummary(mode, retired)}${panelUpdated ? ' Color panel updated.' : ''}`,
     created,
-    deleted: retired.deleted,
+    deleted: retired.deleted + synced.deleted,
     ...(warnings.length > 0 ? { warnings } : {}),
   };
+}
+
+/** " 2 roles renamed or recolored; 1 role of a removed color deleted." when there were any. */
+function editedSummary(synced: PaletteSync): string {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const said = [
+    synced.edited > 0 ? `${plural(synced.edited, 'role')} renamed or recolored` : '',
+    synced.deleted > 0 ? `${plural(synced.deleted, 'role')} of removed colors deleted` : '',
+  ].filter(Boolean);
+  return said.length > 0 ? ` ${said.join('; ')}.` : '';
 }
 
 /** " 12 basic-mode roles removed; 3 members moved to the closest shade." when there were any. */

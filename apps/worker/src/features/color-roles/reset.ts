@@ -1,8 +1,10 @@
 import type { JobResult } from '@spacecadet/contract';
 import {
   deletePalette,
+  forgetRemovedColorRole,
   loadPalette,
   loadPanelLocation,
+  loadRemovedColorRoles,
   savePanelMessage,
   setColorRoleId,
   setShadeRoleId,
@@ -44,8 +46,15 @@ export async function resetColorRoles(context: JobContext): Promise<JobResult> {
       name: shade.name,
     })),
   ]);
+  // Roles of colours removed from the palette that no Generate Roles deleted yet.
+  const removed = (await loadRemovedColorRoles(db, guildId)).map((role) => ({
+    roleId: role.roleId,
+    unrecord: () => forgetRemovedColorRole(db, guildId, role.roleId),
+    name: role.name,
+  }));
   const work = [
     ...entries.filter((entry) => entry.roleId !== null),
+    ...removed,
     ...orphans.map((role) => ({ roleId: role.id, unrecord: async () => {}, name: role.name })),
   ];
 
