@@ -39,6 +39,13 @@ const previewLabels = () =>
     .locator('.discord-button-label')
     .evaluateAll((labels) => labels.map((label) => label.textContent ?? ''));
 
+/** The palette shows as stored (by group) until Edit palette opens the editor. */
+async function openEditor(): Promise<void> {
+  const edit = page.getByRole('region', { name: 'Palette' }).getByRole('button', { name: 'Edit palette' });
+  if (await edit.isVisible()) await edit.click();
+  await page.getByRole('button', { name: 'Save palette' }).waitFor();
+}
+
 describe('editing the color palette', () => {
   it('renames, recolors, removes and adds colors; Generate Roles and the posted panel follow', async () => {
     await page.goto(`${stack.dashboardUrl}/dashboard/color-roles?guild=${guilds.station}`);
@@ -64,6 +71,7 @@ describe('editing the color palette', () => {
     );
 
     const palette = page.getByRole('region', { name: 'Palette' });
+    await openEditor();
     await palette.getByRole('textbox', { name: 'Color 1 name', exact: true }).fill('Scarlet');
     await palette.getByRole('textbox', { name: 'Color 1 hex', exact: true }).fill('#FF2400');
     await palette.getByRole('button', { name: 'Remove Orange' }).click();
@@ -121,6 +129,7 @@ describe('editing the color palette', () => {
 
   it('stays usable at 390 px: every field and button of a color row inside the card', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
+    await openEditor();
     await page.getByRole('region', { name: 'Palette' }).scrollIntoViewIfNeeded();
     const overflow = await page.evaluate(() => {
       const card = document.querySelector('.palette-card')?.getBoundingClientRect();
@@ -142,6 +151,7 @@ describe('editing the color palette', () => {
   it('edits shades in shades mode, and the saved shade gets its role on Generate Roles', async () => {
     await page.getByLabel('Panel mode').selectOption('shades');
     const palette = page.getByRole('region', { name: 'Palette' });
+    await openEditor();
     const shadeName = palette.getByRole('textbox', { name: 'Color 1 shade 2 name', exact: true });
     await shadeName.waitFor();
     await shadeName.fill('Cardinal');

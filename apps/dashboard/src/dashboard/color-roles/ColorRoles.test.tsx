@@ -163,6 +163,13 @@ const paletteNames = () =>
     .map((input) => (input as HTMLInputElement).value);
 
 const open = (guild = STATION.id) => renderAt(`/dashboard/color-roles?guild=${guild}`, routes);
+/** The palette shows as stored until Edit palette opens the editor. */
+const openEditor = async () => {
+  const palette = await screen.findByRole('region', { name: 'Palette' });
+  fireEvent.click(within(palette).getByRole('button', { name: 'Edit palette' }));
+  // The editor is a card of its own in the list's place.
+  await screen.findByRole('button', { name: 'Save palette' });
+};
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -202,12 +209,21 @@ describe('color roles', () => {
     );
   });
 
-  it('lists the palette in its order, with the count and shade swatches', async () => {
+  it('lists the palette by group (name, Expanded, count, colors), then edits it in its order', async () => {
     signInAda();
     colorApi();
     open();
     const palette = await screen.findByRole('region', { name: 'Palette' });
-    within(palette).getByText('5 of 24 colors');
+    const groups = within(palette).getAllByRole('region');
+    expect(groups.map((group) => group.getAttribute('aria-label'))).toEqual(['Rainbow', 'Naturals']);
+    const naturals = within(palette).getByRole('region', { name: 'Naturals' });
+    const expanded = within(naturals).getByRole('checkbox', { name: /Expanded/ }) as HTMLInputElement;
+    expect([expanded.checked, expanded.disabled]).toEqual([true, true]);
+    within(naturals).getByText('3 colors');
+    within(naturals).getByText('Mint');
+    within(palette).getByRole('list', { name: 'Red shades' });
+    await openEditor();
+    within(screen.getByRole('region', { name: 'Palette' })).getByText('5 of 24 colors');
     expect(paletteNames()).toEqual(['Blue', 'Red', 'Brown', 'Black', 'Mint']);
     screen.getByRole('list', { name: 'Red shades' });
   });
@@ -318,7 +334,8 @@ describe('color roles', () => {
     signInAda();
     colorApi({ mode });
     open();
-    const palette = await screen.findByRole('region', { name: 'Palette' });
+    await openEditor();
+    const palette = screen.getByRole('region', { name: 'Palette' });
     const badged = within(palette)
       .queryAllByText(NO_ROLE_YET)
       .map(
@@ -346,7 +363,7 @@ describe('editing the palette', () => {
     const confirm = vi.fn(() => true);
     vi.stubGlobal('confirm', confirm);
     open();
-    await screen.findByRole('region', { name: 'Palette' });
+    await openEditor();
     const save = within(palette()).getByRole('button', { name: 'Save palette' });
     expect(save).toHaveProperty('disabled', true);
 
@@ -365,7 +382,8 @@ describe('editing the palette', () => {
     within(palette()).getByText('Unsaved changes');
 
     fireEvent.click(save);
-    await within(palette()).findByRole('status');
+    // Saved: the stored palette shows again, with the note.
+    await screen.findByText(/^Palette saved\. Press Generate Roles/);
     const [ids] = [PALETTE.flatMap((group) => group.colors).map((c) => c.color_id)];
     expect(paletteSaves(api).map((call) => call.body)).toEqual([
       {
@@ -396,11 +414,10 @@ describe('editing the palette', () => {
         ],
       },
     ]);
-    // The answer is the page's state now: nothing unsaved, the saved hex as stored.
-    expect(within(palette()).getByRole('button', { name: 'Save palette' })).toHaveProperty('disabled', true);
-    expect((within(palette()).getByRole('textbox', { name: 'Color 2 hex' }) as HTMLInputElement).value).toBe(
-      '#FF2400',
-    );
+    // The answer is the page's state now: the stored palette shows again, the hex as stored.
+    expect(within(palette()).queryByRole('button', { name: 'Save palette' })).toBeNull();
+    within(palette()).getByText('Scarlet');
+    within(palette()).getByText('#FF2400');
     within(palette()).getByText(/^Palette saved\. Press Generate Roles/);
   });
 
@@ -412,6 +429,7 @@ describe('editing the palette', () => {
     const confirm = vi.fn(() => false);
     vi.stubGlobal('confirm', confirm);
     open();
+    await openEditor();
     fireEvent.click(await screen.findByRole('button', { name: 'Remove Gold' }));
     expect(confirm).toHaveBeenCalledWith(removeColorConfirm('Gold', true));
     expect(removeColorConfirm('Gold', true)).toMatch(/Generate Roles deletes its role/);
@@ -432,7 +450,7 @@ describe('editing the palette', () => {
       return answer?.(input, init) as Promise<Response>;
     });
     open();
-    await screen.findByRole('region', { name: 'Palette' });
+    await openEditor();
     type('Color 2 name', 'blue');
     fireEvent.click(within(palette()).getByRole('button', { name: 'Save palette' }));
     const saving = await within(palette()).findByRole('button', { name: 'Saving…' });
@@ -452,14 +470,15 @@ describe('editing the palette', () => {
       vi.fn(() => true),
     );
     open();
-    await screen.findByRole('region', { name: 'Palette' });
+    await openEditor();
     type('Color 2 shade 1 name', 'Cardinal');
     type('Color 2 shade 1 hex', '#C41E3A');
     fireEvent.click(within(palette()).getByRole('button', { name: 'Remove shade Dark Red of Red' }));
     fireEvent.click(within(palette()).getByRole('button', { name: 'Add shade to Red' }));
     type('Color 2 shade 2 name', 'Rose');
     fireEvent.click(within(palette()).getByRole('button', { name: 'Save palette' }));
-    await within(palette()).findByRole('status');
+    // Saved: the stored palette shows again, with the note.
+    await screen.findByText(/^Palette saved\. Press Generate Roles/);
     const body = paletteSaves(api)[0]?.body as PutPaletteBody;
     expect(body.colors[1]?.shades).toEqual([
       { shade_id: 1, name: 'Cardinal', hex: '#C41E3A' },
@@ -472,6 +491,7 @@ describe('editing the palette', () => {
     const many = Array.from({ length: 24 }, (_, i) => color(`C${i}`, '#123456'));
     colorApi({ groups: [{ group_id: 1, group_name: 'Rainbow', is_expanded: true, colors: many }] });
     open();
+    await openEditor();
     const add = await screen.findByRole('button', { name: 'Add color' });
     expect(add).toHaveProperty('disabled', true);
     within(palette()).getByText(PALETTE_FULL);

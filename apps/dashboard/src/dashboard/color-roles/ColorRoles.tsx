@@ -15,9 +15,11 @@ import {
   draftChanged,
   draftOf,
   draftPanelColors,
+  PALETTE_SAVED,
   paletteBody,
 } from './color-roles-model.ts';
 import { PaletteEditor } from './PaletteEditor.tsx';
+import { PaletteList } from './PaletteList.tsx';
 import { PanelPreview } from './PanelPreview.tsx';
 
 export default function ColorRoles() {
@@ -100,6 +102,8 @@ function PaletteSection({
   mode: ColorRolesMode;
 }) {
   const queryClient = useQueryClient();
+  // The stored palette by group shows until the admin opens the editor.
+  const [editing, setEditing] = useState(false);
   // null: no edits, show what is stored (and follow it when a job changes it).
   const [edited, setEdited] = useState<DraftColor[] | null>(null);
   const draft = edited ?? draftOf(groups);
@@ -109,9 +113,28 @@ function PaletteSection({
     onSuccess: (state) => {
       queryClient.setQueryData(queryKeys.colorRoles(guildId), state);
       setEdited(null);
+      setEditing(false);
     },
   });
   const changed = edited !== null && draftChanged(edited, groups);
+  // Until the palette changes again (a Generate Roles gives roles): then the note is done.
+  const savedNow = save.isSuccess && JSON.stringify(save.data.groups) === JSON.stringify(groups);
+  if (!editing) {
+    return (
+      <div className="color-grid">
+        <PanelPreview colors={draftPanelColors(draft)} mode={mode} />
+        <PaletteList
+          groups={groups}
+          mode={mode}
+          savedNote={savedNow ? PALETTE_SAVED : null}
+          onEdit={() => {
+            save.reset();
+            setEditing(true);
+          }}
+        />
+      </div>
+    );
+  }
   return (
     <div className="color-grid">
       <PanelPreview colors={draftPanelColors(draft)} mode={mode} />
@@ -120,8 +143,7 @@ function PaletteSection({
         mode={mode}
         changed={changed}
         saving={save.isPending}
-        // Until the palette changes again (a Generate Roles gives roles): then the note is done.
-        saved={save.isSuccess && JSON.stringify(save.data.groups) === JSON.stringify(groups)}
+        saved={savedNow}
         error={save.isError ? colorErrorText(save.error) : null}
         onChange={(next) => {
           setEdited(next);
@@ -131,6 +153,7 @@ function PaletteSection({
         onDiscard={() => {
           setEdited(null);
           save.reset();
+          setEditing(false);
         }}
         onDismissError={() => save.reset()}
       />
