@@ -7,6 +7,7 @@ import {
   type ReactionRoleEntry,
   type ReactionRolesState,
 } from '@spacecadet/contract';
+import { REACTION_LIST_MENUS } from '@spacecadet/core';
 
 export interface RoleRow {
   emoji: string;
@@ -16,10 +17,13 @@ export interface RoleRow {
 }
 
 export type RoleListName = ReactionList;
-export const ROLE_LISTS: ReadonlyArray<{ name: RoleListName; title: string }> = [
-  { name: 'color_roles', title: 'Color Roles' },
-  { name: 'personality_roles', title: 'Personality Roles' },
-];
+/** The two lists in the page's order, titled as their panels are (core's REACTION_LIST_MENUS). */
+export const ROLE_LISTS: ReadonlyArray<{ name: RoleListName; title: string }> = REACTION_LISTS.map(
+  (name) => ({
+    name,
+    title: REACTION_LIST_MENUS[name].title,
+  }),
+);
 /** The most rows a list takes (the API refuses more). */
 export const MAX_ROWS = MAX_REACTION_LIST_ROWS;
 export const ROW_LIMIT_NOTE = `A list holds at most ${MAX_REACTION_LIST_ROWS} rows (two panel messages of 20 reactions).`;
