@@ -60,6 +60,17 @@ const forgetJobs = async () => {
 };
 
 /** A refusal: 400 with that first message, and nothing stored (rows, sessions, queue). */
+/** A role in the sandbox's guild, made with the bot's token as the worker would. */
+async function discordRole(name: string): Promise<string> {
+  const response = await fetch(`${h.sandbox.apiBase}/v10/guilds/${guildId}/roles`, {
+    method: 'POST',
+    headers: { authorization: 'Bot sandbox-bot-token', 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { id: string }).id;
+}
+
 async function expectRefused(request: () => ReturnType<typeof send>, message: string | RegExp) {
   const before = await storedState(h);
   const response = await request();
@@ -206,12 +217,27 @@ describe('PUT refuses, naming the list and row, what Discord would refuse later'
       /^Row 2: rocket:\d+ is already used by row 1/,
     );
     await expectRefused(
+      () => putLists([], [crew, { emoji: '🟢', role_id: ` ${ROLES.stationCrew} ` }]),
+      `Row 2: role ${ROLES.stationCrew} is already given by row 1; each role can have one row`,
+    );
+    // ❤ and ❤️ are one emoji (the variation selector is only a style).
+    await expectRefused(
+      () =>
+        putLists([
+          { emoji: '❤', role_id: ROLES.stationCrew },
+          { emoji: '❤️', role_id: ROLES.stationManagers },
+        ]),
+      'Row 2: ❤️ is already used by row 1; each emoji can stand for one role',
+    );
+    await expectRefused(
       () => putLists([{ emoji: 'red', role_id: ROLES.stationCrew }]),
       'Row 1: emoji must be one emoji, or a custom emoji of this server as <:name:id>',
     );
-    const many = Array.from({ length: MAX_REACTION_LIST_ROWS + 1 }, (_, i) => ({
+    const manyRoles: string[] = [];
+    for (let i = 0; i <= MAX_REACTION_LIST_ROWS; i += 1) manyRoles.push(await discordRole(`Many ${i + 1}`));
+    const many = manyRoles.map((roleId, i) => ({
       emoji: String.fromCodePoint(0x1f600 + i),
-      role_id: ROLES.stationCrew,
+      role_id: roleId,
     }));
     await expectRefused(() => putLists([], many), `At most ${MAX_REACTION_LIST_ROWS} personality roles`);
     // Exactly the limit is accepted.

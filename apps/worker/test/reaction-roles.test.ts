@@ -14,6 +14,7 @@ import {
   control,
   guildState,
   type Harness,
+  holdNextRoleChange,
   jobQueue,
   memberRoles,
   SANDBOX_IDS,
@@ -37,6 +38,22 @@ describe('reaction roles', () => {
   const fruitRoles: string[] = [];
 
   const run = async (name: Parameters<typeof jobs.add>[0]) => jobs.finished((await jobs.add(name)).id ?? '');
+  /**
+   * Every job a run queued behind it has finished (the reconcile after a post that kept
+   * messages, the repair after a cleared reaction), so the next step's save is not read by a
+   * follow-up of the step before; the 5-minute repair's next run does not count.
+   */
+  const followUpsDone = () =>
+    waitFor('queued follow-up jobs to finish', async () => {
+      const pending = await jobs.queue.getJobs(['active', 'waiting', 'delayed', 'prioritized']);
+      return pending.every((job) => job.repeatJobKey !== undefined);
+    });
+  /** Post / Update, then its follow-ups. */
+  const post = async () => {
+    const outcome = await run('reaction-roles.post-panel');
+    await followUpsDone();
+    return outcome;
+  };
   const messagesIn = (channelId: string) =>
     guildState(harness.sandbox, STATION).channels.find((c) => c.id === channelId)?.messages ?? [];
   const message = (channelId: string, id: string | undefined) =>
@@ -106,7 +123,7 @@ describe('reaction roles', () => {
       await saveLists({ color_roles: colorRows('Red', 'Blue'), personality_roles: fruitRows(25) });
       await saveReactionListChannel(harness.database.db, STATION, 'color_roles', rolesChannel, ada);
       await saveReactionListChannel(harness.database.db, STATION, 'personality_roles', general, ada);
-      const first = await run('reaction-roles.post-panel');
+      const first = await post();
       expect(first.state, first.error).toBe('completed');
       expect(first.result).toMatchObject({ ok: true, summary: 'Reaction panels posted.' });
 
@@ -122,7 +139,7 @@ describe('reaction roles', () => {
 
       // Again: the same messages, nothing posted, nothing reacted twice.
       const count = messagesIn(general).length + messagesIn(rolesChannel).length;
-      const again = await run('reaction-roles.post-panel');
+      const again = await post();
       expect(again.result).toMatchObject({ ok: true, summary: 'Reaction panels updated.' });
       expect((await menu('color_roles')).messageIds).toEqual(colors.messageIds);
       expect((await menu('personality_roles')).messageIds).toEqual(fruits.messageIds);
@@ -131,7 +148,7 @@ describe('reaction roles', () => {
 
       // A deleted second message is posted again; the first stays.
       await sandbox().botRest('DELETE', `/channels/${general}/messages/${fruits.messageIds[1]}`);
-      expect((await run('reaction-roles.post-panel')).state).toBe('completed');
+      expect((await post()).state).toBe('completed');
       const reposted = await menu('personality_roles');
       expect(reposted.messageIds[0]).toBe(fruits.messageIds[0]);
       expect(reposted.messageIds[1]).not.toBe(fruits.messageIds[1]);
@@ -139,7 +156,7 @@ describe('reaction roles', () => {
 
       // A shorter list: the second message goes, and a removed row's reaction goes.
       await saveLists({ color_roles: colorRows('Red'), personality_roles: fruitRows(3) });
-      expect((await run('reaction-roles.post-panel')).state).toBe('completed');
+      expect((await post()).state).toBe('completed');
       const shorter = await menu('personality_roles');
       expect(shorter.messageIds).toEqual([fruits.messageIds[0]]);
       expect(message(general, reposted.messageIds[1])).toBeUndefined();
@@ -148,7 +165,7 @@ describe('reaction roles', () => {
 
       // Another channel: the panel moves.
       await saveReactionListChannel(harness.database.db, STATION, 'color_roles', announcements, ada);
-      const moved = await run('reaction-roles.post-panel');
+      const moved = await post();
       expect(moved.result).toMatchObject({
         summary: 'Reaction panels updated and moved to the new channel.',
       });
@@ -159,7 +176,7 @@ describe('reaction roles', () => {
 
       // No rows: the panels go.
       await saveLists({ color_roles: [], personality_roles: [] });
-      const removed = await run('reaction-roles.post-panel');
+      const removed = await post();
       expect(removed.result).toMatchObject({ summary: 'Reaction panels removed: the lists have no rows.' });
       expect(message(announcements, movedMenu.messageIds[0])).toBeUndefined();
       expect((await menu('color_roles')).messageIds).toEqual([]);
@@ -194,10 +211,11 @@ describe('reaction roles', () => {
       const posted = await run('reaction-roles.post-panel');
       expect(posted.state).toBe('completed');
       expect(posted.result).toMatchObject({
-        warnings: [expect.stringMatching(/^Color Roles, row 2 .*"Moderators".*Left out of the panel/)],
+        warnings: [expect.stringMatching(/^Color Roles, row 2 .*"Moderators".*get nothing until/)],
       });
+      // The row keeps its place on the panel: the layout is the stored list's.
       const colors = await menu('color_roles');
-      expect(botReactions(rolesChannel, colors.messageIds[0])).toEqual(['🔴']);
+      expect(botReactions(rolesChannel, colors.messageIds[0])).toEqual(['🔴', '⬆️']);
       await saveLists({ color_roles: [], personality_roles: [] });
       expect((await run('reaction-roles.post-panel')).state).toBe('completed');
     });
@@ -331,6 +349,200 @@ describe('reaction roles', () => {
       expect(holds(nia, fruitRoles[1])).toBe(true);
       expect(reactionsOf(rolesChannel, reposted, nia)).toEqual([]);
       fruitPanel = reposted ?? '';
+    });
+  });
+
+  describe('panels whose channel, roles or members changed', () => {
+    const { stationModerators } = SANDBOX_IDS.roles;
+    const memberRolesToClear = () => [
+      ...['Red', 'Blue', 'Green'].map((name) => role[name] ?? ''),
+      ...fruitRoles.slice(0, 3),
+    ];
+    const picksOf = async (userId: string) =>
+      (await harness.database.db.select().from(memberRolePicks))
+        .filter((pick) => pick.userId === userId)
+        .map((pick) => pick.targetKey);
+    /** Posts the color list alone in #roles; answers its message id once the worker knows it. */
+    const postColors = async (rows: RoleMenuOption[]) => {
+      await saveLists({ color_roles: rows, personality_roles: [] });
+      await saveReactionListChannel(harness.database.db, STATION, 'color_roles', rolesChannel, ada);
+      const posted = await post();
+      expect(posted.state, posted.error).toBe('completed');
+      await menusHeard();
+      return (await menu('color_roles')).messageIds[0] ?? '';
+    };
+    const reconcileFinishedAfter = (since: number) =>
+      waitFor('the reconcile to finish', async () => {
+        const job = await jobs.queue.getJob(`role-menus.reconcile.${STATION}`);
+        return job?.finishedOn && job.finishedOn >= since ? job : undefined;
+      });
+    const memberReads = (since: number) =>
+      harness.sandbox.world.requests
+        .filter(
+          (r) => r.seq > since && r.method === 'GET' && r.path.startsWith(`/guilds/${STATION}/members/`),
+        )
+        .map((r) => r.path.split('/').at(-1));
+
+    beforeEach(async () => {
+      if (!worker) worker = await startWorker(harness.config());
+      await followUpsDone();
+      await harness.database.db.delete(roleMenus);
+      await harness.database.db.delete(memberRolePicks);
+      for (const channelId of [rolesChannel, general, announcements]) {
+        for (const old of messagesIn(channelId)) {
+          await sandbox().botRest('DELETE', `/channels/${channelId}/messages/${old.id}`);
+        }
+      }
+      for (const userId of [ada, mo, nia]) {
+        for (const roleId of memberRolesToClear()) {
+          if (holds(userId, roleId)) {
+            await sandbox().botRest('DELETE', `/guilds/${STATION}/members/${userId}/roles/${roleId}`);
+          }
+        }
+      }
+    });
+
+    it('a deleted panel channel takes no role away; the menu counts as not posted', async () => {
+      const panel = await postColors(colorRows('Red', 'Blue'));
+      await reaction('POST', panel, mo, '🔴');
+      await waitFor(
+        'mo to get Red, recorded',
+        async () => holds(mo, role.Red) && (await picksOf(mo)).length > 0,
+      );
+      // The channel is gone (the sandbox cannot delete one: the menu points at a channel that no longer exists).
+      const gone = '1099999999999999999';
+      await harness.database.db
+        .update(roleMenus)
+        .set({ channelId: gone, messageChannelId: gone })
+        .where(eq(roleMenus.listKey, 'color_roles'));
+      const reconciled = await run('role-menus.reconcile');
+      expect(reconciled.state, reconciled.error).toBe('completed');
+      expect(reconciled.result).toMatchObject({
+        warnings: [expect.stringMatching(/^Color Roles: the channel of its panel was deleted/)],
+      });
+      expect(holds(mo, role.Red)).toBe(true);
+      expect((await menu('color_roles')).messageIds).toEqual([]);
+    });
+
+    it('a repair keeps the panel where it is; only Post / Update moves it to a new channel', async () => {
+      const panel = await postColors(colorRows('Red', 'Blue'));
+      await reaction('POST', panel, mo, '🔵');
+      await waitFor('mo to get Blue', () => holds(mo, role.Blue));
+      await saveReactionListChannel(harness.database.db, STATION, 'color_roles', announcements, ada);
+      const repaired = await run('role-menus.repair');
+      expect(repaired.state, repaired.error).toBe('completed');
+      const kept = await menu('color_roles');
+      expect(kept.messageChannelId).toBe(rolesChannel);
+      expect(kept.messageIds).toEqual([panel]);
+      expect(reactionsOf(rolesChannel, panel, mo)).toEqual(['🔵']);
+      const moved = await post();
+      expect(moved.result).toMatchObject({
+        summary: 'Reaction panels updated and moved to the new channel.',
+      });
+      expect((await menu('color_roles')).messageChannelId).toBe(announcements);
+    });
+
+    it('a re-post adopts the page a killed run posted before recording it, instead of a second', async () => {
+      await saveLists({ color_roles: [], personality_roles: fruitRows(25) });
+      await saveReactionListChannel(harness.database.db, STATION, 'personality_roles', general, ada);
+      expect((await post()).state).toBe('completed');
+      const [first, second] = (await menu('personality_roles')).messageIds;
+      // The second page was deleted, and a run re-posting it was killed before it stored the new id.
+      await sandbox().botRest('DELETE', `/channels/${general}/messages/${second}`);
+      const orphan = await sandbox().botRest<{ id: string }>('POST', `/channels/${general}/messages`, {
+        embeds: [{ title: 'Personality Roles (2/2)', description: 'half posted' }],
+      });
+      expect((await post()).state).toBe('completed');
+      expect((await menu('personality_roles')).messageIds).toEqual([first, orphan.id]);
+      const titled = messagesIn(general).filter((m) => m.embeds[0]?.title?.startsWith('Personality Roles'));
+      expect(titled).toHaveLength(2);
+      expect(botReactions(general, orphan.id)).toEqual(FRUITS.slice(20));
+    });
+
+    it('a row the bot cannot give keeps its place and reactions; its picks are refused', async () => {
+      const panel = await postColors([
+        ...colorRows('Red'),
+        { role_id: stationModerators, emoji: '⬆️' },
+        ...colorRows('Green'),
+      ]);
+      expect(botReactions(rolesChannel, panel)).toEqual(['🔴', '⬆️', '🟢']);
+      await reaction('POST', panel, nia, '🟢');
+      await waitFor('nia to get Green', () => holds(nia, role.Green));
+      await reaction('POST', panel, mo, '⬆️');
+      await waitFor("mo's refused reaction to go", () => reactionsOf(rolesChannel, panel, mo).length === 0);
+      expect(holds(mo, stationModerators)).toBe(false);
+      const repaired = await run('role-menus.repair');
+      expect(repaired.result).toMatchObject({
+        summary: 'Everything was in place.',
+        warnings: [expect.stringMatching(/^Color Roles, row 2 .*"Moderators"/)],
+      });
+      expect(botReactions(rolesChannel, panel)).toEqual(['🔴', '⬆️', '🟢']);
+      expect(reactionsOf(rolesChannel, panel, nia)).toEqual(['🟢']);
+    });
+
+    it('a member who unreacts while a reconcile runs does not get the role back from it', async () => {
+      await saveLists({ color_roles: [], personality_roles: fruitRows(3) });
+      await saveReactionListChannel(harness.database.db, STATION, 'personality_roles', rolesChannel, ada);
+      expect((await post()).state).toBe('completed');
+      const panel = (await menu('personality_roles')).messageIds[0] ?? '';
+      await worker?.close();
+      worker = undefined;
+      // While the worker is away mo and nia react; the reconcile reads both, gives mo's role first.
+      await reaction('POST', panel, mo, FRUITS[0] ?? '');
+      await reaction('POST', panel, nia, FRUITS[1] ?? '');
+      const held = await holdNextRoleChange(harness, mo, 'PUT', 3);
+      const since = Date.now();
+      worker = await startWorker(harness.config());
+      await held();
+      // nia unreacts after the reconcile read the reactions: the live handler reads her roles.
+      const before = harness.sandbox.world.requests.at(-1)?.seq ?? 0;
+      await reaction('DELETE', panel, nia, FRUITS[1] ?? '');
+      await waitFor('the live handler to read nia', () => memberReads(before).includes(nia));
+      const reconciled = await reconcileFinishedAfter(since);
+      expect(reconciled.failedReason).toBeUndefined();
+      expect(holds(mo, fruitRoles[0])).toBe(true);
+      expect(holds(nia, fruitRoles[1])).toBe(false);
+    });
+
+    it('a restart reads from Discord only the members whose reactions differ from their picks', async () => {
+      const panel = await postColors(colorRows('Red', 'Blue'));
+      await reaction('POST', panel, mo, '🔴');
+      await reaction('POST', panel, nia, '🔵');
+      await waitFor(
+        'both picks recorded',
+        async () =>
+          (await picksOf(mo)).includes(role.Red ?? '') && (await picksOf(nia)).includes(role.Blue ?? ''),
+      );
+      await worker?.close();
+      worker = undefined;
+      await reaction('POST', panel, ada, '🔴');
+      const before = harness.sandbox.world.requests.at(-1)?.seq ?? 0;
+      const since = Date.now();
+      worker = await startWorker(harness.config());
+      await reconcileFinishedAfter(since);
+      expect(holds(ada, role.Red)).toBe(true);
+      const members: readonly string[] = [ada, mo, nia];
+      expect(memberReads(before).filter((id) => members.includes(id ?? ''))).toEqual([ada]);
+    });
+
+    it('a panel channel the bot can no longer see is a warning, not "the bot is not in this server"', async () => {
+      await postColors(colorRows('Red'));
+      const overwrite = `${harness.sandbox.url}/_sandbox/channels/${rolesChannel}/permissions/${SANDBOX_IDS.roles.stationBot}`;
+      const denied = await fetch(overwrite, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 0, allow: '0', deny: String(1n << 10n) }),
+      });
+      expect(denied.status).toBe(200);
+      try {
+        const reconciled = await run('role-menus.reconcile');
+        expect(reconciled.state, reconciled.error).toBe('completed');
+        expect(reconciled.result).toMatchObject({
+          warnings: expect.arrayContaining([expect.stringMatching(/roles/)]),
+        });
+      } finally {
+        await fetch(overwrite, { method: 'DELETE' });
+      }
     });
   });
 });

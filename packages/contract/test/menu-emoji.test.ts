@@ -32,4 +32,13 @@ describe('menu emojis', () => {
       expect(parseMenuEmoji(text), text).toBeNull();
     }
   });
+
+  it('takes an emoji with or without its variation selector as the same one, sent as typed', () => {
+    const plain = parseMenuEmoji('❤');
+    const styled = parseMenuEmoji('❤️');
+    expect(plain && styled && menuEmojiKey(plain)).toBe(styled && menuEmojiKey(styled));
+    expect(menuEmojiKey({ id: null, name: '\u2764\uFE0E' })).toBe(menuEmojiKey({ name: '\u2764' }));
+    expect(styled && reactionRouteEmoji(styled)).toBe('❤️');
+    expect(menuEmojiKey({ id: '300000000000000081', name: 'rocket' })).toBe('300000000000000081');
+  });
 });

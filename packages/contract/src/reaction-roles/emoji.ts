@@ -33,12 +33,17 @@ export function parseMenuEmoji(text: string): MenuEmoji | null {
   return null;
 }
 
-/** What makes two reactions the same: a custom emoji's id, a unicode emoji's text. */
+/**
+ * What makes two reactions the same: a custom emoji's id, a unicode emoji's text without its
+ * variation selectors (U+FE0E text, U+FE0F emoji style), so `❤` and `❤️` are one emoji for the
+ * duplicate check and for matching a reaction to its row. Only a key: Discord gets the emoji
+ * as typed.
+ */
 export function menuEmojiKey(emoji: {
   id?: string | null | undefined;
   name?: string | null | undefined;
 }): string {
-  return emoji.id ?? emoji.name ?? '';
+  return emoji.id ?? (emoji.name ?? '').replace(/[\uFE0E\uFE0F]/g, '');
 }
 
 /** The emoji as the reaction routes take it in their path (before URL encoding). */

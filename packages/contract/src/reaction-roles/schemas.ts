@@ -129,14 +129,27 @@ export const REACTION_PANEL_MESSAGES = {
   noChannel: 'Pick a channel for a list with rows first',
 } as const;
 
-/** One list: at most MAX_REACTION_LIST_ROWS rows, no emoji twice (each reaction is one row). */
+/**
+ * One list: at most MAX_REACTION_LIST_ROWS rows, no emoji twice (each reaction is one row), no
+ * role twice (two reactions for one role: unreacting either would take it away).
+ */
 const reactionListInput = (list: ReactionList) =>
   z
     .array(ReactionRoleRowInput)
     .max(MAX_REACTION_LIST_ROWS, `At most ${MAX_REACTION_LIST_ROWS} ${LIST_WORDS[list]}`)
     .superRefine((rows, ctx) => {
       const seen = new Map<string, number>();
+      const roles = new Map<string, number>();
       rows.forEach((row, index) => {
+        const roleId = row.role_id.trim();
+        const sameRole = roles.get(roleId);
+        if (sameRole === undefined) roles.set(roleId, index);
+        else
+          ctx.addIssue({
+            code: 'custom',
+            path: [index, 'role_id'],
+            message: `Row ${index + 1}: role ${roleId} is already given by row ${sameRole + 1}; each role can have one row`,
+          });
         const emoji = parseMenuEmoji(row.emoji);
         if (!emoji) return;
         const key = menuEmojiKey(emoji);

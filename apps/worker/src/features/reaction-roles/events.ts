@@ -10,11 +10,13 @@ import { flushMemberPicks } from '../../roles/member-picks.ts';
 import { onGateway } from '../feature.ts';
 import {
   applyRoleChange,
-  forMember,
+  inMemberOrder,
+  noteLiveReaction,
   recordMenuPicks,
   removedSince,
   removeMemberReaction,
   rolesSeenBy,
+  underMemberLock,
 } from './member-roles.ts';
 import { guildMenus, type MenuRow, menuRules } from './menus.ts';
 
@@ -43,65 +45,74 @@ async function panelOf(
  * order, under their lock, from the roles the packet carries with this process's later changes
  * laid over them (`rolesSeenBy`); a remove, which carries none, reads them from Discord.
  */
-async function applyReaction(
+function applyReaction(
   deps: WorkerDeps,
   packet: GatewayMessageReactionAddDispatch | GatewayMessageReactionRemoveDispatch,
 ): Promise<void> {
   const arrivedAt = performance.now();
   const { d } = packet;
-  if (d.user_id === deps.client.user?.id) return;
-  const panel = await panelOf(deps, d.guild_id, d.message_id);
-  const row = panel?.rows.get(menuEmojiKey(d.emoji));
-  if (!panel || !row || !d.guild_id) return;
   const guildId = d.guild_id;
-  const { menu, rows } = panel;
+  if (d.user_id === deps.client.user?.id || !guildId) return Promise.resolve();
+  noteLiveReaction(guildId, d.user_id, d.message_id, arrivedAt);
+  // Queued in arrival order before anything is awaited; the panel is looked up in turn.
+  return inMemberOrder(guildId, d.user_id, async () => {
+    const panel = await panelOf(deps, guildId, d.message_id);
+    const row = panel?.rows.get(menuEmojiKey(d.emoji));
+    if (!panel || !row) return;
+    await underMemberLock(deps, guildId, d.user_id, () =>
+      applyPick(deps, packet, guildId, panel, row, arrivedAt),
+    );
+  });
+}
+
+async function applyPick(
+  deps: WorkerDeps,
+  packet: GatewayMessageReactionAddDispatch | GatewayMessageReactionRemoveDispatch,
+  guildId: string,
+  { menu, rows }: { menu: RoleMenuRow; rows: ReadonlyMap<string, MenuRow> },
+  row: MenuRow,
+  arrivedAt: number,
+): Promise<void> {
+  const { d } = packet;
   const pick = packet.t === 'MESSAGE_REACTION_ADD' ? 'add' : 'remove';
-  await forMember(deps, guildId, d.user_id, async () => {
-    // The bot took this reaction away itself (a swapped-out color) after taking the role: done.
-    if (pick === 'remove' && removedSince(guildId, d.user_id, row.roleId, arrivedAt)) return;
-    // An add carries the member's roles (Discord's MESSAGE_REACTION_ADD has `member`), so no
-    // REST read spends the global limit the role changes need; a remove does not carry them.
-    let roles: readonly string[];
-    if (packet.t === 'MESSAGE_REACTION_ADD' && packet.d.member) roles = packet.d.member.roles;
-    else {
-      try {
-        roles = (await fetchMember(deps.client, guildId, d.user_id)).roles;
-      } catch (error) {
-        if (isDiscordError(error, DiscordCodes.UnknownMember)) return;
-        throw error;
-      }
+  // The bot took this reaction away itself (a swapped-out color) after taking the role: done.
+  if (pick === 'remove' && removedSince(guildId, d.user_id, row.roleId, arrivedAt)) return;
+  // An add carries the member's roles (Discord's MESSAGE_REACTION_ADD has `member`), so no
+  // REST read spends the global limit the role changes need; a remove does not carry them.
+  let roles: readonly string[];
+  if (packet.t === 'MESSAGE_REACTION_ADD' && packet.d.member) roles = packet.d.member.roles;
+  else {
+    try {
+      roles = (await fetchMember(deps.client, guildId, d.user_id)).roles;
+    } catch (error) {
+      if (isDiscordError(error, DiscordCodes.UnknownMember)) return;
+      throw error;
     }
-    const held = rolesSeenBy(guildId, d.user_id, roles, arrivedAt);
-    const plan = planMenuPick(menuRules(menu), held, row.roleId, pick);
-    if (plan.kind === 'refused') {
-      if (pick === 'add') {
-        await removeMemberReaction(
-          deps,
-          d.channel_id,
-          d.message_id,
-          reactionRouteEmoji(row.emoji),
-          d.user_id,
-        );
-      }
-      return;
-    }
-    const applied = await applyRoleChange(deps, guildId, d.user_id, plan, held);
-    if (pick === 'add' && !applied && !held.has(row.roleId)) {
-      // Discord refused the role (above the bot, deleted): the reaction would promise it.
+  }
+  const held = rolesSeenBy(guildId, d.user_id, roles, arrivedAt);
+  const plan = planMenuPick(menuRules(menu), held, row.roleId, pick);
+  if (plan.kind === 'refused') {
+    if (pick === 'add') {
       await removeMemberReaction(deps, d.channel_id, d.message_id, reactionRouteEmoji(row.emoji), d.user_id);
     }
-    recordMenuPicks(deps, menu, d.user_id, [row.roleId, ...plan.add, ...plan.remove], held);
-    if (pick !== 'add') return;
-    // A swap: the member's reaction of each role taken away goes too.
-    for (const other of rows.values()) {
-      if (other.roleId === row.roleId || !plan.remove.includes(other.roleId)) continue;
-      const messageId = menu.messageIds[other.page];
-      const channelId = menu.messageChannelId;
-      if (messageId && channelId) {
-        await removeMemberReaction(deps, channelId, messageId, reactionRouteEmoji(other.emoji), d.user_id);
-      }
+    return;
+  }
+  const applied = await applyRoleChange(deps, guildId, d.user_id, plan, held);
+  if (pick === 'add' && !applied && !held.has(row.roleId)) {
+    // Discord refused the role (above the bot, deleted): the reaction would promise it.
+    await removeMemberReaction(deps, d.channel_id, d.message_id, reactionRouteEmoji(row.emoji), d.user_id);
+  }
+  recordMenuPicks(deps, menu, d.user_id, [row.roleId, ...plan.add, ...plan.remove], held);
+  if (pick !== 'add') return;
+  // A swap: the member's reaction of each role taken away goes too.
+  for (const other of rows.values()) {
+    if (other.roleId === row.roleId || !plan.remove.includes(other.roleId)) continue;
+    const messageId = menu.messageIds[other.page];
+    const channelId = menu.messageChannelId;
+    if (messageId && channelId) {
+      await removeMemberReaction(deps, channelId, messageId, reactionRouteEmoji(other.emoji), d.user_id);
     }
-  });
+  }
 }
 
 const onReaction = onGateway('raw', 'apply a reaction on a role menu', async (deps, packet) => {

@@ -107,10 +107,12 @@ export async function reconcileRoleMenus(context: JobContext): Promise<JobResult
   const roles = await guildRolesViewByRest(client, guildId);
   let granted = 0;
   let removed = 0;
+  const warnings = [...(repaired.warnings ?? [])];
   for (const menu of postedMenus(await loadGuildMenus(db, guildId))) {
     const outcome = await reconcileMenuMembers(context, menu, roles);
     granted += outcome.granted;
     removed += outcome.removed;
+    warnings.push(...outcome.warnings);
   }
   const said = [
     granted > 0 ? `${granted} role${granted === 1 ? '' : 's'} given` : '',
@@ -118,5 +120,5 @@ export async function reconcileRoleMenus(context: JobContext): Promise<JobResult
   ].filter(Boolean);
   const summary = said.length > 0 ? `Reactions reconciled: ${said.join(', ')}.` : repaired.summary;
   context.log.info({ granted, removed }, 'role menus reconciled');
-  return { ...repaired, summary };
+  return { ...repaired, summary, ...(warnings.length > 0 ? { warnings } : {}) };
 }

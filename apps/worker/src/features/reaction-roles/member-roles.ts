@@ -71,10 +71,76 @@ export function removedSince(guildId: string, userId: string, roleId: string, si
 }
 
 /**
- * Runs `work` for the member after every earlier work of theirs in this process (a guild's
- * reactions arrive in order on the one process holding its shard) and under their Redis lock
- * (a reconcile in another process), so two quick reactions are applied one after the other,
- * each reading the roles the one before left.
+ * Per member, in this process: when a live reaction packet on each message arrived (noted on
+ * arrival, before its work waits its turn), so a reconcile that read the reactions earlier
+ * leaves that member to the live handler instead of applying its older snapshot.
+ */
+const liveReactions = new Map<string, Map<string, number>>();
+/** Past this many members noted, the notes older than RECENT_CHANGE_MS are swept. */
+const LIVE_REACTIONS_SWEEP = 10_000;
+
+/** Notes a reaction packet of the member on `messageId` as it arrives. */
+export function noteLiveReaction(guildId: string, userId: string, messageId: string, at: number): void {
+  if (liveReactions.size >= LIVE_REACTIONS_SWEEP) {
+    for (const [member, seen] of liveReactions) {
+      for (const [id, when] of seen) if (at - when > RECENT_CHANGE_MS) seen.delete(id);
+      if (seen.size === 0) liveReactions.delete(member);
+    }
+  }
+  const key = memberKey(guildId, userId);
+  const seen = liveReactions.get(key) ?? new Map<string, number>();
+  seen.set(messageId, at);
+  liveReactions.set(key, seen);
+}
+
+/** Whether a live reaction packet of the member on one of `messageIds` arrived after `since`. */
+export function reactedLiveSince(
+  guildId: string,
+  userId: string,
+  messageIds: readonly string[],
+  since: number,
+): boolean {
+  const seen = liveReactions.get(memberKey(guildId, userId));
+  return seen !== undefined && messageIds.some((id) => (seen.get(id) ?? -Infinity) > since);
+}
+
+/**
+ * Runs `work` for the member after every earlier work of theirs in this process, in the order
+ * of the calls (a guild's reactions arrive in order on the one process holding its shard): call
+ * it as a packet arrives, before awaiting anything.
+ */
+export function inMemberOrder(guildId: string, userId: string, work: () => Promise<void>): Promise<void> {
+  const key = memberKey(guildId, userId);
+  const next = (queues.get(key) ?? Promise.resolve()).then(work);
+  const settled = next.catch(() => {});
+  queues.set(key, settled);
+  void settled.then(() => {
+    if (queues.get(key) === settled) queues.delete(key);
+  });
+  return next;
+}
+
+/** Runs `work` under the member's Redis lock (a reconcile in another process). */
+export async function underMemberLock(
+  deps: WorkerDeps,
+  guildId: string,
+  userId: string,
+  work: () => Promise<void>,
+): Promise<void> {
+  const run = await withLockWhenFree(
+    deps.redis,
+    memberPickLockKey(LOCK_FEATURE, guildId, userId),
+    MEMBER_PICK_LOCK_TTL_MS,
+    LOCK_WAIT_MS,
+    work,
+  );
+  if (!run.acquired) throw new Error('the member stayed locked by another process');
+}
+
+/**
+ * Runs `work` for the member in order (`inMemberOrder`) and under their lock
+ * (`underMemberLock`), so two quick reactions are applied one after the other, each reading
+ * the roles the one before left.
  */
 export function forMember(
   deps: WorkerDeps,
@@ -82,23 +148,7 @@ export function forMember(
   userId: string,
   work: () => Promise<void>,
 ): Promise<void> {
-  const key = memberKey(guildId, userId);
-  const next = (queues.get(key) ?? Promise.resolve()).then(async () => {
-    const run = await withLockWhenFree(
-      deps.redis,
-      memberPickLockKey(LOCK_FEATURE, guildId, userId),
-      MEMBER_PICK_LOCK_TTL_MS,
-      LOCK_WAIT_MS,
-      work,
-    );
-    if (!run.acquired) throw new Error('the member stayed locked by another process');
-  });
-  const settled = next.catch(() => {});
-  queues.set(key, settled);
-  void settled.then(() => {
-    if (queues.get(key) === settled) queues.delete(key);
-  });
-  return next;
+  return inMemberOrder(guildId, userId, () => underMemberLock(deps, guildId, userId, work));
 }
 
 /**

@@ -73,29 +73,29 @@ export async function syncMenuPanel(
     changes,
   });
   const recorded = menu.messageIds;
-  const pages = menuPages(menu, checked.options);
+  // The layout is the stored rows', always: a row the bot cannot give for now keeps its place
+  // and its reactions (a warning says why; the live handler refuses its picks).
+  const pages = menuPages(menu);
   if (pages.length === 0) {
-    if (menuPages(menu).length > 0) {
-      warnings.push(`${name}: no row can be given, so its panel was left as it is.`);
-      return result('skipped');
-    }
     if (recorded.length === 0) return result('none');
     for (const id of recorded) {
       await deleteGuildMessage(client, guildId, menu.messageChannelId ?? menu.channelId ?? '', id);
     }
     await saveMenuMessages(db, menu.id, { messageIds: [], channelId: null });
     // Posted again later, its reactions start afresh: no pick may read as "unreacted".
-    await flushMemberPicks(context.deps);
-    await forgetFeaturePicks(db, guildId, menuPickScope(menu.id));
+    await forgetAllPicks(context, menu);
     return result('removed', 0, recorded.length);
   }
   if (!options.postNew && recorded.length === 0) return result('none');
-  const channelId = menu.channelId;
+  // Only Post / Update moves a panel to a newly saved channel; a repair keeps it where it is.
+  const channelId = options.postNew ? menu.channelId : (menu.messageChannelId ?? menu.channelId);
   if (!channelId) {
     warnings.push(`${name}: pick a channel for its panel first. Not posted.`);
     return result('skipped');
   }
   const scope = await channelScope(client, guildId, channelId);
+  if (scope === 'missing' && channelId === menu.messageChannelId)
+    return panelChannelGone(context, menu, warnings);
   if (scope !== 'own') {
     warnings.push(
       `${name}: ${scope === 'foreign' ? FOREIGN_CHANNEL_MESSAGE : 'its channel no longer exists. Pick another channel.'} Not posted.`,
@@ -103,12 +103,21 @@ export async function syncMenuPanel(
     return result('skipped');
   }
 
-  const moving = recorded.length > 0 && menu.messageChannelId !== channelId;
-  const slots: Array<string | undefined> = moving ? [] : [...recorded];
+  const moving = options.postNew && recorded.length > 0 && menu.messageChannelId !== channelId;
   try {
-    if (slots.length < pages.length) {
+    // Each page's message as Discord has it now (null: deleted, or not posted yet).
+    const slots: Array<APIMessage | null> = [];
+    for (const id of moving ? [] : recorded) slots.push(await currentMessage(client, channelId, id));
+    while (slots.length < pages.length) slots.push(null);
+    // A page missing may have been posted by a run killed before it stored the id: the bot's
+    // recent messages titled as this panel, recorded by no menu, take the missing places (and
+    // any more are leftovers), so a rerun leaves one panel.
+    if (slots.slice(0, pages.length).some((slot) => slot === null)) {
       const exclude = new Set([...recorded, ...options.others]);
       const found = await findUnrecordedPages(client, channelId, menuTitle(menu), exclude);
+      for (const [index, slot] of slots.entries()) {
+        if (slot === null && index < pages.length) slots[index] = found.shift() ?? null;
+      }
       slots.push(...found);
     }
     const ids: string[] = [];
@@ -119,8 +128,8 @@ export async function syncMenuPanel(
     let changes = 0;
     for (const [index, page] of pages.entries()) {
       await context.progress(10 + Math.round((80 * index) / pages.length));
-      const slot = slots[index];
-      let message = slot ? await currentMessage(client, channelId, slot) : null;
+      const slot = slots[index] ?? null;
+      let message = slot;
       if (message) {
         kept += recorded.includes(message.id) ? 1 : 0;
         if (!sameContent(message, page)) {
@@ -134,7 +143,7 @@ export async function syncMenuPanel(
       ids.push(message.id);
       // Stored as it goes (a move stores once the old messages are gone: they stay recorded
       // until then, so a killed move deletes them on the rerun).
-      if (!moving && slot !== message.id) {
+      if (!moving && recorded[index] !== message.id) {
         await saveMenuMessages(db, menu.id, {
           messageIds: [...ids, ...recorded.slice(index + 1)],
           channelId,
@@ -147,7 +156,7 @@ export async function syncMenuPanel(
     }
     // Messages past the last page, and after a move every message in the old channel.
     const leftovers = [
-      ...slots.slice(pages.length).flatMap((id) => (id === undefined ? [] : [{ channelId, messageId: id }])),
+      ...slots.slice(pages.length).flatMap((slot) => (slot ? [{ channelId, messageId: slot.id }] : [])),
       ...(moving
         ? recorded.map((id) => ({ channelId: menu.messageChannelId ?? channelId, messageId: id }))
         : []),
@@ -171,20 +180,50 @@ export async function syncMenuPanel(
     return result(kind, moving ? 0 : kept, changes);
   } catch (error) {
     if (isDiscordError(error, DiscordCodes.UnknownChannel)) {
+      if (channelId === menu.messageChannelId) return panelChannelGone(context, menu, warnings);
       warnings.push(`${name}: its channel no longer exists. Pick another channel.`);
       return result('skipped');
     }
     if (isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.MissingAccess)) {
-      throw await channelPermissionFailure(
+      const failure = await channelPermissionFailure(
         client,
         guildId,
         channelId,
         'reaction_panel',
         `I cannot post the ${name} panel in its channel. Check my permissions there.`,
       );
+      // Post / Update fails with it; a repair carries on with the other menus and warns.
+      if (options.postNew) throw failure;
+      warnings.push(failure.detail);
+      return result('skipped');
     }
     throw error;
   }
+}
+
+/** Every pick of the menu forgotten: its reactions are gone, so none may read as "unreacted". */
+async function forgetAllPicks(context: JobContext, menu: RoleMenuRow): Promise<void> {
+  // Written first, so a pick recorded just before is not written back after the forget.
+  await flushMemberPicks(context.deps);
+  await forgetFeaturePicks(context.deps.db, menu.guildId, menuPickScope(menu.id));
+}
+
+/**
+ * The channel the panel was posted in was deleted, and its messages with it: the menu is
+ * recorded as not posted (a reconcile must not read the lost reactions as "unreacted"; members
+ * keep their roles), and the admin is told to post it again.
+ */
+async function panelChannelGone(
+  context: JobContext,
+  menu: RoleMenuRow,
+  warnings: string[],
+): Promise<MenuSync> {
+  await saveMenuMessages(context.deps.db, menu.id, { messageIds: [], channelId: null });
+  await forgetAllPicks(context, menu);
+  warnings.push(
+    `${menuName(menu)}: the channel of its panel was deleted, and the panel with it. Pick a channel and post it again.`,
+  );
+  return { kind: 'skipped', warnings, kept: 0, changes: 0 };
 }
 
 function body(page: ReactionPanelMessage) {
@@ -284,12 +323,9 @@ async function forgetUnreactedPicks(
   const { db } = context.deps;
   const guildId = menu.guildId;
   if (!what.all && what.fresh.length === 0 && what.removedReactions === 0) return;
+  if (what.all) return forgetAllPicks(context, menu);
   // Written first, so a pick recorded just before is not written back after the forget.
   await flushMemberPicks(context.deps);
-  if (what.all) {
-    await forgetFeaturePicks(db, guildId, menuPickScope(menu.id));
-    return;
-  }
   const scopes = new Set(what.fresh.map((roleId) => menuPickScope(menu.id, roleId)));
   if (what.removedReactions > 0) {
     const kept = new Set(menu.options.map((option) => menuPickScope(menu.id, option.role_id)));
@@ -309,7 +345,7 @@ async function findUnrecordedPages(
   channelId: string,
   title: string,
   exclude: ReadonlySet<string>,
-): Promise<string[]> {
+): Promise<APIMessage[]> {
   const botId = client.user?.id;
   if (!botId) return [];
   let messages: APIMessage[];
@@ -328,6 +364,5 @@ async function findUnrecordedPages(
         (found === title || found.startsWith(`${title} (`))
       );
     })
-    .map((message) => message.id)
-    .sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+    .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
 }

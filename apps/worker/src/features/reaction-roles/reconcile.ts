@@ -2,13 +2,20 @@ import { menuEmojiKey } from '@spacecadet/contract';
 import { planMenuPick } from '@spacecadet/core';
 import { menuPickScope, picksWithScopePrefix } from '@spacecadet/db/queries/member-picks';
 import type { RoleMenuRow } from '@spacecadet/db/schema';
-import type { APIMessage } from 'discord.js';
+import { type APIMessage, ReactionType } from 'discord.js';
 import { DiscordCodes, discordApi, fetchMember, isDiscordError } from '../../discord-rest.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import type { GuildRolesView } from '../../roles/guild-roles.ts';
 import { flushMemberPicks } from '../../roles/member-picks.ts';
-import { applyRoleChange, forMember, recordMenuPicks, removeMemberReaction } from './member-roles.ts';
+import {
+  applyRoleChange,
+  forMember,
+  reactedLiveSince,
+  recordMenuPicks,
+  removeMemberReaction,
+} from './member-roles.ts';
 import { menuRowsByEmoji, menuRules } from './menus.ts';
+import { menuName } from './names.ts';
 import { reactionEmojiOf } from './panel.ts';
 import { assignableOptions } from './roles.ts';
 
@@ -22,6 +29,13 @@ interface Reacted {
   emoji: string;
 }
 
+/** What reconciling one menu came to. */
+export interface MenuReconcile {
+  granted: number;
+  removed: number;
+  warnings: string[];
+}
+
 /**
  * Members' roles matched to their reactions on one posted menu: who reacts gets the row's role
  * (core's `planMenuPick`, as a live reaction would: a refused pick loses its reaction), and a
@@ -29,40 +43,61 @@ interface Reacted {
  * reacts (a role given any other way stays). In a unique menu a member reacting to several
  * emojis keeps one: the one whose role they hold, else the first in list order; the bot takes
  * their other reactions away.
+ *
+ * Nothing is taken away when a message of the menu could not be read (its reactions are
+ * unknown, not withdrawn); a member whose reacted roles are the picks recorded for them is not
+ * read from Discord (a restart costs no REST read per member); a member with a live reaction
+ * on the menu after the reactions were read is left to the live handler.
  */
 export async function reconcileMenuMembers(
   context: JobContext,
   menu: RoleMenuRow,
   roles: GuildRolesView,
-): Promise<{ granted: number; removed: number }> {
+): Promise<MenuReconcile> {
   const { deps } = context;
   const { client } = deps;
   const guildId = menu.guildId;
   const channelId = menu.messageChannelId;
-  if (!channelId) return { granted: 0, removed: 0 };
+  const outcome: MenuReconcile = { granted: 0, removed: 0, warnings: [] };
+  if (!channelId) return outcome;
   const assignable = new Set(assignableOptions(menu, guildId, roles).options.map((o) => o.role_id));
   const rows = menuRowsByEmoji(menu);
   const order = [...rows.values()].map((row) => row.roleId);
   const botId = client.user?.id;
 
+  const snapshotAt = performance.now();
   const reactedBy = new Map<string, Reacted[]>();
-  for (const messageId of menu.messageIds) {
-    let message: APIMessage;
-    try {
-      message = await discordApi(client).channels.getMessage(channelId, messageId);
-    } catch (error) {
-      if (isDiscordError(error, DiscordCodes.UnknownMessage, DiscordCodes.UnknownChannel)) continue;
-      throw error;
-    }
-    for (const reaction of message.reactions ?? []) {
-      const row = rows.get(menuEmojiKey(reaction.emoji));
-      if (!row || !assignable.has(row.roleId)) continue;
-      const emoji = reactionEmojiOf(reaction);
-      for (const userId of await reactionUsers(context, channelId, messageId, emoji)) {
-        if (userId === botId) continue;
-        reactedBy.set(userId, [...(reactedBy.get(userId) ?? []), { roleId: row.roleId, messageId, emoji }]);
+  /** Every message of the menu was read: a missing reaction means "unreacted". */
+  let complete = true;
+  try {
+    for (const messageId of menu.messageIds) {
+      let message: APIMessage;
+      try {
+        message = await discordApi(client).channels.getMessage(channelId, messageId);
+      } catch (error) {
+        if (!isDiscordError(error, DiscordCodes.UnknownMessage, DiscordCodes.UnknownChannel)) throw error;
+        complete = false;
+        continue;
+      }
+      for (const reaction of message.reactions ?? []) {
+        const row = rows.get(menuEmojiKey(reaction.emoji));
+        if (!row || !assignable.has(row.roleId)) continue;
+        const emoji = reactionEmojiOf(reaction);
+        for (const userId of await reactionUsers(context, channelId, messageId, emoji)) {
+          if (userId === botId) continue;
+          const reacted = reactedBy.get(userId) ?? [];
+          if (!reacted.some((r) => r.roleId === row.roleId))
+            reacted.push({ roleId: row.roleId, messageId, emoji });
+          reactedBy.set(userId, reacted);
+        }
       }
     }
+  } catch (error) {
+    if (!isDiscordError(error, DiscordCodes.MissingAccess)) throw error;
+    outcome.warnings.push(
+      `${menuName(menu)}: I cannot see <#${channelId}>, the channel of its panel, so members' reactions there were not read. Give me View Channel and Read Message History there.`,
+    );
+    return outcome;
   }
   await flushMemberPicks(deps);
   const recordedBy = new Map<string, Set<string>>();
@@ -71,10 +106,17 @@ export async function reconcileMenuMembers(
   }
 
   const rules = menuRules(menu);
-  let granted = 0;
-  let removed = 0;
   for (const userId of new Set([...reactedBy.keys(), ...recordedBy.keys()])) {
+    const reactedRoles = new Set((reactedBy.get(userId) ?? []).map((r) => r.roleId));
+    const recorded = recordedBy.get(userId) ?? new Set<string>();
+    // As recorded: the member's roles follow their reactions already (no REST read).
+    if (reactedRoles.size === recorded.size && [...recorded].every((roleId) => reactedRoles.has(roleId))) {
+      continue;
+    }
+    // Only grants when some message could not be read: no reaction there is known.
+    if (!complete && reactedRoles.size === 0) continue;
     await forMember(deps, guildId, userId, async () => {
+      if (reactedLiveSince(guildId, userId, menu.messageIds, snapshotAt)) return;
       let memberRoles: readonly string[];
       try {
         memberRoles = (await fetchMember(client, guildId, userId)).roles;
@@ -105,22 +147,22 @@ export async function reconcileMenuMembers(
         }
         await applyRoleChange(deps, guildId, userId, plan, held);
         for (const roleId of [...plan.add, ...plan.remove]) touched.add(roleId);
-        granted += plan.add.filter((roleId) => held.has(roleId)).length;
-        removed += plan.remove.filter((roleId) => !held.has(roleId)).length;
+        outcome.granted += plan.add.filter((roleId) => held.has(roleId)).length;
+        outcome.removed += plan.remove.filter((roleId) => !held.has(roleId)).length;
       }
-      const reactedRoles = new Set(reacted.map((r) => r.roleId));
-      for (const roleId of recordedBy.get(userId) ?? []) {
+      const kept = new Set(reacted.map((r) => r.roleId));
+      for (const roleId of complete ? recorded : []) {
         touched.add(roleId);
-        if (reactedRoles.has(roleId) || !held.has(roleId) || !assignable.has(roleId)) continue;
+        if (kept.has(roleId) || !held.has(roleId) || !assignable.has(roleId)) continue;
         const plan = planMenuPick(rules, held, roleId, 'remove');
         if (plan.kind === 'refused') continue;
         await applyRoleChange(deps, guildId, userId, plan, held);
-        removed += plan.remove.filter((id) => !held.has(id)).length;
+        outcome.removed += plan.remove.filter((id) => !held.has(id)).length;
       }
       recordMenuPicks(deps, menu, userId, touched, held);
     });
   }
-  return { granted, removed };
+  return outcome;
 }
 
 /** Every user of one reaction, page by page (`after` the last id, 100 a page). */
@@ -130,20 +172,21 @@ async function reactionUsers(
   messageId: string,
   emoji: string,
 ): Promise<string[]> {
-  const users: string[] = [];
-  let after: string | undefined;
-  for (;;) {
-    const page = await discordApi(context.deps.client).channels.getMessageReactions(
-      channelId,
-      messageId,
-      emoji,
-      {
-        limit: USERS_PAGE,
-        ...(after ? { after } : {}),
-      },
-    );
-    users.push(...page.map((user) => user.id));
-    if (page.length < USERS_PAGE) return users;
-    after = page.at(-1)?.id;
+  const users = new Set<string>();
+  // Normal and super (burst) reactions are listed apart; a super reaction picks the row too.
+  for (const type of [ReactionType.Normal, ReactionType.Burst]) {
+    let after: string | undefined;
+    for (;;) {
+      const page = await discordApi(context.deps.client).channels.getMessageReactions(
+        channelId,
+        messageId,
+        emoji,
+        { limit: USERS_PAGE, type, ...(after ? { after } : {}) },
+      );
+      for (const user of page) users.add(user.id);
+      if (page.length < USERS_PAGE) break;
+      after = page.at(-1)?.id;
+    }
   }
+  return [...users];
 }

@@ -5,8 +5,8 @@ import { menuName } from './names.ts';
 
 /**
  * The menu's options the bot can act on: each role must be one of the guild's, not @everyone,
- * not managed by an integration, and below the bot's highest role. Every other row is left out
- * of the panel with a warning naming it.
+ * not managed by an integration, and below the bot's highest role. Every other row gets a
+ * warning naming it; it stays on the panel as laid out (its picks are refused meanwhile).
  */
 export function assignableOptions(
   menu: RoleMenuRow,
@@ -24,7 +24,8 @@ export function assignableOptions(
     else if (role.managed) problem = `"${role.name}" is managed by an integration and cannot be given.`;
     else if (!roles.botCanManageRoles) problem = 'I need the Manage Roles permission to give roles.';
     else if (role.position >= roles.botTopPosition) problem = roleAboveBotWarning(role.name);
-    if (problem) warnings.push(`${row}: ${problem} Left out of the panel.`);
+    if (problem)
+      warnings.push(`${row}: ${problem} Members reacting with it get nothing until that is fixed.`);
     else options.push(option);
   });
   return { options, warnings };
