@@ -166,3 +166,22 @@ export function planMenuPick(
       return change(has ? [] : [roleId], []);
   }
 }
+
+/** Why a member cannot be given a role by the bot, whatever the menu. */
+export type RoleGrantRefusal = 'everyone' | 'managed' | 'not_below_bot';
+
+/**
+ * The one rule of which roles the bot can give (the API refuses a row with one, the worker
+ * warns and refuses its picks): not @everyone (the guild's id), not managed by an integration,
+ * and below the bot's highest role (`botTopPosition`, 0 when it has none), as Discord requires.
+ */
+export function roleGrantRefusal(
+  role: { id: string; managed: boolean; position: number },
+  guildId: string,
+  botTopPosition: number,
+): RoleGrantRefusal | null {
+  if (role.id === guildId) return 'everyone';
+  if (role.managed) return 'managed';
+  if (role.position >= botTopPosition) return 'not_below_bot';
+  return null;
+}

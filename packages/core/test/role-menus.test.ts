@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildReactionListPanel, type MenuPickRules, planMenuPick } from '../src/role-menus.ts';
+import {
+  buildReactionListPanel,
+  type MenuPickRules,
+  planMenuPick,
+  roleGrantRefusal,
+} from '../src/role-menus.ts';
 
 const roles = ['1', '2', '3'].map((n) => `40000000000000000${n}`);
 const [red, blue, green] = roles as [string, string, string];
@@ -122,5 +127,18 @@ describe('buildReactionListPanel: the messages the bot posts and the dashboard p
 
   it('posts nothing for an empty list', () => {
     expect(buildReactionListPanel('color_roles', [])).toEqual([]);
+  });
+});
+
+describe('roleGrantRefusal: the roles the bot can give', () => {
+  const guild = '300000000000000001';
+  const role = (position: number, managed = false) => ({ id: '400000000000000009', managed, position });
+  it('refuses @everyone, managed roles and roles not below the bot', () => {
+    expect(roleGrantRefusal({ id: guild, managed: false, position: 0 }, guild, 3)).toBe('everyone');
+    expect(roleGrantRefusal(role(1, true), guild, 3)).toBe('managed');
+    expect(roleGrantRefusal(role(3), guild, 3)).toBe('not_below_bot');
+    expect(roleGrantRefusal(role(4), guild, 3)).toBe('not_below_bot');
+    expect(roleGrantRefusal(role(1), guild, 0)).toBe('not_below_bot');
+    expect(roleGrantRefusal(role(2), guild, 3)).toBeNull();
   });
 });

@@ -11,7 +11,7 @@ import {
   reactionRowName,
   routes,
 } from '@spacecadet/contract';
-import type { RoleMenuOption } from '@spacecadet/core';
+import { type RoleMenuOption, roleGrantRefusal } from '@spacecadet/core';
 import type { Db, RoleMenuRow } from '@spacecadet/db';
 import {
   loadReactionLists,
@@ -77,15 +77,22 @@ interface RowProblem {
   message: string;
 }
 
-/** Why the bot could not give `role` (its highest role is `highest`), or null when it can. */
-function roleProblem(row: string, role: DiscordRole, highest: DiscordRole | null): string | null {
-  if (role.managed) return REACTION_ROW_MESSAGES.managedRole(row, role.name);
+/**
+ * Why the bot could not give `role` (its highest role is `highest`), or null when it can: core's
+ * `roleGrantRefusal` decides, this names it (@everyone is refused earlier, by the guild-ref check).
+ */
+function roleProblem(
+  guildId: string,
+  row: string,
+  role: DiscordRole,
+  highest: DiscordRole | null,
+): string | null {
+  const refusal = roleGrantRefusal(role, guildId, highest?.position ?? 0);
+  if (refusal === null) return null;
+  if (refusal === 'managed') return REACTION_ROW_MESSAGES.managedRole(row, role.name);
   if (highest === null) return REACTION_ROW_MESSAGES.botHasNoRole(row, role.name);
   if (role.id === highest.id) return REACTION_ROW_MESSAGES.roleIsBotsHighest(row, role.name);
-  if (role.position >= highest.position) {
-    return REACTION_ROW_MESSAGES.roleAboveBot(row, role.name, highest.name);
-  }
-  return null;
+  return REACTION_ROW_MESSAGES.roleAboveBot(row, role.name, highest.name);
 }
 
 /**
@@ -124,7 +131,7 @@ async function rowProblems(
   const problems: RowProblem[] = [];
   for (const row of rows) {
     const role = roles.get(row.roleId);
-    const roleMessage = role ? roleProblem(row.name, role, hierarchy.highest) : null;
+    const roleMessage = role ? roleProblem(guildId, row.name, role, hierarchy.highest) : null;
     if (roleMessage) problems.push({ path: `${row.list}.${row.index}.role_id`, message: roleMessage });
     if (row.emoji.id !== null && !emojiIds.has(row.emoji.id)) {
       problems.push({

@@ -1,4 +1,4 @@
-import type { RoleMenuOption } from '@spacecadet/core';
+import { type RoleMenuOption, roleGrantRefusal } from '@spacecadet/core';
 import type { RoleMenuRow } from '@spacecadet/db/schema';
 import { type GuildRolesView, roleAboveBotWarning } from '../../roles/guild-roles.ts';
 import { menuName } from './names.ts';
@@ -19,11 +19,13 @@ export function assignableOptions(
     const row = `${menuName(menu)}, row ${index + 1}${option.emoji ? ` (${option.emoji})` : ''}`;
     const role = roles.role(option.role_id);
     let problem: string | null = null;
+    const refusal = role ? roleGrantRefusal(role, guildId, roles.botTopPosition) : null;
     if (!role) problem = 'its role no longer exists. Pick another role.';
-    else if (role.id === guildId) problem = 'members cannot be given @everyone.';
-    else if (role.managed) problem = `"${role.name}" is managed by an integration and cannot be given.`;
+    else if (refusal === 'everyone') problem = 'members cannot be given @everyone.';
+    else if (refusal === 'managed')
+      problem = `"${role.name}" is managed by an integration and cannot be given.`;
     else if (!roles.botCanManageRoles) problem = 'I need the Manage Roles permission to give roles.';
-    else if (role.position >= roles.botTopPosition) problem = roleAboveBotWarning(role.name);
+    else if (refusal === 'not_below_bot') problem = roleAboveBotWarning(role.name);
     if (problem)
       warnings.push(`${row}: ${problem} Members reacting with it get nothing until that is fixed.`);
     else options.push(option);
