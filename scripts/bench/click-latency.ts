@@ -35,7 +35,13 @@ import {
   type SandboxFixture,
 } from '@spacecadet/discord-sandbox';
 import { loadBenchEnv } from '../env.ts';
-import { openLoop, perSecondOverWindows, setGlobalLimit, waitForBotPresence } from './discord-load.ts';
+import {
+  memberRoundTrip,
+  openLoop,
+  perSecondOverWindows,
+  setGlobalLimit,
+  waitForBotPresence,
+} from './discord-load.ts';
 import {
   elapsedMs,
   ms,
@@ -267,13 +273,7 @@ async function main(): Promise<void> {
           Number.isFinite(visibleAt),
       };
     };
-    const roundTrip = async (i: number, due: number): Promise<number> => {
-      const response = await fetch(`${stack.sandbox.apiBase}/v10/guilds/${GUILD}/members/${userIds[i]}`, {
-        headers: BOT_AUTH,
-      });
-      await response.arrayBuffer();
-      return performance.now() - due;
-    };
+    const roundTrip = memberRoundTrip(stack, GUILD, userIds);
 
     /**
      * The baseline at `rate` (the sandbox's REST round trip, global limit off so it is not

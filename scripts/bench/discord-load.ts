@@ -3,6 +3,7 @@
  * schedule, Discord's global limit switched on the sandbox, throughput over its windows, and
  * waiting for the worker to have joined a guild.
  */
+import { SANDBOX_BOT_TOKEN } from '@spacecadet/discord-sandbox';
 import { summarize, waitFor } from './lib.ts';
 import type { Stack } from './stack.ts';
 
@@ -68,4 +69,18 @@ export async function waitForBotPresence(stack: Stack, auth: string, guildId: st
     const presence = await stack.api<{ inGuild: boolean }>('GET', `/api/bot/in-guild/${guildId}`, auth);
     return presence.inGuild ? true : undefined;
   });
+}
+
+/**
+ * The baseline task: the sandbox's REST round trip for the bot reading member `i`, in ms from
+ * when it was due (as the open loop hands it).
+ */
+export function memberRoundTrip(stack: Stack, guildId: string, userIds: readonly string[]) {
+  return async (i: number, due: number): Promise<number> => {
+    const response = await fetch(`${stack.sandbox.apiBase}/v10/guilds/${guildId}/members/${userIds[i]}`, {
+      headers: { authorization: `Bot ${SANDBOX_BOT_TOKEN}` },
+    });
+    await response.arrayBuffer();
+    return performance.now() - due;
+  };
 }

@@ -21,7 +21,13 @@
  */
 import { defaultFixture, makeRole, SANDBOX_IDS, type SandboxFixture } from '@spacecadet/discord-sandbox';
 import { loadBenchEnv } from '../env.ts';
-import { openLoop, perSecondOverWindows, setGlobalLimit, waitForBotPresence } from './discord-load.ts';
+import {
+  memberRoundTrip,
+  openLoop,
+  perSecondOverWindows,
+  setGlobalLimit,
+  waitForBotPresence,
+} from './discord-load.ts';
 import { ms, printTable, ratio, reportHeadline, type Summary, summarize, waitFor } from './lib.ts';
 import { runJobThroughApi, type Stack, startStack } from './stack.ts';
 
@@ -35,7 +41,6 @@ const SETTLE_TIMEOUT_MS = 30_000 + SECONDS * 4_000;
 
 const GUILD = SANDBOX_IDS.guilds.station;
 const CHANNEL = SANDBOX_IDS.channels.roles;
-const BOT_AUTH = { authorization: 'Bot sandbox-bot-token' };
 /** A change of a member's roles: one role added or removed, or the member's roles set at once. */
 const ROLE_CHANGE = /^\/guilds\/\d+\/members\/\d+(\/roles\/\d+)?$/;
 const COLOR_EMOJIS = ['🔴', '🟠', '🟡', '🟢', '🔵', '🟣', '🟤', '⚫'] as const;
@@ -147,13 +152,7 @@ async function main(): Promise<void> {
       const at = await visible;
       return { ok: response.ok && Number.isFinite(at), visibleMs: at - due };
     };
-    const roundTrip = async (i: number, due: number): Promise<number> => {
-      const response = await fetch(`${stack.sandbox.apiBase}/v10/guilds/${GUILD}/members/${userIds[i]}`, {
-        headers: BOT_AUTH,
-      });
-      await response.arrayBuffer();
-      return performance.now() - due;
-    };
+    const roundTrip = memberRoundTrip(stack, GUILD, userIds);
 
     let seq = stack.sandbox.world.requests.at(-1)?.seq ?? 0;
     const requests: Array<{ seq: number; method: string; path: string; status: number; at: string }> = [];
