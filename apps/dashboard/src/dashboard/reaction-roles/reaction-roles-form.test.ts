@@ -11,12 +11,14 @@ import {
 } from './reaction-roles-form.ts';
 
 const ROLE = '300000000000000021';
+/** A different role for each row: a role twice in a list is refused (tested below). */
+const roleNo = (n: number) => `3100000000000000${String(n).padStart(2, '0')}`;
 const row = (emoji: string, role_id: string) => ({ ...emptyRow(), emoji, role_id });
 
 describe('validateReactionRoles', () => {
   it('checks both lists and numbers rows from 1, naming the field', () => {
     const problems = validateReactionRoles({
-      color_roles: [row('🔴', ROLE), row('', ROLE)],
+      color_roles: [row('🔴', ROLE), row('', roleNo(2))],
       personality_roles: [row('🎮', '  ')],
     });
     expect(problems).toEqual([
@@ -33,11 +35,12 @@ describe('validateReactionRoles', () => {
     const problems = validateReactionRoles({
       color_roles: [
         row('🔴', ROLE),
-        row('red', ROLE),
+        row('red', roleNo(2)),
         row('🔴', '12'),
-        row('<:blob:300000000000000099>', ROLE),
+        row('<:blob:300000000000000099>', roleNo(4)),
+        row('🟢', ROLE),
       ],
-      personality_roles: Array.from({ length: MAX_REACTION_LIST_ROWS + 1 }, () => row('🎮', ROLE)),
+      personality_roles: Array.from({ length: MAX_REACTION_LIST_ROWS + 1 }, (_, i) => row('🎮', roleNo(i))),
     });
     expect(problems.map((p) => [p.list, p.row, p.field, p.message])).toEqual([
       [
@@ -48,6 +51,12 @@ describe('validateReactionRoles', () => {
       ],
       ['color_roles', 3, 'role_id', 'Row 3: role_id must be a Discord role id'],
       ['color_roles', 3, 'emoji', 'Row 3: 🔴 is already used by row 1; each emoji can stand for one role'],
+      [
+        'color_roles',
+        5,
+        'role_id',
+        `Row 5: role ${ROLE} is already given by row 1; each role can have one row`,
+      ],
       ['personality_roles', 0, null, `At most ${MAX_REACTION_LIST_ROWS} personality roles`],
     ]);
   });
