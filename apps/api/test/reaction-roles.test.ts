@@ -59,7 +59,6 @@ const forgetJobs = async () => {
   }
 };
 
-/** A refusal: 400 with that first message, and nothing stored (rows, sessions, queue). */
 /** A role in the sandbox's guild, made with the bot's token as the worker would. */
 async function discordRole(name: string): Promise<string> {
   const response = await fetch(`${h.sandbox.apiBase}/v10/guilds/${guildId}/roles`, {
@@ -71,6 +70,7 @@ async function discordRole(name: string): Promise<string> {
   return ((await response.json()) as { id: string }).id;
 }
 
+/** A refusal: 400 with that first message, and nothing stored (rows, sessions, queue). */
 async function expectRefused(request: () => ReturnType<typeof send>, message: string | RegExp) {
   const before = await storedState(h);
   const response = await request();
@@ -218,7 +218,7 @@ describe('PUT refuses, naming the list and row, what Discord would refuse later'
     );
     await expectRefused(
       () => putLists([], [crew, { emoji: '🟢', role_id: ` ${ROLES.stationCrew} ` }]),
-      `Row 2: role ${ROLES.stationCrew} is already given by row 1; each role can have one row`,
+      'Row 2: row 1 already gives this role; each role can have one row',
     );
     // ❤ and ❤️ are one emoji (the variation selector is only a style).
     await expectRefused(

@@ -1,5 +1,5 @@
-import { type RouteName, routePath, routes } from '@spacecadet/contract';
-import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
+import { MAX_REACTION_LIST_ROWS, type RouteName, routePath, routes } from '@spacecadet/contract';
+import { SANDBOX_BOT_TOKEN, SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 import type { JsonSchema } from './json-schema-fit.ts';
@@ -31,22 +31,26 @@ type Operation = {
 const { roles: ROLES, emojis: EMOJIS } = SANDBOX_IDS;
 
 /**
- * Reaction rows: an emoji is one emoji (or a custom emoji of the guild), each once per list, as
- * the field's description says; JSON Schema cannot state either. Each row gets its own, from
- * the station's custom emojis and unicode ones.
+ * Reaction rows: an emoji is one emoji (or a custom emoji of the guild), each emoji and each role
+ * once per list, as the fields' descriptions say; JSON Schema cannot state that. Each row gets
+ * its own emoji, from the station's custom emojis and unicode ones, and its own role of the
+ * station (made in beforeAll, below the bot's role, so the bot may give it).
  */
 const ROW_EMOJIS = [
   `<:rocket:${EMOJIS.stationRocket}>`,
   `<a:party_parrot:${EMOJIS.stationParrot}>`,
   ...[...'🍎🍐🍊🍋🍌🍉🍇🍓🫐🍈🍒🍑🥭🍍🥥🥝🍅🍆🥑🥦🥬🥒🌶🫑🌽🥕🫒🧄🧅🥔🍠🫚🥐🥯🍞🥖🥨🧀🥚🍳🧈🥞🧇'],
 ];
+const ROW_ROLES: string[] = [];
 function withRowEmojis(body: unknown): unknown {
   if (typeof body !== 'object' || body === null) return body;
   const lists = Object.entries(body).map(([list, rows]) => [
     list,
     Array.isArray(rows)
       ? rows.map((row, index) =>
-          typeof row === 'object' && row ? { ...row, emoji: ROW_EMOJIS[index] } : row,
+          typeof row === 'object' && row
+            ? { ...row, emoji: ROW_EMOJIS[index], role_id: ROW_ROLES[index] }
+            : row,
         )
       : rows,
   ]);
@@ -122,6 +126,15 @@ beforeAll(async () => {
   h = await startHarness();
   ada = await signIn(h, USERS.ada);
   await seedEditedRows(h, ada);
+  for (let i = 0; i < MAX_REACTION_LIST_ROWS; i++) {
+    const response = await fetch(`${h.sandbox.apiBase}/v10/guilds/${GUILDS.station}/roles`, {
+      method: 'POST',
+      headers: { authorization: `Bot ${SANDBOX_BOT_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `Row role ${i + 1}` }),
+    });
+    expect(response.status).toBe(200);
+    ROW_ROLES.push(((await response.json()) as { id: string }).id);
+  }
   const doc = (await h.app.inject({ url: '/api/docs/json' })).json<{
     paths: typeof operations;
     components?: { schemas?: Record<string, Schema> };

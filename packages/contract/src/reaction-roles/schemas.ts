@@ -141,15 +141,16 @@ const reactionListInput = (list: ReactionList) =>
       const seen = new Map<string, number>();
       const roles = new Map<string, number>();
       rows.forEach((row, index) => {
+        // A blank role is the row's own problem (required), not a second use of one role.
         const roleId = row.role_id.trim();
-        const sameRole = roles.get(roleId);
-        if (sameRole === undefined) roles.set(roleId, index);
-        else
+        const sameRole = roleId === '' ? undefined : roles.get(roleId);
+        if (sameRole !== undefined)
           ctx.addIssue({
             code: 'custom',
             path: [index, 'role_id'],
-            message: `Row ${index + 1}: role ${roleId} is already given by row ${sameRole + 1}; each role can have one row`,
+            message: `Row ${index + 1}: row ${sameRole + 1} already gives this role; each role can have one row`,
           });
+        else if (roleId !== '') roles.set(roleId, index);
         const emoji = parseMenuEmoji(row.emoji);
         if (!emoji) return;
         const key = menuEmojiKey(emoji);

@@ -27,6 +27,17 @@ describe('validateReactionRoles', () => {
     ]);
   });
 
+  it('says a blank role is required, not that another row already gives it', () => {
+    const problems = validateReactionRoles({
+      color_roles: [row('🔴', ''), row('🔵', ' ')],
+      personality_roles: [],
+    });
+    expect(problems.map((p) => p.message)).toEqual([
+      'Row 1: emoji and role_id required',
+      'Row 2: emoji and role_id required',
+    ]);
+  });
+
   it('accepts complete rows', () => {
     expect(validateReactionRoles({ color_roles: [row('🔴', ROLE)], personality_roles: [] })).toEqual([]);
   });
@@ -51,12 +62,7 @@ describe('validateReactionRoles', () => {
       ],
       ['color_roles', 3, 'role_id', 'Row 3: role_id must be a Discord role id'],
       ['color_roles', 3, 'emoji', 'Row 3: 🔴 is already used by row 1; each emoji can stand for one role'],
-      [
-        'color_roles',
-        5,
-        'role_id',
-        `Row 5: role ${ROLE} is already given by row 1; each role can have one row`,
-      ],
+      ['color_roles', 5, 'role_id', 'Row 5: row 1 already gives this role; each role can have one row'],
       ['personality_roles', 0, null, `At most ${MAX_REACTION_LIST_ROWS} personality roles`],
     ]);
   });
