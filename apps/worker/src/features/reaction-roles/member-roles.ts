@@ -31,7 +31,26 @@ function memberKey(guildId: string, userId: string): string {
   return `${guildId}:${userId}`;
 }
 
+/**
+ * Drops the notes no packet or reconcile can need any more, at most once a minute, so members
+ * who reacted once are not kept for the life of the process (called as notes are made).
+ */
+let lastSweep = 0;
+function sweepStaleNotes(now: number): void {
+  if (now - lastSweep < RECENT_CHANGE_MS) return;
+  lastSweep = now;
+  const sweep = <V>(notes: Map<string, Map<string, V>>, at: (value: V) => number, keepMs: number) => {
+    for (const [member, byId] of notes) {
+      for (const [id, value] of byId) if (now - at(value) > keepMs) byId.delete(id);
+      if (byId.size === 0) notes.delete(member);
+    }
+  };
+  sweep(recentChanges, (change) => change.at, RECENT_CHANGE_MS);
+  sweep(liveReactions, (when) => when, LIVE_REACTION_MS);
+}
+
 function noteChange(guildId: string, userId: string, roleId: string, held: boolean): void {
+  sweepStaleNotes(performance.now());
   const key = memberKey(guildId, userId);
   const changes = recentChanges.get(key) ?? new Map<string, { held: boolean; at: number }>();
   changes.set(roleId, { held, at: performance.now() });
@@ -76,17 +95,12 @@ export function removedSince(guildId: string, userId: string, roleId: string, si
  * leaves that member to the live handler instead of applying its older snapshot.
  */
 const liveReactions = new Map<string, Map<string, number>>();
-/** Past this many members noted, the notes older than RECENT_CHANGE_MS are swept. */
-const LIVE_REACTIONS_SWEEP = 10_000;
+/** As long as a reconcile may run after reading a panel's reactions. */
+const LIVE_REACTION_MS = 15 * 60_000;
 
 /** Notes a reaction packet of the member on `messageId` as it arrives. */
 export function noteLiveReaction(guildId: string, userId: string, messageId: string, at: number): void {
-  if (liveReactions.size >= LIVE_REACTIONS_SWEEP) {
-    for (const [member, seen] of liveReactions) {
-      for (const [id, when] of seen) if (at - when > RECENT_CHANGE_MS) seen.delete(id);
-      if (seen.size === 0) liveReactions.delete(member);
-    }
-  }
+  sweepStaleNotes(at);
   const key = memberKey(guildId, userId);
   const seen = liveReactions.get(key) ?? new Map<string, number>();
   seen.set(messageId, at);

@@ -12,6 +12,7 @@ import { loadGuildMenus, ROLE_MENUS_SETUP_CHANNEL } from '@spacecadet/db/queries
 import type { RoleMenuRow } from '@spacecadet/db/schema';
 import type { WorkerDeps } from '../../deps.ts';
 import { guildSetupCache } from '../../guild-setup-cache.ts';
+import { menuName } from './names.ts';
 
 /**
  * A role menu of style `reactions` as the worker posts it: the editor's two lists by their own
@@ -24,16 +25,11 @@ export function menuPages(
   if (menu.listKey) return buildReactionListPanel(menu.listKey, options);
   const like = REACTION_LIST_MENUS[menu.mode === 'unique' ? 'color_roles' : 'personality_roles'];
   return buildReactionPanelMessages({
-    title: menu.title || 'Roles',
+    title: menuName(menu),
     color: menu.color ?? like.color,
     hint: like.hint,
     options,
   });
-}
-
-/** The title every message of the menu's panel starts with (a longer panel adds " (1/2)"). */
-export function menuTitle(menu: RoleMenuRow): string {
-  return menuPages(menu, [{ role_id: '0', emoji: '⭐' }])[0]?.embeds[0]?.title ?? menu.title;
 }
 
 /** What `planMenuPick` needs of a menu. */

@@ -19,7 +19,7 @@ import {
 import type { JobContext } from '../../jobs/types.ts';
 import type { GuildRolesView } from '../../roles/guild-roles.ts';
 import { flushMemberPicks } from '../../roles/member-picks.ts';
-import { menuPages, menuTitle } from './menus.ts';
+import { menuPages } from './menus.ts';
 import { menuName } from './names.ts';
 import { assignableOptions } from './roles.ts';
 
@@ -114,7 +114,7 @@ export async function syncMenuPanel(
     // any more are leftovers), so a rerun leaves one panel.
     if (slots.slice(0, pages.length).some((slot) => slot === null)) {
       const exclude = new Set([...recorded, ...options.others]);
-      const found = await findUnrecordedPages(client, channelId, menuTitle(menu), exclude);
+      const found = await findUnrecordedPages(client, channelId, menuName(menu), exclude);
       for (const [index, slot] of slots.entries()) {
         if (slot === null && index < pages.length) slots[index] = found.shift() ?? null;
       }
