@@ -16,4 +16,5 @@ export * from './personality-roles/schemas.ts';
 export * from './reaction-roles/emoji.ts';
 export * from './reaction-roles/schemas.ts';
 export * from './redis-keys.ts';
+export * from './role-menus/schemas.ts';
 export * from './routes/index.ts';

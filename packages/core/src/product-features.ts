@@ -84,14 +84,16 @@ export const PRODUCT_FEATURES: readonly ProductFeature[] = [
     sidebar: null,
   },
   {
-    id: 'custom-reaction-roles',
-    name: 'Custom Reaction Roles',
+    id: 'role-menus',
+    name: 'Role Menus',
     route: '/dashboard/custom-reaction-roles',
-    ...comingSoon,
-    summary: 'Emoji-to-role panels.',
-    description: 'Emoji-to-role panels of your own design.',
+    status: 'live',
+    commands: [],
+    summary: 'Self-role menus on your own roles.',
+    description:
+      'Menus of your own on any roles: buttons, a select menu or reactions, where members take any roles, one at a time, only add, only drop, or up to a limit, and a required role if you like.',
     landing: true,
-    tile: null,
+    tile: 'everyone',
     sidebar: { group: 'Reaction Roles' },
   },
   {

@@ -14,8 +14,19 @@ import {
   parseMenuEmoji,
   type ReactionList,
   type RoleMenuMode,
+  type RoleMenuStyle,
 } from '@spacecadet/contract';
-import { truncateForDiscord } from './discord-components.ts';
+import {
+  ButtonStyle,
+  ComponentType,
+  chunk,
+  DISCORD_LIMITS,
+  type DiscordActionRow,
+  type DiscordButton,
+  type DiscordEmoji,
+  type DiscordStringSelect,
+  truncateForDiscord,
+} from './discord-components.ts';
 
 export const REACTION_LIST_MENUS: Readonly<
   Record<ReactionList, { title: string; mode: RoleMenuMode; color: number; hint: string }>
@@ -49,10 +60,14 @@ export interface ReactionPanelRow {
   line: string;
 }
 
-/** One message of a reaction panel: its embed, and the reactions the bot adds in order. */
-export interface ReactionPanelMessage {
+/**
+ * One message of a role menu: its embed, its buttons or select menu (none for reactions), and
+ * the reactions the bot adds in order (none for buttons and selects).
+ */
+export interface RoleMenuMessage {
   content: string;
   embeds: Array<{ title: string; description: string; color: number; footer: { text: string } }>;
+  components: DiscordActionRow[];
   rows: ReactionPanelRow[];
 }
 
@@ -61,6 +76,8 @@ export interface ReactionPanelInput {
   color: number;
   hint: string;
   options: readonly RoleMenuOption[];
+  /** Markdown shown above the option lines (an admin's own menu). */
+  description?: string | undefined;
 }
 
 const EMBED_DESCRIPTION_MAX = 4096;
@@ -72,15 +89,14 @@ const EMBED_TITLE_MAX = 256;
  * the role (`<@&id>`, which Discord shows as the role's name), then its description.
  * Options without a valid emoji are left out (the API refuses them; an old row may have one).
  */
-export function buildReactionPanelMessages(menu: ReactionPanelInput): ReactionPanelMessage[] {
+export function buildReactionPanelMessages(menu: ReactionPanelInput): RoleMenuMessage[] {
   const rows: ReactionPanelRow[] = [];
   for (const option of menu.options) {
     const emoji = option.emoji === undefined ? null : parseMenuEmoji(option.emoji);
     if (!emoji) continue;
-    const name = option.label?.trim() ? `**${option.label.trim()}**` : `<@&${option.role_id}>`;
-    const description = option.description?.trim() ? ` — ${option.description.trim()}` : '';
-    rows.push({ emoji, roleId: option.role_id, line: `${emojiMarkdown(emoji)} ${name}${description}` });
+    rows.push({ emoji, roleId: option.role_id, line: optionLine(option, emoji) });
   }
+  const intro = menu.description?.trim() ?? '';
   const pages: ReactionPanelRow[][] = [];
   for (let i = 0; i < rows.length; i += MAX_REACTIONS_PER_MESSAGE) {
     pages.push(rows.slice(i, i + MAX_REACTIONS_PER_MESSAGE));
@@ -93,20 +109,31 @@ export function buildReactionPanelMessages(menu: ReactionPanelInput): ReactionPa
           pages.length > 1 ? `${menu.title} (${index + 1}/${pages.length})` : menu.title,
           EMBED_TITLE_MAX,
         ),
-        description: truncateForDiscord(page.map((row) => row.line).join('\n'), EMBED_DESCRIPTION_MAX),
+        description: truncateForDiscord(
+          [index === 0 ? intro : '', page.map((row) => row.line).join('\n')].filter(Boolean).join('\n\n'),
+          EMBED_DESCRIPTION_MAX,
+        ),
         color: menu.color,
         footer: { text: menu.hint },
       },
     ],
+    components: [],
     rows: page,
   }));
+}
+
+/** An option's line in an embed: its emoji, its label (else the role) and its description. */
+function optionLine(option: RoleMenuOption, emoji: MenuEmoji | null): string {
+  const name = option.label?.trim() ? `**${option.label.trim()}**` : `<@&${option.role_id}>`;
+  const description = option.description?.trim() ? ` — ${option.description.trim()}` : '';
+  return `${emoji ? `${emojiMarkdown(emoji)} ` : ''}${name}${description}`;
 }
 
 /** The panel of one of the editor's two lists. */
 export function buildReactionListPanel(
   list: ReactionList,
   options: readonly RoleMenuOption[],
-): ReactionPanelMessage[] {
+): RoleMenuMessage[] {
   const { title, color, hint } = REACTION_LIST_MENUS[list];
   return buildReactionPanelMessages({ title, color, hint, options });
 }
@@ -184,4 +211,202 @@ export function roleGrantRefusal(
   if (role.managed) return 'managed';
   if (role.position >= botTopPosition) return 'not_below_bot';
   return null;
+}
+
+/**
+ * The custom_id of a role menu's components: `menu:<menu id>:<role id>` for a button,
+ * `menu:<menu id>` for the select (its values are role ids). Role ids rather than positions
+ * keep a posted button meaning its role after the options are reordered.
+ */
+export const ROLE_MENU_CUSTOM_ID_PREFIX = 'menu:';
+
+export function roleMenuCustomId(menuId: string, roleId?: string): string {
+  return roleId === undefined
+    ? `${ROLE_MENU_CUSTOM_ID_PREFIX}${menuId}`
+    : `${ROLE_MENU_CUSTOM_ID_PREFIX}${menuId}:${roleId}`;
+}
+
+export function parseRoleMenuCustomId(customId: string): { menuId: string; roleId: string | null } | null {
+  const match = /^menu:([0-9a-f-]{1,40})(?::(\d{5,20}))?$/.exec(customId);
+  if (!match?.[1]) return null;
+  return { menuId: match[1], roleId: match[2] ?? null };
+}
+
+/** An admin's own menu, as the layout needs it (the dashboard previews unsaved ones). */
+export interface RoleMenuLayoutInput {
+  /** The menu's id (its components' custom_ids); any placeholder for a preview. */
+  id: string;
+  title: string;
+  description: string;
+  /** The embed's color; null for ROLE_MENU_COLOR. */
+  color: number | null;
+  style: RoleMenuStyle;
+  mode: RoleMenuMode;
+  max_roles: number | null;
+  options: readonly RoleMenuOption[];
+}
+
+/** The embed color of a menu without one of its own (Discord's blurple). */
+export const ROLE_MENU_COLOR = 0x5865f2;
+
+/** What a menu's footer tells members: how to pick, by style and mode. */
+export function roleMenuHint(style: RoleMenuStyle, mode: RoleMenuMode, maxRoles: number | null): string {
+  const act = style === 'reactions' ? 'React' : style === 'select' ? 'Pick an option' : 'Click a button';
+  const undo =
+    style === 'reactions'
+      ? 'remove your reaction to drop it'
+      : style === 'select'
+        ? 'pick it again to drop it'
+        : 'click again to drop it';
+  switch (mode) {
+    case 'unique':
+      return `${act} to get its role; you hold one of these at a time, so picking another swaps it. ${capitalize(undo)}.`;
+    case 'verify':
+      return `${act} to get its role. It stays yours.`;
+    case 'drop':
+      return `${act} to drop its role.`;
+    case 'limit': {
+      const max = maxRoles ?? 1;
+      return `${act} to get its role, up to ${max} role${max === 1 ? '' : 's'} of this menu; ${undo}.`;
+    }
+    default:
+      return `${act} to get its role, as many as you like; ${undo}.`;
+  }
+}
+
+function capitalize(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}
+
+function componentEmoji(text: string | undefined): DiscordEmoji | undefined {
+  const emoji = text === undefined ? null : parseMenuEmoji(text);
+  if (!emoji) return undefined;
+  return emoji.id === null ? { name: emoji.name } : { name: emoji.name, id: emoji.id };
+}
+
+/**
+ * The messages of an admin's own menu, as the worker posts them and the dashboard previews
+ * them. Reactions: the reaction panel layout (20 a message), the description above the lines.
+ * Buttons: one message, its embed (the description, and the options' lines when one has a
+ * description), up to 25 buttons in rows of 5. Select: one message and one select menu whose
+ * options are the menu's (a unique menu takes one pick, a limit menu up to `max_roles`).
+ */
+export function buildRoleMenuMessages(menu: RoleMenuLayoutInput): RoleMenuMessage[] {
+  const color = menu.color ?? ROLE_MENU_COLOR;
+  const hint = roleMenuHint(menu.style, menu.mode, menu.max_roles);
+  const title = truncateForDiscord(menu.title.trim(), EMBED_TITLE_MAX);
+  if (menu.style === 'reactions') {
+    return buildReactionPanelMessages({
+      title,
+      color,
+      hint,
+      options: menu.options,
+      description: menu.description,
+    });
+  }
+  if (menu.options.length === 0) return [];
+  const intro = menu.description.trim();
+  const lines =
+    menu.style === 'buttons' && menu.options.some((option) => option.description?.trim())
+      ? menu.options.map((option) => optionLine(option, parseMenuEmoji(option.emoji ?? ''))).join('\n')
+      : '';
+  const description = [intro, lines].filter(Boolean).join('\n\n') || hint;
+  const components: DiscordActionRow[] =
+    menu.style === 'buttons'
+      ? menuButtons(menu)
+      : [{ type: ComponentType.ActionRow, components: [menuSelect(menu)] }];
+  return [
+    {
+      content: '',
+      embeds: [
+        {
+          title,
+          description: truncateForDiscord(description, EMBED_DESCRIPTION_MAX),
+          color,
+          footer: { text: hint },
+        },
+      ],
+      components,
+      rows: [],
+    },
+  ];
+}
+
+function optionLabel(option: RoleMenuOption, max: number): string {
+  return truncateForDiscord(option.label?.trim() || 'Role', max);
+}
+
+function menuButtons(menu: RoleMenuLayoutInput): DiscordActionRow[] {
+  const max = DISCORD_LIMITS.actionRowsPerMessage * DISCORD_LIMITS.buttonsPerRow;
+  const buttons: DiscordButton[] = menu.options.slice(0, max).map((option) => {
+    const emoji = componentEmoji(option.emoji);
+    return {
+      type: ComponentType.Button,
+      style: ButtonStyle.Secondary,
+      custom_id: roleMenuCustomId(menu.id, option.role_id),
+      label: optionLabel(option, DISCORD_LIMITS.buttonLabelLength),
+      ...(emoji ? { emoji } : {}),
+    };
+  });
+  return chunk(buttons, DISCORD_LIMITS.buttonsPerRow).map((components) => ({
+    type: ComponentType.ActionRow,
+    components,
+  }));
+}
+
+function menuSelect(menu: RoleMenuLayoutInput): DiscordStringSelect {
+  const options = menu.options.slice(0, DISCORD_LIMITS.selectOptions);
+  const most =
+    menu.mode === 'unique'
+      ? 1
+      : menu.mode === 'limit'
+        ? Math.min(menu.max_roles ?? 1, options.length)
+        : options.length;
+  return {
+    type: ComponentType.StringSelect,
+    custom_id: roleMenuCustomId(menu.id),
+    placeholder: truncateForDiscord(
+      menu.mode === 'drop' ? 'Pick the roles to drop' : most === 1 ? 'Pick a role' : 'Pick your roles',
+      DISCORD_LIMITS.selectPlaceholderLength,
+    ),
+    min_values: 1,
+    max_values: Math.max(1, most),
+    options: options.map((option) => {
+      const emoji = componentEmoji(option.emoji);
+      const description = option.description?.trim();
+      return {
+        label: optionLabel(option, DISCORD_LIMITS.selectOptionLabelLength),
+        value: option.role_id,
+        ...(description
+          ? { description: truncateForDiscord(description, DISCORD_LIMITS.selectOptionDescriptionLength) }
+          : {}),
+        ...(emoji ? { emoji } : {}),
+      };
+    }),
+  };
+}
+
+/**
+ * What a button or select pick answers the member, privately: a refusal (the required role by
+ * name, the limit), else the menu's roles they hold now (`held`: their roles after the change).
+ */
+export function roleMenuAnswer(
+  menu: Pick<RoleMenuLayoutInput, 'options'>,
+  plan: MenuPickPlan,
+  held: ReadonlySet<string>,
+): string {
+  if (plan.kind === 'refused') {
+    return plan.reason === 'required_role'
+      ? `This menu is for members with the <@&${plan.roleId}> role; you don't have it yet.`
+      : `You can hold at most ${plan.max} role${plan.max === 1 ? '' : 's'} of this menu. Drop one first.`;
+  }
+  const mine = menu.options
+    .filter((option) => held.has(option.role_id))
+    .map((option) => `<@&${option.role_id}>`);
+  const changed = [
+    ...plan.add.map((roleId) => `added <@&${roleId}>`),
+    ...plan.remove.map((roleId) => `removed <@&${roleId}>`),
+  ];
+  const now = mine.length > 0 ? `You now have ${mine.join(', ')}.` : 'You have none of these roles now.';
+  return changed.length > 0 ? `${capitalize(changed.join(', '))}. ${now}` : `Nothing to change. ${now}`;
 }

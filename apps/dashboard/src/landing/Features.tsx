@@ -27,7 +27,7 @@ const FEATURE_ICONS: Readonly<Record<string, string>> = {
     'M12 3a9 9 0 1 0 0 18c1.1 0 2-.9 2-2 0-1.2 1-2 2-2h1a4 4 0 0 0 4-4c0-5-4-10-9-10zM7.5 11h.01M10 7h.01M15 7.5h.01',
   'personality-roles': 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21c0-4 4-6 8-6s8 2 8 6',
   leveling: 'M4 20h4v-6H4zM10 20h4V9h-4zM16 20h4V4h-4z',
-  'custom-reaction-roles': 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM8.5 14a4 4 0 0 0 7 0M9 9.5h.01M15 9.5h.01',
+  'role-menus': 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM8.5 14a4 4 0 0 0 7 0M9 9.5h.01M15 9.5h.01',
   dictionary: 'M4 5h9a3 3 0 0 1 3 3v11H7a3 3 0 0 1-3-3zM16 8h4v11h-4M8 9h4M8 13h4',
   automod: 'M12 3 5 6v6c0 4 3 7 7 9 4-2 7-5 7-9V6zM9 12l2 2 4-4',
   logging: 'M6 3h9l3 3v15H6zM9 9h6M9 13h6M9 17h4',

@@ -30,6 +30,7 @@ export const JOB_NAMES = [
   'leveling.daily-overview',
   'leveling.prune-leavers',
   'reaction-roles.post-panel',
+  'role-menus.post',
   'role-menus.repair',
   'role-menus.reconcile',
 ] as const;

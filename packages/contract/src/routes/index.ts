@@ -15,6 +15,7 @@ import { jobRoutes } from '../jobs/routes.ts';
 import { levelingRoutes } from '../leveling/routes.ts';
 import { personalityRoleRoutes } from '../personality-roles/routes.ts';
 import { reactionRoleRoutes } from '../reaction-roles/routes.ts';
+import { roleMenuRoutes } from '../role-menus/routes.ts';
 import type { RouteDef } from './define.ts';
 
 export type { ErrorStatus, RouteAuth, RouteDef } from './define.ts';
@@ -25,6 +26,7 @@ export const routes = {
   ...jobRoutes,
   ...configRoutes,
   ...reactionRoleRoutes,
+  ...roleMenuRoutes,
   ...colorRoleRoutes,
   ...personalityRoleRoutes,
   ...levelingRoutes,

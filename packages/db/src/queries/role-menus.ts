@@ -1,7 +1,7 @@
 import type { ReactionList } from '@spacecadet/contract';
 import { REACTION_LISTS } from '@spacecadet/contract';
 import { REACTION_LIST_MENUS, type RoleMenuOption } from '@spacecadet/core';
-import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db, DbTransaction } from '../client.ts';
 import { type RoleMenuRow, roleMenus } from '../schema/role-menus.ts';
 
@@ -11,12 +11,19 @@ import { type RoleMenuRow, roleMenus } from '../schema/role-menus.ts';
  */
 export const ROLE_MENUS_SETUP_CHANNEL = 'role_menus_changed';
 
-/** Every menu of the guild, the two reaction lists first, then by creation. */
-export function loadGuildMenus(db: Db | DbTransaction, guildId: string): Promise<RoleMenuRow[]> {
+/**
+ * Every menu of the guild, the two reaction lists first, then by creation; deleted menus (their
+ * messages not yet deleted) only with `deleted: true`.
+ */
+export function loadGuildMenus(
+  db: Db | DbTransaction,
+  guildId: string,
+  { deleted = false }: { deleted?: boolean } = {},
+): Promise<RoleMenuRow[]> {
   return db
     .select()
     .from(roleMenus)
-    .where(eq(roleMenus.guildId, guildId))
+    .where(and(eq(roleMenus.guildId, guildId), deleted ? undefined : isNull(roleMenus.deletedAt)))
     .orderBy(
       sql`${roleMenus.listKey} is null`,
       asc(roleMenus.listKey),
@@ -109,4 +116,176 @@ export async function guildsWithPostedMenus(db: Db): Promise<string[]> {
     .where(sql`cardinality(${roleMenus.messageIds}) > 0`)
     .orderBy(roleMenus.guildId);
   return rows.map((row) => row.guildId);
+}
+
+/** An admin's own menu as the API stores it (everything but where it is posted). */
+export interface RoleMenuValues {
+  title: string;
+  description: string;
+  color: number | null;
+  channelId: string;
+  style: RoleMenuRow['style'];
+  mode: RoleMenuRow['mode'];
+  maxRoles: number | null;
+  requiredRoleId: string | null;
+  options: RoleMenuOption[];
+}
+
+/** The admin's own menus of the guild (not the reaction lists, not deleted), oldest first. */
+export function loadOwnMenus(db: Db | DbTransaction, guildId: string): Promise<RoleMenuRow[]> {
+  return db
+    .select()
+    .from(roleMenus)
+    .where(
+      and(eq(roleMenus.guildId, guildId), sql`${roleMenus.listKey} is null`, isNull(roleMenus.deletedAt)),
+    )
+    .orderBy(asc(roleMenus.createdAt), asc(roleMenus.id));
+}
+
+/** One of the admin's own menus of the guild (null: none, another guild's, or deleted). */
+export async function loadOwnMenu(
+  db: Db | DbTransaction,
+  guildId: string,
+  menuId: string,
+): Promise<RoleMenuRow | null> {
+  const [row] = await db
+    .select()
+    .from(roleMenus)
+    .where(
+      and(
+        eq(roleMenus.id, menuId),
+        eq(roleMenus.guildId, guildId),
+        sql`${roleMenus.listKey} is null`,
+        isNull(roleMenus.deletedAt),
+      ),
+    );
+  return row ?? null;
+}
+
+/**
+ * Creates a menu unless the guild has `max` already (deleted ones waiting for their messages to
+ * go count too: they are still in the channel): null then. The count and the insert run under a
+ * per-guild transaction lock, so two quick creates cannot both be the 25th.
+ */
+export async function createOwnMenu(
+  db: Db,
+  guildId: string,
+  values: RoleMenuValues,
+  userId: string,
+  max: number,
+): Promise<RoleMenuRow | null> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`role_menus:${guildId}`}))`);
+    const [row] = await tx
+      .select({ n: count() })
+      .from(roleMenus)
+      .where(and(eq(roleMenus.guildId, guildId), sql`${roleMenus.listKey} is null`));
+    if ((row?.n ?? 0) >= max) return null;
+    const [created] = await tx
+      .insert(roleMenus)
+      .values({ guildId, ...values, updatedBy: userId })
+      .returning();
+    return created ?? null;
+  });
+}
+
+/** Replaces one of the admin's own menus (where it is posted stays); null when there is none. */
+export async function updateOwnMenu(
+  db: Db,
+  guildId: string,
+  menuId: string,
+  values: RoleMenuValues,
+  userId: string,
+): Promise<RoleMenuRow | null> {
+  const [row] = await db
+    .update(roleMenus)
+    .set({ ...values, updatedBy: userId, updatedAt: new Date() })
+    .where(
+      and(
+        eq(roleMenus.id, menuId),
+        eq(roleMenus.guildId, guildId),
+        sql`${roleMenus.listKey} is null`,
+        isNull(roleMenus.deletedAt),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/**
+ * Deletes one of the admin's own menus: gone at once when it was never posted, else marked
+ * deleted until the worker has deleted its messages (`dropDeletedMenu`). Answers what it did:
+ * null when there was no such menu.
+ */
+export async function deleteOwnMenu(
+  db: Db,
+  guildId: string,
+  menuId: string,
+  userId: string,
+): Promise<'deleted' | 'marked' | null> {
+  const own = and(
+    eq(roleMenus.id, menuId),
+    eq(roleMenus.guildId, guildId),
+    sql`${roleMenus.listKey} is null`,
+    isNull(roleMenus.deletedAt),
+  );
+  return db.transaction(async (tx) => {
+    const gone = await tx
+      .delete(roleMenus)
+      .where(and(own, sql`cardinality(${roleMenus.messageIds}) = 0`))
+      .returning({ id: roleMenus.id });
+    if (gone.length > 0) return 'deleted';
+    const marked = await tx
+      .update(roleMenus)
+      .set({ deletedAt: new Date(), updatedBy: userId, postRequestedAt: null })
+      .where(own)
+      .returning({ id: roleMenus.id });
+    return marked.length > 0 ? 'marked' : null;
+  });
+}
+
+/** The worker deleted a deleted menu's messages: the row goes (unless it was posted meanwhile). */
+export async function dropDeletedMenu(db: Db | DbTransaction, menuId: string): Promise<void> {
+  await db
+    .delete(roleMenus)
+    .where(
+      and(
+        eq(roleMenus.id, menuId),
+        isNotNull(roleMenus.deletedAt),
+        sql`cardinality(${roleMenus.messageIds}) = 0`,
+      ),
+    );
+}
+
+/** Post / Update of one menu asked for: the `role-menus.post` job posts it (null: no such menu). */
+export async function requestMenuPost(db: Db, guildId: string, menuId: string): Promise<Date | null> {
+  const at = new Date();
+  const [row] = await db
+    .update(roleMenus)
+    .set({ postRequestedAt: at })
+    .where(
+      and(
+        eq(roleMenus.id, menuId),
+        eq(roleMenus.guildId, guildId),
+        sql`${roleMenus.listKey} is null`,
+        isNull(roleMenus.deletedAt),
+      ),
+    )
+    .returning({ id: roleMenus.id });
+  return row ? at : null;
+}
+
+/**
+ * The post a job did: the request is cleared, unless the admin asked again after the job read it
+ * (`requestedAt`), so a rerun does that one too.
+ */
+export async function clearMenuPostRequest(
+  db: Db | DbTransaction,
+  menuId: string,
+  requestedAt: Date,
+): Promise<void> {
+  await db
+    .update(roleMenus)
+    .set({ postRequestedAt: null })
+    .where(and(eq(roleMenus.id, menuId), sql`${roleMenus.postRequestedAt} <= ${requestedAt.toISOString()}`));
 }

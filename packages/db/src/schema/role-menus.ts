@@ -9,6 +9,9 @@ import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'dr
  * `list_key` is `color_roles` or `personality_roles` (style `reactions`); an admin's own menus
  * have no `list_key`. `message_ids` are the messages the bot posted for the menu, in order, in
  * `message_channel_id` (which differs from `channel_id` until a post moves the menu).
+ * `post_requested_at`: the admin asked for the menu to be posted (or updated, moved) and the
+ * `role-menus.post` job has not done it yet. `deleted_at`: the admin deleted the menu; the row
+ * stays until the worker has deleted its posted messages (then it goes).
  */
 export const roleMenus = pgTable(
   'role_menus',
@@ -27,6 +30,8 @@ export const roleMenus = pgTable(
     options: jsonb('options').$type<RoleMenuOption[]>().notNull().default([]),
     messageIds: text('message_ids').array().notNull().default(sql`'{}'::text[]`),
     messageChannelId: text('message_channel_id'),
+    postRequestedAt: timestamp('post_requested_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     updatedBy: text('updated_by'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

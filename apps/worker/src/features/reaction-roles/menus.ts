@@ -1,10 +1,9 @@
 import { menuEmojiKey } from '@spacecadet/contract';
 import {
   buildReactionListPanel,
-  buildReactionPanelMessages,
+  buildRoleMenuMessages,
   type MenuPickRules,
-  REACTION_LIST_MENUS,
-  type ReactionPanelMessage,
+  type RoleMenuMessage,
   type ReactionPanelRow,
   type RoleMenuOption,
 } from '@spacecadet/core';
@@ -15,19 +14,23 @@ import { guildSetupCache } from '../../guild-setup-cache.ts';
 import { menuName } from './names.ts';
 
 /**
- * A role menu of style `reactions` as the worker posts it: the editor's two lists by their own
- * title, colour and hint (core's `buildReactionListPanel`), an admin's own menu by its row.
+ * A role menu's messages as the worker posts them: the editor's two lists by their own title,
+ * colour and hint (core's `buildReactionListPanel`), an admin's own menu by its row (core's
+ * `buildRoleMenuMessages`, which the dashboard previews with).
  */
 export function menuPages(
   menu: RoleMenuRow,
   options: readonly RoleMenuOption[] = menu.options,
-): ReactionPanelMessage[] {
+): RoleMenuMessage[] {
   if (menu.listKey) return buildReactionListPanel(menu.listKey, options);
-  const like = REACTION_LIST_MENUS[menu.mode === 'unique' ? 'color_roles' : 'personality_roles'];
-  return buildReactionPanelMessages({
+  return buildRoleMenuMessages({
+    id: menu.id,
     title: menuName(menu),
-    color: menu.color ?? like.color,
-    hint: like.hint,
+    description: menu.description,
+    color: menu.color,
+    style: menu.style,
+    mode: menu.mode,
+    max_roles: menu.maxRoles,
     options,
   });
 }

@@ -1,5 +1,5 @@
 import { menuEmojiKey, reactionRouteEmoji } from '@spacecadet/contract';
-import type { ReactionPanelMessage, ReactionPanelRow } from '@spacecadet/core';
+import type { RoleMenuMessage, ReactionPanelRow } from '@spacecadet/core';
 import {
   forgetFeaturePicks,
   forgetScopes,
@@ -226,12 +226,12 @@ async function panelChannelGone(
   return { kind: 'skipped', warnings, kept: 0, changes: 0 };
 }
 
-function body(page: ReactionPanelMessage) {
-  return { content: page.content, embeds: page.embeds, components: [] };
+function body(page: RoleMenuMessage) {
+  return { content: page.content, embeds: page.embeds, components: page.components };
 }
 
 /** Whether the posted message already shows the page (then it is not edited again). */
-function sameContent(message: APIMessage, page: ReactionPanelMessage): boolean {
+function sameContent(message: APIMessage, page: RoleMenuMessage): boolean {
   const [embed] = message.embeds;
   const [want] = page.embeds;
   return (
@@ -243,8 +243,41 @@ function sameContent(message: APIMessage, page: ReactionPanelMessage): boolean {
     embed.description === want.description &&
     embed.color === want.color &&
     embed.footer?.text === want.footer.text &&
-    (message.components ?? []).length === 0
+    sameComponents(message.components ?? [], page.components)
   );
+}
+
+/** Discord's copy of the components against the layout's, field by field the layout sets. */
+function sameComponents(posted: readonly unknown[], wanted: RoleMenuMessage['components']): boolean {
+  const shape = (row: unknown): unknown => {
+    if (typeof row !== 'object' || row === null) return row;
+    const { type, components, style, custom_id, label, emoji, placeholder, min_values, max_values, options } =
+      row as Record<string, unknown>;
+    const emojiOf = (value: unknown) => {
+      const e = value as { id?: string | null; name?: string | null } | undefined;
+      return e ? { id: e.id ?? null, name: e.name ?? null } : null;
+    };
+    return {
+      type,
+      components: Array.isArray(components) ? components.map(shape) : null,
+      style: style ?? null,
+      custom_id: custom_id ?? null,
+      label: label ?? null,
+      emoji: emojiOf(emoji),
+      placeholder: placeholder ?? null,
+      min_values: min_values ?? null,
+      max_values: max_values ?? null,
+      options: Array.isArray(options)
+        ? options.map((option: Record<string, unknown>) => ({
+            label: option.label,
+            value: option.value,
+            description: option.description ?? null,
+            emoji: emojiOf(option.emoji),
+          }))
+        : null,
+    };
+  };
+  return JSON.stringify(posted.map(shape)) === JSON.stringify(wanted.map(shape));
 }
 
 /** The message as Discord has it now, or null when it was deleted. */

@@ -28,6 +28,7 @@ export const JOB_LABELS = {
   'leveling.daily-overview': 'Posting the daily overview',
   'leveling.prune-leavers': 'Pruning leavers',
   'reaction-roles.post-panel': 'Posting the reaction panels',
+  'role-menus.post': 'Posting the role menu',
   'role-menus.repair': 'Repairing the reaction panels',
   'role-menus.reconcile': 'Catching up on reactions',
 } as const satisfies Record<JobName, string>;
@@ -74,6 +75,8 @@ export const JOB_ACTION_ROUTES = {
   'leveling.daily-overview': null,
   'leveling.prune-leavers': 'pruneLeavers',
   'reaction-roles.post-panel': 'postReactionPanels',
+  // Its route names the menu: the menu's own Post button runs it again.
+  'role-menus.post': null,
   'role-menus.repair': null,
   'role-menus.reconcile': null,
 } as const satisfies Record<JobName, RouteName | null>;
