@@ -14,6 +14,7 @@ const BENCHMARKS = [
   'lighthouse',
   'click-latency',
   'reaction-roles',
+  'role-menus',
   'api-read',
   'worker-memory',
   'personality-refresh',
