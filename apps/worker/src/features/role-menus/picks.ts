@@ -1,4 +1,4 @@
-import { type MenuPickPlan, planMenuPick, roleMenuAnswer } from '@spacecadet/core';
+import { type MenuPickPlan, menuClickPick, planMenuPick, roleMenuAnswer } from '@spacecadet/core';
 import { loadOwnMenu } from '@spacecadet/db/queries/role-menus';
 import type { WorkerDeps } from '../../deps.ts';
 import type { PickFeature } from '../../interactions/member-lock.ts';
@@ -36,9 +36,9 @@ export interface MenuPick {
 /**
  * Role menu picks, under the member's one lock for every pick of every menu (reactions
  * included, `MENU_PICK_FEATURE`). Unlike colours, where only the newest click counts, every
- * waiting pick is applied in click order: each is one `planMenuPick(…, 'add')` from the roles
- * the one before left, so two quick clicks on a unique menu end with one role, and two toggles
- * both count. The menu is read again here (the admin may have changed it since the click): a
+ * waiting pick is applied in click order: each is one `planMenuPick` (a click toggles where the
+ * mode lets members drop roles: core's `menuClickPick`) from the roles the one before left, so
+ * two quick clicks on a unique menu end with one role, and two toggles both count. The menu is read again here (the admin may have changed it since the click): a
  * role no longer on it is not touched. Every click of the batch is answered with what the
  * member ends with (core's `roleMenuAnswer`), and the last pick's refusal if it was refused.
  */
@@ -73,7 +73,7 @@ async function applyMenuPicks(
   let notChanged: string | null = null;
   for (const roleId of roleIds) {
     if (!menuRoles.has(roleId)) continue;
-    const plan = planMenuPick(rules, held, roleId, 'add');
+    const plan = planMenuPick(rules, held, roleId, menuClickPick(menu.mode, held, roleId));
     if (plan.kind === 'refused') {
       refusal = plan;
       continue;
