@@ -423,8 +423,9 @@ describe('role menu preview', () => {
     menusApi({ menus: [saved] });
     open(`&menu=${MENU_ID}`);
     await editorReady();
-    const [message] = buildRoleMenuMessages({ ...saved, id: MENU_ID });
+    const [message] = buildRoleMenuMessages({ ...saved, color: 0xe53935 });
     if (!message) throw new Error('no message laid out');
+    expect(message.embeds[0]?.color).toBe(0xe53935);
     const embed = within(preview()).getByTestId('preview-embed');
     expect(embed.style.borderLeftColor).toBe('#e53935');
     within(embed).getByText(message.embeds[0]?.title ?? '');
@@ -469,7 +470,7 @@ describe('role menu preview', () => {
     menusApi({ menus: [saved] });
     open(`&menu=${MENU_ID}`);
     await editorReady();
-    const [message] = buildRoleMenuMessages({ ...saved, id: MENU_ID });
+    const [message] = buildRoleMenuMessages({ ...saved, color: null });
     const select = message?.components[0]?.components[0] as DiscordStringSelect;
     const drawn = within(preview()).getByTestId('preview-select');
     within(drawn).getByText(select.placeholder ?? '');
