@@ -9,7 +9,7 @@ import {
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
-import { SAMPLE_BODIES } from './samples.ts';
+import { EXTRA_PARAMS, SAMPLE_BODIES } from './samples.ts';
 
 let h: Harness;
 let ada: string;
@@ -51,7 +51,7 @@ async function overwrite(channel: string, id: string, deny: bigint, allow = 0n):
 function send(def: RouteDef, payload: object) {
   return h.app.inject({
     method: def.method,
-    url: routePath(def, { guildId: GUILDS.station }),
+    url: routePath(def, { ...EXTRA_PARAMS, guildId: GUILDS.station }),
     headers: { authorization: ada },
     payload,
   });
@@ -65,11 +65,13 @@ describe("saving a channel checks the bot's permissions there", () => {
   it('covers every channel field of the contract', () => {
     expect(CHANNEL_ROUTES.sort()).toEqual(
       [
+        'createRoleMenu',
         'initPersonalityRoles',
         'putLeveling',
         'setColorRolesChannel',
         'setPersonalityChannel',
         'setReactionListChannel',
+        'updateRoleMenu',
       ].sort(),
     );
     // Every channel a route's body names (guildRefs) says what the bot does there.

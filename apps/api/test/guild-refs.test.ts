@@ -10,7 +10,7 @@ import {
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
-import { SAMPLE_BODIES } from './samples.ts';
+import { EXTRA_PARAMS, SAMPLE_BODIES } from './samples.ts';
 
 let h: Harness;
 let ada: string;
@@ -43,7 +43,7 @@ function bodyWith(name: RouteName, path: string, id: string): Record<string, unk
   const row = /^(\w+)\[\]\.(\w+)$/.exec(path);
   if (row?.[1] && row[2]) {
     const rows = (Array.isArray(body[row[1]]) ? body[row[1]] : []) as Array<Record<string, unknown>>;
-    body[row[1]] = [...rows, { emoji: '🟣', [row[2]]: id }];
+    body[row[1]] = [...rows, { emoji: '🟣', label: 'Purple', [row[2]]: id }];
   } else {
     body[path] = id;
   }
@@ -61,6 +61,7 @@ async function stored(): Promise<unknown[]> {
     routes.getColorRoles,
     routes.getPersonalityRoles,
     routes.getLeveling,
+    routes.listRoleMenus,
   ];
   return Promise.all(
     reads.map(async (def) => (await send('GET', routePath(def, { guildId: GUILDS.station }))).json()),
@@ -73,12 +74,14 @@ describe('ids in request bodies must belong to the guild in the path', () => {
       [
         'createBoost',
         'createRoleBoost',
+        'createRoleMenu',
         'initPersonalityRoles',
         'putLeveling',
         'putReactionRoles',
         'setColorRolesChannel',
         'setReactionListChannel',
         'setPersonalityChannel',
+        'updateRoleMenu',
       ].sort(),
     );
   });
@@ -90,7 +93,11 @@ describe('ids in request bodies must belong to the guild in the path', () => {
         const before = await stored();
         const body = bodyWith(name, path, FOREIGN[kind]);
         const [ref] = collectGuildRefs(body, { [path]: kind }).filter((r) => r.id === FOREIGN[kind]);
-        const response = await send(def.method, routePath(def, { guildId: GUILDS.station }), body);
+        const response = await send(
+          def.method,
+          routePath(def, { ...EXTRA_PARAMS, guildId: GUILDS.station }),
+          body,
+        );
         expect(response.statusCode, response.body).toBe(400);
         expect(response.json()).toEqual({
           error: 'invalid_input',

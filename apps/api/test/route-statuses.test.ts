@@ -31,7 +31,12 @@ const NAMES = Object.keys(routes) as RouteName[];
 /** A guild no sandbox user is in. */
 const UNKNOWN_GUILD = '300000000000009999';
 /** Ids of rows that do not exist, for the routes that name one in their path. */
-const UNKNOWN_ROWS = { roleId: 999_999, boostId: 999_999, jobId: 'leveling.sync.999999' } as const;
+const UNKNOWN_ROWS = {
+  roleId: 999_999,
+  boostId: 999_999,
+  jobId: 'leveling.sync.999999',
+  menuId: '00000000-0000-4000-8000-000000000999',
+} as const;
 /** Bodies that name a channel, role or member where the sample body names none. */
 const REF_BODIES: { [N in RouteName]?: RouteBody<N> } = {
   createBoost: { ...SAMPLE_BODIES.createBoost, user_id: USERS.ada },

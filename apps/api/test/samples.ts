@@ -1,6 +1,16 @@
 import { type RouteBody, type RouteDef, type RouteName, routePath, routes } from '@spacecadet/contract';
+import { roleMenus } from '@spacecadet/db';
 import { expect } from 'vitest';
 import { CHANNELS, GUILDS, type Harness } from './harness.ts';
+
+/** A role menu of one button on a role the bot can give. */
+const ROLE_MENU_SAMPLE: RouteBody<'createRoleMenu'> = {
+  title: 'Crew roles',
+  channel_id: CHANNELS.roles,
+  style: 'buttons',
+  mode: 'normal',
+  options: [{ role_id: '300000000000000021', label: 'Crew' }],
+};
 
 /** A valid body for every route that takes one, so only auth decides the outcome. */
 export const SAMPLE_BODIES: { [N in RouteName]?: RouteBody<N> } = {
@@ -25,12 +35,15 @@ export const SAMPLE_BODIES: { [N in RouteName]?: RouteBody<N> } = {
   updateLevelingRole: { role_name: 'Elder' },
   createBoost: { multiplier: 2, user_id: null, expires_at: null },
   createRoleBoost: { role_id: '300000000000000021', multiplier: 3, expires_at: null },
+  createRoleMenu: ROLE_MENU_SAMPLE,
+  updateRoleMenu: { ...ROLE_MENU_SAMPLE, title: 'Crew roles, renamed' },
 };
 
 export const EXTRA_PARAMS: Record<string, string | number> = {
   question_type: 'zodiac',
   roleId: 1,
   boostId: 1,
+  menuId: '00000000-0000-4000-8000-00000000000a',
 };
 
 export interface SampleRequest {
@@ -54,7 +67,10 @@ export const WRITE_ROUTES = (Object.keys(routes) as RouteName[]).filter(
   (name) => routes[name].method !== 'GET' && 'body' in routes[name],
 );
 
-/** The rows the routes that edit existing things expect: reward role 1, boost 1, the zodiac question. */
+/**
+ * The rows the routes that edit existing things expect: reward role 1, boost 1, the zodiac
+ * question, and the role menu of EXTRA_PARAMS.menuId (a row of that id: the API picks ids itself).
+ */
 export async function seedEditedRows(h: Harness, session: string): Promise<void> {
   for (const name of ['createLevelingRole', 'createBoost', 'initPersonalityRoles'] as const) {
     const response = await h.app.inject({
@@ -63,4 +79,13 @@ export async function seedEditedRows(h: Harness, session: string): Promise<void>
     });
     expect(response.statusCode, response.body).toBeLessThan(300);
   }
+  await h.database.db.insert(roleMenus).values({
+    id: String(EXTRA_PARAMS.menuId),
+    guildId: GUILDS.station,
+    title: ROLE_MENU_SAMPLE.title,
+    channelId: ROLE_MENU_SAMPLE.channel_id,
+    style: 'buttons',
+    mode: 'normal',
+    options: ROLE_MENU_SAMPLE.options,
+  });
 }

@@ -3,7 +3,7 @@ import { SANDBOX_BOT_TOKEN, SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 import type { JsonSchema } from './json-schema-fit.ts';
-import { seedEditedRows } from './samples.ts';
+import { EXTRA_PARAMS, seedEditedRows } from './samples.ts';
 
 /**
  * The OpenAPI document is the contract clients build requests from: a request that fits its
@@ -89,6 +89,31 @@ function withPaletteNames(body: unknown): unknown {
   };
 }
 
+/**
+ * Role menus: each option its own role and emoji (as reaction rows), a label for a button or
+ * select option, and max_roles from 1 to the options for a limit menu, as the fields'
+ * descriptions say; JSON Schema cannot state rules across fields.
+ */
+function withMenuRules(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || !('options' in body) || !Array.isArray(body.options))
+    return body;
+  const menu = body as Record<string, unknown> & { options: unknown[] };
+  const options = menu.options.map((option, index) => {
+    if (typeof option !== 'object' || option === null) return option;
+    const label = (option as { label?: unknown }).label;
+    const labelled = menu.style === 'reactions' || (typeof label === 'string' && /\S/.test(label));
+    return {
+      ...option,
+      role_id: ROW_ROLES[index],
+      emoji: ROW_EMOJIS[index],
+      ...(labelled ? {} : { label: `Option ${index + 1}` }),
+    };
+  });
+  const maxRoles = menu.max_roles;
+  const fits = typeof maxRoles === 'number' && maxRoles >= 1 && maxRoles <= options.length;
+  return { ...menu, options, ...(menu.mode === 'limit' && !fits ? { max_roles: 1 } : {}) };
+}
+
 /** Values for fields that must name something of the guild (or a row the test created). */
 const REAL_IDS: Record<string, unknown> = {
   guildId: GUILDS.station,
@@ -102,17 +127,22 @@ const REAL_IDS: Record<string, unknown> = {
   roleId: 1,
   boostId: 1,
   question_type: 'zodiac',
+  menuId: EXTRA_PARAMS.menuId,
+  // Only read from members, never given: a role above the bot will do.
+  required_role_id: ROLES.stationModerators,
 };
 
 /**
  * Routes left out: logout ends the session the others use; the delete routes remove the rows
- * the others edit (reset undoes the personality setup, so setting onboarding then answers its
- * documented 400 "Initialize personality roles first"); the install callback only redirects.
+ * the others edit (a reward role, a boost, the role menu; reset undoes the personality setup, so
+ * setting onboarding then answers its documented 400 "Initialize personality roles first"); the
+ * install callback only redirects.
  */
 const SKIPPED = new Set<RouteName>([
   'logout',
   'deleteLevelingRole',
   'deleteBoost',
+  'deleteRoleMenu',
   'resetPersonalityRoles',
   'installCallback',
 ]);
@@ -293,7 +323,9 @@ function attempts(name: RouteName): Attempt[] {
         ? withRowEmojis(value)
         : name === 'putColorPalette'
           ? withPaletteNames(value)
-          : value,
+          : name === 'createRoleMenu' || name === 'updateRoleMenu'
+            ? withMenuRules(value)
+            : value,
   }));
 }
 
@@ -316,6 +348,16 @@ describe('requests that fit the OpenAPI schemas', () => {
             ? {}
             : { headers: { authorization: ada, 'content-type': 'application/json' } }),
         });
+        // A server holds at most 25 menus: each one made is deleted again.
+        if (name === 'createRoleMenu' && response.statusCode === 201) {
+          const menuId = response.json<{ id: string }>().id;
+          const deleted = await h.app.inject({
+            method: 'DELETE',
+            url: routePath(routes.deleteRoleMenu, { guildId: GUILDS.station, menuId }),
+            headers: { authorization: ada },
+          });
+          expect(deleted.statusCode, deleted.body).toBe(204);
+        }
         if (response.statusCode === 400) {
           refused.push(
             `${name} ${attempt.url} ${JSON.stringify(attempt.body)?.slice(0, 160)} -> ${response.body}`,

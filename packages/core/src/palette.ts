@@ -151,3 +151,8 @@ export function hexToColorInt(hex: string): number {
   if (!match?.[1]) throw new Error(`Invalid hex color: ${hex}`);
   return Number.parseInt(match[1], 16);
 }
+
+/** A Discord colour integer as `#RRGGBB` (upper case, as the palette writes hex codes). */
+export function colorIntToHex(color: number): string {
+  return `#${(color & 0xffffff).toString(16).padStart(6, '0').toUpperCase()}`;
+}

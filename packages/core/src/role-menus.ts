@@ -194,6 +194,20 @@ export function planMenuPick(
   }
 }
 
+/**
+ * What a click asks of `planMenuPick` (a button, or one chosen value of a select): a click on a
+ * role the member holds drops it where the mode lets members drop roles (normal, unique, limit:
+ * "click again to drop it"), so a click toggles; otherwise it is an add (verify keeps the role,
+ * drop removes it on an add). A reaction needs none of this: adding and removing are its own.
+ */
+export function menuClickPick(
+  mode: RoleMenuMode,
+  held: ReadonlySet<string>,
+  roleId: string,
+): 'add' | 'remove' {
+  return held.has(roleId) && (mode === 'normal' || mode === 'unique' || mode === 'limit') ? 'remove' : 'add';
+}
+
 /** Why a member cannot be given a role by the bot, whatever the menu. */
 export type RoleGrantRefusal = 'everyone' | 'managed' | 'not_below_bot';
 

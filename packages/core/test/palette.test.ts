@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_COLOR_PALETTE, hexToColorInt, NATURAL_NAMES, RAINBOW_ORDER } from '../src/palette.ts';
+import {
+  colorIntToHex,
+  DEFAULT_COLOR_PALETTE,
+  hexToColorInt,
+  NATURAL_NAMES,
+  RAINBOW_ORDER,
+} from '../src/palette.ts';
 
 const HEX_COLOR_PATTERN = /^#[0-9A-Fa-f]{6}$/;
 
@@ -44,5 +50,17 @@ describe('hexToColorInt', () => {
   });
   it.each(['', '#FFF', '#GGGGGG', '#1234567'])('rejects %s', (hex) => {
     expect(() => hexToColorInt(hex)).toThrow(/Invalid hex/);
+  });
+});
+
+describe('colorIntToHex', () => {
+  it.each([
+    [0xff69b4, '#FF69B4'],
+    [0x0a0a0a, '#0A0A0A'],
+    [0, '#000000'],
+    [0xffffff, '#FFFFFF'],
+  ])('%i -> %s', (int, hex) => {
+    expect(colorIntToHex(int)).toBe(hex);
+    expect(hexToColorInt(hex)).toBe(int);
   });
 });

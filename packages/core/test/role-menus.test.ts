@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildReactionListPanel,
   type MenuPickRules,
+  menuClickPick,
   planMenuPick,
   roleGrantRefusal,
 } from '../src/role-menus.ts';
@@ -95,6 +96,32 @@ describe('planMenuPick: what a pick does in each mode', () => {
       roleId: '500000000000000001',
     });
     expect(planMenuPick(gated, held('500000000000000001'), blue, 'add').kind).toBe('change');
+  });
+});
+
+describe('menuClickPick: a click toggles where the mode lets members drop roles', () => {
+  it.each([
+    ['normal', true, 'remove'],
+    ['normal', false, 'add'],
+    ['unique', true, 'remove'],
+    ['unique', false, 'add'],
+    ['limit', true, 'remove'],
+    ['limit', false, 'add'],
+    ['verify', true, 'add'],
+    ['verify', false, 'add'],
+    ['drop', true, 'add'],
+    ['drop', false, 'add'],
+  ] as const)('%s, role held: %s → %s', (mode, isHeld, expected) => {
+    expect(menuClickPick(mode, isHeld ? held(blue) : held(red), blue)).toBe(expected);
+  });
+
+  it('a click that drops a held role of a unique or limit menu removes only it', () => {
+    const unique: MenuPickRules = { mode: 'unique', options };
+    expect(planMenuPick(unique, held(blue), blue, menuClickPick('unique', held(blue), blue))).toEqual({
+      kind: 'change',
+      add: [],
+      remove: [blue],
+    });
   });
 });
 

@@ -12,6 +12,7 @@ import { registerLevelingLeaderboardRoutes } from './leveling-leaderboard.ts';
 import { registerPersonalityRoutes } from './personality-roles.ts';
 import { registerQueueViewRoutes } from './queue-view.ts';
 import { registerReactionRoleRoutes } from './reaction-roles.ts';
+import { registerRoleMenuRoutes } from './role-menus.ts';
 
 /** Every served route of the contract table, one module per resource. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -25,6 +26,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   registerColorRoleRoutes(app);
   registerPersonalityRoutes(app);
   registerReactionRoleRoutes(app);
+  registerRoleMenuRoutes(app);
   registerLevelingRoutes(app);
   registerLevelingLeaderboardRoutes(app);
   registerQueueViewRoutes(app);

@@ -1,17 +1,13 @@
 import {
-  type MenuEmoji,
-  parseMenuEmoji,
   REACTION_LISTS,
   REACTION_PANEL_MESSAGES,
-  REACTION_ROW_MESSAGES,
   type ReactionList,
-  type ReactionPanelLocation,
   type ReactionRoleEntry,
   type ReactionRolesState,
   reactionRowName,
   routes,
 } from '@spacecadet/contract';
-import { type RoleMenuOption, roleGrantRefusal } from '@spacecadet/core';
+import type { RoleMenuOption } from '@spacecadet/core';
 import type { Db, RoleMenuRow } from '@spacecadet/db';
 import {
   loadReactionLists,
@@ -20,9 +16,8 @@ import {
 } from '@spacecadet/db/queries/role-menus';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
-import type { DiscordRole } from '../services/discord.ts';
-import type { GuildResources } from '../services/guild-resources.ts';
 import { enqueueGuildJob, followUpGuildJob } from '../services/jobs.ts';
+import { assertOptionsGivable, postedLocation } from '../services/role-menus.ts';
 import { defineRoute } from './define.ts';
 
 interface ReactionRowInput {
@@ -47,11 +42,6 @@ function fromOption(option: RoleMenuOption): ReactionRoleEntry {
   return toEntry({ ...option, emoji: option.emoji ?? '' });
 }
 
-function panelOf(row: RoleMenuRow | null): ReactionPanelLocation | null {
-  if (!row?.messageChannelId || row.messageIds.length === 0) return null;
-  return { channel_id: row.messageChannelId, message_ids: row.messageIds };
-}
-
 /** The editor's state from the two list rows (the later write answers `updated_*`). */
 function toState(lists: Record<ReactionList, RoleMenuRow | null>): ReactionRolesState {
   const rows = REACTION_LISTS.map((list) => lists[list]).filter((row) => row !== null);
@@ -66,81 +56,13 @@ function toState(lists: Record<ReactionList, RoleMenuRow | null>): ReactionRoles
       color_roles: lists.color_roles?.channelId ?? null,
       personality_roles: lists.personality_roles?.channelId ?? null,
     },
-    panels: { color_roles: panelOf(lists.color_roles), personality_roles: panelOf(lists.personality_roles) },
+    panels: {
+      color_roles: postedLocation(lists.color_roles),
+      personality_roles: postedLocation(lists.personality_roles),
+    },
     updated_at: latest ? latest.updatedAt.toISOString() : null,
     updated_by: latest ? latest.updatedBy : null,
   };
-}
-
-interface RowProblem {
-  path: string;
-  message: string;
-}
-
-/**
- * Why the bot could not give `role` (its highest role is `highest`), or null when it can: core's
- * `roleGrantRefusal` decides, this names it (@everyone is refused earlier, by the guild-ref check).
- */
-function roleProblem(
-  guildId: string,
-  row: string,
-  role: DiscordRole,
-  highest: DiscordRole | null,
-): string | null {
-  const refusal = roleGrantRefusal(role, guildId, highest?.position ?? 0);
-  if (refusal === null) return null;
-  if (refusal === 'managed') return REACTION_ROW_MESSAGES.managedRole(row, role.name);
-  if (highest === null) return REACTION_ROW_MESSAGES.botHasNoRole(row, role.name);
-  if (role.id === highest.id) return REACTION_ROW_MESSAGES.roleIsBotsHighest(row, role.name);
-  return REACTION_ROW_MESSAGES.roleAboveBot(row, role.name, highest.name);
-}
-
-/**
- * What Discord would refuse later, checked before anything is stored: a role the bot cannot
- * give (managed, or not below its highest role) and a custom emoji of another server. The
- * body's role ids are the guild's already (the route's guildRefs). Every problem, row by row.
- */
-async function rowProblems(
-  resources: GuildResources,
-  guildId: string,
-  lists: Record<ReactionList, ReactionRowInput[]>,
-): Promise<RowProblem[]> {
-  const rows = REACTION_LISTS.flatMap((list) =>
-    lists[list].map((row, index) => ({
-      list,
-      index,
-      name: reactionRowName(list, index),
-      roleId: row.role_id.trim(),
-      emojiText: row.emoji.trim(),
-      // The body schema refused a row whose emoji does not parse.
-      emoji: parseMenuEmoji(row.emoji) as MenuEmoji,
-    })),
-  );
-  if (rows.length === 0) return [];
-  const hasCustom = rows.some((row) => row.emoji.id !== null);
-  const [hierarchy, cachedEmojis] = await Promise.all([
-    resources.botRoleHierarchy(guildId),
-    hasCustom ? resources.customEmojiIds(guildId) : [],
-  ]);
-  let emojiIds = new Set(cachedEmojis);
-  // An emoji uploaded after the list was cached: read the server's emojis again before refusing.
-  if (rows.some((row) => row.emoji.id !== null && !emojiIds.has(row.emoji.id))) {
-    emojiIds = new Set(await resources.customEmojiIds(guildId, true));
-  }
-  const roles = new Map(hierarchy.roles.map((role) => [role.id, role]));
-  const problems: RowProblem[] = [];
-  for (const row of rows) {
-    const role = roles.get(row.roleId);
-    const roleMessage = role ? roleProblem(guildId, row.name, role, hierarchy.highest) : null;
-    if (roleMessage) problems.push({ path: `${row.list}.${row.index}.role_id`, message: roleMessage });
-    if (row.emoji.id !== null && !emojiIds.has(row.emoji.id)) {
-      problems.push({
-        path: `${row.list}.${row.index}.emoji`,
-        message: REACTION_ROW_MESSAGES.foreignEmoji(row.name, row.emojiText),
-      });
-    }
-  }
-  return problems;
 }
 
 /** Whether Post / Update panels has something to post: a list with rows and a channel. */
@@ -167,9 +89,17 @@ export function registerReactionRoleRoutes(app: FastifyInstance): void {
   );
 
   defineRoute(app, routes.putReactionRoles, async ({ params, body, session, requester, request }) => {
-    const problems = await rowProblems(guildResources, params.guildId, body);
-    const [first] = problems;
-    if (first) throw new ApiError('invalid_input', first.message, problems);
+    await assertOptionsGivable(
+      guildResources,
+      params.guildId,
+      REACTION_LISTS.flatMap((list) =>
+        body[list].map((row, index) => ({
+          ...row,
+          path: `${list}.${index}`,
+          name: reactionRowName(list, index),
+        })),
+      ),
+    );
     const updatedAt = await saveReactionLists(
       db,
       params.guildId,

@@ -7,6 +7,7 @@ import { personalityRolesFeature } from './personality-roles/index.ts';
 import { presenceFeature } from './presence/index.ts';
 import { reactionRolesFeature } from './reaction-roles/index.ts';
 import { repairsFeature } from './repairs/index.ts';
+import { roleMenusFeature } from './role-menus/index.ts';
 
 /** Every feature of the worker. A new feature is one folder and one line here. */
 export const FEATURES = [
@@ -16,6 +17,7 @@ export const FEATURES = [
   personalityRolesFeature,
   levelingFeature,
   reactionRolesFeature,
+  roleMenusFeature,
   repairsFeature,
 ] as const satisfies readonly WorkerFeature[];
 

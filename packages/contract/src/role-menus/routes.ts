@@ -53,7 +53,7 @@ export const roleMenuRoutes = {
     tag: 'role-menus',
     summary: 'Delete a role menu; its posted messages are deleted (members keep their roles)',
     params: RoleMenuParams,
-    errors: [400, 401, 403, 404, 429, 502, 503],
+    errors: [400, 401, 403, 404, 413, 415, 429, 502, 503],
     responses: noContent,
   }),
   postRoleMenu: route({

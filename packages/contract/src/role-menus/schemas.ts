@@ -66,7 +66,8 @@ const RoleMenuOptionInput = z.object({
     .regex(NOT_BLANK, { error: optionRequired })
     .regex(new RegExp(`^\\s*${SNOWFLAKE_DIGITS}\\s*$`), { error: optionRoleId }),
   label: Text.max(ROLE_MENU_LABEL_MAX).optional().meta({
-    description: 'What the button or select option says; reactions show it beside the emoji (else the role)',
+    description:
+      'What the button or select option says (required for buttons and select); reactions show it beside the emoji (else the role)',
   }),
   emoji: Text.max(64).optional().meta({
     description:

@@ -4,17 +4,14 @@ import type { RoleMenuRow } from '@spacecadet/db/schema';
 import { addGuildJob } from '@spacecadet/queue/guild-jobs';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { guildRolesViewByRest } from '../../roles/guild-roles.ts';
-import { isReactionMenu } from './menus.ts';
+import { removeDeletedMenus } from './deleted.ts';
+import { anyMenuPosted, isReactionMenu, otherMenusMessages } from './menus.ts';
 import { type MenuSync, syncMenuPanel } from './panel.ts';
 import { reconcileMenuMembers } from './reconcile.ts';
 import { matchRepairSchedule } from './schedule.ts';
 
 const NOTHING_TO_POST =
   'Nothing to post: give a list at least one row and pick its channel, then post again.';
-
-function recordedByOthers(menus: readonly RoleMenuRow[], menu: RoleMenuRow): Set<string> {
-  return new Set(menus.filter((other) => other.id !== menu.id).flatMap((other) => other.messageIds));
-}
 
 /** Syncs each menu in turn; each reads the guild's menus again (an earlier one stored ids). */
 async function syncMenus(
@@ -27,16 +24,20 @@ async function syncMenus(
   const roles = await guildRolesViewByRest(client, guildId);
   const outcomes: MenuSync[] = [];
   for (const menu of pick(await loadGuildMenus(db, guildId))) {
-    const others = recordedByOthers(await loadGuildMenus(db, guildId), menu);
+    const others = await otherMenusMessages(context.deps, guildId, menu.id);
     outcomes.push(await syncMenuPanel(context, menu, roles, { postNew, others }));
   }
-  const posted = (await loadGuildMenus(db, guildId)).some((menu) => menu.messageIds.length > 0);
-  await matchRepairSchedule(context.deps, guildId, posted);
+  await matchRepairSchedule(context.deps, guildId, await anyMenuPosted(context.deps, guildId));
   return outcomes;
 }
 
-function withWarnings(result: JobResult, outcomes: readonly MenuSync[]): JobResult {
-  const warnings = outcomes.flatMap((outcome) => outcome.warnings);
+/** The result with the warnings of every menu synced (and any others), when there are some. */
+export function withWarnings(
+  result: JobResult,
+  outcomes: readonly MenuSync[],
+  more: readonly string[] = [],
+): JobResult {
+  const warnings = [...more, ...outcomes.flatMap((outcome) => outcome.warnings)];
   return warnings.length > 0 ? { ...result, warnings } : result;
 }
 
@@ -76,28 +77,34 @@ export async function postReactionPanels(context: JobContext): Promise<JobResult
   return withWarnings({ ok: true, summary }, outcomes);
 }
 
-/** The menus a repair looks after: every posted reaction menu. */
-const postedMenus = (menus: readonly RoleMenuRow[]) =>
-  menus.filter((menu) => isReactionMenu(menu) && menu.messageIds.length > 0);
+/** The menus a repair looks after: every posted menu, whatever its style. */
+const postedMenus = (menus: readonly RoleMenuRow[]) => menus.filter((menu) => menu.messageIds.length > 0);
 
 /**
- * `role-menus.repair`: every posted menu of the guild back in line with its stored rows (Post /
- * Update's own code), never posting a menu that has no messages yet. Queued after a save, on a
- * delete of a panel message, when a reaction was cleared, and every 5 minutes.
+ * `role-menus.repair`: the messages of menus the admin deleted go (and their rows), then every
+ * posted menu of the guild, reactions, buttons or select, is brought back in line with its
+ * stored row (Post / Update's own code), never posting a menu that has no messages yet. Queued
+ * after a save or a delete, on a delete of a menu's message, when a reaction was cleared, and
+ * every 5 minutes.
  */
 export async function repairRoleMenus(context: JobContext): Promise<JobResult> {
+  const deleted = await removeDeletedMenus(context);
   const outcomes = await syncMenus(context, postedMenus, false);
-  const changes = outcomes.reduce((sum, outcome) => sum + outcome.changes, 0);
+  const changes = deleted.removed + outcomes.reduce((sum, outcome) => sum + outcome.changes, 0);
   await context.progress(100);
   return withWarnings(
-    { ok: true, summary: changes > 0 ? 'Reaction panels repaired.' : 'Everything was in place.' },
+    { ok: true, summary: changes > 0 ? 'Role menus repaired.' : 'Everything was in place.' },
     outcomes,
+    deleted.warnings,
   );
 }
 
+/** The menus a reconcile reads the reactions of: posted reaction menus (buttons have none). */
+const postedReactionMenus = (menus: readonly RoleMenuRow[]) => postedMenus(menus).filter(isReactionMenu);
+
 /**
  * `role-menus.reconcile`: the repair, then members' roles matched to their reactions on every
- * posted menu (reactions made or removed while no worker listened). Queued when the bot comes
+ * posted reaction menu (reactions made or removed while no worker listened). Queued when the bot comes
  * back to a guild, and after a post that kept existing messages.
  */
 export async function reconcileRoleMenus(context: JobContext): Promise<JobResult> {
@@ -108,7 +115,7 @@ export async function reconcileRoleMenus(context: JobContext): Promise<JobResult
   let granted = 0;
   let removed = 0;
   const warnings = [...(repaired.warnings ?? [])];
-  for (const menu of postedMenus(await loadGuildMenus(db, guildId))) {
+  for (const menu of postedReactionMenus(await loadGuildMenus(db, guildId))) {
     const outcome = await reconcileMenuMembers(context, menu, roles);
     granted += outcome.granted;
     removed += outcome.removed;

@@ -10,8 +10,12 @@ import { errorFields } from '../../logger.ts';
 import { recordMemberPick } from '../../roles/member-picks.ts';
 
 const REASON = 'Space Cadet: reaction role';
-/** Reactions and the reconcile of one member share this lock (`memberPickLockKey`). */
-const LOCK_FEATURE = 'role-menus';
+/**
+ * Every pick of one member on any role menu shares this lock (`memberPickLockKey`) and, for
+ * clicks, this hash of waiting picks (`memberPicksKey`): reactions, button and select clicks and
+ * the reconcile, so two of them are never applied at once.
+ */
+export const MENU_PICK_FEATURE = 'role-menus';
 /** A member's lock is held for one role change at a time: seconds at most. */
 const LOCK_WAIT_MS = 30_000;
 
@@ -143,7 +147,7 @@ export async function underMemberLock(
 ): Promise<void> {
   const run = await withLockWhenFree(
     deps.redis,
-    memberPickLockKey(LOCK_FEATURE, guildId, userId),
+    memberPickLockKey(MENU_PICK_FEATURE, guildId, userId),
     MEMBER_PICK_LOCK_TTL_MS,
     LOCK_WAIT_MS,
     work,

@@ -3,8 +3,8 @@ import {
   buildReactionListPanel,
   buildRoleMenuMessages,
   type MenuPickRules,
-  type RoleMenuMessage,
   type ReactionPanelRow,
+  type RoleMenuMessage,
   type RoleMenuOption,
 } from '@spacecadet/core';
 import { loadGuildMenus, ROLE_MENUS_SETUP_CHANNEL } from '@spacecadet/db/queries/role-menus';
@@ -47,6 +47,25 @@ export function menuRules(menu: RoleMenuRow): MenuPickRules {
 
 export function isReactionMenu(menu: RoleMenuRow): boolean {
   return menu.style === 'reactions';
+}
+
+/**
+ * The message ids the guild's other menus recorded, deleted menus' included (their messages
+ * wait for the repair to delete them): never adopted as this menu's by their title.
+ */
+export async function otherMenusMessages(
+  deps: WorkerDeps,
+  guildId: string,
+  menuId: string,
+): Promise<Set<string>> {
+  const menus = await loadGuildMenus(deps.db, guildId, { deleted: true });
+  return new Set(menus.filter((other) => other.id !== menuId).flatMap((other) => other.messageIds));
+}
+
+/** Whether some menu of the guild, a deleted one too, has posted messages (the 5-minute repair's guilds). */
+export async function anyMenuPosted(deps: WorkerDeps, guildId: string): Promise<boolean> {
+  const menus = await loadGuildMenus(deps.db, guildId, { deleted: true });
+  return menus.some((menu) => menu.messageIds.length > 0);
 }
 
 /** A guild's posted reaction panels, for the gateway: which menu a message belongs to. */

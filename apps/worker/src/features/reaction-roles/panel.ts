@@ -1,5 +1,5 @@
 import { menuEmojiKey, reactionRouteEmoji } from '@spacecadet/contract';
-import type { RoleMenuMessage, ReactionPanelRow } from '@spacecadet/core';
+import type { ReactionPanelRow, RoleMenuMessage } from '@spacecadet/core';
 import {
   forgetFeaturePicks,
   forgetScopes,
@@ -202,7 +202,7 @@ export async function syncMenuPanel(
 }
 
 /** Every pick of the menu forgotten: its reactions are gone, so none may read as "unreacted". */
-async function forgetAllPicks(context: JobContext, menu: RoleMenuRow): Promise<void> {
+export async function forgetAllPicks(context: JobContext, menu: RoleMenuRow): Promise<void> {
   // Written first, so a pick recorded just before is not written back after the forget.
   await flushMemberPicks(context.deps);
   await forgetFeaturePicks(context.deps.db, menu.guildId, menuPickScope(menu.id));

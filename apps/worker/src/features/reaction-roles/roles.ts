@@ -26,8 +26,8 @@ export function assignableOptions(
       problem = `"${role.name}" is managed by an integration and cannot be given.`;
     else if (!roles.botCanManageRoles) problem = 'I need the Manage Roles permission to give roles.';
     else if (refusal === 'not_below_bot') problem = roleAboveBotWarning(role.name);
-    if (problem)
-      warnings.push(`${row}: ${problem} Members reacting with it get nothing until that is fixed.`);
+    const picking = menu.style === 'reactions' ? 'reacting with it' : 'picking it';
+    if (problem) warnings.push(`${row}: ${problem} Members ${picking} get nothing until that is fixed.`);
     else options.push(option);
   });
   return { options, warnings };
