@@ -1,8 +1,9 @@
+import { join } from 'node:path';
 import { SANDBOX_BOT_TOKEN, SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { screenshot, seriousA11yViolations, signInAs } from './helpers.ts';
-import { type Stack, startStack } from './stack.ts';
+import { SCREENSHOT_DIR, type Stack, startStack } from './stack.ts';
 
 const { users, guilds, channels } = SANDBOX_IDS;
 let stack: Stack;
@@ -37,6 +38,13 @@ const menuMessages = () =>
   (station()?.channels.find((c) => c.id === channels.roles)?.messages ?? []).filter(
     (m) => m.author.id === SANDBOX_IDS.bot,
   );
+/** The whole page in one viewport as tall as it is (a full-page shot repeats the fixed header). */
+async function wholePageShot(name: string) {
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: 1280, height });
+  await screenshot(page, name, false);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
 const pageUrl = () => `${stack.dashboardUrl}/dashboard/custom-reaction-roles?guild=${guilds.station}`;
 
 describe('role menus end to end', () => {
@@ -85,8 +93,9 @@ describe('role menus end to end', () => {
       posted?.embeds?.[0]?.footer?.text,
     );
 
+    await page.getByText('Posted in #roles').waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await screenshot(page, 'role-menus-editor-1280');
+    await wholePageShot('role-menus-editor-1280');
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'role-menus-editor-390');
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -99,6 +108,15 @@ describe('role menus end to end', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'role-menus-list-390');
     await page.setViewportSize({ width: 1280, height: 900 });
+
+    // The other styles, previewed from the same layout (not saved).
+    await item.getByRole('button', { name: 'Edit Pick a team' }).click();
+    await page.getByLabel(/^Select menu/).check();
+    await preview.getByTestId('preview-select').waitFor();
+    await preview.screenshot({ path: join(SCREENSHOT_DIR, 'role-menus-preview-select.png') });
+    await page.getByLabel(/^Reactions/).check();
+    await preview.getByRole('list', { name: 'Reactions' }).waitFor();
+    await preview.screenshot({ path: join(SCREENSHOT_DIR, 'role-menus-preview-reactions.png') });
   });
 
   it('a member clicks a button in the chat view and gets the role; another swaps it', async () => {
@@ -123,9 +141,36 @@ describe('role menus end to end', () => {
     await chat.close();
   });
 
+  it("places the API's refusal of a role above the bot at that option, keeping the edits", async () => {
+    await page.goto(`${pageUrl()}&menu=new`);
+    await page.locator('#menu-title').fill('Staff');
+    await page.getByLabel('Channel', { exact: true }).selectOption(channels.roles);
+    await page.locator('#option-0-role_id').fill(roleIds.red);
+    await page.locator('#option-0-label').fill('Red');
+    await page.getByRole('button', { name: 'Add option' }).click();
+    await page.locator('#option-1-role_id').fill(SANDBOX_IDS.roles.stationModerators);
+    await page.locator('#option-1-label').fill('Moderators');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const atField = page.locator('#option-1-role_id-problem');
+    await atField.waitFor();
+    expect(await atField.textContent()).toMatch(/^Option 2/);
+    expect(await page.locator('#option-1-role_id').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#option-0-role_id').getAttribute('aria-invalid')).toBeNull();
+    await page
+      .locator('.alert-error.dismissible')
+      .filter({ hasText: /Option 2/ })
+      .waitFor();
+    expect(await page.locator('#menu-title').inputValue()).toBe('Staff');
+    await wholePageShot('role-menus-refused-1280');
+    await page.goto(pageUrl());
+    await page.getByRole('region', { name: 'Pick a team' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Staff' }).count()).toBe(0);
+  });
+
   it('deletes the menu after asking, and the posted message goes', async () => {
     await page.goto(pageUrl());
     const item = page.getByRole('region', { name: 'Pick a team' });
+    await item.getByText('Posted in #roles').waitFor();
     let asked = '';
     page.once('dialog', (dialog) => {
       asked = dialog.message();

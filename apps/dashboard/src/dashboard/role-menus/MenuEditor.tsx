@@ -15,7 +15,7 @@ import { hexOf } from '../shared/DiscordMarkup.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { BotNotInGuild } from '../shared/GuildPage.tsx';
 import { RolePicker } from '../shared/GuildPickers.tsx';
-import { queryKeys } from '../shared/queries.ts';
+import { queryKeys, useChannels } from '../shared/queries.ts';
 import { MenuOptionsEditor } from './MenuOptionsEditor.tsx';
 import { useMenuPost } from './MenuPostAction.tsx';
 import { RoleMenuPreview } from './RoleMenuPreview.tsx';
@@ -28,6 +28,7 @@ import {
   layoutFromDraft,
   type MenuDraft,
   MODE_CHOICES,
+  menuLocationText,
   normalizeHex,
   POSTED_WILL_UPDATE,
   problemsByPath,
@@ -301,7 +302,7 @@ export function MenuEditor({
                 {save.isPending ? 'Saving…' : 'Save'}
               </button>
               {save.isSuccess ? <output className="save-note">Saved</output> : null}
-              {save.isSuccess && saved?.posted ? (
+              {save.isSuccess && save.data?.posted ? (
                 <span className="muted small">{POSTED_WILL_UPDATE}</span>
               ) : null}
               {!save.isSuccess && saved && dirty ? (
@@ -344,6 +345,7 @@ function SavedMenuPost({
   dirty: boolean;
 }) {
   const post = useMenuPost(guildId, menu, botInGuild);
+  const channels = useChannels(guildId, botInGuild);
   return (
     <div className="menu-post">
       <div className="button-row">
@@ -356,7 +358,9 @@ function SavedMenuPost({
         >
           {post.busy ? `${post.label}…` : `${post.label} in Discord`}
         </button>
-        <span className="muted small">{menu.posted ? 'Posted' : 'Not posted yet'}</span>
+        <span className={menu.posted ? 'small menu-posted is-posted' : 'small menu-posted'}>
+          {menuLocationText(menu, channels.data?.channels ?? [])}
+        </span>
       </div>
       {post.reason ? (
         <p id="menu-post-reason" className="muted small">
