@@ -79,7 +79,7 @@ describe('role menus end to end', () => {
     expect(posted?.embeds?.[0]?.title).toBe('Pick a team');
     expect(posted?.embeds?.[0]?.description).toBe('Teams play on **Fridays**. Pick one!');
     const buttons = (posted?.components ?? []).map((row) =>
-      (row.components ?? []).map((c) => ('label' in c ? c.label : null)),
+      'components' in row ? row.components.map((c) => ('label' in c ? c.label : null)) : [],
     );
     expect(buttons).toEqual([['Red', 'Blue']]);
     const previewed = await preview

@@ -16,9 +16,15 @@ const TEXT_FIELDS: ReadonlyArray<{
   placeholder: string;
 }> = [
   { key: 'label', label: 'Label', placeholder: 'What members see' },
-  { key: 'emoji', label: 'Emoji', placeholder: '🔴' },
+  { key: 'emoji', label: 'Emoji', placeholder: 'Optional' },
   { key: 'description', label: 'Description', placeholder: 'Optional' },
 ];
+
+/** Reactions need an emoji and may go without a label; buttons and selects the other way round. */
+function placeholderOf(key: Exclude<OptionField, 'role_id'>, style: RoleMenuStyle, fallback: string): string {
+  if (style !== 'reactions') return fallback;
+  return key === 'emoji' ? 'Required' : key === 'label' ? 'Optional' : fallback;
+}
 
 /**
  * The menu's options: a role picker, label, emoji (one emoji, or a custom one as <:name:id>,
@@ -122,9 +128,7 @@ export function MenuOptionsEditor({
                       id={id(field.key)}
                       className="input"
                       value={option[field.key]}
-                      placeholder={
-                        field.key === 'label' && style === 'reactions' ? 'Optional' : field.placeholder
-                      }
+                      placeholder={placeholderOf(field.key, style, field.placeholder)}
                       aria-invalid={problem !== undefined || undefined}
                       aria-describedby={problem ? `${id(field.key)}-problem` : undefined}
                       onChange={(event) => setField(index, field.key, event.target.value)}
