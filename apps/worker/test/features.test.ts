@@ -41,7 +41,7 @@ describe('hostFeatures', () => {
   it('hands every job name of the contract to exactly one feature', () => {
     const host = hostFeatures(FEATURES);
     expect([...host.jobs.keys()].sort()).toEqual([...JOB_NAMES].sort());
-    expect(host.components.map((route) => route.prefix)).toEqual(['color:', 'personality:']);
+    expect(host.components.map((route) => route.prefix)).toEqual(['color:', 'personality:', 'menu:']);
     expect(host.commands.map((command) => command.data.name)).toEqual(['colors', 'rank', 'leaderboard']);
   });
 });

@@ -19,6 +19,7 @@ import { eq, like } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guildMenus } from '../src/features/reaction-roles/menus.ts';
+import { managedIds } from '../src/features/repairs/managed-ids.ts';
 import { ROLE_MENU_OUT_OF_DATE } from '../src/features/role-menus/picks.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
@@ -423,6 +424,19 @@ describe('role menus of the admin’s own', () => {
       expect(await picksOfMenu()).toEqual([]);
       // The member keeps the role the menu gave.
       expect(holds(member, role(0))).toBe(true);
+    });
+
+    it('a buttons menu message an admin deletes is posted again by the repair it triggers', async () => {
+      await worker.close();
+      worker = await startWorker(harness.config({ REPAIR_DELAY_MS: '200' }));
+      const { menu, messageId } = await posted({ style: 'select' });
+      await setupChangesHeard(harness, managedIds, ROLE_MENUS_SETUP_CHANNEL);
+      await sandbox().botRest('DELETE', `/channels/${rolesChannel}/messages/${messageId}`);
+      const [reposted] = await waitFor('the menu to be posted again', async () => {
+        const ids = (await menuRow(menu.id))?.messageIds ?? [];
+        return ids[0] && ids[0] !== messageId ? ids : undefined;
+      });
+      expect(message(rolesChannel, reposted)?.embeds[0]?.title).toBe(menu.title);
     });
 
     it('fails clearly when no menu waits to be posted', async () => {
