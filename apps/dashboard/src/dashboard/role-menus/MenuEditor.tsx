@@ -7,17 +7,17 @@ import {
 } from '@spacecadet/contract';
 import { ROLE_MENU_COLOR } from '@spacecadet/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText, isApiError } from '../../lib/api-error.ts';
 import { ChannelPicker } from '../shared/ChannelPicker.tsx';
 import { hexOf } from '../shared/DiscordMarkup.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { BotNotInGuild } from '../shared/GuildPage.tsx';
-import { RolePicker } from '../shared/GuildPickers.tsx';
-import { queryKeys, useChannels } from '../shared/queries.ts';
+import { queryKeys } from '../shared/queries.ts';
 import { MenuOptionsEditor } from './MenuOptionsEditor.tsx';
-import { useMenuPost } from './MenuPostAction.tsx';
+import { type FieldWithProblem, MenuPickFields } from './MenuPickFields.tsx';
+import { SavedMenuPost } from './MenuPostAction.tsx';
 import { RoleMenuPreview } from './RoleMenuPreview.tsx';
 import {
   bodyFromDraft,
@@ -27,13 +27,9 @@ import {
   isDirty,
   layoutFromDraft,
   type MenuDraft,
-  MODE_CHOICES,
-  menuLocationText,
   normalizeHex,
   POSTED_WILL_UPDATE,
   problemsByPath,
-  STYLE_CHOICES,
-  UNSAVED_POST_NOTE,
   validateDraft,
 } from './role-menus-form.ts';
 
@@ -99,7 +95,7 @@ export function MenuEditor({
     if (!dirty || save.isSuccess || window.confirm('Leave this menu without saving your changes?')) onBack();
   };
 
-  const field = (path: string, content: (invalid: boolean, describedBy: string | undefined) => ReactNode) => {
+  const field: FieldWithProblem = (path, content) => {
     const problem = problems.get(path);
     const problemId = `menu-${path}-problem`;
     return (
@@ -209,81 +205,7 @@ export function MenuEditor({
             ))}
           </section>
 
-          <section className="card menu-fields" aria-labelledby="menu-behaviour-title">
-            <h2 id="menu-behaviour-title">How members pick</h2>
-            <fieldset className="choice-group">
-              <legend>Style</legend>
-              {STYLE_CHOICES.map((choice) => (
-                <label key={choice.value} className="choice">
-                  <input
-                    type="radio"
-                    name="menu-style"
-                    value={choice.value}
-                    checked={draft.style === choice.value}
-                    onChange={() => update({ style: choice.value })}
-                  />
-                  <span>
-                    <span className="choice-label">{choice.label}</span>
-                    <span className="choice-detail">{choice.detail}</span>
-                  </span>
-                </label>
-              ))}
-            </fieldset>
-            {problems.get('style') ? <p className="field-problem">{problems.get('style')}</p> : null}
-            <fieldset className="choice-group">
-              <legend>Mode</legend>
-              {MODE_CHOICES.map((choice) => (
-                <label key={choice.value} className="choice">
-                  <input
-                    type="radio"
-                    name="menu-mode"
-                    value={choice.value}
-                    checked={draft.mode === choice.value}
-                    onChange={() => update({ mode: choice.value })}
-                  />
-                  <span>
-                    <span className="choice-label">{choice.label}</span>
-                    <span className="choice-detail">{choice.detail}</span>
-                  </span>
-                </label>
-              ))}
-            </fieldset>
-            {problems.get('mode') ? <p className="field-problem">{problems.get('mode')}</p> : null}
-            {draft.mode === 'limit' ? (
-              <div className="field max-roles-field">
-                <label htmlFor="menu-max-roles">Most roles a member may hold from this menu</label>
-                {field('max_roles', (invalid, describedBy) => (
-                  <input
-                    id="menu-max-roles"
-                    className="input"
-                    type="number"
-                    inputMode="numeric"
-                    min={1}
-                    max={Math.max(1, draft.options.length)}
-                    value={draft.max_roles}
-                    aria-invalid={invalid || undefined}
-                    aria-describedby={describedBy}
-                    onChange={(event) => update({ max_roles: event.target.value })}
-                  />
-                ))}
-              </div>
-            ) : null}
-            {field('required_role_id', (invalid) => (
-              <RolePicker
-                id="menu-required-role"
-                label={
-                  <>
-                    Required role{' '}
-                    <span className="muted small">(optional: members without it are refused)</span>
-                  </>
-                }
-                guildId={guildId}
-                value={draft.required_role_id}
-                invalid={invalid}
-                onChange={(value) => update({ required_role_id: value })}
-              />
-            ))}
-          </section>
+          <MenuPickFields guildId={guildId} draft={draft} problems={problems} field={field} update={update} />
 
           <div className="card">
             <MenuOptionsEditor
@@ -328,47 +250,6 @@ export function MenuEditor({
           <RoleMenuPreview menu={layoutFromDraft(draft, saved?.id ?? null)} roles={roles} />
         </div>
       </div>
-    </div>
-  );
-}
-
-/** Post / Update of the saved menu, under Save. */
-function SavedMenuPost({
-  guildId,
-  menu,
-  botInGuild,
-  dirty,
-}: {
-  guildId: string;
-  menu: RoleMenu;
-  botInGuild: boolean;
-  dirty: boolean;
-}) {
-  const post = useMenuPost(guildId, menu, botInGuild);
-  const channels = useChannels(guildId, botInGuild);
-  return (
-    <div className="menu-post">
-      <div className="button-row">
-        <button
-          type="button"
-          className="btn btn-secondary"
-          disabled={post.disabled}
-          aria-describedby={post.reason ? 'menu-post-reason' : undefined}
-          onClick={post.start}
-        >
-          {post.busy ? `${post.label}…` : `${post.label} in Discord`}
-        </button>
-        <span className={menu.posted ? 'small menu-posted is-posted' : 'small menu-posted'}>
-          {menuLocationText(menu, channels.data?.channels ?? [])}
-        </span>
-      </div>
-      {post.reason ? (
-        <p id="menu-post-reason" className="muted small">
-          {post.reason}
-        </p>
-      ) : null}
-      {dirty ? <p className="muted small">{UNSAVED_POST_NOTE}</p> : null}
-      {post.status}
     </div>
   );
 }

@@ -7,8 +7,8 @@ import { JobProgress } from '../shared/jobs/JobProgress.tsx';
 import { JobWarnings } from '../shared/jobs/JobWarnings.tsx';
 import { jobResultOf } from '../shared/jobs/job-model.ts';
 import { useGuildJob } from '../shared/jobs/useGuildJob.ts';
-import { queryKeys } from '../shared/queries.ts';
-import { NO_CHANNEL_NOTE } from './role-menus-form.ts';
+import { queryKeys, useChannels } from '../shared/queries.ts';
+import { menuLocationText, NO_CHANNEL_NOTE, UNSAVED_POST_NOTE } from './role-menus-form.ts';
 
 /**
  * Post / Update of one saved menu: one job (role-menus.post) posts it, edits it in place,
@@ -36,4 +36,45 @@ export function useMenuPost(guildId: string, menu: RoleMenu, botInGuild: boolean
       </>
     ),
   };
+}
+
+/** Post / Update of the saved menu, under Save. */
+export function SavedMenuPost({
+  guildId,
+  menu,
+  botInGuild,
+  dirty,
+}: {
+  guildId: string;
+  menu: RoleMenu;
+  botInGuild: boolean;
+  dirty: boolean;
+}) {
+  const post = useMenuPost(guildId, menu, botInGuild);
+  const channels = useChannels(guildId, botInGuild);
+  return (
+    <div className="menu-post">
+      <div className="button-row">
+        <button
+          type="button"
+          className="btn btn-secondary"
+          disabled={post.disabled}
+          aria-describedby={post.reason ? 'menu-post-reason' : undefined}
+          onClick={post.start}
+        >
+          {post.busy ? `${post.label}…` : `${post.label} in Discord`}
+        </button>
+        <span className={menu.posted ? 'small menu-posted is-posted' : 'small menu-posted'}>
+          {menuLocationText(menu, channels.data?.channels ?? [])}
+        </span>
+      </div>
+      {post.reason ? (
+        <p id="menu-post-reason" className="muted small">
+          {post.reason}
+        </p>
+      ) : null}
+      {dirty ? <p className="muted small">{UNSAVED_POST_NOTE}</p> : null}
+      {post.status}
+    </div>
+  );
 }
