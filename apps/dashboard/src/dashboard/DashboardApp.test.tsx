@@ -207,7 +207,7 @@ describe('reaction roles in the sidebar', () => {
       within(list)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Color Roles', 'Custom Reaction Roles', 'Personality Roles', 'Reaction Roles editor']);
+    ).toEqual(['Color Roles', 'Personality Roles', 'Role Menus', 'Reaction Roles editor']);
     const link = within(list).getByRole('link', { name: 'Reaction Roles editor' });
     expect(link.getAttribute('href')).toBe(`/dashboard/reaction-roles?guild=${STATION.id}`);
     expect(link.getAttribute('aria-current')).toBe('page');

@@ -12,6 +12,7 @@ import { createQueryClient } from './shared/queries.ts';
 
 const Stats = lazy(() => import('./overview/Stats.tsx'));
 const ReactionRoles = lazy(() => import('./reaction-roles/ReactionRoles.tsx'));
+const RoleMenus = lazy(() => import('./role-menus/RoleMenus.tsx'));
 const ColorRoles = lazy(() => import('./color-roles/ColorRoles.tsx'));
 const PersonalityRoles = lazy(() => import('./personality-roles/PersonalityRoles.tsx'));
 const LevelingSettings = lazy(() => import('./leveling/LevelingSettings.tsx'));
@@ -33,6 +34,7 @@ export default function DashboardApp() {
           <Route index element={<Overview />} />
           <Route path="stats" element={<Lazy page={<Stats />} />} />
           <Route path="reaction-roles" element={<Lazy page={<ReactionRoles />} />} />
+          <Route path="custom-reaction-roles" element={<Lazy page={<RoleMenus />} />} />
           <Route path="color-roles" element={<Lazy page={<ColorRoles />} />} />
           <Route path="leveling" element={<LevelingRedirect />} />
           <Route path="leveling/settings" element={<Lazy page={<LevelingSettings />} />} />

@@ -25,6 +25,7 @@ export const queryKeys = {
   inGuild: (guildId: string) => ['in-guild', guildId] as const,
   config: (guildId: string) => ['config', guildId] as const,
   reactionRoles: (guildId: string) => ['reaction-roles', guildId] as const,
+  roleMenus: (guildId: string) => ['role-menus', guildId] as const,
   colorRoles: (guildId: string) => ['color-roles', guildId] as const,
   personalityRoles: (guildId: string) => ['personality-roles', guildId] as const,
   leveling: (guildId: string) => ['leveling', guildId] as const,
