@@ -381,6 +381,27 @@ describe('role menus of the admin’s own', () => {
       expect(select?.options).toHaveLength(2);
     });
 
+    it.each(['buttons', 'select'] as const)(
+      'a posted %s menu as Discord keeps it is what the layout draws: a repair changes nothing',
+      async (style) => {
+        const { stationRocket, stationParrot } = SANDBOX_IDS.emojis;
+        await posted({
+          style,
+          description: '  Pick **yours**  ',
+          color: 0x123456,
+          options: [
+            { role_id: role(0), label: ' Apple ', emoji: '🍎', description: ' The red one ' },
+            { role_id: role(1), label: 'Rocket', emoji: `<:rocket:${stationRocket}>` },
+            { role_id: role(2), label: 'Parrot', emoji: `<a:party_parrot:${stationParrot}>` },
+            { role_id: role(3), label: 'Plain' },
+          ],
+        });
+        const repaired = await run('role-menus.repair');
+        expect(repaired.state, repaired.error).toBe('completed');
+        expect(repaired.result).toMatchObject({ summary: 'Everything was in place.' });
+      },
+    );
+
     it('a deleted message is posted again by Post', async () => {
       const { menu, messageId } = await posted();
       await sandbox().botRest('DELETE', `/channels/${rolesChannel}/messages/${messageId}`);
