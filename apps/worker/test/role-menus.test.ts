@@ -517,6 +517,26 @@ describe('role menus of the admin’s own', () => {
       expect(memberRoles(harness.sandbox, STATION, member)).toEqual([]);
     });
 
+    it('a click while the gateway cache lacks the server still applies, and Discord’s refusal is answered', async () => {
+      const { stationModerators } = SANDBOX_IDS.roles;
+      const posting = await posted({ options: [...options(1), { role_id: stationModerators, label: 'Mods' }] });
+      const member = nextMember();
+      const cached = worker.client.guilds.cache.get(STATION);
+      if (!cached) throw new Error('the station is not cached');
+      worker.client.guilds.cache.delete(STATION);
+      try {
+        expect(await pick('buttons', posting, member, [role(0)])).toBe(
+          `Added ${mention(0)}. You now have ${mention(0)}.`,
+        );
+        expect(await pick('buttons', posting, member, [stationModerators])).toMatch(
+          new RegExp(`^I couldn't change <@&${stationModerators}> for you`),
+        );
+        expect(heldOf(member, [...menuRoles, stationModerators])).toEqual([role(0)]);
+      } finally {
+        worker.client.guilds.cache.set(STATION, cached);
+      }
+    });
+
     it('a click waits for the member lock a reaction holds, then applies', async () => {
       const { menu, messageId } = await posted();
       const member = nextMember();
