@@ -7,6 +7,7 @@ import {
 import { type RoleMenuOption, roleMenuCustomId } from '@spacecadet/core';
 import { menuPickScope } from '@spacecadet/db/queries/member-picks';
 import {
+  clearMenuPostRequest,
   createOwnMenu,
   deleteOwnMenu,
   ROLE_MENUS_SETUP_CHANNEL,
@@ -17,7 +18,7 @@ import {
 import { memberRolePicks, type RoleMenuRow, roleMenus } from '@spacecadet/db/schema';
 import { eq, like } from 'drizzle-orm';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { guildMenus } from '../src/features/reaction-roles/menus.ts';
 import { managedIds } from '../src/features/repairs/managed-ids.ts';
 import { ROLE_MENU_OUT_OF_DATE } from '../src/features/role-menus/picks.ts';
@@ -460,6 +461,35 @@ describe('role menus of the admin’s own', () => {
       expect(message(rolesChannel, reposted)?.embeds[0]?.title).toBe(menu.title);
     });
 
+    it('a Post asked for again after the job read the request stays asked for, in the same millisecond or from a clock behind', async () => {
+      const { db } = harness.database;
+      const menu = await createMenu();
+      const stamp = async () => (await menuRow(menu.id))?.postRequestedAt ?? null;
+      for (const secondAt of [0, -5_000]) {
+        const first = new Date('2031-01-01T00:00:00.123Z');
+        vi.useFakeTimers({ toFake: ['Date'], now: first });
+        try {
+          await requestMenuPost(db, STATION, menu.id);
+          // What the job reads before it posts.
+          const read = await stamp();
+          if (!read) throw new Error('no request stored');
+          // The admin presses Post again while the job runs: in the same millisecond, or
+          // through an API process whose clock is behind.
+          vi.setSystemTime(first.getTime() + secondAt);
+          await requestMenuPost(db, STATION, menu.id);
+          await clearMenuPostRequest(db, menu.id, read);
+          expect(await stamp()).not.toBeNull();
+          // The rerun reads the new request and clears it.
+          const again = await stamp();
+          if (!again) throw new Error('no request stored');
+          await clearMenuPostRequest(db, menu.id, again);
+          expect(await stamp()).toBeNull();
+        } finally {
+          vi.useRealTimers();
+        }
+      }
+    });
+
     it('fails clearly when no menu waits to be posted', async () => {
       const failed = await run('role-menus.post');
       expect(failed.state).toBe('failed');
@@ -519,7 +549,9 @@ describe('role menus of the admin’s own', () => {
 
     it('a click while the gateway cache lacks the server still applies, and Discord’s refusal is answered', async () => {
       const { stationModerators } = SANDBOX_IDS.roles;
-      const posting = await posted({ options: [...options(1), { role_id: stationModerators, label: 'Mods' }] });
+      const posting = await posted({
+        options: [...options(1), { role_id: stationModerators, label: 'Mods' }],
+      });
       const member = nextMember();
       const cached = worker.client.guilds.cache.get(STATION);
       if (!cached) throw new Error('the station is not cached');

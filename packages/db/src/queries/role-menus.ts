@@ -257,12 +257,19 @@ export async function dropDeletedMenu(db: Db | DbTransaction, menuId: string): P
     );
 }
 
-/** Post / Update of one menu asked for: the `role-menus.post` job posts it (null: no such menu). */
+/**
+ * Post / Update of one menu asked for: the `role-menus.post` job posts it (null: no such menu).
+ * Each request stamps a later time than the one before, even within one millisecond or from an
+ * API process whose clock is behind, so a job that read the earlier stamp never clears this one
+ * (`clearMenuPostRequest`). Stamps stay whole milliseconds, as a JS Date reads them back.
+ */
 export async function requestMenuPost(db: Db, guildId: string, menuId: string): Promise<Date | null> {
   const at = new Date();
   const [row] = await db
     .update(roleMenus)
-    .set({ postRequestedAt: at })
+    .set({
+      postRequestedAt: sql`greatest(${at.toISOString()}::timestamptz, ${roleMenus.postRequestedAt} + interval '1 millisecond')`,
+    })
     .where(
       and(
         eq(roleMenus.id, menuId),
@@ -271,13 +278,14 @@ export async function requestMenuPost(db: Db, guildId: string, menuId: string): 
         isNull(roleMenus.deletedAt),
       ),
     )
-    .returning({ id: roleMenus.id });
-  return row ? at : null;
+    .returning({ postRequestedAt: roleMenus.postRequestedAt });
+  return row?.postRequestedAt ?? null;
 }
 
 /**
  * The post a job did: the request is cleared, unless the admin asked again after the job read it
- * (`requestedAt`), so a rerun does that one too.
+ * (`requestedAt`, the stamp it read: a new request always stamps another), so a rerun does that
+ * one too.
  */
 export async function clearMenuPostRequest(
   db: Db | DbTransaction,
@@ -287,5 +295,5 @@ export async function clearMenuPostRequest(
   await db
     .update(roleMenus)
     .set({ postRequestedAt: null })
-    .where(and(eq(roleMenus.id, menuId), sql`${roleMenus.postRequestedAt} <= ${requestedAt.toISOString()}`));
+    .where(and(eq(roleMenus.id, menuId), eq(roleMenus.postRequestedAt, requestedAt)));
 }
