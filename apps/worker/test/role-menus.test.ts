@@ -461,6 +461,28 @@ describe('role menus of the admin’s own', () => {
       expect(message(rolesChannel, reposted)?.embeds[0]?.title).toBe(menu.title);
     });
 
+    it('a post job stopped halfway is rerun whole: both menus asked for are posted once, and the result speaks of both', async () => {
+      const first = await createMenu();
+      const second = await createMenu({ channelId: announcements });
+      expect(await requestMenuPost(harness.database.db, STATION, first.id)).not.toBeNull();
+      expect(await requestMenuPost(harness.database.db, STATION, second.id)).not.toBeNull();
+      // The first attempt posts the first menu, then Discord fails the second's message.
+      await sandbox().fault({ method: 'POST', path: `/channels/${announcements}/messages`, status: 400 });
+      const outcome = await run('role-menus.post');
+      await sandbox().clearFaults();
+      expect(outcome.state, outcome.error).toBe('completed');
+      expect(outcome.result).toMatchObject({ ok: true, summary: expect.stringMatching(/^Role menus /) });
+      for (const [menu, channelId] of [
+        [first, rolesChannel],
+        [second, announcements],
+      ] as const) {
+        const row = await menuRow(menu.id);
+        expect(row?.postRequestedAt).toBeNull();
+        expect(row?.messageIds).toHaveLength(1);
+        expect(messagesIn(channelId).filter((m) => m.embeds[0]?.title === menu.title)).toHaveLength(1);
+      }
+    });
+
     it('a Post asked for again after the job read the request stays asked for, in the same millisecond or from a clock behind', async () => {
       const { db } = harness.database;
       const menu = await createMenu();
