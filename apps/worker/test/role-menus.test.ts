@@ -13,6 +13,7 @@ import {
   ROLE_MENUS_SETUP_CHANNEL,
   type RoleMenuValues,
   requestMenuPost,
+  saveMenuMessages,
   updateOwnMenu,
 } from '@spacecadet/db/queries/role-menus';
 import { memberRolePicks, type RoleMenuRow, roleMenus } from '@spacecadet/db/schema';
@@ -446,6 +447,23 @@ describe('role menus of the admin’s own', () => {
       expect(await picksOfMenu()).toEqual([]);
       // The member keeps the role the menu gave.
       expect(holds(member, role(0))).toBe(true);
+    });
+
+    it('a menu deleted while its post job is posting it: the message that job leaves goes with the repair', async () => {
+      const menu = await createMenu();
+      expect(await requestMenuPost(harness.database.db, STATION, menu.id)).not.toBeNull();
+      // The job read the menu and is posting it when the admin deletes it...
+      expect(await deleteOwnMenu(harness.database.db, STATION, menu.id, ada)).toBe('marked');
+      // ...then it posts the message and stores its id, as syncMenuPanel does.
+      const late = await sandbox().botRest<{ id: string }>('POST', `/channels/${rolesChannel}/messages`, {
+        embeds: [{ title: menu.title }],
+      });
+      await saveMenuMessages(harness.database.db, menu.id, { messageIds: [late.id], channelId: rolesChannel });
+      // The repair the delete queued runs after it (one job of a guild at a time).
+      const repaired = await run('role-menus.repair');
+      expect(repaired.state, repaired.error).toBe('completed');
+      expect(message(rolesChannel, late.id)).toBeUndefined();
+      expect(await menuRow(menu.id)).toBeUndefined();
     });
 
     it('a buttons menu message an admin deletes is posted again by the repair it triggers', async () => {

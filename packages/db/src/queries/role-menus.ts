@@ -213,9 +213,11 @@ export async function updateOwnMenu(
 }
 
 /**
- * Deletes one of the admin's own menus: gone at once when it was never posted, else marked
- * deleted until the worker has deleted its messages (`dropDeletedMenu`). Answers what it did:
- * null when there was no such menu.
+ * Deletes one of the admin's own menus: gone at once when it was never posted nor asked to be,
+ * else marked deleted until the worker has deleted its messages (`dropDeletedMenu`). A menu
+ * asked to be posted is marked too: a post job may be posting it right now, and the message it
+ * stores on the row is then the repair's to delete (on a row gone, nothing would). Answers what
+ * it did: null when there was no such menu.
  */
 export async function deleteOwnMenu(
   db: Db,
@@ -232,7 +234,7 @@ export async function deleteOwnMenu(
   return db.transaction(async (tx) => {
     const gone = await tx
       .delete(roleMenus)
-      .where(and(own, sql`cardinality(${roleMenus.messageIds}) = 0`))
+      .where(and(own, sql`cardinality(${roleMenus.messageIds}) = 0`, isNull(roleMenus.postRequestedAt)))
       .returning({ id: roleMenus.id });
     if (gone.length > 0) return 'deleted';
     const marked = await tx
