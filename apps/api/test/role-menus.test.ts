@@ -399,6 +399,45 @@ describe('refusals name the field or option and store nothing', () => {
     await expectRefused(() => create(menu({ options: [] })), 'options: a menu needs at least one option');
   });
 
+  it.each([
+    ['a description that is not text', { description: null }, 'description', 'description must be text'],
+    ['a color as a number', { color: 0x5865f2 }, 'color', 'color must be a hex color like #5865F2'],
+    [
+      'a required role that is not an id',
+      { required_role_id: 42 },
+      'required_role_id',
+      'required_role_id must be a Discord role id, or null for none',
+    ],
+    ['options that are not a list', { options: {} }, 'options', 'options must be a list of options'],
+    [
+      'an option that is not an object',
+      { options: [{ role_id: ROLES.stationCrew, label: 'Crew' }, null] },
+      'options.1',
+      'Option 2 must be an object with a role_id',
+    ],
+    [
+      'a label past 80 characters',
+      { options: [{ role_id: ROLES.stationCrew, label: 'x'.repeat(81) }] },
+      'options.0.label',
+      'Option 1: label must be at most 80 characters',
+    ],
+    [
+      'an emoji that is not text',
+      { options: [{ role_id: ROLES.stationCrew, label: 'Crew', emoji: 7 }] },
+      'options.0.emoji',
+      'Option 1: emoji must be text',
+    ],
+    [
+      'an option description past 100 characters',
+      { options: [{ role_id: ROLES.stationCrew, label: 'Crew', description: 'x'.repeat(101) }] },
+      'options.0.description',
+      'Option 1: description must be at most 100 characters',
+    ],
+  ])('%s: the message names the field', async (_what, overrides, path, message) => {
+    const body = await expectRefused(() => create({ ...menu(), ...overrides }), message);
+    expect(body.issues?.[0]).toMatchObject({ path });
+  });
+
   it('a custom emoji of another server', async () => {
     const body = await expectRefused(
       () =>
