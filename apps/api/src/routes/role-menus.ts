@@ -20,8 +20,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../errors.ts';
 import type { GuildResources } from '../services/guild-resources.ts';
-import { enqueueGuildJob, followUpGuildJob } from '../services/jobs.ts';
-import { assertOptionsGivable, postedLocation } from '../services/role-menus.ts';
+import { enqueueGuildJob } from '../services/jobs.ts';
+import { assertOptionsGivable, postedLocation, queueMenusRepair } from '../services/role-menus.ts';
 import { defineRoute } from './define.ts';
 
 /** Stored as the editor shows it: ids and emojis trimmed, optional fields only when given. */
@@ -111,10 +111,9 @@ export function registerRoleMenuRoutes(app: FastifyInstance): void {
     if (!updated) throw notFound(ROLE_MENU_MESSAGES.notFound);
     // A posted menu is edited in place (a channel change waits for Post, which moves it).
     if (updated.messageIds.length > 0) {
-      await followUpGuildJob(
+      await queueMenusRepair(
         queue,
         request.log,
-        'role-menus.repair',
         params.guildId,
         requester,
         'the 5-minute safety net updates the menu',
@@ -128,10 +127,9 @@ export function registerRoleMenuRoutes(app: FastifyInstance): void {
     if (deleted === null) throw notFound(ROLE_MENU_MESSAGES.notFound);
     // Posted: the repair deletes its messages, then the row.
     if (deleted === 'marked') {
-      await followUpGuildJob(
+      await queueMenusRepair(
         queue,
         request.log,
-        'role-menus.repair',
         params.guildId,
         requester,
         "the 5-minute safety net deletes the menu's messages",

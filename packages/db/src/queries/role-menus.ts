@@ -131,14 +131,22 @@ export interface RoleMenuValues {
   options: RoleMenuOption[];
 }
 
+/** The guild's admin's own menus (no `list_key`) not deleted; with `menuId`, that one of them. */
+function ownMenu(guildId: string, menuId?: string) {
+  return and(
+    menuId === undefined ? undefined : eq(roleMenus.id, menuId),
+    eq(roleMenus.guildId, guildId),
+    sql`${roleMenus.listKey} is null`,
+    isNull(roleMenus.deletedAt),
+  );
+}
+
 /** The admin's own menus of the guild (not the reaction lists, not deleted), oldest first. */
 export function loadOwnMenus(db: Db | DbTransaction, guildId: string): Promise<RoleMenuRow[]> {
   return db
     .select()
     .from(roleMenus)
-    .where(
-      and(eq(roleMenus.guildId, guildId), sql`${roleMenus.listKey} is null`, isNull(roleMenus.deletedAt)),
-    )
+    .where(ownMenu(guildId))
     .orderBy(asc(roleMenus.createdAt), asc(roleMenus.id));
 }
 
@@ -148,17 +156,7 @@ export async function loadOwnMenu(
   guildId: string,
   menuId: string,
 ): Promise<RoleMenuRow | null> {
-  const [row] = await db
-    .select()
-    .from(roleMenus)
-    .where(
-      and(
-        eq(roleMenus.id, menuId),
-        eq(roleMenus.guildId, guildId),
-        sql`${roleMenus.listKey} is null`,
-        isNull(roleMenus.deletedAt),
-      ),
-    );
+  const [row] = await db.select().from(roleMenus).where(ownMenu(guildId, menuId));
   return row ?? null;
 }
 
@@ -200,14 +198,7 @@ export async function updateOwnMenu(
   const [row] = await db
     .update(roleMenus)
     .set({ ...values, updatedBy: userId, updatedAt: new Date() })
-    .where(
-      and(
-        eq(roleMenus.id, menuId),
-        eq(roleMenus.guildId, guildId),
-        sql`${roleMenus.listKey} is null`,
-        isNull(roleMenus.deletedAt),
-      ),
-    )
+    .where(ownMenu(guildId, menuId))
     .returning();
   return row ?? null;
 }
@@ -225,12 +216,7 @@ export async function deleteOwnMenu(
   menuId: string,
   userId: string,
 ): Promise<'deleted' | 'marked' | null> {
-  const own = and(
-    eq(roleMenus.id, menuId),
-    eq(roleMenus.guildId, guildId),
-    sql`${roleMenus.listKey} is null`,
-    isNull(roleMenus.deletedAt),
-  );
+  const own = ownMenu(guildId, menuId);
   return db.transaction(async (tx) => {
     const gone = await tx
       .delete(roleMenus)
@@ -272,14 +258,7 @@ export async function requestMenuPost(db: Db, guildId: string, menuId: string): 
     .set({
       postRequestedAt: sql`greatest(${at.toISOString()}::timestamptz, ${roleMenus.postRequestedAt} + interval '1 millisecond')`,
     })
-    .where(
-      and(
-        eq(roleMenus.id, menuId),
-        eq(roleMenus.guildId, guildId),
-        sql`${roleMenus.listKey} is null`,
-        isNull(roleMenus.deletedAt),
-      ),
-    )
+    .where(ownMenu(guildId, menuId))
     .returning({ postRequestedAt: roleMenus.postRequestedAt });
   return row?.postRequestedAt ?? null;
 }
