@@ -404,6 +404,19 @@ describe('role menus of the admin’s own', () => {
       },
     );
 
+    it('a required role that is not one of the server’s is told to the admin when posting', async () => {
+      // Stored before the API checked it, or the role was deleted since: every member is refused.
+      const { orbitBot } = SANDBOX_IDS.roles;
+      const menu = await createMenu({ requiredRoleId: orbitBot });
+      const outcome = await post(menu.id);
+      expect(outcome.state, outcome.error).toBe('completed');
+      expect(outcome.result).toMatchObject({
+        warnings: [
+          `${menu.title}: its required role is not a role of this server (deleted?), so every member is refused. Pick another required role, or none.`,
+        ],
+      });
+    });
+
     it('a deleted message is posted again by Post', async () => {
       const { menu, messageId } = await posted();
       await sandbox().botRest('DELETE', `/channels/${rolesChannel}/messages/${messageId}`);
@@ -458,7 +471,10 @@ describe('role menus of the admin’s own', () => {
       const late = await sandbox().botRest<{ id: string }>('POST', `/channels/${rolesChannel}/messages`, {
         embeds: [{ title: menu.title }],
       });
-      await saveMenuMessages(harness.database.db, menu.id, { messageIds: [late.id], channelId: rolesChannel });
+      await saveMenuMessages(harness.database.db, menu.id, {
+        messageIds: [late.id],
+        channelId: rolesChannel,
+      });
       // The repair the delete queued runs after it (one job of a guild at a time).
       const repaired = await run('role-menus.repair');
       expect(repaired.state, repaired.error).toBe('completed');
