@@ -438,6 +438,37 @@ describe('refusals name the field or option and store nothing', () => {
     expect(body.issues?.[0]).toMatchObject({ path });
   });
 
+  it('a menu whose text with its options’ lines is longer than Discord shows (4096), on create and on edit', async () => {
+    const fruit = ['🍎', '🍌', '🍇', '🍉', '🍊', '🍋', '🍐', '🍑', '🍒', '🍓', '🥝', '🥥'];
+    const roleIds: string[] = [];
+    for (const [i] of fruit.entries()) {
+      const made = await fetch(`${h.sandbox.apiBase}/v10/guilds/${guildId}/roles`, {
+        method: 'POST',
+        headers: { authorization: 'Bot sandbox-bot-token', 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Fruit ${i + 1}` }),
+      });
+      roleIds.push((await made.json<{ id: string }>()).id);
+    }
+    const long = menu({
+      style: 'reactions',
+      description: 'd'.repeat(2000),
+      options: fruit.map((emoji, i) => ({
+        role_id: roleIds[i] ?? '',
+        label: 'l'.repeat(80),
+        emoji,
+        description: 'x'.repeat(100),
+      })),
+    });
+    // 2000, a blank line, and 12 lines of 190 characters (an emoji is 2) with 11 line breaks.
+    const message = `description: with the options' lines the menu's text is 4293 characters, and Discord shows at most 4096; shorten the description, or the options' labels and descriptions`;
+    const body = await expectRefused(() => create(long), message);
+    expect(body.issues?.[0]).toMatchObject({ path: 'description' });
+    const existing = await created();
+    await expectRefused(() => send('PUT', menuPath(existing.id), long), message);
+    // Within it, the same options are taken.
+    await created({ ...long, description: 'd'.repeat(1700) });
+  });
+
   it('a custom emoji of another server', async () => {
     const body = await expectRefused(
       () =>
