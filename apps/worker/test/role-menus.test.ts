@@ -404,6 +404,23 @@ describe('role menus of the admin’s own', () => {
       },
     );
 
+    it('a stored channel of another server: Post refuses and posts nothing there', async () => {
+      const menu = await createMenu();
+      await harness.database.db
+        .update(roleMenus)
+        .set({ channelId: orbitHangar })
+        .where(eq(roleMenus.id, menu.id));
+      const orbitMessages = () =>
+        guildState(harness.sandbox, SANDBOX_IDS.guilds.orbit).channels.find((c) => c.id === orbitHangar)
+          ?.messages.length;
+      const before = orbitMessages();
+      const outcome = await post(menu.id);
+      expect(outcome.state).toBe('failed');
+      expect(outcome.error).toContain('That channel is not in this server.');
+      expect(orbitMessages()).toBe(before);
+      expect(outcome.menu?.messageIds).toEqual([]);
+    });
+
     it('a required role that is not one of the server’s is told to the admin when posting', async () => {
       // Stored before the API checked it, or the role was deleted since: every member is refused.
       const { orbitBot } = SANDBOX_IDS.roles;
