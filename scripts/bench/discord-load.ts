@@ -1,9 +1,9 @@
 /**
  * What the benchmarks that load the bot like members do share: an open loop that sends on a
- * schedule, Discord's global limit switched on the sandbox, throughput over its windows, and
- * waiting for the worker to have joined a guild.
+ * schedule, Discord's global limit switched on the sandbox, throughput over its windows, waiting
+ * for the worker to have joined a guild, members' clicks and what they see of them.
  */
-import { SANDBOX_BOT_TOKEN } from '@spacecadet/discord-sandbox';
+import { type RestRequestRecord, SANDBOX_BOT_TOKEN } from '@spacecadet/discord-sandbox';
 import { summarize, waitFor } from './lib.ts';
 import type { Stack } from './stack.ts';
 
@@ -83,4 +83,116 @@ export function memberRoundTrip(stack: Stack, guildId: string, userIds: readonly
     await response.arrayBuffer();
     return performance.now() - due;
   };
+}
+
+/**
+ * The world as the members see it, from the sandbox's live state in this process: each
+ * member's GUILD_MEMBER_UPDATE on the gateway, each interaction's answer (`shown`: whether its
+ * content is the outcome), and the REST calls. What is not seen within `settleTimeoutMs` is NaN.
+ */
+export function observeMembers(
+  stack: Stack,
+  settleTimeoutMs: number,
+  shown: (content: string) => boolean = (content) => content !== '',
+) {
+  const world = stack.sandbox.world;
+  const roleWaiters = new Map<string, { roleId: string; seen: (at: number) => void }>();
+  const outcomeWaiters = new Map<string, (at: number) => void>();
+  world.events.on('dispatch', (event: { t: string; d: unknown }) => {
+    if (event.t !== 'GUILD_MEMBER_UPDATE') return;
+    const member = event.d as { user?: { id?: string }; roles?: string[] };
+    const waiter = roleWaiters.get(member.user?.id ?? '');
+    if (waiter && member.roles?.includes(waiter.roleId)) waiter.seen(performance.now());
+  });
+  const outcomeShown = (id: string) => shown(world.interactions.get(id)?.original?.content ?? '');
+  world.events.on('interaction-responded', (id: string) => {
+    if (outcomeShown(id)) outcomeWaiters.get(id)?.(performance.now());
+  });
+
+  /** Resolves with when `settled` was called, or NaN after settleTimeoutMs. */
+  const deadline = (register: (settle: (at: number) => void) => () => void): Promise<number> =>
+    new Promise((resolve) => {
+      let unregister = () => {};
+      const timer = setTimeout(() => settle(Number.NaN), settleTimeoutMs);
+      function settle(at: number) {
+        clearTimeout(timer);
+        unregister();
+        resolve(at);
+      }
+      unregister = register(settle);
+    });
+
+  // The sandbox keeps the last 2000 calls; collect them as they come, so a phase loses none.
+  const requests: RestRequestRecord[] = [];
+  let lastSeq = world.requests.at(-1)?.seq ?? 0;
+  const collect = () => {
+    for (const request of world.requests) if (request.seq > lastSeq) requests.push(request);
+    lastSeq = world.requests.at(-1)?.seq ?? lastSeq;
+  };
+  const collector = setInterval(collect, 200);
+
+  return {
+    /** When `userId` is seen holding `roleId`. */
+    roleVisible: (userId: string, roleId: string) =>
+      deadline((settle) => {
+        roleWaiters.set(userId, { roleId, seen: settle });
+        return () => roleWaiters.delete(userId);
+      }),
+    /** When interaction `id` shows its outcome (now, if it already does). */
+    outcomeShown: (id: string) =>
+      deadline((settle) => {
+        if (outcomeShown(id)) queueMicrotask(() => settle(performance.now()));
+        outcomeWaiters.set(id, settle);
+        return () => outcomeWaiters.delete(id);
+      }),
+    content: (id: string) => world.interactions.get(id)?.original?.content ?? '',
+    /** Every REST call the sandbox answered since the last mark, and a new mark. */
+    requestsSinceMark: () => {
+      collect();
+      return requests.splice(0);
+    },
+    stop: () => clearInterval(collector),
+  };
+}
+
+/** A member's click on a component of a posted message, as Discord sends it to the bot. */
+export async function clickComponent(
+  stack: Stack,
+  click: {
+    guildId: string;
+    channelId: string;
+    messageId: string;
+    userId: string;
+    customId: string | undefined;
+  },
+): Promise<{ ok: boolean; interaction_id?: string; responded?: boolean }> {
+  const response = await fetch(`${stack.sandbox.url}/_sandbox/interactions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      guild_id: click.guildId,
+      channel_id: click.channelId,
+      message_id: click.messageId,
+      user_id: click.userId,
+      custom_id: click.customId,
+    }),
+  });
+  const answer = (await response.json()) as { interaction_id?: string; responded?: boolean };
+  return { ok: response.ok, ...answer };
+}
+
+/** The member's roles among `roleIds`, in the sandbox now. */
+export function memberRolesAmong(
+  stack: Stack,
+  guildId: string,
+  userId: string,
+  roleIds: ReadonlySet<string>,
+): string[] {
+  return (
+    stack.sandbox
+      .state()
+      .guilds.find((guild) => guild.id === guildId)
+      ?.members.find((member) => member.user_id === userId)
+      ?.roles.filter((id) => roleIds.has(id)) ?? []
+  );
 }

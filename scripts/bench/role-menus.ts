@@ -23,14 +23,17 @@
 import { defaultFixture, makeRole, SANDBOX_IDS, type SandboxFixture } from '@spacecadet/discord-sandbox';
 import { loadBenchEnv } from '../env.ts';
 import {
+  clickComponent,
+  memberRolesAmong,
   memberRoundTrip,
+  observeMembers,
   openLoop,
   perSecondOverWindows,
   setGlobalLimit,
   waitForBotPresence,
 } from './discord-load.ts';
-import { ms, printTable, ratio, reportHeadline, type Summary, summarize, waitFor } from './lib.ts';
-import { runJobThroughApi, type Stack, startStack } from './stack.ts';
+import { latencyRow, ms, printTable, reportHeadline, summarize, waitFor } from './lib.ts';
+import { runJobThroughApi, startStack } from './stack.ts';
 
 const { seconds: SECONDS } = loadBenchEnv().click;
 const RATES = [10, 100] as const;
@@ -69,55 +72,14 @@ function benchFixture(): { fixture: SandboxFixture; userIds: string[]; roleIds: 
   return { fixture, userIds, roleIds };
 }
 
-/** Each member's GUILD_MEMBER_UPDATE on the gateway, and each interaction's answer. */
-function observe(stack: Stack) {
-  const world = stack.sandbox.world;
-  const roleWaiters = new Map<string, { roleId: string; seen: (at: number) => void }>();
-  const outcomeWaiters = new Map<string, (at: number) => void>();
-  world.events.on('dispatch', (event: { t: string; d: unknown }) => {
-    if (event.t !== 'GUILD_MEMBER_UPDATE') return;
-    const member = event.d as { user?: { id?: string }; roles?: string[] };
-    const waiter = roleWaiters.get(member.user?.id ?? '');
-    if (waiter && member.roles?.includes(waiter.roleId)) waiter.seen(performance.now());
-  });
-  const outcomeShown = (id: string) =>
-    (world.interactions.get(id)?.original?.content ?? '').includes('You now have');
-  world.events.on('interaction-responded', (id: string) => {
-    if (outcomeShown(id)) outcomeWaiters.get(id)?.(performance.now());
-  });
-  const deadline = (register: (settle: (at: number) => void) => () => void): Promise<number> =>
-    new Promise((resolve) => {
-      let unregister = () => {};
-      const timer = setTimeout(() => settle(Number.NaN), SETTLE_TIMEOUT_MS);
-      function settle(at: number) {
-        clearTimeout(timer);
-        unregister();
-        resolve(at);
-      }
-      unregister = register(settle);
-    });
-  return {
-    roleVisible: (userId: string, roleId: string) =>
-      deadline((settle) => {
-        roleWaiters.set(userId, { roleId, seen: settle });
-        return () => roleWaiters.delete(userId);
-      }),
-    outcomeShown: (id: string) =>
-      deadline((settle) => {
-        if (outcomeShown(id)) queueMicrotask(() => settle(performance.now()));
-        outcomeWaiters.set(id, settle);
-        return () => outcomeWaiters.delete(id);
-      }),
-  };
-}
-
 async function main(): Promise<void> {
   const { fixture, userIds, roleIds } = benchFixture();
   console.log(
     `role-menus: ${MEMBERS} members, a unique menu of ${OPTIONS} buttons; ${SECONDS} s at each of ${RATES.join(' and ')} clicks/s, under a global limit of ${GLOBAL_LIMIT} requests/s`,
   );
   const stack = await startStack({ fixture, withWorker: true });
-  const seen = observe(stack);
+  // The outcome is edited into the deferred answer: "… You now have …".
+  const seen = observeMembers(stack, SETTLE_TIMEOUT_MS, (content) => content.includes('You now have'));
   try {
     const ada = await stack.signIn(SANDBOX_IDS.users.ada);
     await waitForBotPresence(stack, ada, GUILD);
@@ -161,18 +123,13 @@ async function main(): Promise<void> {
       if (button.roleId === lastPick.get(userId)) button = buttons[(turn + 1) % buttons.length] ?? button;
       lastPick.set(userId, button.roleId);
       const visible = seen.roleVisible(userId, button.roleId);
-      const response = await fetch(`${stack.sandbox.url}/_sandbox/interactions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          guild_id: GUILD,
-          channel_id: CHANNEL,
-          message_id: messageId,
-          user_id: userId,
-          custom_id: button.customId,
-        }),
+      const answer = await clickComponent(stack, {
+        guildId: GUILD,
+        channelId: CHANNEL,
+        messageId,
+        userId,
+        customId: button.customId,
       });
-      const answer = (await response.json()) as { interaction_id?: string; responded?: boolean };
       const answerMs = performance.now() - due;
       const [outcomeAt, visibleAt] = await Promise.all([
         seen.outcomeShown(answer.interaction_id ?? ''),
@@ -183,33 +140,20 @@ async function main(): Promise<void> {
         outcomeMs: outcomeAt - due,
         visibleMs: visibleAt - due,
         ok:
-          response.ok &&
-          answer.responded === true &&
-          Number.isFinite(outcomeAt) &&
-          Number.isFinite(visibleAt),
+          answer.ok && answer.responded === true && Number.isFinite(outcomeAt) && Number.isFinite(visibleAt),
       };
     };
     const roundTrip = memberRoundTrip(stack, GUILD, userIds);
-
-    let seq = stack.sandbox.world.requests.at(-1)?.seq ?? 0;
-    const requests: Array<{ seq: number; method: string; path: string; status: number; at: string }> = [];
-    const collect = () => {
-      for (const request of stack.sandbox.world.requests) if (request.seq > seq) requests.push(request);
-      seq = stack.sandbox.world.requests.at(-1)?.seq ?? seq;
-    };
-    const collector = setInterval(collect, 200);
 
     const phase = async (rate: number, turn: number) => {
       await setGlobalLimit(stack, null);
       const baseline = await openLoop(rate, Math.max(20, rate * BASELINE_SECONDS), roundTrip);
       await setGlobalLimit(stack, GLOBAL_LIMIT);
-      collect();
-      requests.splice(0);
+      seen.requestsSinceMark();
       const clicks = await openLoop(rate, rate * SECONDS, (i, due) =>
         click(userIds[i % MEMBERS] ?? '', i + turn, due),
       );
-      collect();
-      const calls = requests.splice(0);
+      const calls = seen.requestsSinceMark();
       const roleChanges = calls.filter(
         (call) =>
           call.method !== 'GET' && ROLE_CHANGE.test(call.path) && call.status >= 200 && call.status < 300,
@@ -232,17 +176,12 @@ async function main(): Promise<void> {
     const slow = await phase(10, 0);
     const fast = await phase(100, 3);
     await setGlobalLimit(stack, null);
-    clearInterval(collector);
+    seen.stop();
 
     const menuRoles = new Set(roleIds);
     const wrongCount = () =>
       [...lastPick].filter(([userId, roleId]) => {
-        const roles =
-          stack.sandbox
-            .state()
-            .guilds.find((guild) => guild.id === GUILD)
-            ?.members.find((member) => member.user_id === userId)
-            ?.roles.filter((id) => menuRoles.has(id)) ?? [];
+        const roles = memberRolesAmong(stack, GUILD, userId, menuRoles);
         return roles.length !== 1 || roles[0] !== roleId;
       }).length;
     const wrong =
@@ -252,21 +191,13 @@ async function main(): Promise<void> {
         SETTLE_TIMEOUT_MS,
       ).catch(() => undefined)) ?? wrongCount();
 
-    const row = (label: string, rate: number, summary: Summary, base: Summary) => [
-      `${label} @${rate}/s`,
-      String(summary.n),
-      ms(summary.p50),
-      ms(summary.p99),
-      ms(summary.max),
-      ratio(summary.p99, base.p99),
-    ];
     printTable([
       ['measure @clicks/s', 'n', 'p50', 'p99', 'max', 'p99 vs baseline'],
       ...[slow, fast].flatMap((result) => [
-        row('baseline: sandbox REST GET member', result.rate, result.base, result.base),
-        row('click -> first answer', result.rate, result.answer, result.base),
-        row('click -> outcome edited in', result.rate, result.outcome, result.base),
-        row('click -> role visible (gateway)', result.rate, result.visible, result.base),
+        latencyRow('baseline: sandbox REST GET member', result.rate, result.base, result.base),
+        latencyRow('click -> first answer', result.rate, result.answer, result.base),
+        latencyRow('click -> outcome edited in', result.rate, result.outcome, result.base),
+        latencyRow('click -> role visible (gateway)', result.rate, result.visible, result.base),
       ]),
     ]);
     for (const result of [slow, fast]) {
