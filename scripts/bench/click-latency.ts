@@ -38,6 +38,8 @@ import {
   openLoop,
   perSecondOverWindows,
   setGlobalLimit,
+  type TimedClick,
+  timedClick,
   waitForBotPresence,
 } from './discord-load.ts';
 import {
@@ -131,14 +133,9 @@ async function panelButtons(
   return { messageId: screen.message_id, buttons };
 }
 
-interface ClickSample {
-  interactionId: string;
+interface ClickSample extends TimedClick {
   userId: string;
   roleId: string;
-  answerMs: number;
-  outcomeMs: number;
-  visibleMs: number;
-  ok: boolean;
 }
 
 async function main(): Promise<void> {
@@ -171,33 +168,19 @@ async function main(): Promise<void> {
       if (button.roleId === lastPick.get(userId))
         button = buttons[(turn + 1) % buttons.length] as PanelButton;
       lastPick.set(userId, button.roleId);
-      const visible = seen.roleVisible(userId, button.roleId);
-      const answer = await clickComponent(stack, {
+      const clickTarget = {
         guildId: GUILD,
         channelId: CHANNEL,
         messageId,
         userId,
         customId: button.customId,
-      });
-      const answerMs = performance.now() - due;
-      const [outcomeAt, visibleAt] = await Promise.all([
-        seen.outcomeShown(answer.interaction_id ?? ''),
-        visible,
-      ]);
-      const content = seen.content(answer.interaction_id ?? '');
+      };
+      const sample = await timedClick(stack, seen, clickTarget, button.roleId, due);
       return {
-        interactionId: answer.interaction_id ?? '',
+        ...sample,
         userId,
         roleId: button.roleId,
-        answerMs,
-        outcomeMs: outcomeAt - due,
-        visibleMs: visibleAt - due,
-        ok:
-          answer.ok &&
-          answer.responded === true &&
-          content.startsWith('You now have the') &&
-          Number.isFinite(outcomeAt) &&
-          Number.isFinite(visibleAt),
+        ok: sample.ok && sample.content.startsWith('You now have the'),
       };
     };
     const roundTrip = memberRoundTrip(stack, GUILD, userIds);

@@ -196,3 +196,41 @@ export function memberRolesAmong(
       ?.roles.filter((id) => roleIds.has(id)) ?? []
   );
 }
+
+/** One member click and its times from when it was due: answered, outcome shown, role visible. */
+export interface TimedClick {
+  interactionId: string;
+  answerMs: number;
+  outcomeMs: number;
+  visibleMs: number;
+  /** The click was answered, its outcome shown and the role seen, each in time. */
+  ok: boolean;
+  /** The outcome the member was shown. */
+  content: string;
+}
+
+/**
+ * A member's click on the button that gives `roleId`, timed from `due` (as the open loop hands
+ * it): until the sandbox answered it, until its outcome was shown, until the role was visible.
+ */
+export async function timedClick(
+  stack: Stack,
+  seen: ReturnType<typeof observeMembers>,
+  click: { guildId: string; channelId: string; messageId: string; userId: string; customId: string },
+  roleId: string,
+  due: number,
+): Promise<TimedClick> {
+  const visible = seen.roleVisible(click.userId, roleId);
+  const answer = await clickComponent(stack, click);
+  const answerMs = performance.now() - due;
+  const interactionId = answer.interaction_id ?? '';
+  const [outcomeAt, visibleAt] = await Promise.all([seen.outcomeShown(interactionId), visible]);
+  return {
+    interactionId,
+    answerMs,
+    outcomeMs: outcomeAt - due,
+    visibleMs: visibleAt - due,
+    ok: answer.ok && answer.responded === true && Number.isFinite(outcomeAt) && Number.isFinite(visibleAt),
+    content: seen.content(interactionId),
+  };
+}

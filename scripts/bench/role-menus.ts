@@ -23,13 +23,13 @@
 import { defaultFixture, makeRole, SANDBOX_IDS, type SandboxFixture } from '@spacecadet/discord-sandbox';
 import { loadBenchEnv } from '../env.ts';
 import {
-  clickComponent,
   memberRolesAmong,
   memberRoundTrip,
   observeMembers,
   openLoop,
   perSecondOverWindows,
   setGlobalLimit,
+  timedClick,
   waitForBotPresence,
 } from './discord-load.ts';
 import { latencyRow, ms, printTable, reportHeadline, summarize, waitFor } from './lib.ts';
@@ -122,26 +122,14 @@ async function main(): Promise<void> {
       if (!button) throw new Error('no button');
       if (button.roleId === lastPick.get(userId)) button = buttons[(turn + 1) % buttons.length] ?? button;
       lastPick.set(userId, button.roleId);
-      const visible = seen.roleVisible(userId, button.roleId);
-      const answer = await clickComponent(stack, {
+      const clickTarget = {
         guildId: GUILD,
         channelId: CHANNEL,
         messageId,
         userId,
         customId: button.customId,
-      });
-      const answerMs = performance.now() - due;
-      const [outcomeAt, visibleAt] = await Promise.all([
-        seen.outcomeShown(answer.interaction_id ?? ''),
-        visible,
-      ]);
-      return {
-        answerMs,
-        outcomeMs: outcomeAt - due,
-        visibleMs: visibleAt - due,
-        ok:
-          answer.ok && answer.responded === true && Number.isFinite(outcomeAt) && Number.isFinite(visibleAt),
       };
+      return timedClick(stack, seen, clickTarget, button.roleId, due);
     };
     const roundTrip = memberRoundTrip(stack, GUILD, userIds);
 
