@@ -3,7 +3,14 @@
  * schedule, Discord's global limit switched on the sandbox, throughput over its windows, waiting
  * for the worker to have joined a guild, members' clicks and what they see of them.
  */
-import { type RestRequestRecord, SANDBOX_BOT_TOKEN } from '@spacecadet/discord-sandbox';
+import {
+  defaultFixture,
+  makeRole,
+  type RestRequestRecord,
+  SANDBOX_BOT_TOKEN,
+  SANDBOX_IDS,
+  type SandboxFixture,
+} from '@spacecadet/discord-sandbox';
 import { summarize, waitFor } from './lib.ts';
 import type { Stack } from './stack.ts';
 
@@ -233,4 +240,45 @@ export async function timedClick(
     ok: answer.ok && answer.responded === true && Number.isFinite(outcomeAt) && Number.isFinite(visibleAt),
     content: seen.content(interactionId),
   };
+}
+
+/**
+ * The default world plus a crowd in Sandbox Station: `members` members without roles (ids from
+ * `userIdPrefix`, names `username` and a number), and `roles.length` roles placed just below the
+ * bot's role (the roles above it move up), so the bot may give them; `roles[i]` names role i and
+ * may give it a color.
+ */
+export function crowdFixture(crowd: {
+  members: number;
+  userIdPrefix: string;
+  username: string;
+  roleIdPrefix: string;
+  roles: ReadonlyArray<{ name: string; color?: number }>;
+}): { fixture: SandboxFixture; userIds: string[]; roleIds: string[] } {
+  const fixture = defaultFixture();
+  const station = fixture.guilds.find((guild) => guild.id === SANDBOX_IDS.guilds.station);
+  const botRole = station?.roles.find((role) => role.id === SANDBOX_IDS.roles.stationBot);
+  if (!station || !botRole) throw new Error('fixture changed: no Sandbox Station or bot role');
+  const below = botRole.position;
+  for (const role of station.roles) if (role.position >= below) role.position += crowd.roles.length;
+  const roleIds = crowd.roles.map((_, i) => `${crowd.roleIdPrefix}${String(i).padStart(8, '0')}`);
+  for (const [i, id] of roleIds.entries()) {
+    const { name, color } = crowd.roles[i] ?? { name: id };
+    station.roles.push(makeRole(id, name, below + i, '0', color === undefined ? {} : { color }));
+  }
+  const userIds = Array.from(
+    { length: crowd.members },
+    (_, i) => `${crowd.userIdPrefix}${String(i).padStart(8, '0')}`,
+  );
+  for (const [i, id] of userIds.entries()) {
+    fixture.users.push({
+      id,
+      username: `${crowd.username}${i}`,
+      discriminator: '0',
+      global_name: null,
+      avatar: null,
+    });
+    station.members.push({ user_id: id, roles: [], nick: null, joined_at: '2024-01-01T00:00:00.000Z' });
+  }
+  return { fixture, userIds, roleIds };
 }

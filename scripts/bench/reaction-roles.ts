@@ -19,9 +19,10 @@
  *   least 0.9x of the limit, as for clicks; role changes alone stay below by the swaps' share.
  * - at the end every member holds exactly one color role of the list: the last one reacted.
  */
-import { defaultFixture, makeRole, SANDBOX_IDS, type SandboxFixture } from '@spacecadet/discord-sandbox';
+import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { loadBenchEnv } from '../env.ts';
 import {
+  crowdFixture,
   memberRolesAmong,
   memberRoundTrip,
   observeMembers,
@@ -47,29 +48,6 @@ const CHANNEL = SANDBOX_IDS.channels.roles;
 const ROLE_CHANGE = /^\/guilds\/\d+\/members\/\d+(\/roles\/\d+)?$/;
 const COLOR_EMOJIS = ['🔴', '🟠', '🟡', '🟢', '🔵', '🟣', '🟤', '⚫'] as const;
 
-/**
- * The default world plus MEMBERS members, and one role per color placed just below the bot's
- * role (the roles above it move up), so the bot may give them.
- */
-function benchFixture(): { fixture: SandboxFixture; userIds: string[]; colorRoleIds: string[] } {
-  const fixture = defaultFixture();
-  const station = fixture.guilds.find((guild) => guild.id === GUILD);
-  const botRole = station?.roles.find((role) => role.id === SANDBOX_IDS.roles.stationBot);
-  if (!station || !botRole) throw new Error('fixture changed: no Sandbox Station or bot role');
-  const below = botRole.position;
-  for (const role of station.roles) if (role.position >= below) role.position += COLOR_EMOJIS.length;
-  const colorRoleIds = COLOR_EMOJIS.map((_, i) => `3100000000${String(i).padStart(8, '0')}`);
-  for (const [i, id] of colorRoleIds.entries()) {
-    station.roles.push(makeRole(id, `Color ${i + 1}`, below + i, '0', { color: 0x111111 * (i + 1) }));
-  }
-  const userIds = Array.from({ length: MEMBERS }, (_, i) => `2200000000${String(i).padStart(8, '0')}`);
-  for (const [i, id] of userIds.entries()) {
-    fixture.users.push({ id, username: `reactor${i}`, discriminator: '0', global_name: null, avatar: null });
-    station.members.push({ user_id: id, roles: [], nick: null, joined_at: '2024-01-01T00:00:00.000Z' });
-  }
-  return { fixture, userIds, colorRoleIds };
-}
-
 /** "3 DELETE /channels/:id/messages/:id/reactions/:emoji/:id, …": calls counted by route. */
 function countKinds(calls: ReadonlyArray<{ method: string; path: string }>): string {
   const counts = new Map<string, number>();
@@ -81,7 +59,17 @@ function countKinds(calls: ReadonlyArray<{ method: string; path: string }>): str
 }
 
 async function main(): Promise<void> {
-  const { fixture, userIds, colorRoleIds } = benchFixture();
+  const {
+    fixture,
+    userIds,
+    roleIds: colorRoleIds,
+  } = crowdFixture({
+    members: MEMBERS,
+    userIdPrefix: '2200000000',
+    username: 'reactor',
+    roleIdPrefix: '3100000000',
+    roles: COLOR_EMOJIS.map((_, i) => ({ name: `Color ${i + 1}`, color: 0x111111 * (i + 1) })),
+  });
   console.log(
     `reaction-roles: ${MEMBERS} members, ${COLOR_EMOJIS.length} colors; ${SECONDS} s at each of ${RATES.join(' and ')} reactions/s, under a global limit of ${GLOBAL_LIMIT} requests/s`,
   );

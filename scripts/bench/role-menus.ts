@@ -20,9 +20,10 @@
  *   50/s limit. Goal: at least 0.9x.
  * - at the end every member holds exactly one role of the menu: the last one clicked.
  */
-import { defaultFixture, makeRole, SANDBOX_IDS, type SandboxFixture } from '@spacecadet/discord-sandbox';
+import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { loadBenchEnv } from '../env.ts';
 import {
+  crowdFixture,
   memberRolesAmong,
   memberRoundTrip,
   observeMembers,
@@ -51,29 +52,14 @@ const BOT_AUTH = { authorization: 'Bot sandbox-bot-token' };
 /** A change of a member's roles: one role added or removed, or the member's roles set at once. */
 const ROLE_CHANGE = /^\/guilds\/\d+\/members\/\d+(\/roles\/\d+)?$/;
 
-/**
- * The default world plus MEMBERS members, and OPTIONS roles of the admin's own placed just below
- * the bot's role (the roles above it move up), so the bot may give them.
- */
-function benchFixture(): { fixture: SandboxFixture; userIds: string[]; roleIds: string[] } {
-  const fixture = defaultFixture();
-  const station = fixture.guilds.find((guild) => guild.id === GUILD);
-  const botRole = station?.roles.find((role) => role.id === SANDBOX_IDS.roles.stationBot);
-  if (!station || !botRole) throw new Error('fixture changed: no Sandbox Station or bot role');
-  const below = botRole.position;
-  for (const role of station.roles) if (role.position >= below) role.position += OPTIONS;
-  const roleIds = Array.from({ length: OPTIONS }, (_, i) => `3200000000${String(i).padStart(8, '0')}`);
-  for (const [i, id] of roleIds.entries()) station.roles.push(makeRole(id, `Team ${i + 1}`, below + i, '0'));
-  const userIds = Array.from({ length: MEMBERS }, (_, i) => `2300000000${String(i).padStart(8, '0')}`);
-  for (const [i, id] of userIds.entries()) {
-    fixture.users.push({ id, username: `picker${i}`, discriminator: '0', global_name: null, avatar: null });
-    station.members.push({ user_id: id, roles: [], nick: null, joined_at: '2024-01-01T00:00:00.000Z' });
-  }
-  return { fixture, userIds, roleIds };
-}
-
 async function main(): Promise<void> {
-  const { fixture, userIds, roleIds } = benchFixture();
+  const { fixture, userIds, roleIds } = crowdFixture({
+    members: MEMBERS,
+    userIdPrefix: '2300000000',
+    username: 'picker',
+    roleIdPrefix: '3200000000',
+    roles: Array.from({ length: OPTIONS }, (_, i) => ({ name: `Team ${i + 1}` })),
+  });
   console.log(
     `role-menus: ${MEMBERS} members, a unique menu of ${OPTIONS} buttons; ${SECONDS} s at each of ${RATES.join(' and ')} clicks/s, under a global limit of ${GLOBAL_LIMIT} requests/s`,
   );
