@@ -298,7 +298,10 @@ function capitalize(text: string): string {
 function componentEmoji(text: string | undefined): DiscordEmoji | undefined {
   const emoji = text === undefined ? null : parseMenuEmoji(text);
   if (!emoji) return undefined;
-  return emoji.id === null ? { name: emoji.name } : { name: emoji.name, id: emoji.id };
+  if (emoji.id === null) return { name: emoji.name };
+  return emoji.animated
+    ? { name: emoji.name, id: emoji.id, animated: true }
+    : { name: emoji.name, id: emoji.id };
 }
 
 /**
