@@ -17,7 +17,7 @@ import {
   updateOwnMenu,
 } from '@spacecadet/db/queries/role-menus';
 import { memberRolePicks, type RoleMenuRow, roleMenus } from '@spacecadet/db/schema';
-import { eq, like } from 'drizzle-orm';
+import { eq, like, sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { guildMenus } from '../src/features/reaction-roles/menus.ts';
@@ -561,6 +561,18 @@ describe('role menus of the admin’s own', () => {
           vi.useRealTimers();
         }
       }
+    });
+
+    it('a request stamped in microseconds (by SQL) is cleared by the job that read it as a JS Date', async () => {
+      const menu = await createMenu();
+      await harness.database.db
+        .update(roleMenus)
+        .set({ postRequestedAt: sql`'2031-01-01 00:00:00.123456+00'::timestamptz` })
+        .where(eq(roleMenus.id, menu.id));
+      const read = (await menuRow(menu.id))?.postRequestedAt;
+      if (!read) throw new Error('no request stored');
+      await clearMenuPostRequest(harness.database.db, menu.id, read);
+      expect((await menuRow(menu.id))?.postRequestedAt).toBeNull();
     });
 
     it('fails clearly when no menu waits to be posted', async () => {

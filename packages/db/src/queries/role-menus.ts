@@ -276,5 +276,11 @@ export async function clearMenuPostRequest(
   await db
     .update(roleMenus)
     .set({ postRequestedAt: null })
-    .where(and(eq(roleMenus.id, menuId), eq(roleMenus.postRequestedAt, requestedAt)));
+    .where(
+      and(
+        eq(roleMenus.id, menuId),
+        // As read into a JS Date (whole milliseconds), should a stamp have been written finer.
+        sql`date_trunc('milliseconds', ${roleMenus.postRequestedAt}) = ${requestedAt.toISOString()}::timestamptz`,
+      ),
+    );
 }
