@@ -447,7 +447,7 @@ describe('refusals name the field or option and store nothing', () => {
         headers: { authorization: 'Bot sandbox-bot-token', 'content-type': 'application/json' },
         body: JSON.stringify({ name: `Fruit ${i + 1}` }),
       });
-      roleIds.push((await made.json<{ id: string }>()).id);
+      roleIds.push(((await made.json()) as { id: string }).id);
     }
     const long = menu({
       style: 'reactions',

@@ -518,7 +518,12 @@ describe('role menus of the admin’s own', () => {
       expect(await requestMenuPost(harness.database.db, STATION, first.id)).not.toBeNull();
       expect(await requestMenuPost(harness.database.db, STATION, second.id)).not.toBeNull();
       // The first attempt posts the first menu, then Discord fails the second's message.
-      await sandbox().fault({ method: 'POST', path: `/channels/${announcements}/messages`, status: 400 });
+      await sandbox().fault({
+        method: 'POST',
+        path: `/channels/${announcements}/messages`,
+        status: 400,
+        count: 1,
+      });
       const outcome = await run('role-menus.post');
       await sandbox().clearFaults();
       expect(outcome.state, outcome.error).toBe('completed');
