@@ -28,28 +28,27 @@
  * These goals were once duration asserts in the worker's functional tests (clicks-under-load,
  * color-roles-clicks), which then failed on a busy machine; the tests now check what happened.
  */
-import {
-  defaultFixture,
-  type RestRequestRecord,
-  SANDBOX_IDS,
-  type SandboxFixture,
-} from '@spacecadet/discord-sandbox';
+import { defaultFixture, SANDBOX_IDS, type SandboxFixture } from '@spacecadet/discord-sandbox';
 import { loadBenchEnv } from '../env.ts';
 import {
+  clickComponent,
+  memberRolesAmong,
   memberRoundTrip,
+  observeMembers,
   openLoop,
   perSecondOverWindows,
   setGlobalLimit,
+  type TimedClick,
+  timedClick,
   waitForBotPresence,
 } from './discord-load.ts';
 import {
   elapsedMs,
+  latencyRow,
   ms,
   percentile,
   printTable,
-  ratio,
   reportHeadline,
-  type Summary,
   summarize,
   waitFor,
 } from './lib.ts';
@@ -134,79 +133,9 @@ async function panelButtons(
   return { messageId: screen.message_id, buttons };
 }
 
-/**
- * The world as the members see it, from the sandbox's live state in this process: each
- * member's GUILD_MEMBER_UPDATE on the gateway, each interaction's answer, and the REST calls.
- */
-function observe(stack: Stack) {
-  const world = stack.sandbox.world;
-  const roleWaiters = new Map<string, { roleId: string; seen: (at: number) => void }>();
-  const outcomeWaiters = new Map<string, (at: number) => void>();
-  world.events.on('dispatch', (event: { t: string; d: unknown }) => {
-    if (event.t !== 'GUILD_MEMBER_UPDATE') return;
-    const member = event.d as { user?: { id?: string }; roles?: string[] };
-    const waiter = roleWaiters.get(member.user?.id ?? '');
-    if (waiter && member.roles?.includes(waiter.roleId)) waiter.seen(performance.now());
-  });
-  const outcomeShown = (id: string) => Boolean(world.interactions.get(id)?.original?.content);
-  world.events.on('interaction-responded', (id: string) => {
-    if (outcomeShown(id)) outcomeWaiters.get(id)?.(performance.now());
-  });
-
-  /** Resolves with when `settled` was called, or NaN after SETTLE_TIMEOUT_MS. */
-  const deadline = (register: (settle: (at: number) => void) => () => void): Promise<number> =>
-    new Promise((resolve) => {
-      let unregister = () => {};
-      const timer = setTimeout(() => settle(Number.NaN), SETTLE_TIMEOUT_MS);
-      function settle(at: number) {
-        clearTimeout(timer);
-        unregister();
-        resolve(at);
-      }
-      unregister = register(settle);
-    });
-
-  // The sandbox keeps the last 2000 calls; collect them as they come, so a phase loses none.
-  const requests: RestRequestRecord[] = [];
-  let lastSeq = world.requests.at(-1)?.seq ?? 0;
-  const collect = () => {
-    for (const request of world.requests) if (request.seq > lastSeq) requests.push(request);
-    lastSeq = world.requests.at(-1)?.seq ?? lastSeq;
-  };
-  const collector = setInterval(collect, 200);
-
-  return {
-    /** When `userId` is seen holding `roleId`. */
-    roleVisible: (userId: string, roleId: string) =>
-      deadline((settle) => {
-        roleWaiters.set(userId, { roleId, seen: settle });
-        return () => roleWaiters.delete(userId);
-      }),
-    /** When interaction `id` shows its outcome (now, if it already does). */
-    outcomeShown: (id: string) =>
-      deadline((settle) => {
-        if (outcomeShown(id)) queueMicrotask(() => settle(performance.now()));
-        outcomeWaiters.set(id, settle);
-        return () => outcomeWaiters.delete(id);
-      }),
-    content: (id: string) => world.interactions.get(id)?.original?.content ?? '',
-    /** Every REST call the sandbox answered since the last mark, and a new mark. */
-    requestsSinceMark: () => {
-      collect();
-      return requests.splice(0);
-    },
-    stop: () => clearInterval(collector),
-  };
-}
-
-interface ClickSample {
-  interactionId: string;
+interface ClickSample extends TimedClick {
   userId: string;
   roleId: string;
-  answerMs: number;
-  outcomeMs: number;
-  visibleMs: number;
-  ok: boolean;
 }
 
 async function main(): Promise<void> {
@@ -215,7 +144,7 @@ async function main(): Promise<void> {
     `click-latency: ${MEMBERS} members; ${WARMUP} warm-up clicks, then ${SECONDS} s at each of ${RATES.join(' and ')} clicks/s, under a global limit of ${GLOBAL_LIMIT} requests/s`,
   );
   const stack = await startStack({ fixture, withWorker: true });
-  const seen = observe(stack);
+  const seen = observeMembers(stack, SETTLE_TIMEOUT_MS);
   try {
     const ada = await stack.signIn(SANDBOX_IDS.users.ada);
     // The worker records bot presence from READY; the API refuses jobs (409) until it has.
@@ -239,38 +168,19 @@ async function main(): Promise<void> {
       if (button.roleId === lastPick.get(userId))
         button = buttons[(turn + 1) % buttons.length] as PanelButton;
       lastPick.set(userId, button.roleId);
-      const visible = seen.roleVisible(userId, button.roleId);
-      const response = await fetch(`${stack.sandbox.url}/_sandbox/interactions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          guild_id: GUILD,
-          channel_id: CHANNEL,
-          message_id: messageId,
-          user_id: userId,
-          custom_id: button.customId,
-        }),
-      });
-      const answer = (await response.json()) as { interaction_id?: string; responded?: boolean };
-      const answerMs = performance.now() - due;
-      const [outcomeAt, visibleAt] = await Promise.all([
-        seen.outcomeShown(answer.interaction_id ?? ''),
-        visible,
-      ]);
-      const content = seen.content(answer.interaction_id ?? '');
+      const clickTarget = {
+        guildId: GUILD,
+        channelId: CHANNEL,
+        messageId,
+        userId,
+        customId: button.customId,
+      };
+      const sample = await timedClick(stack, seen, clickTarget, button.roleId, due);
       return {
-        interactionId: answer.interaction_id ?? '',
+        ...sample,
         userId,
         roleId: button.roleId,
-        answerMs,
-        outcomeMs: outcomeAt - due,
-        visibleMs: visibleAt - due,
-        ok:
-          response.ok &&
-          answer.responded === true &&
-          content.startsWith('You now have the') &&
-          Number.isFinite(outcomeAt) &&
-          Number.isFinite(visibleAt),
+        ok: sample.ok && sample.content.startsWith('You now have the'),
       };
     };
     const roundTrip = memberRoundTrip(stack, GUILD, userIds);
@@ -330,29 +240,19 @@ async function main(): Promise<void> {
 
     // Each member must end with exactly one color role: the last one picked.
     const colorRoleIds = new Set(buttons.map((button) => button.roleId));
-    const guild = stack.sandbox.state().guilds.find((candidate) => candidate.id === GUILD);
     let wrong = 0;
     for (const [userId, roleId] of lastPick) {
-      const held = guild?.members.find((member) => member.user_id === userId)?.roles ?? [];
-      const colors = held.filter((id) => colorRoleIds.has(id));
+      const colors = memberRolesAmong(stack, GUILD, userId, colorRoleIds);
       if (colors.length !== 1 || colors[0] !== roleId) wrong += 1;
     }
     // After the check above: the member hammering is one of the phases' members.
     const hammer = await hammering(stack, messageId, buttons, userIds.at(-1) ?? '');
 
-    const row = (label: string, rate: number, summary: Summary, base: Summary) => [
-      `${label} @${rate}/s`,
-      String(summary.n),
-      ms(summary.p50),
-      ms(summary.p99),
-      ms(summary.max),
-      ratio(summary.p99, base.p99),
-    ];
     const rows = [slow, fast].flatMap((result) => [
-      row('baseline: sandbox REST GET member', result.rate, result.base, result.base),
-      row('click -> first answer', result.rate, result.answer, result.base),
-      row('click -> outcome edited in', result.rate, result.outcome, result.base),
-      row('click -> role visible (gateway)', result.rate, result.visible, result.base),
+      latencyRow('baseline: sandbox REST GET member', result.rate, result.base, result.base),
+      latencyRow('click -> first answer', result.rate, result.answer, result.base),
+      latencyRow('click -> outcome edited in', result.rate, result.outcome, result.base),
+      latencyRow('click -> role visible (gateway)', result.rate, result.visible, result.base),
     ]);
     printTable([['measure @clicks/s', 'n', 'p50', 'p99', 'max', 'p99 vs baseline'], ...rows]);
     for (const result of [slow, fast]) {
@@ -416,18 +316,14 @@ async function hammering(stack: Stack, messageId: string, buttons: readonly Pane
   const world = stack.sandbox.world;
   const clicks = await Promise.all(
     Array.from({ length: HAMMER_CLICKS }, async (_, i) => {
-      const response = await fetch(`${stack.sandbox.url}/_sandbox/interactions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          guild_id: GUILD,
-          channel_id: CHANNEL,
-          message_id: messageId,
-          user_id: userId,
-          custom_id: buttons[i % buttons.length]?.customId,
-        }),
+      const answer = await clickComponent(stack, {
+        guildId: GUILD,
+        channelId: CHANNEL,
+        messageId,
+        userId,
+        customId: buttons[i % buttons.length]?.customId,
       });
-      return (await response.json()) as { interaction_id: string; responded: boolean };
+      return { interaction_id: answer.interaction_id ?? '', responded: answer.responded === true };
     }),
   );
   const DEFERRED = 5;
@@ -450,12 +346,7 @@ async function hammering(stack: Stack, messageId: string, buttons: readonly Pane
     return at === undefined || created === undefined ? [] : [at - created];
   });
   const colorRoleIds = new Set(buttons.map((button) => button.roleId));
-  const held =
-    stack.sandbox
-      .state()
-      .guilds.find((guild) => guild.id === GUILD)
-      ?.members.find((member) => member.user_id === userId)
-      ?.roles.filter((id) => colorRoleIds.has(id)) ?? [];
+  const held = memberRolesAmong(stack, GUILD, userId, colorRoleIds);
   return {
     clicks: clicks.length,
     answered: finalMs.length,

@@ -1,9 +1,16 @@
 /**
  * What the benchmarks that load the bot like members do share: an open loop that sends on a
- * schedule, Discord's global limit switched on the sandbox, throughput over its windows, and
- * waiting for the worker to have joined a guild.
+ * schedule, Discord's global limit switched on the sandbox, throughput over its windows, waiting
+ * for the worker to have joined a guild, members' clicks and what they see of them.
  */
-import { SANDBOX_BOT_TOKEN } from '@spacecadet/discord-sandbox';
+import {
+  defaultFixture,
+  makeRole,
+  type RestRequestRecord,
+  SANDBOX_BOT_TOKEN,
+  SANDBOX_IDS,
+  type SandboxFixture,
+} from '@spacecadet/discord-sandbox';
 import { summarize, waitFor } from './lib.ts';
 import type { Stack } from './stack.ts';
 
@@ -83,4 +90,195 @@ export function memberRoundTrip(stack: Stack, guildId: string, userIds: readonly
     await response.arrayBuffer();
     return performance.now() - due;
   };
+}
+
+/**
+ * The world as the members see it, from the sandbox's live state in this process: each
+ * member's GUILD_MEMBER_UPDATE on the gateway, each interaction's answer (`shown`: whether its
+ * content is the outcome), and the REST calls. What is not seen within `settleTimeoutMs` is NaN.
+ */
+export function observeMembers(
+  stack: Stack,
+  settleTimeoutMs: number,
+  shown: (content: string) => boolean = (content) => content !== '',
+) {
+  const world = stack.sandbox.world;
+  const roleWaiters = new Map<string, { roleId: string; seen: (at: number) => void }>();
+  const outcomeWaiters = new Map<string, (at: number) => void>();
+  world.events.on('dispatch', (event: { t: string; d: unknown }) => {
+    if (event.t !== 'GUILD_MEMBER_UPDATE') return;
+    const member = event.d as { user?: { id?: string }; roles?: string[] };
+    const waiter = roleWaiters.get(member.user?.id ?? '');
+    if (waiter && member.roles?.includes(waiter.roleId)) waiter.seen(performance.now());
+  });
+  const outcomeShown = (id: string) => shown(world.interactions.get(id)?.original?.content ?? '');
+  world.events.on('interaction-responded', (id: string) => {
+    if (outcomeShown(id)) outcomeWaiters.get(id)?.(performance.now());
+  });
+
+  /** Resolves with when `settled` was called, or NaN after settleTimeoutMs. */
+  const deadline = (register: (settle: (at: number) => void) => () => void): Promise<number> =>
+    new Promise((resolve) => {
+      let unregister = () => {};
+      const timer = setTimeout(() => settle(Number.NaN), settleTimeoutMs);
+      function settle(at: number) {
+        clearTimeout(timer);
+        unregister();
+        resolve(at);
+      }
+      unregister = register(settle);
+    });
+
+  // The sandbox keeps the last 2000 calls; collect them as they come, so a phase loses none.
+  const requests: RestRequestRecord[] = [];
+  let lastSeq = world.requests.at(-1)?.seq ?? 0;
+  const collect = () => {
+    for (const request of world.requests) if (request.seq > lastSeq) requests.push(request);
+    lastSeq = world.requests.at(-1)?.seq ?? lastSeq;
+  };
+  const collector = setInterval(collect, 200);
+
+  return {
+    /** When `userId` is seen holding `roleId`. */
+    roleVisible: (userId: string, roleId: string) =>
+      deadline((settle) => {
+        roleWaiters.set(userId, { roleId, seen: settle });
+        return () => roleWaiters.delete(userId);
+      }),
+    /** When interaction `id` shows its outcome (now, if it already does). */
+    outcomeShown: (id: string) =>
+      deadline((settle) => {
+        if (outcomeShown(id)) queueMicrotask(() => settle(performance.now()));
+        outcomeWaiters.set(id, settle);
+        return () => outcomeWaiters.delete(id);
+      }),
+    content: (id: string) => world.interactions.get(id)?.original?.content ?? '',
+    /** Every REST call the sandbox answered since the last mark, and a new mark. */
+    requestsSinceMark: () => {
+      collect();
+      return requests.splice(0);
+    },
+    stop: () => clearInterval(collector),
+  };
+}
+
+/** A member's click on a component of a posted message, as Discord sends it to the bot. */
+export async function clickComponent(
+  stack: Stack,
+  click: {
+    guildId: string;
+    channelId: string;
+    messageId: string;
+    userId: string;
+    customId: string | undefined;
+  },
+): Promise<{ ok: boolean; interaction_id?: string; responded?: boolean }> {
+  const response = await fetch(`${stack.sandbox.url}/_sandbox/interactions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      guild_id: click.guildId,
+      channel_id: click.channelId,
+      message_id: click.messageId,
+      user_id: click.userId,
+      custom_id: click.customId,
+    }),
+  });
+  const answer = (await response.json()) as { interaction_id?: string; responded?: boolean };
+  return { ok: response.ok, ...answer };
+}
+
+/** The member's roles among `roleIds`, in the sandbox now. */
+export function memberRolesAmong(
+  stack: Stack,
+  guildId: string,
+  userId: string,
+  roleIds: ReadonlySet<string>,
+): string[] {
+  return (
+    stack.sandbox
+      .state()
+      .guilds.find((guild) => guild.id === guildId)
+      ?.members.find((member) => member.user_id === userId)
+      ?.roles.filter((id) => roleIds.has(id)) ?? []
+  );
+}
+
+/** One member click and its times from when it was due: answered, outcome shown, role visible. */
+export interface TimedClick {
+  interactionId: string;
+  answerMs: number;
+  outcomeMs: number;
+  visibleMs: number;
+  /** The click was answered, its outcome shown and the role seen, each in time. */
+  ok: boolean;
+  /** The outcome the member was shown. */
+  content: string;
+}
+
+/**
+ * A member's click on the button that gives `roleId`, timed from `due` (as the open loop hands
+ * it): until the sandbox answered it, until its outcome was shown, until the role was visible.
+ */
+export async function timedClick(
+  stack: Stack,
+  seen: ReturnType<typeof observeMembers>,
+  click: { guildId: string; channelId: string; messageId: string; userId: string; customId: string },
+  roleId: string,
+  due: number,
+): Promise<TimedClick> {
+  const visible = seen.roleVisible(click.userId, roleId);
+  const answer = await clickComponent(stack, click);
+  const answerMs = performance.now() - due;
+  const interactionId = answer.interaction_id ?? '';
+  const [outcomeAt, visibleAt] = await Promise.all([seen.outcomeShown(interactionId), visible]);
+  return {
+    interactionId,
+    answerMs,
+    outcomeMs: outcomeAt - due,
+    visibleMs: visibleAt - due,
+    ok: answer.ok && answer.responded === true && Number.isFinite(outcomeAt) && Number.isFinite(visibleAt),
+    content: seen.content(interactionId),
+  };
+}
+
+/**
+ * The default world plus a crowd in Sandbox Station: `members` members without roles (ids from
+ * `userIdPrefix`, names `username` and a number), and `roles.length` roles placed just below the
+ * bot's role (the roles above it move up), so the bot may give them; `roles[i]` names role i and
+ * may give it a color.
+ */
+export function crowdFixture(crowd: {
+  members: number;
+  userIdPrefix: string;
+  username: string;
+  roleIdPrefix: string;
+  roles: ReadonlyArray<{ name: string; color?: number }>;
+}): { fixture: SandboxFixture; userIds: string[]; roleIds: string[] } {
+  const fixture = defaultFixture();
+  const station = fixture.guilds.find((guild) => guild.id === SANDBOX_IDS.guilds.station);
+  const botRole = station?.roles.find((role) => role.id === SANDBOX_IDS.roles.stationBot);
+  if (!station || !botRole) throw new Error('fixture changed: no Sandbox Station or bot role');
+  const below = botRole.position;
+  for (const role of station.roles) if (role.position >= below) role.position += crowd.roles.length;
+  const roleIds = crowd.roles.map((_, i) => `${crowd.roleIdPrefix}${String(i).padStart(8, '0')}`);
+  for (const [i, id] of roleIds.entries()) {
+    const { name, color } = crowd.roles[i] ?? { name: id };
+    station.roles.push(makeRole(id, name, below + i, '0', color === undefined ? {} : { color }));
+  }
+  const userIds = Array.from(
+    { length: crowd.members },
+    (_, i) => `${crowd.userIdPrefix}${String(i).padStart(8, '0')}`,
+  );
+  for (const [i, id] of userIds.entries()) {
+    fixture.users.push({
+      id,
+      username: `${crowd.username}${i}`,
+      discriminator: '0',
+      global_name: null,
+      avatar: null,
+    });
+    station.members.push({ user_id: id, roles: [], nick: null, joined_at: '2024-01-01T00:00:00.000Z' });
+  }
+  return { fixture, userIds, roleIds };
 }

@@ -81,6 +81,18 @@ export const ratio = (value: number, baseline: number): string =>
   baseline > 0 && Number.isFinite(value) ? `${(value / baseline).toFixed(2)}x` : 'n/a';
 
 /** Prints rows as an aligned table; the first row is the header. */
+/** A row of a latency table: the measure at a rate, its n, p50, p99, max, and p99 against the baseline's. */
+export function latencyRow(label: string, rate: number, summary: Summary, base: Summary): string[] {
+  return [
+    `${label} @${rate}/s`,
+    String(summary.n),
+    ms(summary.p50),
+    ms(summary.p99),
+    ms(summary.max),
+    ratio(summary.p99, base.p99),
+  ];
+}
+
 export function printTable(rows: readonly (readonly string[])[]): void {
   const widths: number[] = [];
   for (const row of rows) {

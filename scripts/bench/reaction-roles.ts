@@ -19,17 +19,20 @@
  *   least 0.9x of the limit, as for clicks; role changes alone stay below by the swaps' share.
  * - at the end every member holds exactly one color role of the list: the last one reacted.
  */
-import { defaultFixture, makeRole, SANDBOX_IDS, type SandboxFixture } from '@spacecadet/discord-sandbox';
+import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { loadBenchEnv } from '../env.ts';
 import {
+  crowdFixture,
+  memberRolesAmong,
   memberRoundTrip,
+  observeMembers,
   openLoop,
   perSecondOverWindows,
   setGlobalLimit,
   waitForBotPresence,
 } from './discord-load.ts';
-import { ms, printTable, ratio, reportHeadline, type Summary, summarize, waitFor } from './lib.ts';
-import { runJobThroughApi, type Stack, startStack } from './stack.ts';
+import { latencyRow, ms, printTable, reportHeadline, summarize, waitFor } from './lib.ts';
+import { runJobThroughApi, startStack } from './stack.ts';
 
 const { seconds: SECONDS } = loadBenchEnv().click;
 const RATES = [10, 100] as const;
@@ -45,50 +48,6 @@ const CHANNEL = SANDBOX_IDS.channels.roles;
 const ROLE_CHANGE = /^\/guilds\/\d+\/members\/\d+(\/roles\/\d+)?$/;
 const COLOR_EMOJIS = ['🔴', '🟠', '🟡', '🟢', '🔵', '🟣', '🟤', '⚫'] as const;
 
-/**
- * The default world plus MEMBERS members, and one role per color placed just below the bot's
- * role (the roles above it move up), so the bot may give them.
- */
-function benchFixture(): { fixture: SandboxFixture; userIds: string[]; colorRoleIds: string[] } {
-  const fixture = defaultFixture();
-  const station = fixture.guilds.find((guild) => guild.id === GUILD);
-  const botRole = station?.roles.find((role) => role.id === SANDBOX_IDS.roles.stationBot);
-  if (!station || !botRole) throw new Error('fixture changed: no Sandbox Station or bot role');
-  const below = botRole.position;
-  for (const role of station.roles) if (role.position >= below) role.position += COLOR_EMOJIS.length;
-  const colorRoleIds = COLOR_EMOJIS.map((_, i) => `3100000000${String(i).padStart(8, '0')}`);
-  for (const [i, id] of colorRoleIds.entries()) {
-    station.roles.push(makeRole(id, `Color ${i + 1}`, below + i, '0', { color: 0x111111 * (i + 1) }));
-  }
-  const userIds = Array.from({ length: MEMBERS }, (_, i) => `2200000000${String(i).padStart(8, '0')}`);
-  for (const [i, id] of userIds.entries()) {
-    fixture.users.push({ id, username: `reactor${i}`, discriminator: '0', global_name: null, avatar: null });
-    station.members.push({ user_id: id, roles: [], nick: null, joined_at: '2024-01-01T00:00:00.000Z' });
-  }
-  return { fixture, userIds, colorRoleIds };
-}
-
-/** When each member is first seen on the gateway holding the role they are waiting for. */
-function observeRoles(stack: Stack) {
-  const waiters = new Map<string, { roleId: string; seen: (at: number) => void }>();
-  stack.sandbox.world.events.on('dispatch', (event: { t: string; d: unknown }) => {
-    if (event.t !== 'GUILD_MEMBER_UPDATE') return;
-    const member = event.d as { user?: { id?: string }; roles?: string[] };
-    const waiter = waiters.get(member.user?.id ?? '');
-    if (waiter && member.roles?.includes(waiter.roleId)) waiter.seen(performance.now());
-  });
-  return (userId: string, roleId: string): Promise<number> =>
-    new Promise((resolve) => {
-      const timer = setTimeout(() => settle(Number.NaN), SETTLE_TIMEOUT_MS);
-      function settle(at: number) {
-        clearTimeout(timer);
-        waiters.delete(userId);
-        resolve(at);
-      }
-      waiters.set(userId, { roleId, seen: settle });
-    });
-}
-
 /** "3 DELETE /channels/:id/messages/:id/reactions/:emoji/:id, …": calls counted by route. */
 function countKinds(calls: ReadonlyArray<{ method: string; path: string }>): string {
   const counts = new Map<string, number>();
@@ -100,12 +59,22 @@ function countKinds(calls: ReadonlyArray<{ method: string; path: string }>): str
 }
 
 async function main(): Promise<void> {
-  const { fixture, userIds, colorRoleIds } = benchFixture();
+  const {
+    fixture,
+    userIds,
+    roleIds: colorRoleIds,
+  } = crowdFixture({
+    members: MEMBERS,
+    userIdPrefix: '2200000000',
+    username: 'reactor',
+    roleIdPrefix: '3100000000',
+    roles: COLOR_EMOJIS.map((_, i) => ({ name: `Color ${i + 1}`, color: 0x111111 * (i + 1) })),
+  });
   console.log(
     `reaction-roles: ${MEMBERS} members, ${COLOR_EMOJIS.length} colors; ${SECONDS} s at each of ${RATES.join(' and ')} reactions/s, under a global limit of ${GLOBAL_LIMIT} requests/s`,
   );
   const stack = await startStack({ fixture, withWorker: true });
-  const roleVisible = observeRoles(stack);
+  const seen = observeMembers(stack, SETTLE_TIMEOUT_MS);
   try {
     const ada = await stack.signIn(SANDBOX_IDS.users.ada);
     await waitForBotPresence(stack, ada, GUILD);
@@ -136,7 +105,7 @@ async function main(): Promise<void> {
     const lastPick = new Map<string, number>();
     const react = async (userId: string, color: number, due: number) => {
       lastPick.set(userId, color);
-      const visible = roleVisible(userId, colorRoleIds[color] ?? '');
+      const visible = seen.roleVisible(userId, colorRoleIds[color] ?? '');
       const response = await fetch(`${stack.sandbox.url}/_sandbox/reactions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -154,26 +123,16 @@ async function main(): Promise<void> {
     };
     const roundTrip = memberRoundTrip(stack, GUILD, userIds);
 
-    let seq = stack.sandbox.world.requests.at(-1)?.seq ?? 0;
-    const requests: Array<{ seq: number; method: string; path: string; status: number; at: string }> = [];
-    const collect = () => {
-      for (const request of stack.sandbox.world.requests) if (request.seq > seq) requests.push(request);
-      seq = stack.sandbox.world.requests.at(-1)?.seq ?? seq;
-    };
-    const collector = setInterval(collect, 200);
-
     const phase = async (rate: number, turn: number) => {
       await setGlobalLimit(stack, null);
       const baseline = await openLoop(rate, Math.max(20, rate * BASELINE_SECONDS), roundTrip);
       await setGlobalLimit(stack, GLOBAL_LIMIT);
-      collect();
-      requests.splice(0);
+      seen.requestsSinceMark();
       const count = rate * SECONDS;
       const reactions = await openLoop(rate, count, (i, due) =>
         react(userIds[i % MEMBERS] ?? '', (i + turn) % COLOR_EMOJIS.length, due),
       );
-      collect();
-      const calls = requests.splice(0);
+      const calls = seen.requestsSinceMark();
       const roleChanges = calls.filter(
         (call) =>
           call.method !== 'GET' && ROLE_CHANGE.test(call.path) && call.status >= 200 && call.status < 300,
@@ -202,15 +161,11 @@ async function main(): Promise<void> {
     const slow = await phase(10, 0);
     const fast = await phase(100, 3);
     await setGlobalLimit(stack, null);
-    clearInterval(collector);
+    seen.stop();
 
     // Every member ends with exactly one color role of the list: the last one they reacted with.
-    const held = (userId: string) =>
-      stack.sandbox
-        .state()
-        .guilds.find((guild) => guild.id === GUILD)
-        ?.members.find((member) => member.user_id === userId)
-        ?.roles.filter((id) => colorRoleIds.includes(id)) ?? [];
+    const colorRoles = new Set(colorRoleIds);
+    const held = (userId: string) => memberRolesAmong(stack, GUILD, userId, colorRoles);
     const settled = await waitFor(
       'every member to hold their last color only',
       async () => {
@@ -229,19 +184,11 @@ async function main(): Promise<void> {
         return roles.length !== 1 || roles[0] !== colorRoleIds[color];
       }).length;
 
-    const row = (label: string, rate: number, summary: Summary, base: Summary) => [
-      `${label} @${rate}/s`,
-      String(summary.n),
-      ms(summary.p50),
-      ms(summary.p99),
-      ms(summary.max),
-      ratio(summary.p99, base.p99),
-    ];
     printTable([
       ['measure @reactions/s', 'n', 'p50', 'p99', 'max', 'p99 vs baseline'],
       ...[slow, fast].flatMap((result) => [
-        row('baseline: sandbox REST GET member', result.rate, result.base, result.base),
-        row('reaction -> role visible (gateway)', result.rate, result.visible, result.base),
+        latencyRow('baseline: sandbox REST GET member', result.rate, result.base, result.base),
+        latencyRow('reaction -> role visible (gateway)', result.rate, result.visible, result.base),
       ]),
     ]);
     for (const result of [slow, fast]) {

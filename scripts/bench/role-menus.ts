@@ -20,17 +20,21 @@
  *   50/s limit. Goal: at least 0.9x.
  * - at the end every member holds exactly one role of the menu: the last one clicked.
  */
-import { defaultFixture, makeRole, SANDBOX_IDS, type SandboxFixture } from '@spacecadet/discord-sandbox';
+import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { loadBenchEnv } from '../env.ts';
 import {
+  crowdFixture,
+  memberRolesAmong,
   memberRoundTrip,
+  observeMembers,
   openLoop,
   perSecondOverWindows,
   setGlobalLimit,
+  timedClick,
   waitForBotPresence,
 } from './discord-load.ts';
-import { ms, printTable, ratio, reportHeadline, type Summary, summarize, waitFor } from './lib.ts';
-import { runJobThroughApi, type Stack, startStack } from './stack.ts';
+import { latencyRow, ms, printTable, reportHeadline, summarize, waitFor } from './lib.ts';
+import { runJobThroughApi, startStack } from './stack.ts';
 
 const { seconds: SECONDS } = loadBenchEnv().click;
 const RATES = [10, 100] as const;
@@ -48,76 +52,20 @@ const BOT_AUTH = { authorization: 'Bot sandbox-bot-token' };
 /** A change of a member's roles: one role added or removed, or the member's roles set at once. */
 const ROLE_CHANGE = /^\/guilds\/\d+\/members\/\d+(\/roles\/\d+)?$/;
 
-/**
- * The default world plus MEMBERS members, and OPTIONS roles of the admin's own placed just below
- * the bot's role (the roles above it move up), so the bot may give them.
- */
-function benchFixture(): { fixture: SandboxFixture; userIds: string[]; roleIds: string[] } {
-  const fixture = defaultFixture();
-  const station = fixture.guilds.find((guild) => guild.id === GUILD);
-  const botRole = station?.roles.find((role) => role.id === SANDBOX_IDS.roles.stationBot);
-  if (!station || !botRole) throw new Error('fixture changed: no Sandbox Station or bot role');
-  const below = botRole.position;
-  for (const role of station.roles) if (role.position >= below) role.position += OPTIONS;
-  const roleIds = Array.from({ length: OPTIONS }, (_, i) => `3200000000${String(i).padStart(8, '0')}`);
-  for (const [i, id] of roleIds.entries()) station.roles.push(makeRole(id, `Team ${i + 1}`, below + i, '0'));
-  const userIds = Array.from({ length: MEMBERS }, (_, i) => `2300000000${String(i).padStart(8, '0')}`);
-  for (const [i, id] of userIds.entries()) {
-    fixture.users.push({ id, username: `picker${i}`, discriminator: '0', global_name: null, avatar: null });
-    station.members.push({ user_id: id, roles: [], nick: null, joined_at: '2024-01-01T00:00:00.000Z' });
-  }
-  return { fixture, userIds, roleIds };
-}
-
-/** Each member's GUILD_MEMBER_UPDATE on the gateway, and each interaction's answer. */
-function observe(stack: Stack) {
-  const world = stack.sandbox.world;
-  const roleWaiters = new Map<string, { roleId: string; seen: (at: number) => void }>();
-  const outcomeWaiters = new Map<string, (at: number) => void>();
-  world.events.on('dispatch', (event: { t: string; d: unknown }) => {
-    if (event.t !== 'GUILD_MEMBER_UPDATE') return;
-    const member = event.d as { user?: { id?: string }; roles?: string[] };
-    const waiter = roleWaiters.get(member.user?.id ?? '');
-    if (waiter && member.roles?.includes(waiter.roleId)) waiter.seen(performance.now());
-  });
-  const outcomeShown = (id: string) =>
-    (world.interactions.get(id)?.original?.content ?? '').includes('You now have');
-  world.events.on('interaction-responded', (id: string) => {
-    if (outcomeShown(id)) outcomeWaiters.get(id)?.(performance.now());
-  });
-  const deadline = (register: (settle: (at: number) => void) => () => void): Promise<number> =>
-    new Promise((resolve) => {
-      let unregister = () => {};
-      const timer = setTimeout(() => settle(Number.NaN), SETTLE_TIMEOUT_MS);
-      function settle(at: number) {
-        clearTimeout(timer);
-        unregister();
-        resolve(at);
-      }
-      unregister = register(settle);
-    });
-  return {
-    roleVisible: (userId: string, roleId: string) =>
-      deadline((settle) => {
-        roleWaiters.set(userId, { roleId, seen: settle });
-        return () => roleWaiters.delete(userId);
-      }),
-    outcomeShown: (id: string) =>
-      deadline((settle) => {
-        if (outcomeShown(id)) queueMicrotask(() => settle(performance.now()));
-        outcomeWaiters.set(id, settle);
-        return () => outcomeWaiters.delete(id);
-      }),
-  };
-}
-
 async function main(): Promise<void> {
-  const { fixture, userIds, roleIds } = benchFixture();
+  const { fixture, userIds, roleIds } = crowdFixture({
+    members: MEMBERS,
+    userIdPrefix: '2300000000',
+    username: 'picker',
+    roleIdPrefix: '3200000000',
+    roles: Array.from({ length: OPTIONS }, (_, i) => ({ name: `Team ${i + 1}` })),
+  });
   console.log(
     `role-menus: ${MEMBERS} members, a unique menu of ${OPTIONS} buttons; ${SECONDS} s at each of ${RATES.join(' and ')} clicks/s, under a global limit of ${GLOBAL_LIMIT} requests/s`,
   );
   const stack = await startStack({ fixture, withWorker: true });
-  const seen = observe(stack);
+  // The outcome is edited into the deferred answer: "… You now have …".
+  const seen = observeMembers(stack, SETTLE_TIMEOUT_MS, (content) => content.includes('You now have'));
   try {
     const ada = await stack.signIn(SANDBOX_IDS.users.ada);
     await waitForBotPresence(stack, ada, GUILD);
@@ -160,56 +108,26 @@ async function main(): Promise<void> {
       if (!button) throw new Error('no button');
       if (button.roleId === lastPick.get(userId)) button = buttons[(turn + 1) % buttons.length] ?? button;
       lastPick.set(userId, button.roleId);
-      const visible = seen.roleVisible(userId, button.roleId);
-      const response = await fetch(`${stack.sandbox.url}/_sandbox/interactions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          guild_id: GUILD,
-          channel_id: CHANNEL,
-          message_id: messageId,
-          user_id: userId,
-          custom_id: button.customId,
-        }),
-      });
-      const answer = (await response.json()) as { interaction_id?: string; responded?: boolean };
-      const answerMs = performance.now() - due;
-      const [outcomeAt, visibleAt] = await Promise.all([
-        seen.outcomeShown(answer.interaction_id ?? ''),
-        visible,
-      ]);
-      return {
-        answerMs,
-        outcomeMs: outcomeAt - due,
-        visibleMs: visibleAt - due,
-        ok:
-          response.ok &&
-          answer.responded === true &&
-          Number.isFinite(outcomeAt) &&
-          Number.isFinite(visibleAt),
+      const clickTarget = {
+        guildId: GUILD,
+        channelId: CHANNEL,
+        messageId,
+        userId,
+        customId: button.customId,
       };
+      return timedClick(stack, seen, clickTarget, button.roleId, due);
     };
     const roundTrip = memberRoundTrip(stack, GUILD, userIds);
-
-    let seq = stack.sandbox.world.requests.at(-1)?.seq ?? 0;
-    const requests: Array<{ seq: number; method: string; path: string; status: number; at: string }> = [];
-    const collect = () => {
-      for (const request of stack.sandbox.world.requests) if (request.seq > seq) requests.push(request);
-      seq = stack.sandbox.world.requests.at(-1)?.seq ?? seq;
-    };
-    const collector = setInterval(collect, 200);
 
     const phase = async (rate: number, turn: number) => {
       await setGlobalLimit(stack, null);
       const baseline = await openLoop(rate, Math.max(20, rate * BASELINE_SECONDS), roundTrip);
       await setGlobalLimit(stack, GLOBAL_LIMIT);
-      collect();
-      requests.splice(0);
+      seen.requestsSinceMark();
       const clicks = await openLoop(rate, rate * SECONDS, (i, due) =>
         click(userIds[i % MEMBERS] ?? '', i + turn, due),
       );
-      collect();
-      const calls = requests.splice(0);
+      const calls = seen.requestsSinceMark();
       const roleChanges = calls.filter(
         (call) =>
           call.method !== 'GET' && ROLE_CHANGE.test(call.path) && call.status >= 200 && call.status < 300,
@@ -232,17 +150,12 @@ async function main(): Promise<void> {
     const slow = await phase(10, 0);
     const fast = await phase(100, 3);
     await setGlobalLimit(stack, null);
-    clearInterval(collector);
+    seen.stop();
 
     const menuRoles = new Set(roleIds);
     const wrongCount = () =>
       [...lastPick].filter(([userId, roleId]) => {
-        const roles =
-          stack.sandbox
-            .state()
-            .guilds.find((guild) => guild.id === GUILD)
-            ?.members.find((member) => member.user_id === userId)
-            ?.roles.filter((id) => menuRoles.has(id)) ?? [];
+        const roles = memberRolesAmong(stack, GUILD, userId, menuRoles);
         return roles.length !== 1 || roles[0] !== roleId;
       }).length;
     const wrong =
@@ -252,21 +165,13 @@ async function main(): Promise<void> {
         SETTLE_TIMEOUT_MS,
       ).catch(() => undefined)) ?? wrongCount();
 
-    const row = (label: string, rate: number, summary: Summary, base: Summary) => [
-      `${label} @${rate}/s`,
-      String(summary.n),
-      ms(summary.p50),
-      ms(summary.p99),
-      ms(summary.max),
-      ratio(summary.p99, base.p99),
-    ];
     printTable([
       ['measure @clicks/s', 'n', 'p50', 'p99', 'max', 'p99 vs baseline'],
       ...[slow, fast].flatMap((result) => [
-        row('baseline: sandbox REST GET member', result.rate, result.base, result.base),
-        row('click -> first answer', result.rate, result.answer, result.base),
-        row('click -> outcome edited in', result.rate, result.outcome, result.base),
-        row('click -> role visible (gateway)', result.rate, result.visible, result.base),
+        latencyRow('baseline: sandbox REST GET member', result.rate, result.base, result.base),
+        latencyRow('click -> first answer', result.rate, result.answer, result.base),
+        latencyRow('click -> outcome edited in', result.rate, result.outcome, result.base),
+        latencyRow('click -> role visible (gateway)', result.rate, result.visible, result.base),
       ]),
     ]);
     for (const result of [slow, fast]) {

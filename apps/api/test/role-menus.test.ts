@@ -399,6 +399,76 @@ describe('refusals name the field or option and store nothing', () => {
     await expectRefused(() => create(menu({ options: [] })), 'options: a menu needs at least one option');
   });
 
+  it.each([
+    ['a description that is not text', { description: null }, 'description', 'description must be text'],
+    ['a color as a number', { color: 0x5865f2 }, 'color', 'color must be a hex color like #5865F2'],
+    [
+      'a required role that is not an id',
+      { required_role_id: 42 },
+      'required_role_id',
+      'required_role_id must be a Discord role id, or null for none',
+    ],
+    ['options that are not a list', { options: {} }, 'options', 'options must be a list of options'],
+    [
+      'an option that is not an object',
+      { options: [{ role_id: ROLES.stationCrew, label: 'Crew' }, null] },
+      'options.1',
+      'Option 2 must be an object with a role_id',
+    ],
+    [
+      'a label past 80 characters',
+      { options: [{ role_id: ROLES.stationCrew, label: 'x'.repeat(81) }] },
+      'options.0.label',
+      'Option 1: label must be at most 80 characters',
+    ],
+    [
+      'an emoji that is not text',
+      { options: [{ role_id: ROLES.stationCrew, label: 'Crew', emoji: 7 }] },
+      'options.0.emoji',
+      'Option 1: emoji must be text',
+    ],
+    [
+      'an option description past 100 characters',
+      { options: [{ role_id: ROLES.stationCrew, label: 'Crew', description: 'x'.repeat(101) }] },
+      'options.0.description',
+      'Option 1: description must be at most 100 characters',
+    ],
+  ])('%s: the message names the field', async (_what, overrides, path, message) => {
+    const body = await expectRefused(() => create({ ...menu(), ...overrides }), message);
+    expect(body.issues?.[0]).toMatchObject({ path });
+  });
+
+  it('a menu whose text with its options’ lines is longer than Discord shows (4096), on create and on edit', async () => {
+    const fruit = ['🍎', '🍌', '🍇', '🍉', '🍊', '🍋', '🍐', '🍑', '🍒', '🍓', '🥝', '🥥'];
+    const roleIds: string[] = [];
+    for (const [i] of fruit.entries()) {
+      const made = await fetch(`${h.sandbox.apiBase}/v10/guilds/${guildId}/roles`, {
+        method: 'POST',
+        headers: { authorization: 'Bot sandbox-bot-token', 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Fruit ${i + 1}` }),
+      });
+      roleIds.push(((await made.json()) as { id: string }).id);
+    }
+    const long = menu({
+      style: 'reactions',
+      description: 'd'.repeat(2000),
+      options: fruit.map((emoji, i) => ({
+        role_id: roleIds[i] ?? '',
+        label: 'l'.repeat(80),
+        emoji,
+        description: 'x'.repeat(100),
+      })),
+    });
+    // 2000, a blank line, and 12 lines of 190 characters (an emoji is 2) with 11 line breaks.
+    const message = `description: with the options' lines the menu's text is 4293 characters, and Discord shows at most 4096; shorten the description, or the options' labels and descriptions`;
+    const body = await expectRefused(() => create(long), message);
+    expect(body.issues?.[0]).toMatchObject({ path: 'description' });
+    const existing = await created();
+    await expectRefused(() => send('PUT', menuPath(existing.id), long), message);
+    // Within it, the same options are taken.
+    await created({ ...long, description: 'd'.repeat(1700) });
+  });
+
   it('a custom emoji of another server', async () => {
     const body = await expectRefused(
       () =>

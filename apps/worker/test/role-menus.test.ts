@@ -7,17 +7,19 @@ import {
 import { type RoleMenuOption, roleMenuCustomId } from '@spacecadet/core';
 import { menuPickScope } from '@spacecadet/db/queries/member-picks';
 import {
+  clearMenuPostRequest,
   createOwnMenu,
   deleteOwnMenu,
   ROLE_MENUS_SETUP_CHANNEL,
   type RoleMenuValues,
   requestMenuPost,
+  saveMenuMessages,
   updateOwnMenu,
 } from '@spacecadet/db/queries/role-menus';
 import { memberRolePicks, type RoleMenuRow, roleMenus } from '@spacecadet/db/schema';
-import { eq, like } from 'drizzle-orm';
+import { eq, like, sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { guildMenus } from '../src/features/reaction-roles/menus.ts';
 import { managedIds } from '../src/features/repairs/managed-ids.ts';
 import { ROLE_MENU_OUT_OF_DATE } from '../src/features/role-menus/picks.ts';
@@ -381,6 +383,57 @@ describe('role menus of the admin’s own', () => {
       expect(select?.options).toHaveLength(2);
     });
 
+    it.each(['buttons', 'select'] as const)(
+      'a posted %s menu as Discord keeps it is what the layout draws: a repair changes nothing',
+      async (style) => {
+        const { stationRocket, stationParrot } = SANDBOX_IDS.emojis;
+        await posted({
+          style,
+          description: '  Pick **yours**  ',
+          color: 0x123456,
+          options: [
+            { role_id: role(0), label: ' Apple ', emoji: '🍎', description: ' The red one ' },
+            { role_id: role(1), label: 'Rocket', emoji: `<:rocket:${stationRocket}>` },
+            { role_id: role(2), label: 'Parrot', emoji: `<a:party_parrot:${stationParrot}>` },
+            { role_id: role(3), label: 'Plain' },
+          ],
+        });
+        const repaired = await run('role-menus.repair');
+        expect(repaired.state, repaired.error).toBe('completed');
+        expect(repaired.result).toMatchObject({ summary: 'Everything was in place.' });
+      },
+    );
+
+    it('a stored channel of another server: Post refuses and posts nothing there', async () => {
+      const menu = await createMenu();
+      await harness.database.db
+        .update(roleMenus)
+        .set({ channelId: orbitHangar })
+        .where(eq(roleMenus.id, menu.id));
+      const orbitMessages = () =>
+        guildState(harness.sandbox, SANDBOX_IDS.guilds.orbit).channels.find((c) => c.id === orbitHangar)
+          ?.messages.length;
+      const before = orbitMessages();
+      const outcome = await post(menu.id);
+      expect(outcome.state).toBe('failed');
+      expect(outcome.error).toContain('That channel is not in this server.');
+      expect(orbitMessages()).toBe(before);
+      expect(outcome.menu?.messageIds).toEqual([]);
+    });
+
+    it('a required role that is not one of the server’s is told to the admin when posting', async () => {
+      // Stored before the API checked it, or the role was deleted since: every member is refused.
+      const { orbitBot } = SANDBOX_IDS.roles;
+      const menu = await createMenu({ requiredRoleId: orbitBot });
+      const outcome = await post(menu.id);
+      expect(outcome.state, outcome.error).toBe('completed');
+      expect(outcome.result).toMatchObject({
+        warnings: [
+          `${menu.title}: its required role is not a role of this server (deleted?), so every member is refused. Pick another required role, or none.`,
+        ],
+      });
+    });
+
     it('a deleted message is posted again by Post', async () => {
       const { menu, messageId } = await posted();
       await sandbox().botRest('DELETE', `/channels/${rolesChannel}/messages/${messageId}`);
@@ -426,6 +479,26 @@ describe('role menus of the admin’s own', () => {
       expect(holds(member, role(0))).toBe(true);
     });
 
+    it('a menu deleted while its post job is posting it: the message that job leaves goes with the repair', async () => {
+      const menu = await createMenu();
+      expect(await requestMenuPost(harness.database.db, STATION, menu.id)).not.toBeNull();
+      // The job read the menu and is posting it when the admin deletes it...
+      expect(await deleteOwnMenu(harness.database.db, STATION, menu.id, ada)).toBe('marked');
+      // ...then it posts the message and stores its id, as syncMenuPanel does.
+      const late = await sandbox().botRest<{ id: string }>('POST', `/channels/${rolesChannel}/messages`, {
+        embeds: [{ title: menu.title }],
+      });
+      await saveMenuMessages(harness.database.db, menu.id, {
+        messageIds: [late.id],
+        channelId: rolesChannel,
+      });
+      // The repair the delete queued runs after it (one job of a guild at a time).
+      const repaired = await run('role-menus.repair');
+      expect(repaired.state, repaired.error).toBe('completed');
+      expect(message(rolesChannel, late.id)).toBeUndefined();
+      expect(await menuRow(menu.id)).toBeUndefined();
+    });
+
     it('a buttons menu message an admin deletes is posted again by the repair it triggers', async () => {
       await worker.close();
       worker = await startWorker(harness.config({ REPAIR_DELAY_MS: '200' }));
@@ -437,6 +510,74 @@ describe('role menus of the admin’s own', () => {
         return ids[0] && ids[0] !== messageId ? ids : undefined;
       });
       expect(message(rolesChannel, reposted)?.embeds[0]?.title).toBe(menu.title);
+    });
+
+    it('a post job stopped halfway is rerun whole: both menus asked for are posted once, and the result speaks of both', async () => {
+      const first = await createMenu();
+      const second = await createMenu({ channelId: announcements });
+      expect(await requestMenuPost(harness.database.db, STATION, first.id)).not.toBeNull();
+      expect(await requestMenuPost(harness.database.db, STATION, second.id)).not.toBeNull();
+      // The first attempt posts the first menu, then Discord fails the second's message.
+      await sandbox().fault({
+        method: 'POST',
+        path: `/channels/${announcements}/messages`,
+        status: 400,
+        count: 1,
+      });
+      const outcome = await run('role-menus.post');
+      await sandbox().clearFaults();
+      expect(outcome.state, outcome.error).toBe('completed');
+      expect(outcome.result).toMatchObject({ ok: true, summary: expect.stringMatching(/^Role menus /) });
+      for (const [menu, channelId] of [
+        [first, rolesChannel],
+        [second, announcements],
+      ] as const) {
+        const row = await menuRow(menu.id);
+        expect(row?.postRequestedAt).toBeNull();
+        expect(row?.messageIds).toHaveLength(1);
+        expect(messagesIn(channelId).filter((m) => m.embeds[0]?.title === menu.title)).toHaveLength(1);
+      }
+    });
+
+    it('a Post asked for again after the job read the request stays asked for, in the same millisecond or from a clock behind', async () => {
+      const { db } = harness.database;
+      const menu = await createMenu();
+      const stamp = async () => (await menuRow(menu.id))?.postRequestedAt ?? null;
+      for (const secondAt of [0, -5_000]) {
+        const first = new Date('2031-01-01T00:00:00.123Z');
+        vi.useFakeTimers({ toFake: ['Date'], now: first });
+        try {
+          await requestMenuPost(db, STATION, menu.id);
+          // What the job reads before it posts.
+          const read = await stamp();
+          if (!read) throw new Error('no request stored');
+          // The admin presses Post again while the job runs: in the same millisecond, or
+          // through an API process whose clock is behind.
+          vi.setSystemTime(first.getTime() + secondAt);
+          await requestMenuPost(db, STATION, menu.id);
+          await clearMenuPostRequest(db, menu.id, read);
+          expect(await stamp()).not.toBeNull();
+          // The rerun reads the new request and clears it.
+          const again = await stamp();
+          if (!again) throw new Error('no request stored');
+          await clearMenuPostRequest(db, menu.id, again);
+          expect(await stamp()).toBeNull();
+        } finally {
+          vi.useRealTimers();
+        }
+      }
+    });
+
+    it('a request stamped in microseconds (by SQL) is cleared by the job that read it as a JS Date', async () => {
+      const menu = await createMenu();
+      await harness.database.db
+        .update(roleMenus)
+        .set({ postRequestedAt: sql`'2031-01-01 00:00:00.123456+00'::timestamptz` })
+        .where(eq(roleMenus.id, menu.id));
+      const read = (await menuRow(menu.id))?.postRequestedAt;
+      if (!read) throw new Error('no request stored');
+      await clearMenuPostRequest(harness.database.db, menu.id, read);
+      expect((await menuRow(menu.id))?.postRequestedAt).toBeNull();
     });
 
     it('fails clearly when no menu waits to be posted', async () => {
@@ -494,6 +635,28 @@ describe('role menus of the admin’s own', () => {
       });
       expect(await finalAnswer(harness.sandbox, crafted)).toBe(ROLE_MENU_OUT_OF_DATE);
       expect(memberRoles(harness.sandbox, STATION, member)).toEqual([]);
+    });
+
+    it('a click while the gateway cache lacks the server still applies, and Discord’s refusal is answered', async () => {
+      const { stationModerators } = SANDBOX_IDS.roles;
+      const posting = await posted({
+        options: [...options(1), { role_id: stationModerators, label: 'Mods' }],
+      });
+      const member = nextMember();
+      const cached = worker.client.guilds.cache.get(STATION);
+      if (!cached) throw new Error('the station is not cached');
+      worker.client.guilds.cache.delete(STATION);
+      try {
+        expect(await pick('buttons', posting, member, [role(0)])).toBe(
+          `Added ${mention(0)}. You now have ${mention(0)}.`,
+        );
+        expect(await pick('buttons', posting, member, [stationModerators])).toMatch(
+          new RegExp(`^I couldn't change <@&${stationModerators}> for you`),
+        );
+        expect(heldOf(member, [...menuRoles, stationModerators])).toEqual([role(0)]);
+      } finally {
+        worker.client.guilds.cache.set(STATION, cached);
+      }
     });
 
     it('a click waits for the member lock a reaction holds, then applies', async () => {

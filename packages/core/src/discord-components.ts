@@ -22,6 +22,8 @@ export const DISCORD_LIMITS = {
 export interface DiscordEmoji {
   name: string;
   id?: string;
+  /** A custom emoji that moves: Discord shows it still unless this says so. */
+  animated?: boolean;
 }
 
 export interface DiscordButton {

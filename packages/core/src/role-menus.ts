@@ -89,7 +89,10 @@ const EMBED_TITLE_MAX = 256;
  * the role (`<@&id>`, which Discord shows as the role's name), then its description.
  * Options without a valid emoji are left out (the API refuses them; an old row may have one).
  */
-export function buildReactionPanelMessages(menu: ReactionPanelInput): RoleMenuMessage[] {
+export function buildReactionPanelMessages(
+  menu: ReactionPanelInput,
+  descriptionMax = EMBED_DESCRIPTION_MAX,
+): RoleMenuMessage[] {
   const rows: ReactionPanelRow[] = [];
   for (const option of menu.options) {
     const emoji = option.emoji === undefined ? null : parseMenuEmoji(option.emoji);
@@ -111,7 +114,7 @@ export function buildReactionPanelMessages(menu: ReactionPanelInput): RoleMenuMe
         ),
         description: truncateForDiscord(
           [index === 0 ? intro : '', page.map((row) => row.line).join('\n')].filter(Boolean).join('\n\n'),
-          EMBED_DESCRIPTION_MAX,
+          descriptionMax,
         ),
         color: menu.color,
         footer: { text: menu.hint },
@@ -295,7 +298,10 @@ function capitalize(text: string): string {
 function componentEmoji(text: string | undefined): DiscordEmoji | undefined {
   const emoji = text === undefined ? null : parseMenuEmoji(text);
   if (!emoji) return undefined;
-  return emoji.id === null ? { name: emoji.name } : { name: emoji.name, id: emoji.id };
+  if (emoji.id === null) return { name: emoji.name };
+  return emoji.animated
+    ? { name: emoji.name, id: emoji.id, animated: true }
+    : { name: emoji.name, id: emoji.id };
 }
 
 /**
@@ -305,18 +311,18 @@ function componentEmoji(text: string | undefined): DiscordEmoji | undefined {
  * description), up to 25 buttons in rows of 5. Select: one message and one select menu whose
  * options are the menu's (a unique menu takes one pick, a limit menu up to `max_roles`).
  */
-export function buildRoleMenuMessages(menu: RoleMenuLayoutInput): RoleMenuMessage[] {
+export function buildRoleMenuMessages(
+  menu: RoleMenuLayoutInput,
+  descriptionMax = EMBED_DESCRIPTION_MAX,
+): RoleMenuMessage[] {
   const color = menu.color ?? ROLE_MENU_COLOR;
   const hint = roleMenuHint(menu.style, menu.mode, menu.max_roles);
   const title = truncateForDiscord(menu.title.trim(), EMBED_TITLE_MAX);
   if (menu.style === 'reactions') {
-    return buildReactionPanelMessages({
-      title,
-      color,
-      hint,
-      options: menu.options,
-      description: menu.description,
-    });
+    return buildReactionPanelMessages(
+      { title, color, hint, options: menu.options, description: menu.description },
+      descriptionMax,
+    );
   }
   if (menu.options.length === 0) return [];
   const intro = menu.description.trim();
@@ -335,7 +341,7 @@ export function buildRoleMenuMessages(menu: RoleMenuLayoutInput): RoleMenuMessag
       embeds: [
         {
           title,
-          description: truncateForDiscord(description, EMBED_DESCRIPTION_MAX),
+          description: truncateForDiscord(description, descriptionMax),
           color,
           footer: { text: hint },
         },
@@ -344,6 +350,19 @@ export function buildRoleMenuMessages(menu: RoleMenuLayoutInput): RoleMenuMessag
       rows: [],
     },
   ];
+}
+
+/** The most characters Discord shows in an embed's description (a menu's text). */
+export const ROLE_MENU_TEXT_MAX = EMBED_DESCRIPTION_MAX;
+
+/**
+ * The longest embed text of the menu's messages as the layout draws it, before it is cut to
+ * `ROLE_MENU_TEXT_MAX` (the description above the options' lines): past it, members would miss
+ * the end of the text, reactions' lines included.
+ */
+export function roleMenuTextLength(menu: RoleMenuLayoutInput): number {
+  const pages = buildRoleMenuMessages(menu, Number.POSITIVE_INFINITY);
+  return Math.max(0, ...pages.map((page) => page.embeds[0]?.description.length ?? 0));
 }
 
 function optionLabel(option: RoleMenuOption, max: number): string {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildReactionListPanel,
+  buildRoleMenuMessages,
   type MenuPickRules,
   menuClickPick,
   planMenuPick,
@@ -167,5 +168,37 @@ describe('roleGrantRefusal: the roles the bot can give', () => {
     expect(roleGrantRefusal(role(4), guild, 3)).toBe('not_below_bot');
     expect(roleGrantRefusal(role(1), guild, 0)).toBe('not_below_bot');
     expect(roleGrantRefusal(role(2), guild, 3)).toBeNull();
+  });
+});
+
+describe('buildRoleMenuMessages: components Discord draws as given', () => {
+  it('an animated custom emoji is sent as animated, on a button and on a select option', () => {
+    const parrot = '<a:party_parrot:300000000000000082>';
+    for (const style of ['buttons', 'select'] as const) {
+      const [page] = buildRoleMenuMessages({
+        id: '00000000-0000-0000-0000-000000000000',
+        title: 'Menu',
+        description: '',
+        color: null,
+        style,
+        mode: 'normal',
+        max_roles: null,
+        options: [
+          { role_id: red, label: 'Parrot', emoji: parrot },
+          { role_id: blue, label: 'Rocket', emoji: '<:rocket:300000000000000081>' },
+        ],
+      });
+      const [component] = page?.components[0]?.components ?? [];
+      const emojis =
+        component && 'options' in component
+          ? component.options.map((option) => option.emoji)
+          : (page?.components[0]?.components ?? []).map((button) =>
+              'emoji' in button ? button.emoji : null,
+            );
+      expect(emojis).toEqual([
+        { name: 'party_parrot', id: '300000000000000082', animated: true },
+        { name: 'rocket', id: '300000000000000081' },
+      ]);
+    }
   });
 });

@@ -16,8 +16,8 @@ import {
 } from '@spacecadet/db/queries/role-menus';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
-import { enqueueGuildJob, followUpGuildJob } from '../services/jobs.ts';
-import { assertOptionsGivable, postedLocation } from '../services/role-menus.ts';
+import { enqueueGuildJob } from '../services/jobs.ts';
+import { assertOptionsGivable, postedLocation, queueMenusRepair } from '../services/role-menus.ts';
 import { defineRoute } from './define.ts';
 
 interface ReactionRowInput {
@@ -110,10 +110,9 @@ export function registerReactionRoleRoutes(app: FastifyInstance): void {
     // deletes the panel of a list now empty. Nothing posted: the next Post does it all.
     const lists = await loadReactionLists(db, params.guildId);
     if (REACTION_LISTS.some((list) => (lists[list]?.messageIds.length ?? 0) > 0)) {
-      await followUpGuildJob(
+      await queueMenusRepair(
         queue,
         request.log,
-        'role-menus.repair',
         params.guildId,
         requester,
         'the 5-minute safety net updates the panels',

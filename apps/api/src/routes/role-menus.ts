@@ -6,7 +6,13 @@ import {
   type RoleMenuOptionInput,
   routes,
 } from '@spacecadet/contract';
-import { colorIntToHex, hexToColorInt, type RoleMenuOption } from '@spacecadet/core';
+import {
+  colorIntToHex,
+  hexToColorInt,
+  ROLE_MENU_TEXT_MAX,
+  type RoleMenuOption,
+  roleMenuTextLength,
+} from '@spacecadet/core';
 import type { RoleMenuRow } from '@spacecadet/db';
 import {
   createOwnMenu,
@@ -20,8 +26,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../errors.ts';
 import type { GuildResources } from '../services/guild-resources.ts';
-import { enqueueGuildJob, followUpGuildJob } from '../services/jobs.ts';
-import { assertOptionsGivable, postedLocation } from '../services/role-menus.ts';
+import { enqueueGuildJob } from '../services/jobs.ts';
+import { assertOptionsGivable, postedLocation, queueMenusRepair } from '../services/role-menus.ts';
 import { defineRoute } from './define.ts';
 
 /** Stored as the editor shows it: ids and emojis trimmed, optional fields only when given. */
@@ -70,6 +76,17 @@ function toMenu(row: RoleMenuRow): RoleMenu {
 }
 
 /**
+ * Refuses a menu whose embed text, as core's layout draws it (the description and the options'
+ * lines), is longer than Discord shows: its end would be cut off, reactions' lines included.
+ */
+function assertMenuFits(values: RoleMenuValues): void {
+  const length = roleMenuTextLength({ id: '', ...values, max_roles: values.maxRoles });
+  if (length <= ROLE_MENU_TEXT_MAX) return;
+  const message = `description: with the options' lines the menu's text is ${length} characters, and Discord shows at most ${ROLE_MENU_TEXT_MAX}; shorten the description, or the options' labels and descriptions`;
+  throw new ApiError('invalid_input', message, [{ path: 'description', message }]);
+}
+
+/**
  * What Discord would refuse when a member picks: an option's role the bot cannot give, a custom
  * emoji of another server. The required role is only read from members, never given, so any
  * role of the server will do (the route's guildRefs checked it is one).
@@ -98,23 +115,26 @@ export function registerRoleMenuRoutes(app: FastifyInstance): void {
   }));
 
   defineRoute(app, routes.createRoleMenu, async ({ params, body, session }) => {
+    const values = toValues(body);
+    assertMenuFits(values);
     await assertMenuGivable(guildResources, params.guildId, body);
-    const created = await createOwnMenu(db, params.guildId, toValues(body), session.user.id, MAX_ROLE_MENUS);
+    const created = await createOwnMenu(db, params.guildId, values, session.user.id, MAX_ROLE_MENUS);
     if (!created) throw new ApiError('invalid_input', ROLE_MENU_MESSAGES.tooMany);
     return toMenu(created);
   });
 
   defineRoute(app, routes.updateRoleMenu, async ({ params, body, session, requester, request }) => {
     if (!(await loadOwnMenu(db, params.guildId, params.menuId))) throw notFound(ROLE_MENU_MESSAGES.notFound);
+    const values = toValues(body);
+    assertMenuFits(values);
     await assertMenuGivable(guildResources, params.guildId, body);
-    const updated = await updateOwnMenu(db, params.guildId, params.menuId, toValues(body), session.user.id);
+    const updated = await updateOwnMenu(db, params.guildId, params.menuId, values, session.user.id);
     if (!updated) throw notFound(ROLE_MENU_MESSAGES.notFound);
     // A posted menu is edited in place (a channel change waits for Post, which moves it).
     if (updated.messageIds.length > 0) {
-      await followUpGuildJob(
+      await queueMenusRepair(
         queue,
         request.log,
-        'role-menus.repair',
         params.guildId,
         requester,
         'the 5-minute safety net updates the menu',
@@ -128,10 +148,9 @@ export function registerRoleMenuRoutes(app: FastifyInstance): void {
     if (deleted === null) throw notFound(ROLE_MENU_MESSAGES.notFound);
     // Posted: the repair deletes its messages, then the row.
     if (deleted === 'marked') {
-      await followUpGuildJob(
+      await queueMenusRepair(
         queue,
         request.log,
-        'role-menus.repair',
         params.guildId,
         requester,
         "the 5-minute safety net deletes the menu's messages",

@@ -6,9 +6,11 @@ import {
 } from '@spacecadet/contract';
 import { roleGrantRefusal } from '@spacecadet/core';
 import type { RoleMenuRow } from '@spacecadet/db';
+import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../errors.ts';
 import type { DiscordRole } from './discord.ts';
 import type { GuildResources } from './guild-resources.ts';
+import { followUpGuildJob, type GuildJobQueue, type JobRequester } from './jobs.ts';
 
 /**
  * What the routes of role menus share: the Reaction Roles editor's two lists and the admin's own
@@ -30,6 +32,20 @@ export interface OptionToCheck {
 interface OptionProblem {
   path: string;
   message: string;
+}
+
+/**
+ * After a stored change of posted menus, queues `role-menus.repair`, which brings their messages
+ * in line (edits, re-posts, deletes); `later` says in the log what catches up when the queue is down.
+ */
+export function queueMenusRepair(
+  queue: GuildJobQueue,
+  log: FastifyBaseLogger,
+  guildId: string,
+  by: JobRequester,
+  later: string,
+): Promise<void> {
+  return followUpGuildJob(queue, log, 'role-menus.repair', guildId, by, later);
 }
 
 /** Where the menu is posted now (null: nowhere). */

@@ -7,8 +7,8 @@
  */
 import { z } from 'zod';
 import { ChannelId, Snowflake, Timestamp } from '../common.ts';
-import { SNOWFLAKE_DIGITS } from '../ids.ts';
-import { NOT_BLANK, storableText, Text } from '../inputs.ts';
+import { SNOWFLAKE_DIGITS, SNOWFLAKE_PATTERN } from '../ids.ts';
+import { NOT_BLANK, storableText } from '../inputs.ts';
 import { menuEmojiKey, parseMenuEmoji } from '../reaction-roles/emoji.ts';
 import {
   MAX_REACTION_LIST_ROWS,
@@ -59,25 +59,40 @@ const optionRequired = (issue: { readonly path?: PropertyKey[] | undefined }) =>
   `${ROLE_MENU_MESSAGES.option(optionOf(issue))}: role_id is required`;
 const optionRoleId = (issue: { readonly path?: PropertyKey[] | undefined }) =>
   `${ROLE_MENU_MESSAGES.option(optionOf(issue))}: role_id must be a Discord role id`;
+/** An option's text field: a refusal of its type or length names the option and the field. */
+const optionText = (field: string, max: number) =>
+  storableText({
+    error: (issue) => `${ROLE_MENU_MESSAGES.option(optionOf(issue))}: ${field} must be text`,
+  }).max(max, {
+    error: (issue) =>
+      `${ROLE_MENU_MESSAGES.option(optionOf(issue))}: ${field} must be at most ${max} characters`,
+  });
 
-const RoleMenuOptionInput = z.object({
-  role_id: storableText({ error: optionRequired })
-    .max(32)
-    .regex(NOT_BLANK, { error: optionRequired })
-    .regex(new RegExp(`^\\s*${SNOWFLAKE_DIGITS}\\s*$`), { error: optionRoleId }),
-  label: Text.max(ROLE_MENU_LABEL_MAX).optional().meta({
-    description:
-      'What the button or select option says (required for buttons and select); reactions show it beside the emoji (else the role)',
-  }),
-  emoji: Text.max(64).optional().meta({
-    description:
-      'One unicode emoji, or a custom emoji of this server as <:name:id>, <a:name:id> or name:id; required for reactions',
-  }),
-  description: Text.max(ROLE_MENU_OPTION_DESCRIPTION_MAX).optional(),
-});
+const RoleMenuOptionInput = z.object(
+  {
+    role_id: storableText({ error: optionRequired })
+      .max(32)
+      .regex(NOT_BLANK, { error: optionRequired })
+      .regex(new RegExp(`^\\s*${SNOWFLAKE_DIGITS}\\s*$`), { error: optionRoleId }),
+    label: optionText('label', ROLE_MENU_LABEL_MAX).optional().meta({
+      description:
+        'What the button or select option says (required for buttons and select); reactions show it beside the emoji (else the role)',
+    }),
+    emoji: optionText('emoji', 64).optional().meta({
+      description:
+        'One unicode emoji, or a custom emoji of this server as <:name:id>, <a:name:id> or name:id; required for reactions',
+    }),
+    description: optionText('description', ROLE_MENU_OPTION_DESCRIPTION_MAX).optional(),
+  },
+  {
+    error: (issue) => `${ROLE_MENU_MESSAGES.option(optionOf(issue))} must be an object with a role_id`,
+  },
+);
 export type RoleMenuOptionInput = z.infer<typeof RoleMenuOptionInput>;
 
 const HEX_COLOR = /^#?[0-9A-Fa-f]{6}$/;
+const COLOR_MESSAGE = 'color must be a hex color like #5865F2';
+const REQUIRED_ROLE_MESSAGE = 'required_role_id must be a Discord role id, or null for none';
 
 /**
  * A whole menu, as POST creates it and PUT replaces it. Every refusal names the field (and the
@@ -90,13 +105,12 @@ export const RoleMenuBody = z
     title: storableText({ error: 'title is required' })
       .max(ROLE_MENU_TITLE_MAX, `title must be at most ${ROLE_MENU_TITLE_MAX} characters`)
       .regex(NOT_BLANK, 'title is required'),
-    description: Text.max(
-      ROLE_MENU_DESCRIPTION_MAX,
-      `description must be at most ${ROLE_MENU_DESCRIPTION_MAX} characters`,
-    ).default(''),
+    description: storableText({ error: 'description must be text' })
+      .max(ROLE_MENU_DESCRIPTION_MAX, `description must be at most ${ROLE_MENU_DESCRIPTION_MAX} characters`)
+      .default(''),
     color: z
-      .string()
-      .regex(HEX_COLOR, 'color must be a hex color like #5865F2')
+      .string({ error: COLOR_MESSAGE })
+      .regex(HEX_COLOR, COLOR_MESSAGE)
       .nullable()
       .default(null)
       .meta({ description: "The embed's color as #RRGGBB; null for the style's own" }),
@@ -111,10 +125,15 @@ export const RoleMenuBody = z
       .meta({
         description: 'For mode limit: how many roles of the menu a member may hold (1 to the options)',
       }),
-    required_role_id: Snowflake.nullable()
+    required_role_id: z
+      .string({ error: REQUIRED_ROLE_MESSAGE })
+      .regex(SNOWFLAKE_PATTERN, REQUIRED_ROLE_MESSAGE)
+      .nullable()
       .default(null)
       .meta({ description: 'Members without this role are refused, with an answer naming it' }),
-    options: z.array(RoleMenuOptionInput).min(1, 'options: a menu needs at least one option'),
+    options: z
+      .array(RoleMenuOptionInput, { error: 'options must be a list of options' })
+      .min(1, 'options: a menu needs at least one option'),
   })
   .superRefine((menu, ctx) => {
     const max = ROLE_MENU_MAX_OPTIONS[menu.style];

@@ -131,14 +131,22 @@ export interface RoleMenuValues {
   options: RoleMenuOption[];
 }
 
+/** The guild's admin's own menus (no `list_key`) not deleted; with `menuId`, that one of them. */
+function ownMenu(guildId: string, menuId?: string) {
+  return and(
+    menuId === undefined ? undefined : eq(roleMenus.id, menuId),
+    eq(roleMenus.guildId, guildId),
+    sql`${roleMenus.listKey} is null`,
+    isNull(roleMenus.deletedAt),
+  );
+}
+
 /** The admin's own menus of the guild (not the reaction lists, not deleted), oldest first. */
 export function loadOwnMenus(db: Db | DbTransaction, guildId: string): Promise<RoleMenuRow[]> {
   return db
     .select()
     .from(roleMenus)
-    .where(
-      and(eq(roleMenus.guildId, guildId), sql`${roleMenus.listKey} is null`, isNull(roleMenus.deletedAt)),
-    )
+    .where(ownMenu(guildId))
     .orderBy(asc(roleMenus.createdAt), asc(roleMenus.id));
 }
 
@@ -148,17 +156,7 @@ export async function loadOwnMenu(
   guildId: string,
   menuId: string,
 ): Promise<RoleMenuRow | null> {
-  const [row] = await db
-    .select()
-    .from(roleMenus)
-    .where(
-      and(
-        eq(roleMenus.id, menuId),
-        eq(roleMenus.guildId, guildId),
-        sql`${roleMenus.listKey} is null`,
-        isNull(roleMenus.deletedAt),
-      ),
-    );
+  const [row] = await db.select().from(roleMenus).where(ownMenu(guildId, menuId));
   return row ?? null;
 }
 
@@ -200,22 +198,17 @@ export async function updateOwnMenu(
   const [row] = await db
     .update(roleMenus)
     .set({ ...values, updatedBy: userId, updatedAt: new Date() })
-    .where(
-      and(
-        eq(roleMenus.id, menuId),
-        eq(roleMenus.guildId, guildId),
-        sql`${roleMenus.listKey} is null`,
-        isNull(roleMenus.deletedAt),
-      ),
-    )
+    .where(ownMenu(guildId, menuId))
     .returning();
   return row ?? null;
 }
 
 /**
- * Deletes one of the admin's own menus: gone at once when it was never posted, else marked
- * deleted until the worker has deleted its messages (`dropDeletedMenu`). Answers what it did:
- * null when there was no such menu.
+ * Deletes one of the admin's own menus: gone at once when it was never posted nor asked to be,
+ * else marked deleted until the worker has deleted its messages (`dropDeletedMenu`). A menu
+ * asked to be posted is marked too: a post job may be posting it right now, and the message it
+ * stores on the row is then the repair's to delete (on a row gone, nothing would). Answers what
+ * it did: null when there was no such menu.
  */
 export async function deleteOwnMenu(
   db: Db,
@@ -223,16 +216,11 @@ export async function deleteOwnMenu(
   menuId: string,
   userId: string,
 ): Promise<'deleted' | 'marked' | null> {
-  const own = and(
-    eq(roleMenus.id, menuId),
-    eq(roleMenus.guildId, guildId),
-    sql`${roleMenus.listKey} is null`,
-    isNull(roleMenus.deletedAt),
-  );
+  const own = ownMenu(guildId, menuId);
   return db.transaction(async (tx) => {
     const gone = await tx
       .delete(roleMenus)
-      .where(and(own, sql`cardinality(${roleMenus.messageIds}) = 0`))
+      .where(and(own, sql`cardinality(${roleMenus.messageIds}) = 0`, isNull(roleMenus.postRequestedAt)))
       .returning({ id: roleMenus.id });
     if (gone.length > 0) return 'deleted';
     const marked = await tx
@@ -257,27 +245,28 @@ export async function dropDeletedMenu(db: Db | DbTransaction, menuId: string): P
     );
 }
 
-/** Post / Update of one menu asked for: the `role-menus.post` job posts it (null: no such menu). */
+/**
+ * Post / Update of one menu asked for: the `role-menus.post` job posts it (null: no such menu).
+ * Each request stamps a later time than the one before, even within one millisecond or from an
+ * API process whose clock is behind, so a job that read the earlier stamp never clears this one
+ * (`clearMenuPostRequest`). Stamps stay whole milliseconds, as a JS Date reads them back.
+ */
 export async function requestMenuPost(db: Db, guildId: string, menuId: string): Promise<Date | null> {
   const at = new Date();
   const [row] = await db
     .update(roleMenus)
-    .set({ postRequestedAt: at })
-    .where(
-      and(
-        eq(roleMenus.id, menuId),
-        eq(roleMenus.guildId, guildId),
-        sql`${roleMenus.listKey} is null`,
-        isNull(roleMenus.deletedAt),
-      ),
-    )
-    .returning({ id: roleMenus.id });
-  return row ? at : null;
+    .set({
+      postRequestedAt: sql`greatest(${at.toISOString()}::timestamptz, ${roleMenus.postRequestedAt} + interval '1 millisecond')`,
+    })
+    .where(ownMenu(guildId, menuId))
+    .returning({ postRequestedAt: roleMenus.postRequestedAt });
+  return row?.postRequestedAt ?? null;
 }
 
 /**
  * The post a job did: the request is cleared, unless the admin asked again after the job read it
- * (`requestedAt`), so a rerun does that one too.
+ * (`requestedAt`, the stamp it read: a new request always stamps another), so a rerun does that
+ * one too.
  */
 export async function clearMenuPostRequest(
   db: Db | DbTransaction,
@@ -287,5 +276,11 @@ export async function clearMenuPostRequest(
   await db
     .update(roleMenus)
     .set({ postRequestedAt: null })
-    .where(and(eq(roleMenus.id, menuId), sql`${roleMenus.postRequestedAt} <= ${requestedAt.toISOString()}`));
+    .where(
+      and(
+        eq(roleMenus.id, menuId),
+        // As read into a JS Date (whole milliseconds), should a stamp have been written finer.
+        sql`date_trunc('milliseconds', ${roleMenus.postRequestedAt}) = ${requestedAt.toISOString()}::timestamptz`,
+      ),
+    );
 }

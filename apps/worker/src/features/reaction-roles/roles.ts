@@ -6,7 +6,8 @@ import { menuName } from './names.ts';
 /**
  * The menu's options the bot can act on: each role must be one of the guild's, not @everyone,
  * not managed by an integration, and below the bot's highest role. Every other row gets a
- * warning naming it; it stays on the panel as laid out (its picks are refused meanwhile).
+ * warning naming it; it stays on the panel as laid out (its picks are refused meanwhile). A
+ * required role must be one of the guild's too, else every pick is refused: a warning says so.
  */
 export function assignableOptions(
   menu: RoleMenuRow,
@@ -30,5 +31,10 @@ export function assignableOptions(
     if (problem) warnings.push(`${row}: ${problem} Members ${picking} get nothing until that is fixed.`);
     else options.push(option);
   });
+  if (menu.requiredRoleId && !roles.role(menu.requiredRoleId)) {
+    warnings.push(
+      `${menuName(menu)}: its required role is not a role of this server (deleted?), so every member is refused. Pick another required role, or none.`,
+    );
+  }
   return { options, warnings };
 }

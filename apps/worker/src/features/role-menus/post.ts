@@ -26,7 +26,7 @@ function postSummary(kinds: ReadonlySet<MenuSync['kind']>, count: number): strin
  * was asked for (`post_requested_at`) is posted, edited in place, re-posted where its message
  * was deleted, or moved to its new channel (`syncMenuPanel`, the reaction panels' own code: it
  * stores ids as it posts and adopts by title what a killed run posted, so a rerun leaves one
- * message); then the request is cleared, unless it was made again meanwhile. Messages a
+ * message); once every menu is done the requests are cleared, unless made again meanwhile. Messages a
  * reaction menu kept may carry reactions made while no worker listened: a reconcile follows.
  * A menu that cannot be posted (no channel, missing permissions) fails the job with the reason
  * when it was the only one, and is a warning beside the others'.
@@ -42,8 +42,6 @@ export async function postRoleMenus(context: JobContext): Promise<JobResult> {
   const failures: JobFailure[] = [];
   let reconcile = false;
   for (const menu of requested) {
-    const requestedAt = menu.postRequestedAt;
-    if (!requestedAt) continue;
     const others = await otherMenusMessages(deps, guildId, menu.id);
     try {
       const outcome = await syncMenuPanel(context, menu, roles, { postNew: true, others });
@@ -57,20 +55,24 @@ export async function postRoleMenus(context: JobContext): Promise<JobResult> {
       if (!(error instanceof JobFailure)) throw error;
       failures.push(error);
     }
-    await clearMenuPostRequest(deps.db, menu.id, requestedAt);
   }
   await matchRepairSchedule(deps, guildId, await anyMenuPosted(deps, guildId));
-
   const acted = outcomes.filter((outcome) => outcome.kind !== 'skipped' && outcome.kind !== 'none');
+  if (acted.length > 0 && reconcile) {
+    await addGuildJob(deps.queue, 'role-menus.reconcile', guildId, null, { afterChange: true });
+  }
+  // Cleared last: a run that stops before this (an error, a killed worker) is rerun whole, and
+  // syncing a menu again leaves it as it is; cleared earlier, the rerun found nothing to post.
+  for (const menu of requested) {
+    if (menu.postRequestedAt) await clearMenuPostRequest(deps.db, menu.id, menu.postRequestedAt);
+  }
+
   const failed = failures.map((failure) => failure.detail);
   if (acted.length === 0) {
     const [only] = failures;
     if (only && failures.length === 1 && outcomes.length === 0) throw only;
     const warnings = [...failed, ...outcomes.flatMap((outcome) => outcome.warnings)];
     throw new JobFailure('invalid_input', warnings.join(' ') || NOTHING_REQUESTED);
-  }
-  if (reconcile) {
-    await addGuildJob(deps.queue, 'role-menus.reconcile', guildId, null, { afterChange: true });
   }
   await context.progress(100);
   const summary = postSummary(new Set(acted.map((outcome) => outcome.kind)), acted.length);
