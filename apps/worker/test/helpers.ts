@@ -206,7 +206,9 @@ export interface FinalMessage {
 
 /**
  * The message a click's answer ended with: the first answer's, or, when the click was deferred
- * (answer first, then the role change), what the worker edited into it afterwards.
+ * (answer first, then the role change), what the worker edited into it afterwards; when the
+ * first answer updated the clicked message instead (a role menu's select), the private message
+ * that followed it.
  */
 export function finalMessage(
   sandbox: Sandbox,
@@ -217,8 +219,9 @@ export function finalMessage(
     `the final answer to interaction ${result.interaction_id}`,
     async () => {
       const response = await fetch(`${sandbox.url}/_sandbox/interactions/${result.interaction_id}`);
-      const record = (await response.json()) as { original: FinalMessage | null };
-      return record.original?.content ? record.original : undefined;
+      const record = (await response.json()) as { original: FinalMessage | null; followups?: FinalMessage[] };
+      if (record.original?.content) return record.original;
+      return record.followups?.find((message) => message.content);
     },
     timeoutMs,
   );

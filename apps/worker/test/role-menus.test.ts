@@ -172,13 +172,11 @@ describe('role menus of the admin’s own', () => {
     it('normal: each pick toggles its role', async () => {
       const menu = await make('normal');
       const member = nextMember();
-      expect(await pick(style, menu, member, [role(0)])).toBe(
-        `Added ${mention(0)}. You now have ${mention(0)}.`,
-      );
+      expect(await pick(style, menu, member, [role(0)])).toBe(`You now have ${mention(0)}.`);
       await pick(style, menu, member, [role(1)]);
       expect(heldOf(member, menuRoles)).toEqual([role(0), role(1)]);
       expect(await pick(style, menu, member, [role(0)])).toBe(
-        `Removed ${mention(0)}. You now have ${mention(1)}.`,
+        `You no longer have ${mention(0)}. Your roles from this menu: ${mention(1)}.`,
       );
       expect(heldOf(member, menuRoles)).toEqual([role(1)]);
     });
@@ -188,13 +186,11 @@ describe('role menus of the admin’s own', () => {
       const member = nextMember();
       await pick(style, menu, member, [role(0)]);
       expect(await pick(style, menu, member, [role(1)])).toBe(
-        `Added ${mention(1)}, removed ${mention(0)}. You now have ${mention(1)}.`,
+        `You now have ${mention(1)} and no longer ${mention(0)}.`,
       );
       expect(heldOf(member, menuRoles)).toEqual([role(1)]);
       // Picking the held role again drops it.
-      expect(await pick(style, menu, member, [role(1)])).toBe(
-        `Removed ${mention(1)}. You have none of these roles now.`,
-      );
+      expect(await pick(style, menu, member, [role(1)])).toBe(`You no longer have ${mention(1)}.`);
       expect(heldOf(member, menuRoles)).toEqual([]);
     });
 
@@ -210,7 +206,7 @@ describe('role menus of the admin’s own', () => {
       const member = nextMember();
       await pick(style, menu, member, [role(0)]);
       expect(await pick(style, menu, member, [role(0)])).toBe(
-        `Nothing to change. You now have ${mention(0)}.`,
+        `Nothing changed: your roles from this menu are ${mention(0)}.`,
       );
       expect(heldOf(member, menuRoles)).toEqual([role(0)]);
     });
@@ -219,11 +215,9 @@ describe('role menus of the admin’s own', () => {
       const menu = await make('drop');
       const member = nextMember();
       await sandbox().botRest('PUT', `/guilds/${STATION}/members/${member}/roles/${role(0)}`);
-      expect(await pick(style, menu, member, [role(0)])).toBe(
-        `Removed ${mention(0)}. You have none of these roles now.`,
-      );
+      expect(await pick(style, menu, member, [role(0)])).toBe(`You no longer have ${mention(0)}.`);
       expect(await pick(style, menu, member, [role(1)])).toBe(
-        'Nothing to change. You have none of these roles now.',
+        "Nothing changed: you have none of this menu's roles.",
       );
       expect(heldOf(member, menuRoles)).toEqual([]);
     });
@@ -247,9 +241,7 @@ describe('role menus of the admin’s own', () => {
       expect(memberRoles(harness.sandbox, STATION, member)).toEqual([]);
       // With it, the same pick goes through.
       await sandbox().botRest('PUT', `/guilds/${STATION}/members/${member}/roles/${stationCrew}`);
-      expect(await pick(style, menu, member, [role(0)])).toBe(
-        `Added ${mention(0)}. You now have ${mention(0)}.`,
-      );
+      expect(await pick(style, menu, member, [role(0)])).toBe(`You now have ${mention(0)}.`);
     });
 
     it('a role the bot cannot give is answered with why, and nothing changes', async () => {
@@ -269,7 +261,7 @@ describe('role menus of the admin’s own', () => {
         const menu = await make('normal');
         const member = nextMember();
         expect(await pick(style, menu, member, [role(0), role(2)])).toBe(
-          `Added ${mention(0)}, added ${mention(2)}. You now have ${mention(0)}, ${mention(2)}.`,
+          `You now have ${mention(0)} and ${mention(2)}.`,
         );
         expect(heldOf(member, menuRoles)).toEqual([role(0), role(2)]);
       });
@@ -647,9 +639,7 @@ describe('role menus of the admin’s own', () => {
       if (!cached) throw new Error('the station is not cached');
       worker.client.guilds.cache.delete(STATION);
       try {
-        expect(await pick('buttons', posting, member, [role(0)])).toBe(
-          `Added ${mention(0)}. You now have ${mention(0)}.`,
-        );
+        expect(await pick('buttons', posting, member, [role(0)])).toBe(`You now have ${mention(0)}.`);
         expect(await pick('buttons', posting, member, [stationModerators])).toMatch(
           new RegExp(`^I couldn't change <@&${stationModerators}> for you`),
         );
@@ -677,9 +667,7 @@ describe('role menus of the admin’s own', () => {
       );
       expect(holds(member, role(0))).toBe(false);
       await redis.del(lock);
-      expect(await finalAnswer(harness.sandbox, await clicked)).toBe(
-        `Added ${mention(0)}. You now have ${mention(0)}.`,
-      );
+      expect(await finalAnswer(harness.sandbox, await clicked)).toBe(`You now have ${mention(0)}.`);
       expect(holds(member, role(0))).toBe(true);
     });
   });

@@ -66,7 +66,8 @@ export interface ReactionPanelRow {
  */
 export interface RoleMenuMessage {
   content: string;
-  embeds: Array<{ title: string; description: string; color: number; footer: { text: string } }>;
+  /** The footer is left out when the hint is the description already (a menu without text). */
+  embeds: Array<{ title: string; description: string; color: number; footer?: { text: string } }>;
   components: DiscordActionRow[];
   rows: ReactionPanelRow[];
 }
@@ -330,7 +331,9 @@ export function buildRoleMenuMessages(
     menu.style === 'buttons' && menu.options.some((option) => option.description?.trim())
       ? menu.options.map((option) => optionLine(option, parseMenuEmoji(option.emoji ?? ''))).join('\n')
       : '';
-  const description = [intro, lines].filter(Boolean).join('\n\n') || hint;
+  const text = [intro, lines].filter(Boolean).join('\n\n');
+  // Without text of its own the embed says how to pick, once: in the description, not the footer.
+  const description = text || hint;
   const components: DiscordActionRow[] =
     menu.style === 'buttons'
       ? menuButtons(menu)
@@ -343,7 +346,7 @@ export function buildRoleMenuMessages(
           title,
           description: truncateForDiscord(description, descriptionMax),
           color,
-          footer: { text: hint },
+          ...(text ? { footer: { text: hint } } : {}),
         },
       ],
       components,
@@ -433,13 +436,24 @@ export function roleMenuAnswer(
       ? `This menu is for members with the <@&${plan.roleId}> role; you don't have it yet.`
       : `You can hold at most ${plan.max} role${plan.max === 1 ? '' : 's'} of this menu. Drop one first.`;
   }
-  const mine = menu.options
-    .filter((option) => held.has(option.role_id))
-    .map((option) => `<@&${option.role_id}>`);
-  const changed = [
-    ...plan.add.map((roleId) => `added <@&${roleId}>`),
-    ...plan.remove.map((roleId) => `removed <@&${roleId}>`),
-  ];
-  const now = mine.length > 0 ? `You now have ${mine.join(', ')}.` : 'You have none of these roles now.';
-  return changed.length > 0 ? `${capitalize(changed.join(', '))}. ${now}` : `Nothing to change. ${now}`;
+  const mentions = (ids: readonly string[]) => listWords(ids.map((roleId) => `<@&${roleId}>`));
+  const mine = menu.options.filter((option) => held.has(option.role_id)).map((option) => option.role_id);
+  if (plan.add.length === 0 && plan.remove.length === 0) {
+    return mine.length > 0
+      ? `Nothing changed: your roles from this menu are ${mentions(mine)}.`
+      : "Nothing changed: you have none of this menu's roles.";
+  }
+  const said =
+    plan.add.length > 0
+      ? `You now have ${mentions(plan.add)}${plan.remove.length > 0 ? ` and no longer ${mentions(plan.remove)}` : ''}.`
+      : `You no longer have ${mentions(plan.remove)}.`;
+  // The other roles of the menu the member keeps, when there are any beyond what was just said.
+  const kept = mine.filter((roleId) => !plan.add.includes(roleId));
+  return kept.length > 0 ? `${said} Your roles from this menu: ${mentions(mine)}.` : said;
+}
+
+/** "a", "a and b", "a, b and c". */
+function listWords(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }

@@ -6,6 +6,7 @@ import {
   menuClickPick,
   planMenuPick,
   roleGrantRefusal,
+  roleMenuAnswer,
 } from '../src/role-menus.ts';
 
 const roles = ['1', '2', '3'].map((n) => `40000000000000000${n}`);
@@ -200,5 +201,46 @@ describe('buildRoleMenuMessages: components Discord draws as given', () => {
         { name: 'rocket', id: '300000000000000081' },
       ]);
     }
+  });
+});
+
+describe('roleMenuAnswer', () => {
+  const menu = { options: [{ role_id: '101' }, { role_id: '102' }, { role_id: '103' }] };
+  const change = (add: string[], remove: string[]) => ({ kind: 'change' as const, add, remove });
+  it.each([
+    ['a first role', change(['101'], []), ['101'], 'You now have <@&101>.'],
+    [
+      'a role beside others',
+      change(['102'], []),
+      ['101', '102'],
+      'You now have <@&102>. Your roles from this menu: <@&101> and <@&102>.',
+    ],
+    ['a swap', change(['102'], ['101']), ['102'], 'You now have <@&102> and no longer <@&101>.'],
+    ['two at once', change(['101', '103'], []), ['101', '103'], 'You now have <@&101> and <@&103>.'],
+    ['a drop', change([], ['101']), [], 'You no longer have <@&101>.'],
+    [
+      'a drop, others kept',
+      change([], ['101']),
+      ['102', '103'],
+      'You no longer have <@&101>. Your roles from this menu: <@&102> and <@&103>.',
+    ],
+    [
+      'nothing, a role held',
+      change([], []),
+      ['103'],
+      'Nothing changed: your roles from this menu are <@&103>.',
+    ],
+    ['nothing, none held', change([], []), [], "Nothing changed: you have none of this menu's roles."],
+  ] as const)('%s', (_, plan, held, said) => {
+    expect(roleMenuAnswer(menu, plan, new Set(held))).toBe(said);
+  });
+
+  it('names the required role and the limit when refused', () => {
+    expect(roleMenuAnswer(menu, { kind: 'refused', reason: 'required_role', roleId: '9' }, new Set())).toBe(
+      "This menu is for members with the <@&9> role; you don't have it yet.",
+    );
+    expect(roleMenuAnswer(menu, { kind: 'refused', reason: 'limit', max: 2 }, new Set())).toBe(
+      'You can hold at most 2 roles of this menu. Drop one first.',
+    );
   });
 });

@@ -12,6 +12,7 @@ import type { SandboxGateway } from './gateway.ts';
 import { buildMessage, postMessage } from './mutations.ts';
 import { channelPermissions, hasAll } from './permissions.ts';
 import { findAnyMessage } from './rest/interactions.ts';
+import { isShownChoice, noteChoice } from './select-choices.ts';
 import { registerCommandSimulation } from './simulate-commands.ts';
 import {
   dispatchAndWait,
@@ -99,6 +100,15 @@ export function registerSimulationRoutes(
     const isButton = component.type === ComponentType.Button;
     if (!isButton && !Array.isArray(body.values))
       return controlError(reply, 400, 'values_required', 'A select needs "values"');
+    if (!isButton && isShownChoice(found.message, member.user_id, body.custom_id, body.values ?? [])) {
+      return controlError(
+        reply,
+        409,
+        'already_chosen',
+        "The member's client shows these options as chosen already, and Discord sends no interaction for choosing them again; the message must be edited (or the interaction answered with UPDATE_MESSAGE) to clear the choice",
+      );
+    }
+    if (!isButton) noteChoice(found.message, member.user_id, body.custom_id, body.values ?? []);
 
     const record = newInteraction(ctx, {
       type: InteractionType.MessageComponent,

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_IDS, type Sandbox, startSandbox } from '../src/index.ts';
-import { clickWithoutBot, control } from './helpers.ts';
+import { eventually } from './discordjs-helpers.ts';
+import { bot, clickWithoutBot, control } from './helpers.ts';
 
 let sandbox: Sandbox;
 beforeEach(async () => {
@@ -93,5 +94,68 @@ describe('interaction callbacks on the wire', () => {
     await control(sandbox, 'POST', '/clock', { advance_ms: 15 * 60 * 1000 + 1 });
     const expired = await followUp();
     expect(((await expired.json()) as { code: number }).code).toBe(10015);
+  });
+});
+
+describe("a select menu as a member's client shows it", () => {
+  const select = {
+    type: 1,
+    components: [
+      {
+        type: 3,
+        custom_id: 'pick',
+        min_values: 1,
+        max_values: 1,
+        options: [
+          { label: 'A', value: 'a' },
+          { label: 'B', value: 'b' },
+        ],
+      },
+    ],
+  };
+  const choose = (messageId: string, values: string[]) =>
+    control(sandbox, 'POST', '/interactions', {
+      guild_id: SANDBOX_IDS.guilds.station,
+      channel_id: channels.roles,
+      message_id: messageId,
+      user_id: SANDBOX_IDS.users.nia,
+      custom_id: 'pick',
+      values,
+    });
+  /** Answers the member's next interaction as given, once it arrives. */
+  const answerNext = async (body: unknown) => {
+    const seen = sandbox.state().interactions.length;
+    const record = await eventually(() => sandbox.state().interactions[seen]);
+    await callback(record.id, record.token, body);
+  };
+
+  it('sends no interaction for the options already shown as chosen, until the message is drawn again', async () => {
+    const posted = await bot(sandbox, 'POST', `/channels/${channels.roles}/messages`, {
+      components: [select],
+    });
+    const messageId = (posted.body as { id: string }).id;
+    // A private answer leaves the message as it was: the client still shows A chosen.
+    const first = choose(messageId, ['a']);
+    await answerNext({ type: 4, data: { content: 'You picked A', flags: 64 } });
+    expect((await first).status).toBe(200);
+    const again = await choose(messageId, ['a']);
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ error: 'already_chosen' });
+    // Another option is a change the client sends.
+    const other = choose(messageId, ['b']);
+    await answerNext({ type: 7, data: { components: [select] } });
+    expect((await other).status).toBe(200);
+    // UPDATE_MESSAGE drew the message again: B is no longer shown as chosen.
+    const b = choose(messageId, ['b']);
+    await answerNext({ type: 4, data: { content: 'B again', flags: 64 } });
+    expect((await b).status).toBe(200);
+    // A REST edit draws it again for everyone too.
+    expect((await choose(messageId, ['b'])).status).toBe(409);
+    await bot(sandbox, 'PATCH', `/channels/${channels.roles}/messages/${messageId}`, {
+      components: [select],
+    });
+    const afterEdit = choose(messageId, ['b']);
+    await answerNext({ type: 6 });
+    expect((await afterEdit).status).toBe(200);
   });
 });

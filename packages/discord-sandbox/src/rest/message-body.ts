@@ -6,6 +6,7 @@ import {
   type MessageFlags,
 } from 'discord-api-types/v10';
 import { componentEmojiIssue } from '../component-emoji.ts';
+import { clearChoices } from '../select-choices.ts';
 import { type DiscordFieldErrors, type Issue, toErrors } from './http.ts';
 
 export type { Issue };
@@ -215,6 +216,7 @@ export function asPostedEmbeds(embeds: readonly APIEmbed[]): APIEmbed[] {
 
 /** Applies an edit body to a stored message in place. */
 export function applyMessageEdit(message: APIMessage, body: MessageBody, nowIso: string): void {
+  clearChoices(message);
   if (body.content !== undefined) message.content = body.content ?? '';
   if (body.embeds !== undefined) message.embeds = asPostedEmbeds(body.embeds ?? []);
   if (body.components !== undefined) message.components = withComponentIds(body.components ?? []);

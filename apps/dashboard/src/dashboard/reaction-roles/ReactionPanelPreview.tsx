@@ -50,7 +50,7 @@ export function ReactionPanelPreview({
                       </li>
                     ))}
                   </ul>
-                  <p className="discord-embed-footer">{embed.footer.text}</p>
+                  {embed.footer ? <p className="discord-embed-footer">{embed.footer.text}</p> : null}
                 </div>
               ))}
               <ul className="discord-reactions" aria-label="Reactions">

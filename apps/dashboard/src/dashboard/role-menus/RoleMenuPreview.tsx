@@ -81,7 +81,7 @@ function MessageView({
               </li>
             ))}
           </ul>
-          <p className="discord-embed-footer">{embed.footer.text}</p>
+          {embed.footer ? <p className="discord-embed-footer">{embed.footer.text}</p> : null}
         </div>
       ))}
       {message.components.length > 0 ? <Components rows={message.components} /> : null}

@@ -242,7 +242,7 @@ function sameContent(message: APIMessage, page: RoleMenuMessage): boolean {
     embed.title === want.title &&
     embed.description === want.description &&
     embed.color === want.color &&
-    embed.footer?.text === want.footer.text &&
+    (embed.footer?.text ?? null) === (want.footer?.text ?? null) &&
     sameComponents(message.components ?? [], page.components)
   );
 }

@@ -2,7 +2,12 @@ import { parseRoleMenuCustomId, ROLE_MENU_CUSTOM_ID_PREFIX, roleGrantRefusal } f
 import { loadOwnMenu } from '@spacecadet/db/queries/role-menus';
 import type { WorkerDeps } from '../../deps.ts';
 import { clickMemberRoleIds, lastPickWins } from '../../interactions/member-lock.ts';
-import { answerEphemeral, type EphemeralAnswer, interactionAgeMs } from '../../interactions/respond.ts';
+import {
+  answerEphemeral,
+  type EphemeralAnswer,
+  followUpEphemeral,
+  interactionAgeMs,
+} from '../../interactions/respond.ts';
 import type { ComponentRoute, PanelInteraction } from '../../interactions/types.ts';
 import { guildRolesView } from '../../roles/guild-roles.ts';
 import { MENU_PICKS, type MenuPick, ROLE_MENU_OUT_OF_DATE } from './picks.ts';
@@ -33,11 +38,28 @@ const CLOCK_MARGIN_MS = 250;
  * cannot give is answered at once from the gateway cache. Otherwise the click is acknowledged
  * as it arrives and recorded as the member's pick (`lastPickWins`, under the lock every menu
  * pick of the member shares, reactions included); its outcome is edited in once applied.
+ *
+ * A select is answered otherwise: Discord keeps showing the options a member chose after a
+ * private answer, and sends no click when they choose an option already shown as chosen, so
+ * "pick it again to drop it" could never reach us. Its first answer puts the message back as
+ * posted (UPDATE_MESSAGE with its own components, which clears the member's choice), and the
+ * outcome follows privately once applied.
  */
 export const roleMenuInteractions: ComponentRoute = {
   prefix: ROLE_MENU_CUSTOM_ID_PREFIX,
   async handle(interaction, deps) {
     const seenAt = performance.now() - interactionAgeMs(interaction) - CLOCK_MARGIN_MS;
+    if (interaction.isStringSelectMenu()) {
+      await interaction.update({ components: interaction.message.components.map((row) => row.toJSON()) });
+      const read = await readMenuPick(interaction, deps, seenAt);
+      // Acknowledged already: the pick waits for its turn without a second first answer.
+      const answer =
+        'content' in read
+          ? read
+          : await lastPickWins(interaction, deps, MENU_PICKS, read.menuId, read, async () => {});
+      await followUpEphemeral(interaction, answer.content);
+      return;
+    }
     await answerEphemeral(
       interaction,
       async (deferFirst): Promise<EphemeralAnswer> => {
