@@ -1,6 +1,6 @@
 import type { GuildRole, ReactionList } from '@spacecadet/contract';
 import { buildReactionListPanel, type RoleMenuOption } from '@spacecadet/core';
-import { EmojiView, hexOf, PanelLine } from '../shared/DiscordMarkup.tsx';
+import { hexOf, PanelLine, PreviewReactions } from '../shared/DiscordMarkup.tsx';
 
 /**
  * A list's panel as members will see it, laid out by core's buildReactionListPanel: the same
@@ -53,19 +53,7 @@ export function ReactionPanelPreview({
                   {embed.footer ? <p className="discord-embed-footer">{embed.footer.text}</p> : null}
                 </div>
               ))}
-              <ul className="discord-reactions" aria-label="Reactions">
-                {message.rows.map((row, rowIndex) => (
-                  <li
-                    // An unsaved list may hold an emoji twice: the place tells them apart.
-                    key={rowIndex}
-                    className="discord-reaction"
-                    title={row.emoji.id ? `:${row.emoji.name}:` : row.emoji.name}
-                  >
-                    <EmojiView emoji={row.emoji} />
-                    <span className="discord-reaction-count">1</span>
-                  </li>
-                ))}
-              </ul>
+              <PreviewReactions rows={message.rows} />
             </li>
           ))}
         </ol>

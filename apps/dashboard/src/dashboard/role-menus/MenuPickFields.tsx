@@ -28,43 +28,21 @@ export function MenuPickFields({
   return (
     <section className="card menu-fields" aria-labelledby="menu-behaviour-title">
       <h2 id="menu-behaviour-title">How members pick</h2>
-      <fieldset className="choice-group">
-        <legend>Style</legend>
-        {STYLE_CHOICES.map((choice) => (
-          <label key={choice.value} className="choice">
-            <input
-              type="radio"
-              name="menu-style"
-              value={choice.value}
-              checked={draft.style === choice.value}
-              onChange={() => update({ style: choice.value })}
-            />
-            <span>
-              <span className="choice-label">{choice.label}</span>
-              <span className="choice-detail">{choice.detail}</span>
-            </span>
-          </label>
-        ))}
-      </fieldset>
+      <ChoiceGroup
+        legend="Style"
+        name="menu-style"
+        choices={STYLE_CHOICES}
+        value={draft.style}
+        onChange={(style) => update({ style })}
+      />
       {problems.get('style') ? <p className="field-problem">{problems.get('style')}</p> : null}
-      <fieldset className="choice-group">
-        <legend>Mode</legend>
-        {MODE_CHOICES.map((choice) => (
-          <label key={choice.value} className="choice">
-            <input
-              type="radio"
-              name="menu-mode"
-              value={choice.value}
-              checked={draft.mode === choice.value}
-              onChange={() => update({ mode: choice.value })}
-            />
-            <span>
-              <span className="choice-label">{choice.label}</span>
-              <span className="choice-detail">{choice.detail}</span>
-            </span>
-          </label>
-        ))}
-      </fieldset>
+      <ChoiceGroup
+        legend="Mode"
+        name="menu-mode"
+        choices={MODE_CHOICES}
+        value={draft.mode}
+        onChange={(mode) => update({ mode })}
+      />
       {problems.get('mode') ? <p className="field-problem">{problems.get('mode')}</p> : null}
       {draft.mode === 'limit' ? (
         <div className="field max-roles-field">
@@ -100,5 +78,41 @@ export function MenuPickFields({
         />
       ))}
     </section>
+  );
+}
+
+/** One radio card per choice, each with its label and a line on what it means. */
+function ChoiceGroup<T extends string>({
+  legend,
+  name,
+  choices,
+  value,
+  onChange,
+}: {
+  legend: string;
+  name: string;
+  choices: ReadonlyArray<{ value: T; label: string; detail: string }>;
+  value: T;
+  onChange: (value: T) => void;
+}) {
+  return (
+    <fieldset className="choice-group">
+      <legend>{legend}</legend>
+      {choices.map((choice) => (
+        <label key={choice.value} className="choice">
+          <input
+            type="radio"
+            name={name}
+            value={choice.value}
+            checked={value === choice.value}
+            onChange={() => onChange(choice.value)}
+          />
+          <span>
+            <span className="choice-label">{choice.label}</span>
+            <span className="choice-detail">{choice.detail}</span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
   );
 }

@@ -9,7 +9,7 @@ import {
   type RoleMenuLayoutInput,
   type RoleMenuMessage,
 } from '@spacecadet/core';
-import { EmojiView, hexOf, PanelLine } from '../shared/DiscordMarkup.tsx';
+import { EmojiView, hexOf, PanelLine, PreviewReactions } from '../shared/DiscordMarkup.tsx';
 
 /**
  * The menu as members will see it, laid out by core's buildRoleMenuMessages: the same function
@@ -85,21 +85,7 @@ function MessageView({
         </div>
       ))}
       {message.components.length > 0 ? <Components rows={message.components} /> : null}
-      {message.rows.length > 0 ? (
-        <ul className="discord-reactions" aria-label="Reactions">
-          {message.rows.map((row, rowIndex) => (
-            <li
-              // An unsaved menu may hold an emoji twice: the place tells them apart.
-              key={rowIndex}
-              className="discord-reaction"
-              title={row.emoji.id ? `:${row.emoji.name}:` : row.emoji.name}
-            >
-              <EmojiView emoji={row.emoji} />
-              <span className="discord-reaction-count">1</span>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {message.rows.length > 0 ? <PreviewReactions rows={message.rows} /> : null}
     </>
   );
 }

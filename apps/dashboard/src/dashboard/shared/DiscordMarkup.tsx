@@ -92,3 +92,22 @@ export function PanelLine({ text, roles }: { text: string; roles: ReadonlyMap<st
   if (last < text.length) parts.push(text.slice(last));
   return <>{parts}</>;
 }
+
+/** The reactions under a previewed message, each as the bot's one reaction. */
+export function PreviewReactions({ rows }: { rows: ReadonlyArray<{ emoji: MenuEmoji }> }) {
+  return (
+    <ul className="discord-reactions" aria-label="Reactions">
+      {rows.map((row, rowIndex) => (
+        <li
+          // An unsaved menu or list may hold an emoji twice: the place tells them apart.
+          key={rowIndex}
+          className="discord-reaction"
+          title={row.emoji.id ? `:${row.emoji.name}:` : row.emoji.name}
+        >
+          <EmojiView emoji={row.emoji} />
+          <span className="discord-reaction-count">1</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
