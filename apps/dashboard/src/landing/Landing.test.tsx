@@ -82,6 +82,7 @@ describe('Landing', () => {
     for (const title of [
       'Color Roles',
       'Personality Roles',
+      'Role Menus',
       'Leveling',
       'Slash commands',
       'Web dashboard',
@@ -89,7 +90,7 @@ describe('Landing', () => {
     ])
       expect(soon(title), title).toBe(false);
     // The advertised cards stay, marked; screens without their bot side are marked too.
-    for (const title of ['Dictionary & translation', 'Logging', 'Automod', 'Custom Reaction Roles']) {
+    for (const title of ['Dictionary & translation', 'Logging', 'Automod', 'Starboard']) {
       expect(soon(title), title).toBe(true);
     }
     // Nothing unbuilt is claimed outside a Coming Soon card (hero, taglines, other sections).
@@ -112,7 +113,7 @@ describe('Landing', () => {
     expect(commands).toEqual(SLASH_COMMANDS.map((command) => `/${command.name} ${command.feature.name}`));
     expect(commands).toEqual(['/colors Color Roles', '/rank Leveling', '/leaderboard Leveling']);
     expect(screen.getByRole('region', { name: 'What Space Cadet does' }).textContent).toContain(
-      'Color Roles, Personality Roles, Reaction Roles, Leveling and the dashboard work today.',
+      'Color Roles, Personality Roles, Reaction Roles, Role Menus, Leveling and the dashboard work today.',
     );
     // Leveling works: no card may say otherwise.
     expect(screen.getByRole('region', { name: 'What Space Cadet does' }).textContent).not.toMatch(
