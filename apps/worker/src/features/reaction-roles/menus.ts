@@ -68,13 +68,15 @@ export async function anyMenuPosted(deps: WorkerDeps, guildId: string): Promise<
   return menus.some((menu) => menu.messageIds.length > 0);
 }
 
-/** A guild's posted reaction panels, for the gateway: which menu a message belongs to. */
+/** A guild's menus, for the gateway: which menu a reaction's message or a click belongs to. */
 export interface GuildMenus {
-  /** Message id → its menu. */
+  /** Every menu of the guild (not deleted), by id: what a button or select click names. */
+  byId: ReadonlyMap<string, RoleMenuRow>;
+  /** Message id → its reaction menu. */
   byMessage: ReadonlyMap<string, RoleMenuRow>;
   /** Per menu id: emoji key (`menuEmojiKey`) → the row it picks, in list order. */
   rows: ReadonlyMap<string, ReadonlyMap<string, MenuRow>>;
-  /** Some menu of the guild has posted messages. */
+  /** Some reaction menu of the guild has posted messages. */
   posted: boolean;
 }
 
@@ -96,25 +98,37 @@ export function menuRowsByEmoji(menu: RoleMenuRow): Map<string, MenuRow> {
 }
 
 /**
- * Each guild's menus in memory, so a reaction is matched to its menu without a Postgres query;
- * dropped when Postgres announces a change of the guild's menus (trigger, migration 0009).
+ * Each guild's menus in memory, so a reaction or a click is matched to its menu without a
+ * Postgres query; dropped when Postgres announces a change of the guild's menus (trigger,
+ * migration 0009).
  */
 export const guildMenus = guildSetupCache<GuildMenus>({
   name: 'role-menus',
   channel: ROLE_MENUS_SETUP_CHANNEL,
   max: 20_000,
   async load(deps, guildId) {
-    const menus = (await loadGuildMenus(deps.db, guildId)).filter(isReactionMenu);
+    const menus = await loadGuildMenus(deps.db, guildId);
     const byMessage = new Map<string, RoleMenuRow>();
     const rows = new Map<string, ReadonlyMap<string, MenuRow>>();
-    for (const menu of menus) {
+    for (const menu of menus.filter(isReactionMenu)) {
       for (const id of menu.messageIds) byMessage.set(id, menu);
       rows.set(menu.id, menuRowsByEmoji(menu));
     }
-    return { byMessage, rows, posted: byMessage.size > 0 };
+    const byId = new Map(menus.map((menu) => [menu.id, menu]));
+    return { byId, byMessage, rows, posted: byMessage.size > 0 };
   },
 });
 
 export function closeGuildMenus(deps: WorkerDeps): Promise<void> {
   return guildMenus.close(deps);
+}
+
+/** One of the admin's own menus of the guild, from the cache (null: none, a list's, deleted). */
+export async function ownMenu(
+  deps: WorkerDeps,
+  guildId: string,
+  menuId: string,
+): Promise<RoleMenuRow | null> {
+  const menu = (await guildMenus.get(deps, guildId)).byId.get(menuId);
+  return menu && menu.listKey === null ? menu : null;
 }

@@ -1,5 +1,4 @@
 import { parseRoleMenuCustomId, ROLE_MENU_CUSTOM_ID_PREFIX, roleGrantRefusal } from '@spacecadet/core';
-import { loadOwnMenu } from '@spacecadet/db/queries/role-menus';
 import type { WorkerDeps } from '../../deps.ts';
 import { clickMemberRoleIds, lastPickWins } from '../../interactions/member-lock.ts';
 import {
@@ -10,6 +9,7 @@ import {
 } from '../../interactions/respond.ts';
 import type { ComponentRoute, PanelInteraction } from '../../interactions/types.ts';
 import { guildRolesView } from '../../roles/guild-roles.ts';
+import { ownMenu } from '../reaction-roles/menus.ts';
 import { MENU_PICKS, type MenuPick, ROLE_MENU_OUT_OF_DATE } from './picks.ts';
 
 export const ROLE_MENU_MISSING_MANAGE_ROLES =
@@ -81,7 +81,7 @@ async function readMenuPick(
   const parsed = parseRoleMenuCustomId(interaction.customId);
   const guildId = interaction.guildId;
   if (!parsed || !guildId) return { content: ROLE_MENU_OUT_OF_DATE };
-  const menu = await loadOwnMenu(deps.db, guildId, parsed.menuId);
+  const menu = await ownMenu(deps, guildId, parsed.menuId);
   if (!menu) return { content: ROLE_MENU_OUT_OF_DATE };
   const roleIds =
     interaction.isButton() && parsed.roleId !== null

@@ -1,5 +1,4 @@
 import { type MenuPickPlan, menuClickPick, planMenuPick, roleMenuAnswer } from '@spacecadet/core';
-import { loadOwnMenu } from '@spacecadet/db/queries/role-menus';
 import type { WorkerDeps } from '../../deps.ts';
 import type { PickFeature } from '../../interactions/member-lock.ts';
 import type { EphemeralAnswer } from '../../interactions/respond.ts';
@@ -9,7 +8,7 @@ import {
   recordMenuPicks,
   rolesSeenBy,
 } from '../reaction-roles/member-roles.ts';
-import { menuRules } from '../reaction-roles/menus.ts';
+import { menuRules, ownMenu } from '../reaction-roles/menus.ts';
 
 export const ROLE_MENU_OUT_OF_DATE = 'This menu is out of date. Ask an admin to post it again.';
 
@@ -61,7 +60,7 @@ async function applyMenuPicks(
   roleIds: readonly string[],
 ): Promise<EphemeralAnswer> {
   const { guildId, userId } = newest;
-  const menu = await loadOwnMenu(deps.db, guildId, newest.menuId);
+  const menu = await ownMenu(deps, guildId, newest.menuId);
   if (!menu) return { content: ROLE_MENU_OUT_OF_DATE };
   const menuRoles = new Set(menu.options.map((option) => option.role_id));
   // The newest click's roles are Discord's latest; what we changed since is laid over them.
