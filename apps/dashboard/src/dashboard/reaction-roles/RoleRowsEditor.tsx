@@ -1,6 +1,7 @@
 import type { GuildRole } from '@spacecadet/contract';
 import type { ReactNode } from 'react';
 import { RolePicker } from '../shared/GuildPickers.tsx';
+import { LimitedButton } from '../shared/LimitedButton.tsx';
 import {
   MAX_ROWS,
   ROW_LIMIT_NOTE,
@@ -54,7 +55,6 @@ export function RoleRowsEditor({
   const setField = (index: number, key: keyof RoleRow, value: string) =>
     onChange(rows.map((row, i) => (i === index ? { ...row, [key]: value } : row)));
   const full = rows.length >= MAX_ROWS;
-  const limitId = `${name}-limit`;
   return (
     <section className="card role-list" aria-labelledby={`${name}-title`}>
       <div className="role-list-head">
@@ -138,20 +138,14 @@ export function RoleRowsEditor({
         })}
       </ol>
       <div className="button-row">
-        <button
-          type="button"
+        <LimitedButton
           className="btn btn-secondary btn-sm"
           onClick={onAdd}
-          disabled={full}
-          aria-describedby={full ? limitId : undefined}
+          full={full}
+          reason={ROW_LIMIT_NOTE}
         >
           Add row
-        </button>
-        {full ? (
-          <span id={limitId} className="muted small">
-            {ROW_LIMIT_NOTE}
-          </span>
-        ) : null}
+        </LimitedButton>
       </div>
       {preview}
     </section>

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
+import { LimitedButton } from '../shared/LimitedButton.tsx';
 import { queryKeys, useChannels } from '../shared/queries.ts';
 import { useMenuPost } from './MenuPostAction.tsx';
 import {
@@ -14,8 +15,6 @@ import {
   modeLabel,
   styleLabel,
 } from './role-menus-form.ts';
-
-const LIMIT_ID = 'role-menus-limit';
 
 /** The server's menus, each with Edit, Post / Update and Delete; New menu above them. */
 export function MenuList({
@@ -58,20 +57,9 @@ export function MenuList({
         <p className="muted small">
           {menus.length} of {MAX_ROLE_MENUS} menus
         </p>
-        <button
-          type="button"
-          className="btn btn-primary"
-          onClick={onNew}
-          disabled={full}
-          aria-describedby={full ? LIMIT_ID : undefined}
-        >
+        <LimitedButton className="btn btn-primary" onClick={onNew} full={full} reason={MENU_LIMIT_NOTE}>
           New menu
-        </button>
-        {full ? (
-          <span id={LIMIT_ID} className="muted small">
-            {MENU_LIMIT_NOTE}
-          </span>
-        ) : null}
+        </LimitedButton>
       </div>
       <ul className="menu-list">
         {menus.map((menu) => (

@@ -1,6 +1,7 @@
 import { type GuildRole, ROLE_MENU_MAX_OPTIONS, type RoleMenuStyle } from '@spacecadet/contract';
 import { MANAGED_ROLE_NOTE } from '../reaction-roles/RoleRowsEditor.tsx';
 import { RolePicker } from '../shared/GuildPickers.tsx';
+import { LimitedButton } from '../shared/LimitedButton.tsx';
 import {
   emojiProblem,
   emptyOption,
@@ -180,20 +181,14 @@ export function MenuOptionsEditor({
         })}
       </ol>
       <div className="button-row">
-        <button
-          type="button"
+        <LimitedButton
           className="btn btn-secondary btn-sm"
           onClick={() => onChange([...options, emptyOption()])}
-          disabled={full}
-          aria-describedby={full ? 'menu-options-limit' : undefined}
+          full={full}
+          reason={optionLimitNote(style)}
         >
           Add option
-        </button>
-        {full ? (
-          <span id="menu-options-limit" className="muted small">
-            {optionLimitNote(style)}
-          </span>
-        ) : null}
+        </LimitedButton>
       </div>
     </section>
   );
