@@ -266,7 +266,7 @@ describe('leveling jobs and commands', () => {
         logger: pino({ level: 'silent' }),
       } as unknown as WorkerDeps;
 
-      expect(await grantLevelRewards(deps, STATION, nia, 5)).toBe(2);
+      expect(await grantLevelRewards(deps, STATION, nia, 5)).toHaveLength(2);
       const held = memberRoles(harness.sandbox, STATION, nia);
       expect(held).toEqual(
         expect.arrayContaining([await storedRoleId(bronze.id), await storedRoleId(silver.id)]),
@@ -276,8 +276,8 @@ describe('leveling jobs and commands', () => {
           .filter((role) => held.includes(role.id))
           .map((role) => role.name),
       ).not.toContain('Gold Cadet');
-      expect(await grantLevelRewards(deps, STATION, nia, 5)).toBe(0);
-      expect(await grantLevelRewards(deps, STATION, rex, 50)).toBe(0); // not in the server
+      expect(await grantLevelRewards(deps, STATION, nia, 5)).toEqual([]);
+      expect(await grantLevelRewards(deps, STATION, rex, 50)).toEqual([]); // not in the server
       for (const roleId of held) {
         if (roleId !== SANDBOX_IDS.roles.stationCrew)
           await control(harness.sandbox).botRest(

@@ -2,7 +2,13 @@
  * Leveling rules: the XP curve, per-message XP, boosts and the clamps the dashboard and API
  * both apply to settings.
  */
-import { MESSAGE_COOLDOWN_MAX_SEC, XP_PER_MESSAGE_MAX } from '@spacecadet/contract';
+import {
+  DEFAULT_LEVEL_UP_MESSAGE,
+  LEVEL_UP_MESSAGE_MAX,
+  MESSAGE_COOLDOWN_MAX_SEC,
+  type RewardMode,
+  XP_PER_MESSAGE_MAX,
+} from '@spacecadet/contract';
 
 /** XP needed to go from level `level` to `level + 1`. */
 export function xpToNextLevel(level: number): number {
@@ -40,10 +46,11 @@ export function xpForMessage(input: { xpPerMessage: number; multiplier: number; 
 }
 
 const ROLE_BOOST_PREFIX = '-role:';
+const CHANNEL_BOOST_PREFIX = '-channel:';
 
 export interface LevelingBoost {
   multiplier: number;
-  /** null = server-wide; `-role:<id>` = role boost; else a user id. */
+  /** null = server-wide; `-role:<id>` = role boost; `-channel:<id>` = channel boost; else a user id. */
   userId: string | null;
   expiresAt: Date | string | null;
 }
@@ -51,17 +58,24 @@ export interface LevelingBoost {
 export type BoostTarget =
   | { kind: 'server' }
   | { kind: 'user'; userId: string }
-  | { kind: 'role'; roleId: string };
+  | { kind: 'role'; roleId: string }
+  | { kind: 'channel'; channelId: string };
 
 export function boostTarget(userId: string | null): BoostTarget {
   if (userId === null || userId === '') return { kind: 'server' };
   if (userId.startsWith(ROLE_BOOST_PREFIX))
     return { kind: 'role', roleId: userId.slice(ROLE_BOOST_PREFIX.length) };
+  if (userId.startsWith(CHANNEL_BOOST_PREFIX))
+    return { kind: 'channel', channelId: userId.slice(CHANNEL_BOOST_PREFIX.length) };
   return { kind: 'user', userId };
 }
 
 export function roleBoostUserId(roleId: string): string {
   return `${ROLE_BOOST_PREFIX}${roleId}`;
+}
+
+export function channelBoostUserId(channelId: string): string {
+  return `${CHANNEL_BOOST_PREFIX}${channelId}`;
 }
 
 function isBoostActive(boost: Pick<LevelingBoost, 'expiresAt'>, now: Date): boolean {
@@ -70,26 +84,61 @@ function isBoostActive(boost: Pick<LevelingBoost, 'expiresAt'>, now: Date): bool
   return !Number.isNaN(expires.getTime()) && expires.getTime() > now.getTime();
 }
 
-/** The largest active boost that applies to this member, or 1 when none does. */
-export function activeBoostMultiplier(
+/** The largest active multiplier among `boosts` that `applies`, or 1 when none does. */
+function largestActive(
   boosts: readonly LevelingBoost[],
-  member: { userId: string; roleIds: readonly string[]; now: Date },
+  now: Date,
+  applies: (target: BoostTarget) => boolean,
 ): number {
-  const roles = new Set(member.roleIds);
   let best = 1;
   let found = false;
   for (const boost of boosts) {
-    if (!isBoostActive(boost, member.now) || !Number.isFinite(boost.multiplier)) continue;
-    const target = boostTarget(boost.userId);
-    const applies =
-      target.kind === 'server' ||
-      (target.kind === 'user' && target.userId === member.userId) ||
-      (target.kind === 'role' && roles.has(target.roleId));
-    if (!applies) continue;
+    if (!isBoostActive(boost, now) || !Number.isFinite(boost.multiplier)) continue;
+    if (!applies(boostTarget(boost.userId))) continue;
     if (!found || boost.multiplier > best) best = boost.multiplier;
     found = true;
   }
   return found ? best : 1;
+}
+
+/**
+ * The boost a message earns with. The rule: the member's boost is the largest active one of the
+ * server-wide boosts, the member's own and their roles' (1 when none applies); the channel's
+ * boost is the largest active one of the message's channel (1 when none); the message earns
+ * with their product. So a ×2 event in a ×0.5 channel earns ×1, and a channel boost of 0 makes
+ * a channel earn nothing whatever the member's boost.
+ */
+export function activeBoostMultiplier(
+  boosts: readonly LevelingBoost[],
+  member: { userId: string; roleIds: readonly string[]; now: Date; channelId?: string },
+): number {
+  const roles = new Set(member.roleIds);
+  const memberBoost = largestActive(
+    boosts,
+    member.now,
+    (target) =>
+      target.kind === 'server' ||
+      (target.kind === 'user' && target.userId === member.userId) ||
+      (target.kind === 'role' && roles.has(target.roleId)),
+  );
+  const channelBoost = largestActive(
+    boosts,
+    member.now,
+    (target) => target.kind === 'channel' && target.channelId === member.channelId,
+  );
+  return memberBoost * channelBoost;
+}
+
+/**
+ * Whether a message earns nothing because of where it was sent or who sent it: a no-XP channel,
+ * or a member holding a no-XP role. Such a message starts no cooldown either.
+ */
+export function earnsNoXp(
+  settings: { noXpChannels: readonly string[]; noXpRoles: readonly string[] },
+  message: { channelId: string; roleIds: readonly string[] },
+): boolean {
+  if (settings.noXpChannels.includes(message.channelId)) return true;
+  return settings.noXpRoles.length > 0 && message.roleIds.some((id) => settings.noXpRoles.includes(id));
 }
 
 function toNumber(value: unknown): number {
@@ -148,14 +197,49 @@ export function normalizeLevelRequired(value: unknown): number {
   return Math.max(0, Math.floor(n));
 }
 
-/** Every reward role a member at `level` should hold (rewards stack). */
+/**
+ * The reward roles a member at `level` should hold, lowest level first: every role up to the
+ * level (`stack`, the default), or only the highest one reached (`highest`).
+ */
 export function rewardRolesForLevel<T extends { levelRequired: number }>(
   roles: readonly T[],
   level: number,
+  mode: RewardMode = 'stack',
 ): T[] {
-  return roles
+  const reached = roles
     .filter((role) => role.levelRequired <= level)
     .sort((a, b) => a.levelRequired - b.levelRequired);
+  if (mode === 'stack' || reached.length === 0) return reached;
+  const top = reached[reached.length - 1] as T;
+  return reached.filter((role) => role.levelRequired === top.levelRequired);
+}
+
+/**
+ * What to change so a member at `level` holds exactly the rewards of their level: the created
+ * reward roles they should hold and lack (`add`), and the reward roles they hold but should not
+ * (`remove`: above their level, or below the highest in `highest` mode). Roles that are no
+ * reward are never touched.
+ */
+export function rewardRoleChanges<T extends { levelRequired: number; roleId: string | null }>(
+  roles: readonly T[],
+  level: number,
+  mode: RewardMode,
+  held: readonly string[],
+): { add: T[]; remove: T[] } {
+  const has = new Set(held);
+  const wanted = new Set(
+    rewardRolesForLevel(roles, level, mode).flatMap((r) => (r.roleId ? [r.roleId] : [])),
+  );
+  const add: T[] = [];
+  const remove: T[] = [];
+  const seen = new Set<string>();
+  for (const role of roles) {
+    if (!role.roleId || seen.has(role.roleId)) continue;
+    seen.add(role.roleId);
+    if (wanted.has(role.roleId) && !has.has(role.roleId)) add.push(role);
+    else if (!wanted.has(role.roleId) && has.has(role.roleId)) remove.push(role);
+  }
+  return { add, remove };
 }
 
 /** The level a member reached after earning XP, or null when the XP did not cross a level. */
@@ -175,16 +259,68 @@ export function previousUtcDay(now: Date): string {
   return utcDay(new Date(now.getTime() - 86_400_000));
 }
 
+export interface LevelUpMessageValues {
+  userId: string;
+  /** The member's display name (nickname, global name or username). */
+  username: string;
+  level: number;
+  /** The server's name. */
+  server: string;
+  /** Names of the reward roles just given, in level order (empty: none). */
+  rewards: readonly string[];
+}
+
+const PLACEHOLDER = /\{(user|username|level|server|rewards)\}/g;
+
 /**
- * The level-up announcement: the member is mentioned by id and only that mention may ping, so
- * a name such as "@everyone" or a role mention typed into a nickname pings nobody.
+ * The level-up message from the admin's template (blank: the default one): `{user}` is the
+ * member's mention, `{username}` their name, `{level}` the new level, `{server}` the server's
+ * name, `{rewards}` the names of the rewards just given ("none" when there are none). Other
+ * braces stay as written. Whatever the template or a name says (@everyone, a role mention),
+ * only the member may be pinged. Cut to Discord's 2,000 characters, with an ellipsis.
+ */
+export function renderLevelUpMessage(
+  template: string,
+  values: LevelUpMessageValues,
+): { content: string; allowed_mentions: { parse: never[]; users: string[] } } {
+  const source = template.trim() === '' ? DEFAULT_LEVEL_UP_MESSAGE : template;
+  const filled = source.replace(PLACEHOLDER, (_, name: string) => {
+    switch (name) {
+      case 'user':
+        return `<@${values.userId}>`;
+      case 'username':
+        return values.username;
+      case 'level':
+        return String(values.level);
+      case 'server':
+        return values.server;
+      default:
+        return values.rewards.length > 0 ? values.rewards.join(', ') : 'none';
+    }
+  });
+  let content = filled;
+  if (filled.length > LEVEL_UP_MESSAGE_MAX) {
+    let end = LEVEL_UP_MESSAGE_MAX - 1;
+    // Never cut a character in two (a high surrogate left without its pair).
+    if (/[\uD800-\uDBFF]/.test(filled.charAt(end - 1))) end -= 1;
+    content = `${filled.slice(0, end)}…`;
+  }
+  return { content, allowed_mentions: { parse: [], users: [values.userId] } };
+}
+
+/**
+ * The default level-up announcement (the default template with no rewards named): the member
+ * is mentioned by id and only that mention may ping.
  */
 export function levelUpAnnouncement(
   userId: string,
   level: number,
 ): { content: string; allowed_mentions: { parse: never[]; users: string[] } } {
-  return {
-    content: `🎉 <@${userId}> reached **level ${level}**!`,
-    allowed_mentions: { parse: [], users: [userId] },
-  };
+  return renderLevelUpMessage(DEFAULT_LEVEL_UP_MESSAGE, {
+    userId,
+    username: '',
+    level,
+    server: '',
+    rewards: [],
+  });
 }

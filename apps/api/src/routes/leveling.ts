@@ -26,6 +26,7 @@ import {
   saveLevelingSettings,
   updateLevelingRole,
 } from '@spacecadet/db/queries/leveling';
+import { countRewardHolders } from '@spacecadet/db/queries/xp-tools';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../errors.ts';
 import { DiscordError } from '../services/discord.ts';
@@ -71,16 +72,23 @@ function toSettings(stored: StoredLevelingSettings): LevelingSettings {
     daily_overview_channel: stored.dailyOverviewChannel,
     xp_per_message: stored.xpPerMessage,
     message_cooldown_sec: stored.messageCooldownSec,
+    no_xp_channels: stored.noXpChannels,
+    no_xp_roles: stored.noXpRoles,
+    level_up_message: stored.levelUpMessage,
+    level_up_destination: stored.levelUpDestination,
+    reward_mode: stored.rewardMode,
+    leaderboard_visibility: stored.leaderboardVisibility,
   };
 }
 
-function toRole(row: StoredLevelingRole): LevelingRole {
+function toRole(row: StoredLevelingRole, holders: ReadonlyMap<number, number>): LevelingRole {
   return {
     id: row.id,
     role_name: row.roleName,
     level_required: row.levelRequired,
     is_image_role: row.isImageRole,
     role_id: row.roleId,
+    holders: holders.get(row.id) ?? 0,
   };
 }
 
@@ -116,14 +124,28 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     }
   }
 
+  /** Members each reward role of the guild is given to, under the guild's reward mode. */
+  async function rewardHolders(guildId: string): Promise<Map<number, number>> {
+    const [settings, roles] = await Promise.all([
+      loadLevelingSettings(db, guildId),
+      loadLevelingRoles(db, guildId),
+    ]);
+    return countRewardHolders(db, guildId, roles, settings.rewardMode);
+  }
+
   defineRoute(app, routes.getLeveling, async ({ params }) => {
     await deleteBoostsExpiredBefore(db, params.guildId, expiredBoostCutoff());
-    const [leveling, roles, boosts] = await Promise.all([
-      loadLevelingSettings(db, params.guildId).then(toSettings),
+    const [settings, roles, boosts] = await Promise.all([
+      loadLevelingSettings(db, params.guildId),
       loadLevelingRoles(db, params.guildId),
       loadLevelingBoosts(db, params.guildId),
     ]);
-    return { leveling, roles: roles.map(toRole), boosts: boosts.map(toBoost) };
+    const holders = await countRewardHolders(db, params.guildId, roles, settings.rewardMode);
+    return {
+      leveling: toSettings(settings),
+      roles: roles.map((role) => toRole(role, holders)),
+      boosts: boosts.map(toBoost),
+    };
   });
 
   defineRoute(app, routes.putLeveling, async ({ params, body }) => {
@@ -189,7 +211,7 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     if (added.outcome === 'full') throw new ApiError('conflict', LEVEL_ROLE_CAP_MESSAGE);
     if (added.outcome === 'levelTaken') throw levelTaken(added.holder);
     await enableLeveling(db, guildId);
-    return toRole(added.role);
+    return toRole(added.role, await rewardHolders(guildId));
   });
 
   defineRoute(app, routes.updateLevelingRole, async ({ params, body, requester, request }) => {
@@ -218,7 +240,7 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
         requester,
         'the next Sync Roles applies it',
       );
-    return toRole(after);
+    return toRole(after, await rewardHolders(guildId));
   });
 
   // A created role's Discord role goes first; if Discord refuses, the reward row is kept and the

@@ -29,6 +29,7 @@ export const JOB_NAMES = [
   'leveling.resend-overview',
   'leveling.daily-overview',
   'leveling.prune-leavers',
+  'leveling.apply-rewards',
   'reaction-roles.post-panel',
   'role-menus.post',
   'role-menus.repair',

@@ -1,10 +1,12 @@
 /** Leveling: settings, reward roles, boosts and their jobs. */
+import { z } from 'zod';
 import { GuildParams } from '../common.ts';
 import { accepted, noContent, ok, route } from '../routes/define.ts';
 import {
   Boost,
   BoostParams,
   CreateBoostBody,
+  CreateChannelBoostBody,
   CreateLevelingRoleBody,
   CreateRoleBoostBody,
   Leaderboard,
@@ -13,8 +15,14 @@ import {
   LevelingRoleParams,
   LevelingSettings,
   LevelingState,
+  MemberXp,
+  MemberXpParams,
+  PublicLeaderboard,
   PutLevelingBody,
+  SetMemberXpBody,
   UpdateLevelingRoleBody,
+  XpImportQuery,
+  XpImportResult,
 } from './schemas.ts';
 
 export const levelingRoutes = {
@@ -142,6 +150,18 @@ export const levelingRoutes = {
     errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: { 201: Boost },
   }),
+  createChannelBoost: route({
+    method: 'POST',
+    path: '/api/guilds/:guildId/leveling/channel-boosts',
+    auth: 'guild',
+    tag: 'leveling',
+    summary: 'Add an XP multiplier for messages in a channel',
+    params: GuildParams,
+    body: CreateChannelBoostBody,
+    guildRefs: { channel_id: 'channel' },
+    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
+    responses: { 201: Boost },
+  }),
   deleteBoost: route({
     method: 'DELETE',
     path: '/api/guilds/:guildId/leveling/boosts/:boostId',
@@ -162,6 +182,61 @@ export const levelingRoutes = {
     query: LeaderboardQuery,
     errors: [400, 401, 403, 429, 502, 503],
     responses: ok(Leaderboard),
+  }),
+  setMemberXp: route({
+    method: 'PUT',
+    path: '/api/guilds/:guildId/leveling/members/:userId',
+    auth: 'guild',
+    tag: 'leveling',
+    summary: "Set a member's XP; their level and reward roles follow",
+    params: MemberXpParams,
+    body: SetMemberXpBody,
+    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
+    responses: ok(MemberXp),
+  }),
+  resetMemberXp: route({
+    method: 'DELETE',
+    path: '/api/guilds/:guildId/leveling/members/:userId',
+    auth: 'guild',
+    tag: 'leveling',
+    summary: "Reset one member's XP to 0; their reward roles are removed",
+    params: MemberXpParams,
+    errors: [400, 401, 403, 404, 413, 415, 429, 502, 503],
+    responses: noContent,
+  }),
+  importXp: route({
+    method: 'POST',
+    path: '/api/guilds/:guildId/leveling/import',
+    auth: 'guild',
+    tag: 'leveling',
+    summary:
+      'Import XP from text/csv (header with user_id and xp) or MEE6 leaderboard JSON ({ players: [{ id, xp }] }), up to 100,000 rows',
+    params: GuildParams,
+    query: XpImportQuery,
+    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
+    responses: ok(XpImportResult),
+  }),
+  exportXp: route({
+    method: 'GET',
+    path: '/api/guilds/:guildId/leveling/export',
+    auth: 'guild',
+    tag: 'leveling',
+    summary: 'Every ranked member as text/csv: user_id,username,xp,level,rank',
+    params: GuildParams,
+    errors: [400, 401, 403, 429, 502, 503],
+    responses: ok(z.string().meta({ description: 'text/csv' })),
+  }),
+  getPublicLeaderboard: route({
+    method: 'GET',
+    path: '/api/public/leaderboard/:guildId',
+    auth: 'public',
+    tag: 'leveling',
+    summary:
+      "A server's public leaderboard page, as its admins allow: anyone, signed-in members of the server, or nobody (404)",
+    params: GuildParams,
+    query: LeaderboardQuery,
+    errors: [400, 401, 403, 404, 429, 502, 503],
+    responses: ok(PublicLeaderboard),
   }),
   pruneLeavers: route({
     method: 'POST',

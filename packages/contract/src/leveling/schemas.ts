@@ -18,6 +18,34 @@ import {
 export const XP_PER_MESSAGE_MAX = 1000;
 export const MESSAGE_COOLDOWN_MAX_SEC = 600;
 
+/** Where a level-up message goes: nowhere, the channel of the message, the member's DMs, the announcement channel. */
+export const LEVEL_UP_DESTINATIONS = ['off', 'current', 'dm', 'channel'] as const;
+export const LevelUpDestination = z.enum(LEVEL_UP_DESTINATIONS, {
+  error: 'level_up_destination must be one of off, current, dm or channel',
+});
+export type LevelUpDestination = z.infer<typeof LevelUpDestination>;
+
+/** stack: a member keeps every reward up to their level; highest: only the highest one reached. */
+export const REWARD_MODES = ['stack', 'highest'] as const;
+export const RewardMode = z.enum(REWARD_MODES, { error: 'reward_mode must be stack or highest' });
+export type RewardMode = z.infer<typeof RewardMode>;
+
+/** Who may open the public leaderboard page `/leaderboard/{guildId}`. */
+export const LEADERBOARD_VISIBILITIES = ['off', 'members', 'anyone'] as const;
+export const LeaderboardVisibility = z.enum(LEADERBOARD_VISIBILITIES, {
+  error: 'leaderboard_visibility must be off, members or anyone',
+});
+export type LeaderboardVisibility = z.infer<typeof LeaderboardVisibility>;
+
+/** The longest level-up message template (Discord's message length). */
+export const LEVEL_UP_MESSAGE_MAX = 2000;
+/** The placeholders a level-up message may hold (core `renderLevelUpMessage` fills them). */
+export const LEVEL_UP_PLACEHOLDERS = ['{user}', '{username}', '{level}', '{server}', '{rewards}'] as const;
+/** What a guild that never wrote its own says; renders as the announcement always did. */
+export const DEFAULT_LEVEL_UP_MESSAGE = '🎉 {user} reached **level {level}**!';
+/** The most no-XP channels and no-XP roles a guild lists (each). */
+export const NO_XP_MAX = 50;
+
 export const LevelingSettings = z
   .object({
     enabled: z.boolean(),
@@ -26,6 +54,12 @@ export const LevelingSettings = z
     daily_overview_channel: z.string().nullable(),
     xp_per_message: z.number().int().min(0).max(XP_PER_MESSAGE_MAX),
     message_cooldown_sec: z.number().int().min(0).max(MESSAGE_COOLDOWN_MAX_SEC),
+    no_xp_channels: z.array(Snowflake),
+    no_xp_roles: z.array(Snowflake),
+    level_up_message: z.string().max(LEVEL_UP_MESSAGE_MAX),
+    level_up_destination: LevelUpDestination,
+    reward_mode: RewardMode,
+    leaderboard_visibility: LeaderboardVisibility,
   })
   .meta({ id: 'LevelingSettings' });
 export type LevelingSettings = z.infer<typeof LevelingSettings>;
@@ -37,6 +71,8 @@ export const LevelingRole = z
     level_required: z.number().int().min(0),
     is_image_role: z.boolean(),
     role_id: z.string().nullable(),
+    /** Ranked members whose level gives them this reward under the reward mode (what deleting it takes away). */
+    holders: z.number().int().min(0),
   })
   .meta({ id: 'LevelingRole' });
 export type LevelingRole = z.infer<typeof LevelingRole>;
@@ -106,6 +142,27 @@ export const PutLevelingBody = z
       .number()
       .optional()
       .meta({ description: `Rounded and stored clamped to 0..${MESSAGE_COOLDOWN_MAX_SEC}` }),
+    no_xp_channels: z
+      .array(ChannelId)
+      .max(NO_XP_MAX, `At most ${NO_XP_MAX} no-XP channels`)
+      .optional()
+      .meta({ description: 'Messages there earn no XP and start no cooldown' }),
+    no_xp_roles: z
+      .array(snowflake('no_xp_roles must hold role ids'))
+      .max(NO_XP_MAX, `At most ${NO_XP_MAX} no-XP roles`)
+      .optional()
+      .meta({ description: 'Members holding one earn no XP' }),
+    level_up_message: Text.max(
+      LEVEL_UP_MESSAGE_MAX,
+      `The level-up message is at most ${LEVEL_UP_MESSAGE_MAX} characters`,
+    )
+      .optional()
+      .meta({ description: `Placeholders: ${LEVEL_UP_PLACEHOLDERS.join(', ')}. Blank: the default message` }),
+    level_up_destination: LevelUpDestination.optional().meta({
+      description: '`channel` needs an announcement channel (400 without one)',
+    }),
+    reward_mode: RewardMode.optional(),
+    leaderboard_visibility: LeaderboardVisibility.optional(),
   })
   .strict()
   .meta({ id: 'PutLevelingBody' });
@@ -161,6 +218,17 @@ export const CreateBoostBody = z
     expires_at: ExpiresAt.default(null),
   })
   .meta({ id: 'CreateBoostBody' });
+export const CreateChannelBoostBody = z
+  .object({
+    channel_id: ChannelId,
+    multiplier: z
+      .number({ error: 'multiplier must be a number' })
+      .min(0, 'multiplier must be at least 0')
+      .max(100, 'multiplier must be at most 100')
+      .default(2),
+    expires_at: ExpiresAt.default(null),
+  })
+  .meta({ id: 'CreateChannelBoostBody' });
 export const CreateRoleBoostBody = z
   .object({
     role_id: snowflake('A role boost needs a role id'),
@@ -175,3 +243,78 @@ export const LeaderboardQuery = z.object({
   limit: queryInt('limit', 1, LEADERBOARD_LIMIT_MAX, LEADERBOARD_LIMIT_DEFAULT),
   offset: queryInt('offset', 0, INT4_MAX, 0),
 });
+
+/** One member's stored XP, level and rank after an admin set it. */
+export const MemberXp = z
+  .object({
+    user_id: Snowflake,
+    xp: z.number().int().min(0),
+    level: z.number().int().min(0),
+  })
+  .meta({ id: 'MemberXp' });
+export type MemberXp = z.infer<typeof MemberXp>;
+
+/** XP can be set up to this (far past any level a server reaches; fits a JS integer). */
+export const MEMBER_XP_MAX = 1_000_000_000_000;
+export const MemberXpParams = GuildParams.extend({ userId: Snowflake });
+export const SetMemberXpBody = z
+  .object({
+    xp: z
+      .number({ error: 'xp must be a whole number of at least 0' })
+      .int('xp must be a whole number of at least 0')
+      .min(0, 'xp must be a whole number of at least 0')
+      .max(MEMBER_XP_MAX, `xp must be at most ${MEMBER_XP_MAX.toLocaleString('en-US')}`),
+  })
+  .strict()
+  .meta({ id: 'SetMemberXpBody' });
+export type SetMemberXpBody = z.infer<typeof SetMemberXpBody>;
+
+/** The most rows one import takes. */
+export const XP_IMPORT_MAX_ROWS = 100_000;
+/** How many skipped rows an import answer lists (it counts them all). */
+export const XP_IMPORT_SKIPPED_LISTED = 100;
+export const XP_IMPORT_MODES = ['replace', 'add'] as const;
+export const XpImportQuery = z.object({
+  mode: z
+    .enum(XP_IMPORT_MODES, { error: 'mode must be replace or add' })
+    .default('replace')
+    .meta({ description: "replace: a listed member's XP becomes the file's; add: it is added to theirs" }),
+});
+export const XpImportSkipped = z
+  .object({
+    /** 1-based line of the CSV (the header is line 1) or index+1 of the JSON player. */
+    row: z.number().int().min(1),
+    /** Why: "user_id is not a Discord id", "xp is not a whole number of at least 0"... */
+    reason: z.string(),
+  })
+  .meta({ id: 'XpImportSkipped' });
+export const XpImportResult = z
+  .object({
+    imported: z.number().int().min(0),
+    skipped: z.number().int().min(0),
+    /** The first skipped rows (at most XP_IMPORT_SKIPPED_LISTED), in file order. */
+    skipped_rows: z.array(XpImportSkipped),
+    /** Sync Roles, queued to bring levels' rewards in line. */
+    job_id: z.string().nullable(),
+  })
+  .meta({ id: 'XpImportResult' });
+export type XpImportResult = z.infer<typeof XpImportResult>;
+/** MEE6's public leaderboard page shape (`players`), the JSON an import takes. */
+export const Mee6Leaderboard = z.object({
+  players: z
+    .array(z.unknown())
+    .max(XP_IMPORT_MAX_ROWS, `At most ${XP_IMPORT_MAX_ROWS.toLocaleString('en-US')} rows per import`),
+});
+/** Columns of `GET …/leveling/export`, in order. */
+export const XP_EXPORT_COLUMNS = ['user_id', 'username', 'xp', 'level', 'rank'] as const;
+
+/** The public leaderboard page: the server's name and icon and a page of its ranked members. */
+export const PublicLeaderboard = z
+  .object({
+    guild: z.object({ id: Snowflake, name: z.string(), icon: z.string().nullable() }),
+    visibility: LeaderboardVisibility,
+    members: z.array(LeaderboardMember),
+    total: z.number().int().min(0),
+  })
+  .meta({ id: 'PublicLeaderboard' });
+export type PublicLeaderboard = z.infer<typeof PublicLeaderboard>;

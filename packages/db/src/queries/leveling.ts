@@ -1,4 +1,10 @@
 import {
+  DEFAULT_LEVEL_UP_MESSAGE,
+  type LeaderboardVisibility,
+  type LevelUpDestination,
+  type RewardMode,
+} from '@spacecadet/contract';
+import {
   MAX_LEVEL_ROLES,
   MESSAGE_COOLDOWN_DEFAULT_SEC,
   XP_MULTIPLIER_DEFAULT,
@@ -27,6 +33,12 @@ export interface StoredLevelingSettings {
   dailyOverviewChannel: string | null;
   xpPerMessage: number;
   messageCooldownSec: number;
+  noXpChannels: string[];
+  noXpRoles: string[];
+  levelUpMessage: string;
+  levelUpDestination: LevelUpDestination;
+  rewardMode: RewardMode;
+  leaderboardVisibility: LeaderboardVisibility;
 }
 
 /** What a guild that never saved its leveling settings has (core's defaults, leveling off). */
@@ -37,10 +49,16 @@ export const DEFAULT_LEVELING_SETTINGS: Readonly<StoredLevelingSettings> = Objec
   dailyOverviewChannel: null,
   xpPerMessage: XP_PER_MESSAGE_DEFAULT,
   messageCooldownSec: MESSAGE_COOLDOWN_DEFAULT_SEC,
+  noXpChannels: [],
+  noXpRoles: [],
+  levelUpMessage: DEFAULT_LEVEL_UP_MESSAGE,
+  levelUpDestination: 'channel',
+  rewardMode: 'stack',
+  leaderboardVisibility: 'off',
 });
 
 export function storedLevelingSettings(row: LevelingSettingsRow | undefined): StoredLevelingSettings {
-  if (!row) return { ...DEFAULT_LEVELING_SETTINGS };
+  if (!row) return { ...DEFAULT_LEVELING_SETTINGS, noXpChannels: [], noXpRoles: [] };
   return {
     enabled: row.enabled,
     xpMultiplier: row.xpMultiplier,
@@ -48,6 +66,12 @@ export function storedLevelingSettings(row: LevelingSettingsRow | undefined): St
     dailyOverviewChannel: row.dailyOverviewChannel,
     xpPerMessage: row.xpPerMessage,
     messageCooldownSec: row.messageCooldownSec,
+    noXpChannels: row.noXpChannels,
+    noXpRoles: row.noXpRoles,
+    levelUpMessage: row.levelUpMessage,
+    levelUpDestination: row.levelUpDestination,
+    rewardMode: row.rewardMode,
+    leaderboardVisibility: row.leaderboardVisibility,
   };
 }
 
@@ -87,6 +111,14 @@ export async function enableLeveling(db: Db, guildId: string): Promise<void> {
     .onConflictDoUpdate({ target: levelingSettings.guildId, set: { enabled: true, updatedAt: new Date() } });
 }
 
+/**
+ * The members a guild ranks: those with XP who did not leave. A member an admin reset to 0 XP
+ * keeps a row (its reward roles are still to be removed) but is not ranked.
+ */
+export function rankedIn(guildId: string) {
+  return and(eq(memberXp.guildId, guildId), isNull(memberXp.leftAt), gt(memberXp.xp, 0));
+}
+
 export interface LeaderboardEntry {
   userId: string;
   username: string | null;
@@ -105,7 +137,7 @@ export async function loadLeaderboard(
   guildId: string,
   page: { limit: number; offset: number },
 ): Promise<{ members: LeaderboardEntry[]; total: number }> {
-  const ranked = and(eq(memberXp.guildId, guildId), isNull(memberXp.leftAt));
+  const ranked = rankedIn(guildId);
   const [rows, [counted]] = await Promise.all([
     db
       .select({
@@ -127,7 +159,7 @@ export async function loadLeaderboard(
   };
 }
 
-/** One member's XP and rank in the guild, or null when they have none (or left). */
+/** One member's XP and rank in the guild, or null when they have none (or left, or were reset to 0). */
 export async function loadMemberRank(
   db: Db,
   guildId: string,
@@ -144,14 +176,13 @@ export async function loadMemberRank(
     .from(memberXp)
     .where(and(eq(memberXp.guildId, guildId), eq(memberXp.userId, userId)))
     .limit(1);
-  if (!row || row.leftAt !== null) return null;
+  if (!row || row.leftAt !== null || row.xp <= 0) return null;
   const [ahead] = await db
     .select({ n: count() })
     .from(memberXp)
     .where(
       and(
-        eq(memberXp.guildId, guildId),
-        isNull(memberXp.leftAt),
+        rankedIn(guildId),
         or(gt(memberXp.xp, row.xp), and(eq(memberXp.xp, row.xp), lt(memberXp.userId, row.userId))),
       ),
     );

@@ -1,4 +1,11 @@
 import {
+  DEFAULT_LEVEL_UP_MESSAGE,
+  type LeaderboardVisibility,
+  type LevelUpDestination,
+  type RewardMode,
+} from '@spacecadet/contract';
+import { sql } from 'drizzle-orm';
+import {
   bigint,
   boolean,
   date,
@@ -21,6 +28,21 @@ export const levelingSettings = pgTable('leveling_settings', {
   dailyOverviewChannel: text('daily_overview_channel'),
   xpPerMessage: integer('xp_per_message').notNull().default(10),
   messageCooldownSec: integer('message_cooldown_sec').notNull().default(30),
+  /** Channels whose messages earn no XP (and start no cooldown). */
+  noXpChannels: text('no_xp_channels').array().notNull().default(sql`'{}'::text[]`),
+  /** Roles whose holders earn no XP. */
+  noXpRoles: text('no_xp_roles').array().notNull().default(sql`'{}'::text[]`),
+  /** The admin's level-up message with placeholders (core `renderLevelUpMessage`). */
+  levelUpMessage: text('level_up_message').notNull().default(DEFAULT_LEVEL_UP_MESSAGE),
+  /** Where level-up messages go: off, current (the channel of the message), dm, channel. */
+  levelUpDestination: text('level_up_destination').$type<LevelUpDestination>().notNull().default('channel'),
+  /** stack: every reward up to the level; highest: only the highest one reached. */
+  rewardMode: text('reward_mode').$type<RewardMode>().notNull().default('stack'),
+  /** Who may open the public leaderboard page: off, members (signed in), anyone. */
+  leaderboardVisibility: text('leaderboard_visibility')
+    .$type<LeaderboardVisibility>()
+    .notNull()
+    .default('off'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -70,6 +92,12 @@ export const memberXp = pgTable(
     username: text('username'),
     avatar: text('avatar'),
     leftAt: timestamp('left_at', { withTimezone: true }),
+    /**
+     * Set when an admin tool (set, reset, import) changed the XP: the member's reward roles must
+     * be brought in line with the new level (job `leveling.apply-rewards`), which clears it when
+     * it still holds the value it read.
+     */
+    rewardsDueAt: timestamp('rewards_due_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.guildId, t.userId], name: 'member_xp_pk' }),
@@ -86,7 +114,7 @@ export const memberDailyXp = pgTable(
     userId: text('user_id').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
     xp: bigint('xp', { mode: 'number' }).notNull().default(0),
-    /** Messages that earned XP that day. */
+    /** The member's chat messages that day, whether or not they earned XP (cooldown, no-XP). */
     messages: integer('messages').notNull().default(0),
     /** Levels gained that day. */
     levelUps: integer('level_ups').notNull().default(0),
@@ -120,6 +148,8 @@ export const pendingLevelUps = pgTable(
     guildId: text('guild_id').notNull(),
     userId: text('user_id').notNull(),
     level: integer('level').notNull(),
+    /** The channel of the message that crossed the level (destination `current`). */
+    channelId: text('channel_id'),
     claimedUntil: timestamp('claimed_until', { withTimezone: true }).notNull().defaultNow(),
     announcing: boolean('announcing').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,4 +1,5 @@
 import type { WorkerFeature } from '../feature.ts';
+import { applyDueRewards } from './apply-rewards.ts';
 import { leaderboardCommand, rankCommand } from './commands.ts';
 import { leaverEvents } from './members.ts';
 import { postScheduledOverview, resendOverview } from './overview.ts';
@@ -21,6 +22,7 @@ export const levelingFeature = {
     'leveling.resend-overview': resendOverview,
     'leveling.daily-overview': postScheduledOverview,
     'leveling.prune-leavers': pruneLeavers,
+    'leveling.apply-rewards': applyDueRewards,
   },
   commands: [rankCommand, leaderboardCommand],
   events: [...leaverEvents, ...xpEvents],

@@ -83,20 +83,21 @@ export async function fetchMemberIfPresent(
 
 /**
  * Gives a member who reached `level` every created reward role up to that level they lack:
- * one `GET` of the member, then one `PUT` per missing role. Returns how many roles were added
- * (0 when the member left). Roles Discord refuses are logged and skipped; Sync Roles reports
- * them to the admin.
+ * one `GET` of the member, then one `PUT` per missing role. Answers the names of the reward
+ * roles added (none when the member left), for the level-up message's `{rewards}`. Roles
+ * Discord refuses are logged and skipped; Sync Roles reports them to the admin.
  */
 export async function grantLevelRewards(
   deps: WorkerDeps,
   guildId: string,
   userId: string,
   level: number,
-): Promise<number> {
-  const wanted = rewardRoleIds(await loadLevelingRoles(deps.db, guildId), guildId, level);
-  if (wanted.length === 0) return 0;
+): Promise<string[]> {
+  const roles = await loadLevelingRoles(deps.db, guildId);
+  const wanted = rewardRoleIds(roles, guildId, level);
+  if (wanted.length === 0) return [];
   const member = await fetchMemberIfPresent(deps.client, guildId, userId);
-  if (!member) return 0;
+  if (!member) return [];
   const outcome = await addMissingRoles(deps.client, guildId, userId, member.roles, wanted);
   if (outcome.refused.length > 0) {
     deps.logger.warn(
@@ -104,5 +105,43 @@ export async function grantLevelRewards(
       'Discord refused level reward roles (bot role below them, or role deleted): run Sync Roles',
     );
   }
-  return outcome.added;
+  const held = new Set(member.roles);
+  const refused = new Set(outcome.refused);
+  const given = new Set(wanted.filter((id) => !held.has(id) && !refused.has(id)));
+  return outcome.memberGone
+    ? []
+    : roles.flatMap((role) => (role.roleId && given.has(role.roleId) ? [role.roleName] : []));
+}
+
+/**
+ * Adds and removes reward roles of one member (core `rewardRoleChanges`); answers how many
+ * changes Discord made. A role Discord refuses, or a member who left, is logged and skipped.
+ */
+export async function applyRewardChanges(
+  deps: WorkerDeps,
+  guildId: string,
+  userId: string,
+  changes: { add: readonly StoredLevelingRole[]; remove: readonly StoredLevelingRole[] },
+): Promise<number> {
+  let made = 0;
+  const guilds = discordApi(deps.client).guilds;
+  for (const [role, add] of [
+    ...changes.add.map((r) => [r, true] as const),
+    ...changes.remove.map((r) => [r, false] as const),
+  ]) {
+    if (!role.roleId) continue;
+    try {
+      if (add) await guilds.addRoleToMember(guildId, userId, role.roleId, { reason: REWARD_REASON });
+      else await guilds.removeRoleFromMember(guildId, userId, role.roleId, { reason: REWARD_REASON });
+      made += 1;
+    } catch (error) {
+      if (isDiscordError(error, DiscordCodes.UnknownMember, DiscordCodes.UnknownUser)) return made;
+      if (!isDiscordError(error, DiscordCodes.UnknownRole, DiscordCodes.MissingPermissions)) throw error;
+      deps.logger.warn(
+        { guildId, userId, roleId: role.roleId },
+        'Discord refused a level reward change: run Sync Roles',
+      );
+    }
+  }
+  return made;
 }

@@ -1,0 +1,104 @@
+import type { RewardMode } from '@spacecadet/contract';
+import { levelForTotalXp, rewardRolesForLevel } from '@spacecadet/core';
+import { and, count, eq, isNotNull, sql } from 'drizzle-orm';
+import type { Db } from '../client.ts';
+import { memberXp } from '../schema/leveling.ts';
+import { rankedIn } from './leveling.ts';
+
+/**
+ * The admins' XP tools (the API's `PUT`/`DELETE …/leveling/members/{userId}`, import, and the
+ * worker's `/xp`): they change stored XP and mark the member's rewards as due, so the job
+ * `leveling.apply-rewards` brings their reward roles in line with the new level (adding, and
+ * removing those above it). XP still buffered in Redis is added on top when it is written.
+ */
+
+/** Millisecond precision, so the stamp read into a JS Date compares equal when cleared. */
+export const DUE_NOW = sql`date_trunc('milliseconds', clock_timestamp())`;
+
+export interface MemberXpChange {
+  userId: string;
+  xp: number;
+  level: number;
+  previousXp: number;
+  previousLevel: number;
+}
+
+/**
+ * Sets a member's XP (`set`) or adds to it (`add`, negative removes; never below 0), and their
+ * level with it; a member without a row gets one. One statement, under the row's lock.
+ */
+export async function changeMemberXp(
+  db: Db,
+  guildId: string,
+  userId: string,
+  change: { set: number } | { add: number },
+): Promise<MemberXpChange> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ xp: memberXp.xp, level: memberXp.level })
+      .from(memberXp)
+      .where(and(eq(memberXp.guildId, guildId), eq(memberXp.userId, userId)))
+      .for('update');
+    const previousXp = before?.xp ?? 0;
+    const xp = Math.max(0, 'set' in change ? change.set : previousXp + change.add);
+    const level = levelForTotalXp(xp);
+    await tx
+      .insert(memberXp)
+      .values({ guildId, userId, xp, level, rewardsDueAt: DUE_NOW })
+      .onConflictDoUpdate({
+        target: [memberXp.guildId, memberXp.userId],
+        set: { xp, level, rewardsDueAt: DUE_NOW },
+      });
+    return { userId, xp, level, previousXp, previousLevel: before?.level ?? 0 };
+  });
+}
+
+/** Members whose rewards an XP tool made due, with their level and the mark to clear. */
+export async function loadRewardsDue(
+  db: Db,
+  guildId: string,
+  limit: number,
+): Promise<{ userId: string; level: number; dueAt: Date }[]> {
+  const rows = await db
+    .select({ userId: memberXp.userId, level: memberXp.level, dueAt: memberXp.rewardsDueAt })
+    .from(memberXp)
+    .where(and(eq(memberXp.guildId, guildId), isNotNull(memberXp.rewardsDueAt)))
+    .orderBy(memberXp.userId)
+    .limit(limit);
+  return rows.flatMap((row) =>
+    row.dueAt ? [{ userId: row.userId, level: row.level, dueAt: row.dueAt }] : [],
+  );
+}
+
+/** Clears a member's due mark if no tool changed their XP since `dueAt` was read. */
+export async function clearRewardsDue(db: Db, guildId: string, userId: string, dueAt: Date): Promise<void> {
+  await db
+    .update(memberXp)
+    .set({ rewardsDueAt: null })
+    .where(and(eq(memberXp.guildId, guildId), eq(memberXp.userId, userId), eq(memberXp.rewardsDueAt, dueAt)));
+}
+
+/**
+ * How many ranked members each reward role is given to by their level under `mode` (what
+ * deleting the reward takes from them), by reward row id. One grouped read of the levels.
+ */
+export async function countRewardHolders(
+  db: Db,
+  guildId: string,
+  roles: readonly { id: number; levelRequired: number }[],
+  mode: RewardMode,
+): Promise<Map<number, number>> {
+  const holders = new Map(roles.map((role) => [role.id, 0]));
+  if (roles.length === 0) return holders;
+  const levels = await db
+    .select({ level: memberXp.level, members: count() })
+    .from(memberXp)
+    .where(rankedIn(guildId))
+    .groupBy(memberXp.level);
+  for (const { level, members } of levels) {
+    for (const role of rewardRolesForLevel(roles, level, mode)) {
+      holders.set(role.id, (holders.get(role.id) ?? 0) + members);
+    }
+  }
+  return holders;
+}
