@@ -64,7 +64,6 @@ describe('PUT leveling: the new settings', () => {
     expect(channel.json().message).toBe(
       `no_xp_channels: ${CHANNELS.orbitHangar} is not a text channel of this server`,
     );
-    expect(channel.json().issues).toEqual([{ path: 'no_xp_channels[1]', message: channel.json().message }]);
     const role = await put({ no_xp_roles: ['300000000000000999'] });
     expect(role.statusCode).toBe(400);
     expect(role.json().message).toBe('no_xp_roles: 300000000000000999 is not a role of this server');

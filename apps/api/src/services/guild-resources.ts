@@ -263,10 +263,7 @@ export class GuildResources {
     if (cachedMiss === null) return;
     // A member is always asked of Discord; channels and roles may be newer than the cache.
     const miss = cachedMiss.kind === 'member' ? cachedMiss : await this.firstForeign(guildId, refs, true);
-    if (miss) {
-      const message = foreignRefMessage(miss);
-      throw new ApiError('invalid_input', message, [{ path: miss.field, message }]);
-    }
+    if (miss) throw new ApiError('invalid_input', foreignRefMessage(miss));
   }
 
   /**
