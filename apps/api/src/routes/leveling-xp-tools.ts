@@ -1,5 +1,5 @@
 import {
-  Mee6Leaderboard,
+  Mee6LeaderboardBody,
   readMee6Players,
   readXpCsv,
   routes,
@@ -61,7 +61,7 @@ function readImport(request: FastifyRequest, body: unknown): XpImportRead {
     if (read.total > XP_IMPORT_MAX_ROWS) throw new ApiError('payload_too_large', TOO_MANY_ROWS_MESSAGE);
     return read;
   }
-  const parsed = Mee6Leaderboard.safeParse(body);
+  const parsed = Mee6LeaderboardBody.safeParse(body);
   if (!parsed.success) {
     const message = parsed.error.issues[0]?.message ?? 'The JSON is not MEE6 leaderboard JSON';
     throw new ApiError('invalid_input', message);

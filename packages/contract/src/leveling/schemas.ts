@@ -351,27 +351,27 @@ export const XpImportResult = z
 export type XpImportResult = z.infer<typeof XpImportResult>;
 const MEE6_SHAPE =
   'The JSON must be MEE6\'s leaderboard shape: { "players": [ { "id", "xp", "username"? } ] }';
-/**
- * MEE6's public leaderboard page shape (`players`), the JSON an import takes. Each player is
- * checked by the import itself (a bad one is skipped and counted, not the whole file refused),
- * and so is the row count (413 above XP_IMPORT_MAX_ROWS).
- */
+/** One player of MEE6's leaderboard JSON as an import reads it (other fields are ignored). */
+export const Mee6Player = z
+  .looseObject({
+    id: Snowflake,
+    xp: z.number().int().min(0).max(MEMBER_XP_MAX),
+    username: z.string().optional(),
+  })
+  .meta({ id: 'Mee6Player', description: 'A player that does not fit is skipped and counted, not refused' });
+/** MEE6's public leaderboard page shape (`players`), the JSON an import takes, as OpenAPI shows it. */
 export const Mee6Leaderboard = z
-  .object(
-    {
-      players: z
-        .array(
-          z.unknown().meta({
-            description:
-              'A player: { "id": a Discord id (string or number), "xp": a whole number, "username"?: text }; other fields are ignored, a bad player is skipped',
-          }),
-          { error: MEE6_SHAPE },
-        )
-        .meta({ description: `At most ${XP_IMPORT_MAX_ROWS.toLocaleString('en-US')} players` }),
-    },
-    { error: MEE6_SHAPE },
-  )
+  .object({ players: z.array(Mee6Player).max(XP_IMPORT_MAX_ROWS) })
   .meta({ id: 'Mee6Leaderboard' });
+/**
+ * What the import checks of the JSON itself: a `players` list. Each player is read by the import
+ * (a bad one is skipped and counted, not the whole file refused), and so is the row count (413
+ * above XP_IMPORT_MAX_ROWS).
+ */
+export const Mee6LeaderboardBody = z.object(
+  { players: z.array(z.unknown(), { error: MEE6_SHAPE }) },
+  { error: MEE6_SHAPE },
+);
 /** The CSV an import takes: a header naming user_id and xp (any order, other columns ignored). */
 export const XpImportCsv = z.string().meta({
   id: 'XpImportCsv',
