@@ -1,4 +1,4 @@
-import type { RewardMode } from '@spacecadet/contract';
+import { MEMBER_XP_MAX, type RewardMode } from '@spacecadet/contract';
 import { levelForTotalXp, rewardRolesForLevel } from '@spacecadet/core';
 import { and, count, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
@@ -21,11 +21,13 @@ export interface MemberXpChange {
   level: number;
   previousXp: number;
   previousLevel: number;
+  /** The rewards-due mark this change set (what clearing it after applying them compares). */
+  dueAt: Date;
 }
 
 /**
- * Sets a member's XP (`set`) or adds to it (`add`, negative removes; never below 0), and their
- * level with it; a member without a row gets one. One statement, under the row's lock.
+ * Sets a member's XP (`set`) or adds to it (`add`, negative removes; never below 0 nor above
+ * MEMBER_XP_MAX), and their level with it; a member without a row gets one. One statement, under the row's lock.
  */
 export async function changeMemberXp(
   db: Db,
@@ -40,16 +42,18 @@ export async function changeMemberXp(
       .where(and(eq(memberXp.guildId, guildId), eq(memberXp.userId, userId)))
       .for('update');
     const previousXp = before?.xp ?? 0;
-    const xp = Math.max(0, 'set' in change ? change.set : previousXp + change.add);
+    const xp = Math.min(MEMBER_XP_MAX, Math.max(0, 'set' in change ? change.set : previousXp + change.add));
     const level = levelForTotalXp(xp);
-    await tx
+    const [row] = await tx
       .insert(memberXp)
       .values({ guildId, userId, xp, level, rewardsDueAt: DUE_NOW })
       .onConflictDoUpdate({
         target: [memberXp.guildId, memberXp.userId],
         set: { xp, level, rewardsDueAt: DUE_NOW },
-      });
-    return { userId, xp, level, previousXp, previousLevel: before?.level ?? 0 };
+      })
+      .returning({ dueAt: memberXp.rewardsDueAt });
+    const dueAt = row?.dueAt ?? new Date();
+    return { userId, xp, level, previousXp, previousLevel: before?.level ?? 0, dueAt };
   });
 }
 

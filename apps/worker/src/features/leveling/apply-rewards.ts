@@ -93,8 +93,8 @@ export async function applyDueRewards(context: JobContext): Promise<JobResult> {
         members.add(member.userId);
         if (outcome.memberGone) leftMembers.add(member.userId);
         added += outcome.added.length;
-        removed += outcome.removed;
-        if (outcome.added.length + outcome.removed > 0) changedMembers.add(member.userId);
+        removed += outcome.removed.length;
+        if (outcome.added.length + outcome.removed.length > 0) changedMembers.add(member.userId);
         for (const roleId of outcome.refused) refused.add(roleId);
       }
       found += due.length;

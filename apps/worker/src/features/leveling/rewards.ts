@@ -103,8 +103,8 @@ export function memberRewardChanges(
 export interface RewardOutcome {
   /** Reward roles Discord added, in level order. */
   added: StoredLevelingRole[];
-  /** How many reward roles Discord removed. */
-  removed: number;
+  /** Reward roles Discord removed. */
+  removed: StoredLevelingRole[];
   /**
    * Role ids Discord refused to add or remove (bot role below them, or role deleted), and those
    * left alone because the bot's role is below them (the plan's `blocked`).
@@ -114,7 +114,12 @@ export interface RewardOutcome {
   memberGone: boolean;
 }
 
-const noOutcome = (memberGone: boolean): RewardOutcome => ({ added: [], removed: 0, refused: [], memberGone });
+const noOutcome = (memberGone: boolean): RewardOutcome => ({
+  added: [],
+  removed: [],
+  refused: [],
+  memberGone,
+});
 
 /**
  * Adds and removes reward roles of one member, one `PUT` or `DELETE` each. A role Discord
@@ -141,7 +146,7 @@ export async function applyRewardChanges(
         outcome.added.push(role);
       } else {
         await guilds.removeRoleFromMember(guildId, userId, role.roleId, { reason: REWARD_REASON });
-        outcome.removed += 1;
+        outcome.removed.push(role);
       }
     } catch (error) {
       if (isDiscordError(error, DiscordCodes.UnknownMember, DiscordCodes.UnknownUser)) {

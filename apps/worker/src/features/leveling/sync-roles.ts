@@ -1,5 +1,4 @@
 import type { JobResult } from '@spacecadet/contract';
-import { loadLevelsOf } from '@spacecadet/db/queries/xp-tools';
 import {
   loadLevelingRoles,
   loadLevelingSettings,
@@ -7,6 +6,7 @@ import {
   type StoredLevelingRole,
   setLevelingRoleId,
 } from '@spacecadet/db/queries/leveling';
+import { loadLevelsOf } from '@spacecadet/db/queries/xp-tools';
 import { type APIRole, PermissionFlagsBits } from 'discord.js';
 import { DiscordCodes, discordApi, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
@@ -267,8 +267,8 @@ async function bringRewardsInLine(
     const outcome = await applyRewardChanges(client, guildId, userId, changes);
     for (const roleId of outcome.refused) result.refused.add(roleId);
     result.added += outcome.added.length;
-    result.removed += outcome.removed;
-    if (outcome.added.length + outcome.removed > 0) result.members += 1;
+    result.removed += outcome.removed.length;
+    if (outcome.added.length + outcome.removed.length > 0) result.members += 1;
   };
 
   const expected = client.guilds.cache.get(guildId)?.memberCount ?? 0;
