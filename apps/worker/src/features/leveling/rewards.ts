@@ -10,7 +10,6 @@ import type { APIGuildMember, Client } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import { DiscordCodes, discordApi, fetchMember, isDiscordError } from '../../discord-rest.ts';
 import { guildRolesViewByRest, roleAboveBotWarning } from '../../roles/guild-roles.ts';
-import { levelingSetups } from './setup.ts';
 
 /** Names this feature's job lock and its marks of role creates in flight. */
 export const LEVELING_FEATURE = 'leveling';
@@ -218,9 +217,9 @@ export async function grantLevelRewards(
   userId: string,
   level: number,
 ): Promise<string[]> {
-  const [roles, { settings }, stored] = await Promise.all([
+  const [roles, settings, stored] = await Promise.all([
     loadLevelingRoles(deps.db, guildId),
-    levelingSetups.get(deps, guildId),
+    loadLevelingSettings(deps.db, guildId),
     loadMemberLevel(deps.db, guildId, userId),
   ]);
   const plan = rewardPlan(roles, guildId, settings.rewardMode);

@@ -79,7 +79,7 @@ export async function syncLevelingRoles(context: JobContext): Promise<JobResult>
   await context.progress(40);
 
   const warnings = [...edited.warnings];
-  let granted = { added: 0, removed: 0, members: 0, refused: new Set<string>() };
+  let granted = { added: 0, removed: 0, given: 0, taken: 0, refused: new Set<string>() };
   if (!view.botCanManageRoles) {
     warnings.unshift(MANAGE_ROLES_WARNING);
   } else {
@@ -100,8 +100,10 @@ export async function syncLevelingRoles(context: JobContext): Promise<JobResult>
     `${plural(created, 'role')} created, ${present} already present`,
     edited.renamed > 0 ? `${edited.renamed} renamed` : '',
     edited.permissionsSet > 0 ? `${plural(edited.permissionsSet, 'permission fix')}` : '',
-    `${plural(granted.added, 'reward')} given to ${plural(granted.members, 'member')}`,
-    granted.removed > 0 ? `${plural(granted.removed, 'reward')} removed` : '',
+    `${plural(granted.added, 'reward')} given to ${plural(granted.given, 'member')}`,
+    granted.removed > 0
+      ? `${plural(granted.removed, 'reward')} removed from ${plural(granted.taken, 'member')}`
+      : '',
   ]
     .filter(Boolean)
     .join(', ');
@@ -255,10 +257,11 @@ async function bringRewardsInLine(
   plan: RewardPlan,
   warnings: string[],
   onProgress: (fraction: number) => Promise<void>,
-): Promise<{ added: number; removed: number; members: number; refused: Set<string> }> {
+): Promise<{ added: number; removed: number; given: number; taken: number; refused: Set<string> }> {
   const { client, db } = context.deps;
   const guildId = context.payload.guild_id;
-  const result = { added: 0, removed: 0, members: 0, refused: new Set<string>() };
+  // given / taken: how many members got rewards, and lost some.
+  const result = { added: 0, removed: 0, given: 0, taken: 0, refused: new Set<string>() };
   if (plan.roles.length === 0) return result;
 
   const apply = async (userId: string, held: readonly string[], level: number) => {
@@ -268,7 +271,8 @@ async function bringRewardsInLine(
     for (const roleId of outcome.refused) result.refused.add(roleId);
     result.added += outcome.added.length;
     result.removed += outcome.removed.length;
-    if (outcome.added.length + outcome.removed.length > 0) result.members += 1;
+    if (outcome.added.length > 0) result.given += 1;
+    if (outcome.removed.length > 0) result.taken += 1;
   };
 
   const expected = client.guilds.cache.get(guildId)?.memberCount ?? 0;
