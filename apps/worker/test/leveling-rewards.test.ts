@@ -2,6 +2,7 @@ import { levelForTotalXp, totalXpForLevel } from '@spacecadet/core';
 import { LEVELING_SETUP_CHANNEL, loadLeaderboard } from '@spacecadet/db/queries/leveling';
 import { changeMemberXp } from '@spacecadet/db/queries/xp-tools';
 import { levelingRoles, levelingSettings, memberXp } from '@spacecadet/db/schema';
+import { defaultFixture, type SandboxFixture } from '@spacecadet/discord-sandbox';
 import { PermissionFlagsBits } from 'discord.js';
 import { and, eq } from 'drizzle-orm';
 import { pino } from 'pino';
@@ -30,6 +31,22 @@ import {
 const { ada, mo, nia, rex } = SANDBOX_IDS.users;
 /** Has XP in the guild but was never in it (an imported leaver). */
 const GHOST = '200000000000000099';
+
+/** More members than apply-rewards asks about one by one: it walks the member list instead. */
+const CROWD = Array.from({ length: 520 }, (_, i) => `21000000000000${String(i).padStart(4, '0')}`);
+
+/** The seeded world with CROWD as extra members of the station. */
+function crowdedFixture(): SandboxFixture {
+  const fixture = defaultFixture();
+  const station = fixture.guilds.find((guild) => guild.id === STATION);
+  const model = fixture.users.find((user) => user.id === nia);
+  if (!station || !model) throw new Error('no station guild or no nia');
+  for (const id of CROWD) {
+    fixture.users.push({ ...model, id, username: `crew${id.slice(-4)}`, global_name: null, avatar: null });
+    station.members.push({ user_id: id, roles: [], nick: null, joined_at: new Date(0).toISOString() });
+  }
+  return fixture;
+}
 
 interface Summary {
   ok: boolean;
@@ -126,7 +143,7 @@ describe('reward modes, apply-rewards and /xp', () => {
   };
 
   beforeAll(async () => {
-    harness = await startHarness();
+    harness = await startHarness(crowdedFixture());
     worker = await startWorker(harness.config());
     jobs = jobQueue(harness);
   });
@@ -266,6 +283,36 @@ describe('reward modes, apply-rewards and /xp', () => {
       const again = await run('leveling.apply-rewards');
       expect(again.summary).toBe('No rewards were due: every member already has the rewards of their level.');
       expect(await writesSince(quiet)).toEqual([]);
+    });
+
+    it('an import of many marks walks the member list instead of asking about each member', async () => {
+      const { bronze, silver, gold, all } = await createRewards();
+      const dueAt = new Date();
+      await db()
+        .insert(memberXp)
+        .values(CROWD.map((userId) => ({ guildId: STATION, userId, xp: 0, level: 0, rewardsDueAt: dueAt })));
+      await giveXp(ada, 10, { rewardsDueAt: dueAt });
+      await giveXp(GHOST, 3, { rewardsDueAt: dueAt });
+
+      const since = await lastSeq();
+      const outcome = await run('leveling.apply-rewards');
+      expect(outcome.summary).toBe(
+        `Rewards checked for ${CROWD.length + 1} members: 3 roles given, 0 removed (1 member changed). 1 member no longer in the server marked as left.`,
+      );
+      expect(rewardsHeld(ada, all)).toEqual(sorted(bronze, silver, gold));
+      const asked = (await requests()).filter(
+        (request) =>
+          request.seq > since &&
+          request.method === 'GET' &&
+          new RegExp(`/guilds/${STATION}/members/\\d+$`).test(request.path) &&
+          !request.path.endsWith(`/${SANDBOX_IDS.bot}`),
+      );
+      expect(asked.map((request) => request.path.split('/').at(-1))).toEqual([GHOST]);
+      const marked = await db().select().from(memberXp).where(eq(memberXp.guildId, STATION));
+      expect(marked.filter((member) => member.rewardsDueAt !== null)).toEqual([]);
+      expect(marked.filter((member) => member.leftAt !== null).map((member) => member.userId)).toEqual([
+        GHOST,
+      ]);
     });
 
     it('warns in Sync Roles’ words about a reward role above the bot, and still clears the marks', async () => {

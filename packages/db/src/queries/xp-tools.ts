@@ -84,6 +84,28 @@ export async function loadRewardsDue(
   );
 }
 
+/** Which of `userIds` (a page of the member list) have rewards due. */
+export async function loadRewardsDueOf(
+  db: Db,
+  guildId: string,
+  userIds: readonly string[],
+): Promise<{ userId: string; level: number; dueAt: Date }[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .select({ userId: memberXp.userId, level: memberXp.level, dueAt: memberXp.rewardsDueAt })
+    .from(memberXp)
+    .where(
+      and(
+        eq(memberXp.guildId, guildId),
+        inArray(memberXp.userId, [...userIds]),
+        isNotNull(memberXp.rewardsDueAt),
+      ),
+    );
+  return rows.flatMap((row) =>
+    row.dueAt ? [{ userId: row.userId, level: row.level, dueAt: row.dueAt }] : [],
+  );
+}
+
 /** How many members' rewards are due (the apply-rewards job's progress). */
 export async function countRewardsDue(db: Db, guildId: string): Promise<number> {
   const [row] = await db

@@ -3,10 +3,13 @@ import {
   clearRewardsDue,
   countRewardsDue,
   loadRewardsDue,
+  loadRewardsDueOf,
   markDueMemberLeft,
 } from '@spacecadet/db/queries/xp-tools';
+import type { APIGuildMember } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import type { JobContext } from '../../jobs/types.ts';
+import { forEachMemberPage, MEMBER_LIST_REFUSED_WARNING } from './member-list.ts';
 import {
   bringMemberRewardsInLine,
   goneRoleWarning,
@@ -25,6 +28,12 @@ const DUE_PER_READ = 200;
  * run the tool queues after its change.
  */
 const MAX_PASSES = 3;
+/**
+ * From this many marks (an import), the member list is walked first (1,000 members a page, each
+ * page's marks read at once), so a member costs no `GET` of their own; only what is still
+ * marked after it (leavers, members who joined meanwhile) is asked about one by one.
+ */
+const LIST_WALK_FROM = 500;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -39,8 +48,16 @@ export async function applyMemberDueRewards(
   guildId: string,
   member: { userId: string; level: number; dueAt: Date },
   plan: RewardPlan,
+  listed?: APIGuildMember,
 ): Promise<RewardOutcome> {
-  const outcome = await bringMemberRewardsInLine(deps.client, guildId, member.userId, member.level, plan);
+  const outcome = await bringMemberRewardsInLine(
+    deps.client,
+    guildId,
+    member.userId,
+    member.level,
+    plan,
+    listed,
+  );
   if (outcome.memberGone) await markDueMemberLeft(deps.db, guildId, member.userId, member.dueAt);
   else await clearRewardsDue(deps.db, guildId, member.userId, member.dueAt);
   return outcome;
@@ -82,25 +99,45 @@ export async function applyDueRewards(context: JobContext): Promise<JobResult> {
   let added = 0;
   let removed = 0;
   let done = 0;
+  const tally = (userId: string, outcome: RewardOutcome) => {
+    members.add(userId);
+    if (outcome.memberGone) leftMembers.add(userId);
+    added += outcome.added.length;
+    removed += outcome.removed.length;
+    if (outcome.added.length + outcome.removed.length > 0) changedMembers.add(userId);
+    for (const roleId of outcome.refused) refused.add(roleId);
+  };
+  const progress = (count: number) => {
+    done += count;
+    return context.progress(Math.min(99, (100 * done) / total));
+  };
+
+  if (total >= LIST_WALK_FROM) {
+    const listed = await forEachMemberPage(deps.client, guildId, async (page) => {
+      const byId = new Map(page.map((member) => [member.user.id, member]));
+      const due = await loadRewardsDueOf(deps.db, guildId, [...byId.keys()]);
+      for (const member of due) {
+        tally(
+          member.userId,
+          await applyMemberDueRewards(deps, guildId, member, plan, byId.get(member.userId)),
+        );
+      }
+      await progress(due.length);
+    });
+    if (!listed) warnings.push(MEMBER_LIST_REFUSED_WARNING);
+  }
+
   for (let pass = 0; pass < MAX_PASSES; pass += 1) {
     let after: string | undefined;
     let found = 0;
     for (;;) {
       const due = await loadRewardsDue(deps.db, guildId, DUE_PER_READ, after);
       if (due.length === 0) break;
-      for (const member of due) {
-        const outcome = await applyMemberDueRewards(deps, guildId, member, plan);
-        members.add(member.userId);
-        if (outcome.memberGone) leftMembers.add(member.userId);
-        added += outcome.added.length;
-        removed += outcome.removed.length;
-        if (outcome.added.length + outcome.removed.length > 0) changedMembers.add(member.userId);
-        for (const roleId of outcome.refused) refused.add(roleId);
-      }
+      for (const member of due)
+        tally(member.userId, await applyMemberDueRewards(deps, guildId, member, plan));
       found += due.length;
-      done += due.length;
       after = due.at(-1)?.userId;
-      await context.progress(Math.min(99, (100 * done) / total));
+      await progress(due.length);
     }
     if (found === 0) break;
   }

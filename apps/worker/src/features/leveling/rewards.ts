@@ -173,8 +173,9 @@ export async function fetchMemberIfPresent(
 }
 
 /**
- * Brings one member's reward roles in line with `level`: one `GET` of the member, then a call
- * only per role that differs. A member not in the guild is `memberGone`; a bot is left alone.
+ * Brings one member's reward roles in line with `level`: one `GET` of the member (unless the
+ * caller has them from the member list: `listed`), then a call only per role that differs. A
+ * member not in the guild is `memberGone`; a bot is left alone.
  */
 export async function bringMemberRewardsInLine(
   client: Client,
@@ -182,8 +183,9 @@ export async function bringMemberRewardsInLine(
   userId: string,
   level: number,
   plan: RewardPlan,
+  listed?: APIGuildMember,
 ): Promise<RewardOutcome> {
-  const member = await fetchMemberIfPresent(client, guildId, userId);
+  const member = listed ?? (await fetchMemberIfPresent(client, guildId, userId));
   if (!member) return noOutcome(true);
   if (member.user.bot) return noOutcome(false);
   const changes = memberRewardChanges(plan, level, member.roles);
