@@ -461,12 +461,12 @@ describe('leveling jobs and commands', () => {
   });
 
   describe('/rank and /leaderboard', () => {
-    it('are registered with /colors', async () => {
+    it('are registered with /colors and /xp', async () => {
       const registered = await control(harness.sandbox).botRest<Array<{ name: string }>>(
         'GET',
         `/applications/${SANDBOX_IDS.app}/commands`,
       );
-      expect(registered.map((c) => c.name).sort()).toEqual(['colors', 'leaderboard', 'rank']);
+      expect(registered.map((c) => c.name).sort()).toEqual(['colors', 'leaderboard', 'rank', 'xp']);
     });
 
     it('/rank shows level, progress, total XP and rank, for oneself or a member, without pings', async () => {

@@ -13,6 +13,7 @@ import {
   normalizeLevelRoleName,
   normalizeMultiplier,
   previousUtcDay,
+  rewardRoleChanges,
   rewardRolesForLevel,
   totalXpForLevel,
   utcDay,
@@ -235,6 +236,63 @@ describe('rewardRolesForLevel', () => {
     [10, ['One', 'Five', 'Ten']],
   ])('level %i stacks %o', (level, names) => {
     expect(rewardRolesForLevel(roles, level).map((role) => role.name)).toEqual(names);
+    expect(rewardRolesForLevel(roles, level, 'stack').map((role) => role.name)).toEqual(names);
+  });
+
+  it.each([
+    [0, []],
+    [1, ['One']],
+    [5, ['Five']],
+    [9, ['Five']],
+    [10, ['Ten']],
+    [99, ['Ten']],
+  ])('level %i keeps only the highest reward reached, %o', (level, names) => {
+    expect(rewardRolesForLevel(roles, level, 'highest').map((role) => role.name)).toEqual(names);
+  });
+
+  it('keeps every reward of the highest level when two share it', () => {
+    const tied = [...roles, { name: 'Also Five', levelRequired: 5 }];
+    expect(
+      rewardRolesForLevel(tied, 7, 'highest')
+        .map((role) => role.name)
+        .sort(),
+    ).toEqual(['Also Five', 'Five']);
+  });
+});
+
+describe('rewardRoleChanges', () => {
+  const roles = [
+    { name: 'One', levelRequired: 1, roleId: 'r1' },
+    { name: 'Five', levelRequired: 5, roleId: 'r5' },
+    { name: 'Ten', levelRequired: 10, roleId: 'r10' },
+    { name: 'Pending', levelRequired: 3, roleId: null },
+  ];
+  const names = (list: readonly { name: string }[]) => list.map((role) => role.name);
+  it.each<[string, number, 'stack' | 'highest', string[], string[], string[]]>([
+    ['nothing held, stack', 5, 'stack', [], ['One', 'Five'], []],
+    ['nothing held, highest', 5, 'highest', [], ['Five'], []],
+    ['in line, stack', 5, 'stack', ['r1', 'r5', 'other'], [], []],
+    ['in line, highest', 5, 'highest', ['r5', 'other'], [], []],
+    ['lower reward dropped, highest', 10, 'highest', ['r1', 'r5'], ['Ten'], ['One', 'Five']],
+    ['above the level removed, stack', 1, 'stack', ['r1', 'r5', 'r10'], [], ['Five', 'Ten']],
+    ['above the level removed, highest', 7, 'highest', ['r1', 'r10'], ['Five'], ['One', 'Ten']],
+    // The highest reward reached is still pending (no Discord role): nothing to give yet.
+    ['highest pending, highest', 4, 'highest', ['r1', 'r5'], [], ['One', 'Five']],
+    ['level 0 loses every reward', 0, 'stack', ['r1', 'r5', 'r10', 'other'], [], ['One', 'Five', 'Ten']],
+  ])('%s', (_case, level, mode, held, add, remove) => {
+    const changes = rewardRoleChanges(roles, level, mode, held);
+    expect(names(changes.add)).toEqual(add);
+    expect(names(changes.remove)).toEqual(remove);
+  });
+
+  it('treats two rewards on one Discord role as one role, held while either is due', () => {
+    const shared = [
+      { name: 'One', levelRequired: 1, roleId: 'same' },
+      { name: 'Five', levelRequired: 5, roleId: 'same' },
+    ];
+    expect(rewardRoleChanges(shared, 5, 'stack', [])).toEqual({ add: [shared[0]], remove: [] });
+    expect(rewardRoleChanges(shared, 5, 'highest', ['same'])).toEqual({ add: [], remove: [] });
+    expect(rewardRoleChanges(shared, 0, 'stack', ['same'])).toEqual({ add: [], remove: [shared[0]] });
   });
 });
 

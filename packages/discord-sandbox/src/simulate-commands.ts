@@ -93,7 +93,8 @@ export function registerCommandSimulation(app: FastifyInstance, ctx: SandboxCont
     const place = findInteractionPlace(state, body);
     if ('error' in place) return controlError(reply, place.status, place.error, place.message);
     const { guild, channel, member } = place;
-    const name = (body.name ?? '').replace(/^\//, '');
+    // "xp set" runs the subcommand `set` of /xp.
+    const [name = '', subcommand] = (body.name ?? '').replace(/^\//, '').trim().split(/\s+/);
     const isChatInput = (c: { name: string; type?: number }) =>
       c.name === name && (c.type ?? ApplicationCommandType.ChatInput) === ApplicationCommandType.ChatInput;
     const command =
@@ -101,8 +102,21 @@ export function registerCommandSimulation(app: FastifyInstance, ctx: SandboxCont
     if (!command || !state.botIsIn(guild)) {
       return controlError(reply, 404, 'unknown_command', `The bot has no /${name} command here`);
     }
-    const built = buildOptions(ctx, guild, command.options ?? [], body.options ?? {});
+    const sub = subcommand
+      ? (command.options ?? []).find((o) => o.type === O.Subcommand && o.name === subcommand)
+      : undefined;
+    if (subcommand && !sub) {
+      return controlError(
+        reply,
+        404,
+        'unknown_command',
+        `The bot has no /${name} ${subcommand} command here`,
+      );
+    }
+    const defined = sub && 'options' in sub ? (sub.options ?? []) : (command.options ?? []);
+    const built = buildOptions(ctx, guild, defined as APIApplicationCommandOption[], body.options ?? {});
     if (typeof built === 'string') return controlError(reply, 400, 'invalid_options', built);
+    const options = sub ? [{ name: sub.name, type: O.Subcommand, options: built.options }] : built.options;
 
     const record = newInteraction(ctx, {
       type: InteractionType.ApplicationCommand,
@@ -120,7 +134,7 @@ export function registerCommandSimulation(app: FastifyInstance, ctx: SandboxCont
         id: command.id,
         name: command.name,
         type: ApplicationCommandType.ChatInput,
-        ...(built.options.length > 0 ? { options: built.options } : {}),
+        ...(options.length > 0 ? { options } : {}),
         ...(Object.keys(built.resolved).length > 0 ? { resolved: built.resolved } : {}),
         ...(command.guild_id ? { guild_id: command.guild_id } : {}),
       },

@@ -70,4 +70,49 @@ describe('slash commands', () => {
     });
     expect((await control(sandbox, 'POST', '/commands', { ...body, name: 'greet' })).status).toBe(400);
   });
+
+  it('runs a subcommand named after its command ("xp set"), with its own options', async () => {
+    client = await readyClient(sandbox);
+    await client.application?.commands.set([
+      {
+        name: 'xp',
+        description: 'Change XP',
+        options: [
+          {
+            name: 'set',
+            description: 'Set XP',
+            type: ApplicationCommandOptionType.Subcommand,
+            options: [
+              { name: 'member', description: 'who', type: ApplicationCommandOptionType.User, required: true },
+              {
+                name: 'amount',
+                description: 'how much',
+                type: ApplicationCommandOptionType.Integer,
+                required: true,
+              },
+            ],
+          },
+          { name: 'reset', description: 'Reset XP', type: ApplicationCommandOptionType.Subcommand },
+        ],
+      },
+    ]);
+    client.on(Events.InteractionCreate, (interaction: Interaction) => {
+      if (!interaction.isChatInputCommand() || interaction.commandName !== 'xp') return;
+      const sub = interaction.options.getSubcommand();
+      const target = interaction.options.getUser('member')?.username ?? 'nobody';
+      const amount = interaction.options.getInteger('amount') ?? 0;
+      void interaction.reply({ content: `${sub} ${target} ${amount}`, flags: MessageFlags.Ephemeral });
+    });
+    const body = { guild_id: guilds.station, channel_id: channels.general, user_id: users.ada };
+    const set = await control(sandbox, 'POST', '/commands', {
+      ...body,
+      name: 'xp set',
+      options: { member: users.nia, amount: '1200' },
+    });
+    expect(set.body).toMatchObject({ responded: true, response: { data: { content: 'set nia 1200' } } });
+    const reset = await control(sandbox, 'POST', '/commands', { ...body, name: 'xp reset' });
+    expect(reset.body).toMatchObject({ response: { data: { content: 'reset nobody 0' } } });
+    expect((await control(sandbox, 'POST', '/commands', { ...body, name: 'xp set' })).status).toBe(400);
+    expect((await control(sandbox, 'POST', '/commands', { ...body, name: 'xp nope' })).status).toBe(404);
+  });
 });

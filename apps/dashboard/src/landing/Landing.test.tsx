@@ -111,7 +111,12 @@ describe('Landing', () => {
       .getAllByRole('listitem')
       .map((item) => item.textContent);
     expect(commands).toEqual(SLASH_COMMANDS.map((command) => `/${command.name} ${command.feature.name}`));
-    expect(commands).toEqual(['/colors Color Roles', '/rank Leveling', '/leaderboard Leveling']);
+    expect(commands).toEqual([
+      '/colors Color Roles',
+      '/rank Leveling',
+      '/leaderboard Leveling',
+      '/xp Leveling',
+    ]);
     expect(screen.getByRole('region', { name: 'What Space Cadet does' }).textContent).toContain(
       'Color Roles, Personality Roles, Reaction Roles, Role Menus, Leveling and the dashboard work today.',
     );

@@ -1,6 +1,6 @@
-import type { RewardMode } from '@spacecadet/contract';
+import { MEMBER_XP_MAX, type RewardMode } from '@spacecadet/contract';
 import { levelForTotalXp, rewardRolesForLevel } from '@spacecadet/core';
-import { and, count, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { memberXp } from '../schema/leveling.ts';
 import { rankedIn } from './leveling.ts';
@@ -21,11 +21,13 @@ export interface MemberXpChange {
   level: number;
   previousXp: number;
   previousLevel: number;
+  /** The rewards-due mark this change set (what clearing it after applying them compares). */
+  dueAt: Date;
 }
 
 /**
- * Sets a member's XP (`set`) or adds to it (`add`, negative removes; never below 0), and their
- * level with it; a member without a row gets one. One statement, under the row's lock.
+ * Sets a member's XP (`set`) or adds to it (`add`, negative removes; never below 0 nor above
+ * MEMBER_XP_MAX), and their level with it; a member without a row gets one. One statement, under the row's lock.
  */
 export async function changeMemberXp(
   db: Db,
@@ -40,34 +42,77 @@ export async function changeMemberXp(
       .where(and(eq(memberXp.guildId, guildId), eq(memberXp.userId, userId)))
       .for('update');
     const previousXp = before?.xp ?? 0;
-    const xp = Math.max(0, 'set' in change ? change.set : previousXp + change.add);
+    const xp = Math.min(MEMBER_XP_MAX, Math.max(0, 'set' in change ? change.set : previousXp + change.add));
     const level = levelForTotalXp(xp);
-    await tx
+    const [row] = await tx
       .insert(memberXp)
       .values({ guildId, userId, xp, level, rewardsDueAt: DUE_NOW })
       .onConflictDoUpdate({
         target: [memberXp.guildId, memberXp.userId],
         set: { xp, level, rewardsDueAt: DUE_NOW },
-      });
-    return { userId, xp, level, previousXp, previousLevel: before?.level ?? 0 };
+      })
+      .returning({ dueAt: memberXp.rewardsDueAt });
+    const dueAt = row?.dueAt ?? new Date();
+    return { userId, xp, level, previousXp, previousLevel: before?.level ?? 0, dueAt };
   });
 }
 
-/** Members whose rewards an XP tool made due, with their level and the mark to clear. */
+/**
+ * Members whose rewards an XP tool made due, with their level and the mark to clear: at most
+ * `limit`, in user id order after `after` (a job walks them a page at a time).
+ */
 export async function loadRewardsDue(
   db: Db,
   guildId: string,
   limit: number,
+  after?: string,
 ): Promise<{ userId: string; level: number; dueAt: Date }[]> {
   const rows = await db
     .select({ userId: memberXp.userId, level: memberXp.level, dueAt: memberXp.rewardsDueAt })
     .from(memberXp)
-    .where(and(eq(memberXp.guildId, guildId), isNotNull(memberXp.rewardsDueAt)))
+    .where(
+      and(
+        eq(memberXp.guildId, guildId),
+        isNotNull(memberXp.rewardsDueAt),
+        after === undefined ? undefined : gt(memberXp.userId, after),
+      ),
+    )
     .orderBy(memberXp.userId)
     .limit(limit);
   return rows.flatMap((row) =>
     row.dueAt ? [{ userId: row.userId, level: row.level, dueAt: row.dueAt }] : [],
   );
+}
+
+/** Which of `userIds` (a page of the member list) have rewards due. */
+export async function loadRewardsDueOf(
+  db: Db,
+  guildId: string,
+  userIds: readonly string[],
+): Promise<{ userId: string; level: number; dueAt: Date }[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .select({ userId: memberXp.userId, level: memberXp.level, dueAt: memberXp.rewardsDueAt })
+    .from(memberXp)
+    .where(
+      and(
+        eq(memberXp.guildId, guildId),
+        inArray(memberXp.userId, [...userIds]),
+        isNotNull(memberXp.rewardsDueAt),
+      ),
+    );
+  return rows.flatMap((row) =>
+    row.dueAt ? [{ userId: row.userId, level: row.level, dueAt: row.dueAt }] : [],
+  );
+}
+
+/** How many members' rewards are due (the apply-rewards job's progress). */
+export async function countRewardsDue(db: Db, guildId: string): Promise<number> {
+  const [row] = await db
+    .select({ due: count() })
+    .from(memberXp)
+    .where(and(eq(memberXp.guildId, guildId), isNotNull(memberXp.rewardsDueAt)));
+  return row?.due ?? 0;
 }
 
 /** Clears a member's due mark if no tool changed their XP since `dueAt` was read. */
@@ -76,6 +121,44 @@ export async function clearRewardsDue(db: Db, guildId: string, userId: string, d
     .update(memberXp)
     .set({ rewardsDueAt: null })
     .where(and(eq(memberXp.guildId, guildId), eq(memberXp.userId, userId), eq(memberXp.rewardsDueAt, dueAt)));
+}
+
+/**
+ * A member whose rewards were due is not in the guild (an imported leaver): marks them as left
+ * (kept if already marked), so they are not ranked until they talk again, and clears the due
+ * mark, both only if no tool changed their XP since `dueAt` was read.
+ */
+export async function markDueMemberLeft(db: Db, guildId: string, userId: string, dueAt: Date): Promise<void> {
+  await db
+    .update(memberXp)
+    .set({ rewardsDueAt: null, leftAt: sql`coalesce(${memberXp.leftAt}, now())` })
+    .where(and(eq(memberXp.guildId, guildId), eq(memberXp.userId, userId), eq(memberXp.rewardsDueAt, dueAt)));
+}
+
+/** A member's stored level, or null when they have no XP row. */
+export async function loadMemberLevel(db: Db, guildId: string, userId: string): Promise<number | null> {
+  const [row] = await db
+    .select({ level: memberXp.level })
+    .from(memberXp)
+    .where(and(eq(memberXp.guildId, guildId), eq(memberXp.userId, userId)));
+  return row?.level ?? null;
+}
+
+/**
+ * The stored level of each of `userIds` who has an XP row (left or not: they are listed, so
+ * they are here), by user id. For a page of the member list, so one read stays bounded.
+ */
+export async function loadLevelsOf(
+  db: Db,
+  guildId: string,
+  userIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .select({ userId: memberXp.userId, level: memberXp.level })
+    .from(memberXp)
+    .where(and(eq(memberXp.guildId, guildId), inArray(memberXp.userId, [...userIds])));
+  return new Map(rows.map((row) => [row.userId, row.level]));
 }
 
 /**

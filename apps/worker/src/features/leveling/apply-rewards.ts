@@ -1,45 +1,156 @@
 import type { JobResult } from '@spacecadet/contract';
-import { rewardRoleChanges } from '@spacecadet/core';
-import { loadLevelingRoles, loadLevelingSettings } from '@spacecadet/db/queries/leveling';
-import { clearRewardsDue, loadRewardsDue } from '@spacecadet/db/queries/xp-tools';
+import {
+  clearRewardsDue,
+  countRewardsDue,
+  loadRewardsDue,
+  loadRewardsDueOf,
+  markDueMemberLeft,
+} from '@spacecadet/db/queries/xp-tools';
+import type { APIGuildMember } from 'discord.js';
+import type { WorkerDeps } from '../../deps.ts';
 import type { JobContext } from '../../jobs/types.ts';
-import { applyRewardChanges, fetchMemberIfPresent } from './rewards.ts';
+import { forEachMemberPage, MEMBER_LIST_REFUSED_WARNING } from './member-list.ts';
+import {
+  bringMemberRewardsInLine,
+  goneRoleWarning,
+  loadRewardPlan,
+  type RewardOutcome,
+  type RewardPlan,
+  refusedRoleWarnings,
+} from './rewards.ts';
+import { MANAGE_ROLES_WARNING } from './sync-roles.ts';
 
+/** Members read per query: the work between two reads stays bounded however big an import. */
 const DUE_PER_READ = 200;
+/**
+ * Walks over the marks: the first applies every mark there was; a later one only the members
+ * whose XP a tool changed again while it ran. Past that, what is still marked waits for the
+ * run the tool queues after its change.
+ */
+const MAX_PASSES = 3;
+/**
+ * From this many marks (an import), the member list is walked first (1,000 members a page, each
+ * page's marks read at once), so a member costs no `GET` of their own; only what is still
+ * marked after it (leavers, members who joined meanwhile) is asked about one by one.
+ */
+const LIST_WALK_FROM = 500;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * Brings one marked member's rewards in line with their stored level, then clears the mark
+ * (unless their XP changed again meanwhile); a member not in the guild is marked as left
+ * instead, so an imported leaver is not ranked until they talk again. What `/xp` and the job
+ * share.
+ */
+export async function applyMemberDueRewards(
+  deps: WorkerDeps,
+  guildId: string,
+  member: { userId: string; level: number; dueAt: Date },
+  plan: RewardPlan,
+  listed?: APIGuildMember,
+): Promise<RewardOutcome> {
+  const outcome = await bringMemberRewardsInLine(
+    deps.client,
+    guildId,
+    member.userId,
+    member.level,
+    plan,
+    listed,
+  );
+  if (outcome.memberGone) await markDueMemberLeft(deps.db, guildId, member.userId, member.dueAt);
+  else await clearRewardsDue(deps.db, guildId, member.userId, member.dueAt);
+  return outcome;
+}
 
 /**
  * `leveling.apply-rewards`: after an admin set, reset or imported XP (the tools mark members'
  * rewards as due), gives each marked member the reward roles of their level under the reward
  * mode and removes the reward roles above it (or below the highest, in `highest` mode), then
- * clears the mark unless the XP changed again meanwhile. A rerun finds nothing marked.
+ * clears the mark. A run killed halfway left the marks of the members it had not finished, and
+ * Discord is only called where a member's roles differ, so a rerun finishes the work and a run
+ * after a finished one changes nothing.
  */
 export async function applyDueRewards(context: JobContext): Promise<JobResult> {
   const { deps } = context;
   const guildId = context.payload.guild_id;
-  const [settings, roles] = await Promise.all([
-    loadLevelingSettings(deps.db, guildId),
-    loadLevelingRoles(deps.db, guildId),
-  ]);
-  const rewards = roles.filter((role) => role.roleId !== guildId);
-  let members = 0;
-  let changed = 0;
-  const seen = new Set<string>();
-  for (;;) {
-    const due = (await loadRewardsDue(deps.db, guildId, DUE_PER_READ)).filter((m) => !seen.has(m.userId));
-    if (due.length === 0) break;
-    for (const member of due) {
-      seen.add(member.userId);
-      const held = await fetchMemberIfPresent(deps.client, guildId, member.userId);
-      if (held) {
-        const changes = rewardRoleChanges(rewards, member.level, settings.rewardMode, held.roles);
-        changed += await applyRewardChanges(deps, guildId, member.userId, changes);
-      }
-      await clearRewardsDue(deps.db, guildId, member.userId, member.dueAt);
-      members += 1;
-    }
+  await context.progress(0);
+  const total = await countRewardsDue(deps.db, guildId);
+  if (total === 0) {
+    await context.progress(100);
+    return { ok: true, summary: 'No rewards were due: every member already has the rewards of their level.' };
   }
-  return {
-    ok: true,
-    summary: `Rewards brought in line for ${members} member${members === 1 ? '' : 's'} (${changed} role change${changed === 1 ? '' : 's'}).`,
+  const { plan, canManage, gone } = await loadRewardPlan(deps, guildId);
+  const warnings = gone.map((role) => goneRoleWarning(role.roleName));
+  if (plan.roles.length > 0 && !canManage) {
+    // The marks stay: a run after the permission is given applies them.
+    await context.progress(100);
+    return {
+      ok: true,
+      summary: `No rewards changed: ${plural(total, 'member')} still wait for theirs.`,
+      warnings: [MANAGE_ROLES_WARNING, ...warnings],
+    };
+  }
+
+  const members = new Set<string>();
+  const changedMembers = new Set<string>();
+  const leftMembers = new Set<string>();
+  const refused = new Set<string>();
+  let added = 0;
+  let removed = 0;
+  let done = 0;
+  const tally = (userId: string, outcome: RewardOutcome) => {
+    members.add(userId);
+    if (outcome.memberGone) leftMembers.add(userId);
+    added += outcome.added.length;
+    removed += outcome.removed.length;
+    if (outcome.added.length + outcome.removed.length > 0) changedMembers.add(userId);
+    for (const roleId of outcome.refused) refused.add(roleId);
   };
+  const progress = (count: number) => {
+    done += count;
+    return context.progress(Math.min(99, (100 * done) / total));
+  };
+
+  if (total >= LIST_WALK_FROM) {
+    const listed = await forEachMemberPage(deps.client, guildId, async (page) => {
+      const byId = new Map(page.map((member) => [member.user.id, member]));
+      const due = await loadRewardsDueOf(deps.db, guildId, [...byId.keys()]);
+      for (const member of due) {
+        tally(
+          member.userId,
+          await applyMemberDueRewards(deps, guildId, member, plan, byId.get(member.userId)),
+        );
+      }
+      await progress(due.length);
+    });
+    if (!listed) warnings.push(MEMBER_LIST_REFUSED_WARNING);
+  }
+
+  for (let pass = 0; pass < MAX_PASSES; pass += 1) {
+    let after: string | undefined;
+    let found = 0;
+    for (;;) {
+      const due = await loadRewardsDue(deps.db, guildId, DUE_PER_READ, after);
+      if (due.length === 0) break;
+      for (const member of due)
+        tally(member.userId, await applyMemberDueRewards(deps, guildId, member, plan));
+      found += due.length;
+      after = due.at(-1)?.userId;
+      await progress(due.length);
+    }
+    if (found === 0) break;
+  }
+  await context.progress(100);
+
+  const left = leftMembers.size;
+  warnings.push(...refusedRoleWarnings(plan, refused));
+  const summary = [
+    `Rewards checked for ${plural(members.size - left, 'member')}: ${plural(added, 'role')} given, ${removed} removed` +
+      (changedMembers.size > 0 ? ` (${plural(changedMembers.size, 'member')} changed).` : '.'),
+    left > 0 ? `${plural(left, 'member')} no longer in the server marked as left.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return { ok: true, summary, ...(warnings.length > 0 ? { warnings } : {}) };
 }

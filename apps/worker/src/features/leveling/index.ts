@@ -7,6 +7,7 @@ import { dailyOverviewSchedule } from './overview-schedule.ts';
 import { pruneLeavers } from './prune.ts';
 import { syncLevelingRoles } from './sync-roles.ts';
 import { flushXpOnShutdown, xpEvents } from './xp.ts';
+import { xpCommand } from './xp-command.ts';
 
 /**
  * Leveling: members earn XP by chatting (counted in Redis, written to Postgres within a
@@ -24,7 +25,7 @@ export const levelingFeature = {
     'leveling.prune-leavers': pruneLeavers,
     'leveling.apply-rewards': applyDueRewards,
   },
-  commands: [rankCommand, leaderboardCommand],
+  commands: [rankCommand, leaderboardCommand, xpCommand],
   events: [...leaverEvents, ...xpEvents],
   schedules: [dailyOverviewSchedule],
   shutdown: flushXpOnShutdown,

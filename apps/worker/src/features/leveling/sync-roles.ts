@@ -1,10 +1,12 @@
 import type { JobResult } from '@spacecadet/contract';
 import {
   loadLevelingRoles,
+  loadLevelingSettings,
   loadMemberLevels,
   type StoredLevelingRole,
   setLevelingRoleId,
 } from '@spacecadet/db/queries/leveling';
+import { loadLevelsOf } from '@spacecadet/db/queries/xp-tools';
 import { type APIRole, PermissionFlagsBits } from 'discord.js';
 import { DiscordCodes, discordApi, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
@@ -18,7 +20,15 @@ import {
 } from '../../roles/pending-roles.ts';
 import { forEachMemberPage, MEMBER_LIST_REFUSED_WARNING } from './member-list.ts';
 import { syncDailyOverviewSchedule } from './overview-schedule.ts';
-import { addMissingRoles, fetchMemberIfPresent, LEVELING_FEATURE, rewardRoleIds } from './rewards.ts';
+import {
+  applyRewardChanges,
+  fetchMemberIfPresent,
+  LEVELING_FEATURE,
+  memberRewardChanges,
+  type RewardPlan,
+  refusedRoleWarnings,
+  rewardPlan,
+} from './rewards.ts';
 
 /** Reward roles carry no colour, so a member's colour role keeps showing. */
 const ROLE_COLOR = 0;
@@ -41,13 +51,17 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * `leveling.sync-roles` (Sync Roles): gives every reward role a live Discord role (created when
  * pending or deleted, adopted after a killed run), makes each one carry its name and
  * permissions (Attach Files and Embed Links for image roles, none otherwise), then gives every
- * member the rewards of their level they lack. A second run changes nothing.
+ * member exactly the rewards of their level under the reward mode (adding the missing ones,
+ * removing the others). A second run changes nothing.
  */
 export async function syncLevelingRoles(context: JobContext): Promise<JobResult> {
   const { db, client } = context.deps;
   const guildId = context.payload.guild_id;
   await context.progress(0);
-  const stored = await loadLevelingRoles(db, guildId);
+  const [stored, settings] = await Promise.all([
+    loadLevelingRoles(db, guildId),
+    loadLevelingSettings(db, guildId),
+  ]);
   if (stored.length === 0) {
     await syncDailyOverviewSchedule(context.deps, guildId);
     await context.progress(100);
@@ -65,19 +79,17 @@ export async function syncLevelingRoles(context: JobContext): Promise<JobResult>
   await context.progress(40);
 
   const warnings = [...edited.warnings];
-  let granted = { roles: 0, members: 0, refused: new Set<string>() };
+  let granted = { added: 0, removed: 0, given: 0, taken: 0, refused: new Set<string>() };
   if (!view.botCanManageRoles) {
     warnings.unshift(MANAGE_ROLES_WARNING);
   } else {
-    const grantable = made.roles.filter((role) => role.roleId && !edited.aboveBot.has(role.roleId));
-    granted = await grantRewardsToMembers(context, grantable, warnings, (fraction) =>
+    const plan = rewardPlan(made.roles, guildId, settings.rewardMode, edited.aboveBot);
+    granted = await bringRewardsInLine(context, plan, warnings, (fraction) =>
       context.progress(40 + 55 * fraction),
     );
-  }
-  for (const roleId of granted.refused) {
-    const role = made.roles.find((candidate) => candidate.roleId === roleId);
-    const warning = roleAboveBotWarning(role?.roleName ?? roleId);
-    if (role && !warnings.includes(warning)) warnings.push(warning);
+    for (const warning of refusedRoleWarnings(plan, granted.refused)) {
+      if (!warnings.includes(warning)) warnings.push(warning);
+    }
   }
 
   await syncDailyOverviewSchedule(context.deps, guildId);
@@ -88,7 +100,10 @@ export async function syncLevelingRoles(context: JobContext): Promise<JobResult>
     `${plural(created, 'role')} created, ${present} already present`,
     edited.renamed > 0 ? `${edited.renamed} renamed` : '',
     edited.permissionsSet > 0 ? `${plural(edited.permissionsSet, 'permission fix')}` : '',
-    `${plural(granted.roles, 'reward')} given to ${plural(granted.members, 'member')}`,
+    `${plural(granted.added, 'reward')} given to ${plural(granted.given, 'member')}`,
+    granted.removed > 0
+      ? `${plural(granted.removed, 'reward')} removed from ${plural(granted.taken, 'member')}`
+      : '',
   ]
     .filter(Boolean)
     .join(', ');
@@ -231,50 +246,56 @@ async function matchNamesAndPermissions(
 }
 
 /**
- * Gives every member the reward roles of their level (`member_xp.level`) they lack, walking the
- * guild's member list from Discord; members without XP are skipped without a call. When Discord
+ * Gives every member exactly the rewards of their level (`member_xp.level`, 0 without XP) under
+ * the reward mode: adds the ones they lack and removes the reward roles they should not hold,
+ * walking the guild's member list from Discord a page at a time (one read of the page's levels);
+ * Discord is called only for members whose roles differ, and bots are left alone. When Discord
  * refuses the list, the members with XP are read one by one instead.
  */
-async function grantRewardsToMembers(
+async function bringRewardsInLine(
   context: JobContext,
-  roles: readonly StoredLevelingRole[],
+  plan: RewardPlan,
   warnings: string[],
   onProgress: (fraction: number) => Promise<void>,
-): Promise<{ roles: number; members: number; refused: Set<string> }> {
+): Promise<{ added: number; removed: number; given: number; taken: number; refused: Set<string> }> {
   const { client, db } = context.deps;
   const guildId = context.payload.guild_id;
-  const result = { roles: 0, members: 0, refused: new Set<string>() };
-  if (!roles.some((role) => role.roleId)) return result;
-  const minLevel = Math.min(...roles.map((role) => role.levelRequired));
-  const levels = await loadMemberLevels(db, guildId, minLevel);
-  if (levels.size === 0) return result;
+  // given / taken: how many members got rewards, and lost some.
+  const result = { added: 0, removed: 0, given: 0, taken: 0, refused: new Set<string>() };
+  if (plan.roles.length === 0) return result;
 
-  let seen = 0;
-  const grant = async (userId: string, held: readonly string[]) => {
-    const level = levels.get(userId);
-    if (level === undefined) return;
-    const outcome = await addMissingRoles(
-      client,
-      guildId,
-      userId,
-      held,
-      rewardRoleIds(roles, guildId, level),
-    );
+  const apply = async (userId: string, held: readonly string[], level: number) => {
+    const changes = memberRewardChanges(plan, level, held);
+    if (changes.add.length + changes.remove.length === 0) return;
+    const outcome = await applyRewardChanges(client, guildId, userId, changes);
     for (const roleId of outcome.refused) result.refused.add(roleId);
-    result.roles += outcome.added;
-    if (outcome.added > 0) result.members += 1;
-    seen += 1;
-    if (seen % 25 === 0) await onProgress(seen / levels.size);
+    result.added += outcome.added.length;
+    result.removed += outcome.removed.length;
+    if (outcome.added.length > 0) result.given += 1;
+    if (outcome.removed.length > 0) result.taken += 1;
   };
 
+  const expected = client.guilds.cache.get(guildId)?.memberCount ?? 0;
+  let seen = 0;
   const listed = await forEachMemberPage(client, guildId, async (page) => {
-    for (const member of page) await grant(member.user.id, member.roles);
+    const people = page.filter((member) => !member.user.bot);
+    const levels = await loadLevelsOf(
+      db,
+      guildId,
+      people.map((member) => member.user.id),
+    );
+    for (const member of people) await apply(member.user.id, member.roles, levels.get(member.user.id) ?? 0);
+    seen += page.length;
+    await onProgress(Math.min(1, seen / Math.max(expected, seen + page.length)));
   });
   if (!listed) {
     warnings.push(MEMBER_LIST_REFUSED_WARNING);
-    for (const userId of levels.keys()) {
+    const levels = await loadMemberLevels(db, guildId, 0);
+    for (const [userId, level] of levels) {
       const member = await fetchMemberIfPresent(client, guildId, userId);
-      if (member) await grant(userId, member.roles);
+      if (member && !member.user.bot) await apply(userId, member.roles, level);
+      seen += 1;
+      if (seen % 25 === 0) await onProgress(seen / levels.size);
     }
   }
   await onProgress(1);
