@@ -57,14 +57,18 @@ export function registerMultipart(app: FastifyInstance): void {
     { parseAs: 'buffer', bodyLimit: MULTIPART_READ_LIMIT },
     (req, raw, done) => {
       const type = req.headers['content-type'] ?? '';
-      new Response(raw as Buffer, { headers: { 'content-type': type } })
+      new Response(new Uint8Array(raw as Buffer), { headers: { 'content-type': type } })
         .formData()
         .then(async (form) => {
           let body: Record<string, unknown> = {};
           const files: Upload[] = [];
           const fields: Record<string, string> = {};
           let index = 0;
-          for (const [name, value] of form.entries()) {
+          const parts: Array<[string, Parameters<Parameters<FormData['forEach']>[0]>[0]]> = [];
+          form.forEach((value, name) => {
+            parts.push([name, value]);
+          });
+          for (const [name, value] of parts) {
             if (typeof value === 'string') {
               fields[name] = value;
               continue;
