@@ -19,6 +19,7 @@ const BENCHMARKS = [
   'worker-memory',
   'personality-refresh',
   'xp',
+  'rank-card',
 ] as const;
 const NEEDS_DASHBOARD = new Set(['dashboard-size', 'lighthouse']);
 const TIME_LIMIT_MS = 10 * 60_000;

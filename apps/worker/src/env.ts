@@ -42,6 +42,13 @@ const EnvSchema = z.object({
       .default('https://discord.com/api')
       .transform((url) => url.replace(/\/+$/, '')),
   ),
+  /** Where avatars are fetched for rank cards; unset: Discord's CDN for Discord's API, else the sandbox's root. */
+  DISCORD_CDN_BASE: optionalString.pipe(
+    z
+      .url({ protocol: /^https?$/ })
+      .transform((url) => url.replace(/\/+$/, ''))
+      .optional(),
+  ),
   DISCORD_BOT_TOKEN: optionalString,
   DISCORD_CLIENT_ID: optionalString.pipe(snowflake('must be a Discord id').optional()),
   SHARD_IDS: optionalString.pipe(
@@ -83,6 +90,8 @@ export interface WorkerConfig {
   redisUrl: string;
   redisPrefix: string;
   discordApiBase: string;
+  /** Discord's CDN (avatars), or the sandbox's root when Discord is a local sandbox. */
+  discordCdnBase: string;
   discordBotToken: string;
   /** From env, or null to take it from the READY application. */
   discordClientId: string | null;
@@ -124,6 +133,16 @@ const WorkerEnvSchema = EnvSchema.superRefine((values, ctx) => {
   }
 });
 
+/**
+ * Discord's CDN for Discord's API; for any other API base (the sandbox, on this machine or at
+ * `http://sandbox:4100/api` in compose) that server's root, where the sandbox serves CDN paths.
+ */
+function defaultCdnBase(apiBase: string): string {
+  const host = new URL(apiBase).hostname;
+  const discord = host === 'discord.com' || host.endsWith('.discord.com');
+  return discord ? 'https://cdn.discordapp.com' : apiBase.replace(/\/api$/, '');
+}
+
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
   const parsed = WorkerEnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -137,6 +156,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     redisUrl: values.REDIS_URL,
     redisPrefix: values.REDIS_PREFIX,
     discordApiBase: values.DISCORD_API_BASE,
+    discordCdnBase: values.DISCORD_CDN_BASE ?? defaultCdnBase(values.DISCORD_API_BASE),
     discordBotToken: values.DISCORD_BOT_TOKEN ?? SANDBOX_BOT_TOKEN,
     discordClientId: values.DISCORD_CLIENT_ID ?? null,
     shards:

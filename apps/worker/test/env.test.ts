@@ -9,6 +9,7 @@ describe('loadWorkerConfig', () => {
       redisUrl: 'redis://127.0.0.1:6379',
       redisPrefix: 'spacecadet',
       discordApiBase: 'http://127.0.0.1:4100/api',
+      discordCdnBase: 'http://127.0.0.1:4100',
       discordBotToken: 'sandbox-bot-token',
       discordClientId: null,
       shards: null,
@@ -19,6 +20,10 @@ describe('loadWorkerConfig', () => {
   it('requires DISCORD_BOT_TOKEN against real Discord and names it', () => {
     expect(() => loadWorkerConfig({})).toThrow(/DISCORD_BOT_TOKEN/);
     expect(loadWorkerConfig({ DISCORD_BOT_TOKEN: 'abc' }).discordApiBase).toBe('https://discord.com/api');
+    expect(loadWorkerConfig({ DISCORD_BOT_TOKEN: 'abc' }).discordCdnBase).toBe('https://cdn.discordapp.com');
+    expect(
+      loadWorkerConfig({ DISCORD_BOT_TOKEN: 'abc', DISCORD_CDN_BASE: 'https://cdn.example/' }).discordCdnBase,
+    ).toBe('https://cdn.example');
   });
 
   it.each([

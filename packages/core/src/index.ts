@@ -10,4 +10,5 @@ export * from './palette.ts';
 export * from './personality-catalog.ts';
 export * from './personality-panel.ts';
 export * from './product-features.ts';
+export * from './rank-card.ts';
 export * from './role-menus.ts';

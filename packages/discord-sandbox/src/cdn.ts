@@ -15,7 +15,8 @@ function picture(letter: string, seed: string, round: boolean): string {
 /**
  * Discord's CDN paths (`/avatars/:user/:hash.png`, `/icons/:guild/:hash.png`,
  * `/embed/avatars/:n.png`, `/emojis/:id.webp`) answered with generated pictures, so a dashboard pointed at the
- * sandbox shows images offline. Served as SVG whatever the extension asks for.
+ * sandbox shows images offline. Served as SVG whatever the extension asks for. Message attachments
+ * (`/attachments/:channel/:id/:name`) are the uploaded bytes.
  */
 export function registerCdn(app: FastifyInstance, ctx: SandboxContext): void {
   const send = (reply: import('fastify').FastifyReply, svg: string) =>
@@ -38,6 +39,15 @@ export function registerCdn(app: FastifyInstance, ctx: SandboxContext): void {
     const emoji = [...ctx.state.guilds.values()].flatMap((g) => g.emojis ?? []).find((e) => e.id === id);
     return send(reply, picture(emoji?.name?.slice(0, 1) ?? ':', id, false));
   });
+  // Files uploaded with a message, byte for byte, at the path Discord's CDN uses.
+  app.get<{ Params: { channelId: string; attachmentId: string; file: string } }>(
+    '/attachments/:channelId/:attachmentId/:file',
+    async (req, reply) => {
+      const file = ctx.state.attachmentFile(req.params.attachmentId);
+      if (!file) return reply.code(404).type('text/plain').send('Not found');
+      return reply.type(file.content_type).header('cache-control', 'public, max-age=3600').send(file.bytes);
+    },
+  );
   app.get<{ Params: { file: string } }>('/embed/avatars/:file', async (req, reply) => {
     const index = /^\d+/.exec(req.params.file)?.[0] ?? '0';
     return send(reply, picture('?', index, true));

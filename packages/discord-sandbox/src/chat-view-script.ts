@@ -121,6 +121,13 @@ function renderComponent(message, c) {
   return select;
 }
 
+function renderAttachment(a) {
+  const image = /^image\//.test(a.content_type || '');
+  if (!image) return el('a', { class: 'file', href: a.url, target: '_blank', rel: 'noreferrer', 'data-testid': 'attachment' }, '📎 ' + a.filename);
+  return el('a', { class: 'attachment', href: a.url, target: '_blank', rel: 'noreferrer' },
+    el('img', { src: a.url, alt: a.description || a.filename, width: a.width, height: a.height, loading: 'lazy', 'data-testid': 'attachment-image' }));
+}
+
 function renderMessage(m, ephemeral) {
   const author = m.author || {};
   const rows = (m.components || []).map((row) => el('div', { class: 'row' }, (row.components || []).map((c) => renderComponent(m, c))));
@@ -130,7 +137,7 @@ function renderMessage(m, ephemeral) {
       el('div', {}, el('span', { class: 'author' }, author.global_name || author.username), author.bot ? el('span', { class: 'tag' }, 'APP') : null,
         el('span', { class: 'time' }, new Date(m.timestamp).toLocaleTimeString())),
       m.content ? el('div', { class: 'content' }, rich(m.content), m.edited_timestamp ? el('span', { class: 'edited' }, ' (edited)') : null) : null,
-      (m.embeds || []).map(renderEmbed), rows, ephemeral ? null : renderReactions(m),
+      (m.attachments || []).map(renderAttachment), (m.embeds || []).map(renderEmbed), rows, ephemeral ? null : renderReactions(m),
       ephemeral ? el('div', { class: 'eph-note' }, '👁 ', el('b', {}, 'Only you can see this'), ' · ',
         el('a', { href: '#', 'data-testid': 'dismiss', onclick: (e) => { e.preventDefault(); dismissed.add(m.id); render(); } }, 'Dismiss message')) : null));
 }

@@ -21,6 +21,7 @@ nav a.active{background:#404249;color:var(--head)}main{flex:1;display:flex;flex-
 .tag{background:var(--blurple);color:#fff;font-size:10px;font-weight:700;border-radius:3px;padding:1px 4px;margin-left:4px;vertical-align:middle}
 .content{white-space:pre-wrap;word-wrap:break-word}.edited{color:var(--muted);font-size:11px}
 .eph-note{color:var(--muted);font-size:12px;margin-top:4px}.eph-note a{color:#00a8fc;text-decoration:none}.eph-note b{color:#00a8fc;font-weight:500}
+.attachment{display:block;margin-top:6px}.attachment img{display:block;max-width:min(100%,520px);height:auto;border-radius:8px}.file{display:inline-block;margin-top:6px}
 .embed{display:flex;max-width:520px;margin-top:6px;background:var(--side);border-radius:4px;overflow:hidden}.embed .bar{width:4px;flex:none;background:#1e1f22}
 .embed .inner{padding:8px 12px 10px}.embed .title{font-weight:600;color:var(--head)}.embed .desc{white-space:pre-wrap;font-size:14px;margin-top:4px}
 .embed .fields{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:6px;margin-top:6px}.embed .field.wide{grid-column:1/-1}

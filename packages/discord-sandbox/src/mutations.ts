@@ -1,4 +1,5 @@
 import {
+  type APIAttachment,
   type APIEmbed,
   type APIMessage,
   type APIMessageTopLevelComponent,
@@ -182,6 +183,7 @@ export interface NewMessage {
   webhook_id?: string | undefined;
   application_id?: string | undefined;
   type?: MessageType | undefined;
+  attachments?: APIAttachment[] | undefined;
 }
 
 function mentionedUsers(state: SandboxState, content: string): APIUser[] {
@@ -201,7 +203,7 @@ export function buildMessage(state: SandboxState, input: NewMessage): APIMessage
     mentions: mentionedUsers(state, input.content ?? ''),
     mention_roles: [...(input.content ?? '').matchAll(/<@&(\d+)>/g)].map((m) => m[1] ?? ''),
     mention_everyone: /@(everyone|here)\b/.test(input.content ?? ''),
-    attachments: [],
+    attachments: input.attachments ?? [],
     embeds: asPostedEmbeds(input.embeds ?? []),
     pinned: false,
     type: input.type ?? MessageType.Default,
@@ -245,7 +247,8 @@ export function deleteMessage(
   const list = state.messages.get(channelId) ?? [];
   const index = list.findIndex((m) => m.id === id);
   if (index < 0) return false;
-  list.splice(index, 1);
+  const [removed] = list.splice(index, 1);
+  state.dropAttachments(removed?.attachments.map((a) => a.id) ?? []);
   state.reactions.delete(id);
   state.dispatch(
     GatewayDispatchEvents.MessageDelete,

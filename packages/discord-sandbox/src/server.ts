@@ -11,6 +11,7 @@ import { defaultFixture, type SandboxFixture } from './fixture.ts';
 import { SandboxGateway } from './gateway.ts';
 import { registerAuthorize } from './oauth-authorize.ts';
 import { registerToken } from './oauth-token.ts';
+import { registerMultipart } from './rest/attachments.ts';
 import { registerBulkDeleteRoute } from './rest/bulk-delete.ts';
 import { registerChannelRoutes } from './rest/channels.ts';
 import { registerGuildRoutes } from './rest/guilds.ts';
@@ -65,6 +66,7 @@ function buildApp(ctx: SandboxContext): { app: FastifyInstance; gateway: Sandbox
   const app = Fastify({ logger: false, bodyLimit: 8 * 1024 * 1024 });
   const gateway = new SandboxGateway(app, ctx);
   app.register(formbody);
+  registerMultipart(app);
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
@@ -84,6 +86,7 @@ function buildApp(ctx: SandboxContext): { app: FastifyInstance; gateway: Sandbox
     }
     if (error.discordCode === 50109)
       return discordError(reply, 400, 50109, 'The request body contains invalid JSON.');
+    if (status === 413) return discordError(reply, 413, 40005, 'Request entity too large');
     if (status >= 500) return discordError(reply, 500, 0, '500: Internal Server Error');
     return discordError(reply, status, 0, `${status}: ${error.message}`);
   });

@@ -66,6 +66,14 @@ export interface InteractionRecord {
   edits: Array<{ at: string; target: string; body: unknown }>;
 }
 
+/** An uploaded file's bytes as the sandbox's CDN serves them. */
+export interface StoredAttachment {
+  bytes: Buffer;
+  content_type: string;
+}
+
+const ATTACHMENT_BYTES_KEPT = 256 * 1024 * 1024;
+
 /** One REST call the sandbox answered (bot or user token), oldest first in `requests`. */
 export interface RestRequestRecord {
   /** Counts up from 1 for the life of the server (a reset does not restart it). */
@@ -142,6 +150,13 @@ export class SandboxState {
   onboarding = new Map<string, APIGuildOnboarding>();
   /** Milliseconds added to the wall clock, so tests can expire codes and tokens. */
   clockOffsetMs = 0;
+  /**
+   * Uploaded files by attachment id, oldest first, served by the CDN routes. At most
+   * ATTACHMENT_BYTES_KEPT in all: past that the oldest go (their URLs then answer 404), so a
+   * benchmark posting thousands of images does not grow the sandbox without end.
+   */
+  private attachmentFiles = new Map<string, StoredAttachment>();
+  private attachmentBytes = 0;
   /** Discord's global limit on the bot token (off unless configured); a reset restores it. */
   readonly globalLimit: GlobalRateLimit;
   readonly events = new EventEmitter();
@@ -176,6 +191,8 @@ export class SandboxState {
     this.globalCommands = [];
     this.guildCommands.clear();
     this.onboarding.clear();
+    this.attachmentFiles.clear();
+    this.attachmentBytes = 0;
     this.clockOffsetMs = 0;
     this.globalLimit.restore();
   }
@@ -205,6 +222,30 @@ export class SandboxState {
     }
     this.sequence = (this.sequence + 1n) & 0xfffn;
     return ((ms << 22n) | (1n << 17n) | this.sequence).toString();
+  }
+
+  keepAttachment(id: string, file: StoredAttachment): void {
+    this.attachmentFiles.set(id, file);
+    this.attachmentBytes += file.bytes.length;
+    for (const [oldId, old] of this.attachmentFiles) {
+      if (this.attachmentBytes <= ATTACHMENT_BYTES_KEPT) break;
+      this.attachmentFiles.delete(oldId);
+      this.attachmentBytes -= old.bytes.length;
+    }
+  }
+
+  attachmentFile(id: string): StoredAttachment | undefined {
+    return this.attachmentFiles.get(id);
+  }
+
+  /** Forgets the files of attachments a message no longer has (edited away or deleted). */
+  dropAttachments(ids: readonly string[]): void {
+    for (const id of ids) {
+      const file = this.attachmentFiles.get(id);
+      if (!file) continue;
+      this.attachmentFiles.delete(id);
+      this.attachmentBytes -= file.bytes.length;
+    }
   }
 
   recordRequest(method: string, path: string, status: number): void {

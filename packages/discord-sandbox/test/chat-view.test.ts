@@ -1,8 +1,32 @@
+import { crc32, deflateSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SANDBOX_IDS, type Sandbox, startSandbox } from '../src/index.ts';
+import { SANDBOX_BOT_TOKEN, SANDBOX_IDS, type Sandbox, startSandbox } from '../src/index.ts';
 import { CHROMIUM_FLAGS } from '../src/testing.ts';
 import { bot } from './helpers.ts';
+
+/** A real `width`×`height` PNG of one color, so a browser decodes it. */
+function solidPng(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x80)]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
 
 let sandbox: Sandbox;
 beforeEach(async () => {
@@ -64,6 +88,39 @@ describe('chat view in a browser', () => {
     } finally {
       await browser.close();
       await quick.close();
+    }
+  });
+
+  it('shows an image attachment as the image, described by its alt text', async () => {
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_FLAGS,
+    });
+    try {
+      const { guilds, channels, users } = SANDBOX_IDS;
+      const form = new FormData();
+      form.append('payload_json', JSON.stringify({ attachments: [{ id: '0', description: 'A grey card' }] }));
+      form.append('files[0]', new Blob([solidPng(40, 20)], { type: 'image/png' }), 'card.png');
+      const res = await fetch(`${sandbox.apiBase}/v10/channels/${channels.general}/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bot ${SANDBOX_BOT_TOKEN}` },
+        body: form,
+      });
+      expect(res.status).toBe(200);
+      const page = await browser.newPage();
+      await page.goto(
+        `${sandbox.url}/?guild=${guilds.station}&user=${users.nia}&channel=${channels.general}`,
+      );
+      const image = page.locator('[data-testid="attachment-image"]');
+      await image.waitFor();
+      expect(await image.getAttribute('alt')).toBe('A grey card');
+      // Decoded by the browser at its real size (a script string: this package has no DOM types).
+      const size = `(() => { const img = document.querySelector('[data-testid="attachment-image"]');
+        return img && img.complete && img.naturalWidth > 0 ? [img.naturalWidth, img.naturalHeight] : null; })()`;
+      await page.waitForFunction(size);
+      expect(await page.evaluate(size)).toEqual([40, 20]);
+    } finally {
+      await browser.close();
     }
   });
 

@@ -1,9 +1,15 @@
-import { type APIMessage, InteractionResponseType, InteractionType } from 'discord-api-types/v10';
+import {
+  type APIAttachment,
+  type APIMessage,
+  InteractionResponseType,
+  InteractionType,
+} from 'discord-api-types/v10';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import { buildMessage, deleteMessage, messageUpdated, postMessage } from '../mutations.ts';
 import { INTERACTION_TOKEN_TTL_MS } from '../simulate-interaction.ts';
 import type { InteractionRecord, SandboxState } from '../state.ts';
+import { resolveAttachments } from './attachments.ts';
 import { discordError, invalidFormBody } from './http.ts';
 import { applyMessageEdit, isEphemeral, type MessageBody, validateMessageBody } from './message-body.ts';
 import { sendProblem } from './messages.ts';
@@ -33,8 +39,9 @@ export function registerInteractionRoutes(api: FastifyInstance, ctx: SandboxCont
   const nowIso = () => new Date(state.now()).toISOString();
 
   /** A new bot message answering `record`: posted in the channel unless ephemeral. */
-  const answer = (record: InteractionRecord, body: MessageBody): APIMessage => {
+  const answer = (record: InteractionRecord, body: MessageBody, attachments: APIAttachment[]): APIMessage => {
     const message = buildMessage(state, {
+      attachments,
       channel_id: record.channel_id,
       author_id: state.application.id,
       content: body.content ?? '',
@@ -61,8 +68,22 @@ export function registerInteractionRoutes(api: FastifyInstance, ctx: SandboxCont
     return message;
   };
 
-  const editMessage = (record: InteractionRecord, message: APIMessage, body: MessageBody, target: string) => {
+  /** The attachments `body` gives a new (`existing` null) or edited message, or Discord's refusal. */
+  const filesFor = (
+    record: InteractionRecord,
+    body: MessageBody,
+    existing: readonly APIAttachment[] | null,
+  ) => resolveAttachments(state, ctx.url(), record.channel_id, body, existing);
+
+  const editMessage = (
+    record: InteractionRecord,
+    message: APIMessage,
+    body: MessageBody,
+    target: string,
+    attachments: APIAttachment[] | null,
+  ) => {
     applyMessageEdit(message, body, nowIso());
+    if (attachments) message.attachments = attachments;
     record.edits.push({ at: nowIso(), target, body });
     const guild = state.guilds.get(record.guild_id);
     const inChannel = state.messages.get(message.channel_id)?.includes(message);
@@ -89,7 +110,9 @@ export function registerInteractionRoutes(api: FastifyInstance, ctx: SandboxCont
       case InteractionResponseType.ChannelMessageWithSource: {
         const problem = validateMessageBody(data, true);
         if (problem) return sendProblem(reply, prefixErrors(problem));
-        message = answer(record, data);
+        const files = filesFor(record, data, null);
+        if (!('attachments' in files)) return sendProblem(reply, prefixErrors(files));
+        message = answer(record, data, files.attachments ?? []);
         record.original = message;
         break;
       }
@@ -97,8 +120,10 @@ export function registerInteractionRoutes(api: FastifyInstance, ctx: SandboxCont
         const problem = validateMessageBody(data, false);
         if (problem) return sendProblem(reply, prefixErrors(problem));
         const target = findAnyMessage(state, record.message_id);
+        const files = filesFor(record, data, target?.message.attachments ?? []);
+        if (!('attachments' in files)) return sendProblem(reply, prefixErrors(files));
         if (target) {
-          editMessage(record, target.message, data, 'update');
+          editMessage(record, target.message, data, 'update', files.attachments);
           message = target.message;
         }
         break;
@@ -153,7 +178,9 @@ export function registerInteractionRoutes(api: FastifyInstance, ctx: SandboxCont
       const body = req.body ?? {};
       const problem = validateMessageBody(body, true);
       if (problem) return sendProblem(reply, problem);
-      const message = answer(record, body);
+      const files = filesFor(record, body, null);
+      if (!('attachments' in files)) return sendProblem(reply, files);
+      const message = answer(record, body, files.attachments ?? []);
       record.followups.push(message);
       state.events.emit('interaction-responded', record.id);
       return req.query.wait === 'true' ? message : reply.code(204).send();
@@ -161,7 +188,11 @@ export function registerInteractionRoutes(api: FastifyInstance, ctx: SandboxCont
   );
 
   /** `@original` or a follow-up id; a deferred reply's original comes into being on its first edit. */
-  const targetMessage = (record: InteractionRecord, messageId: string, creating: MessageBody | null) => {
+  const targetMessage = (
+    record: InteractionRecord,
+    messageId: string,
+    creating: { body: MessageBody; attachments: APIAttachment[] } | null,
+  ) => {
     if (messageId !== '@original') {
       return (
         record.followups.find((m) => m.id === messageId) ?? findAnyMessage(state, messageId)?.message ?? null
@@ -171,8 +202,13 @@ export function registerInteractionRoutes(api: FastifyInstance, ctx: SandboxCont
     const type = (record.response as CallbackBody | null)?.type;
     if (type === InteractionResponseType.DeferredChannelMessageWithSource && creating) {
       const deferredFlags = (record.response as CallbackBody).data?.flags ?? 0;
-      record.original = answer(record, { ...creating, flags: (creating.flags ?? 0) | deferredFlags });
-      record.edits.push({ at: nowIso(), target: '@original', body: creating });
+      const { body } = creating;
+      record.original = answer(
+        record,
+        { ...body, flags: (body.flags ?? 0) | deferredFlags },
+        creating.attachments,
+      );
+      record.edits.push({ at: nowIso(), target: '@original', body });
       return null;
     }
     if (
@@ -201,8 +237,12 @@ export function registerInteractionRoutes(api: FastifyInstance, ctx: SandboxCont
     const body = req.body ?? {};
     const problem = validateMessageBody(body, false);
     if (problem) return sendProblem(reply, problem);
-    const existing = targetMessage(record, req.params.messageId, body);
-    if (existing) editMessage(record, existing, body, req.params.messageId);
+    const existing = targetMessage(record, req.params.messageId, null);
+    // A deferred reply's first edit creates the message: its files are a create's, not an edit's.
+    const files = filesFor(record, body, existing?.attachments ?? null);
+    if (!('attachments' in files)) return sendProblem(reply, files);
+    if (existing) editMessage(record, existing, body, req.params.messageId, files.attachments);
+    else targetMessage(record, req.params.messageId, { body, attachments: files.attachments ?? [] });
     const message = existing ?? record.original;
     if (!message) return discordError(reply, 404, 10008, 'Unknown Message');
     state.events.emit('interaction-responded', record.id);

@@ -7,6 +7,7 @@ import {
 } from 'discord-api-types/v10';
 import { componentEmojiIssue } from '../component-emoji.ts';
 import { clearChoices } from '../select-choices.ts';
+import { uploadsOf } from './attachments.ts';
 import { type DiscordFieldErrors, type Issue, toErrors } from './http.ts';
 
 export type { Issue };
@@ -161,7 +162,8 @@ export function validateMessageBody(body: MessageBody, creating: boolean): BodyP
     !body.content &&
     !(body.embeds?.length ?? 0) &&
     !(body.components?.length ?? 0) &&
-    !(body.attachments?.length ?? 0);
+    !(body.attachments?.length ?? 0) &&
+    uploadsOf(body).length === 0;
   if (creating && empty) return { status: 400, code: 50006, message: 'Cannot send an empty message' };
   return null;
 }

@@ -4,6 +4,7 @@ import type { SandboxContext } from '../context.ts';
 import type { SandboxChannel, SandboxGuild } from '../fixture.ts';
 import { buildMessage, deleteMessage, messageUpdated, postMessage } from '../mutations.ts';
 import { channelPermissions, hasAll } from '../permissions.ts';
+import { resolveAttachments, uploadsOf } from './attachments.ts';
 import { discordError, missingPermissions, requireBot } from './http.ts';
 import { applyMessageEdit, type BodyProblem, type MessageBody, validateMessageBody } from './message-body.ts';
 
@@ -77,7 +78,11 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
       if (problem) return sendProblem(reply, problem);
       if ((body.embeds?.length ?? 0) > 0 && (found.bits & P.EmbedLinks) === 0n)
         return missingPermissions(reply);
+      if (uploadsOf(body).length > 0 && (found.bits & P.AttachFiles) === 0n) return missingPermissions(reply);
+      const files = resolveAttachments(state, ctx.url(), found.channel.id, body, null);
+      if (!('attachments' in files)) return sendProblem(reply, files);
       const message = buildMessage(state, {
+        attachments: files.attachments ?? [],
         channel_id: found.channel.id,
         author_id: state.application.id,
         content: body.content ?? '',
@@ -126,7 +131,11 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
       if (problem) return sendProblem(reply, problem);
       if ((body.embeds?.length ?? 0) > 0 && (found.bits & P.EmbedLinks) === 0n)
         return missingPermissions(reply);
+      if (uploadsOf(body).length > 0 && (found.bits & P.AttachFiles) === 0n) return missingPermissions(reply);
+      const files = resolveAttachments(state, ctx.url(), found.channel.id, body, found.message.attachments);
+      if (!('attachments' in files)) return sendProblem(reply, files);
       applyMessageEdit(found.message, body, new Date(state.now()).toISOString());
+      if (files.attachments) found.message.attachments = files.attachments;
       messageUpdated(state, found.guild, found.message);
       return found.message;
     },

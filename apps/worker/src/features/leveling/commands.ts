@@ -1,19 +1,29 @@
 import {
+  accentColor,
   buildLeaderboardMessage,
   buildRankMessage,
   LEVELING_DISABLED_MESSAGE,
   LEVELING_TOP_COUNT,
+  rankCardAltText,
+  rankCardModel,
 } from '@spacecadet/core';
 import { loadLeaderboard, loadMemberRank } from '@spacecadet/db/queries/leveling';
 import {
   ApplicationCommandOptionType,
   ApplicationCommandType,
   type ChatInputCommandInteraction,
+  GuildMember,
   MessageFlags,
+  type User,
 } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import type { SlashCommand } from '../../interactions/types.ts';
+import { errorFields } from '../../logger.ts';
+import { loadAvatar, RANK_CARD_FILENAME, renderRankCard } from './rank-card.ts';
 import { levelingSetups } from './setup.ts';
+
+/** How long the card waits for the avatar before drawing the default one (the answer is due in 3 s). */
+export const AVATAR_TIMEOUT_MS = 1000;
 
 export const BOTS_HAVE_NO_XP = 'Bots do not earn XP.';
 
@@ -61,9 +71,57 @@ export const rankCommand: SlashCommand = {
     }
     const entry = await loadMemberRank(deps.db, guildId, user.id);
     const answer = buildRankMessage({ userId: user.id, self: user.id === interaction.user.id, entry });
-    await interaction.reply({ content: answer.content, allowedMentions: answer.allowed_mentions });
+    // A member with XP gets the card too; the text stays, for screen readers and notifications.
+    const card = entry ? await rankCard(interaction, deps, guildId, user, entry) : null;
+    await interaction.reply({
+      content: answer.content,
+      allowedMentions: answer.allowed_mentions,
+      ...(card ? { files: [{ attachment: card.png, name: RANK_CARD_FILENAME, description: card.alt }] } : {}),
+    });
   },
 };
+
+/** The member's rank card, or null when drawing it failed (the text answer still goes out). */
+async function rankCard(
+  interaction: ChatInputCommandInteraction,
+  deps: WorkerDeps,
+  guildId: string,
+  user: User,
+  entry: { xp: number; rank: number },
+): Promise<{ png: Buffer; alt: string } | null> {
+  try {
+    const picked = interaction.options.getMember('member');
+    const member =
+      picked instanceof GuildMember
+        ? picked
+        : user.id === interaction.user.id && interaction.member instanceof GuildMember
+          ? interaction.member
+          : (interaction.guild?.members.cache.get(user.id) ?? null);
+    const model = rankCardModel({
+      username: member?.displayName ?? user.globalName ?? user.username,
+      rank: entry.rank,
+      totalXp: entry.xp,
+    });
+    // The server's accent: the bot's highest colored role there, else blurple (core's accentColor).
+    const botRoles = interaction.guild?.members.me?.roles.cache.map((role) => ({
+      color: role.colors.primaryColor,
+      position: role.position,
+    }));
+    const avatar = await loadAvatar(
+      deps.config.discordCdnBase,
+      { userId: user.id, guildId, userAvatar: user.avatar, memberAvatar: member?.avatar ?? null },
+      AVATAR_TIMEOUT_MS,
+    );
+    const png = await renderRankCard(model, avatar, accentColor(botRoles ?? []));
+    return { png, alt: rankCardAltText(model) };
+  } catch (error) {
+    deps.logger.warn(
+      { ...errorFields(error), guildId, userId: user.id },
+      'rank card failed; answering in text',
+    );
+    return null;
+  }
+}
 
 /** `/leaderboard`: the server's top members by XP. */
 export const leaderboardCommand: SlashCommand = {

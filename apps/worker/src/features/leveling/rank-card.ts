@@ -1,0 +1,160 @@
+import { createRequire } from 'node:module';
+import { createCanvas, GlobalFonts, type Image, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
+import { RANK_CARD_LAYOUT as L, type RankCardModel } from '@spacecadet/core';
+
+/**
+ * The `/rank` card as a PNG, drawn with @napi-rs/canvas (Skia, prebuilt binaries, no system
+ * libraries). Its font is Inter from @fontsource/inter, registered here by path, so the card
+ * looks the same on a machine with no fonts at all. Layout numbers come from core's
+ * RANK_CARD_LAYOUT.
+ */
+
+export const RANK_CARD_FILENAME = 'rank-card.png';
+
+const require = createRequire(import.meta.url);
+/** Inter's subsets, each a family of its own: a name falls back from one to the next per glyph. */
+const SUBSETS = ['latin', 'latin-ext', 'cyrillic', 'cyrillic-ext', 'greek', 'vietnamese'] as const;
+const FAMILIES = SUBSETS.map((subset) => `"SpaceCadet Inter ${subset}"`).join(', ');
+let fontsRegistered = false;
+
+function registerFonts(): void {
+  if (fontsRegistered) return;
+  for (const subset of SUBSETS) {
+    for (const weight of [400, 700]) {
+      const file = require.resolve(`@fontsource/inter/files/inter-${subset}-${weight}-normal.woff2`);
+      GlobalFonts.registerFromPath(file, `SpaceCadet Inter ${subset}`);
+    }
+  }
+  fontsRegistered = true;
+}
+
+const font = (weight: 400 | 700, size: number) => `${weight} ${size}px ${FAMILIES}`;
+const hex = (color: number) => `#${color.toString(16).padStart(6, '0')}`;
+
+/** `text` cut with an ellipsis to fit `maxWidth` at the context's current font. */
+function fitted(ctx: SKRSContext2D, text: string, maxWidth: number): string {
+  if (ctx.measureText(text).width <= maxWidth) return text;
+  const chars = [...text];
+  while (chars.length > 1 && ctx.measureText(`${chars.join('')}…`).width > maxWidth) chars.pop();
+  return `${chars.join('')}…`;
+}
+
+function roundedRect(ctx: SKRSContext2D, x: number, y: number, w: number, h: number, r: number): void {
+  ctx.beginPath();
+  ctx.roundRect(x, y, w, h, Math.min(r, h / 2, w / 2));
+}
+
+/** A member without an avatar (or whose avatar did not load): their initial on the accent. */
+function drawDefaultAvatar(ctx: SKRSContext2D, name: string, accent: number): void {
+  const { x, y, size } = L.avatar;
+  ctx.fillStyle = hex(accent);
+  ctx.fillRect(x, y, size, size);
+  ctx.fillStyle = '#ffffff';
+  ctx.font = font(700, size * 0.45);
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.fillText([...name.trim()][0]?.toUpperCase() ?? '?', x + size / 2, y + size / 2 + 2);
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'alphabetic';
+}
+
+/** Draws the card and encodes it (off the event loop) as PNG bytes. */
+export async function renderRankCard(
+  model: RankCardModel,
+  avatar: Image | null,
+  accent: number,
+): Promise<Buffer> {
+  registerFonts();
+  const canvas = createCanvas(L.width, L.height);
+  const ctx = canvas.getContext('2d');
+  const accentHex = hex(accent);
+
+  ctx.fillStyle = '#1e1f22';
+  roundedRect(ctx, 0, 0, L.width, L.height, 24);
+  ctx.fill();
+  ctx.fillStyle = '#2b2d31';
+  roundedRect(ctx, L.padding / 2, L.padding / 2, L.width - L.padding, L.height - L.padding, 18);
+  ctx.fill();
+  ctx.fillStyle = accentHex;
+  ctx.fillRect(L.padding / 2, L.padding / 2 + 18, 6, L.height - L.padding - 36);
+
+  // Avatar in a circle with an accent ring.
+  const { x: ax, y: ay, size } = L.avatar;
+  ctx.save();
+  ctx.beginPath();
+  ctx.arc(ax + size / 2, ay + size / 2, size / 2, 0, Math.PI * 2);
+  ctx.clip();
+  if (avatar) ctx.drawImage(avatar, ax, ay, size, size);
+  else drawDefaultAvatar(ctx, model.username, accent);
+  ctx.restore();
+  ctx.strokeStyle = accentHex;
+  ctx.lineWidth = 6;
+  ctx.beginPath();
+  ctx.arc(ax + size / 2, ay + size / 2, size / 2 + 3, 0, Math.PI * 2);
+  ctx.stroke();
+
+  // Rank and level, right-aligned on the top line: "RANK #3   LEVEL 12".
+  const right = L.bar.x + L.bar.width;
+  ctx.textAlign = 'right';
+  let cursor = right;
+  for (const [label, value, color] of [
+    ['LEVEL', model.levelLabel, accentHex],
+    ['RANK', model.rankLabel, '#ffffff'],
+  ] as const) {
+    ctx.font = font(700, L.fontSize.statValue);
+    ctx.fillStyle = color;
+    ctx.fillText(value, cursor, L.text.statsY);
+    cursor -= ctx.measureText(value).width + 8;
+    ctx.font = font(400, L.fontSize.statLabel);
+    ctx.fillStyle = '#b5bac1';
+    ctx.fillText(label, cursor, L.text.statsY);
+    cursor -= ctx.measureText(label).width + 28;
+  }
+
+  // Name on the left, XP into the level on the right, above the bar.
+  ctx.textAlign = 'left';
+  ctx.font = font(700, L.fontSize.name);
+  ctx.fillStyle = '#ffffff';
+  ctx.fillText(fitted(ctx, model.username, L.bar.width * 0.6), L.text.x, L.text.nameY + 32);
+  ctx.textAlign = 'right';
+  ctx.font = font(400, L.fontSize.xp);
+  ctx.fillStyle = '#dbdee1';
+  ctx.fillText(model.xpLabel, right, L.text.xpY);
+  ctx.textAlign = 'left';
+  ctx.fillStyle = '#b5bac1';
+  ctx.fillText(model.totalLabel, L.text.x, L.bar.y + L.bar.height + 32);
+
+  // The bar: the track, then the share of the level done.
+  const { x: bx, y: by, width: bw, height: bh } = L.bar;
+  ctx.fillStyle = '#404249';
+  roundedRect(ctx, bx, by, bw, bh, bh / 2);
+  ctx.fill();
+  if (model.progress > 0) {
+    ctx.fillStyle = accentHex;
+    roundedRect(ctx, bx, by, Math.max(bh, bw * model.progress), bh, bh / 2);
+    ctx.fill();
+  }
+
+  return canvas.encode('png');
+}
+
+/** The member's avatar picture (server avatar first) from Discord's CDN, or null (none, slow, broken). */
+export async function loadAvatar(
+  cdnBase: string,
+  who: { userId: string; guildId: string; userAvatar: string | null; memberAvatar: string | null },
+  timeoutMs: number,
+): Promise<Image | null> {
+  const url = who.memberAvatar
+    ? `${cdnBase}/guilds/${who.guildId}/users/${who.userId}/avatars/${who.memberAvatar}.png?size=256`
+    : who.userAvatar
+      ? `${cdnBase}/avatars/${who.userId}/${who.userAvatar}.png?size=256`
+      : null;
+  if (!url) return null;
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    if (!res.ok) return null;
+    return await loadImage(Buffer.from(await res.arrayBuffer()));
+  } catch {
+    return null;
+  }
+}
