@@ -13,6 +13,7 @@ import { registerAuthorize } from './oauth-authorize.ts';
 import { registerToken } from './oauth-token.ts';
 import { registerBulkDeleteRoute } from './rest/bulk-delete.ts';
 import { registerChannelRoutes } from './rest/channels.ts';
+import { registerDmRoutes } from './rest/dms.ts';
 import { registerGuildRoutes } from './rest/guilds.ts';
 import { discordError, installRestHooks } from './rest/http.ts';
 import { registerInteractionRoutes } from './rest/interactions.ts';
@@ -95,6 +96,7 @@ function buildApp(ctx: SandboxContext): { app: FastifyInstance; gateway: Sandbox
         installRestHooks(api, ctx);
         registerToken(api, ctx);
         registerUserRoutes(api, ctx);
+        registerDmRoutes(api, ctx);
         registerGuildRoutes(api, ctx);
         registerRoleRoutes(api, ctx);
         registerOnboardingRoutes(api, ctx);
