@@ -6,8 +6,12 @@ import { pendingLevelUps, xpFlushBatches } from '../schema/leveling.ts';
 /** One member's XP earned since the last flush, as the worker's buffer holds it. */
 export interface BufferedXp {
   userId: string;
+  /** XP earned (0 when every message was in cooldown or earned nothing). */
   xp: number;
+  /** Chat messages sent, whether or not they earned XP. */
   messages: number;
+  /** The channel of the member's latest message that earned XP (where a level it crossed was reached). */
+  channelId?: string | null;
   /** The member's display name and avatar hash on their latest message. */
   username: string | null;
   avatar: string | null;
@@ -16,6 +20,8 @@ export interface BufferedXp {
 export interface LevelUp {
   userId: string;
   username: string | null;
+  /** The channel of the message that crossed the level, when known. */
+  channelId: string | null;
   previousLevel: number;
   level: number;
 }
@@ -83,11 +89,18 @@ export async function writeXpBatch(
         avatar = excluded.avatar,
         left_at = null
       returning user_id, xp, level, username`);
+    const channels = new Map(members.map((m) => [m.userId, m.channelId ?? null]));
     const levelUps: LevelUp[] = [];
     for (const row of updated.rows) {
       const level = levelForTotalXp(Number(row.xp));
       if (level > row.level) {
-        levelUps.push({ userId: row.user_id, username: row.username, previousLevel: row.level, level });
+        levelUps.push({
+          userId: row.user_id,
+          username: row.username,
+          channelId: channels.get(row.user_id) ?? null,
+          previousLevel: row.level,
+          level,
+        });
       }
     }
     if (levelUps.length > 0) {
@@ -104,6 +117,7 @@ export async function writeXpBatch(
             guildId: batch.guildId,
             userId: up.userId,
             level: up.level,
+            channelId: up.channelId,
             claimedUntil: sql`now() + ${`${batch.levelUpLeaseMs} milliseconds`}::interval`,
           })),
         )
@@ -146,6 +160,10 @@ export interface PendingLevelUp {
   guildId: string;
   userId: string;
   level: number;
+  /** The channel of the message that crossed the level (destination `current`); null unknown. */
+  channelId: string | null;
+  /** The member's display name as last seen (the message's `{username}`). */
+  username: string | null;
   /** An announcement may already have been posted (its poster died before recording it). */
   announcing: boolean;
 }
@@ -159,6 +177,8 @@ export async function claimDueLevelUps(db: Db, leaseMs: number, limit: number): 
     guild_id: string;
     user_id: string;
     level: number;
+    channel_id: string | null;
+    username: string | null;
     announcing: boolean;
   }>(sql`
     update pending_level_ups p
@@ -171,11 +191,15 @@ export async function claimDueLevelUps(db: Db, leaseMs: number, limit: number): 
       for update skip locked
     ) due
     where p.guild_id = due.guild_id and p.user_id = due.user_id and p.level = due.level
-    returning p.guild_id, p.user_id, p.level, p.announcing`);
+    returning p.guild_id, p.user_id, p.level, p.channel_id, p.announcing,
+      (select m.username from member_xp m where m.guild_id = p.guild_id and m.user_id = p.user_id)
+        as username`);
   return claimed.rows.map((row) => ({
     guildId: row.guild_id,
     userId: row.user_id,
     level: row.level,
+    channelId: row.channel_id,
+    username: row.username,
     announcing: row.announcing,
   }));
 }
