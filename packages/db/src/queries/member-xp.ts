@@ -8,8 +8,10 @@ export interface BufferedXp {
   userId: string;
   /** XP earned (0 when every message was in cooldown or earned nothing). */
   xp: number;
-  /** Chat messages sent, whether or not they earned XP. */
+  /** Chat messages sent, whether or not they earned XP (the day's overview counts them). */
   messages: number;
+  /** Of those, the messages that earned XP (the member's `message_count`); absent: `messages`. */
+  earned?: number;
   /** The channel of the member's latest message that earned XP (where a level it crossed was reached). */
   channelId?: string | null;
   /** The member's display name and avatar hash on their latest message. */
@@ -27,9 +29,9 @@ export interface LevelUp {
 }
 
 /**
- * Writes one batch of buffered XP in one transaction: members' running XP (a message also
- * shows the member is still there, so `left_at` is cleared), the day's totals for the daily
- * overview, and the levels members crossed, which it returns. The batch id is recorded in the
+ * Writes one batch of buffered XP in one transaction: the running XP of members who earned
+ * some (a message also shows the member is still there, so `left_at` is cleared), the day's
+ * totals for the daily overview (every chat message, earning or not), and the levels members crossed, which it returns. The batch id is recorded in the
  * same transaction, so a batch written again (its writer died before clearing it from Redis) is
  * skipped: `applied` is false and nothing changes.
  *
@@ -61,14 +63,17 @@ export async function writeXpBatch(
       .onConflictDoNothing()
       .returning({ batchId: xpFlushBatches.batchId });
     if (claimed.length === 0) return { applied: false, levelUps: [] };
+    // Members who earned nothing (cooldown, no-XP channels and roles) only count for the day.
     const input = JSON.stringify(
-      members.map((m) => ({
-        user_id: m.userId,
-        xp: m.xp,
-        messages: m.messages,
-        username: m.username,
-        avatar: m.avatar,
-      })),
+      members
+        .filter((m) => m.xp > 0)
+        .map((m) => ({
+          user_id: m.userId,
+          xp: m.xp,
+          messages: m.earned ?? m.messages,
+          username: m.username,
+          avatar: m.avatar,
+        })),
     );
     const updated = await tx.execute<{
       user_id: string;

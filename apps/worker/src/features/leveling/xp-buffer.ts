@@ -32,7 +32,8 @@ const COOLDOWN_KEY_TTL_MS = MESSAGE_COOLDOWN_MAX_SEC * 1000;
 // From KEYS[k]: per message its cooldown and its guild's pending hash (KEYS[1]: dirty guilds).
 // From ARGV[a]: per message cooldown ms (-1: the message earns nothing and starts no
 // cooldown), message time ms, user id, xp, name json, guild id, channel id. Every message
-// counts for the day's overview (`:m`); one out of cooldown also earns its XP (`:x`) and names
+// counts for the day's overview (`:m`); one out of cooldown also earns its XP (`:x`, `:e` the
+// messages that earned) and names
 // the channel it was sent in (`:c`, where a level it crosses is announced with destination
 // `current`).
 const AWARD_FUNCTION = `
@@ -49,6 +50,7 @@ local function award(k, a, n)
       if not (last and ms > 0 and at - last < ms) then
         if not last or at > last then redis.call('SET', cd, at, 'PX', ${COOLDOWN_KEY_TTL_MS}) end
         redis.call('HINCRBY', pending, user .. ':x', ARGV[b + 3])
+        redis.call('HINCRBY', pending, user .. ':e', 1)
         redis.call('HSET', pending, user .. ':c', ARGV[b + 6])
         counted[i] = 1
       end
@@ -331,14 +333,19 @@ export async function readBatch(redis: Redis, batch: XpBatch): Promise<BufferedX
     const userId = field.slice(0, split);
     let member = members.get(userId);
     if (!member) {
-      member = { userId, xp: 0, messages: 0, username: null, avatar: null, channelId: null };
+      member = { userId, xp: 0, messages: 0, earned: 0, username: null, avatar: null, channelId: null };
       members.set(userId, member);
     }
     const kind = field.slice(split + 1);
     if (kind === 'x') member.xp = Number(value);
     else if (kind === 'm') member.messages = Number(value);
+    else if (kind === 'e') member.earned = Number(value);
     else if (kind === 'n') [member.username, member.avatar] = parseName(value);
     else if (kind === 'c') member.channelId = value;
+  }
+  // A batch buffered before `:e` existed counted only messages that earned.
+  for (const member of members.values()) {
+    if (!(`${member.userId}:e` in fields) && member.xp > 0) member.earned = member.messages;
   }
   return [...members.values()];
 }
