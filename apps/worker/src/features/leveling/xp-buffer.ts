@@ -31,17 +31,17 @@ const COOLDOWN_KEY_TTL_MS = MESSAGE_COOLDOWN_MAX_SEC * 1000;
 
 // From KEYS[k]: per message its cooldown and its guild's pending hash (KEYS[1]: dirty guilds).
 // From ARGV[a]: per message cooldown ms (-1: the message earns nothing and starts no
-// cooldown), message time ms, user id, xp, name json, guild id, channel id. Every message
-// counts for the day's overview (`:m`); one out of cooldown also earns its XP (`:x`, `:e` the
-// messages that earned) and names
-// the channel it was sent in (`:c`, where a level it crosses is announced with destination
-// `current`).
+// cooldown), message time ms, user id, xp, name json (name, avatar, channel), guild id. Every
+// message counts for the day's overview (`:m`); one that earns nothing (cooldown, no-XP) is
+// also counted in `:s`, and one that earns adds its XP (`:x`) and names the member and the
+// channel it was sent in (`:n`: where a level it crosses is announced with destination
+// `current`). The earning path makes as many Redis calls as before no-XP existed.
 const AWARD_FUNCTION = `
 local function award(k, a, n)
   local counted = {}
   for i = 1, n do
     local cd, pending = KEYS[k + 2 * i - 2], KEYS[k + 2 * i - 1]
-    local b = a + (i - 1) * 7
+    local b = a + (i - 1) * 6
     local ms, at = tonumber(ARGV[b]), tonumber(ARGV[b + 1])
     local user = ARGV[b + 2]
     counted[i] = 0
@@ -50,13 +50,12 @@ local function award(k, a, n)
       if not (last and ms > 0 and at - last < ms) then
         if not last or at > last then redis.call('SET', cd, at, 'PX', ${COOLDOWN_KEY_TTL_MS}) end
         redis.call('HINCRBY', pending, user .. ':x', ARGV[b + 3])
-        redis.call('HINCRBY', pending, user .. ':e', 1)
-        redis.call('HSET', pending, user .. ':c', ARGV[b + 6])
+        redis.call('HSET', pending, user .. ':n', ARGV[b + 4])
         counted[i] = 1
       end
     end
+    if counted[i] == 0 then redis.call('HINCRBY', pending, user .. ':s', 1) end
     redis.call('HINCRBY', pending, user .. ':m', 1)
-    redis.call('HSET', pending, user .. ':n', ARGV[b + 4])
     redis.call('SADD', KEYS[1], ARGV[b + 5])
   end
   return counted
@@ -176,9 +175,8 @@ function awardKeysAndArgs(awards: readonly MessageXp[], keys: string[], args: Ar
       award.time,
       award.userId,
       award.xp,
-      JSON.stringify([award.username, award.avatar]),
+      JSON.stringify([award.username, award.avatar, award.channelId]),
       award.guildId,
-      award.channelId,
     );
   }
 }
@@ -328,34 +326,36 @@ export async function takeOverStaleBatches(
 export async function readBatch(redis: Redis, batch: XpBatch): Promise<BufferedXp[]> {
   const fields = await redis.hgetall(xpBatchKey(batch.id));
   const members = new Map<string, BufferedXp>();
+  const skipped = new Map<string, number>();
   for (const [field, value] of Object.entries(fields)) {
     const split = field.lastIndexOf(':');
     const userId = field.slice(0, split);
     let member = members.get(userId);
     if (!member) {
       member = { userId, xp: 0, messages: 0, earned: 0, username: null, avatar: null, channelId: null };
+      skipped.set(userId, 0);
       members.set(userId, member);
     }
     const kind = field.slice(split + 1);
     if (kind === 'x') member.xp = Number(value);
     else if (kind === 'm') member.messages = Number(value);
-    else if (kind === 'e') member.earned = Number(value);
-    else if (kind === 'n') [member.username, member.avatar] = parseName(value);
-    else if (kind === 'c') member.channelId = value;
+    else if (kind === 's') skipped.set(userId, Number(value));
+    else if (kind === 'n') [member.username, member.avatar, member.channelId] = parseName(value);
   }
-  // A batch buffered before `:e` existed counted only messages that earned.
-  for (const member of members.values()) {
-    if (!(`${member.userId}:e` in fields) && member.xp > 0) member.earned = member.messages;
-  }
+  // `:s` counts the messages that earned nothing (a batch buffered before it existed counted
+  // only messages that earned, all in `:m`).
+  for (const member of members.values()) member.earned = member.messages - (skipped.get(member.userId) ?? 0);
   return [...members.values()];
 }
 
-function parseName(value: string): [string | null, string | null] {
+/** `[name, avatar, channel]`; the channel is absent in batches buffered before it was kept. */
+function parseName(value: string): [string | null, string | null, string | null] {
+  const text = (part: unknown) => (typeof part === 'string' ? part : null);
   try {
-    const [username, avatar] = JSON.parse(value) as [unknown, unknown];
-    return [typeof username === 'string' ? username : null, typeof avatar === 'string' ? avatar : null];
+    const [username, avatar, channelId] = JSON.parse(value) as [unknown, unknown, unknown];
+    return [text(username), text(avatar), text(channelId) || null];
   } catch {
-    return [null, null];
+    return [null, null, null];
   }
 }
 
