@@ -21,8 +21,10 @@
  *    keys only. `MEMORY USAGE` of the keys is printed beside it, as the Redis server is shared.
  *    A private key prefix, deleted afterwards.
  *
- * The world: GUILDS guilds with leveling enabled (10 XP a message, cooldown off), one text
- * channel each, and ACTIVE_MEMBERS members chatting (ACTIVE_MEMBERS / GUILDS a guild): message k
+ * The world: GUILDS guilds with leveling enabled (10 XP a message, cooldown off, NO_XP_LIST
+ * no-XP channels and NO_XP_LIST no-XP roles configured, none of which the chat is in or its
+ * members hold, so every message is checked against them and still earns), one text channel
+ * each, and ACTIVE_MEMBERS members (holding a Member role) chatting (ACTIVE_MEMBERS / GUILDS a guild): message k
  * comes from member k % ACTIVE_MEMBERS in guild k % GUILDS. With the cooldown off every message
  * earns XP and has to reach Postgres (the worst case for the Redis script and the buffer); a
  * flush writes each member who spoke once, with the sum of their messages, as the buffer is
@@ -113,6 +115,17 @@ const snowflake = (kind: bigint, index: number): string => (kind * 10n ** 17n + 
 const guildId = (g: number) => snowflake(3n, g);
 const channelId = (g: number) => snowflake(6n, g);
 const botRoleId = (g: number) => snowflake(5n, g);
+/** The role every chatting member holds (no no-XP role), and the guild's no-XP role nobody chatting holds. */
+const memberRoleId = (g: number) => snowflake(9n, g);
+const mutedRoleId = (g: number) => snowflake(8n, g);
+/** Each guild's no-XP configuration: channels and roles the chat is not in, checked on every message. */
+const NO_XP_LIST = 10;
+const noXpChannels = (g: number) =>
+  Array.from({ length: NO_XP_LIST }, (_, i) => snowflake(6n, 10_000 + g * NO_XP_LIST + i));
+const noXpRoles = (g: number) => [
+  mutedRoleId(g),
+  ...Array.from({ length: NO_XP_LIST - 1 }, (_, i) => snowflake(8n, 10_000 + g * NO_XP_LIST + i)),
+];
 /** Member k (of guild k % GUILDS); ids have one length, so text order is numeric order. */
 const memberId = (k: number) => snowflake(4n, k);
 /** The member who posts the run's k-th message: in guild k % GUILDS, like the message. */
@@ -162,6 +175,8 @@ async function buildFixture(): Promise<SandboxFixture> {
       roles: [
         sandbox.makeRole(id, '@everyone', 0, sandbox.EVERYONE_PERMISSIONS),
         sandbox.makeBotRole(botRoleId(g), 1, bot.id, sandbox.BOT_ROLE_PERMISSIONS),
+        sandbox.makeRole(memberRoleId(g), 'Member', 2, '0'),
+        sandbox.makeRole(mutedRoleId(g), 'Muted', 3, '0'),
       ],
       channels: [{ ...text, id: channelId(g), guild_id: id, name: 'chat', position: 0, parent_id: null }],
       members: [{ user_id: bot.id, roles: [botRoleId(g)], nick: null, joined_at: JOINED_AT }],
@@ -190,7 +205,12 @@ async function sandboxChild(): Promise<void> {
     const guild = state.guilds.get(guildId(k % GUILDS));
     if (!guild) throw new Error(`no guild for member ${k}`);
     // A member while it posts: the message carries it, and the guild's list stays short.
-    guild.members.push({ user_id: memberId(authorOf(k)), roles: [], nick: null, joined_at: JOINED_AT });
+    guild.members.push({
+      user_id: memberId(authorOf(k)),
+      roles: [memberRoleId(k % GUILDS)],
+      nick: null,
+      joined_at: JOINED_AT,
+    });
     try {
       postMessage(
         state,
@@ -387,12 +407,14 @@ async function main(): Promise<void> {
     const sandboxStarting = startSandboxChild();
     [database, redis] = await Promise.all([createTestDatabase('bench_xp'), testRedis()]);
     await database.db.insert(levelingSettings).values(
-      GUILD_IDS.map((id) => ({
+      GUILD_IDS.map((id, g) => ({
         guildId: id,
         enabled: true,
         xpPerMessage: XP_PER_MESSAGE,
         xpMultiplier: 1,
         messageCooldownSec: COOLDOWN_SEC,
+        noXpChannels: noXpChannels(g),
+        noXpRoles: noXpRoles(g),
       })),
     );
     sandbox = await sandboxStarting;
@@ -577,6 +599,7 @@ async function main(): Promise<void> {
       awardMessageXp(memRedis, {
         guildId: memGuild(g),
         userId,
+        channelId: channelId(g),
         xp: XP_PER_MESSAGE,
         cooldownSec: MEMORY_COOLDOWN_SEC,
         time: Date.now(),

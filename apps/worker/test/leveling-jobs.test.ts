@@ -395,6 +395,10 @@ describe('leveling jobs and commands', () => {
 
     it('says there was no activity on a day without XP', async () => {
       await setSettings({ dailyOverviewChannel: overviewChannel });
+      // An earlier day was recorded: the guild is past its first day, yesterday was quiet.
+      await db()
+        .insert(memberDailyXp)
+        .values({ guildId: STATION, userId: nia, day: '2020-01-01', xp: 10, messages: 1, levelUps: 0 });
       result(await run('leveling.resend-overview'));
       expect(messagesIn(overviewChannel).at(-1)?.content).toBe(
         `${dailyOverviewHeading(day())}\nNo activity that day: nobody earned XP.`,
@@ -426,6 +430,7 @@ describe('leveling jobs and commands', () => {
 
     it('names the permission the bot lacks in the overview channel', async () => {
       await setSettings({ dailyOverviewChannel: overviewChannel });
+      await seedDay();
       const overwrite = `${harness.sandbox.url}/_sandbox/channels/${overviewChannel}/permissions/${SANDBOX_IDS.guilds.station}`;
       // @everyone denied Send Messages there: the bot's roles do not allow it back.
       await fetch(overwrite, {

@@ -55,15 +55,20 @@ export function dailyOverviewHeading(day: string): string {
   return `📊 **Daily overview for ${day}** (UTC)`;
 }
 
-/** The overview of one day: totals and the top earners, or one sentence when nobody earned XP. */
+/**
+ * The overview of one day: totals (every member chat message, XP earned or not) and the top
+ * earners (members who earned XP), or one sentence when nobody chatted.
+ */
 export function buildDailyOverviewMessage(overview: DailyOverview): QuietMessage {
   const heading = dailyOverviewHeading(overview.day);
-  if (overview.activeMembers === 0 || overview.top.length === 0) {
+  if (overview.activeMembers === 0) {
     return quiet([heading, 'No activity that day: nobody earned XP.']);
   }
+  const totals = `💬 ${plural(overview.messages, 'message')} from ${plural(overview.activeMembers, 'member')} · ✨ ${n(overview.xp)} XP · ⬆️ ${plural(overview.levelUps, 'level-up')}`;
+  if (overview.top.length === 0) return quiet([heading, totals, '', 'Nobody earned XP that day.']);
   const lines = [
     heading,
-    `💬 ${plural(overview.messages, 'message')} from ${plural(overview.activeMembers, 'member')} · ✨ ${n(overview.xp)} XP · ⬆️ ${plural(overview.levelUps, 'level-up')}`,
+    totals,
     '',
     '**Top earners**',
     ...overview.top

@@ -61,6 +61,18 @@ describe('daily overview message', () => {
     expect(content).not.toContain('Top earners');
     expect(allowed_mentions).toEqual({ parse: [] });
   });
+
+  it('counts the messages of a day on which members chatted but nobody earned XP', () => {
+    const { content } = buildDailyOverviewMessage(
+      overview({ top: [], activeMembers: 2, messages: 7, levelUps: 0, xp: 0 }),
+    );
+    expect(content.split('\n')).toEqual([
+      dailyOverviewHeading(day),
+      '💬 7 messages from 2 members · ✨ 0 XP · ⬆️ 0 level-ups',
+      '',
+      'Nobody earned XP that day.',
+    ]);
+  });
 });
 
 describe('/rank answer', () => {

@@ -149,12 +149,18 @@ function render() {
   if (!humans.some((u) => u.id === ui.user)) ui.user = humans[0] ? humans[0].id : null;
   $('user').replaceChildren(...humans.map((u) => el('option', { value: u.id, selected: u.id === ui.user }, (u.global_name || u.username) + ' (@' + u.username + ')')));
   const texts = g.channels.filter((c) => c.type === 0).sort((a, b) => a.position - b.position);
-  if (!texts.some((c) => c.id === ui.channel)) ui.channel = texts[0] ? texts[0].id : null;
+  // The acting member's DMs with the bot (level-up messages and the like): read-only here.
+  const dms = (world.dm_channels || []).filter((d) => d.recipient_id === ui.user);
+  const dm = dms.find((d) => d.id === ui.channel);
+  if (!dm && !texts.some((c) => c.id === ui.channel)) ui.channel = texts[0] ? texts[0].id : null;
   $('channels').replaceChildren(...texts.map((c) => el('a', { class: c.id === ui.channel ? 'active' : '', 'data-channel-id': c.id, onclick: () => { ui.channel = c.id; sync(); render(); } }, '# ' + c.name)));
+  $('dms').replaceChildren(...(dms.length ? dms.map((d) => el('a', { class: d.id === ui.channel ? 'active' : '', 'data-dm-id': d.id, 'data-testid': 'dm-link', onclick: () => { ui.channel = d.id; sync(); render(); } }, '@ ' + world.application.name))
+    : [el('div', { class: 'member' }, 'No direct messages')]));
   const channel = texts.find((c) => c.id === ui.channel);
-  $('topic').textContent = channel ? '# ' + channel.name : 'No text channel';
-  $('composer-input').placeholder = channel ? 'Message #' + channel.name + ' as ' + userName(ui.user) + ' (or /command option:value)' : '';
-  const visible = (channel ? channel.messages : []).map((m) => ({ m, eph: false }));
+  $('topic').textContent = dm ? '@ ' + world.application.name + ' (direct messages with ' + userName(ui.user) + ')' : channel ? '# ' + channel.name : 'No text channel';
+  $('composer-input').disabled = !!dm;
+  $('composer-input').placeholder = dm ? 'Direct messages from the bot are shown here' : channel ? 'Message #' + channel.name + ' as ' + userName(ui.user) + ' (or /command option:value)' : '';
+  const visible = (dm ? dm.messages : channel ? channel.messages : []).map((m) => ({ m, eph: false }));
   for (const rec of world.interactions) {
     if (rec.user_id !== ui.user || rec.channel_id !== ui.channel) continue;
     for (const m of [rec.original, ...rec.followups]) if (m && (m.flags & 64) && !dismissed.has(m.id)) visible.push({ m, eph: true });

@@ -60,7 +60,7 @@ function chatViewHtml(): string {
 <label for="user">Acting as</label><select id="user" data-testid="user-select"></select>
 <span class="status" data-testid="bot-status"><span class="dot" id="dot"></span><span id="status-text">Bot offline</span></span></header>
 <div class="layout">
-<nav><h2>Text channels</h2><div id="channels"></div></nav>
+<nav><h2>Text channels</h2><div id="channels"></div><h2>Direct messages</h2><div id="dms" data-testid="dms"></div></nav>
 <main><div class="topic" id="topic"></div><div id="messages" data-testid="messages"></div>
 <form class="composer" id="composer"><input id="composer-input" data-testid="composer" maxlength="2000" autocomplete="off"></form></main>
 <aside><h2>Your roles</h2><div id="roles" data-testid="my-roles"></div><div id="onboarding" data-testid="onboarding"></div><h2>Members</h2><div id="members"></div></aside>

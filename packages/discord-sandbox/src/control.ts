@@ -99,6 +99,23 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
     },
   );
 
+  // A user's privacy setting for DMs from the bot: `{ accept: false }` makes the bot's DMs to
+  // them fail with Discord's 403 50007, `{ accept: true }` lets them through again.
+  app.put<{ Params: { userId: string }; Body: { accept?: unknown } | undefined }>(
+    '/_sandbox/users/:userId/dms',
+    async (req, reply) => {
+      if (!state.users.has(req.params.userId))
+        return controlError(reply, 404, 'unknown_user', 'No such user');
+      const accept = req.body?.accept;
+      if (typeof accept !== 'boolean') {
+        return controlError(reply, 400, 'invalid_request', '"accept" must be true or false');
+      }
+      if (accept) state.dmRefusals.delete(req.params.userId);
+      else state.dmRefusals.add(req.params.userId);
+      return { user_id: req.params.userId, accept };
+    },
+  );
+
   app.delete<{ Params: { guildId: string; userId: string } }>(
     '/_sandbox/guilds/:guildId/members/:userId',
     async (req, reply) => {

@@ -61,6 +61,8 @@ export interface SandboxFixture {
   /** Every user, the bot user included (`bot: true`, id = application id). */
   users: APIUser[];
   guilds: SandboxGuild[];
+  /** Users who accept no DMs from the bot (Discord's 50007 when it tries). */
+  dm_refusals?: string[];
 }
 
 const P = PermissionFlagsBits;

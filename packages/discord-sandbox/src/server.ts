@@ -14,6 +14,7 @@ import { registerToken } from './oauth-token.ts';
 import { registerMultipart } from './rest/attachments.ts';
 import { registerBulkDeleteRoute } from './rest/bulk-delete.ts';
 import { registerChannelRoutes } from './rest/channels.ts';
+import { registerDmRoutes } from './rest/dms.ts';
 import { registerGuildRoutes } from './rest/guilds.ts';
 import { discordError, installRestHooks } from './rest/http.ts';
 import { registerInteractionRoutes } from './rest/interactions.ts';
@@ -98,6 +99,7 @@ function buildApp(ctx: SandboxContext): { app: FastifyInstance; gateway: Sandbox
         installRestHooks(api, ctx);
         registerToken(api, ctx);
         registerUserRoutes(api, ctx);
+        registerDmRoutes(api, ctx);
         registerGuildRoutes(api, ctx);
         registerRoleRoutes(api, ctx);
         registerOnboardingRoutes(api, ctx);

@@ -104,6 +104,13 @@ export interface ReactionRecord {
 export type DumpedReaction = NonNullable<APIMessage['reactions']>[number] & { user_ids: string[] };
 export type DumpedMessage = Omit<APIMessage, 'reactions'> & { reactions?: DumpedReaction[] };
 
+/** A DM channel between the bot and one user (`POST /users/@me/channels`). */
+export interface SandboxDmChannel {
+  id: string;
+  recipient_id: string;
+  last_message_id: string | null;
+}
+
 export interface SandboxDispatch {
   t: GatewayDispatchEvents;
   d: unknown;
@@ -123,6 +130,8 @@ export interface SandboxStateDump {
   interactions: InteractionRecord[];
   commands: { global: APIApplicationCommand[]; guilds: Record<string, APIApplicationCommand[]> };
   gateway: { connected_sessions: number };
+  /** The bot's DM channels with the messages posted there, oldest first. */
+  dm_channels: Array<{ id: string; recipient_id: string; messages: DumpedMessage[] }>;
 }
 
 /** The mutable world behind one sandbox server. Reset restores the fixture. */
@@ -135,6 +144,10 @@ export class SandboxState {
   reactions = new Map<string, ReactionRecord[]>();
   /** Who blocked whom (user id -> the ids they blocked): a blocked user's reactions are refused. */
   blocks = new Map<string, Set<string>>();
+  /** The bot's DM channels by channel id (one per recipient, as Discord keeps them). */
+  dmChannels = new Map<string, SandboxDmChannel>();
+  /** Users who accept no DMs from the bot: posting in their DM answers 403 50007. */
+  dmRefusals = new Set<string>();
   codes = new Map<string, AuthorizationCode>();
   accessTokens = new Map<string, AccessGrant>();
   refreshTokens = new Map<string, AccessGrant>();
@@ -181,6 +194,8 @@ export class SandboxState {
     for (const g of copy.guilds) for (const c of g.channels) this.messages.set(c.id, []);
     this.reactions.clear();
     this.blocks.clear();
+    this.dmChannels.clear();
+    this.dmRefusals = new Set(copy.dm_refusals ?? []);
     this.codes.clear();
     this.accessTokens.clear();
     this.refreshTokens.clear();
@@ -330,6 +345,11 @@ export class SandboxState {
       interactions: [...this.interactions.values()],
       commands: { global: this.globalCommands, guilds: Object.fromEntries(this.guildCommands) },
       gateway: { connected_sessions: connectedSessions },
+      dm_channels: [...this.dmChannels.values()].map((dm) => ({
+        id: dm.id,
+        recipient_id: dm.recipient_id,
+        messages: (this.messages.get(dm.id) ?? []).map((m) => this.dumpMessage(m)),
+      })),
     });
   }
 }

@@ -511,6 +511,16 @@ export async function loadDailyOverview(
   };
 }
 
+/** Whether the guild has any day of chat recorded before `day` (a previous day to report). */
+export async function hasDailyActivityBefore(db: Db, guildId: string, day: string): Promise<boolean> {
+  const [row] = await db
+    .select({ day: memberDailyXp.day })
+    .from(memberDailyXp)
+    .where(and(eq(memberDailyXp.guildId, guildId), lt(memberDailyXp.day, day)))
+    .limit(1);
+  return row !== undefined;
+}
+
 /** Every member with XP in the guild and when they were seen leaving (null = not seen). */
 export async function loadXpMembers(
   db: Db,

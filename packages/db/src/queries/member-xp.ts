@@ -6,8 +6,14 @@ import { pendingLevelUps, xpFlushBatches } from '../schema/leveling.ts';
 /** One member's XP earned since the last flush, as the worker's buffer holds it. */
 export interface BufferedXp {
   userId: string;
+  /** XP earned (0 when every message was in cooldown or earned nothing). */
   xp: number;
+  /** Chat messages sent, whether or not they earned XP (the day's overview counts them). */
   messages: number;
+  /** Of those, the messages that earned XP (the member's `message_count`); absent: `messages`. */
+  earned?: number;
+  /** The channel of the member's latest message that earned XP (where a level it crossed was reached). */
+  channelId?: string | null;
   /** The member's display name and avatar hash on their latest message. */
   username: string | null;
   avatar: string | null;
@@ -16,14 +22,16 @@ export interface BufferedXp {
 export interface LevelUp {
   userId: string;
   username: string | null;
+  /** The channel of the message that crossed the level, when known. */
+  channelId: string | null;
   previousLevel: number;
   level: number;
 }
 
 /**
- * Writes one batch of buffered XP in one transaction: members' running XP (a message also
- * shows the member is still there, so `left_at` is cleared), the day's totals for the daily
- * overview, and the levels members crossed, which it returns. The batch id is recorded in the
+ * Writes one batch of buffered XP in one transaction: the running XP of members who earned
+ * some (a message also shows the member is still there, so `left_at` is cleared), the day's
+ * totals for the daily overview (every chat message, earning or not), and the levels members crossed, which it returns. The batch id is recorded in the
  * same transaction, so a batch written again (its writer died before clearing it from Redis) is
  * skipped: `applied` is false and nothing changes.
  *
@@ -55,14 +63,17 @@ export async function writeXpBatch(
       .onConflictDoNothing()
       .returning({ batchId: xpFlushBatches.batchId });
     if (claimed.length === 0) return { applied: false, levelUps: [] };
+    // Members who earned nothing (cooldown, no-XP channels and roles) only count for the day.
     const input = JSON.stringify(
-      members.map((m) => ({
-        user_id: m.userId,
-        xp: m.xp,
-        messages: m.messages,
-        username: m.username,
-        avatar: m.avatar,
-      })),
+      members
+        .filter((m) => m.xp > 0)
+        .map((m) => ({
+          user_id: m.userId,
+          xp: m.xp,
+          messages: m.earned ?? m.messages,
+          username: m.username,
+          avatar: m.avatar,
+        })),
     );
     const updated = await tx.execute<{
       user_id: string;
@@ -83,11 +94,18 @@ export async function writeXpBatch(
         avatar = excluded.avatar,
         left_at = null
       returning user_id, xp, level, username`);
+    const channels = new Map(members.map((m) => [m.userId, m.channelId ?? null]));
     const levelUps: LevelUp[] = [];
     for (const row of updated.rows) {
       const level = levelForTotalXp(Number(row.xp));
       if (level > row.level) {
-        levelUps.push({ userId: row.user_id, username: row.username, previousLevel: row.level, level });
+        levelUps.push({
+          userId: row.user_id,
+          username: row.username,
+          channelId: channels.get(row.user_id) ?? null,
+          previousLevel: row.level,
+          level,
+        });
       }
     }
     if (levelUps.length > 0) {
@@ -104,6 +122,7 @@ export async function writeXpBatch(
             guildId: batch.guildId,
             userId: up.userId,
             level: up.level,
+            channelId: up.channelId,
             claimedUntil: sql`now() + ${`${batch.levelUpLeaseMs} milliseconds`}::interval`,
           })),
         )
@@ -146,6 +165,10 @@ export interface PendingLevelUp {
   guildId: string;
   userId: string;
   level: number;
+  /** The channel of the message that crossed the level (destination `current`); null unknown. */
+  channelId: string | null;
+  /** The member's display name as last seen (the message's `{username}`). */
+  username: string | null;
   /** An announcement may already have been posted (its poster died before recording it). */
   announcing: boolean;
 }
@@ -159,6 +182,8 @@ export async function claimDueLevelUps(db: Db, leaseMs: number, limit: number): 
     guild_id: string;
     user_id: string;
     level: number;
+    channel_id: string | null;
+    username: string | null;
     announcing: boolean;
   }>(sql`
     update pending_level_ups p
@@ -171,11 +196,15 @@ export async function claimDueLevelUps(db: Db, leaseMs: number, limit: number): 
       for update skip locked
     ) due
     where p.guild_id = due.guild_id and p.user_id = due.user_id and p.level = due.level
-    returning p.guild_id, p.user_id, p.level, p.announcing`);
+    returning p.guild_id, p.user_id, p.level, p.channel_id, p.announcing,
+      (select m.username from member_xp m where m.guild_id = p.guild_id and m.user_id = p.user_id)
+        as username`);
   return claimed.rows.map((row) => ({
     guildId: row.guild_id,
     userId: row.user_id,
     level: row.level,
+    channelId: row.channel_id,
+    username: row.username,
     announcing: row.announcing,
   }));
 }

@@ -5,6 +5,7 @@ import type { SandboxGuild } from '../fixture.ts';
 import { memberUpdated, removeMember } from '../mutations.ts';
 import { apiGuild, apiMember, userOf } from '../payloads.ts';
 import { canManageRole, guildPermissions } from '../permissions.ts';
+import { dmChannelPayload } from './dms.ts';
 import { discordError, invalidFormBody, missingPermissions, requireBot } from './http.ts';
 
 type GuildParams = { guildId: string };
@@ -72,6 +73,8 @@ export function registerGuildRoutes(api: FastifyInstance, ctx: SandboxContext): 
 
   api.get<{ Params: { channelId: string } }>('/channels/:channelId', async (req, reply) => {
     if (!requireBot(ctx, req, reply)) return reply;
+    const dm = state.dmChannels.get(req.params.channelId);
+    if (dm) return dmChannelPayload(state, dm);
     const found = state.guildOfChannel(req.params.channelId);
     if (!found) return discordError(reply, 404, 10003, 'Unknown Channel');
     if (!state.botIsIn(found.guild)) return discordError(reply, 403, 50001, 'Missing Access');

@@ -5,6 +5,7 @@ import type { SandboxChannel, SandboxGuild } from '../fixture.ts';
 import { buildMessage, deleteMessage, messageUpdated, postMessage } from '../mutations.ts';
 import { channelPermissions, hasAll } from '../permissions.ts';
 import { resolveAttachments, uploadsOf } from './attachments.ts';
+import { listDmMessages, postDmMessage } from './dms.ts';
 import { discordError, missingPermissions, requireBot } from './http.ts';
 import { applyMessageEdit, type BodyProblem, type MessageBody, validateMessageBody } from './message-body.ts';
 
@@ -71,6 +72,8 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
     '/channels/:channelId/messages',
     async (req, reply) => {
       if (!requireBot(ctx, req, reply)) return reply;
+      const dm = state.dmChannels.get(req.params.channelId);
+      if (dm) return postDmMessage(ctx, dm, req.body ?? {}, reply);
       const found = botChannel(ctx, req.params.channelId, reply, P.SendMessages);
       if (!found) return reply;
       const body = req.body ?? {};
@@ -98,6 +101,8 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
     '/channels/:channelId/messages',
     async (req, reply) => {
       if (!requireBot(ctx, req, reply)) return reply;
+      const dm = state.dmChannels.get(req.params.channelId);
+      if (dm) return listDmMessages(state, dm, req.query);
       const found = botChannel(ctx, req.params.channelId, reply);
       if (!found) return reply;
       // Without Read Message History Discord answers an empty list.

@@ -1,4 +1,6 @@
-import { levelUpAnnouncement } from '@spacecadet/core';
+import type { LevelUpDestination } from '@spacecadet/contract';
+import { renderLevelUpMessage } from '@spacecadet/core';
+import { loadLevelingRoles, type StoredLevelingRole } from '@spacecadet/db/queries/leveling';
 import {
   claimDueLevelUps,
   finishLevelUp,
@@ -6,7 +8,7 @@ import {
   type PendingLevelUp,
 } from '@spacecadet/db/queries/member-xp';
 import type { WorkerDeps } from '../../deps.ts';
-import { discordApi } from '../../discord-rest.ts';
+import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts';
 import { channelScope } from '../../guild-scope.ts';
 import { errorFields } from '../../logger.ts';
 import { recentMessages } from './overview.ts';
@@ -19,13 +21,35 @@ import { levelingSetups } from './setup.ts';
  */
 export const LEVEL_UP_LEASE_MS = 10_000;
 
+type LevelUpMessage = ReturnType<typeof renderLevelUpMessage>;
+
 /**
- * Celebrates recorded level-ups (see `pendingLevelUps`): announces each in the guild's
- * announcement channel (when set and really the guild's), grants the reward roles of the new
- * level, then deletes the record. Each is delivered once, by the batch's writer or, if it died
- * halfway, by whichever process claims it after its lease: a level-up marked `announcing` whose
- * message is already in the channel is not announced again, and rewards are only added where
- * missing. A member who crossed several levels within one flush hears of the highest only.
+ * The `{rewards}` of a level-up: the created reward roles of the level reached, from the reward
+ * configuration rather than from what this delivery happened to add, so a delivery retried
+ * after its roles were given names them again and renders the very same message (which is how
+ * a retry finds it already posted). A member who crossed several levels within one flush hears
+ * of the highest level and its rewards.
+ */
+export function levelUpRewardNames(
+  roles: readonly StoredLevelingRole[],
+  guildId: string,
+  level: number,
+): string[] {
+  return roles
+    .filter((role) => role.levelRequired === level && role.roleId !== null && role.roleId !== guildId)
+    .map((role) => role.roleName);
+}
+
+/**
+ * Celebrates recorded level-ups (see `pendingLevelUps`): posts the admin's level-up message
+ * (core `renderLevelUpMessage`) where `level_up_destination` says — nowhere (`off`), the
+ * channel of the message that crossed the level (`current`), the member's DMs (`dm`), or the
+ * announcement channel (`channel`) — only in a channel that is really the guild's, grants the
+ * reward roles of the new level, then deletes the record. Each is delivered once, by the
+ * batch's writer or, if it died halfway, by whichever process claims it after its lease: a
+ * level-up marked `announcing` whose message is already at its destination is not posted
+ * again, and rewards are only added where missing. A message Discord refuses (DMs closed,
+ * 50007; no access to the channel) is logged and skipped: the level-up still completes.
  */
 export async function deliverLevelUps(
   deps: WorkerDeps,
@@ -33,16 +57,33 @@ export async function deliverLevelUps(
   levelUps: readonly PendingLevelUp[],
 ): Promise<void> {
   const { settings } = await levelingSetups.get(deps, guildId);
-  const channelId = settings.announcementChannel;
-  const announce = channelId !== null && (await channelScope(deps.client, guildId, channelId)) === 'own';
+  const destination = settings.levelUpDestination;
+  const roles = destination === 'off' ? [] : await loadLevelingRoles(deps.db, guildId);
+  const server = deps.client.guilds.cache.get(guildId)?.name ?? '';
+  const scopes = new Map<string, boolean>();
+  const isOwn = async (channelId: string): Promise<boolean> => {
+    let own = scopes.get(channelId);
+    if (own === undefined) {
+      own = (await channelScope(deps.client, guildId, channelId)) === 'own';
+      scopes.set(channelId, own);
+    }
+    return own;
+  };
   for (const up of levelUps) {
     try {
-      if (announce && channelId && !(await announced(deps, channelId, up))) {
-        if (!(await markLevelUpAnnouncing(deps.db, up))) continue;
-        await discordApi(deps.client).channels.createMessage(
-          channelId,
-          levelUpAnnouncement(up.userId, up.level),
-        );
+      if (destination !== 'off') {
+        const message = renderLevelUpMessage(settings.levelUpMessage, {
+          userId: up.userId,
+          username: up.username ?? deps.client.users.cache.get(up.userId)?.username ?? '',
+          level: up.level,
+          server,
+          rewards: levelUpRewardNames(roles, guildId, up.level),
+        });
+        const target = await targetChannel(deps, destination, settings.announcementChannel, up, isOwn);
+        if (target && !(await announced(deps, target, up, message))) {
+          if (!(await markLevelUpAnnouncing(deps.db, up))) continue;
+          await post(deps, target, up, message);
+        }
       }
       await grantLevelRewards(deps, guildId, up.userId, up.level);
       await finishLevelUp(deps.db, up);
@@ -53,13 +94,70 @@ export async function deliverLevelUps(
   }
 }
 
-/** Whether an earlier delivery that died already posted this level-up's announcement. */
-async function announced(deps: WorkerDeps, channelId: string, up: PendingLevelUp): Promise<boolean> {
+/** The channel the level-up message goes to, or null when it goes nowhere. */
+async function targetChannel(
+  deps: WorkerDeps,
+  destination: Exclude<LevelUpDestination, 'off'>,
+  announcementChannel: string | null,
+  up: PendingLevelUp,
+  isOwn: (channelId: string) => Promise<boolean>,
+): Promise<string | null> {
+  if (destination === 'dm') return openDm(deps, up);
+  const channelId = destination === 'current' ? up.channelId : announcementChannel;
+  return channelId !== null && (await isOwn(channelId)) ? channelId : null;
+}
+
+/** The member's DM channel with the bot (Discord answers the same one every time). */
+async function openDm(deps: WorkerDeps, up: PendingLevelUp): Promise<string | null> {
+  try {
+    return (await discordApi(deps.client).users.createDM(up.userId)).id;
+  } catch (error) {
+    if (!isDiscordError(error, DiscordCodes.InvalidRecipients)) throw error;
+    deps.logger.info({ guildId: up.guildId, userId: up.userId }, 'level-up DM not sent: no such user');
+    return null;
+  }
+}
+
+async function post(deps: WorkerDeps, channelId: string, up: PendingLevelUp, message: LevelUpMessage) {
+  try {
+    await discordApi(deps.client).channels.createMessage(channelId, message);
+  } catch (error) {
+    if (isDiscordError(error, DiscordCodes.CannotSendMessagesToThisUser)) {
+      deps.logger.info(
+        { guildId: up.guildId, userId: up.userId, level: up.level },
+        'level-up DM not sent: the member does not accept DMs from the bot (50007)',
+      );
+      return;
+    }
+    if (
+      isDiscordError(
+        error,
+        DiscordCodes.MissingAccess,
+        DiscordCodes.MissingPermissions,
+        DiscordCodes.UnknownChannel,
+      )
+    ) {
+      deps.logger.warn(
+        { guildId: up.guildId, userId: up.userId, channelId },
+        'level-up message not posted: the bot cannot post in that channel',
+      );
+      return;
+    }
+    throw error;
+  }
+}
+
+/** Whether an earlier delivery that died already posted this level-up's message there. */
+async function announced(
+  deps: WorkerDeps,
+  channelId: string,
+  up: PendingLevelUp,
+  message: LevelUpMessage,
+): Promise<boolean> {
   if (!up.announcing) return false;
-  const { content } = levelUpAnnouncement(up.userId, up.level);
   const botId = deps.client.user?.id;
   return (await recentMessages(deps.client, channelId)).some(
-    (message) => message.author.id === botId && message.content === content,
+    (posted) => posted.author.id === botId && posted.content === message.content,
   );
 }
 

@@ -4,8 +4,14 @@ import {
   dailyOverviewHeading,
   LEVELING_TOP_COUNT,
   previousUtcDay,
+  utcDay,
 } from '@spacecadet/core';
-import { loadDailyOverview, loadLevelingSettings, wantsDailyOverview } from '@spacecadet/db/queries/leveling';
+import {
+  hasDailyActivityBefore,
+  loadDailyOverview,
+  loadLevelingSettings,
+  wantsDailyOverview,
+} from '@spacecadet/db/queries/leveling';
 import { type APIMessage, type Client, channelMention } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts';
@@ -16,6 +22,8 @@ import { matchDailyOverviewSchedule } from './overview-schedule.ts';
 export const OVERVIEW_CHANNEL_MISSING =
   'The daily overview channel no longer exists. Pick another one in Leveling → Settings.';
 export const NO_OVERVIEW_CHANNEL = 'Pick a daily overview channel in Leveling → Settings first.';
+export const NO_PREVIOUS_DAY =
+  'There is no previous day to report yet: the first overview covers today and is posted at 00:00 UTC.';
 
 /** How long the posted mark is kept: long past the next day's run. */
 const POSTED_MARK_TTL_SECONDS = 3 * 24 * 3600;
@@ -64,7 +72,8 @@ export async function postScheduledOverview(context: JobContext): Promise<JobRes
 
 /**
  * `leveling.resend-overview` (Resend Overview): posts the overview of the latest finished day
- * (the previous UTC day) now, whether or not it was posted already.
+ * (the previous UTC day) now, whether or not it was posted already. On the guild's first day
+ * (no chat recorded before today) there is no previous day: it says so and posts nothing.
  */
 export async function resendOverview(context: JobContext): Promise<JobResult> {
   const { db, client } = context.deps;
@@ -75,8 +84,13 @@ export async function resendOverview(context: JobContext): Promise<JobResult> {
   const channelId = settings.dailyOverviewChannel;
   if (!channelId) throw new JobFailure('invalid_input', NO_OVERVIEW_CHANNEL);
   await requireGuildChannel(client, guildId, channelId, OVERVIEW_CHANNEL_MISSING);
+  const now = new Date();
+  if (!(await hasDailyActivityBefore(db, guildId, utcDay(now)))) {
+    await context.progress(100);
+    return { ok: true, summary: NO_PREVIOUS_DAY };
+  }
   await context.progress(30);
-  const summary = await postOverview(context, channelId, previousUtcDay(new Date()));
+  const summary = await postOverview(context, channelId, previousUtcDay(now));
   await context.progress(100);
   return { ok: true, summary };
 }

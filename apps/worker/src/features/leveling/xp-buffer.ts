@@ -30,7 +30,12 @@ import type { Redis } from 'ioredis';
 const COOLDOWN_KEY_TTL_MS = MESSAGE_COOLDOWN_MAX_SEC * 1000;
 
 // From KEYS[k]: per message its cooldown and its guild's pending hash (KEYS[1]: dirty guilds).
-// From ARGV[a]: per message cooldown ms, message time ms, user id, xp, name json, guild id.
+// From ARGV[a]: per message cooldown ms (-1: the message earns nothing and starts no
+// cooldown), message time ms, user id, xp, name json (name, avatar, channel), guild id. Every
+// message counts for the day's overview (`:m`); one that earns nothing (cooldown, no-XP) is
+// also counted in `:s`, and one that earns adds its XP (`:x`) and names the member and the
+// channel it was sent in (`:n`: where a level it crosses is announced with destination
+// `current`). The earning path makes as many Redis calls as before no-XP existed.
 const AWARD_FUNCTION = `
 local function award(k, a, n)
   local counted = {}
@@ -38,18 +43,20 @@ local function award(k, a, n)
     local cd, pending = KEYS[k + 2 * i - 2], KEYS[k + 2 * i - 1]
     local b = a + (i - 1) * 6
     local ms, at = tonumber(ARGV[b]), tonumber(ARGV[b + 1])
-    local last = tonumber(redis.call('GET', cd) or '')
-    if last and ms > 0 and at - last < ms then
-      counted[i] = 0
-    else
-      if not last or at > last then redis.call('SET', cd, at, 'PX', ${COOLDOWN_KEY_TTL_MS}) end
-      local user = ARGV[b + 2]
-      redis.call('HINCRBY', pending, user .. ':x', ARGV[b + 3])
-      redis.call('HINCRBY', pending, user .. ':m', 1)
-      redis.call('HSET', pending, user .. ':n', ARGV[b + 4])
-      redis.call('SADD', KEYS[1], ARGV[b + 5])
-      counted[i] = 1
+    local user = ARGV[b + 2]
+    counted[i] = 0
+    if ms >= 0 then
+      local last = tonumber(redis.call('GET', cd) or '')
+      if not (last and ms > 0 and at - last < ms) then
+        if not last or at > last then redis.call('SET', cd, at, 'PX', ${COOLDOWN_KEY_TTL_MS}) end
+        redis.call('HINCRBY', pending, user .. ':x', ARGV[b + 3])
+        redis.call('HSET', pending, user .. ':n', ARGV[b + 4])
+        counted[i] = 1
+      end
     end
+    if counted[i] == 0 then redis.call('HINCRBY', pending, user .. ':s', 1) end
+    redis.call('HINCRBY', pending, user .. ':m', 1)
+    redis.call('SADD', KEYS[1], ARGV[b + 5])
   end
   return counted
 end
@@ -115,6 +122,9 @@ function scripts(redis: Redis): Redis & XpScripts {
 export interface MessageXp {
   guildId: string;
   userId: string;
+  /** The channel the message was sent in. */
+  channelId: string;
+  /** 0: the message earns nothing and starts no cooldown, but counts for the overview. */
   xp: number;
   cooldownSec: number;
   /** When the message was sent (ms): the cooldown is measured between messages' own times. */
@@ -135,7 +145,8 @@ interface QueuedAward {
 const queues = new WeakMap<Redis, QueuedAward[]>();
 
 /**
- * Adds a message's XP unless the member is in cooldown; true when it counted. Calls made in one
+ * Counts a message for the day and adds its XP unless the member is in cooldown (or it earns
+ * nothing); true when it earned XP. Calls made in one
  * event-loop turn share one script call (sent once the turn's I/O is handled).
  */
 export function awardMessageXp(redis: Redis, award: MessageXp): Promise<boolean> {
@@ -160,11 +171,11 @@ function awardKeysAndArgs(awards: readonly MessageXp[], keys: string[], args: Ar
   for (const award of awards) {
     keys.push(xpCooldownKey(award.guildId, award.userId), xpPendingKey(award.guildId));
     args.push(
-      award.cooldownSec * 1000,
+      award.xp > 0 ? award.cooldownSec * 1000 : -1,
       award.time,
       award.userId,
       award.xp,
-      JSON.stringify([award.username, award.avatar]),
+      JSON.stringify([award.username, award.avatar, award.channelId]),
       award.guildId,
     );
   }
@@ -191,6 +202,8 @@ function sendAwards(redis: Redis, awards: readonly QueuedAward[]): void {
 /** A chat message kept to be priced once its guild's leveling setup can be read. */
 export interface UnpricedMessage {
   userId: string;
+  /** The channel it was sent in (no-XP channels, channel boosts); absent in entries kept before. */
+  channelId?: string;
   /** The member's role ids (role boosts). */
   roles: string[];
   time: number;
@@ -250,7 +263,7 @@ export async function readUnpriced(redis: Redis, guildId: string, count: number)
 
 /**
  * Counts the guild's first `taken` unpriced messages (the priced ones in `awards`; a message
- * that earns nothing is left out) and drops them from the list, in one script.
+ * of a guild without leveling is left out) and drops them from the list, in one script.
  */
 export async function awardUnpriced(
   redis: Redis,
@@ -313,28 +326,36 @@ export async function takeOverStaleBatches(
 export async function readBatch(redis: Redis, batch: XpBatch): Promise<BufferedXp[]> {
   const fields = await redis.hgetall(xpBatchKey(batch.id));
   const members = new Map<string, BufferedXp>();
+  const skipped = new Map<string, number>();
   for (const [field, value] of Object.entries(fields)) {
     const split = field.lastIndexOf(':');
     const userId = field.slice(0, split);
     let member = members.get(userId);
     if (!member) {
-      member = { userId, xp: 0, messages: 0, username: null, avatar: null };
+      member = { userId, xp: 0, messages: 0, earned: 0, username: null, avatar: null, channelId: null };
+      skipped.set(userId, 0);
       members.set(userId, member);
     }
     const kind = field.slice(split + 1);
     if (kind === 'x') member.xp = Number(value);
     else if (kind === 'm') member.messages = Number(value);
-    else if (kind === 'n') [member.username, member.avatar] = parseName(value);
+    else if (kind === 's') skipped.set(userId, Number(value));
+    else if (kind === 'n') [member.username, member.avatar, member.channelId] = parseName(value);
   }
+  // `:s` counts the messages that earned nothing (a batch buffered before it existed counted
+  // only messages that earned, all in `:m`).
+  for (const member of members.values()) member.earned = member.messages - (skipped.get(member.userId) ?? 0);
   return [...members.values()];
 }
 
-function parseName(value: string): [string | null, string | null] {
+/** `[name, avatar, channel]`; the channel is absent in batches buffered before it was kept. */
+function parseName(value: string): [string | null, string | null, string | null] {
+  const text = (part: unknown) => (typeof part === 'string' ? part : null);
   try {
-    const [username, avatar] = JSON.parse(value) as [unknown, unknown];
-    return [typeof username === 'string' ? username : null, typeof avatar === 'string' ? avatar : null];
+    const [username, avatar, channelId] = JSON.parse(value) as [unknown, unknown, unknown];
+    return [text(username), text(avatar), text(channelId) || null];
   } catch {
-    return [null, null];
+    return [null, null, null];
   }
 }
 

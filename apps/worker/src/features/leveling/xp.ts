@@ -1,4 +1,4 @@
-import { activeBoostMultiplier, utcDay, xpForMessage } from '@spacecadet/core';
+import { activeBoostMultiplier, earnsNoXp, utcDay, xpForMessage } from '@spacecadet/core';
 import { pruneAppliedXpBatches, writeXpBatch } from '@spacecadet/db/queries/member-xp';
 import {
   Events,
@@ -68,23 +68,32 @@ function unpricedOf(deps: WorkerDeps): Map<string, number> {
   return guilds;
 }
 
-/** What a message earns under the guild's setup; null when it earns nothing. */
+/**
+ * What a message counts for under the guild's setup: its XP (0 in a no-XP channel, from a
+ * member holding a no-XP role, or with a boost of 0: then it starts no cooldown either), and
+ * always a message of the day for the overview. Null when leveling is off: nothing is counted.
+ */
 function priceMessage(
   { settings, boosts }: LevelingSetup,
   guildId: string,
   message: UnpricedMessage,
 ): MessageXp | null {
   if (!settings.enabled) return null;
-  const boost = activeBoostMultiplier(boosts, {
-    userId: message.userId,
-    roleIds: message.roles,
-    now: new Date(message.time),
-  });
-  const xp = xpForMessage({ xpPerMessage: settings.xpPerMessage, multiplier: settings.xpMultiplier, boost });
-  if (xp <= 0) return null;
+  const channelId = message.channelId ?? '';
+  let xp = 0;
+  if (!earnsNoXp(settings, { channelId, roleIds: message.roles })) {
+    const boost = activeBoostMultiplier(boosts, {
+      userId: message.userId,
+      roleIds: message.roles,
+      now: new Date(message.time),
+      ...(message.channelId ? { channelId: message.channelId } : {}),
+    });
+    xp = xpForMessage({ xpPerMessage: settings.xpPerMessage, multiplier: settings.xpMultiplier, boost });
+  }
   return {
     guildId,
     userId: message.userId,
+    channelId,
     xp,
     cooldownSec: settings.messageCooldownSec,
     time: message.time,
@@ -103,9 +112,10 @@ function setupWithin(deps: WorkerDeps, guildId: string): Promise<LevelingSetup> 
 
 /**
  * A guild member's message earns `round(xp_per_message * multiplier * boost)` at most once per
- * cooldown, while leveling is enabled. Read from the raw packet: the member's roles (for role
- * boosts) come with it, and the worker caches no members. Bots, webhooks, system messages and
- * DMs earn nothing.
+ * cooldown, while leveling is enabled; nothing in a no-XP channel or from a member holding a
+ * no-XP role (no cooldown starts either), but every chat message counts for the day's overview.
+ * Read from the raw packet: the member's roles (for role boosts and no-XP roles) come with it,
+ * and the worker caches no members. Bots, webhooks, system messages and DMs count for nothing.
  *
  * The guild's setup comes from memory, through a Postgres outage too (see guild-setup-cache);
  * a message whose guild has no copy while Postgres cannot be read is kept in Redis, in order,
@@ -122,6 +132,7 @@ export async function countMessageXp(
   if (!CHAT_MESSAGE_TYPES.has(message.type)) return;
   const chat: UnpricedMessage = {
     userId: author.id,
+    channelId: message.channel_id,
     roles: message.member.roles,
     time: SnowflakeUtil.timestampFrom(message.id),
     username: message.member.nick ?? author.global_name ?? author.username,
@@ -312,6 +323,8 @@ class XpFlusher {
       guildId: batch.guildId,
       userId: up.userId,
       level: up.level,
+      channelId: up.channelId,
+      username: up.username,
       announcing: false,
     }));
     this.celebrate(deliverLevelUps(this.deps, batch.guildId, recorded));
