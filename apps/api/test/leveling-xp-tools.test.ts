@@ -8,7 +8,7 @@ import {
   notAMemberMessage,
   TOO_MANY_ROWS_MESSAGE,
 } from '../src/routes/leveling-xp-tools.ts';
-import { GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
+import { appWithRedisDown, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
 let h: Harness;
 let ada: string;
@@ -210,6 +210,26 @@ describe('POST leveling/import', () => {
     expect(tooMany.statusCode).toBe(413);
     expect(tooMany.json().message).toBe(TOO_MANY_ROWS_MESSAGE);
   }, 60_000);
+
+  it('with the job queue down, answers what it imported (no job), so a retry of mode=add is not needed', async () => {
+    const down = await appWithRedisDown(h);
+    try {
+      await h.database.db.insert(memberXp).values({ guildId: station, userId: id(1), xp: 100 });
+      const response = await down.inject({
+        method: 'POST',
+        url: importPath('add'),
+        headers: { authorization: ada, 'content-type': 'text/csv' },
+        payload: `user_id,xp\n${id(1)},50\n`,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toMatchObject({ imported: 1, skipped: 0, job_id: null });
+      // Written once, and still marked: the next apply-rewards run gives the rewards.
+      expect(await stored(id(1))).toMatchObject({ xp: 150 });
+      expect((await stored(id(1)))?.rewardsDueAt).not.toBeNull();
+    } finally {
+      await down.close();
+    }
+  });
 });
 
 describe('GET leveling/export', () => {
