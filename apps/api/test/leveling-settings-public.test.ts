@@ -74,6 +74,7 @@ describe('PUT leveling: the new settings', () => {
 
   it('refuses level-ups to a channel without an announcement channel, sent or stored', async () => {
     await h.database.db.delete(levelingSettings).where(eq(levelingSettings.guildId, station));
+    await put({ level_up_destination: 'dm' });
     const refused = await put({ level_up_destination: 'channel' });
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toMatchObject({
@@ -86,6 +87,19 @@ describe('PUT leveling: the new settings', () => {
     expect(together.statusCode, together.body).toBe(200);
     const stored = await put({ level_up_destination: 'channel' });
     expect(stored.statusCode).toBe(200);
+  });
+
+  it('takes back the settings GET answered for a server that never set them (destination channel, no channel)', async () => {
+    await h.database.db.delete(levelingSettings).where(eq(levelingSettings.guildId, station));
+    const got = await h.app.inject({
+      url: routePath(routes.getLeveling, { guildId: station }),
+      headers: { authorization: ada },
+    });
+    const defaults = got.json<{ leveling: LevelingSettings }>().leveling;
+    expect(defaults).toMatchObject({ level_up_destination: 'channel', announcement_channel: null });
+    const echoed = await put({ ...defaults, xp_per_message: 20 });
+    expect(echoed.statusCode, echoed.body).toBe(200);
+    expect(echoed.json<LevelingSettings>()).toEqual({ ...defaults, xp_per_message: 20 });
   });
 
   it('queues Sync Roles when the reward mode changes, and Reset Config puts every new setting back', async () => {

@@ -139,12 +139,12 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     }
   }
 
-  function syncRewardsAfterModeChange(
+  async function syncRewardsAfterModeChange(
     guildId: string,
     requester: JobRequester,
     request: FastifyRequest,
   ): Promise<void> {
-    return followUpGuildJob(
+    await followUpGuildJob(
       queue,
       request.log,
       'leveling.sync-roles',
@@ -182,7 +182,12 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     const stored = await loadLevelingSettings(db, params.guildId);
     const announcementChannel =
       body.announcement_channel === undefined ? stored.announcementChannel : body.announcement_channel;
-    if (body.level_up_destination === 'channel' && announcementChannel === null) {
+    // Refused when an admin switches level-ups to the channel without one. `channel` with no
+    // channel is also the default (nothing is announced, as before destinations existed), so a
+    // PUT that sends back the destination GET answered is not refused.
+    const switchesToChannel =
+      body.level_up_destination === 'channel' && stored.levelUpDestination !== 'channel';
+    if (switchesToChannel && announcementChannel === null) {
       throw new ApiError('invalid_input', LEVEL_UP_CHANNEL_MISSING_MESSAGE, [
         { path: 'level_up_destination', message: LEVEL_UP_CHANNEL_MISSING_MESSAGE },
       ]);
