@@ -1,4 +1,4 @@
-import { jobIdFor, routePath, routes, type XpImportResult } from '@spacecadet/contract';
+import { jobIdFor, MEMBER_XP_MAX, routePath, routes, type XpImportResult } from '@spacecadet/contract';
 import { levelForTotalXp } from '@spacecadet/core';
 import { memberXp } from '@spacecadet/db';
 import { and, eq } from 'drizzle-orm';
@@ -174,6 +174,13 @@ describe('POST leveling/import', () => {
     const replaced = await upload(json, 'application/json', 'replace');
     expect(replaced.statusCode).toBe(200);
     expect(await stored(id(1))).toMatchObject({ xp: 400 });
+  });
+
+  it('mode=add stops at the most XP a member can have, as setting XP does', async () => {
+    await h.database.db.insert(memberXp).values({ guildId: station, userId: id(1), xp: MEMBER_XP_MAX - 10 });
+    const added = await upload(`user_id,xp\n${id(1)},${MEMBER_XP_MAX}\n`, 'text/csv', 'add');
+    expect(added.statusCode, added.body).toBe(200);
+    expect(await stored(id(1))).toMatchObject({ xp: MEMBER_XP_MAX, level: levelForTotalXp(MEMBER_XP_MAX) });
   });
 
   it('refuses a header without user_id and xp, a bad mode, non-MEE6 JSON, empty bodies and other types', async () => {

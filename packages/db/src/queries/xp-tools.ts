@@ -197,7 +197,7 @@ export interface ImportedXp {
 /**
  * Writes an import in one statement per mode: `replace` sets each listed member's XP to the
  * file's, `add` adds it to what they have (read under the rows' locks first, so the level is
- * computed from the sum). Levels come from core's curve; every listed member's rewards are
+ * computed from the sum; never above MEMBER_XP_MAX). Levels come from core's curve; every listed member's rewards are
  * marked due, for `leveling.apply-rewards`. Members not listed are untouched.
  */
 export async function importMemberXp(
@@ -223,7 +223,8 @@ export async function importMemberXp(
     }
     const input = JSON.stringify(
       sorted.map((row) => {
-        const xp = Math.max(0, (held.get(row.userId) ?? 0) + row.xp);
+        // As changeMemberXp: a sum past MEMBER_XP_MAX stops there.
+        const xp = Math.min(MEMBER_XP_MAX, Math.max(0, (held.get(row.userId) ?? 0) + row.xp));
         return { user_id: row.userId, xp, level: levelForTotalXp(xp), username: row.username };
       }),
     );
