@@ -206,6 +206,22 @@ describe('GET /api/public/leaderboard/:guildId', () => {
     }
   });
 
+  it('404 where the bot is not (its view of the server is gone), for members and anyone alike', async () => {
+    for (const leaderboardVisibility of ['members', 'anyone'] as const) {
+      await h.database.db
+        .insert(levelingSettings)
+        .values({ guildId: GUILDS.quiet, leaderboardVisibility })
+        .onConflictDoUpdate({ target: levelingSettings.guildId, set: { leaderboardVisibility } });
+      // Ada is in Quiet Quarters; the bot is not.
+      const response = await h.app.inject({
+        url: routePath(routes.getPublicLeaderboard, { guildId: GUILDS.quiet }),
+        headers: { authorization: ada },
+      });
+      expect(response.statusCode, `${leaderboardVisibility}: ${response.body}`).toBe(404);
+      expect(response.json().message).toBe(LEADERBOARD_NOT_PUBLIC_MESSAGE);
+    }
+  });
+
   it('anyone: 200 signed out, for outsiders and members, cacheable, with the server and ranked members', async () => {
     await setVisibility('anyone');
     for (const who of [undefined, rex, nia]) {
