@@ -139,20 +139,16 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     }
   }
 
-  async function syncRewardsAfterModeChange(
+  /** After a stored change, Sync Roles brings the Discord roles and members' rewards in line. */
+  async function queueSyncRoles(
     guildId: string,
     requester: JobRequester,
     request: FastifyRequest,
+    later: string,
   ): Promise<void> {
-    await followUpGuildJob(
-      queue,
-      request.log,
-      'leveling.sync-roles',
-      guildId,
-      requester,
-      "the next Sync Roles applies the reward mode to members' roles",
-    );
+    await followUpGuildJob(queue, request.log, 'leveling.sync-roles', guildId, requester, later);
   }
+  const MODE_LATER = "the next Sync Roles applies the reward mode to members' roles";
 
   /** Members each reward role of the guild is given to, under the guild's reward mode. */
   async function rewardHolders(guildId: string): Promise<Map<number, number>> {
@@ -219,7 +215,7 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     const saved = await saveLevelingSettings(db, params.guildId, changes);
     // Members' reward roles follow the new mode: Sync Roles re-applies every member's rewards.
     if (saved.rewardMode !== stored.rewardMode)
-      await syncRewardsAfterModeChange(params.guildId, requester, request);
+      await queueSyncRoles(params.guildId, requester, request, MODE_LATER);
     return toSettings(saved);
   });
 
@@ -239,7 +235,7 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     const stored = await loadLevelingSettings(db, params.guildId);
     await deleteLevelingSettings(db, params.guildId);
     if (stored.rewardMode !== DEFAULT_LEVELING_SETTINGS.rewardMode)
-      await syncRewardsAfterModeChange(params.guildId, requester, request);
+      await queueSyncRoles(params.guildId, requester, request, MODE_LATER);
     return toSettings(DEFAULT_LEVELING_SETTINGS);
   });
 
@@ -294,14 +290,7 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
       before.levelRequired !== after.levelRequired ||
       before.isImageRole !== after.isImageRole;
     if (after.roleId !== null && changed)
-      await followUpGuildJob(
-        queue,
-        request.log,
-        'leveling.sync-roles',
-        guildId,
-        requester,
-        'the next Sync Roles applies it',
-      );
+      await queueSyncRoles(guildId, requester, request, 'the next Sync Roles applies it');
     return toRole(after, await rewardHolders(guildId));
   });
 
