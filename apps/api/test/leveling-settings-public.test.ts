@@ -74,6 +74,7 @@ describe('PUT leveling: the new settings', () => {
 
   it('refuses level-ups to a channel without an announcement channel, sent or stored', async () => {
     await h.database.db.delete(levelingSettings).where(eq(levelingSettings.guildId, station));
+    await put({ level_up_destination: 'dm' });
     const refused = await put({ level_up_destination: 'channel' });
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toMatchObject({
@@ -86,6 +87,19 @@ describe('PUT leveling: the new settings', () => {
     expect(together.statusCode, together.body).toBe(200);
     const stored = await put({ level_up_destination: 'channel' });
     expect(stored.statusCode).toBe(200);
+  });
+
+  it('takes back the settings GET answered for a server that never set them (destination channel, no channel)', async () => {
+    await h.database.db.delete(levelingSettings).where(eq(levelingSettings.guildId, station));
+    const got = await h.app.inject({
+      url: routePath(routes.getLeveling, { guildId: station }),
+      headers: { authorization: ada },
+    });
+    const defaults = got.json<{ leveling: LevelingSettings }>().leveling;
+    expect(defaults).toMatchObject({ level_up_destination: 'channel', announcement_channel: null });
+    const echoed = await put({ ...defaults, xp_per_message: 20 });
+    expect(echoed.statusCode, echoed.body).toBe(200);
+    expect(echoed.json<LevelingSettings>()).toEqual({ ...defaults, xp_per_message: 20 });
   });
 
   it('queues Sync Roles when the reward mode changes, and Reset Config puts every new setting back', async () => {
@@ -189,6 +203,22 @@ describe('GET /api/public/leaderboard/:guildId', () => {
       const response = await visit(member);
       expect(response.statusCode, response.body).toBe(200);
       expect(response.headers['cache-control']).toBe('private, no-store');
+    }
+  });
+
+  it('404 where the bot is not (its view of the server is gone), for members and anyone alike', async () => {
+    for (const leaderboardVisibility of ['members', 'anyone'] as const) {
+      await h.database.db
+        .insert(levelingSettings)
+        .values({ guildId: GUILDS.quiet, leaderboardVisibility })
+        .onConflictDoUpdate({ target: levelingSettings.guildId, set: { leaderboardVisibility } });
+      // Ada is in Quiet Quarters; the bot is not.
+      const response = await h.app.inject({
+        url: routePath(routes.getPublicLeaderboard, { guildId: GUILDS.quiet }),
+        headers: { authorization: ada },
+      });
+      expect(response.statusCode, `${leaderboardVisibility}: ${response.body}`).toBe(404);
+      expect(response.json().message).toBe(LEADERBOARD_NOT_PUBLIC_MESSAGE);
     }
   });
 

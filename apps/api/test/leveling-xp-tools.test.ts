@@ -1,4 +1,4 @@
-import { jobIdFor, routePath, routes, type XpImportResult } from '@spacecadet/contract';
+import { jobIdFor, MEMBER_XP_MAX, routePath, routes, type XpImportResult } from '@spacecadet/contract';
 import { levelForTotalXp } from '@spacecadet/core';
 import { memberXp } from '@spacecadet/db';
 import { and, eq } from 'drizzle-orm';
@@ -8,7 +8,7 @@ import {
   notAMemberMessage,
   TOO_MANY_ROWS_MESSAGE,
 } from '../src/routes/leveling-xp-tools.ts';
-import { GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
+import { appWithRedisDown, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
 let h: Harness;
 let ada: string;
@@ -176,6 +176,13 @@ describe('POST leveling/import', () => {
     expect(await stored(id(1))).toMatchObject({ xp: 400 });
   });
 
+  it('mode=add stops at the most XP a member can have, as setting XP does', async () => {
+    await h.database.db.insert(memberXp).values({ guildId: station, userId: id(1), xp: MEMBER_XP_MAX - 10 });
+    const added = await upload(`user_id,xp\n${id(1)},${MEMBER_XP_MAX}\n`, 'text/csv', 'add');
+    expect(added.statusCode, added.body).toBe(200);
+    expect(await stored(id(1))).toMatchObject({ xp: MEMBER_XP_MAX, level: levelForTotalXp(MEMBER_XP_MAX) });
+  });
+
   it('refuses a header without user_id and xp, a bad mode, non-MEE6 JSON, empty bodies and other types', async () => {
     const header = await upload('id,points\n1,2\n', 'text/csv');
     expect(header.statusCode).toBe(400);
@@ -210,6 +217,26 @@ describe('POST leveling/import', () => {
     expect(tooMany.statusCode).toBe(413);
     expect(tooMany.json().message).toBe(TOO_MANY_ROWS_MESSAGE);
   }, 60_000);
+
+  it('with the job queue down, answers what it imported (no job), so a retry of mode=add is not needed', async () => {
+    const down = await appWithRedisDown(h);
+    try {
+      await h.database.db.insert(memberXp).values({ guildId: station, userId: id(1), xp: 100 });
+      const response = await down.inject({
+        method: 'POST',
+        url: importPath('add'),
+        headers: { authorization: ada, 'content-type': 'text/csv' },
+        payload: `user_id,xp\n${id(1)},50\n`,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toMatchObject({ imported: 1, skipped: 0, job_id: null });
+      // Written once, and still marked: the next apply-rewards run gives the rewards.
+      expect(await stored(id(1))).toMatchObject({ xp: 150 });
+      expect((await stored(id(1)))?.rewardsDueAt).not.toBeNull();
+    } finally {
+      await down.close();
+    }
+  });
 });
 
 describe('GET leveling/export', () => {

@@ -151,9 +151,14 @@ export function control(sandbox: Sandbox) {
   return {
     state: (): SandboxStateDump => sandbox.state(),
     click: (input: ClickInput) => call<ClickResult>('POST', '/_sandbox/interactions', input),
-    /** A member running one of the bot's slash commands. */
-    command: (input: { guild_id: string; channel_id: string; user_id: string; name: string }) =>
-      call<ClickResult>('POST', '/_sandbox/commands', input),
+    /** A member running one of the bot's slash commands (`name` "xp set" runs a subcommand). */
+    command: (input: {
+      guild_id: string;
+      channel_id: string;
+      user_id: string;
+      name: string;
+      options?: Record<string, string>;
+    }) => call<ClickResult>('POST', '/_sandbox/commands', input),
     postMessage: (input: { guild_id: string; channel_id: string; author_id: string; content: string }) =>
       call<{ id: string }>('POST', '/_sandbox/messages', input),
     fault: (input: { method?: string; path: string; status: number; count: number; retry_after?: number }) =>

@@ -246,6 +246,52 @@ describe('no-XP channels and roles, channel boosts, level-up destinations, the o
     });
   });
 
+  describe('several levels crossed by one message', () => {
+    it.each([
+      ['stack', 'Rookie, Cadet'],
+      ['highest', 'Cadet'],
+    ] as const)('%s: {rewards} names the rewards given, %s', async (mode, named) => {
+      const rewards: string[] = [];
+      for (const [name, level] of [
+        ['Rookie', 1],
+        ['Cadet', 2],
+      ] as const) {
+        const role = await sandbox.botRest<APIRole>('POST', `/guilds/${STATION}/roles`, { name });
+        rewards.push(role.id);
+        await harness.database.db
+          .insert(levelingRoles)
+          .values({ guildId: STATION, roleName: name, levelRequired: level, roleId: role.id });
+      }
+      // 300 XP: from level 0 to level 2 at once.
+      await settings({
+        enabled: true,
+        xpPerMessage: 300,
+        messageCooldownSec: 0,
+        levelUpMessage: '{level}: {rewards}',
+        announcementChannel: levelUps,
+        levelUpDestination: 'channel',
+        rewardMode: mode,
+      });
+      const before = botMessages(levelUps).length;
+      await post(general, nia);
+      await waitFor('the level-up to be done', async () =>
+        botMessages(levelUps).length > before &&
+        (await harness.database.db.select().from(pendingLevelUps)).length === 0
+          ? true
+          : undefined,
+      );
+      expect(
+        botMessages(levelUps)
+          .slice(before)
+          .map((m) => m.content),
+      ).toEqual([`2: ${named}`]);
+      const held = memberRoles(harness.sandbox, STATION, nia);
+      expect(rewards.filter((id) => held.includes(id))).toEqual(
+        mode === 'stack' ? rewards : rewards.slice(1),
+      );
+    });
+  });
+
   describe('a delivery retried after its deliverer died having posted', () => {
     it.each(['current', 'dm'] as const)(
       '%s: finds its message and does not post it again',

@@ -15,7 +15,6 @@ import { XP_NEEDS_MANAGE_SERVER } from '../src/features/leveling/xp-command.ts';
 import { roleAboveBotWarning } from '../src/roles/guild-roles.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
-  type ClickResult,
   control,
   finalAnswer,
   type Harness,
@@ -122,25 +121,14 @@ describe('reward modes, apply-rewards and /xp', () => {
       .sort();
   const sorted = (...ids: string[]) => [...ids].sort();
 
-  const command = async (
-    name: string,
-    userId: string,
-    options: Record<string, string> = {},
-  ): Promise<ClickResult> => {
-    const response = await fetch(`${harness.sandbox.url}/_sandbox/commands`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        guild_id: STATION,
-        channel_id: SANDBOX_IDS.channels.general,
-        user_id: userId,
-        name,
-        options,
-      }),
+  const command = (name: string, userId: string, options: Record<string, string> = {}) =>
+    control(harness.sandbox).command({
+      guild_id: STATION,
+      channel_id: SANDBOX_IDS.channels.general,
+      user_id: userId,
+      name,
+      options,
     });
-    expect(response.status).toBe(200);
-    return (await response.json()) as ClickResult;
-  };
 
   beforeAll(async () => {
     harness = await startHarness(crowdedFixture());

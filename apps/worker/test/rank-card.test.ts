@@ -16,21 +16,15 @@ describe('/rank card', () => {
   let worker: RunningWorker;
 
   const rank = async (userId: string, member?: string) => {
-    const response = await fetch(`${harness.sandbox.url}/_sandbox/commands`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        guild_id: STATION,
-        channel_id: SANDBOX_IDS.channels.general,
-        user_id: userId,
-        name: 'rank',
-        ...(member ? { options: { member } } : {}),
-      }),
+    const outcome = await control(harness.sandbox).command({
+      guild_id: STATION,
+      channel_id: SANDBOX_IDS.channels.general,
+      user_id: userId,
+      name: 'rank',
+      ...(member ? { options: { member } } : {}),
     });
-    expect(response.status).toBe(200);
-    const outcome = (await response.json()) as { responded: boolean; message: APIMessage | null };
     expect(outcome.responded).toBe(true);
-    return outcome.message;
+    return outcome.message as APIMessage | null;
   };
 
   /** The card's pixels, fetched from the attachment's URL as a Discord client would. */

@@ -215,6 +215,21 @@ export function rewardRolesForLevel<T extends { levelRequired: number }>(
 }
 
 /**
+ * The reward roles a level-up from `previousLevel` to `level` gives (a level-up message's
+ * `{rewards}`): of the rewards the member holds at `level` under `mode`, those of the levels
+ * just crossed. One flush may cross several levels: `stack` names every reward crossed,
+ * `highest` only the highest one reached, and only if it was crossed now.
+ */
+export function rewardRolesOfLevelUp<T extends { levelRequired: number }>(
+  roles: readonly T[],
+  previousLevel: number,
+  level: number,
+  mode: RewardMode,
+): T[] {
+  return rewardRolesForLevel(roles, level, mode).filter((role) => role.levelRequired > previousLevel);
+}
+
+/**
  * What to change so a member at `level` holds exactly the rewards of their level: the created
  * reward roles they should hold and lack (`add`), and the reward roles they hold but should not
  * (`remove`: above their level, or below the highest in `highest` mode). Roles that are no

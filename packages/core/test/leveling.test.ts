@@ -15,6 +15,7 @@ import {
   previousUtcDay,
   rewardRoleChanges,
   rewardRolesForLevel,
+  rewardRolesOfLevelUp,
   totalXpForLevel,
   utcDay,
   xpForMessage,
@@ -257,6 +258,31 @@ describe('rewardRolesForLevel', () => {
         .map((role) => role.name)
         .sort(),
     ).toEqual(['Also Five', 'Five']);
+  });
+});
+
+describe('rewardRolesOfLevelUp', () => {
+  const roles = [
+    { name: 'Ten', levelRequired: 10 },
+    { name: 'One', levelRequired: 1 },
+    { name: 'Three', levelRequired: 3 },
+    { name: 'Five', levelRequired: 5 },
+  ];
+  it.each<[number, number, 'stack' | 'highest', string[]]>([
+    [0, 1, 'stack', ['One']],
+    [0, 1, 'highest', ['One']],
+    [1, 2, 'stack', []],
+    [1, 2, 'highest', []],
+    // Several levels crossed in one flush.
+    [0, 4, 'stack', ['One', 'Three']],
+    [0, 4, 'highest', ['Three']],
+    [2, 7, 'stack', ['Three', 'Five']],
+    [2, 7, 'highest', ['Five']],
+    // Past the last reward: the highest reached was given before, nothing new.
+    [5, 8, 'highest', []],
+    [9, 10, 'highest', ['Ten']],
+  ])('from level %i to %i (%s) gives %o', (from, to, mode, names) => {
+    expect(rewardRolesOfLevelUp(roles, from, to, mode).map((role) => role.name)).toEqual(names);
   });
 });
 

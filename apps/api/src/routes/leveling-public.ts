@@ -21,6 +21,12 @@ export const PUBLIC_LEADERBOARD_MAX_AGE_SEC = 30;
  */
 export function registerLevelingPublicRoutes(app: FastifyInstance): void {
   const { db, guildResources } = app.services;
+  /** The bot left: what it knew of the server is gone with it, and so is the page (404, not 409). */
+  const pageGoneWithBot = (error: unknown): never => {
+    if (error instanceof ApiError && error.code === 'bot_not_in_guild')
+      throw notFound(LEADERBOARD_NOT_PUBLIC_MESSAGE);
+    throw error;
+  };
 
   defineRoute(app, routes.getPublicLeaderboard, async ({ params, query, request, reply }) => {
     const { guildId } = params;
@@ -31,17 +37,12 @@ export function registerLevelingPublicRoutes(app: FastifyInstance): void {
       // The route is public, so the guard read no session: read it here, only when it matters.
       if (bearerToken(request) === null) throw new ApiError('not_authenticated', LEADERBOARD_SIGN_IN_MESSAGE);
       const session = await authenticate(app.services, request);
-      if (!(await guildResources.isMember(guildId, session.user.id))) {
+      if (!(await guildResources.isMember(guildId, session.user.id).catch(pageGoneWithBot))) {
         throw new ApiError('forbidden', LEADERBOARD_MEMBERS_ONLY_MESSAGE);
       }
     }
     const [guild, page] = await Promise.all([
-      guildResources.guildProfile(guildId).catch((error: unknown) => {
-        // The bot left: what it knew of the server is gone with it, and so is the page.
-        if (error instanceof ApiError && error.code === 'bot_not_in_guild')
-          throw notFound(LEADERBOARD_NOT_PUBLIC_MESSAGE);
-        throw error;
-      }),
+      guildResources.guildProfile(guildId).catch(pageGoneWithBot),
       loadLeaderboard(db, guildId, { limit: query.limit, offset: query.offset }),
     ]);
     reply.header(

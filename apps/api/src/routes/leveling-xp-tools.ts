@@ -17,7 +17,7 @@ import { changeMemberXp, importMemberXp } from '@spacecadet/db/queries/xp-tools'
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, notFound } from '../errors.ts';
-import { enqueueGuildJob, followUpGuildJob, type JobRequester } from '../services/jobs.ts';
+import { followUpGuildJob, type JobRequester } from '../services/jobs.ts';
 import { defineRoute } from './define.ts';
 
 export const NO_MEMBER_XP_MESSAGE = 'No XP is stored for this member';
@@ -122,12 +122,9 @@ export function registerLevelingXpToolRoutes(app: FastifyInstance): void {
         read.rows.map((row) => ({ userId: row.userId, xp: row.xp, username: row.username })),
         query.mode,
       );
-      const jobId =
-        imported === 0
-          ? null
-          : await enqueueGuildJob(queue, 'leveling.apply-rewards', params.guildId, requester, {
-              afterChange: true,
-            });
+      // The XP is written: a queue that is down must not turn that into an error (a retry of
+      // mode=add would add it twice). The marks stay; the next XP tool or Sync Roles applies them.
+      const jobId = imported === 0 ? null : await applyRewards(params.guildId, requester, request);
       return {
         imported,
         skipped: read.skipped.length,

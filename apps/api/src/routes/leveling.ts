@@ -139,20 +139,16 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     }
   }
 
-  function syncRewardsAfterModeChange(
+  /** After a stored change, Sync Roles brings the Discord roles and members' rewards in line. */
+  async function queueSyncRoles(
     guildId: string,
     requester: JobRequester,
     request: FastifyRequest,
+    later: string,
   ): Promise<void> {
-    return followUpGuildJob(
-      queue,
-      request.log,
-      'leveling.sync-roles',
-      guildId,
-      requester,
-      "the next Sync Roles applies the reward mode to members' roles",
-    );
+    await followUpGuildJob(queue, request.log, 'leveling.sync-roles', guildId, requester, later);
   }
+  const MODE_LATER = "the next Sync Roles applies the reward mode to members' roles";
 
   /** Members each reward role of the guild is given to, under the guild's reward mode. */
   async function rewardHolders(guildId: string): Promise<Map<number, number>> {
@@ -182,7 +178,12 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     const stored = await loadLevelingSettings(db, params.guildId);
     const announcementChannel =
       body.announcement_channel === undefined ? stored.announcementChannel : body.announcement_channel;
-    if (body.level_up_destination === 'channel' && announcementChannel === null) {
+    // Refused when an admin switches level-ups to the channel without one. `channel` with no
+    // channel is also the default (nothing is announced, as before destinations existed), so a
+    // PUT that sends back the destination GET answered is not refused.
+    const switchesToChannel =
+      body.level_up_destination === 'channel' && stored.levelUpDestination !== 'channel';
+    if (switchesToChannel && announcementChannel === null) {
       throw new ApiError('invalid_input', LEVEL_UP_CHANNEL_MISSING_MESSAGE, [
         { path: 'level_up_destination', message: LEVEL_UP_CHANNEL_MISSING_MESSAGE },
       ]);
@@ -214,7 +215,7 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     const saved = await saveLevelingSettings(db, params.guildId, changes);
     // Members' reward roles follow the new mode: Sync Roles re-applies every member's rewards.
     if (saved.rewardMode !== stored.rewardMode)
-      await syncRewardsAfterModeChange(params.guildId, requester, request);
+      await queueSyncRoles(params.guildId, requester, request, MODE_LATER);
     return toSettings(saved);
   });
 
@@ -234,7 +235,7 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     const stored = await loadLevelingSettings(db, params.guildId);
     await deleteLevelingSettings(db, params.guildId);
     if (stored.rewardMode !== DEFAULT_LEVELING_SETTINGS.rewardMode)
-      await syncRewardsAfterModeChange(params.guildId, requester, request);
+      await queueSyncRoles(params.guildId, requester, request, MODE_LATER);
     return toSettings(DEFAULT_LEVELING_SETTINGS);
   });
 
@@ -289,14 +290,7 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
       before.levelRequired !== after.levelRequired ||
       before.isImageRole !== after.isImageRole;
     if (after.roleId !== null && changed)
-      await followUpGuildJob(
-        queue,
-        request.log,
-        'leveling.sync-roles',
-        guildId,
-        requester,
-        'the next Sync Roles applies it',
-      );
+      await queueSyncRoles(guildId, requester, request, 'the next Sync Roles applies it');
     return toRole(after, await rewardHolders(guildId));
   });
 

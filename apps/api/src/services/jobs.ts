@@ -70,7 +70,7 @@ export async function enqueueGuildJob(
 /**
  * After a stored change, queues the job that brings Discord in line (`afterChange`). A courtesy:
  * the change stands and the request succeeds when the queue is down; `later` says in the log
- * what catches up instead.
+ * what catches up instead. Answers the job's id, or null when it could not be queued.
  */
 export async function followUpGuildJob(
   queue: GuildJobQueue,
@@ -79,11 +79,12 @@ export async function followUpGuildJob(
   guildId: string,
   by: JobRequester,
   later: string,
-): Promise<void> {
+): Promise<string | null> {
   try {
-    await enqueueGuildJob(queue, name, guildId, by, { afterChange: true });
+    return await enqueueGuildJob(queue, name, guildId, by, { afterChange: true });
   } catch (error) {
     log.warn({ err: error, guildId, job: name }, `${name} not queued after a change; ${later}`);
+    return null;
   }
 }
 

@@ -38,14 +38,14 @@ interface OptionProblem {
  * After a stored change of posted menus, queues `role-menus.repair`, which brings their messages
  * in line (edits, re-posts, deletes); `later` says in the log what catches up when the queue is down.
  */
-export function queueMenusRepair(
+export async function queueMenusRepair(
   queue: GuildJobQueue,
   log: FastifyBaseLogger,
   guildId: string,
   by: JobRequester,
   later: string,
 ): Promise<void> {
-  return followUpGuildJob(queue, log, 'role-menus.repair', guildId, by, later);
+  await followUpGuildJob(queue, log, 'role-menus.repair', guildId, by, later);
 }
 
 /** Where the menu is posted now (null: nowhere). */

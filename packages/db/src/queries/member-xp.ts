@@ -122,6 +122,7 @@ export async function writeXpBatch(
             guildId: batch.guildId,
             userId: up.userId,
             level: up.level,
+            previousLevel: up.previousLevel,
             channelId: up.channelId,
             claimedUntil: sql`now() + ${`${batch.levelUpLeaseMs} milliseconds`}::interval`,
           })),
@@ -165,6 +166,8 @@ export interface PendingLevelUp {
   guildId: string;
   userId: string;
   level: number;
+  /** The level before it (several may be crossed at once); null: not known (an older row). */
+  previousLevel: number | null;
   /** The channel of the message that crossed the level (destination `current`); null unknown. */
   channelId: string | null;
   /** The member's display name as last seen (the message's `{username}`). */
@@ -182,6 +185,7 @@ export async function claimDueLevelUps(db: Db, leaseMs: number, limit: number): 
     guild_id: string;
     user_id: string;
     level: number;
+    previous_level: number | null;
     channel_id: string | null;
     username: string | null;
     announcing: boolean;
@@ -196,13 +200,14 @@ export async function claimDueLevelUps(db: Db, leaseMs: number, limit: number): 
       for update skip locked
     ) due
     where p.guild_id = due.guild_id and p.user_id = due.user_id and p.level = due.level
-    returning p.guild_id, p.user_id, p.level, p.channel_id, p.announcing,
+    returning p.guild_id, p.user_id, p.level, p.previous_level, p.channel_id, p.announcing,
       (select m.username from member_xp m where m.guild_id = p.guild_id and m.user_id = p.user_id)
         as username`);
   return claimed.rows.map((row) => ({
     guildId: row.guild_id,
     userId: row.user_id,
     level: row.level,
+    previousLevel: row.previous_level,
     channelId: row.channel_id,
     username: row.username,
     announcing: row.announcing,

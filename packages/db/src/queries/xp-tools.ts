@@ -1,6 +1,6 @@
 import { MEMBER_XP_MAX, type RewardMode } from '@spacecadet/contract';
 import { levelForTotalXp, rewardRolesForLevel } from '@spacecadet/core';
-import { and, count, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { memberXp } from '../schema/leveling.ts';
 import { rankedIn } from './leveling.ts';
@@ -57,31 +57,42 @@ export async function changeMemberXp(
   });
 }
 
+/** A member whose rewards an XP tool made due: their level and the mark to clear. */
+export interface RewardsDue {
+  userId: string;
+  level: number;
+  dueAt: Date;
+}
+
+/** The marked members of the guild among `among`, in user id order. */
+async function rewardsDueAmong(
+  db: Db,
+  guildId: string,
+  among: SQL | undefined,
+  limit?: number,
+): Promise<RewardsDue[]> {
+  const query = db
+    .select({ userId: memberXp.userId, level: memberXp.level, dueAt: memberXp.rewardsDueAt })
+    .from(memberXp)
+    .where(and(eq(memberXp.guildId, guildId), isNotNull(memberXp.rewardsDueAt), among))
+    .orderBy(memberXp.userId);
+  const rows = limit === undefined ? await query : await query.limit(limit);
+  return rows.flatMap((row) =>
+    row.dueAt ? [{ userId: row.userId, level: row.level, dueAt: row.dueAt }] : [],
+  );
+}
+
 /**
  * Members whose rewards an XP tool made due, with their level and the mark to clear: at most
  * `limit`, in user id order after `after` (a job walks them a page at a time).
  */
-export async function loadRewardsDue(
+export function loadRewardsDue(
   db: Db,
   guildId: string,
   limit: number,
   after?: string,
-): Promise<{ userId: string; level: number; dueAt: Date }[]> {
-  const rows = await db
-    .select({ userId: memberXp.userId, level: memberXp.level, dueAt: memberXp.rewardsDueAt })
-    .from(memberXp)
-    .where(
-      and(
-        eq(memberXp.guildId, guildId),
-        isNotNull(memberXp.rewardsDueAt),
-        after === undefined ? undefined : gt(memberXp.userId, after),
-      ),
-    )
-    .orderBy(memberXp.userId)
-    .limit(limit);
-  return rows.flatMap((row) =>
-    row.dueAt ? [{ userId: row.userId, level: row.level, dueAt: row.dueAt }] : [],
-  );
+): Promise<RewardsDue[]> {
+  return rewardsDueAmong(db, guildId, after === undefined ? undefined : gt(memberXp.userId, after), limit);
 }
 
 /** Which of `userIds` (a page of the member list) have rewards due. */
@@ -89,21 +100,9 @@ export async function loadRewardsDueOf(
   db: Db,
   guildId: string,
   userIds: readonly string[],
-): Promise<{ userId: string; level: number; dueAt: Date }[]> {
+): Promise<RewardsDue[]> {
   if (userIds.length === 0) return [];
-  const rows = await db
-    .select({ userId: memberXp.userId, level: memberXp.level, dueAt: memberXp.rewardsDueAt })
-    .from(memberXp)
-    .where(
-      and(
-        eq(memberXp.guildId, guildId),
-        inArray(memberXp.userId, [...userIds]),
-        isNotNull(memberXp.rewardsDueAt),
-      ),
-    );
-  return rows.flatMap((row) =>
-    row.dueAt ? [{ userId: row.userId, level: row.level, dueAt: row.dueAt }] : [],
-  );
+  return rewardsDueAmong(db, guildId, inArray(memberXp.userId, [...userIds]));
 }
 
 /** How many members' rewards are due (the apply-rewards job's progress). */
@@ -197,7 +196,7 @@ export interface ImportedXp {
 /**
  * Writes an import in one statement per mode: `replace` sets each listed member's XP to the
  * file's, `add` adds it to what they have (read under the rows' locks first, so the level is
- * computed from the sum). Levels come from core's curve; every listed member's rewards are
+ * computed from the sum; never above MEMBER_XP_MAX). Levels come from core's curve; every listed member's rewards are
  * marked due, for `leveling.apply-rewards`. Members not listed are untouched.
  */
 export async function importMemberXp(
@@ -223,7 +222,8 @@ export async function importMemberXp(
     }
     const input = JSON.stringify(
       sorted.map((row) => {
-        const xp = Math.max(0, (held.get(row.userId) ?? 0) + row.xp);
+        // As changeMemberXp: a sum past MEMBER_XP_MAX stops there.
+        const xp = Math.min(MEMBER_XP_MAX, Math.max(0, (held.get(row.userId) ?? 0) + row.xp));
         return { user_id: row.userId, xp, level: levelForTotalXp(xp), username: row.username };
       }),
     );

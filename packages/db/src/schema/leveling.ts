@@ -150,6 +150,11 @@ export const pendingLevelUps = pgTable(
     level: integer('level').notNull(),
     /** The channel of the message that crossed the level (destination `current`). */
     channelId: text('channel_id'),
+    /**
+     * The level the member had before (one flush may cross several): the rewards of every level
+     * crossed are the message's `{rewards}`. Null in rows written before it was kept.
+     */
+    previousLevel: integer('previous_level'),
     claimedUntil: timestamp('claimed_until', { withTimezone: true }).notNull().defaultNow(),
     announcing: boolean('announcing').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

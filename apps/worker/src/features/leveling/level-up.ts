@@ -1,5 +1,5 @@
-import type { LevelUpDestination } from '@spacecadet/contract';
-import { renderLevelUpMessage } from '@spacecadet/core';
+import type { LevelUpDestination, RewardMode } from '@spacecadet/contract';
+import { renderLevelUpMessage, rewardRolesOfLevelUp } from '@spacecadet/core';
 import { loadLevelingRoles, type StoredLevelingRole } from '@spacecadet/db/queries/leveling';
 import {
   claimDueLevelUps,
@@ -12,7 +12,7 @@ import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts'
 import { channelScope } from '../../guild-scope.ts';
 import { errorFields } from '../../logger.ts';
 import { recentMessages } from './overview.ts';
-import { grantLevelRewards } from './rewards.ts';
+import { grantLevelRewards, rewardPlan } from './rewards.ts';
 import { levelingSetups } from './setup.ts';
 
 /**
@@ -24,20 +24,24 @@ export const LEVEL_UP_LEASE_MS = 10_000;
 type LevelUpMessage = ReturnType<typeof renderLevelUpMessage>;
 
 /**
- * The `{rewards}` of a level-up: the created reward roles of the level reached, from the reward
- * configuration rather than from what this delivery happened to add, so a delivery retried
- * after its roles were given names them again and renders the very same message (which is how
- * a retry finds it already posted). A member who crossed several levels within one flush hears
- * of the highest level and its rewards.
+ * The `{rewards}` of a level-up: the created reward roles it gives under the reward mode, for
+ * every level crossed (one flush can cross several: `stack` names each reward crossed,
+ * `highest` the highest one reached if it was crossed now), as `grantLevelRewards` gives them.
+ * Taken from the reward configuration rather than from what this delivery happened to add, so
+ * a delivery retried after its roles were given names them again and renders the very same
+ * message (which is how a retry finds it already posted). A level-up recorded before the level
+ * before it was kept counts as one level.
  */
 export function levelUpRewardNames(
   roles: readonly StoredLevelingRole[],
   guildId: string,
-  level: number,
+  mode: RewardMode,
+  up: Pick<PendingLevelUp, 'previousLevel' | 'level'>,
 ): string[] {
-  return roles
-    .filter((role) => role.levelRequired === level && role.roleId !== null && role.roleId !== guildId)
-    .map((role) => role.roleName);
+  const created = rewardPlan(roles, guildId, mode).roles;
+  return rewardRolesOfLevelUp(created, up.previousLevel ?? up.level - 1, up.level, mode).map(
+    (role) => role.roleName,
+  );
 }
 
 /**
@@ -77,7 +81,7 @@ export async function deliverLevelUps(
           username: up.username ?? deps.client.users.cache.get(up.userId)?.username ?? '',
           level: up.level,
           server,
-          rewards: levelUpRewardNames(roles, guildId, up.level),
+          rewards: levelUpRewardNames(roles, guildId, settings.rewardMode, up),
         });
         const target = await targetChannel(deps, destination, settings.announcementChannel, up, isOwn);
         if (target && !(await announced(deps, target, up, message))) {

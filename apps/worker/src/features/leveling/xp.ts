@@ -323,6 +323,7 @@ class XpFlusher {
       guildId: batch.guildId,
       userId: up.userId,
       level: up.level,
+      previousLevel: up.previousLevel,
       channelId: up.channelId,
       username: up.username,
       announcing: false,
