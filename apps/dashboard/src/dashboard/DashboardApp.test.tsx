@@ -261,6 +261,14 @@ describe('overview', () => {
     screen.getByText(MESSAGES.invalidJson);
     fireEvent.click(screen.getByRole('button', { name: 'Format JSON' }));
     screen.getByText(MESSAGES.invalidJson);
+    // JSON, but not an object: said as such, not as Invalid JSON.
+    for (const notObject of ['[1, 2]', '"text"', '42', 'null']) {
+      fireEvent.change(editor, { target: { value: notObject } });
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+      screen.getByText(MESSAGES.configNotObject);
+      expect(screen.queryByText(MESSAGES.invalidJson)).toBeNull();
+    }
+    expect(api.calls.some((c) => c.method === 'PUT')).toBe(false);
 
     fireEvent.change(editor, { target: { value: '{"a":1}' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
