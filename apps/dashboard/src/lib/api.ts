@@ -86,7 +86,8 @@ async function send<N extends RouteName>(name: N, options: ApiCallOptions<N>): P
     headers.Authorization = authorization;
   } else if (options.withSession && authorization) {
     const tokens = getStoredTokens();
-    if (!tokens || tokens.expires_at <= 0 || tokens.expires_at > Date.now()) headers.Authorization = authorization;
+    if (!tokens || tokens.expires_at <= 0 || tokens.expires_at > Date.now())
+      headers.Authorization = authorization;
   }
   let body: BodyInit | undefined;
   if (options.file) {
@@ -151,7 +152,10 @@ export async function apiCall<N extends RouteName>(
 }
 
 /** A call whose success body is text rather than JSON (a CSV export), with `apiCall`'s failures. */
-export async function apiText<N extends RouteName>(name: N, options: ApiCallOptions<N> = {}): Promise<string> {
+export async function apiText<N extends RouteName>(
+  name: N,
+  options: ApiCallOptions<N> = {},
+): Promise<string> {
   const response = await send(name, options);
   return response.text();
 }

@@ -65,9 +65,9 @@ export function LevelUpPreviewText({
           );
           last = match.index + match[0].length;
         }
-        if (last < line.length) parts.push(<PanelLine key={`t${last}`} text={line.slice(last)} roles={roles} />);
+        if (last < line.length)
+          parts.push(<PanelLine key={`t${last}`} text={line.slice(last)} roles={roles} />);
         return (
-          // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity but their place
           <Fragment key={lineIndex}>
             {lineIndex > 0 ? <br /> : null}
             {parts}

@@ -1,6 +1,7 @@
 import type { LevelingState } from '@spacecadet/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { NavLink } from 'react-router';
+import '../../styles/leveling.css';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
 import { withGuild } from '../shared/guild-param.ts';

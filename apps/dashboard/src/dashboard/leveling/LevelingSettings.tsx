@@ -1,6 +1,6 @@
 import {
-  type LevelingRole,
   LEADERBOARD_VISIBILITIES,
+  type LevelingRole,
   MESSAGE_COOLDOWN_MAX_SEC,
   REWARD_MODES,
   type LevelingSettings as Settings,
@@ -11,16 +11,15 @@ import { useState } from 'react';
 import { Navigate } from 'react-router';
 import { apiCall } from '../../lib/api.ts';
 import { errorText, fieldIssue } from '../../lib/api-error.ts';
-import { TextField } from '../../ui/Field.tsx';
-import { SelectField } from '../../ui/Field.tsx';
+import { SelectField, TextField } from '../../ui/Field.tsx';
 import { ChannelPicker } from '../shared/ChannelPicker.tsx';
-import { ChannelMultiPicker, RoleMultiPicker } from '../shared/MultiPickers.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { BotNotInGuild, GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
 import { JobProgress } from '../shared/jobs/JobProgress.tsx';
 import { JobWarnings } from '../shared/jobs/JobWarnings.tsx';
 import { jobResultOf } from '../shared/jobs/job-model.ts';
 import { useGuildJob } from '../shared/jobs/useGuildJob.ts';
+import { ChannelMultiPicker, RoleMultiPicker } from '../shared/MultiPickers.tsx';
 import { queryKeys, useChannels } from '../shared/queries.ts';
 import { LevelingNav } from './LevelingNav.tsx';
 import { LevelUpMessageField } from './LevelUpMessageField.tsx';
@@ -40,7 +39,6 @@ import {
   useLeveling,
   VISIBILITY_TEXT,
 } from './leveling-model.ts';
-import '../../styles/leveling.css';
 
 const NUMBER_FIELDS = [
   { key: 'xp_multiplier', label: 'XP multiplier', min: 0, max: 100, step: 0.1 },
@@ -321,7 +319,11 @@ function SettingsForm({
           <DestinationField
             value={form.level_up_destination}
             onChange={set('level_up_destination')}
-            channel={form.announcement_channel ? (channelName(form.announcement_channel) ?? form.announcement_channel) : null}
+            channel={
+              form.announcement_channel
+                ? (channelName(form.announcement_channel) ?? form.announcement_channel)
+                : null
+            }
             issue={save.isError ? fieldIssue(save.error, 'level_up_destination') : null}
           />
         </fieldset>
@@ -365,7 +367,10 @@ function SettingsForm({
             ))}
           </div>
           {form.leaderboard_visibility !== 'off' ? (
-            <PublicLink guildId={guildId} saved={stored.leaderboard_visibility === form.leaderboard_visibility} />
+            <PublicLink
+              guildId={guildId}
+              saved={stored.leaderboard_visibility === form.leaderboard_visibility}
+            />
           ) : null}
         </fieldset>
         <div className="button-row">
@@ -503,7 +508,9 @@ function DestinationField({
           {issue}
         </p>
       ) : (
-        <p className={value === 'channel' && !channel ? 'alert alert-warning small' : 'muted small'}>{where}</p>
+        <p className={value === 'channel' && !channel ? 'alert alert-warning small' : 'muted small'}>
+          {where}
+        </p>
       )}
     </div>
   );

@@ -103,7 +103,8 @@ export const REWARD_MODE_TEXT: Readonly<Record<RewardMode, { label: string; deta
   },
   highest: {
     label: 'Highest only',
-    detail: 'A member holds only the reward role of the highest level reached; the lower ones are taken away.',
+    detail:
+      'A member holds only the reward role of the highest level reached; the lower ones are taken away.',
   },
 };
 

@@ -11,9 +11,7 @@ import { queryKeys } from '../shared/queries.ts';
  * Parses editor text as a JSON object; else the sentence saying what is wrong with it (not JSON
  * at all, or JSON that is not an object).
  */
-export function parseConfigText(
-  text: string,
-): { data: Record<string, unknown> } | { problem: string } {
+export function parseConfigText(text: string): { data: Record<string, unknown> } | { problem: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
