@@ -29,7 +29,7 @@ function bodyOf(raw: unknown, type: string | undefined): unknown {
  * for on every page: ada's, not the owner, unless the handler answers it.
  */
 export function fakeApi(handler: FakeRoute) {
-  const calls: Array<{ method: string; path: string; body: unknown; type?: string | undefined }> = [];
+  const calls: Array<Parameters<FakeRoute>[0]> = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
     const method = init?.method ?? 'GET';
