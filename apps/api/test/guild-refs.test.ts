@@ -41,7 +41,11 @@ const FOREIGN: Record<GuildRefKind, string> = {
 function bodyWith(name: RouteName, path: string, id: string): Record<string, unknown> {
   const body = structuredClone(SAMPLE_BODIES[name] ?? {}) as Record<string, unknown>;
   const row = /^(\w+)\[\]\.(\w+)$/.exec(path);
-  if (row?.[1] && row[2]) {
+  const list = /^(\w+)\[\]$/.exec(path)?.[1];
+  if (list) {
+    const ids = (Array.isArray(body[list]) ? body[list] : []) as unknown[];
+    body[list] = [...ids, id];
+  } else if (row?.[1] && row[2]) {
     const rows = (Array.isArray(body[row[1]]) ? body[row[1]] : []) as Array<Record<string, unknown>>;
     body[row[1]] = [...rows, { emoji: '🟣', label: 'Purple', [row[2]]: id }];
   } else {
@@ -73,6 +77,7 @@ describe('ids in request bodies must belong to the guild in the path', () => {
     expect(REF_ROUTES.sort()).toEqual(
       [
         'createBoost',
+        'createChannelBoost',
         'createRoleBoost',
         'createRoleMenu',
         'initPersonalityRoles',
@@ -99,10 +104,12 @@ describe('ids in request bodies must belong to the guild in the path', () => {
           body,
         );
         expect(response.statusCode, response.body).toBe(400);
-        expect(response.json()).toEqual({
-          error: 'invalid_input',
-          message: `${refFieldWords(ref?.field ?? '')} is not a ${kind === 'channel' ? 'text channel' : kind} of this server`,
-        });
+        const what = `is not a ${kind === 'channel' ? 'text channel' : kind} of this server`;
+        // An id of a list is named with its list and itself: `no_xp_roles: 123 is not a role ...`.
+        const named = path.endsWith('[]')
+          ? `${path.slice(0, -2)}: ${FOREIGN[kind]}`
+          : refFieldWords(ref?.field ?? '');
+        expect(response.json()).toEqual({ error: 'invalid_input', message: `${named} ${what}` });
         expect(await stored()).toEqual(before);
       });
     }

@@ -1,5 +1,12 @@
-import { type RouteBody, type RouteDef, type RouteName, routePath, routes } from '@spacecadet/contract';
-import { levelingRoles } from '@spacecadet/db';
+import {
+  type RouteBody,
+  type RouteDef,
+  type RouteName,
+  routePath,
+  routes,
+  XP_IMPORT_BODY_LIMIT,
+} from '@spacecadet/contract';
+import { levelingRoles, levelingSettings } from '@spacecadet/db';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +43,8 @@ const UNKNOWN_ROWS = {
   boostId: 999_999,
   jobId: 'leveling.sync.999999',
   menuId: '00000000-0000-4000-8000-000000000999',
+  // A user with no XP stored (and no member of the server).
+  userId: '200000000000009999',
 } as const;
 /** Bodies that name a channel, role or member where the sample body names none. */
 const REF_BODIES: { [N in RouteName]?: RouteBody<N> } = {
@@ -288,9 +297,25 @@ const PROBES: Record<string, Probe> = {
       ),
     ];
   },
+  async membersOnlyLeaderboard(name) {
+    if (name !== 'getPublicLeaderboard') return [];
+    // A leaderboard open to members: signed out (401), an outsider (403), Discord down (502).
+    await h.database.db
+      .insert(levelingSettings)
+      .values({ guildId: GUILDS.station, leaderboardVisibility: 'members' })
+      .onConflictDoUpdate({ target: levelingSettings.guildId, set: { leaderboardVisibility: 'members' } });
+    return [
+      await send(h.app, request(name)),
+      await send(h.app, request(name), session.rex),
+      await send(h.app, request(name), session.nia),
+      await send(discordDown, request(name), session.ada),
+    ];
+  },
   async bodyTooLarge(name) {
     if (!hasBody(routes[name])) return [];
-    const payload = JSON.stringify({ filler: 'x'.repeat(2 * 1024 * 1024) });
+    // The import takes files far larger than any other body (100,000 rows).
+    const size = name === 'importXp' ? XP_IMPORT_BODY_LIMIT + 1024 : 2 * 1024 * 1024;
+    const payload = JSON.stringify({ filler: 'x'.repeat(size) });
     return [
       await send(
         h.app,

@@ -35,6 +35,9 @@ export const SAMPLE_BODIES: { [N in RouteName]?: RouteBody<N> } = {
   updateLevelingRole: { role_name: 'Elder' },
   createBoost: { multiplier: 2, user_id: null, expires_at: null },
   createRoleBoost: { role_id: '300000000000000021', multiplier: 3, expires_at: null },
+  createChannelBoost: { channel_id: CHANNELS.general, multiplier: 2, expires_at: null },
+  setMemberXp: { xp: 120 },
+  importXp: { players: [{ id: '200000000000000003', xp: 120 }] },
   createRoleMenu: ROLE_MENU_SAMPLE,
   updateRoleMenu: { ...ROLE_MENU_SAMPLE, title: 'Crew roles, renamed' },
 };
@@ -44,6 +47,8 @@ export const EXTRA_PARAMS: Record<string, string | number> = {
   roleId: 1,
   boostId: 1,
   menuId: '00000000-0000-4000-8000-00000000000a',
+  /** nia, a member of Sandbox Station. */
+  userId: '200000000000000003',
 };
 
 export interface SampleRequest {

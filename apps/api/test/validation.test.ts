@@ -207,11 +207,11 @@ describe('leveling rules', () => {
     );
     await expectInvalid(
       await send('POST', `${station}/leveling/roles`, { level_required: -1 }),
-      'Level required must be at least 0',
+      'Level required must be a whole number from 0 to 1000',
     );
     await expectInvalid(
       await send('POST', `${station}/leveling/boosts`, { expires_at: 'tomorrow' }),
-      'expires_at must be an ISO timestamp',
+      'expires_at must be an ISO timestamp, or null for a boost that never expires',
     );
     await expectInvalid(
       await send('POST', `${station}/leveling/role-boosts`, { role_id: '' }),

@@ -10,7 +10,7 @@ import { wholeNumberPattern } from './inputs.ts';
 
 /** A Discord id (see `SNOWFLAKE_PATTERN`) with the caller's own message, e.g. for env files. */
 export function snowflake(message: string) {
-  return z.string().regex(SNOWFLAKE_PATTERN, message);
+  return z.string({ error: message }).regex(SNOWFLAKE_PATTERN, message);
 }
 
 export const Snowflake = snowflake('Expected a Discord id (5 to 20 digits)');

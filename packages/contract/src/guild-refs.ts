@@ -11,7 +11,8 @@ export type GuildRefKind = 'channel' | 'role' | 'member';
 
 /**
  * Where the ids sit in the body: `field` for a top-level field, `list[].field` for the field of
- * every row of a list. Empty, null and absent values name nothing and are not checked.
+ * every row of a list, `list[]` for every id of a list of ids. Empty, null and absent values
+ * name nothing and are not checked.
  */
 export type GuildRefSpec = Readonly<Record<string, GuildRefKind>>;
 
@@ -36,6 +37,15 @@ export function collectGuildRefs(body: unknown, spec: GuildRefSpec): GuildRef[] 
     if (id !== '') refs.push({ field, kind, id });
   };
   for (const [path, kind] of Object.entries(spec)) {
+    const list = /^([A-Za-z_]+)\[\]$/.exec(path)?.[1];
+    if (list) {
+      const ids = fieldOf(body, list);
+      if (!Array.isArray(ids)) continue;
+      ids.forEach((id, index) => {
+        add(`${list}[${index}]`, kind, id);
+      });
+      continue;
+    }
     const row = /^([A-Za-z_]+)\[\]\.([A-Za-z_]+)$/.exec(path);
     if (row?.[1] && row[2]) {
       const [, list, key] = row;
@@ -63,11 +73,15 @@ const KIND_WORDS: Record<GuildRefKind, string> = {
  */
 export function refFieldWords(field: string): string {
   const row = /^([A-Za-z_]+)\[(\d+)\]\.([A-Za-z_]+)$/.exec(field);
-  return row ? `${row[1]} row ${Number(row[2]) + 1}: ${row[3]}` : field;
+  if (row) return `${row[1]} row ${Number(row[2]) + 1}: ${row[3]}`;
+  const item = /^([A-Za-z_]+)\[(\d+)\]$/.exec(field);
+  return item ? `${item[1]} item ${Number(item[2]) + 1}` : field;
 }
 
-/** The 400's sentence for an id that is not the guild's own. */
-export function foreignRefMessage(ref: Pick<GuildRef, 'field' | 'kind'>): string {
+/** The 400's sentence for an id that is not the guild's own; an id of a list is named with it. */
+export function foreignRefMessage(ref: Pick<GuildRef, 'field' | 'kind'> & { id?: string }): string {
+  const item = /^([A-Za-z_]+)\[\d+\]$/.exec(ref.field)?.[1];
+  if (item && ref.id !== undefined) return `${item}: ${ref.id} is not ${KIND_WORDS[ref.kind]}`;
   return `${refFieldWords(ref.field)} is not ${KIND_WORDS[ref.kind]}`;
 }
 

@@ -34,6 +34,11 @@ export function guildRolesCacheKey(guildId: string): string {
   return `guild-roles:${guildId}`;
 }
 
+/** The API's short-lived copy of a guild's name and icon (the public leaderboard's header). */
+export function guildProfileCacheKey(guildId: string): string {
+  return `guild-profile:${guildId}`;
+}
+
 /** The API's short-lived copy of a guild's custom emojis (the ids a reaction list may use). */
 export function guildEmojisCacheKey(guildId: string): string {
   return `guild-emojis:${guildId}`;

@@ -189,7 +189,9 @@ describe('boost expiry', () => {
     ]) {
       expect(firstMessage(at(bad)), bad).toBe(RANGE);
     }
-    expect(firstMessage(at('tomorrow'))).toBe('expires_at must be an ISO timestamp');
+    expect(firstMessage(at('tomorrow'))).toBe(
+      'expires_at must be an ISO timestamp, or null for a boost that never expires',
+    );
   });
 });
 

@@ -16,6 +16,8 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   429: 'rate_limited',
 };
 
+const UNSUPPORTED_MEDIA_TYPE = 'Send the body as application/json';
+
 interface ErrorAnswer {
   status: number;
   body: ErrorBody;
@@ -49,7 +51,7 @@ export function toErrorAnswer(error: unknown): ErrorAnswer {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return {
           status: 415,
-          body: { error: 'unsupported_media_type', message: 'Send the body as application/json' },
+          body: { error: 'unsupported_media_type', message: UNSUPPORTED_MEDIA_TYPE },
         };
       // Fastify's messages for these echo the whole URL back.
       case 'FST_ERR_MAX_PARAM_LENGTH':
@@ -85,6 +87,11 @@ export function toErrorAnswer(error: unknown): ErrorAnswer {
  */
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const answer = toErrorAnswer(error);
+  // A route that takes more than JSON (the XP import) says which types it takes.
+  const types = request.routeOptions?.config?.bodyMediaTypes;
+  if (answer.status === 415 && types && answer.body.message === UNSUPPORTED_MEDIA_TYPE) {
+    answer.body = { ...answer.body, message: `Send the body as ${types.join(' or ')}` };
+  }
   if (answer.status >= 500) request.log.error({ err: error }, 'request failed');
   // Postgres refusing input means validation missed it: keep the error to find out why.
   else if (rejectedInputMessage(error) !== null) request.log.warn({ err: error }, answer.body.message);

@@ -47,6 +47,10 @@ declare module 'fastify' {
     needsBot?: boolean;
     guildRefs?: GuildRefSpec;
     channelUses?: ChannelUseSpec;
+    /** The body's content types when not only JSON (the route reads the body itself). */
+    bodyMediaTypes?: readonly string[];
+    /** The success body's content type when not JSON (OpenAPI). */
+    responseMediaType?: string;
   }
 }
 
@@ -78,6 +82,27 @@ export function defineRoute<R extends RouteDef>(
   handler: (context: RouteContext<R>) => Promise<RouteResult<R>>,
   options: RouteOptions = {},
 ): void {
+  const textTypes = Object.keys(def.bodyMediaTypes ?? {}).filter((type) => type.startsWith('text/'));
+  if (textTypes.length > 0) {
+    // Text bodies (a CSV upload) are read as a string, for this route only: the parser lives in
+    // a scope of its own, so every other route still takes JSON alone (415 otherwise).
+    app.register(async (scope) => {
+      scope.addContentTypeParser(textTypes, { parseAs: 'string' }, (_request, body, done) => {
+        done(null, typeof body === 'string' ? body : body.toString('utf8'));
+      });
+      registerRoute(scope, def, handler, options);
+    });
+    return;
+  }
+  registerRoute(app, def, handler, options);
+}
+
+function registerRoute<R extends RouteDef>(
+  app: FastifyInstance,
+  def: R,
+  handler: (context: RouteContext<R>) => Promise<RouteResult<R>>,
+  options: RouteOptions,
+): void {
   const response: Record<string, unknown> = {};
   for (const [status, schema] of Object.entries(def.responses)) {
     response[status] = schema ?? noContent(Number(status));
@@ -97,6 +122,8 @@ export function defineRoute<R extends RouteDef>(
       needsBot: def.needsBot === true,
       ...(def.guildRefs ? { guildRefs: def.guildRefs } : {}),
       ...(def.channelUses ? { channelUses: def.channelUses } : {}),
+      ...(def.bodyMediaTypes ? { bodyMediaTypes: Object.keys(def.bodyMediaTypes) } : {}),
+      ...(def.responseMediaType ? { responseMediaType: def.responseMediaType } : {}),
       ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     },
     // GET bodies are never parsed, so only the other methods need the check.
@@ -108,6 +135,8 @@ export function defineRoute<R extends RouteDef>(
       ...(def.params ? { params: def.params } : {}),
       ...(def.query ? { querystring: def.query } : {}),
       ...(def.body ? { body: def.body } : {}),
+      // Only read by the OpenAPI transform (plugins/docs.ts).
+      ...(def.bodyMediaTypes ? { bodyMediaTypes: def.bodyMediaTypes } : {}),
       response,
     },
     handler: async (request, reply) => {

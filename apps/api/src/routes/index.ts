@@ -9,6 +9,8 @@ import { registerInstallRoutes } from './install.ts';
 import { registerJobRoutes } from './jobs.ts';
 import { registerLevelingRoutes } from './leveling.ts';
 import { registerLevelingLeaderboardRoutes } from './leveling-leaderboard.ts';
+import { registerLevelingPublicRoutes } from './leveling-public.ts';
+import { registerLevelingXpToolRoutes } from './leveling-xp-tools.ts';
 import { registerPersonalityRoutes } from './personality-roles.ts';
 import { registerQueueViewRoutes } from './queue-view.ts';
 import { registerReactionRoleRoutes } from './reaction-roles.ts';
@@ -29,5 +31,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   registerRoleMenuRoutes(app);
   registerLevelingRoutes(app);
   registerLevelingLeaderboardRoutes(app);
+  registerLevelingXpToolRoutes(app);
+  registerLevelingPublicRoutes(app);
   registerQueueViewRoutes(app);
 }

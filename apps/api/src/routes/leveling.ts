@@ -1,5 +1,12 @@
-import { type Boost, type LevelingRole, type LevelingSettings, routes } from '@spacecadet/contract';
 import {
+  type Boost,
+  DEFAULT_LEVEL_UP_MESSAGE,
+  type LevelingRole,
+  type LevelingSettings,
+  routes,
+} from '@spacecadet/contract';
+import {
+  channelBoostUserId,
   clampCooldown,
   clampXpPerMessage,
   MAX_LEVEL_ROLES,
@@ -27,10 +34,10 @@ import {
   updateLevelingRole,
 } from '@spacecadet/db/queries/leveling';
 import { countRewardHolders } from '@spacecadet/db/queries/xp-tools';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, notFound } from '../errors.ts';
 import { DiscordError } from '../services/discord.ts';
-import { enqueueGuildJob, followUpGuildJob } from '../services/jobs.ts';
+import { enqueueGuildJob, followUpGuildJob, type JobRequester } from '../services/jobs.ts';
 import { defineRoute } from './define.ts';
 
 export const LEVEL_ROLE_CAP_MESSAGE = `A server can have at most ${MAX_LEVEL_ROLES} level roles. Delete one to add another.`;
@@ -46,6 +53,14 @@ export const discordRoleNotDeletedMessage = (roleName: string, status: number) =
 export const discordRoleForbiddenMessage = (roleName: string) =>
   `Space Cadet may not delete the Discord role "${roleName}": give it Manage Roles and move its role ` +
   'above that one, or delete the role in Discord yourself, then delete the reward role again.';
+
+export const LEVEL_UP_CHANNEL_MISSING_MESSAGE =
+  'Pick an announcement channel first: level-up messages set to go to a channel are posted there.';
+
+/** A blank level-up message means the default one (what a guild that never wrote its own says). */
+function levelUpMessageToStore(message: string): string {
+  return message.trim() === '' ? DEFAULT_LEVEL_UP_MESSAGE : message;
+}
 
 /**
  * Expired boosts stay listed (as expired) for a week, so an admin sees that one ran out; after
@@ -124,6 +139,21 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     }
   }
 
+  function syncRewardsAfterModeChange(
+    guildId: string,
+    requester: JobRequester,
+    request: FastifyRequest,
+  ): Promise<void> {
+    return followUpGuildJob(
+      queue,
+      request.log,
+      'leveling.sync-roles',
+      guildId,
+      requester,
+      "the next Sync Roles applies the reward mode to members' roles",
+    );
+  }
+
   /** Members each reward role of the guild is given to, under the guild's reward mode. */
   async function rewardHolders(guildId: string): Promise<Map<number, number>> {
     const [settings, roles] = await Promise.all([
@@ -148,10 +178,18 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     };
   });
 
-  defineRoute(app, routes.putLeveling, async ({ params, body }) => {
+  defineRoute(app, routes.putLeveling, async ({ params, body, requester, request }) => {
+    const stored = await loadLevelingSettings(db, params.guildId);
+    const announcementChannel =
+      body.announcement_channel === undefined ? stored.announcementChannel : body.announcement_channel;
+    if (body.level_up_destination === 'channel' && announcementChannel === null) {
+      throw new ApiError('invalid_input', LEVEL_UP_CHANNEL_MISSING_MESSAGE, [
+        { path: 'level_up_destination', message: LEVEL_UP_CHANNEL_MISSING_MESSAGE },
+      ]);
+    }
     // Out-of-range numbers are stored clamped (core `leveling.ts`), and the answer shows what was
     // stored: the dashboard compares it with what it sent to say so.
-    const changes = {
+    const changes: Partial<StoredLevelingSettings> = {
       ...(body.enabled === undefined ? {} : { enabled: body.enabled }),
       ...(body.xp_multiplier === undefined ? {} : { xpMultiplier: normalizeMultiplier(body.xp_multiplier) }),
       ...(body.announcement_channel === undefined ? {} : { announcementChannel: body.announcement_channel }),
@@ -162,8 +200,22 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
       ...(body.message_cooldown_sec === undefined
         ? {}
         : { messageCooldownSec: clampCooldown(body.message_cooldown_sec) }),
+      ...(body.no_xp_channels === undefined ? {} : { noXpChannels: [...new Set(body.no_xp_channels)] }),
+      ...(body.no_xp_roles === undefined ? {} : { noXpRoles: [...new Set(body.no_xp_roles)] }),
+      ...(body.level_up_message === undefined
+        ? {}
+        : { levelUpMessage: levelUpMessageToStore(body.level_up_message) }),
+      ...(body.level_up_destination === undefined ? {} : { levelUpDestination: body.level_up_destination }),
+      ...(body.reward_mode === undefined ? {} : { rewardMode: body.reward_mode }),
+      ...(body.leaderboard_visibility === undefined
+        ? {}
+        : { leaderboardVisibility: body.leaderboard_visibility }),
     };
-    return toSettings(await saveLevelingSettings(db, params.guildId, changes));
+    const saved = await saveLevelingSettings(db, params.guildId, changes);
+    // Members' reward roles follow the new mode: Sync Roles re-applies every member's rewards.
+    if (saved.rewardMode !== stored.rewardMode)
+      await syncRewardsAfterModeChange(params.guildId, requester, request);
+    return toSettings(saved);
   });
 
   defineRoute(app, routes.syncLevelingRoles, async ({ params, requester }) => ({
@@ -176,8 +228,13 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     job_id: await enqueueGuildJob(queue, 'leveling.prune-leavers', params.guildId, requester),
   }));
 
-  defineRoute(app, routes.resetLevelingConfig, async ({ params }) => {
+  // Every setting goes back to its default, the new ones too (no-XP lists, level-up message and
+  // destination, reward mode, leaderboard visibility), and leveling is off.
+  defineRoute(app, routes.resetLevelingConfig, async ({ params, requester, request }) => {
+    const stored = await loadLevelingSettings(db, params.guildId);
     await deleteLevelingSettings(db, params.guildId);
+    if (stored.rewardMode !== DEFAULT_LEVELING_SETTINGS.rewardMode)
+      await syncRewardsAfterModeChange(params.guildId, requester, request);
     return toSettings(DEFAULT_LEVELING_SETTINGS);
   });
 
@@ -269,6 +326,10 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
 
   defineRoute(app, routes.createRoleBoost, ({ params, body }) =>
     createBoost(params.guildId, roleBoostUserId(body.role_id), body),
+  );
+
+  defineRoute(app, routes.createChannelBoost, ({ params, body }) =>
+    createBoost(params.guildId, channelBoostUserId(body.channel_id), body),
   );
 
   defineRoute(app, routes.deleteBoost, async ({ params }) => {

@@ -1,5 +1,6 @@
 import type {
   APIEmoji,
+  APIGuild,
   APIGuildChannel,
   APIGuildMember,
   APIOverwrite,
@@ -66,6 +67,13 @@ export const DiscordChannel = z.object({
     .array(z.object({ id: z.string(), type: z.number().int(), allow: z.string(), deny: z.string() }))
     .default([]),
 }) satisfies z.ZodType<DiscordChannel>;
+
+export type DiscordGuild = Pick<APIGuild, 'id' | 'name' | 'icon'>;
+export const DiscordGuild = z.object({
+  id: z.string(),
+  name: z.string(),
+  icon: z.string().nullable().default(null),
+}) satisfies z.ZodType<DiscordGuild>;
 
 export type DiscordRole = Pick<APIRole, 'id' | 'name' | 'color' | 'position' | 'managed' | 'permissions'>;
 export const DiscordRole = z.object({

@@ -4,6 +4,7 @@ import * as answers from './discord-answers.ts';
 export type {
   DiscordChannel,
   DiscordEmoji,
+  DiscordGuild,
   DiscordMember,
   DiscordPartialGuild,
   DiscordRole,
@@ -116,6 +117,16 @@ export class DiscordClient {
       if (batch.length < GUILD_PAGE_SIZE) break;
     }
     return guilds;
+  }
+
+  /** The guild's name and icon, with the bot's token. */
+  getGuild(guildId: string): Promise<answers.DiscordGuild> {
+    return this.request(
+      'GET',
+      `/guilds/${encodeURIComponent(guildId)}`,
+      { kind: 'bot' },
+      answers.DiscordGuild,
+    );
   }
 
   getGuildChannels(guildId: string): Promise<answers.DiscordChannel[]> {

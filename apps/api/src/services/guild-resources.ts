@@ -11,6 +11,7 @@ import {
   guildChannelsCacheKey,
   guildEmojisCacheKey,
   guildMemberSearchCacheKey,
+  guildProfileCacheKey,
   guildRolesCacheKey,
   isSnowflake,
   MESSAGES,
@@ -42,6 +43,7 @@ const CachedRoles = z.array(
   }),
 );
 const CachedEmojiIds = z.array(z.string());
+const CachedProfile = z.object({ id: z.string(), name: z.string(), icon: z.string().nullable() });
 const CachedMembers = z.array(
   z.object({ id: z.string(), username: z.string(), display_name: z.string(), avatar: z.string().nullable() }),
 );
@@ -224,6 +226,18 @@ export class GuildResources {
       if (error instanceof ApiError) throw error;
       throw discordFailure(error, 'the bot’s permissions');
     }
+  }
+
+  /** The guild's name and icon as the bot sees them (the public leaderboard's header). */
+  guildProfile(guildId: string): Promise<{ id: string; name: string; icon: string | null }> {
+    return this.cached(guildProfileCacheKey(guildId), CachedProfile, false, async () => {
+      try {
+        const guild = await this.discord.getGuild(guildId);
+        return { id: guild.id, name: guild.name, icon: guild.icon };
+      } catch (error) {
+        throw discordFailure(error, 'the server');
+      }
+    });
   }
 
   async isMember(guildId: string, userId: string): Promise<boolean> {

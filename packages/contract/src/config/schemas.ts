@@ -4,15 +4,19 @@ import { ColorRolesMode } from '../color-roles/schemas.ts';
 import { queryInt, Snowflake, Timestamp } from '../common.ts';
 import { CONFIG_MAX_DEPTH, checkJsonTree, NOT_BLANK } from '../inputs.ts';
 
+export const CONFIG_NOT_OBJECT = 'Config must be a JSON object';
 /** Free JSON object; `color_roles_mode` is the one key the product reads. */
 export const GuildConfigData = z
-  .object({
-    color_roles_mode: z
-      .enum(ColorRolesMode.options, {
-        error: `color_roles_mode must be ${ColorRolesMode.options.join(' or ')}`,
-      })
-      .optional(),
-  })
+  .object(
+    {
+      color_roles_mode: z
+        .enum(ColorRolesMode.options, {
+          error: `color_roles_mode must be ${ColorRolesMode.options.join(' or ')}`,
+        })
+        .optional(),
+    },
+    { error: CONFIG_NOT_OBJECT },
+  )
   .catchall(z.unknown())
   .meta({ id: 'GuildConfigData' });
 export type GuildConfigData = z.infer<typeof GuildConfigData>;

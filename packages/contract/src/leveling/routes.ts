@@ -1,5 +1,4 @@
 /** Leveling: settings, reward roles, boosts and their jobs. */
-import { z } from 'zod';
 import { GuildParams } from '../common.ts';
 import { accepted, noContent, ok, route } from '../routes/define.ts';
 import {
@@ -15,12 +14,16 @@ import {
   LevelingRoleParams,
   LevelingSettings,
   LevelingState,
+  Mee6Leaderboard,
   MemberXp,
   MemberXpParams,
   PublicLeaderboard,
   PutLevelingBody,
   SetMemberXpBody,
   UpdateLevelingRoleBody,
+  XpExportCsv,
+  XpImportBody,
+  XpImportCsv,
   XpImportQuery,
   XpImportResult,
 } from './schemas.ts';
@@ -44,7 +47,12 @@ export const levelingRoutes = {
     summary: 'Update leveling settings (any subset)',
     params: GuildParams,
     body: PutLevelingBody,
-    guildRefs: { announcement_channel: 'channel', daily_overview_channel: 'channel' },
+    guildRefs: {
+      announcement_channel: 'channel',
+      daily_overview_channel: 'channel',
+      'no_xp_channels[]': 'channel',
+      'no_xp_roles[]': 'role',
+    },
     channelUses: { announcement_channel: 'level_up_announcements', daily_overview_channel: 'daily_overview' },
     errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: ok(LevelingSettings),
@@ -191,6 +199,8 @@ export const levelingRoutes = {
     summary: "Set a member's XP; their level and reward roles follow",
     params: MemberXpParams,
     body: SetMemberXpBody,
+    // 400 also when the user is not a member of the server; 409: the bot is not in it.
+    needsBot: true,
     errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: ok(MemberXp),
   }),
@@ -213,6 +223,10 @@ export const levelingRoutes = {
       'Import XP from text/csv (header with user_id and xp) or MEE6 leaderboard JSON ({ players: [{ id, xp }] }), up to 100,000 rows',
     params: GuildParams,
     query: XpImportQuery,
+    body: XpImportBody,
+    bodyMediaTypes: { 'text/csv': XpImportCsv, 'application/json': Mee6Leaderboard },
+    needsBot: true,
+    // 413: a body above XP_IMPORT_BODY_LIMIT, or more than XP_IMPORT_MAX_ROWS rows.
     errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: ok(XpImportResult),
   }),
@@ -224,7 +238,8 @@ export const levelingRoutes = {
     summary: 'Every ranked member as text/csv: user_id,username,xp,level,rank',
     params: GuildParams,
     errors: [400, 401, 403, 429, 502, 503],
-    responses: ok(z.string().meta({ description: 'text/csv' })),
+    responseMediaType: 'text/csv',
+    responses: ok(XpExportCsv),
   }),
   getPublicLeaderboard: route({
     method: 'GET',

@@ -1,12 +1,13 @@
 /** Leveling: settings, reward roles, boosts and the leaderboard. */
 import { z } from 'zod';
 import { ChannelId, GuildParams, queryInt, Snowflake, snowflake, Timestamp } from '../common.ts';
+import { SNOWFLAKE_PATTERN } from '../ids.ts';
 import {
   INT4_MAX,
   inTimestampRange,
   NOT_BLANK,
   SerialIdParam,
-  Text,
+  storableText,
   TIMESTAMP_YEAR_MAX,
   TIMESTAMP_YEAR_MIN,
 } from '../inputs.ts';
@@ -122,49 +123,62 @@ export const Leaderboard = z
 export type Leaderboard = z.infer<typeof Leaderboard>;
 
 const NullableChannel = ChannelId.nullable();
+/** A number field's one message for every way it can be wrong (type, range, whole). */
+const numberField = (message: string) => z.number({ error: message });
+const SETTINGS_NOT_OBJECT = 'The leveling settings must be a JSON object of the fields to change';
+/** A strict object's message for a key it does not know (zod's own names the key in its words). */
+const unknownKeys =
+  (fallback: string) =>
+  (issue: { code?: string; keys?: readonly string[] }): string =>
+    issue.code === 'unrecognized_keys' && issue.keys
+      ? `${issue.keys.join(', ')} ${issue.keys.length === 1 ? 'is not a field' : 'are not fields'} of this request`
+      : fallback;
 export const PutLevelingBody = z
-  .object({
-    enabled: z.boolean().optional(),
-    // Clamped rather than refused, as admins expect of these fields: the API stores the clamped value
-    // (packages/core leveling.ts) and answers it, so the dashboard can say what was stored.
-    xp_multiplier: z
-      .number()
-      .max(100, 'XP multiplier must be at most 100')
-      .optional()
-      .meta({ description: 'Below 0 is stored as 0 (XP off)' }),
-    announcement_channel: NullableChannel.optional(),
-    daily_overview_channel: NullableChannel.optional(),
-    xp_per_message: z
-      .number()
-      .optional()
-      .meta({ description: `Rounded and stored clamped to 0..${XP_PER_MESSAGE_MAX}` }),
-    message_cooldown_sec: z
-      .number()
-      .optional()
-      .meta({ description: `Rounded and stored clamped to 0..${MESSAGE_COOLDOWN_MAX_SEC}` }),
-    no_xp_channels: z
-      .array(ChannelId)
-      .max(NO_XP_MAX, `At most ${NO_XP_MAX} no-XP channels`)
-      .optional()
-      .meta({ description: 'Messages there earn no XP and start no cooldown' }),
-    no_xp_roles: z
-      .array(snowflake('no_xp_roles must hold role ids'))
-      .max(NO_XP_MAX, `At most ${NO_XP_MAX} no-XP roles`)
-      .optional()
-      .meta({ description: 'Members holding one earn no XP' }),
-    level_up_message: Text.max(
-      LEVEL_UP_MESSAGE_MAX,
-      `The level-up message is at most ${LEVEL_UP_MESSAGE_MAX} characters`,
-    )
-      .optional()
-      .meta({ description: `Placeholders: ${LEVEL_UP_PLACEHOLDERS.join(', ')}. Blank: the default message` }),
-    level_up_destination: LevelUpDestination.optional().meta({
-      description: '`channel` needs an announcement channel (400 without one)',
-    }),
-    reward_mode: RewardMode.optional(),
-    leaderboard_visibility: LeaderboardVisibility.optional(),
-  })
-  .strict()
+  .strictObject(
+    {
+      enabled: z.boolean({ error: 'enabled must be true or false' }).optional(),
+      // Clamped rather than refused, as admins expect of these fields: the API stores the clamped value
+      // (packages/core leveling.ts) and answers it, so the dashboard can say what was stored.
+      xp_multiplier: numberField('xp_multiplier must be a number')
+        .max(100, 'XP multiplier must be at most 100')
+        .optional()
+        .meta({ description: 'Below 0 is stored as 0 (XP off)' }),
+      announcement_channel: NullableChannel.optional(),
+      daily_overview_channel: NullableChannel.optional(),
+      xp_per_message: numberField('xp_per_message must be a number')
+        .optional()
+        .meta({ description: `Rounded and stored clamped to 0..${XP_PER_MESSAGE_MAX}` }),
+      message_cooldown_sec: numberField('message_cooldown_sec must be a number of seconds')
+        .optional()
+        .meta({ description: `Rounded and stored clamped to 0..${MESSAGE_COOLDOWN_MAX_SEC}` }),
+      no_xp_channels: z
+        .array(snowflake('no_xp_channels must hold channel ids'), {
+          error: 'no_xp_channels must be a list of channel ids',
+        })
+        .max(NO_XP_MAX, `At most ${NO_XP_MAX} no-XP channels`)
+        .optional()
+        .meta({ description: 'Messages there earn no XP and start no cooldown' }),
+      no_xp_roles: z
+        .array(snowflake('no_xp_roles must hold role ids'), {
+          error: 'no_xp_roles must be a list of role ids',
+        })
+        .max(NO_XP_MAX, `At most ${NO_XP_MAX} no-XP roles`)
+        .optional()
+        .meta({ description: 'Members holding one earn no XP' }),
+      level_up_message: storableText({ error: 'level_up_message must be text' })
+        .max(LEVEL_UP_MESSAGE_MAX, `The level-up message is at most ${LEVEL_UP_MESSAGE_MAX} characters`)
+        .optional()
+        .meta({
+          description: `Placeholders: ${LEVEL_UP_PLACEHOLDERS.join(', ')}. Blank: the default message`,
+        }),
+      level_up_destination: LevelUpDestination.optional().meta({
+        description: '`channel` needs an announcement channel (400 without one)',
+      }),
+      reward_mode: RewardMode.optional(),
+      leaderboard_visibility: LeaderboardVisibility.optional(),
+    },
+    { error: unknownKeys(SETTINGS_NOT_OBJECT) },
+  )
   .meta({ id: 'PutLevelingBody' });
 export type PutLevelingBody = z.infer<typeof PutLevelingBody>;
 
@@ -172,28 +186,43 @@ export const LevelingRoleParams = GuildParams.extend({ roleId: SerialIdParam });
 export const BoostParams = GuildParams.extend({ boostId: SerialIdParam });
 
 const ROLE_NAME_BLANK = 'Role name cannot be blank';
+const ROLE_NAME_TEXT = 'Role name must be text';
+const LEVEL_REQUIRED = 'Level required must be a whole number from 0 to 1000';
+const LevelRequired = z
+  .number({ error: LEVEL_REQUIRED })
+  .int(LEVEL_REQUIRED)
+  .min(0, LEVEL_REQUIRED)
+  .max(1000, LEVEL_REQUIRED);
+const IsImageRole = z.boolean({ error: 'is_image_role must be true or false' });
+const REWARD_NOT_OBJECT = 'A reward role must be a JSON object';
 export const CreateLevelingRoleBody = z
-  .object({
-    role_name: Text.regex(NOT_BLANK, ROLE_NAME_BLANK)
-      .trim()
-      .min(1, ROLE_NAME_BLANK)
-      .max(100, 'Role name is at most 100 characters')
-      .default('Level Reward'),
-    level_required: z.number().int().min(0, 'Level required must be at least 0').max(1000).default(1),
-    is_image_role: z.boolean().default(false),
-  })
+  .object(
+    {
+      role_name: storableText({ error: ROLE_NAME_TEXT })
+        .regex(NOT_BLANK, ROLE_NAME_BLANK)
+        .trim()
+        .min(1, ROLE_NAME_BLANK)
+        .max(100, 'Role name is at most 100 characters')
+        .default('Level Reward'),
+      level_required: LevelRequired.default(1),
+      is_image_role: IsImageRole.default(false),
+    },
+    { error: REWARD_NOT_OBJECT },
+  )
   .meta({ id: 'CreateLevelingRoleBody' });
-export const UpdateLevelingRoleBody = z
-  .object({
-    role_name: Text.regex(NOT_BLANK, ROLE_NAME_BLANK)
+export const UpdateLevelingRoleBody = z.strictObject(
+  {
+    role_name: storableText({ error: ROLE_NAME_TEXT })
+      .regex(NOT_BLANK, ROLE_NAME_BLANK)
       .trim()
       .min(1, ROLE_NAME_BLANK)
       .max(100, 'Role name is at most 100 characters')
       .optional(),
-    level_required: z.number().int().min(0).max(1000).optional(),
-    is_image_role: z.boolean().optional(),
-  })
-  .strict();
+    level_required: LevelRequired.optional(),
+    is_image_role: IsImageRole.optional(),
+  },
+  { error: unknownKeys(REWARD_NOT_OBJECT) },
+);
 
 const EXPIRES_AT_RANGE = `expires_at must fall between the years ${TIMESTAMP_YEAR_MIN} and ${TIMESTAMP_YEAR_MAX} (UTC)`;
 /**
@@ -204,37 +233,54 @@ const EXPIRES_AT_RANGE = `expires_at must fall between the years ${TIMESTAMP_YEA
 const EXPIRES_AT_YEARS =
   /^(?!1970-01-01T[^Z]*\+(?!00:?00)|9999-12-31T[^Z]*-(?!00:?00))(19[7-9]\d|[2-9]\d{3})-/;
 const ExpiresAt = z.iso
-  .datetime({ offset: true, message: 'expires_at must be an ISO timestamp' })
+  .datetime({
+    offset: true,
+    error: 'expires_at must be an ISO timestamp, or null for a boost that never expires',
+  })
   .regex(EXPIRES_AT_YEARS, EXPIRES_AT_RANGE)
   .refine(inTimestampRange, { message: EXPIRES_AT_RANGE })
   .meta({
     description: `In the future (a past time answers 400), within the years ${TIMESTAMP_YEAR_MIN} to ${TIMESTAMP_YEAR_MAX} (UTC); null: never expires`,
   })
   .nullable();
+const MULTIPLIER = 'multiplier must be a number from 0 to 100';
+const Multiplier = z.number({ error: MULTIPLIER }).min(0, MULTIPLIER).max(100, MULTIPLIER);
+const BOOST_NOT_OBJECT = 'A boost must be a JSON object';
 export const CreateBoostBody = z
-  .object({
-    multiplier: z.number().min(0).max(100).default(2),
-    user_id: Snowflake.nullable().default(null),
-    expires_at: ExpiresAt.default(null),
-  })
+  .object(
+    {
+      multiplier: Multiplier.default(2),
+      user_id: z
+        .string({ error: 'user_id must be a member id, or null for a server-wide boost' })
+        .regex(SNOWFLAKE_PATTERN, 'user_id must be a member id, or null for a server-wide boost')
+        .nullable()
+        .default(null),
+      expires_at: ExpiresAt.default(null),
+    },
+    { error: BOOST_NOT_OBJECT },
+  )
   .meta({ id: 'CreateBoostBody' });
 export const CreateChannelBoostBody = z
-  .object({
-    channel_id: ChannelId,
-    multiplier: z
-      .number({ error: 'multiplier must be a number' })
-      .min(0, 'multiplier must be at least 0')
-      .max(100, 'multiplier must be at most 100')
-      .default(2),
-    expires_at: ExpiresAt.default(null),
-  })
+  .object(
+    {
+      channel_id: ChannelId,
+      multiplier: Multiplier.default(2),
+      expires_at: ExpiresAt.default(null),
+    },
+    { error: BOOST_NOT_OBJECT },
+  )
   .meta({ id: 'CreateChannelBoostBody' });
 export const CreateRoleBoostBody = z
-  .object({
-    role_id: snowflake('A role boost needs a role id'),
-    multiplier: z.number().min(0).max(100).default(2),
-    expires_at: ExpiresAt.default(null),
-  })
+  .object(
+    {
+      role_id: z
+        .string({ error: 'A role boost needs a role id' })
+        .regex(SNOWFLAKE_PATTERN, 'A role boost needs a role id'),
+      multiplier: Multiplier.default(2),
+      expires_at: ExpiresAt.default(null),
+    },
+    { error: BOOST_NOT_OBJECT },
+  )
   .meta({ id: 'CreateRoleBoostBody' });
 
 export const LEADERBOARD_LIMIT_DEFAULT = 25;
@@ -256,16 +302,20 @@ export type MemberXp = z.infer<typeof MemberXp>;
 
 /** XP can be set up to this (far past any level a server reaches; fits a JS integer). */
 export const MEMBER_XP_MAX = 1_000_000_000_000;
-export const MemberXpParams = GuildParams.extend({ userId: Snowflake });
+export const MemberXpParams = GuildParams.extend({
+  userId: snowflake('The member id in the path must be a Discord id'),
+});
 export const SetMemberXpBody = z
-  .object({
-    xp: z
-      .number({ error: 'xp must be a whole number of at least 0' })
-      .int('xp must be a whole number of at least 0')
-      .min(0, 'xp must be a whole number of at least 0')
-      .max(MEMBER_XP_MAX, `xp must be at most ${MEMBER_XP_MAX.toLocaleString('en-US')}`),
-  })
-  .strict()
+  .strictObject(
+    {
+      xp: z
+        .number({ error: 'xp must be a whole number of at least 0' })
+        .int('xp must be a whole number of at least 0')
+        .min(0, 'xp must be a whole number of at least 0')
+        .max(MEMBER_XP_MAX, `xp must be at most ${MEMBER_XP_MAX.toLocaleString('en-US')}`),
+    },
+    { error: unknownKeys('The body must be a JSON object: { "xp": n }') },
+  )
   .meta({ id: 'SetMemberXpBody' });
 export type SetMemberXpBody = z.infer<typeof SetMemberXpBody>;
 
@@ -299,14 +349,53 @@ export const XpImportResult = z
   })
   .meta({ id: 'XpImportResult' });
 export type XpImportResult = z.infer<typeof XpImportResult>;
-/** MEE6's public leaderboard page shape (`players`), the JSON an import takes. */
-export const Mee6Leaderboard = z.object({
-  players: z
-    .array(z.unknown())
-    .max(XP_IMPORT_MAX_ROWS, `At most ${XP_IMPORT_MAX_ROWS.toLocaleString('en-US')} rows per import`),
+const MEE6_SHAPE =
+  'The JSON must be MEE6\'s leaderboard shape: { "players": [ { "id", "xp", "username"? } ] }';
+/** One player of MEE6's leaderboard JSON as an import reads it (other fields are ignored). */
+export const Mee6Player = z
+  .looseObject({
+    id: Snowflake,
+    xp: z.number().int().min(0).max(MEMBER_XP_MAX),
+    username: z.string().optional(),
+  })
+  .meta({ id: 'Mee6Player', description: 'A player that does not fit is skipped and counted, not refused' });
+/** MEE6's public leaderboard page shape (`players`), the JSON an import takes, as OpenAPI shows it. */
+export const Mee6Leaderboard = z
+  .object({ players: z.array(Mee6Player).max(XP_IMPORT_MAX_ROWS) })
+  .meta({ id: 'Mee6Leaderboard' });
+/**
+ * What the import checks of the JSON itself: a `players` list. Each player is read by the import
+ * (a bad one is skipped and counted, not the whole file refused), and so is the row count (413
+ * above XP_IMPORT_MAX_ROWS).
+ */
+export const Mee6LeaderboardBody = z.object(
+  { players: z.array(z.unknown(), { error: MEE6_SHAPE }) },
+  { error: MEE6_SHAPE },
+);
+/** The CSV an import takes: a header naming user_id and xp (any order, other columns ignored). */
+export const XpImportCsv = z.string().meta({
+  id: 'XpImportCsv',
+  description:
+    'RFC 4180 CSV: a header row naming user_id and xp (any order; other columns such as username are kept or ignored), then one row per member. A BOM and CRLF line ends are fine.',
+  example: 'user_id,username,xp\n200000000000000001,ada,1500\n',
 });
+/**
+ * The import's body, checked by the route itself by its content type (text/csv or
+ * application/json); OpenAPI shows each content type's schema (the route's `bodyMediaTypes`).
+ */
+export const XpImportBody = z
+  // Typed as the JSON shape for typed clients; a CSV upload sends the file's text instead.
+  .custom<{ players: unknown[] }>(() => true)
+  .meta({ description: 'text/csv or MEE6 leaderboard JSON' });
+/** The largest import body (100,000 MEE6 players with every field MEE6 sends fit well under it). */
+export const XP_IMPORT_BODY_LIMIT = 32 * 1024 * 1024;
 /** Columns of `GET …/leveling/export`, in order. */
 export const XP_EXPORT_COLUMNS = ['user_id', 'username', 'xp', 'level', 'rank'] as const;
+/** The export's answer: CSV text (`Content-Type: text/csv`, sent as an attachment). */
+export const XpExportCsv = z.string().meta({
+  id: 'XpExportCsv',
+  description: `text/csv (RFC 4180) with the header ${XP_EXPORT_COLUMNS.join(',')}, one row per ranked member by rank; a username starting with =, +, - or @ is prefixed with ' so spreadsheets do not run it`,
+});
 
 /** The public leaderboard page: the server's name and icon and a page of its ranked members. */
 export const PublicLeaderboard = z

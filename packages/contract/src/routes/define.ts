@@ -22,6 +22,13 @@ export interface RouteDef {
   readonly params?: z.ZodObject;
   readonly query?: z.ZodObject;
   readonly body?: z.ZodType;
+  /**
+   * A body taken in several content types (not only JSON): each type and its schema, as OpenAPI
+   * shows them. The route reads and checks the body itself; any other type answers 415.
+   */
+  readonly bodyMediaTypes?: Readonly<Record<string, z.ZodType>>;
+  /** The success body's content type when it is not JSON (a CSV download): what OpenAPI shows. */
+  readonly responseMediaType?: string;
   /** Success status -> body schema (`null`: no body). Error statuses are in `errors`. */
   readonly responses: Readonly<Record<number, z.ZodType | null>>;
   /** Answers a redirect (browser navigation), not JSON. */

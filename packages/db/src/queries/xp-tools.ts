@@ -102,3 +102,59 @@ export async function countRewardHolders(
   }
   return holders;
 }
+
+/** One member's XP from an import file. */
+export interface ImportedXp {
+  userId: string;
+  xp: number;
+  /** The name the file gives; null keeps the stored one. */
+  username: string | null;
+}
+
+/**
+ * Writes an import in one statement per mode: `replace` sets each listed member's XP to the
+ * file's, `add` adds it to what they have (read under the rows' locks first, so the level is
+ * computed from the sum). Levels come from core's curve; every listed member's rewards are
+ * marked due, for `leveling.apply-rewards`. Members not listed are untouched.
+ */
+export async function importMemberXp(
+  db: Db,
+  guildId: string,
+  rows: readonly ImportedXp[],
+  mode: 'replace' | 'add',
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  // One order for every writer (as writeXpBatch), so two writers of one guild cannot deadlock.
+  const sorted = [...rows].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+  return db.transaction(async (tx) => {
+    const held = new Map<string, number>();
+    if (mode === 'add') {
+      const ids = JSON.stringify(sorted.map((row) => row.userId));
+      const stored = await tx.execute<{ user_id: string; xp: string | number }>(sql`
+        select m.user_id, m.xp from member_xp m
+        where m.guild_id = ${guildId}
+          and m.user_id in (select jsonb_array_elements_text(${ids}::jsonb))
+        order by m.user_id
+        for update`);
+      for (const row of stored.rows) held.set(row.user_id, Number(row.xp));
+    }
+    const input = JSON.stringify(
+      sorted.map((row) => {
+        const xp = Math.max(0, (held.get(row.userId) ?? 0) + row.xp);
+        return { user_id: row.userId, xp, level: levelForTotalXp(xp), username: row.username };
+      }),
+    );
+    const written = await tx.execute(sql`
+      insert into member_xp (guild_id, user_id, xp, level, username, rewards_due_at)
+      select ${guildId}, t.user_id, t.xp, t.level, t.username, ${DUE_NOW}
+      from jsonb_to_recordset(${input}::jsonb)
+        as t(user_id text, xp bigint, level integer, username text)
+      order by t.user_id
+      on conflict (guild_id, user_id) do update set
+        xp = excluded.xp,
+        level = excluded.level,
+        username = coalesce(excluded.username, member_xp.username),
+        rewards_due_at = excluded.rewards_due_at`);
+    return written.rowCount ?? sorted.length;
+  });
+}

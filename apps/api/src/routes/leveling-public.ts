@@ -1,0 +1,59 @@
+import { routes } from '@spacecadet/contract';
+import { loadLeaderboard, loadLevelingSettings } from '@spacecadet/db/queries/leveling';
+import type { FastifyInstance } from 'fastify';
+import { ApiError, notFound } from '../errors.ts';
+import { authenticate, bearerToken } from '../plugins/auth.ts';
+import { defineRoute } from './define.ts';
+import { toLeaderboardMember } from './leveling-leaderboard.ts';
+
+export const LEADERBOARD_NOT_PUBLIC_MESSAGE = "This server's leaderboard is not public.";
+export const LEADERBOARD_SIGN_IN_MESSAGE =
+  "Sign in with Discord to see this server's leaderboard: it is open to the server's members only.";
+export const LEADERBOARD_MEMBERS_ONLY_MESSAGE =
+  "This server's leaderboard is open to its members only, and you are not a member of it.";
+/** An open leaderboard may be kept by browsers and shared caches this long. */
+export const PUBLIC_LEADERBOARD_MAX_AGE_SEC = 30;
+
+/**
+ * The public leaderboard page's data, as the server's admins allow: nobody (404, the same answer
+ * as a server that never set it), members of the server (the session, when one is sent, and the
+ * bot's view of the server's members), or anyone (cacheable for a short while).
+ */
+export function registerLevelingPublicRoutes(app: FastifyInstance): void {
+  const { db, guildResources } = app.services;
+
+  defineRoute(app, routes.getPublicLeaderboard, async ({ params, query, request, reply }) => {
+    const { guildId } = params;
+    const settings = await loadLevelingSettings(db, guildId);
+    const visibility = settings.leaderboardVisibility;
+    if (visibility === 'off') throw notFound(LEADERBOARD_NOT_PUBLIC_MESSAGE);
+    if (visibility === 'members') {
+      // The route is public, so the guard read no session: read it here, only when it matters.
+      if (bearerToken(request) === null) throw new ApiError('not_authenticated', LEADERBOARD_SIGN_IN_MESSAGE);
+      const session = await authenticate(app.services, request);
+      if (!(await guildResources.isMember(guildId, session.user.id))) {
+        throw new ApiError('forbidden', LEADERBOARD_MEMBERS_ONLY_MESSAGE);
+      }
+    }
+    const [guild, page] = await Promise.all([
+      guildResources.guildProfile(guildId).catch((error: unknown) => {
+        // The bot left: what it knew of the server is gone with it, and so is the page.
+        if (error instanceof ApiError && error.code === 'bot_not_in_guild')
+          throw notFound(LEADERBOARD_NOT_PUBLIC_MESSAGE);
+        throw error;
+      }),
+      loadLeaderboard(db, guildId, { limit: query.limit, offset: query.offset }),
+    ]);
+    reply.header(
+      'cache-control',
+      visibility === 'anyone' ? `public, max-age=${PUBLIC_LEADERBOARD_MAX_AGE_SEC}` : 'private, no-store',
+    );
+    if (visibility === 'members') reply.header('vary', 'Authorization');
+    return {
+      guild,
+      visibility,
+      members: page.members.map(toLeaderboardMember),
+      total: page.total,
+    };
+  });
+}

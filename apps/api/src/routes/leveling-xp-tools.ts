@@ -1,0 +1,159 @@
+import {
+  Mee6LeaderboardBody,
+  readMee6Players,
+  readXpCsv,
+  routes,
+  XP_EXPORT_COLUMNS,
+  XP_IMPORT_BODY_LIMIT,
+  XP_IMPORT_MAX_ROWS,
+  XP_IMPORT_SKIPPED_LISTED,
+  XpImportHeaderError,
+  type XpImportRead,
+} from '@spacecadet/contract';
+import { levelForTotalXp } from '@spacecadet/core';
+import { memberXp } from '@spacecadet/db';
+import { rankedIn } from '@spacecadet/db/queries/leveling';
+import { changeMemberXp, importMemberXp } from '@spacecadet/db/queries/xp-tools';
+import { and, asc, desc, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError, notFound } from '../errors.ts';
+import { enqueueGuildJob, followUpGuildJob, type JobRequester } from '../services/jobs.ts';
+import { defineRoute } from './define.ts';
+
+export const NO_MEMBER_XP_MESSAGE = 'No XP is stored for this member';
+export const notAMemberMessage = (userId: string) =>
+  `User ${userId} is not a member of this server: only members' XP can be set`;
+export const TOO_MANY_ROWS_MESSAGE = `An import takes at most ${XP_IMPORT_MAX_ROWS.toLocaleString('en-US')} rows: split the file and import the parts with mode=add.`;
+export const EMPTY_IMPORT_MESSAGE =
+  'The body is empty: send a CSV file (text/csv) or MEE6 leaderboard JSON (application/json).';
+
+/** A spreadsheet runs a cell starting with one of these as a formula (CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
+
+/** One CSV field (RFC 4180): quoted when it must be, with quotes doubled. */
+function csvField(value: string): string {
+  return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+/** A name an admin's spreadsheet shows as text, never runs: a formula start gets a leading '. */
+export function spreadsheetSafe(name: string): string {
+  return FORMULA_START.test(name) ? `'${name}` : name;
+}
+
+function isCsv(request: FastifyRequest): boolean {
+  return (request.headers['content-type'] ?? '').toLowerCase().startsWith('text/csv');
+}
+
+/** What the file holds, read by its content type; a header without both columns is a 400. */
+function readImport(request: FastifyRequest, body: unknown): XpImportRead {
+  if (body === undefined || body === null || (typeof body === 'string' && body.trim() === '')) {
+    throw new ApiError('invalid_input', EMPTY_IMPORT_MESSAGE);
+  }
+  if (isCsv(request) && typeof body === 'string') {
+    let read: XpImportRead;
+    try {
+      read = readXpCsv(body, XP_IMPORT_MAX_ROWS);
+    } catch (error) {
+      if (error instanceof XpImportHeaderError) throw new ApiError('invalid_input', error.message);
+      throw error;
+    }
+    if (read.total > XP_IMPORT_MAX_ROWS) throw new ApiError('payload_too_large', TOO_MANY_ROWS_MESSAGE);
+    return read;
+  }
+  const parsed = Mee6LeaderboardBody.safeParse(body);
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? 'The JSON is not MEE6 leaderboard JSON';
+    throw new ApiError('invalid_input', message);
+  }
+  if (parsed.data.players.length > XP_IMPORT_MAX_ROWS) {
+    throw new ApiError('payload_too_large', TOO_MANY_ROWS_MESSAGE);
+  }
+  return readMee6Players(parsed.data.players);
+}
+
+/** The admins' XP tools: set or reset one member's XP, import a file of XP, export it all. */
+export function registerLevelingXpToolRoutes(app: FastifyInstance): void {
+  const { db, queue, guildResources } = app.services;
+
+  /** Reward roles follow the new XP: the job adds and removes them (a courtesy if the queue is down). */
+  const applyRewards = (guildId: string, requester: JobRequester, request: FastifyRequest) =>
+    followUpGuildJob(
+      queue,
+      request.log,
+      'leveling.apply-rewards',
+      guildId,
+      requester,
+      'the next XP tool or Sync Roles applies the rewards',
+    );
+
+  defineRoute(app, routes.setMemberXp, async ({ params, body, requester, request }) => {
+    const { guildId, userId } = params;
+    if (!(await guildResources.isMember(guildId, userId))) {
+      const message = notAMemberMessage(userId);
+      throw new ApiError('invalid_input', message, [{ path: 'userId', message }]);
+    }
+    const changed = await changeMemberXp(db, guildId, userId, { set: body.xp });
+    await applyRewards(guildId, requester, request);
+    return { user_id: userId, xp: changed.xp, level: changed.level };
+  });
+
+  // A member who left can be reset too (their row stays until pruned): no membership check.
+  defineRoute(app, routes.resetMemberXp, async ({ params, requester, request }) => {
+    const { guildId, userId } = params;
+    const [row] = await db
+      .select({ xp: memberXp.xp })
+      .from(memberXp)
+      .where(and(eq(memberXp.guildId, guildId), eq(memberXp.userId, userId)))
+      .limit(1);
+    if (!row) throw notFound(NO_MEMBER_XP_MESSAGE);
+    await changeMemberXp(db, guildId, userId, { set: 0 });
+    await applyRewards(guildId, requester, request);
+  });
+
+  defineRoute(
+    app,
+    routes.importXp,
+    async ({ params, query, body, requester, request }) => {
+      const read = readImport(request, body);
+      const imported = await importMemberXp(
+        db,
+        params.guildId,
+        read.rows.map((row) => ({ userId: row.userId, xp: row.xp, username: row.username })),
+        query.mode,
+      );
+      const jobId =
+        imported === 0
+          ? null
+          : await enqueueGuildJob(queue, 'leveling.apply-rewards', params.guildId, requester, {
+              afterChange: true,
+            });
+      return {
+        imported,
+        skipped: read.skipped.length,
+        skipped_rows: read.skipped.slice(0, XP_IMPORT_SKIPPED_LISTED),
+        job_id: jobId,
+      };
+    },
+    { bodyLimit: XP_IMPORT_BODY_LIMIT },
+  );
+
+  defineRoute(app, routes.exportXp, async ({ params, reply }) => {
+    const rows = await db
+      .select({ userId: memberXp.userId, username: memberXp.username, xp: memberXp.xp })
+      .from(memberXp)
+      .where(rankedIn(params.guildId))
+      .orderBy(desc(memberXp.xp), asc(memberXp.userId));
+    const lines = [XP_EXPORT_COLUMNS.join(',')];
+    rows.forEach((row, index) => {
+      const name = row.username === null ? '' : csvField(spreadsheetSafe(row.username));
+      lines.push(`${row.userId},${name},${row.xp},${levelForTotalXp(row.xp)},${index + 1}`);
+    });
+    reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="leveling-${params.guildId}.csv"`)
+      .header('cache-control', 'private, no-store')
+      .send(Buffer.from(`${lines.join('\r\n')}\r\n`, 'utf8'));
+    return '';
+  });
+}

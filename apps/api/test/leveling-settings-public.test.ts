@@ -1,0 +1,212 @@
+import {
+  DEFAULT_LEVEL_UP_MESSAGE,
+  jobIdFor,
+  type LevelingSettings,
+  type PublicLeaderboard,
+  routePath,
+  routes,
+} from '@spacecadet/contract';
+import { channelBoostUserId } from '@spacecadet/core';
+import { levelingSettings, memberXp } from '@spacecadet/db';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEVEL_UP_CHANNEL_MISSING_MESSAGE } from '../src/routes/leveling.ts';
+import {
+  LEADERBOARD_MEMBERS_ONLY_MESSAGE,
+  LEADERBOARD_NOT_PUBLIC_MESSAGE,
+  LEADERBOARD_SIGN_IN_MESSAGE,
+} from '../src/routes/leveling-public.ts';
+import { CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
+
+let h: Harness;
+let ada: string;
+let nia: string;
+let rex: string;
+const station = GUILDS.station;
+const settingsPath = routePath(routes.putLeveling, { guildId: station });
+const STATION_CREW = '300000000000000021';
+
+beforeAll(async () => {
+  h = await startHarness();
+  [ada, nia, rex] = await Promise.all([signIn(h, USERS.ada), signIn(h, USERS.nia), signIn(h, USERS.rex)]);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const put = (payload: object) =>
+  h.app.inject({ method: 'PUT', url: settingsPath, headers: { authorization: ada }, payload });
+
+describe('PUT leveling: the new settings', () => {
+  it('stores no-XP channels and roles of the server, the message, destination, mode and visibility', async () => {
+    const response = await put({
+      no_xp_channels: [CHANNELS.general, CHANNELS.general],
+      no_xp_roles: [STATION_CREW],
+      level_up_message: '{user} is now level {level} in {server}!',
+      level_up_destination: 'dm',
+      leaderboard_visibility: 'anyone',
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<LevelingSettings>()).toMatchObject({
+      no_xp_channels: [CHANNELS.general],
+      no_xp_roles: [STATION_CREW],
+      level_up_message: '{user} is now level {level} in {server}!',
+      level_up_destination: 'dm',
+      leaderboard_visibility: 'anyone',
+    });
+    const blank = await put({ level_up_message: '   ' });
+    expect(blank.json<LevelingSettings>().level_up_message).toBe(DEFAULT_LEVEL_UP_MESSAGE);
+  });
+
+  it('refuses ids of other servers, naming the field and the id', async () => {
+    const channel = await put({ no_xp_channels: [CHANNELS.general, CHANNELS.orbitHangar] });
+    expect(channel.statusCode).toBe(400);
+    expect(channel.json().message).toBe(
+      `no_xp_channels: ${CHANNELS.orbitHangar} is not a text channel of this server`,
+    );
+    const role = await put({ no_xp_roles: ['300000000000000999'] });
+    expect(role.statusCode).toBe(400);
+    expect(role.json().message).toBe('no_xp_roles: 300000000000000999 is not a role of this server');
+    const long = await put({ level_up_message: 'x'.repeat(2001) });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().message).toBe('The level-up message is at most 2000 characters');
+  });
+
+  it('refuses level-ups to a channel without an announcement channel, sent or stored', async () => {
+    await h.database.db.delete(levelingSettings).where(eq(levelingSettings.guildId, station));
+    const refused = await put({ level_up_destination: 'channel' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      message: LEVEL_UP_CHANNEL_MISSING_MESSAGE,
+      issues: [{ path: 'level_up_destination', message: LEVEL_UP_CHANNEL_MISSING_MESSAGE }],
+    });
+    const cleared = await put({ level_up_destination: 'channel', announcement_channel: null });
+    expect(cleared.statusCode).toBe(400);
+    const together = await put({ level_up_destination: 'channel', announcement_channel: CHANNELS.levelUps });
+    expect(together.statusCode, together.body).toBe(200);
+    const stored = await put({ level_up_destination: 'channel' });
+    expect(stored.statusCode).toBe(200);
+  });
+
+  it('queues Sync Roles when the reward mode changes, and Reset Config puts every new setting back', async () => {
+    const syncJob = jobIdFor('leveling.sync-roles', station);
+    await h.app.services.queue.remove(syncJob);
+    await put({ reward_mode: 'stack' });
+    expect(await h.app.services.queue.getJobState(syncJob)).toBe('unknown');
+    const changed = await put({ reward_mode: 'highest', no_xp_roles: [STATION_CREW] });
+    expect(changed.json<LevelingSettings>().reward_mode).toBe('highest');
+    expect(await h.app.services.queue.getJobState(syncJob)).not.toBe('unknown');
+
+    const reset = await h.app.inject({
+      method: 'POST',
+      url: routePath(routes.resetLevelingConfig, { guildId: station }),
+      headers: { authorization: ada },
+    });
+    expect(reset.json<LevelingSettings>()).toMatchObject({
+      enabled: false,
+      no_xp_channels: [],
+      no_xp_roles: [],
+      level_up_message: DEFAULT_LEVEL_UP_MESSAGE,
+      level_up_destination: 'channel',
+      reward_mode: 'stack',
+      leaderboard_visibility: 'off',
+    });
+  });
+});
+
+describe('POST leveling/channel-boosts', () => {
+  it('adds a channel boost, listed with the channel as its target; refuses a channel of another server', async () => {
+    const url = routePath(routes.createChannelBoost, { guildId: station });
+    const created = await h.app.inject({
+      method: 'POST',
+      url,
+      headers: { authorization: ada },
+      payload: { channel_id: CHANNELS.general, multiplier: 3 },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ multiplier: 3, user_id: channelBoostUserId(CHANNELS.general) });
+    expect(created.json().user_id).toBe(`-channel:${CHANNELS.general}`);
+    const listed = await h.app.inject({
+      url: routePath(routes.getLeveling, { guildId: station }),
+      headers: { authorization: ada },
+    });
+    expect(listed.json().boosts).toContainEqual(created.json());
+
+    const foreign = await h.app.inject({
+      method: 'POST',
+      url,
+      headers: { authorization: ada },
+      payload: { channel_id: CHANNELS.orbitHangar },
+    });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().message).toBe('channel_id is not a text channel of this server');
+    const big = await h.app.inject({
+      method: 'POST',
+      url,
+      headers: { authorization: ada },
+      payload: { channel_id: CHANNELS.general, multiplier: 101 },
+    });
+    expect(big.json().message).toBe('multiplier must be a number from 0 to 100');
+  });
+});
+
+describe('GET /api/public/leaderboard/:guildId', () => {
+  const url = routePath(routes.getPublicLeaderboard, { guildId: station });
+  const visit = (authorization?: string) =>
+    h.app.inject({ url, ...(authorization ? { headers: { authorization } } : {}) });
+  const setVisibility = (leaderboardVisibility: 'off' | 'members' | 'anyone') =>
+    h.database.db
+      .insert(levelingSettings)
+      .values({ guildId: station, leaderboardVisibility })
+      .onConflictDoUpdate({ target: levelingSettings.guildId, set: { leaderboardVisibility } });
+
+  beforeAll(async () => {
+    await h.database.db.delete(memberXp).where(eq(memberXp.guildId, station));
+    await h.database.db.insert(memberXp).values([
+      { guildId: station, userId: USERS.nia, xp: 700, username: 'nia', avatar: 'abc' },
+      { guildId: station, userId: USERS.ada, xp: 300, username: 'ada' },
+    ]);
+  });
+
+  it('off: 404 for everyone', async () => {
+    await setVisibility('off');
+    for (const who of [undefined, ada, nia, rex]) {
+      const response = await visit(who);
+      expect(response.statusCode).toBe(404);
+      expect(response.json().message).toBe(LEADERBOARD_NOT_PUBLIC_MESSAGE);
+    }
+  });
+
+  it('members: 401 signed out, 403 for someone outside the server, 200 for its members', async () => {
+    await setVisibility('members');
+    const out = await visit();
+    expect(out.statusCode).toBe(401);
+    expect(out.json().message).toBe(LEADERBOARD_SIGN_IN_MESSAGE);
+    const outsider = await visit(rex);
+    expect(outsider.statusCode).toBe(403);
+    expect(outsider.json().message).toBe(LEADERBOARD_MEMBERS_ONLY_MESSAGE);
+    for (const member of [nia, ada]) {
+      const response = await visit(member);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers['cache-control']).toBe('private, no-store');
+    }
+  });
+
+  it('anyone: 200 signed out, for outsiders and members, cacheable, with the server and ranked members', async () => {
+    await setVisibility('anyone');
+    for (const who of [undefined, rex, nia]) {
+      const response = await visit(who);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers['cache-control']).toMatch(/^public, max-age=\d+$/);
+    }
+    const board = (await visit()).json<PublicLeaderboard>();
+    expect(board.guild).toEqual({ id: station, name: 'Sandbox Station', icon: expect.any(String) });
+    expect(board.visibility).toBe('anyone');
+    expect(board.total).toBe(2);
+    expect(board.members[0]).toMatchObject({ user_id: USERS.nia, rank: 1, avatar: 'abc', xp: 700 });
+    expect(board.members[0]?.xp_for_next).toBeGreaterThan(0);
+    const paged = (await h.app.inject({ url: `${url}?limit=1&offset=1` })).json<PublicLeaderboard>();
+    expect(paged.members.map((m) => m.user_id)).toEqual([USERS.ada]);
+    expect(paged.total).toBe(2);
+  });
+});
