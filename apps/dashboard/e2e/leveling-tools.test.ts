@@ -56,7 +56,7 @@ describe('XP import end to end', () => {
       mimeType: 'text/csv',
       buffer: Buffer.from(CSV),
     });
-    await page.getByText('CSV, 5 rows; the first 5:').waitFor();
+    await page.getByText('CSV, 5 rows:').waitFor();
     const preview = page.getByRole('table');
     expect(await preview.getByRole('row').count()).toBe(6);
     await preview.getByText('Will be skipped: user_id is not a Discord id').waitFor();
@@ -93,34 +93,15 @@ describe('XP import end to end', () => {
     const panel = page.getByRole('group', { name: 'XP of mo' });
     await panel.getByLabel('Set XP').fill('5000');
     await screenshot(page, 'leveling-row-menu-1280', false);
-    await panel.getByRole('button', { name: 'Set XP' }).click();
+    await panel.getByRole('button', { name: 'Set XP', exact: true }).click();
     await rows().nth(0).getByText('5,000 XP').waitFor();
     expect(await rows().nth(0).locator('.leaderboard-name').textContent()).toBe('mo');
   });
 });
 
 describe('public leaderboard end to end', () => {
-  it('anyone: visible signed out, with names, levels and avatars', async () => {
-    await setVisibility('Anyone');
-    const tab = await signedOutTab();
-    await tab.goto(publicUrl());
-    await tab.getByRole('heading', { name: 'Sandbox Station', level: 1 }).waitFor();
-    const ranked = tab.getByRole('list', { name: 'Ranked members' }).getByRole('listitem');
-    expect(await ranked.count()).toBe(3);
-    expect(await ranked.first().textContent()).toContain('mo');
-    const avatar = ranked.first().locator('img');
-    await expect
-      .poll(() => avatar.evaluate((img) => (img as HTMLImageElement).naturalWidth))
-      .toBeGreaterThan(0);
-    const overflow = await tab.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
-    expect(await seriousA11yViolations(tab)).toEqual([]);
-    await screenshot(tab, 'public-leaderboard-390');
-    await tab.setViewportSize({ width: 1280, height: 900 });
-    await screenshot(tab, 'public-leaderboard-1280');
-    await tab.close();
-  });
-
+  // In this order: the API lets browsers keep an "anyone" page for a while (Cache-Control), so
+  // a tab that saw it could still show it after the visibility changed.
   it('members: asks a signed-out visitor to sign in, and shows the board to a member after', async () => {
     await setVisibility('Members');
     const tab = await signedOutTab();
@@ -141,6 +122,27 @@ describe('public leaderboard end to end', () => {
     await tab.goto(publicUrl());
     await tab.getByRole('heading', { name: 'This leaderboard is not public' }).waitFor();
     await screenshot(tab, 'public-leaderboard-off-390');
+    await tab.close();
+  });
+
+  it('anyone: visible signed out, with names, levels and avatars', async () => {
+    await setVisibility('Anyone');
+    const tab = await signedOutTab();
+    await tab.goto(publicUrl());
+    await tab.getByRole('heading', { name: 'Sandbox Station', level: 1 }).waitFor();
+    const ranked = tab.getByRole('list', { name: 'Ranked members' }).getByRole('listitem');
+    expect(await ranked.count()).toBe(3);
+    expect(await ranked.first().textContent()).toContain('mo');
+    const avatar = ranked.first().locator('img');
+    await expect
+      .poll(() => avatar.evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .toBeGreaterThan(0);
+    const overflow = await tab.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await seriousA11yViolations(tab)).toEqual([]);
+    await screenshot(tab, 'public-leaderboard-390');
+    await tab.setViewportSize({ width: 1280, height: 900 });
+    await screenshot(tab, 'public-leaderboard-1280');
     await tab.close();
   });
 });
