@@ -307,7 +307,7 @@ function SettingsForm({
           issue={(key) => (save.isError ? fieldIssue(save.error, key) : null)}
         />
         <fieldset className="settings-group">
-          <legend>Level-up message</legend>
+          <legend>When a member levels up</legend>
           <LevelUpMessageField
             guildId={guildId}
             value={form.level_up_message}
