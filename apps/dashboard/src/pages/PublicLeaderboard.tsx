@@ -120,9 +120,12 @@ export default function PublicLeaderboardPage() {
           ) : null}
         </section>
       )}
-      <footer className="plb-footer small muted">
-        <Link to="/">Space Cadet</Link>
-      </footer>
+      {/* Drawn once the page has its content: a footer that moved down as rows arrived would be a layout shift. */}
+      {state.kind === 'loading' ? null : (
+        <footer className="plb-footer small muted">
+          <Link to="/">Space Cadet</Link>
+        </footer>
+      )}
     </main>
   );
 }
