@@ -1,7 +1,7 @@
 import { MESSAGES } from '@spacecadet/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
 import { clearSession } from '../../lib/session.ts';
@@ -257,10 +257,15 @@ describe('leaderboard XP tools', () => {
         : undefined,
     );
     const created: Blob[] = [];
-    vi.stubGlobal(
-      'URL',
-      Object.assign(URL, { createObjectURL: (blob: Blob) => (created.push(blob), 'blob:x') }),
-    );
+    // The browser's object URLs: the test keeps the Blob the page hands over.
+    const createObjectURL = URL.createObjectURL;
+    URL.createObjectURL = (blob: Blob) => {
+      created.push(blob);
+      return 'blob:export';
+    };
+    onTestFinished(() => {
+      URL.createObjectURL = createObjectURL;
+    });
     const clicked: string[] = [];
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       clicked.push(this.download);
