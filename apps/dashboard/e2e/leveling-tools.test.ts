@@ -56,7 +56,7 @@ describe('XP import end to end', () => {
       mimeType: 'text/csv',
       buffer: Buffer.from(CSV),
     });
-    await page.getByText('CSV, 5 rows:').waitFor();
+    await page.getByText('CSV, 5 rows (2 rows will be skipped):').waitFor();
     const preview = page.getByRole('table');
     expect(await preview.getByRole('row').count()).toBe(6);
     await preview.getByText('Will be skipped: user_id is not a Discord id').waitFor();

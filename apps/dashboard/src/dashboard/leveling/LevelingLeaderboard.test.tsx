@@ -301,7 +301,7 @@ describe('leaderboard XP tools', () => {
     const input = await screen.findByLabelText('File');
     const csv = 'user_id,xp,extra\n900000000000000003,90,x\nnope,5,\n900000000000000004,-1,\n';
     fireEvent.change(input, { target: { files: [new File([csv], 'xp.csv', { type: 'text/csv' })] } });
-    await screen.findByText('CSV, 3 rows:');
+    await screen.findByText('CSV, 3 rows (2 rows will be skipped):');
     const table = screen.getByRole('table');
     expect(within(table).getAllByRole('row')).toHaveLength(4);
     within(table).getByText('Will be skipped: user_id is not a Discord id');
@@ -327,7 +327,9 @@ describe('leaderboard XP tools', () => {
     fireEvent.change(await screen.findByLabelText('File'), {
       target: { files: [new File(['id,points\n1,2\n'], 'xp.csv')] },
     });
-    await screen.findByText('The CSV header must name the columns user_id and xp.');
+    await screen.findByText(
+      "The CSV's first line must be a header naming the columns user_id and xp (it has: id, points).",
+    );
     expect(screen.queryByRole('button', { name: /^Import/ })).toBeNull();
     expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
   });

@@ -117,6 +117,7 @@ function PreviewTable({ preview }: { preview: Extract<ImportPreview, { ok: true 
     <div className="import-preview">
       <p className="small">
         {preview.kind === 'csv' ? 'CSV' : 'MEE6 JSON'}, {count(preview.total, 'row', 'rows')}
+        {preview.skipped > 0 ? ` (${count(preview.skipped, 'row', 'rows')} will be skipped)` : ''}
         {preview.total > preview.rows.length ? `; the first ${preview.rows.length}:` : ':'}
       </p>
       <div className="table-scroll">

@@ -1,83 +1,94 @@
 /**
- * What the import card reads from a picked file before it is sent: its kind (CSV or MEE6
- * JSON), the first rows as the API will read them, or why the API would refuse it whole. The
- * API parses the file again and is the judge of every row; this is only the preview.
+ * What the import card shows of a picked file before it is sent: its kind (CSV or MEE6 JSON),
+ * its first rows, and for each row whether it will be imported or skipped and why. The rows are
+ * read with the contract's own readers (`readXpCsv`, `readMee6Players`), the functions the API
+ * imports with, so the preview says what the import will do.
  */
-import { isSnowflake } from '@spacecadet/contract';
+import {
+  readCsvRecords,
+  readMee6Players,
+  readXpCsv,
+  XP_IMPORT_MAX_ROWS,
+  XpImportHeaderError,
+  type XpImportRead,
+} from '@spacecadet/contract';
 
 export const IMPORT_PREVIEW_ROWS = 5;
 
 export interface PreviewRow {
-  /** The CSV line (header is line 1) or the JSON player's 1-based index, as the API counts. */
+  /** The CSV record (header is row 1) or the JSON player's 1-based index, as the API counts. */
   row: number;
   userId: string;
   xp: string;
   username: string | null;
-  /** Why the API will skip this row, or null when it looks fine. */
+  /** Why the import will skip this row, or null when it will be imported. */
   problem: string | null;
 }
 
 export type ImportPreview =
-  | { ok: true; kind: 'csv' | 'json'; type: string; rows: PreviewRow[]; total: number }
+  | {
+      ok: true;
+      kind: 'csv' | 'json';
+      type: string;
+      rows: PreviewRow[];
+      /** Data rows in the file. */
+      total: number;
+      /** Rows that will be skipped (the first rows' reasons are in `rows`). */
+      skipped: number;
+    }
   | { ok: false; problem: string };
 
-function rowProblem(userId: string, xp: string): string | null {
-  if (!isSnowflake(userId)) return 'user_id is not a Discord id';
-  const n = Number(xp);
-  if (xp.trim() === '' || !Number.isInteger(n) || n < 0) return 'xp is not a whole number of at least 0';
-  return null;
-}
+const cell = (value: unknown) => (value === undefined || value === null ? '' : String(value));
 
-/** One CSV line's cells (quotes as RFC 4180: "a,b" and "" for a quote). */
-function csvCells(line: string): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i += 1) {
-    const char = line[i];
-    if (quoted) {
-      if (char === '"' && line[i + 1] === '"') {
-        cell += '"';
-        i += 1;
-      } else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      cells.push(cell);
-      cell = '';
-    } else cell += char;
+function previewOf(
+  kind: 'csv' | 'json',
+  read: XpImportRead,
+  first: Array<{ row: number; userId: unknown; xp: unknown; username: unknown }>,
+): ImportPreview {
+  if (read.total > XP_IMPORT_MAX_ROWS) {
+    return {
+      ok: false,
+      problem: `The file has ${read.total.toLocaleString('en-US')} rows; an import takes at most ${XP_IMPORT_MAX_ROWS.toLocaleString('en-US')}.`,
+    };
   }
-  cells.push(cell);
-  return cells.map((value) => value.trim());
+  const reasons = new Map(read.skipped.map((skip) => [skip.row, skip.reason]));
+  return {
+    ok: true,
+    kind,
+    type: kind === 'csv' ? 'text/csv' : 'application/json',
+    rows: first.map((entry) => ({
+      row: entry.row,
+      userId: cell(entry.userId),
+      xp: cell(entry.xp),
+      username: typeof entry.username === 'string' && entry.username !== '' ? entry.username : null,
+      problem: reasons.get(entry.row) ?? null,
+    })),
+    total: read.total,
+    skipped: read.skipped.length,
+  };
 }
 
 function previewCsv(text: string): ImportPreview {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  const header = csvCells(lines[0] ?? '').map((name) => name.toLowerCase());
-  const idColumn = header.indexOf('user_id');
-  const xpColumn = header.indexOf('xp');
-  if (idColumn < 0 || xpColumn < 0) {
-    return { ok: false, problem: 'The CSV header must name the columns user_id and xp.' };
+  let read: XpImportRead;
+  try {
+    read = readXpCsv(text, XP_IMPORT_MAX_ROWS);
+  } catch (error) {
+    if (error instanceof XpImportHeaderError) return { ok: false, problem: `${error.message}.` };
+    throw error;
   }
-  const nameColumn = header.indexOf('username');
-  const rows: PreviewRow[] = [];
-  let total = 0;
-  lines.slice(1).forEach((line, index) => {
-    if (line.trim() === '') return;
-    total += 1;
-    if (rows.length >= IMPORT_PREVIEW_ROWS) return;
-    const cells = csvCells(line);
-    const userId = cells[idColumn] ?? '';
-    const xp = cells[xpColumn] ?? '';
-    rows.push({
-      row: index + 2,
-      userId,
-      xp,
-      username: nameColumn >= 0 ? (cells[nameColumn] ?? null) || null : null,
-      problem: rowProblem(userId, xp),
-    });
+  // The first data records' cells as written, under the header's column names.
+  let header: string[] = [];
+  const first: Array<{ row: number; userId: unknown; xp: unknown; username: unknown }> = [];
+  readCsvRecords(text, (fields, record) => {
+    if (header.length === 0) {
+      header = fields.map((name) => name.trim().toLowerCase());
+      return true;
+    }
+    const at = (name: string) => fields[header.indexOf(name)];
+    first.push({ row: record, userId: at('user_id'), xp: at('xp'), username: at('username') });
+    return first.length < IMPORT_PREVIEW_ROWS;
   });
-  return { ok: true, kind: 'csv', type: 'text/csv', rows, total };
+  return previewOf('csv', read, first);
 }
 
 function previewJson(text: string): ImportPreview {
@@ -91,24 +102,15 @@ function previewJson(text: string): ImportPreview {
   if (!Array.isArray(players)) {
     return { ok: false, problem: 'The JSON must be a MEE6 leaderboard page: { "players": [ … ] }.' };
   }
-  const rows = players.slice(0, IMPORT_PREVIEW_ROWS).map((player: unknown, index) => {
-    const entry = (typeof player === 'object' && player !== null ? player : {}) as Record<string, unknown>;
-    const userId = entry.id === undefined ? '' : String(entry.id);
-    const xp = entry.xp === undefined ? '' : String(entry.xp);
-    return {
-      row: index + 1,
-      userId,
-      xp,
-      username: typeof entry.username === 'string' ? entry.username : null,
-      problem: rowProblem(userId, xp),
-    };
+  const first = players.slice(0, IMPORT_PREVIEW_ROWS).map((player: unknown, index) => {
+    const fields = (typeof player === 'object' && player !== null ? player : {}) as Record<string, unknown>;
+    return { row: index + 1, userId: fields.id, xp: fields.xp, username: fields.username };
   });
-  return { ok: true, kind: 'json', type: 'application/json', rows, total: players.length };
+  return previewOf('json', readMee6Players(players), first);
 }
 
 /** The preview of a picked file, by its name and content (JSON when it looks like JSON). */
 export function previewImport(fileName: string, text: string): ImportPreview {
-  const trimmed = text.trimStart();
-  if (/\.json$/i.test(fileName) || trimmed.startsWith('{')) return previewJson(text);
+  if (/\.json$/i.test(fileName) || text.trimStart().startsWith('{')) return previewJson(text);
   return previewCsv(text);
 }
