@@ -50,8 +50,6 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
 /** User-facing wording the dashboard and the API share, word for word. */
 export const MESSAGES = {
   invalidJson: 'Invalid JSON',
-  /** JSON that parsed but is an array, a string, a number or null where a config object goes. */
-  configNotObject: 'Config must be a JSON object',
   channelIdRequired: 'Channel ID required',
   selectChannelFirst: 'Select a channel first',
   signInRequired: 'Sign in required',

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@spacecadet/contract';
+import { CONFIG_NOT_OBJECT, MESSAGES } from '@spacecadet/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
@@ -20,7 +20,7 @@ export function parseConfigText(text: string): { data: Record<string, unknown> }
   }
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? { data: value as Record<string, unknown> }
-    : { problem: MESSAGES.configNotObject };
+    : { problem: CONFIG_NOT_OBJECT };
 }
 
 /** The beta raw JSON editor: loading, editing, saving. */
