@@ -1,21 +1,57 @@
 /**
- * Lighthouse performance and accessibility of `/` and `/dashboard` (signed out: the
- * Sign in required state), served by the dashboard's own production server from a fresh build,
+ * Lighthouse performance and accessibility of `/`, `/dashboard` (signed out: the Sign in
+ * required state) and a server's public leaderboard `/leaderboard/{id}` (visible to anyone, 40
+ * ranked members, answered by the real API over the sandbox), served by the dashboard's own
+ * production server from a fresh build,
  * audited with the system Chromium, with Lighthouse's mobile (default) and desktop settings.
  * Scores are Lighthouse's own 0-100 scale. Main-thread time (TBT) still follows how busy this
  * shared machine is, so each page runs BENCH_LIGHTHOUSE_RUNS times (default 3) and the run with
  * the median performance score is shown with the range.
  */
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { startDashboardServer } from '@spacecadet/dashboard/server/server.ts';
+import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { CHROMIUM_FLAGS } from '@spacecadet/discord-sandbox/testing';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { loadBenchEnv } from '../env.ts';
 import { buildDashboard, printTable, reportHeadline, SKIPPED_EXIT_CODE } from './lib.ts';
+import { type Stack, startStack } from './stack.ts';
 
-const PAGES = ['/', '/dashboard'] as const;
+const LEADERBOARD_PAGE = `/leaderboard/${SANDBOX_IDS.guilds.station}`;
+const PAGES = ['/', '/dashboard', LEADERBOARD_PAGE] as const;
+const RANKED_MEMBERS = 40;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The public leaderboard's data: visible to anyone, with members imported as an admin would. */
+async function seedPublicLeaderboard(stack: Stack): Promise<void> {
+  const guild = SANDBOX_IDS.guilds.station;
+  const auth = await stack.signIn(SANDBOX_IDS.users.ada);
+  await stack.api('PUT', `/api/guilds/${guild}/leveling`, auth, { leaderboard_visibility: 'anyone' });
+  const rows = Array.from(
+    { length: RANKED_MEMBERS },
+    (_, i) => `9000000000000${String(i + 1).padStart(5, '0')},${(RANKED_MEMBERS - i) * 137},cadet-${i + 1}`,
+  );
+  const response = await fetch(`${stack.apiUrl}/api/guilds/${guild}/leveling/import?mode=replace`, {
+    method: 'POST',
+    headers: { authorization: auth, 'content-type': 'text/csv' },
+    body: ['user_id,xp,username', ...rows].join('\n'),
+  });
+  if (!response.ok) throw new Error(`XP import answered ${response.status}: ${await response.text()}`);
+}
 const BENCH = loadBenchEnv();
 const RUNS = BENCH.lighthouseRuns;
 
@@ -35,16 +71,20 @@ async function main(): Promise<void> {
   if (!path) skip('no Chromium found (set CHROME_PATH or install chromium: apt-get install -y chromium)');
 
   const dashboard = await buildDashboard();
+  const port = await freePort();
+  // The public leaderboard calls the API (the landing and signed-out dashboard pages do not).
+  const stack = await startStack({ withWorker: true, dashboardUrl: `http://127.0.0.1:${port}` });
+  await seedPublicLeaderboard(stack);
   const server = await startDashboardServer({
-    port: 0,
+    port,
     host: '127.0.0.1',
     distDir: dashboard.distDir,
-    // Signed out, nothing calls the API; a closed port keeps it that way should anything try.
     config: {
-      apiUrl: 'http://127.0.0.1:9',
-      discordClientId: '100000000000000001',
-      discordOauthBase: 'http://127.0.0.1:9',
-      cdnBase: 'http://127.0.0.1:9',
+      apiUrl: stack.apiUrl,
+      discordClientId: SANDBOX_IDS.app,
+      discordOauthBase: stack.sandbox.oauthBase,
+      // The sandbox draws the avatars and the server icon.
+      cdnBase: stack.sandbox.cdnBase,
     },
   });
   let chrome: chromeLauncher.LaunchedChrome | null = null;
@@ -52,7 +92,9 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => {
     process.on('uncaughtException', () => {}).on('unhandledRejection', () => {});
     chrome?.kill();
-    void Promise.allSettled([server.close(), dashboard.cleanup()]).finally(() => process.exit(143));
+    void Promise.allSettled([server.close(), dashboard.cleanup(), stack.close()]).finally(() =>
+      process.exit(143),
+    );
   });
   try {
     try {
@@ -117,6 +159,7 @@ async function main(): Promise<void> {
   } finally {
     await chrome?.kill();
     await server.close();
+    await stack.close();
     await dashboard.cleanup();
   }
 }

@@ -35,6 +35,8 @@ export interface Stack {
 export interface StackOptions {
   fixture?: SandboxFixture;
   withWorker: boolean;
+  /** Where a dashboard that calls this API is served (CORS and the sign-in redirect); default TEST_DASHBOARD_URL. */
+  dashboardUrl?: string;
 }
 
 export async function startStack(options: StackOptions): Promise<Stack> {
@@ -53,7 +55,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await database.close().catch(() => {});
   });
   try {
-    const env = testStackEnv(database, redis, sandbox);
+    const dashboardUrl = options.dashboardUrl ?? TEST_DASHBOARD_URL;
+    const env = { ...testStackEnv(database, redis, sandbox), DASHBOARD_URL: dashboardUrl };
     const base = loadApiConfig(env);
     // The per-IP limit protects production; here every request comes from 127.0.0.1 on purpose.
     const config = { ...base, rateLimit: { ...base.rateLimit, max: 1_000_000, exchangeMax: 1_000 } };
@@ -80,7 +83,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       const verifier = randomBytes(48).toString('base64url');
       const query = new URLSearchParams({
         client_id: SANDBOX_IDS.app,
-        redirect_uri: `${TEST_DASHBOARD_URL}/auth/callback`,
+        redirect_uri: `${dashboardUrl}/auth/callback`,
         response_type: 'code',
         scope: 'identify guilds',
         prompt: 'consent',

@@ -9,6 +9,8 @@ const Privacy = lazy(() => import('./pages/Privacy.tsx'));
 const AuthCallback = lazy(() => import('./pages/AuthCallback.tsx'));
 const DashboardApp = lazy(() => import('./dashboard/DashboardApp.tsx'));
 const NotFound = lazy(() => import('./pages/NotFound.tsx'));
+// Members open it from a link, often on a phone: its own small chunk, no dashboard code.
+const PublicLeaderboard = lazy(() => import('./pages/PublicLeaderboard.tsx'));
 
 export function App() {
   return (
@@ -19,6 +21,7 @@ export function App() {
         <Route path="/privacy" element={<Privacy />} />
         <Route path="/auth/callback" element={<AuthCallback />} />
         <Route path="/dashboard/*" element={<DashboardApp />} />
+        <Route path="/leaderboard/:guildId" element={<PublicLeaderboard />} />
         <Route path="*" element={<NotFound />} />
       </Routes>
     </Suspense>

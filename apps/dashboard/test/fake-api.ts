@@ -4,8 +4,24 @@ import { storeSession } from '../src/lib/session.ts';
 export type FakeRoute = (request: {
   method: string;
   path: string;
+  /** A JSON body parsed; any other body (a CSV file) as its text. */
   body: unknown;
-}) => { status: number; body?: unknown } | undefined;
+  /** The request's Content-Type, when it sent one. */
+  type?: string | undefined;
+  /** Whether it carried an Authorization header. */
+  authorized?: boolean;
+}) => { status: number; body?: unknown; text?: string; type?: string } | undefined;
+
+function headerOf(init: RequestInit | undefined, name: string): string | undefined {
+  const headers = (init?.headers ?? {}) as Record<string, string>;
+  return Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+}
+
+function bodyOf(raw: unknown, type: string | undefined): unknown {
+  if (typeof raw !== 'string') return undefined;
+  if (type && !/json/.test(type)) return raw;
+  return JSON.parse(raw) as unknown;
+}
 
 /**
  * Fakes the API at the network layer: `fetch` answers from the handler. What it leaves out is a
@@ -13,12 +29,21 @@ export type FakeRoute = (request: {
  * for on every page: ada's, not the owner, unless the handler answers it.
  */
 export function fakeApi(handler: FakeRoute) {
-  const calls: Array<{ method: string; path: string; body: unknown }> = [];
+  const calls: Array<Parameters<FakeRoute>[0]> = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
     const method = init?.method ?? 'GET';
-    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-    const request = { method, path: url.pathname + url.search, body };
+    const type = headerOf(init, 'content-type');
+    // A picked file arrives as a Blob: its text is what the server would read.
+    const raw = init?.body instanceof Blob ? await init.body.text() : init?.body;
+    const body = bodyOf(raw, type);
+    const authorized = headerOf(init, 'authorization') !== undefined;
+    // The content type and the Authorization flag ride along unlisted (not enumerable), so a
+    // test comparing a whole call with { method, path, body } still can.
+    const request: Parameters<FakeRoute>[0] = Object.defineProperties(
+      { method, path: url.pathname + url.search, body },
+      { type: { value: type }, authorized: { value: authorized } },
+    );
     calls.push(request);
     const answer =
       handler(request) ??
@@ -26,6 +51,12 @@ export function fakeApi(handler: FakeRoute) {
         ? { status: 200, body: ADA_SESSION }
         : { status: 404, body: { error: 'not_found', message: 'Not found' } });
     if (answer.status === 204) return new Response(null, { status: 204 });
+    if (answer.text !== undefined) {
+      return new Response(answer.text, {
+        status: answer.status,
+        headers: { 'content-type': answer.type ?? 'text/plain' },
+      });
+    }
     return new Response(JSON.stringify(answer.body ?? {}), {
       status: answer.status,
       headers: { 'content-type': 'application/json' },

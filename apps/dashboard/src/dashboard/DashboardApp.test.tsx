@@ -1,4 +1,4 @@
-import { MESSAGES } from '@spacecadet/contract';
+import { CONFIG_NOT_OBJECT, MESSAGES } from '@spacecadet/contract';
 import { featureRoutes, LIVE_FEATURES, PRODUCT_FEATURES } from '@spacecadet/core/product-features';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
@@ -261,6 +261,14 @@ describe('overview', () => {
     screen.getByText(MESSAGES.invalidJson);
     fireEvent.click(screen.getByRole('button', { name: 'Format JSON' }));
     screen.getByText(MESSAGES.invalidJson);
+    // JSON, but not an object: said as such, not as Invalid JSON.
+    for (const notObject of ['[1, 2]', '"text"', '42', 'null']) {
+      fireEvent.change(editor, { target: { value: notObject } });
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+      screen.getByText(CONFIG_NOT_OBJECT);
+      expect(screen.queryByText(MESSAGES.invalidJson)).toBeNull();
+    }
+    expect(api.calls.some((c) => c.method === 'PUT')).toBe(false);
 
     fireEvent.change(editor, { target: { value: '{"a":1}' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));

@@ -16,6 +16,16 @@ export interface ApiCallOptions<N extends RouteName> {
   params?: RouteParams<N>;
   query?: RouteQuery<N>;
   body?: RouteBody<N>;
+  /**
+   * A body sent as it is with its own content type (a CSV or JSON file an admin picked), for
+   * routes whose contract takes a file rather than a JSON body.
+   */
+  file?: { type: string; data: Blob | string };
+  /**
+   * On a public route, send the session too when there is one: the route answers more to a
+   * signed-in user (a members-only leaderboard), and a 401 there leaves the session alone.
+   */
+  withSession?: boolean;
   signal?: AbortSignal;
 }
 
@@ -61,6 +71,63 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+/** Sends the call and turns any failure into an `ApiError`; the caller reads the success body. */
+async function send<N extends RouteName>(name: N, options: ApiCallOptions<N>): Promise<Response> {
+  const def = routes[name];
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const authorization = getAuthorizationHeader();
+  if (def.auth !== 'public') {
+    if (!authorization) throw new ApiError(NOT_AUTHENTICATED, { status: 401, code: NOT_AUTHENTICATED });
+    const tokens = getStoredTokens();
+    if (tokens && tokens.expires_at > 0 && tokens.expires_at <= Date.now()) {
+      clearSession('expired');
+      throw new ApiError(SESSION_EXPIRED, { status: 401, code: SESSION_EXPIRED });
+    }
+    headers.Authorization = authorization;
+  } else if (options.withSession && authorization) {
+    const tokens = getStoredTokens();
+    if (!tokens || tokens.expires_at <= 0 || tokens.expires_at > Date.now())
+      headers.Authorization = authorization;
+  }
+  let body: BodyInit | undefined;
+  if (options.file) {
+    headers['Content-Type'] = options.file.type;
+    body = options.file.data;
+  } else if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+
+  const params = options.params as Record<string, string | number> | undefined;
+  const url = `${getConfig().apiUrl}${routePath(def, params)}${toQueryString(options.query)}`;
+  const response = await fetch(url, {
+    method: def.method,
+    headers,
+    ...(body === undefined ? {} : { body }),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (response.ok) return response;
+
+  let failure: unknown = null;
+  try {
+    failure = await readJson(response);
+  } catch {
+    // A non-JSON error page still yields api_error_{status}.
+  }
+  const code = fieldOf(failure, 'error');
+  const detail = fieldOf(failure, 'message');
+  const error = new ApiError(code ?? detail ?? `api_error_${response.status}`, {
+    status: response.status,
+    code,
+    detail,
+    issues: issuesOf(failure),
+  });
+  if (response.status === 401 && def.auth !== 'public') {
+    clearSession(code === SESSION_EXPIRED ? 'expired' : 'signed_out');
+  }
+  throw error;
+}
+
 /**
  * The one typed API client: path from the contract's route table, Authorization from
  * storage, the same response handling for every call (`readJson`, `ApiError`), and every success
@@ -71,51 +138,8 @@ export async function apiCall<N extends RouteName>(
   options: ApiCallOptions<N> = {},
 ): Promise<RouteResponse<N>> {
   const def = routes[name];
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (def.auth !== 'public') {
-    const authorization = getAuthorizationHeader();
-    if (!authorization) throw new ApiError(NOT_AUTHENTICATED, { status: 401, code: NOT_AUTHENTICATED });
-    const tokens = getStoredTokens();
-    if (tokens && tokens.expires_at > 0 && tokens.expires_at <= Date.now()) {
-      clearSession('expired');
-      throw new ApiError(SESSION_EXPIRED, { status: 401, code: SESSION_EXPIRED });
-    }
-    headers.Authorization = authorization;
-  }
-  const hasBody = options.body !== undefined;
-  if (hasBody) headers['Content-Type'] = 'application/json';
-
-  const params = options.params as Record<string, string | number> | undefined;
-  const url = `${getConfig().apiUrl}${routePath(def, params)}${toQueryString(options.query)}`;
-  const response = await fetch(url, {
-    method: def.method,
-    headers,
-    ...(hasBody ? { body: JSON.stringify(options.body) } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-
+  const response = await send(name, options);
   if (response.status === 204 || response.status === 205) return undefined as RouteResponse<N>;
-
-  if (!response.ok) {
-    let body: unknown = null;
-    try {
-      body = await readJson(response);
-    } catch {
-      // A non-JSON error page still yields api_error_{status}.
-    }
-    const code = fieldOf(body, 'error');
-    const detail = fieldOf(body, 'message');
-    const error = new ApiError(code ?? detail ?? `api_error_${response.status}`, {
-      status: response.status,
-      code,
-      detail,
-      issues: issuesOf(body),
-    });
-    if (response.status === 401 && def.auth !== 'public') {
-      clearSession(code === SESSION_EXPIRED ? 'expired' : 'signed_out');
-    }
-    throw error;
-  }
 
   const body = await readJson(response);
   const schema = successSchema(def);
@@ -125,4 +149,13 @@ export async function apiCall<N extends RouteName>(
     throw new ApiError('unexpected response shape', { status: response.status, code: 'invalid_response' });
   }
   return parsed.data as RouteResponse<N>;
+}
+
+/** A call whose success body is text rather than JSON (a CSV export), with `apiCall`'s failures. */
+export async function apiText<N extends RouteName>(
+  name: N,
+  options: ApiCallOptions<N> = {},
+): Promise<string> {
+  const response = await send(name, options);
+  return response.text();
 }

@@ -37,6 +37,20 @@ describe('the return path after sign-in', () => {
     );
   });
 
+  it("keeps a server's public leaderboard page, and no other path under /leaderboard", () => {
+    expect(safeReturnPath('/leaderboard/300000000000000001?page=2')).toBe(
+      '/leaderboard/300000000000000001?page=2',
+    );
+    for (const raw of [
+      '/leaderboard',
+      '/leaderboard/',
+      '/leaderboard/abc',
+      '/leaderboard/300000000000000001/x',
+    ]) {
+      expect(safeReturnPath(raw), raw).toBeNull();
+    }
+  });
+
   it('refuses other hosts, schemes and paths outside the dashboard', () => {
     for (const raw of [
       '//evil.example/dashboard',

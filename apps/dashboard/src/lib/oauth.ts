@@ -25,8 +25,9 @@ export function callbackUrl(): string {
 
 /**
  * Where to go after sign-in when it was started from a dashboard page: the path, query and hash
- * of a dashboard route on this site, else null. Refuses `//host` and `/\host` (browsers read
- * both as another host), absolute URLs, control characters and anything outside /dashboard.
+ * of a dashboard route (or a server's public leaderboard, `/leaderboard/{id}`) on this site, else
+ * null. Refuses `//host` and `/\host` (browsers read both as another host), absolute URLs,
+ * control characters and anything outside those.
  */
 export function safeReturnPath(raw: unknown): string | null {
   if (typeof raw !== 'string' || raw.length > 2000) return null;
@@ -40,7 +41,10 @@ export function safeReturnPath(raw: unknown): string | null {
   }
   // Dot segments are resolved by now: `/dashboard/../x` is `/x` and refused.
   if (url.origin !== base) return null;
-  if (url.pathname !== '/dashboard' && !url.pathname.startsWith('/dashboard/')) return null;
+  const publicLeaderboard = /^\/leaderboard\/\d{5,20}$/.test(url.pathname);
+  if (url.pathname !== '/dashboard' && !url.pathname.startsWith('/dashboard/') && !publicLeaderboard) {
+    return null;
+  }
   return `${url.pathname}${url.search}${url.hash}`;
 }
 

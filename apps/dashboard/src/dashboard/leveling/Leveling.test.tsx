@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type FakeRoute, fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
 import DashboardApp from '../DashboardApp.tsx';
-import { boostExpiryLabel, boostTargetLabel } from './LevelingBoosts.tsx';
-import { LEVELING_CONFIRM, LEVELING_DONE, roleCapHint } from './leveling-model.ts';
+import { BOOST_RULE, boostExpiryLabel, boostTargetLabel } from './LevelingBoosts.tsx';
+import { deleteRoleConfirm, LEVELING_CONFIRM, LEVELING_DONE, roleCapHint } from './leveling-model.ts';
 
 const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
 const base = `/api/guilds/${STATION.id}`;
@@ -18,7 +18,21 @@ const SETTINGS = {
   daily_overview_channel: null,
   xp_per_message: 10,
   message_cooldown_sec: 30,
+  no_xp_channels: [] as string[],
+  no_xp_roles: [] as string[],
+  level_up_message: '🎉 {user} reached **level {level}**!',
+  level_up_destination: 'channel',
+  reward_mode: 'stack',
+  leaderboard_visibility: 'off',
 };
+const CHANNELS = [
+  { id: '300000000000000011', name: 'general', type: 0 },
+  { id: '300000000000000013', name: 'level-ups', type: 0 },
+];
+const GUILD_ROLES = [
+  { id: '300000000000000021', name: 'Crew', color: 0x3ddc97, position: 2, managed: false },
+  { id: '300000000000000022', name: 'Muted', color: 0, position: 1, managed: false },
+];
 
 function levelingRoutes(
   roles: unknown[] = [],
@@ -31,6 +45,7 @@ function levelingRoutes(
     if (key === 'GET /api/discord/me/guilds') return { status: 200, body: [STATION, QUIET] };
     if (path.startsWith('/api/bot/in-guild/')) return { status: 200, body: { inGuild: true } };
     if (key === `GET ${base}/channels`) return { status: 200, body: { channels: [] } };
+    if (key === `GET ${base}/roles`) return { status: 200, body: { roles: GUILD_ROLES } };
     if (key === `GET ${base}/leveling`) return { status: 200, body: { leveling: SETTINGS, roles, boosts } };
     if (key === `PUT ${base}/leveling`) return { status: 200, body: storedAsApi(body) };
     if (key === `POST ${base}/leveling/roles`)
@@ -42,6 +57,7 @@ function levelingRoutes(
           level_required: 1,
           is_image_role: false,
           role_id: null,
+          holders: 0,
           ...(body as object),
         },
       };
@@ -73,6 +89,7 @@ const role = (id: number, level: number, name = `Role ${level}`) => ({
   level_required: level,
   is_image_role: false,
   role_id: null,
+  holders: 0,
 });
 
 afterEach(() => {
@@ -110,6 +127,11 @@ describe('leveling', () => {
         daily_overview_channel: null,
         xp_per_message: 5000,
         message_cooldown_sec: -5,
+        no_xp_channels: [],
+        no_xp_roles: [],
+        level_up_message: SETTINGS.level_up_message,
+        reward_mode: 'stack',
+        leaderboard_visibility: 'off',
       }),
     );
     await screen.findByText('Stored as 1000 XP, the maximum.');
@@ -242,8 +264,15 @@ describe('leveling', () => {
   it('lists reward roles by level with created or pending, and adding one turns leveling on', async () => {
     signInAda();
     const api = levelingApi([
-      { id: 2, role_name: 'Veteran', level_required: 20, is_image_role: true, role_id: '555555' },
-      { id: 1, role_name: 'Rookie', level_required: 5, is_image_role: false, role_id: null },
+      {
+        id: 2,
+        role_name: 'Veteran',
+        level_required: 20,
+        is_image_role: true,
+        role_id: '555555',
+        holders: 12,
+      },
+      { id: 1, role_name: 'Rookie', level_required: 5, is_image_role: false, role_id: null, holders: 0 },
     ]);
     renderAt(`/dashboard/leveling/roles?guild=${STATION.id}`, routes);
     const list = await screen.findByRole('heading', { name: /Roles \(2\/15\)/ });
@@ -360,6 +389,195 @@ describe('leveling', () => {
     expect(said).toHaveLength(1);
     expect(screen.getByRole('link', { name: 'Invite to Server' }).getAttribute('href')).toBe(
       `http://127.0.0.1:4000/install?guildId=${STATION.id}`,
+    );
+  });
+});
+
+describe('leveling, issue 23', () => {
+  const withChannels = { [`GET ${base}/channels`]: { status: 200, body: { channels: CHANNELS } } };
+
+  it('shows the on/off switch on every leveling page and switches leveling with enabled alone', async () => {
+    signInAda();
+    const api = levelingApi([], [], withChannels);
+    for (const page of ['settings', 'roles', 'boosts', 'leaderboard']) {
+      const view = renderAt(`/dashboard/leveling/${page}?guild=${STATION.id}`, routes);
+      const toggle = await screen.findByRole('switch', { name: /Leveling/ });
+      await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('false'));
+      expect(toggle.textContent).toContain('off');
+      view.unmount();
+    }
+    renderAt(`/dashboard/leveling/boosts?guild=${STATION.id}`, routes);
+    const toggle = await screen.findByRole('switch', { name: /Leveling/ });
+    await waitFor(() => expect(toggle).toHaveProperty('disabled', false));
+    fireEvent.click(toggle);
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('true'));
+    expect(toggle.textContent).toContain('on');
+    expect(api.calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([{ enabled: true }]);
+  });
+
+  it('picks no-XP channels and roles, and sends them with the message, mode and visibility', async () => {
+    signInAda();
+    const api = levelingApi([], [], withChannels);
+    renderAt(`/dashboard/leveling/settings?guild=${STATION.id}`, routes);
+    const channels = await screen.findByRole('combobox', { name: 'No-XP channels' });
+    await waitFor(() => expect(channels).toHaveProperty('disabled', false));
+    fireEvent.focus(channels);
+    const channelList = await screen.findByRole('listbox', { name: 'No-XP channels' });
+    fireEvent.click(within(channelList).getByRole('option', { name: '#general' }));
+    const roles = screen.getByRole('combobox', { name: 'No-XP roles' });
+    fireEvent.focus(roles);
+    const roleList = await screen.findByRole('listbox', { name: 'No-XP roles' });
+    fireEvent.click(within(roleList).getByRole('option', { name: 'Muted' }));
+    const chips = screen.getByRole('list', { name: 'No-XP roles' });
+    within(chips).getByText('Muted');
+    // A picked one is not offered again; a chip's button takes it back out.
+    fireEvent.focus(roles);
+    const again = await screen.findByRole('listbox', { name: 'No-XP roles' });
+    expect(within(again).queryByRole('option', { name: 'Muted' })).toBeNull();
+    within(again).getByRole('option', { name: 'Crew' });
+    fireEvent.blur(roles);
+    fireEvent.click(screen.getByLabelText('Highest only', { exact: false }));
+    fireEvent.click(screen.getByLabelText(/^Anyone/));
+    screen.getByRole('link', { name: `http://localhost:3000/leaderboard/${STATION.id}` });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'PUT')).toBe(true));
+    expect(api.calls.find((c) => c.method === 'PUT')?.body).toMatchObject({
+      no_xp_channels: ['300000000000000011'],
+      no_xp_roles: ['300000000000000022'],
+      reward_mode: 'highest',
+      leaderboard_visibility: 'anyone',
+    });
+    fireEvent.click(within(chips).getByRole('button', { name: 'Remove role Muted' }));
+    expect(screen.queryByRole('list', { name: 'No-XP roles' })).toBeNull();
+  });
+
+  it('previews the level-up message as it is typed, inserts placeholders and shows mentions as @name', async () => {
+    signInAda();
+    levelingApi([role(1, 3, 'Pilot')], [], withChannels);
+    renderAt(`/dashboard/leveling/settings?guild=${STATION.id}`, routes);
+    const box = (await screen.findByLabelText('Level-up message')) as HTMLTextAreaElement;
+    const preview = screen.getByTestId('level-up-preview');
+    await waitFor(() => expect(preview.textContent).toBe('🎉 @ada reached level 3!'));
+    fireEvent.change(box, { target: { value: 'GG ' } });
+    box.setSelectionRange(3, 3);
+    fireEvent.click(screen.getByRole('button', { name: /^Insert \{username\}/ }));
+    fireEvent.click(screen.getByRole('button', { name: /^Insert \{rewards\}/ }));
+    await waitFor(() => expect(box.value).toBe('GG {username}{rewards}'));
+    fireEvent.change(box, { target: { value: '{user} is level {level} in {server}: {rewards}' } });
+    await waitFor(() => expect(preview.textContent).toBe('@ada is level 3 in Sandbox Station: Pilot'));
+    expect(preview.querySelector('.discord-mention')?.textContent).toBe('@ada');
+  });
+
+  it('says which announcement channel a level-up goes to, and shows a 400 on the destination at the field', async () => {
+    signInAda();
+    const message = 'level_up_destination channel needs an announcement channel; pick one first.';
+    levelingApi([], [], {
+      ...withChannels,
+      [`GET ${base}/leveling`]: {
+        status: 200,
+        body: {
+          leveling: { ...SETTINGS, level_up_destination: 'dm', announcement_channel: '300000000000000013' },
+          roles: [],
+          boosts: [],
+        },
+      },
+      [`PUT ${base}/leveling`]: {
+        status: 400,
+        body: { error: 'invalid_input', message, issues: [{ path: 'level_up_destination', message }] },
+      },
+    });
+    renderAt(`/dashboard/leveling/settings?guild=${STATION.id}`, routes);
+    const destination = await screen.findByLabelText('Send level-up messages to');
+    fireEvent.change(destination, { target: { value: 'channel' } });
+    await screen.findByText('Posted in #level-ups, the announcement channel.');
+    fireEvent.change(await screen.findByLabelText('Announcement channel'), { target: { value: '' } });
+    screen.getByText('No announcement channel is set above: pick one, or choose another place.');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const issue = await screen.findByText(message);
+    expect(issue.id).toBe('lv-destination-issue');
+    // Said at the field, not in the red box on top.
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+  });
+
+  it('says Reset Config also turns leveling off', () => {
+    expect(LEVELING_CONFIRM.resetConfig).toContain('This also turns leveling off.');
+  });
+
+  it('adds a channel boost, lists it as Channel #name, and states the rule', async () => {
+    signInAda();
+    const boosts: unknown[] = [];
+    const api = levelingApi([], boosts, {
+      ...withChannels,
+      [`POST ${base}/leveling/channel-boosts`]: {
+        status: 201,
+        body: { id: 5, multiplier: 0.5, user_id: '-channel:300000000000000011', expires_at: null },
+      },
+    });
+    renderAt(`/dashboard/leveling/boosts?guild=${STATION.id}`, routes);
+    await screen.findByText(BOOST_RULE);
+    fireEvent.change(screen.getByLabelText('Applies to'), { target: { value: 'channel' } });
+    const channel = await screen.findByLabelText('Channel');
+    await waitFor(() => expect(channel).toHaveProperty('disabled', false));
+    fireEvent.change(channel, { target: { value: '300000000000000011' } });
+    fireEvent.change(screen.getByLabelText('Multiplier'), { target: { value: '0.5' } });
+    boosts.push({ id: 5, multiplier: 0.5, user_id: '-channel:300000000000000011', expires_at: null });
+    fireEvent.click(screen.getByRole('button', { name: 'Add boost' }));
+    await screen.findByText('Channel #general');
+    expect(api.calls.find((c) => c.path === `${base}/leveling/channel-boosts`)?.body).toEqual({
+      channel_id: '300000000000000011',
+      multiplier: 0.5,
+      expires_at: null,
+    });
+    expect(boostTargetLabel({ user_id: '-channel:300000000000000011' })).toBe('Channel 300000000000000011');
+  });
+
+  it('says what a boost of -3 and a level of -2 were stored as', async () => {
+    signInAda();
+    const api = levelingApi([], [], {
+      [`POST ${base}/leveling/boosts`]: {
+        status: 201,
+        body: { id: 6, multiplier: 1, user_id: null, expires_at: null },
+      },
+    });
+    const view = renderAt(`/dashboard/leveling/boosts?guild=${STATION.id}`, routes);
+    fireEvent.change(await screen.findByLabelText('Multiplier'), { target: { value: '-3' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add boost' }));
+    await screen.findByText(
+      'Stored as ×1: a multiplier cannot be negative, so this boost changes nothing. Remove it, or add one of 0 to stop XP.',
+    );
+    expect(api.calls.find((c) => c.path === `${base}/leveling/boosts`)?.body).toMatchObject({
+      multiplier: 1,
+    });
+    view.unmount();
+
+    renderAt(`/dashboard/leveling/roles?guild=${STATION.id}`, routes);
+    fireEvent.change(await screen.findByLabelText('Level required'), { target: { value: '-2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add role' }));
+    await screen.findByText('Stored at level 0: a level cannot be negative.');
+  });
+
+  it('asks before deleting a reward role, saying how many members hold it', async () => {
+    signInAda();
+    const confirm = vi.fn(() => false);
+    vi.stubGlobal('confirm', confirm);
+    const veteran = { ...role(2, 20, 'Veteran'), holders: 12 };
+    const api = levelingApi([veteran], [], {
+      [`DELETE ${base}/leveling/roles/2`]: { status: 204 },
+    });
+    renderAt(`/dashboard/leveling/roles?guild=${STATION.id}`, routes);
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete Veteran' }));
+    expect(confirm).toHaveBeenCalledWith(
+      'Delete the reward role "Veteran"? 12 members hold Veteran; they lose it.',
+    );
+    expect(api.calls.some((c) => c.method === 'DELETE')).toBe(false);
+    confirm.mockReturnValue(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Veteran' }));
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'DELETE')).toBe(true));
+    expect(deleteRoleConfirm({ role_name: 'Pilot', holders: 1 })).toBe(
+      'Delete the reward role "Pilot"? 1 member holds Pilot; they lose it.',
+    );
+    expect(deleteRoleConfirm({ role_name: 'Pilot', holders: 0 })).toBe(
+      'Delete the reward role "Pilot"? No member holds Pilot yet.',
     );
   });
 });

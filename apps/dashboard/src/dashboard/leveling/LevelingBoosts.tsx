@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
+import { ChannelPicker } from '../shared/ChannelPicker.tsx';
 import '../../styles/leveling-boosts.css';
 import { SelectField, TextField } from '../../ui/Field.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
@@ -12,20 +13,25 @@ import { MemberName, MemberPicker, RoleName, RolePicker } from '../shared/GuildP
 import { useGuildRoles, useMemberLookup } from '../shared/guild-lookups.ts';
 import { JobProgress } from '../shared/jobs/JobProgress.tsx';
 import { useGuildJob } from '../shared/jobs/useGuildJob.ts';
-import { queryKeys } from '../shared/queries.ts';
+import { queryKeys, useBotInGuild, useChannels } from '../shared/queries.ts';
 import { AddCard } from './AddCard.tsx';
 import { LevelingNav } from './LevelingNav.tsx';
-import { LEVELING_CONFIRM, LEVELING_FAILURES, useLeveling } from './leveling-model.ts';
+import { boostStoredNote, LEVELING_CONFIRM, LEVELING_FAILURES, useLeveling } from './leveling-model.ts';
 
 const BOOST_KINDS = [
   { value: 'server', label: 'Everyone (server-wide)' },
   { value: 'user', label: 'One member' },
   { value: 'role', label: 'Members with a role' },
+  { value: 'channel', label: 'Messages in a channel' },
 ] as const;
 type BoostKind = (typeof BOOST_KINDS)[number]['value'];
 
 const DEFAULT_MULTIPLIER = '2';
 export const PRUNE_FAILURE = 'Failed to start Prune leavers';
+export const ADD_CHANNEL_BOOST_FAILURE = 'Failed to add channel boost';
+/** How boosts combine (core's `activeBoostMultiplier`), said once above the list. */
+export const BOOST_RULE =
+  "A message earns with the member's largest boost (server-wide, their own or one of their roles') times its channel's boost.";
 
 /** The boost's target in words: the member's or role's name when known, else its id. */
 export function boostTargetLabel(
@@ -33,11 +39,15 @@ export function boostTargetLabel(
   names: {
     member?: Pick<MemberSummary, 'display_name'> | undefined;
     role?: Pick<GuildRole, 'name'> | undefined;
+    channel?: { name: string } | undefined;
   } = {},
 ): string {
   const target = boostTarget(boost.user_id);
   if (target.kind === 'server') return 'Server-wide';
   if (target.kind === 'user') return names.member ? names.member.display_name : `User ${target.userId}`;
+  if (target.kind === 'channel') {
+    return names.channel ? `Channel #${names.channel.name}` : `Channel ${target.channelId}`;
+  }
   return names.role ? `Role ${names.role.name}` : `Role ${target.roleId}`;
 }
 
@@ -80,6 +90,11 @@ function BoostsScreen({ guildId }: { guildId: string }) {
     failure: (error) => errorText(error, LEVELING_FAILURES.loadBoosts),
   });
   const roles = useGuildRoles(guildId);
+  const inGuild = useBotInGuild(guildId);
+  const botInGuild = inGuild.data === true;
+  const channels = useChannels(guildId, botInGuild);
+  // What the last added boost was stored as, when that is not what was typed.
+  const [storedNote, setStoredNote] = useState<string | null>(null);
   const tracker = useGuildJob(queryKeys.leveling(guildId));
   const [problem, setProblem] = useState<string | null>(null);
   const [kind, setKind] = useState<BoostKind>('server');
@@ -97,24 +112,43 @@ function BoostsScreen({ guildId }: { guildId: string }) {
   // Adding a boost also forces leveling on.
   const add = useMutation({
     mutationFn: async () => {
-      const common = { multiplier: normalizeBoostMultiplier(multiplier), expires_at: isoOrNull(expires) };
+      const typed = multiplier;
+      const common = { multiplier: normalizeBoostMultiplier(typed), expires_at: isoOrNull(expires) };
+      let boost: Boost;
       if (kind === 'role') {
-        await apiCall('createRoleBoost', {
+        boost = await apiCall('createRoleBoost', {
           params: { guildId },
           body: { ...common, role_id: targetId.trim() },
         });
+      } else if (kind === 'channel') {
+        boost = await apiCall('createChannelBoost', {
+          params: { guildId },
+          body: { ...common, channel_id: targetId.trim() },
+        });
       } else {
         const userId = kind === 'user' && targetId.trim() !== '' ? targetId.trim() : null;
-        await apiCall('createBoost', { params: { guildId }, body: { ...common, user_id: userId } });
+        boost = await apiCall('createBoost', { params: { guildId }, body: { ...common, user_id: userId } });
       }
       await apiCall('putLeveling', { params: { guildId }, body: { enabled: true } });
+      return { typed, boost };
     },
-    onMutate: () => setProblem(null),
+    onMutate: () => {
+      setProblem(null);
+      setStoredNote(null);
+    },
     onError: (error: unknown) =>
       setProblem(
-        errorText(error, kind === 'role' ? LEVELING_FAILURES.addRoleBoost : LEVELING_FAILURES.addBoost),
+        errorText(
+          error,
+          kind === 'role'
+            ? LEVELING_FAILURES.addRoleBoost
+            : kind === 'channel'
+              ? ADD_CHANNEL_BOOST_FAILURE
+              : LEVELING_FAILURES.addBoost,
+        ),
       ),
-    onSuccess: () => {
+    onSuccess: ({ typed, boost }) => {
+      setStoredNote(boostStoredNote(typed, boost.multiplier));
       // The kind stays: adding several boosts of one kind is the common case.
       setTargetId('');
       setMultiplier(DEFAULT_MULTIPLIER);
@@ -170,6 +204,17 @@ function BoostsScreen({ guildId }: { guildId: string }) {
             onChange={setTargetId}
           />
         ) : null}
+        {kind === 'channel' ? (
+          <ChannelPicker
+            key="channel"
+            id="boost-target"
+            label="Channel"
+            guildId={guildId}
+            botInGuild={botInGuild}
+            value={targetId}
+            onChange={setTargetId}
+          />
+        ) : null}
         {kind === 'role' ? (
           <RolePicker
             key="role"
@@ -187,7 +232,10 @@ function BoostsScreen({ guildId }: { guildId: string }) {
           min={0}
           step={0.1}
           value={multiplier}
-          onChange={setMultiplier}
+          onChange={(value) => {
+            setMultiplier(value);
+            setStoredNote(null);
+          }}
         />
         <TextField
           id="boost-expires"
@@ -198,6 +246,11 @@ function BoostsScreen({ guildId }: { guildId: string }) {
           onChange={setExpires}
         />
       </AddCard>
+      {storedNote ? (
+        <p className="alert alert-warning small" role="status">
+          {storedNote}
+        </p>
+      ) : null}
       <section className="card" aria-labelledby="boosts-title">
         <div className="role-list-head">
           <h2 id="boosts-title">Boosts</h2>
@@ -210,6 +263,7 @@ function BoostsScreen({ guildId }: { guildId: string }) {
             {tracker.running ? 'Pruning…' : 'Prune leavers'}
           </button>
         </div>
+        <p className="muted small boost-rule">{BOOST_RULE}</p>
         {tracker.job ? <JobProgress job={tracker.job} /> : null}
         {boosts.length === 0 ? <p className="muted">No boosts</p> : null}
         <ul className="level-list">
@@ -219,6 +273,7 @@ function BoostsScreen({ guildId }: { guildId: string }) {
               guildId={guildId}
               boost={boost}
               roles={roleList}
+              channels={channels.data?.channels ?? []}
               onRemove={() => remove.mutate(boost.id)}
             />
           ))}
@@ -232,18 +287,21 @@ function BoostRow({
   guildId,
   boost,
   roles,
+  channels,
   onRemove,
 }: {
   guildId: string;
   boost: Boost;
   roles: readonly GuildRole[];
+  channels: ReadonlyArray<{ id: string; name: string }>;
   onRemove: () => void;
 }) {
   const target = boostTarget(boost.user_id);
   const member = useMemberLookup(guildId, target.kind === 'user' ? target.userId : null);
   const role = target.kind === 'role' ? roles.find((r) => r.id === target.roleId) : undefined;
+  const channel = target.kind === 'channel' ? channels.find((c) => c.id === target.channelId) : undefined;
   const expired = isBoostExpired(boost);
-  const label = boostTargetLabel(boost, { member, role });
+  const label = boostTargetLabel(boost, { member, role, channel });
   return (
     <li className={expired ? 'level-item boost-expired' : 'level-item'}>
       <span className="level-badge">×{boost.multiplier}</span>
@@ -251,6 +309,7 @@ function BoostRow({
         {target.kind === 'server' ? 'Server-wide' : null}
         {target.kind === 'user' ? <MemberName member={member} userId={target.userId} /> : null}
         {target.kind === 'role' ? <RoleName role={role} roleId={target.roleId} /> : null}
+        {target.kind === 'channel' ? <span className="picked-name">{label}</span> : null}
       </span>
       <span className={expired ? 'muted small boost-expiry is-expired' : 'muted small boost-expiry'}>
         {boostExpiryLabel(boost)}

@@ -1,11 +1,12 @@
 import { MESSAGES } from '@spacecadet/contract';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
 import { clearSession } from '../../lib/session.ts';
 import DashboardApp from '../DashboardApp.tsx';
+import { resetMemberConfirm } from './LeaderboardRowMenu.tsx';
 import { LEADERBOARD_EMPTY, LEADERBOARD_FAILURE, leaderboardName } from './LevelingLeaderboard.tsx';
 
 const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
@@ -37,6 +38,7 @@ function leaderboardApi(leaderboard: (path: string) => Answer) {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe('leaderboard page', () => {
@@ -187,5 +189,148 @@ describe('leaderboard page', () => {
     expect(
       links.some((link) => link.getAttribute('href')?.startsWith('/dashboard/leveling/leaderboard')),
     ).toBe(true);
+  });
+});
+
+describe('leaderboard XP tools', () => {
+  const base = `/api/guilds/${STATION.id}/leveling`;
+  /** A board whose members' XP the handlers below change, as the API would. */
+  function toolsApi(extra: (request: { method: string; path: string; body: unknown }) => Answer | undefined) {
+    const members = [member(1, { username: 'Ada', xp: 500 }), member(2, { username: 'Mo', xp: 300 })];
+    const api = fakeApi((request) => {
+      const { method, path } = request;
+      if (path === '/api/discord/me/guilds') return { status: 200, body: [STATION, QUIET] };
+      if (path.startsWith('/api/bot/in-guild/')) return { status: 200, body: { inGuild: true } };
+      const answer = extra(request);
+      if (answer) return answer;
+      if (method === 'GET' && path.startsWith(board)) {
+        return { status: 200, body: { total: members.length, members } };
+      }
+      return undefined;
+    });
+    return { api, members };
+  }
+
+  it("sets a member's XP from the row menu, and resets one after the confirm", async () => {
+    signInAda();
+    const confirm = vi.fn(() => true);
+    vi.stubGlobal('confirm', confirm);
+    const { api, members } = toolsApi(({ method, path, body }) => {
+      if (method === 'PUT' && path === `${base}/members/${member(2).user_id}`) {
+        const xp = (body as { xp: number }).xp;
+        members[1] = { ...(members[1] as ReturnType<typeof member>), xp };
+        return { status: 200, body: { user_id: member(2).user_id, xp, level: 5 } };
+      }
+      if (method === 'DELETE' && path === `${base}/members/${member(1).user_id}`) {
+        members.splice(0, 1);
+        return { status: 204 };
+      }
+      return undefined;
+    });
+    renderAt(PAGE, routes);
+    fireEvent.click(await screen.findByRole('button', { name: 'Actions for Mo' }));
+    const panel = screen.getByRole('group', { name: 'XP of Mo' });
+    const xp = within(panel).getByLabelText('Set XP');
+    expect(xp).toHaveProperty('value', '300');
+    fireEvent.change(xp, { target: { value: '-4' } });
+    expect(within(panel).getByRole('button', { name: 'Set XP' })).toHaveProperty('disabled', true);
+    within(panel).getByText('XP is a whole number of at least 0.');
+    fireEvent.change(xp, { target: { value: '1234' } });
+    fireEvent.click(within(panel).getByRole('button', { name: 'Set XP' }));
+    await screen.findByText('1,234 XP');
+    expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({ xp: 1234 });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Actions for Ada' }));
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'XP of Ada' })).getByRole('button', { name: 'Reset XP' }),
+    );
+    expect(confirm).toHaveBeenCalledWith(resetMemberConfirm('Ada'));
+    await waitFor(() => expect(screen.queryByText('Ada')).toBeNull());
+  });
+
+  it('downloads Export CSV as a file', async () => {
+    signInAda();
+    const csv = 'user_id,username,xp,level,rank\n900000000000000001,Ada,500,3,1\n';
+    const { api } = toolsApi(({ method, path }) =>
+      method === 'GET' && path === `${base}/export`
+        ? { status: 200, text: csv, type: 'text/csv' }
+        : undefined,
+    );
+    const created: Blob[] = [];
+    // The browser's object URLs: the test keeps the Blob the page hands over.
+    const createObjectURL = URL.createObjectURL;
+    URL.createObjectURL = (blob: Blob) => {
+      created.push(blob);
+      return 'blob:export';
+    };
+    onTestFinished(() => {
+      URL.createObjectURL = createObjectURL;
+    });
+    const clicked: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this.download);
+    });
+    renderAt(PAGE, routes);
+    fireEvent.click(await screen.findByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(clicked).toEqual([`leaderboard-${STATION.id}.csv`]));
+    expect(await created[0]?.text()).toBe(csv);
+    expect(api.calls.some((c) => c.path === `${base}/export`)).toBe(true);
+  });
+
+  it('previews an import file, uploads it with the mode, and lists the skipped rows', async () => {
+    signInAda();
+    const { api, members } = toolsApi(({ method, path }) => {
+      if (method === 'POST' && path === `${base}/import?mode=add`) {
+        members.push(member(3, { username: 'Nia', xp: 90 }));
+        return {
+          status: 200,
+          body: {
+            imported: 1,
+            skipped: 2,
+            skipped_rows: [
+              { row: 3, reason: 'user_id is not a Discord id' },
+              { row: 4, reason: 'xp is not a whole number of at least 0' },
+            ],
+            job_id: null,
+          },
+        };
+      }
+      return undefined;
+    });
+    renderAt(PAGE, routes);
+    const input = await screen.findByLabelText('File');
+    const csv = 'user_id,xp,extra\n900000000000000003,90,x\nnope,5,\n900000000000000004,-1,\n';
+    fireEvent.change(input, { target: { files: [new File([csv], 'xp.csv', { type: 'text/csv' })] } });
+    await screen.findByText('CSV, 3 rows (2 rows will be skipped):');
+    const table = screen.getByRole('table');
+    expect(within(table).getAllByRole('row')).toHaveLength(4);
+    within(table).getByText('Will be skipped: user_id is not a Discord id');
+    fireEvent.click(screen.getByLabelText(/^Add:/));
+    fireEvent.click(screen.getByRole('button', { name: 'Import 3 rows' }));
+    await screen.findByText('Imported 1 member');
+    const skipped = screen.getByRole('list', { name: 'Skipped rows' });
+    expect(
+      within(skipped)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Row 3: user_id is not a Discord id', 'Row 4: xp is not a whole number of at least 0']);
+    await screen.findByText('Nia');
+    const upload = api.calls.find((c) => c.method === 'POST');
+    expect(upload?.type).toBe('text/csv');
+    expect(upload?.body).toBe(csv);
+  });
+
+  it('refuses a CSV without user_id and xp before sending it', async () => {
+    signInAda();
+    const { api } = toolsApi(() => undefined);
+    renderAt(PAGE, routes);
+    fireEvent.change(await screen.findByLabelText('File'), {
+      target: { files: [new File(['id,points\n1,2\n'], 'xp.csv')] },
+    });
+    await screen.findByText(
+      "The CSV's first line must be a header naming the columns user_id and xp (it has: id, points).",
+    );
+    expect(screen.queryByRole('button', { name: /^Import/ })).toBeNull();
+    expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
   });
 });

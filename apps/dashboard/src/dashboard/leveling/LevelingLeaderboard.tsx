@@ -1,17 +1,57 @@
 import type { LeaderboardMember } from '@spacecadet/contract';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { apiCall } from '../../lib/api.ts';
+import { apiCall, apiText } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
 import '../../styles/leaderboard.css';
+import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
 import { MemberAvatar } from '../shared/GuildPickers.tsx';
 import { queryKeys } from '../shared/queries.ts';
+import { LeaderboardRowMenu } from './LeaderboardRowMenu.tsx';
 import { LevelingNav } from './LevelingNav.tsx';
+import { XpImportCard } from './XpImportCard.tsx';
 
 export const LEADERBOARD_PAGE_SIZE = 25;
 export const LEADERBOARD_FAILURE = 'Failed to load the leaderboard';
 export const LEADERBOARD_EMPTY = 'No one has earned XP yet';
+export const EXPORT_FAILURE = 'Failed to export the leaderboard';
+
+/** Hands `text` to the browser as a downloaded file. */
+function download(text: string, fileName: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The click has handed the file over; the address is not needed after this task.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** Export CSV: every ranked member (user_id,username,xp,level,rank), downloaded as a file. */
+function ExportButton({ guildId }: { guildId: string }) {
+  const exported = useMutation({
+    mutationFn: () => apiText('exportXp', { params: { guildId } }),
+    onSuccess: (csv) => download(csv, `leaderboard-${guildId}.csv`, 'text/csv'),
+  });
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-secondary btn-sm"
+        disabled={exported.isPending}
+        onClick={() => exported.mutate()}
+      >
+        {exported.isPending ? 'Exporting…' : 'Export CSV'}
+      </button>
+      {exported.isError ? (
+        <ErrorBox onDismiss={() => exported.reset()}>{errorText(exported.error, EXPORT_FAILURE)}</ErrorBox>
+      ) : null}
+    </>
+  );
+}
 
 /** The member's stored name; their id when the bot never saw one. */
 export function leaderboardName(member: Pick<LeaderboardMember, 'username' | 'user_id'>): string {
@@ -70,6 +110,7 @@ function LeaderboardScreen({ guildId }: { guildId: string }) {
             Members earn XP by chatting while leveling is on. The top earners will show up here.
           </p>
         </section>
+        <XpImportCard guildId={guildId} />
       </>
     );
   }
@@ -90,6 +131,7 @@ function LeaderboardScreen({ guildId }: { guildId: string }) {
           <span className="muted small">
             {formatNumber(total)} {total === 1 ? 'member' : 'members'} ranked
           </span>
+          <ExportButton guildId={guildId} />
         </div>
         {members.length === 0 ? (
           <p className="muted">
@@ -101,7 +143,7 @@ function LeaderboardScreen({ guildId }: { guildId: string }) {
         ) : (
           <ol className="level-list leaderboard-list" aria-labelledby="leaderboard-title">
             {members.map((member) => (
-              <LeaderboardRow key={member.user_id} member={member} />
+              <LeaderboardRow key={member.user_id} guildId={guildId} member={member} />
             ))}
           </ol>
         )}
@@ -132,11 +174,12 @@ function LeaderboardScreen({ guildId }: { guildId: string }) {
           </nav>
         ) : null}
       </section>
+      <XpImportCard guildId={guildId} />
     </>
   );
 }
 
-function LeaderboardRow({ member }: { member: LeaderboardMember }) {
+function LeaderboardRow({ guildId, member }: { guildId: string; member: LeaderboardMember }) {
   const name = leaderboardName(member);
   const named = name !== member.user_id;
   const percent =
@@ -165,6 +208,7 @@ function LeaderboardRow({ member }: { member: LeaderboardMember }) {
         <span className="leaderboard-level">Level {member.level}</span>
         <span className="leaderboard-xp">{formatNumber(member.xp)} XP</span>
       </div>
+      <LeaderboardRowMenu guildId={guildId} userId={member.user_id} name={name} xp={member.xp} />
     </li>
   );
 }

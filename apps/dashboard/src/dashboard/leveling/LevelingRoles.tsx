@@ -16,7 +16,9 @@ import { queryKeys } from '../shared/queries.ts';
 import { AddCard } from './AddCard.tsx';
 import { LevelingNav } from './LevelingNav.tsx';
 import {
+  deleteRoleConfirm,
   LEVELING_FAILURES,
+  levelStoredNote,
   levelTakenHint,
   nextFreeLevel,
   roleAtLevel,
@@ -47,6 +49,8 @@ function RolesScreen({ guildId }: { guildId: string }) {
   const [name, setName] = useState(DEFAULT_ROLE_NAME);
   const [level, setLevel] = useState('1');
   const [imageRole, setImageRole] = useState(false);
+  // What the last added role's level was stored as, when that is not what was typed.
+  const [storedNote, setStoredNote] = useState<string | null>(null);
   const reload = () => queryClient.invalidateQueries({ queryKey: queryKeys.leveling(guildId) });
   const failing = (fallback: string) => ({
     onMutate: () => setProblem(null),
@@ -66,10 +70,11 @@ function RolesScreen({ guildId }: { guildId: string }) {
         },
       });
       await apiCall('putLeveling', { params: { guildId }, body: { enabled: true } });
-      return role;
+      return { role, typed: level };
     },
     ...failing(LEVELING_FAILURES.addRole),
-    onSuccess: (role) => {
+    onSuccess: ({ role, typed }) => {
+      setStoredNote(levelStoredNote(typed, role.level_required));
       // The form clears for the next role, offering the next free level.
       setName(DEFAULT_ROLE_NAME);
       setLevel(String(nextFreeLevel([...(leveling.data?.roles ?? []), role], role.level_required)));
@@ -124,7 +129,10 @@ function RolesScreen({ guildId }: { guildId: string }) {
           type="number"
           min={0}
           value={level}
-          onChange={setLevel}
+          onChange={(value) => {
+            setLevel(value);
+            setStoredNote(null);
+          }}
         />
         <label className="checkbox-field">
           <input
@@ -135,6 +143,11 @@ function RolesScreen({ guildId }: { guildId: string }) {
           Image role (attach files and embed links)
         </label>
       </AddCard>
+      {storedNote ? (
+        <p className="alert alert-warning small" role="status">
+          {storedNote}
+        </p>
+      ) : null}
       <section className="card" aria-labelledby="roles-title">
         <h2 id="roles-title">
           Roles ({roles.length}/{MAX_LEVEL_ROLES})
@@ -150,7 +163,7 @@ function RolesScreen({ guildId }: { guildId: string }) {
               }
               onImageRole={(value) => update.mutate({ id: role.id, body: { is_image_role: value } })}
               deleting={remove.isPending && remove.variables === role.id}
-              onDelete={() => remove.mutate(role.id)}
+              onDelete={() => window.confirm(deleteRoleConfirm(role)) && remove.mutate(role.id)}
             />
           ))}
         </ul>
@@ -205,6 +218,11 @@ function RoleRow({
         disabled={deleting}
         onClick={onDelete}
         aria-label={`Delete ${role.role_name}`}
+        title={
+          role.holders === 0
+            ? 'No member holds it yet'
+            : `${role.holders} ${role.holders === 1 ? 'member holds' : 'members hold'} it`
+        }
       >
         {deleting ? 'Deleting…' : 'Delete'}
       </button>

@@ -1,5 +1,8 @@
 import {
+  LEADERBOARD_VISIBILITIES,
+  type LevelingRole,
   MESSAGE_COOLDOWN_MAX_SEC,
+  REWARD_MODES,
   type LevelingSettings as Settings,
   XP_PER_MESSAGE_MAX,
 } from '@spacecadet/contract';
@@ -8,7 +11,7 @@ import { useState } from 'react';
 import { Navigate } from 'react-router';
 import { apiCall } from '../../lib/api.ts';
 import { errorText, fieldIssue } from '../../lib/api-error.ts';
-import { TextField } from '../../ui/Field.tsx';
+import { SelectField, TextField } from '../../ui/Field.tsx';
 import { ChannelPicker } from '../shared/ChannelPicker.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { BotNotInGuild, GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
@@ -16,19 +19,25 @@ import { JobProgress } from '../shared/jobs/JobProgress.tsx';
 import { JobWarnings } from '../shared/jobs/JobWarnings.tsx';
 import { jobResultOf } from '../shared/jobs/job-model.ts';
 import { useGuildJob } from '../shared/jobs/useGuildJob.ts';
-import { queryKeys } from '../shared/queries.ts';
+import { ChannelMultiPicker, RoleMultiPicker } from '../shared/MultiPickers.tsx';
+import { queryKeys, useChannels } from '../shared/queries.ts';
 import { LevelingNav } from './LevelingNav.tsx';
+import { LevelUpMessageField } from './LevelUpMessageField.tsx';
 import {
   clampNotes,
   DEFAULT_SETTINGS,
+  DESTINATION_OPTIONS,
   type SettingsForm as Form,
   LEVELING_CONFIRM,
   LEVELING_DONE,
   LEVELING_FAILURES,
   type NumberSetting,
+  publicLeaderboardPath,
+  REWARD_MODE_TEXT,
   submittedNumber,
   toForm,
   useLeveling,
+  VISIBILITY_TEXT,
 } from './leveling-model.ts';
 
 const NUMBER_FIELDS = [
@@ -69,33 +78,58 @@ function SettingsScreen({ guildId }: { guildId: string }) {
   return (
     <>
       {guard.banner}
-      <SettingsForm guildId={guildId} initial={guard.data.leveling} botInGuild={guard.botInGuild} />
+      <SettingsForm
+        guildId={guildId}
+        initial={guard.data.leveling}
+        roles={guard.data.roles}
+        botInGuild={guard.botInGuild}
+      />
     </>
   );
 }
 
 type Notes = Partial<Record<NumberSetting, string>>;
 
+/** Fields whose 400 is said under the field itself rather than in the red box. */
+const FIELD_ISSUES = [
+  'announcement_channel',
+  'daily_overview_channel',
+  'no_xp_channels',
+  'no_xp_roles',
+  'level_up_message',
+  'level_up_destination',
+] as const;
+
 function SettingsForm({
   guildId,
   initial,
+  roles,
   botInGuild,
 }: {
   guildId: string;
   initial: Settings;
+  roles: readonly LevelingRole[];
   botInGuild: boolean;
 }) {
   const queryClient = useQueryClient();
   const levelingKey = queryKeys.leveling(guildId);
   const [form, setForm] = useState<Form>(() => toForm(initial));
+  // The settings as last stored (the page's load, a save's or a reset's answer).
+  const [stored, setStored] = useState<Settings>(initial);
+  // The header's switch changes `enabled` in the cache; the Save note follows it.
+  const cached = useLeveling(guildId).data?.leveling.enabled;
   // Why a saved number was stored differently from what was typed (the API clamps).
   const [notes, setNotes] = useState<Notes>({});
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const set = (key: keyof Form) => (value: string) => {
-    setForm((current) => ({ ...current, [key]: value }));
-    if (key in notes) setNotes(({ [key as NumberSetting]: _, ...rest }) => rest);
-  };
+  const set =
+    <K extends keyof Form>(key: K) =>
+    (value: Form[K]) => {
+      setForm((current) => ({ ...current, [key]: value }));
+      if (key in notes) setNotes(({ [key as NumberSetting]: _, ...rest }) => rest);
+    };
+  const channels = useChannels(guildId, botInGuild);
+  const channelName = (id: string) => channels.data?.channels.find((channel) => channel.id === id)?.name;
   const reload = () => queryClient.invalidateQueries({ queryKey: levelingKey });
   const tracker = useGuildJob(levelingKey);
   const starting = (failure: string) => ({
@@ -114,36 +148,49 @@ function SettingsForm({
         xp_per_message: submittedNumber('xp_per_message', form.xp_per_message),
         message_cooldown_sec: submittedNumber('message_cooldown_sec', form.message_cooldown_sec),
       };
-      const stored = await apiCall('putLeveling', {
+      const saved = await apiCall('putLeveling', {
         params: { guildId },
         body: {
           enabled: true,
           ...submitted,
           announcement_channel: form.announcement_channel.trim() || null,
           daily_overview_channel: form.daily_overview_channel.trim() || null,
+          no_xp_channels: form.no_xp_channels,
+          no_xp_roles: form.no_xp_roles,
+          level_up_message: form.level_up_message,
+          // Sent when changed: a server still on the old default (channel, with none set) can save
+          // its other settings; choosing "channel" without a channel is refused at this field.
+          ...(form.level_up_destination !== stored.level_up_destination
+            ? { level_up_destination: form.level_up_destination }
+            : {}),
+          reward_mode: form.reward_mode,
+          leaderboard_visibility: form.leaderboard_visibility,
         },
       });
-      return { submitted, stored };
+      return { submitted, saved };
     },
     onMutate: () => {
       setProblem(null);
       setDone(null);
     },
-    // A channel the bot cannot post in is said next to that channel; anything else on top.
+    // A refused field (a channel the bot cannot post in, a destination without its channel) is
+    // said next to that field; anything else on top.
     onError: (error: unknown) => {
-      if (!CHANNEL_FIELDS.some(({ key }) => fieldIssue(error, key))) {
+      if (!FIELD_ISSUES.some((key) => fieldIssue(error, key))) {
         setProblem(errorText(error, LEVELING_FAILURES.save));
       }
     },
-    onSuccess: ({ submitted, stored }) => {
+    onSuccess: ({ submitted, saved }) => {
       // The form shows what was stored, and says so where that differs from what was typed.
-      setForm(toForm(stored));
-      setNotes(clampNotes(submitted, stored));
+      setForm(toForm(saved));
+      setStored(saved);
+      setNotes(clampNotes(submitted, saved));
       void reload();
     },
   });
   const afterReset = (settings: Settings, message: string) => {
     setForm(toForm(settings));
+    setStored(settings);
     setNotes({});
     save.reset();
     setDone(message);
@@ -252,6 +299,80 @@ function SettingsForm({
             );
           })}
         </div>
+        <NoXpFields
+          guildId={guildId}
+          botInGuild={botInGuild}
+          form={form}
+          set={set}
+          issue={(key) => (save.isError ? fieldIssue(save.error, key) : null)}
+        />
+        <fieldset className="settings-group">
+          <legend>When a member levels up</legend>
+          <LevelUpMessageField
+            guildId={guildId}
+            value={form.level_up_message}
+            onChange={set('level_up_message')}
+            roles={roles}
+            rewardMode={form.reward_mode}
+            issue={save.isError ? fieldIssue(save.error, 'level_up_message') : null}
+          />
+          <DestinationField
+            value={form.level_up_destination}
+            onChange={set('level_up_destination')}
+            channel={
+              form.announcement_channel
+                ? (channelName(form.announcement_channel) ?? form.announcement_channel)
+                : null
+            }
+            issue={save.isError ? fieldIssue(save.error, 'level_up_destination') : null}
+          />
+        </fieldset>
+        <fieldset className="settings-group">
+          <legend>Reward roles</legend>
+          <div className="choice-list">
+            {REWARD_MODES.map((mode) => (
+              <label key={mode} className="choice">
+                <input
+                  type="radio"
+                  name="lv-reward-mode"
+                  value={mode}
+                  checked={form.reward_mode === mode}
+                  onChange={() => set('reward_mode')(mode)}
+                />
+                <span>
+                  <strong>{REWARD_MODE_TEXT[mode].label}</strong>
+                  <span className="muted small choice-detail">{REWARD_MODE_TEXT[mode].detail}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <fieldset className="settings-group">
+          <legend>Public leaderboard</legend>
+          <div className="choice-list">
+            {LEADERBOARD_VISIBILITIES.map((visibility) => (
+              <label key={visibility} className="choice">
+                <input
+                  type="radio"
+                  name="lv-leaderboard-visibility"
+                  value={visibility}
+                  checked={form.leaderboard_visibility === visibility}
+                  onChange={() => set('leaderboard_visibility')(visibility)}
+                />
+                <span>
+                  <strong>{VISIBILITY_TEXT[visibility].label}</strong>
+                  <span className="muted small choice-detail">{VISIBILITY_TEXT[visibility].detail}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+          {form.leaderboard_visibility !== 'off' ? (
+            <PublicLink
+              guildId={guildId}
+              saved={stored.leaderboard_visibility === form.leaderboard_visibility}
+            />
+          ) : null}
+        </fieldset>
         <div className="button-row">
           <button
             type="button"
@@ -262,6 +383,7 @@ function SettingsForm({
             {save.isPending ? 'Saving…' : 'Save'}
           </button>
           {save.isSuccess ? <output className="save-note">Saved</output> : null}
+          {(cached ?? stored.enabled) ? null : <span className="muted small">Saving turns leveling on.</span>}
         </div>
       </section>
       <section className="card form-card" aria-label="Maintenance">
@@ -287,5 +409,123 @@ function SettingsForm({
         ) : null}
       </section>
     </>
+  );
+}
+
+function NoXpFields({
+  guildId,
+  botInGuild,
+  form,
+  set,
+  issue,
+}: {
+  guildId: string;
+  botInGuild: boolean;
+  form: Form;
+  set: <K extends keyof Form>(key: K) => (value: Form[K]) => void;
+  issue: (key: 'no_xp_channels' | 'no_xp_roles') => string | null;
+}) {
+  const channelIssue = issue('no_xp_channels');
+  const roleIssue = issue('no_xp_roles');
+  return (
+    <fieldset className="settings-group">
+      <legend>No XP</legend>
+      <p className="muted small">
+        A message in one of these channels, or from a member holding one of these roles, earns no XP and
+        starts no cooldown.
+      </p>
+      <div className="form-grid">
+        <div style={{ alignSelf: 'start' }}>
+          <ChannelMultiPicker
+            id="lv-no-xp-channels"
+            label="No-XP channels"
+            guildId={guildId}
+            botInGuild={botInGuild}
+            value={form.no_xp_channels}
+            onChange={set('no_xp_channels')}
+            invalid={channelIssue !== null}
+          />
+          {channelIssue ? (
+            <p className="alert alert-error small" role="alert">
+              {channelIssue}
+            </p>
+          ) : null}
+        </div>
+        <div style={{ alignSelf: 'start' }}>
+          <RoleMultiPicker
+            id="lv-no-xp-roles"
+            label="No-XP roles"
+            guildId={guildId}
+            value={form.no_xp_roles}
+            onChange={set('no_xp_roles')}
+            invalid={roleIssue !== null}
+          />
+          {roleIssue ? (
+            <p className="alert alert-error small" role="alert">
+              {roleIssue}
+            </p>
+          ) : null}
+        </div>
+      </div>
+    </fieldset>
+  );
+}
+
+/** Where level-up messages go; with the announcement channel, which one that is. */
+function DestinationField({
+  value,
+  onChange,
+  channel,
+  issue,
+}: {
+  value: Form['level_up_destination'];
+  onChange: (value: Form['level_up_destination']) => void;
+  /** The announcement channel's name (its id when unknown), or null when none is set. */
+  channel: string | null;
+  issue: string | null;
+}) {
+  const where =
+    value === 'channel'
+      ? channel
+        ? `Posted in #${channel}, the announcement channel.`
+        : 'No announcement channel is set above: pick one, or choose another place.'
+      : value === 'current'
+        ? 'Posted where the member wrote the message that levelled them up.'
+        : value === 'dm'
+          ? 'Sent to the member in a DM; members who do not take DMs get none.'
+          : 'No message is sent; rewards are still given.';
+  return (
+    <div className="destination-field">
+      <SelectField
+        id="lv-destination"
+        label="Send level-up messages to"
+        value={value}
+        options={DESTINATION_OPTIONS}
+        onChange={onChange}
+      />
+      {issue ? (
+        <p id="lv-destination-issue" className="alert alert-error small" role="alert">
+          {issue}
+        </p>
+      ) : (
+        <p className={value === 'channel' && !channel ? 'alert alert-warning small' : 'muted small'}>
+          {where}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The public page's address, to open or share. */
+function PublicLink({ guildId, saved }: { guildId: string; saved: boolean }) {
+  const path = publicLeaderboardPath(guildId);
+  const url = `${window.location.origin}${path}`;
+  return (
+    <p className="small public-link">
+      {saved ? 'Public page: ' : 'Once you save, the public page is at '}
+      <a href={path} target="_blank" rel="noreferrer">
+        {url}
+      </a>
+    </p>
   );
 }

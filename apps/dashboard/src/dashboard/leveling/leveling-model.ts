@@ -1,7 +1,11 @@
 import {
+  DEFAULT_LEVEL_UP_MESSAGE,
+  type LeaderboardVisibility,
   type LevelingRole,
   type LevelingSettings,
+  type LevelUpDestination,
   MESSAGE_COOLDOWN_MAX_SEC,
+  type RewardMode,
   XP_PER_MESSAGE_MAX,
 } from '@spacecadet/contract';
 import {
@@ -18,7 +22,8 @@ import { apiCall } from '../../lib/api.ts';
 import { queryKeys } from '../shared/queries.ts';
 
 export const LEVELING_CONFIRM = {
-  resetConfig: 'Reset only Leveling config (channels, toggles, multipliers)? Users/roles/boosts are kept.',
+  resetConfig:
+    'Reset only Leveling config (channels, toggles, multipliers)? Users/roles/boosts are kept. This also turns leveling off.',
   resetAll: 'Reset ALL leveling data for this guild? This deletes users, roles, and boosts.',
   prune: 'Prune users that left the server from leaderboard/storage?',
 } as const;
@@ -60,6 +65,12 @@ export interface SettingsForm {
   daily_overview_channel: string;
   xp_per_message: string;
   message_cooldown_sec: string;
+  no_xp_channels: string[];
+  no_xp_roles: string[];
+  level_up_message: string;
+  level_up_destination: LevelUpDestination;
+  reward_mode: RewardMode;
+  leaderboard_visibility: LeaderboardVisibility;
 }
 
 export function toForm(settings: LevelingSettings): SettingsForm {
@@ -69,7 +80,43 @@ export function toForm(settings: LevelingSettings): SettingsForm {
     daily_overview_channel: settings.daily_overview_channel ?? '',
     xp_per_message: String(settings.xp_per_message),
     message_cooldown_sec: String(settings.message_cooldown_sec),
+    no_xp_channels: [...settings.no_xp_channels],
+    no_xp_roles: [...settings.no_xp_roles],
+    level_up_message: settings.level_up_message,
+    level_up_destination: settings.level_up_destination,
+    reward_mode: settings.reward_mode,
+    leaderboard_visibility: settings.leaderboard_visibility,
   };
+}
+
+export const DESTINATION_OPTIONS: ReadonlyArray<{ value: LevelUpDestination; label: string }> = [
+  { value: 'off', label: 'Off (no message)' },
+  { value: 'current', label: 'The channel the member wrote in' },
+  { value: 'dm', label: "The member's DMs" },
+  { value: 'channel', label: 'The announcement channel' },
+];
+
+export const REWARD_MODE_TEXT: Readonly<Record<RewardMode, { label: string; detail: string }>> = {
+  stack: {
+    label: 'Stack',
+    detail: 'A member keeps every reward role up to their level.',
+  },
+  highest: {
+    label: 'Highest only',
+    detail:
+      'A member holds only the reward role of the highest level reached; the lower ones are taken away.',
+  },
+};
+
+export const VISIBILITY_TEXT: Readonly<Record<LeaderboardVisibility, { label: string; detail: string }>> = {
+  off: { label: 'Off', detail: 'There is no public leaderboard page.' },
+  members: { label: 'Members', detail: 'Members of this server see it once signed in with Discord.' },
+  anyone: { label: 'Anyone', detail: 'Anyone with the link sees it, signed in or not.' },
+};
+
+/** The address of the server's public leaderboard page. */
+export function publicLeaderboardPath(guildId: string): string {
+  return `/leaderboard/${guildId}`;
 }
 
 /** The settings a reset leaves (the API's defaults). */
@@ -80,6 +127,12 @@ export const DEFAULT_SETTINGS: LevelingSettings = {
   daily_overview_channel: null,
   xp_per_message: XP_PER_MESSAGE_DEFAULT,
   message_cooldown_sec: MESSAGE_COOLDOWN_DEFAULT_SEC,
+  no_xp_channels: [],
+  no_xp_roles: [],
+  level_up_message: DEFAULT_LEVEL_UP_MESSAGE,
+  level_up_destination: 'channel',
+  reward_mode: 'stack',
+  leaderboard_visibility: 'off',
 };
 
 export type NumberSetting = 'xp_multiplier' | 'xp_per_message' | 'message_cooldown_sec';
@@ -152,4 +205,41 @@ export function nextFreeLevel(roles: readonly Pick<LevelingRole, 'level_required
   let level = from + 1;
   while (taken.has(level)) level += 1;
   return level;
+}
+
+/**
+ * What the boost form says when the multiplier it sent is not what was typed (core's
+ * `normalizeBoostMultiplier` turns a negative or non-number into ×1), or null when it is.
+ */
+export function boostStoredNote(typed: string, stored: number): string | null {
+  const text = typed.trim();
+  if (text === '') return null;
+  const n = Number(text);
+  if (Number.isFinite(n) && n === stored) return null;
+  if (Number.isFinite(n) && n < 0) {
+    return `Stored as ×${stored}: a multiplier cannot be negative, so this boost changes nothing. Remove it, or add one of 0 to stop XP.`;
+  }
+  return `Stored as ×${stored}: "${text}" is not a multiplier.`;
+}
+
+/**
+ * What the reward role form says when the level it sent is not what was typed (core's
+ * `normalizeLevelRequired` floors it at 0 and drops fractions), or null when it is.
+ */
+export function levelStoredNote(typed: string, stored: number): string | null {
+  const text = typed.trim();
+  const n = Number(text);
+  if (text !== '' && Number.isFinite(n) && n === stored) return null;
+  if (Number.isFinite(n) && n < 0) return `Stored at level ${stored}: a level cannot be negative.`;
+  if (Number.isFinite(n) && text !== '') return `Stored at level ${stored}: levels are whole numbers.`;
+  return `Stored at level ${stored}: "${text}" is not a level.`;
+}
+
+/** The confirmation before deleting a reward role: who holds it, and that they lose it. */
+export function deleteRoleConfirm(role: Pick<LevelingRole, 'role_name' | 'holders'>): string {
+  const who =
+    role.holders === 0
+      ? `No member holds ${role.role_name} yet.`
+      : `${role.holders.toLocaleString('en-US')} ${role.holders === 1 ? 'member holds' : 'members hold'} ${role.role_name}; ${role.holders === 1 ? 'they lose' : 'they lose'} it.`;
+  return `Delete the reward role "${role.role_name}"? ${who}`;
 }

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@spacecadet/contract';
+import { CONFIG_NOT_OBJECT, MESSAGES } from '@spacecadet/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
@@ -7,16 +7,20 @@ import { ErrorAlert } from '../../ui/Field.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { queryKeys } from '../shared/queries.ts';
 
-/** Parses editor text as a JSON object; null when it is not one. */
-export function parseConfigText(text: string): Record<string, unknown> | null {
+/**
+ * Parses editor text as a JSON object; else the sentence saying what is wrong with it (not JSON
+ * at all, or JSON that is not an object).
+ */
+export function parseConfigText(text: string): { data: Record<string, unknown> } | { problem: string } {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
+    value = JSON.parse(text);
   } catch {
-    return null;
+    return { problem: MESSAGES.invalidJson };
   }
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? { data: value as Record<string, unknown> }
+    : { problem: CONFIG_NOT_OBJECT };
 }
 
 /** The beta raw JSON editor: loading, editing, saving. */
@@ -46,22 +50,22 @@ export function ConfigEditor({ guildId }: { guildId: string }) {
   const status = config.isPending ? 'loading' : save.isPending ? 'saving' : 'editing';
 
   const onSave = () => {
-    const data = parseConfigText(text);
-    if (!data) {
-      setProblem(MESSAGES.invalidJson);
+    const parsed = parseConfigText(text);
+    if ('problem' in parsed) {
+      setProblem(parsed.problem);
       return;
     }
     setProblem(null);
-    save.mutate(data);
+    save.mutate(parsed.data);
   };
   const onFormat = () => {
-    const data = parseConfigText(text);
-    if (!data) {
-      setProblem(MESSAGES.invalidJson);
+    const parsed = parseConfigText(text);
+    if ('problem' in parsed) {
+      setProblem(parsed.problem);
       return;
     }
     setProblem(null);
-    setDraft(JSON.stringify(data, null, 2));
+    setDraft(JSON.stringify(parsed.data, null, 2));
   };
 
   return (

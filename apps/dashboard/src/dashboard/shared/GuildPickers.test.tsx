@@ -199,6 +199,12 @@ describe('boosts page', () => {
     daily_overview_channel: null,
     xp_per_message: 10,
     message_cooldown_sec: 30,
+    no_xp_channels: [],
+    no_xp_roles: [],
+    level_up_message: '🎉 {user} reached **level {level}**!',
+    level_up_destination: 'channel',
+    reward_mode: 'stack',
+    leaderboard_visibility: 'off',
   };
   const past = '2020-01-02T03:04:00.000Z';
   const future = '2999-01-02T03:04:00.000Z';

@@ -27,6 +27,7 @@ export const JOB_LABELS = {
   'leveling.resend-overview': 'Resending the overview',
   'leveling.daily-overview': 'Posting the daily overview',
   'leveling.prune-leavers': 'Pruning leavers',
+  'leveling.apply-rewards': 'Applying reward roles',
   'reaction-roles.post-panel': 'Posting the reaction panels',
   'role-menus.post': 'Posting the role menu',
   'role-menus.repair': 'Repairing the reaction panels',
@@ -74,6 +75,8 @@ export const JOB_ACTION_ROUTES = {
   'leveling.resend-overview': 'resendLevelingOverview',
   'leveling.daily-overview': null,
   'leveling.prune-leavers': 'pruneLeavers',
+  // Queued by an XP change (set, reset, import): the change itself is not run again.
+  'leveling.apply-rewards': null,
   'reaction-roles.post-panel': 'postReactionPanels',
   // Its route names the menu: the menu's own Post button runs it again.
   'role-menus.post': null,
