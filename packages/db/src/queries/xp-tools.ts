@@ -134,6 +134,53 @@ export async function markDueMemberLeft(db: Db, guildId: string, userId: string,
     .where(and(eq(memberXp.guildId, guildId), eq(memberXp.userId, userId), eq(memberXp.rewardsDueAt, dueAt)));
 }
 
+/**
+ * After a complete walk of the member list: every member still marked since before the walk
+ * began (`before`) who was not in the list (`listed`) has left; they are marked as left in one
+ * write, their marks cleared. Answers how many. A member marked again during the walk keeps
+ * their mark (its stamp is later than `before`).
+ */
+export async function markUnlistedDueMembersLeft(
+  db: Db,
+  guildId: string,
+  listed: ReadonlySet<string>,
+  before: Date,
+): Promise<number> {
+  let left = 0;
+  let after = '';
+  for (;;) {
+    const due = await db
+      .select({ userId: memberXp.userId })
+      .from(memberXp)
+      .where(
+        and(
+          eq(memberXp.guildId, guildId),
+          isNotNull(memberXp.rewardsDueAt),
+          sql`${memberXp.rewardsDueAt} < ${before.toISOString()}::timestamptz`,
+          sql`${memberXp.userId} > ${after}`,
+        ),
+      )
+      .orderBy(memberXp.userId)
+      .limit(5_000);
+    if (due.length === 0) return left;
+    after = due[due.length - 1]?.userId ?? after;
+    const gone = due.flatMap((row) => (listed.has(row.userId) ? [] : [row.userId]));
+    if (gone.length === 0) continue;
+    const marked = await db
+      .update(memberXp)
+      .set({ rewardsDueAt: null, leftAt: sql`coalesce(${memberXp.leftAt}, now())` })
+      .where(
+        and(
+          eq(memberXp.guildId, guildId),
+          inArray(memberXp.userId, gone),
+          sql`${memberXp.rewardsDueAt} < ${before.toISOString()}::timestamptz`,
+        ),
+      )
+      .returning({ userId: memberXp.userId });
+    left += marked.length;
+  }
+}
+
 /** A member's stored level, or null when they have no XP row. */
 export async function loadMemberLevel(db: Db, guildId: string, userId: string): Promise<number | null> {
   const [row] = await db

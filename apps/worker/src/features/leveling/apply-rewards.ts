@@ -5,6 +5,7 @@ import {
   loadRewardsDue,
   loadRewardsDueOf,
   markDueMemberLeft,
+  markUnlistedDueMembersLeft,
 } from '@spacecadet/db/queries/xp-tools';
 import type { APIGuildMember } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
@@ -112,9 +113,13 @@ export async function applyDueRewards(context: JobContext): Promise<JobResult> {
     return context.progress(Math.min(99, (100 * done) / total));
   };
 
+  let leftByList = 0;
   if (total >= LIST_WALK_FROM) {
+    const walkStart = new Date();
+    const seen = new Set<string>();
     const listed = await forEachMemberPage(deps.client, guildId, async (page) => {
       const byId = new Map(page.map((member) => [member.user.id, member]));
+      for (const id of byId.keys()) seen.add(id);
       const due = await loadRewardsDueOf(deps.db, guildId, [...byId.keys()]);
       for (const member of due) {
         tally(
@@ -125,6 +130,14 @@ export async function applyDueRewards(context: JobContext): Promise<JobResult> {
       await progress(due.length);
     });
     if (!listed) warnings.push(MEMBER_LIST_REFUSED_WARNING);
+    // The whole list was read: whoever is still marked from before it is not in the server.
+    // Marked as left in bulk, not asked about one by one (an import of 50,000 leavers would be
+    // 50,000 requests). Someone who joined during the walk is marked left too; their next
+    // message or Sync Roles catches them up.
+    else {
+      leftByList = await markUnlistedDueMembersLeft(deps.db, guildId, seen, walkStart);
+      await progress(leftByList);
+    }
   }
 
   for (let pass = 0; pass < MAX_PASSES; pass += 1) {
@@ -143,10 +156,10 @@ export async function applyDueRewards(context: JobContext): Promise<JobResult> {
   }
   await context.progress(100);
 
-  const left = leftMembers.size;
+  const left = leftMembers.size + leftByList;
   warnings.push(...refusedRoleWarnings(plan, refused));
   const summary = [
-    `Rewards checked for ${plural(members.size - left, 'member')}: ${plural(added, 'role')} given, ${removed} removed` +
+    `Rewards checked for ${plural(members.size - leftMembers.size, 'member')}: ${plural(added, 'role')} given, ${removed} removed` +
       (changedMembers.size > 0 ? ` (${plural(changedMembers.size, 'member')} changed).` : '.'),
     left > 0 ? `${plural(left, 'member')} no longer in the server marked as left.` : '',
   ]
