@@ -11,6 +11,7 @@ import { errorText, isApiError } from '../lib/api-error.ts';
 import { avatarUrl, guildIconUrl } from '../lib/cdn.ts';
 import { startSignIn } from '../lib/oauth.ts';
 import '../styles/public-leaderboard.css';
+import { Pager } from '../ui/Pager.tsx';
 
 export const PUBLIC_PAGE_SIZE = 25;
 export const PUBLIC_LEADERBOARD_TEXT = {
@@ -175,29 +176,11 @@ function Board({
           ))}
         </ol>
       )}
-      {pages > 1 ? (
-        <nav className="plb-pages" aria-label="Leaderboard pages">
-          <button
-            type="button"
-            className="btn btn-secondary btn-sm"
-            disabled={page <= 1}
-            onClick={() => onPage(page - 1)}
-          >
-            Previous
-          </button>
-          <span className="small muted">
-            Page {page} of {pages}
-          </span>
-          <button
-            type="button"
-            className="btn btn-secondary btn-sm"
-            disabled={page >= pages}
-            onClick={() => onPage(page + 1)}
-          >
-            Next
-          </button>
-        </nav>
-      ) : null}
+      <Pager className="plb-pages" page={page} pages={pages} onPage={onPage}>
+        <span className="small muted">
+          Page {page} of {pages}
+        </span>
+      </Pager>
     </>
   );
 }

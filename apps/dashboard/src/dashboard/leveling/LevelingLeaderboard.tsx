@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import { apiCall, apiText } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
 import '../../styles/leaderboard.css';
+import { Pager } from '../../ui/Pager.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
 import { MemberAvatar } from '../shared/GuildPickers.tsx';
@@ -147,32 +148,14 @@ function LeaderboardScreen({ guildId }: { guildId: string }) {
             ))}
           </ol>
         )}
-        {pages > 1 ? (
-          <nav className="leaderboard-pages" aria-label="Leaderboard pages">
-            <button
-              type="button"
-              className="btn btn-secondary btn-sm"
-              disabled={page <= 1}
-              onClick={() => goTo(page - 1)}
-            >
-              Previous
-            </button>
-            <span className="muted small" aria-live="polite">
-              {members.length > 0
-                ? `${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(total)} · `
-                : ''}
-              Page {page} of {pages}
-            </span>
-            <button
-              type="button"
-              className="btn btn-secondary btn-sm"
-              disabled={page >= pages}
-              onClick={() => goTo(page + 1)}
-            >
-              Next
-            </button>
-          </nav>
-        ) : null}
+        <Pager className="leaderboard-pages" page={page} pages={pages} onPage={goTo}>
+          <span className="muted small" aria-live="polite">
+            {members.length > 0
+              ? `${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(total)} · `
+              : ''}
+            Page {page} of {pages}
+          </span>
+        </Pager>
       </section>
       <XpImportCard guildId={guildId} />
     </>
