@@ -43,6 +43,7 @@ describe('landing', () => {
       '/colors Color Roles',
       '/rank Leveling',
       '/leaderboard Leveling',
+      '/xp Leveling',
     ]);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'landing-1280');
