@@ -68,3 +68,27 @@ export function highestRolePosition(roles: readonly APIRole[], memberRoleIds: re
   }
   return highest;
 }
+
+/**
+ * A member's avatar (their server avatar first) as PNG bytes from Discord's CDN at `cdnBase`,
+ * or null when they have none, the CDN is slower than `timeoutMs` or answers an error. The CDN
+ * needs no token: this is the one Discord read that is not REST.
+ */
+export async function fetchAvatarPng(
+  cdnBase: string,
+  who: { userId: string; guildId: string; userAvatar: string | null; memberAvatar: string | null },
+  timeoutMs: number,
+): Promise<Buffer | null> {
+  const url = who.memberAvatar
+    ? `${cdnBase}/guilds/${who.guildId}/users/${who.userId}/avatars/${who.memberAvatar}.png?size=256`
+    : who.userAvatar
+      ? `${cdnBase}/avatars/${who.userId}/${who.userAvatar}.png?size=256`
+      : null;
+  if (!url) return null;
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    return res.ok ? Buffer.from(await res.arrayBuffer()) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { createCanvas, GlobalFonts, type Image, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import { RANK_CARD_LAYOUT as L, type RankCardModel } from '@spacecadet/core';
+import { fetchAvatarPng } from '../../discord-rest.ts';
 
 /**
  * The `/rank` card as a PNG, drawn with @napi-rs/canvas (Skia, prebuilt binaries, no system
@@ -138,22 +139,16 @@ export async function renderRankCard(
   return canvas.encode('png');
 }
 
-/** The member's avatar picture (server avatar first) from Discord's CDN, or null (none, slow, broken). */
+/** The member's avatar picture (server avatar first) from Discord's CDN, decoded, or null (none, slow, broken). */
 export async function loadAvatar(
   cdnBase: string,
   who: { userId: string; guildId: string; userAvatar: string | null; memberAvatar: string | null },
   timeoutMs: number,
 ): Promise<Image | null> {
-  const url = who.memberAvatar
-    ? `${cdnBase}/guilds/${who.guildId}/users/${who.userId}/avatars/${who.memberAvatar}.png?size=256`
-    : who.userAvatar
-      ? `${cdnBase}/avatars/${who.userId}/${who.userAvatar}.png?size=256`
-      : null;
-  if (!url) return null;
+  const bytes = await fetchAvatarPng(cdnBase, who, timeoutMs);
+  if (!bytes) return null;
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-    if (!res.ok) return null;
-    return await loadImage(Buffer.from(await res.arrayBuffer()));
+    return await loadImage(bytes);
   } catch {
     return null;
   }
