@@ -42,7 +42,12 @@ describe('hostFeatures', () => {
     const host = hostFeatures(FEATURES);
     expect([...host.jobs.keys()].sort()).toEqual([...JOB_NAMES].sort());
     expect(host.components.map((route) => route.prefix)).toEqual(['color:', 'personality:', 'menu:']);
-    expect(host.commands.map((command) => command.data.name)).toEqual(['colors', 'rank', 'leaderboard']);
+    expect(host.commands.map((command) => command.data.name)).toEqual([
+      'colors',
+      'rank',
+      'leaderboard',
+      'xp',
+    ]);
   });
 });
 

@@ -43,7 +43,7 @@ describe('bot presence (bot_guilds) with the real discord.js client', () => {
       const global = harness.sandbox.state().commands.global;
       return global.length > 0 ? global.map((command) => command.name).sort() : undefined;
     });
-    expect(names).toEqual(['colors', 'leaderboard', 'rank']);
+    expect(names).toEqual(['colors', 'leaderboard', 'rank', 'xp']);
   });
 
   it('adds Quiet Quarters when it is installed through the invite flow', async () => {
