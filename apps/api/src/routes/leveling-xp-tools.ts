@@ -11,10 +11,7 @@ import {
   type XpImportRead,
 } from '@spacecadet/contract';
 import { levelForTotalXp } from '@spacecadet/core';
-import { memberXp } from '@spacecadet/db';
-import { rankedIn } from '@spacecadet/db/queries/leveling';
-import { changeMemberXp, importMemberXp } from '@spacecadet/db/queries/xp-tools';
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { changeMemberXp, hasMemberXp, importMemberXp, loadRankedXp } from '@spacecadet/db/queries/xp-tools';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, notFound } from '../errors.ts';
 import { followUpGuildJob, type JobRequester } from '../services/jobs.ts';
@@ -101,12 +98,7 @@ export function registerLevelingXpToolRoutes(app: FastifyInstance): void {
   // A member who left can be reset too (their row stays until pruned): no membership check.
   defineRoute(app, routes.resetMemberXp, async ({ params, requester, request }) => {
     const { guildId, userId } = params;
-    const [row] = await db
-      .select({ xp: memberXp.xp })
-      .from(memberXp)
-      .where(and(eq(memberXp.guildId, guildId), eq(memberXp.userId, userId)))
-      .limit(1);
-    if (!row) throw notFound(NO_MEMBER_XP_MESSAGE);
+    if (!(await hasMemberXp(db, guildId, userId))) throw notFound(NO_MEMBER_XP_MESSAGE);
     await changeMemberXp(db, guildId, userId, { set: 0 });
     await applyRewards(guildId, requester, request);
   });
@@ -136,11 +128,7 @@ export function registerLevelingXpToolRoutes(app: FastifyInstance): void {
   );
 
   defineRoute(app, routes.exportXp, async ({ params, reply }) => {
-    const rows = await db
-      .select({ userId: memberXp.userId, username: memberXp.username, xp: memberXp.xp })
-      .from(memberXp)
-      .where(rankedIn(params.guildId))
-      .orderBy(desc(memberXp.xp), asc(memberXp.userId));
+    const rows = await loadRankedXp(db, params.guildId);
     const lines = [XP_EXPORT_COLUMNS.join(',')];
     rows.forEach((row, index) => {
       const name = row.username === null ? '' : csvField(spreadsheetSafe(row.username));

@@ -1,6 +1,6 @@
 import { MEMBER_XP_MAX, type RewardMode } from '@spacecadet/contract';
 import { levelForTotalXp, rewardRolesForLevel } from '@spacecadet/core';
-import { and, count, eq, gt, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { memberXp } from '../schema/leveling.ts';
 import { rankedIn } from './leveling.ts';
@@ -287,4 +287,26 @@ export async function importMemberXp(
         rewards_due_at = excluded.rewards_due_at`);
     return written.rowCount ?? sorted.length;
   });
+}
+
+/** Whether the member has an XP row (ranked or not, left or not). */
+export async function hasMemberXp(db: Db, guildId: string, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ xp: memberXp.xp })
+    .from(memberXp)
+    .where(and(eq(memberXp.guildId, guildId), eq(memberXp.userId, userId)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Every ranked member by XP, highest first (ties by user id, as the leaderboard ranks them). */
+export async function loadRankedXp(
+  db: Db,
+  guildId: string,
+): Promise<{ userId: string; username: string | null; xp: number }[]> {
+  return db
+    .select({ userId: memberXp.userId, username: memberXp.username, xp: memberXp.xp })
+    .from(memberXp)
+    .where(rankedIn(guildId))
+    .orderBy(desc(memberXp.xp), asc(memberXp.userId));
 }
