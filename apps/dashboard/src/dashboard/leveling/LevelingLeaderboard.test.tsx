@@ -248,6 +248,31 @@ describe('leaderboard XP tools', () => {
     await waitFor(() => expect(screen.queryByText('Ada')).toBeNull());
   });
 
+  it('moves the keyboard into the row menu and back: Escape and a change made close it onto its button', async () => {
+    signInAda();
+    toolsApi(({ method, path, body }) =>
+      method === 'PUT' && path === `${base}/members/${member(2).user_id}`
+        ? { status: 200, body: { user_id: member(2).user_id, xp: (body as { xp: number }).xp, level: 5 } }
+        : undefined,
+    );
+    renderAt(PAGE, routes);
+    const menuButton = await screen.findByRole('button', { name: 'Actions for Mo' });
+    fireEvent.click(menuButton);
+    const xp = within(screen.getByRole('group', { name: 'XP of Mo' })).getByLabelText('Set XP');
+    await waitFor(() => expect(document.activeElement).toBe(xp));
+    fireEvent.keyDown(xp, { key: 'Escape' });
+    expect(screen.queryByRole('group', { name: 'XP of Mo' })).toBeNull();
+    expect(document.activeElement).toBe(menuButton);
+    expect(menuButton.getAttribute('aria-expanded')).toBe('false');
+
+    fireEvent.click(menuButton);
+    const panel = screen.getByRole('group', { name: 'XP of Mo' });
+    fireEvent.change(within(panel).getByLabelText('Set XP'), { target: { value: '700' } });
+    fireEvent.click(within(panel).getByRole('button', { name: 'Set XP' }));
+    await waitFor(() => expect(screen.queryByRole('group', { name: 'XP of Mo' })).toBeNull());
+    expect(document.activeElement).toBe(menuButton);
+  });
+
   it('downloads Export CSV as a file', async () => {
     signInAda();
     const csv = 'user_id,username,xp,level,rank\n900000000000000001,Ada,500,3,1\n';
