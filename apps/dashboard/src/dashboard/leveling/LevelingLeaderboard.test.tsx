@@ -343,6 +343,11 @@ describe('leaderboard XP tools', () => {
     const upload = api.calls.find((c) => c.method === 'POST');
     expect(upload?.type).toBe('text/csv');
     expect(upload?.body).toBe(csv);
+    // Imported once: no button left to add the same file a second time until one is picked again.
+    expect(screen.queryByRole('button', { name: /^Import/ })).toBeNull();
+    fireEvent.change(input, { target: { files: [new File([csv], 'xp.csv', { type: 'text/csv' })] } });
+    await screen.findByRole('button', { name: 'Import 3 rows' });
+    expect(screen.queryByText('Imported 1 member')).toBeNull();
   });
 
   it('refuses a CSV without user_id and xp before sending it', async () => {
