@@ -2,7 +2,7 @@ import { MESSAGES } from '@spacecadet/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
+import { fakeApi, leaderboardMember as member, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
 import { clearSession } from '../../lib/session.ts';
 import DashboardApp from '../DashboardApp.tsx';
@@ -12,18 +12,6 @@ import { LEADERBOARD_EMPTY, LEADERBOARD_FAILURE, leaderboardName } from './Level
 const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
 const PAGE = `/dashboard/leveling/leaderboard?guild=${STATION.id}`;
 const board = `/api/guilds/${STATION.id}/leveling/leaderboard`;
-
-const member = (rank: number, extra: Record<string, unknown> = {}) => ({
-  user_id: `90000000000000${String(rank).padStart(4, '0')}`,
-  username: `member-${rank}`,
-  avatar: null,
-  xp: 1000 - rank,
-  level: 3,
-  rank,
-  xp_into_level: 40,
-  xp_for_next: 160,
-  ...extra,
-});
 
 type Answer = { status: number; body?: unknown };
 /** The dashboard's API with the leaderboard answered by `leaderboard(path)`. */
