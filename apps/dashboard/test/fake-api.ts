@@ -75,3 +75,16 @@ export const QUIET = { id: '300000000000000002', name: 'Quiet Quarters', icon: n
 export function signInAda(): void {
   storeSession(ADA, { access_token: 'tok', token_type: 'Bearer', expires_in: 3600 });
 }
+
+/** A ranked member as the leaderboards answer it: rank n, with fields to override. */
+export const leaderboardMember = (rank: number, extra: Record<string, unknown> = {}) => ({
+  user_id: `90000000000000${String(rank).padStart(4, '0')}`,
+  username: `member-${rank}`,
+  avatar: null,
+  xp: 1000 - rank,
+  level: 3,
+  rank,
+  xp_into_level: 40,
+  xp_for_next: 160,
+  ...extra,
+});

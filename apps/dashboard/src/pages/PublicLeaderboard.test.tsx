@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, STATION, signInAda } from '../../test/fake-api.ts';
+import { fakeApi, leaderboardMember as member, STATION, signInAda } from '../../test/fake-api.ts';
 import { renderAt } from '../../test/render.tsx';
 import { clearSession } from '../lib/session.ts';
 import PublicLeaderboardPage, { PUBLIC_LEADERBOARD_TEXT as TEXT } from './PublicLeaderboard.tsx';
@@ -9,18 +9,6 @@ import PublicLeaderboardPage, { PUBLIC_LEADERBOARD_TEXT as TEXT } from './Public
 const routes = <Route path="/leaderboard/:guildId" element={<PublicLeaderboardPage />} />;
 const PAGE = `/leaderboard/${STATION.id}`;
 const api = `/api/public/leaderboard/${STATION.id}`;
-
-const member = (rank: number, extra: Record<string, unknown> = {}) => ({
-  user_id: `90000000000000${String(rank).padStart(4, '0')}`,
-  username: `member-${rank}`,
-  avatar: null,
-  xp: 1000 - rank,
-  level: 3,
-  rank,
-  xp_into_level: 40,
-  xp_for_next: 160,
-  ...extra,
-});
 
 function answer(status: number, body: unknown) {
   return fakeApi(({ path }) => (path.startsWith(api) ? { status, body } : undefined));

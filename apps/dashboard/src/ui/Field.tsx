@@ -57,6 +57,8 @@ export function SelectField<Value extends string>({
   onChange,
   disabled,
   className,
+  invalid = false,
+  describedBy,
 }: {
   id: string;
   label: ReactNode;
@@ -65,6 +67,9 @@ export function SelectField<Value extends string>({
   onChange: (value: Value) => void;
   disabled?: boolean;
   className?: string;
+  invalid?: boolean;
+  /** The id of the text that explains the field (its note, or what was refused). */
+  describedBy?: string;
 }) {
   return (
     <div className={className ? `field ${className}` : 'field'}>
@@ -74,6 +79,8 @@ export function SelectField<Value extends string>({
         className="select"
         value={value}
         disabled={disabled}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy}
         onChange={(event) => {
           const picked = options.find((option) => option.value === event.target.value);
           if (picked) onChange(picked.value);

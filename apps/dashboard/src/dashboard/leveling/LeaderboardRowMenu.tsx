@@ -1,6 +1,6 @@
 import { MEMBER_XP_MAX } from '@spacecadet/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText, fieldIssue } from '../../lib/api-error.ts';
 import { queryKeys } from '../shared/queries.ts';
@@ -29,6 +29,19 @@ export function LeaderboardRowMenu({
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState(String(xp));
   const panelId = useId();
+  const button = useRef<HTMLButtonElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  // Opening moves the keyboard into the panel; closing (Escape, or a change made) brings it back
+  // to the row's button instead of dropping it on the page.
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+  useEffect(() => {
+    if (!open) return;
+    input.current?.focus();
+    input.current?.select();
+  }, [open]);
   const reload = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: queryKeys.leaderboard(guildId) }),
@@ -38,14 +51,14 @@ export function LeaderboardRowMenu({
     mutationFn: () =>
       apiCall('setMemberXp', { params: { guildId, userId }, body: { xp: Number(typed.trim()) } }),
     onSuccess: async () => {
-      setOpen(false);
+      close();
       await reload();
     },
   });
   const reset = useMutation({
     mutationFn: () => apiCall('resetMemberXp', { params: { guildId, userId } }),
     onSuccess: async () => {
-      setOpen(false);
+      close();
       await reload();
     },
   });
@@ -66,6 +79,7 @@ export function LeaderboardRowMenu({
   return (
     <div className="row-menu">
       <button
+        ref={button}
         type="button"
         className="btn btn-ghost btn-sm row-menu-button"
         aria-label={`Actions for ${name}`}
@@ -81,7 +95,17 @@ export function LeaderboardRowMenu({
         ⋯
       </button>
       {open ? (
-        <fieldset id={panelId} className="row-menu-panel" aria-label={`XP of ${name}`}>
+        <fieldset
+          id={panelId}
+          className="row-menu-panel"
+          aria-label={`XP of ${name}`}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') {
+              event.preventDefault();
+              close();
+            }
+          }}
+        >
           <form
             className="row-menu-form"
             onSubmit={(event) => {
@@ -94,6 +118,7 @@ export function LeaderboardRowMenu({
             </label>
             <input
               id={`${panelId}-xp`}
+              ref={input}
               className="input"
               type="number"
               min={0}

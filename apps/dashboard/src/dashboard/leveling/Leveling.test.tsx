@@ -495,6 +495,9 @@ describe('leveling, issue 23', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     const issue = await screen.findByText(message);
     expect(issue.id).toBe('lv-destination-issue');
+    // The select says it was refused and points at why, for a screen reader too.
+    expect(destination.getAttribute('aria-invalid')).toBe('true');
+    expect(destination.getAttribute('aria-describedby')).toBe('lv-destination-issue');
     // Said at the field, not in the red box on top.
     expect(screen.getAllByRole('alert')).toHaveLength(1);
   });

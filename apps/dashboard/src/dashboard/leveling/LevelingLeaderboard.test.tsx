@@ -2,7 +2,7 @@ import { MESSAGES } from '@spacecadet/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
+import { fakeApi, leaderboardMember as member, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
 import { clearSession } from '../../lib/session.ts';
 import DashboardApp from '../DashboardApp.tsx';
@@ -12,18 +12,6 @@ import { LEADERBOARD_EMPTY, LEADERBOARD_FAILURE, leaderboardName } from './Level
 const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
 const PAGE = `/dashboard/leveling/leaderboard?guild=${STATION.id}`;
 const board = `/api/guilds/${STATION.id}/leveling/leaderboard`;
-
-const member = (rank: number, extra: Record<string, unknown> = {}) => ({
-  user_id: `90000000000000${String(rank).padStart(4, '0')}`,
-  username: `member-${rank}`,
-  avatar: null,
-  xp: 1000 - rank,
-  level: 3,
-  rank,
-  xp_into_level: 40,
-  xp_for_next: 160,
-  ...extra,
-});
 
 type Answer = { status: number; body?: unknown };
 /** The dashboard's API with the leaderboard answered by `leaderboard(path)`. */
@@ -248,6 +236,31 @@ describe('leaderboard XP tools', () => {
     await waitFor(() => expect(screen.queryByText('Ada')).toBeNull());
   });
 
+  it('moves the keyboard into the row menu and back: Escape and a change made close it onto its button', async () => {
+    signInAda();
+    toolsApi(({ method, path, body }) =>
+      method === 'PUT' && path === `${base}/members/${member(2).user_id}`
+        ? { status: 200, body: { user_id: member(2).user_id, xp: (body as { xp: number }).xp, level: 5 } }
+        : undefined,
+    );
+    renderAt(PAGE, routes);
+    const menuButton = await screen.findByRole('button', { name: 'Actions for Mo' });
+    fireEvent.click(menuButton);
+    const xp = within(screen.getByRole('group', { name: 'XP of Mo' })).getByLabelText('Set XP');
+    await waitFor(() => expect(document.activeElement).toBe(xp));
+    fireEvent.keyDown(xp, { key: 'Escape' });
+    expect(screen.queryByRole('group', { name: 'XP of Mo' })).toBeNull();
+    expect(document.activeElement).toBe(menuButton);
+    expect(menuButton.getAttribute('aria-expanded')).toBe('false');
+
+    fireEvent.click(menuButton);
+    const panel = screen.getByRole('group', { name: 'XP of Mo' });
+    fireEvent.change(within(panel).getByLabelText('Set XP'), { target: { value: '700' } });
+    fireEvent.click(within(panel).getByRole('button', { name: 'Set XP' }));
+    await waitFor(() => expect(screen.queryByRole('group', { name: 'XP of Mo' })).toBeNull());
+    expect(document.activeElement).toBe(menuButton);
+  });
+
   it('downloads Export CSV as a file', async () => {
     signInAda();
     const csv = 'user_id,username,xp,level,rank\n900000000000000001,Ada,500,3,1\n';
@@ -318,6 +331,11 @@ describe('leaderboard XP tools', () => {
     const upload = api.calls.find((c) => c.method === 'POST');
     expect(upload?.type).toBe('text/csv');
     expect(upload?.body).toBe(csv);
+    // Imported once: no button left to add the same file a second time until one is picked again.
+    expect(screen.queryByRole('button', { name: /^Import/ })).toBeNull();
+    fireEvent.change(input, { target: { files: [new File([csv], 'xp.csv', { type: 'text/csv' })] } });
+    await screen.findByRole('button', { name: 'Import 3 rows' });
+    expect(screen.queryByText('Imported 1 member')).toBeNull();
   });
 
   it('refuses a CSV without user_id and xp before sending it', async () => {

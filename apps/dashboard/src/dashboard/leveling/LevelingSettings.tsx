@@ -502,13 +502,18 @@ function DestinationField({
         value={value}
         options={DESTINATION_OPTIONS}
         onChange={onChange}
+        invalid={issue !== null}
+        describedBy={issue ? 'lv-destination-issue' : 'lv-destination-note'}
       />
       {issue ? (
         <p id="lv-destination-issue" className="alert alert-error small" role="alert">
           {issue}
         </p>
       ) : (
-        <p className={value === 'channel' && !channel ? 'alert alert-warning small' : 'muted small'}>
+        <p
+          id="lv-destination-note"
+          className={value === 'channel' && !channel ? 'alert alert-warning small' : 'muted small'}
+        >
           {where}
         </p>
       )}

@@ -1,6 +1,6 @@
 import { XP_IMPORT_MODES, type XpImportResult } from '@spacecadet/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
@@ -30,6 +30,7 @@ export function XpImportCard({ guildId }: { guildId: string }) {
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [mode, setMode] = useState<(typeof XP_IMPORT_MODES)[number]>('replace');
   const tracker = useGuildJob(queryKeys.leaderboard(guildId));
+  const fileInput = useRef<HTMLInputElement>(null);
   const upload = useMutation({
     mutationFn: (picked: { file: File; type: string }) =>
       apiCall('importXp', {
@@ -38,6 +39,9 @@ export function XpImportCard({ guildId }: { guildId: string }) {
         file: { type: picked.type, data: picked.file },
       }),
     onSuccess: (result) => {
+      // Imported: the button goes until a file is picked again (a second click in add mode would
+      // add the file twice), and the box is emptied so the same file can be picked again.
+      if (fileInput.current) fileInput.current.value = '';
       if (result.job_id) tracker.track(result.job_id);
       // The new XP ranks members at once; the job only brings their reward roles in line.
       void queryClient.invalidateQueries({ queryKey: queryKeys.leaderboard(guildId) });
@@ -61,6 +65,7 @@ export function XpImportCard({ guildId }: { guildId: string }) {
         <label htmlFor="xp-import-file">File</label>
         <input
           id="xp-import-file"
+          ref={fileInput}
           className="input"
           type="file"
           accept=".csv,text/csv,.json,application/json"
@@ -73,7 +78,7 @@ export function XpImportCard({ guildId }: { guildId: string }) {
         </p>
       ) : null}
       {preview?.ok ? <PreviewTable preview={preview} /> : null}
-      {preview?.ok && file ? (
+      {preview?.ok && file && !upload.isSuccess ? (
         <>
           <fieldset className="choice-list">
             <legend className="small">Mode</legend>
