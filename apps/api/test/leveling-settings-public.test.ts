@@ -206,6 +206,27 @@ describe('GET /api/public/leaderboard/:guildId', () => {
     }
   });
 
+  it('members: paging asks Discord about the reader once, not on every page', async () => {
+    await setVisibility('members');
+    const memberReads = async () =>
+      (
+        (await (await fetch(`${h.sandbox.url}/_sandbox/requests`)).json()) as Array<{
+          method: string;
+          path: string;
+        }>
+      ).filter((r) => r.method === 'GET' && r.path.endsWith(`/guilds/${station}/members/${USERS.mo}`)).length;
+    const mo = await signIn(h, USERS.mo);
+    const before = await memberReads();
+    for (const offset of [0, 1, 0]) {
+      const response = await h.app.inject({
+        url: `${url}?limit=1&offset=${offset}`,
+        headers: { authorization: mo },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+    }
+    expect(await memberReads()).toBe(before + 1);
+  });
+
   it('404 where the bot is not (its view of the server is gone), for members and anyone alike', async () => {
     for (const leaderboardVisibility of ['members', 'anyone'] as const) {
       await h.database.db

@@ -34,6 +34,14 @@ export function guildRolesCacheKey(guildId: string): string {
   return `guild-roles:${guildId}`;
 }
 
+/**
+ * The API's short-lived answer to "is this user a member of this guild?" for the members-only
+ * leaderboard page, so paging through it does not ask Discord on every request.
+ */
+export function guildMembershipCacheKey(guildId: string, userId: string): string {
+  return `guild-member:${guildId}:${userId}`;
+}
+
 /** The API's short-lived copy of a guild's name and icon (the public leaderboard's header). */
 export function guildProfileCacheKey(guildId: string): string {
   return `guild-profile:${guildId}`;

@@ -37,7 +37,7 @@ export function registerLevelingPublicRoutes(app: FastifyInstance): void {
       // The route is public, so the guard read no session: read it here, only when it matters.
       if (bearerToken(request) === null) throw new ApiError('not_authenticated', LEADERBOARD_SIGN_IN_MESSAGE);
       const session = await authenticate(app.services, request);
-      if (!(await guildResources.isMember(guildId, session.user.id).catch(pageGoneWithBot))) {
+      if (!(await guildResources.isMemberRecently(guildId, session.user.id).catch(pageGoneWithBot))) {
         throw new ApiError('forbidden', LEADERBOARD_MEMBERS_ONLY_MESSAGE);
       }
     }

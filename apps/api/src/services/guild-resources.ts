@@ -11,6 +11,7 @@ import {
   guildChannelsCacheKey,
   guildEmojisCacheKey,
   guildMemberSearchCacheKey,
+  guildMembershipCacheKey,
   guildProfileCacheKey,
   guildRolesCacheKey,
   isSnowflake,
@@ -43,6 +44,8 @@ const CachedRoles = z.array(
   }),
 );
 const CachedEmojiIds = z.array(z.string());
+/** How long a membership answer for the members-only leaderboard is kept (`isMemberRecently`). */
+const MEMBERSHIP_CACHE_SEC = 60;
 const CachedProfile = z.object({ id: z.string(), name: z.string(), icon: z.string().nullable() });
 const CachedMembers = z.array(
   z.object({ id: z.string(), username: z.string(), display_name: z.string(), avatar: z.string().nullable() }),
@@ -238,6 +241,21 @@ export class GuildResources {
         throw discordFailure(error, 'the server');
       }
     });
+  }
+
+  /**
+   * `isMember` for a page a member keeps browsing (the members-only leaderboard): the answer is
+   * kept for a minute, so paging costs Discord one call a minute per reader, not one a request.
+   * Admin actions on a member use `isMember`, which always asks Discord.
+   */
+  isMemberRecently(guildId: string, userId: string): Promise<boolean> {
+    return this.cached(
+      guildMembershipCacheKey(guildId, userId),
+      z.boolean(),
+      false,
+      () => this.isMember(guildId, userId),
+      MEMBERSHIP_CACHE_SEC,
+    );
   }
 
   async isMember(guildId: string, userId: string): Promise<boolean> {
