@@ -322,20 +322,3 @@ export function renderLevelUpMessage(
   }
   return { content, allowed_mentions: { parse: [], users: [values.userId] } };
 }
-
-/**
- * The default level-up announcement (the default template with no rewards named): the member
- * is mentioned by id and only that mention may ping.
- */
-export function levelUpAnnouncement(
-  userId: string,
-  level: number,
-): { content: string; allowed_mentions: { parse: never[]; users: string[] } } {
-  return renderLevelUpMessage(DEFAULT_LEVEL_UP_MESSAGE, {
-    userId,
-    username: '',
-    level,
-    server: '',
-    rewards: [],
-  });
-}
