@@ -6,6 +6,8 @@ export * from './config/schemas.ts';
 export * from './env-fields.ts';
 export * from './errors.ts';
 export * from './guild-refs.ts';
+export * from './history/actions.ts';
+export * from './history/schemas.ts';
 export * from './ids.ts';
 export * from './inputs.ts';
 export * from './install-state.ts';

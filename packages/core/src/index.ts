@@ -4,6 +4,7 @@ export * from './color-math.ts';
 export * from './color-panel.ts';
 export * from './config.ts';
 export * from './discord-components.ts';
+export * from './history.ts';
 export * from './leveling.ts';
 export * from './leveling-messages.ts';
 export * from './palette.ts';

@@ -2,6 +2,7 @@
 // `@spacecadet/db/schema`) so drizzle-kit and the client see every table.
 export * from './schema/color-roles.ts';
 export * from './schema/guilds.ts';
+export * from './schema/history.ts';
 export * from './schema/leveling.ts';
 export * from './schema/member-picks.ts';
 export * from './schema/personality.ts';

@@ -19,6 +19,7 @@ const EXPECTED_TABLES = [
   'colors',
   'deployment',
   'guild_configs',
+  'guild_history',
   'leveling_boosts',
   'leveling_roles',
   'leveling_settings',

@@ -42,6 +42,9 @@ export interface GuildJobQueueLike {
  *
  * `requestId`: the API request that asked for it, carried to the worker's log lines.
  *
+ * `historyEntryId`: the history entry of that request; a destructive job stores what it removes
+ * there (a job joined by a second click keeps the first one's).
+ *
  * `repair`: the worker's own repair after a delete it heard of (`repairJobIdFor`), run
  * `delayMs` later so the rest of a burst of deletes joins it.
  */
@@ -50,13 +53,20 @@ export async function addGuildJob(
   name: JobName,
   guildId: string,
   userId: string | null,
-  options: { afterChange?: boolean; requestId?: string; repair?: boolean; delayMs?: number } = {},
+  options: {
+    afterChange?: boolean;
+    requestId?: string;
+    repair?: boolean;
+    delayMs?: number;
+    historyEntryId?: number;
+  } = {},
 ): Promise<string> {
   const jobId = options.repair ? repairJobIdFor(name, guildId) : jobIdFor(name, guildId);
   const data: GuildJobPayload = {
     guild_id: guildId,
     requested_by: userId,
     ...(options.requestId === undefined ? {} : { request_id: options.requestId }),
+    ...(options.historyEntryId === undefined ? {} : { history_entry_id: options.historyEntryId }),
   };
   const state = await queue.getJobState(jobId);
   if (state === 'active' && options.afterChange) {

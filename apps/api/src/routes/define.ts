@@ -9,6 +9,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../errors.ts';
+import { type HistoryNote, HistoryRecorder } from '../history/recorder.ts';
 import type { JobRequester } from '../services/jobs.ts';
 import type { SessionContext } from '../services/sessions.ts';
 
@@ -33,6 +34,8 @@ export interface RouteContext<R extends RouteDef> {
   requester: JobRequester;
   request: FastifyRequest;
   reply: FastifyReply;
+  /** A recorded route's history entry (`def.history`): what the handler tells it. */
+  history: R extends { history: string } ? HistoryNote : undefined;
 }
 
 export interface RouteOptions {
@@ -112,6 +115,7 @@ function registerRoute<R extends RouteDef>(
   for (const [status, schema] of Object.entries(errorResponses(def))) response[status] = schema;
   response.default = ErrorBody;
   const successStatus = Number(Object.keys(def.responses)[0] ?? 200);
+  const successStatuses = new Set(Object.keys(def.responses).map(Number));
 
   app.route({
     method: def.method,
@@ -141,20 +145,53 @@ function registerRoute<R extends RouteDef>(
     },
     handler: async (request, reply) => {
       // The validator compiler has parsed params, query and body with the route's own schemas.
+      const recorder = await beginHistory(app, def, request);
       const context = {
         params: request.params,
         query: request.query,
         body: request.body,
         session: request.session,
-        requester: { userId: request.session?.user.id ?? null, requestId: request.id },
+        requester: {
+          userId: request.session?.user.id ?? null,
+          requestId: request.id,
+          ...(recorder ? { historyEntryId: recorder.entryId } : {}),
+        },
         request,
         reply,
-      } as RouteContext<R>;
-      const result = await handler(context);
+        history: recorder ?? undefined,
+      } as unknown as RouteContext<R>;
+      let result: RouteResult<R>;
+      try {
+        result = await handler(context);
+      } catch (error) {
+        await recorder?.drop().catch((dropError: unknown) => {
+          request.log.warn({ err: dropError }, 'history entry of a failed request not deleted');
+        });
+        throw error;
+      }
+      if (recorder) {
+        // The change stands: a history write that fails is logged, the request still succeeds.
+        await recorder.finish(result).catch((error: unknown) => {
+          request.log.error({ err: error, action: def.history }, 'history entry not completed');
+        });
+      }
       if (reply.sent) return reply;
       if (def.redirect) return reply.redirect(String(result), 302);
-      reply.code(successStatus);
+      // A handler may answer another success status of its route (200 or 202) by setting it.
+      if (!successStatuses.has(reply.statusCode)) reply.code(successStatus);
       return result === undefined ? reply.send() : reply.send(result);
     },
   });
+}
+
+/** Opens the history entry of a recorded route (`def.history`) for the path's guild. */
+async function beginHistory(
+  app: FastifyInstance,
+  def: RouteDef,
+  request: FastifyRequest,
+): Promise<HistoryRecorder | null> {
+  if (!def.history || !request.session) return null;
+  const guildId = (request.params as { guildId?: unknown }).guildId;
+  if (typeof guildId !== 'string') return null;
+  return HistoryRecorder.begin(app.services.db, def.history, guildId, request.session);
 }

@@ -5,6 +5,7 @@ import { registerColorRoleRoutes } from './color-roles.ts';
 import { registerGuildPickerRoutes } from './guild-pickers.ts';
 import { registerGuildConfigRoutes } from './guilds-config.ts';
 import { registerHealthRoutes } from './health.ts';
+import { registerHistoryRoutes } from './history.ts';
 import { registerInstallRoutes } from './install.ts';
 import { registerJobRoutes } from './jobs.ts';
 import { registerLevelingRoutes } from './leveling.ts';
@@ -33,5 +34,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   registerLevelingLeaderboardRoutes(app);
   registerLevelingXpToolRoutes(app);
   registerLevelingPublicRoutes(app);
+  registerHistoryRoutes(app);
   registerQueueViewRoutes(app);
 }

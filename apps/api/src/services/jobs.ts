@@ -45,6 +45,8 @@ async function withQueue<T>(work: () => Promise<T>): Promise<T> {
 export interface JobRequester {
   userId: string | null;
   requestId: string;
+  /** The history entry of the request (a recorded route's): the jobs it queues carry it. */
+  historyEntryId?: number;
 }
 
 /**
@@ -63,7 +65,11 @@ export async function enqueueGuildJob(
   options: { afterChange?: boolean } = {},
 ): Promise<string> {
   return withQueue(() =>
-    addGuildJob(queue, name, guildId, by.userId, { ...options, requestId: by.requestId }),
+    addGuildJob(queue, name, guildId, by.userId, {
+      ...options,
+      requestId: by.requestId,
+      ...(by.historyEntryId === undefined ? {} : { historyEntryId: by.historyEntryId }),
+    }),
   );
 }
 

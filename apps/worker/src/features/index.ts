@@ -2,6 +2,7 @@ import type { JobName } from '@spacecadet/contract';
 import { accessCacheFeature } from './access-cache/index.ts';
 import { colorRolesFeature } from './color-roles/index.ts';
 import type { WorkerFeature } from './feature.ts';
+import { historyFeature } from './history/index.ts';
 import { levelingFeature } from './leveling/index.ts';
 import { personalityRolesFeature } from './personality-roles/index.ts';
 import { presenceFeature } from './presence/index.ts';
@@ -19,6 +20,7 @@ export const FEATURES = [
   reactionRolesFeature,
   roleMenusFeature,
   repairsFeature,
+  historyFeature,
 ] as const satisfies readonly WorkerFeature[];
 
 /** Every job name of the contract has a handler in some feature; a missing one is a type error. */

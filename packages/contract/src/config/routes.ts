@@ -28,6 +28,7 @@ export const configRoutes = {
     method: 'PUT',
     path: '/api/guilds/:guildId/config',
     auth: 'guild',
+    history: 'config.update',
     tag: 'config',
     summary: 'Replace the raw JSON config (a JSON object, at most 64 KiB)',
     params: GuildParams,

@@ -19,12 +19,14 @@ export const JOB_NAMES = [
   'color-roles.post-panel',
   'color-roles.reset',
   'color-roles.repair',
+  'color-roles.restore',
   'personality-roles.generate',
   'personality-roles.post',
   'personality-roles.refresh',
   'personality-roles.reset',
   'personality-roles.onboarding',
   'personality-roles.delete-roles',
+  'personality-roles.restore',
   'leveling.sync-roles',
   'leveling.resend-overview',
   'leveling.daily-overview',
@@ -34,6 +36,7 @@ export const JOB_NAMES = [
   'role-menus.post',
   'role-menus.repair',
   'role-menus.reconcile',
+  'history.prune',
 ] as const;
 export const JobName = z.enum(JOB_NAMES);
 export type JobName = z.infer<typeof JobName>;
@@ -67,6 +70,11 @@ export const GuildJobPayload = z.object({
   guild_id: Snowflake,
   requested_by: Snowflake.nullable(),
   request_id: RequestId.optional(),
+  /**
+   * The history entry of the request that queued the job: a destructive job (a reset, a prune)
+   * stores what it removes there, for the undo. Absent for schedules and follow-ups.
+   */
+  history_entry_id: z.number().int().optional(),
 });
 export type GuildJobPayload = z.infer<typeof GuildJobPayload>;
 

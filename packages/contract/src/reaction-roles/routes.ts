@@ -24,6 +24,7 @@ export const reactionRoleRoutes = {
     method: 'PUT',
     path: '/api/guilds/:guildId/reaction-roles',
     auth: 'guild',
+    history: 'reaction_roles.update',
     tag: 'reaction-roles',
     summary:
       'Replace both reaction-roles lists (roles the bot can give, emojis of this server); posted panels are updated',
@@ -37,6 +38,7 @@ export const reactionRoleRoutes = {
     method: 'PUT',
     path: '/api/guilds/:guildId/reaction-roles/channel',
     auth: 'guild',
+    history: 'reaction_roles.channel',
     tag: 'reaction-roles',
     summary: "Set the channel of one list's panel",
     params: GuildParams,
@@ -50,6 +52,7 @@ export const reactionRoleRoutes = {
     method: 'POST',
     path: '/api/guilds/:guildId/reaction-roles/post-panel',
     auth: 'guild',
+    history: 'reaction_roles.post',
     tag: 'reaction-roles',
     summary:
       'Post or update the panel of each list with rows and a channel: edit in place, re-post, move, fix reactions (job)',

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ChannelUseSpec } from '../channel-permissions.ts';
 import { JobAccepted } from '../common.ts';
 import type { GuildRefSpec } from '../guild-refs.ts';
+import type { HistoryAction } from '../history/actions.ts';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /**
@@ -54,6 +55,11 @@ export interface RouteDef {
    * 502 Discord did not answer; 503 Postgres, Redis or the job queue did not answer.
    */
   readonly errors: readonly ErrorStatus[];
+  /**
+   * The history action a successful request records (every guild route that changes something
+   * has one; `apps/api/test/history-coverage.test.ts` holds it so). The API writes the entry.
+   */
+  readonly history?: HistoryAction;
 }
 
 /** The error statuses the API answers with (a route lists those it can answer in `errors`). */

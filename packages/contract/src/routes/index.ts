@@ -11,6 +11,7 @@ import { colorRoleRoutes } from '../color-roles/routes.ts';
 import { ErrorBody } from '../common.ts';
 import { configRoutes } from '../config/routes.ts';
 import { healthRoutes } from '../health/routes.ts';
+import { historyRoutes } from '../history/routes.ts';
 import { jobRoutes } from '../jobs/routes.ts';
 import { levelingRoutes } from '../leveling/routes.ts';
 import { personalityRoleRoutes } from '../personality-roles/routes.ts';
@@ -30,6 +31,7 @@ export const routes = {
   ...colorRoleRoutes,
   ...personalityRoleRoutes,
   ...levelingRoutes,
+  ...historyRoutes,
   ...adminRoutes,
 } as const satisfies Record<string, RouteDef>;
 

@@ -5,6 +5,7 @@ import { colorRoleInteractions } from './interactions.ts';
 import { postColorPanel } from './panel.ts';
 import { repairColorRoles } from './repair.ts';
 import { resetColorRoles } from './reset.ts';
+import { restoreColorRoles } from './restore.ts';
 
 /**
  * Color roles: generate the palette's roles, post the panel, members pick a color, reset; a
@@ -17,6 +18,7 @@ export const colorRolesFeature = {
     'color-roles.post-panel': postColorPanel,
     'color-roles.reset': resetColorRoles,
     'color-roles.repair': repairColorRoles,
+    'color-roles.restore': restoreColorRoles,
   },
   components: [colorRoleInteractions],
   commands: [colorsCommand],

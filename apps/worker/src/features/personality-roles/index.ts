@@ -6,6 +6,7 @@ import { personalityRoleInteractions } from './picks.ts';
 import { postPersonalityMessages } from './post.ts';
 import { refreshPersonalityRoles } from './refresh.ts';
 import { resetPersonalityRoles } from './reset.ts';
+import { restorePersonalityRoles } from './restore.ts';
 import { personalityRefreshSchedule } from './schedule.ts';
 import { closePersonalitySetups } from './setup-cache.ts';
 import { forgetVerifiedOnDelete } from './verified.ts';
@@ -26,6 +27,7 @@ export const personalityRolesFeature = {
     'personality-roles.reset': resetPersonalityRoles,
     'personality-roles.onboarding': publishPersonalityOnboarding,
     'personality-roles.delete-roles': deleteRetiredPersonalityRoles,
+    'personality-roles.restore': restorePersonalityRoles,
   },
   events: [forgetVerifiedOnDelete],
   schedules: [personalityRefreshSchedule],

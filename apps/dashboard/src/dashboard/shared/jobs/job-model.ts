@@ -32,6 +32,9 @@ export const JOB_LABELS = {
   'role-menus.post': 'Posting the role menu',
   'role-menus.repair': 'Repairing the reaction panels',
   'role-menus.reconcile': 'Catching up on reactions',
+  'color-roles.restore': 'Restoring color roles',
+  'personality-roles.restore': 'Restoring personality roles',
+  'history.prune': 'Pruning old history',
 } as const satisfies Record<JobName, string>;
 
 /** A job's label; the raw name for one this dashboard does not know yet. */
@@ -82,6 +85,10 @@ export const JOB_ACTION_ROUTES = {
   'role-menus.post': null,
   'role-menus.repair': null,
   'role-menus.reconcile': null,
+  // Queued by an undo on the History page: its entry's Undo is not offered again.
+  'color-roles.restore': null,
+  'personality-roles.restore': null,
+  'history.prune': null,
 } as const satisfies Record<JobName, RouteName | null>;
 
 export type JobActionRoute = NonNullable<(typeof JOB_ACTION_ROUTES)[JobName]>;

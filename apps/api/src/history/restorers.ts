@@ -1,0 +1,38 @@
+import type { HistoryAction, HistoryStateSubject } from '@spacecadet/contract';
+import type { HistoryRow } from '@spacecadet/db/schema';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { JobRequester } from '../services/jobs.ts';
+
+/**
+ * How each kind of change is undone. One restorer per `state` subject kind (the contract's
+ * `HISTORY_STATE_SUBJECTS`) and one per `snapshot` action, each written beside the routes of its
+ * feature and calling the same code those routes write with, so an undo is checked, stored and
+ * followed up (Sync Roles, a panel update) as the change it reverses was.
+ */
+export interface UndoContext {
+  app: FastifyInstance;
+  guildId: string;
+  /** The undo request's user, request id and history entry (its jobs carry them). */
+  requester: JobRequester;
+  request: FastifyRequest;
+}
+
+/** What an undo did: a job id when a job brings Discord back in line (the route answers 202). */
+export interface UndoOutcome {
+  jobId?: string | null;
+}
+
+export interface StateRestorer {
+  /** The subject's state now, in the shape the route records (`HistoryNote.state`). */
+  read(context: UndoContext, id: string | null): Promise<unknown>;
+  /** Writes a recorded state back (null: the row is to not exist). */
+  restore(context: UndoContext, id: string | null, state: unknown): Promise<UndoOutcome>;
+}
+
+export interface SnapshotRestorer {
+  /** Puts back what the entry's action removed, from its snapshot. */
+  restore(context: UndoContext, entry: HistoryRow): Promise<UndoOutcome>;
+}
+
+export type StateRestorers = Partial<Record<HistoryStateSubject, StateRestorer>>;
+export type SnapshotRestorers = Partial<Record<HistoryAction, SnapshotRestorer>>;

@@ -1,0 +1,123 @@
+/**
+ * History's shared rules: the diff a settings change shows, whether an entry can be undone, the
+ * sentences a destructive button's confirmation says, and the prune plan the job and its
+ * preview both run.
+ */
+import type { HistoryChange } from '@spacecadet/contract';
+
+const count = new Intl.NumberFormat('en-US');
+const plural = (n: number, word: string, words = `${word}s`) =>
+  `${count.format(n)} ${n === 1 ? word : words}`;
+
+/** A value as the History page shows it: text as is, anything else as compact JSON. */
+export function historyValue(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The fields a settings change changed, in the order of the state after it (then the fields it
+ * removed). Objects are compared field by field at the top level; anything else (a list, a
+ * value, a row created or deleted) is one change of the whole, named `field`.
+ */
+export function historyChanges(before: unknown, after: unknown, field = 'value'): HistoryChange[] {
+  if (isRecord(before) && isRecord(after)) {
+    const keys = [...new Set([...Object.keys(after), ...Object.keys(before)])];
+    return keys.flatMap((key) =>
+      JSON.stringify(before[key]) === JSON.stringify(after[key])
+        ? []
+        : [{ field: key, before: historyValue(before[key]), after: historyValue(after[key]) }],
+    );
+  }
+  if (JSON.stringify(before) === JSON.stringify(after)) return [];
+  return [{ field, before: historyValue(before), after: historyValue(after) }];
+}
+
+/** What an entry holds that its undo needs. */
+export interface UndoableEntry {
+  undoKind: 'state' | 'snapshot' | null;
+  undoneBy: number | null;
+  /** For a snapshot: it is whole (the job that removed things stored all of them). */
+  snapshotReady: boolean;
+}
+
+/** An entry can be undone: not undone yet, and what the undo needs is still kept. */
+export function isUndoable(entry: UndoableEntry): boolean {
+  if (entry.undoneBy !== null || entry.undoKind === null) return false;
+  return entry.undoKind === 'state' || entry.snapshotReady;
+}
+
+/** "Delete 38 roles held by 412 members." (Reset Color Roles, Reset Personality). */
+export function rolesResetImpact(roles: number, members: number): string {
+  if (roles === 0) return 'No roles to delete.';
+  return `Delete ${plural(roles, 'role')} held by ${plural(members, 'member')}.`;
+}
+
+/** "Remove the XP of 1,204 members and delete 5 reward roles and 2 boosts." (Reset Leveling). */
+export function levelingResetImpact(members: number, rewardRoles: number, boosts: number): string {
+  const also = [
+    rewardRoles > 0 ? plural(rewardRoles, 'reward role') : '',
+    boosts > 0 ? plural(boosts, 'boost') : '',
+  ].filter(Boolean);
+  const base = `Remove the XP of ${plural(members, 'member')}`;
+  return also.length > 0 ? `${base} and delete ${also.join(' and ')}.` : `${base}.`;
+}
+
+/** "Remove the XP of 12 members who left." (Prune leavers). */
+export function pruneImpact(members: number): string {
+  if (members === 0) return 'No leavers to prune: everyone with XP is still in the server.';
+  return `Remove the XP of ${plural(members, 'member')} who left.`;
+}
+
+/** 'Delete the role "Veteran" held by 40 members.' (deleting a reward role). */
+export function rewardRoleDeleteImpact(roleName: string, members: number): string {
+  return `Delete the role "${roleName}" held by ${plural(members, 'member')}.`;
+}
+
+/** Members holding at least one of the roles. */
+export function countHolders(
+  roleIds: ReadonlySet<string>,
+  members: Iterable<{ roles: readonly string[] }>,
+): number {
+  let holders = 0;
+  for (const member of members) if (member.roles.some((id) => roleIds.has(id))) holders += 1;
+  return holders;
+}
+
+export interface XpMemberMark {
+  userId: string;
+  leftAt: Date | null;
+}
+
+/**
+ * Prune leavers' plan (the job and its preview run this): of the members with XP, given who the
+ * member list has (`present`, null when Discord refused the list) and when the run started:
+ * - `markedGone`: seen leaving before the run and not in the list: deleted;
+ * - `toConfirm`: never seen leaving (or no list): asked about by id, deleted when absent;
+ * - `returned`: in the list but carrying a leave mark: the mark is cleared.
+ */
+export function classifyLeavers(
+  withXp: readonly XpMemberMark[],
+  present: ReadonlySet<string> | null,
+  startedAt: Date,
+): { markedGone: string[]; toConfirm: string[]; returned: string[] } {
+  const markedGone: string[] = [];
+  const toConfirm: string[] = [];
+  const returned: string[] = [];
+  for (const member of withXp) {
+    const marked = member.leftAt !== null && member.leftAt < startedAt;
+    if (present?.has(member.userId)) {
+      if (marked) returned.push(member.userId);
+    } else if (present && marked) {
+      markedGone.push(member.userId);
+    } else if (!present || member.leftAt === null) {
+      toConfirm.push(member.userId);
+    }
+  }
+  return { markedGone, toConfirm, returned };
+}

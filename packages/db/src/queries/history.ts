@@ -1,0 +1,264 @@
+import {
+  HISTORY_KEEP_DAYS,
+  HISTORY_SNAPSHOT_DAYS,
+  type HistoryAction,
+  type HistoryArea,
+} from '@spacecadet/contract';
+import { and, desc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../client.ts';
+import { guildHistory, type HistoryRow, type HistoryUndoKind } from '../schema/history.ts';
+
+/**
+ * History entries (`guild_history`): written by the API around every recorded route, completed
+ * by the jobs that snapshot what they remove, read by the History page, pruned by the worker's
+ * daily `history.prune`.
+ */
+
+export interface HistoryStart {
+  guildId: string;
+  actorId: string;
+  actorName: string;
+  actorAvatar: string | null;
+  area: HistoryArea;
+  action: HistoryAction;
+  subject: string;
+}
+
+/** Opens an entry, hidden until `completeHistoryEntry`: its id can go into queued jobs. */
+export async function beginHistoryEntry(db: Db, start: HistoryStart): Promise<number> {
+  const [row] = await db.insert(guildHistory).values(start).returning({ id: guildHistory.id });
+  if (!row) throw new Error('History insert returned no row');
+  return row.id;
+}
+
+export interface HistoryCompletion {
+  area?: HistoryArea;
+  subject?: string;
+  summary: string;
+  undoKind: HistoryUndoKind | null;
+  before?: unknown;
+  after?: unknown;
+  /** A snapshot the API took itself (whole at once). */
+  snapshot?: Record<string, unknown>;
+  jobId?: string | null;
+  undoOf?: number | null;
+}
+
+/** Shows the entry: the route succeeded. */
+export async function completeHistoryEntry(db: Db, id: number, done: HistoryCompletion): Promise<HistoryRow> {
+  const [row] = await db
+    .update(guildHistory)
+    .set({
+      ...(done.area ? { area: done.area } : {}),
+      ...(done.subject ? { subject: done.subject } : {}),
+      summary: done.summary,
+      undoKind: done.undoKind,
+      before: done.before ?? null,
+      after: done.after ?? null,
+      ...(done.snapshot ? { snapshot: done.snapshot, snapshotReady: sql`now()` } : {}),
+      jobId: done.jobId ?? null,
+      undoOf: done.undoOf ?? null,
+      recordedAt: sql`now()`,
+    })
+    .where(eq(guildHistory.id, id))
+    .returning();
+  if (!row) throw new Error(`History entry ${id} vanished before it was completed`);
+  return row;
+}
+
+/** Removes an entry whose route failed. */
+export async function dropHistoryEntry(db: Db, id: number): Promise<void> {
+  await db.delete(guildHistory).where(and(eq(guildHistory.id, id), isNull(guildHistory.recordedAt)));
+}
+
+/** A page of the guild's recorded entries, newest first. */
+export async function listHistory(
+  db: Db,
+  guildId: string,
+  page: { limit: number; before?: number | undefined; area?: HistoryArea | undefined },
+): Promise<HistoryRow[]> {
+  return db
+    .select()
+    .from(guildHistory)
+    .where(
+      and(
+        eq(guildHistory.guildId, guildId),
+        isNotNull(guildHistory.recordedAt),
+        page.before === undefined ? undefined : lt(guildHistory.id, page.before),
+        page.area === undefined ? undefined : eq(guildHistory.area, page.area),
+      ),
+    )
+    .orderBy(desc(guildHistory.id))
+    .limit(page.limit);
+}
+
+/** One recorded entry of the guild, or null (another guild's entry is not found either). */
+export async function loadHistoryEntry(db: Db, guildId: string, id: number): Promise<HistoryRow | null> {
+  const [row] = await db
+    .select()
+    .from(guildHistory)
+    .where(
+      and(eq(guildHistory.guildId, guildId), eq(guildHistory.id, id), isNotNull(guildHistory.recordedAt)),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * The newest recorded entry after `afterId` whose subject overlaps `subject` (is it, lies under
+ * it, or holds it: the contract's `subjectsOverlap`), or null: what an undo asks to confirm.
+ */
+export async function newerChangeOn(
+  db: Db,
+  guildId: string,
+  subject: string,
+  afterId: number,
+): Promise<HistoryRow | null> {
+  const [row] = await db
+    .select()
+    .from(guildHistory)
+    .where(
+      and(
+        eq(guildHistory.guildId, guildId),
+        gt(guildHistory.id, afterId),
+        isNotNull(guildHistory.recordedAt),
+        or(
+          eq(guildHistory.subject, subject),
+          sql`${guildHistory.subject} LIKE ${`${escapeLike(subject)}:%`}`,
+          sql`${subject} LIKE ${guildHistory.subject} || ':%'`,
+        ),
+      ),
+    )
+    .orderBy(desc(guildHistory.id))
+    .limit(1);
+  return row ?? null;
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Marks the entry undone by `undoEntryId`; false when it already was (two undo clicks: the
+ * second one loses). `restore`: a job finishes the undo (`loadRestoresRequested`).
+ */
+export async function claimUndo(
+  db: Db,
+  guildId: string,
+  id: number,
+  undoEntryId: number,
+  options: { restore?: boolean } = {},
+): Promise<boolean> {
+  const rows = await db
+    .update(guildHistory)
+    .set({ undoneBy: undoEntryId, ...(options.restore ? { restoreRequestedAt: sql`now()` } : {}) })
+    .where(and(eq(guildHistory.guildId, guildId), eq(guildHistory.id, id), isNull(guildHistory.undoneBy)))
+    .returning({ id: guildHistory.id });
+  return rows.length > 0;
+}
+
+/** Gives an undo claimed by a request that then failed back (the entry is undoable again). */
+export async function releaseUndo(db: Db, guildId: string, id: number, undoEntryId: number): Promise<void> {
+  await db
+    .update(guildHistory)
+    .set({ undoneBy: null, restoreRequestedAt: null })
+    .where(
+      and(eq(guildHistory.guildId, guildId), eq(guildHistory.id, id), eq(guildHistory.undoneBy, undoEntryId)),
+    );
+}
+
+/**
+ * Adds a part to the entry's snapshot; keys already there are kept (the first run of a job that
+ * ran twice saw the state before anything was removed). `ready`: the snapshot is whole, the
+ * entry can be undone.
+ */
+export async function attachSnapshot(
+  db: Db,
+  guildId: string,
+  id: number,
+  part: Record<string, unknown>,
+  options: { ready: boolean },
+): Promise<void> {
+  await db
+    .update(guildHistory)
+    .set({
+      snapshot: sql`${JSON.stringify(part)}::jsonb || coalesce(${guildHistory.snapshot}, '{}'::jsonb)`,
+      ...(options.ready ? { snapshotReady: sql`coalesce(${guildHistory.snapshotReady}, now())` } : {}),
+    })
+    .where(and(eq(guildHistory.guildId, guildId), eq(guildHistory.id, id)));
+}
+
+/** Entries of these actions whose undo a job is to finish, oldest first. */
+export async function loadRestoresRequested(
+  db: Db,
+  guildId: string,
+  actions: readonly HistoryAction[],
+): Promise<HistoryRow[]> {
+  const rows = await db
+    .select()
+    .from(guildHistory)
+    .where(
+      and(
+        eq(guildHistory.guildId, guildId),
+        isNotNull(guildHistory.restoreRequestedAt),
+        isNull(guildHistory.restoredAt),
+      ),
+    )
+    .orderBy(guildHistory.id);
+  return rows.filter((row) => actions.includes(row.action));
+}
+
+/** The job finished the entry's undo. */
+export async function markRestored(db: Db, guildId: string, id: number): Promise<void> {
+  await db
+    .update(guildHistory)
+    .set({ restoredAt: sql`now()` })
+    .where(and(eq(guildHistory.guildId, guildId), eq(guildHistory.id, id)));
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * Drops what the guild keeps no longer: entries older than `HISTORY_KEEP_DAYS`, snapshots older
+ * than `HISTORY_SNAPSHOT_DAYS` (their entries stay, no longer undoable), and entries of requests
+ * that never finished (older than a day).
+ */
+export async function pruneGuildHistory(
+  db: Db,
+  guildId: string,
+  now: Date = new Date(),
+): Promise<{ deleted: number; snapshotsDropped: number }> {
+  const keepFrom = new Date(now.getTime() - HISTORY_KEEP_DAYS * DAY_MS);
+  const snapshotsFrom = new Date(now.getTime() - HISTORY_SNAPSHOT_DAYS * DAY_MS);
+  const unfinishedFrom = new Date(now.getTime() - DAY_MS);
+  const deleted = await db
+    .delete(guildHistory)
+    .where(
+      and(
+        eq(guildHistory.guildId, guildId),
+        or(
+          lt(guildHistory.at, keepFrom),
+          and(isNull(guildHistory.recordedAt), lt(guildHistory.at, unfinishedFrom)),
+        ),
+      ),
+    )
+    .returning({ id: guildHistory.id });
+  const dropped = await db
+    .update(guildHistory)
+    .set({ snapshot: null, snapshotReady: null })
+    .where(
+      and(
+        eq(guildHistory.guildId, guildId),
+        isNotNull(guildHistory.snapshot),
+        lt(guildHistory.at, snapshotsFrom),
+      ),
+    )
+    .returning({ id: guildHistory.id });
+  return { deleted: deleted.length, snapshotsDropped: dropped.length };
+}
+
+/** Guilds with history: the ones `history.prune` runs for. */
+export async function guildsWithHistory(db: Db): Promise<string[]> {
+  const rows = await db.selectDistinct({ guildId: guildHistory.guildId }).from(guildHistory);
+  return rows.map((row) => row.guildId);
+}
