@@ -1,9 +1,28 @@
-import type { SnapshotRestorers, StateRestorers } from './restorers.ts';
+import { colorResetRestorers } from './restore-color-reset.ts';
+import { colorSettingsRestorers } from './restore-color-settings.ts';
+import { configRestorers } from './restore-config.ts';
+import { levelingRestorers } from './restore-leveling.ts';
+import { personalityResetRestorers } from './restore-personality-reset.ts';
+import { personalitySettingsRestorers } from './restore-personality-settings.ts';
+import { reactionRoleRestorers } from './restore-reaction-roles.ts';
+import { roleMenuRestorers } from './restore-role-menus.ts';
+import type { AreaRestorers, SnapshotRestorers, StateRestorers } from './restorers.ts';
+
+const AREAS: readonly AreaRestorers[] = [
+  configRestorers,
+  reactionRoleRestorers,
+  roleMenuRestorers,
+  colorSettingsRestorers,
+  colorResetRestorers,
+  personalitySettingsRestorers,
+  personalityResetRestorers,
+  levelingRestorers,
+];
 
 /**
- * Every restorer, gathered from the features' files. A `state` subject kind or `snapshot` action
+ * Every restorer, gathered from the areas' files. A `state` subject kind or `snapshot` action
  * without one answers 409 "cannot be undone" (apps/api/test/history-coverage.test.ts holds the
  * tables complete).
  */
-export const STATE_RESTORERS: StateRestorers = {};
-export const SNAPSHOT_RESTORERS: SnapshotRestorers = {};
+export const STATE_RESTORERS: StateRestorers = Object.assign({}, ...AREAS.map((area) => area.state));
+export const SNAPSHOT_RESTORERS: SnapshotRestorers = Object.assign({}, ...AREAS.map((area) => area.snapshot));

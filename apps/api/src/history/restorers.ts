@@ -36,3 +36,9 @@ export interface SnapshotRestorer {
 
 export type StateRestorers = Partial<Record<HistoryStateSubject, StateRestorer>>;
 export type SnapshotRestorers = Partial<Record<HistoryAction, SnapshotRestorer>>;
+
+/** One area's restorers (a `restore-<area>.ts` file), merged in `index.ts`. */
+export interface AreaRestorers {
+  state: StateRestorers;
+  snapshot: SnapshotRestorers;
+}

@@ -10,11 +10,13 @@ import { registerInstallRoutes } from './install.ts';
 import { registerJobRoutes } from './jobs.ts';
 import { registerLevelingRoutes } from './leveling.ts';
 import { registerLevelingLeaderboardRoutes } from './leveling-leaderboard.ts';
+import { registerLevelingPreviewRoutes } from './leveling-previews.ts';
 import { registerLevelingPublicRoutes } from './leveling-public.ts';
 import { registerLevelingXpToolRoutes } from './leveling-xp-tools.ts';
 import { registerPersonalityRoutes } from './personality-roles.ts';
 import { registerQueueViewRoutes } from './queue-view.ts';
 import { registerReactionRoleRoutes } from './reaction-roles.ts';
+import { registerResetPreviewRoutes } from './reset-previews.ts';
 import { registerRoleMenuRoutes } from './role-menus.ts';
 
 /** Every served route of the contract table, one module per resource. */
@@ -35,5 +37,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   registerLevelingXpToolRoutes(app);
   registerLevelingPublicRoutes(app);
   registerHistoryRoutes(app);
+  registerResetPreviewRoutes(app);
+  registerLevelingPreviewRoutes(app);
   registerQueueViewRoutes(app);
 }
