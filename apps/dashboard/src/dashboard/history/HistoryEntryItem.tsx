@@ -14,9 +14,10 @@ function ChangeRow({ change }: { change: HistoryChange }) {
         <span className={change.before === null ? 'history-value is-unset' : 'history-value is-before'}>
           {change.before ?? NOT_SET}
         </span>
-        <span className="history-arrow" aria-label="changed to">
+        <span className="history-arrow" aria-hidden="true">
           →
         </span>
+        <span className="sr-only">changed to</span>
         <span className={change.after === null ? 'history-value is-unset' : 'history-value is-after'}>
           {change.after ?? NOT_SET}
         </span>
