@@ -578,6 +578,31 @@ describe('leveling, issue 23', () => {
     await screen.findByText('Stored at level 0: a level cannot be negative.');
   });
 
+  it('asks before pruning leavers, counting whose XP goes', async () => {
+    signInAda();
+    const api = levelingApi([], [], {
+      [`GET ${base}/leveling/prune-leavers/preview`]: {
+        status: 200,
+        body: { summary: 'Remove the XP of 12 members who left.', roles: 0, members: 12 },
+      },
+      [`POST ${base}/leveling/prune-leavers`]: {
+        status: 202,
+        body: { job_id: jobIdFor('leveling.prune-leavers', STATION.id) },
+      },
+    });
+    renderAt(`/dashboard/leveling/boosts?guild=${STATION.id}`, routes);
+    fireEvent.click(await screen.findByRole('button', { name: 'Prune leavers' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Prune leavers?' });
+    within(dialog).getByText(LEVELING_CONFIRM.prune);
+    await within(dialog).findByText('Remove the XP of 12 members who left.');
+    within(dialog).getByText(UNDO_NOTE);
+    expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Prune leavers' }));
+    await waitFor(() =>
+      expect(api.calls.some((c) => c.method === 'POST' && c.path.endsWith('/prune-leavers'))).toBe(true),
+    );
+  });
+
   it('asks before deleting a reward role, saying how many members hold it', async () => {
     signInAda();
     const veteran = { ...role(2, 20, 'Veteran'), holders: 12 };
