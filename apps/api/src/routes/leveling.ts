@@ -156,7 +156,8 @@ export async function writeLevelingSettings(
   // Refused when an admin switches level-ups to the channel without one. `channel` with no
   // channel is also the default (nothing is announced, as before destinations existed), so a
   // PUT that sends back the destination GET answered is not refused.
-  const switchesToChannel = body.level_up_destination === 'channel' && stored.levelUpDestination !== 'channel';
+  const switchesToChannel =
+    body.level_up_destination === 'channel' && stored.levelUpDestination !== 'channel';
   if (!options.restoring && switchesToChannel && announcementChannel === null) {
     throw new ApiError('invalid_input', LEVEL_UP_CHANNEL_MISSING_MESSAGE, [
       { path: 'level_up_destination', message: LEVEL_UP_CHANNEL_MISSING_MESSAGE },
@@ -168,17 +169,23 @@ export async function writeLevelingSettings(
     ...(body.enabled === undefined ? {} : { enabled: body.enabled }),
     ...(body.xp_multiplier === undefined ? {} : { xpMultiplier: normalizeMultiplier(body.xp_multiplier) }),
     ...(body.announcement_channel === undefined ? {} : { announcementChannel: body.announcement_channel }),
-    ...(body.daily_overview_channel === undefined ? {} : { dailyOverviewChannel: body.daily_overview_channel }),
+    ...(body.daily_overview_channel === undefined
+      ? {}
+      : { dailyOverviewChannel: body.daily_overview_channel }),
     ...(body.xp_per_message === undefined ? {} : { xpPerMessage: clampXpPerMessage(body.xp_per_message) }),
     ...(body.message_cooldown_sec === undefined
       ? {}
       : { messageCooldownSec: clampCooldown(body.message_cooldown_sec) }),
     ...(body.no_xp_channels === undefined ? {} : { noXpChannels: [...new Set(body.no_xp_channels)] }),
     ...(body.no_xp_roles === undefined ? {} : { noXpRoles: [...new Set(body.no_xp_roles)] }),
-    ...(body.level_up_message === undefined ? {} : { levelUpMessage: levelUpMessageToStore(body.level_up_message) }),
+    ...(body.level_up_message === undefined
+      ? {}
+      : { levelUpMessage: levelUpMessageToStore(body.level_up_message) }),
     ...(body.level_up_destination === undefined ? {} : { levelUpDestination: body.level_up_destination }),
     ...(body.reward_mode === undefined ? {} : { rewardMode: body.reward_mode }),
-    ...(body.leaderboard_visibility === undefined ? {} : { leaderboardVisibility: body.leaderboard_visibility }),
+    ...(body.leaderboard_visibility === undefined
+      ? {}
+      : { leaderboardVisibility: body.leaderboard_visibility }),
   };
   const saved = await saveLevelingSettings(db, guildId, changes);
   // Members' reward roles follow the new mode: Sync Roles re-applies every member's rewards.
@@ -267,7 +274,10 @@ async function deleteDiscordRole(
   } catch (error) {
     if (!(error instanceof DiscordError)) throw error;
     if (error.status === 403) throw new ApiError('conflict', discordRoleForbiddenMessage(row.roleName));
-    const failure = new ApiError('service_unavailable', discordRoleNotDeletedMessage(row.roleName, error.status));
+    const failure = new ApiError(
+      'service_unavailable',
+      discordRoleNotDeletedMessage(row.roleName, error.status),
+    );
     failure.cause = error;
     throw failure;
   }
@@ -344,7 +354,12 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
 
   defineRoute(app, routes.putLeveling, async ({ params, body, requester, request, history }) => {
     const { before, after } = await writeLevelingSettings(app, params.guildId, body, requester, request);
-    history.state('leveling:settings', before, after, settingsSummary('Changed the leveling settings', before, after));
+    history.state(
+      'leveling:settings',
+      before,
+      after,
+      settingsSummary('Changed the leveling settings', before, after),
+    );
     return after;
   });
 
@@ -371,7 +386,12 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
       await queueSyncRoles(app, params.guildId, requester, request, MODE_LATER);
     const after = toSettings(DEFAULT_LEVELING_SETTINGS);
     const before = toSettings(stored);
-    history.state('leveling:settings', before, after, settingsSummary('Reset the leveling settings', before, after));
+    history.state(
+      'leveling:settings',
+      before,
+      after,
+      settingsSummary('Reset the leveling settings', before, after),
+    );
     return after;
   });
 
@@ -430,7 +450,12 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
       ...(body.is_image_role === undefined ? {} : { isImageRole: body.is_image_role }),
     };
     const { before, after } = await changeRewardRole(app, guildId, roleId, changes, requester, request);
-    history.state(`leveling:role:${roleId}`, toRoleState(before), toRoleState(after), roleSummary(before, after));
+    history.state(
+      `leveling:role:${roleId}`,
+      toRoleState(before),
+      toRoleState(after),
+      roleSummary(before, after),
+    );
     return toRole(after, await rewardHolders(guildId));
   });
 
@@ -483,7 +508,12 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
   defineRoute(app, routes.deleteBoost, async ({ params, history }) => {
     const deleted = await takeLevelingBoost(db, params.guildId, params.boostId);
     if (!deleted) throw notFound('No such boost');
-    history.state(`leveling:boost:${deleted.id}`, toBoostState(deleted), null, `Deleted a ${boostSummary(deleted)}`);
+    history.state(
+      `leveling:boost:${deleted.id}`,
+      toBoostState(deleted),
+      null,
+      `Deleted a ${boostSummary(deleted)}`,
+    );
   });
 }
 
@@ -491,8 +521,12 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
 function roleSummary(before: StoredLevelingRole, after: StoredLevelingRole): string {
   const parts = [
     before.roleName === after.roleName ? '' : `name "${before.roleName}" → "${after.roleName}"`,
-    before.levelRequired === after.levelRequired ? '' : `level ${before.levelRequired} → ${after.levelRequired}`,
-    before.isImageRole === after.isImageRole ? '' : `image role ${before.isImageRole ? 'on' : 'off'} → ${after.isImageRole ? 'on' : 'off'}`,
+    before.levelRequired === after.levelRequired
+      ? ''
+      : `level ${before.levelRequired} → ${after.levelRequired}`,
+    before.isImageRole === after.isImageRole
+      ? ''
+      : `image role ${before.isImageRole ? 'on' : 'off'} → ${after.isImageRole ? 'on' : 'off'}`,
   ].filter(Boolean);
   const name = `Edited the reward role "${after.roleName}"`;
   return parts.length === 0 ? name : `${name}: ${parts.join(', ')}`;
@@ -509,6 +543,8 @@ export function boostSummary(boost: Pick<StoredBoost, 'multiplier' | 'userId' | 
         : target.kind === 'channel'
           ? `in <#${target.channelId}>`
           : `for <@${target.userId}>`;
-  const until = boost.expiresAt ? ` until ${boost.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
+  const until = boost.expiresAt
+    ? ` until ${boost.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`
+    : '';
   return `×${boost.multiplier} boost ${whom}${until}`;
 }

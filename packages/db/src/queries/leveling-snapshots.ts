@@ -1,9 +1,14 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { guildHistory } from '../schema/history.ts';
-import { levelingBoosts, levelingRoles, levelingSettings, memberDailyXp, memberXp } from '../schema/leveling.ts';
+import {
+  levelingBoosts,
+  levelingRoles,
+  levelingSettings,
+  memberDailyXp,
+  memberXp,
+} from '../schema/leveling.ts';
 import { type StoredBoost, type StoredLevelingSettings, storedLevelingSettings } from './leveling.ts';
-import { DUE_NOW } from './xp-tools.ts';
 
 /**
  * What leveling's destructive actions (Reset Leveling, Prune leavers, deleting a reward role, an
@@ -81,20 +86,39 @@ function dailyOf(row: typeof memberDailyXp.$inferSelect): DailyXpSnapshot {
   return { userId: row.userId, day: row.day, xp: row.xp, messages: row.messages, levelUps: row.levelUps };
 }
 
+/** Rows per insert statement (Postgres caps a statement's parameters). */
+const CHUNK = 1_000;
+
+function chunks<T>(rows: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
 /** The XP rows (running and daily) of these members; those without a row are listed as absent. */
-export async function loadXpRows(db: Db, guildId: string, userIds: readonly string[]): Promise<XpRowsSnapshot> {
-  if (userIds.length === 0) return { members: [], daily: [], absent: [] };
+export async function loadXpRows(
+  db: Db,
+  guildId: string,
+  userIds: readonly string[],
+): Promise<XpRowsSnapshot> {
   const ids = [...new Set(userIds)];
-  const [members, daily] = await Promise.all([
-    db
-      .select()
-      .from(memberXp)
-      .where(and(eq(memberXp.guildId, guildId), inArray(memberXp.userId, ids))),
-    db
-      .select()
-      .from(memberDailyXp)
-      .where(and(eq(memberDailyXp.guildId, guildId), inArray(memberDailyXp.userId, ids))),
-  ]);
+  const members: (typeof memberXp.$inferSelect)[] = [];
+  const daily: (typeof memberDailyXp.$inferSelect)[] = [];
+  // An import lists up to 100,000 members: a statement's parameters are read a part at a time.
+  for (const part of chunks(ids, 10_000)) {
+    members.push(
+      ...(await db
+        .select()
+        .from(memberXp)
+        .where(and(eq(memberXp.guildId, guildId), inArray(memberXp.userId, part)))),
+    );
+    daily.push(
+      ...(await db
+        .select()
+        .from(memberDailyXp)
+        .where(and(eq(memberDailyXp.guildId, guildId), inArray(memberDailyXp.userId, part)))),
+    );
+  }
   const held = new Set(members.map((row) => row.userId));
   return {
     members: members.map(memberOf),
@@ -133,18 +157,9 @@ export async function loadLevelingSnapshot(db: Db, guildId: string): Promise<Lev
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
-/** Rows per insert statement (Postgres caps a statement's parameters). */
-const CHUNK = 1_000;
-
-function chunks<T>(rows: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += CHUNK) out.push(rows.slice(i, i + CHUNK));
-  return out;
-}
-
 /**
  * Writes XP rows back as the snapshot holds them (a row there since is overwritten), deletes the
- * rows of members listed as absent, and marks the written members' rewards due.
+ * rows of members listed as absent.
  */
 async function writeXpRows(tx: Tx, guildId: string, snapshot: XpRowsSnapshot): Promise<void> {
   for (const part of chunks(snapshot.members)) {
@@ -161,7 +176,8 @@ async function writeXpRows(tx: Tx, guildId: string, snapshot: XpRowsSnapshot): P
           username: row.username,
           avatar: row.avatar,
           leftAt: date(row.leftAt),
-          rewardsDueAt: DUE_NOW,
+          // Sync Roles follows every undo and brings everyone's rewards in line.
+          rewardsDueAt: null,
         })),
       )
       .onConflictDoUpdate({
@@ -204,7 +220,11 @@ export async function restoreXpRows(db: Db, guildId: string, snapshot: XpRowsSna
   await db.transaction((tx) => writeXpRows(tx, guildId, snapshot));
 }
 
-async function insertRewardRoles(tx: Tx, guildId: string, roles: readonly RewardRoleSnapshot[]): Promise<number> {
+async function insertRewardRoles(
+  tx: Tx,
+  guildId: string,
+  roles: readonly RewardRoleSnapshot[],
+): Promise<number> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`leveling_roles:${guildId}`}))`);
   let added = 0;
   for (const role of roles) {
@@ -234,7 +254,11 @@ export async function restoreRewardRole(db: Db, guildId: string, role: RewardRol
 }
 
 /** Puts back everything Reset Leveling deleted, in one transaction (reward roles pending). */
-export async function restoreLevelingSnapshot(db: Db, guildId: string, snapshot: LevelingSnapshot): Promise<void> {
+export async function restoreLevelingSnapshot(
+  db: Db,
+  guildId: string,
+  snapshot: LevelingSnapshot,
+): Promise<void> {
   await db.transaction(async (tx) => {
     if (snapshot.settings) {
       await tx
@@ -285,7 +309,10 @@ export async function attachXpRows(
     };
     await tx
       .update(guildHistory)
-      .set({ snapshot: { ...entry.snapshot, ...snapshot }, snapshotReady: sql`coalesce(${guildHistory.snapshotReady}, now())` })
+      .set({
+        snapshot: { ...entry.snapshot, ...snapshot },
+        snapshotReady: sql`coalesce(${guildHistory.snapshotReady}, now())`,
+      })
       .where(and(eq(guildHistory.guildId, guildId), eq(guildHistory.id, entryId)));
   });
 }
