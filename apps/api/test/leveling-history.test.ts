@@ -1,4 +1,4 @@
-import { jobIdFor, type LevelingState, routePath, routes } from '@spacecadet/contract';
+import { type HistoryAction, jobIdFor, type LevelingState, routePath, routes } from '@spacecadet/contract';
 import { levelingResetImpact, rewardRoleDeleteImpact } from '@spacecadet/core';
 import { levelingBoosts, levelingRoles, levelingSettings, memberDailyXp, memberXp } from '@spacecadet/db';
 import { guildHistory } from '@spacecadet/db/schema';
@@ -28,7 +28,7 @@ function send(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, 
 
 const state = async () => (await send('GET', path('getLeveling'))).json<LevelingState>();
 
-async function lastEntry(action: string) {
+async function lastEntry(action: HistoryAction) {
   const [row] = await h.database.db
     .select()
     .from(guildHistory)
@@ -39,7 +39,7 @@ async function lastEntry(action: string) {
   return row;
 }
 
-const undo = async (action: string) =>
+const undo = async (action: HistoryAction) =>
   send('POST', path('undoHistory', { entryId: (await lastEntry(action)).id }), { confirm: true });
 
 async function clearGuild() {
