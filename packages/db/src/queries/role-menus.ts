@@ -80,7 +80,7 @@ export async function saveReactionListChannel(
   db: Db,
   guildId: string,
   list: ReactionList,
-  channelId: string,
+  channelId: string | null,
   userId: string,
 ): Promise<void> {
   const values = { channelId, updatedBy: userId, updatedAt: new Date() };
