@@ -232,6 +232,41 @@ export async function deleteOwnMenu(
   });
 }
 
+/**
+ * Brings back one of the admin's own menus under its id (an undo of its delete): a row still
+ * there (deleted, its messages not yet gone) is edited and undeleted, a row gone is inserted
+ * again, unless the guild has `max` menus already (null then, as `createOwnMenu`).
+ */
+export async function reviveOwnMenu(
+  db: Db,
+  guildId: string,
+  menuId: string,
+  values: RoleMenuValues,
+  userId: string,
+  max: number,
+): Promise<RoleMenuRow | null> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`role_menus:${guildId}`}))`);
+    const [kept] = await tx
+      .update(roleMenus)
+      .set({ ...values, deletedAt: null, updatedBy: userId, updatedAt: new Date() })
+      .where(and(eq(roleMenus.id, menuId), eq(roleMenus.guildId, guildId), sql`${roleMenus.listKey} is null`))
+      .returning();
+    if (kept) return kept;
+    const [row] = await tx
+      .select({ n: count() })
+      .from(roleMenus)
+      .where(and(eq(roleMenus.guildId, guildId), sql`${roleMenus.listKey} is null`));
+    if ((row?.n ?? 0) >= max) return null;
+    const [created] = await tx
+      .insert(roleMenus)
+      .values({ id: menuId, guildId, ...values, updatedBy: userId })
+      .onConflictDoNothing()
+      .returning();
+    return created ?? null;
+  });
+}
+
 /** The worker deleted a deleted menu's messages: the row goes (unless it was posted meanwhile). */
 export async function dropDeletedMenu(db: Db | DbTransaction, menuId: string): Promise<void> {
   await db
