@@ -6,8 +6,8 @@ import {
   writeColorChannel,
   writePalette,
 } from '../routes/color-roles.ts';
-import { checkAsRoute } from './route-checks.ts';
 import type { AreaRestorers } from './restorers.ts';
+import { checkAsRoute } from './route-checks.ts';
 
 /**
  * A recorded palette, its ids kept only where the palette still has them: a color (or shade)
@@ -46,7 +46,11 @@ export const colorSettingsRestorers: AreaRestorers = {
       read: (context) => readPaletteState(context.app.services.db, context.guildId),
       async restore(context, _id, state) {
         const { db } = context.app.services;
-        const palette = await withKnownIds(db, context.guildId, (state as PaletteState | null) ?? { colors: [] });
+        const palette = await withKnownIds(
+          db,
+          context.guildId,
+          (state as PaletteState | null) ?? { colors: [] },
+        );
         await writePalette(db, context.guildId, palette);
         return {};
       },
@@ -55,7 +59,8 @@ export const colorSettingsRestorers: AreaRestorers = {
       read: (context) => readColorChannelState(context.app.services.db, context.guildId),
       async restore(context, _id, state) {
         const channelId = (state as { channel_id: string | null } | null)?.channel_id ?? null;
-        if (channelId !== null) await checkAsRoute(context, routes.setColorRolesChannel, { channel_id: channelId });
+        if (channelId !== null)
+          await checkAsRoute(context, routes.setColorRolesChannel, { channel_id: channelId });
         await writeColorChannel(context.app.services.db, context.guildId, channelId);
         return {};
       },

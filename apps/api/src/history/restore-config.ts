@@ -1,6 +1,6 @@
 import { readGuildConfigData, writeGuildConfig } from '../routes/guilds-config.ts';
-import { undoUserId } from './route-checks.ts';
 import type { AreaRestorers } from './restorers.ts';
+import { undoUserId } from './route-checks.ts';
 
 /** Undo of config changes (see `restorers.ts`): the raw config's data, null when there was none. */
 export const configRestorers: AreaRestorers = {

@@ -7,8 +7,8 @@ import {
   writeReactionChannels,
   writeReactionLists,
 } from '../routes/reaction-roles.ts';
-import { checkAsRoute, undoUserId } from './route-checks.ts';
 import type { AreaRestorers } from './restorers.ts';
+import { checkAsRoute, undoUserId } from './route-checks.ts';
 
 const NO_LISTS: ReactionListsState = { color_roles: [], personality_roles: [] };
 const NO_CHANNELS: ReactionChannelsState = { color_roles: null, personality_roles: null };

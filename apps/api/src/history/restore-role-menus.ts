@@ -8,8 +8,8 @@ import {
   reviveRoleMenu,
   updateRoleMenu,
 } from '../routes/role-menus.ts';
-import { checkAsRoute, undoUserId } from './route-checks.ts';
 import type { AreaRestorers, UndoContext } from './restorers.ts';
+import { checkAsRoute, undoUserId } from './route-checks.ts';
 
 function writer(context: UndoContext): MenuWriter {
   return { userId: undoUserId(context), requester: context.requester, log: context.request.log };

@@ -184,9 +184,13 @@ function paletteSummary(before: PaletteState, after: PaletteState): string {
   ].filter((part) => part !== '');
   const reordered =
     parts.length === 0 &&
-    JSON.stringify(before.colors.map((c) => c.color_id)) !== JSON.stringify(after.colors.map((c) => c.color_id));
+    JSON.stringify(before.colors.map((c) => c.color_id)) !==
+      JSON.stringify(after.colors.map((c) => c.color_id));
   if (reordered) return 'Reordered the color palette';
-  const line = parts.length === 0 ? 'Saved the color palette unchanged' : `Edited the color palette: ${parts.join('; ')}`;
+  const line =
+    parts.length === 0
+      ? 'Saved the color palette unchanged'
+      : `Edited the color palette: ${parts.join('; ')}`;
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
 }
 

@@ -180,23 +180,27 @@ export function registerReactionRoleRoutes(app: FastifyInstance): void {
     toState(await loadReactionLists(db, params.guildId)),
   );
 
-  defineRoute(app, routes.putReactionRoles, async ({ params, body, session, requester, request, history }) => {
-    const before = await readReactionListsState(db, params.guildId);
-    const after: ReactionListsState = {
-      color_roles: body.color_roles.map(toEntry),
-      personality_roles: body.personality_roles.map(toEntry),
-    };
-    const updatedAt = await writeReactionLists(
-      app.services,
-      params.guildId,
-      after,
-      session.user.id,
-      requester,
-      request.log,
-    );
-    history.state('reaction_roles:lists', before, after, listsSummary(before, after));
-    return { updated_by: session.user.id, updated_at: updatedAt.toISOString() };
-  });
+  defineRoute(
+    app,
+    routes.putReactionRoles,
+    async ({ params, body, session, requester, request, history }) => {
+      const before = await readReactionListsState(db, params.guildId);
+      const after: ReactionListsState = {
+        color_roles: body.color_roles.map(toEntry),
+        personality_roles: body.personality_roles.map(toEntry),
+      };
+      const updatedAt = await writeReactionLists(
+        app.services,
+        params.guildId,
+        after,
+        session.user.id,
+        requester,
+        request.log,
+      );
+      history.state('reaction_roles:lists', before, after, listsSummary(before, after));
+      return { updated_by: session.user.id, updated_at: updatedAt.toISOString() };
+    },
+  );
 
   defineRoute(app, routes.setReactionListChannel, async ({ params, body, session, history }) => {
     const before = await readReactionChannelsState(db, params.guildId);

@@ -250,7 +250,8 @@ export async function reviveRoleMenu(
 /** "Renamed the role menu "A" to "B"", "Edited the role menu "A": options, color". */
 function updateSummary(before: RoleMenuState, after: RoleMenuState): string {
   const fields = (Object.keys(after) as (keyof RoleMenuState)[]).filter(
-    (key) => key !== 'title' && key !== 'posted' && JSON.stringify(before[key]) !== JSON.stringify(after[key]),
+    (key) =>
+      key !== 'title' && key !== 'posted' && JSON.stringify(before[key]) !== JSON.stringify(after[key]),
   );
   const rest = fields.map((field) => field.replaceAll('_', ' ')).join(', ');
   if (before.title !== after.title) {
