@@ -52,7 +52,7 @@ describe('history end to end', () => {
     await page.getByRole('heading', { name: 'No one has earned XP yet' }).waitFor();
 
     // History, from the sidebar: the reset on top, the settings change under it with its diff.
-    await page.getByRole('list', { name: 'Server' }).getByRole('link', { name: 'History' }).click();
+    await page.getByRole('list', { name: 'Server pages' }).getByRole('link', { name: 'History' }).click();
     await page.getByRole('heading', { name: 'History', level: 1 }).waitFor();
     await entries().first().waitFor();
     const reset = entries().filter({ hasText: 'Reset leveling: deleted the XP of 2 members' });

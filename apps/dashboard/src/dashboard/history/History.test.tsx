@@ -95,7 +95,7 @@ describe('History page', () => {
     within(second).getByText('Color roles');
     expect(second.querySelector('dl')).toBeNull();
     // The sidebar links to History for the server.
-    const sidebar = screen.getByRole('list', { name: 'Server' });
+    const sidebar = screen.getByRole('list', { name: 'Server pages' });
     expect(within(sidebar).getByRole('link', { name: 'History' }).getAttribute('href')).toBe(
       `/dashboard/history?guild=${STATION.id}`,
     );

@@ -48,7 +48,7 @@ export function ConfigSidebar({ guildId }: { guildId: string | null }) {
         </button>
         <div id="config-groups" className="sidebar-groups" hidden={collapsed}>
           {guildId ? (
-            <ul className="sidebar-links sidebar-server-links" aria-label="Server">
+            <ul className="sidebar-links sidebar-server-links" aria-label="Server pages">
               {SERVER_LINKS.map((link) => (
                 <li key={link.path}>
                   <RouterNavLink className="sidebar-link" to={withGuild(link.path, guildId)} end>
