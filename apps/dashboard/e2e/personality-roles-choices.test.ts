@@ -159,13 +159,11 @@ describe('personality roles for a newcomer', () => {
   });
 
   it("Reset's confirmation names what it deletes, with counts", async () => {
-    const asked: string[] = [];
-    page.once('dialog', (dialog) => {
-      asked.push(dialog.message());
-      void dialog.accept();
-    });
     await page.reload();
     await page.getByRole('button', { name: 'Reset' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Reset personality roles?' });
+    const asked = [(await dialog.locator('p').first().textContent()) ?? ''];
+    await dialog.getByRole('button', { name: 'Reset Personality' }).click();
     const card = page.getByRole('region', { name: 'Initialize Personality Roles' });
     await card.getByText('Resetting personality roles: done').waitFor({ timeout: JOB_TIMEOUT });
     expect(asked).toEqual([

@@ -185,12 +185,10 @@ describe('personality roles end to end', () => {
   });
 
   it('resets after the confirmation and shows the Initialize card again', async () => {
-    const confirmed: string[] = [];
-    page.once('dialog', (dialog) => {
-      confirmed.push(dialog.message());
-      void dialog.accept();
-    });
     await page.getByRole('button', { name: 'Reset' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Reset personality roles?' });
+    const confirmed = [(await dialog.locator('p').first().textContent()) ?? ''];
+    await dialog.getByRole('button', { name: 'Reset Personality' }).click();
     const card = page.getByRole('region', { name: 'Initialize Personality Roles' });
     await card.getByRole('button', { name: 'Initialize Personality Roles' }).waitFor();
     // It names what goes: every role, the messages left (Gender's went when it was disabled).

@@ -74,6 +74,16 @@ export function pruneImpact(members: number): string {
   return `Remove the XP of ${plural(members, 'member')} who left.`;
 }
 
+/**
+ * Prune leavers when Discord refuses the member list: the ones seen leaving and the ones the job
+ * will ask about by id, since only Discord knows which of those left.
+ * "Remove the XP of up to 40 members: 12 seen leaving, 28 to be checked with Discord."
+ */
+export function pruneImpactUnchecked(marked: number, unchecked: number): string {
+  if (marked + unchecked === 0) return pruneImpact(0);
+  return `Remove the XP of up to ${plural(marked + unchecked, 'member')}: ${count.format(marked)} seen leaving, ${count.format(unchecked)} to be checked with Discord.`;
+}
+
 /** 'Delete the role "Veteran" held by 40 members.' (deleting a reward role). */
 export function rewardRoleDeleteImpact(roleName: string, members: number): string {
   return `Delete the role "${roleName}" held by ${plural(members, 'member')}.`;

@@ -1,4 +1,186 @@
-import type { AreaRestorers } from './restorers.ts';
+import type { LevelingSettings } from '@spacecadet/contract';
+import { loadLevelingRole, loadLevelingSettings } from '@spacecadet/db/queries/leveling';
+import {
+  type LevelingSnapshot,
+  loadLevelingBoost,
+  loadMemberXpValue,
+  type RewardRoleSnapshot,
+  restoreLevelingBoost,
+  restoreLevelingSnapshot,
+  restoreRewardRole,
+  restoreXpRows,
+  takeLevelingBoost,
+  type XpRowsSnapshot,
+} from '@spacecadet/db/queries/leveling-snapshots';
+import { changeMemberXp } from '@spacecadet/db/queries/xp-tools';
+import type { HistoryRow } from '@spacecadet/db/schema';
+import { ApiError } from '../errors.ts';
+import {
+  type BoostState,
+  changeRewardRole,
+  type LevelingRoleState,
+  queueSyncRoles,
+  removeRewardRole,
+  toBoostState,
+  toRoleState,
+  toSettings,
+  writeLevelingSettings,
+} from '../routes/leveling.ts';
+import { queueApplyRewards } from '../routes/leveling-xp-tools.ts';
+import type { AreaRestorers, UndoContext, UndoOutcome } from './restorers.ts';
+
+export const rewardLevelTakenMessage = (level: number) =>
+  `Level ${level} has another reward role now: delete or move it, then undo again.`;
+export const boostExpiredMessage = (expiresAt: string) =>
+  `This boost expired at ${expiresAt}: an expired boost cannot come back. Add a new boost instead.`;
+export const SNAPSHOT_UNREADABLE_MESSAGE =
+  'What this change removed was not kept whole, so it cannot be undone.';
+
+const SYNC_LATER = 'the next Sync Roles gives the reward roles back';
+
+function numericId(id: string | null): number {
+  const value = Number(id);
+  if (!Number.isSafeInteger(value)) throw new ApiError('conflict', SNAPSHOT_UNREADABLE_MESSAGE);
+  return value;
+}
+
+const syncRoles = (context: UndoContext) =>
+  queueSyncRoles(context.app, context.guildId, context.requester, context.request, SYNC_LATER);
+
+function snapshotOf<T>(entry: HistoryRow, key: keyof T & string): T {
+  const snapshot = entry.snapshot as Partial<T> | null;
+  if (!snapshot || snapshot[key as keyof T] === undefined)
+    throw new ApiError('conflict', SNAPSHOT_UNREADABLE_MESSAGE);
+  return snapshot as T;
+}
+
+/** Puts a reward role back, pending: Sync Roles makes its Discord role and gives it again. */
+async function putRewardRoleBack(context: UndoContext, role: RewardRoleSnapshot): Promise<UndoOutcome> {
+  if (!(await restoreRewardRole(context.app.services.db, context.guildId, role)))
+    throw new ApiError('conflict', rewardLevelTakenMessage(role.levelRequired));
+  return { jobId: await syncRoles(context) };
+}
 
 /** Undo of leveling changes (see `restorers.ts`). */
-export const levelingRestorers: AreaRestorers = { state: {}, snapshot: {} };
+export const levelingRestorers: AreaRestorers = {
+  state: {
+    'leveling:settings': {
+      async read(context) {
+        return toSettings(await loadLevelingSettings(context.app.services.db, context.guildId));
+      },
+      async restore(context, _id, state) {
+        const { jobId } = await writeLevelingSettings(
+          context.app,
+          context.guildId,
+          state as LevelingSettings,
+          context.requester,
+          context.request,
+          { restoring: true },
+        );
+        return { jobId };
+      },
+    },
+    'leveling:role': {
+      async read(context, id) {
+        const row = await loadLevelingRole(context.app.services.db, context.guildId, numericId(id));
+        return row ? toRoleState(row) : null;
+      },
+      async restore(context, id, state) {
+        const roleId = numericId(id);
+        const row = await loadLevelingRole(context.app.services.db, context.guildId, roleId);
+        if (state === null) {
+          if (row) await removeRewardRole(context.app, context.guildId, row);
+          return {};
+        }
+        const role = state as LevelingRoleState;
+        if (!row) {
+          return putRewardRoleBack(context, {
+            id: roleId,
+            roleName: role.role_name,
+            levelRequired: role.level_required,
+            isImageRole: role.is_image_role,
+          });
+        }
+        const { jobId } = await changeRewardRole(
+          context.app,
+          context.guildId,
+          roleId,
+          { roleName: role.role_name, levelRequired: role.level_required, isImageRole: role.is_image_role },
+          context.requester,
+          context.request,
+        );
+        return { jobId };
+      },
+    },
+    'leveling:boost': {
+      async read(context, id) {
+        const row = await loadLevelingBoost(context.app.services.db, context.guildId, numericId(id));
+        return row ? toBoostState(row) : null;
+      },
+      async restore(context, id, state) {
+        const { db } = context.app.services;
+        const boostId = numericId(id);
+        if (state === null) {
+          await takeLevelingBoost(db, context.guildId, boostId);
+          return {};
+        }
+        const boost = state as BoostState;
+        if (boost.expires_at !== null && new Date(boost.expires_at).getTime() <= Date.now())
+          throw new ApiError('conflict', boostExpiredMessage(boost.expires_at));
+        await restoreLevelingBoost(db, context.guildId, {
+          id: boostId,
+          multiplier: boost.multiplier,
+          userId: boost.user_id,
+          expiresAt: boost.expires_at === null ? null : new Date(boost.expires_at),
+        });
+        return {};
+      },
+    },
+    'leveling:xp': {
+      async read(context, userId) {
+        return { xp: await loadMemberXpValue(context.app.services.db, context.guildId, userId ?? '') };
+      },
+      async restore(context, userId, state) {
+        if (userId === null) throw new ApiError('conflict', SNAPSHOT_UNREADABLE_MESSAGE);
+        const xp = (state as { xp: number } | null)?.xp ?? 0;
+        await changeMemberXp(context.app.services.db, context.guildId, userId, { set: xp });
+        return {
+          jobId: await queueApplyRewards(context.app, context.guildId, context.requester, context.request),
+        };
+      },
+    },
+  },
+  snapshot: {
+    // Every row back as it was, the reward roles pending: Sync Roles makes their Discord roles
+    // again and gives them to the members whose level earns them.
+    'leveling.reset_all': {
+      async restore(context, entry) {
+        const snapshot = snapshotOf<LevelingSnapshot>(entry, 'members');
+        await restoreLevelingSnapshot(context.app.services.db, context.guildId, snapshot);
+        return { jobId: await syncRoles(context) };
+      },
+    },
+    'leveling.role_delete': {
+      async restore(context, entry) {
+        const { role } = snapshotOf<{ role: RewardRoleSnapshot }>(entry, 'role');
+        return putRewardRoleBack(context, role);
+      },
+    },
+    // The members' rows back as they were (rows an import created are deleted); Sync Roles then
+    // brings everyone's reward roles in line with their level.
+    'leveling.prune': {
+      async restore(context, entry) {
+        const snapshot = snapshotOf<XpRowsSnapshot>(entry, 'members');
+        await restoreXpRows(context.app.services.db, context.guildId, snapshot);
+        return { jobId: await syncRoles(context) };
+      },
+    },
+    'leveling.import': {
+      async restore(context, entry) {
+        const snapshot = snapshotOf<XpRowsSnapshot>(entry, 'members');
+        await restoreXpRows(context.app.services.db, context.guildId, snapshot);
+        return { jobId: await syncRoles(context) };
+      },
+    },
+  },
+};

@@ -11,6 +11,7 @@ import {
   type XpImportRead,
 } from '@spacecadet/contract';
 import { levelForTotalXp } from '@spacecadet/core';
+import { loadXpRows } from '@spacecadet/db/queries/leveling-snapshots';
 import { changeMemberXp, hasMemberXp, importMemberXp, loadRankedXp } from '@spacecadet/db/queries/xp-tools';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, notFound } from '../errors.ts';
@@ -69,45 +70,72 @@ function readImport(request: FastifyRequest, body: unknown): XpImportRead {
   return readMee6Players(parsed.data.players);
 }
 
+/** Reward roles follow the new XP: the job adds and removes them (a courtesy if the queue is down). */
+export function queueApplyRewards(
+  app: FastifyInstance,
+  guildId: string,
+  requester: JobRequester,
+  request: FastifyRequest,
+): Promise<string | null> {
+  return followUpGuildJob(
+    app.services.queue,
+    request.log,
+    'leveling.apply-rewards',
+    guildId,
+    requester,
+    'the next XP tool or Sync Roles applies the rewards',
+  );
+}
+
 /** The admins' XP tools: set or reset one member's XP, import a file of XP, export it all. */
 export function registerLevelingXpToolRoutes(app: FastifyInstance): void {
-  const { db, queue, guildResources } = app.services;
+  const { db, guildResources } = app.services;
 
-  /** Reward roles follow the new XP: the job adds and removes them (a courtesy if the queue is down). */
   const applyRewards = (guildId: string, requester: JobRequester, request: FastifyRequest) =>
-    followUpGuildJob(
-      queue,
-      request.log,
-      'leveling.apply-rewards',
-      guildId,
-      requester,
-      'the next XP tool or Sync Roles applies the rewards',
-    );
+    queueApplyRewards(app, guildId, requester, request);
 
-  defineRoute(app, routes.setMemberXp, async ({ params, body, requester, request }) => {
+  defineRoute(app, routes.setMemberXp, async ({ params, body, requester, request, history }) => {
     const { guildId, userId } = params;
     if (!(await guildResources.isMember(guildId, userId))) {
       const message = notAMemberMessage(userId);
       throw new ApiError('invalid_input', message, [{ path: 'userId', message }]);
     }
     const changed = await changeMemberXp(db, guildId, userId, { set: body.xp });
+    history.state(
+      `leveling:xp:${userId}`,
+      { xp: changed.previousXp },
+      { xp: changed.xp },
+      `Set the XP of <@${userId}>: ${changed.previousXp} → ${changed.xp}`,
+    );
     await applyRewards(guildId, requester, request);
     return { user_id: userId, xp: changed.xp, level: changed.level };
   });
 
   // A member who left can be reset too (their row stays until pruned): no membership check.
-  defineRoute(app, routes.resetMemberXp, async ({ params, requester, request }) => {
+  defineRoute(app, routes.resetMemberXp, async ({ params, requester, request, history }) => {
     const { guildId, userId } = params;
     if (!(await hasMemberXp(db, guildId, userId))) throw notFound(NO_MEMBER_XP_MESSAGE);
-    await changeMemberXp(db, guildId, userId, { set: 0 });
+    const changed = await changeMemberXp(db, guildId, userId, { set: 0 });
+    history.state(
+      `leveling:xp:${userId}`,
+      { xp: changed.previousXp },
+      { xp: 0 },
+      `Reset the XP of <@${userId}> (${changed.previousXp} XP)`,
+    );
     await applyRewards(guildId, requester, request);
   });
 
   defineRoute(
     app,
     routes.importXp,
-    async ({ params, query, body, requester, request }) => {
+    async ({ params, query, body, requester, request, history }) => {
       const read = readImport(request, body);
+      // What the import overwrites, kept for its undo (members without a row: absent).
+      const previous = await loadXpRows(
+        db,
+        params.guildId,
+        read.rows.map((row) => row.userId),
+      );
       const imported = await importMemberXp(
         db,
         params.guildId,
@@ -117,6 +145,11 @@ export function registerLevelingXpToolRoutes(app: FastifyInstance): void {
       // The XP is written: a queue that is down must not turn that into an error (a retry of
       // mode=add would add it twice). The marks stay; the next XP tool or Sync Roles applies them.
       const jobId = imported === 0 ? null : await applyRewards(params.guildId, requester, request);
+      history.snapshot(
+        'leveling:xp',
+        { ...previous },
+        `Imported the XP of ${imported} member${imported === 1 ? '' : 's'} (${query.mode})`,
+      );
       return {
         imported,
         skipped: read.skipped.length,

@@ -14,9 +14,11 @@ import {
   saveReactionListChannel,
   saveReactionLists,
 } from '@spacecadet/db/queries/role-menus';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
-import { enqueueGuildJob } from '../services/jobs.ts';
+import { channelLabel } from '../history/route-checks.ts';
+import type { AppServices } from '../services/container.ts';
+import { enqueueGuildJob, type JobRequester } from '../services/jobs.ts';
 import { assertOptionsGivable, postedLocation, queueMenusRepair } from '../services/role-menus.ts';
 import { defineRoute } from './define.ts';
 
@@ -77,6 +79,96 @@ async function requirePostable(db: Db, guildId: string): Promise<void> {
   }
 }
 
+/** The two lists as the PUT body gives them: what a history entry of an edit records. */
+export type ReactionListsState = Record<ReactionList, ReactionRoleEntry[]>;
+/** Each list's panel channel (null: none picked). */
+export type ReactionChannelsState = Record<ReactionList, string | null>;
+
+export async function readReactionListsState(db: Db, guildId: string): Promise<ReactionListsState> {
+  const lists = await loadReactionLists(db, guildId);
+  return {
+    color_roles: (lists.color_roles?.options ?? []).map(fromOption),
+    personality_roles: (lists.personality_roles?.options ?? []).map(fromOption),
+  };
+}
+
+export async function readReactionChannelsState(db: Db, guildId: string): Promise<ReactionChannelsState> {
+  const lists = await loadReactionLists(db, guildId);
+  return {
+    color_roles: lists.color_roles?.channelId ?? null,
+    personality_roles: lists.personality_roles?.channelId ?? null,
+  };
+}
+
+/**
+ * Stores both lists (their roles checked givable) and brings posted panels along: the PUT route
+ * and its undo. The body's ids were checked the guild's by the route's `guildRefs`.
+ */
+export async function writeReactionLists(
+  services: Pick<AppServices, 'db' | 'queue' | 'guildResources'>,
+  guildId: string,
+  body: ReactionListsState,
+  userId: string,
+  requester: JobRequester,
+  log: FastifyBaseLogger,
+): Promise<Date> {
+  const { db, queue, guildResources } = services;
+  await assertOptionsGivable(
+    guildResources,
+    guildId,
+    REACTION_LISTS.flatMap((list) =>
+      body[list].map((row, index) => ({
+        ...row,
+        path: `${list}.${index}`,
+        name: reactionRowName(list, index),
+      })),
+    ),
+  );
+  const updatedAt = await saveReactionLists(
+    db,
+    guildId,
+    { color_roles: body.color_roles.map(toEntry), personality_roles: body.personality_roles.map(toEntry) },
+    userId,
+  );
+  // Posted panels follow the lists: the repair edits them, re-posts, fixes reactions, and
+  // deletes the panel of a list now empty. Nothing posted: the next Post does it all.
+  const lists = await loadReactionLists(db, guildId);
+  if (REACTION_LISTS.some((list) => (lists[list]?.messageIds.length ?? 0) > 0)) {
+    await queueMenusRepair(queue, log, guildId, requester, 'the 5-minute safety net updates the panels');
+  }
+  return updatedAt;
+}
+
+/** Stores the lists' channels that differ from the stored ones (the channel route and its undo). */
+export async function writeReactionChannels(
+  db: Db,
+  guildId: string,
+  channels: Partial<ReactionChannelsState>,
+  userId: string,
+): Promise<void> {
+  const stored = await readReactionChannelsState(db, guildId);
+  for (const list of REACTION_LISTS) {
+    const channelId = channels[list];
+    if (channelId === undefined || channelId === stored[list]) continue;
+    await saveReactionListChannel(db, guildId, list, channelId, userId);
+  }
+}
+
+const LIST_NAMES: Record<ReactionList, string> = {
+  color_roles: 'color roles',
+  personality_roles: 'personality roles',
+};
+
+/** "Edited the reaction-role lists: color roles 3 -> 4 rows". */
+function listsSummary(before: ReactionListsState, after: ReactionListsState): string {
+  const changed = REACTION_LISTS.filter(
+    (list) => JSON.stringify(before[list]) !== JSON.stringify(after[list]),
+  ).map((list) => `${LIST_NAMES[list]} (${before[list].length} -> ${after[list].length} rows)`);
+  return changed.length === 0
+    ? 'Saved the reaction-role lists unchanged'
+    : `Edited the reaction-role lists: ${changed.join(', ')}`;
+}
+
 /**
  * The Reaction Roles editor: two lists (role menus of style `reactions`), the channel of each
  * list's panel, and posting the panels (the worker's `reaction-roles.post-panel`).
@@ -88,46 +180,47 @@ export function registerReactionRoleRoutes(app: FastifyInstance): void {
     toState(await loadReactionLists(db, params.guildId)),
   );
 
-  defineRoute(app, routes.putReactionRoles, async ({ params, body, session, requester, request }) => {
-    await assertOptionsGivable(
-      guildResources,
-      params.guildId,
-      REACTION_LISTS.flatMap((list) =>
-        body[list].map((row, index) => ({
-          ...row,
-          path: `${list}.${index}`,
-          name: reactionRowName(list, index),
-        })),
-      ),
-    );
-    const updatedAt = await saveReactionLists(
-      db,
-      params.guildId,
-      { color_roles: body.color_roles.map(toEntry), personality_roles: body.personality_roles.map(toEntry) },
-      session.user.id,
-    );
-    // Posted panels follow the lists: the repair edits them, re-posts, fixes reactions, and
-    // deletes the panel of a list now empty. Nothing posted: the next Post does it all.
-    const lists = await loadReactionLists(db, params.guildId);
-    if (REACTION_LISTS.some((list) => (lists[list]?.messageIds.length ?? 0) > 0)) {
-      await queueMenusRepair(
-        queue,
-        request.log,
+  defineRoute(
+    app,
+    routes.putReactionRoles,
+    async ({ params, body, session, requester, request, history }) => {
+      const before = await readReactionListsState(db, params.guildId);
+      const after: ReactionListsState = {
+        color_roles: body.color_roles.map(toEntry),
+        personality_roles: body.personality_roles.map(toEntry),
+      };
+      const updatedAt = await writeReactionLists(
+        app.services,
         params.guildId,
+        after,
+        session.user.id,
         requester,
-        'the 5-minute safety net updates the panels',
+        request.log,
       );
-    }
-    return { updated_by: session.user.id, updated_at: updatedAt.toISOString() };
-  });
+      history.state('reaction_roles:lists', before, after, listsSummary(before, after));
+      return { updated_by: session.user.id, updated_at: updatedAt.toISOString() };
+    },
+  );
 
-  defineRoute(app, routes.setReactionListChannel, async ({ params, body, session }) => {
-    await saveReactionListChannel(db, params.guildId, body.list, body.channel_id, session.user.id);
+  defineRoute(app, routes.setReactionListChannel, async ({ params, body, session, history }) => {
+    const before = await readReactionChannelsState(db, params.guildId);
+    await writeReactionChannels(db, params.guildId, { [body.list]: body.channel_id }, session.user.id);
+    const label = await channelLabel(guildResources, params.guildId, body.channel_id);
+    history.state(
+      'reaction_roles:channel',
+      before,
+      { ...before, [body.list]: body.channel_id },
+      `Set the ${LIST_NAMES[body.list]} reaction panel channel to ${label}`,
+    );
     return { list: body.list, channel_id: body.channel_id };
   });
 
-  defineRoute(app, routes.postReactionPanels, async ({ params, requester }) => {
+  defineRoute(app, routes.postReactionPanels, async ({ params, requester, history }) => {
     await requirePostable(db, params.guildId);
+    history.describe({
+      subject: 'reaction_roles:panels',
+      summary: 'Posted (or updated) the reaction-role panels',
+    });
     return {
       job_id: await enqueueGuildJob(queue, 'reaction-roles.post-panel', params.guildId, requester, {
         afterChange: true,

@@ -21,12 +21,14 @@ import {
   loadOwnMenus,
   type RoleMenuValues,
   requestMenuPost,
+  reviveOwnMenu,
   updateOwnMenu,
 } from '@spacecadet/db/queries/role-menus';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../errors.ts';
+import type { AppServices } from '../services/container.ts';
 import type { GuildResources } from '../services/guild-resources.ts';
-import { enqueueGuildJob } from '../services/jobs.ts';
+import { enqueueGuildJob, type JobRequester } from '../services/jobs.ts';
 import { assertOptionsGivable, postedLocation, queueMenusRepair } from '../services/role-menus.ts';
 import { defineRoute } from './define.ts';
 
@@ -103,68 +105,221 @@ function assertMenuGivable(resources: GuildResources, guildId: string, body: Rol
   );
 }
 
+type MenuServices = Pick<AppServices, 'db' | 'queue' | 'guildResources'>;
+
+/** Who writes and how its jobs are queued: the route's request, or an undo's. */
+export interface MenuWriter {
+  userId: string;
+  requester: JobRequester;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * A menu as a history entry records it: the body that creates or replaces it, and whether it
+ * was posted (an undo of its delete posts it again).
+ */
+export type RoleMenuState = RoleMenuInput & { posted: boolean };
+
+export function toMenuState(row: RoleMenuRow): RoleMenuState {
+  return {
+    title: row.title,
+    description: row.description,
+    color: row.color === null ? null : colorIntToHex(row.color),
+    channel_id: row.channelId ?? '',
+    style: row.style,
+    mode: row.mode,
+    max_roles: row.maxRoles,
+    required_role_id: row.requiredRoleId,
+    options: row.options.map((option) => ({ ...option })),
+    posted: row.messageIds.length > 0,
+  };
+}
+
+/** The body of a recorded menu (without `posted`). */
+export function menuBody(state: RoleMenuState): RoleMenuInput {
+  const { posted: _posted, ...body } = state;
+  return body;
+}
+
+/** The menu now (null: none, or deleted), in the shape its history records. */
+export async function readRoleMenuState(
+  services: Pick<AppServices, 'db'>,
+  guildId: string,
+  menuId: string,
+): Promise<RoleMenuState | null> {
+  const row = await loadOwnMenu(services.db, guildId, menuId);
+  return row ? toMenuState(row) : null;
+}
+
+/** Creates a menu (the POST route). */
+export async function createRoleMenu(
+  services: MenuServices,
+  guildId: string,
+  body: RoleMenuInput,
+  userId: string,
+): Promise<RoleMenuRow> {
+  const values = toValues(body);
+  assertMenuFits(values);
+  await assertMenuGivable(services.guildResources, guildId, body);
+  const created = await createOwnMenu(services.db, guildId, values, userId, MAX_ROLE_MENUS);
+  if (!created) throw new ApiError('invalid_input', ROLE_MENU_MESSAGES.tooMany);
+  return created;
+}
+
+/** Replaces a menu; a posted one is edited in place (the PUT route and an undo of an edit). */
+export async function updateRoleMenu(
+  services: MenuServices,
+  guildId: string,
+  menuId: string,
+  body: RoleMenuInput,
+  writer: MenuWriter,
+): Promise<RoleMenuRow> {
+  const { db, queue, guildResources } = services;
+  if (!(await loadOwnMenu(db, guildId, menuId))) throw notFound(ROLE_MENU_MESSAGES.notFound);
+  const values = toValues(body);
+  assertMenuFits(values);
+  await assertMenuGivable(guildResources, guildId, body);
+  const updated = await updateOwnMenu(db, guildId, menuId, values, writer.userId);
+  if (!updated) throw notFound(ROLE_MENU_MESSAGES.notFound);
+  // A posted menu is edited in place (a channel change waits for Post, which moves it).
+  if (updated.messageIds.length > 0) {
+    await queueMenusRepair(
+      queue,
+      writer.log,
+      guildId,
+      writer.requester,
+      'the 5-minute safety net updates the menu',
+    );
+  }
+  return updated;
+}
+
+/** Deletes a menu; a posted one's messages go by the repair (the DELETE route, an undo of a create). */
+export async function deleteRoleMenu(
+  services: MenuServices,
+  guildId: string,
+  menuId: string,
+  writer: MenuWriter,
+): Promise<void> {
+  const deleted = await deleteOwnMenu(services.db, guildId, menuId, writer.userId);
+  if (deleted === null) throw notFound(ROLE_MENU_MESSAGES.notFound);
+  // Posted: the repair deletes its messages, then the row.
+  if (deleted === 'marked') {
+    await queueMenusRepair(
+      services.queue,
+      writer.log,
+      guildId,
+      writer.requester,
+      "the 5-minute safety net deletes the menu's messages",
+    );
+  }
+}
+
+/** Asks for the menu to be posted (the post route). */
+export async function postRoleMenu(
+  services: Pick<AppServices, 'db' | 'queue'>,
+  guildId: string,
+  menuId: string,
+  requester: JobRequester,
+): Promise<string> {
+  if (!(await requestMenuPost(services.db, guildId, menuId))) throw notFound(ROLE_MENU_MESSAGES.notFound);
+  return enqueueGuildJob(services.queue, 'role-menus.post', guildId, requester, { afterChange: true });
+}
+
+/**
+ * Brings a deleted menu back under its id (an undo of its delete), checked as a create is; one
+ * that was posted is posted again.
+ */
+export async function reviveRoleMenu(
+  services: MenuServices,
+  guildId: string,
+  menuId: string,
+  state: RoleMenuState,
+  writer: MenuWriter,
+): Promise<RoleMenuRow> {
+  const body = menuBody(state);
+  const values = toValues(body);
+  assertMenuFits(values);
+  await assertMenuGivable(services.guildResources, guildId, body);
+  const revived = await reviveOwnMenu(services.db, guildId, menuId, values, writer.userId, MAX_ROLE_MENUS);
+  if (!revived) throw new ApiError('invalid_input', ROLE_MENU_MESSAGES.tooMany);
+  if (state.posted) await postRoleMenu(services, guildId, menuId, writer.requester);
+  return revived;
+}
+
+/** "Renamed the role menu "A" to "B"", "Edited the role menu "A": options, color". */
+function updateSummary(before: RoleMenuState, after: RoleMenuState): string {
+  const fields = (Object.keys(after) as (keyof RoleMenuState)[]).filter(
+    (key) =>
+      key !== 'title' && key !== 'posted' && JSON.stringify(before[key]) !== JSON.stringify(after[key]),
+  );
+  const rest = fields.map((field) => field.replaceAll('_', ' ')).join(', ');
+  if (before.title !== after.title) {
+    const renamed = `Renamed the role menu "${before.title}" to "${after.title}"`;
+    return fields.length === 0 ? renamed : `${renamed} and edited its ${rest}`;
+  }
+  return fields.length === 0
+    ? `Saved the role menu "${after.title}" unchanged`
+    : `Edited the role menu "${after.title}": ${rest}`;
+}
+
 /**
  * Role menus of the admin's own: list, create, replace, delete, and post one (the worker's
  * `role-menus.post`). A posted menu follows an edit or a delete through `role-menus.repair`.
  */
 export function registerRoleMenuRoutes(app: FastifyInstance): void {
-  const { db, queue, guildResources } = app.services;
+  const { db } = app.services;
 
   defineRoute(app, routes.listRoleMenus, async ({ params }) => ({
     menus: (await loadOwnMenus(db, params.guildId)).map(toMenu),
   }));
 
-  defineRoute(app, routes.createRoleMenu, async ({ params, body, session }) => {
-    const values = toValues(body);
-    assertMenuFits(values);
-    await assertMenuGivable(guildResources, params.guildId, body);
-    const created = await createOwnMenu(db, params.guildId, values, session.user.id, MAX_ROLE_MENUS);
-    if (!created) throw new ApiError('invalid_input', ROLE_MENU_MESSAGES.tooMany);
+  defineRoute(app, routes.createRoleMenu, async ({ params, body, session, history }) => {
+    const created = await createRoleMenu(app.services, params.guildId, body, session.user.id);
+    history.state(
+      `role_menus:menu:${created.id}`,
+      null,
+      toMenuState(created),
+      `Created the role menu "${created.title}"`,
+    );
     return toMenu(created);
   });
 
-  defineRoute(app, routes.updateRoleMenu, async ({ params, body, session, requester, request }) => {
-    if (!(await loadOwnMenu(db, params.guildId, params.menuId))) throw notFound(ROLE_MENU_MESSAGES.notFound);
-    const values = toValues(body);
-    assertMenuFits(values);
-    await assertMenuGivable(guildResources, params.guildId, body);
-    const updated = await updateOwnMenu(db, params.guildId, params.menuId, values, session.user.id);
-    if (!updated) throw notFound(ROLE_MENU_MESSAGES.notFound);
-    // A posted menu is edited in place (a channel change waits for Post, which moves it).
-    if (updated.messageIds.length > 0) {
-      await queueMenusRepair(
-        queue,
-        request.log,
-        params.guildId,
-        requester,
-        'the 5-minute safety net updates the menu',
-      );
-    }
+  defineRoute(app, routes.updateRoleMenu, async ({ params, body, session, requester, request, history }) => {
+    const before = await readRoleMenuState(app.services, params.guildId, params.menuId);
+    const updated = await updateRoleMenu(app.services, params.guildId, params.menuId, body, {
+      userId: session.user.id,
+      requester,
+      log: request.log,
+    });
+    const after = toMenuState(updated);
+    if (before) history.state(`role_menus:menu:${updated.id}`, before, after, updateSummary(before, after));
     return toMenu(updated);
   });
 
-  defineRoute(app, routes.deleteRoleMenu, async ({ params, session, requester, request }) => {
-    const deleted = await deleteOwnMenu(db, params.guildId, params.menuId, session.user.id);
-    if (deleted === null) throw notFound(ROLE_MENU_MESSAGES.notFound);
-    // Posted: the repair deletes its messages, then the row.
-    if (deleted === 'marked') {
-      await queueMenusRepair(
-        queue,
-        request.log,
-        params.guildId,
-        requester,
-        "the 5-minute safety net deletes the menu's messages",
+  defineRoute(app, routes.deleteRoleMenu, async ({ params, session, requester, request, history }) => {
+    const before = await readRoleMenuState(app.services, params.guildId, params.menuId);
+    await deleteRoleMenu(app.services, params.guildId, params.menuId, {
+      userId: session.user.id,
+      requester,
+      log: request.log,
+    });
+    if (before)
+      history.state(
+        `role_menus:menu:${params.menuId}`,
+        before,
+        null,
+        `Deleted the role menu "${before.title}"`,
       );
-    }
   });
 
-  defineRoute(app, routes.postRoleMenu, async ({ params, requester }) => {
-    if (!(await requestMenuPost(db, params.guildId, params.menuId)))
-      throw notFound(ROLE_MENU_MESSAGES.notFound);
-    return {
-      job_id: await enqueueGuildJob(queue, 'role-menus.post', params.guildId, requester, {
-        afterChange: true,
-      }),
-    };
+  defineRoute(app, routes.postRoleMenu, async ({ params, requester, history }) => {
+    const menu = await loadOwnMenu(db, params.guildId, params.menuId);
+    const jobId = await postRoleMenu(app.services, params.guildId, params.menuId, requester);
+    history.describe({
+      subject: `role_menus:menu:${params.menuId}`,
+      summary: `Posted the role menu "${menu?.title ?? params.menuId}"`,
+    });
+    return { job_id: jobId };
   });
 }

@@ -19,6 +19,7 @@ const LevelingSettings = lazy(() => import('./leveling/LevelingSettings.tsx'));
 const LevelingRoles = lazy(() => import('./leveling/LevelingRoles.tsx'));
 const LevelingBoosts = lazy(() => import('./leveling/LevelingBoosts.tsx'));
 const LevelingLeaderboard = lazy(() => import('./leveling/LevelingLeaderboard.tsx'));
+const History = lazy(() => import('./history/History.tsx'));
 
 function LevelingRedirect() {
   const guildId = useGuildParam();
@@ -42,6 +43,7 @@ export default function DashboardApp() {
           <Route path="leveling/boosts" element={<Lazy page={<LevelingBoosts />} />} />
           <Route path="leveling/leaderboard" element={<Lazy page={<LevelingLeaderboard />} />} />
           <Route path="personality-roles" element={<Lazy page={<PersonalityRoles />} />} />
+          <Route path="history" element={<Lazy page={<History />} />} />
           {[...COMING_SOON_PAGES.keys()].map((slug) => (
             <Route key={slug} path={slug} element={<ComingSoon slug={slug} />} />
           ))}

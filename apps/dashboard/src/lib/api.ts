@@ -8,6 +8,7 @@ import {
   routes,
   successSchema,
 } from '@spacecadet/contract';
+import type { ZodType } from 'zod';
 import { getConfig } from '../config.ts';
 import { ApiError, NOT_AUTHENTICATED, SESSION_EXPIRED } from './api-error.ts';
 import { clearSession, getAuthorizationHeader, getStoredTokens } from './session.ts';
@@ -142,7 +143,8 @@ export async function apiCall<N extends RouteName>(
   if (response.status === 204 || response.status === 205) return undefined as RouteResponse<N>;
 
   const body = await readJson(response);
-  const schema = successSchema(def);
+  // A route answering two successes (an undo: 200 done, 202 queued) is read with that status's schema.
+  const schema = (def.responses as Partial<Record<number, ZodType>>)[response.status] ?? successSchema(def);
   if (schema === null) return undefined as RouteResponse<N>;
   const parsed = schema.safeParse(body);
   if (!parsed.success) {

@@ -368,7 +368,7 @@ export async function loadPanelLocation(db: Db, guildId: string): Promise<ColorP
 }
 
 /** The channel the admin picked; the panel moves there on the next post. */
-export async function savePanelChannel(db: Db, guildId: string, channelId: string): Promise<void> {
+export async function savePanelChannel(db: Db, guildId: string, channelId: string | null): Promise<void> {
   const values = { channelId, updatedAt: new Date() };
   await db
     .insert(colorPanels)

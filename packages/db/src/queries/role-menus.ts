@@ -80,7 +80,7 @@ export async function saveReactionListChannel(
   db: Db,
   guildId: string,
   list: ReactionList,
-  channelId: string,
+  channelId: string | null,
   userId: string,
 ): Promise<void> {
   const values = { channelId, updatedBy: userId, updatedAt: new Date() };
@@ -229,6 +229,41 @@ export async function deleteOwnMenu(
       .where(own)
       .returning({ id: roleMenus.id });
     return marked.length > 0 ? 'marked' : null;
+  });
+}
+
+/**
+ * Brings back one of the admin's own menus under its id (an undo of its delete): a row still
+ * there (deleted, its messages not yet gone) is edited and undeleted, a row gone is inserted
+ * again, unless the guild has `max` menus already (null then, as `createOwnMenu`).
+ */
+export async function reviveOwnMenu(
+  db: Db,
+  guildId: string,
+  menuId: string,
+  values: RoleMenuValues,
+  userId: string,
+  max: number,
+): Promise<RoleMenuRow | null> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`role_menus:${guildId}`}))`);
+    const [kept] = await tx
+      .update(roleMenus)
+      .set({ ...values, deletedAt: null, updatedBy: userId, updatedAt: new Date() })
+      .where(and(eq(roleMenus.id, menuId), eq(roleMenus.guildId, guildId), sql`${roleMenus.listKey} is null`))
+      .returning();
+    if (kept) return kept;
+    const [row] = await tx
+      .select({ n: count() })
+      .from(roleMenus)
+      .where(and(eq(roleMenus.guildId, guildId), sql`${roleMenus.listKey} is null`));
+    if ((row?.n ?? 0) >= max) return null;
+    const [created] = await tx
+      .insert(roleMenus)
+      .values({ id: menuId, guildId, ...values, updatedBy: userId })
+      .onConflictDoNothing()
+      .returning();
+    return created ?? null;
   });
 }
 

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { SelectField } from '../../ui/Field.tsx';
+import { previewCall, useImpactConfirm } from '../shared/ConfirmDialog.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { BotNotInGuild } from '../shared/GuildPage.tsx';
 import { JobProgress } from '../shared/jobs/JobProgress.tsx';
@@ -30,6 +31,7 @@ export function ColorActions({
 }) {
   const queryClient = useQueryClient();
   const tracker = useGuildJob(queryKeys.colorRoles(guildId));
+  const impact = useImpactConfirm();
 
   const action = useMutation({
     mutationFn: (name: Action) => apiCall(name, { params: { guildId } }),
@@ -63,7 +65,16 @@ export function ColorActions({
 
   const run = (name: Action) => {
     if (name === 'postColorPanel' && !channelId) return;
-    if (name === 'resetColorRoles' && !window.confirm(COLOR_RESET_CONFIRM)) return;
+    if (name === 'resetColorRoles') {
+      impact.ask({
+        title: 'Reset color roles?',
+        question: COLOR_RESET_CONFIRM,
+        confirmLabel: 'Reset Color Roles',
+        preview: previewCall('previewColorReset', { guildId }),
+        onConfirm: () => action.mutate(name),
+      });
+      return;
+    }
     action.mutate(name);
   };
 
@@ -119,6 +130,7 @@ export function ColorActions({
         </p>
       ) : null}
       {job ? <JobProgress job={job} /> : null}
+      {impact.dialog}
       <ErrorBox onDismiss={() => action.reset()}>
         {action.isError ? colorErrorText(action.error) : null}
       </ErrorBox>

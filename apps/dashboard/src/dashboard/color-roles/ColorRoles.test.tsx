@@ -13,6 +13,7 @@ import { fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
 import { ApiError, errorText } from '../../lib/api-error.ts';
 import DashboardApp from '../DashboardApp.tsx';
+import { UNDO_NOTE } from '../shared/ConfirmDialog.tsx';
 import {
   BLACK_TIP,
   COLOR_RESET_CONFIRM,
@@ -122,6 +123,11 @@ function colorApi(options: Options = {}) {
       return { status: 200, body: savedState(body as PutPaletteBody, options.mode) };
     }
     if (key === `GET ${base}/channels`) return { status: 200, body: { channels: options.channels ?? [] } };
+    if (key === `GET ${base}/color-roles/reset/preview`)
+      return {
+        status: 200,
+        body: { summary: 'Delete 38 roles held by 412 members.', roles: 38, members: 412 },
+      };
     if (key === `GET ${base}/config`)
       return {
         status: 200,
@@ -259,18 +265,23 @@ describe('color roles', () => {
     await waitFor(() => expect(api.colorLoads()).toBeGreaterThan(loadsAtFinish));
   });
 
-  it('asks before resetting', async () => {
+  it('asks before resetting, counting the roles and members it deletes', async () => {
     signInAda();
     const api = colorApi();
-    const confirm = vi.fn(() => false);
-    vi.stubGlobal('confirm', confirm);
     open();
     fireEvent.click(await screen.findByRole('button', { name: 'Reset' }));
-    expect(confirm).toHaveBeenCalledWith(COLOR_RESET_CONFIRM);
+    let dialog = await screen.findByRole('alertdialog', { name: 'Reset color roles?' });
+    within(dialog).getByText(COLOR_RESET_CONFIRM);
+    await within(dialog).findByText('Delete 38 roles held by 412 members.');
+    within(dialog).getByText(UNDO_NOTE);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(api.calls.some((c) => c.path.endsWith('/color-roles/reset'))).toBe(false);
-    confirm.mockReturnValue(true);
     fireEvent.click(screen.getByRole('button', { name: 'Reset' }));
+    dialog = await screen.findByRole('alertdialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reset Color Roles' }));
     await waitFor(() => expect(api.calls.some((c) => c.path.endsWith('/color-roles/reset'))).toBe(true));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 
   it('offers a manual channel id when no channels are listed, checking 5-20 digits', async () => {

@@ -7,7 +7,7 @@ import {
   setSidebarGroupsOpen,
 } from '../../lib/preferences.ts';
 import { withGuild } from '../shared/guild-param.ts';
-import { groupOfPath, SIDEBAR_GROUPS } from '../shared/nav.ts';
+import { groupOfPath, SERVER_LINKS, SIDEBAR_GROUPS } from '../shared/nav.ts';
 
 export function ConfigSidebar({ guildId }: { guildId: string | null }) {
   const [collapsed, setCollapsed] = useState(getSidebarCollapsed);
@@ -47,6 +47,17 @@ export function ConfigSidebar({ guildId }: { guildId: string | null }) {
           <span className="sidebar-toggle-label">Settings</span>
         </button>
         <div id="config-groups" className="sidebar-groups" hidden={collapsed}>
+          {guildId ? (
+            <ul className="sidebar-links sidebar-server-links" aria-label="Server pages">
+              {SERVER_LINKS.map((link) => (
+                <li key={link.path}>
+                  <RouterNavLink className="sidebar-link" to={withGuild(link.path, guildId)} end>
+                    {link.label}
+                  </RouterNavLink>
+                </li>
+              ))}
+            </ul>
+          ) : null}
           {SIDEBAR_GROUPS.map((group) => {
             const isOpen = open[group.name] === true;
             const listId = `sidebar-group-${group.name.replace(/\W+/g, '-').toLowerCase()}`;

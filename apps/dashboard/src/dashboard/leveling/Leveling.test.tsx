@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type FakeRoute, fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
 import DashboardApp from '../DashboardApp.tsx';
+import { COUNT_FAILED, COUNTING, UNDO_NOTE } from '../shared/ConfirmDialog.tsx';
 import { BOOST_RULE, boostExpiryLabel, boostTargetLabel } from './LevelingBoosts.tsx';
 import { deleteRoleConfirm, LEVELING_CONFIRM, LEVELING_DONE, roleCapHint } from './leveling-model.ts';
 
@@ -223,6 +224,14 @@ describe('leveling', () => {
     const api = levelingApi([], [], {
       [`POST ${base}/leveling/reset-config`]: { status: 200, body: SETTINGS },
       [`POST ${base}/leveling/reset-all`]: { status: 204 },
+      [`GET ${base}/leveling/reset-all/preview`]: {
+        status: 200,
+        body: {
+          summary: 'Remove the XP of 1,204 members and delete 5 reward roles.',
+          roles: 5,
+          members: 1204,
+        },
+      },
     });
     renderAt(`/dashboard/leveling/settings?guild=${STATION.id}`, routes);
     fireEvent.change(await screen.findByLabelText('XP per message'), { target: { value: '99' } });
@@ -231,24 +240,34 @@ describe('leveling', () => {
     await screen.findByText(LEVELING_DONE.resetConfig);
     expect(screen.getByLabelText('XP per message')).toHaveProperty('value', '10');
     fireEvent.click(screen.getByRole('button', { name: 'Reset Leveling' }));
-    expect(confirm).toHaveBeenCalledWith(LEVELING_CONFIRM.resetAll);
+    const dialog = await screen.findByRole('alertdialog', { name: 'Reset leveling?' });
+    within(dialog).getByText(LEVELING_CONFIRM.resetAll);
+    within(dialog).getByText(COUNTING);
+    await within(dialog).findByText('Remove the XP of 1,204 members and delete 5 reward roles.');
+    within(dialog).getByText(UNDO_NOTE);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reset Leveling' }));
     await screen.findByText(LEVELING_DONE.resetAll);
-    expect(api.calls.filter((c) => c.path.includes('/leveling/reset')).map((c) => c.path)).toEqual([
-      `${base}/leveling/reset-config`,
-      `${base}/leveling/reset-all`,
-    ]);
+    expect(
+      api.calls.filter((c) => c.method === 'POST' && c.path.includes('/leveling/reset')).map((c) => c.path),
+    ).toEqual([`${base}/leveling/reset-config`, `${base}/leveling/reset-all`]);
   });
 
-  it('does not reset when the confirm is declined', async () => {
+  it('does not reset when the confirm is declined, and still asks when the count fails', async () => {
     signInAda();
-    vi.stubGlobal(
-      'confirm',
-      vi.fn(() => false),
-    );
-    const api = levelingApi();
+    const api = levelingApi([], [], {
+      [`GET ${base}/leveling/reset-all/preview`]: {
+        status: 503,
+        body: { error: 'discord_unavailable', message: 'Discord did not answer' },
+      },
+    });
     renderAt(`/dashboard/leveling/settings?guild=${STATION.id}`, routes);
     fireEvent.click(await screen.findByRole('button', { name: 'Reset Leveling' }));
-    expect(api.calls.some((c) => c.path.includes('/reset'))).toBe(false);
+    const dialog = await screen.findByRole('alertdialog', { name: 'Reset leveling?' });
+    await within(dialog).findByText(COUNT_FAILED);
+    expect(within(dialog).getByRole('button', { name: 'Reset Leveling' })).toHaveProperty('disabled', false);
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(api.calls.some((c) => c.method === 'POST' && c.path.includes('/reset'))).toBe(false);
     expect(screen.queryByText(LEVELING_DONE.resetAll)).toBeNull();
   });
 
@@ -559,22 +578,51 @@ describe('leveling, issue 23', () => {
     await screen.findByText('Stored at level 0: a level cannot be negative.');
   });
 
+  it('asks before pruning leavers, counting whose XP goes', async () => {
+    signInAda();
+    const api = levelingApi([], [], {
+      [`GET ${base}/leveling/prune-leavers/preview`]: {
+        status: 200,
+        body: { summary: 'Remove the XP of 12 members who left.', roles: 0, members: 12 },
+      },
+      [`POST ${base}/leveling/prune-leavers`]: {
+        status: 202,
+        body: { job_id: jobIdFor('leveling.prune-leavers', STATION.id) },
+      },
+    });
+    renderAt(`/dashboard/leveling/boosts?guild=${STATION.id}`, routes);
+    fireEvent.click(await screen.findByRole('button', { name: 'Prune leavers' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Prune leavers?' });
+    within(dialog).getByText(LEVELING_CONFIRM.prune);
+    await within(dialog).findByText('Remove the XP of 12 members who left.');
+    within(dialog).getByText(UNDO_NOTE);
+    expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Prune leavers' }));
+    await waitFor(() =>
+      expect(api.calls.some((c) => c.method === 'POST' && c.path.endsWith('/prune-leavers'))).toBe(true),
+    );
+  });
+
   it('asks before deleting a reward role, saying how many members hold it', async () => {
     signInAda();
-    const confirm = vi.fn(() => false);
-    vi.stubGlobal('confirm', confirm);
     const veteran = { ...role(2, 20, 'Veteran'), holders: 12 };
     const api = levelingApi([veteran], [], {
       [`DELETE ${base}/leveling/roles/2`]: { status: 204 },
+      [`GET ${base}/leveling/roles/2/delete-preview`]: {
+        status: 200,
+        body: { summary: 'Delete the role "Veteran" held by 12 members.', roles: 1, members: 12 },
+      },
     });
     renderAt(`/dashboard/leveling/roles?guild=${STATION.id}`, routes);
     fireEvent.click(await screen.findByRole('button', { name: 'Delete Veteran' }));
-    expect(confirm).toHaveBeenCalledWith(
-      'Delete the reward role "Veteran"? 12 members hold Veteran; they lose it.',
-    );
+    let dialog = await screen.findByRole('alertdialog', { name: 'Delete this reward role?' });
+    within(dialog).getByText('Delete the reward role "Veteran"? 12 members hold Veteran; they lose it.');
+    await within(dialog).findByText('Delete the role "Veteran" held by 12 members.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(api.calls.some((c) => c.method === 'DELETE')).toBe(false);
-    confirm.mockReturnValue(true);
     fireEvent.click(screen.getByRole('button', { name: 'Delete Veteran' }));
+    dialog = await screen.findByRole('alertdialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete role' }));
     await waitFor(() => expect(api.calls.some((c) => c.method === 'DELETE')).toBe(true));
     expect(deleteRoleConfirm({ role_name: 'Pilot', holders: 1 })).toBe(
       'Delete the reward role "Pilot"? 1 member holds Pilot; they lose it.',

@@ -7,6 +7,7 @@ import { errorText } from '../../lib/api-error.ts';
 import { ChannelPicker } from '../shared/ChannelPicker.tsx';
 import '../../styles/leveling-boosts.css';
 import { SelectField, TextField } from '../../ui/Field.tsx';
+import { previewCall, useImpactConfirm } from '../shared/ConfirmDialog.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
 import { MemberName, MemberPicker, RoleName, RolePicker } from '../shared/GuildPickers.tsx';
@@ -96,6 +97,7 @@ function BoostsScreen({ guildId }: { guildId: string }) {
   // What the last added boost was stored as, when that is not what was typed.
   const [storedNote, setStoredNote] = useState<string | null>(null);
   const tracker = useGuildJob(queryKeys.leveling(guildId));
+  const impact = useImpactConfirm();
   const [problem, setProblem] = useState<string | null>(null);
   const [kind, setKind] = useState<BoostKind>('server');
   const [multiplier, setMultiplier] = useState(DEFAULT_MULTIPLIER);
@@ -177,6 +179,7 @@ function BoostsScreen({ guildId }: { guildId: string }) {
     <>
       {guard.banner}
       <ErrorBox onDismiss={() => setProblem(null)}>{problem}</ErrorBox>
+      {impact.dialog}
       <AddCard
         titleId="add-boost-title"
         title="Add a boost"
@@ -258,7 +261,15 @@ function BoostsScreen({ guildId }: { guildId: string }) {
             type="button"
             className="btn btn-secondary btn-sm"
             disabled={prune.isPending || tracker.running}
-            onClick={() => window.confirm(LEVELING_CONFIRM.prune) && prune.mutate()}
+            onClick={() =>
+              impact.ask({
+                title: 'Prune leavers?',
+                question: LEVELING_CONFIRM.prune,
+                confirmLabel: 'Prune leavers',
+                preview: previewCall('previewPruneLeavers', { guildId }),
+                onConfirm: () => prune.mutate(),
+              })
+            }
           >
             {tracker.running ? 'Pruning…' : 'Prune leavers'}
           </button>

@@ -13,6 +13,7 @@ import { apiCall } from '../../lib/api.ts';
 import { errorText, fieldIssue } from '../../lib/api-error.ts';
 import { SelectField, TextField } from '../../ui/Field.tsx';
 import { ChannelPicker } from '../shared/ChannelPicker.tsx';
+import { previewCall, useImpactConfirm } from '../shared/ConfirmDialog.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { BotNotInGuild, GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
 import { JobProgress } from '../shared/jobs/JobProgress.tsx';
@@ -132,6 +133,7 @@ function SettingsForm({
   const channelName = (id: string) => channels.data?.channels.find((channel) => channel.id === id)?.name;
   const reload = () => queryClient.invalidateQueries({ queryKey: levelingKey });
   const tracker = useGuildJob(levelingKey);
+  const impact = useImpactConfirm();
   const starting = (failure: string) => ({
     onMutate: () => {
       setProblem(null);
@@ -243,13 +245,21 @@ function SettingsForm({
       busyLabel: 'Deleting…',
       danger: true,
       pending: resetAll.isPending,
-      run: () => window.confirm(LEVELING_CONFIRM.resetAll) && resetAll.mutate(),
+      run: () =>
+        impact.ask({
+          title: 'Reset leveling?',
+          question: LEVELING_CONFIRM.resetAll,
+          confirmLabel: 'Reset Leveling',
+          preview: previewCall('previewLevelingReset', { guildId }),
+          onConfirm: () => resetAll.mutate(),
+        }),
     },
   ];
 
   return (
     <>
       <ErrorBox onDismiss={() => setProblem(null)}>{problem}</ErrorBox>
+      {impact.dialog}
       {botInGuild ? null : <BotNotInGuild guildId={guildId} />}
       <section className="card form-card" aria-label="Settings">
         <div className="form-grid">

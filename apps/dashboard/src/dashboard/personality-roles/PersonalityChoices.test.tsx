@@ -49,6 +49,8 @@ function choicesApi(options: { configured: boolean; permissions?: string }) {
     if (path.startsWith('/api/bot/in-guild/')) return { status: 200, body: { inGuild: true } };
     if (key === `GET ${base}/channels`)
       return { status: 200, body: { channels: [{ id: '300000000000000012', name: 'roles' }] } };
+    if (key === `GET ${base}/personality-roles/reset/preview`)
+      return { status: 200, body: { summary: 'Delete 17 roles held by 9 members.', roles: 17, members: 9 } };
     if (key === `GET ${base}/bot-permissions` && options.permissions)
       return { status: 200, body: { permissions: options.permissions } };
     const state = () => ({
@@ -182,12 +184,14 @@ describe("reset's confirmation", () => {
       'Reset personality roles for this server? This deletes nothing in Discord (no role or message was made yet) and removes the 1 question category with their options. Continue?',
     );
     signInAda();
-    const confirm = vi.fn(() => false);
-    vi.stubGlobal('confirm', confirm);
-    choicesApi({ configured: true });
+    const api = choicesApi({ configured: true });
     open();
     fireEvent.click(await screen.findByRole('button', { name: 'Reset' }, { timeout: 5000 }));
-    expect(confirm).toHaveBeenCalledWith(resetConfirmText([ZODIAC, PRONOUNS]));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Reset personality roles?' });
+    within(dialog).getByText(resetConfirmText([ZODIAC, PRONOUNS]));
+    await within(dialog).findByText('Delete 17 roles held by 9 members.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(api.calls.some((c) => c.method === 'POST' && c.path.endsWith('/reset'))).toBe(false);
   });
 });
 

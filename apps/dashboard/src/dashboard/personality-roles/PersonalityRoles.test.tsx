@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
 import DashboardApp from '../DashboardApp.tsx';
+import { COUNT_FAILED } from '../shared/ConfirmDialog.tsx';
 import {
   jobFailureText,
   type LastRefresh,
@@ -122,6 +123,13 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** Reset, then the confirmation dialog's Reset Personality. */
+async function confirmReset() {
+  fireEvent.click(await screen.findByRole('button', { name: 'Reset' }));
+  const dialog = await screen.findByRole('alertdialog', { name: 'Reset personality roles?' });
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Reset Personality' }));
+}
+
 describe('personality roles', () => {
   it('needs a channel to initialize, then initializes with it and queues a refresh', async () => {
     signInAda();
@@ -170,15 +178,17 @@ describe('personality roles', () => {
   it('shows the fallback message in a dismissible box and confirms reset', async () => {
     signInAda();
     const api = personalityApi(true, true);
-    const confirm = vi.fn(() => false);
-    vi.stubGlobal('confirm', confirm);
     open();
     fireEvent.click(await screen.findByRole('button', { name: 'Generate Roles' }));
     await screen.findByText(PERSONALITY_FAILURES.generate);
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByText(PERSONALITY_FAILURES.generate)).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Reset' }));
-    expect(confirm).toHaveBeenCalledWith(resetConfirmText(QUESTIONS));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Reset personality roles?' });
+    within(dialog).getByText(resetConfirmText(QUESTIONS));
+    // This API has no preview: the dialog says so and still works.
+    await within(dialog).findByText(COUNT_FAILED);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(api.calls.some((c) => c.path.endsWith('/reset'))).toBe(false);
   });
 
@@ -266,12 +276,8 @@ describe('personality roles', () => {
             }
           : {},
     });
-    vi.stubGlobal(
-      'confirm',
-      vi.fn(() => true),
-    );
     open();
-    fireEvent.click(await screen.findByRole('button', { name: 'Reset' }));
+    await confirmReset();
     await screen.findByRole('button', { name: 'Initialize Personality Roles' });
     expect(screen.queryByText('Question Categories')).toBeNull();
     expect(api.calls.some((c) => c.method === 'POST' && c.path.endsWith('/personality-roles/reset'))).toBe(
@@ -287,12 +293,8 @@ describe('personality roles', () => {
   it('shows the Initialize card and the reason when reset could not queue its job', async () => {
     signInAda();
     personalityApi(true, false, false, { resetQueueDown: true });
-    vi.stubGlobal(
-      'confirm',
-      vi.fn(() => true),
-    );
     open();
-    fireEvent.click(await screen.findByRole('button', { name: 'Reset' }));
+    await confirmReset();
     await screen.findByRole('button', { name: 'Initialize Personality Roles' });
     expect(screen.getByRole('alert').textContent).toContain('Job queue unavailable. Try again shortly.');
   });

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
 import { ChannelCard, useChannelChoice } from '../shared/ChannelPicker.tsx';
+import { previewCall, useImpactConfirm } from '../shared/ConfirmDialog.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { BotNotInGuild, GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
 import { GuildSelect } from '../shared/GuildSelect.tsx';
@@ -170,6 +171,7 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
     ...job('resetPersonalityRoles', PERSONALITY_FAILURES.reset),
     onSettled: () => void reload(),
   });
+  const impact = useImpactConfirm();
 
   if (!guard.ready) return guard.view;
   const { data, botInGuild, banner } = guard;
@@ -188,6 +190,7 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
   return (
     <>
       {banner}
+      {impact.dialog}
       <ErrorBox onDismiss={() => setProblem(null)}>{problem}</ErrorBox>
       {botInGuild ? null : <BotNotInGuild guildId={guildId} />}
       {/* Save works before Initialize too: the channel is kept for it. */}
@@ -268,7 +271,15 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
                 type="button"
                 className="btn btn-danger"
                 disabled={busy}
-                onClick={() => window.confirm(resetConfirmText(data.questions)) && reset.mutate()}
+                onClick={() =>
+                  impact.ask({
+                    title: 'Reset personality roles?',
+                    question: resetConfirmText(data.questions),
+                    confirmLabel: 'Reset Personality',
+                    preview: previewCall('previewPersonalityReset', { guildId }),
+                    onConfirm: () => reset.mutate(),
+                  })
+                }
               >
                 Reset
               </button>

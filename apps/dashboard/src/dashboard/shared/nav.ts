@@ -41,6 +41,11 @@ function sidebarGroups(): NavGroup[] {
   return [...groups].map(([name, links]) => ({ name, links }));
 }
 
+/** Links of the whole server, above the groups: its History (every change, with Undo). */
+export const SERVER_LINKS: readonly NavLink[] = [
+  { label: 'History', path: '/dashboard/history', status: 'live' },
+];
+
 /** Groups sorted alphabetically, as the sidebar shows them, and the features within a group too. */
 export const SIDEBAR_GROUPS: readonly NavGroup[] = sidebarGroups().sort((a, b) =>
   a.name.localeCompare(b.name, 'en'),

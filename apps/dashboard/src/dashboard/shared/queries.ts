@@ -36,6 +36,12 @@ export const queryKeys = {
   leaderboard: (guildId: string, page?: { limit: number; offset: number }) =>
     page ? (['leaderboard', guildId, page.limit, page.offset] as const) : (['leaderboard', guildId] as const),
   job: (jobId: string) => ['job', jobId] as const,
+  /** The History page's list; without an area, every filter's list of the server. */
+  history: (guildId: string, area?: string) =>
+    area === undefined ? (['history', guildId] as const) : (['history', guildId, area] as const),
+  /** What a destructive button's confirmation counts (a preview route and its params). */
+  impactPreview: (route: string, params: Record<string, string | number>) =>
+    ['impact-preview', route, params] as const,
 };
 
 export function useAdminGuilds() {

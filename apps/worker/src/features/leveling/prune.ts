@@ -1,5 +1,7 @@
 import type { JobResult } from '@spacecadet/contract';
+import { classifyLeavers } from '@spacecadet/core';
 import { deleteMemberXp, loadXpMembers, unmarkLeft } from '@spacecadet/db/queries/leveling';
+import { attachXpRows, loadXpRows } from '@spacecadet/db/queries/leveling-snapshots';
 import type { JobContext } from '../../jobs/types.ts';
 import { forEachMemberPage, MEMBER_LIST_REFUSED_WARNING } from './member-list.ts';
 import { syncDailyOverviewSchedule } from './overview-schedule.ts';
@@ -18,7 +20,9 @@ const DELETE_CHUNK = 500;
  * - a member never seen leaving is asked about by id first (`GET` the member), since only the
  *   member list says they left.
  * Members the list has but who carry a leave mark (they came back while the bot was offline)
- * get the mark cleared.
+ * get the mark cleared. The plan is core's `classifyLeavers` (the confirmation's preview runs it
+ * too). Before deleting, the rows to delete are kept in the request's history entry (its undo
+ * puts them back); a retry adds only members the first attempt did not keep.
  */
 export async function pruneLeavers(context: JobContext): Promise<JobResult> {
   const { db, client } = context.deps;
@@ -27,7 +31,9 @@ export async function pruneLeavers(context: JobContext): Promise<JobResult> {
   const startedAt = new Date();
   const withXp = await loadXpMembers(db, guildId);
   const warnings: string[] = [];
+  const entryId = context.payload.history_entry_id;
   if (withXp.length === 0) {
+    if (entryId !== undefined) await attachXpRows(db, guildId, entryId, { members: [], daily: [] });
     await syncDailyOverviewSchedule(context.deps, guildId);
     await context.progress(100);
     return { ok: true, summary: 'No members have XP: nothing to prune.', deleted: 0 };
@@ -42,20 +48,8 @@ export async function pruneLeavers(context: JobContext): Promise<JobResult> {
   await context.progress(40);
 
   // Marked before this run and absent from the list: gone, unless a return is recorded by then.
-  const markedGone: string[] = [];
   // Never seen leaving (or the list was refused): asked about one by one.
-  const toConfirm: string[] = [];
-  const returned: string[] = [];
-  for (const member of withXp) {
-    const marked = member.leftAt !== null && member.leftAt < startedAt;
-    if (listed && present.has(member.userId)) {
-      if (marked) returned.push(member.userId);
-    } else if (listed && marked) {
-      markedGone.push(member.userId);
-    } else if (!listed || member.leftAt === null) {
-      toConfirm.push(member.userId);
-    }
-  }
+  const { markedGone, toConfirm, returned } = classifyLeavers(withXp, listed ? present : null, startedAt);
   if (!listed) warnings.push(MEMBER_LIST_REFUSED_WARNING);
 
   const confirmedGone: string[] = [];
@@ -70,6 +64,12 @@ export async function pruneLeavers(context: JobContext): Promise<JobResult> {
     if (index % 25 === 24) await context.progress(40 + (40 * (index + 1)) / toConfirm.length);
   }
   await context.progress(80);
+
+  // Kept before anything is deleted: the undo puts exactly these rows back.
+  if (entryId !== undefined) {
+    const rows = await loadXpRows(db, guildId, [...markedGone, ...confirmedGone]);
+    await attachXpRows(db, guildId, entryId, { members: rows.members, daily: rows.daily });
+  }
 
   let deleted = 0;
   for (let i = 0; i < markedGone.length; i += DELETE_CHUNK) {

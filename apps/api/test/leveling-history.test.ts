@@ -1,0 +1,260 @@
+import { type HistoryAction, jobIdFor, type LevelingState, routePath, routes } from '@spacecadet/contract';
+import { levelingResetImpact, rewardRoleDeleteImpact } from '@spacecadet/core';
+import { levelingBoosts, levelingRoles, levelingSettings, memberDailyXp, memberXp } from '@spacecadet/db';
+import { guildHistory } from '@spacecadet/db/schema';
+import { and, asc, desc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
+
+let h: Harness;
+let ada: string;
+let nia: string;
+const station = GUILDS.station;
+const path = (name: keyof typeof routes, extra: Record<string, string | number> = {}) =>
+  routePath(routes[name], { guildId: station, ...extra });
+
+beforeAll(async () => {
+  h = await startHarness();
+  ada = await signIn(h, USERS.ada);
+  nia = await signIn(h, USERS.nia);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+function send(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: object, as = ada) {
+  return h.app.inject({ method, url, headers: { authorization: as }, ...(payload ? { payload } : {}) });
+}
+
+const state = async () => (await send('GET', path('getLeveling'))).json<LevelingState>();
+
+async function lastEntry(action: HistoryAction) {
+  const [row] = await h.database.db
+    .select()
+    .from(guildHistory)
+    .where(and(eq(guildHistory.guildId, station), eq(guildHistory.action, action)))
+    .orderBy(desc(guildHistory.id))
+    .limit(1);
+  if (!row) throw new Error(`no ${action} entry`);
+  return row;
+}
+
+const undo = async (action: HistoryAction) =>
+  send('POST', path('undoHistory', { entryId: (await lastEntry(action)).id }), { confirm: true });
+
+async function clearGuild() {
+  const db = h.database.db;
+  await db.delete(levelingRoles).where(eq(levelingRoles.guildId, station));
+  await db.delete(levelingBoosts).where(eq(levelingBoosts.guildId, station));
+  await db.delete(levelingSettings).where(eq(levelingSettings.guildId, station));
+  await db.delete(memberXp).where(eq(memberXp.guildId, station));
+  await db.delete(memberDailyXp).where(eq(memberDailyXp.guildId, station));
+}
+
+const xpRows = () =>
+  h.database.db
+    .select({ userId: memberXp.userId, xp: memberXp.xp, level: memberXp.level, leftAt: memberXp.leftAt })
+    .from(memberXp)
+    .where(eq(memberXp.guildId, station))
+    .orderBy(asc(memberXp.userId));
+
+const dailyRows = () =>
+  h.database.db
+    .select({ userId: memberDailyXp.userId, day: memberDailyXp.day, xp: memberDailyXp.xp })
+    .from(memberDailyXp)
+    .where(eq(memberDailyXp.guildId, station))
+    .orderBy(asc(memberDailyXp.userId), asc(memberDailyXp.day));
+
+beforeEach(clearGuild);
+
+describe('settings, reward roles, boosts and XP: undo writes the state before back', () => {
+  it('undoes a settings change, saying what changed', async () => {
+    expect(
+      (await send('PUT', path('putLeveling'), { xp_per_message: 15, message_cooldown_sec: 60 })).statusCode,
+    ).toBe(200);
+    const put = await send('PUT', path('putLeveling'), { xp_per_message: 20, message_cooldown_sec: 30 });
+    expect(put.statusCode, put.body).toBe(200);
+    const entry = await lastEntry('leveling.settings');
+    expect(entry.subject).toBe('leveling:settings');
+    expect(entry.summary).toBe('Changed the leveling settings: XP per message 15 → 20, cooldown 60 s → 30 s');
+    const undone = await undo('leveling.settings');
+    expect(undone.statusCode, undone.body).toBe(200);
+    expect((await state()).leveling).toMatchObject({ xp_per_message: 15, message_cooldown_sec: 60 });
+  });
+
+  it('undoes Reset settings, queueing Sync Roles when the reward mode comes back', async () => {
+    await send('PUT', path('putLeveling'), { enabled: true, reward_mode: 'highest', xp_per_message: 33 });
+    await h.app.services.queue.remove(jobIdFor('leveling.sync-roles', station));
+    expect((await send('POST', path('resetLevelingConfig'))).statusCode).toBeLessThan(300);
+    expect((await state()).leveling.xp_per_message).not.toBe(33);
+    const undone = await undo('leveling.reset_config');
+    expect(undone.statusCode, undone.body).toBe(202);
+    expect(undone.json().job_id).toBe(jobIdFor('leveling.sync-roles', station));
+    expect((await state()).leveling).toMatchObject({
+      enabled: true,
+      reward_mode: 'highest',
+      xp_per_message: 33,
+    });
+  });
+
+  it('undoes adding and editing a reward role', async () => {
+    const created = await send('POST', path('createLevelingRole'), {
+      role_name: 'Rookie',
+      level_required: 5,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as number;
+    const edited = await send(routes.updateLevelingRole.method, path('updateLevelingRole', { roleId: id }), {
+      role_name: 'Ace',
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect((await undo('leveling.role_update')).statusCode).toBe(200);
+    expect((await state()).roles.map((r) => r.role_name)).toEqual(['Rookie']);
+    expect((await undo('leveling.role_create')).statusCode).toBe(200);
+    expect((await state()).roles).toEqual([]);
+  });
+
+  it('undoes adding and deleting a boost', async () => {
+    const created = await send('POST', path('createBoost'), {
+      multiplier: 3,
+      user_id: null,
+      expires_at: null,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as number;
+    expect((await send('DELETE', path('deleteBoost', { boostId: id }))).statusCode).toBe(204);
+    expect((await state()).boosts).toEqual([]);
+    expect((await undo('leveling.boost_delete')).statusCode).toBe(200);
+    expect((await state()).boosts).toEqual([{ id, multiplier: 3, user_id: null, expires_at: null }]);
+    expect((await undo('leveling.boost_create')).statusCode).toBe(200);
+    expect((await state()).boosts).toEqual([]);
+  });
+
+  it("undoes setting a member's XP, applying the rewards again", async () => {
+    await h.database.db.insert(memberXp).values({ guildId: station, userId: USERS.nia, xp: 300, level: 2 });
+    const set = await send('PUT', path('setMemberXp', { userId: USERS.nia }), { xp: 5000 });
+    expect(set.statusCode, set.body).toBe(200);
+    const undone = await undo('leveling.member_xp');
+    expect(undone.statusCode, undone.body).toBe(202);
+    expect(undone.json().job_id).toBe(jobIdFor('leveling.apply-rewards', station));
+    expect((await xpRows()).map((row) => [row.userId, row.xp])).toEqual([[USERS.nia, 300]]);
+  });
+});
+
+describe('Reset Leveling and deleting a reward role: previews, snapshots and undo', () => {
+  async function seed() {
+    const db = h.database.db;
+    await db.insert(levelingSettings).values({ guildId: station, enabled: true, xpPerMessage: 42 });
+    await db.insert(memberXp).values([
+      { guildId: station, userId: USERS.ada, xp: 1200, level: 5 },
+      { guildId: station, userId: USERS.nia, xp: 90, level: 1, username: 'nia' },
+      { guildId: station, userId: USERS.rex, xp: 40, level: 0, leftAt: new Date('2026-01-01T00:00:00Z') },
+    ]);
+    await db.insert(memberDailyXp).values([
+      { guildId: station, userId: USERS.ada, day: '2026-11-25', xp: 60, messages: 4 },
+      { guildId: station, userId: USERS.nia, day: '2026-11-24', xp: 30, messages: 2 },
+    ]);
+    const [role] = await db
+      .insert(levelingRoles)
+      .values({ guildId: station, roleName: 'Veteran', levelRequired: 5 })
+      .returning();
+    await db.insert(levelingBoosts).values({ guildId: station, multiplier: 2, userId: null });
+    if (!role) throw new Error('no role');
+    return role;
+  }
+
+  it('previews what Reset Leveling deletes, deletes that, and its undo puts every row back (202)', async () => {
+    await seed();
+    const xpBefore = await xpRows();
+    const dailyBefore = await dailyRows();
+    const before = await state();
+    const preview = await send('GET', path('previewLevelingReset'));
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json()).toEqual({ summary: levelingResetImpact(3, 1, 1), roles: 1, members: 3 });
+
+    const reset = await send('POST', path('resetLevelingAll'));
+    expect(reset.statusCode, reset.body).toBeLessThan(300);
+    expect(await xpRows()).toEqual([]);
+    expect(xpBefore).toHaveLength(preview.json().members);
+
+    await h.app.services.queue.remove(jobIdFor('leveling.sync-roles', station));
+    const undone = await undo('leveling.reset_all');
+    expect(undone.statusCode, undone.body).toBe(202);
+    expect(undone.json().job_id).toBe(jobIdFor('leveling.sync-roles', station));
+    expect(await xpRows()).toEqual(xpBefore);
+    expect(await dailyRows()).toEqual(dailyBefore);
+    const after = await state();
+    expect(after.leveling).toEqual(before.leveling);
+    expect(after.boosts).toEqual(before.boosts);
+    expect(after.roles.map((r) => [r.role_name, r.level_required, r.role_id])).toEqual([
+      ['Veteran', 5, null],
+    ]);
+    // Undone once: a second undo is refused.
+    expect((await undo('leveling.reset_all')).statusCode).toBe(409);
+  });
+
+  it('previews deleting a reward role (its holders), and the undo puts it back pending (202)', async () => {
+    const role = await seed();
+    const preview = await send('GET', path('previewLevelingRoleDelete', { roleId: role.id }));
+    expect(preview.statusCode, preview.body).toBe(200);
+    // Ada (level 5) holds it; nia is below, rex left.
+    expect(preview.json()).toEqual({ summary: rewardRoleDeleteImpact('Veteran', 1), roles: 1, members: 1 });
+    expect((await state()).roles[0]?.holders).toBe(1);
+
+    expect((await send('DELETE', path('deleteLevelingRole', { roleId: role.id }))).statusCode).toBe(204);
+    expect((await state()).roles).toEqual([]);
+    const undone = await undo('leveling.role_delete');
+    expect(undone.statusCode, undone.body).toBe(202);
+    expect(undone.json().job_id).toBe(jobIdFor('leveling.sync-roles', station));
+    expect((await state()).roles).toEqual([
+      {
+        id: role.id,
+        role_name: 'Veteran',
+        level_required: 5,
+        is_image_role: false,
+        role_id: null,
+        holders: 1,
+      },
+    ]);
+
+    const missing = await send('GET', path('previewLevelingRoleDelete', { roleId: 999_999 }));
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toBe('No such level role');
+  });
+
+  it('previews Prune leavers with the job plan: members with XP the member list lacks', async () => {
+    await seed();
+    const preview = await send('GET', path('previewPruneLeavers'));
+    expect(preview.statusCode, preview.body).toBe(200);
+    // Rex is not in Station: his XP goes; ada and nia stay.
+    expect(preview.json()).toMatchObject({ roles: 0, members: 1 });
+  });
+
+  it('undoes an XP import: imported members get their rows back, new ones lose theirs', async () => {
+    await seed();
+    const before = await xpRows();
+    const csv = `user_id,xp\n${USERS.ada},10\n${USERS.mo},700\n`;
+    const imported = await h.app.inject({
+      method: 'POST',
+      url: `${path('importXp')}?mode=replace`,
+      headers: { authorization: ada, 'content-type': 'text/csv' },
+      payload: csv,
+    });
+    expect(imported.statusCode, imported.body).toBe(200);
+    expect((await xpRows()).find((row) => row.userId === USERS.mo)?.xp).toBe(700);
+    const undone = await undo('leveling.import');
+    expect(undone.statusCode, undone.body).toBe(202);
+    expect(await xpRows()).toEqual(before);
+  });
+
+  it('refuses the previews to non-managers', async () => {
+    const role = await seed();
+    for (const url of [
+      path('previewLevelingReset'),
+      path('previewPruneLeavers'),
+      path('previewLevelingRoleDelete', { roleId: role.id }),
+    ]) {
+      expect((await send('GET', url, undefined, nia)).statusCode).toBe(403);
+    }
+  });
+});

@@ -1,0 +1,99 @@
+import { HISTORY_AREA_LABELS, HISTORY_AREAS, type HistoryArea } from '@spacecadet/contract';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { apiCall } from '../../lib/api.ts';
+import { queryKeys } from '../shared/queries.ts';
+
+export const HISTORY_PAGE_SIZE = 25;
+export const HISTORY_FAILURE = 'Failed to load the history';
+export const HISTORY_EMPTY = 'No changes yet';
+export const UNDO_FAILURE = 'Failed to undo this change';
+export const ALL_AREAS = 'all';
+
+export type AreaFilter = HistoryArea | typeof ALL_AREAS;
+
+export const AREA_OPTIONS: ReadonlyArray<{ value: AreaFilter; label: string }> = [
+  { value: ALL_AREAS, label: 'All areas' },
+  ...HISTORY_AREAS.map((area) => ({ value: area, label: HISTORY_AREA_LABELS[area] })),
+];
+
+/** `?area=` as a filter; anything unknown is every area. */
+export function areaFrom(raw: string | null): AreaFilter {
+  return (HISTORY_AREAS as readonly string[]).includes(raw ?? '') ? (raw as HistoryArea) : ALL_AREAS;
+}
+
+/** The server's history, newest first, a page at a time ("Older" asks for the next one). */
+export function useHistory(guildId: string, area: AreaFilter) {
+  return useInfiniteQuery({
+    queryKey: queryKeys.history(guildId, area),
+    queryFn: ({ pageParam }) =>
+      apiCall('listHistory', {
+        params: { guildId },
+        query: {
+          limit: HISTORY_PAGE_SIZE,
+          ...(pageParam === null ? {} : { before: pageParam }),
+          ...(area === ALL_AREAS ? {} : { area }),
+        },
+      }),
+    initialPageParam: null as number | null,
+    getNextPageParam: (last) => last.next_before,
+    // Every visit shows the latest changes, including the one just made on another page.
+    staleTime: 0,
+  });
+}
+
+/**
+ * The queries of the pages an area's undo changes, so they show the restored values: their
+ * data, and the server's roles (a restore recreates Discord roles).
+ */
+export function areaQueryKeys(guildId: string, area: HistoryArea): ReadonlyArray<readonly unknown[]> {
+  const roles = queryKeys.roles(guildId);
+  switch (area) {
+    case 'config':
+      // The raw config holds the reaction-role lists and the color mode too.
+      return [queryKeys.config(guildId), queryKeys.reactionRoles(guildId), queryKeys.colorRoles(guildId)];
+    case 'reaction_roles':
+      return [queryKeys.reactionRoles(guildId), queryKeys.roleMenus(guildId), queryKeys.config(guildId)];
+    case 'role_menus':
+      return [queryKeys.roleMenus(guildId)];
+    case 'color_roles':
+      return [queryKeys.colorRoles(guildId), queryKeys.config(guildId), roles];
+    case 'personality_roles':
+      return [queryKeys.personalityRoles(guildId), roles];
+    case 'leveling':
+      return [queryKeys.leveling(guildId), queryKeys.leaderboard(guildId), roles];
+  }
+}
+
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+const UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+];
+
+/** "just now", "5 minutes ago", "yesterday", "3 weeks ago". */
+export function relativeTime(at: string, now: number = Date.now()): string {
+  const seconds = Math.round((new Date(at).getTime() - now) / 1000);
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(seconds) >= size) return relative.format(Math.trunc(seconds / size), unit);
+  }
+  return 'just now';
+}
+
+/** The exact time, in the reader's own zone: shown on hover. */
+export function exactTime(at: string): string {
+  return new Date(at).toLocaleString('en-US', { dateStyle: 'full', timeStyle: 'long' });
+}
+
+/** A changed field as a person reads it: `xp_per_message` -> "XP per message". */
+export function fieldLabel(field: string): string {
+  const words = field
+    .replace(/_/g, ' ')
+    .replace(/\bxp\b/gi, 'XP')
+    .replace(/\bid\b/gi, 'ID')
+    .replace(/\bsec\b/gi, 'seconds');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
