@@ -28,7 +28,7 @@ import { CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './h
 let h: Harness;
 let ada: string;
 let nia: string;
-const guildId = GUILDS.station;
+const guildId: string = GUILDS.station;
 const { roles: ROLES } = SANDBOX_IDS;
 
 beforeAll(async () => {
@@ -60,7 +60,7 @@ async function ok<T>(method: Method, url: string, payload?: object): Promise<T> 
 }
 
 async function list(query: Record<string, string | number> = {}): Promise<HistoryList> {
-  const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+  const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
   const qs = search.size > 0 ? `?${search}` : '';
   return ok<HistoryList>('GET', `${path('listHistory')}${qs}`);
 }

@@ -39,6 +39,7 @@ export const SAMPLE_BODIES: { [N in RouteName]?: RouteBody<N> } = {
   setMemberXp: { xp: 120 },
   importXp: { players: [{ id: '200000000000000003', xp: 120 }] },
   createRoleMenu: ROLE_MENU_SAMPLE,
+  undoHistory: { confirm: false },
   updateRoleMenu: { ...ROLE_MENU_SAMPLE, title: 'Crew roles, renamed' },
 };
 
@@ -49,7 +50,21 @@ export const EXTRA_PARAMS: Record<string, string | number> = {
   menuId: '00000000-0000-4000-8000-00000000000a',
   /** nia, a member of Sandbox Station. */
   userId: '200000000000000003',
+  /** No such history entry: an undo of a sample request changes nothing (404). */
+  entryId: 999_999,
 };
+
+/**
+ * The routes of the contract no handler serves yet on this branch, left out of the tests that
+ * walk every route: registered by the preview routes' branch (issue 24), which removes them here.
+ */
+export const UNREGISTERED_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
+  'previewColorReset',
+  'previewPersonalityReset',
+  'previewLevelingReset',
+  'previewPruneLeavers',
+  'previewLevelingRoleDelete',
+]);
 
 export interface SampleRequest {
   method: RouteDef['method'];
@@ -66,7 +81,7 @@ export function sampleRequest(name: RouteName, guildId: string): SampleRequest {
 }
 
 export const GUILD_ROUTES = (Object.keys(routes) as RouteName[]).filter(
-  (name) => routes[name].auth === 'guild',
+  (name) => routes[name].auth === 'guild' && !UNREGISTERED_ROUTES.has(name),
 );
 export const WRITE_ROUTES = (Object.keys(routes) as RouteName[]).filter(
   (name) => routes[name].method !== 'GET' && 'body' in routes[name],

@@ -3,7 +3,7 @@ import { SANDBOX_BOT_TOKEN, SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 import type { JsonSchema } from './json-schema-fit.ts';
-import { EXTRA_PARAMS, seedEditedRows } from './samples.ts';
+import { EXTRA_PARAMS, seedEditedRows, UNREGISTERED_ROUTES } from './samples.ts';
 
 /**
  * The OpenAPI document is the contract clients build requests from: a request that fits its
@@ -131,6 +131,8 @@ const REAL_IDS: Record<string, unknown> = {
   boostId: 1,
   question_type: 'zodiac',
   menuId: EXTRA_PARAMS.menuId,
+  // No such entry (404): an undo here would change what the other routes' requests read.
+  entryId: 999_999,
   // Only read from members, never given: a role above the bot will do.
   required_role_id: ROLES.stationModerators,
 };
@@ -332,7 +334,10 @@ function attempts(name: RouteName): Attempt[] {
   }));
 }
 
-const ROUTES = (Object.keys(routes) as RouteName[]).filter((name) => !SKIPPED.has(name));
+// The preview routes are registered by the preview routes' branch (samples.ts).
+const ROUTES = (Object.keys(routes) as RouteName[]).filter(
+  (name) => !SKIPPED.has(name) && !UNREGISTERED_ROUTES.has(name),
+);
 
 describe('requests that fit the OpenAPI schemas', () => {
   it('are never refused with 400', async () => {

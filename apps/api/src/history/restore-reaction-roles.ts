@@ -1,4 +1,4 @@
-import { routes } from '@spacecadet/contract';
+import { REACTION_LISTS, routes } from '@spacecadet/contract';
 import {
   type ReactionChannelsState,
   type ReactionListsState,
@@ -39,8 +39,11 @@ export const reactionRoleRestorers: AreaRestorers = {
       read: (context) => readReactionChannelsState(context.app.services.db, context.guildId),
       async restore(context, _id, state) {
         const channels = (state as ReactionChannelsState | null) ?? NO_CHANNELS;
-        for (const channelId of Object.values(channels)) {
-          if (channelId !== null)
+        const now = await readReactionChannelsState(context.app.services.db, context.guildId);
+        // Only the channels the undo changes are checked (as the route checks the one it sets).
+        for (const list of REACTION_LISTS) {
+          const channelId = channels[list];
+          if (channelId !== null && channelId !== now[list])
             await checkAsRoute(context, routes.setReactionListChannel, { channel_id: channelId });
         }
         await writeReactionChannels(context.app.services.db, context.guildId, channels, undoUserId(context));

@@ -13,6 +13,8 @@ import {
 } from './schemas.ts';
 
 const PREVIEW_ERRORS = [400, 401, 403, 409, 429, 502, 503] as const;
+/** A preview that reads only stored rows needs no bot in the server: no 409. */
+const STORED_PREVIEW_ERRORS = [400, 401, 403, 429, 502, 503] as const;
 
 export const historyRoutes = {
   listHistory: route({
@@ -67,7 +69,7 @@ export const historyRoutes = {
     tag: 'history',
     summary: 'What Reset Leveling will delete',
     params: GuildParams,
-    errors: PREVIEW_ERRORS,
+    errors: STORED_PREVIEW_ERRORS,
     responses: ok(ImpactPreview),
   }),
   previewPruneLeavers: route({
@@ -88,7 +90,7 @@ export const historyRoutes = {
     tag: 'history',
     summary: 'What deleting this reward role will remove',
     params: LevelingRoleParams,
-    errors: [...PREVIEW_ERRORS, 404],
+    errors: [...STORED_PREVIEW_ERRORS, 404],
     responses: ok(ImpactPreview),
   }),
 } as const;
