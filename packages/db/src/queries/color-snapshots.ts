@@ -120,7 +120,7 @@ export async function colorPicksByKey(db: Db, guildId: string): Promise<Record<s
     .where(and(eq(memberRolePicks.guildId, guildId), eq(memberRolePicks.scope, COLOR_PICK_SCOPE)))
     .orderBy(memberRolePicks.targetKey, memberRolePicks.userId);
   const byKey: Record<string, string[]> = {};
-  for (const row of rows) (byKey[row.targetKey] ??= []).push(row.userId);
+  for (const row of rows) byKey[row.targetKey] = [...(byKey[row.targetKey] ?? []), row.userId];
   return byKey;
 }
 
