@@ -157,8 +157,10 @@ export function registerColorRoleRoutes(app: FastifyInstance): void {
     };
   });
 
-  defineRoute(app, routes.resetColorRoles, async ({ params, requester }) => {
+  // The job stores what it removes into this request's history entry (its undo restores it).
+  defineRoute(app, routes.resetColorRoles, async ({ params, requester, history }) => {
     await requireColorTables(db);
+    history.snapshotByJob('color_roles');
     return { job_id: await enqueueGuildJob(queue, 'color-roles.reset', params.guildId, requester) };
   });
 
