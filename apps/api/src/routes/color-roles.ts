@@ -179,3 +179,8 @@ export function registerColorRoleRoutes(app: FastifyInstance): void {
     });
   });
 }
+
+/** `withColorTables` for the color routes kept elsewhere (the reset preview): 501 without the tables. */
+export function readColorTables<T>(work: () => Promise<T>): Promise<T> {
+  return withColorTables(work);
+}

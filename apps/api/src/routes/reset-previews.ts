@@ -5,6 +5,7 @@ import { COLOR_PICK_SCOPE, personalityPickScope } from '@spacecadet/db/queries/m
 import { personalityResetRoles } from '@spacecadet/db/queries/personality-snapshots';
 import type { FastifyInstance } from 'fastify';
 import { DiscordError } from '../services/discord.ts';
+import { readColorTables } from './color-roles.ts';
 import { defineRoute } from './define.ts';
 
 /** Said after the sentence when Discord hid the member list and the recorded picks were counted. */
@@ -48,7 +49,7 @@ export function registerResetPreviewRoutes(app: FastifyInstance): void {
   };
 
   defineRoute(app, routes.previewColorReset, async ({ params }) => {
-    const roles = await colorResetRoles(db, params.guildId);
+    const roles = await readColorTables(() => colorResetRoles(db, params.guildId));
     return impact(
       params.guildId,
       roles.map((role) => role.roleId),
