@@ -141,4 +141,30 @@ describe('color-roles reset and its undo', () => {
     expect(again.result).toMatchObject({ ok: true, summary: 'Nothing to restore.' });
     expect(await everything()).toEqual(before);
   });
+
+  it('replaces a palette set up again since the reset', async () => {
+    expect((await run('color-roles.generate')).state).toBe('completed');
+    const red = roleNamed('Red');
+    if (!red) throw new Error('generate made no Red role');
+    await give(nia, red.id);
+    const resetId = await entry('color_roles.reset');
+    expect((await runFor('color-roles.reset', resetId)).state).toBe('completed');
+    const oldIds = (await loadHistoryEntry(db(), STATION, resetId))?.snapshot as {
+      palette: { colors: Array<{ id: number }> };
+    };
+
+    // The admin generates again: a new palette (new ids), new roles.
+    expect((await run('color-roles.generate')).state).toBe('completed');
+    const newRed = roleNamed('Red')?.id;
+    const undoId = await entry('history.undo');
+    expect(await claimUndo(db(), STATION, resetId, undoId, { restore: true })).toBe(true);
+    expect((await runFor('color-roles.restore', undoId)).state).toBe('completed');
+
+    expect((await db().select().from(colors)).map((row) => row.id).sort()).toEqual(
+      oldIds.palette.colors.map((color) => color.id).sort(),
+    );
+    expect(roles().filter((role) => role.name === 'Red')).toHaveLength(1);
+    expect(roleNamed('Red')?.id).not.toBe(newRed);
+    expect(memberRoles(harness.sandbox, STATION, nia)).toContain(roleNamed('Red')?.id);
+  });
 });
