@@ -9,6 +9,7 @@ import { discordApi, fetchGuildRoles } from '../../discord-rest.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { generateColorRoles } from './generate.ts';
 import { postColorPanel } from './panel.ts';
+import { giveColorPicksBack } from './picks.ts';
 import { type ColorResetSnapshot, resetColorRoles } from './reset.ts';
 
 const ROLE_REASON = 'Space Cadet: color roles reset undone';
@@ -43,7 +44,7 @@ export async function restoreColorRoles(context: JobContext): Promise<JobResult>
     summary:
       entries.length === 0
         ? 'Nothing to restore.'
-        : `Color roles restored: ${plural(roles, 'role')} recreated, ${plural(given, 'member')} given their color back.`,
+        : `Color roles restored: ${plural(roles, 'role')} recreated for ${plural(given, 'member')} who held them.`,
     created: roles,
     ...(warnings.length > 0 ? { warnings } : {}),
   };
@@ -84,6 +85,16 @@ async function restoreOne(
   }
   const generated = await generateColorRoles(step);
   warnings.push(...(generated.warnings ?? []));
+  // Generate gives back only the roles it created in this run: after a crash, the roles the
+  // killed run created go to their holders here (a member who holds it already is left as is).
+  const palette = await loadPalette(db, guildId);
+  const current = new Map<string, string>();
+  for (const color of palette) {
+    if (color.roleId) current.set(`color:${color.id}`, color.roleId);
+    for (const shade of color.shades) if (shade.roleId) current.set(`shade:${shade.id}`, shade.roleId);
+  }
+  const held = new Map([...current].filter(([key]) => (snapshot.holders[key]?.length ?? 0) > 0));
+  await giveColorPicksBack(context.deps, guildId, held, new Set(current.values()));
   warnings.push(...(await restoreOrder(context, snapshot)));
   if (snapshot.panel.posted) {
     try {

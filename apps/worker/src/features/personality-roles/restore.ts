@@ -1,7 +1,7 @@
 import type { JobResult } from '@spacecadet/contract';
 import { loadRestoresRequested, markRestored } from '@spacecadet/db/queries/history';
 import { type MemberPick, personalityPickScope, writeMemberPicks } from '@spacecadet/db/queries/member-picks';
-import { retirePersonalitySetup } from '@spacecadet/db/queries/personality-roles';
+import { loadPersonalityQuestions, retirePersonalitySetup } from '@spacecadet/db/queries/personality-roles';
 import {
   type PersonalitySetupSnapshot,
   personalityQuestionIds,
@@ -11,9 +11,10 @@ import type { HistoryRow } from '@spacecadet/db/schema';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { generatePersonalityRoles } from './generate.ts';
 import { publishPersonalityOnboarding } from './onboarding.ts';
+import { givePersonalityPicksBack } from './picks.ts';
 import { postPersonalityMessages } from './post.ts';
 import { resetPersonalityRoles } from './reset.ts';
-import { withWarnings } from './roles.ts';
+import { personalityTargetKey, withWarnings } from './roles.ts';
 
 /** A Reset Personality entry's snapshot: the API's setup part and the job's holders part. */
 export type PersonalityResetSnapshot = PersonalitySetupSnapshot & {
@@ -101,9 +102,24 @@ async function restoreOne(context: JobContext, entry: HistoryRow, warnings: stri
     await resetPersonalityRoles(step);
   }
   await restorePersonalitySetup(db, guildId, snapshot);
-  await writeMemberPicks(db, picksOf(guildId, snapshot));
+  const picks = picksOf(guildId, snapshot);
+  await writeMemberPicks(db, picks);
   const generated = await generatePersonalityRoles(step);
   warnings.push(...(generated.warnings ?? []));
+  // Generate gives back only the roles it created in this run: after a crash, the roles the
+  // killed run created go to their holders here (giving a role held already changes nothing).
+  const questions = await loadPersonalityQuestions(db, guildId);
+  const held = new Set(picks.flatMap((pick) => pick.targetKeys));
+  const roles = new Map(
+    questions.flatMap((question) =>
+      question.options.flatMap((option) =>
+        option.roleId && held.has(personalityTargetKey(option))
+          ? [[personalityTargetKey(option), option.roleId] as const]
+          : [],
+      ),
+    ),
+  );
+  await givePersonalityPicksBack(context.deps, guildId, questions, roles);
   const followUps = [
     ...(snapshot.config.messagesPosted ? [postPersonalityMessages] : []),
     ...(snapshot.config.onboardingEnabled ? [publishPersonalityOnboarding] : []),
