@@ -248,8 +248,10 @@ export function registerColorRoleRoutes(app: FastifyInstance): void {
     };
   });
 
-  defineRoute(app, routes.resetColorRoles, async ({ params, requester }) => {
+  // The job stores what it removes into this request's history entry (its undo restores it).
+  defineRoute(app, routes.resetColorRoles, async ({ params, requester, history }) => {
     await requireColorTables(db);
+    history.snapshotByJob('color_roles');
     return { job_id: await enqueueGuildJob(queue, 'color-roles.reset', params.guildId, requester) };
   });
 
@@ -267,4 +269,9 @@ export function registerColorRoleRoutes(app: FastifyInstance): void {
       return { group_id: body.group_id, is_expanded: body.is_expanded };
     });
   });
+}
+
+/** `withColorTables` for the color routes kept elsewhere (the reset preview): 501 without the tables. */
+export function readColorTables<T>(work: () => Promise<T>): Promise<T> {
+  return withColorTables(work);
 }

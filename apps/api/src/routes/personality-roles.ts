@@ -9,6 +9,7 @@ import {
   routes,
 } from '@spacecadet/contract';
 import { type Db, type DbTransaction, personalityConfigs, personalityQuestions } from '@spacecadet/db';
+import { attachSnapshot } from '@spacecadet/db/queries/history';
 import {
   loadPersonalityConfig,
   loadPersonalityQuestion,
@@ -19,6 +20,7 @@ import {
   seedPersonalityCatalog,
   setPersonalityOnboarding,
 } from '@spacecadet/db/queries/personality-roles';
+import { snapshotPersonalitySetup } from '@spacecadet/db/queries/personality-snapshots';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -295,8 +297,13 @@ export function registerPersonalityRoutes(app: FastifyInstance): void {
 
   // The stored half first: GET answers "not configured" at once and a new Initialize starts
   // clean; the job then deletes in Discord what the old setup made (queued in the cleanup table).
-  defineRoute(app, routes.resetPersonalityRoles, async ({ params, requester }) => {
+  // What it removes goes into this request's history entry first (the setup here, who holds
+  // each role from the job), for its undo.
+  defineRoute(app, routes.resetPersonalityRoles, async ({ params, requester, history }) => {
+    const setup = await snapshotPersonalitySetup(db, params.guildId);
     await retirePersonalitySetup(db, params.guildId);
+    history.snapshotByJob('personality_roles');
+    await attachSnapshot(db, params.guildId, history.entryId, { ...setup }, { ready: false });
     return {
       job_id: await enqueueGuildJob(queue, 'personality-roles.reset', params.guildId, requester),
     };

@@ -48,7 +48,8 @@ export const historyRoutes = {
     tag: 'history',
     summary: 'What Reset Color Roles will delete',
     params: GuildParams,
-    errors: PREVIEW_ERRORS,
+    // 501: the color tables are missing, as on every color roles route.
+    errors: [...PREVIEW_ERRORS, 501],
     responses: ok(ImpactPreview),
   }),
   previewPersonalityReset: route({

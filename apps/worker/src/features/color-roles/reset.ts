@@ -1,67 +1,73 @@
-import type { JobResult } from '@spacecadet/contract';
+import type { ColorRolesMode, JobResult } from '@spacecadet/contract';
 import {
   deletePalette,
   forgetRemovedColorRole,
-  loadPalette,
+  loadColorRolesMode,
   loadPanelLocation,
-  loadRemovedColorRoles,
   savePanelMessage,
   setColorRoleId,
   setShadeRoleId,
 } from '@spacecadet/db/queries/color-roles';
-import type { APIRole } from 'discord.js';
+import {
+  type ColorResetRole,
+  colorPicksByKey,
+  colorResetRoles,
+  loadPaletteRows,
+  type PaletteRows,
+} from '@spacecadet/db/queries/color-snapshots';
+import { attachSnapshot } from '@spacecadet/db/queries/history';
+import type { APIRole, Client } from 'discord.js';
 import { DiscordCodes, discordApi, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
 import { deleteGuildMessage } from '../../guild-scope.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { clearPendingRole, findOrphanRole, loadPendingRoles } from '../../roles/pending-roles.ts';
-import { paletteRoleIds } from './palette.ts';
+import { forEachMemberPage } from '../leveling/member-list.ts';
 import { COLOR_ROLES_FEATURE } from './role-targets.ts';
 import { clearColorWarnings } from './warnings.ts';
 
 const ROLE_REASON = 'Space Cadet: color roles reset';
 
 /**
- * `color-roles.reset`: deletes the Discord roles the palette created, the posted panel, then
- * the palette itself. Each deleted role is unrecorded at once, so a retry skips it.
+ * `color-roles.reset`: deletes the Discord roles the palette created (`colorResetRoles`, what
+ * the confirmation's preview counts too), the posted panel, then the palette itself. Each
+ * deleted role is unrecorded at once, so a retry skips it. Before anything goes, what goes is
+ * stored into the request's history entry (`history_entry_id`) for the undo.
  */
 export async function resetColorRoles(context: JobContext): Promise<JobResult> {
   const { db, client, redis } = context.deps;
   const guildId = context.payload.guild_id;
   await context.progress(0);
 
-  const palette = await loadPalette(db, guildId);
+  const recordedRoles = await colorResetRoles(db, guildId);
   const roles = await fetchGuildRoles(client, guildId);
-  const recorded = paletteRoleIds(palette);
+  const recorded = new Set(recordedRoles.map((role) => role.roleId));
   // Roles a killed generate run created but never recorded are ours too.
   const pending = await loadPendingRoles(redis, COLOR_ROLES_FEATURE, guildId);
   const orphans = [...pending.values()]
     .map((mark) => findOrphanRole(roles, mark, recorded))
     .filter((role): role is APIRole => role !== undefined);
+  if (context.payload.history_entry_id !== undefined) {
+    await snapshotColorReset(context, context.payload.history_entry_id, recordedRoles, roles);
+  }
 
-  const entries = palette.flatMap((color) => [
-    { roleId: color.roleId, unrecord: () => setColorRoleId(db, color.id, null), name: color.name },
-    ...color.shades.map((shade) => ({
-      roleId: shade.roleId,
-      unrecord: () => setShadeRoleId(db, shade.id, null),
-      name: shade.name,
-    })),
-  ]);
-  // Roles of colours removed from the palette that no Generate Roles deleted yet.
-  const removed = (await loadRemovedColorRoles(db, guildId)).map((role) => ({
-    roleId: role.roleId,
-    unrecord: () => forgetRemovedColorRole(db, guildId, role.roleId),
-    name: role.name,
-  }));
+  const unrecord = (role: ColorResetRole) => {
+    const [kind, id] = role.key.split(':');
+    if (kind === 'color') return setColorRoleId(db, Number(id), null);
+    if (kind === 'shade') return setShadeRoleId(db, Number(id), null);
+    return forgetRemovedColorRole(db, guildId, role.roleId);
+  };
   const work = [
-    ...entries.filter((entry) => entry.roleId !== null),
-    ...removed,
+    ...recordedRoles.map((role) => ({
+      roleId: role.roleId,
+      unrecord: () => unrecord(role),
+      name: role.name,
+    })),
     ...orphans.map((role) => ({ roleId: role.id, unrecord: async () => {}, name: role.name })),
   ];
 
   let deleted = 0;
   const warnings: string[] = [];
   for (const [index, entry] of work.entries()) {
-    if (entry.roleId === null) continue;
     try {
       await discordApi(client).guilds.deleteRole(guildId, entry.roleId, { reason: ROLE_REASON });
       deleted += 1;
@@ -93,4 +99,91 @@ export async function resetColorRoles(context: JobContext): Promise<JobResult> {
     deleted,
     ...(warnings.length > 0 ? { warnings } : {}),
   };
+}
+
+/** What Reset Color Roles removed, as its history entry keeps it for the undo (`restore.ts`). */
+export interface ColorResetSnapshot {
+  palette: PaletteRows;
+  mode: ColorRolesMode;
+  panel: { channelId: string | null; posted: boolean };
+  /** The deleted palette roles as Discord showed them. */
+  roles: Array<{ roleId: string; key: string; name: string; color: number; position: number }>;
+  /** Target key (`color:<id>` / `shade:<id>`) → the members who held its role. */
+  holders: Record<string, string[]>;
+  /** Read from the member list, or (Discord refused it) from the recorded picks. */
+  holdersFrom: 'members' | 'picks';
+}
+
+/**
+ * Stores what the reset is about to remove into the request's history entry (kept as the first
+ * run saw it when the job runs again): the palette with its ids, the panel's channel, each
+ * role's name, color and position, and who holds each role.
+ */
+async function snapshotColorReset(
+  context: JobContext,
+  entryId: number,
+  recordedRoles: readonly ColorResetRole[],
+  guildRoles: readonly APIRole[],
+): Promise<void> {
+  const { db, client } = context.deps;
+  const guildId = context.payload.guild_id;
+  const byId = new Map(guildRoles.map((role) => [role.id, role]));
+  const paletteRoles = recordedRoles.filter((role) => role.key !== 'removed');
+  const held = await roleHolders(client, guildId, new Set(paletteRoles.map((role) => role.roleId)));
+  const keyOf = new Map(paletteRoles.map((role) => [role.roleId, role.key]));
+  const holders: Record<string, string[]> = {};
+  if (held) {
+    for (const [roleId, userIds] of held) {
+      const key = keyOf.get(roleId);
+      if (key) holders[key] = userIds;
+    }
+  }
+  const panel = await loadPanelLocation(db, guildId);
+  const snapshot: ColorResetSnapshot = {
+    palette: await loadPaletteRows(db, guildId),
+    mode: await loadColorRolesMode(db, guildId),
+    panel: { channelId: panel.channelId, posted: panel.messageId !== null },
+    roles: paletteRoles.flatMap((role) => {
+      const live = byId.get(role.roleId);
+      return live
+        ? [
+            {
+              roleId: role.roleId,
+              key: role.key,
+              name: live.name,
+              color: live.color,
+              position: live.position,
+            },
+          ]
+        : [];
+    }),
+    holders: held ? holders : await colorPicksByKey(db, guildId),
+    holdersFrom: held ? 'members' : 'picks',
+  };
+  await attachSnapshot(db, guildId, entryId, { ...snapshot }, { ready: true });
+}
+
+/**
+ * Who holds each of these roles (role id → user ids), from the member list read a page at a
+ * time; null when Discord refuses the list (the Server Members intent), for the caller's
+ * fallback on the recorded picks.
+ */
+export async function roleHolders(
+  client: Client,
+  guildId: string,
+  roleIds: ReadonlySet<string>,
+): Promise<Map<string, string[]> | null> {
+  const holders = new Map<string, string[]>();
+  if (roleIds.size === 0) return holders;
+  const listed = await forEachMemberPage(client, guildId, async (page) => {
+    for (const member of page) {
+      for (const roleId of member.roles) {
+        if (!roleIds.has(roleId)) continue;
+        const list = holders.get(roleId) ?? [];
+        list.push(member.user.id);
+        holders.set(roleId, list);
+      }
+    }
+  });
+  return listed ? holders : null;
 }

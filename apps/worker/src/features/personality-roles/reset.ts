@@ -1,14 +1,17 @@
 import { type JobResult, personalityLastRefreshKey } from '@spacecadet/contract';
+import { attachSnapshot } from '@spacecadet/db/queries/history';
 import {
   deletePersonalityCleanup,
   loadPersonalityCleanup,
   loadPersonalityConfig,
 } from '@spacecadet/db/queries/personality-roles';
+import { personalityResetRoles } from '@spacecadet/db/queries/personality-snapshots';
 import type { PersonalityCleanupRow } from '@spacecadet/db/schema';
 import { DiscordCodes, discordApi, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
 import { deleteGuildMessage } from '../../guild-scope.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { clearPendingRole, findOrphanRole, loadPendingRoles } from '../../roles/pending-roles.ts';
+import { roleHolders } from '../color-roles/reset.ts';
 import { PERSONALITY_FEATURE } from './feature-name.ts';
 import { syncPersonalityOnboarding } from './onboarding.ts';
 import { withWarnings } from './roles.ts';
@@ -22,7 +25,9 @@ const ROLE_REASON = 'Space Cadet: personality roles reset';
  * configured" at once); this deletes each of them in Discord, then its entry, so a retry skips
  * what is done. The prompts go first, while their roles still exist. Roles a
  * killed generate run created but never recorded go too. The refresh schedule goes unless the
- * admin initialized again meanwhile.
+ * admin initialized again meanwhile. Before anything goes, who holds each role
+ * (`personalityResetRoles`, what the confirmation's preview counts too) is added to the
+ * request's history entry, whose setup part the API stored.
  */
 export async function resetPersonalityRoles(context: JobContext): Promise<JobResult> {
   const { db, client, redis } = context.deps;
@@ -30,9 +35,24 @@ export async function resetPersonalityRoles(context: JobContext): Promise<JobRes
   await context.progress(0);
   const all = await loadPersonalityCleanup(db, guildId);
   const cleanup = all.filter((entry) => entry.kind !== 'onboarding');
+  const retiring = await personalityResetRoles(db, guildId);
+  if (context.payload.history_entry_id !== undefined) {
+    // Who holds each role, before any goes: the undo gives the recreated roles back to them.
+    const held = await roleHolders(client, guildId, new Set(retiring.map((role) => role.roleId)));
+    await attachSnapshot(
+      db,
+      guildId,
+      context.payload.history_entry_id,
+      { holders: held ? Object.fromEntries(held) : null, holdersFrom: held ? 'members' : 'picks' },
+      { ready: true },
+    );
+  }
   const pending = await loadPendingRoles(redis, PERSONALITY_FEATURE, guildId);
   // Read before any delete: a mark's role is told apart by name among the roles there now.
-  const claimed = new Set(cleanup.map((entry) => entry.targetId));
+  const claimed = new Set([
+    ...cleanup.map((entry) => entry.targetId),
+    ...retiring.map((role) => role.roleId),
+  ]);
   const guildRoles = pending.size === 0 ? [] : await fetchGuildRoles(client, guildId);
   const orphans = [...pending.values()].flatMap((mark) => findOrphanRole(guildRoles, mark, claimed) ?? []);
   const warnings: string[] = [];

@@ -1,7 +1,136 @@
 import type { JobResult } from '@spacecadet/contract';
+import { loadRestoresRequested, markRestored } from '@spacecadet/db/queries/history';
+import { type MemberPick, personalityPickScope, writeMemberPicks } from '@spacecadet/db/queries/member-picks';
+import { loadPersonalityQuestions, retirePersonalitySetup } from '@spacecadet/db/queries/personality-roles';
+import {
+  type PersonalitySetupSnapshot,
+  personalityQuestionIds,
+  restorePersonalitySetup,
+} from '@spacecadet/db/queries/personality-snapshots';
+import type { HistoryRow } from '@spacecadet/db/schema';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
+import { generatePersonalityRoles } from './generate.ts';
+import { publishPersonalityOnboarding } from './onboarding.ts';
+import { givePersonalityPicksBack } from './picks.ts';
+import { postPersonalityMessages } from './post.ts';
+import { resetPersonalityRoles } from './reset.ts';
+import { personalityTargetKey, withWarnings } from './roles.ts';
 
-/** `personality-roles.restore`: the undo of Reset Personality (to be built). */
-export async function restorePersonalityRoles(_context: JobContext): Promise<JobResult> {
-  throw new JobFailure('not_built', 'Undo of Reset Personality is not built yet.');
+/** A Reset Personality entry's snapshot: the API's setup part and the job's holders part. */
+export type PersonalityResetSnapshot = PersonalitySetupSnapshot & {
+  /** Old role id → the members who held it; null when Discord refused the member list. */
+  holders: Record<string, string[]> | null;
+  holdersFrom: 'members' | 'picks';
+};
+
+/**
+ * `personality-roles.restore`: the undo of Reset Personality, for every entry of the guild whose
+ * undo was asked, oldest first. Each: a setup made since is reset first (the undo asked to
+ * overwrite it); the questions and options go back with their ids, configured, the holders'
+ * answers recorded; then Generate Roles runs (it recreates the roles and gives them back to the
+ * members whose answer they are), the messages are posted again if they were, and the questions
+ * go back into Discord Onboarding if they were there. A rerun after a crash resumes: the setup
+ * keeps the roles stored so far, Generate makes only the missing ones, Post edits its messages.
+ */
+export async function restorePersonalityRoles(context: JobContext): Promise<JobResult> {
+  const { db } = context.deps;
+  const guildId = context.payload.guild_id;
+  await context.progress(0);
+  const entries = await loadRestoresRequested(db, guildId, ['personality_roles.reset']);
+  const warnings: string[] = [];
+  let created = 0;
+  for (const entry of entries) {
+    created += await restoreOne(context, entry, warnings);
+    await markRestored(db, guildId, entry.id);
+  }
+  await context.progress(100);
+  return withWarnings(
+    {
+      ok: true,
+      summary:
+        entries.length === 0
+          ? 'Nothing to restore.'
+          : `Personality roles restored: ${created} role${created === 1 ? '' : 's'} recreated.`,
+      created,
+    },
+    warnings,
+  );
+}
+
+/** The same job context without the request's history entry (a step must not snapshot into it). */
+function stepContext(context: JobContext): JobContext {
+  const { history_entry_id: _entry, ...payload } = context.payload;
+  return { ...context, payload, progress: async () => {} };
+}
+
+/** The members' answers to record: by who held each old role, or the picks recorded then. */
+function picksOf(guildId: string, snapshot: PersonalityResetSnapshot): MemberPick[] {
+  const byMember = new Map<string, MemberPick & { targetKeys: string[] }>();
+  const add = (userId: string, scope: string, targetKey: string) => {
+    const id = `${userId} ${scope}`;
+    const pick = byMember.get(id) ?? { guildId, userId, scope, targetKeys: [] };
+    if (!pick.targetKeys.includes(targetKey)) pick.targetKeys.push(targetKey);
+    byMember.set(id, pick);
+  };
+  if (snapshot.holders) {
+    for (const question of snapshot.questions) {
+      for (const option of question.options) {
+        const holders = option.roleId ? (snapshot.holders[option.roleId] ?? []) : [];
+        for (const userId of holders) {
+          add(userId, personalityPickScope(question.questionType), `option:${option.id}`);
+        }
+      }
+    }
+  } else {
+    for (const pick of snapshot.picks) add(pick.userId, pick.scope, pick.targetKey);
+  }
+  return [...byMember.values()];
+}
+
+async function restoreOne(context: JobContext, entry: HistoryRow, warnings: string[]): Promise<number> {
+  const { db } = context.deps;
+  const guildId = context.payload.guild_id;
+  const snapshot = entry.snapshot as PersonalityResetSnapshot | null;
+  if (!snapshot?.questions || !snapshot.config) {
+    throw new JobFailure('invalid_input', `History entry ${entry.id} holds nothing to restore.`);
+  }
+  const step = stepContext(context);
+  const ours = new Set(snapshot.questions.map((question) => question.id));
+  if ((await personalityQuestionIds(db, guildId)).some((id) => !ours.has(id))) {
+    // Initialized again since: the undo replaces that setup (its confirmation said so).
+    await retirePersonalitySetup(db, guildId);
+    await resetPersonalityRoles(step);
+  }
+  await restorePersonalitySetup(db, guildId, snapshot);
+  const picks = picksOf(guildId, snapshot);
+  await writeMemberPicks(db, picks);
+  const generated = await generatePersonalityRoles(step);
+  warnings.push(...(generated.warnings ?? []));
+  // Generate gives back only the roles it created in this run: after a crash, the roles the
+  // killed run created go to their holders here (giving a role held already changes nothing).
+  const questions = await loadPersonalityQuestions(db, guildId);
+  const held = new Set(picks.flatMap((pick) => pick.targetKeys));
+  const roles = new Map(
+    questions.flatMap((question) =>
+      question.options.flatMap((option) =>
+        option.roleId && held.has(personalityTargetKey(option))
+          ? [[personalityTargetKey(option), option.roleId] as const]
+          : [],
+      ),
+    ),
+  );
+  await givePersonalityPicksBack(context.deps, guildId, questions, roles);
+  const followUps = [
+    ...(snapshot.config.messagesPosted ? [postPersonalityMessages] : []),
+    ...(snapshot.config.onboardingEnabled ? [publishPersonalityOnboarding] : []),
+  ];
+  for (const followUp of followUps) {
+    try {
+      warnings.push(...((await followUp(step)).warnings ?? []));
+    } catch (error) {
+      if (!(error instanceof JobFailure)) throw error;
+      warnings.push(error.detail);
+    }
+  }
+  return typeof generated.created === 'number' ? generated.created : 0;
 }

@@ -1,0 +1,170 @@
+import { jobIdFor } from '@spacecadet/contract';
+import {
+  beginHistoryEntry,
+  claimUndo,
+  completeHistoryEntry,
+  loadHistoryEntry,
+} from '@spacecadet/db/queries/history';
+import { colorPanels, colors, memberRolePicks } from '@spacecadet/db/schema';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningWorker, startWorker } from '../src/worker.ts';
+import {
+  control,
+  guildState,
+  type Harness,
+  jobQueue,
+  memberRoles,
+  SANDBOX_IDS,
+  STATION,
+  startHarness,
+} from './helpers.ts';
+
+const rolesChannel = SANDBOX_IDS.channels.roles;
+const { nia, mo } = SANDBOX_IDS.users;
+
+describe('color-roles reset and its undo', () => {
+  let harness: Harness;
+  let worker: RunningWorker;
+  let jobs: ReturnType<typeof jobQueue>;
+
+  const db = () => harness.database.db;
+  const run = async (name: Parameters<typeof jobs.add>[0]) => jobs.finished((await jobs.add(name)).id ?? '');
+  /** Queues a job as the API does for a recorded request: its payload names the history entry. */
+  const runFor = async (name: 'color-roles.reset' | 'color-roles.restore', entryId: number) => {
+    const jobId = jobIdFor(name, STATION);
+    await (await jobs.queue.getJob(jobId))?.remove();
+    await jobs.queue.add(
+      name,
+      { guild_id: STATION, requested_by: SANDBOX_IDS.users.ada, history_entry_id: entryId },
+      { jobId, attempts: 3, backoff: { type: 'exponential', delay: 500 } },
+    );
+    return jobs.finished(jobId);
+  };
+  /** An entry as the API's route leaves it (recorded, its snapshot to come from the job). */
+  const entry = async (action: 'color_roles.reset' | 'history.undo') => {
+    const id = await beginHistoryEntry(db(), {
+      guildId: STATION,
+      actorId: SANDBOX_IDS.users.ada,
+      actorName: 'ada',
+      actorAvatar: null,
+      area: 'color_roles',
+      action,
+      subject: 'color_roles',
+    });
+    await completeHistoryEntry(db(), id, {
+      summary: action,
+      undoKind: action === 'history.undo' ? null : 'snapshot',
+    });
+    return id;
+  };
+  const roles = () => guildState(harness.sandbox, STATION).roles;
+  const roleNamed = (name: string) => roles().find((role) => role.name === name);
+  const messagesIn = (channelId: string) =>
+    guildState(harness.sandbox, STATION).channels.find((c) => c.id === channelId)?.messages ?? [];
+  const give = (userId: string, roleId: string) =>
+    control(harness.sandbox).botRest('PUT', `/guilds/${STATION}/members/${userId}/roles/${roleId}`);
+  /** Everything a run decides: Discord's roles, every member's roles, the palette, the panel. */
+  const everything = async () => ({
+    roles: roles()
+      .map((role) => `${role.id} ${role.name} ${role.color} ${role.position}`)
+      .sort(),
+    members: guildState(harness.sandbox, STATION).members.map((m) => [m.user_id, [...m.roles].sort()]),
+    colors: (await db().select().from(colors)).map((row) => [row.id, row.name, row.roleId]).sort(),
+    messages: messagesIn(rolesChannel).map((message) => message.id),
+    picks: (await db().select().from(memberRolePicks)).map((p) => `${p.userId} ${p.targetKey}`).sort(),
+  });
+
+  beforeAll(async () => {
+    harness = await startHarness();
+    worker = await startWorker(harness.config());
+    jobs = jobQueue(harness);
+  });
+  afterEach(async () => {
+    expect((await run('color-roles.reset')).state).toBe('completed');
+  });
+  afterAll(async () => {
+    await jobs?.close();
+    await worker?.close();
+    await harness.close();
+  });
+
+  it('the undo brings back the palette, the roles in their order, their holders and the panel; a rerun changes nothing', async () => {
+    await db().insert(colorPanels).values({ guildId: STATION, channelId: rolesChannel });
+    expect((await run('color-roles.generate')).state).toBe('completed');
+    expect((await run('color-roles.post-panel')).state).toBe('completed');
+    const red = roleNamed('Red');
+    const blue = roleNamed('Blue');
+    if (!red || !blue) throw new Error('generate made no Red or Blue role');
+    await give(nia, red.id);
+    await give(mo, blue.id);
+    const order = roles()
+      .filter((role) => role.position > 0)
+      .sort((a, b) => a.position - b.position)
+      .map((role) => role.name);
+    const paletteBefore = (await db().select().from(colors)).map((row) => [row.id, row.name, row.hexCode]);
+
+    const resetId = await entry('color_roles.reset');
+    const reset = await runFor('color-roles.reset', resetId);
+    expect(reset.state).toBe('completed');
+    expect(roleNamed('Red')).toBeUndefined();
+    expect(messagesIn(rolesChannel)).toHaveLength(0);
+    const stored = await loadHistoryEntry(db(), STATION, resetId);
+    expect(stored?.snapshotReady).not.toBeNull();
+    expect(stored?.snapshot).toMatchObject({ holdersFrom: 'members', panel: { posted: true } });
+
+    // As the undo route does: claim the undo, asking for the restore job.
+    const undoId = await entry('history.undo');
+    expect(await claimUndo(db(), STATION, resetId, undoId, { restore: true })).toBe(true);
+    const restore = await runFor('color-roles.restore', undoId);
+    expect(restore.state).toBe('completed');
+    expect(restore.result).toMatchObject({ ok: true, created: 12 });
+
+    const redAgain = roleNamed('Red');
+    expect(redAgain?.color).toBe(red.color);
+    expect(memberRoles(harness.sandbox, STATION, nia)).toContain(redAgain?.id);
+    expect(memberRoles(harness.sandbox, STATION, mo)).toContain(roleNamed('Blue')?.id);
+    expect(
+      roles()
+        .filter((role) => role.position > 0)
+        .sort((a, b) => a.position - b.position)
+        .map((role) => role.name),
+    ).toEqual(order);
+    expect((await db().select().from(colors)).map((row) => [row.id, row.name, row.hexCode])).toEqual(
+      paletteBefore,
+    );
+    expect(messagesIn(rolesChannel)).toHaveLength(1);
+    expect((await loadHistoryEntry(db(), STATION, resetId))?.restoredAt).not.toBeNull();
+
+    // A second run finds nothing requested and changes nothing.
+    const before = await everything();
+    const again = await runFor('color-roles.restore', undoId);
+    expect(again.result).toMatchObject({ ok: true, summary: 'Nothing to restore.' });
+    expect(await everything()).toEqual(before);
+  });
+
+  it('replaces a palette set up again since the reset', async () => {
+    expect((await run('color-roles.generate')).state).toBe('completed');
+    const red = roleNamed('Red');
+    if (!red) throw new Error('generate made no Red role');
+    await give(nia, red.id);
+    const resetId = await entry('color_roles.reset');
+    expect((await runFor('color-roles.reset', resetId)).state).toBe('completed');
+    const oldIds = (await loadHistoryEntry(db(), STATION, resetId))?.snapshot as {
+      palette: { colors: Array<{ id: number }> };
+    };
+
+    // The admin generates again: a new palette (new ids), new roles.
+    expect((await run('color-roles.generate')).state).toBe('completed');
+    const newRed = roleNamed('Red')?.id;
+    const undoId = await entry('history.undo');
+    expect(await claimUndo(db(), STATION, resetId, undoId, { restore: true })).toBe(true);
+    expect((await runFor('color-roles.restore', undoId)).state).toBe('completed');
+
+    expect((await db().select().from(colors)).map((row) => row.id).sort()).toEqual(
+      oldIds.palette.colors.map((color) => color.id).sort(),
+    );
+    expect(roles().filter((role) => role.name === 'Red')).toHaveLength(1);
+    expect(roleNamed('Red')?.id).not.toBe(newRed);
+    expect(memberRoles(harness.sandbox, STATION, nia)).toContain(roleNamed('Red')?.id);
+  });
+});
