@@ -16,12 +16,12 @@ import {
   type PaletteRows,
 } from '@spacecadet/db/queries/color-snapshots';
 import { attachSnapshot } from '@spacecadet/db/queries/history';
-import type { APIRole, Client } from 'discord.js';
+import type { APIRole } from 'discord.js';
 import { DiscordCodes, discordApi, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
+import { roleHolders } from '../../guild-members.ts';
 import { deleteGuildMessage } from '../../guild-scope.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { clearPendingRole, findOrphanRole, loadPendingRoles } from '../../roles/pending-roles.ts';
-import { forEachMemberPage } from '../leveling/member-list.ts';
 import { COLOR_ROLES_FEATURE } from './role-targets.ts';
 import { clearColorWarnings } from './warnings.ts';
 
@@ -161,29 +161,4 @@ async function snapshotColorReset(
     holdersFrom: held ? 'members' : 'picks',
   };
   await attachSnapshot(db, guildId, entryId, { ...snapshot }, { ready: true });
-}
-
-/**
- * Who holds each of these roles (role id → user ids), from the member list read a page at a
- * time; null when Discord refuses the list (the Server Members intent), for the caller's
- * fallback on the recorded picks.
- */
-export async function roleHolders(
-  client: Client,
-  guildId: string,
-  roleIds: ReadonlySet<string>,
-): Promise<Map<string, string[]> | null> {
-  const holders = new Map<string, string[]>();
-  if (roleIds.size === 0) return holders;
-  const listed = await forEachMemberPage(client, guildId, async (page) => {
-    for (const member of page) {
-      for (const roleId of member.roles) {
-        if (!roleIds.has(roleId)) continue;
-        const list = holders.get(roleId) ?? [];
-        list.push(member.user.id);
-        holders.set(roleId, list);
-      }
-    }
-  });
-  return listed ? holders : null;
 }

@@ -9,8 +9,9 @@ import {
 } from '@spacecadet/db/queries/xp-tools';
 import type { APIGuildMember } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
+import { forEachMemberPage } from '../../guild-members.ts';
 import type { JobContext } from '../../jobs/types.ts';
-import { forEachMemberPage, MEMBER_LIST_REFUSED_WARNING } from './member-list.ts';
+import { MEMBER_LIST_REFUSED_WARNING } from './member-list.ts';
 import {
   bringMemberRewardsInLine,
   goneRoleWarning,

@@ -2,8 +2,9 @@ import type { JobResult } from '@spacecadet/contract';
 import { classifyLeavers } from '@spacecadet/core';
 import { deleteMemberXp, loadXpMembers, unmarkLeft } from '@spacecadet/db/queries/leveling';
 import { attachXpRows, loadXpRows } from '@spacecadet/db/queries/leveling-snapshots';
+import { forEachMemberPage } from '../../guild-members.ts';
 import type { JobContext } from '../../jobs/types.ts';
-import { forEachMemberPage, MEMBER_LIST_REFUSED_WARNING } from './member-list.ts';
+import { MEMBER_LIST_REFUSED_WARNING } from './member-list.ts';
 import { syncDailyOverviewSchedule } from './overview-schedule.ts';
 import { fetchMemberIfPresent } from './rewards.ts';
 

@@ -9,6 +9,7 @@ import {
 import { loadLevelsOf } from '@spacecadet/db/queries/xp-tools';
 import { type APIRole, PermissionFlagsBits } from 'discord.js';
 import { DiscordCodes, discordApi, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
+import { forEachMemberPage } from '../../guild-members.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { type GuildRolesView, guildRolesViewByRest, roleAboveBotWarning } from '../../roles/guild-roles.ts';
 import {
@@ -18,7 +19,7 @@ import {
   loadPendingRoles,
   type PendingRoleTarget,
 } from '../../roles/pending-roles.ts';
-import { forEachMemberPage, MEMBER_LIST_REFUSED_WARNING } from './member-list.ts';
+import { MEMBER_LIST_REFUSED_WARNING } from './member-list.ts';
 import { syncDailyOverviewSchedule } from './overview-schedule.ts';
 import {
   applyRewardChanges,

@@ -8,10 +8,10 @@ import {
 import { personalityResetRoles } from '@spacecadet/db/queries/personality-snapshots';
 import type { PersonalityCleanupRow } from '@spacecadet/db/schema';
 import { DiscordCodes, discordApi, fetchGuildRoles, isDiscordError } from '../../discord-rest.ts';
+import { roleHolders } from '../../guild-members.ts';
 import { deleteGuildMessage } from '../../guild-scope.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { clearPendingRole, findOrphanRole, loadPendingRoles } from '../../roles/pending-roles.ts';
-import { roleHolders } from '../color-roles/reset.ts';
 import { PERSONALITY_FEATURE } from './feature-name.ts';
 import { syncPersonalityOnboarding } from './onboarding.ts';
 import { withWarnings } from './roles.ts';
