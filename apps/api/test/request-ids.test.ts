@@ -95,6 +95,8 @@ describe('a job queued by a request', () => {
       guild_id: GUILDS.station,
       requested_by: USERS.ada,
       request_id: 'bug-report-7',
+      // The request's history entry: the job stores what it removes there.
+      history_entry_id: expect.any(Number),
     });
   });
 
