@@ -287,6 +287,27 @@ export function jobQueue(harness: Harness) {
         timeoutMs,
       );
     },
+    /**
+     * Every job a step queued behind it has finished, so the next step's change is not read by
+     * a follow-up of the step before: the reconcile after a post that kept messages, a repair
+     * queued by a delete or a cleared reaction, and the first run of a schedule a job created
+     * (the 5-minute `role-menus.repair` a post creates: BullMQ starts an `every` scheduler's
+     * first run at once), which would otherwise run at some later step and read its state (a
+     * repair reading lists saved empty removes the panels itself; one reading a menu deleted
+     * before its message was stored drops the row and leaves the message). Only a scheduler's
+     * next run, delayed and never started, does not count; a run delayed because the guild was
+     * busy has started once, so it does.
+     */
+    followUpsDone() {
+      return waitFor('queued follow-up jobs to finish', async () => {
+        const pending = await queue.getJobs(['active', 'waiting', 'delayed', 'prioritized']);
+        if (pending.length === 0) return true;
+        const states = await Promise.all(pending.map((job) => job.getState()));
+        return pending.every(
+          (job, i) => job.repeatJobKey !== undefined && states[i] === 'delayed' && job.attemptsStarted === 0,
+        );
+      });
+    },
     async close() {
       await queue.close();
       connection.disconnect();

@@ -38,28 +38,10 @@ describe('reaction roles', () => {
   const fruitRoles: string[] = [];
 
   const run = async (name: Parameters<typeof jobs.add>[0]) => jobs.finished((await jobs.add(name)).id ?? '');
-  /**
-   * Every job a run queued behind it has finished (the reconcile after a post that kept
-   * messages, the repair after a cleared reaction, and the first run of the 5-minute repair,
-   * which BullMQ starts at once when a post creates its scheduler), so the next step's save is
-   * not read by a follow-up of the step before: a repair reading lists saved empty removes the
-   * panels itself, and the post after it has nothing to do. Only the scheduler's next run, due
-   * in 5 minutes and never started, does not count (a run delayed because the guild was busy
-   * has started once).
-   */
-  const followUpsDone = () =>
-    waitFor('queued follow-up jobs to finish', async () => {
-      const pending = await jobs.queue.getJobs(['active', 'waiting', 'delayed', 'prioritized']);
-      if (pending.length === 0) return true;
-      const states = await Promise.all(pending.map((job) => job.getState()));
-      return pending.every(
-        (job, i) => job.repeatJobKey !== undefined && states[i] === 'delayed' && job.attemptsStarted === 0,
-      );
-    });
   /** Post / Update, then its follow-ups: every step that posts goes through it. */
   const post = async () => {
     const outcome = await run('reaction-roles.post-panel');
-    await followUpsDone();
+    await jobs.followUpsDone();
     return outcome;
   };
   const messagesIn = (channelId: string) =>
@@ -395,7 +377,7 @@ describe('reaction roles', () => {
 
     beforeEach(async () => {
       if (!worker) worker = await startWorker(harness.config());
-      await followUpsDone();
+      await jobs.followUpsDone();
       await harness.database.db.delete(roleMenus);
       await harness.database.db.delete(memberRolePicks);
       for (const channelId of [rolesChannel, general, announcements]) {
