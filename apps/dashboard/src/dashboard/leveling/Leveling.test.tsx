@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type FakeRoute, fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
 import DashboardApp from '../DashboardApp.tsx';
-import { COUNT_FAILED, COUNTING, UNDO_NOTE } from '../shared/ConfirmDialog.tsx';
+import { COUNT_FAILED, COUNTING, UNDO_FROM_HISTORY, UNDO_NOTE } from '../shared/ConfirmDialog.tsx';
 import { BOOST_RULE, boostExpiryLabel, boostTargetLabel } from './LevelingBoosts.tsx';
 import { deleteRoleConfirm, LEVELING_CONFIRM, LEVELING_DONE, roleCapHint } from './leveling-model.ts';
 
@@ -219,8 +219,6 @@ describe('leveling', () => {
 
   it('resets after the confirm and notes what happened', async () => {
     signInAda();
-    const confirm = vi.fn(() => true);
-    vi.stubGlobal('confirm', confirm);
     const api = levelingApi([], [], {
       [`POST ${base}/leveling/reset-config`]: { status: 200, body: SETTINGS },
       [`POST ${base}/leveling/reset-all`]: { status: 204 },
@@ -236,7 +234,10 @@ describe('leveling', () => {
     renderAt(`/dashboard/leveling/settings?guild=${STATION.id}`, routes);
     fireEvent.change(await screen.findByLabelText('XP per message'), { target: { value: '99' } });
     fireEvent.click(screen.getByRole('button', { name: 'Reset Config' }));
-    expect(confirm).toHaveBeenCalledWith(LEVELING_CONFIRM.resetConfig);
+    const configDialog = await screen.findByRole('alertdialog', { name: 'Reset the leveling settings?' });
+    within(configDialog).getByText(LEVELING_CONFIRM.resetConfig);
+    within(configDialog).getByText(UNDO_FROM_HISTORY);
+    fireEvent.click(within(configDialog).getByRole('button', { name: 'Reset Config' }));
     await screen.findByText(LEVELING_DONE.resetConfig);
     expect(screen.getByLabelText('XP per message')).toHaveProperty('value', '10');
     fireEvent.click(screen.getByRole('button', { name: 'Reset Leveling' }));

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
 import { ChannelCard, useChannelChoice } from '../shared/ChannelPicker.tsx';
-import { previewCall, useImpactConfirm } from '../shared/ConfirmDialog.tsx';
+import { previewCall, UNDO_NOTE, useConfirm } from '../shared/ConfirmDialog.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { BotNotInGuild, GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
 import { GuildSelect } from '../shared/GuildSelect.tsx';
@@ -171,7 +171,7 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
     ...job('resetPersonalityRoles', PERSONALITY_FAILURES.reset),
     onSettled: () => void reload(),
   });
-  const impact = useImpactConfirm();
+  const confirmation = useConfirm();
 
   if (!guard.ready) return guard.view;
   const { data, botInGuild, banner } = guard;
@@ -190,7 +190,7 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
   return (
     <>
       {banner}
-      {impact.dialog}
+      {confirmation.dialog}
       <ErrorBox onDismiss={() => setProblem(null)}>{problem}</ErrorBox>
       {botInGuild ? null : <BotNotInGuild guildId={guildId} />}
       {/* Save works before Initialize too: the channel is kept for it. */}
@@ -272,12 +272,13 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
                 className="btn btn-danger"
                 disabled={busy}
                 onClick={() =>
-                  impact.ask({
+                  confirmation.ask({
                     title: 'Reset personality roles?',
                     question: resetConfirmText(data.questions),
                     confirmLabel: 'Reset Personality',
                     preview: previewCall('previewPersonalityReset', { guildId }),
-                    onConfirm: () => reset.mutate(),
+                    undoNote: UNDO_NOTE,
+                    onConfirm: () => reset.mutateAsync(),
                   })
                 }
               >
