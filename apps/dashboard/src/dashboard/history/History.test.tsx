@@ -58,6 +58,21 @@ function historyApi(handler: FakeRoute): ReturnType<typeof fakeApi> {
   });
 }
 
+const LEVELING = {
+  enabled: true,
+  xp_multiplier: 1,
+  announcement_channel: null,
+  daily_overview_channel: null,
+  xp_per_message: 20,
+  message_cooldown_sec: 30,
+  no_xp_channels: [],
+  no_xp_roles: [],
+  level_up_message: '{user} reached level {level}',
+  level_up_destination: 'channel',
+  reward_mode: 'stack',
+  leaderboard_visibility: 'off',
+};
+
 const open = (search = '') => renderAt(`/dashboard/history?guild=${STATION.id}${search}`, routes);
 
 describe('History page', () => {
@@ -272,5 +287,48 @@ describe('Undo', () => {
     within(progress).getByText('Recreated 38 roles for 412 members');
     const loadsAtEnd = listLoads;
     await waitFor(() => expect(listLoads).toBeGreaterThan(loadsAtEnd));
+  });
+
+  it("shows the restored values on the area's page afterwards, without a reload", async () => {
+    signInAda();
+    let xpPerMessage = 20;
+    let undone = false;
+    historyApi(({ method, path }) => {
+      if (method === 'GET' && path === `${base}/leveling`)
+        return {
+          status: 200,
+          body: { leveling: { ...LEVELING, xp_per_message: xpPerMessage }, roles: [], boosts: [] },
+        };
+      if (method === 'GET' && path === `${base}/channels`) return { status: 200, body: { channels: [] } };
+      if (method === 'GET' && path === `${base}/roles`) return { status: 200, body: { roles: [] } };
+      if (method === 'GET' && path.startsWith(`${base}/history`))
+        return {
+          status: 200,
+          body: { entries: [{ ...SETTINGS_CHANGE, undoable: !undone }], next_before: null },
+        };
+      if (method === 'POST' && path === `${base}/history/3/undo`) {
+        xpPerMessage = 15;
+        undone = true;
+        return { status: 200, body: { entry: entry(4, { undo_of: 3 }) } };
+      }
+      return undefined;
+    });
+    renderAt(`/dashboard/leveling/settings?guild=${STATION.id}`, routes);
+    await waitFor(() => expect(screen.getByLabelText('XP per message')).toHaveProperty('value', '20'));
+    const sidebar = screen.getByRole('list', { name: 'Server pages' });
+    fireEvent.click(within(sidebar).getByRole('link', { name: 'History' }));
+    fireEvent.click(
+      await screen.findByRole('button', { name: 'Undo: Changed XP per message from 15 to 20' }),
+    );
+    const dialog = await screen.findByRole('alertdialog', { name: 'Undo this change?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    const settingsLink = screen
+      .getAllByRole('link')
+      .find((link) => link.getAttribute('href')?.startsWith('/dashboard/leveling/settings'));
+    fireEvent.click(settingsLink as HTMLElement);
+    // The form starts from the restored settings, not from what the cache held before the undo.
+    const field = await screen.findByLabelText('XP per message');
+    expect(field).toHaveProperty('value', '15');
   });
 });
