@@ -1,9 +1,10 @@
-import { jobIdFor } from '@spacecadet/contract';
+import { jobIdFor, MESSAGES } from '@spacecadet/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { type FakeRoute, fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
+import { clearSession } from '../../lib/session.ts';
 import DashboardApp from '../DashboardApp.tsx';
 import { HISTORY_EMPTY, HISTORY_FAILURE, HISTORY_PAGE_SIZE, relativeTime } from './history-model.ts';
 import { UNDO_ANYWAY } from './UndoDialog.tsx';
@@ -123,7 +124,15 @@ describe('History page', () => {
       if (method !== 'GET' || !path.startsWith(`${base}/history`)) return undefined;
       const query = new URLSearchParams(path.split('?')[1]);
       if (query.get('area') === 'color_roles')
-        return { status: 200, body: { entries: [RESET], next_before: null } };
+        return query.get('before') === '2'
+          ? {
+              status: 200,
+              body: {
+                entries: [entry(30, { area: 'color_roles', summary: 'Posted the color panel' })],
+                next_before: null,
+              },
+            }
+          : { status: 200, body: { entries: [RESET], next_before: 2 } };
       if (query.get('before') === String(HISTORY_PAGE_SIZE))
         return { status: 200, body: { entries: [entry(HISTORY_PAGE_SIZE + 1)], next_before: null } };
       return { status: 200, body: { entries: firstPage, next_before: HISTORY_PAGE_SIZE } };
@@ -157,6 +166,48 @@ describe('History page', () => {
       `/dashboard/history?guild=${STATION.id}&area=color_roles`,
     );
     expect(api.calls.at(-1)?.path).toBe(`${base}/history?limit=${HISTORY_PAGE_SIZE}&area=color_roles`);
+    // Older keeps the filter.
+    fireEvent.click(screen.getByRole('button', { name: 'Older' }));
+    await screen.findByText('Posted the color panel');
+    expect(api.calls.at(-1)?.path).toBe(
+      `${base}/history?limit=${HISTORY_PAGE_SIZE}&before=2&area=color_roles`,
+    );
+    expect(
+      within(screen.getByRole('list', { name: 'Changes, newest first' })).getAllByRole('listitem'),
+    ).toHaveLength(2);
+  });
+
+  it('says it is loading, asks to sign in when signed out, and to re-authorize when the session expired', async () => {
+    clearSession('signed_out');
+    historyApi(() => ({ status: 200, body: { entries: [], next_before: null } }));
+    const signedOut = open();
+    screen.getByText(MESSAGES.signInRequired);
+    signedOut.unmount();
+
+    signInAda();
+    let answer = (_: unknown) => {};
+    const waiting = new Promise((resolve) => {
+      answer = resolve;
+    });
+    const api = historyApi(() => undefined);
+    const reply = api.fetchMock.getMockImplementation();
+    api.fetchMock.mockImplementation(async (input, init) => {
+      if (String(input).includes('/history')) {
+        await waiting;
+        return new Response(JSON.stringify({ error: 'session_expired', message: 'Session expired' }), {
+          status: 401,
+          headers: { 'content-type': 'application/json' },
+        });
+      }
+      return reply?.(input, init) as Promise<Response>;
+    });
+    const expired = open();
+    await screen.findByText('Loading the history…');
+    answer(null);
+    await screen.findByText('Session Expired');
+    screen.getByRole('button', { name: 'Re-Authorize' });
+    expired.unmount();
+    clearSession('signed_out');
   });
 
   it('says when there is nothing yet, and why a load failed', async () => {
@@ -221,6 +272,14 @@ describe('Undo', () => {
     const undoneItem = screen.getByText('Undone').closest('li') as HTMLElement;
     within(undoneItem).getByText('Changed XP per message from 15 to 20');
     expect(within(undoneItem).queryByRole('button', { name: /^Undo/ })).toBeNull();
+    // Each points at the other: the undone change at its undo, the undo at what it undid.
+    const undoItem = screen
+      .getByText('Undid: Changed XP per message from 15 to 20')
+      .closest('li') as HTMLElement;
+    const toUndo = within(undoneItem).getByRole('link', { name: 'Undone by ada, 4 minutes ago' });
+    expect(toUndo.getAttribute('href')).toBe(`#${undoItem.id}`);
+    const toUndone = within(undoItem).getByRole('link', { name: "Undoes ada's change of 3 minutes ago" });
+    expect(toUndone.getAttribute('href')).toBe(`#${undoneItem.id}`);
     expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
       { confirm: false },
       { confirm: true },

@@ -79,6 +79,7 @@ function HistoryScreen({ guildId }: { guildId: string }) {
     );
   }
   const entries = guard.data.pages.flatMap((page) => page.entries);
+  const byId = new Map(entries.map((entry) => [entry.id, entry]));
   const afterUndo = (entry: HistoryEntry, jobId: string | null) => {
     setUndoing(null);
     void queryClient.invalidateQueries({ queryKey: queryKeys.history(guildId) });
@@ -123,6 +124,7 @@ function HistoryScreen({ guildId }: { guildId: string }) {
               <HistoryEntryItem
                 key={entry.id}
                 entry={entry}
+                related={byId.get(entry.undone_by ?? entry.undo_of ?? -1)}
                 now={now}
                 undoBusy={tracker.running}
                 onUndo={setUndoing}

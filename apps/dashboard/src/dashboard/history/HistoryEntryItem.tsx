@@ -26,21 +26,61 @@ function ChangeRow({ change }: { change: HistoryChange }) {
   );
 }
 
+/** The id of an entry's row, so an undo and the change it undid can point at each other. */
+export const entryAnchor = (id: number) => `history-entry-${id}`;
+
+/**
+ * "Undone by grace, 5 minutes ago" under an undone change, "Undoes ada's change of yesterday"
+ * under an undo: a link to the other entry when it is on the page (it may be on an older page,
+ * or filtered out).
+ */
+function UndoLink({
+  entry,
+  related,
+  now,
+}: {
+  entry: HistoryEntry;
+  related: HistoryEntry | undefined;
+  now: number;
+}) {
+  const otherId = entry.undone_by ?? entry.undo_of;
+  if (otherId === null) return null;
+  const text =
+    entry.undone_by !== null
+      ? related
+        ? `Undone by ${related.actor_name}, ${relativeTime(related.at, now)}`
+        : 'Undone by a later change'
+      : related
+        ? `Undoes ${related.actor_name}'s change of ${relativeTime(related.at, now)}`
+        : 'Undoes an earlier change';
+  return (
+    <p className="history-link small">
+      {related ? <a href={`#${entryAnchor(otherId)}`}>{text}</a> : <span className="muted">{text}</span>}
+    </p>
+  );
+}
+
 /** One change in the timeline: who, when, where, what, the diff, and its Undo. */
 export function HistoryEntryItem({
   entry,
+  related,
   now,
   undoBusy,
   onUndo,
 }: {
   entry: HistoryEntry;
+  /** The entry this one undid, or the one that undid it, when it is listed too. */
+  related: HistoryEntry | undefined;
   now: number;
   undoBusy: boolean;
   onUndo: (entry: HistoryEntry) => void;
 }) {
   const avatar = avatarUrl({ id: entry.actor_id, avatar: entry.actor_avatar });
   return (
-    <li className={entry.undone_by === null ? 'history-entry' : 'history-entry is-undone'}>
+    <li
+      id={entryAnchor(entry.id)}
+      className={entry.undone_by === null ? 'history-entry' : 'history-entry is-undone'}
+    >
       <Avatar src={avatar} name={entry.actor_name} size={36} className="history-avatar" />
       <div className="history-main">
         <div className="history-meta">
@@ -54,6 +94,7 @@ export function HistoryEntryItem({
           {entry.summary}
           {entry.undone_by !== null ? <span className="badge badge-soon history-undone">Undone</span> : null}
         </p>
+        <UndoLink entry={entry} related={related} now={now} />
         {entry.changes.length > 0 ? (
           <dl className="history-diff" aria-label="Changes">
             {entry.changes.map((change) => (
