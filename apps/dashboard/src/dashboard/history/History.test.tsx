@@ -6,6 +6,7 @@ import { type FakeRoute, fakeApi, QUIET, STATION, signInAda } from '../../../tes
 import { renderAt } from '../../../test/render.tsx';
 import { clearSession } from '../../lib/session.ts';
 import DashboardApp from '../DashboardApp.tsx';
+import { VALUE_PREVIEW_CHARS } from './HistoryEntryItem.tsx';
 import { HISTORY_EMPTY, HISTORY_FAILURE, HISTORY_PAGE_SIZE, relativeTime } from './history-model.ts';
 import { UNDO_ANYWAY } from './UndoDialog.tsx';
 
@@ -115,6 +116,33 @@ describe('History page', () => {
     expect(within(sidebar).getByRole('link', { name: 'History' }).getAttribute('href')).toBe(
       `/dashboard/history?guild=${STATION.id}`,
     );
+  });
+
+  it('shows the start of a long value (a whole raw config), with Show all', async () => {
+    signInAda();
+    const config = JSON.stringify({
+      welcome: Array.from({ length: 30 }, (_, i) => `Welcome aboard, cadet ${i}!`),
+    });
+    const edit = entry(1, {
+      area: 'config',
+      action: 'config.update',
+      summary: 'Edited the raw config: value',
+      undoable: true,
+      changes: [{ field: 'value', before: null, after: config }],
+    });
+    historyApi(({ method, path }) =>
+      method === 'GET' && path.startsWith(`${base}/history`)
+        ? { status: 200, body: { entries: [edit], next_before: null } }
+        : undefined,
+    );
+    open();
+    const item = (await screen.findByText('Edited the raw config: value')).closest('li') as HTMLElement;
+    const value = () => item.querySelector('.history-value.is-after')?.textContent ?? '';
+    expect(value()).toBe(`${config.slice(0, VALUE_PREVIEW_CHARS)}…`);
+    fireEvent.click(within(item).getByRole('button', { name: `Show all ${config.length} characters` }));
+    expect(value()).toBe(config);
+    fireEvent.click(within(item).getByRole('button', { name: 'Show less' }));
+    expect(value()).toHaveLength(VALUE_PREVIEW_CHARS + 1);
   });
 
   it('filters by area and pages with Older', async () => {

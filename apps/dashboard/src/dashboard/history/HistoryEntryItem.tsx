@@ -1,9 +1,36 @@
 import { HISTORY_AREA_LABELS, type HistoryChange, type HistoryEntry } from '@spacecadet/contract';
+import { useState } from 'react';
 import { avatarUrl } from '../../lib/cdn.ts';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { exactTime, fieldLabel, relativeTime } from './history-model.ts';
 
 const NOT_SET = 'not set';
+/** Longer values (a whole raw config as one value) show their start, with Show all. */
+export const VALUE_PREVIEW_CHARS = 240;
+const count = new Intl.NumberFormat('en-US');
+
+/** One side of a change: "not set", the value, or the start of a long one with Show all. */
+function ChangeValue({ value, side }: { value: string | null; side: 'before' | 'after' }) {
+  const [whole, setWhole] = useState(false);
+  if (value === null) return <span className="history-value is-unset">{NOT_SET}</span>;
+  const long = value.length > VALUE_PREVIEW_CHARS;
+  return (
+    <span className="history-value-wrap">
+      <span className={`history-value is-${side}`}>
+        {long && !whole ? `${value.slice(0, VALUE_PREVIEW_CHARS)}…` : value}
+      </span>
+      {long ? (
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm history-value-toggle"
+          onClick={() => setWhole(!whole)}
+        >
+          {whole ? 'Show less' : `Show all ${count.format(value.length)} characters`}
+        </button>
+      ) : null}
+    </span>
+  );
+}
 
 /** One field of a settings change: its name, the value before, an arrow, the value after. */
 function ChangeRow({ change }: { change: HistoryChange }) {
@@ -11,16 +38,12 @@ function ChangeRow({ change }: { change: HistoryChange }) {
     <div className="history-change">
       <dt>{fieldLabel(change.field)}</dt>
       <dd>
-        <span className={change.before === null ? 'history-value is-unset' : 'history-value is-before'}>
-          {change.before ?? NOT_SET}
-        </span>
+        <ChangeValue value={change.before} side="before" />
         <span className="history-arrow" aria-hidden="true">
           →
         </span>
         <span className="sr-only">changed to</span>
-        <span className={change.after === null ? 'history-value is-unset' : 'history-value is-after'}>
-          {change.after ?? NOT_SET}
-        </span>
+        <ChangeValue value={change.after} side="after" />
       </dd>
     </div>
   );
