@@ -306,7 +306,7 @@ describe('Undo', () => {
       .closest('li') as HTMLElement;
     const toUndo = within(undoneItem).getByRole('link', { name: 'Undone by ada, 4 minutes ago' });
     expect(toUndo.getAttribute('href')).toBe(`#${undoItem.id}`);
-    const toUndone = within(undoItem).getByRole('link', { name: "Undoes ada's change of 3 minutes ago" });
+    const toUndone = within(undoItem).getByRole('link', { name: 'Undoes the change by ada, 3 minutes ago' });
     expect(toUndone.getAttribute('href')).toBe(`#${undoneItem.id}`);
     expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
       { confirm: false },

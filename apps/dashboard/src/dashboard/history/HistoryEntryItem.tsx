@@ -53,7 +53,7 @@ function ChangeRow({ change }: { change: HistoryChange }) {
 export const entryAnchor = (id: number) => `history-entry-${id}`;
 
 /**
- * "Undone by grace, 5 minutes ago" under an undone change, "Undoes ada's change of yesterday"
+ * "Undone by grace, 5 minutes ago" under an undone change, "Undoes the change by ada, yesterday"
  * under an undo: a link to the other entry when it is on the page (it may be on an older page,
  * or filtered out).
  */
@@ -74,7 +74,7 @@ function UndoLink({
         ? `Undone by ${related.actor_name}, ${relativeTime(related.at, now)}`
         : 'Undone by a later change'
       : related
-        ? `Undoes ${related.actor_name}'s change of ${relativeTime(related.at, now)}`
+        ? `Undoes the change by ${related.actor_name}, ${relativeTime(related.at, now)}`
         : 'Undoes an earlier change';
   return (
     <p className="history-link small">
