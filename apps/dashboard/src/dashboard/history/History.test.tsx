@@ -2,7 +2,14 @@ import { jobIdFor, MESSAGES } from '@spacecadet/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { type FakeRoute, fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
+import {
+  type FakeRoute,
+  fakeApi,
+  LEVELING_SETTINGS,
+  QUIET,
+  STATION,
+  signInAda,
+} from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
 import { clearSession } from '../../lib/session.ts';
 import DashboardApp from '../DashboardApp.tsx';
@@ -59,21 +66,6 @@ function historyApi(handler: FakeRoute): ReturnType<typeof fakeApi> {
     return handler(request);
   });
 }
-
-const LEVELING = {
-  enabled: true,
-  xp_multiplier: 1,
-  announcement_channel: null,
-  daily_overview_channel: null,
-  xp_per_message: 20,
-  message_cooldown_sec: 30,
-  no_xp_channels: [],
-  no_xp_roles: [],
-  level_up_message: '{user} reached level {level}',
-  level_up_destination: 'channel',
-  reward_mode: 'stack',
-  leaderboard_visibility: 'off',
-};
 
 const open = (search = '') => renderAt(`/dashboard/history?guild=${STATION.id}${search}`, routes);
 
@@ -241,7 +233,7 @@ describe('History page', () => {
   it('says when there is nothing yet, and why a load failed', async () => {
     signInAda();
     let fail = false;
-    historyApi(({ method, path }) => {
+    const api = historyApi(({ method, path }) => {
       if (method !== 'GET' || !path.startsWith(`${base}/history`)) return undefined;
       return fail
         ? { status: 403, body: { error: 'forbidden', message: 'You do not manage this server' } }
@@ -254,7 +246,14 @@ describe('History page', () => {
     fireEvent.change(screen.getByLabelText('Area'), { target: { value: 'config' } });
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe('You do not manage this server');
-    expect(HISTORY_FAILURE).toBe('Failed to load the history');
+    // No answer at all (the API is down): the page's own sentence, after the query's retries.
+    const answer = api.fetchMock.getMockImplementation();
+    api.fetchMock.mockImplementation(async (input, init) => {
+      if (String(input).includes('/history')) throw new TypeError('Failed to fetch');
+      return answer?.(input, init) as Promise<Response>;
+    });
+    fireEvent.change(screen.getByLabelText('Area'), { target: { value: 'leveling' } });
+    await screen.findByText(HISTORY_FAILURE, {}, { timeout: 8000 });
   });
 });
 
@@ -384,7 +383,7 @@ describe('Undo', () => {
       if (method === 'GET' && path === `${base}/leveling`)
         return {
           status: 200,
-          body: { leveling: { ...LEVELING, xp_per_message: xpPerMessage }, roles: [], boosts: [] },
+          body: { leveling: { ...LEVELING_SETTINGS, xp_per_message: xpPerMessage }, roles: [], boosts: [] },
         };
       if (method === 'GET' && path === `${base}/channels`) return { status: 200, body: { channels: [] } };
       if (method === 'GET' && path === `${base}/roles`) return { status: 200, body: { roles: [] } };

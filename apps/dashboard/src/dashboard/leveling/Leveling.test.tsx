@@ -3,7 +3,14 @@ import { clampCooldown, clampXpPerMessage, normalizeMultiplier } from '@spacecad
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type FakeRoute, fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
+import {
+  type FakeRoute,
+  fakeApi,
+  QUIET,
+  LEVELING_SETTINGS as SETTINGS,
+  STATION,
+  signInAda,
+} from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
 import DashboardApp from '../DashboardApp.tsx';
 import { COUNT_FAILED, COUNTING, UNDO_FROM_HISTORY, UNDO_NOTE } from '../shared/ConfirmDialog.tsx';
@@ -12,20 +19,6 @@ import { deleteRoleConfirm, LEVELING_CONFIRM, LEVELING_DONE, roleCapHint } from 
 
 const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
 const base = `/api/guilds/${STATION.id}`;
-const SETTINGS = {
-  enabled: false,
-  xp_multiplier: 1,
-  announcement_channel: null,
-  daily_overview_channel: null,
-  xp_per_message: 10,
-  message_cooldown_sec: 30,
-  no_xp_channels: [] as string[],
-  no_xp_roles: [] as string[],
-  level_up_message: '🎉 {user} reached **level {level}**!',
-  level_up_destination: 'channel',
-  reward_mode: 'stack',
-  leaderboard_visibility: 'off',
-};
 const CHANNELS = [
   { id: '300000000000000011', name: 'general', type: 0 },
   { id: '300000000000000013', name: 'level-ups', type: 0 },
