@@ -140,8 +140,16 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
       },
     ),
   );
+  const confirmation = useConfirm();
   const confirmDeleteRoles = (type: string, title: string, roles: number) => {
-    if (window.confirm(deleteRolesConfirmText(title, roles))) deleteRoles.mutate(type);
+    confirmation.ask({
+      title: `Delete the roles of ${title}?`,
+      question: deleteRolesConfirmText(title, roles),
+      confirmLabel: `Delete ${roles === 1 ? 'its role' : `its ${roles} roles`}`,
+      // Not kept in History: the roles and who held them are gone for good.
+      undoNote: null,
+      onConfirm: () => deleteRoles.mutateAsync(type),
+    });
   };
   const deleteRoles = useMutation(
     mutation(
@@ -171,7 +179,6 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
     ...job('resetPersonalityRoles', PERSONALITY_FAILURES.reset),
     onSettled: () => void reload(),
   });
-  const confirmation = useConfirm();
 
   if (!guard.ready) return guard.view;
   const { data, botInGuild, banner } = guard;

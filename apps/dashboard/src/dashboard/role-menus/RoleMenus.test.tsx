@@ -8,6 +8,7 @@ import { renderAt } from '../../../test/render.tsx';
 import { clearSession } from '../../lib/session.ts';
 import DashboardApp from '../DashboardApp.tsx';
 import { UNDO_FROM_HISTORY } from '../shared/ConfirmDialog.tsx';
+import { LEAVE_UNSAVED } from './MenuEditor.tsx';
 import { deleteConfirmText, MENU_LIMIT_NOTE, optionLimitNote } from './role-menus-form.ts';
 
 const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
@@ -189,6 +190,16 @@ describe('role menus list', () => {
     expect(screen.getByTestId('location').textContent).toBe(
       `/dashboard/custom-reaction-roles?guild=${STATION.id}&menu=new`,
     );
+    // A typed title is not thrown away without asking.
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Pick a team' } });
+    fireEvent.click(screen.getByRole('button', { name: '← All menus' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Leave without saving?' });
+    within(dialog).getByText(LEAVE_UNSAVED);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Pick a team');
+    fireEvent.click(screen.getByRole('button', { name: '← All menus' }));
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Leave' }));
+    await screen.findByRole('heading', { name: 'No role menus yet' });
   });
 
   it('lists each menu with its style, mode, channel, options and where it is posted', async () => {
