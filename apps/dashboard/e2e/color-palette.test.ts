@@ -17,7 +17,6 @@ let page: Page;
 beforeAll(async () => {
   stack = await startStack(inject('distDir'));
   page = await stack.browser.newPage();
-  page.on('dialog', (dialog) => void dialog.accept());
   await signInAs(page, stack.dashboardUrl, users.ada);
 });
 afterAll(async () => {
@@ -75,6 +74,9 @@ describe('editing the color palette', () => {
     await palette.getByRole('textbox', { name: 'Color 1 name', exact: true }).fill('Scarlet');
     await palette.getByRole('textbox', { name: 'Color 1 hex', exact: true }).fill('#FF2400');
     await palette.getByRole('button', { name: 'Remove Orange' }).click();
+    const remove = page.getByRole('alertdialog', { name: 'Remove this color?' });
+    await remove.getByText('After you save, you can undo this from History.').waitFor();
+    await remove.getByRole('button', { name: 'Remove', exact: true }).click();
     await palette.getByRole('button', { name: 'Add color' }).click();
     await palette.getByRole('textbox', { name: 'Color 12 name', exact: true }).fill('Teal');
     await palette.getByRole('textbox', { name: 'Color 12 hex', exact: true }).fill('#008080');

@@ -33,7 +33,19 @@ describe('history end to end', () => {
     await rows().first().waitFor();
     expect(await rows().nth(0).locator('.leaderboard-xp').textContent()).toBe('1,255 XP');
 
-    // A settings change first: History shows its diff.
+    // A raw config edit with a long value: its diff must wrap, not widen the page at 390 px.
+    await page.goto(url('/dashboard'));
+    const editor = page.getByLabel('Configuration JSON');
+    await expect.poll(() => editor.isEnabled(), { timeout: 15_000 }).toBe(true);
+    const welcome = Array.from({ length: 30 }, (_, i) => ({
+      channel: `30000000000000${1000 + i}`,
+      text: `Welcome aboard, cadet ${i}!`,
+    }));
+    await editor.fill(JSON.stringify({ color_roles_mode: 'basic', welcome }));
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText(/^Saved/).waitFor();
+
+    // A settings change next: History shows its diff.
     await page.goto(url('/dashboard/leveling/settings'));
     await page.getByLabel('XP per message').fill('25');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -65,6 +77,8 @@ describe('history end to end', () => {
     await screenshot(page, 'history-1280');
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'history-390');
+    // Nothing wider than the screen: the long config value wraps inside its entry.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.setViewportSize({ width: 1280, height: 900 });
 
     await reset.getByRole('button', { name: /^Undo: / }).click();
@@ -73,10 +87,14 @@ describe('history end to end', () => {
     // The rows are back at once; the reward roles follow by Sync Roles' job.
     const progress = page.getByRole('region', { name: 'Undo progress' });
     await progress.getByText('Syncing roles: done').waitFor({ timeout: 30_000 });
-    await reset.getByText('Undone').waitFor();
+    await reset.getByText('Undone', { exact: true }).waitFor();
+    await reset.getByRole('link', { name: /^Undone by ada/ }).waitFor();
     expect(await entries().first().textContent()).toMatch(/Undid|Undo/i);
     expect(await reset.getByRole('button', { name: /^Undo: / }).count()).toBe(0);
     await screenshot(page, 'history-undone-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'history-undone-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     await page.goto(url('/dashboard/leveling/leaderboard'));
     await rows().first().waitFor();

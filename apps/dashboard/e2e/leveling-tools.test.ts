@@ -91,6 +91,19 @@ describe('XP import end to end', () => {
     await page.goto(leaderboardUrl());
     await page.getByRole('button', { name: 'Actions for mo' }).click();
     const panel = page.getByRole('group', { name: 'XP of mo' });
+    // Reset XP asks in the dialog over the page; Cancel (where the focus starts) keeps the menu.
+    await panel.getByRole('button', { name: 'Reset XP' }).click();
+    const ask = page.getByRole('alertdialog', { name: "Reset mo's XP?" });
+    await ask.getByText('You can undo this from History.').waitFor();
+    expect(
+      await ask.getByRole('button', { name: 'Cancel' }).evaluate((el) => el === document.activeElement),
+    ).toBe(true);
+    await screenshot(page, 'leveling-row-menu-reset-1280', false);
+    await page.keyboard.press('Escape');
+    await ask.waitFor({ state: 'detached' });
+    expect(
+      await panel.getByRole('button', { name: 'Reset XP' }).evaluate((el) => el === document.activeElement),
+    ).toBe(true);
     await panel.getByLabel('Set XP').fill('5000');
     await screenshot(page, 'leveling-row-menu-1280', false);
     await panel.getByRole('button', { name: 'Set XP', exact: true }).click();

@@ -124,15 +124,13 @@ describe('personality roles for a newcomer', () => {
   });
 
   it('disabling a category removes its message and, confirmed with the count, its roles', async () => {
-    const asked: string[] = [];
-    page.once('dialog', (dialog) => {
-      asked.push(dialog.message());
-      void dialog.accept();
-    });
     await page.getByRole('button', { name: 'Zodiac Sign: Enabled' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Delete the roles of Zodiac Sign?' });
+    const asked = [(await dialog.locator('p').first().textContent()) ?? ''];
+    await dialog.getByRole('button', { name: /^Delete its \d+ roles$/ }).click();
     await page.getByText('Deleting roles: done').waitFor({ timeout: JOB_TIMEOUT });
     expect(asked).toEqual([
-      `Zodiac Sign is disabled and its message will be removed. Delete the ${labelsOf('Zodiac Sign').length} roles of Zodiac Sign in Discord too? Members lose them. OK deletes them; Cancel keeps them.`,
+      `Zodiac Sign is disabled and its message will be removed. Delete the ${labelsOf('Zodiac Sign').length} roles of Zodiac Sign in Discord too? Members lose them; Cancel keeps them.`,
     ]);
     await expect
       .poll(async () => ofCategories((await station()).roleNames, ['Zodiac Sign']), { timeout: JOB_TIMEOUT })
@@ -144,15 +142,13 @@ describe('personality roles for a newcomer', () => {
   });
 
   it('keeps the roles when the admin cancels, and offers to delete them later', async () => {
-    const asked: string[] = [];
-    page.once('dialog', (dialog) => {
-      asked.push(dialog.message());
-      void dialog.dismiss();
-    });
     await page.getByRole('button', { name: 'Pronouns: Enabled' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Delete the roles of Pronouns?' })
+      .getByRole('button', { name: 'Cancel' })
+      .click();
     const later = page.getByRole('button', { name: 'Delete its 5 roles in Discord' });
     await later.waitFor();
-    expect(asked).toHaveLength(1);
     await expect.poll(async () => (await station()).questionMessages, { timeout: JOB_TIMEOUT }).toEqual([]);
     expect(ofCategories((await station()).roleNames, ['Pronouns'])).toHaveLength(labelsOf('Pronouns').length);
     await atBothWidths('personality-disabled-kept-roles', later);

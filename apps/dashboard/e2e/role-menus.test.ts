@@ -171,12 +171,11 @@ describe('role menus end to end', () => {
     await page.goto(pageUrl());
     const item = page.getByRole('region', { name: 'Pick a team' });
     await item.getByText('Posted in #roles').waitFor();
-    let asked = '';
-    page.once('dialog', (dialog) => {
-      asked = dialog.message();
-      void dialog.accept();
-    });
     await item.getByRole('button', { name: 'Delete Pick a team' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Delete this menu?' });
+    const asked = (await dialog.locator('p').first().textContent()) ?? '';
+    await dialog.getByText('You can undo this from History.').waitFor();
+    await dialog.getByRole('button', { name: 'Delete menu' }).click();
     await page.getByRole('heading', { name: 'No role menus yet' }).waitFor();
     expect(asked).toMatch(/posted message will be deleted.*Members keep the roles/);
     await expect.poll(() => menuMessages().length, { timeout: 30_000 }).toBe(0);

@@ -88,3 +88,19 @@ export const leaderboardMember = (rank: number, extra: Record<string, unknown> =
   xp_for_next: 160,
   ...extra,
 });
+
+/** A server's leveling settings as GET /leveling answers them (leveling off, the defaults). */
+export const LEVELING_SETTINGS = {
+  enabled: false,
+  xp_multiplier: 1,
+  announcement_channel: null,
+  daily_overview_channel: null,
+  xp_per_message: 10,
+  message_cooldown_sec: 30,
+  no_xp_channels: [] as string[],
+  no_xp_roles: [] as string[],
+  level_up_message: '🎉 {user} reached **level {level}**!',
+  level_up_destination: 'channel',
+  reward_mode: 'stack',
+  leaderboard_visibility: 'off',
+};

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { SelectField } from '../../ui/Field.tsx';
-import { previewCall, useImpactConfirm } from '../shared/ConfirmDialog.tsx';
+import { previewCall, UNDO_NOTE, useConfirm } from '../shared/ConfirmDialog.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { BotNotInGuild } from '../shared/GuildPage.tsx';
 import { JobProgress } from '../shared/jobs/JobProgress.tsx';
@@ -31,7 +31,7 @@ export function ColorActions({
 }) {
   const queryClient = useQueryClient();
   const tracker = useGuildJob(queryKeys.colorRoles(guildId));
-  const impact = useImpactConfirm();
+  const confirmation = useConfirm();
 
   const action = useMutation({
     mutationFn: (name: Action) => apiCall(name, { params: { guildId } }),
@@ -66,12 +66,13 @@ export function ColorActions({
   const run = (name: Action) => {
     if (name === 'postColorPanel' && !channelId) return;
     if (name === 'resetColorRoles') {
-      impact.ask({
+      confirmation.ask({
         title: 'Reset color roles?',
         question: COLOR_RESET_CONFIRM,
         confirmLabel: 'Reset Color Roles',
         preview: previewCall('previewColorReset', { guildId }),
-        onConfirm: () => action.mutate(name),
+        undoNote: UNDO_NOTE,
+        onConfirm: () => action.mutateAsync(name),
       });
       return;
     }
@@ -130,7 +131,7 @@ export function ColorActions({
         </p>
       ) : null}
       {job ? <JobProgress job={job} /> : null}
-      {impact.dialog}
+      {confirmation.dialog}
       <ErrorBox onDismiss={() => action.reset()}>
         {action.isError ? colorErrorText(action.error) : null}
       </ErrorBox>

@@ -22,6 +22,7 @@ import {
   PALETTE_FULL,
   paletteRoleBadge,
   panelColorsOf,
+  REMOVE_COLOR_UNDO,
   removeColorConfirm,
 } from './color-roles-model.ts';
 
@@ -280,8 +281,15 @@ describe('color roles', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Reset' }));
     dialog = await screen.findByRole('alertdialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Reset Color Roles' }));
-    await waitFor(() => expect(api.calls.some((c) => c.path.endsWith('/color-roles/reset'))).toBe(true));
-    expect(screen.queryByRole('alertdialog')).toBeNull();
+    // While the request runs the dialog waits: neither button can be pressed again.
+    expect(within(dialog).getByRole('button', { name: 'Reset Color Roles' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveProperty('disabled', true);
+    expect(dialog.getAttribute('aria-busy')).toBe('true');
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(api.calls.some((c) => c.path.endsWith('/color-roles/reset'))).toBe(true);
   });
 
   it('offers a manual channel id when no channels are listed, checking 5-20 digits', async () => {
@@ -371,8 +379,6 @@ describe('editing the palette', () => {
   it('renames, recolors, adds, removes (asked first) and reorders; the preview follows; Save sends it all', async () => {
     signInAda();
     const api = colorApi();
-    const confirm = vi.fn(() => true);
-    vi.stubGlobal('confirm', confirm);
     open();
     await openEditor();
     const save = within(palette()).getByRole('button', { name: 'Save palette' });
@@ -383,7 +389,11 @@ describe('editing the palette', () => {
     expect(previewLabels()).toContain('Scarlet');
     expect(previewLabels()).not.toContain('Red');
     fireEvent.click(within(palette()).getByRole('button', { name: 'Remove Brown' }));
-    expect(confirm).toHaveBeenCalledWith('Remove Brown?');
+    const dialog = await screen.findByRole('alertdialog', { name: 'Remove this color?' });
+    within(dialog).getByText('Remove Brown?');
+    within(dialog).getByText(REMOVE_COLOR_UNDO);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
     fireEvent.click(within(palette()).getByRole('button', { name: 'Move Mint up' }));
     fireEvent.click(within(palette()).getByRole('button', { name: 'Add color' }));
     type('Color 5 name', 'Teal');
@@ -437,12 +447,12 @@ describe('editing the palette', () => {
     colorApi({
       groups: [{ ...PALETTE[0], colors: [{ ...color('Gold', '#FFD700'), role_id: '9' }] } as ColorGroup],
     });
-    const confirm = vi.fn(() => false);
-    vi.stubGlobal('confirm', confirm);
     open();
     await openEditor();
     fireEvent.click(await screen.findByRole('button', { name: 'Remove Gold' }));
-    expect(confirm).toHaveBeenCalledWith(removeColorConfirm('Gold', true));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Remove this color?' });
+    within(dialog).getByText(removeColorConfirm('Gold', true));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(removeColorConfirm('Gold', true)).toMatch(/Generate Roles deletes its role/);
     expect(paletteNames()).toEqual(['Gold']);
   });
@@ -476,15 +486,13 @@ describe('editing the palette', () => {
   it('edits shades in shades mode: rename, recolor, add and remove', async () => {
     signInAda();
     const api = colorApi({ mode: 'shades' });
-    vi.stubGlobal(
-      'confirm',
-      vi.fn(() => true),
-    );
     open();
     await openEditor();
     type('Color 2 shade 1 name', 'Cardinal');
     type('Color 2 shade 1 hex', '#C41E3A');
     fireEvent.click(within(palette()).getByRole('button', { name: 'Remove shade Dark Red of Red' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Remove this shade?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
     fireEvent.click(within(palette()).getByRole('button', { name: 'Add shade to Red' }));
     type('Color 2 shade 2 name', 'Rose');
     fireEvent.click(within(palette()).getByRole('button', { name: 'Save palette' }));

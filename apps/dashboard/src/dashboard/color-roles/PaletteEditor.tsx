@@ -1,4 +1,5 @@
 import { type ColorRolesMode, MAX_COLOR_SHADES, MAX_PALETTE_COLORS } from '@spacecadet/contract';
+import { useConfirm } from '../shared/ConfirmDialog.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import {
   type DraftColor,
@@ -9,6 +10,7 @@ import {
   PALETTE_SAVED,
   paletteRoleBadge,
   pickerHex,
+  REMOVE_COLOR_UNDO,
   removeColorConfirm,
 } from './color-roles-model.ts';
 
@@ -53,12 +55,18 @@ export function PaletteEditor({
     next.splice(index + by, 0, color);
     onChange(next);
   };
+  const confirmation = useConfirm();
   const remove = (index: number) => {
     const color = draft[index];
     if (!color) return;
     const hasRole = Boolean(color.stored?.role_id || color.stored?.shades.some((shade) => shade.role_id));
-    if (!window.confirm(removeColorConfirm(color.name, hasRole))) return;
-    onChange(draft.filter((_, i) => i !== index));
+    confirmation.ask({
+      title: 'Remove this color?',
+      question: removeColorConfirm(color.name, hasRole),
+      confirmLabel: 'Remove',
+      undoNote: REMOVE_COLOR_UNDO,
+      onConfirm: () => onChange(draft.filter((_, i) => i !== index)),
+    });
   };
   const add = () =>
     onChange([
@@ -69,6 +77,7 @@ export function PaletteEditor({
 
   return (
     <section className="card palette-card" aria-labelledby="palette-title">
+      {confirmation.dialog}
       <div className="palette-head">
         <h2 id="palette-title">Palette</h2>
         <span className="muted small">
@@ -251,14 +260,20 @@ function ShadesEditor({
   colorIndex: number;
   onChange: (shades: DraftShade[]) => void;
 }) {
+  const confirmation = useConfirm();
   const update = (index: number, change: Partial<DraftShade>) =>
     onChange(color.shades.map((shade, i) => (i === index ? { ...shade, ...change } : shade)));
   const remove = (index: number) => {
     const shade = color.shades[index];
     if (!shade) return;
     const stored = color.stored?.shades.find((candidate) => candidate.shade_id === shade.shade_id);
-    if (!window.confirm(removeColorConfirm(shade.name, Boolean(stored?.role_id)))) return;
-    onChange(color.shades.filter((_, i) => i !== index));
+    confirmation.ask({
+      title: 'Remove this shade?',
+      question: removeColorConfirm(shade.name, Boolean(stored?.role_id)),
+      confirmLabel: 'Remove',
+      undoNote: REMOVE_COLOR_UNDO,
+      onConfirm: () => onChange(color.shades.filter((_, i) => i !== index)),
+    });
   };
   const add = () =>
     onChange([
@@ -271,6 +286,7 @@ function ShadesEditor({
     ]);
   return (
     <div className="palette-shades">
+      {confirmation.dialog}
       <ul aria-label={`${label} shades`}>
         {color.shades.map((shade, index) => (
           <li key={shade.key} className="palette-shade">

@@ -124,6 +124,9 @@ export function removeColorConfirm(name: string, hasRole: boolean): string {
     : `Remove ${shown}?`;
 }
 
+/** Said under Remove's question: the removal is a draft until Save, and a saved palette can be undone. */
+export const REMOVE_COLOR_UNDO = 'After you save, you can undo this from History.';
+
 export const NO_ROLE_YET = 'No role yet';
 
 /**

@@ -1,10 +1,19 @@
-import { jobIdFor } from '@spacecadet/contract';
+import { jobIdFor, MESSAGES } from '@spacecadet/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { type FakeRoute, fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
+import {
+  type FakeRoute,
+  fakeApi,
+  LEVELING_SETTINGS,
+  QUIET,
+  STATION,
+  signInAda,
+} from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
+import { clearSession } from '../../lib/session.ts';
 import DashboardApp from '../DashboardApp.tsx';
+import { VALUE_PREVIEW_CHARS } from './HistoryEntryItem.tsx';
 import { HISTORY_EMPTY, HISTORY_FAILURE, HISTORY_PAGE_SIZE, relativeTime } from './history-model.ts';
 import { UNDO_ANYWAY } from './UndoDialog.tsx';
 
@@ -101,6 +110,33 @@ describe('History page', () => {
     );
   });
 
+  it('shows the start of a long value (a whole raw config), with Show all', async () => {
+    signInAda();
+    const config = JSON.stringify({
+      welcome: Array.from({ length: 30 }, (_, i) => `Welcome aboard, cadet ${i}!`),
+    });
+    const edit = entry(1, {
+      area: 'config',
+      action: 'config.update',
+      summary: 'Edited the raw config: value',
+      undoable: true,
+      changes: [{ field: 'value', before: null, after: config }],
+    });
+    historyApi(({ method, path }) =>
+      method === 'GET' && path.startsWith(`${base}/history`)
+        ? { status: 200, body: { entries: [edit], next_before: null } }
+        : undefined,
+    );
+    open();
+    const item = (await screen.findByText('Edited the raw config: value')).closest('li') as HTMLElement;
+    const value = () => item.querySelector('.history-value.is-after')?.textContent ?? '';
+    expect(value()).toBe(`${config.slice(0, VALUE_PREVIEW_CHARS)}…`);
+    fireEvent.click(within(item).getByRole('button', { name: `Show all ${config.length} characters` }));
+    expect(value()).toBe(config);
+    fireEvent.click(within(item).getByRole('button', { name: 'Show less' }));
+    expect(value()).toHaveLength(VALUE_PREVIEW_CHARS + 1);
+  });
+
   it('filters by area and pages with Older', async () => {
     signInAda();
     const firstPage = Array.from({ length: HISTORY_PAGE_SIZE }, (_, i) => entry(i + 1));
@@ -108,7 +144,15 @@ describe('History page', () => {
       if (method !== 'GET' || !path.startsWith(`${base}/history`)) return undefined;
       const query = new URLSearchParams(path.split('?')[1]);
       if (query.get('area') === 'color_roles')
-        return { status: 200, body: { entries: [RESET], next_before: null } };
+        return query.get('before') === '2'
+          ? {
+              status: 200,
+              body: {
+                entries: [entry(30, { area: 'color_roles', summary: 'Posted the color panel' })],
+                next_before: null,
+              },
+            }
+          : { status: 200, body: { entries: [RESET], next_before: 2 } };
       if (query.get('before') === String(HISTORY_PAGE_SIZE))
         return { status: 200, body: { entries: [entry(HISTORY_PAGE_SIZE + 1)], next_before: null } };
       return { status: 200, body: { entries: firstPage, next_before: HISTORY_PAGE_SIZE } };
@@ -142,12 +186,54 @@ describe('History page', () => {
       `/dashboard/history?guild=${STATION.id}&area=color_roles`,
     );
     expect(api.calls.at(-1)?.path).toBe(`${base}/history?limit=${HISTORY_PAGE_SIZE}&area=color_roles`);
+    // Older keeps the filter.
+    fireEvent.click(screen.getByRole('button', { name: 'Older' }));
+    await screen.findByText('Posted the color panel');
+    expect(api.calls.at(-1)?.path).toBe(
+      `${base}/history?limit=${HISTORY_PAGE_SIZE}&before=2&area=color_roles`,
+    );
+    expect(
+      within(screen.getByRole('list', { name: 'Changes, newest first' })).getAllByRole('listitem'),
+    ).toHaveLength(2);
+  });
+
+  it('says it is loading, asks to sign in when signed out, and to re-authorize when the session expired', async () => {
+    clearSession('signed_out');
+    historyApi(() => ({ status: 200, body: { entries: [], next_before: null } }));
+    const signedOut = open();
+    screen.getByText(MESSAGES.signInRequired);
+    signedOut.unmount();
+
+    signInAda();
+    let answer = (_: unknown) => {};
+    const waiting = new Promise((resolve) => {
+      answer = resolve;
+    });
+    const api = historyApi(() => undefined);
+    const reply = api.fetchMock.getMockImplementation();
+    api.fetchMock.mockImplementation(async (input, init) => {
+      if (String(input).includes('/history')) {
+        await waiting;
+        return new Response(JSON.stringify({ error: 'session_expired', message: 'Session expired' }), {
+          status: 401,
+          headers: { 'content-type': 'application/json' },
+        });
+      }
+      return reply?.(input, init) as Promise<Response>;
+    });
+    const expired = open();
+    await screen.findByText('Loading the history…');
+    answer(null);
+    await screen.findByText('Session Expired');
+    screen.getByRole('button', { name: 'Re-Authorize' });
+    expired.unmount();
+    clearSession('signed_out');
   });
 
   it('says when there is nothing yet, and why a load failed', async () => {
     signInAda();
     let fail = false;
-    historyApi(({ method, path }) => {
+    const api = historyApi(({ method, path }) => {
       if (method !== 'GET' || !path.startsWith(`${base}/history`)) return undefined;
       return fail
         ? { status: 403, body: { error: 'forbidden', message: 'You do not manage this server' } }
@@ -160,7 +246,14 @@ describe('History page', () => {
     fireEvent.change(screen.getByLabelText('Area'), { target: { value: 'config' } });
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe('You do not manage this server');
-    expect(HISTORY_FAILURE).toBe('Failed to load the history');
+    // No answer at all (the API is down): the page's own sentence, after the query's retries.
+    const answer = api.fetchMock.getMockImplementation();
+    api.fetchMock.mockImplementation(async (input, init) => {
+      if (String(input).includes('/history')) throw new TypeError('Failed to fetch');
+      return answer?.(input, init) as Promise<Response>;
+    });
+    fireEvent.change(screen.getByLabelText('Area'), { target: { value: 'leveling' } });
+    await screen.findByText(HISTORY_FAILURE, {}, { timeout: 8000 });
   });
 });
 
@@ -206,6 +299,14 @@ describe('Undo', () => {
     const undoneItem = screen.getByText('Undone').closest('li') as HTMLElement;
     within(undoneItem).getByText('Changed XP per message from 15 to 20');
     expect(within(undoneItem).queryByRole('button', { name: /^Undo/ })).toBeNull();
+    // Each points at the other: the undone change at its undo, the undo at what it undid.
+    const undoItem = screen
+      .getByText('Undid: Changed XP per message from 15 to 20')
+      .closest('li') as HTMLElement;
+    const toUndo = within(undoneItem).getByRole('link', { name: 'Undone by ada, 4 minutes ago' });
+    expect(toUndo.getAttribute('href')).toBe(`#${undoItem.id}`);
+    const toUndone = within(undoItem).getByRole('link', { name: 'Undoes the change by ada, 3 minutes ago' });
+    expect(toUndone.getAttribute('href')).toBe(`#${undoneItem.id}`);
     expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
       { confirm: false },
       { confirm: true },
@@ -272,5 +373,48 @@ describe('Undo', () => {
     within(progress).getByText('Recreated 38 roles for 412 members');
     const loadsAtEnd = listLoads;
     await waitFor(() => expect(listLoads).toBeGreaterThan(loadsAtEnd));
+  });
+
+  it("shows the restored values on the area's page afterwards, without a reload", async () => {
+    signInAda();
+    let xpPerMessage = 20;
+    let undone = false;
+    historyApi(({ method, path }) => {
+      if (method === 'GET' && path === `${base}/leveling`)
+        return {
+          status: 200,
+          body: { leveling: { ...LEVELING_SETTINGS, xp_per_message: xpPerMessage }, roles: [], boosts: [] },
+        };
+      if (method === 'GET' && path === `${base}/channels`) return { status: 200, body: { channels: [] } };
+      if (method === 'GET' && path === `${base}/roles`) return { status: 200, body: { roles: [] } };
+      if (method === 'GET' && path.startsWith(`${base}/history`))
+        return {
+          status: 200,
+          body: { entries: [{ ...SETTINGS_CHANGE, undoable: !undone }], next_before: null },
+        };
+      if (method === 'POST' && path === `${base}/history/3/undo`) {
+        xpPerMessage = 15;
+        undone = true;
+        return { status: 200, body: { entry: entry(4, { undo_of: 3 }) } };
+      }
+      return undefined;
+    });
+    renderAt(`/dashboard/leveling/settings?guild=${STATION.id}`, routes);
+    await waitFor(() => expect(screen.getByLabelText('XP per message')).toHaveProperty('value', '20'));
+    const sidebar = screen.getByRole('list', { name: 'Server pages' });
+    fireEvent.click(within(sidebar).getByRole('link', { name: 'History' }));
+    fireEvent.click(
+      await screen.findByRole('button', { name: 'Undo: Changed XP per message from 15 to 20' }),
+    );
+    const dialog = await screen.findByRole('alertdialog', { name: 'Undo this change?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    const settingsLink = screen
+      .getAllByRole('link')
+      .find((link) => link.getAttribute('href')?.startsWith('/dashboard/leveling/settings'));
+    fireEvent.click(settingsLink as HTMLElement);
+    // The form starts from the restored settings, not from what the cache held before the undo.
+    const field = await screen.findByLabelText('XP per message');
+    expect(field).toHaveProperty('value', '15');
   });
 });

@@ -16,9 +16,9 @@ import {
   AREA_OPTIONS,
   type AreaFilter,
   areaFrom,
-  areaQueryKeys,
   HISTORY_EMPTY,
   HISTORY_FAILURE,
+  reloadArea,
   useHistory,
 } from './history-model.ts';
 import { UndoDialog } from './UndoDialog.tsx';
@@ -44,8 +44,7 @@ function HistoryScreen({ guildId }: { guildId: string }) {
   const finished = isJobFinished(tracker.job);
   useEffect(() => {
     if (!finished || restoredArea === null) return;
-    for (const key of areaQueryKeys(guildId, restoredArea))
-      void queryClient.invalidateQueries({ queryKey: key });
+    reloadArea(queryClient, guildId, restoredArea);
   }, [finished, restoredArea, guildId, queryClient]);
   const now = Date.now();
 
@@ -80,11 +79,11 @@ function HistoryScreen({ guildId }: { guildId: string }) {
     );
   }
   const entries = guard.data.pages.flatMap((page) => page.entries);
+  const byId = new Map(entries.map((entry) => [entry.id, entry]));
   const afterUndo = (entry: HistoryEntry, jobId: string | null) => {
     setUndoing(null);
     void queryClient.invalidateQueries({ queryKey: queryKeys.history(guildId) });
-    for (const key of areaQueryKeys(guildId, entry.area))
-      void queryClient.invalidateQueries({ queryKey: key });
+    reloadArea(queryClient, guildId, entry.area);
     if (jobId) {
       setRestoredArea(entry.area);
       tracker.track(jobId);
@@ -125,6 +124,7 @@ function HistoryScreen({ guildId }: { guildId: string }) {
               <HistoryEntryItem
                 key={entry.id}
                 entry={entry}
+                related={byId.get(entry.undone_by ?? entry.undo_of ?? -1)}
                 now={now}
                 undoBusy={tracker.running}
                 onUndo={setUndoing}

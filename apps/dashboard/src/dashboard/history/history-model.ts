@@ -1,5 +1,5 @@
 import { HISTORY_AREA_LABELS, HISTORY_AREAS, type HistoryArea } from '@spacecadet/contract';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { type QueryClient, useInfiniteQuery } from '@tanstack/react-query';
 import { apiCall } from '../../lib/api.ts';
 import { queryKeys } from '../shared/queries.ts';
 
@@ -62,6 +62,15 @@ export function areaQueryKeys(guildId: string, area: HistoryArea): ReadonlyArray
     case 'leveling':
       return [queryKeys.leveling(guildId), queryKeys.leaderboard(guildId), roles];
   }
+}
+
+/**
+ * After an undo: the area's pages load afresh. Reset, not invalidate: those pages are not on
+ * screen, and an invalidated query would still hand its old data to a form that starts from it
+ * (the leveling settings form would show the values from before the undo until a reload).
+ */
+export function reloadArea(queryClient: QueryClient, guildId: string, area: HistoryArea): void {
+  for (const key of areaQueryKeys(guildId, area)) void queryClient.resetQueries({ queryKey: key });
 }
 
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });

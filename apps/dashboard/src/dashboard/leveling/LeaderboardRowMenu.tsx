@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText, fieldIssue } from '../../lib/api-error.ts';
+import { UNDO_FROM_HISTORY, useConfirm } from '../shared/ConfirmDialog.tsx';
 import { queryKeys } from '../shared/queries.ts';
 
 export const SET_XP_FAILURE = 'Failed to set XP';
@@ -75,6 +76,7 @@ export function LeaderboardRowMenu({
       ? errorText(reset.error, RESET_XP_FAILURE)
       : null;
   const busy = set.isPending || reset.isPending;
+  const confirmation = useConfirm();
 
   return (
     <div className="row-menu">
@@ -136,7 +138,15 @@ export function LeaderboardRowMenu({
             type="button"
             className="btn btn-danger btn-sm"
             disabled={busy}
-            onClick={() => window.confirm(resetMemberConfirm(name)) && reset.mutate()}
+            onClick={() =>
+              confirmation.ask({
+                title: `Reset ${name}'s XP?`,
+                question: resetMemberConfirm(name),
+                confirmLabel: 'Reset XP',
+                undoNote: UNDO_FROM_HISTORY,
+                onConfirm: () => reset.mutateAsync(),
+              })
+            }
           >
             {reset.isPending ? 'Resetting…' : 'Reset XP'}
           </button>
@@ -147,6 +157,7 @@ export function LeaderboardRowMenu({
           ) : null}
         </fieldset>
       ) : null}
+      {confirmation.dialog}
     </div>
   );
 }

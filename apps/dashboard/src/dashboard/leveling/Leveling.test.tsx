@@ -3,29 +3,22 @@ import { clampCooldown, clampXpPerMessage, normalizeMultiplier } from '@spacecad
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type FakeRoute, fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
+import {
+  type FakeRoute,
+  fakeApi,
+  QUIET,
+  LEVELING_SETTINGS as SETTINGS,
+  STATION,
+  signInAda,
+} from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
 import DashboardApp from '../DashboardApp.tsx';
-import { COUNT_FAILED, COUNTING, UNDO_NOTE } from '../shared/ConfirmDialog.tsx';
+import { COUNT_FAILED, COUNTING, UNDO_FROM_HISTORY, UNDO_NOTE } from '../shared/ConfirmDialog.tsx';
 import { BOOST_RULE, boostExpiryLabel, boostTargetLabel } from './LevelingBoosts.tsx';
 import { deleteRoleConfirm, LEVELING_CONFIRM, LEVELING_DONE, roleCapHint } from './leveling-model.ts';
 
 const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
 const base = `/api/guilds/${STATION.id}`;
-const SETTINGS = {
-  enabled: false,
-  xp_multiplier: 1,
-  announcement_channel: null,
-  daily_overview_channel: null,
-  xp_per_message: 10,
-  message_cooldown_sec: 30,
-  no_xp_channels: [] as string[],
-  no_xp_roles: [] as string[],
-  level_up_message: '🎉 {user} reached **level {level}**!',
-  level_up_destination: 'channel',
-  reward_mode: 'stack',
-  leaderboard_visibility: 'off',
-};
 const CHANNELS = [
   { id: '300000000000000011', name: 'general', type: 0 },
   { id: '300000000000000013', name: 'level-ups', type: 0 },
@@ -219,8 +212,6 @@ describe('leveling', () => {
 
   it('resets after the confirm and notes what happened', async () => {
     signInAda();
-    const confirm = vi.fn(() => true);
-    vi.stubGlobal('confirm', confirm);
     const api = levelingApi([], [], {
       [`POST ${base}/leveling/reset-config`]: { status: 200, body: SETTINGS },
       [`POST ${base}/leveling/reset-all`]: { status: 204 },
@@ -236,7 +227,10 @@ describe('leveling', () => {
     renderAt(`/dashboard/leveling/settings?guild=${STATION.id}`, routes);
     fireEvent.change(await screen.findByLabelText('XP per message'), { target: { value: '99' } });
     fireEvent.click(screen.getByRole('button', { name: 'Reset Config' }));
-    expect(confirm).toHaveBeenCalledWith(LEVELING_CONFIRM.resetConfig);
+    const configDialog = await screen.findByRole('alertdialog', { name: 'Reset the leveling settings?' });
+    within(configDialog).getByText(LEVELING_CONFIRM.resetConfig);
+    within(configDialog).getByText(UNDO_FROM_HISTORY);
+    fireEvent.click(within(configDialog).getByRole('button', { name: 'Reset Config' }));
     await screen.findByText(LEVELING_DONE.resetConfig);
     expect(screen.getByLabelText('XP per message')).toHaveProperty('value', '10');
     fireEvent.click(screen.getByRole('button', { name: 'Reset Leveling' }));

@@ -7,7 +7,7 @@ import { errorText } from '../../lib/api-error.ts';
 import { ChannelPicker } from '../shared/ChannelPicker.tsx';
 import '../../styles/leveling-boosts.css';
 import { SelectField, TextField } from '../../ui/Field.tsx';
-import { previewCall, useImpactConfirm } from '../shared/ConfirmDialog.tsx';
+import { previewCall, UNDO_NOTE, useConfirm } from '../shared/ConfirmDialog.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
 import { MemberName, MemberPicker, RoleName, RolePicker } from '../shared/GuildPickers.tsx';
@@ -97,7 +97,7 @@ function BoostsScreen({ guildId }: { guildId: string }) {
   // What the last added boost was stored as, when that is not what was typed.
   const [storedNote, setStoredNote] = useState<string | null>(null);
   const tracker = useGuildJob(queryKeys.leveling(guildId));
-  const impact = useImpactConfirm();
+  const confirmation = useConfirm();
   const [problem, setProblem] = useState<string | null>(null);
   const [kind, setKind] = useState<BoostKind>('server');
   const [multiplier, setMultiplier] = useState(DEFAULT_MULTIPLIER);
@@ -179,7 +179,7 @@ function BoostsScreen({ guildId }: { guildId: string }) {
     <>
       {guard.banner}
       <ErrorBox onDismiss={() => setProblem(null)}>{problem}</ErrorBox>
-      {impact.dialog}
+      {confirmation.dialog}
       <AddCard
         titleId="add-boost-title"
         title="Add a boost"
@@ -262,12 +262,13 @@ function BoostsScreen({ guildId }: { guildId: string }) {
             className="btn btn-secondary btn-sm"
             disabled={prune.isPending || tracker.running}
             onClick={() =>
-              impact.ask({
+              confirmation.ask({
                 title: 'Prune leavers?',
                 question: LEVELING_CONFIRM.prune,
                 confirmLabel: 'Prune leavers',
                 preview: previewCall('previewPruneLeavers', { guildId }),
-                onConfirm: () => prune.mutate(),
+                undoNote: UNDO_NOTE,
+                onConfirm: () => prune.mutateAsync(),
               })
             }
           >

@@ -6,6 +6,7 @@ import { fakeApi, leaderboardMember as member, QUIET, STATION, signInAda } from 
 import { renderAt } from '../../../test/render.tsx';
 import { clearSession } from '../../lib/session.ts';
 import DashboardApp from '../DashboardApp.tsx';
+import { UNDO_FROM_HISTORY } from '../shared/ConfirmDialog.tsx';
 import { resetMemberConfirm } from './LeaderboardRowMenu.tsx';
 import { LEADERBOARD_EMPTY, LEADERBOARD_FAILURE, leaderboardName } from './LevelingLeaderboard.tsx';
 
@@ -201,8 +202,6 @@ describe('leaderboard XP tools', () => {
 
   it("sets a member's XP from the row menu, and resets one after the confirm", async () => {
     signInAda();
-    const confirm = vi.fn(() => true);
-    vi.stubGlobal('confirm', confirm);
     const { api, members } = toolsApi(({ method, path, body }) => {
       if (method === 'PUT' && path === `${base}/members/${member(2).user_id}`) {
         const xp = (body as { xp: number }).xp;
@@ -229,11 +228,25 @@ describe('leaderboard XP tools', () => {
     expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({ xp: 1234 });
 
     fireEvent.click(screen.getByRole('button', { name: 'Actions for Ada' }));
-    fireEvent.click(
-      within(screen.getByRole('group', { name: 'XP of Ada' })).getByRole('button', { name: 'Reset XP' }),
-    );
-    expect(confirm).toHaveBeenCalledWith(resetMemberConfirm('Ada'));
+    const resetXp = () =>
+      within(screen.getByRole('group', { name: 'XP of Ada' })).getByRole('button', { name: 'Reset XP' });
+    // A click focuses the button in a browser (jsdom does not): the dialog gives the focus back to it.
+    resetXp().focus();
+    fireEvent.click(resetXp());
+    let dialog = await screen.findByRole('alertdialog', { name: "Reset Ada's XP?" });
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    within(dialog).getByText(resetMemberConfirm('Ada'));
+    within(dialog).getByText(UNDO_FROM_HISTORY);
+    // Escape closes the dialog only: the row menu under it stays open, the XP untouched.
+    fireEvent.keyDown(within(dialog).getByRole('button', { name: 'Cancel' }), { key: 'Escape' });
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(document.activeElement).toBe(resetXp());
+    expect(api.calls.some((c) => c.method === 'DELETE')).toBe(false);
+    fireEvent.click(resetXp());
+    dialog = await screen.findByRole('alertdialog', { name: "Reset Ada's XP?" });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reset XP' }));
     await waitFor(() => expect(screen.queryByText('Ada')).toBeNull());
+    expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 
   it('moves the keyboard into the row menu and back: Escape and a change made close it onto its button', async () => {

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
 import { TextField } from '../../ui/Field.tsx';
-import { previewCall, useImpactConfirm } from '../shared/ConfirmDialog.tsx';
+import { previewCall, UNDO_NOTE, useConfirm } from '../shared/ConfirmDialog.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
 import { queryKeys } from '../shared/queries.ts';
@@ -92,7 +92,7 @@ function RolesScreen({ guildId }: { guildId: string }) {
     mutationFn: (id: number) => apiCall('deleteLevelingRole', { params: { guildId, roleId: id } }),
     ...failing(LEVELING_FAILURES.deleteRole),
   });
-  const impact = useImpactConfirm();
+  const confirmation = useConfirm();
 
   if (!guard.ready) return guard.view;
   const roles = [...guard.data.roles].sort((a, b) => a.level_required - b.level_required);
@@ -105,7 +105,7 @@ function RolesScreen({ guildId }: { guildId: string }) {
     <>
       {guard.banner}
       <ErrorBox onDismiss={() => setProblem(null)}>{problem}</ErrorBox>
-      {impact.dialog}
+      {confirmation.dialog}
       <AddCard
         titleId="add-role-title"
         title={
@@ -167,12 +167,13 @@ function RolesScreen({ guildId }: { guildId: string }) {
               onImageRole={(value) => update.mutate({ id: role.id, body: { is_image_role: value } })}
               deleting={remove.isPending && remove.variables === role.id}
               onDelete={() =>
-                impact.ask({
+                confirmation.ask({
                   title: 'Delete this reward role?',
                   question: deleteRoleConfirm(role),
                   confirmLabel: 'Delete role',
                   preview: previewCall('previewLevelingRoleDelete', { guildId, roleId: role.id }),
-                  onConfirm: () => remove.mutate(role.id),
+                  undoNote: UNDO_NOTE,
+                  onConfirm: () => remove.mutateAsync(role.id),
                 })
               }
             />

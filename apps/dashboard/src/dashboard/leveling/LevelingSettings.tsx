@@ -13,7 +13,7 @@ import { apiCall } from '../../lib/api.ts';
 import { errorText, fieldIssue } from '../../lib/api-error.ts';
 import { SelectField, TextField } from '../../ui/Field.tsx';
 import { ChannelPicker } from '../shared/ChannelPicker.tsx';
-import { previewCall, useImpactConfirm } from '../shared/ConfirmDialog.tsx';
+import { previewCall, UNDO_FROM_HISTORY, UNDO_NOTE, useConfirm } from '../shared/ConfirmDialog.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { BotNotInGuild, GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
 import { JobProgress } from '../shared/jobs/JobProgress.tsx';
@@ -133,7 +133,7 @@ function SettingsForm({
   const channelName = (id: string) => channels.data?.channels.find((channel) => channel.id === id)?.name;
   const reload = () => queryClient.invalidateQueries({ queryKey: levelingKey });
   const tracker = useGuildJob(levelingKey);
-  const impact = useImpactConfirm();
+  const confirmation = useConfirm();
   const starting = (failure: string) => ({
     onMutate: () => {
       setProblem(null);
@@ -238,7 +238,14 @@ function SettingsForm({
       busyLabel: 'Resetting…',
       danger: true,
       pending: resetConfig.isPending,
-      run: () => window.confirm(LEVELING_CONFIRM.resetConfig) && resetConfig.mutate(),
+      run: () =>
+        confirmation.ask({
+          title: 'Reset the leveling settings?',
+          question: LEVELING_CONFIRM.resetConfig,
+          confirmLabel: 'Reset Config',
+          undoNote: UNDO_FROM_HISTORY,
+          onConfirm: () => resetConfig.mutateAsync(),
+        }),
     },
     {
       label: 'Reset Leveling',
@@ -246,12 +253,13 @@ function SettingsForm({
       danger: true,
       pending: resetAll.isPending,
       run: () =>
-        impact.ask({
+        confirmation.ask({
           title: 'Reset leveling?',
           question: LEVELING_CONFIRM.resetAll,
           confirmLabel: 'Reset Leveling',
           preview: previewCall('previewLevelingReset', { guildId }),
-          onConfirm: () => resetAll.mutate(),
+          undoNote: UNDO_NOTE,
+          onConfirm: () => resetAll.mutateAsync(),
         }),
     },
   ];
@@ -259,7 +267,7 @@ function SettingsForm({
   return (
     <>
       <ErrorBox onDismiss={() => setProblem(null)}>{problem}</ErrorBox>
-      {impact.dialog}
+      {confirmation.dialog}
       {botInGuild ? null : <BotNotInGuild guildId={guildId} />}
       <section className="card form-card" aria-label="Settings">
         <div className="form-grid">

@@ -142,15 +142,15 @@ describe('Initialize card categories', () => {
 describe("a disabled category's roles", () => {
   it('are deleted after a confirmation that names their count', async () => {
     signInAda();
-    const confirm = vi.fn(() => true);
-    vi.stubGlobal('confirm', confirm);
     const api = choicesApi({ configured: true });
     open();
     fireEvent.click(await screen.findByRole('button', { name: 'Zodiac Sign: Enabled' }, { timeout: 5000 }));
-    await waitFor(() => expect(confirm).toHaveBeenCalledWith(deleteRolesConfirmText('Zodiac Sign', 12)));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete the roles of Zodiac Sign?' });
+    within(dialog).getByText(deleteRolesConfirmText('Zodiac Sign', 12));
     expect(deleteRolesConfirmText('Zodiac Sign', 12)).toBe(
-      'Zodiac Sign is disabled and its message will be removed. Delete the 12 roles of Zodiac Sign in Discord too? Members lose them. OK deletes them; Cancel keeps them.',
+      'Zodiac Sign is disabled and its message will be removed. Delete the 12 roles of Zodiac Sign in Discord too? Members lose them; Cancel keeps them.',
     );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete its 12 roles' }));
     await waitFor(() =>
       expect(api.calls.some((c) => c.path.endsWith('/questions/zodiac/delete-roles'))).toBe(true),
     );
@@ -159,16 +159,16 @@ describe("a disabled category's roles", () => {
 
   it('are kept when the admin cancels, and can still be deleted from the category', async () => {
     signInAda();
-    const confirm = vi.fn(() => false);
-    vi.stubGlobal('confirm', confirm);
     const api = choicesApi({ configured: true });
     open();
     fireEvent.click(await screen.findByRole('button', { name: 'Zodiac Sign: Enabled' }, { timeout: 5000 }));
-    await waitFor(() => expect(confirm).toHaveBeenCalledTimes(1));
+    let dialog = await screen.findByRole('alertdialog', { name: 'Delete the roles of Zodiac Sign?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     const later = await screen.findByRole('button', { name: 'Delete its 12 roles in Discord' });
     expect(api.calls.some((c) => c.path.endsWith('/delete-roles'))).toBe(false);
-    confirm.mockReturnValue(true);
     fireEvent.click(later);
+    dialog = await screen.findByRole('alertdialog', { name: 'Delete the roles of Zodiac Sign?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete its 12 roles' }));
     await waitFor(() =>
       expect(api.calls.some((c) => c.path.endsWith('/questions/zodiac/delete-roles'))).toBe(true),
     );

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
 import { ChannelCard, useChannelChoice } from '../shared/ChannelPicker.tsx';
-import { previewCall, useImpactConfirm } from '../shared/ConfirmDialog.tsx';
+import { previewCall, UNDO_NOTE, useConfirm } from '../shared/ConfirmDialog.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { BotNotInGuild, GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
 import { GuildSelect } from '../shared/GuildSelect.tsx';
@@ -140,8 +140,16 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
       },
     ),
   );
+  const confirmation = useConfirm();
   const confirmDeleteRoles = (type: string, title: string, roles: number) => {
-    if (window.confirm(deleteRolesConfirmText(title, roles))) deleteRoles.mutate(type);
+    confirmation.ask({
+      title: `Delete the roles of ${title}?`,
+      question: deleteRolesConfirmText(title, roles),
+      confirmLabel: `Delete ${roles === 1 ? 'its role' : `its ${roles} roles`}`,
+      // Not kept in History: the roles and who held them are gone for good.
+      undoNote: null,
+      onConfirm: () => deleteRoles.mutateAsync(type),
+    });
   };
   const deleteRoles = useMutation(
     mutation(
@@ -171,7 +179,6 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
     ...job('resetPersonalityRoles', PERSONALITY_FAILURES.reset),
     onSettled: () => void reload(),
   });
-  const impact = useImpactConfirm();
 
   if (!guard.ready) return guard.view;
   const { data, botInGuild, banner } = guard;
@@ -190,7 +197,7 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
   return (
     <>
       {banner}
-      {impact.dialog}
+      {confirmation.dialog}
       <ErrorBox onDismiss={() => setProblem(null)}>{problem}</ErrorBox>
       {botInGuild ? null : <BotNotInGuild guildId={guildId} />}
       {/* Save works before Initialize too: the channel is kept for it. */}
@@ -272,12 +279,13 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
                 className="btn btn-danger"
                 disabled={busy}
                 onClick={() =>
-                  impact.ask({
+                  confirmation.ask({
                     title: 'Reset personality roles?',
                     question: resetConfirmText(data.questions),
                     confirmLabel: 'Reset Personality',
                     preview: previewCall('previewPersonalityReset', { guildId }),
-                    onConfirm: () => reset.mutate(),
+                    undoNote: UNDO_NOTE,
+                    onConfirm: () => reset.mutateAsync(),
                   })
                 }
               >

@@ -43,7 +43,7 @@ export function resetConfirmText(questions: readonly PersonalityQuestion[]): str
 
 /** Asked after a category with roles was disabled (its message goes either way). */
 export function deleteRolesConfirmText(title: string, roles: number): string {
-  return `${title} is disabled and its message will be removed. Delete the ${count(roles, 'role')} of ${title} in Discord too? Members lose them. OK deletes them; Cancel keeps them.`;
+  return `${title} is disabled and its message will be removed. Delete the ${count(roles, 'role')} of ${title} in Discord too? Members lose them; Cancel keeps them.`;
 }
 export const PLEASE_SELECT_CHANNEL = 'Please select a channel first';
 export const REFRESH_NOTE = 'Roles are auto-created and refreshed every 5 minutes.';

@@ -11,6 +11,7 @@ import { useMemo, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText, isApiError } from '../../lib/api-error.ts';
 import { ChannelPicker } from '../shared/ChannelPicker.tsx';
+import { useConfirm } from '../shared/ConfirmDialog.tsx';
 import { hexOf } from '../shared/DiscordMarkup.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { BotNotInGuild } from '../shared/GuildPage.tsx';
@@ -32,6 +33,8 @@ import {
   problemsByPath,
   validateDraft,
 } from './role-menus-form.ts';
+
+export const LEAVE_UNSAVED = 'Leave this menu without saving your changes?';
 
 /**
  * A menu's editor (a new one when `saved` is null): its fields, its options and the live
@@ -83,6 +86,7 @@ export function MenuEditor({
   const problems = problemsByPath([...refused, ...shown]);
   const dirty = isDirty(draft, saved);
 
+  const confirmation = useConfirm();
   const update = (change: Partial<MenuDraft>) => {
     setDraft((current) => ({ ...current, ...change }));
     save.reset();
@@ -92,7 +96,15 @@ export function MenuEditor({
     if (found.length === 0) save.mutate(bodyFromDraft(draft));
   };
   const back = () => {
-    if (!dirty || save.isSuccess || window.confirm('Leave this menu without saving your changes?')) onBack();
+    if (!dirty || save.isSuccess) onBack();
+    else
+      confirmation.ask({
+        title: 'Leave without saving?',
+        question: LEAVE_UNSAVED,
+        confirmLabel: 'Leave',
+        undoNote: null,
+        onConfirm: onBack,
+      });
   };
 
   const field: FieldWithProblem = (path, content) => {
@@ -112,6 +124,7 @@ export function MenuEditor({
 
   return (
     <div className="menu-editor">
+      {confirmation.dialog}
       <div className="button-row menu-editor-bar">
         <button type="button" className="btn btn-ghost btn-sm" onClick={back}>
           ← All menus

@@ -2,6 +2,7 @@ import type { RoleMenu } from '@spacecadet/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
+import { UNDO_FROM_HISTORY, useConfirm } from '../shared/ConfirmDialog.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { LimitedButton } from '../shared/LimitedButton.tsx';
 import { queryKeys, useChannels } from '../shared/queries.ts';
@@ -97,6 +98,7 @@ function MenuItem({
     mutationFn: () => apiCall('deleteRoleMenu', { params: { guildId, menuId: menu.id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.roleMenus(guildId) }),
   });
+  const confirmation = useConfirm();
   const titleId = `menu-${menu.id}-title`;
   const reasonId = `menu-${menu.id}-post-reason`;
   const count = menu.options.length;
@@ -144,7 +146,15 @@ function MenuItem({
             className="btn btn-danger btn-sm"
             disabled={remove.isPending}
             aria-label={`Delete ${menu.title}`}
-            onClick={() => window.confirm(deleteConfirmText(menu)) && remove.mutate()}
+            onClick={() =>
+              confirmation.ask({
+                title: 'Delete this menu?',
+                question: deleteConfirmText(menu),
+                confirmLabel: 'Delete menu',
+                undoNote: UNDO_FROM_HISTORY,
+                onConfirm: () => remove.mutateAsync(),
+              })
+            }
           >
             {remove.isPending ? 'Deleting…' : 'Delete'}
           </button>
@@ -156,6 +166,7 @@ function MenuItem({
         </p>
       ) : null}
       {post.status}
+      {confirmation.dialog}
       <ErrorBox onDismiss={() => remove.reset()}>{remove.isError ? errorText(remove.error) : null}</ErrorBox>
     </section>
   );

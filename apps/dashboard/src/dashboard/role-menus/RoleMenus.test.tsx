@@ -7,6 +7,8 @@ import { fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
 import { clearSession } from '../../lib/session.ts';
 import DashboardApp from '../DashboardApp.tsx';
+import { UNDO_FROM_HISTORY } from '../shared/ConfirmDialog.tsx';
+import { LEAVE_UNSAVED } from './MenuEditor.tsx';
 import { deleteConfirmText, MENU_LIMIT_NOTE, optionLimitNote } from './role-menus-form.ts';
 
 const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
@@ -188,6 +190,16 @@ describe('role menus list', () => {
     expect(screen.getByTestId('location').textContent).toBe(
       `/dashboard/custom-reaction-roles?guild=${STATION.id}&menu=new`,
     );
+    // A typed title is not thrown away without asking.
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Pick a team' } });
+    fireEvent.click(screen.getByRole('button', { name: '← All menus' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Leave without saving?' });
+    within(dialog).getByText(LEAVE_UNSAVED);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Pick a team');
+    fireEvent.click(screen.getByRole('button', { name: '← All menus' }));
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Leave' }));
+    await screen.findByRole('heading', { name: 'No role menus yet' });
   });
 
   it('lists each menu with its style, mode, channel, options and where it is posted', async () => {
@@ -240,17 +252,20 @@ describe('role menus list', () => {
     signInAda();
     const posted = menu({ posted: { channel_id: ROLES_CHANNEL, message_ids: ['300000000000000501'] } });
     const api = menusApi({ menus: [posted] });
-    const confirm = vi.fn(() => false);
-    vi.stubGlobal('confirm', confirm);
     open();
     const item = await screen.findByRole('region', { name: 'Pick a team' }, { timeout: 10_000 });
     fireEvent.click(within(item).getByRole('button', { name: 'Delete Pick a team' }));
-    expect(confirm).toHaveBeenCalledWith(deleteConfirmText(posted));
+    let dialog = await screen.findByRole('alertdialog', { name: 'Delete this menu?' });
+    within(dialog).getByText(deleteConfirmText(posted));
+    within(dialog).getByText(UNDO_FROM_HISTORY);
     expect(deleteConfirmText(posted)).toMatch(/posted message will be deleted.*Members keep the roles/);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(api.calls.some((call) => call.method === 'DELETE')).toBe(false);
 
-    confirm.mockReturnValue(true);
     fireEvent.click(within(item).getByRole('button', { name: 'Delete Pick a team' }));
+    dialog = await screen.findByRole('alertdialog', { name: 'Delete this menu?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete menu' }));
     await screen.findByRole('heading', { name: 'No role menus yet' });
     expect(api.calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual([
       `${base}/role-menus/${MENU_ID}`,

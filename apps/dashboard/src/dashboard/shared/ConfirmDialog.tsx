@@ -1,13 +1,19 @@
 import { HISTORY_SNAPSHOT_DAYS, type ImpactPreview, type RouteParams } from '@spacecadet/contract';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { apiCall } from '../../lib/api.ts';
 import '../../styles/confirm-dialog.css';
 import { queryKeys } from './queries.ts';
 
+const FOCUSABLE =
+  'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
 /**
  * The dashboard's confirmation dialog: a question, what it will do, and Cancel / the action.
- * Escape and Cancel close it; the focus starts on Cancel, so Enter never destroys by accident.
+ * It sits over the page (a portal on body) as a modal: the focus starts on Cancel, so Enter never
+ * destroys by accident; Tab stays inside; Escape and Cancel close it; closing gives the focus back
+ * to the button that opened it. While `busy` (the action runs) both buttons wait.
  */
 export function ConfirmDialog({
   title,
@@ -26,18 +32,57 @@ export function ConfirmDialog({
 }) {
   const titleId = useId();
   const bodyId = useId();
+  const dialogRef = useRef<HTMLDivElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => cancelRef.current?.focus(), []);
-  return (
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    cancelRef.current?.focus();
+    return () => {
+      // The opener may be gone (a menu closed meanwhile): then the page keeps its focus.
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+  useEffect(() => {
+    // A disabled button loses the focus: keep it in the dialog while the action runs.
+    if (busy) dialogRef.current?.focus();
+  }, [busy]);
+  const keepFocusInside = (event: KeyboardEvent<HTMLDivElement>) => {
+    const focusable = [...(dialogRef.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])];
+    const first = focusable[0];
+    const last = focusable.at(-1);
+    if (!first || !last) {
+      event.preventDefault();
+      return;
+    }
+    if (
+      event.shiftKey &&
+      (document.activeElement === first || document.activeElement === dialogRef.current)
+    ) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+  return createPortal(
     <div className="confirm-backdrop">
       <div
+        ref={dialogRef}
         className="confirm-dialog card"
         role="alertdialog"
         aria-modal="true"
         aria-labelledby={titleId}
         aria-describedby={bodyId}
+        aria-busy={busy || undefined}
+        tabIndex={-1}
         onKeyDown={(event) => {
-          if (event.key === 'Escape') onCancel();
+          // The page under the dialog (a menu, a form) must not see its keys.
+          event.stopPropagation();
+          if (event.key === 'Escape') {
+            event.preventDefault();
+            if (!busy) onCancel();
+          } else if (event.key === 'Tab') keepFocusInside(event);
         }}
       >
         <h2 id={titleId}>{title}</h2>
@@ -45,7 +90,13 @@ export function ConfirmDialog({
           {children}
         </div>
         <div className="button-row confirm-buttons">
-          <button ref={cancelRef} type="button" className="btn btn-secondary" onClick={onCancel}>
+          <button
+            ref={cancelRef}
+            type="button"
+            className="btn btn-secondary"
+            disabled={busy}
+            onClick={onCancel}
+          >
             Cancel
           </button>
           <button type="button" className="btn btn-danger" disabled={busy} onClick={onConfirm}>
@@ -53,7 +104,8 @@ export function ConfirmDialog({
           </button>
         </div>
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }
 
@@ -99,35 +151,54 @@ function ImpactLine({ preview }: { preview: PreviewCall }) {
   return <p className="confirm-impact">{impact.data.summary}</p>;
 }
 
-export interface ImpactQuestion {
+/** Said under a confirmation whose change can be undone from the History page. */
+export const UNDO_FROM_HISTORY = 'You can undo this from History.';
+
+export interface ConfirmQuestion {
   title: string;
   /** What the button does, in the page's words. */
   question: string;
   confirmLabel: string;
-  preview: PreviewCall;
-  onConfirm: () => void;
+  /** The route that counts what a destructive action removes, shown as a sentence with numbers. */
+  preview?: PreviewCall;
+  /** How to take it back (UNDO_NOTE, UNDO_FROM_HISTORY), or null when it cannot be. */
+  undoNote: string | null;
+  /** The action. A promise (a mutation's mutateAsync) keeps the dialog open and busy until it settles. */
+  onConfirm: () => unknown;
 }
 
 /**
- * A destructive button's confirmation with numbers: `ask(...)` opens it, and it counts what the
- * action will remove through the action's preview route. Render `dialog` somewhere on the page.
+ * A button's confirmation: `ask(...)` opens it; with a `preview` it counts what the action will
+ * remove through the action's preview route. Render `dialog` somewhere on the page.
  */
-export function useImpactConfirm() {
-  const [asked, setAsked] = useState<ImpactQuestion | null>(null);
-  const close = useCallback(() => setAsked(null), []);
+export function useConfirm() {
+  const [asked, setAsked] = useState<ConfirmQuestion | null>(null);
+  const [busy, setBusy] = useState(false);
+  const close = useCallback(() => {
+    setAsked(null);
+    setBusy(false);
+  }, []);
+  const confirm = (question: ConfirmQuestion) => {
+    const running = question.onConfirm();
+    if (!(running instanceof Promise)) {
+      close();
+      return;
+    }
+    setBusy(true);
+    // A failure is the page's to show (its mutation's error box): the dialog only closes.
+    running.then(close, close);
+  };
   const dialog = asked ? (
     <ConfirmDialog
       title={asked.title}
       confirmLabel={asked.confirmLabel}
+      busy={busy}
       onCancel={close}
-      onConfirm={() => {
-        close();
-        asked.onConfirm();
-      }}
+      onConfirm={() => confirm(asked)}
     >
       <p>{asked.question}</p>
-      <ImpactLine preview={asked.preview} />
-      <p className="muted small">{UNDO_NOTE}</p>
+      {asked.preview ? <ImpactLine preview={asked.preview} /> : null}
+      {asked.undoNote ? <p className="muted small">{asked.undoNote}</p> : null}
     </ConfirmDialog>
   ) : null;
   return { ask: setAsked, dialog };

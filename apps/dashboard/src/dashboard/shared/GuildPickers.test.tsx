@@ -299,12 +299,10 @@ describe('boosts page', () => {
   it('shows the Prune leavers job progress and result', async () => {
     signInAda();
     boostsApi();
-    vi.stubGlobal(
-      'confirm',
-      vi.fn(() => true),
-    );
     renderAt(`/dashboard/leveling/boosts?guild=${STATION.id}`, routes);
     fireEvent.click(await screen.findByRole('button', { name: 'Prune leavers' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Prune leavers?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Prune leavers' }));
     await screen.findByText('Pruned 2 members who left');
     screen.getByText('Pruning leavers: done');
   });
