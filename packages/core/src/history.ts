@@ -22,10 +22,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * The fields a settings change changed, in the order of the state after it (then the fields it
- * removed). Objects are compared field by field at the top level; anything else (a list, a
- * value, a row created or deleted) is one change of the whole, named `field`.
+ * removed). Objects are compared field by field at the top level, a created or deleted one
+ * against nothing; anything else (a list, a value) is one change of the whole, named `field`.
  */
 export function historyChanges(before: unknown, after: unknown, field = 'value'): HistoryChange[] {
+  // A row created or deleted shows each of its fields (set from, or back to, nothing).
+  if (before === null && isRecord(after)) return historyChanges({}, after, field);
+  if (isRecord(before) && after === null) return historyChanges(before, {}, field);
   if (isRecord(before) && isRecord(after)) {
     const keys = [...new Set([...Object.keys(after), ...Object.keys(before)])];
     return keys.flatMap((key) =>
