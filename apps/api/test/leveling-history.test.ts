@@ -4,7 +4,8 @@ import { levelingBoosts, levelingRoles, levelingSettings, memberDailyXp, memberX
 import { guildHistory } from '@spacecadet/db/schema';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
+import { SYNC_ROLES_NOT_QUEUED } from '../src/history/restore-leveling.ts';
+import { appWithRedisDown, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
 let h: Harness;
 let ada: string;
@@ -176,6 +177,9 @@ describe('Reset Leveling and deleting a reward role: previews, snapshots and und
     expect(reset.statusCode, reset.body).toBeLessThan(300);
     expect(await xpRows()).toEqual([]);
     expect(xpBefore).toHaveLength(preview.json().members);
+    expect((await lastEntry('leveling.reset_all')).summary).toBe(
+      'Reset leveling: deleted the XP of 3 members, 1 reward role and 1 boost',
+    );
 
     await h.app.services.queue.remove(jobIdFor('leveling.sync-roles', station));
     const undone = await undo('leveling.reset_all');
@@ -191,6 +195,32 @@ describe('Reset Leveling and deleting a reward role: previews, snapshots and und
     ]);
     // Undone once: a second undo is refused.
     expect((await undo('leveling.reset_all')).statusCode).toBe(409);
+    // The API put it all back itself: no job is asked to finish this undo.
+    expect(await lastEntry('leveling.reset_all')).toMatchObject({ restoreRequestedAt: null });
+  });
+
+  it('with the job queue down, an undo of Reset Leveling puts the rows back and says to run Sync Roles', async () => {
+    await seed();
+    const xpBefore = await xpRows();
+    expect((await send('POST', path('resetLevelingAll'))).statusCode).toBeLessThan(300);
+    const entry = await lastEntry('leveling.reset_all');
+    const down = await appWithRedisDown(h);
+    try {
+      const undone = await down.inject({
+        method: 'POST',
+        url: path('undoHistory', { entryId: entry.id }),
+        headers: { authorization: ada },
+        payload: { confirm: true },
+      });
+      expect(undone.statusCode, undone.body).toBe(200);
+      expect(undone.json().job_id).toBeUndefined();
+      expect(undone.json().entry.summary).toBe(`Undid: ${entry.summary}. ${SYNC_ROLES_NOT_QUEUED}`);
+    } finally {
+      await down.close();
+    }
+    expect(await xpRows()).toEqual(xpBefore);
+    expect(await lastEntry('leveling.reset_all')).toMatchObject({ restoreRequestedAt: null });
+    expect((await lastEntry('leveling.reset_all')).undoneBy).not.toBeNull();
   });
 
   it('previews deleting a reward role (its holders), and the undo puts it back pending (202)', async () => {

@@ -37,6 +37,10 @@ export const SNAPSHOT_UNREADABLE_MESSAGE =
   'What this change removed was not kept whole, so it cannot be undone.';
 
 const SYNC_LATER = 'the next Sync Roles gives the reward roles back';
+export const SYNC_ROLES_NOT_QUEUED =
+  'Sync Roles could not be queued: press Sync Roles on the Leveling page to give the reward roles back.';
+export const REWARDS_NOT_QUEUED =
+  "The job that updates the member's reward roles could not be queued: press Sync Roles on the Leveling page.";
 
 function numericId(id: string | null): number {
   const value = Number(id);
@@ -44,8 +48,20 @@ function numericId(id: string | null): number {
   return value;
 }
 
-const syncRoles = (context: UndoContext) =>
-  queueSyncRoles(context.app, context.guildId, context.requester, context.request, SYNC_LATER);
+/**
+ * The rows are back; Sync Roles brings Discord in line. A queue that is down does not undo the
+ * restore (nothing is lost): the undo's entry tells the admin to run Sync Roles.
+ */
+async function syncRoles(context: UndoContext): Promise<UndoOutcome> {
+  const jobId = await queueSyncRoles(
+    context.app,
+    context.guildId,
+    context.requester,
+    context.request,
+    SYNC_LATER,
+  );
+  return jobId === null ? { jobId, catchUp: SYNC_ROLES_NOT_QUEUED } : { jobId };
+}
 
 function snapshotOf<T>(entry: HistoryRow, key: keyof T & string): T {
   const snapshot = entry.snapshot as Partial<T> | null;
@@ -58,7 +74,7 @@ function snapshotOf<T>(entry: HistoryRow, key: keyof T & string): T {
 async function putRewardRoleBack(context: UndoContext, role: RewardRoleSnapshot): Promise<UndoOutcome> {
   if (!(await restoreRewardRole(context.app.services.db, context.guildId, role)))
     throw new ApiError('conflict', rewardLevelTakenMessage(role.levelRequired));
-  return { jobId: await syncRoles(context) };
+  return syncRoles(context);
 }
 
 /** Undo of leveling changes (see `restorers.ts`). */
@@ -144,9 +160,13 @@ export const levelingRestorers: AreaRestorers = {
         if (userId === null) throw new ApiError('conflict', SNAPSHOT_UNREADABLE_MESSAGE);
         const xp = (state as { xp: number } | null)?.xp ?? 0;
         await changeMemberXp(context.app.services.db, context.guildId, userId, { set: xp });
-        return {
-          jobId: await queueApplyRewards(context.app, context.guildId, context.requester, context.request),
-        };
+        const jobId = await queueApplyRewards(
+          context.app,
+          context.guildId,
+          context.requester,
+          context.request,
+        );
+        return jobId === null ? { jobId, catchUp: REWARDS_NOT_QUEUED } : { jobId };
       },
     },
   },
@@ -157,7 +177,7 @@ export const levelingRestorers: AreaRestorers = {
       async restore(context, entry) {
         const snapshot = snapshotOf<LevelingSnapshot>(entry, 'members');
         await restoreLevelingSnapshot(context.app.services.db, context.guildId, snapshot);
-        return { jobId: await syncRoles(context) };
+        return syncRoles(context);
       },
     },
     'leveling.role_delete': {
@@ -172,14 +192,14 @@ export const levelingRestorers: AreaRestorers = {
       async restore(context, entry) {
         const snapshot = snapshotOf<XpRowsSnapshot>(entry, 'members');
         await restoreXpRows(context.app.services.db, context.guildId, snapshot);
-        return { jobId: await syncRoles(context) };
+        return syncRoles(context);
       },
     },
     'leveling.import': {
       async restore(context, entry) {
         const snapshot = snapshotOf<XpRowsSnapshot>(entry, 'members');
         await restoreXpRows(context.app.services.db, context.guildId, snapshot);
-        return { jobId: await syncRoles(context) };
+        return syncRoles(context);
       },
     },
   },

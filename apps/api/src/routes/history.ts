@@ -24,6 +24,12 @@ export const notUndoableMessage = (summary: string) =>
 export const changedSinceMessage = (newer: HistoryRow) =>
   `This changed since: "${newer.summary}" by ${newer.actorName || newer.actorId} at ${newer.at.toISOString()}. Undo anyway to overwrite that change.`;
 
+/** "Undid: <summary>", and what the admin is to run when the follow-up job was not queued. */
+function undoSummary(entry: HistoryRow, outcome: UndoOutcome): string {
+  const undid = `Undid: ${entry.summary}`;
+  return outcome.catchUp ? `${undid}. ${outcome.catchUp}` : undid;
+}
+
 /** Why an entry cannot be undone now (a 409), or null when it can. */
 function refusal(row: HistoryRow): ApiError | null {
   if (rowUndoable(row)) return null;
@@ -78,7 +84,9 @@ export function registerHistoryRoutes(app: FastifyInstance): void {
       throw new ApiError('conflict', notUndoableMessage(entry.summary));
 
     if (
-      !(await claimUndo(db, guildId, entry.id, history.entryId, { restore: snapshotRestorer !== undefined }))
+      !(await claimUndo(db, guildId, entry.id, history.entryId, {
+        restore: snapshotRestorer?.byJob === true,
+      }))
     ) {
       throw new ApiError('conflict', ALREADY_UNDONE_MESSAGE);
     }
@@ -87,10 +95,10 @@ export function registerHistoryRoutes(app: FastifyInstance): void {
       if (stateRestorer && state) {
         const now = await stateRestorer.read(context, state.id);
         outcome = await stateRestorer.restore(context, state.id, entry.before);
-        history.state(entry.subject, now, entry.before, `Undid: ${entry.summary}`);
+        history.state(entry.subject, now, entry.before, undoSummary(entry, outcome));
       } else {
         outcome = await (snapshotRestorer as NonNullable<typeof snapshotRestorer>).restore(context, entry);
-        history.describe({ subject: entry.subject, summary: `Undid: ${entry.summary}` });
+        history.describe({ subject: entry.subject, summary: undoSummary(entry, outcome) });
       }
     } catch (error) {
       await releaseUndo(db, guildId, entry.id, history.entryId);
