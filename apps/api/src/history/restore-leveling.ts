@@ -171,8 +171,9 @@ export const levelingRestorers: AreaRestorers = {
     },
   },
   snapshot: {
-    // Every row back as it was, the reward roles pending: Sync Roles makes their Discord roles
-    // again and gives them to the members whose level earns them.
+    // Every row back as it was (a member who has earned more XP since keeps the larger), the
+    // reward roles pending: Sync Roles makes their Discord roles again and gives them to the
+    // members whose level earns them.
     'leveling.reset_all': {
       async restore(context, entry) {
         const snapshot = snapshotOf<LevelingSnapshot>(entry, 'members');
@@ -186,19 +187,20 @@ export const levelingRestorers: AreaRestorers = {
         return putRewardRoleBack(context, role);
       },
     },
-    // The members' rows back as they were (rows an import created are deleted); Sync Roles then
-    // brings everyone's reward roles in line with their level.
+    // The leavers' rows back; one who has XP again (came back) keeps the larger of the two.
+    // Sync Roles then brings everyone's reward roles in line with their level.
     'leveling.prune': {
       async restore(context, entry) {
         const snapshot = snapshotOf<XpRowsSnapshot>(entry, 'members');
-        await restoreXpRows(context.app.services.db, context.guildId, snapshot);
+        await restoreXpRows(context.app.services.db, context.guildId, snapshot, 'keepLarger');
         return syncRoles(context);
       },
     },
+    // The rows back as they were before the import (rows it created are deleted).
     'leveling.import': {
       async restore(context, entry) {
         const snapshot = snapshotOf<XpRowsSnapshot>(entry, 'members');
-        await restoreXpRows(context.app.services.db, context.guildId, snapshot);
+        await restoreXpRows(context.app.services.db, context.guildId, snapshot, 'overwrite');
         return syncRoles(context);
       },
     },
