@@ -1,11 +1,13 @@
 import { jobIdFor } from '@spacecadet/contract';
+import { loadColorRolesMode } from '@spacecadet/db/queries/color-roles';
 import {
   beginHistoryEntry,
   claimUndo,
   completeHistoryEntry,
   loadHistoryEntry,
 } from '@spacecadet/db/queries/history';
-import { colorPanels, colors, memberRolePicks } from '@spacecadet/db/schema';
+import { colorPanels, colors, guildConfigs, memberRolePicks } from '@spacecadet/db/schema';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
@@ -140,6 +142,44 @@ describe('color-roles reset and its undo', () => {
     const again = await runFor('color-roles.restore', undoId);
     expect(again.result).toMatchObject({ ok: true, summary: 'Nothing to restore.' });
     expect(await everything()).toEqual(before);
+  });
+
+  it('puts the color mode back, so the holders of shade roles get their shade again', async () => {
+    const setMode = (mode: 'basic' | 'shades') =>
+      db()
+        .insert(guildConfigs)
+        .values({ guildId: STATION, data: { color_roles_mode: mode, kept: true } })
+        .onConflictDoUpdate({
+          target: guildConfigs.guildId,
+          set: { data: { color_roles_mode: mode, kept: true } },
+        });
+    try {
+      await setMode('shades');
+      expect((await run('color-roles.generate')).state).toBe('completed');
+      const crimson = roleNamed('Crimson');
+      if (!crimson) throw new Error('generate made no Crimson role in shades mode');
+      await give(nia, crimson.id);
+      const resetId = await entry('color_roles.reset');
+      expect((await runFor('color-roles.reset', resetId)).state).toBe('completed');
+      expect((await loadHistoryEntry(db(), STATION, resetId))?.snapshot).toMatchObject({ mode: 'shades' });
+
+      // The admin switched to basic since; the undo brings the palette back as it was.
+      await setMode('basic');
+      const undoId = await entry('history.undo');
+      expect(await claimUndo(db(), STATION, resetId, undoId, { restore: true })).toBe(true);
+      expect((await runFor('color-roles.restore', undoId)).state).toBe('completed');
+
+      expect(await loadColorRolesMode(db(), STATION)).toBe('shades');
+      const [config] = await db().select().from(guildConfigs).where(eq(guildConfigs.guildId, STATION));
+      expect(config?.data).toEqual({ color_roles_mode: 'shades', kept: true });
+      const crimsonAgain = roleNamed('Crimson');
+      expect(crimsonAgain?.color).toBe(crimson.color);
+      expect(memberRoles(harness.sandbox, STATION, nia)).toContain(crimsonAgain?.id);
+      // Red has shades: in shades mode it has no role of its own.
+      expect(roleNamed('Red')).toBeUndefined();
+    } finally {
+      await db().delete(guildConfigs).where(eq(guildConfigs.guildId, STATION));
+    }
   });
 
   it('replaces a palette set up again since the reset', async () => {

@@ -1,5 +1,10 @@
-import type { JobResult } from '@spacecadet/contract';
-import { loadPalette, loadPanelLocation, savePanelChannel } from '@spacecadet/db/queries/color-roles';
+import { apiCacheChannel, encodeApiCacheDrop, type JobResult } from '@spacecadet/contract';
+import {
+  loadPalette,
+  loadPanelLocation,
+  saveColorRolesMode,
+  savePanelChannel,
+} from '@spacecadet/db/queries/color-roles';
 import { paletteColorIds, restorePaletteRows } from '@spacecadet/db/queries/color-snapshots';
 import { loadRestoresRequested, markRestored } from '@spacecadet/db/queries/history';
 import { COLOR_PICK_SCOPE, writeMemberPicks } from '@spacecadet/db/queries/member-picks';
@@ -18,7 +23,7 @@ const ROLE_REASON = 'Space Cadet: color roles reset undone';
  * `color-roles.restore`: the undo of Reset Color Roles, for every entry of the guild whose undo
  * was asked (`loadRestoresRequested`), oldest first. Each: a palette the admin set up since is
  * reset first (the undo asked to overwrite it); the snapshot's palette is written back with its
- * ids, the holders' picks recorded, then Generate Roles runs (it recreates the roles and gives
+ * ids and its color mode, the holders' picks recorded, then Generate Roles runs (it recreates the roles and gives
  * them back to the members whose pick they are), the roles go back to their old order, and the
  * panel is posted again in its channel. A rerun after a crash resumes: the palette keeps the
  * roles stored so far, Generate makes only the missing ones, the panel post edits its message.
@@ -74,6 +79,15 @@ async function restoreOne(
     await resetColorRoles(step);
   }
   await restorePaletteRows(db, guildId, snapshot.palette);
+  // The holders' picks name the roles of the mode the palette had (a shade's or a colour's):
+  // Generate makes those only in that mode.
+  if (snapshot.mode && (await saveColorRolesMode(db, guildId, snapshot.mode))) {
+    const { redis, config } = context.deps;
+    await redis.publish(
+      apiCacheChannel(config.redisPrefix),
+      encodeApiCacheDrop({ kind: 'config', id: guildId }),
+    );
+  }
   await writeMemberPicks(
     db,
     Object.entries(snapshot.holders).flatMap(([key, userIds]) =>
