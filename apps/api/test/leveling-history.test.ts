@@ -1,10 +1,11 @@
 import { type HistoryAction, jobIdFor, type LevelingState, routePath, routes } from '@spacecadet/contract';
 import { levelingResetImpact, rewardRoleDeleteImpact } from '@spacecadet/core';
 import { levelingBoosts, levelingRoles, levelingSettings, memberDailyXp, memberXp } from '@spacecadet/db';
+import { beginHistoryEntry, completeHistoryEntry } from '@spacecadet/db/queries/history';
 import { guildHistory } from '@spacecadet/db/schema';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SYNC_ROLES_NOT_QUEUED } from '../src/history/restore-leveling.ts';
+import { PRUNE_RUNNING_MESSAGE, SYNC_ROLES_NOT_QUEUED } from '../src/history/restore-leveling.ts';
 import { appWithRedisDown, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
 let h: Harness;
@@ -275,6 +276,58 @@ describe('Reset Leveling and deleting a reward role: previews, snapshots and und
     const undone = await undo('leveling.import');
     expect(undone.statusCode, undone.body).toBe(202);
     expect(await xpRows()).toEqual(before);
+  });
+
+  it('refuses to undo a prune while Prune leavers runs, then puts the rows back without lowering anyone', async () => {
+    await seed();
+    const db = h.database.db;
+    const entryId = await beginHistoryEntry(db, {
+      guildId: station,
+      actorId: USERS.ada,
+      actorName: 'ada',
+      actorAvatar: null,
+      area: 'leveling',
+      action: 'leveling.prune',
+      subject: 'leveling:xp',
+    });
+    const kept = (userId: string, xp: number) => ({
+      userId,
+      xp,
+      level: 3,
+      messageCount: 1,
+      lastMessageAt: null,
+      username: null,
+      avatar: null,
+      leftAt: null,
+    });
+    // Ada (1200 XP now) was pruned at 500; Mo at 700 has no row now.
+    await completeHistoryEntry(db, entryId, {
+      summary: 'Pruned the XP of leavers',
+      undoKind: 'snapshot',
+      subject: 'leveling:xp',
+      snapshot: { members: [kept(USERS.ada, 500), kept(USERS.mo, 700)], daily: [] },
+    });
+    const pruneJob = jobIdFor('leveling.prune-leavers', station);
+    await h.app.services.queue.add(
+      'leveling.prune-leavers',
+      { guild_id: station, requested_by: USERS.ada },
+      {
+        jobId: pruneJob,
+      },
+    );
+    try {
+      const refused = await send('POST', path('undoHistory', { entryId }), { confirm: true });
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().message).toBe(PRUNE_RUNNING_MESSAGE);
+      expect((await lastEntry('leveling.prune')).undoneBy).toBeNull();
+    } finally {
+      await h.app.services.queue.remove(pruneJob);
+    }
+    const undone = await send('POST', path('undoHistory', { entryId }), { confirm: true });
+    expect(undone.statusCode, undone.body).toBeLessThan(300);
+    const xp = new Map((await xpRows()).map((row) => [row.userId, row.xp]));
+    expect(xp.get(USERS.ada)).toBe(1200);
+    expect(xp.get(USERS.mo)).toBe(700);
   });
 
   it('refuses the previews to non-managers', async () => {

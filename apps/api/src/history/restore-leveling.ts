@@ -14,6 +14,7 @@ import {
 } from '@spacecadet/db/queries/leveling-snapshots';
 import { changeMemberXp } from '@spacecadet/db/queries/xp-tools';
 import type { HistoryRow } from '@spacecadet/db/schema';
+import { guildJobPending } from '@spacecadet/queue/guild-jobs';
 import { ApiError } from '../errors.ts';
 import {
   type BoostState,
@@ -33,6 +34,8 @@ export const rewardLevelTakenMessage = (level: number) =>
   `Level ${level} has another reward role now: delete or move it, then undo again.`;
 export const boostExpiredMessage = (expiresAt: string) =>
   `This boost expired at ${expiresAt}: an expired boost cannot come back. Add a new boost instead.`;
+export const PRUNE_RUNNING_MESSAGE =
+  'Prune leavers is running: undo once it is done, so it does not delete the XP this undo puts back.';
 export const SNAPSHOT_UNREADABLE_MESSAGE =
   'What this change removed was not kept whole, so it cannot be undone.';
 
@@ -68,6 +71,24 @@ function snapshotOf<T>(entry: HistoryRow, key: keyof T & string): T {
   if (!snapshot || snapshot[key as keyof T] === undefined)
     throw new ApiError('conflict', SNAPSHOT_UNREADABLE_MESSAGE);
   return snapshot as T;
+}
+
+/**
+ * XP rows put back while Prune leavers runs could be deleted by it without being kept (it keeps
+ * what it deletes before its deletes start): refused until it is done. A queue that cannot be
+ * asked runs no job either; the undo goes on.
+ */
+async function refuseWhilePruning(context: UndoContext): Promise<void> {
+  let running = false;
+  try {
+    running = await guildJobPending(context.app.services.queue, 'leveling.prune-leavers', context.guildId);
+  } catch (error) {
+    context.request.log.warn(
+      { err: error, guildId: context.guildId },
+      'prune job state not read before an undo',
+    );
+  }
+  if (running) throw new ApiError('conflict', PRUNE_RUNNING_MESSAGE);
 }
 
 /** Puts a reward role back, pending: Sync Roles makes its Discord role and gives it again. */
@@ -177,6 +198,7 @@ export const levelingRestorers: AreaRestorers = {
     'leveling.reset_all': {
       async restore(context, entry) {
         const snapshot = snapshotOf<LevelingSnapshot>(entry, 'members');
+        await refuseWhilePruning(context);
         await restoreLevelingSnapshot(context.app.services.db, context.guildId, snapshot);
         return syncRoles(context);
       },
@@ -192,6 +214,7 @@ export const levelingRestorers: AreaRestorers = {
     'leveling.prune': {
       async restore(context, entry) {
         const snapshot = snapshotOf<XpRowsSnapshot>(entry, 'members');
+        await refuseWhilePruning(context);
         await restoreXpRows(context.app.services.db, context.guildId, snapshot, 'keepLarger');
         return syncRoles(context);
       },
@@ -200,6 +223,7 @@ export const levelingRestorers: AreaRestorers = {
     'leveling.import': {
       async restore(context, entry) {
         const snapshot = snapshotOf<XpRowsSnapshot>(entry, 'members');
+        await refuseWhilePruning(context);
         await restoreXpRows(context.app.services.db, context.guildId, snapshot, 'overwrite');
         return syncRoles(context);
       },
