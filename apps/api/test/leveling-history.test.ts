@@ -6,7 +6,7 @@ import { guildHistory } from '@spacecadet/db/schema';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PRUNE_RUNNING_MESSAGE, SYNC_ROLES_NOT_QUEUED } from '../src/history/restore-leveling.ts';
-import { appWithRedisDown, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
+import { appWithRedisDown, CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
 let h: Harness;
 let ada: string;
@@ -82,6 +82,31 @@ describe('settings, reward roles, boosts and XP: undo writes the state before ba
     const undone = await undo('leveling.settings');
     expect(undone.statusCode, undone.body).toBe(200);
     expect((await state()).leveling).toMatchObject({ xp_per_message: 15, message_cooldown_sec: 60 });
+  });
+
+  it("refuses with a 400 naming it a settings undo whose channel is not the server's (any more)", async () => {
+    const db = h.database.db;
+    const id = await beginHistoryEntry(db, {
+      guildId: station,
+      actorId: USERS.ada,
+      actorName: 'ada',
+      actorAvatar: null,
+      area: 'leveling',
+      action: 'leveling.settings',
+      subject: 'leveling:settings',
+    });
+    const now = (await state()).leveling;
+    await completeHistoryEntry(db, id, {
+      summary: 'Changed the leveling settings',
+      undoKind: 'state',
+      before: { ...now, announcement_channel: CHANNELS.orbitHangar, level_up_destination: 'channel' },
+      after: now,
+    });
+    const refused = await send('POST', path('undoHistory', { entryId: id }), { confirm: true });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().message).toMatch(/announcement_channel/);
+    expect((await state()).leveling).toEqual(now);
+    expect((await lastEntry('leveling.settings')).undoneBy).toBeNull();
   });
 
   it('undoes Reset settings, queueing Sync Roles when the reward mode comes back', async () => {

@@ -1,4 +1,4 @@
-import type { LevelingSettings } from '@spacecadet/contract';
+import { type LevelingSettings, routes } from '@spacecadet/contract';
 import { loadLevelingRole, loadLevelingSettings } from '@spacecadet/db/queries/leveling';
 import {
   type LevelingSnapshot,
@@ -29,6 +29,7 @@ import {
 } from '../routes/leveling.ts';
 import { queueApplyRewards } from '../routes/leveling-xp-tools.ts';
 import type { AreaRestorers, UndoContext, UndoOutcome } from './restorers.ts';
+import { checkAsRoute } from './route-checks.ts';
 
 export const rewardLevelTakenMessage = (level: number) =>
   `Level ${level} has another reward role now: delete or move it, then undo again.`;
@@ -106,6 +107,8 @@ export const levelingRestorers: AreaRestorers = {
         return toSettings(await loadLevelingSettings(context.app.services.db, context.guildId));
       },
       async restore(context, _id, state) {
+        // A channel or role of the settings deleted since: a 400 naming it, as the PUT answers.
+        await checkAsRoute(context, routes.putLeveling, state);
         const { jobId } = await writeLevelingSettings(
           context.app,
           context.guildId,
