@@ -7,6 +7,8 @@ import {
   claimUndo,
   completeHistoryEntry,
   type HistoryCompletion,
+  loadRestoresRequested,
+  markRestored,
   newerChangeOn,
   pruneGuildHistory,
   releaseUndo,
@@ -167,5 +169,32 @@ describe('claimUndo', () => {
     await releaseUndo(testDb.db, GUILD, id, winner);
     expect(await claimUndo(testDb.db, GUILD, id, undoA, { restore: true })).toBe(true);
     expect((await row(id))?.restoreRequestedAt).not.toBeNull();
+  });
+});
+
+describe('loadRestoresRequested', () => {
+  it("answers the guild's entries of these actions whose restore was asked and is not done, oldest first", async () => {
+    const undoer = await entry();
+    const color = await entry({ action: 'color_roles.reset', subject: 'color_roles' });
+    const colorLater = await entry({ action: 'color_roles.reset', subject: 'color_roles' });
+    const personality = await entry({ action: 'personality_roles.reset', subject: 'personality_roles' });
+    const notAsked = await entry({ action: 'color_roles.reset', subject: 'color_roles' });
+    const elsewhere = await entry({
+      guildId: OTHER_GUILD,
+      action: 'color_roles.reset',
+      subject: 'color_roles',
+    });
+    for (const id of [colorLater, color, personality]) {
+      expect(await claimUndo(testDb.db, GUILD, id, undoer, { restore: true })).toBe(true);
+    }
+    expect(await claimUndo(testDb.db, GUILD, notAsked, undoer)).toBe(true);
+    expect(await claimUndo(testDb.db, OTHER_GUILD, elsewhere, undoer, { restore: true })).toBe(true);
+
+    const ids = async () =>
+      (await loadRestoresRequested(testDb.db, GUILD, ['color_roles.reset'])).map((r) => r.id);
+    expect(await ids()).toEqual([color, colorLater]);
+    await markRestored(testDb.db, GUILD, color);
+    expect(await ids()).toEqual([colorLater]);
+    expect(await loadRestoresRequested(testDb.db, GUILD, [])).toEqual([]);
   });
 });

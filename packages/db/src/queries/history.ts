@@ -4,7 +4,7 @@ import {
   type HistoryAction,
   type HistoryArea,
 } from '@spacecadet/contract';
-import { and, desc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { guildHistory, type HistoryRow, type HistoryUndoKind } from '../schema/history.ts';
 
@@ -194,18 +194,20 @@ export async function loadRestoresRequested(
   guildId: string,
   actions: readonly HistoryAction[],
 ): Promise<HistoryRow[]> {
-  const rows = await db
+  if (actions.length === 0) return [];
+  // Filtered in SQL: an entry's snapshot can be large (an import keeps up to 100,000 rows).
+  return db
     .select()
     .from(guildHistory)
     .where(
       and(
         eq(guildHistory.guildId, guildId),
+        inArray(guildHistory.action, [...actions]),
         isNotNull(guildHistory.restoreRequestedAt),
         isNull(guildHistory.restoredAt),
       ),
     )
     .orderBy(guildHistory.id);
-  return rows.filter((row) => actions.includes(row.action));
 }
 
 /** The job finished the entry's undo. */
