@@ -100,6 +100,21 @@ describe('pruneGuildHistory', () => {
     expect(await row(freshSnapshot)).toMatchObject({ snapshot: { members: [3] } });
     expect((await row(freshSnapshot))?.snapshotReady).not.toBeNull();
   });
+
+  it('keeps an old snapshot whose restore was asked in time and has not run yet', async () => {
+    const undoer = await entry();
+    const waiting = await entry({
+      action: 'color_roles.reset',
+      subject: 'color_roles',
+      daysAgo: 8,
+      completion: { undoKind: 'snapshot', snapshot: { palette: 1 } },
+    });
+    expect(await claimUndo(testDb.db, GUILD, waiting, undoer, { restore: true })).toBe(true);
+    expect(await pruneGuildHistory(testDb.db, GUILD)).toEqual({ deleted: 0, snapshotsDropped: 0 });
+    expect(await row(waiting)).toMatchObject({ snapshot: { palette: 1 } });
+    await markRestored(testDb.db, GUILD, waiting);
+    expect(await pruneGuildHistory(testDb.db, GUILD)).toEqual({ deleted: 0, snapshotsDropped: 1 });
+  });
 });
 
 describe('newerChangeOn', () => {

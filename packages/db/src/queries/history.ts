@@ -222,8 +222,9 @@ const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * Drops what the guild keeps no longer: entries older than `HISTORY_KEEP_DAYS`, snapshots older
- * than `HISTORY_SNAPSHOT_DAYS` (their entries stay, no longer undoable), and entries of requests
- * that never finished (older than a day).
+ * than `HISTORY_SNAPSHOT_DAYS` (their entries stay, no longer undoable; not while a restore job
+ * asked for in time is still to put them back), and entries of requests that never finished
+ * (older than a day).
  */
 export async function pruneGuildHistory(
   db: Db,
@@ -253,6 +254,8 @@ export async function pruneGuildHistory(
         eq(guildHistory.guildId, guildId),
         isNotNull(guildHistory.snapshot),
         lt(guildHistory.at, snapshotsFrom),
+        // An undo asked in time whose job has not run yet still needs it.
+        or(isNull(guildHistory.restoreRequestedAt), isNotNull(guildHistory.restoredAt)),
       ),
     )
     .returning({ id: guildHistory.id });
