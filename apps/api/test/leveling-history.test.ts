@@ -221,8 +221,9 @@ describe('Reset Leveling and deleting a reward role: previews, snapshots and und
     ]);
     // Undone once: a second undo is refused.
     expect((await undo('leveling.reset_all')).statusCode).toBe(409);
-    // The API put it all back itself: no job is asked to finish this undo.
+    // The API put it all back itself: no job is asked to finish this undo, and it is marked done.
     expect(await lastEntry('leveling.reset_all')).toMatchObject({ restoreRequestedAt: null });
+    expect((await lastEntry('leveling.reset_all')).restoredAt).not.toBeNull();
   });
 
   it('with the job queue down, an undo of Reset Leveling puts the rows back and says to run Sync Roles', async () => {

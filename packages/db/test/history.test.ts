@@ -101,6 +101,18 @@ describe('pruneGuildHistory', () => {
     expect((await row(freshSnapshot))?.snapshotReady).not.toBeNull();
   });
 
+  it('gives back an entry claimed by an undo whose request never finished, unless it was restored', async () => {
+    const deadUndo = await entry({ action: 'history.undo', recorded: false, daysAgo: 2 });
+    const claimed = await entry();
+    const restored = await entry({ action: 'leveling.reset_all', subject: 'leveling' });
+    expect(await claimUndo(testDb.db, GUILD, claimed, deadUndo)).toBe(true);
+    expect(await claimUndo(testDb.db, GUILD, restored, deadUndo)).toBe(true);
+    await markRestored(testDb.db, GUILD, restored);
+    expect(await pruneGuildHistory(testDb.db, GUILD)).toMatchObject({ deleted: 1 });
+    expect(await row(claimed)).toMatchObject({ undoneBy: null });
+    expect(await row(restored)).toMatchObject({ undoneBy: deadUndo });
+  });
+
   it('keeps an old snapshot whose restore was asked in time and has not run yet', async () => {
     const undoer = await entry();
     const waiting = await entry({

@@ -3,6 +3,7 @@ import {
   claimUndo,
   listHistory,
   loadHistoryEntry,
+  markRestored,
   newerChangeOn,
   releaseUndo,
 } from '@spacecadet/db/queries/history';
@@ -97,7 +98,10 @@ export function registerHistoryRoutes(app: FastifyInstance): void {
         outcome = await stateRestorer.restore(context, state.id, entry.before);
         history.state(entry.subject, now, entry.before, undoSummary(entry, outcome));
       } else {
-        outcome = await (snapshotRestorer as NonNullable<typeof snapshotRestorer>).restore(context, entry);
+        const restorer = snapshotRestorer as NonNullable<typeof snapshotRestorer>;
+        outcome = await restorer.restore(context, entry);
+        // Put back already (a job-run restore marks it when its job is done).
+        if (!restorer.byJob) await markRestored(db, guildId, entry.id);
         history.describe({ subject: entry.subject, summary: undoSummary(entry, outcome) });
       }
     } catch (error) {

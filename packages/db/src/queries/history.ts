@@ -224,7 +224,7 @@ const DAY_MS = 24 * 3600 * 1000;
  * Drops what the guild keeps no longer: entries older than `HISTORY_KEEP_DAYS`, snapshots older
  * than `HISTORY_SNAPSHOT_DAYS` (their entries stay, no longer undoable; not while a restore job
  * asked for in time is still to put them back), and entries of requests that never finished
- * (older than a day).
+ * (older than a day; an undo among them gives back the entry it claimed unless it was restored).
  */
 export async function pruneGuildHistory(
   db: Db,
@@ -245,7 +245,22 @@ export async function pruneGuildHistory(
         ),
       ),
     )
-    .returning({ id: guildHistory.id });
+    .returning({ id: guildHistory.id, recordedAt: guildHistory.recordedAt });
+  // An undo whose request died before it finished (its entry never recorded) and whose restore
+  // was not done: the entry it claimed can be undone again.
+  const unfinished = deleted.filter((row) => row.recordedAt === null).map((row) => row.id);
+  if (unfinished.length > 0) {
+    await db
+      .update(guildHistory)
+      .set({ undoneBy: null, restoreRequestedAt: null })
+      .where(
+        and(
+          eq(guildHistory.guildId, guildId),
+          inArray(guildHistory.undoneBy, unfinished),
+          isNull(guildHistory.restoredAt),
+        ),
+      );
+  }
   const dropped = await db
     .update(guildHistory)
     .set({ snapshot: null, snapshotReady: null })
