@@ -1,6 +1,7 @@
 import { jobIdFor } from '@spacecadet/contract';
 import { loadColorRolesMode } from '@spacecadet/db/queries/color-roles';
 import {
+  attachSnapshot,
   beginHistoryEntry,
   claimUndo,
   completeHistoryEntry,
@@ -180,6 +181,38 @@ describe('color-roles reset and its undo', () => {
     } finally {
       await db().delete(guildConfigs).where(eq(guildConfigs.guildId, STATION));
     }
+  });
+
+  it('an entry it cannot restore does not hold up the others: its undo is given back, with a warning', async () => {
+    expect((await run('color-roles.generate')).state).toBe('completed');
+    const good = await entry('color_roles.reset');
+    expect((await runFor('color-roles.reset', good)).state).toBe('completed');
+    // An entry whose snapshot lacks the palette (unreadable): no retry can restore it.
+    const bad = await entry('color_roles.reset');
+    await attachSnapshot(db(), STATION, bad, { holders: {} }, { ready: true });
+    const undoId = await entry('history.undo');
+    expect(await claimUndo(db(), STATION, good, undoId, { restore: true })).toBe(true);
+    expect(await claimUndo(db(), STATION, bad, undoId, { restore: true })).toBe(true);
+
+    const restore = await runFor('color-roles.restore', undoId);
+    expect(restore.state, restore.error).toBe('completed');
+    expect((restore.result as { warnings?: string[] }).warnings).toEqual([
+      `"color_roles.reset" was not undone: History entry ${bad} holds nothing to restore. Undo it again once that is fixed.`,
+    ]);
+    expect(roleNamed('Red')).toBeDefined();
+    expect((await loadHistoryEntry(db(), STATION, good))?.restoredAt).not.toBeNull();
+    expect(await loadHistoryEntry(db(), STATION, bad)).toMatchObject({
+      undoneBy: null,
+      restoreRequestedAt: null,
+      restoredAt: null,
+    });
+
+    // Alone, it fails the job with its reason (and is given back again).
+    expect(await claimUndo(db(), STATION, bad, undoId, { restore: true })).toBe(true);
+    const alone = await runFor('color-roles.restore', undoId);
+    expect(alone.state).toBe('failed');
+    expect(alone.error).toMatch(/holds nothing to restore/);
+    expect((await loadHistoryEntry(db(), STATION, bad))?.undoneBy).toBeNull();
   });
 
   it('replaces a palette set up again since the reset', async () => {

@@ -34,7 +34,7 @@ export async function restoreColorRoles(context: JobContext): Promise<JobResult>
   const warnings: string[] = [];
   let roles = 0;
   let given = 0;
-  const restored = await restoreRequested(context, 'color_roles.reset', async (entry) => {
+  const restored = await restoreRequested(context, 'color_roles.reset', warnings, async (entry) => {
     const one = await restoreOne(context, entry, warnings);
     roles += one.roles;
     given += one.given;

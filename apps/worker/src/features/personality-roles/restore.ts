@@ -36,7 +36,7 @@ export async function restorePersonalityRoles(context: JobContext): Promise<JobR
   await context.progress(0);
   const warnings: string[] = [];
   let created = 0;
-  const restored = await restoreRequested(context, 'personality_roles.reset', async (entry) => {
+  const restored = await restoreRequested(context, 'personality_roles.reset', warnings, async (entry) => {
     created += await restoreOne(context, entry, warnings);
   });
   await context.progress(100);
