@@ -1,7 +1,11 @@
 import { type HistoryAction, jobIdFor, type LevelingState, routePath, routes } from '@spacecadet/contract';
 import { levelingResetImpact, rewardRoleDeleteImpact } from '@spacecadet/core';
 import { levelingBoosts, levelingRoles, levelingSettings, memberDailyXp, memberXp } from '@spacecadet/db';
-import { beginHistoryEntry, completeHistoryEntry } from '@spacecadet/db/queries/history';
+import {
+  beginHistoryEntry,
+  completeHistoryEntry,
+  type HistoryCompletion,
+} from '@spacecadet/db/queries/history';
 import { guildHistory } from '@spacecadet/db/schema';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -39,6 +43,22 @@ async function lastEntry(action: HistoryAction) {
     .limit(1);
   if (!row) throw new Error(`no ${action} entry`);
   return row;
+}
+
+/** An entry as a recorded request leaves it (for states the routes cannot make any more). */
+async function recordedEntry(action: HistoryAction, subject: string, completion: HistoryCompletion) {
+  const db = h.database.db;
+  const id = await beginHistoryEntry(db, {
+    guildId: station,
+    actorId: USERS.ada,
+    actorName: 'ada',
+    actorAvatar: null,
+    area: 'leveling',
+    action,
+    subject,
+  });
+  await completeHistoryEntry(db, id, completion);
+  return id;
 }
 
 const undo = async (action: HistoryAction) =>
@@ -85,18 +105,8 @@ describe('settings, reward roles, boosts and XP: undo writes the state before ba
   });
 
   it("refuses with a 400 naming it a settings undo whose channel is not the server's (any more)", async () => {
-    const db = h.database.db;
-    const id = await beginHistoryEntry(db, {
-      guildId: station,
-      actorId: USERS.ada,
-      actorName: 'ada',
-      actorAvatar: null,
-      area: 'leveling',
-      action: 'leveling.settings',
-      subject: 'leveling:settings',
-    });
     const now = (await state()).leveling;
-    await completeHistoryEntry(db, id, {
+    const id = await recordedEntry('leveling.settings', 'leveling:settings', {
       summary: 'Changed the leveling settings',
       undoKind: 'state',
       before: { ...now, announcement_channel: CHANNELS.orbitHangar, level_up_destination: 'channel' },
@@ -306,16 +316,6 @@ describe('Reset Leveling and deleting a reward role: previews, snapshots and und
 
   it('refuses to undo a prune while Prune leavers runs, then puts the rows back without lowering anyone', async () => {
     await seed();
-    const db = h.database.db;
-    const entryId = await beginHistoryEntry(db, {
-      guildId: station,
-      actorId: USERS.ada,
-      actorName: 'ada',
-      actorAvatar: null,
-      area: 'leveling',
-      action: 'leveling.prune',
-      subject: 'leveling:xp',
-    });
     const kept = (userId: string, xp: number) => ({
       userId,
       xp,
@@ -327,10 +327,9 @@ describe('Reset Leveling and deleting a reward role: previews, snapshots and und
       leftAt: null,
     });
     // Ada (1200 XP now) was pruned at 500; Mo at 700 has no row now.
-    await completeHistoryEntry(db, entryId, {
+    const entryId = await recordedEntry('leveling.prune', 'leveling:xp', {
       summary: 'Pruned the XP of leavers',
       undoKind: 'snapshot',
-      subject: 'leveling:xp',
       snapshot: { members: [kept(USERS.ada, 500), kept(USERS.mo, 700)], daily: [] },
     });
     const pruneJob = jobIdFor('leveling.prune-leavers', station);
