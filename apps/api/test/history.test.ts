@@ -145,6 +145,30 @@ describe('listing', () => {
     expect((await entryOf(entry.id))?.undoable).toBe(true);
   });
 
+  it('answers bad input with a 400 naming it, never a 500', async () => {
+    const listing = (qs: string) => send('GET', `${path('listHistory')}?${qs}`);
+    for (const qs of [
+      'before=abc',
+      'before=-1',
+      'before=2147483648',
+      'area=music',
+      'limit=0',
+      'limit=1000',
+    ]) {
+      const response = await listing(qs);
+      expect(response.statusCode, `${qs}: ${response.body}`).toBe(400);
+      expect(response.json().message).toMatch(/before|area|limit/);
+    }
+    for (const entryId of ['2147483648', '99999999999999999999', 'abc', '0']) {
+      const response = await send('POST', `/api/guilds/${guildId}/history/${entryId}/undo`, {});
+      expect(response.statusCode, `${entryId}: ${response.body}`).toBe(400);
+    }
+    const badBody = await send('POST', undoPath((await newest()).id), { confirm: 'yes' });
+    expect(badBody.statusCode, badBody.body).toBe(400);
+    // The largest id there can be: simply not found.
+    expect((await send('POST', `/api/guilds/${guildId}/history/2147483647/undo`, {})).statusCode).toBe(404);
+  });
+
   it("answers 404 for another server's entry", async () => {
     const entry = await newest();
     // Quiet Quarters: Ada manages it (an ADMINISTRATOR), but the entry is Sandbox Station's.

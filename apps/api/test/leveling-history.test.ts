@@ -1,10 +1,16 @@
 import { type HistoryAction, jobIdFor, type LevelingState, routePath, routes } from '@spacecadet/contract';
 import { levelingResetImpact, rewardRoleDeleteImpact } from '@spacecadet/core';
 import { levelingBoosts, levelingRoles, levelingSettings, memberDailyXp, memberXp } from '@spacecadet/db';
+import {
+  beginHistoryEntry,
+  completeHistoryEntry,
+  type HistoryCompletion,
+} from '@spacecadet/db/queries/history';
 import { guildHistory } from '@spacecadet/db/schema';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
+import { PRUNE_RUNNING_MESSAGE, SYNC_ROLES_NOT_QUEUED } from '../src/history/restore-leveling.ts';
+import { appWithRedisDown, CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
 let h: Harness;
 let ada: string;
@@ -37,6 +43,22 @@ async function lastEntry(action: HistoryAction) {
     .limit(1);
   if (!row) throw new Error(`no ${action} entry`);
   return row;
+}
+
+/** An entry as a recorded request leaves it (for states the routes cannot make any more). */
+async function recordedEntry(action: HistoryAction, subject: string, completion: HistoryCompletion) {
+  const db = h.database.db;
+  const id = await beginHistoryEntry(db, {
+    guildId: station,
+    actorId: USERS.ada,
+    actorName: 'ada',
+    actorAvatar: null,
+    area: 'leveling',
+    action,
+    subject,
+  });
+  await completeHistoryEntry(db, id, completion);
+  return id;
 }
 
 const undo = async (action: HistoryAction) =>
@@ -80,6 +102,21 @@ describe('settings, reward roles, boosts and XP: undo writes the state before ba
     const undone = await undo('leveling.settings');
     expect(undone.statusCode, undone.body).toBe(200);
     expect((await state()).leveling).toMatchObject({ xp_per_message: 15, message_cooldown_sec: 60 });
+  });
+
+  it("refuses with a 400 naming it a settings undo whose channel is not the server's (any more)", async () => {
+    const now = (await state()).leveling;
+    const id = await recordedEntry('leveling.settings', 'leveling:settings', {
+      summary: 'Changed the leveling settings',
+      undoKind: 'state',
+      before: { ...now, announcement_channel: CHANNELS.orbitHangar, level_up_destination: 'channel' },
+      after: now,
+    });
+    const refused = await send('POST', path('undoHistory', { entryId: id }), { confirm: true });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().message).toMatch(/announcement_channel/);
+    expect((await state()).leveling).toEqual(now);
+    expect((await lastEntry('leveling.settings')).undoneBy).toBeNull();
   });
 
   it('undoes Reset settings, queueing Sync Roles when the reward mode comes back', async () => {
@@ -176,6 +213,9 @@ describe('Reset Leveling and deleting a reward role: previews, snapshots and und
     expect(reset.statusCode, reset.body).toBeLessThan(300);
     expect(await xpRows()).toEqual([]);
     expect(xpBefore).toHaveLength(preview.json().members);
+    expect((await lastEntry('leveling.reset_all')).summary).toBe(
+      'Reset leveling: deleted the XP of 3 members, 1 reward role and 1 boost',
+    );
 
     await h.app.services.queue.remove(jobIdFor('leveling.sync-roles', station));
     const undone = await undo('leveling.reset_all');
@@ -191,6 +231,33 @@ describe('Reset Leveling and deleting a reward role: previews, snapshots and und
     ]);
     // Undone once: a second undo is refused.
     expect((await undo('leveling.reset_all')).statusCode).toBe(409);
+    // The API put it all back itself: no job is asked to finish this undo, and it is marked done.
+    expect(await lastEntry('leveling.reset_all')).toMatchObject({ restoreRequestedAt: null });
+    expect((await lastEntry('leveling.reset_all')).restoredAt).not.toBeNull();
+  });
+
+  it('with the job queue down, an undo of Reset Leveling puts the rows back and says to run Sync Roles', async () => {
+    await seed();
+    const xpBefore = await xpRows();
+    expect((await send('POST', path('resetLevelingAll'))).statusCode).toBeLessThan(300);
+    const entry = await lastEntry('leveling.reset_all');
+    const down = await appWithRedisDown(h);
+    try {
+      const undone = await down.inject({
+        method: 'POST',
+        url: path('undoHistory', { entryId: entry.id }),
+        headers: { authorization: ada },
+        payload: { confirm: true },
+      });
+      expect(undone.statusCode, undone.body).toBe(200);
+      expect(undone.json().job_id).toBeUndefined();
+      expect(undone.json().entry.summary).toBe(`Undid: ${entry.summary}. ${SYNC_ROLES_NOT_QUEUED}`);
+    } finally {
+      await down.close();
+    }
+    expect(await xpRows()).toEqual(xpBefore);
+    expect(await lastEntry('leveling.reset_all')).toMatchObject({ restoreRequestedAt: null });
+    expect((await lastEntry('leveling.reset_all')).undoneBy).not.toBeNull();
   });
 
   it('previews deleting a reward role (its holders), and the undo puts it back pending (202)', async () => {
@@ -245,6 +312,47 @@ describe('Reset Leveling and deleting a reward role: previews, snapshots and und
     const undone = await undo('leveling.import');
     expect(undone.statusCode, undone.body).toBe(202);
     expect(await xpRows()).toEqual(before);
+  });
+
+  it('refuses to undo a prune while Prune leavers runs, then puts the rows back without lowering anyone', async () => {
+    await seed();
+    const kept = (userId: string, xp: number) => ({
+      userId,
+      xp,
+      level: 3,
+      messageCount: 1,
+      lastMessageAt: null,
+      username: null,
+      avatar: null,
+      leftAt: null,
+    });
+    // Ada (1200 XP now) was pruned at 500; Mo at 700 has no row now.
+    const entryId = await recordedEntry('leveling.prune', 'leveling:xp', {
+      summary: 'Pruned the XP of leavers',
+      undoKind: 'snapshot',
+      snapshot: { members: [kept(USERS.ada, 500), kept(USERS.mo, 700)], daily: [] },
+    });
+    const pruneJob = jobIdFor('leveling.prune-leavers', station);
+    await h.app.services.queue.add(
+      'leveling.prune-leavers',
+      { guild_id: station, requested_by: USERS.ada },
+      {
+        jobId: pruneJob,
+      },
+    );
+    try {
+      const refused = await send('POST', path('undoHistory', { entryId }), { confirm: true });
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().message).toBe(PRUNE_RUNNING_MESSAGE);
+      expect((await lastEntry('leveling.prune')).undoneBy).toBeNull();
+    } finally {
+      await h.app.services.queue.remove(pruneJob);
+    }
+    const undone = await send('POST', path('undoHistory', { entryId }), { confirm: true });
+    expect(undone.statusCode, undone.body).toBeLessThan(300);
+    const xp = new Map((await xpRows()).map((row) => [row.userId, row.xp]));
+    expect(xp.get(USERS.ada)).toBe(1200);
+    expect(xp.get(USERS.mo)).toBe(700);
   });
 
   it('refuses the previews to non-managers', async () => {

@@ -1,11 +1,14 @@
 import { jobIdFor } from '@spacecadet/contract';
+import { loadColorRolesMode } from '@spacecadet/db/queries/color-roles';
 import {
+  attachSnapshot,
   beginHistoryEntry,
   claimUndo,
   completeHistoryEntry,
   loadHistoryEntry,
 } from '@spacecadet/db/queries/history';
-import { colorPanels, colors, memberRolePicks } from '@spacecadet/db/schema';
+import { colorPanels, colors, guildConfigs, memberRolePicks } from '@spacecadet/db/schema';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
@@ -140,6 +143,76 @@ describe('color-roles reset and its undo', () => {
     const again = await runFor('color-roles.restore', undoId);
     expect(again.result).toMatchObject({ ok: true, summary: 'Nothing to restore.' });
     expect(await everything()).toEqual(before);
+  });
+
+  it('puts the color mode back, so the holders of shade roles get their shade again', async () => {
+    const setMode = (mode: 'basic' | 'shades') =>
+      db()
+        .insert(guildConfigs)
+        .values({ guildId: STATION, data: { color_roles_mode: mode, kept: true } })
+        .onConflictDoUpdate({
+          target: guildConfigs.guildId,
+          set: { data: { color_roles_mode: mode, kept: true } },
+        });
+    try {
+      await setMode('shades');
+      expect((await run('color-roles.generate')).state).toBe('completed');
+      const crimson = roleNamed('Crimson');
+      if (!crimson) throw new Error('generate made no Crimson role in shades mode');
+      await give(nia, crimson.id);
+      const resetId = await entry('color_roles.reset');
+      expect((await runFor('color-roles.reset', resetId)).state).toBe('completed');
+      expect((await loadHistoryEntry(db(), STATION, resetId))?.snapshot).toMatchObject({ mode: 'shades' });
+
+      // The admin switched to basic since; the undo brings the palette back as it was.
+      await setMode('basic');
+      const undoId = await entry('history.undo');
+      expect(await claimUndo(db(), STATION, resetId, undoId, { restore: true })).toBe(true);
+      expect((await runFor('color-roles.restore', undoId)).state).toBe('completed');
+
+      expect(await loadColorRolesMode(db(), STATION)).toBe('shades');
+      const [config] = await db().select().from(guildConfigs).where(eq(guildConfigs.guildId, STATION));
+      expect(config?.data).toEqual({ color_roles_mode: 'shades', kept: true });
+      const crimsonAgain = roleNamed('Crimson');
+      expect(crimsonAgain?.color).toBe(crimson.color);
+      expect(memberRoles(harness.sandbox, STATION, nia)).toContain(crimsonAgain?.id);
+      // Red has shades: in shades mode it has no role of its own.
+      expect(roleNamed('Red')).toBeUndefined();
+    } finally {
+      await db().delete(guildConfigs).where(eq(guildConfigs.guildId, STATION));
+    }
+  });
+
+  it('an entry it cannot restore does not hold up the others: its undo is given back, with a warning', async () => {
+    expect((await run('color-roles.generate')).state).toBe('completed');
+    const good = await entry('color_roles.reset');
+    expect((await runFor('color-roles.reset', good)).state).toBe('completed');
+    // An entry whose snapshot lacks the palette (unreadable): no retry can restore it.
+    const bad = await entry('color_roles.reset');
+    await attachSnapshot(db(), STATION, bad, { holders: {} }, { ready: true });
+    const undoId = await entry('history.undo');
+    expect(await claimUndo(db(), STATION, good, undoId, { restore: true })).toBe(true);
+    expect(await claimUndo(db(), STATION, bad, undoId, { restore: true })).toBe(true);
+
+    const restore = await runFor('color-roles.restore', undoId);
+    expect(restore.state, restore.error).toBe('completed');
+    expect((restore.result as { warnings?: string[] }).warnings).toEqual([
+      `"color_roles.reset" was not undone: History entry ${bad} holds nothing to restore. Undo it again once that is fixed.`,
+    ]);
+    expect(roleNamed('Red')).toBeDefined();
+    expect((await loadHistoryEntry(db(), STATION, good))?.restoredAt).not.toBeNull();
+    expect(await loadHistoryEntry(db(), STATION, bad)).toMatchObject({
+      undoneBy: null,
+      restoreRequestedAt: null,
+      restoredAt: null,
+    });
+
+    // Alone, it fails the job with its reason (and is given back again).
+    expect(await claimUndo(db(), STATION, bad, undoId, { restore: true })).toBe(true);
+    const alone = await runFor('color-roles.restore', undoId);
+    expect(alone.state).toBe('failed');
+    expect(alone.error).toMatch(/holds nothing to restore/);
+    expect((await loadHistoryEntry(db(), STATION, bad))?.undoneBy).toBeNull();
   });
 
   it('replaces a palette set up again since the reset', async () => {

@@ -152,7 +152,7 @@ describe('leveling history: the prune snapshot and undo with Sync Roles', () => 
         guildState(harness.sandbox, STATION).members.some((member) => member.user_id === mo),
       );
       expect(memberRoles(harness.sandbox, STATION, mo)).not.toContain(veteran);
-      await restoreXpRows(db(), STATION, kept);
+      await restoreXpRows(db(), STATION, kept, 'keepLarger');
       const [moAfter] = await db().select().from(memberXp).where(eq(memberXp.userId, mo));
       expect(moAfter?.xp).toBe(moBefore?.xp);
       expect(moAfter?.level).toBe(3);

@@ -30,6 +30,11 @@ export const ChannelBody = z.object({ channel_id: ChannelId }).meta({ id: 'Chann
  * with one message for every way it can be wrong.
  */
 export function queryInt(name: string, min: 0 | 1, max: number, fallback: number) {
+  return queryWholeNumber(name, min, max).default(fallback);
+}
+
+/** `queryInt` without a default (an optional cursor such as `before`). */
+export function queryWholeNumber(name: string, min: 0 | 1, max: number) {
   const message = `${name} must be a whole number from ${min} to ${max}`;
   return z
     .union(
@@ -39,8 +44,7 @@ export function queryInt(name: string, min: 0 | 1, max: number, fallback: number
       ],
       { error: message },
     )
-    .pipe(z.number({ error: message }).int(message).min(min, message).max(max, message))
-    .default(fallback);
+    .pipe(z.number({ error: message }).int(message).min(min, message).max(max, message));
 }
 
 export const JobAccepted = z.object({ job_id: z.string() }).meta({ id: 'JobAccepted' });

@@ -61,14 +61,42 @@ export function rolesResetImpact(roles: number, members: number): string {
   return `Delete ${plural(roles, 'role')} held by ${plural(members, 'member')}.`;
 }
 
+/** "a", "a and b", "a, b and c". */
+function listed(parts: readonly string[]): string {
+  if (parts.length <= 1) return parts.join('');
+  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+/** The counted parts that are not zero: `[[2, 'reward role'], [0, 'boost']]` -> ["2 reward roles"]. */
+function counted(parts: ReadonlyArray<readonly [number, string]>): string[] {
+  return parts.flatMap(([n, word]) => (n > 0 ? [plural(n, word)] : []));
+}
+
 /** "Remove the XP of 1,204 members and delete 5 reward roles and 2 boosts." (Reset Leveling). */
 export function levelingResetImpact(members: number, rewardRoles: number, boosts: number): string {
-  const also = [
-    rewardRoles > 0 ? plural(rewardRoles, 'reward role') : '',
-    boosts > 0 ? plural(boosts, 'boost') : '',
-  ].filter(Boolean);
+  const also = counted([
+    [rewardRoles, 'reward role'],
+    [boosts, 'boost'],
+  ]);
   const base = `Remove the XP of ${plural(members, 'member')}`;
   return also.length > 0 ? `${base} and delete ${also.join(' and ')}.` : `${base}.`;
+}
+
+/**
+ * Reset Leveling's history entry, naming only what there was:
+ * "Reset leveling: deleted the XP of 2 members and 1 boost".
+ */
+export function levelingResetDone(members: number, rewardRoles: number, boosts: number): string {
+  const parts = [
+    ...(members > 0 ? [`the XP of ${plural(members, 'member')}`] : []),
+    ...counted([
+      [rewardRoles, 'reward role'],
+      [boosts, 'boost'],
+    ]),
+  ];
+  return parts.length === 0
+    ? 'Reset leveling: there was nothing to delete'
+    : `Reset leveling: deleted ${listed(parts)}`;
 }
 
 /** "Remove the XP of 12 members who left." (Prune leavers). */

@@ -4,7 +4,9 @@ import {
   countHolders,
   historyChanges,
   isUndoable,
+  levelingResetDone,
   levelingResetImpact,
+  pruneImpact,
   rolesResetImpact,
 } from '../src/history.ts';
 
@@ -41,14 +43,8 @@ describe('isUndoable', () => {
   });
 });
 
-describe('confirmation sentences', () => {
-  it('count with thousands separators and singulars', () => {
-    expect(rolesResetImpact(38, 1412)).toBe('Delete 38 roles held by 1,412 members.');
-    expect(rolesResetImpact(1, 1)).toBe('Delete 1 role held by 1 member.');
-    expect(levelingResetImpact(1204, 0, 2)).toBe('Remove the XP of 1,204 members and delete 2 boosts.');
-  });
-
-  it('countHolders counts a member once however many of the roles they hold', () => {
+describe('countHolders', () => {
+  it('counts a member once however many of the roles they hold', () => {
     const members = [{ roles: ['1', '2'] }, { roles: ['3'] }, { roles: ['2'] }];
     expect(countHolders(new Set(['1', '2']), members)).toBe(2);
   });
@@ -76,5 +72,39 @@ describe('classifyLeavers', () => {
 
   it('asks about everyone when there is no member list', () => {
     expect(classifyLeavers(withXp, null, startedAt).toConfirm).toEqual(withXp.map((m) => m.userId));
+  });
+});
+
+describe('history sentences', () => {
+  it.each([
+    [2, 0, 0, 'Reset leveling: deleted the XP of 2 members'],
+    [1, 1, 0, 'Reset leveling: deleted the XP of 1 member and 1 reward role'],
+    [2, 0, 3, 'Reset leveling: deleted the XP of 2 members and 3 boosts'],
+    [1_204, 5, 2, 'Reset leveling: deleted the XP of 1,204 members, 5 reward roles and 2 boosts'],
+    [0, 2, 1, 'Reset leveling: deleted 2 reward roles and 1 boost'],
+    [0, 0, 0, 'Reset leveling: there was nothing to delete'],
+  ])('levelingResetDone(%i, %i, %i) = %s', (members, roles, boosts, sentence) => {
+    expect(levelingResetDone(members, roles, boosts)).toBe(sentence);
+  });
+
+  it.each([
+    [3, 0, 0, 'Remove the XP of 3 members.'],
+    [3, 1, 0, 'Remove the XP of 3 members and delete 1 reward role.'],
+    [1, 5, 2, 'Remove the XP of 1 member and delete 5 reward roles and 2 boosts.'],
+  ])('levelingResetImpact(%i, %i, %i) = %s', (members, roles, boosts, sentence) => {
+    expect(levelingResetImpact(members, roles, boosts)).toBe(sentence);
+  });
+
+  it.each([
+    [0, 0, 'No roles to delete.'],
+    [38, 412, 'Delete 38 roles held by 412 members.'],
+    [1, 1, 'Delete 1 role held by 1 member.'],
+  ])('rolesResetImpact(%i, %i) = %s', (roles, members, sentence) => {
+    expect(rolesResetImpact(roles, members)).toBe(sentence);
+  });
+
+  it('pruneImpact says when there is nothing to prune', () => {
+    expect(pruneImpact(0)).toMatch(/^No leavers to prune/);
+    expect(pruneImpact(12)).toBe('Remove the XP of 12 members who left.');
   });
 });

@@ -7,6 +7,8 @@ import {
   claimUndo,
   completeHistoryEntry,
   type HistoryCompletion,
+  loadRestoresRequested,
+  markRestored,
   newerChangeOn,
   pruneGuildHistory,
   releaseUndo,
@@ -98,6 +100,33 @@ describe('pruneGuildHistory', () => {
     expect(await row(freshSnapshot)).toMatchObject({ snapshot: { members: [3] } });
     expect((await row(freshSnapshot))?.snapshotReady).not.toBeNull();
   });
+
+  it('gives back an entry claimed by an undo whose request never finished, unless it was restored', async () => {
+    const deadUndo = await entry({ action: 'history.undo', recorded: false, daysAgo: 2 });
+    const claimed = await entry();
+    const restored = await entry({ action: 'leveling.reset_all', subject: 'leveling' });
+    expect(await claimUndo(testDb.db, GUILD, claimed, deadUndo)).toBe(true);
+    expect(await claimUndo(testDb.db, GUILD, restored, deadUndo)).toBe(true);
+    await markRestored(testDb.db, GUILD, restored);
+    expect(await pruneGuildHistory(testDb.db, GUILD)).toMatchObject({ deleted: 1 });
+    expect(await row(claimed)).toMatchObject({ undoneBy: null });
+    expect(await row(restored)).toMatchObject({ undoneBy: deadUndo });
+  });
+
+  it('keeps an old snapshot whose restore was asked in time and has not run yet', async () => {
+    const undoer = await entry();
+    const waiting = await entry({
+      action: 'color_roles.reset',
+      subject: 'color_roles',
+      daysAgo: 8,
+      completion: { undoKind: 'snapshot', snapshot: { palette: 1 } },
+    });
+    expect(await claimUndo(testDb.db, GUILD, waiting, undoer, { restore: true })).toBe(true);
+    expect(await pruneGuildHistory(testDb.db, GUILD)).toEqual({ deleted: 0, snapshotsDropped: 0 });
+    expect(await row(waiting)).toMatchObject({ snapshot: { palette: 1 } });
+    await markRestored(testDb.db, GUILD, waiting);
+    expect(await pruneGuildHistory(testDb.db, GUILD)).toEqual({ deleted: 0, snapshotsDropped: 1 });
+  });
 });
 
 describe('newerChangeOn', () => {
@@ -167,5 +196,32 @@ describe('claimUndo', () => {
     await releaseUndo(testDb.db, GUILD, id, winner);
     expect(await claimUndo(testDb.db, GUILD, id, undoA, { restore: true })).toBe(true);
     expect((await row(id))?.restoreRequestedAt).not.toBeNull();
+  });
+});
+
+describe('loadRestoresRequested', () => {
+  it("answers the guild's entries of these actions whose restore was asked and is not done, oldest first", async () => {
+    const undoer = await entry();
+    const color = await entry({ action: 'color_roles.reset', subject: 'color_roles' });
+    const colorLater = await entry({ action: 'color_roles.reset', subject: 'color_roles' });
+    const personality = await entry({ action: 'personality_roles.reset', subject: 'personality_roles' });
+    const notAsked = await entry({ action: 'color_roles.reset', subject: 'color_roles' });
+    const elsewhere = await entry({
+      guildId: OTHER_GUILD,
+      action: 'color_roles.reset',
+      subject: 'color_roles',
+    });
+    for (const id of [colorLater, color, personality]) {
+      expect(await claimUndo(testDb.db, GUILD, id, undoer, { restore: true })).toBe(true);
+    }
+    expect(await claimUndo(testDb.db, GUILD, notAsked, undoer)).toBe(true);
+    expect(await claimUndo(testDb.db, OTHER_GUILD, elsewhere, undoer, { restore: true })).toBe(true);
+
+    const ids = async () =>
+      (await loadRestoresRequested(testDb.db, GUILD, ['color_roles.reset'])).map((r) => r.id);
+    expect(await ids()).toEqual([color, colorLater]);
+    await markRestored(testDb.db, GUILD, color);
+    expect(await ids()).toEqual([colorLater]);
+    expect(await loadRestoresRequested(testDb.db, GUILD, [])).toEqual([]);
   });
 });

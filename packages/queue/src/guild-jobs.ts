@@ -21,6 +21,22 @@ export const GUILD_JOB_OPTIONS = {
 /** States in which a job of the same id is still going to run: a second request joins it. */
 const PENDING_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
+/**
+ * Whether a job of this guild action (or its follow-up run) is still going to run or running:
+ * what must not race a change made outside the worker's guild lock (an undo in the API).
+ */
+export async function guildJobPending(
+  queue: Pick<GuildJobQueueLike, 'getJobState'>,
+  name: JobName,
+  guildId: string,
+): Promise<boolean> {
+  const jobId = jobIdFor(name, guildId);
+  for (const id of [jobId, `${jobId}.followup`]) {
+    if (PENDING_STATES.has(await queue.getJobState(id))) return true;
+  }
+  return false;
+}
+
 export interface GuildJobQueueLike {
   getJobState(jobId: string): Promise<string>;
   remove(jobId: string): Promise<number>;

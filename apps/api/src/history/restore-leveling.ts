@@ -1,4 +1,4 @@
-import type { LevelingSettings } from '@spacecadet/contract';
+import { type LevelingSettings, routes } from '@spacecadet/contract';
 import { loadLevelingRole, loadLevelingSettings } from '@spacecadet/db/queries/leveling';
 import {
   type LevelingSnapshot,
@@ -14,6 +14,7 @@ import {
 } from '@spacecadet/db/queries/leveling-snapshots';
 import { changeMemberXp } from '@spacecadet/db/queries/xp-tools';
 import type { HistoryRow } from '@spacecadet/db/schema';
+import { guildJobPending } from '@spacecadet/queue/guild-jobs';
 import { ApiError } from '../errors.ts';
 import {
   type BoostState,
@@ -28,15 +29,22 @@ import {
 } from '../routes/leveling.ts';
 import { queueApplyRewards } from '../routes/leveling-xp-tools.ts';
 import type { AreaRestorers, UndoContext, UndoOutcome } from './restorers.ts';
+import { checkAsRoute } from './route-checks.ts';
 
 export const rewardLevelTakenMessage = (level: number) =>
   `Level ${level} has another reward role now: delete or move it, then undo again.`;
 export const boostExpiredMessage = (expiresAt: string) =>
   `This boost expired at ${expiresAt}: an expired boost cannot come back. Add a new boost instead.`;
+export const PRUNE_RUNNING_MESSAGE =
+  'Prune leavers is running: undo once it is done, so it does not delete the XP this undo puts back.';
 export const SNAPSHOT_UNREADABLE_MESSAGE =
   'What this change removed was not kept whole, so it cannot be undone.';
 
 const SYNC_LATER = 'the next Sync Roles gives the reward roles back';
+export const SYNC_ROLES_NOT_QUEUED =
+  'Sync Roles could not be queued: press Sync Roles on the Leveling page to give the reward roles back.';
+export const REWARDS_NOT_QUEUED =
+  "The job that updates the member's reward roles could not be queued: press Sync Roles on the Leveling page.";
 
 function numericId(id: string | null): number {
   const value = Number(id);
@@ -44,8 +52,20 @@ function numericId(id: string | null): number {
   return value;
 }
 
-const syncRoles = (context: UndoContext) =>
-  queueSyncRoles(context.app, context.guildId, context.requester, context.request, SYNC_LATER);
+/**
+ * The rows are back; Sync Roles brings Discord in line. A queue that is down does not undo the
+ * restore (nothing is lost): the undo's entry tells the admin to run Sync Roles.
+ */
+async function syncRoles(context: UndoContext): Promise<UndoOutcome> {
+  const jobId = await queueSyncRoles(
+    context.app,
+    context.guildId,
+    context.requester,
+    context.request,
+    SYNC_LATER,
+  );
+  return jobId === null ? { jobId, catchUp: SYNC_ROLES_NOT_QUEUED } : { jobId };
+}
 
 function snapshotOf<T>(entry: HistoryRow, key: keyof T & string): T {
   const snapshot = entry.snapshot as Partial<T> | null;
@@ -54,11 +74,29 @@ function snapshotOf<T>(entry: HistoryRow, key: keyof T & string): T {
   return snapshot as T;
 }
 
+/**
+ * XP rows put back while Prune leavers runs could be deleted by it without being kept (it keeps
+ * what it deletes before its deletes start): refused until it is done. A queue that cannot be
+ * asked runs no job either; the undo goes on.
+ */
+async function refuseWhilePruning(context: UndoContext): Promise<void> {
+  let running = false;
+  try {
+    running = await guildJobPending(context.app.services.queue, 'leveling.prune-leavers', context.guildId);
+  } catch (error) {
+    context.request.log.warn(
+      { err: error, guildId: context.guildId },
+      'prune job state not read before an undo',
+    );
+  }
+  if (running) throw new ApiError('conflict', PRUNE_RUNNING_MESSAGE);
+}
+
 /** Puts a reward role back, pending: Sync Roles makes its Discord role and gives it again. */
 async function putRewardRoleBack(context: UndoContext, role: RewardRoleSnapshot): Promise<UndoOutcome> {
   if (!(await restoreRewardRole(context.app.services.db, context.guildId, role)))
     throw new ApiError('conflict', rewardLevelTakenMessage(role.levelRequired));
-  return { jobId: await syncRoles(context) };
+  return syncRoles(context);
 }
 
 /** Undo of leveling changes (see `restorers.ts`). */
@@ -69,6 +107,8 @@ export const levelingRestorers: AreaRestorers = {
         return toSettings(await loadLevelingSettings(context.app.services.db, context.guildId));
       },
       async restore(context, _id, state) {
+        // A channel or role of the settings deleted since: a 400 naming it, as the PUT answers.
+        await checkAsRoute(context, routes.putLeveling, state);
         const { jobId } = await writeLevelingSettings(
           context.app,
           context.guildId,
@@ -144,20 +184,26 @@ export const levelingRestorers: AreaRestorers = {
         if (userId === null) throw new ApiError('conflict', SNAPSHOT_UNREADABLE_MESSAGE);
         const xp = (state as { xp: number } | null)?.xp ?? 0;
         await changeMemberXp(context.app.services.db, context.guildId, userId, { set: xp });
-        return {
-          jobId: await queueApplyRewards(context.app, context.guildId, context.requester, context.request),
-        };
+        const jobId = await queueApplyRewards(
+          context.app,
+          context.guildId,
+          context.requester,
+          context.request,
+        );
+        return jobId === null ? { jobId, catchUp: REWARDS_NOT_QUEUED } : { jobId };
       },
     },
   },
   snapshot: {
-    // Every row back as it was, the reward roles pending: Sync Roles makes their Discord roles
-    // again and gives them to the members whose level earns them.
+    // Every row back as it was (a member who has earned more XP since keeps the larger), the
+    // reward roles pending: Sync Roles makes their Discord roles again and gives them to the
+    // members whose level earns them.
     'leveling.reset_all': {
       async restore(context, entry) {
         const snapshot = snapshotOf<LevelingSnapshot>(entry, 'members');
+        await refuseWhilePruning(context);
         await restoreLevelingSnapshot(context.app.services.db, context.guildId, snapshot);
-        return { jobId: await syncRoles(context) };
+        return syncRoles(context);
       },
     },
     'leveling.role_delete': {
@@ -166,20 +212,23 @@ export const levelingRestorers: AreaRestorers = {
         return putRewardRoleBack(context, role);
       },
     },
-    // The members' rows back as they were (rows an import created are deleted); Sync Roles then
-    // brings everyone's reward roles in line with their level.
+    // The leavers' rows back; one who has XP again (came back) keeps the larger of the two.
+    // Sync Roles then brings everyone's reward roles in line with their level.
     'leveling.prune': {
       async restore(context, entry) {
         const snapshot = snapshotOf<XpRowsSnapshot>(entry, 'members');
-        await restoreXpRows(context.app.services.db, context.guildId, snapshot);
-        return { jobId: await syncRoles(context) };
+        await refuseWhilePruning(context);
+        await restoreXpRows(context.app.services.db, context.guildId, snapshot, 'keepLarger');
+        return syncRoles(context);
       },
     },
+    // The rows back as they were before the import (rows it created are deleted).
     'leveling.import': {
       async restore(context, entry) {
         const snapshot = snapshotOf<XpRowsSnapshot>(entry, 'members');
-        await restoreXpRows(context.app.services.db, context.guildId, snapshot);
-        return { jobId: await syncRoles(context) };
+        await refuseWhilePruning(context);
+        await restoreXpRows(context.app.services.db, context.guildId, snapshot, 'overwrite');
+        return syncRoles(context);
       },
     },
   },

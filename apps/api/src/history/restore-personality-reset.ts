@@ -10,9 +10,13 @@ export const personalityResetRestorers: AreaRestorers = {
   state: {},
   snapshot: {
     'personality_roles.reset': {
+      byJob: true,
       async restore({ app, guildId, requester }) {
         return {
-          jobId: await enqueueGuildJob(app.services.queue, 'personality-roles.restore', guildId, requester),
+          jobId: await enqueueGuildJob(app.services.queue, 'personality-roles.restore', guildId, requester, {
+            // A restore job running now read its entries already: one more run takes this one.
+            afterChange: true,
+          }),
         };
       },
     },

@@ -20,6 +20,11 @@ export interface UndoContext {
 /** What an undo did: a job id when a job brings Discord back in line (the route answers 202). */
 export interface UndoOutcome {
   jobId?: string | null;
+  /**
+   * The stored part is back but the job that follows it could not be queued (the queue is
+   * down): what the admin does instead, added to the undo's summary ("run Sync Roles ...").
+   */
+  catchUp?: string;
 }
 
 export interface StateRestorer {
@@ -30,7 +35,13 @@ export interface StateRestorer {
 }
 
 export interface SnapshotRestorer {
-  /** Puts back what the entry's action removed, from its snapshot. */
+  /**
+   * A job does the restore and marks the entry restored (`loadRestoresRequested`,
+   * `markRestored`): the undo route asks for it when it claims the entry. Without it, `restore`
+   * puts everything back itself before the route answers.
+   */
+  byJob?: boolean;
+  /** Puts back what the entry's action removed, from its snapshot (or queues the job that does). */
   restore(context: UndoContext, entry: HistoryRow): Promise<UndoOutcome>;
 }
 

@@ -3,6 +3,7 @@ import {
   claimUndo,
   listHistory,
   loadHistoryEntry,
+  markRestored,
   newerChangeOn,
   releaseUndo,
 } from '@spacecadet/db/queries/history';
@@ -23,6 +24,12 @@ export const notUndoableMessage = (summary: string) =>
   `"${summary}" cannot be undone: do it again, or change it back, instead.`;
 export const changedSinceMessage = (newer: HistoryRow) =>
   `This changed since: "${newer.summary}" by ${newer.actorName || newer.actorId} at ${newer.at.toISOString()}. Undo anyway to overwrite that change.`;
+
+/** "Undid: <summary>", and what the admin is to run when the follow-up job was not queued. */
+function undoSummary(entry: HistoryRow, outcome: UndoOutcome): string {
+  const undid = `Undid: ${entry.summary}`;
+  return outcome.catchUp ? `${undid}. ${outcome.catchUp}` : undid;
+}
 
 /** Why an entry cannot be undone now (a 409), or null when it can. */
 function refusal(row: HistoryRow): ApiError | null {
@@ -78,7 +85,9 @@ export function registerHistoryRoutes(app: FastifyInstance): void {
       throw new ApiError('conflict', notUndoableMessage(entry.summary));
 
     if (
-      !(await claimUndo(db, guildId, entry.id, history.entryId, { restore: snapshotRestorer !== undefined }))
+      !(await claimUndo(db, guildId, entry.id, history.entryId, {
+        restore: snapshotRestorer?.byJob === true,
+      }))
     ) {
       throw new ApiError('conflict', ALREADY_UNDONE_MESSAGE);
     }
@@ -87,10 +96,13 @@ export function registerHistoryRoutes(app: FastifyInstance): void {
       if (stateRestorer && state) {
         const now = await stateRestorer.read(context, state.id);
         outcome = await stateRestorer.restore(context, state.id, entry.before);
-        history.state(entry.subject, now, entry.before, `Undid: ${entry.summary}`);
+        history.state(entry.subject, now, entry.before, undoSummary(entry, outcome));
       } else {
-        outcome = await (snapshotRestorer as NonNullable<typeof snapshotRestorer>).restore(context, entry);
-        history.describe({ subject: entry.subject, summary: `Undid: ${entry.summary}` });
+        const restorer = snapshotRestorer as NonNullable<typeof snapshotRestorer>;
+        outcome = await restorer.restore(context, entry);
+        // Put back already (a job-run restore marks it when its job is done).
+        if (!restorer.byJob) await markRestored(db, guildId, entry.id);
+        history.describe({ subject: entry.subject, summary: undoSummary(entry, outcome) });
       }
     } catch (error) {
       await releaseUndo(db, guildId, entry.id, history.entryId);

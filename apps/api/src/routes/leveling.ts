@@ -11,6 +11,7 @@ import {
   channelBoostUserId,
   clampCooldown,
   clampXpPerMessage,
+  levelingResetDone,
   MAX_LEVEL_ROLES,
   normalizeMultiplier,
   roleBoostUserId,
@@ -402,11 +403,10 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
     const guildId = params.guildId;
     const snapshot = await loadLevelingSnapshot(db, guildId);
     const deletedRoles = await deleteLevelingData(db, guildId);
-    const n = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
     history.snapshot(
       'leveling',
       { ...snapshot },
-      `Reset leveling: deleted the XP of ${n(snapshot.members.length, 'member')}, ${n(snapshot.roles.length, 'reward role')} and ${n(snapshot.boosts.length, 'boost')}`,
+      levelingResetDone(snapshot.members.length, snapshot.roles.length, snapshot.boosts.length),
     );
     for (const role of deletedRoles) {
       if (role.roleId === null) continue;

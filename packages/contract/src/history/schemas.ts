@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { JobAccepted, queryInt, Snowflake, Timestamp } from '../common.ts';
-import { SerialIdParam } from '../inputs.ts';
-import { HistoryAction, HistoryArea } from './actions.ts';
+import { JobAccepted, queryInt, queryWholeNumber, Snowflake, Timestamp } from '../common.ts';
+import { INT4_MAX, SerialIdParam } from '../inputs.ts';
+import { HISTORY_AREAS, HistoryAction, HistoryArea } from './actions.ts';
 
 /** One field of a settings change, each side as the History page shows it (null: not set). */
 export const HistoryChange = z
@@ -40,8 +40,8 @@ export const HISTORY_PAGE_MAX = 100;
 export const HistoryQuery = z.object({
   limit: queryInt('limit', 1, HISTORY_PAGE_MAX, 50),
   /** An entry id: only entries older than it (the next page). */
-  before: SerialIdParam.optional(),
-  area: HistoryArea.optional(),
+  before: queryWholeNumber('before', 1, INT4_MAX).optional(),
+  area: z.enum(HISTORY_AREAS, { error: `area must be one of ${HISTORY_AREAS.join(', ')}` }).optional(),
 });
 
 export const HistoryList = z

@@ -98,6 +98,28 @@ export async function loadColorRolesMode(db: Db, guildId: string): Promise<Color
 }
 
 /**
+ * Sets the guild's color mode (`color_roles_mode` in its config, the other keys kept), as
+ * Reset Color Roles' undo does with the mode the palette had. True when it changed; the caller
+ * tells the API's config copies to go.
+ */
+export async function saveColorRolesMode(db: Db, guildId: string, mode: ColorRolesMode): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [config] = await tx
+      .select({ data: guildConfigs.data })
+      .from(guildConfigs)
+      .where(eq(guildConfigs.guildId, guildId))
+      .for('update');
+    if (colorRolesModeOf(config?.data) === mode) return false;
+    const data = { ...(config?.data ?? {}), color_roles_mode: mode };
+    await tx
+      .insert(guildConfigs)
+      .values({ guildId, data, updatedAt: new Date() })
+      .onConflictDoUpdate({ target: guildConfigs.guildId, set: { data, updatedAt: new Date() } });
+    return true;
+  });
+}
+
+/**
  * Seeds the default palette unless the guild has colors. The advisory lock makes two
  * concurrent seeds (a retry racing a stalled run) produce one palette.
  * Returns true when it seeded.

@@ -4,7 +4,7 @@ import {
   type HistoryAction,
   type HistoryArea,
 } from '@spacecadet/contract';
-import { and, desc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { guildHistory, type HistoryRow, type HistoryUndoKind } from '../schema/history.ts';
 
@@ -194,18 +194,20 @@ export async function loadRestoresRequested(
   guildId: string,
   actions: readonly HistoryAction[],
 ): Promise<HistoryRow[]> {
-  const rows = await db
+  if (actions.length === 0) return [];
+  // Filtered in SQL: an entry's snapshot can be large (an import keeps up to 100,000 rows).
+  return db
     .select()
     .from(guildHistory)
     .where(
       and(
         eq(guildHistory.guildId, guildId),
+        inArray(guildHistory.action, [...actions]),
         isNotNull(guildHistory.restoreRequestedAt),
         isNull(guildHistory.restoredAt),
       ),
     )
     .orderBy(guildHistory.id);
-  return rows.filter((row) => actions.includes(row.action));
 }
 
 /** The job finished the entry's undo. */
@@ -220,8 +222,9 @@ const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * Drops what the guild keeps no longer: entries older than `HISTORY_KEEP_DAYS`, snapshots older
- * than `HISTORY_SNAPSHOT_DAYS` (their entries stay, no longer undoable), and entries of requests
- * that never finished (older than a day).
+ * than `HISTORY_SNAPSHOT_DAYS` (their entries stay, no longer undoable; not while a restore job
+ * asked for in time is still to put them back), and entries of requests that never finished
+ * (older than a day; an undo among them gives back the entry it claimed unless it was restored).
  */
 export async function pruneGuildHistory(
   db: Db,
@@ -242,7 +245,22 @@ export async function pruneGuildHistory(
         ),
       ),
     )
-    .returning({ id: guildHistory.id });
+    .returning({ id: guildHistory.id, recordedAt: guildHistory.recordedAt });
+  // An undo whose request died before it finished (its entry never recorded) and whose restore
+  // was not done: the entry it claimed can be undone again.
+  const unfinished = deleted.filter((row) => row.recordedAt === null).map((row) => row.id);
+  if (unfinished.length > 0) {
+    await db
+      .update(guildHistory)
+      .set({ undoneBy: null, restoreRequestedAt: null })
+      .where(
+        and(
+          eq(guildHistory.guildId, guildId),
+          inArray(guildHistory.undoneBy, unfinished),
+          isNull(guildHistory.restoredAt),
+        ),
+      );
+  }
   const dropped = await db
     .update(guildHistory)
     .set({ snapshot: null, snapshotReady: null })
@@ -251,6 +269,8 @@ export async function pruneGuildHistory(
         eq(guildHistory.guildId, guildId),
         isNotNull(guildHistory.snapshot),
         lt(guildHistory.at, snapshotsFrom),
+        // An undo asked in time whose job has not run yet still needs it.
+        or(isNull(guildHistory.restoreRequestedAt), isNotNull(guildHistory.restoredAt)),
       ),
     )
     .returning({ id: guildHistory.id });

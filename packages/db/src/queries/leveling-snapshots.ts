@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.ts';
 import { guildHistory } from '../schema/history.ts';
 import {
@@ -158,10 +159,50 @@ export async function loadLevelingSnapshot(db: Db, guildId: string): Promise<Lev
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
- * Writes XP rows back as the snapshot holds them (a row there since is overwritten), deletes the
+ * How a kept XP row meets a row of the same member that exists at undo time:
+ * - `overwrite`: the kept row wins (an import's undo: the import wrote that row, undo writes
+ *   back what was there before it);
+ * - `keepLarger`: the member has XP again (came back, or was kept because they returned while
+ *   the prune ran; after a reset, chatted since): the larger XP of the two stays, with its
+ *   level, and the days are merged, each count the larger of the two. Never lowers anyone.
+ */
+export type XpRestoreMode = 'overwrite' | 'keepLarger';
+
+/** The larger of the row's value now and the kept one (null counts as smaller). */
+const larger = (column: AnyPgColumn) => sql`greatest(${column}, excluded.${sql.identifier(column.name)})`;
+
+/**
+ * Writes XP rows back as the snapshot holds them (a row there since as `mode` says), deletes the
  * rows of members listed as absent.
  */
-async function writeXpRows(tx: Tx, guildId: string, snapshot: XpRowsSnapshot): Promise<void> {
+async function writeXpRows(
+  tx: Tx,
+  guildId: string,
+  snapshot: XpRowsSnapshot,
+  mode: XpRestoreMode,
+): Promise<void> {
+  const set =
+    mode === 'overwrite'
+      ? {
+          xp: sql`excluded.xp`,
+          level: sql`excluded.level`,
+          messageCount: sql`excluded.message_count`,
+          lastMessageAt: sql`excluded.last_message_at`,
+          username: sql`excluded.username`,
+          avatar: sql`excluded.avatar`,
+          leftAt: sql`excluded.left_at`,
+          rewardsDueAt: sql`excluded.rewards_due_at`,
+        }
+      : {
+          // The row there now says who the member is and whether they are here: only the
+          // counts are merged.
+          level: sql`case when excluded.xp > ${memberXp.xp} then excluded.level else ${memberXp.level} end`,
+          xp: larger(memberXp.xp),
+          messageCount: larger(memberXp.messageCount),
+          lastMessageAt: larger(memberXp.lastMessageAt),
+          username: sql`coalesce(${memberXp.username}, excluded.username)`,
+          avatar: sql`coalesce(${memberXp.avatar}, excluded.avatar)`,
+        };
   for (const part of chunks(snapshot.members)) {
     await tx
       .insert(memberXp)
@@ -180,31 +221,23 @@ async function writeXpRows(tx: Tx, guildId: string, snapshot: XpRowsSnapshot): P
           rewardsDueAt: null,
         })),
       )
-      .onConflictDoUpdate({
-        target: [memberXp.guildId, memberXp.userId],
-        set: {
-          xp: sql`excluded.xp`,
-          level: sql`excluded.level`,
-          messageCount: sql`excluded.message_count`,
-          lastMessageAt: sql`excluded.last_message_at`,
-          username: sql`excluded.username`,
-          avatar: sql`excluded.avatar`,
-          leftAt: sql`excluded.left_at`,
-          rewardsDueAt: sql`excluded.rewards_due_at`,
-        },
-      });
+      .onConflictDoUpdate({ target: [memberXp.guildId, memberXp.userId], set });
   }
+  const daySet =
+    mode === 'overwrite'
+      ? { xp: sql`excluded.xp`, messages: sql`excluded.messages`, levelUps: sql`excluded.level_ups` }
+      : {
+          xp: larger(memberDailyXp.xp),
+          messages: larger(memberDailyXp.messages),
+          levelUps: larger(memberDailyXp.levelUps),
+        };
   for (const part of chunks(snapshot.daily)) {
     await tx
       .insert(memberDailyXp)
       .values(part.map((row) => ({ guildId, ...row })))
       .onConflictDoUpdate({
         target: [memberDailyXp.guildId, memberDailyXp.userId, memberDailyXp.day],
-        set: {
-          xp: sql`excluded.xp`,
-          messages: sql`excluded.messages`,
-          levelUps: sql`excluded.level_ups`,
-        },
+        set: daySet,
       });
   }
   for (const part of chunks(snapshot.absent ?? [])) {
@@ -215,9 +248,14 @@ async function writeXpRows(tx: Tx, guildId: string, snapshot: XpRowsSnapshot): P
   }
 }
 
-/** Puts members' XP rows back (Prune leavers, an import): one transaction. */
-export async function restoreXpRows(db: Db, guildId: string, snapshot: XpRowsSnapshot): Promise<void> {
-  await db.transaction((tx) => writeXpRows(tx, guildId, snapshot));
+/** Puts members' XP rows back (Prune leavers: `keepLarger`, an import: `overwrite`), in one transaction. */
+export async function restoreXpRows(
+  db: Db,
+  guildId: string,
+  snapshot: XpRowsSnapshot,
+  mode: XpRestoreMode,
+): Promise<void> {
+  await db.transaction((tx) => writeXpRows(tx, guildId, snapshot, mode));
 }
 
 async function insertRewardRoles(
@@ -276,7 +314,8 @@ export async function restoreLevelingSnapshot(
         .values(part.map((boost) => ({ ...boost, guildId, expiresAt: date(boost.expiresAt) })))
         .onConflictDoNothing();
     }
-    await writeXpRows(tx, guildId, snapshot);
+    // Members who earned XP since the reset keep it when it is more than they had.
+    await writeXpRows(tx, guildId, snapshot, 'keepLarger');
   });
 }
 

@@ -1,12 +1,18 @@
-import type { JobResult } from '@spacecadet/contract';
-import { loadPalette, loadPanelLocation, savePanelChannel } from '@spacecadet/db/queries/color-roles';
+import { apiCacheChannel, encodeApiCacheDrop, type JobResult } from '@spacecadet/contract';
+import {
+  loadPalette,
+  loadPanelLocation,
+  saveColorRolesMode,
+  savePanelChannel,
+} from '@spacecadet/db/queries/color-roles';
 import { paletteColorIds, restorePaletteRows } from '@spacecadet/db/queries/color-snapshots';
-import { loadRestoresRequested, markRestored } from '@spacecadet/db/queries/history';
 import { COLOR_PICK_SCOPE, writeMemberPicks } from '@spacecadet/db/queries/member-picks';
 import type { HistoryRow } from '@spacecadet/db/schema';
 import { DiscordAPIError } from 'discord.js';
 import { discordApi, fetchGuildRoles } from '../../discord-rest.ts';
+import { channelScope } from '../../guild-scope.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
+import { restoreRequested, stepContext } from '../history/restores.ts';
 import { generateColorRoles } from './generate.ts';
 import { postColorPanel } from './panel.ts';
 import { giveColorPicksBack } from './picks.ts';
@@ -18,42 +24,32 @@ const ROLE_REASON = 'Space Cadet: color roles reset undone';
  * `color-roles.restore`: the undo of Reset Color Roles, for every entry of the guild whose undo
  * was asked (`loadRestoresRequested`), oldest first. Each: a palette the admin set up since is
  * reset first (the undo asked to overwrite it); the snapshot's palette is written back with its
- * ids, the holders' picks recorded, then Generate Roles runs (it recreates the roles and gives
+ * ids and its color mode, the holders' picks recorded, then Generate Roles runs (it recreates the roles and gives
  * them back to the members whose pick they are), the roles go back to their old order, and the
  * panel is posted again in its channel. A rerun after a crash resumes: the palette keeps the
  * roles stored so far, Generate makes only the missing ones, the panel post edits its message.
  */
 export async function restoreColorRoles(context: JobContext): Promise<JobResult> {
-  const { db } = context.deps;
-  const guildId = context.payload.guild_id;
   await context.progress(0);
-  const entries = await loadRestoresRequested(db, guildId, ['color_roles.reset']);
   const warnings: string[] = [];
   let roles = 0;
   let given = 0;
-  for (const entry of entries) {
-    const restored = await restoreOne(context, entry, warnings);
-    roles += restored.roles;
-    given += restored.given;
-    await markRestored(db, guildId, entry.id);
-  }
+  const restored = await restoreRequested(context, 'color_roles.reset', warnings, async (entry) => {
+    const one = await restoreOne(context, entry, warnings);
+    roles += one.roles;
+    given += one.given;
+  });
   await context.progress(100);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   return {
     ok: true,
     summary:
-      entries.length === 0
+      restored === 0
         ? 'Nothing to restore.'
         : `Color roles restored: ${plural(roles, 'role')} recreated for ${plural(given, 'member')} who held them.`,
     created: roles,
     ...(warnings.length > 0 ? { warnings } : {}),
   };
-}
-
-/** The same job context without the request's history entry (a step must not snapshot into it). */
-function stepContext(context: JobContext): JobContext {
-  const { history_entry_id: _entry, ...payload } = context.payload;
-  return { ...context, payload, progress: async () => {} };
 }
 
 async function restoreOne(
@@ -74,14 +70,30 @@ async function restoreOne(
     await resetColorRoles(step);
   }
   await restorePaletteRows(db, guildId, snapshot.palette);
+  // The holders' picks name the roles of the mode the palette had (a shade's or a colour's):
+  // Generate makes those only in that mode.
+  if (snapshot.mode && (await saveColorRolesMode(db, guildId, snapshot.mode))) {
+    const { redis, config } = context.deps;
+    await redis.publish(
+      apiCacheChannel(config.redisPrefix),
+      encodeApiCacheDrop({ kind: 'config', id: guildId }),
+    );
+  }
   await writeMemberPicks(
     db,
     Object.entries(snapshot.holders).flatMap(([key, userIds]) =>
       userIds.map((userId) => ({ guildId, userId, scope: COLOR_PICK_SCOPE, targetKeys: [key] })),
     ),
   );
-  if (snapshot.panel.channelId && !(await loadPanelLocation(db, guildId)).channelId) {
-    await savePanelChannel(db, guildId, snapshot.panel.channelId);
+  // The channel is checked again: one deleted since is not stored back (the panel's post then
+  // says to pick a channel).
+  const channelId = snapshot.panel.channelId;
+  if (
+    channelId &&
+    !(await loadPanelLocation(db, guildId)).channelId &&
+    (await channelScope(context.deps.client, guildId, channelId)) === 'own'
+  ) {
+    await savePanelChannel(db, guildId, channelId);
   }
   const generated = await generateColorRoles(step);
   warnings.push(...(generated.warnings ?? []));

@@ -1,5 +1,4 @@
 import type { JobResult } from '@spacecadet/contract';
-import { loadRestoresRequested, markRestored } from '@spacecadet/db/queries/history';
 import { type MemberPick, personalityPickScope, writeMemberPicks } from '@spacecadet/db/queries/member-picks';
 import { loadPersonalityQuestions, retirePersonalitySetup } from '@spacecadet/db/queries/personality-roles';
 import {
@@ -9,6 +8,7 @@ import {
 } from '@spacecadet/db/queries/personality-snapshots';
 import type { HistoryRow } from '@spacecadet/db/schema';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
+import { restoreRequested, stepContext } from '../history/restores.ts';
 import { generatePersonalityRoles } from './generate.ts';
 import { publishPersonalityOnboarding } from './onboarding.ts';
 import { givePersonalityPicksBack } from './picks.ts';
@@ -33,34 +33,24 @@ export type PersonalityResetSnapshot = PersonalitySetupSnapshot & {
  * keeps the roles stored so far, Generate makes only the missing ones, Post edits its messages.
  */
 export async function restorePersonalityRoles(context: JobContext): Promise<JobResult> {
-  const { db } = context.deps;
-  const guildId = context.payload.guild_id;
   await context.progress(0);
-  const entries = await loadRestoresRequested(db, guildId, ['personality_roles.reset']);
   const warnings: string[] = [];
   let created = 0;
-  for (const entry of entries) {
+  const restored = await restoreRequested(context, 'personality_roles.reset', warnings, async (entry) => {
     created += await restoreOne(context, entry, warnings);
-    await markRestored(db, guildId, entry.id);
-  }
+  });
   await context.progress(100);
   return withWarnings(
     {
       ok: true,
       summary:
-        entries.length === 0
+        restored === 0
           ? 'Nothing to restore.'
           : `Personality roles restored: ${created} role${created === 1 ? '' : 's'} recreated.`,
       created,
     },
     warnings,
   );
-}
-
-/** The same job context without the request's history entry (a step must not snapshot into it). */
-function stepContext(context: JobContext): JobContext {
-  const { history_entry_id: _entry, ...payload } = context.payload;
-  return { ...context, payload, progress: async () => {} };
 }
 
 /** The members' answers to record: by who held each old role, or the picks recorded then. */
