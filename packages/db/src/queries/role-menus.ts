@@ -160,6 +160,11 @@ export async function loadOwnMenu(
   return row ?? null;
 }
 
+/** Serializes the guild's menu creates and revivals (the count of menus and the insert). */
+async function lockGuildMenus(tx: Pick<Db, 'execute'>, guildId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`role_menus:${guildId}`}))`);
+}
+
 /**
  * Creates a menu unless the guild has `max` already (deleted ones waiting for their messages to
  * go count too: they are still in the channel): null then. The count and the insert run under a
@@ -173,7 +178,7 @@ export async function createOwnMenu(
   max: number,
 ): Promise<RoleMenuRow | null> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`role_menus:${guildId}`}))`);
+    await lockGuildMenus(tx, guildId);
     const [row] = await tx
       .select({ n: count() })
       .from(roleMenus)
@@ -246,7 +251,7 @@ export async function reviveOwnMenu(
   max: number,
 ): Promise<RoleMenuRow | null> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`role_menus:${guildId}`}))`);
+    await lockGuildMenus(tx, guildId);
     const [kept] = await tx
       .update(roleMenus)
       .set({ ...values, deletedAt: null, updatedBy: userId, updatedAt: new Date() })
