@@ -1,5 +1,10 @@
 import { type HistoryAction, jobIdFor, type LevelingState, routePath, routes } from '@spacecadet/contract';
-import { levelingResetImpact, rewardRoleDeleteImpact } from '@spacecadet/core';
+import {
+  channelBoostUserId,
+  levelingResetImpact,
+  rewardRoleDeleteImpact,
+  roleBoostUserId,
+} from '@spacecadet/core';
 import { levelingBoosts, levelingRoles, levelingSettings, memberDailyXp, memberXp } from '@spacecadet/db';
 import {
   beginHistoryEntry,
@@ -7,6 +12,7 @@ import {
   type HistoryCompletion,
 } from '@spacecadet/db/queries/history';
 import { guildHistory } from '@spacecadet/db/schema';
+import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PRUNE_RUNNING_MESSAGE, SYNC_ROLES_NOT_QUEUED } from '../src/history/restore-leveling.ts';
@@ -165,6 +171,37 @@ describe('settings, reward roles, boosts and XP: undo writes the state before ba
     expect((await state()).boosts).toEqual([{ id, multiplier: 3, user_id: null, expires_at: null }]);
     expect((await undo('leveling.boost_create')).statusCode).toBe(200);
     expect((await state()).boosts).toEqual([]);
+  });
+
+  it("refuses to bring back a boost whose role or channel is not the server's (400 naming it)", async () => {
+    const roleBoost = {
+      multiplier: 2,
+      user_id: roleBoostUserId(SANDBOX_IDS.roles.quietAdmins),
+      expires_at: null,
+    };
+    const roleEntry = await recordedEntry('leveling.boost_delete', 'leveling:boost:424242', {
+      summary: 'Deleted a boost',
+      undoKind: 'state',
+      before: roleBoost,
+      after: null,
+    });
+    const refused = await send('POST', path('undoHistory', { entryId: roleEntry }), { confirm: true });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().message, refused.body).toMatch(/role/i);
+    const channelBoost = { ...roleBoost, user_id: channelBoostUserId(CHANNELS.quietLobby) };
+    const channelEntry = await recordedEntry('leveling.boost_delete', 'leveling:boost:424243', {
+      summary: 'Deleted a boost',
+      undoKind: 'state',
+      before: channelBoost,
+      after: null,
+    });
+    const refusedChannel = await send('POST', path('undoHistory', { entryId: channelEntry }), {
+      confirm: true,
+    });
+    expect(refusedChannel.statusCode, refusedChannel.body).toBe(400);
+    expect((await state()).boosts).toEqual([]);
+    // Refused, so still undoable once the admin has fixed what is wrong.
+    expect((await lastEntry('leveling.boost_delete')).undoneBy).toBeNull();
   });
 
   it("undoes setting a member's XP, applying the rewards again", async () => {

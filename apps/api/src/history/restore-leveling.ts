@@ -1,4 +1,5 @@
 import { type LevelingSettings, routes } from '@spacecadet/contract';
+import { boostTarget } from '@spacecadet/core';
 import { loadLevelingRole, loadLevelingSettings } from '@spacecadet/db/queries/leveling';
 import {
   type LevelingSnapshot,
@@ -30,6 +31,18 @@ import {
 import { queueApplyRewards } from '../routes/leveling-xp-tools.ts';
 import type { AreaRestorers, UndoContext, UndoOutcome } from './restorers.ts';
 import { checkAsRoute } from './route-checks.ts';
+
+/**
+ * The member, role or channel a boost applies to must still be the server's, as the route that
+ * adds such a boost checks it (400 naming the field otherwise).
+ */
+async function checkBoostTarget(context: UndoContext, userId: string | null): Promise<void> {
+  const target = boostTarget(userId);
+  if (target.kind === 'user') await checkAsRoute(context, routes.createBoost, { user_id: target.userId });
+  if (target.kind === 'role') await checkAsRoute(context, routes.createRoleBoost, { role_id: target.roleId });
+  if (target.kind === 'channel')
+    await checkAsRoute(context, routes.createChannelBoost, { channel_id: target.channelId });
+}
 
 export const rewardLevelTakenMessage = (level: number) =>
   `Level ${level} has another reward role now: delete or move it, then undo again.`;
@@ -167,6 +180,7 @@ export const levelingRestorers: AreaRestorers = {
         const boost = state as BoostState;
         if (boost.expires_at !== null && new Date(boost.expires_at).getTime() <= Date.now())
           throw new ApiError('conflict', boostExpiredMessage(boost.expires_at));
+        await checkBoostTarget(context, boost.user_id);
         await restoreLevelingBoost(db, context.guildId, {
           id: boostId,
           multiplier: boost.multiplier,
