@@ -133,11 +133,15 @@ export interface RoleMenuValues {
 
 /** The guild's admin's own menus (no `list_key`) not deleted; with `menuId`, that one of them. */
 function ownMenu(guildId: string, menuId?: string) {
+  return and(ownMenuEvenDeleted(guildId, menuId), isNull(roleMenus.deletedAt));
+}
+
+/** `ownMenu`, deleted ones too (their messages still in the channel). */
+function ownMenuEvenDeleted(guildId: string, menuId?: string) {
   return and(
     menuId === undefined ? undefined : eq(roleMenus.id, menuId),
     eq(roleMenus.guildId, guildId),
     sql`${roleMenus.listKey} is null`,
-    isNull(roleMenus.deletedAt),
   );
 }
 
@@ -179,17 +183,24 @@ export async function createOwnMenu(
 ): Promise<RoleMenuRow | null> {
   return db.transaction(async (tx) => {
     await lockGuildMenus(tx, guildId);
-    const [row] = await tx
-      .select({ n: count() })
-      .from(roleMenus)
-      .where(and(eq(roleMenus.guildId, guildId), sql`${roleMenus.listKey} is null`));
-    if ((row?.n ?? 0) >= max) return null;
-    const [created] = await tx
-      .insert(roleMenus)
-      .values({ guildId, ...values, updatedBy: userId })
-      .returning();
-    return created ?? null;
+    return insertWithinCap(tx, guildId, { guildId, ...values, updatedBy: userId }, max);
   });
+}
+
+/**
+ * Inserts one of the guild's own menus unless it has `max` already (null then); the caller
+ * holds `lockGuildMenus`. An id taken already (by any guild) inserts nothing: null too.
+ */
+async function insertWithinCap(
+  tx: Pick<Db, 'select' | 'insert'>,
+  guildId: string,
+  row: typeof roleMenus.$inferInsert,
+  max: number,
+): Promise<RoleMenuRow | null> {
+  const [counted] = await tx.select({ n: count() }).from(roleMenus).where(ownMenuEvenDeleted(guildId));
+  if ((counted?.n ?? 0) >= max) return null;
+  const [created] = await tx.insert(roleMenus).values(row).onConflictDoNothing().returning();
+  return created ?? null;
 }
 
 /** Replaces one of the admin's own menus (where it is posted stays); null when there is none. */
@@ -255,20 +266,10 @@ export async function reviveOwnMenu(
     const [kept] = await tx
       .update(roleMenus)
       .set({ ...values, deletedAt: null, updatedBy: userId, updatedAt: new Date() })
-      .where(and(eq(roleMenus.id, menuId), eq(roleMenus.guildId, guildId), sql`${roleMenus.listKey} is null`))
+      .where(ownMenuEvenDeleted(guildId, menuId))
       .returning();
     if (kept) return kept;
-    const [row] = await tx
-      .select({ n: count() })
-      .from(roleMenus)
-      .where(and(eq(roleMenus.guildId, guildId), sql`${roleMenus.listKey} is null`));
-    if ((row?.n ?? 0) >= max) return null;
-    const [created] = await tx
-      .insert(roleMenus)
-      .values({ id: menuId, guildId, ...values, updatedBy: userId })
-      .onConflictDoNothing()
-      .returning();
-    return created ?? null;
+    return insertWithinCap(tx, guildId, { id: menuId, guildId, ...values, updatedBy: userId }, max);
   });
 }
 
