@@ -85,3 +85,21 @@ const LOCAL_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::
 export function isLocalDiscord(baseUrl: string): boolean {
   return URL.canParse(baseUrl) && LOCAL_HOSTS.has(new URL(baseUrl).hostname);
 }
+
+/**
+ * DISCORD_PROXY_URL: the shared Discord rate limiter (`@spacecadet/discord-proxy`), e.g.
+ * `http://127.0.0.1:4200/api`. Unset: each process keeps its own limits, which only holds for
+ * one process (Discord counts per bot token, not per process).
+ */
+export const discordProxyEnvFields = {
+  DISCORD_PROXY_URL: optionalString.pipe(
+    z
+      .url({ protocol: /^https?$/ })
+      .transform((url) => url.replace(/\/+$/, ''))
+      .optional(),
+  ),
+};
+
+/** The start-up warning of a process that has no DISCORD_PROXY_URL. */
+export const NO_DISCORD_PROXY_WARNING =
+  "DISCORD_PROXY_URL is not set: this process keeps its own Discord rate limits. With more than one process (API, worker shards) set it to the shared @spacecadet/discord-proxy, or together they exceed the bot token's limits.";

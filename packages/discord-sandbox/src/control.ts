@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxContext } from './context.ts';
+import { InvalidRequestCount } from './global-limit.ts';
 import {
   addMember,
   deleteMessage,
@@ -81,6 +82,23 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
       return { per_second: state.globalLimit.perSecond };
     },
   );
+
+  /** Discord's per-route buckets on the bot token: `{ enforce: true }` refuses requests over them with 429. */
+  app.get('/_sandbox/route-rate-limits', async () => ({ enforce: state.routeLimits.enforce }));
+  app.put<{ Body: { enforce?: unknown } | undefined }>('/_sandbox/route-rate-limits', async (req, reply) => {
+    const enforce = req.body?.enforce;
+    if (typeof enforce !== 'boolean') {
+      return controlError(reply, 400, 'invalid_request', '"enforce" must be true or false');
+    }
+    state.routeLimits.set(enforce);
+    return { enforce: state.routeLimits.enforce };
+  });
+
+  /** Discord's invalid-request count: 401/403/429 answers to bot-token requests in the last 10 minutes. */
+  app.get('/_sandbox/invalid-requests', async () => ({
+    count: state.invalidRequests.count(state.now()),
+    window_seconds: InvalidRequestCount.WINDOW_MS / 1000,
+  }));
 
   app.get('/_sandbox/faults', async () => state.faults);
   app.delete('/_sandbox/faults', async () => {

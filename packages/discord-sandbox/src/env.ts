@@ -11,6 +11,8 @@ export interface SandboxEnv {
   publicUrl?: string;
   /** Discord's global limit on the bot token, requests a second; unset: not enforced. */
   globalRateLimit?: number;
+  /** SANDBOX_ROUTE_RATE_LIMITS=1: enforce Discord's per-route buckets. */
+  routeRateLimits?: boolean;
 }
 
 /** Blank counts as unset, so `SANDBOX_PORT=` in a .env file means the default, not port 0. */
@@ -28,7 +30,8 @@ function isHttpUrl(value: string): boolean {
 }
 
 /**
- * Reads and validates SANDBOX_PORT, SANDBOX_HOST, SANDBOX_PUBLIC_URL and SANDBOX_GLOBAL_RATE_LIMIT;
+ * Reads and validates SANDBOX_PORT, SANDBOX_HOST, SANDBOX_PUBLIC_URL, SANDBOX_GLOBAL_RATE_LIMIT and
+ * SANDBOX_ROUTE_RATE_LIMITS;
  * throws naming each bad one.
  */
 export function loadSandboxEnv(env: NodeJS.ProcessEnv = process.env): SandboxEnv {
@@ -58,11 +61,20 @@ export function loadSandboxEnv(env: NodeJS.ProcessEnv = process.env): SandboxEnv
       );
   }
 
+  const rawRoutes = read(env, 'SANDBOX_ROUTE_RATE_LIMITS');
+  let routeRateLimits: boolean | undefined;
+  if (rawRoutes !== undefined) {
+    if (rawRoutes === '1' || rawRoutes === 'true') routeRateLimits = true;
+    else if (rawRoutes === '0' || rawRoutes === 'false') routeRateLimits = false;
+    else problems.push(`SANDBOX_ROUTE_RATE_LIMITS: must be 1 or 0 (true or false), got "${rawRoutes}"`);
+  }
+
   if (problems.length > 0) throw new EnvError(problems, 'Discord sandbox environment');
   return {
     port,
     host,
     ...(publicUrl ? { publicUrl } : {}),
     ...(globalRateLimit !== undefined ? { globalRateLimit } : {}),
+    ...(routeRateLimits !== undefined ? { routeRateLimits } : {}),
   };
 }

@@ -52,3 +52,87 @@ export class GlobalRateLimit {
 export function exemptFromGlobalLimit(path: string): boolean {
   return /^\/interactions\/\d+\/[^/]+\/callback$/.test(path) || /^\/webhooks\/\d+\/[^/]+(\/|$)/.test(path);
 }
+
+/**
+ * Discord's per-route buckets for the bot token: each bucket (a method and route template, per
+ * major parameter: channel, guild or webhook) allows `limit` requests per window. Reported in the
+ * `X-RateLimit-*` headers always; enforced only when switched on (`routeRateLimits`,
+ * `SANDBOX_ROUTE_RATE_LIMITS=1`, `PUT /_sandbox/route-rate-limits`), so benchmarks measure our
+ * code rather than waits. Off, `remaining` never drops below 1.
+ */
+export class RouteRateLimits {
+  private enforcing: boolean;
+  private readonly windows = new Map<string, { resetAt: number; used: number }>();
+
+  constructor(private readonly configured: boolean) {
+    this.enforcing = configured;
+  }
+
+  get enforce(): boolean {
+    return this.enforcing;
+  }
+
+  /** Switches enforcement and starts every bucket afresh. */
+  set(enforce: boolean): void {
+    this.enforcing = enforce;
+    this.windows.clear();
+  }
+
+  restore(): void {
+    this.set(this.configured);
+  }
+
+  /**
+   * Counts one request on bucket `key` at `now` (a refused one is not counted, as on Discord).
+   * `limited` only when enforcing and the bucket is spent.
+   */
+  take(
+    key: string,
+    limit: number,
+    windowMs: number,
+    now: number,
+    counted: boolean,
+  ): { limited: boolean; remaining: number; resetAt: number } {
+    let win = this.windows.get(key);
+    if (!win || win.resetAt <= now) {
+      win = { resetAt: now + windowMs, used: 0 };
+      this.windows.set(key, win);
+    }
+    if (this.enforcing && counted && win.used >= limit) {
+      return { limited: true, remaining: 0, resetAt: win.resetAt };
+    }
+    win.used += 1;
+    const remaining = limit - win.used;
+    return {
+      limited: false,
+      remaining: this.enforcing ? remaining : Math.max(1, remaining),
+      resetAt: win.resetAt,
+    };
+  }
+}
+
+/**
+ * Discord's invalid-request count: 401, 403 and 429 answers (a 429 of scope `shared` aside) in
+ * the last 10 minutes; at 10,000 Discord bans the IP for an hour. The sandbox counts those it
+ * gives to requests made with a bot token, so a test can see how many a run cost.
+ */
+export class InvalidRequestCount {
+  static readonly WINDOW_MS = 10 * 60 * 1000;
+  private times: number[] = [];
+
+  record(now: number): void {
+    this.times.push(now);
+  }
+
+  count(now: number): number {
+    const since = now - InvalidRequestCount.WINDOW_MS;
+    let expired = 0;
+    while (expired < this.times.length && (this.times[expired] ?? 0) <= since) expired += 1;
+    if (expired > 0) this.times = this.times.slice(expired);
+    return this.times.length;
+  }
+
+  clear(): void {
+    this.times = [];
+  }
+}

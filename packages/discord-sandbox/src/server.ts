@@ -41,6 +41,11 @@ export interface SandboxOptions {
    * our code rather than waits. `PUT /_sandbox/global-rate-limit` changes it at run time.
    */
   globalRateLimit?: number | null;
+  /**
+   * Enforce Discord's per-route buckets on the bot token (429, scope `user`, past a bucket);
+   * default false: reported in the headers only. `PUT /_sandbox/route-rate-limits` switches it.
+   */
+  routeRateLimits?: boolean;
 }
 
 export interface Sandbox {
@@ -126,6 +131,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const host = opts.host ?? '127.0.0.1';
   const state = new SandboxState(opts.fixture ?? defaultFixture(), {
     globalRateLimit: opts.globalRateLimit ?? null,
+    routeRateLimits: opts.routeRateLimits ?? false,
   });
   let url = '';
   let gateway: SandboxGateway | null = null;

@@ -9,7 +9,7 @@ import {
   type InteractionType,
 } from 'discord-api-types/v10';
 import type { SandboxApplication, SandboxChannel, SandboxFixture, SandboxGuild } from './fixture.ts';
-import { GlobalRateLimit } from './global-limit.ts';
+import { GlobalRateLimit, InvalidRequestCount, RouteRateLimits } from './global-limit.ts';
 
 const DISCORD_EPOCH = 1420070400000n;
 
@@ -172,16 +172,21 @@ export class SandboxState {
   private attachmentBytes = 0;
   /** Discord's global limit on the bot token (off unless configured); a reset restores it. */
   readonly globalLimit: GlobalRateLimit;
+  /** Discord's per-route buckets (enforced only when switched on); a reset restores the setting. */
+  readonly routeLimits: RouteRateLimits;
+  /** 401/403/429 answers to bot-token requests in the last 10 minutes (Discord's invalid requests). */
+  readonly invalidRequests = new InvalidRequestCount();
   readonly events = new EventEmitter();
   private sequence = 0n;
   private lastMs = 0n;
 
   constructor(
     private readonly fixture: SandboxFixture,
-    options: { globalRateLimit?: number | null } = {},
+    options: { globalRateLimit?: number | null; routeRateLimits?: boolean } = {},
   ) {
     this.events.setMaxListeners(0);
     this.globalLimit = new GlobalRateLimit(options.globalRateLimit ?? null);
+    this.routeLimits = new RouteRateLimits(options.routeRateLimits ?? false);
     this.load();
   }
 
@@ -210,6 +215,8 @@ export class SandboxState {
     this.attachmentBytes = 0;
     this.clockOffsetMs = 0;
     this.globalLimit.restore();
+    this.routeLimits.restore();
+    this.invalidRequests.clear();
   }
 
   /** Restores the fixture; listeners get the ids of the guilds the bot was in before. */

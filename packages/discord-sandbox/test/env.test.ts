@@ -32,4 +32,11 @@ describe('loadSandboxEnv', () => {
       expect(() => loadSandboxEnv({ SANDBOX_GLOBAL_RATE_LIMIT: bad })).toThrow(/SANDBOX_GLOBAL_RATE_LIMIT/);
     }
   });
+
+  it("reads whether Discord's per-route buckets are enforced, off unless set", () => {
+    expect(loadSandboxEnv({ SANDBOX_ROUTE_RATE_LIMITS: '1' })).toMatchObject({ routeRateLimits: true });
+    expect(loadSandboxEnv({ SANDBOX_ROUTE_RATE_LIMITS: '0' })).toMatchObject({ routeRateLimits: false });
+    expect(loadSandboxEnv({})).not.toHaveProperty('routeRateLimits');
+    expect(() => loadSandboxEnv({ SANDBOX_ROUTE_RATE_LIMITS: 'yes' })).toThrow(/SANDBOX_ROUTE_RATE_LIMITS/);
+  });
 });

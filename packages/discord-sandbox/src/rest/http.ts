@@ -66,6 +66,8 @@ export function restPath(url: string): string {
   return path.replace(/^\/api(\/v\d+)?/, '') || '/';
 }
 
+const BOT_AUTH = /^Bot /;
+
 function header(req: FastifyRequest, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -106,17 +108,35 @@ function globalLimited(reply: FastifyReply, waitMs: number): FastifyReply {
 }
 
 /**
+ * Discord's answer to a request over its route's bucket: the bucket's headers with nothing
+ * remaining, `X-RateLimit-Scope: user` (the bot's own bucket), `Retry-After` in seconds.
+ */
+function routeLimited(reply: FastifyReply, now: number, resetAt: number): FastifyReply {
+  const retryAfter = Math.max(0.001, (resetAt - now) / 1000);
+  reply.header('Retry-After', String(Math.max(1, Math.ceil(retryAfter))));
+  reply.header('X-RateLimit-Scope', 'user');
+  return reply
+    .code(429)
+    .send({
+      message: 'You are being rate limited.',
+      retry_after: Number(retryAfter.toFixed(3)),
+      global: false,
+    });
+}
+
+/**
  * Rate-limit headers on every REST answer, Discord's global limit when it is on (see
- * `src/global-limit.ts`), and injected faults. The per-route counters are reported but not
- * enforced (remaining never drops below 1) so benchmarks measure our code, not waits; route 429s
- * come from `POST /_sandbox/faults`.
+ * `src/global-limit.ts`), and injected faults. The per-route buckets are reported always and
+ * enforced for the bot token only when switched on (`RouteRateLimits`): off, remaining never
+ * drops below 1, so benchmarks measure our code, not waits; route 429s then come from
+ * `POST /_sandbox/faults`.
  */
 export function installRestHooks(api: FastifyInstance, ctx: SandboxContext): void {
-  const windows = new Map<string, { resetAt: number; used: number }>();
-
   api.addHook('onRequest', async (req, reply) => {
     const path = restPath(req.url);
-    if (isBot(ctx, req) && !exemptFromGlobalLimit(path)) {
+    const bot = isBot(ctx, req);
+    const exempt = exemptFromGlobalLimit(path);
+    if (bot && !exempt) {
       const waitMs = ctx.state.globalLimit.take(ctx.state.now());
       if (waitMs > 0) return globalLimited(reply, waitMs);
     }
@@ -126,18 +146,14 @@ export function installRestHooks(api: FastifyInstance, ctx: SandboxContext): voi
     const key = `${bucket}:${major}`;
     const now = Date.now();
     const { limit, windowMs } = routeLimit(req.method, route);
-    let win = windows.get(key);
-    if (!win || win.resetAt <= now) {
-      win = { resetAt: now + windowMs, used: 0 };
-      windows.set(key, win);
-    }
-    win.used += 1;
+    const win = ctx.state.routeLimits.take(key, limit, windowMs, now, bot && !exempt);
     const resetAfter = (win.resetAt - now) / 1000;
     reply.header('X-RateLimit-Bucket', bucket);
     reply.header('X-RateLimit-Limit', String(limit));
-    reply.header('X-RateLimit-Remaining', String(Math.max(1, limit - win.used)));
+    reply.header('X-RateLimit-Remaining', String(win.remaining));
     reply.header('X-RateLimit-Reset', (win.resetAt / 1000).toFixed(3));
     reply.header('X-RateLimit-Reset-After', resetAfter.toFixed(3));
+    if (win.limited) return routeLimited(reply, now, win.resetAt);
 
     const fault = ctx.state.faults.find(
       (f) => f.remaining > 0 && (f.method === null || f.method === req.method) && path.startsWith(f.path),
@@ -159,6 +175,14 @@ export function installRestHooks(api: FastifyInstance, ctx: SandboxContext): voi
 
   api.addHook('onResponse', async (req, reply) => {
     ctx.state.recordRequest(req.method, restPath(req.url), reply.statusCode);
+    const status = reply.statusCode;
+    // Discord counts these per IP whoever the token; the sandbox counts the bot token's.
+    if (
+      BOT_AUTH.test(header(req, 'authorization') ?? '') &&
+      (status === 401 || status === 403 || status === 429)
+    ) {
+      ctx.state.invalidRequests.record(ctx.state.now());
+    }
   });
 
   api.setNotFoundHandler((_req, reply) => notFound(reply));

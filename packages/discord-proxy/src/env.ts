@@ -1,0 +1,62 @@
+import {
+  EnvError,
+  LOG_LEVELS,
+  type LogLevel,
+  type MetricsListenConfig,
+  metricsEnvFields,
+  metricsListenConfig,
+  optionalString,
+  portNumber,
+  positiveInt,
+} from '@spacecadet/contract';
+import { z } from 'zod';
+import { DEFAULT_INVALID_REQUEST_BUDGET } from './proxy.ts';
+
+/** The proxy's one env reader: everything comes from the environment. */
+const EnvSchema = z.object({
+  DISCORD_API_BASE: optionalString.pipe(
+    z
+      .url({ protocol: /^https?$/ })
+      .default('https://discord.com/api')
+      .transform((url) => url.replace(/\/+$/, '')),
+  ),
+  DISCORD_PROXY_HOST: optionalString.pipe(z.string().default('127.0.0.1')),
+  DISCORD_PROXY_PORT: optionalString.pipe(portNumber.default(4200)),
+  /** Discord bans the IP at 10,000 invalid answers in 10 minutes; the proxy stops here. */
+  DISCORD_INVALID_REQUEST_BUDGET: positiveInt(DEFAULT_INVALID_REQUEST_BUDGET).refine(
+    (n) => n <= 10_000,
+    'must be at most 10000 (Discord bans the IP at 10,000 invalid requests in 10 minutes)',
+  ),
+  /** The bot's global limit, requests a second (50 unless Discord raised it for the bot). */
+  DISCORD_GLOBAL_REQUESTS_PER_SECOND: positiveInt(50),
+  LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).default('info')),
+  ...metricsEnvFields,
+});
+
+export interface ProxyConfig {
+  upstream: string;
+  host: string;
+  port: number;
+  invalidRequestBudget: number;
+  globalRequestsPerSecond: number;
+  logLevel: LogLevel;
+  metrics: MetricsListenConfig;
+}
+
+export function loadProxyConfig(env: NodeJS.ProcessEnv = process.env): ProxyConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new EnvError(problems, 'Discord proxy environment');
+  }
+  const values = parsed.data;
+  return {
+    upstream: values.DISCORD_API_BASE,
+    host: values.DISCORD_PROXY_HOST,
+    port: values.DISCORD_PROXY_PORT,
+    invalidRequestBudget: values.DISCORD_INVALID_REQUEST_BUDGET,
+    globalRequestsPerSecond: values.DISCORD_GLOBAL_REQUESTS_PER_SECOND,
+    logLevel: values.LOG_LEVEL,
+    metrics: metricsListenConfig(values),
+  };
+}

@@ -1,0 +1,55 @@
+// First: the repo's .env is read before any module looks at the environment.
+import '@spacecadet/contract/env-file';
+import { EnvError } from '@spacecadet/contract';
+import { stopOnSignals } from '@spacecadet/runtime/process-stop';
+import { pino } from 'pino';
+import { loadProxyConfig } from './env.ts';
+import { startDiscordProxy } from './proxy.ts';
+
+/** In-flight requests get this long after SIGTERM (a request waiting out a limit is retried by its sender). */
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+/** `pnpm --filter @spacecadet/discord-proxy start`. Stops cleanly on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadProxyConfig>;
+  try {
+    config = loadProxyConfig();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = pino({ name: 'discord-proxy', level: config.logLevel, base: { service: 'discord-proxy' } });
+  const proxy = await startDiscordProxy({
+    upstream: config.upstream,
+    host: config.host,
+    port: config.port,
+    invalidRequestBudget: config.invalidRequestBudget,
+    globalRequestsPerSecond: config.globalRequestsPerSecond,
+    metrics: config.metrics.port === null ? null : { ...config.metrics, port: config.metrics.port },
+    logger,
+  });
+  logger.info(
+    { url: proxy.url, upstream: config.upstream, metrics: proxy.metricsUrl },
+    'Discord proxy listening',
+  );
+  stopOnSignals({
+    logger,
+    close: () => proxy.close(),
+    deadlineMs: SHUTDOWN_DEADLINE_MS,
+    messages: {
+      repeated: 'still closing connections',
+      immediate: 'exiting at once; senders retry their requests',
+      deadline: `connections not closed within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting`,
+    },
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `discord proxy failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});
