@@ -115,13 +115,11 @@ function routeLimited(reply: FastifyReply, now: number, resetAt: number): Fastif
   const retryAfter = Math.max(0.001, (resetAt - now) / 1000);
   reply.header('Retry-After', String(Math.max(1, Math.ceil(retryAfter))));
   reply.header('X-RateLimit-Scope', 'user');
-  return reply
-    .code(429)
-    .send({
-      message: 'You are being rate limited.',
-      retry_after: Number(retryAfter.toFixed(3)),
-      global: false,
-    });
+  return reply.code(429).send({
+    message: 'You are being rate limited.',
+    retry_after: Number(retryAfter.toFixed(3)),
+    global: false,
+  });
 }
 
 /**
