@@ -14,12 +14,17 @@ interface RouteData {
  */
 export function routeLabel(method: string, path: string): string {
   const { bucketRoute } = (REST as unknown as RouteData).generateRouteData(path, method);
-  return bucketRoute
-    .split('/')
-    .map((segment: string) =>
-      segment === '' || segment.startsWith(':') || /^(@me|@original|[a-z][a-z-]{0,31})$/.test(segment)
+  const segments = bucketRoute.split('/');
+  return segments
+    .map((segment: string, i: number) =>
+      segment === '' ||
+      segment.startsWith(':') ||
+      (/^(@me|@original|[a-z][a-z-]{0,31})$/.test(segment) && !CODE_AFTER.has(segments[i - 1] ?? ''))
         ? segment
         : ':param',
     )
     .join('/');
 }
+
+/** Resources whose next segment is a code, not a word (an invite code can be all letters). */
+const CODE_AFTER: ReadonlySet<string> = new Set(['invites', 'templates']);
