@@ -1,4 +1,5 @@
 import {
+  discordProxyEnvFields,
   EnvError,
   isLocalDiscord,
   LOG_LEVELS,
@@ -6,6 +7,7 @@ import {
   type MetricsListenConfig,
   metricsEnvFields,
   metricsListenConfig,
+  NO_DISCORD_PROXY_WARNING,
   optionalString,
   portNumber,
   positiveInt,
@@ -75,6 +77,7 @@ const EnvSchema = z.object({
   DISCORD_CLIENT_ID: optionalString.pipe(snowflake('must be a Discord id').optional()),
   DISCORD_CLIENT_SECRET: optionalString,
   DISCORD_BOT_TOKEN: optionalString,
+  ...discordProxyEnvFields,
   SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   OWNER_USER_ID: optionalString.pipe(snowflake('must be a Discord id').optional()),
   // Unset: each invite asks for what the server's features need (core's botPermissionsFor).
@@ -145,6 +148,8 @@ export interface ApiConfig {
     clientId: string;
     clientSecret: string;
     botToken: string;
+    /** DISCORD_PROXY_URL: where bot-token requests go (the shared rate limiter); null: straight to apiBase. */
+    proxyBase: string | null;
     /** Per-request timeout towards Discord. */
     timeoutMs: number;
   };
@@ -209,6 +214,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     sessionSecret = DEV_SESSION_SECRET;
   }
   if (problems.length > 0) throw new EnvError(problems);
+  if (e.DISCORD_PROXY_URL === undefined) warnings.push(NO_DISCORD_PROXY_WARNING);
 
   return {
     nodeEnv: e.NODE_ENV,
@@ -225,6 +231,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       clientId,
       clientSecret,
       botToken,
+      proxyBase: e.DISCORD_PROXY_URL ?? null,
       timeoutMs: 10_000,
     },
     sessionSecret,

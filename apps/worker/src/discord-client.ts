@@ -1,4 +1,5 @@
 import { Client, GatewayCloseCodes, GatewayIntentBits, Options, Partials } from 'discord.js';
+import { discordRestOptions } from './discord-rest.ts';
 import type { WorkerConfig } from './env.ts';
 
 /**
@@ -52,7 +53,7 @@ export function createDiscordClient(config: WorkerConfig): Client {
   const sweepNonSelf = () => (value: { id: string }) => value.id !== client.user?.id;
   const client: Client = new Client({
     intents: [...WORKER_INTENTS],
-    rest: { api: config.discordApiBase },
+    rest: discordRestOptions(config),
     // Most members are not cached; without this partial a leave of an uncached member is dropped.
     partials: [Partials.GuildMember],
     ...(config.shards ? { shards: config.shards.ids, shardCount: config.shards.count } : {}),

@@ -3,10 +3,47 @@ import {
   type APIGuildMember,
   type APIRole,
   type Client,
+  DefaultRestOptions,
   DiscordAPIError,
   REST,
   RESTJSONErrorCodes,
+  type RESTOptions,
 } from 'discord.js';
+import type { WorkerConfig } from './env.ts';
+
+/**
+ * Interaction callbacks and interaction webhooks (edits of an answer, follow-ups): Discord does
+ * not count them in the bot's global limit, so they never queue in the shared proxy behind
+ * role changes; a click's answer goes straight to Discord.
+ */
+const EXEMPT_FROM_PROXY = /^\/v\d+\/(interactions\/\d+\/[^/]+\/callback|webhooks\/\d+\/[^/?]+)(\/|\?|$)/;
+
+/**
+ * The REST options of the worker's discord.js client. With DISCORD_PROXY_URL every bot request
+ * goes through the shared proxy (`@spacecadet/discord-proxy`), which holds the token's global
+ * limit, route buckets and invalid-request budget for every process; this process then keeps no
+ * limit of its own (a second global limit here would only add waits). Interaction answers go
+ * direct. Without it, the client keeps discord.js's own limits, which hold for one process only.
+ */
+export function discordRestOptions(
+  config: Pick<WorkerConfig, 'discordApiBase' | 'discordProxyUrl'>,
+): Partial<RESTOptions> {
+  const proxy = config.discordProxyUrl;
+  if (proxy === null) return { api: config.discordApiBase };
+  return {
+    api: proxy,
+    globalRequestsPerSecond: Number.POSITIVE_INFINITY,
+    // A request may wait its turn in the proxy behind other processes' requests: a timeout here
+    // would send it a second time.
+    timeout: 60_000,
+    makeRequest(url, init) {
+      const route = url.startsWith(proxy) ? url.slice(proxy.length) : null;
+      const target =
+        route !== null && EXEMPT_FROM_PROXY.test(route) ? `${config.discordApiBase}${route}` : url;
+      return DefaultRestOptions.makeRequest(target, init);
+    },
+  };
+}
 
 /**
  * The worker's one way to Discord's REST API: @discordjs/core's typed `API` over the client's

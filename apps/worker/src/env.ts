@@ -1,4 +1,5 @@
 import {
+  discordProxyEnvFields,
   EnvError,
   isLocalDiscord,
   LOG_LEVELS,
@@ -49,6 +50,7 @@ const EnvSchema = z.object({
       .transform((url) => url.replace(/\/+$/, ''))
       .optional(),
   ),
+  ...discordProxyEnvFields,
   DISCORD_BOT_TOKEN: optionalString,
   DISCORD_CLIENT_ID: optionalString.pipe(snowflake('must be a Discord id').optional()),
   SHARD_IDS: optionalString.pipe(
@@ -93,6 +95,8 @@ export interface WorkerConfig {
   /** Discord's CDN (avatars), or the sandbox's root when Discord is a local sandbox. */
   discordCdnBase: string;
   discordBotToken: string;
+  /** DISCORD_PROXY_URL: the shared rate limiter every bot request goes through; null: this process's own limits. */
+  discordProxyUrl: string | null;
   /** From env, or null to take it from the READY application. */
   discordClientId: string | null;
   /** Which shards this process runs; null lets discord.js run the single shard 0 of 1. */
@@ -158,6 +162,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     discordApiBase: values.DISCORD_API_BASE,
     discordCdnBase: values.DISCORD_CDN_BASE ?? defaultCdnBase(values.DISCORD_API_BASE),
     discordBotToken: values.DISCORD_BOT_TOKEN ?? SANDBOX_BOT_TOKEN,
+    discordProxyUrl: values.DISCORD_PROXY_URL ?? null,
     discordClientId: values.DISCORD_CLIENT_ID ?? null,
     shards:
       count === undefined

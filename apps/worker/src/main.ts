@@ -1,6 +1,6 @@
 // First: the repo's .env is read before any module looks at the environment.
 import '@spacecadet/contract/env-file';
-import { EnvError } from '@spacecadet/contract';
+import { EnvError, NO_DISCORD_PROXY_WARNING } from '@spacecadet/contract';
 import { stopOnSignals } from '@spacecadet/runtime/process-stop';
 import { loadWorkerConfig } from './env.ts';
 import { createLogger } from './logger.ts';
@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  if (config.discordProxyUrl === null) logger.warn(NO_DISCORD_PROXY_WARNING);
   const worker = await startWorker(config, { logger });
   // It stopped itself (its shards, taken over, did not connect, or another process took them):
   // exit non-zero so the supervisor starts it again.

@@ -33,8 +33,9 @@ export class DiscordError extends Error {
     /** Discord's own wording (`error_description` or `message`) when it gave one. */
     readonly description: string,
     readonly discordCode: string | number | null = null,
+    options?: ErrorOptions,
   ) {
-    super(`Discord request failed (${status || 'no answer'}): ${description}`);
+    super(`Discord request failed (${status || 'no answer'}): ${description}`, options);
     this.name = 'DiscordError';
   }
 }
@@ -44,6 +45,12 @@ export interface DiscordClientOptions {
   clientId: string;
   clientSecret: string;
   botToken: string;
+  /**
+   * The shared rate limiter (DISCORD_PROXY_URL) that bot-token requests go through, so they
+   * count in the same limits as the workers'; null: straight to `apiBase`. Bearer and OAuth
+   * requests always go direct: Discord limits them per user token, not the bot's.
+   */
+  proxyBase?: string | null;
   timeoutMs: number;
 }
 
@@ -61,9 +68,11 @@ type Auth = { kind: 'bearer'; token: string } | { kind: 'bot' } | { kind: 'none'
 
 export class DiscordClient {
   private readonly base: string;
+  private readonly botBase: string;
 
   constructor(private readonly options: DiscordClientOptions) {
     this.base = `${options.apiBase}/v10`;
+    this.botBase = `${options.proxyBase ?? options.apiBase}/v10`;
   }
 
   /** Authorization-code grant with PKCE. */
@@ -278,7 +287,7 @@ export class DiscordClient {
 
     let response: Response;
     try {
-      response = await fetch(`${this.base}${path}`, {
+      response = await fetch(`${auth.kind === 'bot' ? this.botBase : this.base}${path}`, {
         method,
         headers,
         ...(form ? { body: form.toString() } : {}),
@@ -286,7 +295,8 @@ export class DiscordClient {
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new DiscordError(0, reason);
+      // The cause (e.g. ECONNREFUSED from a stopped proxy) lets the error handler answer 503.
+      throw new DiscordError(0, reason, null, { cause: error });
     }
 
     const text = await response.text();
