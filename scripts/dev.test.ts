@@ -160,7 +160,12 @@ describe('the log lines pnpm dev shows', () => {
 
 describe('pnpm dev', () => {
   it('prints readable lines, the banner after start-up, and ends on Ctrl+C with exit code 0', async () => {
-    const [sandboxPort, apiPort, dashboardPort] = [await freePort(), await freePort(), await freePort()];
+    const [sandboxPort, apiPort, dashboardPort, proxyPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
     const child = spawn('pnpm', ['dev'], {
       cwd: join(import.meta.dirname, '..'),
       env: {
@@ -171,6 +176,8 @@ describe('pnpm dev', () => {
         SANDBOX_PORT: String(sandboxPort),
         API_PORT: String(apiPort),
         DASHBOARD_PORT: String(dashboardPort),
+        DISCORD_PROXY_PORT: String(proxyPort),
+        DISCORD_PROXY_URL: '',
         LOG_LEVEL: 'info',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -203,6 +210,10 @@ describe('pnpm dev', () => {
     expect(started.indexOf('discord client ready')).toBeGreaterThan(-1);
     expect(started.indexOf('discord client ready')).toBeLessThan(banner);
     expect(started.slice(banner)).toContain(`http://127.0.0.1:${apiPort}`);
+    // The API and the worker share one Discord rate limit: the proxy pnpm dev started.
+    expect(started.slice(banner)).toContain(`Discord proxy http://127.0.0.1:${proxyPort}/api`);
+    expect(started).toMatch(/^\[proxy\]\s+.*Discord proxy listening/m);
+    expect(started).not.toContain('DISCORD_PROXY_URL is not set');
 
     process.kill(-(child.pid ?? 0), 'SIGINT');
     expect(await exited).toEqual([0, null]);
@@ -211,5 +222,6 @@ describe('pnpm dev', () => {
     expect(stopped).not.toMatch(/ELIFECYCLE|ERR_PNPM|Command failed/);
     expect(groupAlive(child.pid ?? 0)).toBe(false);
     await expect(fetch(`http://127.0.0.1:${apiPort}/healthz`)).rejects.toThrow();
+    await expect(fetch(`http://127.0.0.1:${proxyPort}/healthz`)).rejects.toThrow();
   });
 });

@@ -157,6 +157,7 @@ function devEnv(): NodeJS.ProcessEnv {
     REDIS_URL: 'redis://127.0.0.1:6379',
     SANDBOX_PORT: '4100',
     API_PORT: '4000',
+    DISCORD_PROXY_PORT: '4200',
     DASHBOARD_PORT: '5173',
     DISCORD_CLIENT_ID: '100000000000000001',
     DISCORD_CLIENT_SECRET: 'sandbox-secret',
@@ -168,7 +169,16 @@ function devEnv(): NodeJS.ProcessEnv {
   env.DISCORD_OAUTH_BASE ??= `http://127.0.0.1:${env.SANDBOX_PORT}`;
   env.PUBLIC_API_URL ??= `http://127.0.0.1:${env.API_PORT}`;
   env.DASHBOARD_URL ??= `http://127.0.0.1:${env.DASHBOARD_PORT}`;
+  if (startsProxy(env)) env.DISCORD_PROXY_URL = `http://127.0.0.1:${env.DISCORD_PROXY_PORT}/api`;
   return env;
+}
+
+/**
+ * One Discord rate limit for the API and the worker: `pnpm dev` starts the proxy, unless
+ * DISCORD_PROXY_URL names one already running.
+ */
+function startsProxy(env: NodeJS.ProcessEnv): boolean {
+  return (env.DISCORD_PROXY_URL ?? '').trim() === '';
 }
 
 async function waitFor(url: string, what: string, timeoutMs = 60_000): Promise<void> {
@@ -190,6 +200,7 @@ const WORKER_READY_MESSAGE = 'discord client ready';
 const WORKER_READY_WAIT_MS = 30_000;
 
 function runDev(): void {
+  const ownProxy = startsProxy(inheritedEnv());
   const env = devEnv();
   const useSandbox = isLocalDiscord(env.DISCORD_API_BASE ?? '');
   // Every service started, exited or not: its process group may outlive pnpm (see stopService).
@@ -255,6 +266,15 @@ function runDev(): void {
       run('sandbox', ['--filter', '@spacecadet/discord-sandbox', 'start']);
       await waitFor(`http://127.0.0.1:${env.SANDBOX_PORT}/_sandbox/state`, 'Discord sandbox');
     }
+    if (ownProxy) {
+      // With METRICS_PORT set, the proxy takes the one after the worker's.
+      const proxyMetricsPort = env.METRICS_PORT ? String(Number(env.METRICS_PORT) + 2) : undefined;
+      const proxyEnv: NodeJS.ProcessEnv = { ...env, DISCORD_PROXY_HOST: '127.0.0.1' };
+      if (proxyMetricsPort === undefined) delete proxyEnv.METRICS_PORT;
+      else proxyEnv.METRICS_PORT = proxyMetricsPort;
+      run('proxy', ['--filter', '@spacecadet/discord-proxy', 'start'], undefined, proxyEnv);
+      await waitFor(`http://127.0.0.1:${env.DISCORD_PROXY_PORT}/healthz`, 'Discord proxy');
+    }
     run('api', ['--filter', '@spacecadet/api', 'start']);
     let workerConnected = () => {};
     const workerReady = new Promise<void>((resolve) => {
@@ -287,7 +307,8 @@ function runDev(): void {
     console.log(`
   Space Cadet is running.
     Dashboard     ${env.DASHBOARD_URL}
-    API           ${env.PUBLIC_API_URL}  (OpenAPI: ${env.PUBLIC_API_URL}/api/docs)${
+    API           ${env.PUBLIC_API_URL}  (OpenAPI: ${env.PUBLIC_API_URL}/api/docs)
+    Discord proxy ${env.DISCORD_PROXY_URL}  (one rate limit for the API and the worker)${
       useSandbox
         ? `
     Discord sandbox chat view  http://127.0.0.1:${env.SANDBOX_PORT}/  (act as a member, click panels)`
@@ -296,7 +317,7 @@ function runDev(): void {
       workerMetricsPort === undefined
         ? ''
         : `
-    Metrics       http://${env.METRICS_HOST ?? '127.0.0.1'}:${env.METRICS_PORT}/metrics (API), :${workerMetricsPort}/metrics (worker)`
+    Metrics       http://${env.METRICS_HOST ?? '127.0.0.1'}:${env.METRICS_PORT}/metrics (API), :${workerMetricsPort}/metrics (worker), :${Number(workerMetricsPort) + 1}/metrics (Discord proxy)`
     }
   Press Ctrl+C to stop.
 `);
