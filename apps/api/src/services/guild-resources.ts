@@ -23,6 +23,7 @@ import {
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { ApiError } from '../errors.ts';
+import { isDependencyDown } from './dependency-errors.ts';
 import {
   type DiscordChannel,
   type DiscordClient,
@@ -95,10 +96,16 @@ function parseJson(text: string): unknown {
 /** Discord no longer lets the bot see the guild, or could not be asked. */
 function discordFailure(error: unknown, what: string): ApiError {
   // The bot was removed after bot_guilds was written (or never was in the guild).
+  // The Discord proxy (DISCORD_PROXY_URL) not answering is a dependency down, like Redis: 503.
   const failure =
     error instanceof DiscordError && (error.status === 403 || error.status === 404)
       ? new ApiError('bot_not_in_guild', MESSAGES.botNotInGuild)
-      : new ApiError('discord_request_failed', `Could not load ${what} from Discord. Try again.`);
+      : isDependencyDown(error)
+        ? new ApiError(
+            'service_unavailable',
+            `Could not load ${what}: Discord cannot be reached. Try again shortly.`,
+          )
+        : new ApiError('discord_request_failed', `Could not load ${what} from Discord. Try again.`);
   failure.cause = error;
   return failure;
 }
