@@ -11,6 +11,7 @@ COPY apps/dashboard/package.json apps/dashboard/
 COPY packages/contract/package.json packages/contract/
 COPY packages/core/package.json packages/core/
 COPY packages/db/package.json packages/db/
+COPY packages/discord-proxy/package.json packages/discord-proxy/
 COPY packages/discord-sandbox/package.json packages/discord-sandbox/
 COPY packages/queue/package.json packages/queue/
 COPY packages/runtime/package.json packages/runtime/
@@ -26,6 +27,10 @@ CMD ["pnpm", "--filter", "@spacecadet/api", "start"]
 
 FROM base AS worker
 CMD ["pnpm", "--filter", "@spacecadet/worker", "start"]
+
+FROM base AS discord-proxy
+EXPOSE 4200
+CMD ["pnpm", "--filter", "@spacecadet/discord-proxy", "start"]
 
 FROM base AS sandbox
 EXPOSE 4100

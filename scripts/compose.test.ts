@@ -38,8 +38,8 @@ function scriptExists(command: string[]): boolean {
     const script = args[2] ?? '';
     const dir = ['apps', 'packages']
       .flatMap((d) =>
-        ['api', 'worker', 'dashboard', 'contract', 'db', 'core', 'discord-sandbox'].map((p) =>
-          join(root, d, p),
+        ['api', 'worker', 'dashboard', 'contract', 'db', 'core', 'discord-sandbox', 'discord-proxy'].map(
+          (p) => join(root, d, p),
         ),
       )
       .find(
@@ -69,6 +69,7 @@ describe('docker-compose.yml', () => {
       'redis',
       'migrate',
       'sandbox',
+      'discord-proxy',
       'api',
       'worker',
       'worker-shard-1',
@@ -86,7 +87,16 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it.each(['migrate', 'sandbox', 'api', 'worker', 'dashboard'])(
+  it('sends the bot requests of the api and both workers through one health-checked Discord proxy', () => {
+    expect(serviceBlock('discord-proxy')).toContain('/healthz');
+    expect(serviceBlock('discord-proxy')).not.toMatch(/published/);
+    for (const name of ['api', 'worker', 'worker-shard-1']) {
+      expect(serviceBlock(name), name).toMatch(/^ {6}DISCORD_PROXY_URL: http:\/\/discord-proxy:4200\/api$/m);
+      expect(serviceBlock(name), name).toMatch(/discord-proxy:\n\s+condition: service_healthy/);
+    }
+  });
+
+  it.each(['migrate', 'sandbox', 'discord-proxy', 'api', 'worker', 'dashboard'])(
     'service %s runs a command that exists',
     (name) => {
       const target = /target: (\S+)/.exec(serviceBlock(name))?.[1];

@@ -14,11 +14,15 @@ const root = join(import.meta.dirname, '..');
 /** The two files allowed to talk to Discord's REST directly. */
 const DISCORD_LAYER = ['apps/api/src/services/discord.ts', 'apps/worker/src/discord-rest.ts'];
 
-/** Where product code lives: every app's and package's src (the sandbox is not the product). */
+/**
+ * Where product code lives: every app's and package's src. The sandbox is not the product, and
+ * the Discord proxy only forwards the two layers' requests (it makes none of its own).
+ */
+const NOT_PRODUCT = new Set(['discord-sandbox', 'discord-proxy']);
 function productDirs(): string[] {
   return ['apps', 'packages'].flatMap((parent) =>
     readdirSync(join(root, parent))
-      .filter((name) => !(parent === 'packages' && name === 'discord-sandbox'))
+      .filter((name) => !(parent === 'packages' && NOT_PRODUCT.has(name)))
       .flatMap((name) => ['src', 'server'].map((dir) => join(parent, name, dir)))
       .filter((dir) => existsSync(join(root, dir))),
   );
