@@ -52,4 +52,17 @@ describe('loadWorkerConfig', () => {
     });
     expect(loadWorkerConfig({ ...env, SHARD_COUNT: '3' }).shards).toEqual({ ids: [0, 1, 2], count: 3 });
   });
+
+  it('reads DISCORD_PROXY_URL, the shared Discord rate limiter (unset: null)', () => {
+    const SANDBOX_API = { DISCORD_API_BASE: 'http://127.0.0.1:4100/api' };
+    expect(loadWorkerConfig(SANDBOX_API).discordProxyUrl).toBeNull();
+    expect(loadWorkerConfig({ ...SANDBOX_API, DISCORD_PROXY_URL: ' ' }).discordProxyUrl).toBeNull();
+    expect(
+      loadWorkerConfig({ ...SANDBOX_API, DISCORD_PROXY_URL: 'http://discord-proxy:4200/api/' })
+        .discordProxyUrl,
+    ).toBe('http://discord-proxy:4200/api');
+    expect(() => loadWorkerConfig({ ...SANDBOX_API, DISCORD_PROXY_URL: 'discord-proxy' })).toThrow(
+      /DISCORD_PROXY_URL/,
+    );
+  });
 });
