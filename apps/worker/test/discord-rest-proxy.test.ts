@@ -1,0 +1,63 @@
+import { createServer } from 'node:net';
+import { SANDBOX_BOT_TOKEN, type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
+import { REST } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discordRestOptions } from '../src/discord-rest.ts';
+import { SANDBOX_IDS } from './helpers.ts';
+
+let sandbox: Sandbox;
+/** A proxy address where nothing listens: what the worker sees while the proxy is down. */
+let downProxy: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  await new Promise((resolve) => server.close(resolve));
+  downProxy = `http://127.0.0.1:${address.port}/api`;
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+describe('the worker REST options with DISCORD_PROXY_URL', () => {
+  it('sends bot requests to the proxy only (down: they fail, none goes around it)', async () => {
+    const rest = new REST({
+      ...discordRestOptions({ discordApiBase: sandbox.apiBase, discordProxyUrl: downProxy }),
+      retries: 0,
+    }).setToken(SANDBOX_BOT_TOKEN);
+    const before = sandbox.world.requests.length;
+    await expect(rest.get(`/guilds/${SANDBOX_IDS.guilds.station}`)).rejects.toThrow(
+      /ECONNREFUSED|fetch failed|connect/,
+    );
+    expect(sandbox.world.requests.length).toBe(before);
+  });
+
+  it('sends interaction callbacks and interaction webhooks straight to Discord', async () => {
+    const rest = new REST({
+      ...discordRestOptions({ discordApiBase: sandbox.apiBase, discordProxyUrl: downProxy }),
+      retries: 0,
+    }).setToken(SANDBOX_BOT_TOKEN);
+    // Unknown interactions: Discord's own answer (not a refused connection) shows they went direct.
+    await expect(
+      rest.post(`/interactions/${SANDBOX_IDS.app}/not-a-token/callback`, { body: { type: 1 }, auth: false }),
+    ).rejects.toMatchObject({ status: expect.any(Number) });
+    await expect(
+      rest.patch(`/webhooks/${SANDBOX_IDS.app}/not-a-token/messages/@original`, {
+        body: { content: 'x' },
+        auth: false,
+      }),
+    ).rejects.toMatchObject({ status: expect.any(Number) });
+    const paths = sandbox.world.requests.map((request) => request.path);
+    expect(paths).toContain(`/interactions/${SANDBOX_IDS.app}/not-a-token/callback`);
+    expect(paths).toContain(`/webhooks/${SANDBOX_IDS.app}/not-a-token/messages/@original`);
+  });
+
+  it('without a proxy keeps discord.js own limits against DISCORD_API_BASE', () => {
+    expect(discordRestOptions({ discordApiBase: sandbox.apiBase, discordProxyUrl: null })).toEqual({
+      api: sandbox.apiBase,
+    });
+  });
+});
