@@ -11,6 +11,8 @@ export interface SandboxEnv {
   publicUrl?: string;
   /** Discord's global limit on the bot token, requests a second; unset: not enforced. */
   globalRateLimit?: number;
+  /** `session_start_limit.max_concurrency`; unset: the fixture's, else 1. */
+  maxConcurrency?: number;
 }
 
 /** Blank counts as unset, so `SANDBOX_PORT=` in a .env file means the default, not port 0. */
@@ -28,7 +30,8 @@ function isHttpUrl(value: string): boolean {
 }
 
 /**
- * Reads and validates SANDBOX_PORT, SANDBOX_HOST, SANDBOX_PUBLIC_URL and SANDBOX_GLOBAL_RATE_LIMIT;
+ * Reads and validates SANDBOX_PORT, SANDBOX_HOST, SANDBOX_PUBLIC_URL, SANDBOX_GLOBAL_RATE_LIMIT and
+ * SANDBOX_MAX_CONCURRENCY;
  * throws naming each bad one.
  */
 export function loadSandboxEnv(env: NodeJS.ProcessEnv = process.env): SandboxEnv {
@@ -58,11 +61,22 @@ export function loadSandboxEnv(env: NodeJS.ProcessEnv = process.env): SandboxEnv
       );
   }
 
+  const rawConcurrency = read(env, 'SANDBOX_MAX_CONCURRENCY');
+  let maxConcurrency: number | undefined;
+  if (rawConcurrency !== undefined) {
+    maxConcurrency = Number(rawConcurrency);
+    if (!/^\d+$/.test(rawConcurrency) || maxConcurrency < 1)
+      problems.push(
+        `SANDBOX_MAX_CONCURRENCY: must be a whole number of at least 1 (IDENTIFY buckets per 5 seconds; most bots have 1), got "${rawConcurrency}"`,
+      );
+  }
+
   if (problems.length > 0) throw new EnvError(problems, 'Discord sandbox environment');
   return {
     port,
     host,
     ...(publicUrl ? { publicUrl } : {}),
     ...(globalRateLimit !== undefined ? { globalRateLimit } : {}),
+    ...(maxConcurrency !== undefined ? { maxConcurrency } : {}),
   };
 }

@@ -10,6 +10,11 @@ import {
 } from 'discord-api-types/v10';
 import type { SandboxApplication, SandboxChannel, SandboxFixture, SandboxGuild } from './fixture.ts';
 import { GlobalRateLimit } from './global-limit.ts';
+import {
+  DISCORD_IDENTIFY_INTERVAL_MS,
+  DISCORD_SESSION_STARTS_PER_DAY,
+  SessionStartLimits,
+} from './session-limits.ts';
 
 const DISCORD_EPOCH = 1420070400000n;
 
@@ -172,16 +177,23 @@ export class SandboxState {
   private attachmentBytes = 0;
   /** Discord's global limit on the bot token (off unless configured); a reset restores it. */
   readonly globalLimit: GlobalRateLimit;
+  /** Discord's session start limits (max_concurrency per 5 s, 1000 a day); a reset restores them. */
+  readonly sessionLimits: SessionStartLimits;
   readonly events = new EventEmitter();
   private sequence = 0n;
   private lastMs = 0n;
 
   constructor(
     private readonly fixture: SandboxFixture,
-    options: { globalRateLimit?: number | null } = {},
+    options: { globalRateLimit?: number | null; maxConcurrency?: number; identifyIntervalMs?: number } = {},
   ) {
     this.events.setMaxListeners(0);
     this.globalLimit = new GlobalRateLimit(options.globalRateLimit ?? null);
+    this.sessionLimits = new SessionStartLimits({
+      maxConcurrency: options.maxConcurrency ?? fixture.application.max_concurrency ?? 1,
+      identifyIntervalMs: options.identifyIntervalMs ?? DISCORD_IDENTIFY_INTERVAL_MS,
+      total: DISCORD_SESSION_STARTS_PER_DAY,
+    });
     this.load();
   }
 
@@ -210,6 +222,7 @@ export class SandboxState {
     this.attachmentBytes = 0;
     this.clockOffsetMs = 0;
     this.globalLimit.restore();
+    this.sessionLimits.restore();
   }
 
   /** Restores the fixture; listeners get the ids of the guilds the bot was in before. */
