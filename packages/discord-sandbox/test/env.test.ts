@@ -32,4 +32,12 @@ describe('loadSandboxEnv', () => {
       expect(() => loadSandboxEnv({ SANDBOX_GLOBAL_RATE_LIMIT: bad })).toThrow(/SANDBOX_GLOBAL_RATE_LIMIT/);
     }
   });
+
+  it("reads max_concurrency for the session start limit, the fixture's unless set", () => {
+    expect(loadSandboxEnv({ SANDBOX_MAX_CONCURRENCY: '16' })).toMatchObject({ maxConcurrency: 16 });
+    expect(loadSandboxEnv({})).not.toHaveProperty('maxConcurrency');
+    for (const bad of ['0', 'one', '1.5']) {
+      expect(() => loadSandboxEnv({ SANDBOX_MAX_CONCURRENCY: bad })).toThrow(/SANDBOX_MAX_CONCURRENCY/);
+    }
+  });
 });
