@@ -57,13 +57,11 @@ const EnvSchema = z.object({
   /** A list of shard numbers, or `auto`: claim the first free shards (SHARDS_PER_PROCESS of them). */
   SHARD_IDS: optionalString.pipe(
     z
-      .union([
-        z.literal('auto'),
-        z
-          .string()
-          .regex(/^\d+(\s*,\s*\d+)*$/, 'must be auto or a comma-separated list of shard numbers, e.g. 0,1')
-          .transform((list) => [...new Set(list.split(',').map((id) => Number(id.trim())))]),
-      ])
+      .string()
+      .regex(/^(auto|\d+(\s*,\s*\d+)*)$/, 'must be auto or a comma-separated list of shard numbers, e.g. 0,1')
+      .transform((list): number[] | 'auto' =>
+        list === 'auto' ? 'auto' : [...new Set(list.split(',').map((id) => Number(id.trim())))],
+      )
       .optional(),
   ),
   /** With SHARD_IDS=auto: how many shards one process claims. */
@@ -155,7 +153,8 @@ const WorkerEnvSchema = EnvSchema.superRefine((values, ctx) => {
     return;
   }
   if (count < 1) ctx.addIssue({ code: 'custom', path: ['SHARD_COUNT'], message: 'must be at least 1' });
-  const ids = values.SHARD_IDS === 'auto' ? [] : (values.SHARD_IDS ?? []);
+  // Not a list when auto, or when SHARD_IDS itself failed (reported on its own).
+  const ids = Array.isArray(values.SHARD_IDS) ? values.SHARD_IDS : [];
   const outOfRange = ids.filter((id) => id >= count);
   if (outOfRange.length > 0) {
     ctx.addIssue({
