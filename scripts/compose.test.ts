@@ -73,6 +73,7 @@ describe('docker-compose.yml', () => {
       'api',
       'worker',
       'worker-shard-1',
+      'worker-pool',
       'dashboard',
     ]) {
       expect(serviceBlock(name)).toBeTruthy();
@@ -82,7 +83,7 @@ describe('docker-compose.yml', () => {
   it('health-checks Postgres and Redis and makes api and worker wait for the migration', () => {
     expect(serviceBlock('postgres')).toContain('pg_isready');
     expect(serviceBlock('redis')).toContain('redis-cli');
-    for (const name of ['api', 'worker', 'worker-shard-1']) {
+    for (const name of ['api', 'worker', 'worker-shard-1', 'worker-pool']) {
       expect(serviceBlock(name)).toMatch(/migrate:\n\s+condition: service_completed_successfully/);
     }
   });
@@ -109,7 +110,9 @@ describe('docker-compose.yml', () => {
   it('runs the worker as two shard processes that together cover every shard once', () => {
     const workers = [...rendered.matchAll(/^ {2}([a-z0-9-]+):\n/gm)]
       .map((match) => match[1] ?? '')
-      .filter((name) => /target: worker\n/.test(serviceBlock(name)));
+      .filter(
+        (name) => /target: worker\n/.test(serviceBlock(name)) && !/^ {4}profiles:/m.test(serviceBlock(name)),
+      );
     expect(workers.sort()).toEqual(['worker', 'worker-shard-1']);
     const env = (name: string, key: string) =>
       new RegExp(`^      ${key}: '?([^'\\n]*)'?$`, 'm').exec(serviceBlock(name))?.[1];
@@ -122,8 +125,21 @@ describe('docker-compose.yml', () => {
     expect(withoutShards('worker-shard-1')).toBe(withoutShards('worker'));
   });
 
+  it('offers a profile scale of identical worker replicas that claim free shards and share the rate limit', () => {
+    const block = serviceBlock('worker-pool');
+    expect(block).toMatch(/^ {4}profiles:\n {4}- scale$/m);
+    expect(/target: (\S+)/.exec(block)?.[1]).toBe('worker');
+    expect(block).toMatch(/^ {6}SHARD_IDS: auto$/m);
+    expect(block).toMatch(/^ {6}SHARD_COUNT: '4'$/m);
+    expect(block).toMatch(/^ {4}deploy:\n {6}replicas: 4$/m);
+    expect(block).toMatch(/^ {6}DISCORD_PROXY_URL: http:\/\/discord-proxy:4200\/api$/m);
+    expect(block).toMatch(/discord-proxy:\n\s+condition: service_healthy/);
+    // Outside the profile, `docker compose up` runs the two fixed workers only.
+    for (const name of ['worker', 'worker-shard-1']) expect(serviceBlock(name)).not.toMatch(/profiles:/);
+  });
+
   it('gives api and workers a /metrics listener on the compose network, never published', () => {
-    for (const name of ['api', 'worker', 'worker-shard-1']) {
+    for (const name of ['api', 'worker', 'worker-shard-1', 'worker-pool']) {
       const block = serviceBlock(name);
       expect(block, name).toMatch(/^ {6}METRICS_PORT: '9464'$/m);
       // The default 127.0.0.1 would be unreachable from a Prometheus in another container.

@@ -1,4 +1,11 @@
-import { Client, GatewayCloseCodes, GatewayIntentBits, Options, Partials } from 'discord.js';
+import {
+  Client,
+  GatewayCloseCodes,
+  GatewayIntentBits,
+  Options,
+  Partials,
+  type WebSocketOptions,
+} from 'discord.js';
 import { discordRestOptions } from './discord-rest.ts';
 import type { WorkerConfig } from './env.ts';
 
@@ -48,7 +55,11 @@ const SWEEP_EVERY_SECONDS = 600;
  * GUILD_CREATE's member lists and member events cost nothing once handled, and memory grows
  * with guilds' roles and channels only. `pnpm bench worker-memory` measures it.
  */
-export function createDiscordClient(config: WorkerConfig): Client {
+export function createDiscordClient(
+  config: WorkerConfig,
+  /** Spaces IDENTIFYs across processes (identify-throttler.ts); unset: discord.js's, per process. */
+  buildIdentifyThrottler?: WebSocketOptions['buildIdentifyThrottler'],
+): Client {
   // The bot's own member and user back role-position checks, so sweeps keep them.
   const sweepNonSelf = () => (value: { id: string }) => value.id !== client.user?.id;
   const client: Client = new Client({
@@ -56,6 +67,7 @@ export function createDiscordClient(config: WorkerConfig): Client {
     rest: discordRestOptions(config),
     // Most members are not cached; without this partial a leave of an uncached member is dropped.
     partials: [Partials.GuildMember],
+    ...(buildIdentifyThrottler ? { ws: { buildIdentifyThrottler } } : {}),
     ...(config.shards ? { shards: config.shards.ids, shardCount: config.shards.count } : {}),
     makeCache: Options.cacheWithLimits({
       ...Options.DefaultMakeCacheSettings,

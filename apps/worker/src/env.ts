@@ -23,6 +23,9 @@ export type { LogLevel };
 /** Bot token the sandbox accepts; only used when Discord is a local sandbox. */
 const SANDBOX_BOT_TOKEN = 'sandbox-bot-token';
 
+/** Discord's least time between two IDENTIFYs of one rate-limit bucket (`max_concurrency` per 5 s). */
+export const DISCORD_IDENTIFY_INTERVAL_MS = 5000;
+
 /** The smallest takeover time (JOB_LOCK_DURATION_MS) the worker accepts (renewals every quarter of it). */
 export const MIN_TAKEOVER_MS = 1_000;
 
@@ -53,13 +56,23 @@ const EnvSchema = z.object({
   ...discordProxyEnvFields,
   DISCORD_BOT_TOKEN: optionalString,
   DISCORD_CLIENT_ID: optionalString.pipe(snowflake('must be a Discord id').optional()),
+  /** A list of shard numbers, or `auto`: claim the first free shards (SHARDS_PER_PROCESS of them). */
   SHARD_IDS: optionalString.pipe(
     z
       .string()
-      .regex(/^\d+(\s*,\s*\d+)*$/, 'must be a comma-separated list of shard numbers, e.g. 0,1')
-      .transform((list) => [...new Set(list.split(',').map((id) => Number(id.trim())))])
+      .regex(/^(auto|\d+(\s*,\s*\d+)*)$/, 'must be auto or a comma-separated list of shard numbers, e.g. 0,1')
+      .transform((list): number[] | 'auto' =>
+        list === 'auto' ? 'auto' : [...new Set(list.split(',').map((id) => Number(id.trim())))],
+      )
       .optional(),
   ),
+  /** With SHARD_IDS=auto: how many shards one process claims. */
+  SHARDS_PER_PROCESS: positiveInt(1),
+  /**
+   * Least time between two gateway IDENTIFYs of one rate-limit bucket, across processes:
+   * Discord's 5000. Lower only against a local sandbox told the same (tests).
+   */
+  IDENTIFY_INTERVAL_MS: positiveInt(DISCORD_IDENTIFY_INTERVAL_MS),
   SHARD_COUNT: optionalString.pipe(
     z.string().regex(/^\d+$/, 'must be a positive integer').transform(Number).optional(),
   ),
@@ -99,8 +112,15 @@ export interface WorkerConfig {
   discordProxyUrl: string | null;
   /** From env, or null to take it from the READY application. */
   discordClientId: string | null;
-  /** Which shards this process runs; null lets discord.js run the single shard 0 of 1. */
-  shards: { ids: number[]; count: number } | null;
+  /**
+   * Which shards this process runs; null lets discord.js run the single shard 0 of 1. `auto`:
+   * the first free ones of 0..count-1 (`shardsPerProcess` of them), claimed in Redis at start.
+   */
+  shards: { ids: number[] | 'auto'; count: number } | null;
+  /** SHARDS_PER_PROCESS: with `shards.ids` auto, how many shards this process claims. */
+  shardsPerProcess: number;
+  /** IDENTIFY_INTERVAL_MS: least time between two IDENTIFYs of one bucket, across processes. */
+  identifyIntervalMs: number;
   logLevel: LogLevel;
   jobConcurrency: number;
   /** JOB_LOCK_DURATION_MS: the bound on taking over a dead process's job (see jobs/takeover.ts). */
@@ -119,6 +139,16 @@ const WorkerEnvSchema = EnvSchema.superRefine((values, ctx) => {
       message: 'required when DISCORD_API_BASE is not a local sandbox',
     });
   }
+  if (
+    values.IDENTIFY_INTERVAL_MS < DISCORD_IDENTIFY_INTERVAL_MS &&
+    !isLocalDiscord(values.DISCORD_API_BASE)
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['IDENTIFY_INTERVAL_MS'],
+      message: `below Discord's ${DISCORD_IDENTIFY_INTERVAL_MS} only against a local sandbox (Discord would answer Invalid Session)`,
+    });
+  }
   const count = values.SHARD_COUNT;
   if (count === undefined) {
     if (values.SHARD_IDS !== undefined) {
@@ -127,7 +157,9 @@ const WorkerEnvSchema = EnvSchema.superRefine((values, ctx) => {
     return;
   }
   if (count < 1) ctx.addIssue({ code: 'custom', path: ['SHARD_COUNT'], message: 'must be at least 1' });
-  const outOfRange = (values.SHARD_IDS ?? []).filter((id) => id >= count);
+  // Not a list when auto, or when SHARD_IDS itself failed (reported on its own).
+  const ids = Array.isArray(values.SHARD_IDS) ? values.SHARD_IDS : [];
+  const outOfRange = ids.filter((id) => id >= count);
   if (outOfRange.length > 0) {
     ctx.addIssue({
       code: 'custom',
@@ -168,6 +200,8 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
       count === undefined
         ? null
         : { ids: values.SHARD_IDS ?? Array.from({ length: count }, (_, id) => id), count },
+    shardsPerProcess: values.SHARDS_PER_PROCESS,
+    identifyIntervalMs: values.IDENTIFY_INTERVAL_MS,
     logLevel: values.LOG_LEVEL,
     jobConcurrency: values.WORKER_CONCURRENCY,
     jobLockDurationMs: values.JOB_LOCK_DURATION_MS,

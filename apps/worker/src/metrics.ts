@@ -51,7 +51,9 @@ export interface MetricsSources {
 export function workerMetricsFor(config: WorkerConfig, sources: MetricsSources): WorkerMetrics | null {
   const { port, host, token } = config.metrics;
   if (port === null) return null;
-  return new WorkerMetrics({ port, host, token }, sources, config.shards?.ids ?? [0]);
+  // With SHARD_IDS=auto the shards are known once claimed: the client's list covers them then.
+  const ids = config.shards?.ids ?? [0];
+  return new WorkerMetrics({ port, host, token }, sources, ids === 'auto' ? [] : ids);
 }
 
 /**

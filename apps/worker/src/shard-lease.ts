@@ -14,6 +14,23 @@ end
 for _, key in ipairs(KEYS) do redis.call('SET', key, ARGV[1], 'PX', ARGV[2]) end
 return ''`;
 
+// KEYS: the leases of every shard 0..count-1. ARGV: token, ttl ms, how many. Takes the first free
+// ones, up to that many (fewer if fewer are free), in one step, so two processes starting
+// together never take the same shard. Returns their indexes, none if every shard is held.
+const CLAIM_FREE = `
+local taken = {}
+for i, key in ipairs(KEYS) do
+  if #taken >= tonumber(ARGV[3]) then break end
+  local holder = redis.call('GET', key)
+  if not holder or holder == ARGV[1] then table.insert(taken, i) end
+end
+local indexes = {}
+for _, i in ipairs(taken) do
+  redis.call('SET', KEYS[i], ARGV[1], 'PX', ARGV[2])
+  table.insert(indexes, i - 1)
+end
+return indexes`;
+
 // KEYS: the leases. ARGV: token, ttl ms. Renews ours, re-takes one Redis lost (restarted without
 // persistence: nobody else holds it). Returns -1, else the index of a lease another process took.
 const RENEW = `
@@ -38,6 +55,8 @@ export interface ShardLeases {
   claim(): Promise<void>;
   /** Stops renewing and frees the shards for another process (after the gateway closed). */
   release(): Promise<void>;
+  /** The shards held (with `auto`, those claimed; empty until then). */
+  shardIds(): number[];
 }
 
 /**
@@ -48,14 +67,28 @@ export interface ShardLeases {
  * process dies and its lease lapses. A lease another process took meanwhile (this process
  * stalled past it, or Redis lost it and the other was faster) calls `lost`: two processes run
  * the shard now, this one must stop.
+ *
+ * With `ids: 'auto'` the process takes the first free shards of 0..count-1 (`perProcess` of
+ * them, or as many as are free), so identical replicas (compose `--scale`) share the shards;
+ * when all are held it waits as a standby and takes over the first one whose lease lapses.
+ * Once claimed, its shards are fixed and kept as above.
  */
 export function shardLeases(
   redis: Redis,
-  shards: { ids: readonly number[]; count: number },
-  options: { token: string; ttlMs: number; logger: Logger; lost: (shardId: number) => void },
+  shards: { ids: readonly number[] | 'auto'; count: number },
+  options: {
+    token: string;
+    ttlMs: number;
+    logger: Logger;
+    lost: (shardId: number) => void;
+    /** With `ids: 'auto'`, how many shards to claim; default 1. */
+    perProcess?: number;
+  },
 ): ShardLeases {
   const { token, ttlMs, logger } = options;
-  const keys = shards.ids.map((id) => shardLeaseKey(id, shards.count));
+  const auto = shards.ids === 'auto';
+  let ids: number[] = shards.ids === 'auto' ? [] : [...shards.ids];
+  let keys = ids.map((id) => shardLeaseKey(id, shards.count));
   const every = Math.max(100, Math.floor(ttlMs / 3));
   let held = false;
   let released = false;
@@ -68,7 +101,7 @@ export function shardLeases(
     if (other < 0 || !held || released) return;
     held = false;
     clearInterval(renewer);
-    const shardId = shards.ids[other] ?? -1;
+    const shardId = ids[other] ?? -1;
     logger.error(
       { shardId, shardCount: shards.count, holder: await redis.get(keys[other] ?? '') },
       'another worker process took over this shard (its lease lapsed here); stopping',
@@ -76,10 +109,34 @@ export function shardLeases(
     options.lost(shardId);
   };
 
+  /** `auto`: takes free shards' leases; '' when it got some, else why not (as CLAIM says it). */
+  async function claimFree(): Promise<string> {
+    const all = Array.from({ length: shards.count }, (_, id) => shardLeaseKey(id, shards.count));
+    const perProcess = options.perProcess ?? 1;
+    const taken = (await redis.eval(CLAIM_FREE, all.length, ...all, token, ttlMs, perProcess)) as number[];
+    if (taken.length === 0) return 'all';
+    ids = taken.map(Number);
+    keys = ids.map((id) => shardLeaseKey(id, shards.count));
+    logger.info({ shards: ids, shardCount: shards.count }, 'claimed free shards (SHARD_IDS=auto)');
+    return '';
+  }
+
   async function tryClaim(): Promise<boolean> {
     if (released) throw new Error('shard leases released');
     if (held) return true;
-    const answer = String(await redis.eval(CLAIM, keys.length, ...keys, token, ttlMs));
+    const answer = auto
+      ? await claimFree()
+      : String(await redis.eval(CLAIM, keys.length, ...keys, token, ttlMs));
+    if (answer === 'all') {
+      if (lastHolder !== 'all') {
+        lastHolder = 'all';
+        logger.warn(
+          { shardCount: shards.count },
+          `all ${shards.count} shards are run by other live worker processes; this process takes jobs and takes over the first shard whose process stops (raise SHARD_COUNT to run more shards)`,
+        );
+      }
+      return false;
+    }
     if (answer === '') {
       if (released) {
         await redis.eval(RELEASE, keys.length, ...keys, token);
@@ -87,7 +144,7 @@ export function shardLeases(
       }
       held = true;
       if (lastHolder !== undefined) {
-        logger.info({ shards: shards.ids, previousHolder: lastHolder }, 'took over the shards');
+        logger.info({ shards: ids, previousHolder: lastHolder }, 'took over the shards');
       }
       renewer = setInterval(() => {
         renew().catch((error: unknown) => logger.warn(errorFields(error), 'shard lease renewal failed'));
@@ -95,7 +152,7 @@ export function shardLeases(
       return true;
     }
     const separator = answer.indexOf(':');
-    const shardId = shards.ids[Number(answer.slice(0, separator))];
+    const shardId = ids[Number(answer.slice(0, separator))];
     const holder = answer.slice(separator + 1);
     if (holder !== lastHolder) {
       lastHolder = holder;
@@ -109,6 +166,7 @@ export function shardLeases(
 
   return {
     tryClaim,
+    shardIds: () => [...ids],
     async claim() {
       for (;;) {
         if (released) throw new Error('stopped while waiting for the shards');

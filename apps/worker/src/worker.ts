@@ -16,6 +16,7 @@ import type { WorkerConfig } from './env.ts';
 import type { WorkerFeature } from './features/feature.ts';
 import { hostFeatures } from './features/host.ts';
 import { FEATURES } from './features/index.ts';
+import { redisIdentifyThrottler } from './identify-throttler.ts';
 import { registerSlashCommands } from './interactions/commands.ts';
 import { routeInteraction } from './interactions/router.ts';
 import { createJobWorker } from './jobs/job-worker.ts';
@@ -107,7 +108,11 @@ export async function startWorker(
     prefix: bullPrefix(config.redisPrefix),
   });
   queue.on('error', (error) => logger.warn(errorFields(error), 'job queue error'));
-  const client = createDiscordClient(config);
+  // IDENTIFYs spaced across every process of this deployment (Discord's max_concurrency per 5 s).
+  const client = createDiscordClient(
+    config,
+    redisIdentifyThrottler(redis, config.identifyIntervalMs, instance),
+  );
   const metrics = workerMetricsFor(config, { client, queue, logger });
   const deps: WorkerDeps = { config, logger, db, redis, client, queue, metrics };
   const features = hostFeatures(options.features ?? FEATURES);
@@ -163,6 +168,11 @@ export async function startWorker(
   /** Waits for the shards' leases, then connects them and registers the slash commands. */
   async function connectGateway(claim: ShardLeases): Promise<void> {
     await claim.claim();
+    if (config.shards?.ids === 'auto') {
+      // The shards claimed in Redis: discord.js reads them at login.
+      client.options.shards = claim.shardIds();
+      client.options.shardCount = config.shards.count;
+    }
     const ready = once(client, Events.ClientReady);
     // 4014: a privileged intent is off in the Developer Portal. discord.js only says "Used
     // disallowed intents", so say what to enable and where (each time, a later reconnect too)
@@ -186,7 +196,7 @@ export async function startWorker(
       throw new Error(refusal, { cause: error });
     }
     logger.info(
-      { user: client.user?.tag, guilds: client.guilds.cache.size, shards: config.shards?.ids ?? [0] },
+      { user: client.user?.tag, guilds: client.guilds.cache.size, shards: claim.shardIds() },
       'discord client ready',
     );
     await registerSlashCommands(deps, features.commands);
@@ -206,6 +216,7 @@ export async function startWorker(
       token: instance,
       ttlMs: config.jobLockDurationMs,
       logger,
+      perProcess: config.shardsPerProcess,
       lost: (shardId) => {
         reportFailure(new Error(`another worker process took over shard ${shardId}`));
         void close();

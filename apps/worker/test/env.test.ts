@@ -36,6 +36,13 @@ describe('loadWorkerConfig', () => {
     [{ SHARD_COUNT: '0' }, /SHARD_COUNT/],
     [{ DISCORD_CLIENT_ID: 'abc' }, /DISCORD_CLIENT_ID/],
     [{ WORKER_CONCURRENCY: '-1' }, /WORKER_CONCURRENCY/],
+    [{ SHARD_IDS: 'automatic', SHARD_COUNT: '2' }, /SHARD_IDS: must be auto or a comma-separated list/],
+    [{ SHARD_IDS: 'auto' }, /SHARD_COUNT: required/],
+    [{ SHARDS_PER_PROCESS: '0' }, /SHARDS_PER_PROCESS/],
+    [
+      { IDENTIFY_INTERVAL_MS: '100' },
+      /IDENTIFY_INTERVAL_MS: below Discord's 5000 only against a local sandbox/,
+    ],
   ])('rejects %o naming the variable', (env, message) => {
     expect(() => loadWorkerConfig({ DISCORD_BOT_TOKEN: 't', ...env })).toThrow(message);
   });
@@ -64,5 +71,18 @@ describe('loadWorkerConfig', () => {
     expect(() => loadWorkerConfig({ ...SANDBOX_API, DISCORD_PROXY_URL: 'discord-proxy' })).toThrow(
       /DISCORD_PROXY_URL/,
     );
+  });
+
+  it("reads SHARD_IDS=auto with SHARDS_PER_PROCESS, and the IDENTIFY interval (Discord's 5 s unless a sandbox)", () => {
+    const env = { DISCORD_BOT_TOKEN: 't' };
+    const auto = loadWorkerConfig({ ...env, SHARD_IDS: 'auto', SHARD_COUNT: '4', SHARDS_PER_PROCESS: '2' });
+    expect(auto).toMatchObject({
+      shards: { ids: 'auto', count: 4 },
+      shardsPerProcess: 2,
+      identifyIntervalMs: 5000,
+    });
+    expect(loadWorkerConfig(env)).toMatchObject({ shardsPerProcess: 1, identifyIntervalMs: 5000 });
+    const sandbox = { DISCORD_API_BASE: 'http://127.0.0.1:4100/api', IDENTIFY_INTERVAL_MS: '250' };
+    expect(loadWorkerConfig(sandbox).identifyIntervalMs).toBe(250);
   });
 });

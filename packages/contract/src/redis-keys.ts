@@ -194,6 +194,16 @@ export function shardLeaseKey(shardId: number, shardCount: number): string {
 }
 
 /**
+ * The gateway IDENTIFY slot of a rate-limit bucket (`shard_id % max_concurrency`): set with NX
+ * and a TTL of Discord's 5 seconds (plus a margin) by the worker process about to identify a
+ * shard of that bucket (value: its token), so processes starting together identify one after
+ * another, as Discord allows, instead of being answered with Invalid Session.
+ */
+export function identifyBucketKey(bucket: number): string {
+  return `gateway-identify:${bucket}`;
+}
+
+/**
  * The guild's daily overview progress: `posting:<day>` while the worker posts the overview of
  * a UTC day (`YYYY-MM-DD`), `posted:<day>` once it did, so a re-run of that day's job does not
  * post it twice. A run that finds `posting:` looks for the message in the channel first.

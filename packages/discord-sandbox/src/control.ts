@@ -100,6 +100,32 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
     window_seconds: InvalidRequestCount.WINDOW_MS / 1000,
   }));
 
+  // Discord's session start limits (session-limits.ts): the settings, `remaining`, and every
+  // IDENTIFY the gateway judged (time, shard, bucket, refused or not).
+  app.get('/_sandbox/gateway-limits', async () => state.sessionLimits.dump(state.now()));
+  app.put<{ Body: Record<string, unknown> | undefined }>('/_sandbox/gateway-limits', async (req, reply) => {
+    const body = req.body ?? {};
+    const wholeAtLeast = (name: string, min: number): number | undefined | string => {
+      const value = body[name];
+      if (value === undefined) return undefined;
+      return Number.isInteger(value) && (value as number) >= min
+        ? (value as number)
+        : `"${name}" must be a whole number of at least ${min}`;
+    };
+    const maxConcurrency = wholeAtLeast('max_concurrency', 1);
+    const identifyIntervalMs = wholeAtLeast('identify_interval_ms', 0);
+    const remaining = wholeAtLeast('remaining', 0);
+    for (const value of [maxConcurrency, identifyIntervalMs, remaining]) {
+      if (typeof value === 'string') return controlError(reply, 400, 'invalid_request', value);
+    }
+    state.sessionLimits.set({
+      ...(maxConcurrency !== undefined ? { maxConcurrency: maxConcurrency as number } : {}),
+      ...(identifyIntervalMs !== undefined ? { identifyIntervalMs: identifyIntervalMs as number } : {}),
+      ...(remaining !== undefined ? { remaining: remaining as number } : {}),
+    });
+    return state.sessionLimits.dump(state.now());
+  });
+
   app.get('/_sandbox/faults', async () => state.faults);
   app.delete('/_sandbox/faults', async () => {
     state.faults = [];

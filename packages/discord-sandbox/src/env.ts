@@ -13,6 +13,8 @@ export interface SandboxEnv {
   globalRateLimit?: number;
   /** SANDBOX_ROUTE_RATE_LIMITS=1: enforce Discord's per-route buckets. */
   routeRateLimits?: boolean;
+  /** `session_start_limit.max_concurrency`; unset: the fixture's, else 1. */
+  maxConcurrency?: number;
 }
 
 /** Blank counts as unset, so `SANDBOX_PORT=` in a .env file means the default, not port 0. */
@@ -30,8 +32,8 @@ function isHttpUrl(value: string): boolean {
 }
 
 /**
- * Reads and validates SANDBOX_PORT, SANDBOX_HOST, SANDBOX_PUBLIC_URL, SANDBOX_GLOBAL_RATE_LIMIT and
- * SANDBOX_ROUTE_RATE_LIMITS;
+ * Reads and validates SANDBOX_PORT, SANDBOX_HOST, SANDBOX_PUBLIC_URL, SANDBOX_GLOBAL_RATE_LIMIT,
+ * SANDBOX_ROUTE_RATE_LIMITS and SANDBOX_MAX_CONCURRENCY;
  * throws naming each bad one.
  */
 export function loadSandboxEnv(env: NodeJS.ProcessEnv = process.env): SandboxEnv {
@@ -69,6 +71,16 @@ export function loadSandboxEnv(env: NodeJS.ProcessEnv = process.env): SandboxEnv
     else problems.push(`SANDBOX_ROUTE_RATE_LIMITS: must be 1 or 0 (true or false), got "${rawRoutes}"`);
   }
 
+  const rawConcurrency = read(env, 'SANDBOX_MAX_CONCURRENCY');
+  let maxConcurrency: number | undefined;
+  if (rawConcurrency !== undefined) {
+    maxConcurrency = Number(rawConcurrency);
+    if (!/^\d+$/.test(rawConcurrency) || maxConcurrency < 1)
+      problems.push(
+        `SANDBOX_MAX_CONCURRENCY: must be a whole number of at least 1 (IDENTIFY buckets per 5 seconds; most bots have 1), got "${rawConcurrency}"`,
+      );
+  }
+
   if (problems.length > 0) throw new EnvError(problems, 'Discord sandbox environment');
   return {
     port,
@@ -76,5 +88,6 @@ export function loadSandboxEnv(env: NodeJS.ProcessEnv = process.env): SandboxEnv
     ...(publicUrl ? { publicUrl } : {}),
     ...(globalRateLimit !== undefined ? { globalRateLimit } : {}),
     ...(routeRateLimits !== undefined ? { routeRateLimits } : {}),
+    ...(maxConcurrency !== undefined ? { maxConcurrency } : {}),
   };
 }

@@ -50,6 +50,11 @@ export interface SandboxApplication {
    * privileged intent is closed with 4014, as on Discord.
    */
   privileged_intents: number;
+  /**
+   * `session_start_limit.max_concurrency` Discord grants the bot: IDENTIFYs allowed per 5 s, one
+   * per bucket `shard_id % max_concurrency` (1 unless Discord raised it for large bot sharding).
+   */
+  max_concurrency?: number;
 }
 
 /** Discord's privileged gateway intents: each must be enabled for the application to be asked for. */

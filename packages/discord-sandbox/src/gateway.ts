@@ -252,6 +252,16 @@ export class SandboxGateway {
       ws.close(GatewayCloseCodes.DisallowedIntents, 'Disallowed intent(s).');
       return null;
     }
+    // Session start limits, checked once the IDENTIFY is otherwise valid (see session-limits.ts).
+    const outcome = state.sessionLimits.take(state.now(), shard);
+    if (outcome === 'refused') {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ op: GatewayOpcodes.InvalidSession, d: false }));
+      return null;
+    }
+    if (outcome === 'exhausted') {
+      this.exhaustSessionStarts(ws);
+      return null;
+    }
     const session = new GatewaySession(
       randomBytes(16).toString('hex'),
       shard,
@@ -280,6 +290,20 @@ export class SandboxGateway {
     for (const guild of guilds)
       session.dispatch(GatewayDispatchEvents.GuildCreate, guildCreatePayload(state, guild));
     return session;
+  }
+
+  /**
+   * An IDENTIFY with no session starts left: Discord terminates every active session of the
+   * bot and resets its token, so this one and every later one fail authentication (4004) until
+   * the owner puts the new token in (here: `POST /_sandbox/reset`).
+   */
+  private exhaustSessionStarts(ws: WebSocket): void {
+    this.ctx.state.application.bot_token = `reset-${randomBytes(24).toString('hex')}`;
+    for (const session of [...this.sessions.values()]) {
+      session.close(GatewayCloseCodes.AuthenticationFailed);
+      this.sessions.delete(session.id);
+    }
+    ws.close(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed');
   }
 
   private resume(ws: WebSocket, d: ResumeData | undefined): GatewaySession | null {

@@ -46,6 +46,16 @@ export interface SandboxOptions {
    * default false: reported in the headers only. `PUT /_sandbox/route-rate-limits` switches it.
    */
   routeRateLimits?: boolean;
+  /**
+   * `session_start_limit.max_concurrency` (IDENTIFY buckets per 5 s); default the fixture's
+   * `application.max_concurrency`, else 1 as for most bots.
+   */
+  maxConcurrency?: number;
+  /**
+   * Least time between two IDENTIFYs of one bucket, default Discord's 5000 ms; 0 turns the check
+   * off. Tests that start many clients shorten it; `PUT /_sandbox/gateway-limits` changes it.
+   */
+  identifyIntervalMs?: number;
 }
 
 export interface Sandbox {
@@ -132,6 +142,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const state = new SandboxState(opts.fixture ?? defaultFixture(), {
     globalRateLimit: opts.globalRateLimit ?? null,
     routeRateLimits: opts.routeRateLimits ?? false,
+    ...(opts.maxConcurrency !== undefined ? { maxConcurrency: opts.maxConcurrency } : {}),
+    ...(opts.identifyIntervalMs !== undefined ? { identifyIntervalMs: opts.identifyIntervalMs } : {}),
   });
   let url = '';
   let gateway: SandboxGateway | null = null;

@@ -10,6 +10,11 @@ import {
 } from 'discord-api-types/v10';
 import type { SandboxApplication, SandboxChannel, SandboxFixture, SandboxGuild } from './fixture.ts';
 import { GlobalRateLimit, InvalidRequestCount, RouteRateLimits } from './global-limit.ts';
+import {
+  DISCORD_IDENTIFY_INTERVAL_MS,
+  DISCORD_SESSION_STARTS_PER_DAY,
+  SessionStartLimits,
+} from './session-limits.ts';
 
 const DISCORD_EPOCH = 1420070400000n;
 
@@ -176,17 +181,29 @@ export class SandboxState {
   readonly routeLimits: RouteRateLimits;
   /** 401/403/429 answers to bot-token requests in the last 10 minutes (Discord's invalid requests). */
   readonly invalidRequests = new InvalidRequestCount();
+  /** Discord's session start limits (max_concurrency per 5 s, 1000 a day); a reset restores them. */
+  readonly sessionLimits: SessionStartLimits;
   readonly events = new EventEmitter();
   private sequence = 0n;
   private lastMs = 0n;
 
   constructor(
     private readonly fixture: SandboxFixture,
-    options: { globalRateLimit?: number | null; routeRateLimits?: boolean } = {},
+    options: {
+      globalRateLimit?: number | null;
+      routeRateLimits?: boolean;
+      maxConcurrency?: number;
+      identifyIntervalMs?: number;
+    } = {},
   ) {
     this.events.setMaxListeners(0);
     this.globalLimit = new GlobalRateLimit(options.globalRateLimit ?? null);
     this.routeLimits = new RouteRateLimits(options.routeRateLimits ?? false);
+    this.sessionLimits = new SessionStartLimits({
+      maxConcurrency: options.maxConcurrency ?? fixture.application.max_concurrency ?? 1,
+      identifyIntervalMs: options.identifyIntervalMs ?? DISCORD_IDENTIFY_INTERVAL_MS,
+      total: DISCORD_SESSION_STARTS_PER_DAY,
+    });
     this.load();
   }
 
@@ -217,6 +234,7 @@ export class SandboxState {
     this.globalLimit.restore();
     this.routeLimits.restore();
     this.invalidRequests.clear();
+    this.sessionLimits.restore();
   }
 
   /** Restores the fixture; listeners get the ids of the guilds the bot was in before. */

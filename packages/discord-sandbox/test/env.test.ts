@@ -39,4 +39,12 @@ describe('loadSandboxEnv', () => {
     expect(loadSandboxEnv({})).not.toHaveProperty('routeRateLimits');
     expect(() => loadSandboxEnv({ SANDBOX_ROUTE_RATE_LIMITS: 'yes' })).toThrow(/SANDBOX_ROUTE_RATE_LIMITS/);
   });
+
+  it("reads max_concurrency for the session start limit, the fixture's unless set", () => {
+    expect(loadSandboxEnv({ SANDBOX_MAX_CONCURRENCY: '16' })).toMatchObject({ maxConcurrency: 16 });
+    expect(loadSandboxEnv({})).not.toHaveProperty('maxConcurrency');
+    for (const bad of ['0', 'one', '1.5']) {
+      expect(() => loadSandboxEnv({ SANDBOX_MAX_CONCURRENCY: bad })).toThrow(/SANDBOX_MAX_CONCURRENCY/);
+    }
+  });
 });

@@ -112,7 +112,7 @@ export function registerUserRoutes(api: FastifyInstance, ctx: SandboxContext): v
     return {
       url: ctx.gatewayUrl(req.headers.host),
       shards: 1,
-      session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 },
+      session_start_limit: state.sessionLimits.snapshot(state.now()),
     };
   });
 
