@@ -16,6 +16,7 @@ import type { WorkerConfig } from './env.ts';
 import type { WorkerFeature } from './features/feature.ts';
 import { hostFeatures } from './features/host.ts';
 import { FEATURES } from './features/index.ts';
+import { trackGuildChannels } from './guild-channels.ts';
 import { registerSlashCommands } from './interactions/commands.ts';
 import { routeInteraction } from './interactions/router.ts';
 import { createJobWorker } from './jobs/job-worker.ts';
@@ -108,6 +109,7 @@ export async function startWorker(
   });
   queue.on('error', (error) => logger.warn(errorFields(error), 'job queue error'));
   const client = createDiscordClient(config);
+  trackGuildChannels(client);
   const metrics = workerMetricsFor(config, { client, queue, logger });
   const deps: WorkerDeps = { config, logger, db, redis, client, queue, metrics };
   const features = hostFeatures(options.features ?? FEATURES);

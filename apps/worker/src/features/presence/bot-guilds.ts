@@ -8,6 +8,7 @@ import {
 } from 'discord.js';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { WorkerDeps } from '../../deps.ts';
+import { forgetGuildChannels } from '../../guild-channels.ts';
 import { onGateway } from '../feature.ts';
 
 /**
@@ -77,6 +78,7 @@ function forgetGuildsMissingFromReady(deps: WorkerDeps, shardId: number, ready: 
 
 function forgetGuild(client: Client, guild: Guild): void {
   for (const channelId of guild.channels.cache.keys()) client.channels.cache.delete(channelId);
+  forgetGuildChannels(client, guild.id);
   client.guilds.cache.delete(guild.id);
 }
 
