@@ -88,7 +88,6 @@ const NOT_KEPT = new Set([
   'AutoModerationRuleManager',
   'ApplicationCommandManager',
   'ApplicationCommandPermissionsManager',
-  'PermissionOverwriteManager',
   'EntitlementManager',
   'SubscriptionManager',
   'PollAnswerVoterManager',

@@ -34,15 +34,23 @@ export async function upsertBotGuild(deps: WorkerDeps, guild: Guild): Promise<vo
   deps.logger.info({ guildId: guild.id, shardId: guild.shardId }, 'bot in guild');
 }
 
+/** Rows per insert: a shard's READY (up to 2,500 guilds on Discord) takes a few statements, not one per guild. */
+const UPSERT_ROWS = 1_000;
+
 async function upsertBotGuilds(deps: WorkerDeps, guilds: readonly Guild[]): Promise<void> {
-  if (guilds.length === 0) return;
-  await deps.db
-    .insert(botGuilds)
-    .values(guilds.map((guild) => ({ guildId: guild.id, name: guild.name, shardId: guild.shardId })))
-    .onConflictDoUpdate({
-      target: botGuilds.guildId,
-      set: { name: sql`excluded.name`, shardId: sql`excluded.shard_id`, updatedAt: sql`now()` },
-    });
+  for (let start = 0; start < guilds.length; start += UPSERT_ROWS) {
+    await deps.db
+      .insert(botGuilds)
+      .values(
+        guilds
+          .slice(start, start + UPSERT_ROWS)
+          .map((guild) => ({ guildId: guild.id, name: guild.name, shardId: guild.shardId })),
+      )
+      .onConflictDoUpdate({
+        target: botGuilds.guildId,
+        set: { name: sql`excluded.name`, shardId: sql`excluded.shard_id`, updatedAt: sql`now()` },
+      });
+  }
 }
 
 export async function deleteBotGuild(deps: WorkerDeps, guildId: string): Promise<void> {
