@@ -1,5 +1,7 @@
 import {
+  type CacheFactory,
   Client,
+  Collection,
   GatewayCloseCodes,
   GatewayIntentBits,
   Options,
@@ -49,11 +51,58 @@ export function disallowedIntentsMessage(applicationId: string | null): string {
 const SWEEP_EVERY_SECONDS = 600;
 
 /**
- * The client caches only what handlers read from memory: guilds, channels, roles and the
- * bot's own member and user (to compare role positions). No other member or user is kept:
- * a click brings the member with it (a colour swap reads those roles, see assign.ts), so
- * GUILD_CREATE's member lists and member events cost nothing once handled, and memory grows
- * with guilds' roles and channels only. `pnpm bench worker-memory` measures it.
+ * A cache that keeps nothing. discord.js makes one cache per manager, so per guild and per
+ * channel; one shared instance of this (always empty, so sharing is safe) stands for every
+ * cache the product never reads, instead of an empty Map each (about 230 bytes apiece, 70 of
+ * them per guild of 20 channels).
+ */
+class KeepsNothing<K, V> extends Collection<K, V> {
+  override set(): this {
+    return this;
+  }
+}
+
+/**
+ * Managers whose cache is never read, so never kept. Channels are among them: discord.js
+ * warns that dropping ChannelManager / GuildChannelManager "breaks functionality", namely its
+ * events for an uncached channel (messageCreate, messageReactionAdd, channelDelete...) are not
+ * emitted and `interaction.channel` is null. The worker reads those as raw packets, answers
+ * interactions through their token, and knows which guild a channel is in from
+ * `guild-channels.ts` (ids only, about 0.4 KiB per guild instead of 24 KiB of channel objects).
+ */
+const NOT_KEPT = new Set([
+  'ChannelManager',
+  'GuildChannelManager',
+  'MessageManager',
+  'PresenceManager',
+  'ReactionManager',
+  'ReactionUserManager',
+  'ThreadManager',
+  'ThreadMemberManager',
+  'VoiceStateManager',
+  'StageInstanceManager',
+  'GuildEmojiManager',
+  'GuildStickerManager',
+  'GuildSoundboardSoundManager',
+  'GuildInviteManager',
+  'GuildScheduledEventManager',
+  'GuildBanManager',
+  'AutoModerationRuleManager',
+  'ApplicationCommandManager',
+  'ApplicationCommandPermissionsManager',
+  'EntitlementManager',
+  'SubscriptionManager',
+  'PollAnswerVoterManager',
+]);
+
+/**
+ * The client caches only what handlers read from memory: guilds, roles and the bot's own
+ * member and user (role positions and rights on a click). No channel, message or other
+ * member or user is kept: a click brings the member with it (a colour swap reads those roles,
+ * see assign.ts), and a channel's guild is known from `guild-channels.ts`, so GUILD_CREATE's
+ * member and channel lists cost nothing once handled, and memory grows with guilds' roles
+ * only. `pnpm bench worker-memory` measures it (guilds of 20 channels and 30 roles, 2026-11-26):
+ * 15.8 KiB of heap per guild, 39.6 KiB while channels were kept; the roles are most of it.
  */
 export function createDiscordClient(
   config: WorkerConfig,
@@ -62,6 +111,17 @@ export function createDiscordClient(
 ): Client {
   // The bot's own member and user back role-position checks, so sweeps keep them.
   const sweepNonSelf = () => (value: { id: string }) => value.id !== client.user?.id;
+  const nothing = new KeepsNothing<unknown, unknown>();
+  const limited = Options.cacheWithLimits({
+    GuildMemberManager: {
+      maxSize: 0,
+      keepOverLimit: (member) => member.id === member.client.user.id,
+    },
+    UserManager: {
+      maxSize: 0,
+      keepOverLimit: (user) => user.id === user.client.user.id,
+    },
+  });
   const client: Client = new Client({
     intents: [...WORKER_INTENTS],
     rest: discordRestOptions(config),
@@ -69,32 +129,10 @@ export function createDiscordClient(
     partials: [Partials.GuildMember],
     ...(buildIdentifyThrottler ? { ws: { buildIdentifyThrottler } } : {}),
     ...(config.shards ? { shards: config.shards.ids, shardCount: config.shards.count } : {}),
-    makeCache: Options.cacheWithLimits({
-      ...Options.DefaultMakeCacheSettings,
-      MessageManager: 0,
-      PresenceManager: 0,
-      ReactionManager: 0,
-      ReactionUserManager: 0,
-      ThreadManager: 0,
-      ThreadMemberManager: 0,
-      VoiceStateManager: 0,
-      StageInstanceManager: 0,
-      GuildEmojiManager: 0,
-      GuildStickerManager: 0,
-      GuildInviteManager: 0,
-      GuildScheduledEventManager: 0,
-      GuildBanManager: 0,
-      AutoModerationRuleManager: 0,
-      ApplicationCommandManager: 0,
-      GuildMemberManager: {
-        maxSize: 0,
-        keepOverLimit: (member) => member.id === member.client.user.id,
-      },
-      UserManager: {
-        maxSize: 0,
-        keepOverLimit: (user) => user.id === user.client.user.id,
-      },
-    }),
+    makeCache: ((managerType, holds, manager) =>
+      NOT_KEPT.has(manager.name) || NOT_KEPT.has(managerType.name)
+        ? nothing
+        : limited(managerType, holds, manager)) as CacheFactory,
     sweepers: {
       ...Options.DefaultSweeperSettings,
       guildMembers: { interval: SWEEP_EVERY_SECONDS, filter: sweepNonSelf },

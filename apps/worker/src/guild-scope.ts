@@ -6,14 +6,16 @@ import {
 } from '@spacecadet/contract';
 import type { Client, RESTPatchAPIChannelMessageJSONBody } from 'discord.js';
 import { DiscordCodes, discordApi, isDiscordError } from './discord-rest.ts';
+import { isKnownGuildChannel } from './guild-channels.ts';
 import { JobFailure } from './jobs/types.ts';
 
 /**
  * The worker's own check that a stored channel id belongs to the guild it acts for. The API
  * refuses foreign ids in requests, but the bot is in many servers and Discord's channel routes
  * are not scoped by guild: a stored id (written before that check, or by hand) could otherwise
- * make one server's job post or delete in another. Jobs ask Discord by REST (not the gateway
- * cache) because any worker process may run any guild's job, whichever shards it holds.
+ * make one server's job post or delete in another. A channel this process saw in the guild's
+ * gateway events (guild-channels.ts) needs no request; any other is asked of Discord by REST,
+ * since any worker process may run any guild's job, whichever shards it holds.
  */
 export type ChannelScope = 'own' | 'foreign' | 'missing';
 
@@ -22,8 +24,7 @@ export async function channelScope(
   guildId: string,
   channelId: string,
 ): Promise<ChannelScope> {
-  const cached = client.channels.cache.get(channelId);
-  if (cached && 'guildId' in cached) return cached.guildId === guildId ? 'own' : 'foreign';
+  if (isKnownGuildChannel(client, guildId, channelId)) return 'own';
   try {
     const channel = await discordApi(client).channels.get(channelId);
     return 'guild_id' in channel && channel.guild_id === guildId ? 'own' : 'foreign';

@@ -16,6 +16,7 @@ import type { WorkerConfig } from './env.ts';
 import type { WorkerFeature } from './features/feature.ts';
 import { hostFeatures } from './features/host.ts';
 import { FEATURES } from './features/index.ts';
+import { trackGuildChannels } from './guild-channels.ts';
 import { redisIdentifyThrottler } from './identify-throttler.ts';
 import { registerSlashCommands } from './interactions/commands.ts';
 import { routeInteraction } from './interactions/router.ts';
@@ -113,6 +114,7 @@ export async function startWorker(
     config,
     redisIdentifyThrottler(redis, config.identifyIntervalMs, instance),
   );
+  trackGuildChannels(client);
   const metrics = workerMetricsFor(config, { client, queue, logger });
   const deps: WorkerDeps = { config, logger, db, redis, client, queue, metrics };
   const features = hostFeatures(options.features ?? FEATURES);

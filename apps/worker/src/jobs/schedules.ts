@@ -86,9 +86,23 @@ export async function removeGuildSchedule(
 }
 
 /**
+ * How many scheduler writes go to Redis at once: ioredis sends concurrent commands of one
+ * connection back to back, so a start that creates thousands of schedulers takes a few dozen
+ * round trips, not one per guild.
+ */
+const SCHEDULER_WRITES_AT_ONCE = 100;
+
+async function inBatches<T>(items: readonly T[], write: (item: T) => Promise<unknown>): Promise<void> {
+  for (let start = 0; start < items.length; start += SCHEDULER_WRITES_AT_ONCE) {
+    await Promise.all(items.slice(start, start + SCHEDULER_WRITES_AT_ONCE).map(write));
+  }
+}
+
+/**
  * Makes the stored schedulers of these schedules match what each one's `guilds()` says now:
  * missing ones are created, ones of guilds that no longer need them are removed. Run at start,
- * so a change made while no worker ran (or a lost Redis) is repaired.
+ * so a change made while no worker ran (or a lost Redis) is repaired. One read of every stored
+ * scheduler, then the writes in batches (SCHEDULER_WRITES_AT_ONCE).
  */
 export async function syncSchedules(
   deps: WorkerDeps,
@@ -102,17 +116,21 @@ export async function syncSchedules(
   let removed = 0;
   for (const schedule of schedules) {
     const wanted = new Set(await schedule.guilds(deps));
+    const writes: string[] = [];
     for (const guildId of wanted) {
       const current = stored.get(jobSchedulerIdFor(schedule.job, guildId));
       if (repeatsAsDeclared(current, schedule)) continue;
       if (!current) created += 1;
-      await writeGuildSchedule(deps, schedule, guildId);
+      writes.push(guildId);
     }
+    await inBatches(writes, (guildId) => writeGuildSchedule(deps, schedule, guildId));
     const prefix = jobSchedulerIdFor(schedule.job, '');
-    for (const key of stored.keys()) {
-      if (!key.startsWith(prefix) || wanted.has(key.slice(prefix.length))) continue;
+    const stale = [...stored.keys()].filter(
+      (key) => key.startsWith(prefix) && !wanted.has(key.slice(prefix.length)),
+    );
+    await inBatches(stale, async (key) => {
       if (await deps.queue.removeJobScheduler(key)) removed += 1;
-    }
+    });
   }
   return { created, removed };
 }

@@ -4,6 +4,7 @@ import {
   loadLevelingSettings,
   type StoredBoost,
   type StoredLevelingSettings,
+  storedLevelingSettings,
 } from '@spacecadet/db/queries/leveling';
 import { guildSetupCache } from '../../guild-setup-cache.ts';
 import { errorFields } from '../../logger.ts';
@@ -22,6 +23,9 @@ export interface LevelingSetup {
   boosts: readonly StoredBoost[];
 }
 
+const DEFAULT_SETUP: LevelingSetup = { settings: storedLevelingSettings(undefined), boosts: [] };
+const DEFAULT_SETTINGS_JSON = JSON.stringify(DEFAULT_SETUP.settings);
+
 export const levelingSetups = guildSetupCache<LevelingSetup>({
   name: 'leveling',
   channel: LEVELING_SETUP_CHANNEL,
@@ -31,6 +35,8 @@ export const levelingSetups = guildSetupCache<LevelingSetup>({
       loadLevelingSettings(deps.db, guildId),
       loadLevelingBoosts(deps.db, guildId),
     ]);
+    // Most guilds never set leveling up: they share one default setup (read only).
+    if (boosts.length === 0 && JSON.stringify(settings) === DEFAULT_SETTINGS_JSON) return DEFAULT_SETUP;
     return { settings, boosts };
   },
   changed(deps, guildId) {

@@ -8,6 +8,7 @@ import {
 } from 'discord.js';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { WorkerDeps } from '../../deps.ts';
+import { forgetGuildChannels } from '../../guild-channels.ts';
 import { onGateway } from '../feature.ts';
 
 /**
@@ -33,15 +34,23 @@ export async function upsertBotGuild(deps: WorkerDeps, guild: Guild): Promise<vo
   deps.logger.info({ guildId: guild.id, shardId: guild.shardId }, 'bot in guild');
 }
 
+/** Rows per insert: a shard's READY (up to 2,500 guilds on Discord) takes a few statements, not one per guild. */
+const UPSERT_ROWS = 1_000;
+
 async function upsertBotGuilds(deps: WorkerDeps, guilds: readonly Guild[]): Promise<void> {
-  if (guilds.length === 0) return;
-  await deps.db
-    .insert(botGuilds)
-    .values(guilds.map((guild) => ({ guildId: guild.id, name: guild.name, shardId: guild.shardId })))
-    .onConflictDoUpdate({
-      target: botGuilds.guildId,
-      set: { name: sql`excluded.name`, shardId: sql`excluded.shard_id`, updatedAt: sql`now()` },
-    });
+  for (let start = 0; start < guilds.length; start += UPSERT_ROWS) {
+    await deps.db
+      .insert(botGuilds)
+      .values(
+        guilds
+          .slice(start, start + UPSERT_ROWS)
+          .map((guild) => ({ guildId: guild.id, name: guild.name, shardId: guild.shardId })),
+      )
+      .onConflictDoUpdate({
+        target: botGuilds.guildId,
+        set: { name: sql`excluded.name`, shardId: sql`excluded.shard_id`, updatedAt: sql`now()` },
+      });
+  }
 }
 
 export async function deleteBotGuild(deps: WorkerDeps, guildId: string): Promise<void> {
@@ -77,6 +86,7 @@ function forgetGuildsMissingFromReady(deps: WorkerDeps, shardId: number, ready: 
 
 function forgetGuild(client: Client, guild: Guild): void {
   for (const channelId of guild.channels.cache.keys()) client.channels.cache.delete(channelId);
+  forgetGuildChannels(client, guild.id);
   client.guilds.cache.delete(guild.id);
 }
 

@@ -97,6 +97,9 @@ export function menuRowsByEmoji(menu: RoleMenuRow): Map<string, MenuRow> {
   return rows;
 }
 
+/** Every guild without menus shares this one (read only), so most guilds cost no Maps of their own. */
+const NO_MENUS: GuildMenus = { byId: new Map(), byMessage: new Map(), rows: new Map(), posted: false };
+
 /**
  * Each guild's menus in memory, so a reaction or a click is matched to its menu without a
  * Postgres query; dropped when Postgres announces a change of the guild's menus (trigger,
@@ -108,6 +111,7 @@ export const guildMenus = guildSetupCache<GuildMenus>({
   max: 20_000,
   async load(deps, guildId) {
     const menus = await loadGuildMenus(deps.db, guildId);
+    if (menus.length === 0) return NO_MENUS;
     const byMessage = new Map<string, RoleMenuRow>();
     const rows = new Map<string, ReadonlyMap<string, MenuRow>>();
     for (const menu of menus.filter(isReactionMenu)) {
