@@ -25,6 +25,9 @@ const DiscordErrorBody = z.object({
   code: z.number().optional(),
 });
 
+/** The `discordCode` of a bot request the Discord proxy (DISCORD_PROXY_URL) did not answer. */
+export const DISCORD_PROXY_UNREACHABLE = 'discord_proxy_unreachable';
+
 /** Discord answered with a non-2xx status, or not at all. */
 export class DiscordError extends Error {
   constructor(
@@ -295,8 +298,9 @@ export class DiscordClient {
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      // The cause (e.g. ECONNREFUSED from a stopped proxy) lets the error handler answer 503.
-      throw new DiscordError(0, reason, null, { cause: error });
+      // The proxy is our own dependency: it not answering is a service down (503), not Discord.
+      const viaProxy = auth.kind === 'bot' && this.options.proxyBase != null;
+      throw new DiscordError(0, reason, viaProxy ? DISCORD_PROXY_UNREACHABLE : null, { cause: error });
     }
 
     const text = await response.text();

@@ -23,8 +23,8 @@ import {
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { ApiError } from '../errors.ts';
-import { isDependencyDown } from './dependency-errors.ts';
 import {
+  DISCORD_PROXY_UNREACHABLE,
   type DiscordChannel,
   type DiscordClient,
   DiscordError,
@@ -100,7 +100,7 @@ function discordFailure(error: unknown, what: string): ApiError {
   const failure =
     error instanceof DiscordError && (error.status === 403 || error.status === 404)
       ? new ApiError('bot_not_in_guild', MESSAGES.botNotInGuild)
-      : isDependencyDown(error)
+      : error instanceof DiscordError && error.discordCode === DISCORD_PROXY_UNREACHABLE
         ? new ApiError(
             'service_unavailable',
             `Could not load ${what}: Discord cannot be reached. Try again shortly.`,
