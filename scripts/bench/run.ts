@@ -20,6 +20,7 @@ const BENCHMARKS = [
   'personality-refresh',
   'xp',
   'rank-card',
+  'scale',
 ] as const;
 const NEEDS_DASHBOARD = new Set(['dashboard-size', 'lighthouse']);
 const TIME_LIMIT_MS = 10 * 60_000;
