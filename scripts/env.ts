@@ -67,7 +67,9 @@ function counts(env: NodeJS.ProcessEnv, problems: string[], name: string, fallba
   const numbers = values.map(Number);
   const ascending = numbers.every((n, i) => i === 0 || n > (numbers[i - 1] ?? 0));
   if (values.length < 2 || !values.every((v) => /^\d+$/.test(v) && Number(v) >= 1) || !ascending) {
-    problems.push(`${name}: must be two or more ascending whole numbers, comma-separated (e.g. 1000,10000), got "${raw}"`);
+    problems.push(
+      `${name}: must be two or more ascending whole numbers, comma-separated (e.g. 1000,10000), got "${raw}"`,
+    );
     return fallback;
   }
   return numbers;
@@ -128,7 +130,8 @@ export function loadBaselineClientEnv(env: NodeJS.ProcessEnv = process.env): Bas
   if (shardIds !== undefined || shardCount !== undefined) {
     const ids = (shardIds ?? '').split(',').map((id) => Number(id.trim()));
     const count = Number(shardCount);
-    if (!Number.isInteger(count) || count < 1) problems.push('BENCH_SHARD_COUNT: must be a whole number of at least 1');
+    if (!Number.isInteger(count) || count < 1)
+      problems.push('BENCH_SHARD_COUNT: must be a whole number of at least 1');
     else if (ids.some((id) => !Number.isInteger(id) || id < 0 || id >= count))
       problems.push(`BENCH_SHARD_IDS: must be shard numbers below BENCH_SHARD_COUNT ${count}, e.g. 0,1`);
     else shards = { ids, count };

@@ -301,7 +301,8 @@ export async function emitInChunks(
 // ---------------------------------------------------------------- a generated world
 
 /** Snowflakes by kind and index: kind 3 guilds, 4 users, 5 roles, 6 channels. */
-export const snowflake = (kind: bigint, index: number): string => (kind * 10n ** 17n + BigInt(index)).toString();
+export const snowflake = (kind: bigint, index: number): string =>
+  (kind * 10n ** 17n + BigInt(index)).toString();
 
 /**
  * Generated guild `g`'s id. Its index sits above the 22 timestamp-less bits, so consecutive
@@ -363,9 +364,13 @@ export function generateWorld(
     const roleIds = Array.from({ length: ROLES - 2 }, (_, r) => snowflake(5n, g * ROLES + r));
     const botRoleId = snowflake(5n, g * ROLES + ROLES - 1);
     const categoryIds = [snowflake(6n, g * CHANNELS), snowflake(6n, g * CHANNELS + 1)];
-    const channels: SandboxChannel[] = categoryIds.map(
-      (id, position) => ({ ...categoryTemplate, id, guild_id: guildId, name: `deck ${position}`, position }),
-    );
+    const channels: SandboxChannel[] = categoryIds.map((id, position) => ({
+      ...categoryTemplate,
+      id,
+      guild_id: guildId,
+      name: `deck ${position}`,
+      position,
+    }));
     for (let c = 2; c < CHANNELS; c += 1) {
       channels.push({
         ...textTemplate,
@@ -547,18 +552,27 @@ export interface BenchQueue {
   pause(): Promise<void>;
   resume(): Promise<void>;
   addBulk(jobs: Array<{ name: string; data: unknown; opts: Record<string, unknown> }>): Promise<unknown>;
-  getJob(id: string): Promise<
-    | { finishedOn?: number; processedOn?: number; failedReason?: string; returnvalue: unknown }
-    | undefined
+  getJob(
+    id: string,
+  ): Promise<
+    { finishedOn?: number; processedOn?: number; failedReason?: string; returnvalue: unknown } | undefined
   >;
   getJobSchedulersCount(): Promise<number>;
+  upsertJobScheduler(
+    id: string,
+    repeat: { every: number; startDate?: number },
+    template: { name: string; data: unknown },
+  ): Promise<unknown>;
   getJobCounts(...types: string[]): Promise<Record<string, number>>;
   getFailed(start: number, end: number): Promise<Array<{ failedReason: string }>>;
   close(): Promise<void>;
 }
 
 /** A producer of our own on the worker's queue, as the API has: its own Redis connection. */
-export function producerQueue(redisUrl: string, prefix: string): { queue: BenchQueue; close(): Promise<void> } {
+export function producerQueue(
+  redisUrl: string,
+  prefix: string,
+): { queue: BenchQueue; close(): Promise<void> } {
   const require = createRequire(join(repoRoot, 'apps', 'worker', 'package.json'));
   const { Queue } = require('bullmq') as {
     Queue: new (name: string, opts: { connection: unknown; prefix: string }) => BenchQueue;

@@ -29,11 +29,7 @@
  * `personality-refresh.ts --sandbox` is the sandbox child itself.
  */
 import { join } from 'node:path';
-import {
-  type GuildJobPayload,
-  type JobName,
-  type JobResult,
-} from '@spacecadet/contract';
+import type { GuildJobPayload, JobName, JobResult } from '@spacecadet/contract';
 import { PERSONALITY_CATALOG, PERSONALITY_REFRESH_INTERVAL_MS } from '@spacecadet/core';
 import { createDb } from '@spacecadet/db';
 import { seedPersonalityCatalog } from '@spacecadet/db/queries/personality-roles';

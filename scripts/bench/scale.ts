@@ -4,10 +4,11 @@
  * members), served by a sandbox in a child process, and two real worker processes
  * (`apps/worker/src/main.ts`, SHARD_COUNT 2, SHARD_IDS 0 and 1) sharing its shards. At each size:
  *
- * - start-up: from spawning both workers to both logging their shard's `bot_guilds synced` with
- *   all its guilds; the REST calls the sandbox answered meanwhile (its request counter) and after
- *   it until the queue has drained and the sandbox has been quiet for QUIET_MS (the configured
- *   guilds' first personality refreshes run then), per guild;
+ * - start-up (a restart: the configured guilds' schedulers exist, next due after the run): from
+ *   spawning both workers to both logging their shard's `bot_guilds synced` with all its guilds;
+ *   the REST calls the sandbox answered meanwhile (its request counter) and after it until the
+ *   queue has drained and the sandbox has been quiet for QUIET_MS, per guild; the bytes under the
+ *   run's Redis prefix then (MEMORY USAGE of each key), per guild;
  * - memory: both workers' heap (and RSS) after a forced full GC (the GC hook `MeasuredChild`
  *   injects), per guild;
  * - personality refresh: JOBS `personality-roles.refresh` jobs for configured guilds (every guild
@@ -30,9 +31,10 @@
  *
  * `scale.ts --sandbox <guilds> <members>` is the sandbox child.
  */
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { GuildJobPayload, JobName } from '@spacecadet/contract';
-import { PERSONALITY_CATALOG } from '@spacecadet/core';
+import { type GuildJobPayload, type JobName, jobSchedulerIdFor } from '@spacecadet/contract';
+import { PERSONALITY_CATALOG, PERSONALITY_REFRESH_INTERVAL_MS } from '@spacecadet/core';
 import { createDb } from '@spacecadet/db';
 import { seedPersonalityCatalog } from '@spacecadet/db/queries/personality-roles';
 import { levelingSettings, personalityConfigs } from '@spacecadet/db/schema';
@@ -81,15 +83,17 @@ const SHARDS = 2;
 const XP_PER_MESSAGE = 10;
 /** Messages a phase emits, whatever the size, so rates compare. */
 const BURST = 30_000;
-const XP_ROUNDS = 2;
+const XP_ROUNDS = 1;
 const REFRESH_ROUNDS = 2;
 /** Jobs a refresh phase runs (spread over the guilds), whatever the size. */
-const JOBS = 1_000;
+const JOBS = 500;
+/** When the configured guilds' existing schedulers next run: after the run. */
+const NEXT_SCHEDULED_RUN_MS = 60 * 60_000;
 /** The catalog's first questions enabled in every guild: their options fit the generated roles. */
 const ENABLED_QUESTIONS = 3;
 const READY_TIMEOUT_MS = 240_000;
 const QUIET_MS = 3_000;
-const PHASE_TIMEOUT_MS = 120_000;
+const PHASE_TIMEOUT_MS = 150_000;
 const POLL_MS = 25;
 const SANDBOX_FLAG = '--sandbox';
 const REFRESH_JOB: JobName = 'personality-roles.refresh';
@@ -100,12 +104,23 @@ const ENABLED_OPTIONS = PERSONALITY_CATALOG.slice(0, ENABLED_QUESTIONS).reduce(
   (n, question) => n + question.options.length,
   0,
 );
-if (ENABLED_OPTIONS > ROLES - 2) throw new Error('the enabled questions have more options than generated roles');
+if (ENABLED_OPTIONS > ROLES - 2)
+  throw new Error('the enabled questions have more options than generated roles');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+
+/** Polls `read` until it reaches `target` or PHASE_TIMEOUT_MS pass; its last value. */
+async function polledUntil(read: () => Promise<number>, target: number): Promise<number> {
+  const deadline = Date.now() + PHASE_TIMEOUT_MS;
+  for (;;) {
+    const value = await read();
+    if (value >= target || Date.now() >= deadline) return value;
+    await sleep(POLL_MS);
+  }
+}
 
 // ---------------------------------------------------------------- the sandbox child
 
@@ -238,6 +253,35 @@ async function startSandboxChild(guilds: number): Promise<SandboxHandle> {
 
 // ---------------------------------------------------------------- one size
 
+interface RawRedis {
+  scan(cursor: string, ...args: string[]): Promise<[string, string[]]>;
+  pipeline(): { call(...args: string[]): unknown; exec(): Promise<Array<[Error | null, unknown]>> };
+  disconnect(): void;
+}
+
+/** Keys under `prefix:` and the bytes MEMORY USAGE gives them (ioredis as the worker loads it). */
+async function redisBytes(url: string, prefix: string): Promise<{ keys: number; bytes: number }> {
+  const require = createRequire(join(repoRoot, 'apps', 'worker', 'package.json'));
+  const { Redis } = require('ioredis') as { Redis: new (url: string) => RawRedis };
+  const redis = new Redis(url);
+  try {
+    let cursor = '0';
+    let keys = 0;
+    let bytes = 0;
+    do {
+      const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', '1000');
+      cursor = next;
+      const pipeline = redis.pipeline();
+      for (const key of batch) pipeline.call('MEMORY', 'USAGE', key, 'SAMPLES', '0');
+      for (const [, usage] of await pipeline.exec()) bytes += Number(usage ?? 0);
+      keys += batch.length;
+    } while (cursor !== '0');
+    return { keys, bytes };
+  } finally {
+    redis.disconnect();
+  }
+}
+
 interface SizeResult {
   guilds: number;
   setupMs: number;
@@ -250,6 +294,8 @@ interface SizeResult {
   /** From ready until the queue drained and the sandbox was quiet. */
   settleMs: number;
   restRoutes: string;
+  /** Under the run's Redis prefix once settled: the queue (a scheduler per configured guild, retained jobs), leases, caches. */
+  redis: { keys: number; bytes: number };
   baselineXp: number;
   workerXp: number;
   /** member_xp rows written per second during the worker's XP phases. */
@@ -298,19 +344,30 @@ async function seedDatabase(database: TestDatabase, guilds: readonly GeneratedGu
       })),
     );
   }
-  await runBounded(
-    Math.ceil(guilds.length / 50),
-    4,
-    (batch) =>
-      db.transaction(async (tx) => {
-        for (const guild of guilds.slice(batch * 50, batch * 50 + 50))
-          await seedPersonalityCatalog(tx, guild.guildId, ENABLED_TYPES);
-      }),
-    PHASE_TIMEOUT_MS * 5,
-  );
-  // The enabled options' roles are the guild's generated roles, in order (generateWorld's ids).
+  // The first guild gets the catalog as Initialize seeds it; the others copy its rows in two
+  // statements (seeding each guild on its own takes minutes at 10,000 guilds).
+  const [seed, ...rest] = guilds;
+  if (!seed) return;
+  await db.transaction((tx) => seedPersonalityCatalog(tx, seed.guildId, ENABLED_TYPES));
   const admin = createDb(database.url, { max: 1 });
   try {
+    const others = rest.map((guild) => guild.guildId);
+    await admin.pool.query(
+      `INSERT INTO personality_questions (guild_id, question_type, title, description, is_multi_select, is_enabled, position)
+       SELECT g.id, q.question_type, q.title, q.description, q.is_multi_select, q.is_enabled, q.position
+         FROM personality_questions AS q CROSS JOIN unnest($1::text[]) AS g(id)
+        WHERE q.guild_id = $2`,
+      [others, seed.guildId],
+    );
+    await admin.pool.query(
+      `INSERT INTO personality_options (question_id, guild_id, label, emoji, position)
+       SELECT nq.id, nq.guild_id, o.label, o.emoji, o.position
+         FROM personality_options AS o
+         JOIN personality_questions AS sq ON sq.id = o.question_id AND sq.guild_id = $1
+         JOIN personality_questions AS nq ON nq.question_type = sq.question_type AND nq.guild_id <> $1`,
+      [seed.guildId],
+    );
+    // The enabled options' roles are the guild's generated roles, in order (generateWorld's ids).
     const updated = await admin.pool.query(
       `UPDATE personality_options AS o
           SET role_id = ($1::bigint + ((o.guild_id::bigint - $2::bigint) >> 22) * $3 + ranked.n)::text
@@ -320,6 +377,7 @@ async function seedDatabase(database: TestDatabase, guilds: readonly GeneratedGu
         WHERE ranked.id = o.id`,
       [snowflake(5n, 0), generatedGuildId(0), ROLES],
     );
+    await admin.pool.query('ANALYZE');
     if (updated.rowCount !== guilds.length * ENABLED_OPTIONS)
       throw new Error(`gave ${updated.rowCount} options a role, expected ${guilds.length * ENABLED_OPTIONS}`);
   } finally {
@@ -349,12 +407,32 @@ async function runSize(size: number): Promise<SizeResult> {
     sandbox = await sandboxStarting;
     const { guilds } = sandbox;
     await seedDatabase(database, guilds);
+    // A restart, not a first start: each configured guild's 5-minute scheduler exists already
+    // (made when its admin set it up), next due after this run. Fresh, the worker would make them
+    // all at start with a first run at once: every configured guild refreshed at the same time.
+    producer = producerQueue(redis.url, redis.prefix);
+    const queue = producer.queue;
+    const nextRun = Date.now() + NEXT_SCHEDULED_RUN_MS;
+    await runBounded(
+      guilds.length,
+      16,
+      (g) => {
+        const guildId = (guilds[g] as GeneratedGuild).guildId;
+        return queue.upsertJobScheduler(
+          jobSchedulerIdFor(REFRESH_JOB, guildId),
+          { every: PERSONALITY_REFRESH_INTERVAL_MS, startDate: nextRun },
+          { name: REFRESH_JOB, data: { guild_id: guildId, requested_by: null } satisfies GuildJobPayload },
+        );
+      },
+      PHASE_TIMEOUT_MS,
+    );
     const setupMs = Date.now() - since;
     console.log(
       `  ${size} guilds: sandbox built and serving in ${seconds(sandbox.buildMs)}; database seeded; ${seconds(setupMs)} in all`,
     );
-    const expected = Array.from({ length: SHARDS }, (_, shard) =>
-      guilds.filter((guild) => shardOfGuild(guild.guildId, SHARDS) === shard).length,
+    const expected = Array.from(
+      { length: SHARDS },
+      (_, shard) => guilds.filter((guild) => shardOfGuild(guild.guildId, SHARDS) === shard).length,
     );
     const discordEnv = {
       ...pathAndHome(),
@@ -384,15 +462,15 @@ async function runSize(size: number): Promise<SizeResult> {
     const baselineRates: number[] = [];
     for (let round = 0; round < XP_ROUNDS; round += 1) {
       const count = async () =>
-        sum((await Promise.all(baselines.map((child) => child.ask({ bench: 'count' }, 'count')))).map(
-          (m) => m.count ?? 0,
-        ));
+        sum(
+          (await Promise.all(baselines.map((child) => child.ask({ bench: 'count' }, 'count')))).map(
+            (m) => m.count ?? 0,
+          ),
+        );
       const before = await count();
       const emitted = await sandbox.emit(offset, BURST);
       offset += BURST;
-      const deadline = Date.now() + PHASE_TIMEOUT_MS;
-      let counted = 0;
-      while ((counted = (await count()) - before) < BURST && Date.now() < deadline) await sleep(POLL_MS);
+      const counted = await polledUntil(async () => (await count()) - before, BURST);
       if (counted < BURST) problems.push(`baseline counted ${counted}/${BURST} messages`);
       baselineRates.push(counted / ((epochMs() - emitted.first) / 1000));
     }
@@ -445,10 +523,8 @@ async function runSize(size: number): Promise<SizeResult> {
     ]);
     const workerReadyMs = readyAt - since;
     const seqReady = await sandbox.requestSeq();
-    // What the workers do next on their own (each configured guild's first refresh): until the
-    // queue has drained and the sandbox has heard nothing for QUIET_MS.
-    producer = producerQueue(redis.url, redis.prefix);
-    const queue = producer.queue;
+    // What the workers do next on their own: until the queue has drained and the sandbox has
+    // heard nothing for QUIET_MS.
     await drained(queue, READY_TIMEOUT_MS);
     let quietSeq = await sandbox.requestSeq();
     let quietSince = Date.now();
@@ -469,6 +545,10 @@ async function runSize(size: number): Promise<SizeResult> {
     const restRoutes = describeRoutes(startup.requests, startup.complete);
     console.log(
       `  ${size} guilds: workers ready in ${seconds(workerReadyMs)}; REST ${seqReady - seqBefore} before ready, ${quietSeq - seqReady} after (settled ${seconds(settleMs)} after ready): ${restRoutes}`,
+    );
+    const redisUse = await redisBytes(redis.url, redis.prefix);
+    console.log(
+      `  ${size} guilds: Redis under the prefix after start-up: ${redisUse.keys} keys, ${mib(redisUse.bytes)} by MEMORY USAGE`,
     );
     const memory = await Promise.all(children.map((child) => child.measure(3, 300)));
     const worker = { rss: sum(memory.map((m) => m.rss)), heap: sum(memory.map((m) => m.heap)) };
@@ -493,7 +573,8 @@ async function runSize(size: number): Promise<SizeResult> {
       await drained(queue, PHASE_TIMEOUT_MS);
       const done = await Promise.all(jobs.map((job) => queue.getJob(job.opts.jobId)));
       const finished = done.filter((job) => job?.finishedOn && !job.failedReason);
-      if (finished.length < jobs.length) problems.push(`${jobs.length - finished.length} ${kind} jobs failed`);
+      if (finished.length < jobs.length)
+        problems.push(`${jobs.length - finished.length} ${kind} jobs failed`);
       const end = Math.max(...finished.map((job) => job?.finishedOn ?? 0));
       const reads = ((await sandbox?.requestSeq()) ?? 0) - (seq ?? 0);
       return { kind, perSecond: finished.length / ((end - start) / 1000), reads: reads / jobs.length };
@@ -514,8 +595,8 @@ async function runSize(size: number): Promise<SizeResult> {
     const pool = poller.pool;
     const stored = async () =>
       Number(
-        (await pool.query<{ n: string }>('SELECT coalesce(sum(message_count), 0) AS n FROM member_xp')).rows[0]
-          ?.n ?? 0,
+        (await pool.query<{ n: string }>('SELECT coalesce(sum(message_count), 0) AS n FROM member_xp'))
+          .rows[0]?.n ?? 0,
       );
     const workerRates: number[] = [];
     const rowRates: number[] = [];
@@ -523,9 +604,7 @@ async function runSize(size: number): Promise<SizeResult> {
       const before = await stored();
       const emitted = await sandbox.emit(offset, BURST);
       offset += BURST;
-      const deadline = Date.now() + PHASE_TIMEOUT_MS;
-      let done = 0;
-      while ((done = (await stored()) - before) < BURST && Date.now() < deadline) await sleep(POLL_MS);
+      const done = await polledUntil(async () => (await stored()) - before, BURST);
       const end = epochMs();
       if (done < BURST) problems.push(`workers stored ${done}/${BURST} messages' XP`);
       const phaseSeconds = (end - emitted.first) / 1000;
@@ -555,6 +634,7 @@ async function runSize(size: number): Promise<SizeResult> {
       restAfterReady: quietSeq - seqReady,
       settleMs,
       restRoutes,
+      redis: redisUse,
       baselineXp: median(baselineRates),
       workerXp: median(workerRates),
       xpRows: median(rowRates),
@@ -587,12 +667,23 @@ async function main(): Promise<void> {
     ['workers ready (every guild available)', (r) => r.workerReadyMs, (n) => seconds(n), 'time'],
     ['  bare discord.js ready', (r) => r.baselineReadyMs, (n) => seconds(n), 'time'],
     ['REST before ready, per guild', (r) => r.restBeforeReady / r.guilds, (n) => n.toFixed(3), 'flat'],
-    ['REST after ready until quiet, per guild', (r) => r.restAfterReady / r.guilds, (n) => n.toFixed(3), 'flat'],
+    [
+      'REST after ready until quiet, per guild',
+      (r) => r.restAfterReady / r.guilds,
+      (n) => n.toFixed(3),
+      'flat',
+    ],
     ['  settled after ready', (r) => r.settleMs, (n) => seconds(n), 'time'],
     ['worker heap, both processes', (r) => r.worker.heap, (n) => mib(n), 'total'],
     ['worker heap / guilds', (r) => r.worker.heap / r.guilds, (n) => kib(n), 'flat'],
     ['worker RSS / guilds', (r) => r.worker.rss / r.guilds, (n) => kib(n), 'flat'],
     ['  bare discord.js heap / guilds', (r) => r.baselineHeap / r.guilds, (n) => kib(n), 'flat'],
+    [
+      'Redis bytes per guild after start-up',
+      (r) => r.redis.bytes / r.guilds,
+      (n) => `${n.toFixed(0)} B`,
+      'flat',
+    ],
     ['XP: workers, message -> Postgres', (r) => r.workerXp, perSecond, 'rate'],
     ['  bare discord.js, counts', (r) => r.baselineXp, perSecond, 'rate'],
     ['  workers / bare discord.js', (r) => r.workerXp / r.baselineXp, (n) => `${n.toFixed(2)}x`, 'rate'],
