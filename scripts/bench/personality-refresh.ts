@@ -59,7 +59,6 @@ import {
   reportHeadline,
   runBounded,
   startBenchChild,
-  waitFor,
 } from './lib.ts';
 
 const GUILDS = 1_000;

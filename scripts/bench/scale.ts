@@ -45,7 +45,7 @@ import {
   testRedis,
   testStackEnv,
 } from '@spacecadet/db/testing';
-import type { RestRequestRecord, Sandbox } from '@spacecadet/discord-sandbox';
+import type { RestRequestRecord } from '@spacecadet/discord-sandbox';
 import { GUILD_JOB_OPTIONS } from '@spacecadet/queue/guild-jobs';
 // The worker package exports startWorker only; its intents live in its source.
 import { WORKER_INTENTS } from '../../apps/worker/src/discord-client.ts';
