@@ -32,6 +32,8 @@ export interface BenchEnv {
   /** click-latency: seconds of clicks at each rate (10 and 100 a second), and warm-up clicks. */
   click: { seconds: number; warmup: number };
   memory: { smallGuilds: number; guilds: number; members: number; repeats: number };
+  /** scale: the sizes (guild counts, ascending) and each generated guild's members. */
+  scale: { guilds: number[]; members: number };
   lighthouseRuns: number;
   /** CHROME_PATH, then CHROMIUM_PATH, where set. */
   chromePaths: string[];
@@ -57,6 +59,22 @@ function counter(env: NodeJS.ProcessEnv, problems: string[]) {
   };
 }
 
+/** A comma-separated list of at least two ascending whole numbers (a benchmark's sizes). */
+function counts(env: NodeJS.ProcessEnv, problems: string[], name: string, fallback: number[]): number[] {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const values = raw.split(',').map((part) => part.trim());
+  const numbers = values.map(Number);
+  const ascending = numbers.every((n, i) => i === 0 || n > (numbers[i - 1] ?? 0));
+  if (values.length < 2 || !values.every((v) => /^\d+$/.test(v) && Number(v) >= 1) || !ascending) {
+    problems.push(
+      `${name}: must be two or more ascending whole numbers, comma-separated (e.g. 1000,10000), got "${raw}"`,
+    );
+    return fallback;
+  }
+  return numbers;
+}
+
 /** Reads and validates every BENCH_* setting; throws EnvError naming each bad one. */
 export function loadBenchEnv(env: NodeJS.ProcessEnv = process.env): BenchEnv {
   const problems: string[] = [];
@@ -74,6 +92,10 @@ export function loadBenchEnv(env: NodeJS.ProcessEnv = process.env): BenchEnv {
       members: count('BENCH_MEMORY_MEMBERS', 100),
       repeats: count('BENCH_MEMORY_REPEATS', 3),
     },
+    scale: {
+      guilds: counts(env, problems, 'BENCH_SCALE_GUILDS', [1_000, 10_000]),
+      members: count('BENCH_SCALE_MEMBERS', 20),
+    },
     lighthouseRuns: count('BENCH_LIGHTHOUSE_RUNS', 3),
     chromePaths: [read(env, 'CHROME_PATH'), read(env, 'CHROMIUM_PATH')].filter(
       (path): path is string => path !== undefined,
@@ -85,11 +107,13 @@ export function loadBenchEnv(env: NodeJS.ProcessEnv = process.env): BenchEnv {
   return config;
 }
 
-/** What worker-memory.ts hands its baseline discord.js child (see `--baseline-client`). */
+/** What a benchmark hands its baseline discord.js child (`bench/baseline-client.ts`). */
 export interface BaselineClientEnv {
   intents: number;
   apiBase: string;
   botToken: string;
+  /** BENCH_SHARD_IDS (comma-separated) of BENCH_SHARD_COUNT; unset: the single shard. */
+  shards?: { ids: number[]; count: number };
 }
 
 export function loadBaselineClientEnv(env: NodeJS.ProcessEnv = process.env): BaselineClientEnv {
@@ -100,7 +124,19 @@ export function loadBaselineClientEnv(env: NodeJS.ProcessEnv = process.env): Bas
   if (intents === undefined || !/^\d+$/.test(intents)) problems.push('BENCH_INTENTS: must be a bit field');
   if (apiBase === undefined) problems.push('DISCORD_API_BASE: required');
   if (botToken === undefined) problems.push('DISCORD_BOT_TOKEN: required');
+  const shardIds = read(env, 'BENCH_SHARD_IDS');
+  const shardCount = read(env, 'BENCH_SHARD_COUNT');
+  let shards: BaselineClientEnv['shards'];
+  if (shardIds !== undefined || shardCount !== undefined) {
+    const ids = (shardIds ?? '').split(',').map((id) => Number(id.trim()));
+    const count = Number(shardCount);
+    if (!Number.isInteger(count) || count < 1)
+      problems.push('BENCH_SHARD_COUNT: must be a whole number of at least 1');
+    else if (ids.some((id) => !Number.isInteger(id) || id < 0 || id >= count))
+      problems.push(`BENCH_SHARD_IDS: must be shard numbers below BENCH_SHARD_COUNT ${count}, e.g. 0,1`);
+    else shards = { ids, count };
+  }
   if (intents === undefined || apiBase === undefined || botToken === undefined || problems.length > 0)
     throw new EnvError(problems);
-  return { intents: Number(intents), apiBase, botToken };
+  return { intents: Number(intents), apiBase, botToken, ...(shards ? { shards } : {}) };
 }

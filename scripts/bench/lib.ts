@@ -1,13 +1,18 @@
 /**
  * Small helpers the benchmarks share: percentiles, a bounded fixed-concurrency loop, compact
- * tables, the dashboard build, and the one result line `run.ts` collects into its report.
+ * tables, the dashboard build, the one result line `run.ts` collects into its report, a
+ * generated world of many guilds, measured child processes (the real worker with a GC hook) and
+ * a producer on the worker's job queue.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bullPrefix, JOB_QUEUE } from '@spacecadet/contract';
+import type { SandboxChannel, SandboxFixture } from '@spacecadet/discord-sandbox';
 import { inheritedEnv, loadBenchEnv } from '../env.ts';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
@@ -228,8 +233,10 @@ export async function startBenchChild<Ready>(
   script: string,
   flag: string,
   env?: NodeJS.ProcessEnv,
+  /** More arguments after the flag (e.g. the world's size). */
+  args: readonly string[] = [],
 ): Promise<BenchChild<Ready>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, flag], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, flag, ...args], {
     cwd: repoRoot,
     ...(env ? { env } : {}),
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
@@ -256,4 +263,349 @@ export async function startBenchChild<Ready>(
       clearTimeout(timer);
     },
   };
+}
+
+/** Median of a list (the upper middle of an even one). */
+export const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+/** Wall-clock milliseconds, sub-millisecond, comparable between a benchmark and its children. */
+export const epochMs = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * Calls `emitOne(0..count-1)` (each returns its emit time) as fast as the event loop allows, in
+ * chunks so the sockets drain between them, or at `rate` a second; resolves with the emit times.
+ */
+export async function emitInChunks(
+  count: number,
+  emitOne: (index: number) => number,
+  rate?: number,
+): Promise<number[]> {
+  const times: number[] = [];
+  const start = epochMs();
+  let next = 0;
+  while (next < count) {
+    const due = rate
+      ? Math.min(count, Math.floor(((epochMs() - start) / 1000) * rate) + 1)
+      : Math.min(count, next + 200);
+    for (; next < due; next += 1) times.push(emitOne(next));
+    // A paced run ticks about every millisecond.
+    if (rate) await new Promise((resolve) => setTimeout(resolve, 1));
+    else await new Promise((resolve) => setImmediate(resolve));
+  }
+  return times;
+}
+
+// ---------------------------------------------------------------- a generated world
+
+/** Snowflakes by kind and index: kind 3 guilds, 4 users, 5 roles, 6 channels. */
+export const snowflake = (kind: bigint, index: number): string =>
+  (kind * 10n ** 17n + BigInt(index)).toString();
+
+/**
+ * Generated guild `g`'s id. Its index sits above the 22 timestamp-less bits, so consecutive
+ * guilds fall on consecutive shards by Discord's formula (`(id >> 22) % shard_count`).
+ */
+export const generatedGuildId = (g: number): string => (3n * 10n ** 17n + (BigInt(g) << 22n)).toString();
+
+export interface GeneratedWorldOptions {
+  guilds: number;
+  /** Per guild: channels (2 of them categories), roles (with @everyone and the bot's on top), members (with the bot). */
+  channels: number;
+  roles: number;
+  members: number;
+}
+
+export interface GeneratedGuild {
+  guildId: string;
+  /** The guild's first text channel. */
+  channelId: string;
+  /** Its members who are not the bot, in order. */
+  memberIds: string[];
+  /** Its roles other than @everyone and the bot's, in order. */
+  roleIds: string[];
+}
+
+type SandboxModule = typeof import('@spacecadet/discord-sandbox');
+
+/**
+ * `guilds` guilds the bot is in, each with its channels (2 categories, the rest text), roles (the
+ * bot's on top) and members whose users are in no other guild; the sandbox sends them all in
+ * GUILD_CREATE. Channel and role shapes come from the default fixture.
+ */
+export function generateWorld(
+  options: GeneratedWorldOptions,
+  sandbox: SandboxModule,
+): { fixture: SandboxFixture; guilds: GeneratedGuild[] } {
+  const { channels: CHANNELS, roles: ROLES, members: MEMBERS } = options;
+  const fixture = sandbox.defaultFixture();
+  const [categoryTemplate, textTemplate] = fixture.guilds[0]?.channels ?? [];
+  const bot = fixture.users.find((user) => user.bot);
+  if (!categoryTemplate || textTemplate?.type !== 0 || !bot)
+    throw new Error('the default fixture changed shape');
+  const botId = bot.id;
+  fixture.users = [bot];
+  fixture.guilds = [];
+  const guilds: GeneratedGuild[] = [];
+  for (let g = 0; g < options.guilds; g += 1) {
+    const guildId = generatedGuildId(g);
+    const userIds = Array.from({ length: MEMBERS - 1 }, (_, m) => snowflake(4n, g * MEMBERS + m));
+    for (const [m, id] of userIds.entries()) {
+      fixture.users.push({
+        id,
+        username: `cadet${g}_${m}`,
+        discriminator: '0',
+        global_name: `Cadet ${g}.${m}`,
+        avatar: null,
+      });
+    }
+    const roleIds = Array.from({ length: ROLES - 2 }, (_, r) => snowflake(5n, g * ROLES + r));
+    const botRoleId = snowflake(5n, g * ROLES + ROLES - 1);
+    const categoryIds = [snowflake(6n, g * CHANNELS), snowflake(6n, g * CHANNELS + 1)];
+    const channels: SandboxChannel[] = categoryIds.map((id, position) => ({
+      ...categoryTemplate,
+      id,
+      guild_id: guildId,
+      name: `deck ${position}`,
+      position,
+    }));
+    for (let c = 2; c < CHANNELS; c += 1) {
+      channels.push({
+        ...textTemplate,
+        id: snowflake(6n, g * CHANNELS + c),
+        guild_id: guildId,
+        name: `channel-${c}`,
+        position: c,
+        parent_id: categoryIds[c % 2] ?? null,
+      });
+    }
+    fixture.guilds.push({
+      id: guildId,
+      name: `Bench Guild ${g}`,
+      icon: null,
+      owner_id: userIds[0] ?? botId,
+      preferred_locale: 'en-US',
+      roles: [
+        sandbox.makeRole(guildId, '@everyone', 0, sandbox.EVERYONE_PERMISSIONS),
+        ...roleIds.map((id, r) =>
+          sandbox.makeRole(id, `Role ${r}`, r + 1, '0', { color: (r * 0x09f1e3) & 0xffffff }),
+        ),
+        sandbox.makeBotRole(botRoleId, ROLES - 1, botId, sandbox.BOT_ROLE_PERMISSIONS),
+      ],
+      channels,
+      members: [
+        { user_id: botId, roles: [botRoleId], nick: null, joined_at: '2024-01-15T12:00:00.000Z' },
+        ...userIds.map((user_id, m) => ({
+          user_id,
+          roles: [...new Set([roleIds[m % roleIds.length] ?? '', roleIds[(m * 7) % roleIds.length] ?? ''])],
+          nick: m % 5 === 0 ? `nick ${m}` : null,
+          joined_at: '2024-01-15T12:00:00.000Z',
+        })),
+      ],
+    });
+    guilds.push({ guildId, channelId: channels[2]?.id ?? '', memberIds: userIds, roleIds });
+  }
+  return { fixture, guilds };
+}
+
+/** Discord's shard of a guild (`(id >> 22) % shard_count`). */
+export const shardOfGuild = (guildId: string, shardCount: number): number =>
+  Number((BigInt(guildId) >> 22n) % BigInt(shardCount));
+
+// ---------------------------------------------------------------- measured child processes
+
+/**
+ * Injected into measured children (`--import`): on an IPC `gc` request, collect twice and
+ * answer with memoryUsage(). The product has no such hook.
+ */
+const GC_HOOK = `data:text/javascript,${encodeURIComponent(
+  "if (process.send) process.on('message', (m) => { if (m && m.bench === 'gc') { globalThis.gc(); globalThis.gc(); process.send({ bench: 'memory', ...process.memoryUsage() }); } });",
+)}`;
+
+export interface ChildMessage {
+  bench?: string;
+  guilds?: number;
+  count?: number;
+  rss?: number;
+  heapUsed?: number;
+}
+
+export interface Measured {
+  rss: number;
+  heap: number;
+}
+
+/** VmRSS from /proc (Linux); elsewhere the child's own report. */
+function rssOf(pid: number | undefined, reported: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    if (match?.[1]) return Number(match[1]) * 1024;
+  } catch {}
+  return reported;
+}
+
+/**
+ * A child started with the GC hook (`--expose-gc`), its stdout read line by line;
+ * `next(bench)` resolves with its next IPC message of that kind.
+ */
+export class MeasuredChild {
+  private waiting = new Map<string, (message: ChildMessage) => void>();
+  private output = '';
+  readonly exited: Promise<unknown>;
+
+  constructor(
+    readonly process: ChildProcess,
+    onLine: (line: string) => void = () => {},
+  ) {
+    let pending = '';
+    process.stdout?.on('data', (chunk: Buffer) => {
+      pending += chunk.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) onLine(line);
+    });
+    process.stderr?.on('data', (chunk: Buffer) => {
+      this.output = (this.output + chunk.toString()).slice(-4000);
+    });
+    process.on('message', (message: ChildMessage) => {
+      const resolve = message.bench ? this.waiting.get(message.bench) : undefined;
+      if (message.bench) this.waiting.delete(message.bench);
+      resolve?.(message);
+    });
+    this.exited = once(process, 'exit');
+  }
+
+  static start(
+    script: string,
+    args: string[],
+    cwd: string,
+    env: NodeJS.ProcessEnv,
+    onLine?: (line: string) => void,
+  ): MeasuredChild {
+    const child = spawn(
+      globalThis.process.execPath,
+      ['--expose-gc', '--import', 'tsx', '--import', GC_HOOK, script, ...args],
+      { cwd, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },
+    );
+    return new MeasuredChild(child, onLine);
+  }
+
+  /** The real worker (`apps/worker/src/main.ts`), each line of its log handed to `onLine`. */
+  static worker(env: NodeJS.ProcessEnv, onLine?: (line: string) => void): MeasuredChild {
+    return MeasuredChild.start(join('src', 'main.ts'), [], join(repoRoot, 'apps', 'worker'), env, onLine);
+  }
+
+  /** The end of its stderr, for an error message. */
+  get stderr(): string {
+    return this.output;
+  }
+
+  next(bench: string, timeoutMs: number): Promise<ChildMessage> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`child gave no ${bench} within ${timeoutMs} ms\n${this.output}`)),
+        timeoutMs,
+      );
+      this.waiting.set(bench, (message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+      void this.exited.then(() => reject(new Error(`child exited before ${bench}:\n${this.output}`)));
+    });
+  }
+
+  /** Sends `request` and resolves with the answer of kind `answer`. */
+  ask(request: { bench: string }, answer: string, timeoutMs = 30_000): Promise<ChildMessage> {
+    const reply = this.next(answer, timeoutMs);
+    this.process.send(request);
+    return reply;
+  }
+
+  /** The median of `samples` readings, `gapMs` apart, each after a forced full GC. */
+  async measure(samples: number, gapMs: number): Promise<Measured> {
+    const rss: number[] = [];
+    const heap: number[] = [];
+    for (let i = 0; i < samples; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, gapMs));
+      const memory = await this.ask({ bench: 'gc' }, 'memory');
+      rss.push(rssOf(this.process.pid, memory.rss ?? Number.NaN));
+      heap.push(memory.heapUsed ?? Number.NaN);
+    }
+    return { rss: median(rss), heap: median(heap) };
+  }
+
+  async stop(): Promise<void> {
+    if (this.process.exitCode !== null || this.process.signalCode !== null) return;
+    this.process.kill('SIGTERM');
+    const timer = setTimeout(() => this.process.kill('SIGKILL'), 15_000);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
+
+// ---------------------------------------------------------------- the job queue
+
+/** BullMQ's Queue as a benchmark uses it (the scripts package depends on neither BullMQ nor ioredis). */
+export interface BenchQueue {
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  addBulk(jobs: Array<{ name: string; data: unknown; opts: Record<string, unknown> }>): Promise<unknown>;
+  getJob(
+    id: string,
+  ): Promise<
+    { finishedOn?: number; processedOn?: number; failedReason?: string; returnvalue: unknown } | undefined
+  >;
+  getJobSchedulersCount(): Promise<number>;
+  upsertJobScheduler(
+    id: string,
+    repeat: { every: number; startDate?: number },
+    template: { name: string; data: unknown },
+  ): Promise<unknown>;
+  getJobCounts(...types: string[]): Promise<Record<string, number>>;
+  getFailed(start: number, end: number): Promise<Array<{ failedReason: string }>>;
+  close(): Promise<void>;
+}
+
+/** A producer of our own on the worker's queue, as the API has: its own Redis connection. */
+export function producerQueue(
+  redisUrl: string,
+  prefix: string,
+): { queue: BenchQueue; close(): Promise<void> } {
+  const require = createRequire(join(repoRoot, 'apps', 'worker', 'package.json'));
+  const { Queue } = require('bullmq') as {
+    Queue: new (name: string, opts: { connection: unknown; prefix: string }) => BenchQueue;
+  };
+  const { Redis } = require('ioredis') as {
+    Redis: new (url: string, opts: { maxRetriesPerRequest: null }) => { disconnect(): void };
+  };
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue(JOB_QUEUE, { connection, prefix: bullPrefix(prefix) });
+  return {
+    queue,
+    async close() {
+      await queue.close().catch(() => {});
+      connection.disconnect();
+    },
+  };
+}
+
+/**
+ * Waits until nothing is waiting or running and the only delayed jobs are the schedulers' next
+ * runs (one each): a job put back because its guild was busy keeps it waiting.
+ */
+export async function drained(queue: BenchQueue, timeoutMs: number): Promise<void> {
+  await waitFor(
+    'the queue to drain',
+    async () => {
+      const [schedulers, counts] = await Promise.all([
+        queue.getJobSchedulersCount(),
+        queue.getJobCounts('active', 'wait', 'prioritized', 'delayed'),
+      ]);
+      const busy = (counts.active ?? 0) + (counts.wait ?? 0) + (counts.prioritized ?? 0);
+      return busy === 0 && (counts.delayed ?? 0) <= schedulers ? true : undefined;
+    },
+    timeoutMs,
+  );
 }

@@ -28,15 +28,8 @@
  *
  * `personality-refresh.ts --sandbox` is the sandbox child itself.
  */
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import {
-  bullPrefix,
-  type GuildJobPayload,
-  JOB_QUEUE,
-  type JobName,
-  type JobResult,
-} from '@spacecadet/contract';
+import type { GuildJobPayload, JobName, JobResult } from '@spacecadet/contract';
 import { PERSONALITY_CATALOG, PERSONALITY_REFRESH_INTERVAL_MS } from '@spacecadet/core';
 import { createDb } from '@spacecadet/db';
 import { seedPersonalityCatalog } from '@spacecadet/db/queries/personality-roles';
@@ -52,20 +45,20 @@ import type { RestRequestRecord, SandboxFixture, SandboxGuild } from '@spacecade
 import { GUILD_JOB_OPTIONS } from '@spacecadet/queue/guild-jobs';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 // The worker package exports startWorker only; the feature list and types live in its source.
-import type { WorkerQueue } from '../../apps/worker/src/deps.ts';
 import type { WorkerFeature } from '../../apps/worker/src/features/feature.ts';
 import { FEATURES } from '../../apps/worker/src/features/index.ts';
 import { useLocalServices } from '../env.ts';
 import {
   closeOnStop,
+  drained,
   logStep,
+  median,
   printTable,
+  producerQueue,
   ratio,
-  repoRoot,
   reportHeadline,
   runBounded,
   startBenchChild,
-  waitFor,
 } from './lib.ts';
 
 const GUILDS = 1_000;
@@ -176,47 +169,6 @@ function featuresWithProbe(): WorkerFeature[] {
   return [...features, probe];
 }
 
-/** BullMQ and ioredis as the worker loads them (the scripts package depends on neither). */
-interface WorkerModules {
-  Queue: new (name: string, opts: { connection: unknown; prefix: string }) => WorkerQueue;
-  Redis: new (url: string, opts: { maxRetriesPerRequest: null }) => { disconnect(): void };
-}
-
-/** A producer of our own on the worker's queue, as the API has: its own Redis connection. */
-function producerQueue(redisUrl: string, prefix: string): { queue: WorkerQueue; close(): Promise<void> } {
-  const require = createRequire(join(repoRoot, 'apps', 'worker', 'package.json'));
-  const { Queue } = require('bullmq') as Pick<WorkerModules, 'Queue'>;
-  const { Redis } = require('ioredis') as Pick<WorkerModules, 'Redis'>;
-  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  const queue = new Queue(JOB_QUEUE, { connection, prefix: bullPrefix(prefix) });
-  return {
-    queue,
-    async close() {
-      await queue.close().catch(() => {});
-      connection.disconnect();
-    },
-  };
-}
-
-/**
- * Waits until nothing is waiting or running and the only delayed jobs are the schedulers' next
- * runs (one each, 5 minutes out): a job put back because its guild was busy keeps it waiting.
- */
-async function drained(queue: WorkerQueue, timeoutMs: number): Promise<void> {
-  await waitFor(
-    'the queue to drain',
-    async () => {
-      const [schedulers, counts] = await Promise.all([
-        queue.getJobSchedulersCount(),
-        queue.getJobCounts('active', 'wait', 'prioritized', 'delayed'),
-      ]);
-      const busy = (counts.active ?? 0) + (counts.wait ?? 0) + (counts.prioritized ?? 0);
-      return busy === 0 && (counts.delayed ?? 0) <= schedulers ? true : undefined;
-    },
-    timeoutMs,
-  );
-}
-
 interface Phase {
   /** `unlimited`: the refresh with discord.js' global REST limit lifted (diagnostic). */
   kind: 'no-op' | 'refresh' | 'unlimited';
@@ -238,11 +190,6 @@ interface Phase {
   /** The sandbox's request log overflowed during the phase: some calls went unseen. */
   unseen: boolean;
 }
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
 
 const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
 

@@ -12,19 +12,25 @@
  * matters is the growth per guild between the two sizes: fixed costs (the worker also loads
  * BullMQ, pg, pino...) cancel out.
  *
- * `worker-memory.ts --baseline-client` is the baseline child itself.
+ * The baseline child is `baseline-client.ts`.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { TestDatabase, TestRedis } from '@spacecadet/db/testing';
-import type { Sandbox, SandboxChannel, SandboxFixture, SandboxGuild } from '@spacecadet/discord-sandbox';
-import type { RunningWorker } from '@spacecadet/worker';
-import { loadBaselineClientEnv, loadBenchEnv, pathAndHome, useLocalServices } from '../env.ts';
-import { kib, printTable, ratio, repoRoot, reportHeadline, runBounded } from './lib.ts';
+import type { Sandbox } from '@spacecadet/discord-sandbox';
+import { loadBenchEnv, pathAndHome, useLocalServices } from '../env.ts';
+import {
+  type GeneratedGuild,
+  generateWorld,
+  kib,
+  type Measured,
+  MeasuredChild,
+  median,
+  printTable,
+  ratio,
+  repoRoot,
+  reportHeadline,
+  runBounded,
+} from './lib.ts';
 
 const BENCH = loadBenchEnv().memory;
 const SMALL = BENCH.smallGuilds;
@@ -38,230 +44,13 @@ const REPEATS = BENCH.repeats;
 const SAMPLE_GAP_MS = 300;
 const SETTLE_MS = 1_500;
 const READY_TIMEOUT_MS = 90_000;
-const BASELINE_FLAG = '--baseline-client';
-
-/** Injected into both children: on an IPC `gc` request, collect twice and answer with memoryUsage(). */
-const GC_HOOK = `data:text/javascript,${encodeURIComponent(
-  "if (process.send) process.on('message', (m) => { if (m && m.bench === 'gc') { globalThis.gc(); globalThis.gc(); process.send({ bench: 'memory', ...process.memoryUsage() }); } });",
-)}`;
-
-type DiscordClient = RunningWorker['client'];
-interface DiscordModule {
-  Client: new (options: { intents: number; rest: { api: string } }) => DiscordClient;
-  Events: { ClientReady: 'clientReady' };
-}
-
-interface ChildMessage {
-  bench?: string;
-  guilds?: number;
-  rss?: number;
-  heapUsed?: number;
-}
-
-/** The baseline child: discord.js as it comes (no makeCache, no sweepers), the worker's intents. */
-async function baselineClient(): Promise<void> {
-  // The worker's own copy of discord.js; the scripts package does not depend on it.
-  const resolved = createRequire(join(repoRoot, 'apps', 'worker', 'package.json')).resolve('discord.js');
-  const discord = (await import(pathToFileURL(resolved).href)) as DiscordModule;
-  const env = loadBaselineClientEnv();
-  const client = new discord.Client({ intents: env.intents, rest: { api: env.apiBase } });
-  client.once(discord.Events.ClientReady, (ready) => {
-    process.send?.({ bench: 'ready', guilds: ready.guilds.cache.size });
-  });
-  process.once('SIGTERM', () => {
-    void client.destroy().finally(() => process.exit(0));
-  });
-  await client.login(env.botToken);
-}
-
-const snowflake = (kind: bigint, index: number): string => (kind * 10n ** 17n + BigInt(index)).toString();
-
-/**
- * `guilds` guilds the bot is in, each with CHANNELS channels (2 categories), ROLES roles (the
- * bot's on top) and MEMBERS members whose users are in no other guild; the sandbox sends them
- * all in GUILD_CREATE. Channel and role shapes come from the default fixture.
- */
-function buildFixture(
-  guilds: number,
-  sandbox: typeof import('@spacecadet/discord-sandbox'),
-): {
-  fixture: SandboxFixture;
-  textChannels: Array<{ guildId: string; channelId: string; authors: string[] }>;
-} {
-  const fixture = sandbox.defaultFixture();
-  const [categoryTemplate, textTemplate] = fixture.guilds[0]?.channels ?? [];
-  const bot = fixture.users.find((user) => user.bot);
-  if (!categoryTemplate || textTemplate?.type !== 0 || !bot)
-    throw new Error('the default fixture changed shape');
-  const botId = bot.id;
-  fixture.users = [bot];
-  fixture.guilds = [];
-  const textChannels: Array<{ guildId: string; channelId: string; authors: string[] }> = [];
-  for (let g = 0; g < guilds; g += 1) {
-    const guildId = snowflake(3n, g);
-    const userIds = Array.from({ length: MEMBERS - 1 }, (_, m) => snowflake(4n, g * MEMBERS + m));
-    for (const [m, id] of userIds.entries()) {
-      fixture.users.push({
-        id,
-        username: `cadet${g}_${m}`,
-        discriminator: '0',
-        global_name: `Cadet ${g}.${m}`,
-        avatar: null,
-      });
-    }
-    const roleIds = Array.from({ length: ROLES - 2 }, (_, r) => snowflake(5n, g * ROLES + r));
-    const botRoleId = snowflake(5n, g * ROLES + ROLES - 1);
-    const categoryIds = [snowflake(6n, g * CHANNELS), snowflake(6n, g * CHANNELS + 1)];
-    const channels: SandboxChannel[] = categoryIds.map((id, position) => ({
-      ...categoryTemplate,
-      id,
-      guild_id: guildId,
-      name: `deck ${position}`,
-      position,
-    }));
-    for (let c = 2; c < CHANNELS; c += 1) {
-      channels.push({
-        ...textTemplate,
-        id: snowflake(6n, g * CHANNELS + c),
-        guild_id: guildId,
-        name: `channel-${c}`,
-        position: c,
-        parent_id: categoryIds[c % 2] ?? null,
-      });
-    }
-    const guild: SandboxGuild = {
-      id: guildId,
-      name: `Bench Guild ${g}`,
-      icon: null,
-      owner_id: userIds[0] ?? botId,
-      preferred_locale: 'en-US',
-      roles: [
-        sandbox.makeRole(guildId, '@everyone', 0, sandbox.EVERYONE_PERMISSIONS),
-        ...roleIds.map((id, r) =>
-          sandbox.makeRole(id, `Role ${r}`, r + 1, '0', { color: (r * 0x09f1e3) & 0xffffff }),
-        ),
-        sandbox.makeBotRole(botRoleId, ROLES - 1, botId, sandbox.BOT_ROLE_PERMISSIONS),
-      ],
-      channels,
-      members: [
-        { user_id: botId, roles: [botRoleId], nick: null, joined_at: '2024-01-15T12:00:00.000Z' },
-        ...userIds.map((user_id, m) => ({
-          user_id,
-          roles: [...new Set([roleIds[m % roleIds.length] ?? '', roleIds[(m * 7) % roleIds.length] ?? ''])],
-          nick: m % 5 === 0 ? `nick ${m}` : null,
-          joined_at: '2024-01-15T12:00:00.000Z',
-        })),
-      ],
-    };
-    fixture.guilds.push(guild);
-    textChannels.push({ guildId, channelId: channels[2]?.id ?? '', authors: userIds.slice(0, MESSAGES) });
-  }
-  return { fixture, textChannels };
-}
-
-interface Measured {
-  rss: number;
-  heap: number;
-}
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
-
-/** VmRSS from /proc (Linux); elsewhere the child's own report. */
-function rssOf(pid: number | undefined, reported: number): number {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    if (match?.[1]) return Number(match[1]) * 1024;
-  } catch {}
-  return reported;
-}
-
-/** A child started with the GC hook; `next(bench)` resolves with its next IPC message of that kind. */
-class Child {
-  private waiting = new Map<string, (message: ChildMessage) => void>();
-  private output = '';
-  readonly exited: Promise<unknown>;
-
-  constructor(
-    readonly process: ChildProcess,
-    onLine: (line: string) => void = () => {},
-  ) {
-    let pending = '';
-    process.stdout?.on('data', (chunk: Buffer) => {
-      pending += chunk.toString();
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) onLine(line);
-    });
-    process.stderr?.on('data', (chunk: Buffer) => {
-      this.output = (this.output + chunk.toString()).slice(-4000);
-    });
-    process.on('message', (message: ChildMessage) => {
-      const resolve = message.bench ? this.waiting.get(message.bench) : undefined;
-      if (message.bench) this.waiting.delete(message.bench);
-      resolve?.(message);
-    });
-    this.exited = once(process, 'exit');
-  }
-
-  static start(
-    script: string,
-    args: string[],
-    cwd: string,
-    env: NodeJS.ProcessEnv,
-    onLine?: (line: string) => void,
-  ) {
-    const child = spawn(
-      globalThis.process.execPath,
-      ['--expose-gc', '--import', 'tsx', '--import', GC_HOOK, script, ...args],
-      { cwd, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },
-    );
-    return new Child(child, onLine);
-  }
-
-  next(bench: string, timeoutMs: number): Promise<ChildMessage> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`child gave no ${bench} within ${timeoutMs} ms\n${this.output}`)),
-        timeoutMs,
-      );
-      this.waiting.set(bench, (message) => {
-        clearTimeout(timer);
-        resolve(message);
-      });
-      void this.exited.then(() => reject(new Error(`child exited before ${bench}:\n${this.output}`)));
-    });
-  }
-
-  async measure(): Promise<Measured> {
-    const rss: number[] = [];
-    const heap: number[] = [];
-    for (let i = 0; i < SAMPLES; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, SAMPLE_GAP_MS));
-      const answer = this.next('memory', 30_000);
-      this.process.send({ bench: 'gc' });
-      const memory = await answer;
-      rss.push(rssOf(this.process.pid, memory.rss ?? Number.NaN));
-      heap.push(memory.heapUsed ?? Number.NaN);
-    }
-    return { rss: median(rss), heap: median(heap) };
-  }
-
-  async stop(): Promise<void> {
-    if (this.process.exitCode !== null || this.process.signalCode !== null) return;
-    this.process.kill('SIGTERM');
-    const timer = setTimeout(() => this.process.kill('SIGKILL'), 15_000);
-    await this.exited;
-    clearTimeout(timer);
-  }
-}
 
 const stopList = new Set<() => Promise<unknown>>();
 
-async function postMessages(sandbox: Sandbox, channels: ReturnType<typeof buildFixture>['textChannels']) {
-  const posts = channels.flatMap((channel) => channel.authors.map((author) => ({ ...channel, author })));
+async function postMessages(sandbox: Sandbox, guilds: readonly GeneratedGuild[]) {
+  const posts = guilds.flatMap((guild) =>
+    guild.memberIds.slice(0, MESSAGES).map((author) => ({ ...guild, author })),
+  );
   await runBounded(posts.length, 8, async (i) => {
     const post = posts[i];
     if (!post) return;
@@ -288,11 +77,14 @@ async function measureClient(
 ): Promise<Measured & { intents: number }> {
   const sandboxModule = await import('@spacecadet/discord-sandbox');
   const { createTestDatabase, testRedis, testStackEnv } = await import('@spacecadet/db/testing');
-  const { fixture, textChannels } = buildFixture(guilds, sandboxModule);
+  const { fixture, guilds: generated } = generateWorld(
+    { guilds, channels: CHANNELS, roles: ROLES, members: MEMBERS },
+    sandboxModule,
+  );
   const sandbox = await sandboxModule.startSandbox({ port: 0, fixture });
   let database: TestDatabase | null = null;
   let redis: TestRedis | null = null;
-  let child: Child | null = null;
+  let child: MeasuredChild | null = null;
   const cleanup = async () => {
     await child?.stop();
     await Promise.allSettled([sandbox.close(), redis?.close(), database?.close()]);
@@ -310,10 +102,7 @@ async function measureClient(
       [database, redis] = await Promise.all([createTestDatabase('bench_memory'), testRedis()]);
       let resolveReady: (guilds: number) => void = () => {};
       ready = new Promise((resolve) => (resolveReady = resolve));
-      child = Child.start(
-        join('src', 'main.ts'),
-        [],
-        join(repoRoot, 'apps', 'worker'),
+      child = MeasuredChild.worker(
         { ...testStackEnv(database, redis, sandbox), ...env, LOG_LEVEL: 'info' },
         (line) => {
           // The worker's own log: bot_guilds is synced after READY and every GUILD_CREATE.
@@ -328,7 +117,7 @@ async function measureClient(
       });
       ready = Promise.race([ready, exited]);
     } else {
-      child = Child.start(join(import.meta.dirname, 'worker-memory.ts'), [BASELINE_FLAG], repoRoot, {
+      child = MeasuredChild.start(join(import.meta.dirname, 'baseline-client.ts'), [], repoRoot, {
         ...env,
         BENCH_INTENTS: String(intents),
       });
@@ -349,9 +138,9 @@ async function measureClient(
       sessions: Array<{ intents: number; connected: boolean }>;
     };
     const sessionIntents = session.sessions.find((s) => s.connected)?.intents ?? Number.NaN;
-    await postMessages(sandbox, textChannels);
+    await postMessages(sandbox, generated);
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    const measured = await child.measure();
+    const measured = await child.measure(SAMPLES, SAMPLE_GAP_MS);
     return { ...measured, intents: sessionIntents };
   } finally {
     stopList.delete(cleanup);
@@ -440,5 +229,4 @@ async function main(): Promise<void> {
   if (intentsDiffer) process.exitCode = 1;
 }
 
-if (process.argv.includes(BASELINE_FLAG)) await baselineClient();
-else await main();
+await main();

@@ -75,12 +75,16 @@ import {
 import { loadBenchEnv, pathAndHome, useLocalServices } from '../env.ts';
 import {
   closeOnStop,
+  emitInChunks,
+  epochMs,
   logStep,
+  median,
   printTable,
   ratio,
   repoRoot,
   reportHeadline,
   runBounded,
+  snowflake,
   startBenchChild,
   summarize,
 } from './lib.ts';
@@ -110,8 +114,7 @@ const MEMORY_MEMBERS = MEMORY_GUILDS * MEMORY_MEMBERS_PER_GUILD;
 const SANDBOX_FLAG = '--sandbox';
 const JOINED_AT = '2024-01-15T12:00:00.000Z';
 
-// Snowflakes by kind and index, as in worker-memory.ts; the child and this process agree on them.
-const snowflake = (kind: bigint, index: number): string => (kind * 10n ** 17n + BigInt(index)).toString();
+// Snowflakes by kind and index (lib.ts); the child and this process agree on them.
 const guildId = (g: number) => snowflake(3n, g);
 const channelId = (g: number) => snowflake(6n, g);
 const botRoleId = (g: number) => snowflake(5n, g);
@@ -132,8 +135,6 @@ const memberId = (k: number) => snowflake(4n, k);
 const authorOf = (k: number) => k % ACTIVE_MEMBERS;
 const GUILD_IDS = Array.from({ length: GUILDS }, (_, g) => guildId(g));
 
-/** Wall-clock milliseconds, sub-millisecond, comparable between this process and the child. */
-const epochMs = (): number => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ---------------------------------------------------------------- the sandbox child
@@ -230,18 +231,11 @@ async function sandboxChild(): Promise<void> {
   async function emit(request: EmitRequest): Promise<number[]> {
     const entry = world.get(request.target);
     if (!entry) throw new Error(`unknown target ${request.target}`);
-    const times: number[] = [];
-    const start = epochMs();
-    let next = 0;
-    while (next < request.count) {
-      const due = request.rate
-        ? Math.min(request.count, Math.floor(((epochMs() - start) / 1000) * request.rate) + 1)
-        : Math.min(request.count, next + 200);
-      for (; next < due; next += 1) times.push(emitOne(entry.state, request.offset + next));
-      // Let the sockets drain between chunks; a paced run ticks about every millisecond.
-      if (request.rate) await sleep(1);
-      else await new Promise((resolve) => setImmediate(resolve));
-    }
+    const times = await emitInChunks(
+      request.count,
+      (i) => emitOne(entry.state, request.offset + i),
+      request.rate,
+    );
     // The sandbox keeps every message; nothing here reads them back.
     entry.state.messages.clear();
     return times;
@@ -355,11 +349,6 @@ interface Phase {
   /** XP batches the worker wrote to Postgres meanwhile. */
   batches: number;
 }
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
 
 const mb = (bytes: number): string => `${(bytes / 1_000_000).toFixed(2)} MB`;
 
