@@ -32,12 +32,14 @@ import { defaultFixture, SANDBOX_IDS, type SandboxFixture } from '@spacecadet/di
 import { loadBenchEnv } from '../env.ts';
 import {
   clickComponent,
+  GLOBAL_LIMIT,
   memberRolesAmong,
   memberRoundTrip,
   observeMembers,
   openLoop,
   perSecondOverWindows,
   setGlobalLimit,
+  THROUGHPUT_GOAL,
   type TimedClick,
   timedClick,
   waitForBotPresence,
@@ -56,12 +58,10 @@ import { runJobThroughApi, type Stack, startStack } from './stack.ts';
 
 const { seconds: SECONDS, warmup: WARMUP } = loadBenchEnv().click;
 const RATES = [10, 100] as const;
-const GLOBAL_LIMIT = 50;
 /** One click per member in the busiest phase: no member ever has two clicks in flight. */
 const MEMBERS = Math.max(...RATES) * SECONDS;
 const BASELINE_SECONDS = 2;
 const ANSWER_GOAL_MS = 100;
-const THROUGHPUT_GOAL = 0.9;
 const EDIT_LAG_GOAL_MS = 250;
 const HAMMER_CLICKS = 100;
 const HAMMER_GOAL_MS = 3_000;

@@ -23,12 +23,14 @@ import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { loadBenchEnv } from '../env.ts';
 import {
   crowdFixture,
+  GLOBAL_LIMIT,
   memberRolesAmong,
   memberRoundTrip,
   observeMembers,
   openLoop,
   perSecondOverWindows,
   setGlobalLimit,
+  THROUGHPUT_GOAL,
   waitForBotPresence,
 } from './discord-load.ts';
 import { latencyRow, ms, printTable, reportHeadline, summarize, waitFor } from './lib.ts';
@@ -36,10 +38,8 @@ import { runJobThroughApi, startStack } from './stack.ts';
 
 const { seconds: SECONDS } = loadBenchEnv().click;
 const RATES = [10, 100] as const;
-const GLOBAL_LIMIT = 50;
 const MEMBERS = Math.max(...RATES) * SECONDS;
 const BASELINE_SECONDS = 2;
-const THROUGHPUT_GOAL = 0.9;
 const SETTLE_TIMEOUT_MS = 30_000 + SECONDS * 4_000;
 
 const GUILD = SANDBOX_IDS.guilds.station;

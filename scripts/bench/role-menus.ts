@@ -24,12 +24,14 @@ import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { loadBenchEnv } from '../env.ts';
 import {
   crowdFixture,
+  GLOBAL_LIMIT,
   memberRolesAmong,
   memberRoundTrip,
   observeMembers,
   openLoop,
   perSecondOverWindows,
   setGlobalLimit,
+  THROUGHPUT_GOAL,
   timedClick,
   waitForBotPresence,
 } from './discord-load.ts';
@@ -38,11 +40,9 @@ import { runJobThroughApi, startStack } from './stack.ts';
 
 const { seconds: SECONDS } = loadBenchEnv().click;
 const RATES = [10, 100] as const;
-const GLOBAL_LIMIT = 50;
 const MEMBERS = Math.max(...RATES) * SECONDS;
 const BASELINE_SECONDS = 2;
 const ANSWER_GOAL_MS = 100;
-const THROUGHPUT_GOAL = 0.9;
 const SETTLE_TIMEOUT_MS = 30_000 + SECONDS * 4_000;
 const OPTIONS = 8;
 

@@ -1,7 +1,9 @@
 /**
  * The product as the benchmarks drive it: the Discord sandbox, a fresh migrated database, a
- * private Redis prefix, the real API listening on 127.0.0.1 and, when asked, the real worker
- * (discord.js client + BullMQ). Everything it starts is stopped by `close()`.
+ * private Redis prefix, the Discord proxy that holds the bot's rate limits (as `pnpm dev` and
+ * compose run it), the real API listening on 127.0.0.1 and, when asked, the real worker
+ * (discord.js client + BullMQ), both sending their bot requests through the proxy. Everything it
+ * starts is stopped by `close()`.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +16,7 @@ import {
   testRedis,
   testStackEnv,
 } from '@spacecadet/db/testing';
+import { type DiscordProxy, startDiscordProxy } from '@spacecadet/discord-proxy';
 import { SANDBOX_IDS, type Sandbox, type SandboxFixture, startSandbox } from '@spacecadet/discord-sandbox';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 import { useLocalServices } from '../env.ts';
@@ -21,6 +24,7 @@ import { closeOnStop, waitFor } from './lib.ts';
 
 export interface Stack {
   sandbox: Sandbox;
+  proxy: DiscordProxy;
   database: TestDatabase;
   redis: TestRedis;
   apiUrl: string;
@@ -48,15 +52,22 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   ]);
   let app: Awaited<ReturnType<typeof buildApp>> | null = null;
   let worker: RunningWorker | null = null;
+  let proxy: DiscordProxy | null = null;
   const close = closeOnStop(async () => {
     await worker?.close().catch(() => {});
     await app?.close().catch(() => {});
+    await proxy?.close().catch(() => {});
     await Promise.allSettled([sandbox.close(), redis.close()]);
     await database.close().catch(() => {});
   });
   try {
     const dashboardUrl = options.dashboardUrl ?? TEST_DASHBOARD_URL;
-    const env = { ...testStackEnv(database, redis, sandbox), DASHBOARD_URL: dashboardUrl };
+    proxy = await startDiscordProxy({ upstream: sandbox.apiBase, port: 0 });
+    const env = {
+      ...testStackEnv(database, redis, sandbox),
+      DASHBOARD_URL: dashboardUrl,
+      DISCORD_PROXY_URL: proxy.url,
+    };
     const base = loadApiConfig(env);
     // The per-IP limit protects production; here every request comes from 127.0.0.1 on purpose.
     const config = { ...base, rateLimit: { ...base.rateLimit, max: 1_000_000, exchangeMax: 1_000 } };
@@ -109,7 +120,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       return `Bearer ${session.tokens.access_token}`;
     }
 
-    return { sandbox, database, redis, apiUrl, worker, signIn, api, close };
+    return { sandbox, proxy, database, redis, apiUrl, worker, signIn, api, close };
   } catch (error) {
     await close();
     throw error;

@@ -4,6 +4,7 @@ export {
   DEFAULT_INVALID_REQUEST_BUDGET,
   type DiscordProxy,
   type DiscordProxyOptions,
+  GLOBAL_SHARE,
   startDiscordProxy,
 } from './proxy.ts';
 export { routeLabel } from './route-label.ts';
