@@ -5,7 +5,7 @@
  * and the per-route buckets, role-heavy jobs on two servers at once get no 429 and all finish;
  * with the proxy down a job fails and is retried later, and the API answers 503.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { buildApp, loadApiConfig } from '@spacecadet/api';
 import { bullPrefix, JOB_QUEUE } from '@spacecadet/contract';
@@ -31,6 +31,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from './bench/lib.ts';
+import { signInThroughSandbox } from './bench/stack.ts';
 import { useLocalServices } from './env.ts';
 
 const { guilds, users, channels } = SANDBOX_IDS;
@@ -82,31 +83,7 @@ async function ok<T>(method: string, path: string, auth: string | null, body?: u
   return answer.body;
 }
 
-/** Signs `userId` in through the sandbox's OAuth2 page and the API's exchange; `Bearer …`. */
-async function signIn(userId: string): Promise<string> {
-  const verifier = randomBytes(48).toString('base64url');
-  const query = new URLSearchParams({
-    client_id: SANDBOX_IDS.app,
-    redirect_uri: `${TEST_DASHBOARD_URL}/auth/callback`,
-    response_type: 'code',
-    scope: 'identify guilds',
-    prompt: 'consent',
-    state: randomBytes(8).toString('hex'),
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-    sandbox_user: userId,
-  });
-  const authorize = await fetch(`${sandbox.oauthBase}/oauth2/authorize?${query}`, { redirect: 'manual' });
-  await authorize.text();
-  const location = authorize.headers.get('location');
-  const code = location ? new URL(location).searchParams.get('code') : null;
-  if (!code) throw new Error(`sandbox authorize answered ${authorize.status} without a code`);
-  const session = await ok<{ tokens: { access_token: string } }>('POST', '/api/auth/discord/exchange', null, {
-    code,
-    code_verifier: verifier,
-  });
-  return `Bearer ${session.tokens.access_token}`;
-}
+const signIn = (userId: string) => signInThroughSandbox(sandbox, apiUrl, TEST_DASHBOARD_URL, userId);
 
 function admin(guildId: string): string {
   const auth = sessions.get(guildId);

@@ -90,41 +90,52 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       return (text ? JSON.parse(text) : undefined) as T;
     }
 
-    async function signIn(userId: string): Promise<string> {
-      const verifier = randomBytes(48).toString('base64url');
-      const query = new URLSearchParams({
-        client_id: SANDBOX_IDS.app,
-        redirect_uri: `${dashboardUrl}/auth/callback`,
-        response_type: 'code',
-        scope: 'identify guilds',
-        prompt: 'consent',
-        state: randomBytes(8).toString('hex'),
-        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-        code_challenge_method: 'S256',
-        sandbox_user: userId,
-      });
-      const authorize = await fetch(`${sandbox.oauthBase}/oauth2/authorize?${query}`, { redirect: 'manual' });
-      await authorize.text();
-      const location = authorize.headers.get('location');
-      const code = location ? new URL(location).searchParams.get('code') : null;
-      if (!code) throw new Error(`sandbox authorize answered ${authorize.status} without a code`);
-      const session = await api<{ tokens: { access_token: string } }>(
-        'POST',
-        '/api/auth/discord/exchange',
-        null,
-        {
-          code,
-          code_verifier: verifier,
-        },
-      );
-      return `Bearer ${session.tokens.access_token}`;
-    }
+    const signIn = (userId: string) => signInThroughSandbox(sandbox, apiUrl, dashboardUrl, userId);
 
     return { sandbox, proxy, database, redis, apiUrl, worker, signIn, api, close };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/**
+ * Signs `userId` in as the dashboard does: the sandbox's OAuth2 page (approved at once for that
+ * user), then the API's code exchange with PKCE. Returns `Bearer <access token>`.
+ */
+export async function signInThroughSandbox(
+  sandbox: Sandbox,
+  apiUrl: string,
+  dashboardUrl: string,
+  userId: string,
+): Promise<string> {
+  const verifier = randomBytes(48).toString('base64url');
+  const query = new URLSearchParams({
+    client_id: SANDBOX_IDS.app,
+    redirect_uri: `${dashboardUrl}/auth/callback`,
+    response_type: 'code',
+    scope: 'identify guilds',
+    prompt: 'consent',
+    state: randomBytes(8).toString('hex'),
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    sandbox_user: userId,
+  });
+  const authorize = await fetch(`${sandbox.oauthBase}/oauth2/authorize?${query}`, { redirect: 'manual' });
+  await authorize.text();
+  const location = authorize.headers.get('location');
+  const code = location ? new URL(location).searchParams.get('code') : null;
+  if (!code) throw new Error(`sandbox authorize answered ${authorize.status} without a code`);
+  const exchange = await fetch(`${apiUrl}/api/auth/discord/exchange`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ code, code_verifier: verifier }),
+  });
+  const text = await exchange.text();
+  if (!exchange.ok)
+    throw new Error(`POST /api/auth/discord/exchange -> ${exchange.status}: ${text.slice(0, 300)}`);
+  const session = JSON.parse(text) as { tokens: { access_token: string } };
+  return `Bearer ${session.tokens.access_token}`;
 }
 
 export interface JobStatus {
