@@ -51,6 +51,12 @@ const SETUP_READ_TIMEOUT_MS = 3_000;
 /** Unpriced messages priced per script call, and how long a process keeps a guild to price. */
 const UNPRICED_PER_CALL = 500;
 const UNPRICED_LEASE_MS = 30_000;
+/**
+ * Guilds a flush prices at most, and at once: their setups are read together (the cache
+ * batches its misses), so a backlog of thousands of guilds drains in seconds, not minutes.
+ */
+const UNPRICED_GUILDS_PER_FLUSH = 1_000;
+const CONCURRENT_PRICINGS = 50;
 
 /**
  * Per process, the guilds whose messages it left unpriced (their setup could not be read) and
@@ -170,28 +176,37 @@ export async function countMessageXp(
  * Then forgets, for this process, the guilds with nothing left waiting.
  */
 async function priceUnpriced(deps: WorkerDeps, awards: Redis): Promise<void> {
-  for (const guildId of await takeUnpricedGuilds(awards, Date.now(), UNPRICED_LEASE_MS, 20)) {
-    let setup: LevelingSetup;
-    try {
-      setup = await levelingSetups.get(deps, guildId);
-    } catch {
-      await releaseUnpricedGuild(awards, guildId);
-      continue;
+  const queue = await takeUnpricedGuilds(awards, Date.now(), UNPRICED_LEASE_MS, UNPRICED_GUILDS_PER_FLUSH);
+  const pricer = async () => {
+    for (let guildId = queue.shift(); guildId !== undefined; guildId = queue.shift()) {
+      await priceGuildUnpriced(deps, awards, guildId);
     }
-    for (;;) {
-      const messages = await readUnpriced(awards, guildId, UNPRICED_PER_CALL);
-      if (messages.length === 0) break;
-      const priced = messages.flatMap((message) => priceMessage(setup, guildId, message) ?? []);
-      const counted = await awardUnpriced(awards, guildId, messages.length, priced);
-      deps.logger.info(
-        { guildId, messages: messages.length, counted },
-        'counted messages kept during an outage',
-      );
-    }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENT_PRICINGS, queue.length) }, pricer));
   const unpriced = unpricedOf(deps);
   for (const [guildId, kept] of unpriced) {
     if (!(await hasUnpriced(awards, guildId)) && unpriced.get(guildId) === kept) unpriced.delete(guildId);
+  }
+}
+
+/** Counts one guild's unpriced messages, oldest first; hands the guild back if its setup is unreadable. */
+async function priceGuildUnpriced(deps: WorkerDeps, awards: Redis, guildId: string): Promise<void> {
+  let setup: LevelingSetup;
+  try {
+    setup = await levelingSetups.get(deps, guildId);
+  } catch {
+    await releaseUnpricedGuild(awards, guildId);
+    return;
+  }
+  for (;;) {
+    const messages = await readUnpriced(awards, guildId, UNPRICED_PER_CALL);
+    if (messages.length === 0) break;
+    const priced = messages.flatMap((message) => priceMessage(setup, guildId, message) ?? []);
+    const counted = await awardUnpriced(awards, guildId, messages.length, priced);
+    deps.logger.info(
+      { guildId, messages: messages.length, counted },
+      'counted messages kept during an outage',
+    );
   }
 }
 
