@@ -65,6 +65,11 @@ const BATCH_MAX = 500;
  * together in the next, so the busier Postgres is the larger (and fewer) the reads.
  */
 const BATCHES_IN_FLIGHT = 2;
+/**
+ * How long a miss waits for others to share its read: a burst of chat over cold guilds arrives
+ * over many event-loop turns. A first message is priced this much later, which nobody sees.
+ */
+const BATCH_WINDOW_MS = 10;
 
 interface Waiting<T> {
   guildId: string;
@@ -149,14 +154,14 @@ export function guildSetupCache<T>(options: GuildSetupCacheOptions<T>): GuildSet
     return new Promise<T>((resolve, reject) => {
       state.waiting.push({ guildId, resolve, reject });
       scheduleBatch(deps, state);
-    });
+    }, BATCH_WINDOW_MS);
   }
 
   function scheduleBatch(deps: WorkerDeps, state: CacheState<T>): void {
     if (state.batchScheduled || state.batching >= BATCHES_IN_FLIGHT || state.waiting.length === 0) return;
     state.batchScheduled = true;
-    // The misses of this event-loop turn (a burst of gateway events) go in one read.
-    setImmediate(() => {
+    // The misses of the next few milliseconds (a burst of gateway events) go in one read.
+    setTimeout(() => {
       state.batchScheduled = false;
       if (state.batching >= BATCHES_IN_FLIGHT) return;
       const batch = state.waiting.splice(0, BATCH_MAX);
@@ -167,7 +172,7 @@ export function guildSetupCache<T>(options: GuildSetupCacheOptions<T>): GuildSet
         scheduleBatch(deps, state);
       });
       scheduleBatch(deps, state);
-    });
+    }, BATCH_WINDOW_MS);
   }
 
   async function runBatch(deps: WorkerDeps, batch: readonly Waiting<T>[]): Promise<void> {

@@ -4,9 +4,12 @@ import { SANDBOX_IDS, type SandboxFixture } from '@spacecadet/discord-sandbox';
 import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The sandbox's own message posting (what its `/_sandbox/messages` route runs), the module
+// instance its server uses: a burst in one turn, which HTTP posts one by one cannot make.
+import { buildMessage, postMessage } from '../../../packages/discord-sandbox/src/mutations.ts';
 import { levelingSetups } from '../src/features/leveling/setup.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
-import { control, fixtureWithFarOrbit, type Harness, startHarness, storedKey, waitFor } from './helpers.ts';
+import { fixtureWithFarOrbit, type Harness, startHarness, storedKey, waitFor } from './helpers.ts';
 
 /** Enough guilds that one read each would queue deep in the worker's pool of 10 connections. */
 const GUILDS = 300;
@@ -66,16 +69,21 @@ describe('chat across many guilds at once', () => {
   it("counts every cold guild's first message, reading their setups together", async () => {
     worker = await startWorker(harness.config());
     await worker.gateway;
-    const sandbox = control(harness.sandbox);
     const redis = new Redis(harness.redis.url);
     const before = { ...levelingSetups.reads };
     try {
-      // Every guild's first message at once: every one misses the setup cache.
-      await Promise.all(
-        guilds.map(({ guildId, channelId }) =>
-          sandbox.postMessage({ guild_id: guildId, channel_id: channelId, author_id: rex, content: 'hello' }),
-        ),
-      );
+      // Every guild's first message in one burst (as a busy shard receives them): every one
+      // misses the setup cache. Posted the way the sandbox's message route does, in one go.
+      const world = harness.sandbox.world;
+      for (const { guildId, channelId } of guilds) {
+        const guild = world.guilds.get(guildId);
+        if (!guild) throw new Error(`the sandbox has no guild ${guildId}`);
+        postMessage(
+          world,
+          guild,
+          buildMessage(world, { channel_id: channelId, author_id: rex, content: 'hello' }),
+        );
+      }
       const counted = await waitFor(`all ${GUILDS} guilds' messages in Postgres`, async () => {
         const [row] = await harness.database.db
           .select({
