@@ -154,7 +154,7 @@ export function guildSetupCache<T>(options: GuildSetupCacheOptions<T>): GuildSet
     return new Promise<T>((resolve, reject) => {
       state.waiting.push({ guildId, resolve, reject });
       scheduleBatch(deps, state);
-    }, BATCH_WINDOW_MS);
+    });
   }
 
   function scheduleBatch(deps: WorkerDeps, state: CacheState<T>): void {
