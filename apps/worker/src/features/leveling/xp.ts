@@ -1,5 +1,5 @@
 import { activeBoostMultiplier, earnsNoXp, utcDay, xpForMessage } from '@spacecadet/core';
-import { pruneAppliedXpBatches, writeXpBatch } from '@spacecadet/db/queries/member-xp';
+import { type PendingLevelUp, pruneAppliedXpBatches, writeXpBatches } from '@spacecadet/db/queries/member-xp';
 import {
   Events,
   GatewayDispatchEvents,
@@ -38,6 +38,11 @@ export const XP_FLUSH_INTERVAL_MS = 500;
 const STALE_BATCH_MS = 10_000;
 const GUILDS_PER_FLUSH = 500;
 const CONCURRENT_WRITES = 6;
+/**
+ * Guilds' batches written in one transaction at most: a flush over thousands of guilds costs a
+ * few commits, not one per guild (each with its round trips), which made XP slower per guild.
+ */
+const BATCHES_PER_WRITE = 100;
 const PRUNE_BATCH_IDS_EVERY_MS = 60_000;
 /** How often a process looks for level-ups another process recorded but did not deliver. */
 const DUE_LEVEL_UPS_EVERY_MS = 2_000;
@@ -298,17 +303,23 @@ class XpFlusher {
     return written;
   }
 
-  /** Writes the batches, a few at once; a failed one is kept in `retrying`. */
+  /**
+   * Writes the batches, many per transaction and a few transactions at once; the batches of a
+   * failed one are kept in `retrying`.
+   */
   private async writeAll(batches: readonly XpBatch[]): Promise<number> {
-    const queue = [...batches];
+    // Spread over the writers, so a small flush still writes in parallel.
+    const size = Math.max(1, Math.min(BATCHES_PER_WRITE, Math.ceil(batches.length / CONCURRENT_WRITES)));
+    const queue: XpBatch[][] = [];
+    for (let start = 0; start < batches.length; start += size) queue.push(batches.slice(start, start + size));
     let failure: unknown = null;
     const writer = async () => {
-      for (let batch = queue.shift(); batch; batch = queue.shift()) {
+      for (let chunk = queue.shift(); chunk; chunk = queue.shift()) {
         try {
-          await this.write(batch);
-          this.retrying.delete(batch.id);
+          await this.write(chunk);
+          for (const batch of chunk) this.retrying.delete(batch.id);
         } catch (error) {
-          this.retrying.set(batch.id, batch);
+          for (const batch of chunk) this.retrying.set(batch.id, batch);
           failure = error;
         }
       }
@@ -323,27 +334,36 @@ class XpFlusher {
     return batches.length;
   }
 
-  private async write(batch: XpBatch): Promise<void> {
-    const members = await readBatch(this.deps.redis, batch);
-    const { levelUps } = await writeXpBatch(this.deps.db, {
-      batchId: batch.id,
-      guildId: batch.guildId,
+  private async write(batches: readonly XpBatch[]): Promise<void> {
+    const { redis } = this.deps;
+    const read = await Promise.all(
+      batches.map(async (batch) => ({
+        batchId: batch.id,
+        guildId: batch.guildId,
+        members: await readBatch(redis, batch),
+      })),
+    );
+    const { levelUps } = await writeXpBatches(this.deps.db, {
+      batches: read,
       day: utcDay(new Date()),
-      members,
       levelUpLeaseMs: LEVEL_UP_LEASE_MS,
     });
-    await finishBatch(this.deps.redis, batch);
-    if (levelUps.length === 0) return;
-    const recorded = levelUps.map((up) => ({
-      guildId: batch.guildId,
-      userId: up.userId,
-      level: up.level,
-      previousLevel: up.previousLevel,
-      channelId: up.channelId,
-      username: up.username,
-      announcing: false,
-    }));
-    this.celebrate(deliverLevelUps(this.deps, batch.guildId, recorded));
+    await Promise.all(batches.map((batch) => finishBatch(redis, batch)));
+    const byGuild = new Map<string, PendingLevelUp[]>();
+    for (const up of levelUps) {
+      const recorded = byGuild.get(up.guildId) ?? [];
+      recorded.push({
+        guildId: up.guildId,
+        userId: up.userId,
+        level: up.level,
+        previousLevel: up.previousLevel,
+        channelId: up.channelId,
+        username: up.username,
+        announcing: false,
+      });
+      byGuild.set(up.guildId, recorded);
+    }
+    for (const [guildId, recorded] of byGuild) this.celebrate(deliverLevelUps(this.deps, guildId, recorded));
   }
 
   private celebrate(delivery: Promise<unknown>): void {
