@@ -484,6 +484,8 @@ async function runSize(size: number): Promise<SizeResult> {
     const seqBefore = await sandbox.requestSeq();
     since = Date.now();
     const synced = Array.from({ length: SHARDS }, () => 0);
+    /** Guilds whose messages a worker left unpriced (its leveling setup read failed or timed out). */
+    let unpricedGuilds = 0;
     let readyAt = 0;
     let allReady: () => void = () => {};
     const ready = new Promise<void>((resolve) => (allReady = resolve));
@@ -492,6 +494,7 @@ async function runSize(size: number): Promise<SizeResult> {
       const worker = MeasuredChild.worker(
         { ...workerEnv, SHARD_COUNT: String(SHARDS), SHARD_IDS: String(shard) },
         (line) => {
+          if (line.includes('leveling setup unreadable')) unpricedGuilds += 1;
           // The worker's own log: bot_guilds is synced once the shard's GUILD_CREATEs are in.
           if (!line.includes('bot_guilds synced for shard')) return;
           try {
@@ -620,7 +623,7 @@ async function runSize(size: number): Promise<SizeResult> {
       rowRates.push(rows / phaseSeconds);
     }
     console.log(
-      `  ${size} guilds: workers ${workerRates.map((r) => r.toFixed(0)).join(' ')} msg/s to Postgres, ${rowRates.map((r) => r.toFixed(0)).join(' ')} member_xp rows/s`,
+      `  ${size} guilds: workers ${workerRates.map((r) => r.toFixed(0)).join(' ')} msg/s to Postgres, ${rowRates.map((r) => r.toFixed(0)).join(' ')} member_xp rows/s; ${unpricedGuilds} guilds' messages left unpriced (setup read failed)`,
     );
 
     return {

@@ -23,6 +23,13 @@ export interface GuildSetupCacheOptions<T> {
   channel: string | readonly string[];
   max: number;
   load(deps: WorkerDeps, guildId: string): Promise<T>;
+  /**
+   * Reads many guilds' setups at once (one query per table for all of them): every guild asked
+   * for gets an entry. When given, reads that miss are gathered and read together (see
+   * `BATCH_MAX`), so thousands of guilds going cold at once cost a few queries, not a pool queue
+   * thousands deep.
+   */
+  loadMany?(deps: WorkerDeps, guildIds: readonly string[]): Promise<ReadonlyMap<string, T>>;
   /** Whether a setup just read may be kept; all are when absent. */
   keep?(setup: T): boolean;
   /** Runs for each change heard, after the guild's copy was dropped. */
@@ -47,6 +54,27 @@ export interface GuildSetupCache<T> {
    * sleeping.
    */
   heard(guildId: string): number;
+  /** Reads of Postgres so far, over every process's copy: calls of load or loadMany, and guilds read. */
+  readonly reads: { queries: number; guilds: number };
+}
+
+/** Guilds read in one `loadMany` call at most. */
+const BATCH_MAX = 500;
+/**
+ * `loadMany` calls under way at once per process: reads that miss meanwhile wait and go
+ * together in the next, so the busier Postgres is the larger (and fewer) the reads.
+ */
+const BATCHES_IN_FLIGHT = 2;
+/**
+ * How long a miss waits for others to share its read: a burst of chat over cold guilds arrives
+ * over many event-loop turns. A first message is priced this much later, which nobody sees.
+ */
+const BATCH_WINDOW_MS = 10;
+
+interface Waiting<T> {
+  guildId: string;
+  resolve(setup: T): void;
+  reject(error: unknown): void;
 }
 
 interface Kept<T> {
@@ -63,12 +91,17 @@ interface CacheState<T> {
   /** Per guild, bumped on each change heard; `epoch` on each lost connection and reconnect. */
   changes: Map<string, number>;
   epoch: number;
+  /** Guilds to read with the next `loadMany` call, and how many calls are under way. */
+  waiting: Waiting<T>[];
+  batching: number;
+  batchScheduled: boolean;
 }
 
 export function guildSetupCache<T>(options: GuildSetupCacheOptions<T>): GuildSetupCache<T> {
   const states = new WeakMap<WorkerDeps['db'], CacheState<T>>();
   /** The same states, for `heard`. */
   const open = new Set<CacheState<T>>();
+  const reads = { queries: 0, guilds: 0 };
 
   function stateOf(deps: WorkerDeps): CacheState<T> {
     const state = states.get(deps.db);
@@ -78,6 +111,9 @@ export function guildSetupCache<T>(options: GuildSetupCacheOptions<T>): GuildSet
       loading: new Map(),
       changes: new Map(),
       epoch: 0,
+      waiting: [],
+      batching: 0,
+      batchScheduled: false,
       watch: watchGuildChanges(deps.config.databaseUrl, options.channel, {
         changed(guildId) {
           created.setups.delete(guildId);
@@ -108,11 +144,61 @@ export function guildSetupCache<T>(options: GuildSetupCacheOptions<T>): GuildSet
   const stampOf = (state: CacheState<T>, guildId: string) =>
     `${state.epoch}:${state.changes.get(guildId) ?? 0}`;
 
+  /** Reads one guild's setup from Postgres, with others' when the feature can read many at once. */
+  function fetchSetup(deps: WorkerDeps, state: CacheState<T>, guildId: string): Promise<T> {
+    if (!options.loadMany) {
+      reads.queries += 1;
+      reads.guilds += 1;
+      return options.load(deps, guildId);
+    }
+    return new Promise<T>((resolve, reject) => {
+      state.waiting.push({ guildId, resolve, reject });
+      scheduleBatch(deps, state);
+    });
+  }
+
+  function scheduleBatch(deps: WorkerDeps, state: CacheState<T>): void {
+    if (state.batchScheduled || state.batching >= BATCHES_IN_FLIGHT || state.waiting.length === 0) return;
+    state.batchScheduled = true;
+    // The misses of the next few milliseconds (a burst of gateway events) go in one read.
+    setTimeout(() => {
+      state.batchScheduled = false;
+      if (state.batching >= BATCHES_IN_FLIGHT) return;
+      const batch = state.waiting.splice(0, BATCH_MAX);
+      if (batch.length === 0) return;
+      state.batching += 1;
+      runBatch(deps, batch).finally(() => {
+        state.batching -= 1;
+        scheduleBatch(deps, state);
+      });
+      scheduleBatch(deps, state);
+    }, BATCH_WINDOW_MS);
+  }
+
+  async function runBatch(deps: WorkerDeps, batch: readonly Waiting<T>[]): Promise<void> {
+    const loadMany = options.loadMany;
+    if (!loadMany) return;
+    const guildIds = [...new Set(batch.map((one) => one.guildId))];
+    reads.queries += 1;
+    reads.guilds += guildIds.length;
+    try {
+      const setups = await loadMany(deps, guildIds);
+      for (const one of batch) {
+        const setup = setups.get(one.guildId);
+        if (setup === undefined)
+          one.reject(new Error(`${options.name} setup of guild ${one.guildId} not read`));
+        else one.resolve(setup);
+      }
+    } catch (error) {
+      for (const one of batch) one.reject(error);
+    }
+  }
+
   async function read(deps: WorkerDeps, state: CacheState<T>, guildId: string): Promise<T> {
     const stamp = stampOf(state, guildId);
     const changes = state.changes.get(guildId) ?? 0;
     const live = state.watch.live;
-    const setup = await options.load(deps, guildId);
+    const setup = await fetchSetup(deps, state, guildId);
     // Not kept when a change was heard while reading: the copy may predate it.
     if (!(options.keep?.(setup) ?? true) || (state.changes.get(guildId) ?? 0) !== changes) return setup;
     // Trusted only when listening held from before the read to after it; otherwise it is
@@ -169,5 +255,6 @@ export function guildSetupCache<T>(options: GuildSetupCacheOptions<T>): GuildSet
       for (const state of open) fewest = Math.min(fewest, state.changes.get(guildId) ?? 0);
       return fewest;
     },
+    reads,
   };
 }

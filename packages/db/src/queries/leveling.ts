@@ -84,6 +84,21 @@ export async function loadLevelingSettings(db: Db, guildId: string): Promise<Sto
   return storedLevelingSettings(row);
 }
 
+/** Many guilds' settings in one query (the worker reading thousands of cold guilds at once). */
+export async function loadLevelingSettingsOf(
+  db: Db,
+  guildIds: readonly string[],
+): Promise<Map<string, StoredLevelingSettings>> {
+  const settings = new Map(guildIds.map((guildId) => [guildId, storedLevelingSettings(undefined)]));
+  if (guildIds.length === 0) return settings;
+  const rows = await db
+    .select()
+    .from(levelingSettings)
+    .where(inArray(levelingSettings.guildId, [...guildIds]));
+  for (const row of rows) settings.set(row.guildId, storedLevelingSettings(row));
+  return settings;
+}
+
 /** Saves the given settings (the others keep their stored or default value); answers all of them. */
 export async function saveLevelingSettings(
   db: Db,
@@ -215,6 +230,22 @@ export async function loadLevelingBoosts(db: Db, guildId: string): Promise<Store
     .from(levelingBoosts)
     .where(eq(levelingBoosts.guildId, guildId))
     .orderBy(asc(levelingBoosts.id));
+}
+
+/** Many guilds' boosts in one query, each guild's oldest first (every guild asked has an entry). */
+export async function loadLevelingBoostsOf(
+  db: Db,
+  guildIds: readonly string[],
+): Promise<Map<string, StoredBoost[]>> {
+  const boosts = new Map(guildIds.map((guildId): [string, StoredBoost[]] => [guildId, []]));
+  if (guildIds.length === 0) return boosts;
+  const rows = await db
+    .select({ guildId: levelingBoosts.guildId, ...storedBoostColumns })
+    .from(levelingBoosts)
+    .where(inArray(levelingBoosts.guildId, [...guildIds]))
+    .orderBy(asc(levelingBoosts.id));
+  for (const { guildId, ...boost } of rows) boosts.get(guildId)?.push(boost);
+  return boosts;
 }
 
 export async function addLevelingBoost(

@@ -29,14 +29,8 @@ export interface LevelUp {
 }
 
 /**
- * Writes one batch of buffered XP in one transaction: the running XP of members who earned
- * some (a message also shows the member is still there, so `left_at` is cleared), the day's
- * totals for the daily overview (every chat message, earning or not), and the levels members crossed, which it returns. The batch id is recorded in the
- * same transaction, so a batch written again (its writer died before clearing it from Redis) is
- * skipped: `applied` is false and nothing changes.
- *
- * Level-ups are decided under the rows' locks (the upsert holds them until commit), so when
- * several processes write one guild at once each crossing is reported by exactly one of them.
+ * Writes one batch of buffered XP in one transaction (see `writeXpBatches`); `applied` is false
+ * when the batch was written before (or holds nobody) and nothing changed.
  */
 export async function writeXpBatch(
   db: Db,
@@ -49,9 +43,55 @@ export async function writeXpBatch(
     levelUpLeaseMs: number;
   },
 ): Promise<{ applied: boolean; levelUps: LevelUp[] }> {
-  // One order for every writer, so two transactions on one guild cannot deadlock.
-  const members = [...batch.members].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
-  if (members.length === 0) return { applied: false, levelUps: [] };
+  const { batchId, guildId, members, day, levelUpLeaseMs } = batch;
+  const written = await writeXpBatches(db, { batches: [{ batchId, guildId, members }], day, levelUpLeaseMs });
+  return { applied: written.applied.length > 0, levelUps: written.levelUps };
+}
+
+/** One guild's buffered XP under its batch id. */
+export interface XpBatchInput {
+  batchId: string;
+  guildId: string;
+  members: readonly BufferedXp[];
+}
+
+const byGuildAndUser = (a: { guildId: string; userId: string }, b: { guildId: string; userId: string }) =>
+  a.guildId < b.guildId
+    ? -1
+    : a.guildId > b.guildId
+      ? 1
+      : a.userId < b.userId
+        ? -1
+        : a.userId > b.userId
+          ? 1
+          : 0;
+
+/**
+ * Writes many guilds' batches of buffered XP in one transaction (a flush over thousands of
+ * guilds costs a few commits, not one each): the running XP of members who earned some (a
+ * message also shows the member is still there, so `left_at` is cleared), the day's totals for
+ * the daily overview (every chat message, earning or not), and the levels members crossed,
+ * which it returns with their guild. Each batch id is recorded in the same transaction, so a
+ * batch written again (its writer died before clearing it from Redis) is skipped: it is not in
+ * `applied` and changes nothing, while the others in the call are written.
+ *
+ * Level-ups are decided under the rows' locks (the upsert holds them until commit), so when
+ * several processes write one guild at once each crossing is reported by exactly one of them.
+ */
+export async function writeXpBatches(
+  db: Db,
+  input: {
+    batches: readonly XpBatchInput[];
+    day: string;
+    /** How long the writer holds the level-ups it records (see `pendingLevelUps`). */
+    levelUpLeaseMs: number;
+  },
+): Promise<{ applied: string[]; levelUps: Array<LevelUp & { guildId: string }> }> {
+  // A batch holding nobody is not recorded (as before batches were written together).
+  const batches = input.batches.filter((batch) => batch.members.length > 0);
+  if (batches.length === 0) return { applied: [], levelUps: [] };
+  // One order for every writer (batch ids, then guild and member), so two transactions cannot deadlock.
+  const batchIds = [...new Set(batches.map((batch) => batch.batchId))].sort();
   return db.transaction(async (tx) => {
     // Many small commits a second: not waiting for each one's WAL flush keeps the writers
     // ahead of a busy chat. A Postgres crash can then lose the last fraction of a second of
@@ -59,33 +99,59 @@ export async function writeXpBatch(
     await tx.execute(sql`set local synchronous_commit = off`);
     const claimed = await tx
       .insert(xpFlushBatches)
-      .values({ batchId: batch.batchId })
+      .values(batchIds.map((batchId) => ({ batchId })))
       .onConflictDoNothing()
       .returning({ batchId: xpFlushBatches.batchId });
-    if (claimed.length === 0) return { applied: false, levelUps: [] };
+    const applied = new Set(claimed.map((row) => row.batchId));
+    if (applied.size === 0) return { applied: [], levelUps: [] };
+    // A guild's member in two batches (one taken over, one fresh) is one row of each upsert.
+    const merged = new Map<string, BufferedXp & { guildId: string }>();
+    for (const batch of batches) {
+      if (!applied.has(batch.batchId)) continue;
+      for (const m of batch.members) {
+        const key = `${batch.guildId}:${m.userId}`;
+        const earned = m.earned ?? m.messages;
+        const seen = merged.get(key);
+        if (!seen) {
+          merged.set(key, { ...m, earned, guildId: batch.guildId });
+          continue;
+        }
+        seen.xp += m.xp;
+        seen.messages += m.messages;
+        seen.earned = (seen.earned ?? 0) + earned;
+        if (m.xp > 0 || seen.xp === m.xp) {
+          seen.username = m.username ?? seen.username;
+          seen.avatar = m.avatar;
+          seen.channelId = m.channelId ?? seen.channelId ?? null;
+        }
+      }
+    }
+    const members = [...merged.values()].sort(byGuildAndUser);
     // Members who earned nothing (cooldown, no-XP channels and roles) only count for the day.
-    const input = JSON.stringify(
+    const earning = JSON.stringify(
       members
         .filter((m) => m.xp > 0)
         .map((m) => ({
+          guild_id: m.guildId,
           user_id: m.userId,
           xp: m.xp,
-          messages: m.earned ?? m.messages,
+          messages: m.earned,
           username: m.username,
           avatar: m.avatar,
         })),
     );
     const updated = await tx.execute<{
+      guild_id: string;
       user_id: string;
       xp: string | number;
       level: number;
       username: string | null;
     }>(sql`
       insert into member_xp (guild_id, user_id, xp, message_count, last_message_at, username, avatar)
-      select ${batch.guildId}, t.user_id, t.xp, t.messages, now(), t.username, t.avatar
-      from jsonb_to_recordset(${input}::jsonb)
-        as t(user_id text, xp bigint, messages integer, username text, avatar text)
-      order by t.user_id
+      select t.guild_id, t.user_id, t.xp, t.messages, now(), t.username, t.avatar
+      from jsonb_to_recordset(${earning}::jsonb)
+        as t(guild_id text, user_id text, xp bigint, messages integer, username text, avatar text)
+      order by t.guild_id, t.user_id
       on conflict (guild_id, user_id) do update set
         xp = member_xp.xp + excluded.xp,
         message_count = member_xp.message_count + excluded.message_count,
@@ -93,62 +159,65 @@ export async function writeXpBatch(
         username = coalesce(excluded.username, member_xp.username),
         avatar = excluded.avatar,
         left_at = null
-      returning user_id, xp, level, username`);
-    const channels = new Map(members.map((m) => [m.userId, m.channelId ?? null]));
-    const levelUps: LevelUp[] = [];
+      returning guild_id, user_id, xp, level, username`);
+    const levelUps: Array<LevelUp & { guildId: string }> = [];
     for (const row of updated.rows) {
       const level = levelForTotalXp(Number(row.xp));
       if (level > row.level) {
         levelUps.push({
+          guildId: row.guild_id,
           userId: row.user_id,
           username: row.username,
-          channelId: channels.get(row.user_id) ?? null,
+          channelId: merged.get(`${row.guild_id}:${row.user_id}`)?.channelId ?? null,
           previousLevel: row.level,
           level,
         });
       }
     }
     if (levelUps.length > 0) {
-      const levels = JSON.stringify(levelUps.map((up) => ({ user_id: up.userId, level: up.level })));
+      const levels = JSON.stringify(
+        levelUps.map((up) => ({ guild_id: up.guildId, user_id: up.userId, level: up.level })),
+      );
       await tx.execute(sql`
         update member_xp m set level = t.level
-        from jsonb_to_recordset(${levels}::jsonb) as t(user_id text, level integer)
-        where m.guild_id = ${batch.guildId} and m.user_id = t.user_id and m.level < t.level`);
+        from jsonb_to_recordset(${levels}::jsonb) as t(guild_id text, user_id text, level integer)
+        where m.guild_id = t.guild_id and m.user_id = t.user_id and m.level < t.level`);
       // Celebrated after commit by this writer, or by any process once its lease lapsed.
       await tx
         .insert(pendingLevelUps)
         .values(
           levelUps.map((up) => ({
-            guildId: batch.guildId,
+            guildId: up.guildId,
             userId: up.userId,
             level: up.level,
             previousLevel: up.previousLevel,
             channelId: up.channelId,
-            claimedUntil: sql`now() + ${`${batch.levelUpLeaseMs} milliseconds`}::interval`,
+            claimedUntil: sql`now() + ${`${input.levelUpLeaseMs} milliseconds`}::interval`,
           })),
         )
         .onConflictDoNothing();
     }
-    const gained = new Map(levelUps.map((up) => [up.userId, up.level - up.previousLevel]));
+    const gained = new Map(levelUps.map((up) => [`${up.guildId}:${up.userId}`, up.level - up.previousLevel]));
     const daily = JSON.stringify(
       members.map((m) => ({
+        guild_id: m.guildId,
         user_id: m.userId,
         xp: m.xp,
         messages: m.messages,
-        level_ups: gained.get(m.userId) ?? 0,
+        level_ups: gained.get(`${m.guildId}:${m.userId}`) ?? 0,
       })),
     );
     await tx.execute(sql`
       insert into member_daily_xp (guild_id, user_id, day, xp, messages, level_ups)
-      select ${batch.guildId}, t.user_id, ${batch.day}::date, t.xp, t.messages, t.level_ups
+      select t.guild_id, t.user_id, ${input.day}::date, t.xp, t.messages, t.level_ups
       from jsonb_to_recordset(${daily}::jsonb)
-        as t(user_id text, xp bigint, messages integer, level_ups integer)
-      order by t.user_id
+        as t(guild_id text, user_id text, xp bigint, messages integer, level_ups integer)
+      order by t.guild_id, t.user_id
       on conflict (guild_id, user_id, day) do update set
         xp = member_daily_xp.xp + excluded.xp,
         messages = member_daily_xp.messages + excluded.messages,
         level_ups = member_daily_xp.level_ups + excluded.level_ups`);
-    return { applied: true, levelUps };
+    return { applied: batchIds.filter((id) => applied.has(id)), levelUps };
   });
 }
 

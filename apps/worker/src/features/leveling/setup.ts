@@ -1,7 +1,9 @@
 import {
   LEVELING_SETUP_CHANNEL,
   loadLevelingBoosts,
+  loadLevelingBoostsOf,
   loadLevelingSettings,
+  loadLevelingSettingsOf,
   type StoredBoost,
   type StoredLevelingSettings,
   storedLevelingSettings,
@@ -26,6 +28,12 @@ export interface LevelingSetup {
 const DEFAULT_SETUP: LevelingSetup = { settings: storedLevelingSettings(undefined), boosts: [] };
 const DEFAULT_SETTINGS_JSON = JSON.stringify(DEFAULT_SETUP.settings);
 
+function setupOf(settings: StoredLevelingSettings, boosts: readonly StoredBoost[]): LevelingSetup {
+  // Most guilds never set leveling up: they share one default setup (read only).
+  if (boosts.length === 0 && JSON.stringify(settings) === DEFAULT_SETTINGS_JSON) return DEFAULT_SETUP;
+  return { settings, boosts };
+}
+
 export const levelingSetups = guildSetupCache<LevelingSetup>({
   name: 'leveling',
   channel: LEVELING_SETUP_CHANNEL,
@@ -35,9 +43,20 @@ export const levelingSetups = guildSetupCache<LevelingSetup>({
       loadLevelingSettings(deps.db, guildId),
       loadLevelingBoosts(deps.db, guildId),
     ]);
-    // Most guilds never set leveling up: they share one default setup (read only).
-    if (boosts.length === 0 && JSON.stringify(settings) === DEFAULT_SETTINGS_JSON) return DEFAULT_SETUP;
-    return { settings, boosts };
+    return setupOf(settings, boosts);
+  },
+  // A burst of chat across thousands of cold guilds (a restart, a big bot) reads them together.
+  async loadMany(deps, guildIds) {
+    const [settings, boosts] = await Promise.all([
+      loadLevelingSettingsOf(deps.db, guildIds),
+      loadLevelingBoostsOf(deps.db, guildIds),
+    ]);
+    return new Map(
+      guildIds.map((guildId) => [
+        guildId,
+        setupOf(settings.get(guildId) ?? storedLevelingSettings(undefined), boosts.get(guildId) ?? []),
+      ]),
+    );
   },
   changed(deps, guildId) {
     levelingSetups

@@ -1,5 +1,5 @@
 import { activeBoostMultiplier, earnsNoXp, utcDay, xpForMessage } from '@spacecadet/core';
-import { pruneAppliedXpBatches, writeXpBatch } from '@spacecadet/db/queries/member-xp';
+import { type PendingLevelUp, pruneAppliedXpBatches, writeXpBatches } from '@spacecadet/db/queries/member-xp';
 import {
   Events,
   GatewayDispatchEvents,
@@ -38,6 +38,11 @@ export const XP_FLUSH_INTERVAL_MS = 500;
 const STALE_BATCH_MS = 10_000;
 const GUILDS_PER_FLUSH = 500;
 const CONCURRENT_WRITES = 6;
+/**
+ * Guilds' batches written in one transaction at most: a flush over thousands of guilds costs a
+ * few commits, not one per guild (each with its round trips), which made XP slower per guild.
+ */
+const BATCHES_PER_WRITE = 100;
 const PRUNE_BATCH_IDS_EVERY_MS = 60_000;
 /** How often a process looks for level-ups another process recorded but did not deliver. */
 const DUE_LEVEL_UPS_EVERY_MS = 2_000;
@@ -51,6 +56,12 @@ const SETUP_READ_TIMEOUT_MS = 3_000;
 /** Unpriced messages priced per script call, and how long a process keeps a guild to price. */
 const UNPRICED_PER_CALL = 500;
 const UNPRICED_LEASE_MS = 30_000;
+/**
+ * Guilds a flush prices at most, and at once: their setups are read together (the cache
+ * batches its misses), so a backlog of thousands of guilds drains in seconds, not minutes.
+ */
+const UNPRICED_GUILDS_PER_FLUSH = 1_000;
+const CONCURRENT_PRICINGS = 50;
 
 /**
  * Per process, the guilds whose messages it left unpriced (their setup could not be read) and
@@ -170,28 +181,37 @@ export async function countMessageXp(
  * Then forgets, for this process, the guilds with nothing left waiting.
  */
 async function priceUnpriced(deps: WorkerDeps, awards: Redis): Promise<void> {
-  for (const guildId of await takeUnpricedGuilds(awards, Date.now(), UNPRICED_LEASE_MS, 20)) {
-    let setup: LevelingSetup;
-    try {
-      setup = await levelingSetups.get(deps, guildId);
-    } catch {
-      await releaseUnpricedGuild(awards, guildId);
-      continue;
+  const queue = await takeUnpricedGuilds(awards, Date.now(), UNPRICED_LEASE_MS, UNPRICED_GUILDS_PER_FLUSH);
+  const pricer = async () => {
+    for (let guildId = queue.shift(); guildId !== undefined; guildId = queue.shift()) {
+      await priceGuildUnpriced(deps, awards, guildId);
     }
-    for (;;) {
-      const messages = await readUnpriced(awards, guildId, UNPRICED_PER_CALL);
-      if (messages.length === 0) break;
-      const priced = messages.flatMap((message) => priceMessage(setup, guildId, message) ?? []);
-      const counted = await awardUnpriced(awards, guildId, messages.length, priced);
-      deps.logger.info(
-        { guildId, messages: messages.length, counted },
-        'counted messages kept during an outage',
-      );
-    }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENT_PRICINGS, queue.length) }, pricer));
   const unpriced = unpricedOf(deps);
   for (const [guildId, kept] of unpriced) {
     if (!(await hasUnpriced(awards, guildId)) && unpriced.get(guildId) === kept) unpriced.delete(guildId);
+  }
+}
+
+/** Counts one guild's unpriced messages, oldest first; hands the guild back if its setup is unreadable. */
+async function priceGuildUnpriced(deps: WorkerDeps, awards: Redis, guildId: string): Promise<void> {
+  let setup: LevelingSetup;
+  try {
+    setup = await levelingSetups.get(deps, guildId);
+  } catch {
+    await releaseUnpricedGuild(awards, guildId);
+    return;
+  }
+  for (;;) {
+    const messages = await readUnpriced(awards, guildId, UNPRICED_PER_CALL);
+    if (messages.length === 0) break;
+    const priced = messages.flatMap((message) => priceMessage(setup, guildId, message) ?? []);
+    const counted = await awardUnpriced(awards, guildId, messages.length, priced);
+    deps.logger.info(
+      { guildId, messages: messages.length, counted },
+      'counted messages kept during an outage',
+    );
   }
 }
 
@@ -283,17 +303,23 @@ class XpFlusher {
     return written;
   }
 
-  /** Writes the batches, a few at once; a failed one is kept in `retrying`. */
+  /**
+   * Writes the batches, many per transaction and a few transactions at once; the batches of a
+   * failed one are kept in `retrying`.
+   */
   private async writeAll(batches: readonly XpBatch[]): Promise<number> {
-    const queue = [...batches];
+    // Spread over the writers, so a small flush still writes in parallel.
+    const size = Math.max(1, Math.min(BATCHES_PER_WRITE, Math.ceil(batches.length / CONCURRENT_WRITES)));
+    const queue: XpBatch[][] = [];
+    for (let start = 0; start < batches.length; start += size) queue.push(batches.slice(start, start + size));
     let failure: unknown = null;
     const writer = async () => {
-      for (let batch = queue.shift(); batch; batch = queue.shift()) {
+      for (let chunk = queue.shift(); chunk; chunk = queue.shift()) {
         try {
-          await this.write(batch);
-          this.retrying.delete(batch.id);
+          await this.write(chunk);
+          for (const batch of chunk) this.retrying.delete(batch.id);
         } catch (error) {
-          this.retrying.set(batch.id, batch);
+          for (const batch of chunk) this.retrying.set(batch.id, batch);
           failure = error;
         }
       }
@@ -308,27 +334,36 @@ class XpFlusher {
     return batches.length;
   }
 
-  private async write(batch: XpBatch): Promise<void> {
-    const members = await readBatch(this.deps.redis, batch);
-    const { levelUps } = await writeXpBatch(this.deps.db, {
-      batchId: batch.id,
-      guildId: batch.guildId,
+  private async write(batches: readonly XpBatch[]): Promise<void> {
+    const { redis } = this.deps;
+    const read = await Promise.all(
+      batches.map(async (batch) => ({
+        batchId: batch.id,
+        guildId: batch.guildId,
+        members: await readBatch(redis, batch),
+      })),
+    );
+    const { levelUps } = await writeXpBatches(this.deps.db, {
+      batches: read,
       day: utcDay(new Date()),
-      members,
       levelUpLeaseMs: LEVEL_UP_LEASE_MS,
     });
-    await finishBatch(this.deps.redis, batch);
-    if (levelUps.length === 0) return;
-    const recorded = levelUps.map((up) => ({
-      guildId: batch.guildId,
-      userId: up.userId,
-      level: up.level,
-      previousLevel: up.previousLevel,
-      channelId: up.channelId,
-      username: up.username,
-      announcing: false,
-    }));
-    this.celebrate(deliverLevelUps(this.deps, batch.guildId, recorded));
+    await Promise.all(batches.map((batch) => finishBatch(redis, batch)));
+    const byGuild = new Map<string, PendingLevelUp[]>();
+    for (const up of levelUps) {
+      const recorded = byGuild.get(up.guildId) ?? [];
+      recorded.push({
+        guildId: up.guildId,
+        userId: up.userId,
+        level: up.level,
+        previousLevel: up.previousLevel,
+        channelId: up.channelId,
+        username: up.username,
+        announcing: false,
+      });
+      byGuild.set(up.guildId, recorded);
+    }
+    for (const [guildId, recorded] of byGuild) this.celebrate(deliverLevelUps(this.deps, guildId, recorded));
   }
 
   private celebrate(delivery: Promise<unknown>): void {
