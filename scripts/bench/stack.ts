@@ -1,7 +1,7 @@
 /**
  * The product as the benchmarks drive it: the Discord sandbox, a fresh migrated database, a
- * private Redis prefix, the Discord proxy that holds the bot's rate limits (as `pnpm dev` and
- * compose run it), the real API listening on 127.0.0.1 and, when asked, the real worker
+ * private Redis prefix, the Discord proxy that holds the bot's rate limits (its own process, as
+ * `pnpm dev` and compose run it), the real API listening on 127.0.0.1 and, when asked, the real worker
  * (discord.js client + BullMQ), both sending their bot requests through the proxy. Everything it
  * starts is stopped by `close()`.
  */
@@ -16,15 +16,28 @@ import {
   testRedis,
   testStackEnv,
 } from '@spacecadet/db/testing';
-import { type DiscordProxy, startDiscordProxy } from '@spacecadet/discord-proxy';
+import { startDiscordProxy } from '@spacecadet/discord-proxy';
 import { SANDBOX_IDS, type Sandbox, type SandboxFixture, startSandbox } from '@spacecadet/discord-sandbox';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 import { useLocalServices } from '../env.ts';
-import { closeOnStop, waitFor } from './lib.ts';
+import { type BenchChild, closeOnStop, startBenchChild, waitFor } from './lib.ts';
+
+const PROXY_CHILD_FLAG = '--discord-proxy-child';
+
+/** `stack.ts --discord-proxy-child <upstream>`: the stack's proxy process; sends `{ url }` once listening. */
+if (process.argv[2] === PROXY_CHILD_FLAG) {
+  const upstream = process.argv[3] ?? '';
+  const proxy = await startDiscordProxy({ upstream, port: 0 });
+  process.on('SIGTERM', () => {
+    proxy.close().finally(() => process.exit(0));
+  });
+  process.send?.({ url: proxy.url });
+}
 
 export interface Stack {
   sandbox: Sandbox;
-  proxy: DiscordProxy;
+  /** DISCORD_PROXY_URL of the proxy child the API and the worker send their bot requests through. */
+  proxyUrl: string;
   database: TestDatabase;
   redis: TestRedis;
   apiUrl: string;
@@ -52,21 +65,26 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   ]);
   let app: Awaited<ReturnType<typeof buildApp>> | null = null;
   let worker: RunningWorker | null = null;
-  let proxy: DiscordProxy | null = null;
+  let proxy: BenchChild<{ url: string }> | null = null;
   const close = closeOnStop(async () => {
     await worker?.close().catch(() => {});
     await app?.close().catch(() => {});
-    await proxy?.close().catch(() => {});
+    await proxy?.stop().catch(() => {});
     await Promise.allSettled([sandbox.close(), redis.close()]);
     await database.close().catch(() => {});
   });
   try {
     const dashboardUrl = options.dashboardUrl ?? TEST_DASHBOARD_URL;
-    proxy = await startDiscordProxy({ upstream: sandbox.apiBase, port: 0 });
+    // Its own process, as deployed: in this one it would take the event loop the worker answers
+    // clicks on.
+    proxy = await startBenchChild<{ url: string }>(import.meta.filename, PROXY_CHILD_FLAG, undefined, [
+      sandbox.apiBase,
+    ]);
+    const proxyUrl = proxy.ready.url;
     const env = {
       ...testStackEnv(database, redis, sandbox),
       DASHBOARD_URL: dashboardUrl,
-      DISCORD_PROXY_URL: proxy.url,
+      DISCORD_PROXY_URL: proxyUrl,
     };
     const base = loadApiConfig(env);
     // The per-IP limit protects production; here every request comes from 127.0.0.1 on purpose.
@@ -92,7 +110,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
     const signIn = (userId: string) => signInThroughSandbox(sandbox, apiUrl, dashboardUrl, userId);
 
-    return { sandbox, proxy, database, redis, apiUrl, worker, signIn, api, close };
+    return { sandbox, proxyUrl, database, redis, apiUrl, worker, signIn, api, close };
   } catch (error) {
     await close();
     throw error;
