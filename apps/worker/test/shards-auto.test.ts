@@ -1,8 +1,9 @@
-import { redisKeyPrefix, shardLeaseKey } from '@spacecadet/contract';
+import { identifyBucketKey, redisKeyPrefix, shardLeaseKey } from '@spacecadet/contract';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { shardIdForGuild } from '../src/features/presence/bot-guilds.ts';
+import { RedisIdentifyThrottler } from '../src/identify-throttler.ts';
 import { shardLeases } from '../src/shard-lease.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import { FAR_ORBIT, fixtureWithFarOrbit, type Harness, SANDBOX_IDS, startHarness } from './helpers.ts';
@@ -65,9 +66,27 @@ describe('IDENTIFY across processes', () => {
       [0, false],
       [1, false],
     ]);
-    // Read from GET /gateway/bot: no wait for the other bucket's slot.
-    const [a, b] = identifies;
-    expect(Math.abs((b?.at_ms ?? 0) - (a?.at_ms ?? 0))).toBeLessThan(5000);
+  });
+
+  it('keys the slot by shard_id % max_concurrency: another bucket goes at once, the same bucket waits', async () => {
+    const redis = new Redis(harness.redis.url, { keyPrefix: redisKeyPrefix(harness.redis.prefix) });
+    try {
+      const throttler = new RedisIdentifyThrottler(redis, 2, 60_000, 'test');
+      const signal = new AbortController();
+      await Promise.all([
+        throttler.waitForIdentify(0, signal.signal),
+        throttler.waitForIdentify(1, signal.signal),
+      ]);
+      expect(await redis.get(identifyBucketKey(0))).toBe('test');
+      expect(await redis.get(identifyBucketKey(1))).toBe('test');
+      // Shard 2 shares bucket 0's slot, held for the interval: it waits until aborted.
+      const waiting = throttler.waitForIdentify(2, signal.signal);
+      signal.abort();
+      await expect(waiting).rejects.toThrow();
+    } finally {
+      await redis.del(identifyBucketKey(0), identifyBucketKey(1));
+      redis.disconnect();
+    }
   });
 
   it("spaces two processes' IDENTIFYs of one bucket by Discord's 5 s: none refused", async () => {
