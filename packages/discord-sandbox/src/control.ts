@@ -11,10 +11,15 @@ import {
   removeMember,
   roleUpdated,
 } from './mutations.ts';
+import { makeUser } from './fixture.ts';
 import { answerOnboarding } from './onboarding.ts';
 import { apiGuild, apiMember } from './payloads.ts';
 import { restPath } from './rest/http.ts';
 import { applyRoleBody, type RoleBody } from './rest/roles.ts';
+
+/** Discord's rule for a (new-style) username. */
+const USERNAME = /^[a-z0-9_.]{2,32}$/;
+const USERNAME_RULE = '"username" must be 2 to 32 characters of a-z, 0-9, _ and .';
 
 export const controlError = (reply: FastifyReply, status: number, error: string, message: string) =>
   reply.code(status).send({ error, message });
@@ -140,6 +145,38 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
       if (!state.users.has(req.params.userId))
         return controlError(reply, 404, 'unknown_user', 'No such user');
       return apiMember(state, addMember(state, guild, req.params.userId));
+    },
+  );
+
+  // A new Discord account (a person, or another app's bot), not in any guild until
+  // `PUT /_sandbox/guilds/:g/members/:u` adds them: tests that need many members make them here.
+  app.post<{ Body: { username?: unknown; global_name?: unknown; bot?: unknown } | undefined }>(
+    '/_sandbox/users',
+    async (req, reply) => {
+      const { username, global_name: globalName, bot = false } = req.body ?? {};
+      if (typeof username !== 'string' || !USERNAME.test(username)) {
+        return controlError(reply, 400, 'invalid_request', USERNAME_RULE);
+      }
+      if (
+        globalName !== undefined &&
+        globalName !== null &&
+        (typeof globalName !== 'string' || globalName.length > 32)
+      ) {
+        return controlError(
+          reply,
+          400,
+          'invalid_request',
+          '"global_name" must be text of at most 32 characters',
+        );
+      }
+      if (typeof bot !== 'boolean')
+        return controlError(reply, 400, 'invalid_request', '"bot" must be true or false');
+      const taken = [...state.users.values()].some((user) => !user.bot && user.username === username);
+      // Discord's usernames are unique among people (bots keep their own namespace).
+      if (taken && !bot) return controlError(reply, 409, 'username_taken', 'That username is taken');
+      const user = makeUser(state.snowflake(), username, globalName ?? null, null, bot);
+      state.users.set(user.id, user);
+      return { id: user.id, username: user.username, global_name: user.global_name, bot };
     },
   );
 

@@ -154,14 +154,21 @@ function textChannel(
   };
 }
 
-function user(id: string, username: string, globalName: string, avatar: string): APIUser {
+/** A user as Discord describes them (`bot` for another app's bot account). */
+export function makeUser(
+  id: string,
+  username: string,
+  globalName: string | null,
+  avatar: string | null,
+  bot = false,
+): APIUser {
   return {
     id,
     username,
     discriminator: '0',
     global_name: globalName,
     avatar,
-    bot: false,
+    bot,
     public_flags: 0 as UserFlags,
     flags: 0 as UserFlags,
     primary_guild: null,
@@ -282,11 +289,11 @@ export function defaultFixture(): SandboxFixture {
         flags: 0 as UserFlags,
         primary_guild: null,
       },
-      user(u.ada, 'ada', 'Ada', '0a1da0a1da0a1da0a1da0a1da0a1da0a'),
-      user(u.mo, 'mo', 'Mo', '0b2e0b2e0b2e0b2e0b2e0b2e0b2e0b2e'),
-      user(u.nia, 'nia', 'Nia', '0c3f0c3f0c3f0c3f0c3f0c3f0c3f0c3f'),
-      user(u.rex, 'rex', 'Rex', '0d4a0d4a0d4a0d4a0d4a0d4a0d4a0d4a'),
-      user(u.zed, 'zed', 'Zed', '0e5b0e5b0e5b0e5b0e5b0e5b0e5b0e5b'),
+      makeUser(u.ada, 'ada', 'Ada', '0a1da0a1da0a1da0a1da0a1da0a1da0a'),
+      makeUser(u.mo, 'mo', 'Mo', '0b2e0b2e0b2e0b2e0b2e0b2e0b2e0b2e'),
+      makeUser(u.nia, 'nia', 'Nia', '0c3f0c3f0c3f0c3f0c3f0c3f0c3f0c3f'),
+      makeUser(u.rex, 'rex', 'Rex', '0d4a0d4a0d4a0d4a0d4a0d4a0d4a0d4a'),
+      makeUser(u.zed, 'zed', 'Zed', '0e5b0e5b0e5b0e5b0e5b0e5b0e5b0e5b'),
     ],
     guilds: [station, quiet, orbit],
   };

@@ -127,3 +127,36 @@ describe('control API with a connected bot', () => {
     expect((given.body as { roles: string[] }).roles).toContain(roles.stationModerators);
   });
 });
+
+describe('control API: new users', () => {
+  it('makes a user (a person or a bot) who joins a guild once added', async () => {
+    const made = await control(sandbox(), 'POST', '/users', { username: 'pilot_7', global_name: 'Pilot' });
+    expect(made.status).toBe(200);
+    const { id } = made.body as { id: string };
+    expect(id).toMatch(/^\d{17,20}$/);
+    // Not a member until added, as on Discord.
+    expect((await bot(sandbox(), 'GET', `/guilds/${guilds.station}/members/${id}`)).status).toBe(404);
+    expect((await control(sandbox(), 'PUT', `/guilds/${guilds.station}/members/${id}`)).status).toBe(200);
+    const member = await bot(sandbox(), 'GET', `/guilds/${guilds.station}/members/${id}`);
+    expect(member.body).toMatchObject({
+      user: { id, username: 'pilot_7', global_name: 'Pilot', bot: false },
+    });
+
+    const other = await control(sandbox(), 'POST', '/users', { username: 'helper.bot', bot: true });
+    const botId = (other.body as { id: string }).id;
+    await control(sandbox(), 'PUT', `/guilds/${guilds.station}/members/${botId}`);
+    const listed = (await bot(sandbox(), 'GET', `/guilds/${guilds.station}/members?limit=1000`)).body as {
+      user: { id: string; bot?: boolean };
+    }[];
+    expect(listed.find((m) => m.user.id === botId)?.user.bot).toBe(true);
+  });
+
+  it('refuses a username Discord would not take, and one that is taken', async () => {
+    for (const username of ['x', 'Has Space', 'UPPER', 'a'.repeat(33), 42]) {
+      const refused = await control(sandbox(), 'POST', '/users', { username });
+      expect(refused.status).toBe(400);
+    }
+    expect((await control(sandbox(), 'POST', '/users', { username: 'nia' })).status).toBe(409);
+    expect((await control(sandbox(), 'POST', '/users', { username: 'ok', bot: 'yes' })).status).toBe(400);
+  });
+});
