@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxContext } from './context.ts';
+import { makeUser } from './fixture.ts';
 import { InvalidRequestCount } from './global-limit.ts';
 import {
   addMember,
@@ -11,7 +12,6 @@ import {
   removeMember,
   roleUpdated,
 } from './mutations.ts';
-import { makeUser } from './fixture.ts';
 import { answerOnboarding } from './onboarding.ts';
 import { apiGuild, apiMember } from './payloads.ts';
 import { restPath } from './rest/http.ts';

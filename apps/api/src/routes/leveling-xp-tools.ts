@@ -9,12 +9,19 @@ import {
   XP_IMPORT_SKIPPED_LISTED,
   XpImportHeaderError,
   type XpImportRead,
+  type XpImportSkip,
 } from '@spacecadet/contract';
 import { levelForTotalXp } from '@spacecadet/core';
-import { loadXpRows } from '@spacecadet/db/queries/leveling-snapshots';
-import { changeMemberXp, hasMemberXp, importMemberXp, loadRankedXp } from '@spacecadet/db/queries/xp-tools';
+import {
+  changeMemberXp,
+  hasMemberXp,
+  type ImportedXp,
+  importMemberXp,
+  loadRankedXp,
+} from '@spacecadet/db/queries/xp-tools';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, notFound } from '../errors.ts';
+import { LOOKUPS_WITHOUT_LIST_MAX, membersAmong } from '../services/guild-members.ts';
 import { followUpGuildJob, type JobRequester } from '../services/jobs.ts';
 import { defineRoute } from './define.ts';
 
@@ -22,6 +29,11 @@ export const NO_MEMBER_XP_MESSAGE = 'No XP is stored for this member';
 export const notAMemberMessage = (userId: string) =>
   `User ${userId} is not a member of this server: only members' XP can be set`;
 export const TOO_MANY_ROWS_MESSAGE = `An import takes at most ${XP_IMPORT_MAX_ROWS.toLocaleString('en-US')} rows: split the file and import the parts with mode=add.`;
+export const notAMemberReason = (idField: string, userId: string) =>
+  `${idField} ${userId} is not a member of this server`;
+export const botReason = (idField: string, userId: string) =>
+  `${idField} ${userId} is a bot: bots earn no XP`;
+export const MEMBER_LIST_REFUSED_MESSAGE = `Discord does not let the bot read this server's member list, which an import of more than ${LOOKUPS_WITHOUT_LIST_MAX} rows needs to check who is a member: turn on the Server Members Intent for the bot in the Discord Developer Portal, or import the file in parts of at most ${LOOKUPS_WITHOUT_LIST_MAX} rows.`;
 export const EMPTY_IMPORT_MESSAGE =
   'The body is empty: send a CSV file (text/csv) or MEE6 leaderboard JSON (application/json).';
 
@@ -94,6 +106,34 @@ export function registerLevelingXpToolRoutes(app: FastifyInstance): void {
   const applyRewards = (guildId: string, requester: JobRequester, request: FastifyRequest) =>
     queueApplyRewards(app, guildId, requester, request);
 
+  /**
+   * The file's rows of the server's members, named as the server names them (a file's names
+   * are often another bot's lowercase usernames); rows of non-members and bots (the file's
+   * leavers, this bot itself) are skipped with the reason, in file order among the others.
+   */
+  const keepServerMembers = async (
+    guildId: string,
+    read: XpImportRead,
+    idField: string,
+  ): Promise<{ rows: ImportedXp[]; skipped: XpImportSkip[] }> => {
+    const members = await membersAmong(
+      app.services.discord,
+      guildId,
+      read.rows.map((row) => row.userId),
+    );
+    if (members === null) throw new ApiError('conflict', MEMBER_LIST_REFUSED_MESSAGE);
+    const rows: ImportedXp[] = [];
+    const skipped = [...read.skipped];
+    for (const row of read.rows) {
+      const member = members.get(row.userId);
+      if (!member) skipped.push({ row: row.row, reason: notAMemberReason(idField, row.userId) });
+      else if (member.bot) skipped.push({ row: row.row, reason: botReason(idField, row.userId) });
+      else rows.push({ userId: row.userId, xp: row.xp, username: member.name, avatar: member.avatar });
+    }
+    skipped.sort((a, b) => a.row - b.row);
+    return { rows, skipped };
+  };
+
   defineRoute(app, routes.setMemberXp, async ({ params, body, requester, request, history }) => {
     const { guildId, userId } = params;
     if (!(await guildResources.isMember(guildId, userId))) {
@@ -130,18 +170,13 @@ export function registerLevelingXpToolRoutes(app: FastifyInstance): void {
     routes.importXp,
     async ({ params, query, body, requester, request, history }) => {
       const read = readImport(request, body);
-      // What the import overwrites, kept for its undo (members without a row: absent).
-      const previous = await loadXpRows(
-        db,
+      const { rows, skipped } = await keepServerMembers(
         params.guildId,
-        read.rows.map((row) => row.userId),
+        read,
+        isCsv(request) ? 'user_id' : 'id',
       );
-      const imported = await importMemberXp(
-        db,
-        params.guildId,
-        read.rows.map((row) => ({ userId: row.userId, xp: row.xp, username: row.username })),
-        query.mode,
-      );
+      // `previous`: what the import overwrote, read under its locks, kept for its undo.
+      const { imported, previous } = await importMemberXp(db, params.guildId, rows, query.mode);
       // The XP is written: a queue that is down must not turn that into an error (a retry of
       // mode=add would add it twice). The marks stay; the next XP tool or Sync Roles applies them.
       const jobId = imported === 0 ? null : await applyRewards(params.guildId, requester, request);
@@ -152,19 +187,41 @@ export function registerLevelingXpToolRoutes(app: FastifyInstance): void {
       );
       return {
         imported,
-        skipped: read.skipped.length,
-        skipped_rows: read.skipped.slice(0, XP_IMPORT_SKIPPED_LISTED),
+        skipped: skipped.length,
+        skipped_rows: skipped.slice(0, XP_IMPORT_SKIPPED_LISTED),
         job_id: jobId,
       };
     },
     { bodyLimit: XP_IMPORT_BODY_LIMIT },
   );
 
-  defineRoute(app, routes.exportXp, async ({ params, reply }) => {
+  /**
+   * The server's names of ranked members with no stored name (ranked by an XP tool or an
+   * import, never seen chatting). Best effort: the export does not fail for want of a name.
+   */
+  const serverNamesOf = async (
+    guildId: string,
+    userIds: readonly string[],
+    request: FastifyRequest,
+  ): Promise<Map<string, string>> => {
+    if (userIds.length === 0) return new Map();
+    try {
+      const members = await membersAmong(app.services.discord, guildId, userIds);
+      return new Map([...(members ?? [])].map(([id, member]) => [id, member.name]));
+    } catch (error) {
+      request.log.warn({ err: error, guildId }, "export: could not read members' names from Discord");
+      return new Map();
+    }
+  };
+
+  defineRoute(app, routes.exportXp, async ({ params, reply, request }) => {
     const rows = await loadRankedXp(db, params.guildId);
+    const unnamed = rows.flatMap((row) => (row.username === null ? [row.userId] : []));
+    const serverNames = await serverNamesOf(params.guildId, unnamed, request);
     const lines = [XP_EXPORT_COLUMNS.join(',')];
     rows.forEach((row, index) => {
-      const name = row.username === null ? '' : csvField(spreadsheetSafe(row.username));
+      const username = row.username ?? serverNames.get(row.userId) ?? null;
+      const name = username === null ? '' : csvField(spreadsheetSafe(username));
       lines.push(`${row.userId},${name},${row.xp},${levelForTotalXp(row.xp)},${index + 1}`);
     });
     reply

@@ -96,13 +96,14 @@ export const DiscordEmoji = z.object({
 
 export type DiscordMember = Pick<APIGuildMember, 'roles'> &
   Loose<APIGuildMember, 'nick'> & {
-    user: Pick<APIUser, 'id' | 'username' | 'avatar'> & Loose<APIUser, 'global_name'>;
+    user: Pick<APIUser, 'id' | 'username' | 'avatar'> & Loose<APIUser, 'global_name' | 'bot'>;
   };
 export const DiscordMember = z.object({
   user: z.object({
     id: z.string(),
     username: z.string(),
     global_name: z.string().nullable().optional(),
+    bot: z.boolean().optional(),
     avatar: z.string().nullable().default(null),
   }),
   nick: z.string().nullable().optional(),

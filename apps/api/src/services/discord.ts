@@ -189,12 +189,16 @@ export class DiscordClient {
    * Every member of the guild, a page of `pageSize` (Discord's most: 1000) at a time in user id
    * order (`GET /guilds/{guild}/members?limit=&after=`), as the worker's `guildMemberPages` reads
    * them: what a destructive button's confirmation counts. Needs the Server Members intent
-   * (Discord answers 403 without it).
+   * (Discord answers 403 without it). `after` starts the walk past that user id.
    */
-  async *guildMemberPages(guildId: string, pageSize = 1000): AsyncGenerator<answers.DiscordMember[]> {
-    let after = '0';
+  async *guildMemberPages(
+    guildId: string,
+    pageSize = 1000,
+    after = '0',
+  ): AsyncGenerator<answers.DiscordMember[]> {
+    let cursor = after;
     for (;;) {
-      const search = new URLSearchParams({ limit: String(pageSize), after });
+      const search = new URLSearchParams({ limit: String(pageSize), after: cursor });
       const page = await this.request(
         'GET',
         `/guilds/${encodeURIComponent(guildId)}/members?${search.toString()}`,
@@ -203,9 +207,9 @@ export class DiscordClient {
       );
       if (page.length > 0) yield page;
       if (page.length < pageSize) return;
-      after = page.reduce(
+      cursor = page.reduce(
         (last, member) => (BigInt(member.user.id) > BigInt(last) ? member.user.id : last),
-        after,
+        cursor,
       );
     }
   }

@@ -94,7 +94,7 @@ function parseJson(text: string): unknown {
 }
 
 /** Discord no longer lets the bot see the guild, or could not be asked. */
-function discordFailure(error: unknown, what: string): ApiError {
+export function discordFailure(error: unknown, what: string): ApiError {
   // The bot was removed after bot_guilds was written (or never was in the guild).
   // The Discord proxy (DISCORD_PROXY_URL) not answering is a dependency down, like Redis: 503.
   const failure =

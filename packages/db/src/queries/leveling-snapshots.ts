@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Db } from '../client.ts';
+import type { Db, DbTransaction } from '../client.ts';
 import { guildHistory } from '../schema/history.ts';
 import {
   levelingBoosts,
@@ -98,7 +98,7 @@ function chunks<T>(rows: readonly T[], size = CHUNK): T[][] {
 
 /** The XP rows (running and daily) of these members; those without a row are listed as absent. */
 export async function loadXpRows(
-  db: Db,
+  db: Db | DbTransaction,
   guildId: string,
   userIds: readonly string[],
 ): Promise<XpRowsSnapshot> {

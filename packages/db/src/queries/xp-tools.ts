@@ -4,6 +4,7 @@ import { and, asc, count, desc, eq, gt, inArray, isNotNull, type SQL, sql } from
 import type { Db } from '../client.ts';
 import { memberXp } from '../schema/leveling.ts';
 import { rankedIn } from './leveling.ts';
+import { loadXpRows, type XpRowsSnapshot } from './leveling-snapshots.ts';
 
 /**
  * The admins' XP tools (the API's `PUT`/`DELETE …/leveling/members/{userId}`, import, and the
@@ -232,60 +233,95 @@ export async function countRewardHolders(
   return holders;
 }
 
-/** One member's XP from an import file. */
+/** One member's XP from an import file, with the name the server gives them. */
 export interface ImportedXp {
   userId: string;
   xp: number;
-  /** The name the file gives; null keeps the stored one. */
+  /** The member's name on the server; null keeps the stored one. */
   username: string | null;
+  /** The member's avatar hash on the server; null (or absent) keeps the stored one. */
+  avatar?: string | null;
+}
+
+/** What an import wrote, and the rows as they were just before it (its undo's snapshot). */
+export interface ImportWritten {
+  imported: number;
+  previous: XpRowsSnapshot;
 }
 
 /**
- * Writes an import in one statement per mode: `replace` sets each listed member's XP to the
- * file's, `add` adds it to what they have (read under the rows' locks first, so the level is
- * computed from the sum; never above MEMBER_XP_MAX). Levels come from core's curve; every listed member's rewards are
- * marked due, for `leveling.apply-rewards`. Members not listed are untouched.
+ * Writes an import in one transaction: `replace` sets each listed member's XP to the file's,
+ * `add` adds it to what they have (never above MEMBER_XP_MAX). Levels come from core's curve;
+ * every listed member's rewards are marked due, for `leveling.apply-rewards`. Members not listed
+ * are untouched.
+ *
+ * Every listed row is locked first, the rows of members without one included: one upsert, in
+ * user id order as every writer of member_xp takes its rows, creates the missing rows (a
+ * concurrent import or chat flush then waits for this commit, and adds on top) and locks the
+ * others. So an add adds whatever runs beside it, and `previous` is read under those locks:
+ * exactly the rows this import overwrote, the ones it created listed as absent.
  */
 export async function importMemberXp(
   db: Db,
   guildId: string,
   rows: readonly ImportedXp[],
   mode: 'replace' | 'add',
-): Promise<number> {
-  if (rows.length === 0) return 0;
+): Promise<ImportWritten> {
+  if (rows.length === 0) return { imported: 0, previous: { members: [], daily: [], absent: [] } };
   // One order for every writer (as writeXpBatch), so two writers of one guild cannot deadlock.
   const sorted = [...rows].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
   return db.transaction(async (tx) => {
+    const ids = JSON.stringify(sorted.map((row) => row.userId));
+    // `xmax = 0` only on a row this statement inserted; a conflicting row is locked by the no-op update.
+    const locked = await tx.execute<{ user_id: string; xp: string | number; created: boolean }>(sql`
+      insert into member_xp (guild_id, user_id)
+      select ${guildId}, t.user_id
+      from jsonb_array_elements_text(${ids}::jsonb) as t(user_id)
+      order by t.user_id
+      on conflict (guild_id, user_id) do update set xp = member_xp.xp
+      returning user_id, xp, (xmax = 0) as created`);
+    const created = new Set<string>();
     const held = new Map<string, number>();
-    if (mode === 'add') {
-      const ids = JSON.stringify(sorted.map((row) => row.userId));
-      const stored = await tx.execute<{ user_id: string; xp: string | number }>(sql`
-        select m.user_id, m.xp from member_xp m
-        where m.guild_id = ${guildId}
-          and m.user_id in (select jsonb_array_elements_text(${ids}::jsonb))
-        order by m.user_id
-        for update`);
-      for (const row of stored.rows) held.set(row.user_id, Number(row.xp));
+    for (const row of locked.rows) {
+      if (row.created) created.add(row.user_id);
+      else held.set(row.user_id, Number(row.xp));
     }
+    // The rows this statement created are not what was there before: they are absent.
+    const rowsNow = await loadXpRows(
+      tx,
+      guildId,
+      sorted.map((row) => row.userId),
+    );
+    const previous: XpRowsSnapshot = {
+      ...rowsNow,
+      members: rowsNow.members.filter((member) => !created.has(member.userId)),
+      absent: [...created],
+    };
     const input = JSON.stringify(
       sorted.map((row) => {
+        const before = mode === 'add' ? (held.get(row.userId) ?? 0) : 0;
         // As changeMemberXp: a sum past MEMBER_XP_MAX stops there.
-        const xp = Math.min(MEMBER_XP_MAX, Math.max(0, (held.get(row.userId) ?? 0) + row.xp));
-        return { user_id: row.userId, xp, level: levelForTotalXp(xp), username: row.username };
+        const xp = Math.min(MEMBER_XP_MAX, Math.max(0, before + row.xp));
+        return {
+          user_id: row.userId,
+          xp,
+          level: levelForTotalXp(xp),
+          username: row.username,
+          avatar: row.avatar ?? null,
+        };
       }),
     );
     const written = await tx.execute(sql`
-      insert into member_xp (guild_id, user_id, xp, level, username, rewards_due_at)
-      select ${guildId}, t.user_id, t.xp, t.level, t.username, ${DUE_NOW}
+      update member_xp m set
+        xp = t.xp,
+        level = t.level,
+        username = coalesce(t.username, m.username),
+        avatar = coalesce(t.avatar, m.avatar),
+        rewards_due_at = ${DUE_NOW}
       from jsonb_to_recordset(${input}::jsonb)
-        as t(user_id text, xp bigint, level integer, username text)
-      order by t.user_id
-      on conflict (guild_id, user_id) do update set
-        xp = excluded.xp,
-        level = excluded.level,
-        username = coalesce(excluded.username, member_xp.username),
-        rewards_due_at = excluded.rewards_due_at`);
-    return written.rowCount ?? sorted.length;
+        as t(user_id text, xp bigint, level integer, username text, avatar text)
+      where m.guild_id = ${guildId} and m.user_id = t.user_id`);
+    return { imported: written.rowCount ?? sorted.length, previous };
   });
 }
 
