@@ -477,3 +477,28 @@ describe('GET leveling/export', () => {
     );
   });
 });
+
+describe('GET leveling/export: names of members who never chatted', () => {
+  it('fills a ranked member’s blank name from the server (set by a tool, never chatted)', async () => {
+    await h.database.db.insert(memberXp).values([
+      { guildId: station, userId: USERS.nia, xp: 700, username: null },
+      { guildId: station, userId: USERS.mo, xp: 300, username: 'Mo the pilot' },
+      { guildId: station, userId: id(9), xp: 100, username: null },
+    ]);
+    const response = await h.app.inject({
+      url: routePath(routes.exportXp, { guildId: station }),
+      headers: { authorization: ada },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe(
+      [
+        'user_id,username,xp,level,rank',
+        // Nia's name on the server; Mo keeps the stored one; an id the server does not know stays blank.
+        `${USERS.nia},Nia,700,${levelForTotalXp(700)},1`,
+        `${USERS.mo},Mo the pilot,300,${levelForTotalXp(300)},2`,
+        `${id(9)},,100,${levelForTotalXp(100)},3`,
+        '',
+      ].join('\r\n'),
+    );
+  });
+});
