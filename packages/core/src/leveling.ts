@@ -290,29 +290,33 @@ const PLACEHOLDER = /\{(user|username|level|server|rewards)\}/g;
 /**
  * The level-up message from the admin's template (blank: the default one): `{user}` is the
  * member's mention, `{username}` their name, `{level}` the new level, `{server}` the server's
- * name, `{rewards}` the names of the rewards just given ("none" when there are none). Other
- * braces stay as written. Whatever the template or a name says (@everyone, a role mention),
+ * name, `{rewards}` the names of the rewards just given (nothing when there are none: the
+ * admin's own words around it are theirs to choose). Other braces stay as written; a message
+ * that comes out blank (a template of only `{rewards}`) is the default one, as Discord posts
+ * no empty message. Whatever the template or a name says (@everyone, a role mention),
  * only the member may be pinged. Cut to Discord's 2,000 characters, with an ellipsis.
  */
 export function renderLevelUpMessage(
   template: string,
   values: LevelUpMessageValues,
 ): { content: string; allowed_mentions: { parse: never[]; users: string[] } } {
-  const source = template.trim() === '' ? DEFAULT_LEVEL_UP_MESSAGE : template;
-  const filled = source.replace(PLACEHOLDER, (_, name: string) => {
-    switch (name) {
-      case 'user':
-        return `<@${values.userId}>`;
-      case 'username':
-        return values.username;
-      case 'level':
-        return String(values.level);
-      case 'server':
-        return values.server;
-      default:
-        return values.rewards.length > 0 ? values.rewards.join(', ') : 'none';
-    }
-  });
+  const fill = (source: string) =>
+    source.replace(PLACEHOLDER, (_, name: string) => {
+      switch (name) {
+        case 'user':
+          return `<@${values.userId}>`;
+        case 'username':
+          return values.username;
+        case 'level':
+          return String(values.level);
+        case 'server':
+          return values.server;
+        default:
+          return values.rewards.join(', ');
+      }
+    });
+  const own = template.trim() === '' ? '' : fill(template);
+  const filled = own.trim() === '' ? fill(DEFAULT_LEVEL_UP_MESSAGE) : own;
   let content = filled;
   if (filled.length > LEVEL_UP_MESSAGE_MAX) {
     let end = LEVEL_UP_MESSAGE_MAX - 1;

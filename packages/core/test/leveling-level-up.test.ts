@@ -28,10 +28,20 @@ describe('renderLevelUpMessage', () => {
     );
   });
 
-  it('says "none" for {rewards} when no role was given', () => {
-    expect(renderLevelUpMessage('Rewards: {rewards}', { ...values, rewards: [] }).content).toBe(
-      'Rewards: none',
-    );
+  it.each([
+    ['{user} reached level {level}! {rewards}', [], '<@200000000000000003> reached level 5! '],
+    [
+      '{user} reached level {level}! {rewards}',
+      ['Regular'],
+      '<@200000000000000003> reached level 5! Regular',
+    ],
+    ['GG {username}{rewards}', [], 'GG nia'],
+    ['Rewards: {rewards}', ['Regular', 'Chatty'], 'Rewards: Regular, Chatty'],
+    // Only {rewards}, and none given: the default message rather than an empty one.
+    ['{rewards}', [], '🎉 <@200000000000000003> reached **level 5**!'],
+    [' {rewards} ', [], '🎉 <@200000000000000003> reached **level 5**!'],
+  ])('renders %j with rewards %j as %j (nothing for none, never "none")', (template, rewards, expected) => {
+    expect(renderLevelUpMessage(template, { ...values, rewards }).content).toBe(expected);
   });
 
   it('keeps braces that are no placeholder as written', () => {
