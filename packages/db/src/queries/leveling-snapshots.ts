@@ -103,23 +103,18 @@ export async function loadXpRows(
   userIds: readonly string[],
 ): Promise<XpRowsSnapshot> {
   const ids = [...new Set(userIds)];
-  const members: (typeof memberXp.$inferSelect)[] = [];
-  const daily: (typeof memberDailyXp.$inferSelect)[] = [];
-  // An import lists up to 100,000 members: a statement's parameters are read a part at a time.
-  for (const part of chunks(ids, 10_000)) {
-    members.push(
-      ...(await db
-        .select()
-        .from(memberXp)
-        .where(and(eq(memberXp.guildId, guildId), inArray(memberXp.userId, part)))),
-    );
-    daily.push(
-      ...(await db
-        .select()
-        .from(memberDailyXp)
-        .where(and(eq(memberDailyXp.guildId, guildId), inArray(memberDailyXp.userId, part)))),
-    );
-  }
+  // An import lists up to 100,000 members: they go as one JSON parameter, not one each.
+  const listed = JSON.stringify(ids);
+  const among = (column: AnyPgColumn) =>
+    sql`${column} in (select jsonb_array_elements_text(${listed}::jsonb))`;
+  const members = await db
+    .select()
+    .from(memberXp)
+    .where(and(eq(memberXp.guildId, guildId), among(memberXp.userId)));
+  const daily = await db
+    .select()
+    .from(memberDailyXp)
+    .where(and(eq(memberDailyXp.guildId, guildId), among(memberDailyXp.userId)));
   const held = new Set(members.map((row) => row.userId));
   return {
     members: members.map(memberOf),

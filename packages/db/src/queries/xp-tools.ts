@@ -311,16 +311,19 @@ export async function importMemberXp(
         };
       }),
     );
+    // Every row exists and is this transaction's: the upsert only updates, in the same order.
     const written = await tx.execute(sql`
-      update member_xp m set
-        xp = t.xp,
-        level = t.level,
-        username = coalesce(t.username, m.username),
-        avatar = coalesce(t.avatar, m.avatar),
-        rewards_due_at = ${DUE_NOW}
+      insert into member_xp (guild_id, user_id, xp, level, username, avatar, rewards_due_at)
+      select ${guildId}, t.user_id, t.xp, t.level, t.username, t.avatar, ${DUE_NOW}
       from jsonb_to_recordset(${input}::jsonb)
         as t(user_id text, xp bigint, level integer, username text, avatar text)
-      where m.guild_id = ${guildId} and m.user_id = t.user_id`);
+      order by t.user_id
+      on conflict (guild_id, user_id) do update set
+        xp = excluded.xp,
+        level = excluded.level,
+        username = coalesce(excluded.username, member_xp.username),
+        avatar = coalesce(excluded.avatar, member_xp.avatar),
+        rewards_due_at = excluded.rewards_due_at`);
     return { imported: written.rowCount ?? sorted.length, previous };
   });
 }
