@@ -235,7 +235,7 @@ export const levelingRoutes = {
     history: 'leveling.import',
     tag: 'leveling',
     summary:
-      'Import XP from text/csv (header with user_id and xp) or MEE6 leaderboard JSON ({ players: [{ id, xp }] }), up to 100,000 rows',
+      "Import XP from text/csv (header with user_id and xp) or MEE6 leaderboard JSON ({ players: [{ id, xp }] }), up to 100,000 rows; rows of non-members and bots are skipped, names are the server's. 409: Discord refuses the bot the member list (no Server Members intent) and the file has more than 100 rows",
     params: GuildParams,
     query: XpImportQuery,
     body: XpImportBody,

@@ -334,8 +334,14 @@ export const XpImportSkipped = z
   .object({
     /** 1-based line of the CSV (the header is line 1) or index+1 of the JSON player. */
     row: z.number().int().min(1),
-    /** Why: "user_id is not a Discord id", "xp is not a whole number of at least 0"... */
-    reason: z.string(),
+    /**
+     * Why: "user_id is not a Discord id", "xp is not a whole number of at least 0", "user_id …
+     * is not a member of this server", "user_id … is a bot: bots earn no XP"...
+     */
+    reason: z.string().meta({
+      description:
+        'Why the row was not imported: a bad id or XP, a member listed again, or an id that is not a member of the server or is a bot',
+    }),
   })
   .meta({ id: 'XpImportSkipped' });
 export const XpImportResult = z

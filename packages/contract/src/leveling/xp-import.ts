@@ -12,7 +12,7 @@ export interface XpImportRow {
   row: number;
   userId: string;
   xp: number;
-  /** The name the file gives, when it gives one (kept; else the stored one stays). */
+  /** The name the file gives, when it gives one (the preview shows it; the import names members as the server does). */
   username: string | null;
 }
 
