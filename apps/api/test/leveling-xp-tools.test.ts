@@ -7,6 +7,7 @@ import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  botMemberMessage,
   botReason,
   MEMBER_LIST_REFUSED_MESSAGE,
   NO_MEMBER_XP_MESSAGE,
@@ -111,6 +112,15 @@ describe('PUT/DELETE leveling/members/:userId', () => {
     });
     expect(outsider.statusCode).toBe(400);
     expect(outsider.json().message).toBe(notAMemberMessage(USERS.rex));
+    const bot = await h.app.inject({
+      method: 'PUT',
+      url: memberPath(SANDBOX_IDS.bot),
+      headers: { authorization: ada },
+      payload: { xp: 10 },
+    });
+    expect(bot.statusCode).toBe(400);
+    expect(bot.json().message).toBe(botMemberMessage(SANDBOX_IDS.bot));
+    expect(await stored(SANDBOX_IDS.bot)).toBeUndefined();
     for (const xp of [-1, 1.5, 1e13, '12', null]) {
       const response = await h.app.inject({
         method: 'PUT',

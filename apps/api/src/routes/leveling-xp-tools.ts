@@ -29,6 +29,7 @@ export const NO_MEMBER_XP_MESSAGE = 'No XP is stored for this member';
 export const notAMemberMessage = (userId: string) =>
   `User ${userId} is not a member of this server: only members' XP can be set`;
 export const TOO_MANY_ROWS_MESSAGE = `An import takes at most ${XP_IMPORT_MAX_ROWS.toLocaleString('en-US')} rows: split the file and import the parts with mode=add.`;
+export const botMemberMessage = (userId: string) => `User ${userId} is a bot: bots earn no XP`;
 export const notAMemberReason = (idField: string, userId: string) =>
   `${idField} ${userId} is not a member of this server`;
 export const botReason = (idField: string, userId: string) =>
@@ -101,7 +102,7 @@ export function queueApplyRewards(
 
 /** The admins' XP tools: set or reset one member's XP, import a file of XP, export it all. */
 export function registerLevelingXpToolRoutes(app: FastifyInstance): void {
-  const { db, guildResources } = app.services;
+  const { db } = app.services;
 
   const applyRewards = (guildId: string, requester: JobRequester, request: FastifyRequest) =>
     queueApplyRewards(app, guildId, requester, request);
@@ -136,8 +137,9 @@ export function registerLevelingXpToolRoutes(app: FastifyInstance): void {
 
   defineRoute(app, routes.setMemberXp, async ({ params, body, requester, request, history }) => {
     const { guildId, userId } = params;
-    if (!(await guildResources.isMember(guildId, userId))) {
-      const message = notAMemberMessage(userId);
+    const member = (await membersAmong(app.services.discord, guildId, [userId]))?.get(userId);
+    if (!member || member.bot) {
+      const message = member ? botMemberMessage(userId) : notAMemberMessage(userId);
       throw new ApiError('invalid_input', message, [{ path: 'userId', message }]);
     }
     const changed = await changeMemberXp(db, guildId, userId, { set: body.xp });
