@@ -103,31 +103,23 @@ describe('PUT/DELETE leveling/members/:userId', () => {
     expect(await applyJobState()).not.toBe('unknown');
   });
 
-  it('refuses a user who is not a member, and bad XP, with sentences', async () => {
-    const outsider = await h.app.inject({
-      method: 'PUT',
-      url: memberPath(USERS.rex),
-      headers: { authorization: ada },
-      payload: { xp: 10 },
-    });
+  it('refuses a user who is not a member, a bot, and bad XP, with sentences', async () => {
+    const setXp = (userId: string, xp: unknown) =>
+      h.app.inject({
+        method: 'PUT',
+        url: memberPath(userId),
+        headers: { authorization: ada },
+        payload: { xp },
+      });
+    const outsider = await setXp(USERS.rex, 10);
     expect(outsider.statusCode).toBe(400);
     expect(outsider.json().message).toBe(notAMemberMessage(USERS.rex));
-    const bot = await h.app.inject({
-      method: 'PUT',
-      url: memberPath(SANDBOX_IDS.bot),
-      headers: { authorization: ada },
-      payload: { xp: 10 },
-    });
+    const bot = await setXp(SANDBOX_IDS.bot, 10);
     expect(bot.statusCode).toBe(400);
     expect(bot.json().message).toBe(botMemberMessage(SANDBOX_IDS.bot));
     expect(await stored(SANDBOX_IDS.bot)).toBeUndefined();
     for (const xp of [-1, 1.5, 1e13, '12', null]) {
-      const response = await h.app.inject({
-        method: 'PUT',
-        url: memberPath(USERS.nia),
-        headers: { authorization: ada },
-        payload: { xp },
-      });
+      const response = await setXp(USERS.nia, xp);
       expect(response.statusCode, String(xp)).toBe(400);
       expect(response.json().message).toMatch(/^xp must be/);
     }
