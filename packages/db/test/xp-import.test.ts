@@ -1,7 +1,7 @@
 import { levelForTotalXp } from '@spacecadet/core';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importMemberXp } from '../src/queries/xp-tools.ts';
+import { changeMemberXp, importMemberXp } from '../src/queries/xp-tools.ts';
 import { memberXp } from '../src/schema.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing.ts';
 
@@ -46,4 +46,19 @@ describe('importMemberXp', () => {
     expect(await stored(id(2))).toMatchObject({ xp: 12, username: 'stored' });
     expect((await stored(id(99_999)))?.rewardsDueAt).not.toBeNull();
   }, 120_000);
+});
+
+describe('changeMemberXp', () => {
+  it('adds, whatever adds beside it, for a member without a row (as /xp add at once with an import)', async () => {
+    const member = id(200_001);
+    await Promise.all([
+      ...Array.from({ length: 8 }, () => changeMemberXp(testDb.db, GUILD, member, { add: 25 })),
+      importMemberXp(testDb.db, GUILD, [{ userId: member, xp: 100, username: null }], 'add'),
+    ]);
+    const [row] = await testDb.db
+      .select({ xp: memberXp.xp, level: memberXp.level })
+      .from(memberXp)
+      .where(and(eq(memberXp.guildId, GUILD), eq(memberXp.userId, member)));
+    expect(row).toEqual({ xp: 300, level: levelForTotalXp(300) });
+  });
 });

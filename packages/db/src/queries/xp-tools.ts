@@ -1,7 +1,7 @@
 import { MEMBER_XP_MAX, type RewardMode } from '@spacecadet/contract';
 import { levelForTotalXp, rewardRolesForLevel } from '@spacecadet/core';
 import { and, asc, count, desc, eq, gt, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../client.ts';
+import type { Db, DbTransaction } from '../client.ts';
 import { memberXp } from '../schema/leveling.ts';
 import { rankedIn } from './leveling.ts';
 import { loadXpRows, type XpRowsSnapshot } from './leveling-snapshots.ts';
@@ -27,8 +27,44 @@ export interface MemberXpChange {
 }
 
 /**
+ * Locks the XP rows of `userIds` (sorted by the caller: one order for every writer of
+ * member_xp, as writeXpBatch takes its rows, so two writers cannot deadlock), creating the
+ * missing ones: one upsert, so a row another writer is creating at the same time is waited
+ * for, never overwritten. Answers each member's XP and level before (the rows it found) and
+ * which rows it created (`xmax = 0` only on a row this statement inserted; a found row is
+ * locked by the no-op update).
+ */
+async function lockMemberRows(
+  tx: DbTransaction,
+  guildId: string,
+  userIds: readonly string[],
+): Promise<{ held: Map<string, { xp: number; level: number }>; created: Set<string> }> {
+  const ids = JSON.stringify(userIds);
+  const locked = await tx.execute<{
+    user_id: string;
+    xp: string | number;
+    level: number;
+    created: boolean;
+  }>(sql`
+    insert into member_xp (guild_id, user_id)
+    select ${guildId}, t.user_id
+    from jsonb_array_elements_text(${ids}::jsonb) as t(user_id)
+    order by t.user_id
+    on conflict (guild_id, user_id) do update set xp = member_xp.xp
+    returning user_id, xp, level, (xmax = 0) as created`);
+  const held = new Map<string, { xp: number; level: number }>();
+  const created = new Set<string>();
+  for (const row of locked.rows) {
+    if (row.created) created.add(row.user_id);
+    else held.set(row.user_id, { xp: Number(row.xp), level: row.level });
+  }
+  return { held, created };
+}
+
+/**
  * Sets a member's XP (`set`) or adds to it (`add`, negative removes; never below 0 nor above
- * MEMBER_XP_MAX), and their level with it; a member without a row gets one. One statement, under the row's lock.
+ * MEMBER_XP_MAX), and their level with it; a member without a row gets one. Under the row's
+ * lock, taken (or the row created) first, so an add adds whatever writes beside it.
  */
 export async function changeMemberXp(
   db: Db,
@@ -37,21 +73,15 @@ export async function changeMemberXp(
   change: { set: number } | { add: number },
 ): Promise<MemberXpChange> {
   return db.transaction(async (tx) => {
-    const [before] = await tx
-      .select({ xp: memberXp.xp, level: memberXp.level })
-      .from(memberXp)
-      .where(and(eq(memberXp.guildId, guildId), eq(memberXp.userId, userId)))
-      .for('update');
+    // A member without a row gets one under the lock: a concurrent add waits, then adds on top.
+    const before = (await lockMemberRows(tx, guildId, [userId])).held.get(userId);
     const previousXp = before?.xp ?? 0;
     const xp = Math.min(MEMBER_XP_MAX, Math.max(0, 'set' in change ? change.set : previousXp + change.add));
     const level = levelForTotalXp(xp);
     const [row] = await tx
-      .insert(memberXp)
-      .values({ guildId, userId, xp, level, rewardsDueAt: DUE_NOW })
-      .onConflictDoUpdate({
-        target: [memberXp.guildId, memberXp.userId],
-        set: { xp, level, rewardsDueAt: DUE_NOW },
-      })
+      .update(memberXp)
+      .set({ xp, level, rewardsDueAt: DUE_NOW })
+      .where(and(eq(memberXp.guildId, guildId), eq(memberXp.userId, userId)))
       .returning({ dueAt: memberXp.rewardsDueAt });
     const dueAt = row?.dueAt ?? new Date();
     return { userId, xp, level, previousXp, previousLevel: before?.level ?? 0, dueAt };
@@ -271,21 +301,11 @@ export async function importMemberXp(
   // One order for every writer (as writeXpBatch), so two writers of one guild cannot deadlock.
   const sorted = [...rows].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
   return db.transaction(async (tx) => {
-    const ids = JSON.stringify(sorted.map((row) => row.userId));
-    // `xmax = 0` only on a row this statement inserted; a conflicting row is locked by the no-op update.
-    const locked = await tx.execute<{ user_id: string; xp: string | number; created: boolean }>(sql`
-      insert into member_xp (guild_id, user_id)
-      select ${guildId}, t.user_id
-      from jsonb_array_elements_text(${ids}::jsonb) as t(user_id)
-      order by t.user_id
-      on conflict (guild_id, user_id) do update set xp = member_xp.xp
-      returning user_id, xp, (xmax = 0) as created`);
-    const created = new Set<string>();
-    const held = new Map<string, number>();
-    for (const row of locked.rows) {
-      if (row.created) created.add(row.user_id);
-      else held.set(row.user_id, Number(row.xp));
-    }
+    const { held, created } = await lockMemberRows(
+      tx,
+      guildId,
+      sorted.map((row) => row.userId),
+    );
     // The rows this statement created are not what was there before: they are absent.
     const rowsNow = await loadXpRows(
       tx,
@@ -299,7 +319,7 @@ export async function importMemberXp(
     };
     const input = JSON.stringify(
       sorted.map((row) => {
-        const before = mode === 'add' ? (held.get(row.userId) ?? 0) : 0;
+        const before = mode === 'add' ? (held.get(row.userId)?.xp ?? 0) : 0;
         // As changeMemberXp: a sum past MEMBER_XP_MAX stops there.
         const xp = Math.min(MEMBER_XP_MAX, Math.max(0, before + row.xp));
         return {
