@@ -34,6 +34,7 @@ import {
   guildState,
   type Harness,
   jobQueue,
+  memberReacts,
   memberRoles,
   SANDBOX_IDS,
   STATION,
@@ -351,18 +352,13 @@ describe('color-roles reset and its undo', () => {
 
       // A reaction on the Color Roles reaction list gives the new role.
       const list = menus.find((row) => row.listKey === 'color_roles');
-      const response = await fetch(`${harness.sandbox.url}/_sandbox/reactions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          guild_id: STATION,
-          channel_id: rolesChannel,
-          message_id: list?.messageIds[0],
-          user_id: nia,
-          emoji: '🔴',
-        }),
+      await memberReacts(harness.sandbox, {
+        guild_id: STATION,
+        channel_id: rolesChannel,
+        message_id: list?.messageIds[0] ?? '',
+        user_id: nia,
+        emoji: '🔴',
       });
-      expect(response.ok).toBe(true);
       await waitFor('the reaction to give the new Red', () =>
         memberRoles(harness.sandbox, STATION, nia).includes(newRed) ? true : undefined,
       );
