@@ -1,13 +1,16 @@
 import { type ImpactPreview, jobIdFor, routePath, routes } from '@spacecadet/contract';
-import { rolesResetImpact } from '@spacecadet/core';
+import { roleBoostUserId, rolesResetImpact } from '@spacecadet/core';
 import {
   colorGroups,
   colors,
+  levelingBoosts,
   memberRolePicks,
   personalityOptions,
   personalityQuestions,
+  roleMenus,
 } from '@spacecadet/db';
 import { attachSnapshot, loadHistoryEntry } from '@spacecadet/db/queries/history';
+import { createOwnMenu, saveReactionLists } from '@spacecadet/db/queries/role-menus';
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNAPSHOT_PENDING_MESSAGE } from '../src/routes/history.ts';
@@ -42,7 +45,7 @@ const memberListRefused = () =>
   });
 
 describe('reset previews', () => {
-  it('count the roles the reset deletes and the members holding them', async () => {
+  it('count the roles the reset deletes and the members holding them, and name the menus using them', async () => {
     // Two palette roles: Crew (Mo and Nia hold it) and Managers (Mo).
     const [group] = await h.database.db
       .insert(colorGroups)
@@ -83,6 +86,59 @@ describe('reset previews', () => {
       roles: 1,
       members: 1,
     });
+
+    // Menus, a reaction list and a boost use those roles: the confirmations name them.
+    const menu = (title: string, roleId: string, requiredRoleId: string | null) =>
+      createOwnMenu(
+        h.database.db,
+        guildId,
+        {
+          title,
+          description: '',
+          color: null,
+          channelId: SANDBOX_IDS.channels.roles,
+          style: 'buttons',
+          mode: 'normal',
+          maxRoles: null,
+          requiredRoleId,
+          options: [{ role_id: roleId, label: title, emoji: '🎮' }],
+        },
+        USERS.ada,
+        1_000,
+      );
+    try {
+      const games = await menu('Games', stationCrew, null);
+      const pings = await menu('Pings', SANDBOX_IDS.roles.stationModerators, stationManagers);
+      await saveReactionLists(
+        h.database.db,
+        guildId,
+        { color_roles: [{ role_id: stationCrew, emoji: '🔴' }], personality_roles: [] },
+        USERS.ada,
+      );
+      await h.database.db
+        .insert(levelingBoosts)
+        .values({ guildId, userId: roleBoostUserId(stationCrew), multiplier: 2 });
+      const colorUse = (await send('GET', path('previewColorReset'))).json<ImpactPreview>().used_by;
+      expect(colorUse).toEqual({
+        summary:
+          'Also used by 2 role menus ("Games", "Pings"), the Color Roles reaction list and 1 role boost. They stop giving these roles until the reset is undone.',
+        menus: [
+          { id: expect.any(String), name: 'Color Roles' },
+          { id: games?.id, name: 'Games' },
+          { id: pings?.id, name: 'Pings' },
+        ],
+        reward_roles: 0,
+        no_xp_roles: 0,
+        boosts: 1,
+      });
+      const personalityUse = (await send('GET', path('previewPersonalityReset'))).json<ImpactPreview>();
+      expect(personalityUse.used_by?.summary).toBe(
+        'Also used by the role menu "Pings". They stop giving these roles until the reset is undone.',
+      );
+    } finally {
+      await h.database.db.delete(roleMenus);
+      await h.database.db.delete(levelingBoosts);
+    }
   });
 
   it('answer 403 to a member who manages no server', async () => {

@@ -1,4 +1,5 @@
 import { jobIdFor } from '@spacecadet/contract';
+import { roleBoostUserId, roleMenuCustomId } from '@spacecadet/core';
 import { loadColorRolesMode } from '@spacecadet/db/queries/color-roles';
 import {
   attachSnapshot,
@@ -7,23 +8,42 @@ import {
   completeHistoryEntry,
   loadHistoryEntry,
 } from '@spacecadet/db/queries/history';
-import { colorPanels, colors, guildConfigs, memberRolePicks } from '@spacecadet/db/schema';
+import {
+  createOwnMenu,
+  requestMenuPost,
+  saveReactionListChannel,
+  saveReactionLists,
+} from '@spacecadet/db/queries/role-menus';
+import {
+  colorPanels,
+  colorShades,
+  colors,
+  guildConfigs,
+  levelingBoosts,
+  levelingRoles,
+  levelingSettings,
+  memberRolePicks,
+  roleMenus,
+} from '@spacecadet/db/schema';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,
+  finalAnswer,
   guildState,
   type Harness,
   jobQueue,
+  memberReacts,
   memberRoles,
   SANDBOX_IDS,
   STATION,
   startHarness,
+  waitFor,
 } from './helpers.ts';
 
 const rolesChannel = SANDBOX_IDS.channels.roles;
-const { nia, mo } = SANDBOX_IDS.users;
+const { nia, mo, ada } = SANDBOX_IDS.users;
 
 describe('color-roles reset and its undo', () => {
   let harness: Harness;
@@ -60,8 +80,19 @@ describe('color-roles reset and its undo', () => {
     });
     return id;
   };
+  /** Reset Color Roles, then its undo, as the API asks for them; the restore job's outcome. */
+  const resetThenUndo = async () => {
+    const resetId = await entry('color_roles.reset');
+    expect((await runFor('color-roles.reset', resetId)).state).toBe('completed');
+    const undoId = await entry('history.undo');
+    expect(await claimUndo(db(), STATION, resetId, undoId, { restore: true })).toBe(true);
+    const restore = await runFor('color-roles.restore', undoId);
+    expect(restore.state, restore.error).toBe('completed');
+    return restore;
+  };
   const roles = () => guildState(harness.sandbox, STATION).roles;
   const roleNamed = (name: string) => roles().find((role) => role.name === name);
+  const idOf = (name: string) => roleNamed(name)?.id ?? '';
   const messagesIn = (channelId: string) =>
     guildState(harness.sandbox, STATION).channels.find((c) => c.id === channelId)?.messages ?? [];
   const give = (userId: string, roleId: string) =>
@@ -213,6 +244,167 @@ describe('color-roles reset and its undo', () => {
     expect(alone.state).toBe('failed');
     expect(alone.error).toMatch(/holds nothing to restore/);
     expect((await loadHistoryEntry(db(), STATION, bad))?.undoneBy).toBeNull();
+  });
+
+  it('moves every menu, reaction row, reward, no-XP role and boost to the recreated roles: a click and a reaction give them', async () => {
+    expect((await run('color-roles.generate')).state).toBe('completed');
+    const red = idOf('Red');
+    const blue = idOf('Blue');
+    const green = idOf('Green');
+    if (!red || !blue || !green) throw new Error('generate made no Red, Blue or Green role');
+    try {
+      const menuOf = (title: string, requiredRoleId: string | null) =>
+        createOwnMenu(
+          db(),
+          STATION,
+          {
+            title,
+            description: 'Pick a color.',
+            color: null,
+            channelId: rolesChannel,
+            style: 'buttons',
+            mode: 'normal',
+            maxRoles: null,
+            requiredRoleId,
+            options: [
+              { role_id: red, label: 'Red', emoji: '🔴' },
+              { role_id: blue, label: 'Blue', emoji: '🔵' },
+            ],
+          },
+          ada,
+          1_000,
+        );
+      const menu = await menuOf('Colors menu', null);
+      const gated = await menuOf('Red members only', green);
+      if (!menu || !gated) throw new Error('menus not created');
+      expect(await requestMenuPost(db(), STATION, menu.id)).not.toBeNull();
+      expect((await run('role-menus.post')).state).toBe('completed');
+      await saveReactionLists(
+        db(),
+        STATION,
+        {
+          color_roles: [
+            { role_id: red, emoji: '🔴' },
+            { role_id: blue, emoji: '🔵' },
+          ],
+          personality_roles: [],
+        },
+        ada,
+      );
+      await saveReactionListChannel(db(), STATION, 'color_roles', rolesChannel, ada);
+      expect((await run('reaction-roles.post-panel')).state).toBe('completed');
+      await jobs.followUpsDone();
+      await db()
+        .insert(levelingRoles)
+        .values({ guildId: STATION, roleName: 'Red', levelRequired: 5, roleId: red });
+      await db()
+        .insert(levelingSettings)
+        .values({ guildId: STATION, noXpRoles: [blue, SANDBOX_IDS.roles.stationCrew] });
+      await db()
+        .insert(levelingBoosts)
+        .values({ guildId: STATION, userId: roleBoostUserId(green), multiplier: 2 });
+
+      const restore = await resetThenUndo();
+      // The repair the restore queued updates the posted menus.
+      await jobs.followUpsDone();
+
+      const newRed = idOf('Red');
+      const newBlue = idOf('Blue');
+      const newGreen = idOf('Green');
+      expect([newRed, newBlue, newGreen]).not.toContain(red);
+      // The personality list is saved empty beside it.
+      const menus = (await db().select().from(roleMenus)).filter((row) => row.options.length > 0);
+      expect(menus).toHaveLength(3);
+      for (const row of menus) {
+        expect(row.options.map((option) => option.role_id)).toEqual([newRed, newBlue]);
+      }
+      expect(menus.find((row) => row.id === gated.id)?.requiredRoleId).toBe(newGreen);
+      expect((await db().select().from(levelingRoles)).map((row) => row.roleId)).toEqual([newRed]);
+      expect((await db().select().from(levelingSettings))[0]?.noXpRoles).toEqual([
+        newBlue,
+        SANDBOX_IDS.roles.stationCrew,
+      ]);
+      expect((await db().select().from(levelingBoosts)).map((row) => row.userId)).toEqual([
+        roleBoostUserId(newGreen),
+      ]);
+
+      expect((restore.result as { summary: string }).summary).toContain(
+        'Moved to the new roles: 3 role menus, 1 reward role, 1 no-XP role, 1 role boost.',
+      );
+
+      // The posted menu's buttons name the new role: a click gives it.
+      const posted = menus.find((row) => row.id === menu.id);
+      const messageId = posted?.messageIds[0] ?? '';
+      const buttons = (messagesIn(rolesChannel).find((m) => m.id === messageId)?.components ?? []).flatMap(
+        (row) => (row as { components?: Array<{ custom_id?: string }> }).components ?? [],
+      );
+      const blueButton = roleMenuCustomId(menu.id, newBlue);
+      expect(buttons.map((button) => button.custom_id)).toContain(blueButton);
+      const click = await control(harness.sandbox).click({
+        guild_id: STATION,
+        channel_id: rolesChannel,
+        message_id: messageId,
+        user_id: mo,
+        custom_id: blueButton,
+      });
+      expect(await finalAnswer(harness.sandbox, click)).toBe(`You now have <@&${newBlue}>.`);
+      expect(memberRoles(harness.sandbox, STATION, mo)).toContain(newBlue);
+
+      // A reaction on the Color Roles reaction list gives the new role.
+      const list = menus.find((row) => row.listKey === 'color_roles');
+      await memberReacts(harness.sandbox, {
+        guild_id: STATION,
+        channel_id: rolesChannel,
+        message_id: list?.messageIds[0] ?? '',
+        user_id: nia,
+        emoji: '🔴',
+      });
+      await waitFor('the reaction to give the new Red', () =>
+        memberRoles(harness.sandbox, STATION, nia).includes(newRed) ? true : undefined,
+      );
+    } finally {
+      await db().delete(roleMenus);
+      await db().delete(levelingRoles);
+      await db().delete(levelingSettings);
+      await db().delete(levelingBoosts);
+      await jobs.followUpsDone();
+    }
+  });
+
+  it('gives each holder back exactly the colors they held, and counts the members given', async () => {
+    await db()
+      .insert(guildConfigs)
+      .values({ guildId: STATION, data: { color_roles_mode: 'shades' } });
+    try {
+      expect((await run('color-roles.generate')).state).toBe('completed');
+      const navy = idOf('Navy');
+      const bronze = idOf('Bronze');
+      const crimson = idOf('Crimson');
+      if (!navy || !bronze || !crimson) throw new Error('generate made no Navy, Bronze or Crimson role');
+      // nia was given two colors by hand, mo one.
+      await give(nia, navy);
+      await give(nia, bronze);
+      await give(mo, crimson);
+      const restore = await resetThenUndo();
+
+      const palette = new Set(
+        [...(await db().select().from(colors)), ...(await db().select().from(colorShades))].flatMap((row) =>
+          row.roleId ? [row.roleId] : [],
+        ),
+      );
+      const colorsOf = (userId: string) =>
+        memberRoles(harness.sandbox, STATION, userId)
+          .filter((roleId) => palette.has(roleId))
+          .map((roleId) => roles().find((role) => role.id === roleId)?.name)
+          .sort();
+      expect(colorsOf(nia)).toEqual(['Bronze', 'Navy']);
+      expect(colorsOf(mo)).toEqual(['Crimson']);
+      expect((restore.result as { summary: string }).summary).toContain(
+        'given back to 2 members who held them',
+      );
+    } finally {
+      await db().delete(guildConfigs).where(eq(guildConfigs.guildId, STATION));
+    }
   });
 
   it('replaces a palette set up again since the reset', async () => {

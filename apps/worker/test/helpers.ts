@@ -254,6 +254,19 @@ export async function finalAnswer(
   return (await finalMessage(sandbox, result, timeoutMs)).content;
 }
 
+/** A member adds a reaction to a message in the sandbox, as a Discord client does. */
+export async function memberReacts(
+  sandbox: Sandbox,
+  reaction: { guild_id: string; channel_id: string; message_id: string; user_id: string; emoji: string },
+): Promise<void> {
+  const response = await fetch(`${sandbox.url}/_sandbox/reactions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(reaction),
+  });
+  if (!response.ok) throw new Error(`reaction -> ${response.status}: ${await response.text()}`);
+}
+
 /** InteractionResponseType.DeferredChannelMessageWithSource: "thinking…", edited later. */
 export const DEFERRED_CHANNEL_MESSAGE = 5;
 

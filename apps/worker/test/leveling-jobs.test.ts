@@ -3,9 +3,18 @@ import {
   dailyOverviewHeading,
   LEVELING_DISABLED_MESSAGE,
   previousUtcDay,
+  roleBoostUserId,
   totalXpForLevel,
 } from '@spacecadet/core';
-import { levelingRoles, levelingSettings, memberDailyXp, memberXp } from '@spacecadet/db/schema';
+import { createOwnMenu } from '@spacecadet/db/queries/role-menus';
+import {
+  levelingBoosts,
+  levelingRoles,
+  levelingSettings,
+  memberDailyXp,
+  memberXp,
+  roleMenus,
+} from '@spacecadet/db/schema';
 import { PermissionFlagsBits } from 'discord.js';
 import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
@@ -208,6 +217,55 @@ describe('leveling jobs and commands', () => {
       expect(newGoldId).not.toBe(oldGoldId);
       expect(roles().find((role) => role.id === newGoldId)?.permissions).toBe(IMAGE_PERMISSIONS);
       expect(memberRoles(harness.sandbox, STATION, ada)).toContain(newGoldId);
+    });
+
+    it('a reward role recreated after a delete takes its role menus, no-XP role and boost with it', async () => {
+      const gold = await addReward('Gold Cadet', 10);
+      result(await run('leveling.sync-roles'));
+      const oldGoldId = await storedRoleId(gold.id);
+      if (!oldGoldId) throw new Error('sync made no role');
+      const menu = await createOwnMenu(
+        db(),
+        STATION,
+        {
+          title: 'Gold perks',
+          description: '',
+          color: null,
+          channelId: SANDBOX_IDS.channels.roles,
+          style: 'buttons',
+          mode: 'normal',
+          maxRoles: null,
+          requiredRoleId: oldGoldId,
+          options: [{ role_id: oldGoldId, label: 'Gold', emoji: '🥇' }],
+        },
+        ada,
+        1_000,
+      );
+      await setSettings({ noXpRoles: [oldGoldId] });
+      await db()
+        .insert(levelingBoosts)
+        .values({ guildId: STATION, userId: roleBoostUserId(oldGoldId), multiplier: 2 });
+      try {
+        await control(harness.sandbox).botRest('DELETE', `/guilds/${STATION}/roles/${oldGoldId}`);
+        const outcome = result(await run('leveling.sync-roles'));
+        const newGoldId = await storedRoleId(gold.id);
+        expect(newGoldId).not.toBe(oldGoldId);
+        const [row] = await db()
+          .select()
+          .from(roleMenus)
+          .where(eq(roleMenus.id, menu?.id ?? ''));
+        expect(row?.options.map((option) => option.role_id)).toEqual([newGoldId]);
+        expect(row?.requiredRoleId).toBe(newGoldId);
+        expect((await db().select().from(levelingSettings))[0]?.noXpRoles).toEqual([newGoldId]);
+        expect((await db().select().from(levelingBoosts)).map((boost) => boost.userId)).toEqual([
+          roleBoostUserId(newGoldId ?? ''),
+        ]);
+        expect(outcome.summary).toContain('Moved to the new roles: 1 role menu, 1 no-XP role, 1 role boost.');
+      } finally {
+        await db().delete(roleMenus);
+        await db().delete(levelingBoosts);
+        await jobs.followUpsDone();
+      }
     });
 
     it('adopts the role a killed run created instead of making a second one', async () => {

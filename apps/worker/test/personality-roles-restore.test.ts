@@ -1,4 +1,5 @@
 import { jobIdFor } from '@spacecadet/contract';
+import { roleBoostUserId } from '@spacecadet/core';
 import {
   attachSnapshot,
   beginHistoryEntry,
@@ -12,7 +13,17 @@ import {
   seedPersonalityCatalog,
 } from '@spacecadet/db/queries/personality-roles';
 import { snapshotPersonalitySetup } from '@spacecadet/db/queries/personality-snapshots';
-import { memberRolePicks, personalityConfigs, personalityOptions } from '@spacecadet/db/schema';
+import { saveReactionListChannel, saveReactionLists } from '@spacecadet/db/queries/role-menus';
+import {
+  levelingBoosts,
+  levelingSettings,
+  memberRolePicks,
+  personalityConfigs,
+  personalityOptions,
+  personalityQuestions,
+  roleMenus,
+} from '@spacecadet/db/schema';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
@@ -20,10 +31,12 @@ import {
   guildState,
   type Harness,
   jobQueue,
+  memberReacts,
   memberRoles,
   SANDBOX_IDS,
   STATION,
   startHarness,
+  waitFor,
 } from './helpers.ts';
 
 const rolesChannel = SANDBOX_IDS.channels.roles;
@@ -156,5 +169,88 @@ describe('personality-roles reset and its undo', () => {
     const rerun = await runFor('personality-roles.restore', undoId);
     expect(rerun.result).toMatchObject({ ok: true, summary: 'Nothing to restore.' });
     expect(await everything()).toEqual(before);
+  });
+
+  it('the undo moves the reaction list, menus, no-XP roles and boosts to the recreated roles, and gives each member exactly their answers', async () => {
+    await init();
+    expect((await run('personality-roles.generate')).state).toBe('completed');
+    const questions = await db().select().from(personalityQuestions);
+    const options = await db().select().from(personalityOptions);
+    const multi = questions.find((question) => question.isMultiSelect);
+    const single = questions.find((question) => !question.isMultiSelect);
+    const [a, b] = options.filter((option) => option.questionId === multi?.id);
+    const [c] = options.filter((option) => option.questionId === single?.id);
+    if (!a?.roleId || !b?.roleId || !c?.roleId) throw new Error('generate gave the options no role');
+    try {
+      // nia answered two options of a multi-select question and one of a single-select one.
+      await give(nia, a.roleId);
+      await give(nia, b.roleId);
+      await give(nia, c.roleId);
+      await saveReactionLists(
+        db(),
+        STATION,
+        {
+          color_roles: [],
+          personality_roles: [
+            { role_id: a.roleId, emoji: '🍎' },
+            { role_id: b.roleId, emoji: '🍌' },
+          ],
+        },
+        SANDBOX_IDS.users.ada,
+      );
+      await saveReactionListChannel(db(), STATION, 'personality_roles', rolesChannel, SANDBOX_IDS.users.ada);
+      expect((await run('reaction-roles.post-panel')).state).toBe('completed');
+      await jobs.followUpsDone();
+      await db()
+        .insert(levelingSettings)
+        .values({ guildId: STATION, noXpRoles: [b.roleId] });
+      await db()
+        .insert(levelingBoosts)
+        .values({ guildId: STATION, userId: roleBoostUserId(c.roleId), multiplier: 2 });
+
+      const resetId = await entry('personality_roles.reset');
+      expect((await reset(resetId)).state).toBe('completed');
+      const undoId = await entry('history.undo');
+      expect(await claimUndo(db(), STATION, resetId, undoId, { restore: true })).toBe(true);
+      const restore = await runFor('personality-roles.restore', undoId);
+      expect(restore.state, restore.error).toBe('completed');
+      await jobs.followUpsDone();
+
+      const now = new Map((await db().select().from(personalityOptions)).map((o) => [o.id, o.roleId ?? '']));
+      const [newA, newB, newC] = [now.get(a.id) ?? '', now.get(b.id) ?? '', now.get(c.id) ?? ''];
+      expect(newA).not.toBe(a.roleId);
+      const [list] = await db().select().from(roleMenus).where(eq(roleMenus.listKey, 'personality_roles'));
+      expect(list?.options.map((option) => option.role_id)).toEqual([newA, newB]);
+      expect((await db().select().from(levelingSettings))[0]?.noXpRoles).toEqual([newB]);
+      expect((await db().select().from(levelingBoosts)).map((boost) => boost.userId)).toEqual([
+        roleBoostUserId(newC),
+      ]);
+      const personality = new Set(now.values());
+      expect(
+        memberRoles(harness.sandbox, STATION, nia)
+          .filter((roleId) => personality.has(roleId))
+          .sort(),
+      ).toEqual([newA, newB, newC].sort());
+      expect((restore.result as { summary: string }).summary).toContain(
+        'Moved to the new roles: 1 role menu, 1 no-XP role, 1 role boost.',
+      );
+
+      // A reaction on the Personality Roles list gives the new role.
+      await memberReacts(harness.sandbox, {
+        guild_id: STATION,
+        channel_id: rolesChannel,
+        message_id: list?.messageIds[0] ?? '',
+        user_id: mo,
+        emoji: '🍌',
+      });
+      await waitFor('the reaction to give the new role', () =>
+        memberRoles(harness.sandbox, STATION, mo).includes(newB) ? true : undefined,
+      );
+    } finally {
+      await db().delete(roleMenus);
+      await db().delete(levelingSettings);
+      await db().delete(levelingBoosts);
+      await jobs.followUpsDone();
+    }
   });
 });

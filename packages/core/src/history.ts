@@ -61,6 +61,38 @@ export function rolesResetImpact(roles: number, members: number): string {
   return `Delete ${plural(roles, 'role')} held by ${plural(members, 'member')}.`;
 }
 
+/** What else names the roles a reset deletes (the resets' confirmations). */
+export interface RoleUsageParts {
+  /** Role menus and reaction lists by name (`reactionList`: one of the Reaction Roles editor's lists). */
+  menus: ReadonlyArray<{ name: string; reactionList: boolean }>;
+  rewardRoles: number;
+  noXpRoles: number;
+  boosts: number;
+}
+
+/**
+ * "Also used by 2 role menus ("Games", "Pings") and the Color Roles reaction list. They stop
+ * giving these roles until the reset is undone." — empty when nothing else uses the roles.
+ */
+export function roleUsageSummary(usage: RoleUsageParts): string {
+  const own = usage.menus.filter((menu) => !menu.reactionList).map((menu) => `"${menu.name}"`);
+  const parts = [
+    own.length === 1
+      ? `the role menu ${own[0]}`
+      : own.length > 1
+        ? `${own.length} role menus (${own.join(', ')})`
+        : '',
+    ...usage.menus.filter((menu) => menu.reactionList).map((menu) => `the ${menu.name} reaction list`),
+    ...counted([
+      [usage.rewardRoles, 'level reward'],
+      [usage.noXpRoles, 'no-XP role'],
+      [usage.boosts, 'role boost'],
+    ]),
+  ].filter(Boolean);
+  if (parts.length === 0) return '';
+  return `Also used by ${listed(parts)}. They stop giving these roles until the reset is undone.`;
+}
+
 /** "a", "a and b", "a, b and c". */
 function listed(parts: readonly string[]): string {
   if (parts.length <= 1) return parts.join('');

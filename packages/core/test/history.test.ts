@@ -7,7 +7,9 @@ import {
   levelingResetDone,
   levelingResetImpact,
   pruneImpact,
+  type RoleUsageParts,
   rolesResetImpact,
+  roleUsageSummary,
 } from '../src/history.ts';
 
 describe('historyChanges', () => {
@@ -101,6 +103,38 @@ describe('history sentences', () => {
     [1, 1, 'Delete 1 role held by 1 member.'],
   ])('rolesResetImpact(%i, %i) = %s', (roles, members, sentence) => {
     expect(rolesResetImpact(roles, members)).toBe(sentence);
+  });
+
+  const usage = (parts: Partial<RoleUsageParts>): RoleUsageParts => ({
+    menus: [],
+    rewardRoles: 0,
+    noXpRoles: 0,
+    boosts: 0,
+    ...parts,
+  });
+  const TAIL = ' They stop giving these roles until the reset is undone.';
+  it.each<[RoleUsageParts, string]>([
+    [usage({}), ''],
+    [
+      usage({ menus: [{ name: 'Games', reactionList: false }] }),
+      `Also used by the role menu "Games".${TAIL}`,
+    ],
+    [
+      usage({
+        menus: [
+          { name: 'Color Roles', reactionList: true },
+          { name: 'Games', reactionList: false },
+          { name: 'Pings', reactionList: false },
+        ],
+      }),
+      `Also used by 2 role menus ("Games", "Pings") and the Color Roles reaction list.${TAIL}`,
+    ],
+    [
+      usage({ rewardRoles: 1, noXpRoles: 2, boosts: 1 }),
+      `Also used by 1 level reward, 2 no-XP roles and 1 role boost.${TAIL}`,
+    ],
+  ])('roleUsageSummary(%o) = %s', (parts, sentence) => {
+    expect(roleUsageSummary(parts)).toBe(sentence);
   });
 
   it('pruneImpact says when there is nothing to prune', () => {

@@ -1,8 +1,9 @@
-import { routes } from '@spacecadet/contract';
-import { countHolders, rolesResetImpact } from '@spacecadet/core';
+import { type RoleUsage, routes } from '@spacecadet/contract';
+import { countHolders, REACTION_LIST_MENUS, rolesResetImpact, roleUsageSummary } from '@spacecadet/core';
 import { colorResetRoles, countPickHolders } from '@spacecadet/db/queries/color-snapshots';
 import { COLOR_PICK_SCOPE, personalityPickScope } from '@spacecadet/db/queries/member-picks';
 import { personalityResetRoles } from '@spacecadet/db/queries/personality-snapshots';
+import { roleReferences } from '@spacecadet/db/queries/role-references';
 import type { FastifyInstance } from 'fastify';
 import { DiscordError } from '../services/discord.ts';
 import { readColorTables } from './color-roles.ts';
@@ -14,7 +15,8 @@ export const COUNTED_FROM_PICKS =
 
 /**
  * What Reset Color Roles and Reset Personality will delete, for their confirmations: the roles
- * the reset job deletes (the same db function the job reads) and how many members hold one.
+ * the reset job deletes (the same db function the job reads), how many members hold one, and
+ * which role menus, reaction lists, rewards, no-XP roles and boosts use them (`used_by`).
  */
 export function registerResetPreviewRoutes(app: FastifyInstance): void {
   const { db } = app.services;
@@ -41,10 +43,31 @@ export function registerResetPreviewRoutes(app: FastifyInstance): void {
       }
     }
     const summary = rolesResetImpact(roleIds.length, members);
+    const usedBy = await roleUsage(guildId, roleIds);
     return {
       summary: counted ? summary : `${summary} ${COUNTED_FROM_PICKS}`,
       roles: roleIds.length,
       members,
+      ...(usedBy ? { used_by: usedBy } : {}),
+    };
+  };
+
+  /** What else uses the roles (the undo moves it to the recreated roles); null: nothing. */
+  const roleUsage = async (guildId: string, roleIds: readonly string[]): Promise<RoleUsage | null> => {
+    const references = await roleReferences(db, guildId, roleIds);
+    const menus = references.menus.map((menu) => ({
+      id: menu.id,
+      name: menu.listKey ? REACTION_LIST_MENUS[menu.listKey].title : menu.title || 'Role menu',
+      reactionList: menu.listKey !== null,
+    }));
+    const summary = roleUsageSummary({ ...references, menus });
+    if (!summary) return null;
+    return {
+      summary,
+      menus: menus.map(({ id, name }) => ({ id, name })),
+      reward_roles: references.rewardRoles,
+      no_xp_roles: references.noXpRoles,
+      boosts: references.boosts,
     };
   };
 

@@ -72,11 +72,29 @@ export type UndoQueued = z.infer<typeof UndoQueued>;
  * What a destructive button will do, counted by the same code the action runs, for its
  * confirmation: `summary` is the sentence ("Delete 38 roles held by 412 members.").
  */
+/**
+ * What else names the roles a reset deletes, for its confirmation: `summary` is the sentence
+ * ("Also used by 2 role menus and the Color Roles reaction list. …"); `menus` the role menus and
+ * reaction lists by name.
+ */
+export const RoleUsage = z
+  .object({
+    summary: z.string(),
+    menus: z.array(z.object({ id: z.string(), name: z.string() })),
+    reward_roles: z.number().int(),
+    no_xp_roles: z.number().int(),
+    boosts: z.number().int(),
+  })
+  .meta({ id: 'RoleUsage' });
+export type RoleUsage = z.infer<typeof RoleUsage>;
+
 export const ImpactPreview = z
   .object({
     summary: z.string(),
     roles: z.number().int(),
     members: z.number().int(),
+    /** Present when menus, rewards, no-XP roles or boosts use the roles (the resets' previews). */
+    used_by: RoleUsage.optional(),
   })
   .meta({ id: 'ImpactPreview' });
 export type ImpactPreview = z.infer<typeof ImpactPreview>;

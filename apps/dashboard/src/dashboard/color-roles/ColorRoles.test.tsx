@@ -27,6 +27,9 @@ import {
 } from './color-roles-model.ts';
 
 const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
+/** What the reset preview says uses the palette's roles besides the palette. */
+const USED_BY =
+  'Also used by 2 role menus ("Games", "Pings") and the Color Roles reaction list. They stop giving these roles until the reset is undone.';
 let colorIds = 0;
 /** A stored colour; ids and positions count up in the order the fixture makes them. */
 const color = (name: string, hex: string, shades: string[] = []) => ({
@@ -127,7 +130,22 @@ function colorApi(options: Options = {}) {
     if (key === `GET ${base}/color-roles/reset/preview`)
       return {
         status: 200,
-        body: { summary: 'Delete 38 roles held by 412 members.', roles: 38, members: 412 },
+        body: {
+          summary: 'Delete 38 roles held by 412 members.',
+          roles: 38,
+          members: 412,
+          used_by: {
+            summary: USED_BY,
+            menus: [
+              { id: 'menu-1', name: 'Color Roles' },
+              { id: 'menu-2', name: 'Games' },
+              { id: 'menu-3', name: 'Pings' },
+            ],
+            reward_roles: 0,
+            no_xp_roles: 0,
+            boosts: 0,
+          },
+        },
       };
     if (key === `GET ${base}/config`)
       return {
@@ -266,7 +284,7 @@ describe('color roles', () => {
     await waitFor(() => expect(api.colorLoads()).toBeGreaterThan(loadsAtFinish));
   });
 
-  it('asks before resetting, counting the roles and members it deletes', async () => {
+  it('asks before resetting, counting the roles and members it deletes and naming the menus that use them', async () => {
     signInAda();
     const api = colorApi();
     open();
@@ -274,6 +292,7 @@ describe('color roles', () => {
     let dialog = await screen.findByRole('alertdialog', { name: 'Reset color roles?' });
     within(dialog).getByText(COLOR_RESET_CONFIRM);
     await within(dialog).findByText('Delete 38 roles held by 412 members.');
+    within(dialog).getByText(USED_BY);
     within(dialog).getByText(UNDO_NOTE);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('alertdialog')).toBeNull();

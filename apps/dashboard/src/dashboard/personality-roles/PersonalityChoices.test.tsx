@@ -40,6 +40,10 @@ const PRONOUNS: PersonalityQuestion = {
   in_onboarding: true,
 };
 
+/** What the reset preview says uses the personality roles besides the questions. */
+const PERSONALITY_USED_BY =
+  'Also used by the Personality Roles reaction list and 1 no-XP role. They stop giving these roles until the reset is undone.';
+
 function choicesApi(options: { configured: boolean; permissions?: string }) {
   let configured = options.configured;
   let zodiac = ZODIAC;
@@ -50,7 +54,21 @@ function choicesApi(options: { configured: boolean; permissions?: string }) {
     if (key === `GET ${base}/channels`)
       return { status: 200, body: { channels: [{ id: '300000000000000012', name: 'roles' }] } };
     if (key === `GET ${base}/personality-roles/reset/preview`)
-      return { status: 200, body: { summary: 'Delete 17 roles held by 9 members.', roles: 17, members: 9 } };
+      return {
+        status: 200,
+        body: {
+          summary: 'Delete 17 roles held by 9 members.',
+          roles: 17,
+          members: 9,
+          used_by: {
+            summary: PERSONALITY_USED_BY,
+            menus: [{ id: 'menu-1', name: 'Personality Roles' }],
+            reward_roles: 0,
+            no_xp_roles: 1,
+            boosts: 0,
+          },
+        },
+      };
     if (key === `GET ${base}/bot-permissions` && options.permissions)
       return { status: 200, body: { permissions: options.permissions } };
     const state = () => ({
@@ -176,7 +194,7 @@ describe("a disabled category's roles", () => {
 });
 
 describe("reset's confirmation", () => {
-  it('names what it deletes, with counts', async () => {
+  it('names what it deletes, with counts, and the menus and settings that use those roles', async () => {
     expect(resetConfirmText([ZODIAC, PRONOUNS])).toBe(
       'Reset personality roles for this server? This deletes 17 roles and 2 messages in Discord, removes 1 question from Discord Onboarding, and removes the 2 question categories with their options. Continue?',
     );
@@ -190,6 +208,7 @@ describe("reset's confirmation", () => {
     const dialog = await screen.findByRole('alertdialog', { name: 'Reset personality roles?' });
     within(dialog).getByText(resetConfirmText([ZODIAC, PRONOUNS]));
     await within(dialog).findByText('Delete 17 roles held by 9 members.');
+    within(dialog).getByText(PERSONALITY_USED_BY);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(api.calls.some((c) => c.method === 'POST' && c.path.endsWith('/reset'))).toBe(false);
   });

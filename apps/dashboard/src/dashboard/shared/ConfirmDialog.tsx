@@ -130,7 +130,11 @@ export const COUNTING = 'Counting…';
 export const COUNT_FAILED = 'The count could not be read; you can still go ahead.';
 export const UNDO_NOTE = `You can undo this from History for ${HISTORY_SNAPSHOT_DAYS} days.`;
 
-/** The preview's sentence ("Delete 38 roles held by 412 members."), counted when the dialog opens. */
+/**
+ * The preview's sentence ("Delete 38 roles held by 412 members."), counted when the dialog
+ * opens, and what else uses those roles ("Also used by 2 role menus and the Color Roles
+ * reaction list. …") when the route says.
+ */
 function ImpactLine({ preview }: { preview: PreviewCall }) {
   const impact = useQuery({
     queryKey: queryKeys.impactPreview(preview.route, preview.params),
@@ -148,7 +152,14 @@ function ImpactLine({ preview }: { preview: PreviewCall }) {
     );
   }
   if (impact.isError) return <p className="confirm-impact alert alert-warning small">{COUNT_FAILED}</p>;
-  return <p className="confirm-impact">{impact.data.summary}</p>;
+  const usedBy = impact.data.used_by;
+  return (
+    <>
+      <p className="confirm-impact">{impact.data.summary}</p>
+      {/* The resets name the menus, reaction lists and leveling settings that use the roles. */}
+      {usedBy ? <p className="confirm-impact confirm-used-by">{usedBy.summary}</p> : null}
+    </>
+  );
 }
 
 /** Said under a confirmation whose change can be undone from the History page. */

@@ -1,4 +1,5 @@
 import { apiCacheChannel, encodeApiCacheDrop, type JobResult } from '@spacecadet/contract';
+import type { StoredColor } from '@spacecadet/db/queries/color-roles';
 import {
   loadPalette,
   loadPanelLocation,
@@ -6,16 +7,18 @@ import {
   savePanelChannel,
 } from '@spacecadet/db/queries/color-roles';
 import { paletteColorIds, restorePaletteRows } from '@spacecadet/db/queries/color-snapshots';
-import { COLOR_PICK_SCOPE, writeMemberPicks } from '@spacecadet/db/queries/member-picks';
+import { COLOR_PICK_SCOPE, forgetMemberPick, writeMemberPicks } from '@spacecadet/db/queries/member-picks';
+import type { RemappedReferences } from '@spacecadet/db/queries/role-references';
 import type { HistoryRow } from '@spacecadet/db/schema';
 import { DiscordAPIError } from 'discord.js';
 import { discordApi, fetchGuildRoles } from '../../discord-rest.ts';
 import { channelScope } from '../../guild-scope.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
+import { movedReferencesSummary, moveRoleReferences } from '../../roles/role-references.ts';
 import { restoreRequested, stepContext } from '../history/restores.ts';
+import { moveMemberColor } from './assign.ts';
 import { generateColorRoles } from './generate.ts';
 import { postColorPanel } from './panel.ts';
-import { giveColorPicksBack } from './picks.ts';
 import { type ColorResetSnapshot, resetColorRoles } from './reset.ts';
 
 const ROLE_REASON = 'Space Cadet: color roles reset undone';
@@ -24,8 +27,9 @@ const ROLE_REASON = 'Space Cadet: color roles reset undone';
  * `color-roles.restore`: the undo of Reset Color Roles, for every entry of the guild whose undo
  * was asked (`loadRestoresRequested`), oldest first. Each: a palette the admin set up since is
  * reset first (the undo asked to overwrite it); the snapshot's palette is written back with its
- * ids and its color mode, the holders' picks recorded, then Generate Roles runs (it recreates the roles and gives
- * them back to the members whose pick they are), the roles go back to their old order, and the
+ * ids and its color mode, then Generate Roles recreates the roles; every menu, reward, no-XP
+ * role and boost that named an old role moves to the new one (posted menus are repaired), each
+ * holder gets back exactly the roles they held, the roles go back to their old order, and the
  * panel is posted again in its channel. A rerun after a crash resumes: the palette keeps the
  * roles stored so far, Generate makes only the missing ones, the panel post edits its message.
  */
@@ -34,10 +38,12 @@ export async function restoreColorRoles(context: JobContext): Promise<JobResult>
   const warnings: string[] = [];
   let roles = 0;
   let given = 0;
+  let moved = '';
   const restored = await restoreRequested(context, 'color_roles.reset', warnings, async (entry) => {
     const one = await restoreOne(context, entry, warnings);
     roles += one.roles;
     given += one.given;
+    moved += movedReferencesSummary(one.moved);
   });
   await context.progress(100);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -46,7 +52,7 @@ export async function restoreColorRoles(context: JobContext): Promise<JobResult>
     summary:
       restored === 0
         ? 'Nothing to restore.'
-        : `Color roles restored: ${plural(roles, 'role')} recreated for ${plural(given, 'member')} who held them.`,
+        : `Color roles restored: ${plural(roles, 'role')} recreated, given back to ${plural(given, 'member')} who held them.${moved}`,
     created: roles,
     ...(warnings.length > 0 ? { warnings } : {}),
   };
@@ -56,7 +62,7 @@ async function restoreOne(
   context: JobContext,
   entry: HistoryRow,
   warnings: string[],
-): Promise<{ roles: number; given: number }> {
+): Promise<{ roles: number; given: number; moved: RemappedReferences }> {
   const { db } = context.deps;
   const guildId = context.payload.guild_id;
   const snapshot = entry.snapshot as ColorResetSnapshot | null;
@@ -79,12 +85,6 @@ async function restoreOne(
       encodeApiCacheDrop({ kind: 'config', id: guildId }),
     );
   }
-  await writeMemberPicks(
-    db,
-    Object.entries(snapshot.holders).flatMap(([key, userIds]) =>
-      userIds.map((userId) => ({ guildId, userId, scope: COLOR_PICK_SCOPE, targetKeys: [key] })),
-    ),
-  );
   // The channel is checked again: one deleted since is not stored back (the panel's post then
   // says to pick a channel).
   const channelId = snapshot.panel.channelId;
@@ -95,18 +95,18 @@ async function restoreOne(
   ) {
     await savePanelChannel(db, guildId, channelId);
   }
+  // The holders' picks are recorded after Generate, so it gives nothing back itself: each holder
+  // gets exactly the roles they held below, counted once.
   const generated = await generateColorRoles(step);
   warnings.push(...(generated.warnings ?? []));
-  // Generate gives back only the roles it created in this run: after a crash, the roles the
-  // killed run created go to their holders here (a member who holds it already is left as is).
-  const palette = await loadPalette(db, guildId);
-  const current = new Map<string, string>();
-  for (const color of palette) {
-    if (color.roleId) current.set(`color:${color.id}`, color.roleId);
-    for (const shade of color.shades) if (shade.roleId) current.set(`shade:${shade.id}`, shade.roleId);
+  const current = paletteRolesByKey(await loadPalette(db, guildId));
+  const recreated = new Map<string, string>();
+  for (const role of snapshot.roles) {
+    const roleId = current.get(role.key);
+    if (roleId) recreated.set(role.roleId, roleId);
   }
-  const held = new Map([...current].filter(([key]) => (snapshot.holders[key]?.length ?? 0) > 0));
-  await giveColorPicksBack(context.deps, guildId, held, new Set(current.values()));
+  const moved = await moveRoleReferences(context, recreated);
+  const given = await giveHeldColorsBack(context, snapshot.holders, current);
   warnings.push(...(await restoreOrder(context, snapshot)));
   if (snapshot.panel.posted) {
     try {
@@ -118,8 +118,57 @@ async function restoreOne(
     }
   }
   const created = typeof generated.created === 'number' ? generated.created : 0;
-  const given = Object.values(snapshot.holders).reduce((n, userIds) => n + userIds.length, 0);
-  return { roles: created, given };
+  return { roles: created, given, moved };
+}
+
+/** Palette entry key (`color:<id>` / `shade:<id>`) → its role id now. */
+function paletteRolesByKey(palette: readonly StoredColor[]): Map<string, string> {
+  const current = new Map<string, string>();
+  for (const color of palette) {
+    if (color.roleId) current.set(`color:${color.id}`, color.roleId);
+    for (const shade of color.shades) if (shade.roleId) current.set(`shade:${shade.id}`, shade.roleId);
+  }
+  return current;
+}
+
+/**
+ * Each member of the snapshot gets back exactly the colour roles they held (all of them, when
+ * they held more than one), under their click lock, and their picks are recorded so a later
+ * repair gives them back again. A member who picked another colour since keeps it. Answers how
+ * many members got a role back.
+ */
+async function giveHeldColorsBack(
+  context: JobContext,
+  holders: ColorResetSnapshot['holders'],
+  current: ReadonlyMap<string, string>,
+): Promise<number> {
+  const { db } = context.deps;
+  const guildId = context.payload.guild_id;
+  const byMember = new Map<string, string[]>();
+  for (const [key, userIds] of Object.entries(holders)) {
+    if (!current.has(key)) continue;
+    for (const userId of userIds) byMember.set(userId, [...(byMember.get(userId) ?? []), key]);
+  }
+  await writeMemberPicks(
+    db,
+    [...byMember].map(([userId, targetKeys]) => ({ guildId, userId, scope: COLOR_PICK_SCOPE, targetKeys })),
+  );
+  const paletteIds = new Set(current.values());
+  let given = 0;
+  for (const [userId, keys] of byMember) {
+    const roleIds = new Set(keys.flatMap((key) => current.get(key) ?? []));
+    // A member whose last pick is one of the roles they held has not chosen another since.
+    const others = new Set([...paletteIds].filter((roleId) => !roleIds.has(roleId)));
+    let got = false;
+    for (const key of keys) {
+      const roleId = current.get(key) ?? '';
+      const outcome = await moveMemberColor(context.deps, guildId, userId, roleId, others, ROLE_REASON);
+      if (outcome === 'moved') got = true;
+      if (outcome === 'left') await forgetMemberPick(db, guildId, userId, key);
+    }
+    if (got) given += 1;
+  }
+  return given;
 }
 
 /**
@@ -130,12 +179,9 @@ async function restoreOrder(context: JobContext, snapshot: ColorResetSnapshot): 
   const { db, client } = context.deps;
   const guildId = context.payload.guild_id;
   const oldPosition = new Map(snapshot.roles.map((role) => [role.key, role.position]));
-  const palette = await loadPalette(db, guildId);
-  const keyOf = new Map<string, string>();
-  for (const color of palette) {
-    if (color.roleId) keyOf.set(color.roleId, `color:${color.id}`);
-    for (const shade of color.shades) if (shade.roleId) keyOf.set(shade.roleId, `shade:${shade.id}`);
-  }
+  const keyOf = new Map(
+    [...paletteRolesByKey(await loadPalette(db, guildId))].map(([key, roleId]) => [roleId, key]),
+  );
   const live = (await fetchGuildRoles(client, guildId)).filter((role) => {
     const key = keyOf.get(role.id);
     return key !== undefined && oldPosition.has(key);

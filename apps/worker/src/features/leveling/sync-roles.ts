@@ -19,6 +19,7 @@ import {
   loadPendingRoles,
   type PendingRoleTarget,
 } from '../../roles/pending-roles.ts';
+import { movedReferencesSummary, moveRoleReferences } from '../../roles/role-references.ts';
 import { MEMBER_LIST_REFUSED_WARNING } from './member-list.ts';
 import { syncDailyOverviewSchedule } from './overview-schedule.ts';
 import {
@@ -51,7 +52,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /**
  * `leveling.sync-roles` (Sync Roles): gives every reward role a live Discord role (created when
  * pending or deleted, adopted after a killed run), makes each one carry its name and
- * permissions (Attach Files and Embed Links for image roles, none otherwise), then gives every
+ * permissions (Attach Files and Embed Links for image roles, none otherwise), moves what named a
+ * recreated role's old id (menus, no-XP roles, boosts) to the new one, then gives every
  * member exactly the rewards of their level under the reward mode (adding the missing ones,
  * removing the others). A second run changes nothing.
  */
@@ -75,6 +77,14 @@ export async function syncLevelingRoles(context: JobContext): Promise<JobResult>
   await context.progress(5);
 
   const made = await ensureRewardRoles(context, stored, view, discordRoles);
+  // A reward role recreated because its role was deleted: what named the old role names the new.
+  const recreated = new Map<string, string>();
+  for (const before of stored) {
+    const now = made.roles.find((role) => role.id === before.id)?.roleId;
+    if (before.roleId && now && now !== before.roleId && !view.has(before.roleId))
+      recreated.set(before.roleId, now);
+  }
+  const moved = await moveRoleReferences(context, recreated);
   await context.progress(30);
   const edited = await matchNamesAndPermissions(context, made.roles, view, discordRoles, made.fresh);
   await context.progress(40);
@@ -110,7 +120,7 @@ export async function syncLevelingRoles(context: JobContext): Promise<JobResult>
     .join(', ');
   return {
     ok: true,
-    summary: `${summary}.`,
+    summary: `${summary}.${movedReferencesSummary(moved)}`,
     created,
     ...(warnings.length > 0 ? { warnings } : {}),
   };

@@ -6,8 +6,10 @@ import {
   personalityQuestionIds,
   restorePersonalitySetup,
 } from '@spacecadet/db/queries/personality-snapshots';
+import type { RemappedReferences } from '@spacecadet/db/queries/role-references';
 import type { HistoryRow } from '@spacecadet/db/schema';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
+import { movedReferencesSummary, moveRoleReferences } from '../../roles/role-references.ts';
 import { restoreRequested, stepContext } from '../history/restores.ts';
 import { generatePersonalityRoles } from './generate.ts';
 import { publishPersonalityOnboarding } from './onboarding.ts';
@@ -28,7 +30,8 @@ export type PersonalityResetSnapshot = PersonalitySetupSnapshot & {
  * undo was asked, oldest first. Each: a setup made since is reset first (the undo asked to
  * overwrite it); the questions and options go back with their ids, configured, the holders'
  * answers recorded; then Generate Roles runs (it recreates the roles and gives them back to the
- * members whose answer they are), the messages are posted again if they were, and the questions
+ * members whose answer they are), every menu, reward, no-XP role and boost that named an old
+ * role moves to the new one (posted menus are repaired), the messages are posted again if they were, and the questions
  * go back into Discord Onboarding if they were there. A rerun after a crash resumes: the setup
  * keeps the roles stored so far, Generate makes only the missing ones, Post edits its messages.
  */
@@ -36,8 +39,11 @@ export async function restorePersonalityRoles(context: JobContext): Promise<JobR
   await context.progress(0);
   const warnings: string[] = [];
   let created = 0;
+  let moved = '';
   const restored = await restoreRequested(context, 'personality_roles.reset', warnings, async (entry) => {
-    created += await restoreOne(context, entry, warnings);
+    const one = await restoreOne(context, entry, warnings);
+    created += one.created;
+    moved += movedReferencesSummary(one.moved);
   });
   await context.progress(100);
   return withWarnings(
@@ -46,7 +52,7 @@ export async function restorePersonalityRoles(context: JobContext): Promise<JobR
       summary:
         restored === 0
           ? 'Nothing to restore.'
-          : `Personality roles restored: ${created} role${created === 1 ? '' : 's'} recreated.`,
+          : `Personality roles restored: ${created} role${created === 1 ? '' : 's'} recreated.${moved}`,
       created,
     },
     warnings,
@@ -77,7 +83,11 @@ function picksOf(guildId: string, snapshot: PersonalityResetSnapshot): MemberPic
   return [...byMember.values()];
 }
 
-async function restoreOne(context: JobContext, entry: HistoryRow, warnings: string[]): Promise<number> {
+async function restoreOne(
+  context: JobContext,
+  entry: HistoryRow,
+  warnings: string[],
+): Promise<{ created: number; moved: RemappedReferences }> {
   const { db } = context.deps;
   const guildId = context.payload.guild_id;
   const snapshot = entry.snapshot as PersonalityResetSnapshot | null;
@@ -99,6 +109,15 @@ async function restoreOne(context: JobContext, entry: HistoryRow, warnings: stri
   // Generate gives back only the roles it created in this run: after a crash, the roles the
   // killed run created go to their holders here (giving a role held already changes nothing).
   const questions = await loadPersonalityQuestions(db, guildId);
+  const roleNow = new Map(
+    questions.flatMap((question) => question.options.map((option) => [option.id, option.roleId] as const)),
+  );
+  const recreated = new Map<string, string>();
+  for (const option of snapshot.questions.flatMap((question) => question.options)) {
+    const roleId = roleNow.get(option.id);
+    if (option.roleId && roleId) recreated.set(option.roleId, roleId);
+  }
+  const moved = await moveRoleReferences(context, recreated);
   const held = new Set(picks.flatMap((pick) => pick.targetKeys));
   const roles = new Map(
     questions.flatMap((question) =>
@@ -122,5 +141,5 @@ async function restoreOne(context: JobContext, entry: HistoryRow, warnings: stri
       warnings.push(error.detail);
     }
   }
-  return typeof generated.created === 'number' ? generated.created : 0;
+  return { created: typeof generated.created === 'number' ? generated.created : 0, moved };
 }
