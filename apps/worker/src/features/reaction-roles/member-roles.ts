@@ -129,6 +129,8 @@ export function forMember(
 export interface RoleChangeOutcome {
   /** Every change went through. */
   ok: boolean;
+  /** The roles Discord refused to give or take away (above the bot, deleted meanwhile). */
+  notChanged: string[];
   /** The roles taken from the member: the plan's, and any colour a colour pick swapped out. */
   removed: string[];
 }
@@ -151,9 +153,10 @@ export async function applyRoleChange(
 ): Promise<RoleChangeOutcome> {
   const members = discordApi(deps.client).guilds;
   const paletteRoles = await guildPaletteRoles(deps, guildId);
-  const outcome: RoleChangeOutcome = { ok: true, removed: [] };
+  const outcome: RoleChangeOutcome = { ok: true, notChanged: [], removed: [] };
   const notChanged = (roleId: string, error: unknown) => {
     outcome.ok = false;
+    outcome.notChanged.push(roleId);
     deps.logger.warn({ ...errorFields(error), guildId, roleId }, 'reaction role not changed');
   };
   const change = async (roleId: string, add: boolean) => {

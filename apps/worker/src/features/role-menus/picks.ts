@@ -83,7 +83,7 @@ async function applyMenuPicks(
       if (menuRoles.has(id)) touched.add(id);
     }
     if (!change.ok) {
-      notChanged = plan.add.find((id) => !held.has(id)) ?? plan.remove.find((id) => held.has(id)) ?? roleId;
+      notChanged = change.notChanged[0] ?? roleId;
       break;
     }
   }
