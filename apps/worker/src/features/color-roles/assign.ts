@@ -189,6 +189,7 @@ async function applyRemove(
   pick: Extract<ColorPick, { kind: 'remove' }>,
 ): Promise<EphemeralAnswer> {
   const outcome = await changeMemberColor(deps, panelColorChange(pick, REMOVE_REASON), { drop: 'all' });
+  // A drop gives no role, so Discord has no give to refuse.
   if (outcome.result !== 'done') return { content: COLOR_REMOVED_MESSAGE };
   const [kept] = outcome.kept;
   if (kept) return keptColorAnswer(deps, pick.guildId, kept);
