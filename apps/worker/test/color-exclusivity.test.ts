@@ -328,15 +328,20 @@ describe('one color role at a time, whichever way it was picked', () => {
     );
     expect(held).toEqual([last]);
     // The list keeps the member's reaction only for the colour they hold.
-    expect(listReactionsOf(member)).toEqual(last === 'Orange' ? [LIST_EMOJIS.Orange] : []);
-    const picks = await until(
-      'the colour pick to be recorded',
-      () => picksOf(member),
-      (recorded) => recorded.includes(`${COLOR_PICK_SCOPE}=color:${colorOf(last).id}`),
+    const emojis = last === 'Orange' ? [LIST_EMOJIS.Orange] : [];
+    await until(
+      'the list to keep only the reaction of the colour held',
+      () => listReactionsOf(member),
+      (mine) => mine.join() === emojis.join(),
     );
-    // No menu keeps a pick of a colour the member no longer holds.
-    for (const name of picked.filter((other) => other !== last)) {
-      expect(picks.some((pick) => pick.endsWith(`=${roleOf(name)}`))).toBe(false);
-    }
+    // The colour pick is the colour held, and no menu keeps a pick of a colour taken away.
+    const others = picked.filter((name) => name !== last).map(roleOf);
+    await until(
+      'the picks to agree with the roles',
+      () => picksOf(member),
+      (recorded) =>
+        recorded.includes(`${COLOR_PICK_SCOPE}=color:${colorOf(last).id}`) &&
+        !recorded.some((pick) => others.some((roleId) => pick.endsWith(`=${roleId}`))),
+    );
   });
 });
