@@ -1,5 +1,5 @@
 import type { RoleMenuMode } from '@spacecadet/contract';
-import { roleMenuCustomId } from '@spacecadet/core';
+import { REMOVE_COLOR_CUSTOM_ID, roleMenuCustomId } from '@spacecadet/core';
 import { COLOR_SETUP_CHANNEL } from '@spacecadet/db/queries/color-roles';
 import { COLOR_PICK_SCOPE, menuPickScope } from '@spacecadet/db/queries/member-picks';
 import {
@@ -12,6 +12,7 @@ import {
 import { colors, memberRolePicks, type RoleMenuRow, roleMenus } from '@spacecadet/db/schema';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COLOR_REMOVED_MESSAGE } from '../src/features/color-roles/assign.ts';
 import { guildMenus } from '../src/features/reaction-roles/menus.ts';
 import { managedIds } from '../src/features/repairs/managed-ids.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
@@ -103,16 +104,17 @@ describe('one color role at a time, whichever way it was picked', () => {
   };
 
   /** A click on the colour panel; resolves with its final answer (the role change is in). */
-  const panelPick = async (member: string, name: string) => {
+  const panelClick = async (member: string, customId: string) => {
     const result = await sandbox().click({
       guild_id: STATION,
       channel_id: rolesChannel,
       message_id: colorPanel,
       user_id: member,
-      custom_id: `color:pick:${name}`,
+      custom_id: customId,
     });
     return finalAnswer(harness.sandbox, result);
   };
+  const panelPick = (member: string, name: string) => panelClick(member, `color:pick:${name}`);
   /** A button click on one of the admin's own menus; resolves with its final answer. */
   const menuPick = async (menu: { menu: RoleMenuRow; messageId: string }, member: string, name: string) => {
     const result = await sandbox().click({
@@ -253,7 +255,7 @@ describe('one color role at a time, whichever way it was picked', () => {
     );
   });
 
-  it('a color picked on the panel or a menu takes away the member’s reaction of the color it swaps out', async () => {
+  it('a color picked (or removed) on the panel or a menu takes away the member’s reaction of the color it swaps out', async () => {
     const member = nextMember();
     await listReaction(member, 'Red');
     await until(
@@ -291,6 +293,17 @@ describe('one color role at a time, whichever way it was picked', () => {
           `${menuPickScope(normalMenu.menu.id, roleOf('Orange'))}=${roleOf('Orange')}`,
         ].join(),
     );
+
+    // The panel's Remove color takes a colour of the list away with its reaction.
+    await listReaction(member, 'Red');
+    await until(
+      'Red from the list',
+      () => colorsOf(member),
+      (held) => held.join() === 'Red',
+    );
+    expect(await panelClick(member, REMOVE_COLOR_CUSTOM_ID)).toBe(COLOR_REMOVED_MESSAGE);
+    expect(colorsOf(member)).toEqual([]);
+    expect(listReactionsOf(member)).toEqual([]);
   });
 
   it('picks made at once on the panel, the reaction list and a unique menu end with one color, the last applied', async () => {
