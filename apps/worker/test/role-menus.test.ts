@@ -1,9 +1,4 @@
-import {
-  memberPickLockKey,
-  memberPicksKey,
-  type RoleMenuMode,
-  type RoleMenuStyle,
-} from '@spacecadet/contract';
+import { memberPicksKey, type RoleMenuMode, type RoleMenuStyle } from '@spacecadet/contract';
 import { type RoleMenuOption, roleMenuCustomId } from '@spacecadet/core';
 import { menuPickScope } from '@spacecadet/db/queries/member-picks';
 import {
@@ -23,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { guildMenus } from '../src/features/reaction-roles/menus.ts';
 import { managedIds } from '../src/features/repairs/managed-ids.ts';
 import { ROLE_MENU_OUT_OF_DATE } from '../src/features/role-menus/picks.ts';
+import { memberColorLockKey } from '../src/roles/member-color.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,
@@ -664,7 +660,7 @@ describe('role menus of the admin’s own', () => {
     it('a click waits for the member lock a reaction holds, then applies', async () => {
       const { menu, messageId } = await posted();
       const member = nextMember();
-      const lock = storedKey(harness, memberPickLockKey('role-menus', STATION, member));
+      const lock = storedKey(harness, memberColorLockKey(STATION, member));
       await redis.set(lock, 'a reaction being applied', 'PX', 30_000);
       const clicked = sandbox().click({
         guild_id: STATION,

@@ -85,7 +85,8 @@ export function rolesCreatingKey(feature: string, guildId: string): string {
 /**
  * Serializes one member's role picks on a feature's panels across worker processes (and, for
  * color roles, with the generate job moving members to a new mode's roles). `feature` is the
- * job names' part before the dot.
+ * job names' part before the dot. Role menus take the `color-roles` one (any menu may list
+ * palette roles, and a member holds one color however it was picked).
  */
 export function memberPickLockKey(feature: string, guildId: string, userId: string): string {
   return `${feature}:pick-lock:${guildId}:${userId}`;

@@ -1,5 +1,6 @@
 export * from './bot-permissions.ts';
 export * from './color-custom-id.ts';
+export * from './color-exclusivity.ts';
 export * from './color-math.ts';
 export * from './color-panel.ts';
 export * from './config.ts';

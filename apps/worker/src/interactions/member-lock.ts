@@ -54,8 +54,13 @@ export interface MemberPick<P> {
  * then get the router's error answer.
  */
 export interface PickFeature<P> {
-  /** The job names' part before the dot, as in `memberPickLockKey`. */
+  /** The job names' part before the dot, as in `memberPicksKey`. */
   feature: string;
+  /**
+   * The member lock's name in `memberPickLockKey` when the feature shares it with another whose
+   * picks must not interleave with its own (colours and role menus); `feature` otherwise.
+   */
+  lock?: string;
   apply(
     deps: WorkerDeps,
     picks: readonly MemberPick<P>[],
@@ -95,7 +100,7 @@ export async function lastPickWins<P>(
     if (!driver) {
       driver = { waiters: new Set() };
       drivers.set(picksKey, driver);
-      const lockKey = memberPickLockKey(feature.feature, guildId, userId);
+      const lockKey = memberPickLockKey(feature.lock ?? feature.feature, guildId, userId);
       void drive(deps, picksKey, lockKey, feature as PickFeature<unknown>, driver);
     }
     driver.waiters.add(waiter);

@@ -1,4 +1,3 @@
-import { lastColorPickKey, memberPickLockKey } from '@spacecadet/contract';
 import type { StoredColor } from '@spacecadet/db/queries/color-roles';
 import { PermissionFlagsBits } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
@@ -13,8 +12,16 @@ import {
 import type { DeferFirst, EphemeralAnswer } from '../../interactions/respond.ts';
 import type { PanelInteraction } from '../../interactions/types.ts';
 import { withLockWhenFree } from '../../jobs/guild-lock.ts';
-import { paletteRoleIds } from './palette.ts';
-import { colorTargetKey, recordColorPickKey } from './picks.ts';
+import {
+  changeMemberColor,
+  lastMemberColor,
+  MEMBER_COLOR_LOCK,
+  type MemberColorChange,
+  memberColorLockKey,
+  recordLastMemberColor,
+} from '../../roles/member-color.ts';
+import { noteRoleChange } from '../../roles/recent-changes.ts';
+import { colorTargetKey, paletteRoleIds } from './palette.ts';
 import { clearColorWarnings, recordColorWarning, roleAboveBotWarning } from './warnings.ts';
 
 export const ROLE_ABOVE_BOT_MESSAGE =
@@ -30,8 +37,8 @@ export const REMOVE_MISSING_MANAGE_ROLES_MESSAGE =
   "I can't remove your color role: I need the Manage Roles permission. Ask an admin.";
 const REASON = 'Space Cadet: color pick';
 const REMOVE_REASON = 'Space Cadet: color removed';
-/** Colour picks share one lock per member with every pick of this feature (`memberPickLockKey`). */
-const LOCK_FEATURE = 'color-roles';
+/** The hash of the member's waiting colour clicks (`memberPicksKey`). */
+const PICKS_FEATURE = 'color-roles';
 
 /**
  * Gives the member `choice`'s role and takes away every other colour role of the palette, so
@@ -131,11 +138,13 @@ function pickContext(
 }
 
 /**
- * Colour picks, one lock per member with every pick of this feature (`memberPickLockKey`): of
- * the member's waiting picks only the newest is applied, and its answer is every click's.
+ * Colour picks, under the member's one lock for every change of their colour
+ * (`memberColorLockKey`, role menus' picks included): of the member's waiting clicks only the
+ * newest is applied, through `changeMemberColor`, and its answer is every click's.
  */
 const COLOR_PICKS: PickFeature<ColorPick> = {
-  feature: LOCK_FEATURE,
+  feature: PICKS_FEATURE,
+  lock: MEMBER_COLOR_LOCK,
   async apply(deps, picks, doneId) {
     const newest = picks.at(-1);
     // Every waiting pick is older than one already applied (it reached Redis late): that one won.
@@ -144,25 +153,33 @@ const COLOR_PICKS: PickFeature<ColorPick> = {
   },
 };
 
+/** The colour panel's part of a change (core's `planColorChange`), under the member's lock. */
+function panelColorChange(pick: ColorPick, reason: string): MemberColorChange {
+  return {
+    guildId: pick.guildId,
+    userId: pick.userId,
+    paletteRoles: new Set(pick.colorRoles),
+    held: new Set(pick.payloadRoles),
+    reason,
+  };
+}
+
 async function applyColorPick(
   deps: WorkerDeps,
   pick: Extract<ColorPick, { kind: 'pick' }>,
 ): Promise<EphemeralAnswer> {
   const { guildId, roleId } = pick;
-  const outcome = await swapColorRole(
-    deps,
-    guildId,
-    pick.userId,
-    roleId,
-    new Set(pick.colorRoles),
-    pick.payloadRoles,
-  );
-  if (outcome === 'missing-permissions') {
+  const outcome = await changeMemberColor(deps, panelColorChange(pick, REASON), {
+    pick: roleId,
+    pickKey: pick.targetKey,
+  });
+  if (outcome.result === 'missing-permissions') {
     await recordColorWarning(deps.redis, guildId, roleId, roleAboveBotWarning(pick.name));
     return { content: ROLE_ABOVE_BOT_MESSAGE };
   }
-  if (outcome === 'unknown-role') return { content: ROLE_MISSING_MESSAGE };
-  if (pick.targetKey) recordColorPickKey(deps, guildId, pick.userId, pick.targetKey);
+  if (outcome.result === 'unknown-role') return { content: ROLE_MISSING_MESSAGE };
+  const [kept] = outcome.kept;
+  if (kept) return keptColorAnswer(deps, guildId, kept);
   await clearColorWarnings(deps.redis, guildId, [roleId]);
   return { content: `You now have the **${pick.colorName}** color.` };
 }
@@ -171,123 +188,24 @@ async function applyRemove(
   deps: WorkerDeps,
   pick: Extract<ColorPick, { kind: 'remove' }>,
 ): Promise<EphemeralAnswer> {
-  const { guildId } = pick;
-  const outcome = await removeHeldColors(
-    deps,
-    guildId,
-    pick.userId,
-    new Set(pick.colorRoles),
-    pick.payloadRoles,
-  );
-  switch (outcome.result) {
-    case 'none':
-      return { content: NO_COLOR_MESSAGE };
-    case 'removed':
-      recordColorPickKey(deps, guildId, pick.userId, null);
-      return { content: COLOR_REMOVED_MESSAGE };
-    case 'missing-permissions': {
-      const guild = deps.client.guilds.cache.get(guildId);
-      if (guild?.members.me && !guild.members.me.permissions.has(PermissionFlagsBits.ManageRoles)) {
-        return { content: REMOVE_MISSING_MANAGE_ROLES_MESSAGE };
-      }
-      const name = guild?.roles.cache.get(outcome.roleId)?.name ?? outcome.roleId;
-      await recordColorWarning(deps.redis, guildId, outcome.roleId, roleAboveBotWarning(name));
-      return { content: REMOVE_ROLE_ABOVE_BOT_MESSAGE };
-    }
-  }
+  const outcome = await changeMemberColor(deps, panelColorChange(pick, REMOVE_REASON), { drop: 'all' });
+  // A drop gives no role, so Discord has no give to refuse.
+  if (outcome.result !== 'done') return { content: COLOR_REMOVED_MESSAGE };
+  const [kept] = outcome.kept;
+  if (kept) return keptColorAnswer(deps, pick.guildId, kept);
+  // Nothing held by the click's roles nor by the last change: no role change was made.
+  return { content: outcome.removed.length > 0 ? COLOR_REMOVED_MESSAGE : NO_COLOR_MESSAGE };
 }
 
-/** Covers clicks that waited on the lock: their payload predates the swap recorded here. */
-export const LAST_COLOR_TTL_SECONDS = 5 * 60;
-/**
- * What `lastColorPickKey` holds after a remove: the member's last change left them without a
- * colour. Not simply deleted: a pick queued behind the remove carries roles from before it (its
- * old colour among them) and must not take that colour as already held.
- */
-export const NO_COLOR_RECORD = 'none';
-
-/** The palette roles the member holds: the click's payload plus what the last change recorded. */
-function heldColorRoles(
-  payloadRoles: readonly string[],
-  last: string | null,
-  colorRoles: ReadonlySet<string>,
-): string[] {
-  const held = new Set(payloadRoles);
-  if (last !== null && last !== NO_COLOR_RECORD) held.add(last);
-  return [...held].filter((id) => colorRoles.has(id));
-}
-
-/**
- * Gives the role and removes every other palette role the member may hold, under the member's
- * lock. What they hold is the click's payload plus the colour the previous swap gave them
- * (recorded in Redis): a click that waited on the lock carries roles from before that swap.
- * No GET of the member, because every REST call counts against the bot's 50 requests per
- * second and a click costs only the PUT, and a DELETE when the member had another colour.
- * Removing a role the member no longer holds is a no-op for Discord.
- */
-async function swapColorRole(
-  deps: WorkerDeps,
-  guildId: string,
-  userId: string,
-  roleId: string,
-  colorRoles: ReadonlySet<string>,
-  payloadRoles: readonly string[],
-): Promise<'done' | 'missing-permissions' | 'unknown-role'> {
-  const { client, redis } = deps;
-  const lastKey = lastColorPickKey(guildId, userId);
-  try {
-    const last = await redis.get(lastKey);
-    // The payload is current unless a change happened since; then only that change's result is
-    // known (a colour, or none after a remove).
-    const alreadyHeld = payloadRoles.includes(roleId) && (last === null || last === roleId);
-    if (!alreadyHeld) {
-      await discordApi(client).guilds.addRoleToMember(guildId, userId, roleId, { reason: REASON });
-    }
-    for (const other of heldColorRoles(payloadRoles, last, colorRoles)) {
-      if (other !== roleId) {
-        await discordApi(client).guilds.removeRoleFromMember(guildId, userId, other, { reason: REASON });
-      }
-    }
-    await redis.set(lastKey, roleId, 'EX', LAST_COLOR_TTL_SECONDS);
-    return 'done';
-  } catch (error) {
-    if (isDiscordError(error, DiscordCodes.MissingPermissions)) return 'missing-permissions';
-    if (isDiscordError(error, DiscordCodes.UnknownRole)) return 'unknown-role';
-    throw error;
+/** A colour role Discord would not take away: the bot lacks Manage Roles, or the role is above it. */
+async function keptColorAnswer(deps: WorkerDeps, guildId: string, roleId: string): Promise<EphemeralAnswer> {
+  const guild = deps.client.guilds.cache.get(guildId);
+  if (guild?.members.me && !guild.members.me.permissions.has(PermissionFlagsBits.ManageRoles)) {
+    return { content: REMOVE_MISSING_MANAGE_ROLES_MESSAGE };
   }
-}
-
-type RemoveOutcome = { result: 'none' | 'removed' } | { result: 'missing-permissions'; roleId: string };
-
-/**
- * Under the member's lock: removes every palette role they hold (the payload plus the last
- * recorded change, as for a pick) and records that they now have none. No REST call when they
- * hold none. A role already deleted from the server is not held, so Unknown Role is fine.
- */
-async function removeHeldColors(
-  deps: WorkerDeps,
-  guildId: string,
-  userId: string,
-  colorRoles: ReadonlySet<string>,
-  payloadRoles: readonly string[],
-): Promise<RemoveOutcome> {
-  const { client, redis } = deps;
-  const lastKey = lastColorPickKey(guildId, userId);
-  const held = heldColorRoles(payloadRoles, await redis.get(lastKey), colorRoles);
-  if (held.length === 0) return { result: 'none' };
-  for (const roleId of held) {
-    try {
-      await discordApi(client).guilds.removeRoleFromMember(guildId, userId, roleId, {
-        reason: REMOVE_REASON,
-      });
-    } catch (error) {
-      if (isDiscordError(error, DiscordCodes.MissingPermissions))
-        return { result: 'missing-permissions', roleId };
-      if (!isDiscordError(error, DiscordCodes.UnknownRole)) throw error;
-    }
-  }
-  await redis.set(lastKey, NO_COLOR_RECORD, 'EX', LAST_COLOR_TTL_SECONDS);
-  return { result: 'removed' };
+  const name = guild?.roles.cache.get(roleId)?.name ?? roleId;
+  await recordColorWarning(deps.redis, guildId, roleId, roleAboveBotWarning(name));
+  return { content: REMOVE_ROLE_ABOVE_BOT_MESSAGE };
 }
 
 /** How long the generate job waits for a member's clicks to finish before it tries again later. */
@@ -311,25 +229,24 @@ export async function moveMemberColor(
   currentRoleIds: ReadonlySet<string>,
   reason: string,
 ): Promise<MoveOutcome> {
-  const { client, redis } = deps;
-  const lastKey = lastColorPickKey(guildId, userId);
   const lock = await withLockWhenFree(
-    redis,
-    memberPickLockKey(LOCK_FEATURE, guildId, userId),
+    deps.redis,
+    memberColorLockKey(guildId, userId),
     MEMBER_PICK_LOCK_TTL_MS,
     MOVE_LOCK_WAIT_MS,
     async (): Promise<MoveOutcome> => {
-      const last = await redis.get(lastKey);
-      if (last === NO_COLOR_RECORD || (last !== null && currentRoleIds.has(last))) return 'chose-since';
+      const last = await lastMemberColor(deps, guildId, userId);
+      if (last === null || (last !== undefined && currentRoleIds.has(last))) return 'chose-since';
       try {
-        await discordApi(client).guilds.addRoleToMember(guildId, userId, successorRoleId, { reason });
+        await discordApi(deps.client).guilds.addRoleToMember(guildId, userId, successorRoleId, { reason });
       } catch (error) {
         if (isDiscordError(error, DiscordCodes.UnknownMember)) return 'left';
         if (isDiscordError(error, DiscordCodes.MissingPermissions)) return 'missing-permissions';
         if (isDiscordError(error, DiscordCodes.UnknownRole)) return 'unknown-role';
         throw error;
       }
-      await redis.set(lastKey, successorRoleId, 'EX', LAST_COLOR_TTL_SECONDS);
+      noteRoleChange(guildId, userId, successorRoleId, true);
+      await recordLastMemberColor(deps, guildId, userId, successorRoleId);
       return 'moved';
     },
   );

@@ -20,3 +20,13 @@ export function paletteRoleIds(palette: readonly StoredColor[]): Set<string> {
   }
   return ids;
 }
+
+/** The palette entry a role belongs to, as a stable key (`color:<id>` / `shade:<id>`). */
+export function colorTargetKey(palette: readonly StoredColor[], roleId: string): string | null {
+  for (const color of palette) {
+    if (color.roleId === roleId) return `color:${color.id}`;
+    const shade = color.shades.find((candidate) => candidate.roleId === roleId);
+    if (shade) return `shade:${shade.id}`;
+  }
+  return null;
+}

@@ -1,25 +1,16 @@
 import type { StoredColor } from '@spacecadet/db/queries/color-roles';
-import { COLOR_PICK_SCOPE } from '@spacecadet/db/queries/member-picks';
 import type { WorkerDeps } from '../../deps.ts';
-import { type GiveBack, givePicksBack, recordMemberPick } from '../../roles/member-picks.ts';
+import { recordColorPickKey } from '../../roles/member-color.ts';
+import { type GiveBack, givePicksBack } from '../../roles/member-picks.ts';
 import { moveMemberColor } from './assign.ts';
+import { colorTargetKey } from './palette.ts';
 
 const GIVE_BACK_REASON = 'Space Cadet: color role recreated';
 
-/** The palette entry a role belongs to, as a stable key (`color:<id>` / `shade:<id>`). */
-export function colorTargetKey(palette: readonly StoredColor[], roleId: string): string | null {
-  for (const color of palette) {
-    if (color.roleId === roleId) return `color:${color.id}`;
-    const shade = color.shades.find((candidate) => candidate.roleId === roleId);
-    if (shade) return `shade:${shade.id}`;
-  }
-  return null;
-}
-
 /**
- * The one place a member's colour pick is recorded (`member_role_picks`, written behind the
- * click): the colour role they hold now, or none after Remove color. Called by the assignment
- * code once the role change went through.
+ * Records a member's colour pick (`member_role_picks`, written behind the click) from the role
+ * they hold now, or none: for a job that gives roles itself (a move of mode). Picks go through
+ * `changeMemberColor`, which records them.
  */
 export function recordColorPick(
   deps: WorkerDeps,
@@ -31,16 +22,6 @@ export function recordColorPick(
   const key = roleId === null ? null : colorTargetKey(palette, roleId);
   if (roleId !== null && key === null) return;
   recordColorPickKey(deps, guildId, userId, key);
-}
-
-/** `recordColorPick` by the palette entry's key (`colorTargetKey`), or null after Remove color. */
-export function recordColorPickKey(
-  deps: WorkerDeps,
-  guildId: string,
-  userId: string,
-  key: string | null,
-): void {
-  recordMemberPick(deps, { guildId, userId, scope: COLOR_PICK_SCOPE, targetKeys: key ? [key] : [] });
 }
 
 /**

@@ -7,15 +7,14 @@ import type { GatewayMessageReactionAddDispatch, GatewayMessageReactionRemoveDis
 import type { WorkerDeps } from '../../deps.ts';
 import { DiscordCodes, fetchMember, isDiscordError } from '../../discord-rest.ts';
 import { flushMemberPicks } from '../../roles/member-picks.ts';
+import { removeMemberReaction } from '../../roles/member-reactions.ts';
+import { removedSince, rolesSeenBy } from '../../roles/recent-changes.ts';
 import { onGateway } from '../feature.ts';
 import {
   applyRoleChange,
   inMemberOrder,
   noteLiveReaction,
   recordMenuPicks,
-  removedSince,
-  removeMemberReaction,
-  rolesSeenBy,
   underMemberLock,
 } from './member-roles.ts';
 import { guildMenus, type MenuRow, menuRules } from './menus.ts';
@@ -40,10 +39,12 @@ async function panelOf(
 
 /**
  * A member's reaction on a panel: core's `planMenuPick` decides what it does to their roles
- * (the one rule of every mode). A refused pick takes the reaction away; a unique menu's swap
- * takes away the member's reaction of the color they no longer hold. Applied per member in
- * order, under their lock, from the roles the packet carries with this process's later changes
- * laid over them (`rolesSeenBy`); a remove, which carries none, reads them from Discord.
+ * (the one rule of every mode), and a palette role changes through `changeMemberColor` (one
+ * colour at a time, whichever way it was picked). A refused pick takes the reaction away; a
+ * swap (a unique menu's, a colour's) takes away the member's reaction of each role they no
+ * longer hold. Applied per member in order, under their lock, from the roles the packet carries
+ * with this process's later changes laid over them (`rolesSeenBy`); a remove, which carries
+ * none, reads them from Discord.
  */
 function applyReaction(
   deps: WorkerDeps,
@@ -97,16 +98,18 @@ async function applyPick(
     }
     return;
   }
-  const applied = await applyRoleChange(deps, guildId, d.user_id, plan, held);
-  if (pick === 'add' && !applied && !held.has(row.roleId)) {
+  const change = await applyRoleChange(deps, guildId, d.user_id, plan, held, menu.id);
+  if (pick === 'add' && !change.ok && !held.has(row.roleId)) {
     // Discord refused the role (above the bot, deleted): the reaction would promise it.
     await removeMemberReaction(deps, d.channel_id, d.message_id, reactionRouteEmoji(row.emoji), d.user_id);
   }
-  recordMenuPicks(deps, menu, d.user_id, [row.roleId, ...plan.add, ...plan.remove], held);
+  const removed = change.removed.filter((roleId) => menu.options.some((option) => option.role_id === roleId));
+  recordMenuPicks(deps, menu, d.user_id, [row.roleId, ...plan.add, ...plan.remove, ...removed], held);
   if (pick !== 'add') return;
-  // A swap: the member's reaction of each role taken away goes too.
+  // A swap (a unique menu's, or a colour's on any menu): the member's reaction of each role
+  // taken away goes too.
   for (const other of rows.values()) {
-    if (other.roleId === row.roleId || !plan.remove.includes(other.roleId)) continue;
+    if (other.roleId === row.roleId || !removed.includes(other.roleId)) continue;
     const messageId = menu.messageIds[other.page];
     const channelId = menu.messageChannelId;
     if (messageId && channelId) {

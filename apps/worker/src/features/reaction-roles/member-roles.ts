@@ -1,4 +1,3 @@
-import { memberPickLockKey } from '@spacecadet/contract';
 import type { MenuPickPlan } from '@spacecadet/core';
 import { menuPickScope } from '@spacecadet/db/queries/member-picks';
 import type { RoleMenuRow } from '@spacecadet/db/schema';
@@ -7,13 +6,22 @@ import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts'
 import { MEMBER_PICK_LOCK_TTL_MS } from '../../interactions/member-lock.ts';
 import { withLockWhenFree } from '../../jobs/guild-lock.ts';
 import { errorFields } from '../../logger.ts';
+import {
+  changeMemberColor,
+  guildPaletteRoles,
+  type MemberColorRequest,
+  memberColorLockKey,
+  paletteTargetKey,
+} from '../../roles/member-color.ts';
 import { recordMemberPick } from '../../roles/member-picks.ts';
+import { noteRoleChange } from '../../roles/recent-changes.ts';
 
 const REASON = 'Space Cadet: reaction role';
 /**
- * Every pick of one member on any role menu shares this lock (`memberPickLockKey`) and, for
- * clicks, this hash of waiting picks (`memberPicksKey`): reactions, button and select clicks and
- * the reconcile, so two of them are never applied at once.
+ * The hash of a member's waiting clicks on role menus (`memberPicksKey`). Every pick of one
+ * member on any role menu (reactions, button and select clicks, the reconcile) holds the
+ * member's colour lock (`memberColorLockKey`), as colour panel clicks do: any menu may list
+ * palette roles, so two of them are never applied at once.
  */
 export const MENU_PICK_FEATURE = 'role-menus';
 /** A member's lock is held for one role change at a time: seconds at most. */
@@ -22,75 +30,8 @@ const LOCK_WAIT_MS = 30_000;
 /** Per member, in this process: the work waiting for the member's lock, in arrival order. */
 const queues = new Map<string, Promise<void>>();
 
-/**
- * Per member, in this process: the role changes this process made, each with when it landed.
- * A reaction packet carries the member's roles as Discord had them when they reacted; one that
- * arrived before a change of ours landed (it waited behind it) does not show that change yet.
- */
-const recentChanges = new Map<string, Map<string, { held: boolean; at: number }>>();
-/** Long enough for any packet queued behind a change to be applied. */
-const RECENT_CHANGE_MS = 60_000;
-
 function memberKey(guildId: string, userId: string): string {
   return `${guildId}:${userId}`;
-}
-
-/**
- * Drops the notes no packet or reconcile can need any more, at most once a minute, so members
- * who reacted once are not kept for the life of the process (called as notes are made).
- */
-let lastSweep = 0;
-function sweepStaleNotes(now: number): void {
-  if (now - lastSweep < RECENT_CHANGE_MS) return;
-  lastSweep = now;
-  const sweep = <V>(notes: Map<string, Map<string, V>>, at: (value: V) => number, keepMs: number) => {
-    for (const [member, byId] of notes) {
-      for (const [id, value] of byId) if (now - at(value) > keepMs) byId.delete(id);
-      if (byId.size === 0) notes.delete(member);
-    }
-  };
-  sweep(recentChanges, (change) => change.at, RECENT_CHANGE_MS);
-  sweep(liveReactions, (when) => when, LIVE_REACTION_MS);
-}
-
-function noteChange(guildId: string, userId: string, roleId: string, held: boolean): void {
-  sweepStaleNotes(performance.now());
-  const key = memberKey(guildId, userId);
-  const changes = recentChanges.get(key) ?? new Map<string, { held: boolean; at: number }>();
-  changes.set(roleId, { held, at: performance.now() });
-  recentChanges.set(key, changes);
-}
-
-/**
- * The member's roles for a packet that arrived at `arrivedAt` (performance.now()): the roles it
- * carries, with every change of ours that landed after it arrived laid over them.
- */
-export function rolesSeenBy(
-  guildId: string,
-  userId: string,
-  packetRoles: readonly string[],
-  arrivedAt: number,
-): Set<string> {
-  const held = new Set(packetRoles);
-  const key = memberKey(guildId, userId);
-  const changes = recentChanges.get(key);
-  if (!changes) return held;
-  const now = performance.now();
-  for (const [roleId, change] of changes) {
-    if (now - change.at > RECENT_CHANGE_MS) changes.delete(roleId);
-    else if (change.at > arrivedAt) {
-      if (change.held) held.add(roleId);
-      else held.delete(roleId);
-    }
-  }
-  if (changes.size === 0) recentChanges.delete(key);
-  return held;
-}
-
-/** Whether this process took `roleId` from the member after `since` (and has not given it back). */
-export function removedSince(guildId: string, userId: string, roleId: string, since: number): boolean {
-  const change = recentChanges.get(memberKey(guildId, userId))?.get(roleId);
-  return change !== undefined && !change.held && change.at > since - RECENT_CHANGE_MS;
 }
 
 /**
@@ -101,6 +42,21 @@ export function removedSince(guildId: string, userId: string, roleId: string, si
 const liveReactions = new Map<string, Map<string, number>>();
 /** As long as a reconcile may run after reading a panel's reactions. */
 const LIVE_REACTION_MS = 15 * 60_000;
+const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Drops the notes no reconcile can need any more, at most once a minute, so members who reacted
+ * once are not kept for the life of the process (called as notes are made).
+ */
+let lastSweep = 0;
+function sweepStaleNotes(now: number): void {
+  if (now - lastSweep < SWEEP_EVERY_MS) return;
+  lastSweep = now;
+  for (const [member, byMessage] of liveReactions) {
+    for (const [messageId, at] of byMessage) if (now - at > LIVE_REACTION_MS) byMessage.delete(messageId);
+    if (byMessage.size === 0) liveReactions.delete(member);
+  }
+}
 
 /** Notes a reaction packet of the member on `messageId` as it arrives. */
 export function noteLiveReaction(guildId: string, userId: string, messageId: string, at: number): void {
@@ -147,7 +103,7 @@ export async function underMemberLock(
 ): Promise<void> {
   const run = await withLockWhenFree(
     deps.redis,
-    memberPickLockKey(MENU_PICK_FEATURE, guildId, userId),
+    memberColorLockKey(guildId, userId),
     MEMBER_PICK_LOCK_TTL_MS,
     LOCK_WAIT_MS,
     work,
@@ -169,9 +125,23 @@ export function forMember(
   return inMemberOrder(guildId, userId, () => underMemberLock(deps, guildId, userId, work));
 }
 
+/** What a planned change came to. */
+export interface RoleChangeOutcome {
+  /** Every change went through. */
+  ok: boolean;
+  /** The roles Discord refused to give or take away (above the bot, deleted meanwhile). */
+  notChanged: string[];
+  /** The roles taken from the member: the plan's, and any colour a colour pick swapped out. */
+  removed: string[];
+}
+
 /**
- * Applies a planned change to the member's roles (`held` follows it). A role Discord refuses
- * (above the bot, deleted meanwhile) is logged and left; answers whether all went through.
+ * Applies a planned change to the member's roles (`held` follows it), under the member's lock.
+ * A role of the palette changes through `changeMemberColor`, whatever the menu's mode: giving one
+ * swaps out the member's colour (a normal menu listing colours too: one colour at a time is a
+ * rule about the member), taking one away records that they have none. `fromMenuId`: the menu
+ * picked on, whose reactions and picks of the roles taken away the caller updates. A role Discord
+ * refuses (above the bot, deleted meanwhile) is logged and left.
  */
 export async function applyRoleChange(
   deps: WorkerDeps,
@@ -179,25 +149,53 @@ export async function applyRoleChange(
   userId: string,
   plan: Extract<MenuPickPlan, { kind: 'change' }>,
   held: Set<string>,
-): Promise<boolean> {
+  fromMenuId?: string,
+): Promise<RoleChangeOutcome> {
   const members = discordApi(deps.client).guilds;
-  let ok = true;
+  const paletteRoles = await guildPaletteRoles(deps, guildId);
+  const outcome: RoleChangeOutcome = { ok: true, notChanged: [], removed: [] };
+  const notChanged = (roleId: string, error: unknown) => {
+    outcome.ok = false;
+    outcome.notChanged.push(roleId);
+    deps.logger.warn({ ...errorFields(error), guildId, roleId }, 'reaction role not changed');
+  };
   const change = async (roleId: string, add: boolean) => {
     try {
       if (add) await members.addRoleToMember(guildId, userId, roleId, { reason: REASON });
       else await members.removeRoleFromMember(guildId, userId, roleId, { reason: REASON });
-      if (add) held.add(roleId);
-      else held.delete(roleId);
-      noteChange(guildId, userId, roleId, add);
     } catch (error) {
       if (!isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.UnknownRole)) throw error;
-      ok = false;
-      deps.logger.warn({ ...errorFields(error), guildId, roleId }, 'reaction role not changed');
+      notChanged(roleId, error);
+      return;
     }
+    if (add) held.add(roleId);
+    else {
+      held.delete(roleId);
+      outcome.removed.push(roleId);
+    }
+    noteRoleChange(guildId, userId, roleId, add);
   };
-  for (const roleId of plan.add) await change(roleId, true);
-  for (const roleId of plan.remove) await change(roleId, false);
-  return ok;
+  const changeColor = async (request: MemberColorRequest) => {
+    const color = await changeMemberColor(
+      deps,
+      { guildId, userId, paletteRoles, held, reason: REASON, fromMenuId },
+      request,
+    );
+    if (color.result !== 'done') return notChanged(color.roleId, color.result);
+    outcome.removed.push(...color.removed);
+    for (const kept of color.kept) notChanged(kept, 'missing-permissions');
+  };
+  for (const roleId of plan.add) {
+    if (!paletteRoles.has(roleId)) await change(roleId, true);
+    else await changeColor({ pick: roleId, pickKey: await paletteTargetKey(deps, guildId, roleId) });
+  }
+  for (const roleId of plan.remove) {
+    // A colour the pick swapped out already.
+    if (outcome.removed.includes(roleId)) continue;
+    if (!paletteRoles.has(roleId)) await change(roleId, false);
+    else await changeColor({ drop: [roleId] });
+  }
+  return outcome;
 }
 
 /** Records whether the member now holds each of these menu roles by their pick. */
@@ -215,20 +213,5 @@ export function recordMenuPicks(
       scope: menuPickScope(menu.id, roleId),
       targetKeys: held.has(roleId) ? [roleId] : [],
     });
-  }
-}
-
-/** Takes the member's reaction away (a refused pick, a swapped-out color); gone already is fine. */
-export async function removeMemberReaction(
-  deps: WorkerDeps,
-  channelId: string,
-  messageId: string,
-  emoji: string,
-  userId: string,
-): Promise<void> {
-  try {
-    await discordApi(deps.client).channels.deleteUserMessageReaction(channelId, messageId, emoji, userId);
-  } catch (error) {
-    if (!isDiscordError(error, DiscordCodes.UnknownMessage, DiscordCodes.UnknownEmoji)) throw error;
   }
 }

@@ -7,13 +7,8 @@ import { DiscordCodes, discordApi, fetchMember, isDiscordError } from '../../dis
 import type { JobContext } from '../../jobs/types.ts';
 import type { GuildRolesView } from '../../roles/guild-roles.ts';
 import { flushMemberPicks } from '../../roles/member-picks.ts';
-import {
-  applyRoleChange,
-  forMember,
-  reactedLiveSince,
-  recordMenuPicks,
-  removeMemberReaction,
-} from './member-roles.ts';
+import { removeMemberReaction } from '../../roles/member-reactions.ts';
+import { applyRoleChange, forMember, reactedLiveSince, recordMenuPicks } from './member-roles.ts';
 import { menuRowsByEmoji, menuRules } from './menus.ts';
 import { menuName } from './names.ts';
 import { reactionEmojiOf } from './panel.ts';

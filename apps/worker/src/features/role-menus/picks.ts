@@ -2,12 +2,9 @@ import { type MenuPickPlan, menuClickPick, planMenuPick, roleMenuAnswer } from '
 import type { WorkerDeps } from '../../deps.ts';
 import type { PickFeature } from '../../interactions/member-lock.ts';
 import type { EphemeralAnswer } from '../../interactions/respond.ts';
-import {
-  applyRoleChange,
-  MENU_PICK_FEATURE,
-  recordMenuPicks,
-  rolesSeenBy,
-} from '../reaction-roles/member-roles.ts';
+import { MEMBER_COLOR_LOCK } from '../../roles/member-color.ts';
+import { rolesSeenBy } from '../../roles/recent-changes.ts';
+import { applyRoleChange, MENU_PICK_FEATURE, recordMenuPicks } from '../reaction-roles/member-roles.ts';
 import { menuRules, ownMenu } from '../reaction-roles/menus.ts';
 
 export const ROLE_MENU_OUT_OF_DATE = 'This menu is out of date. Ask an admin to post it again.';
@@ -33,16 +30,19 @@ export interface MenuPick {
 }
 
 /**
- * Role menu picks, under the member's one lock for every pick of every menu (reactions
- * included, `MENU_PICK_FEATURE`). Unlike colours, where only the newest click counts, every
+ * Role menu picks, under the member's one lock for every pick of every menu, reactions and the
+ * colour panel included (`memberColorLockKey`): a menu's palette roles change through
+ * `changeMemberColor`, one colour at a time whatever the menu's mode. Unlike colours, where only the newest click counts, every
  * waiting pick is applied in click order: each is one `planMenuPick` (a click toggles where the
  * mode lets members drop roles: core's `menuClickPick`) from the roles the one before left, so
- * two quick clicks on a unique menu end with one role, and two toggles both count. The menu is read again here (the admin may have changed it since the click): a
- * role no longer on it is not touched. Every click of the batch is answered with what the
+ * two quick clicks on a unique menu end with one role, and two toggles both count. The menu is
+ * read again here (the admin may have changed it since the click): a role no longer on it is
+ * not touched. Every click of the batch is answered with what the
  * member ends with (core's `roleMenuAnswer`), and the last pick's refusal if it was refused.
  */
 export const MENU_PICKS: PickFeature<MenuPick> = {
   feature: MENU_PICK_FEATURE,
+  lock: MEMBER_COLOR_LOCK,
   async apply(deps, picks) {
     const newest = picks.at(-1)?.pick;
     if (!newest) return null;
@@ -78,10 +78,12 @@ async function applyMenuPicks(
       continue;
     }
     refusal = null;
-    const applied = await applyRoleChange(deps, guildId, userId, plan, held);
-    for (const id of [roleId, ...plan.add, ...plan.remove]) touched.add(id);
-    if (!applied) {
-      notChanged = plan.add.find((id) => !held.has(id)) ?? plan.remove.find((id) => held.has(id)) ?? roleId;
+    const change = await applyRoleChange(deps, guildId, userId, plan, held, menu.id);
+    for (const id of [roleId, ...plan.add, ...plan.remove, ...change.removed]) {
+      if (menuRoles.has(id)) touched.add(id);
+    }
+    if (!change.ok) {
+      notChanged = change.notChanged[0] ?? roleId;
       break;
     }
   }
