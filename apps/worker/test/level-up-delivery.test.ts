@@ -84,3 +84,58 @@ describe('a level-up whose worker dies before celebrating it', () => {
     expect(memberRoles(harness.sandbox, STATION, nia)).toContain(reward.id);
   }, 300_000);
 });
+
+describe('a level-up announcement Discord holds back past the delivery lease', () => {
+  let harness: Harness;
+  let worker: RunningWorker | undefined;
+
+  beforeAll(async () => {
+    harness = await startHarness();
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await harness?.close();
+  });
+
+  it('is posted once while a second delivery, finding no announcement yet, posts it too (429s of 4 s)', async () => {
+    const sandbox = control(harness.sandbox);
+    const db = harness.database.db;
+    await db.insert(levelingSettings).values({
+      guildId: STATION,
+      enabled: true,
+      xpPerMessage: 100,
+      messageCooldownSec: 0,
+      announcementChannel: levelUps,
+    });
+    const route = `/channels/${levelUps}/messages`;
+    const requests = () => harness.sandbox.world.requests.filter((r) => r.path === route);
+    // Discord holds the announcement back (429, retry after 4 s, again and again) past the lease.
+    await sandbox.fault({ method: 'POST', path: route, status: 429, count: 1_000, retry_after: 4 });
+    worker = await startWorker(harness.config());
+    await sandbox.postMessage({ guild_id: STATION, channel_id: general, author_id: nia, content: 'hi' });
+    // The lease lapses: another delivery looks for the announcement, finds none (it is still
+    // waiting) and posts it too. Only then does Discord let the posts through.
+    await waitFor(
+      'a second delivery to look for the announcement',
+      () => requests().some((r) => r.method === 'GET'),
+      60_000,
+    );
+    expect(requests().filter((r) => r.method === 'POST' && r.status === 429).length).toBeGreaterThanOrEqual(
+      3,
+    );
+    await sandbox.clearFaults();
+    await waitFor(
+      'both deliveries to post',
+      () => requests().filter((r) => r.method === 'POST' && r.status === 200).length === 2,
+      60_000,
+    );
+    await waitFor(
+      'the level-up delivered',
+      async () => (await db.select().from(pendingLevelUps)).length === 0,
+      30_000,
+    );
+    const announced =
+      guildState(harness.sandbox, STATION).channels.find((c) => c.id === levelUps)?.messages ?? [];
+    expect(announced.map((m) => m.content)).toEqual([`🎉 <@${nia}> reached **level 1**!`]);
+  }, 300_000);
+});
