@@ -125,12 +125,15 @@ async function openDm(deps: WorkerDeps, up: PendingLevelUp): Promise<string | nu
 }
 
 /**
- * The nonce of a level-up's announcement: the level-up itself (guild, member, level), so every
- * delivery of it, however many run, makes one message (the check in `announced` cannot see a
- * post still waiting behind a rate limit; Discord's nonce check can).
+ * The nonce of a level-up's announcement: the level-up itself (guild, member, level, when it was
+ * recorded: the same level reached again after a reset is another), so every delivery of it,
+ * however many run, makes one message (the check in `announced` cannot see a post still waiting
+ * behind a rate limit; Discord's nonce check can).
  */
-export function levelUpNonce(up: Pick<PendingLevelUp, 'guildId' | 'userId' | 'level'>): string {
-  return messageNonce('level-up', up.guildId, up.userId, up.level);
+export function levelUpNonce(
+  up: Pick<PendingLevelUp, 'guildId' | 'userId' | 'level' | 'recordedAt'>,
+): string {
+  return messageNonce('level-up', up.guildId, up.userId, up.level, up.recordedAt.toISOString());
 }
 
 async function post(deps: WorkerDeps, channelId: string, up: PendingLevelUp, message: LevelUpMessage) {
