@@ -1,6 +1,8 @@
-import { API } from '@discordjs/core/http-only';
+import { API, type CreateMessageOptions } from '@discordjs/core/http-only';
+import { messageNonce } from '@spacecadet/core/message-nonce';
 import {
   type APIGuildMember,
+  type APIMessage,
   type APIRole,
   type Client,
   DefaultRestOptions,
@@ -88,6 +90,43 @@ export function isDiscordError(error: unknown, ...codes: number[]): error is Dis
 }
 
 export const DiscordCodes = RESTJSONErrorCodes;
+
+/**
+ * How many times a post whose earlier message was deleted is made again (see `postMessageOnce`):
+ * each time means an admin deleted the message within minutes of its post.
+ */
+const REPOSTS_AFTER_DELETE = 3;
+
+/**
+ * Posts a message (in a channel or a DM) as the one logical post `nonce` names (core
+ * `messageNonce`), with `enforce_nonce`: when the same post is sent again within Discord's few
+ * minutes — the request retried after waiting behind a rate limit, the job or delivery run again
+ * by another attempt while the first still waits in the proxy — Discord answers the message
+ * already made instead of posting a second one. Every post that may be retried goes through
+ * here. A nonce whose message was deleted since is answered 404 10008 instead of a post: then
+ * the post is made under a successor nonce, itself deterministic, so concurrent retries of it
+ * still make one message.
+ */
+export async function postMessageOnce(
+  client: Client,
+  channelId: string,
+  body: CreateMessageOptions,
+  nonce: string,
+): Promise<APIMessage> {
+  let current = nonce;
+  for (let reposts = 0; ; reposts += 1) {
+    try {
+      return await discordApi(client).channels.createMessage(channelId, {
+        ...body,
+        nonce: current,
+        enforce_nonce: true,
+      });
+    } catch (error) {
+      if (reposts >= REPOSTS_AFTER_DELETE || !isDiscordError(error, DiscordCodes.UnknownMessage)) throw error;
+      current = messageNonce('reposted', current);
+    }
+  }
+}
 
 export function fetchGuildRoles(client: Client, guildId: string): Promise<APIRole[]> {
   return discordApi(client).guilds.getRoles(guildId);

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { bullPrefix, JOB_QUEUE, type JobName, jobIdFor, redisKeyPrefix } from '@spacecadet/contract';
 import { colorPanels } from '@spacecadet/db';
@@ -292,11 +293,9 @@ export function jobQueue(harness: Harness) {
       const previous = await queue.getJob(jobId);
       if (previous && ((await previous.isCompleted()) || (await previous.isFailed())))
         await previous.remove();
-      return queue.add(
-        name,
-        { guild_id: guildId, requested_by: requestedBy },
-        { jobId, attempts: 3, backoff: { type: 'exponential', delay: 500 } },
-      );
+      // Each request its own id, as the API gives every job it queues.
+      const payload = { guild_id: guildId, requested_by: requestedBy, request_id: `test-${randomUUID()}` };
+      return queue.add(name, payload, { jobId, attempts: 3, backoff: { type: 'exponential', delay: 500 } });
     },
     /** Waits for a job to finish; returns its final state and outcome. */
     async finished(jobId: string, timeoutMs = 60_000) {

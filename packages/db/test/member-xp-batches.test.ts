@@ -77,6 +77,8 @@ describe('writeXpBatches', () => {
         channelId: '500000000000000001',
         previousLevel: 0,
         level: 1,
+        // Its pending row's time: with the rest it names this level-up (its announcement's nonce).
+        recordedAt: (await testDb.db.select().from(pendingLevelUps))[0]?.createdAt,
       },
     ]);
     const daily = await testDb.db

@@ -14,6 +14,7 @@ import { makeBotRole, type SandboxChannel, type SandboxGuild, type SandboxMember
 import { apiGuild, apiMember, guildCreatePayload, userOf } from './payloads.ts';
 import { compareRoles, sortedRoles } from './permissions.ts';
 import { asPostedEmbeds, withComponentIds } from './rest/message-body.ts';
+import { withNonce } from './rest/message-nonce.ts';
 import type { SandboxState } from './state.ts';
 
 /**
@@ -223,15 +224,24 @@ function messageEvent(state: SandboxState, guild: SandboxGuild, message: APIMess
   return { ...message, guild_id: guild.id, member: memberFields };
 }
 
-/** Stores a channel message and tells the gateway. */
-export function postMessage(state: SandboxState, guild: SandboxGuild, message: APIMessage): APIMessage {
+/**
+ * Stores a channel message and tells the gateway. A `nonce` it was sent with is in the answer
+ * and the MESSAGE_CREATE only: Discord does not keep it on the message (a fetch has none).
+ */
+export function postMessage(
+  state: SandboxState,
+  guild: SandboxGuild,
+  message: APIMessage,
+  nonce?: string | number | null,
+): APIMessage {
   const list = state.messages.get(message.channel_id) ?? [];
   list.push(message);
   state.messages.set(message.channel_id, list);
   const channel = guild.channels.find((c) => c.id === message.channel_id);
   if (channel && 'last_message_id' in channel) channel.last_message_id = message.id;
-  state.dispatch(GatewayDispatchEvents.MessageCreate, messageEvent(state, guild, message), guild.id);
-  return message;
+  const created = withNonce(message, nonce);
+  state.dispatch(GatewayDispatchEvents.MessageCreate, messageEvent(state, guild, created), guild.id);
+  return created;
 }
 
 export function messageUpdated(state: SandboxState, guild: SandboxGuild, message: APIMessage): void {

@@ -10,6 +10,7 @@ import {
 } from 'discord-api-types/v10';
 import type { SandboxApplication, SandboxChannel, SandboxFixture, SandboxGuild } from './fixture.ts';
 import { GlobalRateLimit, InvalidRequestCount, RouteRateLimits } from './global-limit.ts';
+import type { RememberedNonce } from './rest/message-nonce.ts';
 import {
   DISCORD_IDENTIFY_INTERVAL_MS,
   DISCORD_SESSION_STARTS_PER_DAY,
@@ -145,6 +146,8 @@ export class SandboxState {
   users = new Map<string, APIUser>();
   guilds = new Map<string, SandboxGuild>();
   messages = new Map<string, APIMessage[]>();
+  /** The nonces messages were created with, by author and nonce, oldest first (see message-nonce.ts). */
+  messageNonces = new Map<string, RememberedNonce>();
   /** Each message's reactions by message id, in the order their emojis were first used. */
   reactions = new Map<string, ReactionRecord[]>();
   /** Who blocked whom (user id -> the ids they blocked): a blocked user's reactions are refused. */
@@ -214,6 +217,7 @@ export class SandboxState {
     this.guilds = new Map(copy.guilds.map((g) => [g.id, g]));
     this.messages = new Map();
     for (const g of copy.guilds) for (const c of g.channels) this.messages.set(c.id, []);
+    this.messageNonces.clear();
     this.reactions.clear();
     this.blocks.clear();
     this.dmChannels.clear();

@@ -26,6 +26,8 @@ export interface LevelUp {
   channelId: string | null;
   previousLevel: number;
   level: number;
+  /** When its pending row was recorded (see `PendingLevelUp.recordedAt`). */
+  recordedAt: Date;
 }
 
 /**
@@ -160,7 +162,7 @@ export async function writeXpBatches(
         avatar = excluded.avatar,
         left_at = null
       returning guild_id, user_id, xp, level, username`);
-    const levelUps: Array<LevelUp & { guildId: string }> = [];
+    const levelUps: Array<Omit<LevelUp, 'recordedAt'> & { guildId: string }> = [];
     for (const row of updated.rows) {
       const level = levelForTotalXp(Number(row.xp));
       if (level > row.level) {
@@ -197,6 +199,7 @@ export async function writeXpBatches(
         )
         .onConflictDoNothing();
     }
+    const recorded = await recordedTimes(tx, levelUps);
     const gained = new Map(levelUps.map((up) => [`${up.guildId}:${up.userId}`, up.level - up.previousLevel]));
     const daily = JSON.stringify(
       members.map((m) => ({
@@ -217,8 +220,41 @@ export async function writeXpBatches(
         xp = member_daily_xp.xp + excluded.xp,
         messages = member_daily_xp.messages + excluded.messages,
         level_ups = member_daily_xp.level_ups + excluded.level_ups`);
-    return { applied: batchIds.filter((id) => applied.has(id)), levelUps };
+    return {
+      applied: batchIds.filter((id) => applied.has(id)),
+      levelUps: levelUps.map((up) => ({
+        ...up,
+        recordedAt: recorded.get(`${up.guildId}:${up.userId}:${up.level}`) ?? new Date(),
+      })),
+    };
   });
+}
+
+/**
+ * When each level-up's pending row was recorded: now for a new one, earlier for one still
+ * pending from before (the same level reached again after XP was taken away, not yet delivered).
+ */
+async function recordedTimes(
+  tx: Pick<Db, 'execute'>,
+  levelUps: ReadonlyArray<{ guildId: string; userId: string; level: number }>,
+): Promise<Map<string, Date>> {
+  if (levelUps.length === 0) return new Map();
+  const keys = JSON.stringify(
+    levelUps.map((up) => ({ guild_id: up.guildId, user_id: up.userId, level: up.level })),
+  );
+  const rows = await tx.execute<{
+    guild_id: string;
+    user_id: string;
+    level: number;
+    created_at: Date | string;
+  }>(sql`
+    select p.guild_id, p.user_id, p.level, p.created_at
+    from pending_level_ups p
+    join jsonb_to_recordset(${keys}::jsonb) as t(guild_id text, user_id text, level integer)
+      on p.guild_id = t.guild_id and p.user_id = t.user_id and p.level = t.level`);
+  return new Map(
+    rows.rows.map((row) => [`${row.guild_id}:${row.user_id}:${row.level}`, new Date(row.created_at)]),
+  );
 }
 
 /**
@@ -243,6 +279,11 @@ export interface PendingLevelUp {
   username: string | null;
   /** An announcement may already have been posted (its poster died before recording it). */
   announcing: boolean;
+  /**
+   * When it was recorded: with guild, member and level it names this level-up (its
+   * announcement's nonce), apart from the same level reached again after XP was taken away.
+   */
+  recordedAt: Date;
 }
 
 /**
@@ -258,6 +299,7 @@ export async function claimDueLevelUps(db: Db, leaseMs: number, limit: number): 
     channel_id: string | null;
     username: string | null;
     announcing: boolean;
+    created_at: Date | string;
   }>(sql`
     update pending_level_ups p
     set claimed_until = now() + ${`${leaseMs} milliseconds`}::interval
@@ -269,7 +311,7 @@ export async function claimDueLevelUps(db: Db, leaseMs: number, limit: number): 
       for update skip locked
     ) due
     where p.guild_id = due.guild_id and p.user_id = due.user_id and p.level = due.level
-    returning p.guild_id, p.user_id, p.level, p.previous_level, p.channel_id, p.announcing,
+    returning p.guild_id, p.user_id, p.level, p.previous_level, p.channel_id, p.announcing, p.created_at,
       (select m.username from member_xp m where m.guild_id = p.guild_id and m.user_id = p.user_id)
         as username`);
   return claimed.rows.map((row) => ({
@@ -280,6 +322,7 @@ export async function claimDueLevelUps(db: Db, leaseMs: number, limit: number): 
     channelId: row.channel_id,
     username: row.username,
     announcing: row.announcing,
+    recordedAt: new Date(row.created_at),
   }));
 }
 

@@ -7,6 +7,7 @@ import { resolveAttachments } from './attachments.ts';
 import { discordError, invalidFormBody, requireBot } from './http.ts';
 import type { MessageBody } from './message-body.ts';
 import { validateMessageBody } from './message-body.ts';
+import { nonceOf, rememberNonce, repeatedNonceAnswer, withNonce } from './message-nonce.ts';
 
 /** The DM channel as Discord shows it to the bot: type 1, its one recipient. */
 export function dmChannelPayload(state: SandboxState, dm: SandboxDmChannel): APIDMChannel {
@@ -50,11 +51,13 @@ export function postDmMessage(
   reply: FastifyReply,
 ): APIMessage | FastifyReply {
   const { state } = ctx;
-  const problem = validateMessageBody(body, true);
+  const problem = validateMessageBody(body, true, true);
   if (problem) return discordError(reply, problem.status, problem.code, problem.message, problem.errors);
   if (!acceptsBotDms(state, dm.recipient_id)) {
     return discordError(reply, 403, 50007, 'Cannot send messages to this user');
   }
+  const repeated = repeatedNonceAnswer(state, body, reply);
+  if (repeated) return repeated;
   // Files go to DMs as to any channel (no permissions apply between the bot and one user).
   const files = resolveAttachments(state, ctx.url(), dm.id, body, null);
   if (!('attachments' in files)) {
@@ -71,7 +74,9 @@ export function postDmMessage(
   });
   state.messages.get(dm.id)?.push(message);
   dm.last_message_id = message.id;
-  return message;
+  const nonce = nonceOf(body);
+  if (nonce !== null) rememberNonce(state, state.application.id, nonce, message);
+  return withNonce(message, body.nonce);
 }
 
 /** `GET /channels/:id/messages` in a DM: newest first, as in a guild channel. */

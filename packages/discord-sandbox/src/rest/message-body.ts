@@ -9,6 +9,7 @@ import { componentEmojiIssue } from '../component-emoji.ts';
 import { clearChoices } from '../select-choices.ts';
 import { uploadsOf } from './attachments.ts';
 import { type DiscordFieldErrors, type Issue, toErrors } from './http.ts';
+import { nonceIssues } from './message-nonce.ts';
 
 export type { Issue };
 
@@ -19,7 +20,9 @@ export interface MessageBody {
   components?: APIMessageTopLevelComponent[] | null;
   flags?: number | null;
   tts?: boolean;
-  nonce?: string | number;
+  /** Create message only (see message-nonce.ts): echoed on the message and its MESSAGE_CREATE. */
+  nonce?: string | number | null;
+  enforce_nonce?: boolean | null;
   allowed_mentions?: unknown;
   message_reference?: unknown;
   attachments?: unknown[];
@@ -150,9 +153,16 @@ function validateEmbeds(embeds: APIEmbed[], issues: Issue[]): void {
   });
 }
 
-/** Discord's checks on a message body; `creating` also rejects an empty message. */
-export function validateMessageBody(body: MessageBody, creating: boolean): BodyProblem | null {
-  const issues: Issue[] = [];
+/**
+ * Discord's checks on a message body; `creating` also rejects an empty message, and
+ * `channelMessage` (create message, in a channel or a DM) checks `nonce` and `enforce_nonce`.
+ */
+export function validateMessageBody(
+  body: MessageBody,
+  creating: boolean,
+  channelMessage = false,
+): BodyProblem | null {
+  const issues: Issue[] = channelMessage ? nonceIssues(body) : [];
   maxLength(issues, ['content'], body.content, 2000);
   if (body.embeds) validateEmbeds(body.embeds, issues);
   if (body.components) validateComponents(body.components, issues);

@@ -8,6 +8,7 @@ import { resolveAttachments, uploadsOf } from './attachments.ts';
 import { listDmMessages, postDmMessage } from './dms.ts';
 import { discordError, missingPermissions, requireBot } from './http.ts';
 import { applyMessageEdit, type BodyProblem, type MessageBody, validateMessageBody } from './message-body.ts';
+import { nonceOf, rememberNonce, repeatedNonceAnswer } from './message-nonce.ts';
 
 type ChannelParams = { channelId: string };
 export type MessageParams = ChannelParams & { messageId: string };
@@ -77,11 +78,13 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
       const found = botChannel(ctx, req.params.channelId, reply, P.SendMessages);
       if (!found) return reply;
       const body = req.body ?? {};
-      const problem = validateMessageBody(body, true);
+      const problem = validateMessageBody(body, true, true);
       if (problem) return sendProblem(reply, problem);
       if ((body.embeds?.length ?? 0) > 0 && (found.bits & P.EmbedLinks) === 0n)
         return missingPermissions(reply);
       if (uploadsOf(body).length > 0 && (found.bits & P.AttachFiles) === 0n) return missingPermissions(reply);
+      const repeated = repeatedNonceAnswer(state, body, reply);
+      if (repeated) return repeated;
       const files = resolveAttachments(state, ctx.url(), found.channel.id, body, null);
       if (!('attachments' in files)) return sendProblem(reply, files);
       const message = buildMessage(state, {
@@ -93,7 +96,9 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
         components: body.components ?? [],
         flags: body.flags ?? 0,
       });
-      return postMessage(state, found.guild, message);
+      const nonce = nonceOf(body);
+      if (nonce !== null) rememberNonce(state, state.application.id, nonce, message);
+      return postMessage(state, found.guild, message, body.nonce);
     },
   );
 

@@ -6,6 +6,7 @@ import {
   COLOR_CUSTOM_ID_PREFIX,
   toDiscordComponents,
 } from '@spacecadet/core';
+import { messageNonce } from '@spacecadet/core/message-nonce';
 import {
   loadColorRolesMode,
   loadPalette,
@@ -14,7 +15,7 @@ import {
   savePanelMessage,
 } from '@spacecadet/db/queries/color-roles';
 import type { APIMessage, Client } from 'discord.js';
-import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts';
+import { DiscordCodes, discordApi, isDiscordError, postMessageOnce } from '../../discord-rest.ts';
 import {
   channelPermissionFailure,
   deleteGuildMessage,
@@ -69,7 +70,10 @@ export async function postColorPanel(context: JobContext): Promise<JobResult> {
       summary = 'Color panel updated.';
     } else {
       await context.progress(60);
-      const message = await discordApi(client).channels.createMessage(channelId, body);
+      // One post per panel message it replaces (none, a deleted one, or the one in the old
+      // channel): a rerun while this post still waits behind a rate limit gets this panel back.
+      const nonce = messageNonce('color-panel', guildId, channelId, location.messageId);
+      const message = await postMessageOnce(client, channelId, body, nonce);
       messageId = message.id;
       summary = 'Color panel posted.';
     }

@@ -1,5 +1,6 @@
 import type { LevelUpDestination, RewardMode } from '@spacecadet/contract';
 import { renderLevelUpMessage, rewardRolesOfLevelUp } from '@spacecadet/core';
+import { messageNonce } from '@spacecadet/core/message-nonce';
 import { loadLevelingRoles, type StoredLevelingRole } from '@spacecadet/db/queries/leveling';
 import {
   claimDueLevelUps,
@@ -8,7 +9,7 @@ import {
   type PendingLevelUp,
 } from '@spacecadet/db/queries/member-xp';
 import type { WorkerDeps } from '../../deps.ts';
-import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts';
+import { DiscordCodes, discordApi, isDiscordError, postMessageOnce } from '../../discord-rest.ts';
 import { channelScope } from '../../guild-scope.ts';
 import { errorFields } from '../../logger.ts';
 import { recentMessages } from './overview.ts';
@@ -50,9 +51,10 @@ export function levelUpRewardNames(
  * channel of the message that crossed the level (`current`), the member's DMs (`dm`), or the
  * announcement channel (`channel`) — only in a channel that is really the guild's, grants the
  * reward roles of the new level, then deletes the record. Each is delivered once, by the
- * batch's writer or, if it died halfway, by whichever process claims it after its lease: a
- * level-up marked `announcing` whose message is already at its destination is not posted
- * again, and rewards are only added where missing. A message Discord refuses (DMs closed,
+ * batch's writer or, if it died or was held back halfway, by whichever process claims it after
+ * its lease: a level-up marked `announcing` whose message is already at its destination is not
+ * posted again, one still waiting behind a rate limit is made once by Discord (`levelUpNonce`),
+ * and rewards are only added where missing. A message Discord refuses (DMs closed,
  * 50007; no access to the channel) is logged and skipped: the level-up still completes.
  */
 export async function deliverLevelUps(
@@ -122,9 +124,21 @@ async function openDm(deps: WorkerDeps, up: PendingLevelUp): Promise<string | nu
   }
 }
 
+/**
+ * The nonce of a level-up's announcement: the level-up itself (guild, member, level, when it was
+ * recorded: the same level reached again after a reset is another), so every delivery of it,
+ * however many run, makes one message (the check in `announced` cannot see a post still waiting
+ * behind a rate limit; Discord's nonce check can).
+ */
+export function levelUpNonce(
+  up: Pick<PendingLevelUp, 'guildId' | 'userId' | 'level' | 'recordedAt'>,
+): string {
+  return messageNonce('level-up', up.guildId, up.userId, up.level, up.recordedAt.toISOString());
+}
+
 async function post(deps: WorkerDeps, channelId: string, up: PendingLevelUp, message: LevelUpMessage) {
   try {
-    await discordApi(deps.client).channels.createMessage(channelId, message);
+    await postMessageOnce(deps.client, channelId, message, levelUpNonce(up));
   } catch (error) {
     if (isDiscordError(error, DiscordCodes.CannotSendMessagesToThisUser)) {
       deps.logger.info(

@@ -6,6 +6,7 @@ import {
   previousUtcDay,
   utcDay,
 } from '@spacecadet/core';
+import { messageNonce } from '@spacecadet/core/message-nonce';
 import {
   hasDailyActivityBefore,
   loadDailyOverview,
@@ -14,7 +15,7 @@ import {
 } from '@spacecadet/db/queries/leveling';
 import { type APIMessage, type Client, channelMention } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
-import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts';
+import { DiscordCodes, discordApi, isDiscordError, postMessageOnce } from '../../discord-rest.ts';
 import { channelPermissionFailure, requireGuildChannel } from '../../guild-scope.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { matchDailyOverviewSchedule } from './overview-schedule.ts';
@@ -64,7 +65,9 @@ export async function postScheduledOverview(context: JobContext): Promise<JobRes
   }
   await redis.set(key, `posting:${day}`, 'EX', POSTED_MARK_TTL_SECONDS);
   await context.progress(30);
-  const summary = await postOverview(context, channelId, day);
+  // The day's one overview: a run while this post still waits behind a rate limit gets it back.
+  const nonce = messageNonce('daily-overview', guildId, channelId, day);
+  const summary = await postOverview(context, channelId, day, nonce);
   await redis.set(key, `posted:${day}`, 'EX', POSTED_MARK_TTL_SECONDS);
   await context.progress(100);
   return { ok: true, summary };
@@ -90,16 +93,24 @@ export async function resendOverview(context: JobContext): Promise<JobResult> {
     return { ok: true, summary: NO_PREVIOUS_DAY };
   }
   await context.progress(30);
-  const summary = await postOverview(context, channelId, previousUtcDay(now));
+  const day = previousUtcDay(now);
+  // Each Resend posts (the admin asked again: another request), once however often it runs.
+  const nonce = messageNonce('overview-resend', guildId, channelId, day, context.payload.request_id ?? null);
+  const summary = await postOverview(context, channelId, day, nonce);
   await context.progress(100);
   return { ok: true, summary };
 }
 
-async function postOverview(context: JobContext, channelId: string, day: string): Promise<string> {
+async function postOverview(
+  context: JobContext,
+  channelId: string,
+  day: string,
+  nonce: string,
+): Promise<string> {
   const { db, client } = context.deps;
   const overview = await loadDailyOverview(db, context.payload.guild_id, day, LEVELING_TOP_COUNT);
   try {
-    await discordApi(client).channels.createMessage(channelId, buildDailyOverviewMessage(overview));
+    await postMessageOnce(client, channelId, buildDailyOverviewMessage(overview), nonce);
   } catch (error) {
     if (isDiscordError(error, DiscordCodes.MissingAccess, DiscordCodes.MissingPermissions)) {
       throw await channelPermissionFailure(

@@ -360,6 +360,7 @@ class XpFlusher {
         channelId: up.channelId,
         username: up.username,
         announcing: false,
+        recordedAt: up.recordedAt,
       });
       byGuild.set(up.guildId, recorded);
     }

@@ -4,13 +4,14 @@ import {
   personalityCustomIdPrefix,
   personalityMessageSignature,
 } from '@spacecadet/core';
+import { messageNonce } from '@spacecadet/core/message-nonce';
 import {
   queuePersonalityCleanup,
   type StoredPersonalityQuestion,
   savePersonalityMessage,
 } from '@spacecadet/db/queries/personality-roles';
 import type { APIMessage, Client, RESTPostAPIChannelMessageJSONBody } from 'discord.js';
-import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts';
+import { DiscordCodes, discordApi, isDiscordError, postMessageOnce } from '../../discord-rest.ts';
 import {
   channelPermissionFailure,
   deleteGuildMessage,
@@ -92,7 +93,10 @@ export async function syncPersonalityMessages(
       }
       return unrecorded.id;
     }
-    const message = await guarded(() => discordApi(client).channels.createMessage(channelId, body));
+    // One post per question and the message it replaces (none, a deleted one, or the one in
+    // the old channel): a rerun while this post still waits behind a rate limit gets it back.
+    const nonce = messageNonce('personality-question', question.id, channelId, question.messageId);
+    const message = await guarded(() => postMessageOnce(client, channelId, body, nonce));
     return message.id;
   };
   const record = async (question: StoredPersonalityQuestion, messageId: string, digest: string) => {

@@ -1,5 +1,6 @@
 import { menuEmojiKey, reactionRouteEmoji } from '@spacecadet/contract';
 import type { ReactionPanelRow, RoleMenuMessage } from '@spacecadet/core';
+import { messageNonce } from '@spacecadet/core/message-nonce';
 import {
   forgetFeaturePicks,
   forgetScopes,
@@ -9,7 +10,7 @@ import {
 import { saveMenuMessages } from '@spacecadet/db/queries/role-menus';
 import type { RoleMenuRow } from '@spacecadet/db/schema';
 import type { APIMessage, APIReaction, Client } from 'discord.js';
-import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts';
+import { DiscordCodes, discordApi, isDiscordError, postMessageOnce } from '../../discord-rest.ts';
 import {
   channelPermissionFailure,
   channelScope,
@@ -137,7 +138,10 @@ export async function syncMenuPanel(
           changes += 1;
         }
       } else {
-        message = await discordApi(client).channels.createMessage(channelId, body(page));
+        // One post per page and the message it replaces (none yet, deleted, or in the old
+        // channel): a rerun while this post still waits behind a rate limit gets this page back.
+        const nonce = messageNonce('menu-page', menu.id, channelId, index, recorded[index] ?? null);
+        message = await postMessageOnce(client, channelId, body(page), nonce);
         changes += 1;
       }
       ids.push(message.id);
