@@ -1,4 +1,5 @@
 import {
+  discordApiBaseField,
   discordProxyEnvFields,
   EnvError,
   isLocalDiscord,
@@ -72,7 +73,7 @@ const EnvSchema = z.object({
   API_PORT: optionalString.pipe(portNumber.default(4000)),
   PUBLIC_API_URL: httpUrl('http://127.0.0.1:4000'),
   DASHBOARD_URL: httpUrl('http://127.0.0.1:5173'),
-  DISCORD_API_BASE: httpUrl('https://discord.com/api'),
+  DISCORD_API_BASE: discordApiBaseField,
   DISCORD_OAUTH_BASE: httpUrl('https://discord.com'),
   DISCORD_CLIENT_ID: optionalString.pipe(snowflake('must be a Discord id').optional()),
   DISCORD_CLIENT_SECRET: optionalString,

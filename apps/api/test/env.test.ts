@@ -82,5 +82,11 @@ describe('loadApiConfig', () => {
     expect(shared.discord.proxyBase).toBe('http://127.0.0.1:4200/api');
     expect(shared.warnings.join()).not.toMatch(/DISCORD_PROXY_URL/);
     expect(problemsOf({ ...SANDBOX, DISCORD_PROXY_URL: 'proxy:4200' })[0]).toMatch(/^DISCORD_PROXY_URL:/);
+    expect(problemsOf({ ...SANDBOX, DISCORD_PROXY_URL: 'http://127.0.0.1:4200' })).toEqual([
+      expect.stringMatching(/^DISCORD_PROXY_URL: must end with \/api[^\n]*http:\/\/127\.0\.0\.1:4200\/api/),
+    ]);
+    expect(problemsOf({ DISCORD_API_BASE: 'http://127.0.0.1:4100' })).toContainEqual(
+      expect.stringMatching(/^DISCORD_API_BASE: must end with \/api/),
+    );
   });
 });

@@ -129,6 +129,14 @@ describe('GET /api/guilds/:guildId/members/search', () => {
     expect(await discordCalls(searchPath)).toBe(before + 1);
   });
 
+  it('needs the bot in the server, and says so with the 409 its route declares', async () => {
+    // Ada is an admin of Quiet Quarters, where the bot is not.
+    const quiet = await get(searchUrl('query=ni', GUILDS.quiet));
+    expect(quiet.statusCode, quiet.body).toBe(409);
+    expect(quiet.json().error).toBe('bot_not_in_guild');
+    expect(routes.searchMembers.errors).toContain(409);
+  });
+
   it.each([
     ['', 'query is required: the start of a name, or a member id'],
     ['query=', 'query is required: the start of a name, or a member id'],

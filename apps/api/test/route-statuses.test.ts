@@ -24,7 +24,7 @@ import {
   testEnv,
   USERS,
 } from './harness.ts';
-import { EXTRA_PARAMS, SAMPLE_BODIES } from './samples.ts';
+import { EXTRA_PARAMS, SAMPLE_BODIES, withSampleQuery } from './samples.ts';
 
 /**
  * Every error status a route declares in the contract (and so in OpenAPI) is one a request
@@ -125,7 +125,10 @@ function request(name: RouteName, params: Record<string, string | number> = {}):
   const payload = SAMPLE_BODIES[name];
   return {
     method: def.method,
-    url: routePath(def, { guildId: GUILDS.station, ...EXTRA_PARAMS, jobId: stationJob, ...params }),
+    url: withSampleQuery(
+      name,
+      routePath(def, { guildId: GUILDS.station, ...EXTRA_PARAMS, jobId: stationJob, ...params }),
+    ),
     ...(payload === undefined ? {} : { payload }),
   };
 }

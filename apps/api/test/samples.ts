@@ -54,6 +54,17 @@ export const EXTRA_PARAMS: Record<string, string | number> = {
   entryId: 999_999,
 };
 
+/** The query string of a route whose query has required fields, so its sample request is valid. */
+export const SAMPLE_QUERIES: { [N in RouteName]?: string } = {
+  searchMembers: 'query=ni',
+};
+
+/** `url` with the route's sample query, if it needs one. */
+export function withSampleQuery(name: RouteName, url: string): string {
+  const query = SAMPLE_QUERIES[name];
+  return query === undefined ? url : `${url}?${query}`;
+}
+
 export interface SampleRequest {
   method: RouteDef['method'];
   url: string;
@@ -63,7 +74,7 @@ export interface SampleRequest {
 /** A request for `name` against `guildId` with the sample body. */
 export function sampleRequest(name: RouteName, guildId: string): SampleRequest {
   const def: RouteDef = routes[name];
-  const url = routePath(def, { guildId, ...EXTRA_PARAMS });
+  const url = withSampleQuery(name, routePath(def, { guildId, ...EXTRA_PARAMS }));
   const body = SAMPLE_BODIES[name];
   return body === undefined ? { method: def.method, url } : { method: def.method, url, payload: body };
 }

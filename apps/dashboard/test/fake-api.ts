@@ -30,6 +30,8 @@ function bodyOf(raw: unknown, type: string | undefined): unknown {
  */
 export function fakeApi(handler: FakeRoute) {
   const calls: Array<Parameters<FakeRoute>[0]> = [];
+  const waiting: Array<{ matches: (request: Parameters<FakeRoute>[0]) => boolean; answered: () => void }> =
+    [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
     const method = init?.method ?? 'GET';
@@ -50,6 +52,10 @@ export function fakeApi(handler: FakeRoute) {
       (method === 'GET' && url.pathname === '/api/auth/session'
         ? { status: 200, body: ADA_SESSION }
         : { status: 404, body: { error: 'not_found', message: 'Not found' } });
+    for (const waiter of waiting.filter((waiter) => waiter.matches(request))) {
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.answered();
+    }
     if (answer.status === 204) return new Response(null, { status: 204 });
     if (answer.text !== undefined) {
       return new Response(answer.text, {
@@ -63,7 +69,15 @@ export function fakeApi(handler: FakeRoute) {
     });
   });
   vi.stubGlobal('fetch', fetchMock);
-  return { calls, fetchMock };
+  /**
+   * Resolves once the next request `matches` accepts (made after this call) is answered: a test
+   * waits for the page's request itself, not for a clock, however busy the machine is.
+   */
+  const nextRequest = (matches: (request: Parameters<FakeRoute>[0]) => boolean) =>
+    new Promise<void>((answered) => {
+      waiting.push({ matches, answered });
+    });
+  return { calls, fetchMock, nextRequest };
 }
 
 export const ADA = { id: '200000000000000001', username: 'ada', discriminator: '0', avatar: null };

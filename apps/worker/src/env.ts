@@ -1,4 +1,5 @@
 import {
+  discordApiBaseField,
   discordProxyEnvFields,
   EnvError,
   isLocalDiscord,
@@ -40,12 +41,7 @@ const EnvSchema = z.object({
       .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
       .default('spacecadet'),
   ),
-  DISCORD_API_BASE: optionalString.pipe(
-    z
-      .url({ protocol: /^https?$/ })
-      .default('https://discord.com/api')
-      .transform((url) => url.replace(/\/+$/, '')),
-  ),
+  DISCORD_API_BASE: discordApiBaseField,
   /** Where avatars are fetched for rank cards; unset: Discord's CDN for Discord's API, else the sandbox's root. */
   DISCORD_CDN_BASE: optionalString.pipe(
     z

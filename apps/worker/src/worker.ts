@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { hostname } from 'node:os';
 import { bullPrefix, JOB_QUEUE, redisKeyPrefix, workerConnectionName } from '@spacecadet/contract';
 import { createDb } from '@spacecadet/db';
-import { bindRedisPrefix } from '@spacecadet/db/prefix-binding';
+import { bindRedisPrefix, keepRedisPrefixBound } from '@spacecadet/db/prefix-binding';
 import type { MetricsServer } from '@spacecadet/runtime/metrics-server';
 import { watchRedisDurability } from '@spacecadet/runtime/redis-durability';
 import { Queue } from 'bullmq';
@@ -122,6 +122,7 @@ export async function startWorker(
   let metricsServer: MetricsServer | undefined;
   let scheduleKeeper: ScheduleKeeper | undefined;
   let leases: ShardLeases | undefined;
+  let stopRebinding: (() => void) | undefined;
   let reportFailure: (error: Error) => void = () => {};
   const failed = new Promise<Error>((resolve) => {
     reportFailure = resolve;
@@ -147,6 +148,7 @@ export async function startWorker(
   };
   async function shutDown(): Promise<void> {
     logger.info('worker stopping');
+    stopRebinding?.();
     scheduleKeeper?.stop();
     // Stop taking jobs first; close() waits for the active ones to finish.
     await jobWorker
@@ -208,6 +210,16 @@ export async function startWorker(
   try {
     // Refuses to start on a prefix another deployment's database owns.
     await bindRedisPrefix(db, redis, config.redisPrefix);
+    // ...and binds it again whenever Redis comes back (empty, if it keeps nothing on disk). Had
+    // another deployment taken it meanwhile, both would share it: this one stops, as at start.
+    stopRebinding = keepRedisPrefixBound(db, redis, config.redisPrefix, {
+      log: logger,
+      taken: (error) => {
+        logger.error(errorFields(error), 'the Redis prefix was taken by another deployment; stopping');
+        reportFailure(error);
+        void close();
+      },
+    });
     metricsServer = await metrics?.listen();
     // Jobs use REST and run whether or not this process holds a shard (README: more worker
     // processes, more jobs at a time), so the job worker never waits for the shards' lease.

@@ -1,4 +1,4 @@
-import { apiCacheChannel, userGuildsCacheKey } from '@spacecadet/contract';
+import { apiCacheChannel, guildMembershipCacheKey, userGuildsCacheKey } from '@spacecadet/contract';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
@@ -102,6 +102,28 @@ describe("the API's cached guild lists follow Discord's member and role changes"
     await seed(nia, [STATION]);
     await admin('DELETE', `/guilds/${STATION}/members/${nia}`);
     await gone(nia);
+  });
+
+  it('forgets the membership the members-only leaderboard remembered when the member leaves, and when they join', async () => {
+    const membership = storedKey(harness, guildMembershipCacheKey(STATION, mo));
+    const otherGuild = storedKey(harness, guildMembershipCacheKey(ORBIT, mo));
+    // What the API remembered after mo opened the leaderboards (isMemberRecently).
+    await redis.set(membership, 'true', 'EX', 60);
+    await redis.set(otherGuild, 'true', 'EX', 60);
+    await admin('DELETE', `/guilds/${STATION}/members/${mo}`);
+    await waitFor(
+      'the leaver’s membership to be forgotten',
+      async () => (await redis.exists(membership)) === 0,
+    );
+    expect(await redis.exists(otherGuild)).toBe(1);
+
+    // Read again while mo was out: the API remembered "not a member".
+    await redis.set(membership, 'false', 'EX', 60);
+    await admin('PUT', `/guilds/${STATION}/members/${mo}`);
+    await waitFor(
+      'the joiner’s membership to be forgotten',
+      async () => (await redis.exists(membership)) === 0,
+    );
   });
 
   it('drops the old and the new owner’s lists when the server changes hands', async () => {

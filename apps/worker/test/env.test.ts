@@ -70,6 +70,12 @@ describe('loadWorkerConfig', () => {
     ).toBe('http://discord-proxy:4200/api');
     expect(() => loadWorkerConfig({ ...SANDBOX_API, DISCORD_PROXY_URL: 'discord-proxy' })).toThrow(
       /DISCORD_PROXY_URL/,
+    ); // Without its /api path every call would be a bare 404 at /users/@me: refused at start instead.
+    expect(() =>
+      loadWorkerConfig({ ...SANDBOX_API, DISCORD_PROXY_URL: 'http://discord-proxy:4200' }),
+    ).toThrow(/DISCORD_PROXY_URL: must end with \/api[^\n]*http:\/\/127\.0\.0\.1:4200\/api/);
+    expect(() => loadWorkerConfig({ DISCORD_API_BASE: 'http://127.0.0.1:4100' })).toThrow(
+      /DISCORD_API_BASE: must end with \/api/,
     );
   });
 

@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { shardIdForGuild } from '../src/features/presence/bot-guilds.ts';
 import { RedisIdentifyThrottler } from '../src/identify-throttler.ts';
-import { shardLeases } from '../src/shard-lease.ts';
+import { parseShardLease, shardLeases } from '../src/shard-lease.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import { FAR_ORBIT, fixtureWithFarOrbit, type Harness, SANDBOX_IDS, startHarness } from './helpers.ts';
 
@@ -154,7 +154,9 @@ describe('SHARD_IDS=auto', () => {
       expect(claimed.flat().sort()).toEqual([0, 1, 2, 3, 4]);
       expect(claimed.map((ids) => ids.length).sort()).toEqual([1, 2, 2]);
       for (const [n, ids] of claimed.entries()) {
-        for (const id of ids) expect(await redis.get(shardLeaseKey(id, 5))).toBe(`process-${n + 1}`);
+        for (const id of ids) {
+          expect(parseShardLease(await redis.get(shardLeaseKey(id, 5)))?.holder).toBe(`process-${n + 1}`);
+        }
       }
       const fourth = shardLeases(
         redis,

@@ -86,18 +86,40 @@ export function isLocalDiscord(baseUrl: string): boolean {
   return URL.canParse(baseUrl) && LOCAL_HOSTS.has(new URL(baseUrl).hostname);
 }
 
+/** Discord's REST API: what DISCORD_API_BASE is unless set. */
+export const DISCORD_API_BASE_DEFAULT = 'https://discord.com/api';
+
+/**
+ * A base URL of Discord's REST API (DISCORD_API_BASE, DISCORD_PROXY_URL): http(s), its path ending
+ * in `/api`, to which discord.js and the API add the version and the route (`/v10/users/@me`).
+ * Without that path every call is answered 404 and the worker dies with a bare
+ * "DiscordAPIError[0]: 404: Not Found" at `/users/@me`, so the URL is refused at start instead,
+ * saying what it should look like (`example`). Trailing slashes are dropped.
+ */
+function discordRestUrl(example: string) {
+  return z
+    .url({ protocol: /^https?$/, message: `must be an http(s) URL such as ${example}` })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .refine(
+      (url) => new URL(url).pathname.endsWith('/api'),
+      `must end with /api, the path Discord's REST API is under, e.g. ${example} (the version, /v10, is added to it)`,
+    );
+}
+
+/** DISCORD_API_BASE: Discord's REST API (`https://discord.com/api`), or the sandbox's. */
+export const discordApiBaseField = optionalString.pipe(
+  discordRestUrl(`${DISCORD_API_BASE_DEFAULT} (the sandbox: http://127.0.0.1:4100/api)`).default(
+    DISCORD_API_BASE_DEFAULT,
+  ),
+);
+
 /**
  * DISCORD_PROXY_URL: the shared Discord rate limiter (`@spacecadet/discord-proxy`), e.g.
  * `http://127.0.0.1:4200/api`. Unset: each process keeps its own limits, which only holds for
  * one process (Discord counts per bot token, not per process).
  */
 export const discordProxyEnvFields = {
-  DISCORD_PROXY_URL: optionalString.pipe(
-    z
-      .url({ protocol: /^https?$/ })
-      .transform((url) => url.replace(/\/+$/, ''))
-      .optional(),
-  ),
+  DISCORD_PROXY_URL: optionalString.pipe(discordRestUrl('http://127.0.0.1:4200/api').optional()),
 };
 
 /** The start-up warning of a process that has no DISCORD_PROXY_URL. */

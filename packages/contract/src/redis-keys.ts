@@ -187,8 +187,10 @@ export function prefixDatabaseKey(): string {
 
 /**
  * The lease of a gateway shard (`<shard>/<shard count>`): the worker process running it (value:
- * its token), renewed while it runs, so a second process configured for the same shard waits
- * instead of counting every message again, and takes the shard over once the lease lapses.
+ * its token, host, pid and last heartbeat as JSON, apps/worker/src/shard-lease.ts), renewed
+ * while it runs, so a second process configured for the same shard waits instead of counting
+ * every message again, and takes the shard over once the lease lapses or its holder is
+ * provably dead.
  */
 export function shardLeaseKey(shardId: number, shardCount: number): string {
   return `shard-lease:${shardId}/${shardCount}`;

@@ -77,6 +77,12 @@ describe('route table', () => {
     }
   });
 
+  it('declares the 409 bot_not_in_guild on every route that needs the bot', () => {
+    for (const [name, r] of Object.entries(routes)) {
+      if ('needsBot' in r && r.needsBot === true) expect(r.errors as readonly number[], name).toContain(409);
+    }
+  });
+
   it('names a success schema for JSON routes and none for 204/redirects', () => {
     expect(successSchema(routes.getConfig)).not.toBeNull();
     expect(successSchema(routes.logout)).toBeNull();

@@ -16,6 +16,7 @@ import {
   type RoleMenuMode,
   type RoleMenuStyle,
 } from '@spacecadet/contract';
+import { SNOWFLAKE_DIGITS } from '@spacecadet/contract/ids';
 import {
   ButtonStyle,
   ComponentType,
@@ -244,8 +245,13 @@ export function roleMenuCustomId(menuId: string, roleId?: string): string {
     : `${ROLE_MENU_CUSTOM_ID_PREFIX}${menuId}:${roleId}`;
 }
 
+/** `menu:<menu id>` or `menu:<menu id>:<role id>`, the role id a Discord id as the contract defines it. */
+const ROLE_MENU_CUSTOM_ID = new RegExp(
+  `^${ROLE_MENU_CUSTOM_ID_PREFIX}([0-9a-f-]{1,40})(?::(${SNOWFLAKE_DIGITS}))?$`,
+);
+
 export function parseRoleMenuCustomId(customId: string): { menuId: string; roleId: string | null } | null {
-  const match = /^menu:([0-9a-f-]{1,40})(?::(\d{5,20}))?$/.exec(customId);
+  const match = ROLE_MENU_CUSTOM_ID.exec(customId);
   if (!match?.[1]) return null;
   return { menuId: match[1], roleId: match[2] ?? null };
 }

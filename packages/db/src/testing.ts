@@ -3,7 +3,10 @@
  * and an isolated Redis key prefix per call. They use TEST_DATABASE_URL / TEST_REDIS_URL when
  * set (CI, machines without Docker) and fall back to Testcontainers otherwise.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createDb, type Db } from './client.ts';
@@ -127,6 +130,74 @@ async function deleteKeysWithPrefix(url: string, prefix: string): Promise<void> 
   } finally {
     redis.disconnect();
   }
+}
+
+/** A Redis server of the test's own, for tests that restart it (`redis-server` on the PATH). */
+export interface PrivateRedis {
+  url: string;
+  /**
+   * Kills it and starts it again on the same port, empty (no persistence): what a Redis
+   * restart without `appendonly`/`save` does to every connected process. Resolves once it answers.
+   */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/** Starts a `redis-server` that keeps nothing on disk on a free port; resolves once it answers PING. */
+export async function startPrivateRedis(): Promise<PrivateRedis> {
+  const port = await freePort();
+  const url = `redis://127.0.0.1:${port}`;
+  let server: ChildProcess | undefined;
+  const start = async () => {
+    const child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
+    server = child;
+    let answered = false;
+    const failed = new Promise<never>((_resolve, reject) => {
+      child.once('exit', () => {
+        if (!answered) reject(new Error(`redis-server on port ${port} exited before it answered`));
+      });
+    });
+    // Commands wait in ioredis' offline queue until the server listens.
+    const probe = new Redis(url, { maxRetriesPerRequest: null, retryStrategy: () => 50 });
+    probe.on('error', () => {});
+    try {
+      await Promise.race([probe.ping(), failed]);
+      answered = true;
+    } finally {
+      probe.disconnect();
+    }
+  };
+  const stop = async () => {
+    const child = server;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+  };
+  await start();
+  return {
+    url,
+    async restart() {
+      await stop();
+      await start();
+    },
+    close: stop,
+  };
 }
 
 /** The dashboard origin a test's API is told about (its CORS origin and OAuth2 redirects). */

@@ -1,4 +1,5 @@
 import {
+  discordApiBaseField,
   EnvError,
   LOG_LEVELS,
   type LogLevel,
@@ -14,12 +15,7 @@ import { DEFAULT_INVALID_REQUEST_BUDGET } from './proxy.ts';
 
 /** The proxy's one env reader: everything comes from the environment. */
 const EnvSchema = z.object({
-  DISCORD_API_BASE: optionalString.pipe(
-    z
-      .url({ protocol: /^https?$/ })
-      .default('https://discord.com/api')
-      .transform((url) => url.replace(/\/+$/, '')),
-  ),
+  DISCORD_API_BASE: discordApiBaseField,
   DISCORD_PROXY_HOST: optionalString.pipe(z.string().default('127.0.0.1')),
   DISCORD_PROXY_PORT: optionalString.pipe(portNumber.default(4200)),
   /** Discord bans the IP at 10,000 invalid answers in 10 minutes; the proxy stops here. */

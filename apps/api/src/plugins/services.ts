@@ -1,6 +1,6 @@
 import { apiCacheChannel, bullPrefix, JOB_QUEUE, redisKeyPrefix } from '@spacecadet/contract';
 import { createDb } from '@spacecadet/db';
-import { bindRedisPrefix, RedisPrefixTakenError } from '@spacecadet/db/prefix-binding';
+import { bindRedisPrefix, keepRedisPrefixBound, RedisPrefixTakenError } from '@spacecadet/db/prefix-binding';
 import { watchRedisDurability } from '@spacecadet/runtime/redis-durability';
 import { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
@@ -69,6 +69,12 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
     await Promise.allSettled([redis.quit(), queueRedis.quit(), subscriber.quit(), dbHandle.close()]);
     throw error;
   });
+  // Bound again whenever Redis comes back (empty, if it keeps nothing on disk), so another
+  // deployment starting meanwhile is still refused.
+  const stopRebinding = keepRedisPrefixBound(dbHandle.db, redis, config.redisPrefix, {
+    log: app.log,
+    taken: (error) => app.log.error({ err: error }, 'the Redis prefix was taken by another deployment'),
+  });
   const queue: GuildJobQueue = new Queue(JOB_QUEUE, {
     connection: queueRedis,
     prefix: bullPrefix(config.redisPrefix),
@@ -94,6 +100,7 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
   app.decorate('services', services);
 
   app.addHook('onClose', async () => {
+    stopRebinding();
     await queue.close().catch((error: unknown) => app.log.warn({ err: error }, 'queue close failed'));
     redis.disconnect();
     queueRedis.disconnect();

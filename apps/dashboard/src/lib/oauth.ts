@@ -1,3 +1,4 @@
+import { SNOWFLAKE_DIGITS } from '@spacecadet/contract/ids';
 import { type BotFeature, botInviteUrl } from '@spacecadet/contract/install-state';
 import { DEFAULT_BOT_PERMISSIONS } from '@spacecadet/core/bot-permissions';
 import { getConfig } from '../config.ts';
@@ -23,6 +24,9 @@ export function callbackUrl(): string {
   return `${window.location.origin}/auth/callback`;
 }
 
+/** A server's public leaderboard page, `/leaderboard/{guild id}`. */
+const PUBLIC_LEADERBOARD_PATH = new RegExp(`^/leaderboard/${SNOWFLAKE_DIGITS}$`);
+
 /**
  * Where to go after sign-in when it was started from a dashboard page: the path, query and hash
  * of a dashboard route (or a server's public leaderboard, `/leaderboard/{id}`) on this site, else
@@ -41,7 +45,7 @@ export function safeReturnPath(raw: unknown): string | null {
   }
   // Dot segments are resolved by now: `/dashboard/../x` is `/x` and refused.
   if (url.origin !== base) return null;
-  const publicLeaderboard = /^\/leaderboard\/\d{5,20}$/.test(url.pathname);
+  const publicLeaderboard = PUBLIC_LEADERBOARD_PATH.test(url.pathname);
   if (url.pathname !== '/dashboard' && !url.pathname.startsWith('/dashboard/') && !publicLeaderboard) {
     return null;
   }

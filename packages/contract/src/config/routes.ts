@@ -79,7 +79,7 @@ export const configRoutes = {
     params: GuildParams,
     query: MemberSearchQuery,
     needsBot: true,
-    errors: [400, 401, 403, 429, 502, 503],
+    errors: [400, 401, 403, 409, 429, 502, 503],
     responses: ok(z.object({ members: z.array(MemberSummary) })),
   }),
 } as const;

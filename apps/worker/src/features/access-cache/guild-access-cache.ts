@@ -2,6 +2,7 @@ import {
   type ApiCacheDrop,
   apiCacheChannel,
   encodeApiCacheDrop,
+  guildMembershipCacheKey,
   userGuildsCacheKey,
 } from '@spacecadet/contract';
 import { Events, PermissionFlagsBits, type PermissionsBitField } from 'discord.js';
@@ -19,6 +20,9 @@ const MANAGE_RIGHTS = PermissionFlagsBits.Administrator | PermissionFlagsBits.Ma
  *
  * - a member's roles changed (guildMemberUpdate; members are not cached, so the event carries a
  *   partial old member and every update counts) or they left (guildMemberRemove): their list;
+ * - a member left or joined (guildMemberRemove, guildMemberAdd): the API's answer to "is this user
+ *   a member?" (the members-only leaderboard), so leaving ends that access at once rather than
+ *   when the answer expires, and joining opens it at once;
  * - the owner changed (guildUpdate): the old and the new owner's lists;
  * - a role gained or lost Administrator / Manage Server (guildRoleUpdate), or such a role was
  *   deleted (guildRoleDelete): its holders are not known without fetching every member, so every
@@ -28,8 +32,19 @@ export const guildAccessCacheEvents = [
   onGateway(Events.GuildMemberUpdate, "drop an updated member's guild list", (deps, _old, member) =>
     dropLogged(deps, 'member updated', member.guild.id, () => dropUserGuildLists(deps, [member.id])),
   ),
-  onGateway(Events.GuildMemberRemove, "drop a leaver's guild list", (deps, member) =>
-    dropLogged(deps, 'member left', member.guild.id, () => dropUserGuildLists(deps, [member.id])),
+  onGateway(Events.GuildMemberRemove, "drop a leaver's guild list and membership", (deps, member) =>
+    dropLogged(deps, 'member left', member.guild.id, async () => {
+      const [membership, lists] = await Promise.all([
+        dropMembership(deps, member.guild.id, member.id),
+        dropUserGuildLists(deps, [member.id]),
+      ]);
+      return membership + lists;
+    }),
+  ),
+  onGateway(Events.GuildMemberAdd, "drop a joiner's membership", (deps, member) =>
+    dropLogged(deps, 'member joined', member.guild.id, () =>
+      dropMembership(deps, member.guild.id, member.id),
+    ),
   ),
   onGateway(Events.GuildUpdate, "drop the owners' guild lists", (deps, old, guild) => {
     if (old.ownerId === guild.ownerId) return;
@@ -68,6 +83,14 @@ export async function dropUserGuildLists(deps: WorkerDeps, userIds: readonly str
     users.map((id) => ({ kind: 'user-guilds', id })),
   );
   return dropped;
+}
+
+/**
+ * Deletes the API's remembered membership of `userId` in `guildId` (kept in Redis only, so no
+ * replica holds a copy to announce); 1 when there was one.
+ */
+function dropMembership(deps: WorkerDeps, guildId: string, userId: string): Promise<number> {
+  return deps.redis.del(guildMembershipCacheKey(guildId, userId));
 }
 
 /** Tells every API replica to drop its in-memory copies too (they may hold one Redis no longer does). */
