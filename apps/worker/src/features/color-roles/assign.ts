@@ -8,7 +8,7 @@ import {
   DEFAULT_GROUP,
   lastPickWins,
   MEMBER_PICK_LOCK_TTL_MS,
-  type PickFeature,
+  registerPickFeature,
 } from '../../interactions/member-lock.ts';
 import type { DeferFirst, EphemeralAnswer } from '../../interactions/respond.ts';
 import type { PanelInteraction } from '../../interactions/types.ts';
@@ -134,7 +134,7 @@ function pickContext(
  * Colour picks, one lock per member with every pick of this feature (`memberPickLockKey`): of
  * the member's waiting picks only the newest is applied, and its answer is every click's.
  */
-const COLOR_PICKS: PickFeature<ColorPick> = {
+const COLOR_PICKS = registerPickFeature<ColorPick>({
   feature: LOCK_FEATURE,
   async apply(deps, picks, doneId) {
     const newest = picks.at(-1);
@@ -142,7 +142,7 @@ const COLOR_PICKS: PickFeature<ColorPick> = {
     if (!newest || (doneId !== null && BigInt(newest.id) <= BigInt(doneId))) return null;
     return newest.pick.kind === 'pick' ? applyColorPick(deps, newest.pick) : applyRemove(deps, newest.pick);
   },
-};
+});
 
 async function applyColorPick(
   deps: WorkerDeps,
