@@ -9,8 +9,10 @@ import { GuildJobPayload } from '@spacecadet/contract';
 import { loadPalette } from '@spacecadet/db/queries/color-roles';
 import { colorGroups, colorPanels, colors } from '@spacecadet/db/schema';
 import { type DiscordProxy, startDiscordProxy } from '@spacecadet/discord-proxy';
+import { DiscordAPIError, HTTPError } from 'discord.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDiscordUnreachable } from '../src/discord-rest.ts';
 import { buildPanelMessage } from '../src/features/color-roles/panel.ts';
 import { PICK_SAVED_MESSAGE } from '../src/interactions/member-lock.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
@@ -163,4 +165,61 @@ describe('jobs and clicks through a Discord proxy outage', () => {
       ),
     );
   }, 240_000);
+
+  it('a follow-up never publishes a Generate that failed; a real Discord error fails at once rather than wait', async () => {
+    const { db } = harness.database;
+    const before = customIds(panelMessages()[0]?.components);
+    const [group] = await db.select().from(colorGroups).where(eq(colorGroups.guildId, STATION)).limit(1);
+    if (!group) throw new Error('no color group');
+    await db
+      .insert(colors)
+      .values({ groupId: group.id, guildId: STATION, name: 'Quasar', hexCode: '#7A1FA2', position: 2_000 });
+    // Discord refuses every role create: its verdict, not an outage.
+    await control(harness.sandbox).fault({
+      method: 'POST',
+      path: `/guilds/${STATION}/roles`,
+      status: 403,
+      count: 100,
+    });
+    try {
+      const generate = (await jobs.add('color-roles.generate')).id ?? '';
+      const post = (await jobs.add('color-roles.post-panel')).id ?? '';
+      const generated = await jobs.finished(generate);
+      expect(generated.state).toBe('failed');
+      expect(generated.job.attemptsMade).toBe(3);
+      expect(await outageMark(generate)).toBeUndefined();
+      const posted = await jobs.finished(post);
+      expect(posted.state).toBe('failed');
+      expect(posted.error).toMatch(/^predecessor_failed: Generate Roles did not finish/);
+      // The panel still shows what it showed: nothing of the failed run was published.
+      expect(customIds(panelMessages()[0]?.components)).toEqual(before);
+    } finally {
+      await control(harness.sandbox).clearFaults();
+      await db.delete(colors).where(eq(colors.name, 'Quasar'));
+    }
+  }, 120_000);
+});
+
+describe('isDiscordUnreachable', () => {
+  const route = 'https://discord.com/api/v10/guilds/1/roles';
+  it.each([
+    ['a 502 from the proxy', new HTTPError(502, 'Bad Gateway', 'POST', route, {}), true],
+    ['a 503', new HTTPError(503, 'Service Unavailable', 'POST', route, {}), true],
+    ['a 504', new HTTPError(504, 'Gateway Timeout', 'POST', route, {}), true],
+    ['a 500', new HTTPError(500, 'Internal Server Error', 'POST', route, {}), false],
+    [
+      'connection refused',
+      new TypeError('fetch failed', { cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }) }),
+      true,
+    ],
+    ['a request timeout', Object.assign(new Error('aborted'), { name: 'AbortError' }), true],
+    [
+      "Discord's 403 Missing Permissions",
+      new DiscordAPIError({ code: 50013, message: 'Missing Permissions' }, 50013, 403, 'PUT', route, {}),
+      false,
+    ],
+    ['any other error', new Error('boom'), false],
+  ])('%s: %s', (_what, error, unreachable) => {
+    expect(isDiscordUnreachable(error)).toBe(unreachable);
+  });
 });
