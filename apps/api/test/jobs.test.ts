@@ -214,6 +214,7 @@ describe('action routes enqueue jobs', () => {
       progress: 0,
       error: null,
       recovering: false,
+      waiting_for_discord: false,
     });
     expect((await get(`/api/jobs/${jobId}`, nia)).statusCode).toBe(403);
     expect((await get(`/api/jobs/${jobId}`, rex)).statusCode).toBe(403);

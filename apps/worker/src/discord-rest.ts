@@ -7,6 +7,7 @@ import {
   type Client,
   DefaultRestOptions,
   DiscordAPIError,
+  HTTPError,
   REST,
   RESTJSONErrorCodes,
   type RESTOptions,
@@ -126,6 +127,47 @@ export async function postMessageOnce(
       current = messageNonce('reposted', current);
     }
   }
+}
+
+/**
+ * Network failures on the way to the Discord proxy or to Discord: the connection was refused,
+ * reset, timed out or the host could not be found.
+ */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+/** What the Discord proxy (or Discord's edge) answers when it cannot get an answer upstream. */
+const UNREACHABLE_STATUSES = new Set([502, 503, 504]);
+
+/**
+ * Whether a REST call failed because Discord (or the Discord proxy, DISCORD_PROXY_URL) could not
+ * be reached, after discord.js's own retries: a connection refused, reset or timed out, or a
+ * 502/503/504 without Discord's JSON error. Worth waiting out. A DiscordAPIError (Discord
+ * answered 4xx: missing permissions, unknown role, a limit) is Discord's verdict and is not.
+ */
+export function isDiscordUnreachable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof DiscordAPIError) return false;
+    if (current instanceof HTTPError) return UNREACHABLE_STATUSES.has(current.status);
+    // discord.js aborts a request that outlives its `timeout`.
+    if (current.name === 'AbortError' || current.name === 'TimeoutError') return true;
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true;
+    current = current.cause;
+  }
+  return false;
 }
 
 export function fetchGuildRoles(client: Client, guildId: string): Promise<APIRole[]> {

@@ -95,12 +95,22 @@ export function memberPickLockKey(feature: string, guildId: string, userId: stri
 /**
  * Hash of one member's role picks on a feature's panels (field `p:<interaction id>`: a pick not
  * yet applied, as JSON with its group; `d:<group>`: the newest interaction id applied in that
- * group, a colour panel or a personality question; `a:<group>`: that group's answer as JSON), so
+ * group, a colour panel or a personality question; `a:<group>`: that group's answer as JSON;
+ * `s:<group>`: the newest interaction id saved while Discord could not be reached), so
  * the lock holder, in any worker process, applies the newest picks and every click is answered
  * with the outcome.
  */
 export function memberPicksKey(feature: string, guildId: string, userId: string): string {
   return `${feature}:picks:${guildId}:${userId}`;
+}
+
+/**
+ * Set of the members of a guild whose picks wait in their `memberPicksKey` hash because Discord
+ * could not be reached when they clicked (members `<feature>:<user id>`): the guild's
+ * `member-picks.apply` job applies them once Discord answers again.
+ */
+export function memberPicksWaitingKey(guildId: string): string {
+  return `member-picks:waiting:${guildId}`;
 }
 
 /** The color role the member's last pick gave, for a gateway that reports the change late. */

@@ -1,5 +1,5 @@
 import {
-  type GuildJobPayload,
+  GuildJobPayload,
   type JobName,
   type JobStatus,
   parseJobFailure,
@@ -160,6 +160,12 @@ async function holderConnected(
   return list.split('\n').some((line) => line.split(' ').includes(name));
 }
 
+/** The worker marks a job that waits for Discord (or the Discord proxy) to answer again. */
+const OutageMark = GuildJobPayload.pick({ discord_outage: true });
+function waitingForDiscord(job: Job): boolean {
+  return OutageMark.safeParse(job.data).data?.discord_outage !== undefined;
+}
+
 /** The job's status, or null when no such job exists (never queued, or trimmed). */
 export async function readJobStatus(
   queue: GuildJobQueue,
@@ -183,6 +189,7 @@ export async function readJobStatus(
       ...(job.returnvalue === undefined || job.returnvalue === null ? {} : { result: job.returnvalue }),
       ...failureOf(state === 'failed' ? (job.failedReason ?? 'Job failed') : null),
       recovering: await isRecovering(queue, redisPrefix, job, rawState),
+      waiting_for_discord: state !== 'completed' && state !== 'failed' && waitingForDiscord(job),
     };
   });
 }

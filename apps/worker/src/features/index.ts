@@ -4,6 +4,7 @@ import { colorRolesFeature } from './color-roles/index.ts';
 import type { WorkerFeature } from './feature.ts';
 import { historyFeature } from './history/index.ts';
 import { levelingFeature } from './leveling/index.ts';
+import { memberPicksFeature } from './member-picks/index.ts';
 import { personalityRolesFeature } from './personality-roles/index.ts';
 import { presenceFeature } from './presence/index.ts';
 import { reactionRolesFeature } from './reaction-roles/index.ts';
@@ -21,6 +22,7 @@ export const FEATURES = [
   roleMenusFeature,
   repairsFeature,
   historyFeature,
+  memberPicksFeature,
 ] as const satisfies readonly WorkerFeature[];
 
 /** Every job name of the contract has a handler in some feature; a missing one is a type error. */

@@ -1,6 +1,8 @@
-import { memberPickLockKey, memberPicksKey } from '@spacecadet/contract';
+import { memberPickLockKey, memberPicksKey, memberPicksWaitingKey } from '@spacecadet/contract';
+import { addGuildJob } from '@spacecadet/queue/guild-jobs';
 import type { WorkerDeps } from '../deps.ts';
-import { withGuildLock } from '../jobs/guild-lock.ts';
+import { isDiscordUnreachable } from '../discord-rest.ts';
+import { withGuildLock, withLockWhenFree } from '../jobs/guild-lock.ts';
 import { errorFields } from '../logger.ts';
 import type { DeferFirst, EphemeralAnswer } from './respond.ts';
 import type { PanelInteraction } from './types.ts';
@@ -37,6 +39,16 @@ const SETTLE_AFTER_MS = 10_000;
 /** Beyond a crashed holder's lock (15 s): a click never applied by then ends in an error answer. */
 const GIVE_UP_AFTER_MS = 30_000;
 
+/**
+ * A member's picks saved while Discord could not be reached outlast the longest wait of the
+ * job that applies them (DISCORD_OUTAGE_GIVE_UP_MS).
+ */
+const SAVED_PICKS_TTL_MS = 60 * 60_000;
+
+/** The answer to a click whose role change could not reach Discord: it is applied later. */
+export const PICK_SAVED_MESSAGE =
+  "Discord is having trouble right now. Your pick is saved and will be applied when it's back.";
+
 /** The group of a feature whose picks all share one answer (colours). */
 export const DEFAULT_GROUP = 'default';
 
@@ -66,6 +78,18 @@ export interface PickFeature<P> {
     picks: readonly MemberPick<P>[],
     doneId: string | null,
   ): Promise<EphemeralAnswer | null>;
+}
+
+/**
+ * Every feature's picks by name, so the job that applies picks saved during a Discord outage
+ * (`applySavedPicks`, in whichever process runs it) finds the feature that stored them. A
+ * feature defines its picks through here.
+ */
+const pickFeatures = new Map<string, PickFeature<unknown>>();
+
+export function registerPickFeature<P>(feature: PickFeature<P>): PickFeature<P> {
+  pickFeatures.set(feature.feature, feature as PickFeature<unknown>);
+  return feature;
 }
 
 /** What a group's answer is recorded as: the answer, or that applying it failed. */
@@ -100,8 +124,8 @@ export async function lastPickWins<P>(
     if (!driver) {
       driver = { waiters: new Set() };
       drivers.set(picksKey, driver);
-      const lockKey = memberPickLockKey(feature.lock ?? feature.feature, guildId, userId);
-      void drive(deps, picksKey, lockKey, feature as PickFeature<unknown>, driver);
+      const member = { guildId, userId };
+      void drive(deps, member, feature as PickFeature<unknown>, driver);
     }
     driver.waiters.add(waiter);
   });
@@ -136,15 +160,27 @@ interface PicksState {
   doneIds: Map<string, string>;
   /** Per group: the recorded answer (JSON). */
   answers: Map<string, string>;
+  /** Per group: the newest click saved while Discord could not be reached (not applied yet). */
+  savedIds: Map<string, string>;
+  /** How many waiting fields are not saved for later: what a click's holder has to apply. */
+  unsaved: number;
 }
 
 function readState(hash: Record<string, string>): PicksState {
-  const state: PicksState = { pending: new Map(), fields: [], doneIds: new Map(), answers: new Map() };
+  const state: PicksState = {
+    pending: new Map(),
+    fields: [],
+    doneIds: new Map(),
+    answers: new Map(),
+    savedIds: new Map(),
+    unsaved: 0,
+  };
   for (const [field, value] of Object.entries(hash)) {
     const kind = field.slice(0, 2);
     const rest = field.slice(2);
     if (kind === 'd:') state.doneIds.set(rest, value);
     else if (kind === 'a:') state.answers.set(rest, value);
+    else if (kind === 's:') state.savedIds.set(rest, value);
     else if (kind === 'p:') {
       state.fields.push(field);
       try {
@@ -158,6 +194,12 @@ function readState(hash: Record<string, string>): PicksState {
     }
   }
   for (const picks of state.pending.values()) picks.sort((a, b) => compareIds(a.id, b.id));
+  state.unsaved = state.fields.length;
+  for (const [group, picks] of state.pending) {
+    const savedId = state.savedIds.get(group);
+    if (savedId !== undefined)
+      state.unsaved -= picks.filter((pick) => compareIds(pick.id, savedId) <= 0).length;
+  }
   return state;
 }
 
@@ -167,14 +209,20 @@ function compareIds(a: string, b: string): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+interface PickingMember {
+  guildId: string;
+  userId: string;
+}
+
 async function drive(
   deps: WorkerDeps,
-  picksKey: string,
-  lockKey: string,
+  member: PickingMember,
   feature: PickFeature<unknown>,
   driver: Driver,
 ): Promise<void> {
   const { redis } = deps;
+  const picksKey = memberPicksKey(feature.feature, member.guildId, member.userId);
+  const lockKey = memberPickLockKey(feature.lock ?? feature.feature, member.guildId, member.userId);
   try {
     for (;;) {
       const state = readState(await redis.hgetall(picksKey));
@@ -184,9 +232,9 @@ async function drive(
         drivers.delete(picksKey);
         return;
       }
-      if (state.fields.length > 0) {
+      if (state.unsaved > 0) {
         const held = await withGuildLock(redis, lockKey, MEMBER_PICK_LOCK_TTL_MS, () =>
-          applyWaiting(deps, picksKey, feature),
+          applyWaiting(deps, member, feature, 'save'),
         );
         if (held.acquired) continue;
       }
@@ -202,36 +250,105 @@ async function drive(
 /**
  * Under the member's lock: applies the waiting picks, and any recorded meanwhile, until none
  * waits. A pick is removed from the hash only with its outcome recorded, so picks a crashed
- * holder took are applied by the next one.
+ * holder took are applied by the next one. A group whose change could not reach Discord keeps
+ * its picks: with `save` (a click) they are recorded as saved (`s:<group>`, answered
+ * PICK_SAVED_MESSAGE), the member is listed in `memberPicksWaitingKey` and the guild's
+ * `member-picks.apply` job queued to apply them later; with `throw` (that job) the error is
+ * thrown, after what did apply is recorded, so the job waits for Discord.
  */
 async function applyWaiting(
   deps: WorkerDeps,
-  picksKey: string,
+  member: PickingMember,
   feature: PickFeature<unknown>,
+  onUnreachable: 'save' | 'throw',
 ): Promise<void> {
   const { redis } = deps;
+  const picksKey = memberPicksKey(feature.feature, member.guildId, member.userId);
   for (;;) {
     const state = readState(await redis.hgetall(picksKey));
     if (state.fields.length === 0) return;
     const recorded: Record<string, string> = {};
+    const kept = new Set<string>();
+    const appliedGroups: string[] = [];
+    let unreachable: unknown = null;
     for (const [group, picks] of state.pending) {
       const doneId = state.doneIds.get(group) ?? null;
+      const newest = picks.at(-1)?.id;
       let answer: RecordedAnswer | null;
       try {
         answer = await feature.apply(deps, picks, doneId);
       } catch (error) {
+        if (isDiscordUnreachable(error)) {
+          // Kept for the job that applies them once Discord answers again.
+          unreachable = error;
+          for (const pick of picks) kept.add(`p:${pick.id}`);
+          if (newest) recorded[`s:${group}`] = newest;
+          recorded[`a:${group}`] = JSON.stringify({ content: PICK_SAVED_MESSAGE } satisfies EphemeralAnswer);
+          continue;
+        }
         deps.logger.error({ ...errorFields(error), feature: feature.feature, group }, 'member pick failed');
         answer = { error: error instanceof Error ? error.message : String(error) };
       }
-      const newest = picks.at(-1)?.id;
+      appliedGroups.push(group);
       if (newest && (doneId === null || compareIds(newest, doneId) > 0)) recorded[`d:${group}`] = newest;
       if (answer) recorded[`a:${group}`] = JSON.stringify(answer);
     }
-    const transaction = redis.multi().hdel(picksKey, ...state.fields);
+    const done = state.fields.filter((field) => !kept.has(field));
+    const transaction = redis.multi();
+    if (done.length > 0) transaction.hdel(picksKey, ...done);
+    const savedBefore = appliedGroups.map((group) => `s:${group}`);
+    if (savedBefore.length > 0) transaction.hdel(picksKey, ...savedBefore);
     if (Object.keys(recorded).length > 0) transaction.hset(picksKey, recorded);
-    await transaction.pexpire(picksKey, PICKS_TTL_MS).exec();
+    await transaction.pexpire(picksKey, kept.size > 0 ? SAVED_PICKS_TTL_MS : PICKS_TTL_MS).exec();
+    if (kept.size === 0) continue;
+    if (onUnreachable === 'throw') throw unreachable;
+    deps.logger.warn(
+      { ...errorFields(unreachable), feature: feature.feature, picks: kept.size },
+      'member pick saved: Discord cannot be reached; applied once it is back',
+    );
+    await redis.sadd(memberPicksWaitingKey(member.guildId), `${feature.feature}:${member.userId}`);
+    await addGuildJob(deps.queue, 'member-picks.apply', member.guildId, null, { afterChange: true });
+    return;
   }
 }
+
+/**
+ * `member-picks.apply`: applies the picks members made while Discord could not be reached
+ * (listed in `memberPicksWaitingKey`), each under the member's lock as a click would. While
+ * Discord still cannot be reached it throws, and the job waits and retries (`waitForDiscord`).
+ * Returns how many members' picks were applied.
+ */
+export async function applySavedPicks(deps: WorkerDeps, guildId: string): Promise<number> {
+  const { redis } = deps;
+  const waitingKey = memberPicksWaitingKey(guildId);
+  let applied = 0;
+  for (const entry of await redis.smembers(waitingKey)) {
+    const split = entry.indexOf(':');
+    const feature = pickFeatures.get(entry.slice(0, split));
+    const userId = entry.slice(split + 1);
+    if (split < 0 || !feature || !/^\d{1,20}$/.test(userId)) {
+      await redis.srem(waitingKey, entry);
+      continue;
+    }
+    const member = { guildId, userId };
+    const lockKey = memberPickLockKey(feature.lock ?? feature.feature, guildId, userId);
+    const held = await withLockWhenFree(
+      redis,
+      lockKey,
+      MEMBER_PICK_LOCK_TTL_MS,
+      SAVED_PICK_LOCK_WAIT_MS,
+      () => applyWaiting(deps, member, feature, 'throw'),
+    );
+    if (!held.acquired)
+      throw new Error(`member ${userId} kept picking; their saved pick is applied on the retry`);
+    await redis.srem(waitingKey, entry);
+    applied += 1;
+  }
+  return applied;
+}
+
+/** How long the job waits for a member's clicks to finish before it tries again later. */
+const SAVED_PICK_LOCK_WAIT_MS = 10_000;
 
 /** Answers the waiting clicks whose pick was applied, once nothing of the member waits. */
 function settle(driver: Driver, state: PicksState): void {
@@ -239,8 +356,11 @@ function settle(driver: Driver, state: PicksState): void {
   for (const waiter of driver.waiters) {
     const doneId = state.doneIds.get(waiter.group);
     const applied = doneId !== undefined && BigInt(doneId) >= waiter.id;
+    // Saved for later (Discord could not be reached): answered so at once.
+    const savedId = state.savedIds.get(waiter.group);
+    const saved = !applied && savedId !== undefined && BigInt(savedId) >= waiter.id;
     if (applied) waiter.appliedAt ??= now;
-    if (applied && (state.fields.length === 0 || now - (waiter.appliedAt ?? now) >= SETTLE_AFTER_MS)) {
+    if (saved || (applied && (state.unsaved === 0 || now - (waiter.appliedAt ?? now) >= SETTLE_AFTER_MS))) {
       driver.waiters.delete(waiter);
       const answer = parseAnswer(state.answers.get(waiter.group));
       if (!answer) waiter.reject(new Error(`no recorded answer for ${waiter.group}`));

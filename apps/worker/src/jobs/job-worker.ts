@@ -12,9 +12,11 @@ import {
 import { DelayedError, type Job, RateLimitError, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { WorkerDeps } from '../deps.ts';
-import { DiscordCodes, isDiscordError } from '../discord-rest.ts';
+import { DiscordCodes, isDiscordError, isDiscordUnreachable } from '../discord-rest.ts';
 import { errorFields } from '../logger.ts';
-import { withGuildLock } from './guild-lock.ts';
+import { clearDiscordOutageMark, waitForDiscord } from './discord-outage.ts';
+import { type LockedRun, withGuildLock } from './guild-lock.ts';
+import { checkPredecessors } from './predecessors.ts';
 import { jobTimings } from './takeover.ts';
 import { type JobContext, JobFailure, type JobHandler } from './types.ts';
 
@@ -124,38 +126,60 @@ async function dispatchJob(
   }
   const log = deps.logger.child({ ...jobFields(job), guildId: payload.data.guild_id });
   log.info({ attempt: job.attemptsStarted }, 'job started');
+  if ((await checkPredecessors(deps.queue, name.data, payload.data.guild_id, job.timestamp)) === 'wait') {
+    log.info('waiting for the job whose result this one publishes');
+    return delayWithoutAttempt(job, token);
+  }
   const feature = jobLockFeature(name.data);
   const lockKey = guildJobLockKey(feature, payload.data.guild_id);
   let lastProgress = -1;
+  let outage = payload.data.discord_outage;
   const { guildLockTtlMs } = jobTimings(deps.config.jobLockDurationMs);
   const owner = { jobId: job.id ?? '', instance: job.timestamp, attempt: job.attemptsStarted };
-  const run = await withGuildLock(
-    deps.redis,
-    lockKey,
-    guildLockTtlMs,
-    ({ tookOver }) => {
-      if (tookOver || job.stalledCounter > 0) {
-        log.warn({ stalled: job.stalledCounter }, 'recovering a job whose worker stopped');
-      }
-      return handleGuildJob(handler, {
-        name: name.data,
-        payload: payload.data,
-        deps,
-        log,
-        attempt: Math.max(1, job.attemptsStarted),
-        async progress(percent) {
-          const rounded = Math.max(0, Math.min(100, Math.round(percent)));
-          if (rounded === lastProgress) return;
-          lastProgress = rounded;
-          await job.updateProgress(rounded);
-        },
-      });
-    },
-    owner,
-  );
+  let run: LockedRun<JobResult>;
+  try {
+    run = await withGuildLock(
+      deps.redis,
+      lockKey,
+      guildLockTtlMs,
+      ({ tookOver }) => {
+        if (tookOver || job.stalledCounter > 0) {
+          log.warn({ stalled: job.stalledCounter }, 'recovering a job whose worker stopped');
+        }
+        return handleGuildJob(handler, {
+          name: name.data,
+          payload: payload.data,
+          deps,
+          log,
+          attempt: Math.max(1, job.attemptsStarted),
+          async progress(percent) {
+            const rounded = Math.max(0, Math.min(100, Math.round(percent)));
+            if (rounded === lastProgress) return;
+            lastProgress = rounded;
+            await job.updateProgress(rounded);
+            // Past where it stopped: Discord answers again.
+            if (outage && rounded > outage.progress) {
+              outage = undefined;
+              await clearDiscordOutageMark(job, payload.data);
+            }
+          },
+        });
+      },
+      owner,
+    );
+  } catch (error) {
+    // The guild lock is released: another job of the feature may run meanwhile.
+    if (isDiscordUnreachable(error)) return waitForDiscord(job, token, payload.data, log);
+    throw error;
+  }
   if (run.acquired) return run.value;
   // Another job of this feature is running for the guild: wait without spending an attempt.
   log.info('guild busy with another job of this feature, delaying');
+  return delayWithoutAttempt(job, token);
+}
+
+/** Puts the job back to run again shortly, without spending one of its attempts. */
+async function delayWithoutAttempt(job: Job<unknown, JobResult>, token: string | undefined): Promise<never> {
   await job.moveToDelayed(Date.now() + BUSY_RETRY_MS, token);
   throw new DelayedError();
 }

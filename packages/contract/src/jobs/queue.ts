@@ -37,6 +37,7 @@ export const JOB_NAMES = [
   'role-menus.repair',
   'role-menus.reconcile',
   'history.prune',
+  'member-picks.apply',
 ] as const;
 export const JobName = z.enum(JOB_NAMES);
 export type JobName = z.infer<typeof JobName>;
@@ -75,8 +76,38 @@ export const GuildJobPayload = z.object({
    * stores what it removes there, for the undo. Absent for schedules and follow-ups.
    */
   history_entry_id: z.number().int().optional(),
+  /**
+   * Set by the worker while the job waits for Discord (or the Discord proxy) to answer again:
+   * when the wait began (ms since the epoch), how many retries it made, and the job's progress
+   * then. Cleared once the job moves past that progress; `GET /api/jobs/:id` reports it as
+   * `waiting_for_discord`.
+   */
+  discord_outage: z
+    .object({
+      since: z.number().int().nonnegative(),
+      retries: z.number().int().nonnegative(),
+      progress: z.number().min(0).max(100),
+    })
+    .optional(),
 });
 export type GuildJobPayload = z.infer<typeof GuildJobPayload>;
+
+/**
+ * Jobs that publish what another job makes (the color panel shows the roles Generate Roles
+ * creates): such a job waits while its predecessor in the same guild is still to run or
+ * running (waiting for Discord, say), and fails rather than publish when the predecessor failed
+ * after the follow-up was queued.
+ */
+export const JOB_PREDECESSORS: Partial<Record<JobName, readonly JobName[]>> = {
+  'color-roles.post-panel': ['color-roles.generate'],
+  'personality-roles.post': ['personality-roles.generate'],
+};
+
+/**
+ * How long a job keeps waiting for Discord (or the Discord proxy) to answer before it fails:
+ * an outage of this long is not a blip, and the admin should hear of it.
+ */
+export const DISCORD_OUTAGE_GIVE_UP_MS = 15 * 60_000;
 
 /**
  * Deterministic per guild and action, so a double click collapses into one job. BullMQ forbids

@@ -20,6 +20,12 @@ export const JobStatus = z
      * lost Redis) and another worker is taking it over. Absent from older servers: false.
      */
     recovering: z.boolean().default(false),
+    /**
+     * True while the job waits for Discord (or the Discord proxy) to answer again: it retries
+     * with backoff, for DISCORD_OUTAGE_GIVE_UP_MS, and goes on where it stopped. Absent from
+     * older servers: false.
+     */
+    waiting_for_discord: z.boolean().default(false),
   })
   .meta({ id: 'JobStatus' });
 export type JobStatus = z.infer<typeof JobStatus>;

@@ -61,6 +61,7 @@ function onboardingApi({ configured = true, refuse, job }: Options = {}) {
         progress: 20,
         error: null,
         recovering: false,
+        waiting_for_discord: false,
         ...job?.(polls),
       };
       return { status: 200, body: status };

@@ -351,6 +351,7 @@ describe('personality roles model', () => {
       progress: 0,
       error: null,
       recovering: false,
+      waiting_for_discord: false,
       ...over,
     });
     expect(jobFailureText(job({}))).toBeNull();

@@ -7,7 +7,7 @@ import {
   DEFAULT_GROUP,
   lastPickWins,
   MEMBER_PICK_LOCK_TTL_MS,
-  type PickFeature,
+  registerPickFeature,
 } from '../../interactions/member-lock.ts';
 import type { DeferFirst, EphemeralAnswer } from '../../interactions/respond.ts';
 import type { PanelInteraction } from '../../interactions/types.ts';
@@ -142,7 +142,7 @@ function pickContext(
  * (`memberColorLockKey`, role menus' picks included): of the member's waiting clicks only the
  * newest is applied, through `changeMemberColor`, and its answer is every click's.
  */
-const COLOR_PICKS: PickFeature<ColorPick> = {
+const COLOR_PICKS = registerPickFeature<ColorPick>({
   feature: PICKS_FEATURE,
   lock: MEMBER_COLOR_LOCK,
   async apply(deps, picks, doneId) {
@@ -151,7 +151,7 @@ const COLOR_PICKS: PickFeature<ColorPick> = {
     if (!newest || (doneId !== null && BigInt(newest.id) <= BigInt(doneId))) return null;
     return newest.pick.kind === 'pick' ? applyColorPick(deps, newest.pick) : applyRemove(deps, newest.pick);
   },
-};
+});
 
 /** The colour panel's part of a change (core's `planColorChange`), under the member's lock. */
 function panelColorChange(pick: ColorPick, reason: string): MemberColorChange {

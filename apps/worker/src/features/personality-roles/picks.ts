@@ -17,7 +17,7 @@ import {
   clickMemberRoleIds,
   lastPickWins,
   MEMBER_PICK_LOCK_TTL_MS,
-  type PickFeature,
+  registerPickFeature,
 } from '../../interactions/member-lock.ts';
 import { answerEphemeral, type DeferFirst, type EphemeralAnswer } from '../../interactions/respond.ts';
 import type { ComponentRoute, PanelInteraction } from '../../interactions/types.ts';
@@ -232,7 +232,7 @@ interface PersonalityPick {
  * A single choice or select older than a click on the question already applied (it reached
  * Redis late) is dropped: that newer click won.
  */
-const PERSONALITY_PICKS: PickFeature<PersonalityPick> = {
+const PERSONALITY_PICKS = registerPickFeature<PersonalityPick>({
   feature: PERSONALITY_FEATURE,
   async apply(deps, picks, doneId) {
     const current = picks.flatMap(({ id, pick }) =>
@@ -241,7 +241,7 @@ const PERSONALITY_PICKS: PickFeature<PersonalityPick> = {
     const newest = current.at(-1);
     return newest ? applyQuestionPicks(deps, newest.questionType, current) : null;
   },
-};
+});
 
 /** Applies one question's waiting picks (oldest first) and answers with what the member holds. */
 async function applyQuestionPicks(

@@ -1,6 +1,6 @@
 import { type MenuPickPlan, menuClickPick, planMenuPick, roleMenuAnswer } from '@spacecadet/core';
 import type { WorkerDeps } from '../../deps.ts';
-import type { PickFeature } from '../../interactions/member-lock.ts';
+import { registerPickFeature } from '../../interactions/member-lock.ts';
 import type { EphemeralAnswer } from '../../interactions/respond.ts';
 import { MEMBER_COLOR_LOCK } from '../../roles/member-color.ts';
 import { rolesSeenBy } from '../../roles/recent-changes.ts';
@@ -40,7 +40,7 @@ export interface MenuPick {
  * not touched. Every click of the batch is answered with what the
  * member ends with (core's `roleMenuAnswer`), and the last pick's refusal if it was refused.
  */
-export const MENU_PICKS: PickFeature<MenuPick> = {
+export const MENU_PICKS = registerPickFeature<MenuPick>({
   feature: MENU_PICK_FEATURE,
   lock: MEMBER_COLOR_LOCK,
   async apply(deps, picks) {
@@ -52,7 +52,7 @@ export const MENU_PICKS: PickFeature<MenuPick> = {
       picks.flatMap(({ pick }) => pick.roleIds),
     );
   },
-};
+});
 
 async function applyMenuPicks(
   deps: WorkerDeps,

@@ -9,6 +9,7 @@ import {
   JOB_ACTION_ROUTES,
   JOB_LOST_MESSAGE,
   JOB_RECOVERING_MESSAGE,
+  JOB_WAITING_FOR_DISCORD_MESSAGE,
   RUN_AGAIN_LABEL,
   rerunOf,
 } from './job-model.ts';
@@ -129,6 +130,29 @@ describe('the shared job tracker', () => {
     await screen.findByText(JOB_RECOVERING_MESSAGE);
     await screen.findByText('Created 12 roles');
     expect(screen.queryByText(JOB_RECOVERING_MESSAGE)).toBeNull();
+  });
+
+  it('says "Waiting for Discord…" while a job waits for Discord, and the outcome once it is back', async () => {
+    signInAda();
+    jobsApi([
+      [
+        status('color-roles.generate', { progress: 40 }),
+        status('color-roles.generate', { progress: 40, waiting_for_discord: true, state: 'delayed' }),
+        status('color-roles.generate', { progress: 40, waiting_for_discord: true, state: 'active' }),
+        status('color-roles.generate', {
+          state: 'completed',
+          progress: 100,
+          result: { ok: true, summary: 'Created 24 roles' },
+        }),
+      ],
+    ]);
+    renderAt(`/dashboard/color-roles?guild=${STATION.id}`, routes);
+    fireEvent.click(await screen.findByRole('button', { name: 'Generate Roles' }));
+    await screen.findByText(JOB_WAITING_FOR_DISCORD_MESSAGE);
+    // Still running, not failed: the button stays busy and no error shows.
+    expect(screen.queryByRole('alert')).toBeNull();
+    await screen.findByText('Created 24 roles');
+    expect(screen.queryByText(JOB_WAITING_FOR_DISCORD_MESSAGE)).toBeNull();
   });
 
   it('offers the re-run on the personality page too', async () => {

@@ -8,6 +8,7 @@ import {
   isLostJob,
   JOB_LOST_MESSAGE,
   JOB_RECOVERING_MESSAGE,
+  JOB_WAITING_FOR_DISCORD_MESSAGE,
   jobLabel,
   jobResultOf,
   RUN_AGAIN_LABEL,
@@ -31,6 +32,11 @@ export function JobProgress({ job }: { job: JobStatus }) {
       {job.recovering ? (
         <p className="alert alert-warning small" role="status">
           {JOB_RECOVERING_MESSAGE}
+        </p>
+      ) : null}
+      {job.waiting_for_discord ? (
+        <p className="alert alert-warning small" role="status">
+          {JOB_WAITING_FOR_DISCORD_MESSAGE}
         </p>
       ) : null}
       {result?.summary ? <p className="small">{result.summary}</p> : null}

@@ -35,6 +35,7 @@ export const JOB_LABELS = {
   'color-roles.restore': 'Restoring color roles',
   'personality-roles.restore': 'Restoring personality roles',
   'history.prune': 'Pruning old history',
+  'member-picks.apply': "Applying members' saved picks",
 } as const satisfies Record<JobName, string>;
 
 /** A job's label; the raw name for one this dashboard does not know yet. */
@@ -53,6 +54,9 @@ export function jobResultOf(job: JobStatus | undefined): JobResult | null {
 }
 
 export const JOB_RECOVERING_MESSAGE = 'Recovering: a worker stopped; another is taking over this job…';
+/** The job cannot reach Discord (or the Discord proxy): it retries and goes on once it can. */
+export const JOB_WAITING_FOR_DISCORD_MESSAGE =
+  'Waiting for Discord… It cannot be reached right now; this job goes on by itself once it is back.';
 export const JOB_LOST_MESSAGE = 'This job was lost (the queue restarted). It is safe to run it again.';
 export const RUN_AGAIN_LABEL = 'Run it again';
 /** The tracker's own code for a job the API answered 404 for while it was being followed. */
@@ -89,6 +93,7 @@ export const JOB_ACTION_ROUTES = {
   'color-roles.restore': null,
   'personality-roles.restore': null,
   'history.prune': null,
+  'member-picks.apply': null,
 } as const satisfies Record<JobName, RouteName | null>;
 
 export type JobActionRoute = NonNullable<(typeof JOB_ACTION_ROUTES)[JobName]>;
@@ -118,6 +123,7 @@ export function lostJobStatus(jobId: string): JobStatus {
     error: JOB_LOST_MESSAGE,
     error_code: JOB_LOST_CODE,
     recovering: false,
+    waiting_for_discord: false,
   };
 }
 
