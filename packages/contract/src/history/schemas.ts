@@ -55,10 +55,14 @@ export type HistoryList = z.infer<typeof HistoryList>;
 
 export const HistoryEntryParams = z.object({ guildId: Snowflake, entryId: SerialIdParam });
 
+const UndoOptions = z.object({ confirm: z.boolean().default(false) });
 /**
  * `confirm`: undo even though something changed since (the 409 `changed_since` answer says what).
+ * No body means `{}` (Fastify hands a missing body to validation as null).
  */
-export const UndoBody = z.object({ confirm: z.boolean().default(false) }).meta({ id: 'UndoBody' });
+export const UndoBody = UndoOptions.nullable()
+  .transform((body) => body ?? UndoOptions.parse({}))
+  .meta({ id: 'UndoBody' });
 export type UndoBody = z.infer<typeof UndoBody>;
 
 /** The undo is done: its own history entry. */
