@@ -284,6 +284,7 @@ describe('undo of the config', () => {
     await fc.assert(
       fc.asyncProperty(anyConfigText, anyConfigText, async (beforeText, afterText) => {
         expect((await putRaw(beforeText)).statusCode).toBe(200);
+        const newestBefore = (await newest()).id;
         const put = await putRaw(afterText);
         expect(put.statusCode, put.body).toBe(200);
         const before = JSON.parse(beforeText) as Record<string, unknown>;
@@ -297,6 +298,8 @@ describe('undo of the config', () => {
         const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
           (key) => own(before, key) !== own(after, key),
         );
+        // Saving the config as it was records nothing.
+        if (changed.length === 0) return expect(change.id).toBe(newestBefore);
         expect(change.changes.map((c) => c.field).sort()).toEqual(changed.sort());
 
         const undo = await send('POST', undoPath(change.id), {});

@@ -1,4 +1,11 @@
-import { type HistoryAction, jobIdFor, type LevelingState, routePath, routes } from '@spacecadet/contract';
+import {
+  type HistoryAction,
+  type HistoryList,
+  jobIdFor,
+  type LevelingState,
+  routePath,
+  routes,
+} from '@spacecadet/contract';
 import {
   channelBoostUserId,
   levelingResetImpact,
@@ -108,6 +115,42 @@ describe('settings, reward roles, boosts and XP: undo writes the state before ba
     const undone = await undo('leveling.settings');
     expect(undone.statusCode, undone.body).toBe(200);
     expect((await state()).leveling).toMatchObject({ xp_per_message: 15, message_cooldown_sec: 60 });
+  });
+
+  it('records nothing when the settings are saved as they were: every settings entry shows what changed', async () => {
+    const settings = { xp_per_message: 17, no_xp_channels: [CHANNELS.general] };
+    expect((await send('PUT', path('putLeveling'), settings)).statusCode).toBe(200);
+    const first = await lastEntry('leveling.settings');
+    const again = await send('PUT', path('putLeveling'), settings);
+    expect(again.statusCode, again.body).toBe(200);
+    expect((await lastEntry('leveling.settings')).id).toBe(first.id);
+    const listed = (await send('GET', path('listHistory'))).json<HistoryList>();
+    const settingsEntries = listed.entries.filter((entry) => entry.action === 'leveling.settings');
+    expect(settingsEntries.length).toBeGreaterThan(0);
+    for (const entry of settingsEntries) expect(entry.changes, entry.summary).not.toEqual([]);
+  });
+
+  it('names the members, roles and channels an entry mentions as they were then (ids kept)', async () => {
+    await h.database.db.insert(memberXp).values({ guildId: station, userId: USERS.nia, xp: 10, level: 0 });
+    expect((await send('PUT', path('setMemberXp', { userId: USERS.nia }), { xp: 50 })).statusCode).toBe(200);
+    const boost = await send('POST', path('createChannelBoost'), {
+      channel_id: CHANNELS.general,
+      multiplier: 2,
+      expires_at: null,
+    });
+    expect(boost.statusCode, boost.body).toBe(201);
+    const roleBoost = await send('POST', path('createRoleBoost'), {
+      role_id: SANDBOX_IDS.roles.stationCrew,
+      multiplier: 3,
+      expires_at: null,
+    });
+    expect(roleBoost.statusCode, roleBoost.body).toBe(201);
+    const [roleEntry, channelEntry, xpEntry] = (await send('GET', path('listHistory'))).json<HistoryList>()
+      .entries;
+    expect(xpEntry?.summary).toContain(`<@${USERS.nia}>`);
+    expect(xpEntry?.refs).toEqual({ [USERS.nia]: { kind: 'member', name: 'Nia' } });
+    expect(channelEntry?.refs).toEqual({ [CHANNELS.general]: { kind: 'channel', name: 'general' } });
+    expect(roleEntry?.refs[SANDBOX_IDS.roles.stationCrew]).toMatchObject({ kind: 'role' });
   });
 
   it("refuses with a 400 naming it a settings undo whose channel is not the server's (any more)", async () => {

@@ -51,6 +51,22 @@ export function historyChanges(before: unknown, after: unknown, field = 'value')
   return [{ field, before: historyValue(before), after: historyValue(after) }];
 }
 
+/** A Discord id as it stands in a summary or a stored state (never part of a longer number). */
+const REFERENCED_ID = /(?<!\d)\d{17,20}(?!\d)/g;
+
+/**
+ * The Discord ids an entry's summary and states mention (members, roles, channels: `<@id>`,
+ * `-channel:<id>`, a `channel_id` field), each once: the ones whose names it keeps.
+ */
+export function historyRefIds(...values: unknown[]): string[] {
+  const ids = new Set<string>();
+  for (const value of values) {
+    const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+    for (const match of text.matchAll(REFERENCED_ID)) ids.add(match[0]);
+  }
+  return [...ids];
+}
+
 /** What an entry holds that its undo needs. */
 export interface UndoableEntry {
   undoKind: 'state' | 'snapshot' | null;
