@@ -17,6 +17,7 @@ import {
   beginHistoryEntry,
   completeHistoryEntry,
   type HistoryCompletion,
+  recordHistoryEntry,
 } from '@spacecadet/db/queries/history';
 import { guildHistory } from '@spacecadet/db/schema';
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
@@ -245,6 +246,30 @@ describe('settings, reward roles, boosts and XP: undo writes the state before ba
     expect((await state()).boosts).toEqual([]);
     // Refused, so still undoable once the admin has fixed what is wrong.
     expect((await lastEntry('leveling.boost_delete')).undoneBy).toBeNull();
+  });
+
+  it("undoes a member's XP set with /xp in Discord (an entry recorded by the worker's way)", async () => {
+    await h.database.db.insert(memberXp).values({ guildId: station, userId: USERS.nia, xp: 1200, level: 5 });
+    // What apps/worker's /xp records (apps/worker/test/xp-command-history.test.ts).
+    const entry = await recordHistoryEntry(h.database.db, {
+      guildId: station,
+      actor: { id: USERS.mo, name: 'mo', avatar: null },
+      action: 'leveling.member_xp',
+      noted: {
+        subject: `leveling:xp:${USERS.nia}`,
+        undoKind: 'state',
+        before: { xp: 300 },
+        after: { xp: 1200 },
+        summary: `Set the XP of <@${USERS.nia}>: 300 → 1200`,
+        refs: { [USERS.nia]: { kind: 'member', name: 'Nia' } },
+      },
+    });
+    if (!entry) throw new Error('not recorded');
+    const listed = (await send('GET', path('listHistory'))).json<HistoryList>().entries[0];
+    expect(listed).toMatchObject({ id: entry.id, actor_id: USERS.mo, actor_name: 'mo', undoable: true });
+    const undone = await send('POST', path('undoHistory', { entryId: entry.id }));
+    expect(undone.statusCode, undone.body).toBe(202);
+    expect((await xpRows()).map((row) => [row.userId, row.xp])).toEqual([[USERS.nia, 300]]);
   });
 
   it("undoes setting a member's XP, applying the rewards again", async () => {

@@ -95,12 +95,14 @@ function defaultSummary(label: string, noted: HistoryNoted): string {
 /**
  * Records a change made outside a route (an admin's Discord command) in one write, as the API
  * records its own: `state(subject, before, after)` for a settings change, so the History page's
- * Undo restores it through the same restorer.
+ * Undo restores it through the same restorer. A change that changed nothing is not recorded
+ * (null), as with the API.
  */
 export async function recordHistoryEntry(
   db: Db,
   entry: { guildId: string; actor: HistoryActor; action: HistoryAction; noted: HistoryNoted },
-): Promise<HistoryRow> {
+): Promise<HistoryRow | null> {
+  if (changedNothing(entry.noted)) return null;
   const id = await beginHistoryEntry(db, {
     guildId: entry.guildId,
     actorId: entry.actor.id,
