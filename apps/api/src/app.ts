@@ -101,9 +101,10 @@ export async function buildApp(config: ApiConfig, options: BuildAppOptions = {})
   registerRequestId(app);
 
   // JSON only (anything else is 415). Bodiless POSTs sent with a JSON content type are fine;
-  // malformed JSON is a 400.
+  // malformed JSON is a 400. Any key is data (a raw config may say `__proto__`): JSON.parse makes
+  // it an own property, and zod rebuilds every typed body without one, so no key sets a prototype.
   app.removeContentTypeParser('text/plain');
-  const parseJson = app.getDefaultJsonParser('error', 'error');
+  const parseJson = app.getDefaultJsonParser('ignore', 'ignore');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);

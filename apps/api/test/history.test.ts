@@ -16,6 +16,7 @@ import { deletePalette, seedDefaultPaletteIfEmpty } from '@spacecadet/db/queries
 import { beginHistoryEntry, completeHistoryEntry } from '@spacecadet/db/queries/history';
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { eq } from 'drizzle-orm';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALREADY_UNDONE_MESSAGE } from '../src/routes/history.ts';
 import { CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
@@ -193,9 +194,120 @@ describe('undo of the config', () => {
     expect(await entryOf(change.id)).toMatchObject({ undoable: false, undone_by: undo1.id });
     await expectConflict(change.id, 'conflict', ALREADY_UNDONE_MESSAGE);
 
-    // The undo is itself undoable: the change comes back.
-    await undone(undo1.id);
+    // The undo is itself undoable: the change comes back. Without a body: `{}`.
+    const bodiless = await h.app.inject({
+      method: 'POST',
+      url: undoPath(undo1.id),
+      headers: { authorization: ada },
+    });
+    expect(bodiless.statusCode, bodiless.body).toBe(200);
+    expect(bodiless.json<{ entry: HistoryEntry }>().entry.undo_of).toBe(undo1.id);
     expect(await getConfig()).toEqual({ greeting: 'after', extra: [1] });
+  });
+
+  it('keeps keys named like Object.prototype members as data: listed with their diff, undone', async () => {
+    await ok('PUT', path('putConfig'), { greeting: 'plain' });
+    // Written as text: an object literal's `__proto__` would set its prototype, not a key.
+    const raw = '{"constructor": 1, "__proto__": {"x": 1}, "toString": "a"}';
+    const put = await h.app.inject({
+      method: 'PUT',
+      url: path('putConfig'),
+      headers: { authorization: ada, 'content-type': 'application/json' },
+      payload: raw,
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const got = await send('GET', path('getConfig'));
+    expect(got.body).toContain('"__proto__":{"x":1}');
+    expect(got.json().data).toEqual(JSON.parse(raw));
+
+    const listed = await send('GET', path('listHistory'));
+    expect(listed.statusCode, listed.body).toBe(200);
+    const [change] = listed.json<HistoryList>().entries;
+    // Postgres orders a jsonb object's keys its own way.
+    expect(change?.changes).toEqual(
+      expect.arrayContaining([
+        { field: 'constructor', before: null, after: '1' },
+        { field: '__proto__', before: null, after: '{"x":1}' },
+        { field: 'toString', before: null, after: 'a' },
+        { field: 'greeting', before: 'plain', after: null },
+      ]),
+    );
+    expect(change?.changes).toHaveLength(4);
+    if (!change) throw new Error('no entry');
+    await undone(change.id);
+    expect(await getConfig()).toEqual({ greeting: 'plain' });
+    // And the undo of that undo writes those keys back as they were.
+    const redo = await undone((await newest()).id);
+    expect(redo.changes.map((c) => c.field).sort()).toEqual([
+      '__proto__',
+      'constructor',
+      'greeting',
+      'toString',
+    ]);
+    const again = await send('GET', path('getConfig'));
+    expect(again.json().data).toEqual(JSON.parse(raw));
+  });
+
+  it('lists and undoes configs of any keys (property): the diff names exactly the keys that changed', async () => {
+    // Keys every object inherits a member of, and any other text.
+    const anyKey = fc.oneof(
+      fc.constantFrom('__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', 'prototype'),
+      fc.string({ unit: 'grapheme-ascii', maxLength: 8 }),
+    );
+    const anyLeaf = fc.oneof(
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.string({ unit: 'grapheme-ascii', maxLength: 6 }),
+    );
+    // Entries, written out as JSON text by hand: an object literal's `__proto__` is no key.
+    const anyObjectText = (value: fc.Arbitrary<string>) =>
+      fc
+        .uniqueArray(fc.tuple(anyKey, value), { selector: ([key]) => key, maxLength: 5 })
+        .map((entries) => `{${entries.map(([key, text]) => `${JSON.stringify(key)}:${text}`).join(',')}}`);
+    const anyConfigText = anyObjectText(
+      fc.oneof(
+        anyLeaf.map((leaf) => JSON.stringify(leaf)),
+        anyObjectText(anyLeaf.map((leaf) => JSON.stringify(leaf))),
+      ),
+    );
+    const putRaw = (text: string) =>
+      h.app.inject({
+        method: 'PUT',
+        url: path('putConfig'),
+        headers: { authorization: ada, 'content-type': 'application/json' },
+        payload: text,
+      });
+    const own = (record: Record<string, unknown>, key: string) =>
+      Object.hasOwn(record, key) ? JSON.stringify(record[key]) : undefined;
+
+    await fc.assert(
+      fc.asyncProperty(anyConfigText, anyConfigText, async (beforeText, afterText) => {
+        expect((await putRaw(beforeText)).statusCode).toBe(200);
+        const newestBefore = (await newest()).id;
+        const put = await putRaw(afterText);
+        expect(put.statusCode, put.body).toBe(200);
+        const before = JSON.parse(beforeText) as Record<string, unknown>;
+        const after = JSON.parse(afterText) as Record<string, unknown>;
+        expect(await getConfig()).toEqual(after);
+
+        const listed = await send('GET', path('listHistory'));
+        expect(listed.statusCode, listed.body).toBe(200);
+        const [change] = listed.json<HistoryList>().entries;
+        if (!change) throw new Error('no entry');
+        const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+          (key) => own(before, key) !== own(after, key),
+        );
+        // Saving the config as it was records nothing.
+        if (changed.length === 0) return expect(change.id).toBe(newestBefore);
+        expect(change.changes.map((c) => c.field).sort()).toEqual(changed.sort());
+
+        const undo = await send('POST', undoPath(change.id), {});
+        expect(undo.statusCode, undo.body).toBe(200);
+        expect(await getConfig()).toEqual(before);
+      }),
+      { numRuns: 30 },
+    );
   });
 
   it('undoes the first config of a server to none', async () => {

@@ -1,4 +1,11 @@
-import { type HistoryAction, jobIdFor, type LevelingState, routePath, routes } from '@spacecadet/contract';
+import {
+  type HistoryAction,
+  type HistoryList,
+  jobIdFor,
+  type LevelingState,
+  routePath,
+  routes,
+} from '@spacecadet/contract';
 import {
   channelBoostUserId,
   levelingResetImpact,
@@ -10,6 +17,7 @@ import {
   beginHistoryEntry,
   completeHistoryEntry,
   type HistoryCompletion,
+  recordHistoryEntry,
 } from '@spacecadet/db/queries/history';
 import { guildHistory } from '@spacecadet/db/schema';
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
@@ -110,6 +118,42 @@ describe('settings, reward roles, boosts and XP: undo writes the state before ba
     expect((await state()).leveling).toMatchObject({ xp_per_message: 15, message_cooldown_sec: 60 });
   });
 
+  it('records nothing when the settings are saved as they were: every settings entry shows what changed', async () => {
+    const settings = { xp_per_message: 17, no_xp_channels: [CHANNELS.general] };
+    expect((await send('PUT', path('putLeveling'), settings)).statusCode).toBe(200);
+    const first = await lastEntry('leveling.settings');
+    const again = await send('PUT', path('putLeveling'), settings);
+    expect(again.statusCode, again.body).toBe(200);
+    expect((await lastEntry('leveling.settings')).id).toBe(first.id);
+    const listed = (await send('GET', path('listHistory'))).json<HistoryList>();
+    const settingsEntries = listed.entries.filter((entry) => entry.action === 'leveling.settings');
+    expect(settingsEntries.length).toBeGreaterThan(0);
+    for (const entry of settingsEntries) expect(entry.changes, entry.summary).not.toEqual([]);
+  });
+
+  it('names the members, roles and channels an entry mentions as they were then (ids kept)', async () => {
+    await h.database.db.insert(memberXp).values({ guildId: station, userId: USERS.nia, xp: 10, level: 0 });
+    expect((await send('PUT', path('setMemberXp', { userId: USERS.nia }), { xp: 50 })).statusCode).toBe(200);
+    const boost = await send('POST', path('createChannelBoost'), {
+      channel_id: CHANNELS.general,
+      multiplier: 2,
+      expires_at: null,
+    });
+    expect(boost.statusCode, boost.body).toBe(201);
+    const roleBoost = await send('POST', path('createRoleBoost'), {
+      role_id: SANDBOX_IDS.roles.stationCrew,
+      multiplier: 3,
+      expires_at: null,
+    });
+    expect(roleBoost.statusCode, roleBoost.body).toBe(201);
+    const [roleEntry, channelEntry, xpEntry] = (await send('GET', path('listHistory'))).json<HistoryList>()
+      .entries;
+    expect(xpEntry?.summary).toContain(`<@${USERS.nia}>`);
+    expect(xpEntry?.refs).toEqual({ [USERS.nia]: { kind: 'member', name: 'Nia' } });
+    expect(channelEntry?.refs).toEqual({ [CHANNELS.general]: { kind: 'channel', name: 'general' } });
+    expect(roleEntry?.refs[SANDBOX_IDS.roles.stationCrew]).toMatchObject({ kind: 'role' });
+  });
+
   it("refuses with a 400 naming it a settings undo whose channel is not the server's (any more)", async () => {
     const now = (await state()).leveling;
     const id = await recordedEntry('leveling.settings', 'leveling:settings', {
@@ -202,6 +246,30 @@ describe('settings, reward roles, boosts and XP: undo writes the state before ba
     expect((await state()).boosts).toEqual([]);
     // Refused, so still undoable once the admin has fixed what is wrong.
     expect((await lastEntry('leveling.boost_delete')).undoneBy).toBeNull();
+  });
+
+  it("undoes a member's XP set with /xp in Discord (an entry recorded by the worker's way)", async () => {
+    await h.database.db.insert(memberXp).values({ guildId: station, userId: USERS.nia, xp: 1200, level: 5 });
+    // What apps/worker's /xp records (apps/worker/test/xp-command-history.test.ts).
+    const entry = await recordHistoryEntry(h.database.db, {
+      guildId: station,
+      actor: { id: USERS.mo, name: 'mo', avatar: null },
+      action: 'leveling.member_xp',
+      noted: {
+        subject: `leveling:xp:${USERS.nia}`,
+        undoKind: 'state',
+        before: { xp: 300 },
+        after: { xp: 1200 },
+        summary: `Set the XP of <@${USERS.nia}>: 300 → 1200`,
+        refs: { [USERS.nia]: { kind: 'member', name: 'Nia' } },
+      },
+    });
+    if (!entry) throw new Error('not recorded');
+    const listed = (await send('GET', path('listHistory'))).json<HistoryList>().entries[0];
+    expect(listed).toMatchObject({ id: entry.id, actor_id: USERS.mo, actor_name: 'mo', undoable: true });
+    const undone = await send('POST', path('undoHistory', { entryId: entry.id }));
+    expect(undone.statusCode, undone.body).toBe(202);
+    expect((await xpRows()).map((row) => [row.userId, row.xp])).toEqual([[USERS.nia, 300]]);
   });
 
   it("undoes setting a member's XP, applying the rewards again", async () => {

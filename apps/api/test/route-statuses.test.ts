@@ -49,7 +49,7 @@ const UNKNOWN_ROWS = {
   entryId: 999_998,
 } as const;
 /** Bodies that name a channel, role or member where the sample body names none. */
-const REF_BODIES: { [N in RouteName]?: RouteBody<N> } = {
+const REF_BODIES: { [N in RouteName]?: NonNullable<RouteBody<N>> } = {
   createBoost: { ...SAMPLE_BODIES.createBoost, user_id: USERS.ada },
   putLeveling: { ...SAMPLE_BODIES.putLeveling, announcement_channel: CHANNELS.levelUps },
 };

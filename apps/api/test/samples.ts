@@ -13,7 +13,7 @@ const ROLE_MENU_SAMPLE: RouteBody<'createRoleMenu'> = {
 };
 
 /** A valid body for every route that takes one, so only auth decides the outcome. */
-export const SAMPLE_BODIES: { [N in RouteName]?: RouteBody<N> } = {
+export const SAMPLE_BODIES: { [N in RouteName]?: NonNullable<RouteBody<N>> } = {
   exchangeCode: { code: 'abc', code_verifier: 'v'.repeat(43) },
   putConfig: { color_roles_mode: 'basic', welcome: { enabled: true } },
   putReactionRoles: {

@@ -21,6 +21,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * A field of stored JSON, or undefined when the object does not have it itself: any key is data,
+ * so `constructor` or `toString` must not answer with what every object inherits.
+ */
+function ownField(record: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/**
  * The fields a settings change changed, in the order of the state after it (then the fields it
  * removed). Objects are compared field by field at the top level, a created or deleted one
  * against nothing; anything else (a list, a value) is one change of the whole, named `field`.
@@ -31,14 +39,32 @@ export function historyChanges(before: unknown, after: unknown, field = 'value')
   if (isRecord(before) && after === null) return historyChanges(before, {}, field);
   if (isRecord(before) && isRecord(after)) {
     const keys = [...new Set([...Object.keys(after), ...Object.keys(before)])];
-    return keys.flatMap((key) =>
-      JSON.stringify(before[key]) === JSON.stringify(after[key])
+    return keys.flatMap((key) => {
+      const was = ownField(before, key);
+      const is = ownField(after, key);
+      return JSON.stringify(was) === JSON.stringify(is)
         ? []
-        : [{ field: key, before: historyValue(before[key]), after: historyValue(after[key]) }],
-    );
+        : [{ field: key, before: historyValue(was), after: historyValue(is) }];
+    });
   }
   if (JSON.stringify(before) === JSON.stringify(after)) return [];
   return [{ field, before: historyValue(before), after: historyValue(after) }];
+}
+
+/** A Discord id as it stands in a summary or a stored state (never part of a longer number). */
+const REFERENCED_ID = /(?<!\d)\d{17,20}(?!\d)/g;
+
+/**
+ * The Discord ids an entry's summary and states mention (members, roles, channels: `<@id>`,
+ * `-channel:<id>`, a `channel_id` field), each once: the ones whose names it keeps.
+ */
+export function historyRefIds(...values: unknown[]): string[] {
+  const ids = new Set<string>();
+  for (const value of values) {
+    const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+    for (const match of text.matchAll(REFERENCED_ID)) ids.add(match[0]);
+  }
+  return [...ids];
 }
 
 /** What an entry holds that its undo needs. */

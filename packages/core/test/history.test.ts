@@ -3,6 +3,7 @@ import {
   classifyLeavers,
   countHolders,
   historyChanges,
+  historyRefIds,
   isUndoable,
   levelingResetDone,
   levelingResetImpact,
@@ -13,6 +14,17 @@ import {
 } from '../src/history.ts';
 
 describe('historyChanges', () => {
+  it('reads only fields the objects have: a key named like an Object.prototype member is data', () => {
+    const after = JSON.parse('{"constructor": 1, "__proto__": {"x": 1}, "toString": "a"}');
+    expect(historyChanges({}, after)).toEqual([
+      { field: 'constructor', before: null, after: '1' },
+      { field: '__proto__', before: null, after: '{"x":1}' },
+      { field: 'toString', before: null, after: 'a' },
+    ]);
+    expect(historyChanges(after, after)).toEqual([]);
+    expect(historyChanges(after, {})).toHaveLength(3);
+  });
+
   it('lists the top-level fields that changed, values as the page shows them', () => {
     expect(historyChanges({ a: 1, b: 'x', c: [1] }, { a: 2, b: 'x', c: [1, 2] })).toEqual([
       { field: 'a', before: '1', after: '2' },
@@ -140,5 +152,18 @@ describe('history sentences', () => {
   it('pruneImpact says when there is nothing to prune', () => {
     expect(pruneImpact(0)).toMatch(/^No leavers to prune/);
     expect(pruneImpact(12)).toBe('Remove the XP of 12 members who left.');
+  });
+});
+
+describe('historyRefIds', () => {
+  it('finds each Discord id a summary or a state mentions, once, never part of a longer number', () => {
+    expect(
+      historyRefIds(
+        'Set the XP of <@200000000000000003>: 300 → 1200',
+        { user_id: '-channel:300000000000000011', roles: ['300000000000000021', '200000000000000003'] },
+        { count: '1234567890123456789012' },
+        null,
+      ),
+    ).toEqual(['200000000000000003', '300000000000000011', '300000000000000021']);
   });
 });

@@ -1,14 +1,17 @@
 import { HISTORY_ACTIONS, type HistoryAction, type HistoryArea } from '@spacecadet/contract';
-import { historyChanges } from '@spacecadet/core';
-import type { Db } from '@spacecadet/db';
 import {
   beginHistoryEntry,
+  changedNothing,
   completeHistoryEntry,
+  defaultHistorySubject,
   dropHistoryEntry,
-  type HistoryCompletion,
+  type HistoryNoted,
+  historyCompletion,
 } from '@spacecadet/db/queries/history';
 import type { HistoryRow } from '@spacecadet/db/schema';
+import type { AppServices } from '../services/container.ts';
 import type { SessionContext } from '../services/sessions.ts';
+import { resolveHistoryRefs } from './refs.ts';
 
 /**
  * What a recorded route tells its history entry (`RouteContext.history`). The entry is opened
@@ -37,12 +40,6 @@ export interface HistoryNote {
   finish(result?: unknown): Promise<HistoryRow>;
 }
 
-/** The subject of an action that names none: `<area>:<action>` (`color_roles:generate`). */
-export function defaultSubject(action: HistoryAction): string {
-  const spec = HISTORY_ACTIONS[action];
-  return `${spec.area}:${action.slice(action.indexOf('.') + 1)}`;
-}
-
 function jobIdOf(result: unknown): string | null {
   if (typeof result === 'object' && result !== null && 'job_id' in result) {
     const jobId = (result as { job_id: unknown }).job_id;
@@ -52,31 +49,32 @@ function jobIdOf(result: unknown): string | null {
 }
 
 export class HistoryRecorder implements HistoryNote {
-  private completion: Omit<HistoryCompletion, 'summary'> & { summary?: string } = { undoKind: null };
+  private completion: HistoryNoted = { undoKind: null };
   private finished: HistoryRow | null = null;
 
   private constructor(
-    private readonly db: Db,
+    private readonly services: Pick<AppServices, 'db' | 'guildResources'>,
     readonly entryId: number,
     private readonly action: HistoryAction,
+    private readonly guildId: string,
   ) {}
 
   static async begin(
-    db: Db,
+    services: Pick<AppServices, 'db' | 'guildResources'>,
     action: HistoryAction,
     guildId: string,
     session: SessionContext,
   ): Promise<HistoryRecorder> {
-    const id = await beginHistoryEntry(db, {
+    const id = await beginHistoryEntry(services.db, {
       guildId,
       actorId: session.user.id,
       actorName: session.user.username,
       actorAvatar: session.user.avatar,
       area: HISTORY_ACTIONS[action].area,
       action,
-      subject: defaultSubject(action),
+      subject: defaultHistorySubject(action),
     });
-    return new HistoryRecorder(db, id, action);
+    return new HistoryRecorder(services, id, action, guildId);
   }
 
   state(subject: string, before: unknown, after: unknown, summary?: string): void {
@@ -121,31 +119,33 @@ export class HistoryRecorder implements HistoryNote {
 
   async finish(result?: unknown): Promise<HistoryRow> {
     if (this.finished) return this.finished;
-    const spec = HISTORY_ACTIONS[this.action];
-    // An action the contract does not let be undone stays so, whatever the handler noted.
-    const undoKind = spec.undo === null ? null : this.completion.undoKind;
-    this.finished = await completeHistoryEntry(this.db, this.entryId, {
+    const completion = historyCompletion(this.action, {
       ...this.completion,
-      undoKind,
-      summary: this.completion.summary ?? this.defaultSummary(spec.label),
       jobId: this.completion.jobId ?? jobIdOf(result),
     });
+    const refs = await resolveHistoryRefs(
+      this.services.guildResources,
+      this.guildId,
+      completion.summary,
+      completion.before,
+      completion.after,
+    );
+    this.finished = await completeHistoryEntry(this.services.db, this.entryId, { ...completion, refs });
     return this.finished;
   }
 
-  /** The label, and for a settings change the fields it changed: "Edited a role menu: title, color". */
-  private defaultSummary(label: string): string {
-    if (this.completion.undoKind !== 'state') return label;
-    const fields = historyChanges(this.completion.before, this.completion.after).map(
-      (change) => change.field,
-    );
-    return fields.length > 0 && fields.length <= 4
-      ? `${label}: ${fields.join(', ').replaceAll('_', ' ')}`
-      : label;
+  /**
+   * The route succeeded: its entry is recorded, unless it saved a setting as it was (an undo is
+   * recorded whatever it wrote back).
+   */
+  async complete(result?: unknown): Promise<void> {
+    if (this.finished) return;
+    if (this.action !== 'history.undo' && changedNothing(this.completion)) return this.drop();
+    await this.finish(result);
   }
 
   /** The route failed: nothing changed, nothing to show. */
   async drop(): Promise<void> {
-    if (!this.finished) await dropHistoryEntry(this.db, this.entryId);
+    if (!this.finished) await dropHistoryEntry(this.services.db, this.entryId);
   }
 }

@@ -23,6 +23,7 @@ export function toHistoryEntry(row: HistoryRow): HistoryEntry {
     action: row.action,
     summary: row.summary,
     changes: row.undoKind === 'state' ? historyChanges(row.before, row.after) : [],
+    refs: row.refs ?? {},
     undoable: rowUndoable(row),
     undone_by: row.undoneBy,
     undo_of: row.undoOf,

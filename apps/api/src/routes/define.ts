@@ -171,7 +171,7 @@ function registerRoute<R extends RouteDef>(
       }
       if (recorder) {
         // The change stands: a history write that fails is logged, the request still succeeds.
-        await recorder.finish(result).catch((error: unknown) => {
+        await recorder.complete(result).catch((error: unknown) => {
           request.log.error({ err: error, action: def.history }, 'history entry not completed');
         });
       }
@@ -193,5 +193,5 @@ async function beginHistory(
   if (!def.history || !request.session) return null;
   const guildId = (request.params as { guildId?: unknown }).guildId;
   if (typeof guildId !== 'string') return null;
-  return HistoryRecorder.begin(app.services.db, def.history, guildId, request.session);
+  return HistoryRecorder.begin(app.services, def.history, guildId, request.session);
 }

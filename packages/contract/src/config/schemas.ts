@@ -5,21 +5,36 @@ import { queryInt, Snowflake, Timestamp } from '../common.ts';
 import { CONFIG_MAX_DEPTH, checkJsonTree, NOT_BLANK } from '../inputs.ts';
 
 export const CONFIG_NOT_OBJECT = 'Config must be a JSON object';
-/** Free JSON object; `color_roles_mode` is the one key the product reads. */
-export const GuildConfigData = z
+const COLOR_ROLES_MODE_MESSAGE = `color_roles_mode must be ${ColorRolesMode.options.join(' or ')}`;
+/** The rules of the config's one key the product reads. */
+const GuildConfigRules = z
   .object(
-    {
-      color_roles_mode: z
-        .enum(ColorRolesMode.options, {
-          error: `color_roles_mode must be ${ColorRolesMode.options.join(' or ')}`,
-        })
-        .optional(),
-    },
+    { color_roles_mode: z.enum(ColorRolesMode.options, { error: COLOR_ROLES_MODE_MESSAGE }).optional() },
     { error: CONFIG_NOT_OBJECT },
   )
-  .catchall(z.unknown())
-  .meta({ id: 'GuildConfigData' });
-export type GuildConfigData = z.infer<typeof GuildConfigData>;
+  .catchall(z.unknown());
+export type GuildConfigData = z.infer<typeof GuildConfigRules>;
+
+/**
+ * Free JSON object; `color_roles_mode` is the one key the product reads. Any key is data, so the
+ * object is checked, not rebuilt: zod leaves an own `__proto__` key out of the objects it builds
+ * (so that no key sets a prototype), which would drop the admin's `"__proto__"` key.
+ */
+export const GuildConfigData = z
+  .custom<GuildConfigData>()
+  .superRefine((value, ctx) => {
+    const checked = GuildConfigRules.safeParse(value);
+    if (checked.success) return;
+    for (const issue of checked.error.issues) {
+      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message, input: value });
+    }
+  })
+  .meta({
+    id: 'GuildConfigData',
+    type: 'object',
+    properties: { color_roles_mode: { type: 'string', enum: [...ColorRolesMode.options] } },
+    additionalProperties: {},
+  });
 
 export const GuildConfig = z
   .object({ data: GuildConfigData, updated_by: z.string().nullable(), updated_at: Timestamp.nullable() })

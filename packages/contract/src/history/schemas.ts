@@ -9,11 +9,25 @@ export const HistoryChange = z
   .meta({ id: 'HistoryChange' });
 export type HistoryChange = z.infer<typeof HistoryChange>;
 
+export const HISTORY_REF_KINDS = ['member', 'role', 'channel'] as const;
+export type HistoryRefKind = (typeof HISTORY_REF_KINDS)[number];
+/** A member, role or channel an entry names, with its name when the change was made. */
+export const HistoryRef = z
+  .object({ kind: z.enum(HISTORY_REF_KINDS), name: z.string() })
+  .meta({ id: 'HistoryRef' });
+export type HistoryRef = z.infer<typeof HistoryRef>;
+/** By id: what the ids in an entry's summary and diff named then. */
+export const HistoryRefs = z.record(Snowflake, HistoryRef).meta({ id: 'HistoryRefs' });
+export type HistoryRefs = z.infer<typeof HistoryRefs>;
+
 export const HistoryEntry = z
   .object({
     id: z.number().int(),
     at: Timestamp,
-    /** Who made the change (a dashboard user), with the name and avatar they had then. */
+    /**
+     * Who made the change (a dashboard user, or an admin through a Discord command), with the
+     * name and avatar they had then.
+     */
     actor_id: Snowflake,
     actor_name: z.string(),
     actor_avatar: z.string().nullable(),
@@ -23,6 +37,11 @@ export const HistoryEntry = z
     summary: z.string(),
     /** The diff of a settings change (empty for other entries). */
     changes: z.array(HistoryChange),
+    /**
+     * The members, roles and channels the summary and the diff name by id (`<@id>`, `<#id>`,
+     * `-channel:<id>`...), named as they were then; an id missing here is shown as is.
+     */
+    refs: HistoryRefs,
     /** Undo is possible now: not undone yet, and what it needs is still kept. */
     undoable: z.boolean(),
     /** The id of the undo entry that undid this one. */
@@ -55,10 +74,14 @@ export type HistoryList = z.infer<typeof HistoryList>;
 
 export const HistoryEntryParams = z.object({ guildId: Snowflake, entryId: SerialIdParam });
 
+const UndoOptions = z.object({ confirm: z.boolean().default(false) });
 /**
  * `confirm`: undo even though something changed since (the 409 `changed_since` answer says what).
+ * No body means `{}` (Fastify hands a missing body to validation as null).
  */
-export const UndoBody = z.object({ confirm: z.boolean().default(false) }).meta({ id: 'UndoBody' });
+export const UndoBody = UndoOptions.nullable()
+  .transform((body) => body ?? UndoOptions.parse({}))
+  .meta({ id: 'UndoBody' });
 export type UndoBody = z.infer<typeof UndoBody>;
 
 /** The undo is done: its own history entry. */

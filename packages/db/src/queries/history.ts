@@ -1,18 +1,33 @@
 import {
+  HISTORY_ACTIONS,
   HISTORY_KEEP_DAYS,
   HISTORY_SNAPSHOT_DAYS,
   type HistoryAction,
   type HistoryArea,
+  type HistoryRefs,
 } from '@spacecadet/contract';
+import { historyChanges } from '@spacecadet/core';
 import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { guildHistory, type HistoryRow, type HistoryUndoKind } from '../schema/history.ts';
 
 /**
- * History entries (`guild_history`): written by the API around every recorded route, completed
- * by the jobs that snapshot what they remove, read by the History page, pruned by the worker's
- * daily `history.prune`.
+ * History entries (`guild_history`): written by the API around every recorded route and by the
+ * worker for an admin's Discord command, completed by the jobs that snapshot what they remove,
+ * read by the History page, pruned by the worker's daily `history.prune`.
  */
+
+/** Who made a change, with the name and avatar they have now (kept with the entry). */
+export interface HistoryActor {
+  id: string;
+  name: string;
+  avatar: string | null;
+}
+
+/** The subject of an action that names none: `<area>:<action>` (`color_roles:generate`). */
+export function defaultHistorySubject(action: HistoryAction): string {
+  return `${HISTORY_ACTIONS[action].area}:${action.slice(action.indexOf('.') + 1)}`;
+}
 
 export interface HistoryStart {
   guildId: string;
@@ -42,6 +57,62 @@ export interface HistoryCompletion {
   snapshot?: Record<string, unknown>;
   jobId?: string | null;
   undoOf?: number | null;
+  /** The names, then, of the ids the summary and states mention (`historyRefIds`). */
+  refs?: HistoryRefs;
+}
+
+/** What a change noted about itself: a completion whose summary may be left to the label. */
+export type HistoryNoted = Omit<HistoryCompletion, 'summary'> & { summary?: string };
+
+/**
+ * A settings change that changed nothing (saving a form as it was): not worth an entry, which
+ * would show no diff and undo to the same state.
+ */
+export function changedNothing(noted: HistoryNoted): boolean {
+  return noted.undoKind === 'state' && historyChanges(noted.before, noted.after).length === 0;
+}
+
+/**
+ * What an entry of `action` stores, whoever records it (the API's routes, the worker's
+ * commands): an action the contract does not let be undone stays so whatever was noted, and a
+ * summary left out is the action's label, with the fields a settings change changed
+ * ("Edited a role menu: title, color").
+ */
+export function historyCompletion(action: HistoryAction, noted: HistoryNoted): HistoryCompletion {
+  const spec = HISTORY_ACTIONS[action];
+  const undoKind = spec.undo === null ? null : noted.undoKind;
+  return { ...noted, undoKind, summary: noted.summary ?? defaultSummary(spec.label, noted) };
+}
+
+function defaultSummary(label: string, noted: HistoryNoted): string {
+  if (noted.undoKind !== 'state') return label;
+  const fields = historyChanges(noted.before, noted.after).map((change) => change.field);
+  return fields.length > 0 && fields.length <= 4
+    ? `${label}: ${fields.join(', ').replaceAll('_', ' ')}`
+    : label;
+}
+
+/**
+ * Records a change made outside a route (an admin's Discord command) in one write, as the API
+ * records its own: `state(subject, before, after)` for a settings change, so the History page's
+ * Undo restores it through the same restorer. A change that changed nothing is not recorded
+ * (null), as with the API.
+ */
+export async function recordHistoryEntry(
+  db: Db,
+  entry: { guildId: string; actor: HistoryActor; action: HistoryAction; noted: HistoryNoted },
+): Promise<HistoryRow | null> {
+  if (changedNothing(entry.noted)) return null;
+  const id = await beginHistoryEntry(db, {
+    guildId: entry.guildId,
+    actorId: entry.actor.id,
+    actorName: entry.actor.name,
+    actorAvatar: entry.actor.avatar,
+    area: HISTORY_ACTIONS[entry.action].area,
+    action: entry.action,
+    subject: entry.noted.subject ?? defaultHistorySubject(entry.action),
+  });
+  return completeHistoryEntry(db, id, historyCompletion(entry.action, entry.noted));
 }
 
 /** Shows the entry: the route succeeded. */
@@ -58,6 +129,7 @@ export async function completeHistoryEntry(db: Db, id: number, done: HistoryComp
       ...(done.snapshot ? { snapshot: done.snapshot, snapshotReady: sql`now()` } : {}),
       jobId: done.jobId ?? null,
       undoOf: done.undoOf ?? null,
+      refs: done.refs ?? null,
       recordedAt: sql`now()`,
     })
     .where(eq(guildHistory.id, id))

@@ -1,12 +1,12 @@
-import type { HistoryAction, HistoryArea } from '@spacecadet/contract';
+import type { HistoryAction, HistoryArea, HistoryRefs } from '@spacecadet/contract';
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
 export type HistoryUndoKind = 'state' | 'snapshot';
 
 /**
- * Every change made through the API, per guild (`HISTORY_ACTIONS` in the contract). The API
- * writes a row when a recorded route starts (`recorded_at` null: hidden, its id goes into the
+ * Every change made through the API or an admin's Discord command, per guild (`HISTORY_ACTIONS`
+ * in the contract). The API writes a row when a recorded route starts (`recorded_at` null: hidden, its id goes into the
  * jobs the request queues) and completes it when the route succeeded (or deletes it when it
  * failed).
  * - `subject`: what the change touched (see the contract's `subjectsOverlap`).
@@ -14,6 +14,8 @@ export type HistoryUndoKind = 'state' | 'snapshot';
  * - `snapshot`: what a destructive action removed (`undo_kind` `snapshot`), written by the API
  *   or by the job that removed it (`snapshot_ready` once whole); dropped after
  *   `HISTORY_SNAPSHOT_DAYS`, the row after `HISTORY_KEEP_DAYS`.
+ * - `refs`: the members, roles and channels the summary and states name by id, with their names
+ *   when the change was made (null: an entry recorded before names were kept).
  * - `undone_by`: the undo's entry. `restore_requested_at` / `restored_at`: an undo a worker job
  *   finishes (recreating roles), asked for and done.
  */
@@ -34,6 +36,7 @@ export const guildHistory = pgTable(
     undoKind: text('undo_kind').$type<HistoryUndoKind>(),
     before: jsonb('before'),
     after: jsonb('after'),
+    refs: jsonb('refs').$type<HistoryRefs>(),
     snapshot: jsonb('snapshot').$type<Record<string, unknown>>(),
     snapshotReady: timestamp('snapshot_ready_at', { withTimezone: true }),
     jobId: text('job_id'),

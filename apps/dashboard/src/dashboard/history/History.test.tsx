@@ -32,6 +32,7 @@ function entry(id: number, extra: Record<string, unknown> = {}) {
     action: 'leveling.settings',
     summary: `Change ${id}`,
     changes: [],
+    refs: {},
     undoable: false,
     undone_by: null,
     undo_of: null,
@@ -69,17 +70,22 @@ function historyApi(handler: FakeRoute): ReturnType<typeof fakeApi> {
 
 const open = (search = '') => renderAt(`/dashboard/history?guild=${STATION.id}${search}`, routes);
 
+/** Signed in as ada, the page showing one page of these entries: its items. */
+async function listed(entries: ReadonlyArray<ReturnType<typeof entry>>): Promise<HTMLElement[]> {
+  signInAda();
+  historyApi(({ method, path }) =>
+    method === 'GET' && path.startsWith(`${base}/history`)
+      ? { status: 200, body: { entries, next_before: null } }
+      : undefined,
+  );
+  open();
+  const list = await screen.findByRole('list', { name: 'Changes, newest first' });
+  return within(list).getAllByRole('listitem');
+}
+
 describe('History page', () => {
   it('lists the changes newest first: avatar, name, time, area, summary and the diff', async () => {
-    signInAda();
-    historyApi(({ method, path }) =>
-      method === 'GET' && path.startsWith(`${base}/history`)
-        ? { status: 200, body: { entries: [SETTINGS_CHANGE, RESET], next_before: null } }
-        : undefined,
-    );
-    open();
-    const list = await screen.findByRole('list', { name: 'Changes, newest first' });
-    const items = within(list).getAllByRole('listitem');
+    const items = await listed([SETTINGS_CHANGE, RESET]);
     expect(items.map((item) => item.querySelector('.history-summary')?.textContent)).toEqual([
       'Changed XP per message from 15 to 20',
       'Reset the color roles',
@@ -108,6 +114,46 @@ describe('History page', () => {
     expect(within(sidebar).getByRole('link', { name: 'History' }).getAttribute('href')).toBe(
       `/dashboard/history?guild=${STATION.id}`,
     );
+  });
+
+  it('names members, roles and channels as they were then, with the id on hover', async () => {
+    const nia = '200000000000000003';
+    const general = '300000000000000011';
+    const crew = '300000000000000021';
+    const unnamed = '300000000000000099';
+    const xp = entry(2, {
+      action: 'leveling.member_xp',
+      summary: `Set the XP of <@${nia}>: 300 → 1200`,
+      undoable: true,
+      refs: { [nia]: { kind: 'member', name: 'Nia' } },
+    });
+    const boost = entry(1, {
+      action: 'leveling.boost_create',
+      summary: `Added a ×2 boost in <#${general}> and <@&${unnamed}>`,
+      changes: [
+        { field: 'user_id', before: null, after: `-channel:${general}` },
+        { field: 'role', before: null, after: `-role:${crew}` },
+      ],
+      refs: {
+        [general]: { kind: 'channel', name: 'general' },
+        [crew]: { kind: 'role', name: 'Crew' },
+      },
+    });
+    const [first, second] = (await listed([xp, boost])) as [HTMLElement, HTMLElement];
+    expect(first.querySelector('.history-summary')?.textContent).toBe('Set the XP of @Nia: 300 → 1200');
+    expect(within(first).getByText('@Nia').getAttribute('title')).toBe(nia);
+    within(first).getByRole('button', { name: 'Undo: Set the XP of @Nia: 300 → 1200' });
+    // An id the entry kept no name for stays as written.
+    expect(second.querySelector('.history-summary')?.textContent).toBe(
+      `Added a ×2 boost in #general and <@&${unnamed}>`,
+    );
+    expect(
+      within(second)
+        .getAllByText('#general')
+        .map((el) => el.getAttribute('title')),
+    ).toEqual([general, general]);
+    expect(second.querySelector('.history-value.is-after')?.textContent).toBe('#general');
+    expect(within(second).getByText('@Crew').getAttribute('title')).toBe(crew);
   });
 
   it('shows the start of a long value (a whole raw config), with Show all', async () => {

@@ -1,23 +1,49 @@
-import { HISTORY_AREA_LABELS, type HistoryChange, type HistoryEntry } from '@spacecadet/contract';
+import {
+  HISTORY_AREA_LABELS,
+  type HistoryChange,
+  type HistoryEntry,
+  type HistoryRefs,
+} from '@spacecadet/contract';
 import { useState } from 'react';
 import { avatarUrl } from '../../lib/cdn.ts';
 import { Avatar } from '../../ui/Avatar.tsx';
-import { exactTime, fieldLabel, relativeTime } from './history-model.ts';
+import { exactTime, fieldLabel, namedParts, namedText, relativeTime } from './history-model.ts';
 
 const NOT_SET = 'not set';
 /** Longer values (a whole raw config as one value) show their start, with Show all. */
 export const VALUE_PREVIEW_CHARS = 240;
 const count = new Intl.NumberFormat('en-US');
 
+/** Text whose ids show the names the entry kept (the id on hover). */
+function NamedText({ text, refs }: { text: string; refs: HistoryRefs }) {
+  return namedParts(text, refs).map((part, index) =>
+    'text' in part ? (
+      part.text
+    ) : (
+      <span key={index} className="history-ref" title={part.id}>
+        {part.name}
+      </span>
+    ),
+  );
+}
+
 /** One side of a change: "not set", the value, or the start of a long one with Show all. */
-function ChangeValue({ value, side }: { value: string | null; side: 'before' | 'after' }) {
+function ChangeValue({
+  value,
+  side,
+  refs,
+}: {
+  value: string | null;
+  side: 'before' | 'after';
+  refs: HistoryRefs;
+}) {
   const [whole, setWhole] = useState(false);
   if (value === null) return <span className="history-value is-unset">{NOT_SET}</span>;
   const long = value.length > VALUE_PREVIEW_CHARS;
   return (
     <span className="history-value-wrap">
       <span className={`history-value is-${side}`}>
-        {long && !whole ? `${value.slice(0, VALUE_PREVIEW_CHARS)}…` : value}
+        <NamedText text={long && !whole ? `${value.slice(0, VALUE_PREVIEW_CHARS)}…` : value} refs={refs} />
       </span>
       {long ? (
         <button
@@ -33,17 +59,17 @@ function ChangeValue({ value, side }: { value: string | null; side: 'before' | '
 }
 
 /** One field of a settings change: its name, the value before, an arrow, the value after. */
-function ChangeRow({ change }: { change: HistoryChange }) {
+function ChangeRow({ change, refs }: { change: HistoryChange; refs: HistoryRefs }) {
   return (
     <div className="history-change">
       <dt>{fieldLabel(change.field)}</dt>
       <dd>
-        <ChangeValue value={change.before} side="before" />
+        <ChangeValue value={change.before} side="before" refs={refs} />
         <span className="history-arrow" aria-hidden="true">
           →
         </span>
         <span className="sr-only">changed to</span>
-        <ChangeValue value={change.after} side="after" />
+        <ChangeValue value={change.after} side="after" refs={refs} />
       </dd>
     </div>
   );
@@ -114,14 +140,14 @@ export function HistoryEntryItem({
           </time>
         </div>
         <p className="history-summary">
-          {entry.summary}
+          <NamedText text={entry.summary} refs={entry.refs} />
           {entry.undone_by !== null ? <span className="badge badge-soon history-undone">Undone</span> : null}
         </p>
         <UndoLink entry={entry} related={related} now={now} />
         {entry.changes.length > 0 ? (
           <dl className="history-diff" aria-label="Changes">
             {entry.changes.map((change) => (
-              <ChangeRow key={change.field} change={change} />
+              <ChangeRow key={change.field} change={change} refs={entry.refs} />
             ))}
           </dl>
         ) : null}
@@ -131,7 +157,7 @@ export function HistoryEntryItem({
           type="button"
           className="btn btn-secondary btn-sm history-undo"
           disabled={undoBusy}
-          aria-label={`Undo: ${entry.summary}`}
+          aria-label={`Undo: ${namedText(entry.summary, entry.refs)}`}
           onClick={() => onUndo(entry)}
         >
           Undo

@@ -4,7 +4,7 @@ import { apiCall } from '../../lib/api.ts';
 import { errorText, isApiError } from '../../lib/api-error.ts';
 import { ErrorAlert } from '../../ui/Field.tsx';
 import { ConfirmDialog } from '../shared/ConfirmDialog.tsx';
-import { UNDO_FAILURE } from './history-model.ts';
+import { namedText, UNDO_FAILURE } from './history-model.ts';
 
 export const UNDO_ANYWAY = 'Undo anyway';
 
@@ -39,7 +39,7 @@ export function UndoDialog({
       // Once the API said something changed since, the button sends the undo confirmed.
       onConfirm={() => undo.mutate(changedSince)}
     >
-      <p className="history-summary">{entry.summary}</p>
+      <p className="history-summary">{namedText(entry.summary, entry.refs)}</p>
       <p className="muted small">
         {entry.changes.length > 0
           ? 'The values before this change come back.'

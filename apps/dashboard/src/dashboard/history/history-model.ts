@@ -1,4 +1,4 @@
-import { HISTORY_AREA_LABELS, HISTORY_AREAS, type HistoryArea } from '@spacecadet/contract';
+import { HISTORY_AREA_LABELS, HISTORY_AREAS, type HistoryArea, type HistoryRefs } from '@spacecadet/contract';
 import { type QueryClient, useInfiniteQuery } from '@tanstack/react-query';
 import { apiCall } from '../../lib/api.ts';
 import { queryKeys } from '../shared/queries.ts';
@@ -105,4 +105,40 @@ export function fieldLabel(field: string): string {
     .replace(/\bid\b/gi, 'ID')
     .replace(/\bsec\b/gi, 'seconds');
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A piece of an entry's text: as written, or an id the entry names (`HistoryEntry.refs`). */
+export type NamedPart = { text: string } | { id: string; name: string };
+
+/**
+ * Where an entry's summary and diff mention an id: a mention (`<@id>`, `<@!id>`, `<@&id>`,
+ * `<#id>`), a boost target (`-role:id`, `-channel:id`) or a bare id.
+ */
+const MENTIONED_ID =
+  /<@!?(\d{17,20})>|<@&(\d{17,20})>|<#(\d{17,20})>|-(?:role|channel):(\d{17,20})|(?<!\d)(\d{17,20})(?!\d)/g;
+
+/**
+ * The text with each id the entry kept a name for as `@name` (a member or role) or `#name` (a
+ * channel), as the dashboard shows them elsewhere; an id without a name stays as written.
+ */
+export function namedParts(text: string, refs: HistoryRefs): NamedPart[] {
+  const parts: NamedPart[] = [];
+  let from = 0;
+  for (const match of text.matchAll(MENTIONED_ID)) {
+    const id = match.slice(1).find((group) => group !== undefined) ?? '';
+    const ref = Object.hasOwn(refs, id) ? refs[id] : undefined;
+    if (!ref) continue;
+    if (match.index > from) parts.push({ text: text.slice(from, match.index) });
+    parts.push({ id, name: `${ref.kind === 'channel' ? '#' : '@'}${ref.name}` });
+    from = match.index + match[0].length;
+  }
+  if (from < text.length) parts.push({ text: text.slice(from) });
+  return parts;
+}
+
+/** `namedParts` as plain text (an accessible name). */
+export function namedText(text: string, refs: HistoryRefs): string {
+  return namedParts(text, refs)
+    .map((part) => ('text' in part ? part.text : part.name))
+    .join('');
 }

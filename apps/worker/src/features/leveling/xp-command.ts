@@ -1,4 +1,4 @@
-import { MEMBER_XP_MAX } from '@spacecadet/contract';
+import { type HistoryAction, historySubject, MEMBER_XP_MAX } from '@spacecadet/contract';
 import { changeMemberXp, type MemberXpChange } from '@spacecadet/db/queries/xp-tools';
 import {
   ApplicationCommandOptionType,
@@ -10,6 +10,7 @@ import {
 import type { WorkerDeps } from '../../deps.ts';
 import { interactionAnswerApi } from '../../discord-rest.ts';
 import type { SlashCommand } from '../../interactions/types.ts';
+import { recordCommandChange } from '../history/record-command.ts';
 import { applyMemberDueRewards } from './apply-rewards.ts';
 import { BOTS_HAVE_NO_XP } from './commands.ts';
 import { goneRoleWarning, loadRewardPlan, type RewardOutcome, refusedRoleWarnings } from './rewards.ts';
@@ -54,6 +55,33 @@ function changeSentence(action: XpAction, amount: number, change: MemberXpChange
       return `Reset ${who} to ${now}.`;
   }
 }
+
+/**
+ * The History entry's line, in the dashboard's words for the same change ("Set the XP of
+ * <@id>: 300 → 1200"); the History page shows the member's name.
+ */
+function historySummary(action: XpAction, amount: number, change: MemberXpChange): string {
+  const who = `<@${change.userId}>`;
+  const fromTo = `${change.previousXp} → ${change.xp}`;
+  switch (action) {
+    case 'set':
+      return `Set the XP of ${who}: ${fromTo}`;
+    case 'add':
+      return `Gave ${who} ${amount} XP: ${fromTo}`;
+    case 'remove':
+      return `Took ${amount} XP from ${who}: ${fromTo}`;
+    case 'reset':
+      return `Reset the XP of ${who} (${change.previousXp} XP)`;
+  }
+}
+
+/** The dashboard's action for the same change (its Undo writes the XP before back). */
+const HISTORY_ACTION: Record<XpAction, HistoryAction> = {
+  set: 'leveling.member_xp',
+  add: 'leveling.member_xp',
+  remove: 'leveling.member_xp',
+  reset: 'leveling.member_reset',
+};
 
 function rewardsSentence(outcome: RewardOutcome): string {
   const names = (roles: RewardOutcome['added']) => roles.map((role) => role.roleName).join(', ');
@@ -150,6 +178,13 @@ async function changeXp(interaction: ChatInputCommandInteraction, deps: WorkerDe
     userId,
     action === 'set' || action === 'reset' ? { set: amount } : { add: action === 'add' ? amount : -amount },
   );
+  await recordCommandChange(deps, interaction, HISTORY_ACTION[action], {
+    subject: historySubject('leveling:xp', userId),
+    undoKind: 'state',
+    before: { xp: change.previousXp },
+    after: { xp: change.xp },
+    summary: historySummary(action, amount, change),
+  });
   const lines = [changeSentence(action, amount, change)];
 
   const { plan, canManage, gone } = await loadRewardPlan(deps, guildId);

@@ -1,0 +1,1 @@
+ALTER TABLE "guild_history" ADD COLUMN "refs" jsonb;
