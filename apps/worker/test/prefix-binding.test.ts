@@ -65,6 +65,11 @@ describe('two deployments on one Redis prefix', () => {
       await expect(bindRedisPrefix(other.db, admin, harness.redis.prefix)).rejects.toBeInstanceOf(
         RedisPrefixTakenError,
       );
+      // BullMQ's Worker.close() waits forever for a blocking connection closed while it is still
+      // reconnecting: the worker is closed once it waits for jobs again.
+      await waitFor('the job worker to wait for jobs again', async () =>
+        String(await admin.client('LIST')).includes('cmd=bzpopmin'),
+      );
     });
   });
 });
