@@ -108,7 +108,7 @@ describe('XP import end to end', () => {
     await screenshot(page, 'leveling-row-menu-1280', false);
     await panel.getByRole('button', { name: 'Set XP', exact: true }).click();
     await rows().nth(0).getByText('5,000 XP').waitFor();
-    expect(await rows().nth(0).locator('.leaderboard-name').textContent()).toBe('mo');
+    expect(await rows().nth(0).locator('.leaderboard-name').textContent()).toBe('Mo');
   });
 });
 
@@ -145,7 +145,7 @@ describe('public leaderboard end to end', () => {
     await tab.getByRole('heading', { name: 'Sandbox Station', level: 1 }).waitFor();
     const ranked = tab.getByRole('list', { name: 'Ranked members' }).getByRole('listitem');
     expect(await ranked.count()).toBe(3);
-    expect(await ranked.first().textContent()).toContain('mo');
+    expect(await ranked.first().textContent()).toContain('Mo');
     const avatar = ranked.first().locator('img');
     await expect
       .poll(() => avatar.evaluate((img) => (img as HTMLImageElement).naturalWidth))
