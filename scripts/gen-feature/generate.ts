@@ -47,7 +47,9 @@ const NEW_FILES: readonly [template: string, path: string][] = [
   ['db-schema.ts.tmpl', 'packages/db/src/schema/__kebab__.ts'],
   ['db-queries.ts.tmpl', 'packages/db/src/queries/__kebab__.ts'],
   ['db-test.ts.tmpl', 'packages/db/test/__kebab__.test.ts'],
+  ['api-service.ts.tmpl', 'apps/api/src/services/__kebab__.ts'],
   ['api-route.ts.tmpl', 'apps/api/src/routes/__kebab__.ts'],
+  ['api-restorer.ts.tmpl', 'apps/api/src/history/restore-__kebab__.ts'],
   ['api-test.ts.tmpl', 'apps/api/test/__kebab__.test.ts'],
   ['worker-feature.ts.tmpl', 'apps/worker/src/features/__kebab__/index.ts'],
   ['worker-test.ts.tmpl', 'apps/worker/test/__kebab__.test.ts'],
@@ -120,6 +122,20 @@ const REGISTRATIONS: readonly Registration[] = [
       )(text),
   },
   {
+    // History: the feature's area, its settings action (undone by state) and that state's subject.
+    path: 'packages/contract/src/history/actions.ts',
+    edit: (text, n) =>
+      then(
+        insertBefore("] as const;\nexport const HistoryArea = ", `  '${n.snake}',\n`),
+        insertBefore(/\n};\n\n\/\*\*\n \* How an entry is undone/, `\n  ${n.snake}: '${n.Title}',`),
+        insertBefore(
+          '\n  /** An undo is itself an entry',
+          `\n  '${n.snake}.settings': { area: '${n.snake}', undo: 'state', label: 'Changed the ${n.Title} settings' },\n`,
+        ),
+        insertBefore('] as const;\nexport type HistoryStateSubject', `  '${n.snake}:settings',\n`),
+      )(text),
+  },
+  {
     path: 'packages/contract/src/index.ts',
     edit: (text, n) => insertSorted(/^export \* from /, `export * from './${n.kebab}/schemas.ts';`)(text),
   },
@@ -171,6 +187,14 @@ const REGISTRATIONS: readonly Registration[] = [
       )(text),
   },
   {
+    path: 'apps/api/src/history/index.ts',
+    edit: (text, n) =>
+      then(
+        addImport(`import { ${n.camel}Restorers } from './restore-${n.kebab}.ts';`),
+        insertBefore('];\n\n/**\n * Every restorer', `  ${n.camel}Restorers,\n`),
+      )(text),
+  },
+  {
     path: 'apps/api/test/samples.ts',
     edit: (text, n) =>
       insertBefore('};\n\nexport const EXTRA_PARAMS', `  put${n.Pascal}: { enabled: true },\n`)(text),
@@ -195,6 +219,15 @@ const REGISTRATIONS: readonly Registration[] = [
           /\n *\{\[\.\.\.COMING_SOON_PAGES\.keys\(\)\]/,
           `\n          <Route path="${n.kebab}" element={<Lazy page={<${n.Pascal} />} />} />`,
         ),
+      )(text),
+  },
+  {
+    // An undo of the feature's entry on the History page reloads the feature's page.
+    path: 'apps/dashboard/src/dashboard/history/history-model.ts',
+    edit: (text, n) =>
+      insertBefore(
+        /\n {4}case 'leveling':/,
+        `\n    case '${n.snake}':\n      return [queryKeys.${n.camel}(guildId)];`,
       )(text),
   },
   {
