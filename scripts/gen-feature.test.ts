@@ -65,15 +65,28 @@ async function inCopy(command: string, args: string[]): Promise<string> {
   }
 }
 
-const vitest = (pkg: string, files: string[]) =>
-  inCopy('pnpm', ['--filter', pkg, 'exec', 'vitest', 'run', ...files]);
+/** The workspace folders (`apps/api`, `packages/db`, …) holding any of the generated files. */
+function packagesOf(files: string[]): string[] {
+  const folders = files.map((file) => /^((?:apps|packages)\/[^/]+)\//.exec(file)?.[1]);
+  return [...new Set(folders.filter((folder) => folder !== undefined))].sort();
+}
+
+/** What `pnpm gen feature` says it wrote or edited: the indented paths after `Wrote <name>:`. */
+const writtenFiles = (stdout: string) =>
+  stdout
+    .slice(stdout.indexOf(`Wrote ${FEATURE}:`))
+    .split('\n')
+    .filter((line) => line.startsWith('  '))
+    .map((line) => line.trim());
+
+let touched: string[] = [];
 
 describe('pnpm gen feature', () => {
   beforeAll(async () => {
     copy = await mkdtemp(join(tmpdir(), 'gen-feature-'));
     await copySources(copy);
     await linkDependencies(copy);
-    await inCopy('pnpm', ['gen', 'feature', FEATURE]);
+    touched = packagesOf(writtenFiles(await inCopy('pnpm', ['gen', 'feature', FEATURE])));
   }, 5 * MINUTES);
 
   afterAll(async () => {
@@ -90,27 +103,27 @@ describe('pnpm gen feature', () => {
     await inCopy('pnpm', ['lint']);
   });
 
-  it('passes its tests and the tests that check every route and feature', {
-    timeout: 20 * MINUTES,
-  }, async () => {
-    await vitest('@spacecadet/db', [
-      `test/${FEATURE}.test.ts`,
-      'test/migrations.test.ts',
-      'test/schema-drift.test.ts',
+  it('touches every layer', () => {
+    expect(touched).toEqual([
+      'apps/api',
+      'apps/dashboard',
+      'apps/worker',
+      'packages/contract',
+      'packages/core',
+      'packages/db',
     ]);
-    await vitest('@spacecadet/core', ['test/product-features.test.ts']);
-    await vitest('@spacecadet/api', [
-      `test/${FEATURE}.test.ts`,
-      'test/route-statuses.test.ts',
-      'test/openapi-statuses.test.ts',
-      'test/authorization.test.ts',
-      'test/property.test.ts',
-      'test/schema-fit.test.ts',
-    ]);
-    await vitest('@spacecadet/worker', [`test/${FEATURE}.test.ts`, 'test/product-features.test.ts']);
-    await vitest('@spacecadet/dashboard', [
-      `src/dashboard/${FEATURE}`,
-      'src/dashboard/DashboardApp.test.tsx',
-    ]);
+  });
+
+  // The full suite of each package, not a picked list: a house rule that lands after the
+  // generator (a test over every route, feature or History action) fails here until the
+  // templates follow it.
+  it('passes the full test suite of every package it touches', { timeout: 80 * MINUTES }, async () => {
+    const failed: string[] = [];
+    for (const folder of touched) {
+      await inCopy('pnpm', ['--filter', `./${folder}`, 'test']).catch((error: Error) => {
+        failed.push(`${folder}: ${error.message.slice(-4000)}`);
+      });
+    }
+    expect(failed).toEqual([]);
   });
 });

@@ -156,10 +156,15 @@ export interface Structure {
   functions: FunctionLength[];
 }
 
-/** The opening comment of a file (its first block or line comments), as text. */
-function openingComment(text: string): string {
-  const match = /^(?:\s*(?:\/\*[\s\S]*?\*\/|\/\/[^\n]*))+/.exec(text);
-  return match ? match[0] : '';
+/**
+ * The comments at the top of a file: those before its first statement that is not an import,
+ * that statement's own doc comment included (a module's comment often follows its imports).
+ */
+export function openingComments(file: string, text: string): string {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const first = source.statements.find((statement) => !ts.isImportDeclaration(statement));
+  const head = text.slice(0, first ? first.getStart(source) : text.length);
+  return (head.match(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g) ?? []).join('\n');
 }
 
 export function measure(root = repo): Structure {
@@ -171,7 +176,7 @@ export function measure(root = repo): Structure {
     files: product
       .map((file) => {
         const text = texts.get(file) ?? '';
-        return { file, lines: lineCount(text), opening: openingComment(text) };
+        return { file, lines: lineCount(text), opening: openingComments(file, text) };
       })
       .sort((a, b) => b.lines - a.lines),
     functions: product

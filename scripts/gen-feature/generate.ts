@@ -126,7 +126,7 @@ const REGISTRATIONS: readonly Registration[] = [
     path: 'packages/contract/src/history/actions.ts',
     edit: (text, n) =>
       then(
-        insertBefore("] as const;\nexport const HistoryArea = ", `  '${n.snake}',\n`),
+        insertBefore('] as const;\nexport const HistoryArea = ', `  '${n.snake}',\n`),
         insertBefore(/\n};\n\n\/\*\*\n \* How an entry is undone/, `\n  ${n.snake}: '${n.Title}',`),
         insertBefore(
           '\n  /** An undo is itself an entry',
