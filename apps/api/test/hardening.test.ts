@@ -9,7 +9,7 @@ import { colorGroups, guildConfigs, levelingBoosts, levelingRoles, roleMenus } f
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toErrorAnswer } from '../src/plugins/errors.ts';
-import { EXPIRY_IN_PAST_MESSAGE } from '../src/routes/leveling.ts';
+import { EXPIRY_IN_PAST_MESSAGE } from '../src/services/leveling/boosts.ts';
 import { GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
 /** Inputs a code review found answering 500 (or storing something else than was sent). */

@@ -10,12 +10,12 @@ import { channelBoostUserId } from '@spacecadet/core';
 import { levelingSettings, memberXp } from '@spacecadet/db';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEVEL_UP_CHANNEL_MISSING_MESSAGE } from '../src/routes/leveling.ts';
 import {
   LEADERBOARD_MEMBERS_ONLY_MESSAGE,
   LEADERBOARD_NOT_PUBLIC_MESSAGE,
   LEADERBOARD_SIGN_IN_MESSAGE,
-} from '../src/routes/leveling-public.ts';
+} from '../src/services/leveling/leaderboard.ts';
+import { LEVEL_UP_CHANNEL_MISSING_MESSAGE } from '../src/services/leveling/settings.ts';
 import { CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
 let h: Harness;

@@ -14,7 +14,7 @@ import {
   notAMemberMessage,
   notAMemberReason,
   TOO_MANY_ROWS_MESSAGE,
-} from '../src/routes/leveling-xp-tools.ts';
+} from '../src/services/leveling/xp-tools.ts';
 import { appWithRedisDown, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
 let h: Harness;

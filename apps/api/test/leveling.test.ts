@@ -2,12 +2,8 @@ import { jobIdFor, type LevelingState, routePath, routes } from '@spacecadet/con
 import { levelingBoosts, levelingRoles, levelingSettings, memberDailyXp, memberXp } from '@spacecadet/db';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  EXPIRED_BOOST_KEEP_MS,
-  EXPIRY_IN_PAST_MESSAGE,
-  LEVEL_ROLE_CAP_MESSAGE,
-  levelTakenMessage,
-} from '../src/routes/leveling.ts';
+import { EXPIRED_BOOST_KEEP_MS, EXPIRY_IN_PAST_MESSAGE } from '../src/services/leveling/boosts.ts';
+import { LEVEL_ROLE_CAP_MESSAGE, levelTakenMessage } from '../src/services/leveling/rewards.ts';
 import { GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
 let h: Harness;

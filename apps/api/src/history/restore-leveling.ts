@@ -17,18 +17,15 @@ import { changeMemberXp } from '@spacecadet/db/queries/xp-tools';
 import type { HistoryRow } from '@spacecadet/db/schema';
 import { guildJobPending } from '@spacecadet/queue/guild-jobs';
 import { ApiError } from '../errors.ts';
+import { type BoostState, toBoostState } from '../services/leveling/boosts.ts';
+import { queueApplyRewards, queueSyncRoles } from '../services/leveling/jobs.ts';
 import {
-  type BoostState,
   changeRewardRole,
   type LevelingRoleState,
-  queueSyncRoles,
   removeRewardRole,
-  toBoostState,
   toRoleState,
-  toSettings,
-  writeLevelingSettings,
-} from '../routes/leveling.ts';
-import { queueApplyRewards } from '../routes/leveling-xp-tools.ts';
+} from '../services/leveling/rewards.ts';
+import { toSettings, writeLevelingSettings } from '../services/leveling/settings.ts';
 import type { AreaRestorers, UndoContext, UndoOutcome } from './restorers.ts';
 import { checkAsRoute } from './route-checks.ts';
 

@@ -7,19 +7,13 @@ import {
   rewardRoleDeleteImpact,
 } from '@spacecadet/core';
 import { levelingBoosts, levelingRoles, memberXp } from '@spacecadet/db';
-import {
-  loadLevelingRole,
-  loadLevelingRoles,
-  loadLevelingSettings,
-  loadXpMembers,
-} from '@spacecadet/db/queries/leveling';
-import { countRewardHolders } from '@spacecadet/db/queries/xp-tools';
+import { loadLevelingRole, loadXpMembers } from '@spacecadet/db/queries/leveling';
 import { count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../errors.ts';
-import { DiscordError } from '../services/discord.ts';
-import { defineRoute } from './define.ts';
-import { NO_LEVEL_ROLE_MESSAGE } from './leveling.ts';
+import { notFound } from '../../errors.ts';
+import { DiscordError } from '../../services/discord.ts';
+import { NO_LEVEL_ROLE_MESSAGE, rewardHolders } from '../../services/leveling/rewards.ts';
+import { defineRoute } from '../define.ts';
 
 /** What Reset Leveling, Prune leavers and deleting a reward role will remove, for their confirmations. */
 export function registerLevelingPreviewRoutes(app: FastifyInstance): void {
@@ -73,11 +67,7 @@ export function registerLevelingPreviewRoutes(app: FastifyInstance): void {
     const { guildId, roleId } = params;
     const role = await loadLevelingRole(db, guildId, roleId);
     if (!role) throw notFound(NO_LEVEL_ROLE_MESSAGE);
-    const [settings, roles] = await Promise.all([
-      loadLevelingSettings(db, guildId),
-      loadLevelingRoles(db, guildId),
-    ]);
-    const holders = (await countRewardHolders(db, guildId, roles, settings.rewardMode)).get(role.id) ?? 0;
+    const holders = (await rewardHolders(db, guildId)).get(role.id) ?? 0;
     return { summary: rewardRoleDeleteImpact(role.roleName, holders), roles: 1, members: holders };
   });
 }

@@ -1,18 +1,16 @@
 import { routes } from '@spacecadet/contract';
 import { loadLeaderboard, loadLevelingSettings } from '@spacecadet/db/queries/leveling';
 import type { FastifyInstance } from 'fastify';
-import { ApiError, notFound } from '../errors.ts';
-import { authenticate, bearerToken } from '../plugins/auth.ts';
-import { defineRoute } from './define.ts';
-import { toLeaderboardMember } from './leveling-leaderboard.ts';
-
-export const LEADERBOARD_NOT_PUBLIC_MESSAGE = "This server's leaderboard is not public.";
-export const LEADERBOARD_SIGN_IN_MESSAGE =
-  "Sign in with Discord to see this server's leaderboard: it is open to the server's members only.";
-export const LEADERBOARD_MEMBERS_ONLY_MESSAGE =
-  "This server's leaderboard is open to its members only, and you are not a member of it.";
-/** An open leaderboard may be kept by browsers and shared caches this long. */
-export const PUBLIC_LEADERBOARD_MAX_AGE_SEC = 30;
+import { ApiError, notFound } from '../../errors.ts';
+import { authenticate, bearerToken } from '../../plugins/auth.ts';
+import {
+  LEADERBOARD_MEMBERS_ONLY_MESSAGE,
+  LEADERBOARD_NOT_PUBLIC_MESSAGE,
+  LEADERBOARD_SIGN_IN_MESSAGE,
+  PUBLIC_LEADERBOARD_MAX_AGE_SEC,
+  toLeaderboardMember,
+} from '../../services/leveling/leaderboard.ts';
+import { defineRoute } from '../define.ts';
 
 /**
  * The public leaderboard page's data, as the server's admins allow: nobody (404, the same answer

@@ -1,0 +1,14 @@
+import { routes } from '@spacecadet/contract';
+import { loadLeaderboard } from '@spacecadet/db/queries/leveling';
+import type { FastifyInstance } from 'fastify';
+import { toLeaderboardMember } from '../../services/leveling/leaderboard.ts';
+import { defineRoute } from '../define.ts';
+
+/** The leveling leaderboard: a page of the guild's members by XP, with level and progress. */
+export function registerLevelingLeaderboardRoutes(app: FastifyInstance): void {
+  const { db } = app.services;
+  defineRoute(app, routes.getLeaderboard, async ({ params, query }) => {
+    const page = await loadLeaderboard(db, params.guildId, { limit: query.limit, offset: query.offset });
+    return { members: page.members.map(toLeaderboardMember), total: page.total };
+  });
+}

@@ -1,0 +1,175 @@
+import { DEFAULT_LEVEL_UP_MESSAGE, type LevelingSettings, type PutLevelingBody } from '@spacecadet/contract';
+import { clampCooldown, clampXpPerMessage, normalizeMultiplier } from '@spacecadet/core';
+import {
+  DEFAULT_LEVELING_SETTINGS,
+  deleteLevelingSettings,
+  loadLevelingSettings,
+  type StoredLevelingSettings,
+  saveLevelingSettings,
+} from '@spacecadet/db/queries/leveling';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../../errors.ts';
+import type { JobRequester } from '../jobs.ts';
+import { queueSyncRoles } from './jobs.ts';
+
+/**
+ * Leveling settings: their API shape, their writes (the PUT, the reset, an undo's write-back)
+ * and the History summary of a change.
+ */
+
+export const LEVEL_UP_CHANNEL_MISSING_MESSAGE =
+  'Pick an announcement channel first: level-up messages set to go to a channel are posted there.';
+
+const MODE_LATER = "the next Sync Roles applies the reward mode to members' roles";
+
+/** A blank level-up message means the default one (what a guild that never wrote its own says). */
+function levelUpMessageToStore(message: string): string {
+  return message.trim() === '' ? DEFAULT_LEVEL_UP_MESSAGE : message;
+}
+
+export function toSettings(stored: StoredLevelingSettings): LevelingSettings {
+  return {
+    enabled: stored.enabled,
+    xp_multiplier: stored.xpMultiplier,
+    announcement_channel: stored.announcementChannel,
+    daily_overview_channel: stored.dailyOverviewChannel,
+    xp_per_message: stored.xpPerMessage,
+    message_cooldown_sec: stored.messageCooldownSec,
+    no_xp_channels: stored.noXpChannels,
+    no_xp_roles: stored.noXpRoles,
+    level_up_message: stored.levelUpMessage,
+    level_up_destination: stored.levelUpDestination,
+    reward_mode: stored.rewardMode,
+    leaderboard_visibility: stored.leaderboardVisibility,
+  };
+}
+
+/**
+ * The stored columns a PUT body changes. Out-of-range numbers are stored clamped (core
+ * `leveling.ts`), and the answer shows what was stored: the dashboard compares it with what it
+ * sent to say so.
+ */
+function settingsChanges(body: PutLevelingBody): Partial<StoredLevelingSettings> {
+  return {
+    ...(body.enabled === undefined ? {} : { enabled: body.enabled }),
+    ...(body.xp_multiplier === undefined ? {} : { xpMultiplier: normalizeMultiplier(body.xp_multiplier) }),
+    ...(body.announcement_channel === undefined ? {} : { announcementChannel: body.announcement_channel }),
+    ...(body.daily_overview_channel === undefined
+      ? {}
+      : { dailyOverviewChannel: body.daily_overview_channel }),
+    ...(body.xp_per_message === undefined ? {} : { xpPerMessage: clampXpPerMessage(body.xp_per_message) }),
+    ...(body.message_cooldown_sec === undefined
+      ? {}
+      : { messageCooldownSec: clampCooldown(body.message_cooldown_sec) }),
+    ...(body.no_xp_channels === undefined ? {} : { noXpChannels: [...new Set(body.no_xp_channels)] }),
+    ...(body.no_xp_roles === undefined ? {} : { noXpRoles: [...new Set(body.no_xp_roles)] }),
+    ...(body.level_up_message === undefined
+      ? {}
+      : { levelUpMessage: levelUpMessageToStore(body.level_up_message) }),
+    ...(body.level_up_destination === undefined ? {} : { levelUpDestination: body.level_up_destination }),
+    ...(body.reward_mode === undefined ? {} : { rewardMode: body.reward_mode }),
+    ...(body.leaderboard_visibility === undefined
+      ? {}
+      : { leaderboardVisibility: body.leaderboard_visibility }),
+  };
+}
+
+/**
+ * Writes leveling settings (any subset) as `PUT …/leveling` does, clamped, and queues Sync Roles
+ * when the reward mode changed. `restoring` (an undo writing back a state that was stored) skips
+ * the check an admin's switch to channel announcements gets: that state was valid when kept.
+ */
+export async function writeLevelingSettings(
+  app: FastifyInstance,
+  guildId: string,
+  body: PutLevelingBody,
+  requester: JobRequester,
+  request: FastifyRequest,
+  options: { restoring?: boolean } = {},
+): Promise<{ before: LevelingSettings; after: LevelingSettings; jobId: string | null }> {
+  const { db } = app.services;
+  const stored = await loadLevelingSettings(db, guildId);
+  const announcementChannel =
+    body.announcement_channel === undefined ? stored.announcementChannel : body.announcement_channel;
+  // Refused when an admin switches level-ups to the channel without one. `channel` with no
+  // channel is also the default (nothing is announced, as before destinations existed), so a
+  // PUT that sends back the destination GET answered is not refused.
+  const switchesToChannel =
+    body.level_up_destination === 'channel' && stored.levelUpDestination !== 'channel';
+  if (!options.restoring && switchesToChannel && announcementChannel === null) {
+    throw new ApiError('invalid_input', LEVEL_UP_CHANNEL_MISSING_MESSAGE, [
+      { path: 'level_up_destination', message: LEVEL_UP_CHANNEL_MISSING_MESSAGE },
+    ]);
+  }
+  const saved = await saveLevelingSettings(db, guildId, settingsChanges(body));
+  // Members' reward roles follow the new mode: Sync Roles re-applies every member's rewards.
+  const jobId =
+    saved.rewardMode === stored.rewardMode
+      ? null
+      : await queueSyncRoles(app, guildId, requester, request, MODE_LATER);
+  return { before: toSettings(stored), after: toSettings(saved), jobId };
+}
+
+/**
+ * Every setting goes back to its default, the new ones too (no-XP lists, level-up message and
+ * destination, reward mode, leaderboard visibility), and leveling is off. Sync Roles follows
+ * when the reward mode was not the default.
+ */
+export async function resetLevelingSettings(
+  app: FastifyInstance,
+  guildId: string,
+  requester: JobRequester,
+  request: FastifyRequest,
+): Promise<{ before: LevelingSettings; after: LevelingSettings }> {
+  const { db } = app.services;
+  const stored = await loadLevelingSettings(db, guildId);
+  await deleteLevelingSettings(db, guildId);
+  if (stored.rewardMode !== DEFAULT_LEVELING_SETTINGS.rewardMode)
+    await queueSyncRoles(app, guildId, requester, request, MODE_LATER);
+  const after = toSettings(DEFAULT_LEVELING_SETTINGS);
+  const before = toSettings(stored);
+  return { before, after };
+}
+
+/** How the History page names each setting. */
+const SETTING_LABELS: Record<keyof LevelingSettings, string> = {
+  enabled: 'leveling',
+  xp_multiplier: 'XP multiplier',
+  announcement_channel: 'announcement channel',
+  daily_overview_channel: 'daily overview channel',
+  xp_per_message: 'XP per message',
+  message_cooldown_sec: 'cooldown',
+  no_xp_channels: 'no-XP channels',
+  no_xp_roles: 'no-XP roles',
+  level_up_message: 'level-up message',
+  level_up_destination: 'level-up messages',
+  reward_mode: 'reward mode',
+  leaderboard_visibility: 'leaderboard',
+};
+
+function settingValue(field: keyof LevelingSettings, value: unknown): string {
+  if (value === null || value === undefined) return 'none';
+  if (field === 'enabled') return value ? 'on' : 'off';
+  if (field === 'message_cooldown_sec') return `${value} s`;
+  if (field === 'xp_multiplier') return `×${value}`;
+  if (field === 'announcement_channel' || field === 'daily_overview_channel') return `<#${value}>`;
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : `${value.length}`;
+  return String(value);
+}
+
+/**
+ * "Changed the leveling settings: XP per message 15 → 20, cooldown 60 s → 30 s" (the level-up
+ * message, long, is only named). The label alone when nothing changed.
+ */
+export function settingsSummary(label: string, before: LevelingSettings, after: LevelingSettings): string {
+  const parts: string[] = [];
+  for (const field of Object.keys(SETTING_LABELS) as (keyof LevelingSettings)[]) {
+    if (JSON.stringify(before[field]) === JSON.stringify(after[field])) continue;
+    parts.push(
+      field === 'level_up_message'
+        ? 'level-up message edited'
+        : `${SETTING_LABELS[field]} ${settingValue(field, before[field])} → ${settingValue(field, after[field])}`,
+    );
+  }
+  return parts.length === 0 ? label : `${label}: ${parts.join(', ')}`;
+}
