@@ -36,7 +36,7 @@ import { enqueueGuildJob, followUpGuildJob, type GuildJobQueue, type JobRequeste
 
 /** Generate and post on a guild whose catalog was never seeded (or was reset) have nothing to act on. */
 export const INITIALIZE_FIRST_MESSAGE = 'Initialize personality roles first.';
-export const NO_SUCH_QUESTION = 'No such question for this server';
+const NO_SUCH_QUESTION = 'No such question for this server';
 /** Deleting an enabled question's roles would take them from the members who picked them. */
 export const DISABLE_FIRST_MESSAGE = "Disable the question first: its roles are in use while it's enabled.";
 
