@@ -18,7 +18,7 @@ import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALREADY_UNDONE_MESSAGE } from '../src/routes/history.ts';
+import { ALREADY_UNDONE_MESSAGE } from '../src/history/undo.ts';
 import { CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
 /**

@@ -12,8 +12,8 @@ import { personalityCleanup, personalityOptions, personalityQuestions } from '@s
 import { BOT_ROLE_PERMISSIONS } from '@spacecadet/discord-sandbox';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invitePermissions } from '../src/routes/install.ts';
-import { DISABLE_FIRST_MESSAGE } from '../src/routes/personality-roles.ts';
+import { invitePermissions } from '../src/services/invite.ts';
+import { DISABLE_FIRST_MESSAGE } from '../src/services/personality-roles.ts';
 import { CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
 /**

@@ -12,7 +12,7 @@ import { personalityCleanup, personalityOptions, personalityQuestions } from '@s
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INITIALIZE_FIRST_MESSAGE } from '../src/routes/personality-roles.ts';
+import { INITIALIZE_FIRST_MESSAGE } from '../src/services/personality-roles.ts';
 import { appWithRedisDown, CHANNELS, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
 let h: Harness;

@@ -13,8 +13,8 @@ import { attachSnapshot, loadHistoryEntry } from '@spacecadet/db/queries/history
 import { createOwnMenu, saveReactionLists } from '@spacecadet/db/queries/role-menus';
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SNAPSHOT_PENDING_MESSAGE } from '../src/routes/history.ts';
-import { COUNTED_FROM_PICKS } from '../src/routes/reset-previews.ts';
+import { SNAPSHOT_PENDING_MESSAGE } from '../src/history/undo.ts';
+import { COUNTED_FROM_PICKS } from '../src/services/reset-impact.ts';
 import { GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
 const guildId = GUILDS.station;

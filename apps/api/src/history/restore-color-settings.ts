@@ -5,7 +5,7 @@ import {
   readPaletteState,
   writeColorChannel,
   writePalette,
-} from '../routes/color-roles.ts';
+} from '../services/color-roles.ts';
 import type { AreaRestorers } from './restorers.ts';
 import { checkAsRoute } from './route-checks.ts';
 

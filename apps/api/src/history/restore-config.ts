@@ -1,4 +1,4 @@
-import { readGuildConfigData, writeGuildConfig } from '../routes/guilds-config.ts';
+import { readGuildConfigData, writeGuildConfig } from '../services/guild-config.ts';
 import type { AreaRestorers } from './restorers.ts';
 import { undoUserId } from './route-checks.ts';
 

@@ -4,7 +4,7 @@ import {
   readPersonalityOnboardingState,
   writePersonalityChannel,
   writePersonalityOnboarding,
-} from '../routes/personality-roles.ts';
+} from '../services/personality-roles.ts';
 import type { AreaRestorers } from './restorers.ts';
 import { checkAsRoute } from './route-checks.ts';
 

@@ -6,7 +6,7 @@ import {
   readReactionListsState,
   writeReactionChannels,
   writeReactionLists,
-} from '../routes/reaction-roles.ts';
+} from '../services/reaction-roles.ts';
 import type { AreaRestorers } from './restorers.ts';
 import { checkAsRoute, undoUserId } from './route-checks.ts';
 

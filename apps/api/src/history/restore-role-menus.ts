@@ -7,7 +7,7 @@ import {
   readRoleMenuState,
   reviveRoleMenu,
   updateRoleMenu,
-} from '../routes/role-menus.ts';
+} from '../services/role-menus.ts';
 import type { AreaRestorers, UndoContext } from './restorers.ts';
 import { checkAsRoute, undoUserId } from './route-checks.ts';
 

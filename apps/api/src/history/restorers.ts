@@ -5,9 +5,9 @@ import type { JobRequester } from '../services/jobs.ts';
 
 /**
  * How each kind of change is undone. One restorer per `state` subject kind (the contract's
- * `HISTORY_STATE_SUBJECTS`) and one per `snapshot` action, each written beside the routes of its
- * feature and calling the same code those routes write with, so an undo is checked, stored and
- * followed up (Sync Roles, a panel update) as the change it reverses was.
+ * `HISTORY_STATE_SUBJECTS`) and one per `snapshot` action, each calling the same code the routes
+ * of its feature write with (`services/<feature>.ts`; history never imports routes), so an undo
+ * is checked, stored and followed up (Sync Roles, a panel update) as the change it reverses was.
  */
 export interface UndoContext {
   app: FastifyInstance;

@@ -1,3 +1,12 @@
+/**
+ * A small typed client for the few Discord calls the API makes, typed by discord-api-types
+ * (discord-answers.ts). Every response is parsed, so a surprise from Discord (or the sandbox)
+ * is an error here, not a crash further on.
+ *
+ * Why one file: this is the API's one Discord layer, the only file allowed to call Discord's
+ * REST (scripts/discord-layer.test.ts); every call, bot, bearer or OAuth, goes through its one
+ * `request`, which holds the auth, the proxy, the timeout and the parsing of answers and errors.
+ */
 import { z } from 'zod';
 import * as answers from './discord-answers.ts';
 
@@ -11,12 +20,6 @@ export type {
   DiscordTokenResponse,
   DiscordUser,
 } from './discord-answers.ts';
-
-/**
- * A small typed client for the few Discord calls the API makes, typed by discord-api-types
- * (discord-answers.ts). Every response is parsed, so a surprise from Discord (or the sandbox)
- * is an error here, not a crash further on.
- */
 
 const DiscordErrorBody = z.object({
   error: z.string().optional(),

@@ -1,5 +1,5 @@
 import { type DiscordClient, DiscordError, type DiscordMember } from './discord.ts';
-import { discordFailure } from './guild-resources.ts';
+import { discordFailure } from './guild-resource-answers.ts';
 
 /** A member of the guild as an admin tool names them: the server's name for them, and whether a bot. */
 export interface ServerMember {

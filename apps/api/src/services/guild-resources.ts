@@ -1,7 +1,6 @@
 import {
   type Channel,
   type ChannelUseSpec,
-  channelPermissionBits,
   collectGuildRefs,
   everyoneRefMessage,
   foreignRefMessage,
@@ -17,73 +16,28 @@ import {
   isSnowflake,
   MESSAGES,
   type MemberSummary,
-  missingChannelPermissions,
-  missingPermissionText,
 } from '@spacecadet/contract';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { ApiError } from '../errors.ts';
+import { assertBotCanUseChannels } from './channel-permissions.ts';
+import type { DiscordClient, DiscordMember, DiscordRole } from './discord.ts';
 import {
-  DISCORD_PROXY_UNREACHABLE,
-  type DiscordChannel,
-  type DiscordClient,
-  DiscordError,
-  type DiscordMember,
-  type DiscordRole,
-} from './discord.ts';
+  CachedChannels,
+  CachedEmojiIds,
+  CachedMembers,
+  CachedProfile,
+  CachedRoles,
+  discordFailure,
+  memberSummary,
+  pickableRoles,
+  textChannels,
+} from './guild-resource-answers.ts';
 
-/** GUILD_TEXT and GUILD_ANNOUNCEMENT: the channels a panel or announcement can go to. */
-const TEXT_CHANNEL_TYPES = new Set([0, 5]);
-const CachedChannels = z.array(z.object({ id: z.string(), name: z.string() }));
-const CachedRoles = z.array(
-  z.object({
-    id: z.string(),
-    name: z.string(),
-    color: z.number(),
-    position: z.number(),
-    managed: z.boolean(),
-  }),
-);
-const CachedEmojiIds = z.array(z.string());
 /** How long a membership answer for the members-only leaderboard is kept (`isMemberRecently`). */
 const MEMBERSHIP_CACHE_SEC = 60;
-const CachedProfile = z.object({ id: z.string(), name: z.string(), icon: z.string().nullable() });
-const CachedMembers = z.array(
-  z.object({ id: z.string(), username: z.string(), display_name: z.string(), avatar: z.string().nullable() }),
-);
 /** A member search is cached for less time than channels and roles: people join and rename. */
 const MEMBER_SEARCH_TTL_SEC = 30;
-
-function textChannels(channels: DiscordChannel[]): Channel[] {
-  return channels
-    .filter((channel) => TEXT_CHANNEL_TYPES.has(channel.type))
-    .sort((a, b) => (a.position ?? 0) - (b.position ?? 0) || a.id.localeCompare(b.id))
-    .map((channel) => ({ id: channel.id, name: channel.name ?? channel.id }));
-}
-
-/** Every role but @everyone (whose id is the guild's), highest first as Discord lists them. */
-function pickableRoles(guildId: string, roles: DiscordRole[]): GuildRole[] {
-  return roles
-    .filter((role) => role.id !== guildId)
-    .sort((a, b) => b.position - a.position || a.id.localeCompare(b.id))
-    .map((role) => ({
-      id: role.id,
-      name: role.name,
-      color: role.color,
-      position: role.position,
-      managed: role.managed,
-    }));
-}
-
-function memberSummary(member: DiscordMember): MemberSummary {
-  const { user } = member;
-  return {
-    id: user.id,
-    username: user.username,
-    display_name: member.nick || user.global_name || user.username,
-    avatar: user.avatar,
-  };
-}
 
 function parseJson(text: string): unknown {
   try {
@@ -91,28 +45,6 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** Discord no longer lets the bot see the guild, or could not be asked. */
-export function discordFailure(error: unknown, what: string): ApiError {
-  // The bot was removed after bot_guilds was written (or never was in the guild).
-  // The Discord proxy (DISCORD_PROXY_URL) not answering is a dependency down, like Redis: 503.
-  const failure =
-    error instanceof DiscordError && (error.status === 403 || error.status === 404)
-      ? new ApiError('bot_not_in_guild', MESSAGES.botNotInGuild)
-      : error instanceof DiscordError && error.discordCode === DISCORD_PROXY_UNREACHABLE
-        ? new ApiError(
-            'service_unavailable',
-            `Could not load ${what}: Discord cannot be reached. Try again shortly.`,
-          )
-        : new ApiError('discord_request_failed', `Could not load ${what} from Discord. Try again.`);
-  failure.cause = error;
-  return failure;
-}
-
-/** The 400's sentence: what is missing where, and how an admin fixes it. */
-function channelProblem(missing: Parameters<typeof missingPermissionText>[0], channel: string): string {
-  return `${missingPermissionText(missing, channel)}. Allow ${missing.length === 1 ? 'it' : 'them'} for the bot in that channel's permissions on Discord, then save again.`;
 }
 
 /**
@@ -297,43 +229,8 @@ export class GuildResources {
    * guild's roles, the bot's roles and the channel's overwrites, read fresh from Discord: an
    * admin who just fixed the permissions and saves again is not answered from a cache.
    */
-  async assertBotCanUse(guildId: string, body: unknown, uses: ChannelUseSpec): Promise<void> {
-    const refs = collectGuildRefs(
-      body,
-      Object.fromEntries(Object.keys(uses).map((field) => [field, 'channel' as const])),
-    );
-    if (refs.length === 0) return;
-    let channels: DiscordChannel[];
-    let roles: DiscordRole[];
-    let member: DiscordMember | null;
-    try {
-      [channels, roles, member] = await Promise.all([
-        this.discord.getGuildChannels(guildId),
-        this.discord.getGuildRoles(guildId),
-        this.discord.getGuildMember(guildId, this.discord.botUserId),
-      ]);
-    } catch (error) {
-      throw discordFailure(error, 'permissions');
-    }
-    if (!member) throw new ApiError('bot_not_in_guild', MESSAGES.botNotInGuild);
-    for (const ref of refs) {
-      const use = uses[ref.field];
-      const channel = channels.find((c) => c.id === ref.id);
-      // A channel that is not the guild's was refused by assertOwned already.
-      if (!use || !channel) continue;
-      const bits = channelPermissionBits({
-        guildId,
-        userId: this.discord.botUserId,
-        roles,
-        memberRoleIds: member.roles,
-        overwrites: channel.permission_overwrites,
-      });
-      const missing = missingChannelPermissions(bits, use);
-      if (missing.length > 0) {
-        const message = channelProblem(missing, `#${channel.name ?? ref.id}`);
-        throw new ApiError('invalid_input', message, [{ path: ref.field, message }]);
-      }
-    }
+  assertBotCanUse(guildId: string, body: unknown, uses: ChannelUseSpec): Promise<void> {
+    return assertBotCanUseChannels(this.discord, guildId, body, uses);
   }
 
   private async firstForeign(guildId: string, refs: GuildRef[], fresh: boolean): Promise<GuildRef | null> {
