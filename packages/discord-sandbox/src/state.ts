@@ -10,7 +10,6 @@ import {
 } from 'discord-api-types/v10';
 import type { SandboxApplication, SandboxChannel, SandboxFixture, SandboxGuild } from './fixture.ts';
 import { GlobalRateLimit, InvalidRequestCount, RouteRateLimits } from './global-limit.ts';
-import type { RememberedNonce } from './rest/message-nonce.ts';
 import {
   DISCORD_IDENTIFY_INTERVAL_MS,
   DISCORD_SESSION_STARTS_PER_DAY,
@@ -18,6 +17,13 @@ import {
 } from './session-limits.ts';
 
 const DISCORD_EPOCH = 1420070400000n;
+
+/** A nonce a message was created with: who sent it, and which message it made. */
+export interface RememberedNonce {
+  channel_id: string;
+  message_id: string;
+  at: number;
+}
 
 export interface AuthorizationCode {
   code: string;

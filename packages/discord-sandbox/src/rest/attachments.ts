@@ -1,8 +1,8 @@
 import type { APIAttachment } from 'discord-api-types/v10';
 import type { FastifyInstance } from 'fastify';
 import type { SandboxState } from '../state.ts';
-import { toErrors } from './http.ts';
-import type { BodyProblem, Issue } from './message-body.ts';
+import { type Issue, toErrors } from './discord-errors.ts';
+import type { BodyProblem } from './message-body-types.ts';
 
 /** Discord's limits on a message's files: 10 attachments, 10 MiB a request (a server without boosts). */
 export const MAX_ATTACHMENTS = 10;

@@ -5,8 +5,9 @@ import type { SandboxGuild } from '../fixture.ts';
 import { memberUpdated, removeMember } from '../mutations.ts';
 import { apiGuild, apiMember, userOf } from '../payloads.ts';
 import { canManageRole, guildPermissions } from '../permissions.ts';
+import { discordError, invalidFormBody, missingPermissions } from './discord-errors.ts';
 import { dmChannelPayload } from './dms.ts';
-import { discordError, invalidFormBody, missingPermissions, requireBot } from './http.ts';
+import { requireBot } from './http.ts';
 
 type GuildParams = { guildId: string };
 type MemberParams = GuildParams & { userId: string };

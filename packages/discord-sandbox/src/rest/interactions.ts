@@ -10,7 +10,7 @@ import { buildMessage, deleteMessage, messageUpdated, postMessage } from '../mut
 import { INTERACTION_TOKEN_TTL_MS } from '../simulate-interaction.ts';
 import type { InteractionRecord, SandboxState } from '../state.ts';
 import { resolveAttachments } from './attachments.ts';
-import { discordError, invalidFormBody } from './http.ts';
+import { discordError, invalidFormBody } from './discord-errors.ts';
 import { applyMessageEdit, isEphemeral, type MessageBody, validateMessageBody } from './message-body.ts';
 import { sendProblem } from './messages.ts';
 

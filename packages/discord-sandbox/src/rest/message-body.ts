@@ -8,32 +8,11 @@ import {
 import { componentEmojiIssue } from '../component-emoji.ts';
 import { clearChoices } from '../select-choices.ts';
 import { uploadsOf } from './attachments.ts';
-import { type DiscordFieldErrors, type Issue, toErrors } from './http.ts';
+import { type Issue, toErrors } from './discord-errors.ts';
+import type { BodyProblem, MessageBody } from './message-body-types.ts';
 import { nonceIssues } from './message-nonce.ts';
 
-export type { Issue };
-
-/** The JSON body of create/edit message, interaction responses and webhook messages. */
-export interface MessageBody {
-  content?: string | null;
-  embeds?: APIEmbed[] | null;
-  components?: APIMessageTopLevelComponent[] | null;
-  flags?: number | null;
-  tts?: boolean;
-  /** Create message only (see message-nonce.ts): echoed on the message and its MESSAGE_CREATE. */
-  nonce?: string | number | null;
-  enforce_nonce?: boolean | null;
-  allowed_mentions?: unknown;
-  message_reference?: unknown;
-  attachments?: unknown[];
-}
-
-export interface BodyProblem {
-  status: number;
-  code: number;
-  message: string;
-  errors?: DiscordFieldErrors;
-}
+export type { BodyProblem, Issue, MessageBody };
 
 const EPHEMERAL = 64;
 

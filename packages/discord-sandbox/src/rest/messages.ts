@@ -5,8 +5,9 @@ import type { SandboxChannel, SandboxGuild } from '../fixture.ts';
 import { buildMessage, deleteMessage, messageUpdated, postMessage } from '../mutations.ts';
 import { channelPermissions, hasAll } from '../permissions.ts';
 import { resolveAttachments, uploadsOf } from './attachments.ts';
+import { discordError, missingPermissions } from './discord-errors.ts';
 import { listDmMessages, postDmMessage } from './dms.ts';
-import { discordError, missingPermissions, requireBot } from './http.ts';
+import { requireBot } from './http.ts';
 import { applyMessageEdit, type BodyProblem, type MessageBody, validateMessageBody } from './message-body.ts';
 import { nonceOf, rememberNonce, repeatedNonceAnswer } from './message-nonce.ts';
 

@@ -4,8 +4,9 @@ import type { SandboxContext } from '../context.ts';
 import { makeRole } from '../fixture.ts';
 import { applyRoleOrder, createRole, deleteRole, plannedRoleOrder, roleUpdated } from '../mutations.ts';
 import { canManageRole, guildPermissions, highestRole, sortedRoles } from '../permissions.ts';
+import { discordError, type Issue, invalidFormBody, missingPermissions } from './discord-errors.ts';
 import { botGuild } from './guilds.ts';
-import { discordError, type Issue, invalidFormBody, missingPermissions, requireBot } from './http.ts';
+import { requireBot } from './http.ts';
 
 export const MAX_GUILD_ROLES = 250;
 

@@ -2,7 +2,8 @@ import type { APIApplicationCommand, RESTAPIPartialCurrentUserGuild } from 'disc
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import { guildPermissions } from '../permissions.ts';
-import { bearerGrant, discordError, isBot, requireBot, unauthorized } from './http.ts';
+import { discordError, unauthorized } from './discord-errors.ts';
+import { bearerGrant, isBot, requireBot } from './http.ts';
 
 type CommandBody = Partial<APIApplicationCommand> & { name?: string };
 
