@@ -7,7 +7,7 @@ import {
 } from 'discord-api-types/v10';
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.ts';
-import { controlError } from './control.ts';
+import { controlError } from './control-error.ts';
 import type { SandboxGateway } from './gateway.ts';
 import { buildMessage, postMessage } from './mutations.ts';
 import { channelPermissions, hasAll } from './permissions.ts';
