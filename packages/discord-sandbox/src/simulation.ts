@@ -11,7 +11,7 @@ import { controlError } from './control-error.ts';
 import type { SandboxGateway } from './gateway.ts';
 import { buildMessage, postMessage } from './mutations.ts';
 import { channelPermissions, hasAll } from './permissions.ts';
-import { findAnyMessage } from './rest/interactions.ts';
+import { findAnyMessage } from './rest/interaction-messages.ts';
 import { isShownChoice, noteChoice } from './select-choices.ts';
 import { registerCommandSimulation } from './simulate-commands.ts';
 import {
