@@ -27,9 +27,16 @@ export function botGuild(ctx: SandboxContext, guildId: string, reply: FastifyRep
   return guild;
 }
 
+/** The bot's guild routes: the guild and its channels and emojis, its members, members' roles. */
 export function registerGuildRoutes(api: FastifyInstance, ctx: SandboxContext): void {
+  registerGuildReadRoutes(api, ctx);
+  registerMemberReadRoutes(api, ctx);
+  registerMemberWriteRoutes(api, ctx);
+}
+
+/** A guild, its channels and emojis, and a channel by id (a DM or a guild's). */
+function registerGuildReadRoutes(api: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
-  const botId = () => state.application.id;
 
   api.get<{ Params: GuildParams; Querystring: { with_counts?: string } }>(
     '/guilds/:guildId',
@@ -81,6 +88,11 @@ export function registerGuildRoutes(api: FastifyInstance, ctx: SandboxContext): 
     if (!state.botIsIn(found.guild)) return discordError(reply, 403, 50001, 'Missing Access');
     return found.channel;
   });
+}
+
+/** Listing, searching and getting members. */
+function registerMemberReadRoutes(api: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
 
   api.get<{ Params: GuildParams; Querystring: { limit?: string; after?: string } }>(
     '/guilds/:guildId/members',
@@ -136,6 +148,12 @@ export function registerGuildRoutes(api: FastifyInstance, ctx: SandboxContext): 
     if (!member) return discordError(reply, 404, 10007, 'Unknown Member');
     return apiMember(state, member);
   });
+}
+
+/** Editing, kicking and giving or taking roles from members, and the bot leaving a guild. */
+function registerMemberWriteRoutes(api: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
+  const botId = () => state.application.id;
 
   api.patch<{ Params: MemberParams; Body: { roles?: string[]; nick?: string | null } | undefined }>(
     '/guilds/:guildId/members/:userId',
