@@ -68,6 +68,13 @@ export function findMessage(ctx: SandboxContext, params: MessageParams, reply: F
 
 /** Channel messages the bot posts, reads, edits and deletes. */
 export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext): void {
+  registerPostMessageRoute(api, ctx);
+  registerMessageReadRoutes(api, ctx);
+  registerMessageEditRoutes(api, ctx);
+}
+
+/** `POST /channels/:c/messages`: the bot posts in a guild channel or a DM. */
+function registerPostMessageRoute(api: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
 
   api.post<{ Params: ChannelParams; Body: MessageBody | undefined }>(
@@ -102,6 +109,11 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
       return postMessage(state, found.guild, message, body.nonce);
     },
   );
+}
+
+/** Reading a channel's messages, a page or one by id. */
+function registerMessageReadRoutes(api: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
 
   api.get<{ Params: ChannelParams; Querystring: { limit?: string; before?: string; after?: string } }>(
     '/channels/:channelId/messages',
@@ -127,6 +139,11 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
     if (!requireBot(ctx, req, reply)) return reply;
     return findMessage(ctx, req.params, reply, P.ReadMessageHistory)?.message ?? reply;
   });
+}
+
+/** Editing and deleting a message, and the typing indicator. */
+function registerMessageEditRoutes(api: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
 
   api.patch<{ Params: MessageParams; Body: MessageBody | undefined }>(
     '/channels/:channelId/messages/:messageId',
