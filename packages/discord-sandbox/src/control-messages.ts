@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.ts';
 import { controlError } from './control-error.ts';
-import { deleteMessage, deleteMessages } from './mutations.ts';
+import { deleteMessage, deleteMessages } from './message-mutations.ts';
 
 /** An admin deletes a message (MESSAGE_DELETE) or purges several (one MESSAGE_DELETE_BULK). */
 export function registerMessageControlRoutes(app: FastifyInstance, ctx: SandboxContext): void {

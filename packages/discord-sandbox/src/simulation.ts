@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.ts';
 import { controlError } from './control-error.ts';
 import type { SandboxGateway } from './gateway.ts';
-import { buildMessage, postMessage } from './mutations.ts';
+import { buildMessage, postMessage } from './message-mutations.ts';
 import { channelPermissions, hasAll } from './permissions.ts';
 import { findAnyMessage } from './rest/interaction-messages.ts';
 import { isShownChoice, noteChoice } from './select-choices.ts';

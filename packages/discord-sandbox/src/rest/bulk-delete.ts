@@ -1,7 +1,7 @@
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.ts';
-import { deleteMessages } from '../mutations.ts';
+import { deleteMessages } from '../message-mutations.ts';
 import { guildPermissions } from '../permissions.ts';
 import { SandboxState } from '../state.ts';
 import { discordError, missingPermissions } from './discord-errors.ts';

@@ -9,7 +9,7 @@ import {
   InteractionType,
 } from 'discord-api-types/v10';
 import type { SandboxContext } from '../context.ts';
-import { buildMessage, messageUpdated, postMessage } from '../mutations.ts';
+import { buildMessage, messageUpdated, postMessage } from '../message-mutations.ts';
 import type { InteractionRecord, SandboxState } from '../state.ts';
 import { resolveAttachments } from './attachments.ts';
 import { applyMessageEdit, isEphemeral, type MessageBody } from './message-body.ts';

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxContext } from '../context.ts';
-import { deleteMessage } from '../mutations.ts';
+import { deleteMessage } from '../message-mutations.ts';
 import { INTERACTION_TOKEN_TTL_MS } from '../simulate-interaction.ts';
 import type { InteractionRecord, SandboxState } from '../state.ts';
 import { discordError } from './discord-errors.ts';

@@ -2,7 +2,7 @@ import { PermissionFlagsBits as P } from 'discord-api-types/v10';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import type { SandboxChannel, SandboxGuild } from '../fixture.ts';
-import { buildMessage, deleteMessage, messageUpdated, postMessage } from '../mutations.ts';
+import { buildMessage, deleteMessage, messageUpdated, postMessage } from '../message-mutations.ts';
 import { channelPermissions, hasAll } from '../permissions.ts';
 import { resolveAttachments, uploadsOf } from './attachments.ts';
 import { discordError, missingPermissions } from './discord-errors.ts';
