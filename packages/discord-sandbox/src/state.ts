@@ -1,7 +1,4 @@
-/**
- * The mutable world behind one sandbox server (`SandboxState`); the records it holds are
- * declared in state-records.ts and exported from here as well.
- */
+/** The mutable world behind one sandbox server; its records are declared in state-records.ts. */
 import { EventEmitter } from 'node:events';
 import {
   type APIApplicationCommand,
