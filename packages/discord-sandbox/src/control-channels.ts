@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.ts';
-import { controlError } from './control.ts';
+import { controlError } from './control-error.ts';
 import { deleteOverwrite, putOverwrite } from './mutations.ts';
 import { type OverwriteBody, parseOverwrite } from './rest/channels.ts';
 

@@ -1,7 +1,7 @@
 import { PermissionFlagsBits as P } from 'discord-api-types/v10';
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.ts';
-import { controlError } from './control.ts';
+import { controlError } from './control-error.ts';
 import { channelPermissions } from './permissions.ts';
 import { addReaction, findReactionEmoji, reactionRefusal, removeReaction } from './reactions.ts';
 import { findInteractionPlace } from './simulate-interaction.ts';

@@ -1,18 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import {
-  type ApplicationFlags,
-  GatewayCloseCodes,
-  GatewayDispatchEvents,
-  GatewayIntentBits,
-  GatewayOpcodes,
-  type GatewayReadyDispatchData,
-} from 'discord-api-types/v10';
+import { GatewayCloseCodes, GatewayDispatchEvents, GatewayOpcodes } from 'discord-api-types/v10';
 import type { FastifyInstance } from 'fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { SandboxContext } from './context.ts';
-import { PRIVILEGED_INTENTS } from './fixture.ts';
+import {
+  botTokenOk,
+  checkIdentify,
+  type IdentifyData,
+  type ResumeData,
+  readyPayload,
+} from './gateway-identify.ts';
 import { GatewaySession, shardOf } from './gateway-session.ts';
 import { replayGuildsAfterReset } from './mutations.ts';
 import { guildCreatePayload, type MemberRequest, memberChunkPayload } from './payloads.ts';
@@ -44,15 +43,6 @@ const SESSION_ENDING_CLOSE_CODES: ReadonlySet<number> = new Set([
 interface GatewayPayload {
   op?: number;
   d?: unknown;
-}
-
-/** The application's flags for its enabled privileged intents (the "limited" ones: under 100 servers). */
-function applicationFlags(privileged: number): ApplicationFlags {
-  let flags = 0;
-  if (privileged & GatewayIntentBits.GuildMembers) flags |= 1 << 15;
-  if (privileged & GatewayIntentBits.GuildPresences) flags |= 1 << 13;
-  if (privileged & GatewayIntentBits.MessageContent) flags |= 1 << 19;
-  return flags as ApplicationFlags;
 }
 
 /** The bot gateway at `/gateway` (JSON encoding, no compression), on the Fastify HTTP server. */
@@ -223,35 +213,18 @@ export class SandboxGateway {
     }
   }
 
-  private tokenOk(token: unknown): boolean {
-    const bare = typeof token === 'string' ? token.replace(/^Bot /, '') : '';
-    return bare === this.ctx.state.application.bot_token;
-  }
-
   private identify(
     ws: WebSocket,
     d: IdentifyData | undefined,
     host: string | undefined,
   ): GatewaySession | null {
     const { state } = this.ctx;
-    if (!this.tokenOk(d?.token)) {
-      ws.close(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed');
+    const checked = checkIdentify(state, d);
+    if ('code' in checked) {
+      ws.close(checked.code, checked.reason);
       return null;
     }
-    const shard: [number, number] = d?.shard ?? [0, 1];
-    if (shard[1] < 1 || shard[0] < 0 || shard[0] >= shard[1]) {
-      ws.close(GatewayCloseCodes.InvalidShard, 'Invalid shard');
-      return null;
-    }
-    if (typeof d?.intents !== 'number' || d.intents < 0) {
-      ws.close(GatewayCloseCodes.InvalidIntents, 'Invalid intent(s)');
-      return null;
-    }
-    // A privileged intent the application has not enabled in the Developer Portal.
-    if ((d.intents & PRIVILEGED_INTENTS & ~state.application.privileged_intents) !== 0) {
-      ws.close(GatewayCloseCodes.DisallowedIntents, 'Disallowed intent(s).');
-      return null;
-    }
+    const { shard, intents } = checked;
     // Session start limits, checked once the IDENTIFY is otherwise valid (see session-limits.ts).
     const outcome = state.sessionLimits.take(state.now(), shard);
     if (outcome === 'refused') {
@@ -262,30 +235,13 @@ export class SandboxGateway {
       this.exhaustSessionStarts(ws);
       return null;
     }
-    const session = new GatewaySession(
-      randomBytes(16).toString('hex'),
-      shard,
-      d.intents,
-      state.application.id,
-    );
+    const session = new GatewaySession(randomBytes(16).toString('hex'), shard, intents, state.application.id);
     session.socket = ws;
     this.sessions.set(session.id, session);
     const guilds = [...state.guilds.values()].filter(
       (g) => state.botIsIn(g) && shardOf(g.id, shard[1]) === shard[0],
     );
-    const ready: GatewayReadyDispatchData = {
-      v: 10,
-      user: { ...state.botUser, verified: true, mfa_enabled: false },
-      guilds: guilds.map((g) => ({ id: g.id, unavailable: true })),
-      session_id: session.id,
-      resume_gateway_url: this.ctx.gatewayUrl(host),
-      shard,
-      application: {
-        id: state.application.id,
-        flags: applicationFlags(state.application.privileged_intents),
-        flags_new: String(applicationFlags(state.application.privileged_intents)),
-      },
-    };
+    const ready = readyPayload(state, session.id, this.ctx.gatewayUrl(host), shard, guilds);
     session.dispatch(GatewayDispatchEvents.Ready, ready);
     for (const guild of guilds)
       session.dispatch(GatewayDispatchEvents.GuildCreate, guildCreatePayload(state, guild));
@@ -307,7 +263,7 @@ export class SandboxGateway {
   }
 
   private resume(ws: WebSocket, d: ResumeData | undefined): GatewaySession | null {
-    if (!this.tokenOk(d?.token)) {
+    if (!botTokenOk(this.ctx.state, d?.token)) {
       ws.close(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed');
       return null;
     }
@@ -334,15 +290,4 @@ export class SandboxGateway {
     session.dispatch(GatewayDispatchEvents.Resumed, {});
     return session;
   }
-}
-
-interface IdentifyData {
-  token?: string;
-  intents?: number;
-  shard?: [number, number];
-}
-interface ResumeData {
-  token?: string;
-  session_id?: string;
-  seq?: number;
 }

@@ -1,7 +1,7 @@
 export type { SandboxContext } from './context.ts';
+export { defaultFixture } from './default-fixture.ts';
 export {
   BOT_ROLE_PERMISSIONS,
-  defaultFixture,
   EVERYONE_PERMISSIONS,
   makeBotRole,
   makeEmoji,

@@ -6,7 +6,7 @@ import {
 } from 'discord-api-types/v10';
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.ts';
-import { controlError } from './control.ts';
+import { controlError } from './control-error.ts';
 import type { SandboxGuild } from './fixture.ts';
 import { apiMember, userOf } from './payloads.ts';
 import { guildPermissions } from './permissions.ts';

@@ -7,11 +7,11 @@ import {
 } from 'discord-api-types/v10';
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.ts';
-import { controlError } from './control.ts';
+import { controlError } from './control-error.ts';
 import type { SandboxGateway } from './gateway.ts';
-import { buildMessage, postMessage } from './mutations.ts';
+import { buildMessage, postMessage } from './message-mutations.ts';
 import { channelPermissions, hasAll } from './permissions.ts';
-import { findAnyMessage } from './rest/interactions.ts';
+import { findAnyMessage } from './rest/interaction-messages.ts';
 import { isShownChoice, noteChoice } from './select-choices.ts';
 import { registerCommandSimulation } from './simulate-commands.ts';
 import {
@@ -46,6 +46,22 @@ export function registerSimulationRoutes(
   ctx: SandboxContext,
   gateway: SandboxGateway,
 ): void {
+  registerMessageSimulation(app, ctx);
+  registerComponentSimulation(app, ctx);
+  registerCommandSimulation(app, ctx);
+
+  app.get<{ Params: { id: string } }>('/_sandbox/interactions/:id', async (req, reply) => {
+    return (
+      ctx.state.interactions.get(req.params.id) ??
+      controlError(reply, 404, 'unknown_interaction', 'No such interaction')
+    );
+  });
+
+  registerGatewayControl(app, gateway);
+}
+
+/** `POST /_sandbox/messages`: a member posts a message in a text channel they may send in. */
+function registerMessageSimulation(app: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
 
   app.post<{
@@ -78,6 +94,14 @@ export function registerSimulationRoutes(
     );
     return { id: message.id };
   });
+}
+
+/**
+ * `POST /_sandbox/interactions`: a member clicks a button or picks in a select on a message they
+ * see; the bot gets INTERACTION_CREATE and the answer is awaited.
+ */
+function registerComponentSimulation(app: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
 
   app.post<{ Body: InteractionBody | undefined }>('/_sandbox/interactions', async (req, reply) => {
     const body = req.body ?? {};
@@ -128,16 +152,10 @@ export function registerSimulationRoutes(
       message: found.message,
     });
   });
+}
 
-  registerCommandSimulation(app, ctx);
-
-  app.get<{ Params: { id: string } }>('/_sandbox/interactions/:id', async (req, reply) => {
-    return (
-      state.interactions.get(req.params.id) ??
-      controlError(reply, 404, 'unknown_interaction', 'No such interaction')
-    );
-  });
-
+/** Gateway control: close the bot's connections (and hold new ones off), release, read presence. */
+function registerGatewayControl(app: FastifyInstance, gateway: SandboxGateway): void {
   app.post<{ Body: { code?: number; hold?: boolean } | undefined }>(
     '/_sandbox/gateway/close',
     async (req) => {

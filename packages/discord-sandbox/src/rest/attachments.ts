@@ -1,8 +1,8 @@
 import type { APIAttachment } from 'discord-api-types/v10';
 import type { FastifyInstance } from 'fastify';
 import type { SandboxState } from '../state.ts';
-import { toErrors } from './http.ts';
-import type { BodyProblem, Issue } from './message-body.ts';
+import { type Issue, toErrors } from './discord-errors.ts';
+import type { BodyProblem } from './message-body-types.ts';
 
 /** Discord's limits on a message's files: 10 attachments, 10 MiB a request (a server without boosts). */
 export const MAX_ATTACHMENTS = 10;
@@ -142,31 +142,15 @@ const invalid = (issues: Issue[]): BodyProblem => ({
 });
 
 /**
- * The attachments a message has after a create (`existing` null) or an edit, as Discord
- * decides them: each uploaded file becomes an attachment (`attachments[]` entries whose `id`
- * is the file's `n` may rename it or give it a description); on an edit without
- * `attachments` the files are appended to the ones the message has, with `attachments` only
- * the listed ones stay (existing ones by their id, new ones by their `n`). Null when the body
- * changes nothing about attachments (an edit without files nor `attachments`).
+ * Discord's checks on `attachments[]` of a message body: at most 10 entries (and files), each
+ * with an `id` naming an uploaded file's `n` or one of the message's attachments, a filename of
+ * 1 to 1024 characters and a description of at most 1024.
  */
-export function resolveAttachments(
-  state: SandboxState,
-  cdnBase: string,
-  channelId: string,
-  body: { attachments?: unknown },
+function attachmentRefIssues(
+  refs: AttachmentRef[],
+  files: Upload[],
   existing: readonly APIAttachment[] | null,
-): { attachments: APIAttachment[] | null } | BodyProblem {
-  const files = uploadsOf(body);
-  const listed = body.attachments;
-  if (listed !== undefined && listed !== null && !Array.isArray(listed))
-    return invalid([
-      {
-        path: ['attachments'],
-        code: 'LIST_TYPE_CONVERT',
-        message: 'Only iterables may be used in a ListType',
-      },
-    ]);
-  const refs = (Array.isArray(listed) ? listed : []) as AttachmentRef[];
+): Issue[] {
   const issues: Issue[] = [];
   if (refs.length > MAX_ATTACHMENTS || files.length > MAX_ATTACHMENTS) {
     issues.push({
@@ -213,6 +197,36 @@ export function resolveAttachments(
         message: 'Attachment data not found',
       });
   });
+  return issues;
+}
+
+/**
+ * The attachments a message has after a create (`existing` null) or an edit, as Discord
+ * decides them: each uploaded file becomes an attachment (`attachments[]` entries whose `id`
+ * is the file's `n` may rename it or give it a description); on an edit without
+ * `attachments` the files are appended to the ones the message has, with `attachments` only
+ * the listed ones stay (existing ones by their id, new ones by their `n`). Null when the body
+ * changes nothing about attachments (an edit without files nor `attachments`).
+ */
+export function resolveAttachments(
+  state: SandboxState,
+  cdnBase: string,
+  channelId: string,
+  body: { attachments?: unknown },
+  existing: readonly APIAttachment[] | null,
+): { attachments: APIAttachment[] | null } | BodyProblem {
+  const files = uploadsOf(body);
+  const listed = body.attachments;
+  if (listed !== undefined && listed !== null && !Array.isArray(listed))
+    return invalid([
+      {
+        path: ['attachments'],
+        code: 'LIST_TYPE_CONVERT',
+        message: 'Only iterables may be used in a ListType',
+      },
+    ]);
+  const refs = (Array.isArray(listed) ? listed : []) as AttachmentRef[];
+  const issues = attachmentRefIssues(refs, files, existing);
   if (issues.length > 0) return invalid(issues);
   if (existing !== null && files.length === 0 && (listed === undefined || listed === null))
     return { attachments: null };

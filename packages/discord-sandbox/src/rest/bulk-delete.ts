@@ -1,10 +1,11 @@
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.ts';
-import { deleteMessages } from '../mutations.ts';
+import { deleteMessages } from '../message-mutations.ts';
 import { guildPermissions } from '../permissions.ts';
 import { SandboxState } from '../state.ts';
-import { discordError, missingPermissions, requireBot } from './http.ts';
+import { discordError, missingPermissions } from './discord-errors.ts';
+import { requireBot } from './http.ts';
 
 /** Discord refuses to bulk delete messages older than two weeks. */
 const BULK_DELETE_MAX_AGE_MS = 14 * 24 * 3600 * 1000;

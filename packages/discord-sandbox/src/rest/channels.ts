@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import { deleteOverwrite, putOverwrite } from '../mutations.ts';
 import { ALL_PERMISSIONS, channelPermissions, guildPermissions } from '../permissions.ts';
-import { discordError, type Issue, invalidFormBody, missingPermissions, requireBot } from './http.ts';
+import { discordError, type Issue, invalidFormBody, missingPermissions } from './discord-errors.ts';
+import { requireBot } from './http.ts';
 
 type OverwriteParams = { channelId: string; overwriteId: string };
 export type OverwriteBody = { type?: unknown; allow?: unknown; deny?: unknown };

@@ -1,10 +1,11 @@
 import { type APIDMChannel, type APIMessage, type ChannelFlags, ChannelType } from 'discord-api-types/v10';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxContext } from '../context.ts';
-import { buildMessage } from '../mutations.ts';
+import { buildMessage } from '../message-mutations.ts';
 import type { SandboxDmChannel, SandboxState } from '../state.ts';
 import { resolveAttachments } from './attachments.ts';
-import { discordError, invalidFormBody, requireBot } from './http.ts';
+import { discordError, invalidFormBody } from './discord-errors.ts';
+import { requireBot } from './http.ts';
 import type { MessageBody } from './message-body.ts';
 import { validateMessageBody } from './message-body.ts';
 import { nonceOf, rememberNonce, repeatedNonceAnswer, withNonce } from './message-nonce.ts';

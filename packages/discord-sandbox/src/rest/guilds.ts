@@ -5,8 +5,9 @@ import type { SandboxGuild } from '../fixture.ts';
 import { memberUpdated, removeMember } from '../mutations.ts';
 import { apiGuild, apiMember, userOf } from '../payloads.ts';
 import { canManageRole, guildPermissions } from '../permissions.ts';
+import { discordError, invalidFormBody, missingPermissions } from './discord-errors.ts';
 import { dmChannelPayload } from './dms.ts';
-import { discordError, invalidFormBody, missingPermissions, requireBot } from './http.ts';
+import { requireBot } from './http.ts';
 
 type GuildParams = { guildId: string };
 type MemberParams = GuildParams & { userId: string };
@@ -26,9 +27,16 @@ export function botGuild(ctx: SandboxContext, guildId: string, reply: FastifyRep
   return guild;
 }
 
+/** The bot's guild routes: the guild and its channels and emojis, its members, members' roles. */
 export function registerGuildRoutes(api: FastifyInstance, ctx: SandboxContext): void {
+  registerGuildReadRoutes(api, ctx);
+  registerMemberReadRoutes(api, ctx);
+  registerMemberWriteRoutes(api, ctx);
+}
+
+/** A guild, its channels and emojis, and a channel by id (a DM or a guild's). */
+function registerGuildReadRoutes(api: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
-  const botId = () => state.application.id;
 
   api.get<{ Params: GuildParams; Querystring: { with_counts?: string } }>(
     '/guilds/:guildId',
@@ -80,6 +88,11 @@ export function registerGuildRoutes(api: FastifyInstance, ctx: SandboxContext): 
     if (!state.botIsIn(found.guild)) return discordError(reply, 403, 50001, 'Missing Access');
     return found.channel;
   });
+}
+
+/** Listing, searching and getting members. */
+function registerMemberReadRoutes(api: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
 
   api.get<{ Params: GuildParams; Querystring: { limit?: string; after?: string } }>(
     '/guilds/:guildId/members',
@@ -135,6 +148,12 @@ export function registerGuildRoutes(api: FastifyInstance, ctx: SandboxContext): 
     if (!member) return discordError(reply, 404, 10007, 'Unknown Member');
     return apiMember(state, member);
   });
+}
+
+/** Editing, kicking and giving or taking roles from members, and the bot leaving a guild. */
+function registerMemberWriteRoutes(api: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
+  const botId = () => state.application.id;
 
   api.patch<{ Params: MemberParams; Body: { roles?: string[]; nick?: string | null } | undefined }>(
     '/guilds/:guildId/members/:userId',

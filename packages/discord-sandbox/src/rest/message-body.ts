@@ -8,32 +8,11 @@ import {
 import { componentEmojiIssue } from '../component-emoji.ts';
 import { clearChoices } from '../select-choices.ts';
 import { uploadsOf } from './attachments.ts';
-import { type DiscordFieldErrors, type Issue, toErrors } from './http.ts';
+import { type Issue, toErrors } from './discord-errors.ts';
+import type { BodyProblem, MessageBody } from './message-body-types.ts';
 import { nonceIssues } from './message-nonce.ts';
 
-export type { Issue };
-
-/** The JSON body of create/edit message, interaction responses and webhook messages. */
-export interface MessageBody {
-  content?: string | null;
-  embeds?: APIEmbed[] | null;
-  components?: APIMessageTopLevelComponent[] | null;
-  flags?: number | null;
-  tts?: boolean;
-  /** Create message only (see message-nonce.ts): echoed on the message and its MESSAGE_CREATE. */
-  nonce?: string | number | null;
-  enforce_nonce?: boolean | null;
-  allowed_mentions?: unknown;
-  message_reference?: unknown;
-  attachments?: unknown[];
-}
-
-export interface BodyProblem {
-  status: number;
-  code: number;
-  message: string;
-  errors?: DiscordFieldErrors;
-}
+export type { BodyProblem, Issue, MessageBody };
 
 const EPHEMERAL = 64;
 
@@ -48,6 +27,58 @@ function checkEmoji(issues: Issue[], path: Array<string | number>, emoji: unknow
   const issue = componentEmojiIssue(emoji);
   if (issue)
     issues.push({ path: [...path, 'emoji', ...issue.path], code: issue.code, message: issue.message });
+}
+
+/**
+ * One component of an action row at `cAt`: a custom id of 1 to 100 characters unique in the
+ * message (`seen`), or a link's url; a button's label and emoji; a select's options and placeholder.
+ */
+function validateComponent(
+  c: Record<string, unknown>,
+  cAt: Array<string | number>,
+  seen: Set<string>,
+  issues: Issue[],
+): void {
+  const isLink = c.type === 2 && (c.style === 5 || c.style === 6);
+  if (!isLink) {
+    const id = c.custom_id;
+    if (typeof id !== 'string' || id.length < 1 || id.length > 100) {
+      issues.push({
+        path: [...cAt, 'custom_id'],
+        code: 'BASE_TYPE_BAD_LENGTH',
+        message: 'Must be between 1 and 100 in length.',
+      });
+    } else if (seen.has(id)) {
+      issues.push({
+        path: [...cAt, 'custom_id'],
+        code: 'COMPONENT_CUSTOM_ID_DUPLICATED',
+        message: 'Component custom id cannot be duplicated',
+      });
+    } else seen.add(id);
+  } else if (c.style === 5 && typeof c.url !== 'string') {
+    issues.push({ path: [...cAt, 'url'], code: 'BASE_TYPE_REQUIRED', message: 'This field is required' });
+  }
+  if (c.type === 2) {
+    maxLength(issues, [...cAt, 'label'], c.label, 80);
+    checkEmoji(issues, cAt, c.emoji);
+  }
+  if (c.type === 3) {
+    const options = (c.options ?? []) as Array<Record<string, unknown>>;
+    if (options.length < 1 || options.length > 25) {
+      issues.push({
+        path: [...cAt, 'options'],
+        code: 'BASE_TYPE_BAD_LENGTH',
+        message: 'Must be between 1 and 25 in length.',
+      });
+    }
+    options.forEach((o, k) => {
+      maxLength(issues, [...cAt, 'options', k, 'label'], o.label, 100);
+      maxLength(issues, [...cAt, 'options', k, 'value'], o.value, 100);
+      maxLength(issues, [...cAt, 'options', k, 'description'], o.description, 100);
+      checkEmoji(issues, [...cAt, 'options', k], o.emoji);
+    });
+  }
+  if (c.type !== 2) maxLength(issues, [...cAt, 'placeholder'], c.placeholder, 150);
 }
 
 function validateComponents(components: unknown[], issues: Issue[]): void {
@@ -87,47 +118,7 @@ function validateComponents(components: unknown[], issues: Issue[]): void {
       });
     }
     children.forEach((c, i) => {
-      const cAt = [...at, 'components', i];
-      const isLink = c.type === 2 && (c.style === 5 || c.style === 6);
-      if (!isLink) {
-        const id = c.custom_id;
-        if (typeof id !== 'string' || id.length < 1 || id.length > 100) {
-          issues.push({
-            path: [...cAt, 'custom_id'],
-            code: 'BASE_TYPE_BAD_LENGTH',
-            message: 'Must be between 1 and 100 in length.',
-          });
-        } else if (seen.has(id)) {
-          issues.push({
-            path: [...cAt, 'custom_id'],
-            code: 'COMPONENT_CUSTOM_ID_DUPLICATED',
-            message: 'Component custom id cannot be duplicated',
-          });
-        } else seen.add(id);
-      } else if (c.style === 5 && typeof c.url !== 'string') {
-        issues.push({ path: [...cAt, 'url'], code: 'BASE_TYPE_REQUIRED', message: 'This field is required' });
-      }
-      if (c.type === 2) {
-        maxLength(issues, [...cAt, 'label'], c.label, 80);
-        checkEmoji(issues, cAt, c.emoji);
-      }
-      if (c.type === 3) {
-        const options = (c.options ?? []) as Array<Record<string, unknown>>;
-        if (options.length < 1 || options.length > 25) {
-          issues.push({
-            path: [...cAt, 'options'],
-            code: 'BASE_TYPE_BAD_LENGTH',
-            message: 'Must be between 1 and 25 in length.',
-          });
-        }
-        options.forEach((o, k) => {
-          maxLength(issues, [...cAt, 'options', k, 'label'], o.label, 100);
-          maxLength(issues, [...cAt, 'options', k, 'value'], o.value, 100);
-          maxLength(issues, [...cAt, 'options', k, 'description'], o.description, 100);
-          checkEmoji(issues, [...cAt, 'options', k], o.emoji);
-        });
-      }
-      if (c.type !== 2) maxLength(issues, [...cAt, 'placeholder'], c.placeholder, 150);
+      validateComponent(c, [...at, 'components', i], seen, issues);
     });
   });
 }

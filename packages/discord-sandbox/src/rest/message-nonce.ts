@@ -1,8 +1,8 @@
 import type { APIMessage } from 'discord-api-types/v10';
 import type { FastifyReply } from 'fastify';
 import type { SandboxState } from '../state.ts';
-import { discordError, type Issue } from './http.ts';
-import type { MessageBody } from './message-body.ts';
+import { discordError, type Issue } from './discord-errors.ts';
+import type { MessageBody } from './message-body-types.ts';
 
 /**
  * How long Discord remembers a message's nonce for `enforce_nonce` ("the past few minutes";
@@ -13,13 +13,6 @@ export const MESSAGE_NONCE_WINDOW_MS = 5 * 60_000;
 const NONCE_MAX_LENGTH = 25;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
-
-/** A nonce a message was created with: who sent it, and which message it made. */
-export interface RememberedNonce {
-  channel_id: string;
-  message_id: string;
-  at: number;
-}
 
 /**
  * Discord's checks on `nonce` and `enforce_nonce` of create message (MessageCreateRequest: an

@@ -2,11 +2,12 @@ import { PermissionFlagsBits as P } from 'discord-api-types/v10';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import type { SandboxChannel, SandboxGuild } from '../fixture.ts';
-import { buildMessage, deleteMessage, messageUpdated, postMessage } from '../mutations.ts';
+import { buildMessage, deleteMessage, messageUpdated, postMessage } from '../message-mutations.ts';
 import { channelPermissions, hasAll } from '../permissions.ts';
 import { resolveAttachments, uploadsOf } from './attachments.ts';
+import { discordError, missingPermissions } from './discord-errors.ts';
 import { listDmMessages, postDmMessage } from './dms.ts';
-import { discordError, missingPermissions, requireBot } from './http.ts';
+import { requireBot } from './http.ts';
 import { applyMessageEdit, type BodyProblem, type MessageBody, validateMessageBody } from './message-body.ts';
 import { nonceOf, rememberNonce, repeatedNonceAnswer } from './message-nonce.ts';
 
@@ -67,6 +68,13 @@ export function findMessage(ctx: SandboxContext, params: MessageParams, reply: F
 
 /** Channel messages the bot posts, reads, edits and deletes. */
 export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext): void {
+  registerPostMessageRoute(api, ctx);
+  registerMessageReadRoutes(api, ctx);
+  registerMessageEditRoutes(api, ctx);
+}
+
+/** `POST /channels/:c/messages`: the bot posts in a guild channel or a DM. */
+function registerPostMessageRoute(api: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
 
   api.post<{ Params: ChannelParams; Body: MessageBody | undefined }>(
@@ -101,6 +109,11 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
       return postMessage(state, found.guild, message, body.nonce);
     },
   );
+}
+
+/** Reading a channel's messages, a page or one by id. */
+function registerMessageReadRoutes(api: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
 
   api.get<{ Params: ChannelParams; Querystring: { limit?: string; before?: string; after?: string } }>(
     '/channels/:channelId/messages',
@@ -126,6 +139,11 @@ export function registerMessageRoutes(api: FastifyInstance, ctx: SandboxContext)
     if (!requireBot(ctx, req, reply)) return reply;
     return findMessage(ctx, req.params, reply, P.ReadMessageHistory)?.message ?? reply;
   });
+}
+
+/** Editing and deleting a message, and the typing indicator. */
+function registerMessageEditRoutes(api: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
 
   api.patch<{ Params: MessageParams; Body: MessageBody | undefined }>(
     '/channels/:channelId/messages/:messageId',

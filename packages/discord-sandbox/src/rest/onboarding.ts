@@ -11,8 +11,9 @@ import type { SandboxContext } from '../context.ts';
 import type { SandboxGuild } from '../fixture.ts';
 import { meetsRequirements, syncPromptRoleFlags } from '../onboarding.ts';
 import { guildPermissions } from '../permissions.ts';
+import { discordError, type Issue, invalidFormBody, missingPermissions } from './discord-errors.ts';
 import { botGuild } from './guilds.ts';
-import { discordError, type Issue, invalidFormBody, missingPermissions, requireBot } from './http.ts';
+import { requireBot } from './http.ts';
 
 /*
  * What Discord documents (discord-api-docs, docs/resources/guild.mdx, Modify Guild Onboarding):

@@ -14,7 +14,8 @@ import {
   removeReaction,
   UNKNOWN_EMOJI,
 } from '../reactions.ts';
-import { discordError, type Issue, invalidFormBody, requireBot } from './http.ts';
+import { discordError, type Issue, invalidFormBody } from './discord-errors.ts';
+import { requireBot } from './http.ts';
 import { findMessage, type MessageParams } from './messages.ts';
 
 type EmojiParams = MessageParams & { emoji: string };

@@ -4,8 +4,9 @@ import type { SandboxContext } from '../context.ts';
 import { makeRole } from '../fixture.ts';
 import { applyRoleOrder, createRole, deleteRole, plannedRoleOrder, roleUpdated } from '../mutations.ts';
 import { canManageRole, guildPermissions, highestRole, sortedRoles } from '../permissions.ts';
+import { discordError, type Issue, invalidFormBody, missingPermissions } from './discord-errors.ts';
 import { botGuild } from './guilds.ts';
-import { discordError, type Issue, invalidFormBody, missingPermissions, requireBot } from './http.ts';
+import { requireBot } from './http.ts';
 
 export const MAX_GUILD_ROLES = 250;
 
@@ -82,11 +83,18 @@ function positionIssues(body: unknown): Issue[] {
 
 /** Guild roles with Discord's hierarchy rules and the 250-role cap. */
 export function registerRoleRoutes(api: FastifyInstance, ctx: SandboxContext): void {
-  const { state } = ctx;
-  const botId = () => state.application.id;
-  const canManageRoles = (guild: Parameters<typeof guildPermissions>[0]) =>
-    (guildPermissions(guild, botId()) & PermissionFlagsBits.ManageRoles) !== 0n;
+  registerRoleReadRoutes(api, ctx);
+  registerRoleWriteRoutes(api, ctx);
+  registerRolePositionRoute(api, ctx);
+}
 
+/** Whether the bot holds Manage Roles in `guild`. */
+function botCanManageRoles(ctx: SandboxContext, guild: Parameters<typeof guildPermissions>[0]): boolean {
+  return (guildPermissions(guild, ctx.state.application.id) & PermissionFlagsBits.ManageRoles) !== 0n;
+}
+
+/** A guild's roles, all or one. */
+function registerRoleReadRoutes(api: FastifyInstance, ctx: SandboxContext): void {
   api.get<{ Params: GuildParams }>('/guilds/:guildId/roles', async (req, reply) => {
     if (!requireBot(ctx, req, reply)) return reply;
     const guild = botGuild(ctx, req.params.guildId, reply);
@@ -100,6 +108,12 @@ export function registerRoleRoutes(api: FastifyInstance, ctx: SandboxContext): v
     const role = guild.roles.find((r) => r.id === req.params.roleId);
     return role ?? discordError(reply, 404, 10011, 'Unknown Role');
   });
+}
+
+/** Creating, editing and deleting a role, under the hierarchy and the cap. */
+function registerRoleWriteRoutes(api: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
+  const botId = () => state.application.id;
 
   api.post<{ Params: GuildParams; Body: RoleBody | undefined }>(
     '/guilds/:guildId/roles',
@@ -107,7 +121,7 @@ export function registerRoleRoutes(api: FastifyInstance, ctx: SandboxContext): v
       if (!requireBot(ctx, req, reply)) return reply;
       const guild = botGuild(ctx, req.params.guildId, reply);
       if (!guild) return reply;
-      if (!canManageRoles(guild)) return missingPermissions(reply);
+      if (!botCanManageRoles(ctx, guild)) return missingPermissions(reply);
       const body = req.body ?? {};
       if (invalidName(body.name)) return invalidFormBody(reply, nameIssues);
       if (guild.roles.length >= MAX_GUILD_ROLES) {
@@ -122,37 +136,6 @@ export function registerRoleRoutes(api: FastifyInstance, ctx: SandboxContext): v
       return role;
     },
   );
-
-  /**
-   * Reorders roles: the listed ones go to their positions, every role is renumbered 1..n. The
-   * bot may only move roles below its highest role, and only to places below it.
-   */
-  api.patch<{ Params: GuildParams; Body: unknown }>('/guilds/:guildId/roles', async (req, reply) => {
-    if (!requireBot(ctx, req, reply)) return reply;
-    const guild = botGuild(ctx, req.params.guildId, reply);
-    if (!guild) return reply;
-    const issues = positionIssues(req.body);
-    if (issues.length > 0) return invalidFormBody(reply, issues);
-    const body = req.body as PositionMove[];
-    if (!canManageRoles(guild)) return missingPermissions(reply);
-    const moves: Array<{ role: APIRole; position: number }> = [];
-    for (const move of body) {
-      const role = guild.roles.find((r) => r.id === move.id);
-      if (!role) return discordError(reply, 404, 10011, 'Unknown Role');
-      if (role.id === guild.id) return discordError(reply, 400, 50028, 'Invalid Role');
-      if (typeof move.position !== 'number') continue;
-      if (!canManageRole(guild, botId(), role)) return missingPermissions(reply);
-      moves.push({ role, position: move.position });
-    }
-    const order = plannedRoleOrder(guild, moves);
-    const top = highestRole(guild, botId());
-    if (guild.owner_id !== botId()) {
-      const topIndex = top ? order.indexOf(top) : -1;
-      if (moves.some(({ role }) => order.indexOf(role) >= topIndex)) return missingPermissions(reply);
-    }
-    applyRoleOrder(state, guild, order);
-    return sortedRoles(guild);
-  });
 
   api.patch<{ Params: RoleParams; Body: RoleBody | undefined }>(
     '/guilds/:guildId/roles/:roleId',
@@ -181,5 +164,41 @@ export function registerRoleRoutes(api: FastifyInstance, ctx: SandboxContext): v
     if (role.managed || !canManageRole(guild, botId(), role)) return missingPermissions(reply);
     deleteRole(state, guild, role.id);
     return reply.code(204).send();
+  });
+}
+
+/**
+ * Reorders roles: the listed ones go to their positions, every role is renumbered 1..n. The
+ * bot may only move roles below its highest role, and only to places below it.
+ */
+function registerRolePositionRoute(api: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
+  const botId = () => state.application.id;
+
+  api.patch<{ Params: GuildParams; Body: unknown }>('/guilds/:guildId/roles', async (req, reply) => {
+    if (!requireBot(ctx, req, reply)) return reply;
+    const guild = botGuild(ctx, req.params.guildId, reply);
+    if (!guild) return reply;
+    const issues = positionIssues(req.body);
+    if (issues.length > 0) return invalidFormBody(reply, issues);
+    const body = req.body as PositionMove[];
+    if (!botCanManageRoles(ctx, guild)) return missingPermissions(reply);
+    const moves: Array<{ role: APIRole; position: number }> = [];
+    for (const move of body) {
+      const role = guild.roles.find((r) => r.id === move.id);
+      if (!role) return discordError(reply, 404, 10011, 'Unknown Role');
+      if (role.id === guild.id) return discordError(reply, 400, 50028, 'Invalid Role');
+      if (typeof move.position !== 'number') continue;
+      if (!canManageRole(guild, botId(), role)) return missingPermissions(reply);
+      moves.push({ role, position: move.position });
+    }
+    const order = plannedRoleOrder(guild, moves);
+    const top = highestRole(guild, botId());
+    if (guild.owner_id !== botId()) {
+      const topIndex = top ? order.indexOf(top) : -1;
+      if (moves.some(({ role }) => order.indexOf(role) >= topIndex)) return missingPermissions(reply);
+    }
+    applyRoleOrder(state, guild, order);
+    return sortedRoles(guild);
   });
 }

@@ -2,36 +2,45 @@ import type { APIApplicationCommand, RESTAPIPartialCurrentUserGuild } from 'disc
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import { guildPermissions } from '../permissions.ts';
-import { bearerGrant, discordError, isBot, requireBot, unauthorized } from './http.ts';
+import { discordError, unauthorized } from './discord-errors.ts';
+import { bearerGrant, isBot, requireBot } from './http.ts';
 
 type CommandBody = Partial<APIApplicationCommand> & { name?: string };
 
+/** The caller: the bot for a bot token, else the user behind a live Bearer token. */
+function caller(ctx: SandboxContext, req: Parameters<typeof isBot>[1], scope: string): string | null {
+  if (isBot(ctx, req)) return ctx.state.application.id;
+  const grant = bearerGrant(ctx, req);
+  return grant?.scopes.includes(scope) ? grant.user_id : null;
+}
+
+/** The caller's own user: the bot's for a bot token (as READY gives it), else the member's. */
+function currentUser(ctx: SandboxContext, req: Parameters<typeof isBot>[1], reply: FastifyReply) {
+  const { state } = ctx;
+  if (isBot(ctx, req)) return { ...state.botUser, verified: true, mfa_enabled: false, flags: 0 };
+  const id = caller(ctx, req, 'identify');
+  const user = id ? state.users.get(id) : undefined;
+  if (!user) return unauthorized(reply);
+  return { ...user, locale: 'en-US', mfa_enabled: false, premium_type: 0, public_flags: 0, flags: 0 };
+}
+
 /** Users, the current application, gateway discovery and application commands. */
 export function registerUserRoutes(api: FastifyInstance, ctx: SandboxContext): void {
+  registerCurrentUserRoutes(api, ctx);
+  registerApplicationRoutes(api, ctx);
+  registerCommandRoutes(api, ctx);
+}
+
+/** The caller's user, guilds and OAuth grant; a user by id. */
+function registerCurrentUserRoutes(api: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
 
-  /** The caller: the bot for a bot token, else the user behind a live Bearer token. */
-  const caller = (req: Parameters<typeof isBot>[1], scope: string): string | null => {
-    if (isBot(ctx, req)) return state.application.id;
-    const grant = bearerGrant(ctx, req);
-    return grant?.scopes.includes(scope) ? grant.user_id : null;
-  };
-
-  /** The caller's own user: the bot's for a bot token (as READY gives it), else the member's. */
-  const currentUser = (req: Parameters<typeof isBot>[1], reply: FastifyReply) => {
-    if (isBot(ctx, req)) return { ...state.botUser, verified: true, mfa_enabled: false, flags: 0 };
-    const id = caller(req, 'identify');
-    const user = id ? state.users.get(id) : undefined;
-    if (!user) return unauthorized(reply);
-    return { ...user, locale: 'en-US', mfa_enabled: false, premium_type: 0, public_flags: 0, flags: 0 };
-  };
-
-  api.get('/users/@me', async (req, reply) => currentUser(req, reply));
+  api.get('/users/@me', async (req, reply) => currentUser(ctx, req, reply));
 
   api.get<{ Querystring: { limit?: string; after?: string; before?: string; with_counts?: string } }>(
     '/users/@me/guilds',
     async (req, reply) => {
-      const id = caller(req, 'guilds');
+      const id = caller(ctx, req, 'guilds');
       if (!id) return unauthorized(reply);
       const limit = Math.min(200, Math.max(1, Number(req.query.limit ?? 200) || 200));
       const after = BigInt(req.query.after ?? '0');
@@ -77,12 +86,17 @@ export function registerUserRoutes(api: FastifyInstance, ctx: SandboxContext): v
 
   api.get<{ Params: { userId: string } }>('/users/:userId', async (req, reply) => {
     // discord.js sends `@me` percent-encoded (/users/%40me), which this route receives decoded.
-    if (req.params.userId === '@me') return currentUser(req, reply);
+    if (req.params.userId === '@me') return currentUser(ctx, req, reply);
     if (!requireBot(ctx, req, reply)) return reply;
     const user = state.users.get(req.params.userId);
     if (!user) return discordError(reply, 404, 10013, 'Unknown User');
     return user;
   });
+}
+
+/** The current application, and gateway discovery. */
+function registerApplicationRoutes(api: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
 
   api.get('/applications/@me', async (req, reply) => {
     if (!requireBot(ctx, req, reply)) return reply;
@@ -115,6 +129,11 @@ export function registerUserRoutes(api: FastifyInstance, ctx: SandboxContext): v
       session_start_limit: state.sessionLimits.snapshot(state.now()),
     };
   });
+}
+
+/** Global and guild application commands: list, overwrite all, create or replace one. */
+function registerCommandRoutes(api: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
 
   const commandsFor = (guildId: string | undefined): APIApplicationCommand[] =>
     guildId ? (state.guildCommands.get(guildId) ?? []) : state.globalCommands;
