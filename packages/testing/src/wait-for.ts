@@ -10,13 +10,17 @@ export interface WaitForOptions {
 /**
  * Polls until `check` returns a value other than undefined/false and resolves with it, or rejects
  * at the deadline with an error naming `what` (and the last error `check` threw: a check that
- * throws is tried again, as what it reads may not exist yet).
+ * throws is tried again, as what it reads may not exist yet). `what` may be a function, called at
+ * the deadline, to name what the check last saw as well.
  */
 export async function waitFor<T>(
-  what: string,
+  what: string | (() => string),
   check: () => Promise<T | undefined | false> | T | undefined | false,
-  { timeoutMs = 60_000, intervalMs = 25 }: WaitForOptions = {},
+  /** The options, or only the timeout in ms. */
+  options: WaitForOptions | number = {},
 ): Promise<T> {
+  const { timeoutMs = 60_000, intervalMs = 25 } =
+    typeof options === 'number' ? { timeoutMs: options } : options;
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -29,5 +33,6 @@ export async function waitFor<T>(
     if (Date.now() >= deadline) break;
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
-  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+  const awaited = typeof what === 'function' ? what() : what;
+  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${awaited}${last ? `: ${String(last)}` : ''}`);
 }

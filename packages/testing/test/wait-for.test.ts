@@ -33,6 +33,26 @@ describe('waitFor', () => {
     );
   });
 
+  it('names what the check last saw when `what` is a function', async () => {
+    let seen = 0;
+    await expect(
+      waitFor(
+        () => `the count to reach 1000 (last saw ${seen})`,
+        () => {
+          seen += 1;
+          return seen >= 1000;
+        },
+        { timeoutMs: 30, intervalMs: 5 },
+      ),
+    ).rejects.toThrow(/waiting for the count to reach 1000 \(last saw [1-9]\d*\)$/);
+  });
+
+  it('takes the timeout alone as its third argument', async () => {
+    await expect(waitFor('nothing', () => false, 40)).rejects.toThrow(
+      'Timed out after 40 ms waiting for nothing',
+    );
+  });
+
   it("names the check's last error in the timeout", async () => {
     await expect(
       waitFor(
