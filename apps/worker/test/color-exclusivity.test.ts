@@ -10,6 +10,7 @@ import {
   saveReactionLists,
 } from '@spacecadet/db/queries/role-menus';
 import { colors, memberRolePicks, type RoleMenuRow, roleMenus } from '@spacecadet/db/schema';
+import { waitFor } from '@spacecadet/testing';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLOR_REMOVED_MESSAGE } from '../src/features/color-roles/assign.ts';
