@@ -42,8 +42,7 @@ import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from
 import type { RestRequestRecord } from '@spacecadet/discord-sandbox';
 import { GUILD_JOB_OPTIONS } from '@spacecadet/queue/guild-jobs';
 import { testStackEnv } from '@spacecadet/testing';
-// The worker package exports startWorker only; its intents live in its source.
-import { WORKER_INTENTS } from '../../apps/worker/src/discord-client.ts';
+import { WORKER_INTENTS } from '@spacecadet/worker/testing';
 import { loadBenchEnv, pathAndHome, useLocalServices } from '../env.ts';
 import {
   closeOnStop,

@@ -58,8 +58,8 @@ import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from
 import type { Sandbox, SandboxFixture, SandboxGuild } from '@spacecadet/discord-sandbox';
 import { testStackEnv } from '@spacecadet/testing';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
-// The worker package exports startWorker only; its intents and XP buffer live in its source.
-import { WORKER_INTENTS } from '../../apps/worker/src/discord-client.ts';
+import { WORKER_INTENTS } from '@spacecadet/worker/testing';
+// The worker package exports startWorker only; its XP buffer lives in its source.
 import {
   awardMessageXp,
   finishBatch,

@@ -1,0 +1,7 @@
+/**
+ * What the repo's own checks build the way the worker builds it (`@spacecadet/worker/testing`):
+ * the Grafana dashboard's metric check and the benchmarks, which must not reach into src files.
+ */
+export { createDiscordClient, WORKER_INTENTS } from './discord-client.ts';
+export { createLogger } from './logger.ts';
+export { workerMetricsFor } from './metrics.ts';
