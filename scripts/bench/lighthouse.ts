@@ -9,7 +9,7 @@
  * the median performance score is shown with the range.
  */
 import { existsSync } from 'node:fs';
-import { startDashboardServer } from '@spacecadet/dashboard/server/server.ts';
+import { startDashboardServer } from '@spacecadet/dashboard/server';
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { CHROMIUM_FLAGS, freePort } from '@spacecadet/testing';
 import * as chromeLauncher from 'chrome-launcher';
