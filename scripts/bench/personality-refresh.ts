@@ -39,9 +39,7 @@ import type { RestRequestRecord, SandboxFixture, SandboxGuild } from '@spacecade
 import { GUILD_JOB_OPTIONS } from '@spacecadet/queue/guild-jobs';
 import { testStackEnv } from '@spacecadet/testing';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
-// The worker package exports startWorker only; the feature list and types live in its source.
-import type { WorkerFeature } from '../../apps/worker/src/features/feature.ts';
-import { FEATURES } from '../../apps/worker/src/features/index.ts';
+import { FEATURES, type WorkerFeature } from '@spacecadet/worker/testing';
 import { useLocalServices } from '../env.ts';
 import {
   closeOnStop,

@@ -3,5 +3,7 @@
  * the Grafana dashboard's metric check and the benchmarks, which must not reach into src files.
  */
 export { createDiscordClient, WORKER_INTENTS } from './discord-client.ts';
+export type { WorkerFeature } from './features/feature.ts';
+export { FEATURES } from './features/index.ts';
 export { createLogger } from './logger.ts';
 export { workerMetricsFor } from './metrics.ts';
