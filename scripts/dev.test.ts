@@ -3,17 +3,11 @@
  * each signalled once, none left behind; how it shows their logs; and Ctrl+C on the whole thing.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import {
-  createTestDatabase,
-  type TestDatabase,
-  type TestRedis,
-  testRedis,
-  testStackEnv,
-} from '@spacecadet/db/testing';
+import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
 import { type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
+import { freePort, testStackEnv } from '@spacecadet/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogFormatter, groupAlive, spawnService, stopService } from './dev.ts';
 
@@ -57,15 +51,6 @@ async function start(args: string[], env: NodeJS.ProcessEnv, ready: RegExp) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return { child, output: plain };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 describe('stopping a service', () => {

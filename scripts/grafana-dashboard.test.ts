@@ -5,12 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createApiMetrics } from '@spacecadet/api/testing';
 import { loadWorkerConfig } from '@spacecadet/worker';
+import { createDiscordClient, createLogger, workerMetricsFor } from '@spacecadet/worker/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createApiMetrics } from '../apps/api/src/plugins/metrics.ts';
-import { createDiscordClient } from '../apps/worker/src/discord-client.ts';
-import { createLogger } from '../apps/worker/src/logger.ts';
-import { workerMetricsFor } from '../apps/worker/src/metrics.ts';
 
 interface Target {
   expr: string;

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
 import { routePath, routes } from '@spacecadet/contract';
-import { testStackEnv } from '@spacecadet/db/testing';
+import { testStackEnv, waitFor } from '@spacecadet/testing';
 import {
   loadWorkerConfig,
   type RunningWorker,
@@ -52,14 +52,13 @@ afterAll(async () => {
 });
 
 /** The worker's lines about one job, once it has logged that the job completed. */
-async function linesOfJob(jobId: string): Promise<LogLine[]> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const ofJob = lines.filter((line) => line.jobId === jobId);
-    if (ofJob.some((line) => line.msg === 'job completed')) return ofJob;
-    if (Date.now() > deadline) throw new Error(`job ${jobId} not completed: ${JSON.stringify(ofJob)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+function linesOfJob(jobId: string): Promise<LogLine[]> {
+  const ofJob = () => lines.filter((line) => line.jobId === jobId);
+  return waitFor(
+    () => `job ${jobId} to complete: ${JSON.stringify(ofJob())}`,
+    () => (ofJob().some((line) => line.msg === 'job completed') ? ofJob() : undefined),
+    { timeoutMs: 20_000, intervalMs: 50 },
+  );
 }
 
 describe('a job queued by an API request', () => {

@@ -9,14 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { buildApp, loadApiConfig } from '@spacecadet/api';
 import { bullPrefix, JOB_QUEUE } from '@spacecadet/contract';
-import {
-  createTestDatabase,
-  TEST_DASHBOARD_URL,
-  type TestDatabase,
-  type TestRedis,
-  testRedis,
-  testStackEnv,
-} from '@spacecadet/db/testing';
+import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
 import { type DiscordProxy, startDiscordProxy } from '@spacecadet/discord-proxy';
 import {
   type RestRequestRecord,
@@ -26,6 +19,7 @@ import {
   startSandbox,
 } from '@spacecadet/discord-sandbox';
 import { parsePrometheusSamples } from '@spacecadet/runtime/testing';
+import { TEST_DASHBOARD_URL, testStackEnv } from '@spacecadet/testing';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';

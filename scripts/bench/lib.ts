@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bullPrefix, JOB_QUEUE } from '@spacecadet/contract';
 import type { SandboxChannel, SandboxFixture } from '@spacecadet/discord-sandbox';
+import { waitFor as pollUntilDeadline } from '@spacecadet/testing';
 import { inheritedEnv, loadBenchEnv } from '../env.ts';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
@@ -65,19 +66,13 @@ export async function runBounded<T>(
 /** Milliseconds since `start` (from performance.now()), to 0.01 ms. */
 export const elapsedMs = (start: number): number => Math.round((performance.now() - start) * 100) / 100;
 
-/** Polls until `check` gives a value, or throws at the deadline. */
-export async function waitFor<T>(
+/** Polls until `check` gives a value, or throws at the deadline (20 s unless told). */
+export function waitFor<T>(
   what: string,
   check: () => Promise<T | undefined>,
   timeoutMs = 20_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  return pollUntilDeadline(what, check, timeoutMs);
 }
 
 export const ms = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(1)} ms` : 'n/a');

@@ -9,10 +9,9 @@
  * the median performance score is shown with the range.
  */
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { startDashboardServer } from '@spacecadet/dashboard/server/server.ts';
+import { startDashboardServer } from '@spacecadet/dashboard/server';
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
-import { CHROMIUM_FLAGS } from '@spacecadet/discord-sandbox/testing';
+import { CHROMIUM_FLAGS, freePort } from '@spacecadet/testing';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
@@ -23,18 +22,6 @@ import { type Stack, startStack } from './stack.ts';
 const LEADERBOARD_PAGE = `/leaderboard/${SANDBOX_IDS.guilds.station}`;
 const PAGES = ['/', '/dashboard', LEADERBOARD_PAGE] as const;
 const RANKED_MEMBERS = 40;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The public leaderboard's data: visible to anyone, with members imported as an admin would. */
 async function seedPublicLeaderboard(stack: Stack): Promise<void> {

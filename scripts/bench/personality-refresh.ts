@@ -34,19 +34,12 @@ import { PERSONALITY_CATALOG, PERSONALITY_REFRESH_INTERVAL_MS } from '@spacecade
 import { createDb } from '@spacecadet/db';
 import { seedPersonalityCatalog } from '@spacecadet/db/queries/personality-roles';
 import { personalityConfigs } from '@spacecadet/db/schema';
-import {
-  createTestDatabase,
-  type TestDatabase,
-  type TestRedis,
-  testRedis,
-  testStackEnv,
-} from '@spacecadet/db/testing';
+import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
 import type { RestRequestRecord, SandboxFixture, SandboxGuild } from '@spacecadet/discord-sandbox';
 import { GUILD_JOB_OPTIONS } from '@spacecadet/queue/guild-jobs';
+import { testStackEnv } from '@spacecadet/testing';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
-// The worker package exports startWorker only; the feature list and types live in its source.
-import type { WorkerFeature } from '../../apps/worker/src/features/feature.ts';
-import { FEATURES } from '../../apps/worker/src/features/index.ts';
+import { FEATURES, type WorkerFeature } from '@spacecadet/worker/testing';
 import { useLocalServices } from '../env.ts';
 import {
   closeOnStop,

@@ -38,17 +38,11 @@ import { PERSONALITY_CATALOG, PERSONALITY_REFRESH_INTERVAL_MS } from '@spacecade
 import { createDb } from '@spacecadet/db';
 import { seedPersonalityCatalog } from '@spacecadet/db/queries/personality-roles';
 import { levelingSettings, personalityConfigs } from '@spacecadet/db/schema';
-import {
-  createTestDatabase,
-  type TestDatabase,
-  type TestRedis,
-  testRedis,
-  testStackEnv,
-} from '@spacecadet/db/testing';
+import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
 import type { RestRequestRecord } from '@spacecadet/discord-sandbox';
 import { GUILD_JOB_OPTIONS } from '@spacecadet/queue/guild-jobs';
-// The worker package exports startWorker only; its intents live in its source.
-import { WORKER_INTENTS } from '../../apps/worker/src/discord-client.ts';
+import { testStackEnv } from '@spacecadet/testing';
+import { WORKER_INTENTS } from '@spacecadet/worker/testing';
 import { loadBenchEnv, pathAndHome, useLocalServices } from '../env.ts';
 import {
   closeOnStop,

@@ -8,16 +8,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { buildApp, loadApiConfig } from '@spacecadet/api';
-import {
-  createTestDatabase,
-  TEST_DASHBOARD_URL,
-  type TestDatabase,
-  type TestRedis,
-  testRedis,
-  testStackEnv,
-} from '@spacecadet/db/testing';
+import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
 import { startDiscordProxy } from '@spacecadet/discord-proxy';
 import { SANDBOX_IDS, type Sandbox, type SandboxFixture, startSandbox } from '@spacecadet/discord-sandbox';
+import { TEST_DASHBOARD_URL, testStackEnv } from '@spacecadet/testing';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 import { useLocalServices } from '../env.ts';
 import { type BenchChild, closeOnStop, startBenchChild, waitFor } from './lib.ts';

@@ -76,7 +76,8 @@ async function measureClient(
   intents: number,
 ): Promise<Measured & { intents: number }> {
   const sandboxModule = await import('@spacecadet/discord-sandbox');
-  const { createTestDatabase, testRedis, testStackEnv } = await import('@spacecadet/db/testing');
+  const { createTestDatabase, testRedis } = await import('@spacecadet/db/testing');
+  const { testStackEnv } = await import('@spacecadet/testing');
   const { fixture, guilds: generated } = generateWorld(
     { guilds, channels: CHANNELS, roles: ROLES, members: MEMBERS },
     sandboxModule,

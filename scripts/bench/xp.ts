@@ -54,17 +54,12 @@ import { utcDay } from '@spacecadet/core';
 import { createDb } from '@spacecadet/db';
 import { writeXpBatch } from '@spacecadet/db/queries/member-xp';
 import { levelingSettings } from '@spacecadet/db/schema';
-import {
-  createTestDatabase,
-  type TestDatabase,
-  type TestRedis,
-  testRedis,
-  testStackEnv,
-} from '@spacecadet/db/testing';
+import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
 import type { Sandbox, SandboxFixture, SandboxGuild } from '@spacecadet/discord-sandbox';
+import { testStackEnv } from '@spacecadet/testing';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
-// The worker package exports startWorker only; its intents and XP buffer live in its source.
-import { WORKER_INTENTS } from '../../apps/worker/src/discord-client.ts';
+import { WORKER_INTENTS } from '@spacecadet/worker/testing';
+// The worker package exports startWorker only; its XP buffer lives in its source.
 import {
   awardMessageXp,
   finishBatch,

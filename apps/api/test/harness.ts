@@ -18,15 +18,9 @@ import {
   roleMenus,
   sessions,
 } from '@spacecadet/db';
-import {
-  createTestDatabase,
-  TEST_DASHBOARD_URL,
-  type TestDatabase,
-  type TestRedis,
-  testRedis,
-  testStackEnv,
-} from '@spacecadet/db/testing';
+import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
 import { SANDBOX_IDS, type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
+import { TEST_DASHBOARD_URL, testStackEnv } from '@spacecadet/testing';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type ApiConfig, buildApp, loadApiConfig } from '../src/app.ts';

@@ -7,6 +7,7 @@ import {
   workerConnectionName,
 } from '@spacecadet/contract';
 import { colorGroups, colorShades, colors, guildConfigs } from '@spacecadet/db';
+import { waitFor } from '@spacecadet/testing';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
@@ -35,14 +36,16 @@ function get(url: string, authorization = ada) {
   return h.app.inject({ url, headers: { authorization } });
 }
 
-async function pollJob(jobId: string, until: (status: JobStatus) => boolean): Promise<JobStatus> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const status = (await get(`/api/jobs/${jobId}`)).json<JobStatus>();
-    if (until(status)) return status;
-    if (Date.now() > deadline) throw new Error(`job ${jobId} stuck in ${JSON.stringify(status)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+function pollJob(jobId: string, until: (status: JobStatus) => boolean): Promise<JobStatus> {
+  let status: JobStatus | undefined;
+  return waitFor(
+    () => `job ${jobId} to move on; stuck in ${JSON.stringify(status)}`,
+    async () => {
+      status = (await get(`/api/jobs/${jobId}`)).json<JobStatus>();
+      return until(status) ? status : undefined;
+    },
+    { timeoutMs: 10_000, intervalMs: 50 },
+  );
 }
 
 // First in the file: the queue holds no other job yet, so the workers below take only this one.
@@ -142,14 +145,8 @@ describe('a job whose worker process died', () => {
 });
 
 /** Polls `check` until it returns a value, or fails at the deadline. */
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  return waitFor(what, check, { timeoutMs: 10_000 });
 }
 
 /** Until the job was moved back by a stalled check and a worker holds it again. */

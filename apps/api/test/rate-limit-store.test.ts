@@ -1,4 +1,5 @@
 import { type TestRedis, testRedis } from '@spacecadet/db/testing';
+import { waitFor } from '@spacecadet/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_LIMIT_SYNC_MS, syncedRateLimitStore } from '../src/services/rate-limit-store.ts';
@@ -33,11 +34,7 @@ function replica() {
 
 /** Polls (every sync period) until `check` holds. */
 async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, RATE_LIMIT_SYNC_MS));
-  }
+  await waitFor(what, check, { timeoutMs: 10_000, intervalMs: RATE_LIMIT_SYNC_MS });
 }
 
 /** Until Redis holds `total` for `key`: every replica's counts so far were synced. */

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
+import { waitFor } from '@spacecadet/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -37,11 +38,7 @@ async function call(
 }
 
 async function waitUntil(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met within 5 s');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await waitFor('the condition', condition, { timeoutMs: 5_000, intervalMs: 5 });
 }
 
 beforeAll(async () => {

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
 import { type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
+import { waitFor } from '@spacecadet/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testEnv } from './harness.ts';
 
@@ -28,11 +29,7 @@ afterAll(async () => {
 });
 
 async function waitUntil(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitFor(what, check, { timeoutMs, intervalMs: 20 });
 }
 
 /** The real server process on a free port, its log kept for the test to read. */

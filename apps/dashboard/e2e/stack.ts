@@ -1,13 +1,12 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp, loadApiConfig } from '@spacecadet/api';
 import { botGuilds } from '@spacecadet/db';
-import { createTestDatabase, type TestDatabase, testRedis, testStackEnv } from '@spacecadet/db/testing';
+import { createTestDatabase, type TestDatabase, testRedis } from '@spacecadet/db/testing';
 import { SANDBOX_IDS, type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
-import { CHROMIUM_FLAGS } from '@spacecadet/discord-sandbox/testing';
+import { chromiumLaunchOptions, freePort, testStackEnv } from '@spacecadet/testing';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { type DashboardServer, startDashboardServer } from '../server/server.ts';
@@ -34,18 +33,6 @@ export interface Stack {
    */
   expireSessionsOf(userId: string): Promise<void>;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Sandbox + API + worker + the built dashboard + a fresh headless Chromium profile. */
@@ -101,9 +88,8 @@ export async function startStack(distDir: string): Promise<Stack> {
   const profileDir = await mkdtemp(join(tmpdir(), 'spacecadet-chromium-'));
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   const browser = await chromium.launchPersistentContext(profileDir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    ...chromiumLaunchOptions(),
     headless: true,
-    args: CHROMIUM_FLAGS,
     viewport: { width: 1280, height: 900 },
     reducedMotion: 'reduce',
   });

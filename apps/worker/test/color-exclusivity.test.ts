@@ -10,6 +10,7 @@ import {
   saveReactionLists,
 } from '@spacecadet/db/queries/role-menus';
 import { colors, memberRolePicks, type RoleMenuRow, roleMenus } from '@spacecadet/db/schema';
+import { waitFor } from '@spacecadet/testing';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLOR_REMOVED_MESSAGE } from '../src/features/color-roles/assign.ts';
@@ -159,17 +160,18 @@ describe('one color role at a time, whichever way it was picked', () => {
         .where(eq(memberRolePicks.userId, member))
         .orderBy(asc(memberRolePicks.scope))
     ).map((pick) => `${pick.scope}=${pick.targetKey}`);
-  /** Waits for `check`, failing with what it last saw (`waitFor` keeps no value). */
+  /** Waits for `check`, failing with what it last saw. */
   const until = async <T>(what: string, read: () => Promise<T> | T, check: (value: T) => boolean) => {
-    const deadline = Date.now() + 60_000;
-    let seen = await read();
-    while (!check(seen)) {
-      if (Date.now() > deadline)
-        throw new Error(`timed out waiting for ${what}; last saw ${JSON.stringify(seen)}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      seen = await read();
-    }
-    return seen;
+    let seen: T | undefined;
+    const found = await waitFor(
+      () => `${what}; last saw ${JSON.stringify(seen)}`,
+      async () => {
+        const value = await read();
+        seen = value;
+        return check(value) ? { value } : undefined;
+      },
+    );
+    return found.value;
   };
 
   beforeAll(async () => {

@@ -3,13 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { bullPrefix, JOB_QUEUE, type JobName, jobIdFor, redisKeyPrefix } from '@spacecadet/contract';
 import { colorPanels } from '@spacecadet/db';
-import {
-  createTestDatabase,
-  type TestDatabase,
-  type TestRedis,
-  testRedis,
-  testStackEnv,
-} from '@spacecadet/db/testing';
+import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
 import {
   defaultFixture,
   SANDBOX_IDS,
@@ -18,6 +12,7 @@ import {
   type SandboxStateDump,
   startSandbox,
 } from '@spacecadet/discord-sandbox';
+import { testStackEnv, waitFor } from '@spacecadet/testing';
 import { type Job, Queue } from 'bullmq';
 import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
@@ -32,28 +27,8 @@ export function storedKey(harness: Harness, key: string): string {
   return `${redisKeyPrefix(harness.redis.prefix)}${key}`;
 }
 
-/**
- * Polls until `check` returns a value other than undefined/false, or fails at the deadline. The
- * deadline only catches what never happens: generous, as the machine may be busy with more.
- */
-export async function waitFor<T>(
-  what: string,
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
+/** Polls until a check gives a value (`@spacecadet/testing`, with its generous 60 s deadline). */
+export { waitFor };
 
 let markers = 0;
 

@@ -1,12 +1,12 @@
 import { xpUnpricedGuildsKey } from '@spacecadet/contract';
 import { levelingSettings, memberXp } from '@spacecadet/db/schema';
 import { SANDBOX_IDS, type SandboxFixture } from '@spacecadet/discord-sandbox';
+// The sandbox's own message posting (what its `/_sandbox/messages` route runs), the module
+// instance its server uses: a burst in one turn, which HTTP posts one by one cannot make.
+import { buildMessage, postMessage } from '@spacecadet/discord-sandbox/testing';
 import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// The sandbox's own message posting (what its `/_sandbox/messages` route runs), the module
-// instance its server uses: a burst in one turn, which HTTP posts one by one cannot make.
-import { buildMessage, postMessage } from '../../../packages/discord-sandbox/src/mutations.ts';
 import { levelingSetups } from '../src/features/leveling/setup.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import { fixtureWithFarOrbit, type Harness, startHarness, storedKey, waitFor } from './helpers.ts';

@@ -1,12 +1,13 @@
 /**
  * Test helpers every package's integration tests use: a fresh, migrated Postgres database
  * and an isolated Redis key prefix per call. They use TEST_DATABASE_URL / TEST_REDIS_URL when
- * set (CI, machines without Docker) and fall back to Testcontainers otherwise.
+ * set (CI, machines without Docker) and fall back to Testcontainers otherwise. The env that points
+ * an app at them is `testStackEnv` of `@spacecadet/testing`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
+import { freePort } from '@spacecadet/testing';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createDb, type Db } from './client.ts';
@@ -143,17 +144,6 @@ export interface PrivateRedis {
   close(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
 /** Starts a `redis-server` that keeps nothing on disk on a free port; resolves once it answers PING. */
 export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
@@ -197,38 +187,5 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
       await start();
     },
     close: stop,
-  };
-}
-
-/** The dashboard origin a test's API is told about (its CORS origin and OAuth2 redirects). */
-export const TEST_DASHBOARD_URL = 'http://127.0.0.1:5173';
-
-/** Where a test's Discord lives: the sandbox (`startSandbox`) has both; OAuth2 only the API uses. */
-export interface TestDiscord {
-  apiBase: string;
-  oauthBase?: string;
-}
-
-/**
- * The env that points an API or worker process at a test's database, Redis prefix and Discord
- * sandbox; each app reads the part it needs. Callers add or override what one process needs
- * besides (LOG_LEVEL, OWNER_USER_ID, the URLs it is served at).
- */
-export function testStackEnv(
-  database: Pick<TestDatabase, 'url'>,
-  redis: Pick<TestRedis, 'url' | 'prefix'>,
-  discord: TestDiscord,
-): Record<string, string> {
-  return {
-    NODE_ENV: 'test',
-    DATABASE_URL: database.url,
-    REDIS_URL: redis.url,
-    REDIS_PREFIX: redis.prefix,
-    DISCORD_API_BASE: discord.apiBase,
-    ...(discord.oauthBase === undefined ? {} : { DISCORD_OAUTH_BASE: discord.oauthBase }),
-    DASHBOARD_URL: TEST_DASHBOARD_URL,
-    PUBLIC_API_URL: 'http://127.0.0.1:4000',
-    SESSION_SECRET: 'test-session-secret-that-is-long-enough-1234',
-    LOG_LEVEL: 'silent',
   };
 }

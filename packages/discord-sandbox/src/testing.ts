@@ -1,19 +1,10 @@
+/** Test helpers of the sandbox (its Chromium flags are `@spacecadet/testing`'s `CHROMIUM_FLAGS`). */
+
 /**
- * Chromium flags for the headless browser that tests, e2e runs and benchmarks drive (the
- * sandbox's chat view, the dashboard, Lighthouse): no sandboxing or GPU, which containers and
- * CI machines lack, and none of Chromium's own network traffic (updates, sync, QUIC), which has
- * no internet to reach here and would only add noise.
+ * A member's message built and posted straight into the sandbox's world (`sandbox.world`), as
+ * its message route does: for a burst a test sends in one go, without an HTTP request each.
  */
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { buildMessage, postMessage } from './mutations.ts';
 
 /**
  * Makes a sandbox user refuse (or accept again) DMs from the bot, as Discord's privacy setting

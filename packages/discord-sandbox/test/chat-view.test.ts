@@ -1,8 +1,8 @@
 import { crc32, deflateSync } from 'node:zlib';
+import { chromiumLaunchOptions } from '@spacecadet/testing';
 import { chromium } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_BOT_TOKEN, SANDBOX_IDS, type Sandbox, startSandbox } from '../src/index.ts';
-import { CHROMIUM_FLAGS } from '../src/testing.ts';
 import { bot } from './helpers.ts';
 
 /** A real `width`×`height` PNG of one color, so a browser decodes it. */
@@ -70,8 +70,7 @@ describe('chat view in a browser', () => {
     // No bot is connected, so nobody answers; the sandbox gives up after 300 ms.
     const quick = await startSandbox({ port: 0, interactionTimeoutMs: 300 });
     const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: CHROMIUM_FLAGS,
+      ...chromiumLaunchOptions(),
     });
     try {
       const { guilds, channels, users } = SANDBOX_IDS;
@@ -93,8 +92,7 @@ describe('chat view in a browser', () => {
 
   it('shows an image attachment as the image, described by its alt text', async () => {
     const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: CHROMIUM_FLAGS,
+      ...chromiumLaunchOptions(),
     });
     try {
       const { guilds, channels, users } = SANDBOX_IDS;
@@ -126,8 +124,7 @@ describe('chat view in a browser', () => {
 
   it('shows reactions with counts under a message; a click toggles the acting member’s reaction', async () => {
     const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: CHROMIUM_FLAGS,
+      ...chromiumLaunchOptions(),
     });
     try {
       const { guilds, channels, users, emojis } = SANDBOX_IDS;
@@ -164,8 +161,7 @@ describe('chat view in a browser', () => {
 
   it('fits a 390 px phone: the messages take the width, the sidebars stack, nothing scrolls sideways', async () => {
     const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: CHROMIUM_FLAGS,
+      ...chromiumLaunchOptions(),
     });
     try {
       const { guilds, channels, users } = SANDBOX_IDS;

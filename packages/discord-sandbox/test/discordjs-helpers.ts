@@ -1,3 +1,4 @@
+import { waitFor as pollUntilDeadline } from '@spacecadet/testing';
 import { Client, type ClientOptions, Events, GatewayIntentBits } from 'discord.js';
 import { afterEach, beforeEach } from 'vitest';
 import { SANDBOX_BOT_TOKEN, type Sandbox, startSandbox } from '../src/index.ts';
@@ -48,17 +49,8 @@ export function waitFor<T>(
 }
 
 /** Polls `check` until it returns a value, with a deadline. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined> | T | undefined,
-  ms = 5000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+export function eventually<T>(check: () => Promise<T | undefined> | T | undefined, ms = 5000): Promise<T> {
+  return pollUntilDeadline('the condition', check, { timeoutMs: ms, intervalMs: 20 });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { waitFor as pollUntilDeadline } from '@spacecadet/testing';
 import {
   ActionRowBuilder,
   ButtonBuilder,
@@ -268,11 +269,12 @@ describe('gateway events and interaction flows', () => {
 
 async function waitUntilFollowUp(sb: Sandbox, id: string) {
   type Rec = { original: { content: string } | null; followups: Array<{ content: string }> };
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const rec = (await control(sb, 'GET', `/interactions/${id}`)).body as Rec;
-    if (rec.followups.length > 0 && rec.original) return rec;
-    if (Date.now() > deadline) throw new Error('no follow-up');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  return pollUntilDeadline(
+    'a follow-up',
+    async () => {
+      const rec = (await control(sb, 'GET', `/interactions/${id}`)).body as Rec;
+      return rec.followups.length > 0 && rec.original ? rec : undefined;
+    },
+    { timeoutMs: 5000, intervalMs: 20 },
+  );
 }

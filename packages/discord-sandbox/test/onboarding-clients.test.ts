@@ -1,9 +1,9 @@
+import { chromiumLaunchOptions } from '@spacecadet/testing';
 import { type Client, DiscordAPIError, Events, type GuildMember } from 'discord.js';
 import { type APIGuildOnboarding, Routes } from 'discord-api-types/v10';
 import { chromium } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SANDBOX_IDS, type Sandbox } from '../src/index.ts';
-import { CHROMIUM_FLAGS } from '../src/testing.ts';
 import { readyClient, waitFor } from './discordjs-helpers.ts';
 import { bot, control } from './helpers.ts';
 import {
@@ -89,8 +89,7 @@ describe('chat view', () => {
     await start();
     await bot(sandbox, 'PUT', path, { prompts: [question()] });
     const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: CHROMIUM_FLAGS,
+      ...chromiumLaunchOptions(),
     });
     try {
       const page = await browser.newPage();

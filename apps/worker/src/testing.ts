@@ -1,0 +1,9 @@
+/**
+ * What the repo's own checks build the way the worker builds it (`@spacecadet/worker/testing`):
+ * the Grafana dashboard's metric check and the benchmarks, which must not reach into src files.
+ */
+export { createDiscordClient, WORKER_INTENTS } from './discord-client.ts';
+export type { WorkerFeature } from './features/feature.ts';
+export { FEATURES } from './features/index.ts';
+export { createLogger } from './logger.ts';
+export { workerMetricsFor } from './metrics.ts';
