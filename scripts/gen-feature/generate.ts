@@ -231,6 +231,15 @@ const REGISTRATIONS: readonly Registration[] = [
       )(text),
   },
   {
+    // The History page's area filter lists the new area last.
+    path: 'apps/dashboard/src/dashboard/history/History.test.tsx',
+    edit: (text, n) =>
+      insertBefore(
+        "    ]);\n    fireEvent.change(filter, { target: { value: 'color_roles' } });",
+        `      '${n.Title}',\n`,
+      )(text),
+  },
+  {
     path: 'apps/dashboard/src/dashboard/shared/queries.ts',
     edit: (text, n) =>
       insertBefore(

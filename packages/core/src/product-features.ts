@@ -341,6 +341,11 @@ export const SLASH_COMMANDS: readonly { name: string; feature: ProductFeature }[
   (feature) => feature.commands.map((name) => ({ name, feature })),
 );
 
+/** The commands the landing page lists: those of the features it shows (`landing: true`). */
+export const LANDING_COMMANDS: readonly { name: string; feature: ProductFeature }[] = SLASH_COMMANDS.filter(
+  (command) => command.feature.landing,
+);
+
 /** Every dashboard path a feature owns: its route and its sidebar pages. */
 export function featureRoutes(feature: ProductFeature): DashboardRoute[] {
   const pages = feature.sidebar?.pages?.map((page) => page.route) ?? [];

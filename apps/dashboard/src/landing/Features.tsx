@@ -1,8 +1,8 @@
 import {
+  LANDING_COMMANDS,
   LIVE_FEATURES,
   PRODUCT_FEATURES,
   type ProductFeature,
-  SLASH_COMMANDS,
 } from '@spacecadet/core/product-features';
 import type { ReactNode } from 'react';
 
@@ -62,13 +62,13 @@ function featureCard(feature: ProductFeature): Card {
   };
 }
 
-/** The bot's slash commands, from the feature list: the landing's command list. */
+/** The bot's slash commands, from the feature list (the features the landing shows). */
 function CommandList() {
   return (
     <>
       <p>Type / in your server:</p>
       <ul className="command-list">
-        {SLASH_COMMANDS.map((command) => (
+        {LANDING_COMMANDS.map((command) => (
           <li key={command.name}>
             <code>/{command.name}</code> <span>{command.feature.name}</span>
           </li>

@@ -1,4 +1,4 @@
-import { SLASH_COMMANDS } from '@spacecadet/core/product-features';
+import { LANDING_COMMANDS } from '@spacecadet/core/product-features';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -110,7 +110,7 @@ describe('Landing', () => {
     const commands = within(card)
       .getAllByRole('listitem')
       .map((item) => item.textContent);
-    expect(commands).toEqual(SLASH_COMMANDS.map((command) => `/${command.name} ${command.feature.name}`));
+    expect(commands).toEqual(LANDING_COMMANDS.map((command) => `/${command.name} ${command.feature.name}`));
     expect(commands).toEqual([
       '/colors Color Roles',
       '/rank Leveling',
