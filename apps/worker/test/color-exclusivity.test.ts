@@ -13,8 +13,8 @@ import { colors, memberRolePicks, type RoleMenuRow, roleMenus } from '@spacecade
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLOR_REMOVED_MESSAGE } from '../src/features/color-roles/assign.ts';
-import { guildMenus } from '../src/features/reaction-roles/menus.ts';
 import { managedIds } from '../src/features/repairs/managed-ids.ts';
+import { guildMenus } from '../src/features/role-menus/menus.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,
