@@ -11,7 +11,7 @@ import { removeMemberReaction } from '../../roles/member-reactions.ts';
 import { applyRoleChange, forMember, reactedLiveSince, recordMenuPicks } from './member-roles.ts';
 import { menuRowsByEmoji, menuRules } from './menus.ts';
 import { menuName } from './names.ts';
-import { reactionEmojiOf } from './panel.ts';
+import { reactionEmojiOf } from './panel-reactions.ts';
 import { assignableOptions } from './roles.ts';
 
 /** Discord's page size for a reaction's users. */
