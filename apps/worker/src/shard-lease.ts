@@ -103,16 +103,6 @@ export function shardLeases(
     ) {
       answer = await claimOnce();
     }
-    if (answer === 'all') {
-      if (lastHolder !== 'all') {
-        lastHolder = 'all';
-        logger.warn(
-          { shardCount: shards.count },
-          `all ${shards.count} shards are run by other live worker processes; this process takes jobs and takes over the first shard whose process stops (raise SHARD_COUNT to run more shards)`,
-        );
-      }
-      return false;
-    }
     if (answer === '') {
       if (released) {
         await redis.eval(RELEASE, keys.length, ...keys, token);
@@ -127,16 +117,7 @@ export function shardLeases(
       }, every);
       return true;
     }
-    const separator = answer.indexOf(':');
-    const shardId = ids[Number(answer.slice(0, separator))];
-    const holder = answer.slice(separator + 1);
-    if (holder !== lastHolder) {
-      lastHolder = holder;
-      logger.warn(
-        { shardId, shardCount: shards.count, holder },
-        `shard ${shardId}/${shards.count} is run by another live worker process (${holder}); this process takes jobs and waits to take the shard over when that process stops (set SHARD_IDS to run other shards)`,
-      );
-    }
+    lastHolder = noteWaiting(logger, answer, ids, shards.count, lastHolder);
     return false;
   }
 
@@ -188,4 +169,36 @@ async function claimFreeShards(
     perProcess,
   )) as number[];
   return taken.map(Number);
+}
+
+/**
+ * Logs, once per holder, why the shards are not this process's: every shard held (`all`, with
+ * `auto`), or `<index>:<holder>` (as CLAIM says it). Returns the holder named.
+ */
+function noteWaiting(
+  logger: Logger,
+  answer: string,
+  ids: readonly number[],
+  shardCount: number,
+  lastHolder: string | undefined,
+): string {
+  if (answer === 'all') {
+    if (lastHolder !== 'all') {
+      logger.warn(
+        { shardCount },
+        `all ${shardCount} shards are run by other live worker processes; this process takes jobs and takes over the first shard whose process stops (raise SHARD_COUNT to run more shards)`,
+      );
+    }
+    return 'all';
+  }
+  const separator = answer.indexOf(':');
+  const shardId = ids[Number(answer.slice(0, separator))];
+  const holder = answer.slice(separator + 1);
+  if (holder !== lastHolder) {
+    logger.warn(
+      { shardId, shardCount, holder },
+      `shard ${shardId}/${shardCount} is run by another live worker process (${holder}); this process takes jobs and waits to take the shard over when that process stops (set SHARD_IDS to run other shards)`,
+    );
+  }
+  return holder;
 }
