@@ -11,7 +11,7 @@ import {
   takeGuildBatch,
   takeOverStaleBatches,
   type XpBatch,
-} from './xp-buffer.ts';
+} from './xp-batches.ts';
 import { awardConnection, priceUnpriced } from './xp-count.ts';
 
 /**
