@@ -1,3 +1,11 @@
+/**
+ * Members' role picks applied under one lock per member, the last click winning (described
+ * after the imports). Why one file: the click side (`lastPickWins`), the lock holder's loop
+ * (`drive`, `applyWaiting`, `settle`) and the outage job (`applySavedPicks`) read and write the
+ * same fields of the member's Redis hash (`p:`, `d:`, `a:`, saved picks) through one parser
+ * (`readState`) and share the registry of pick features and the process's drivers; apart, each
+ * part would export the others' private state.
+ */
 import { memberPickLockKey, memberPicksKey, memberPicksWaitingKey } from '@spacecadet/contract';
 import { addGuildJob } from '@spacecadet/queue/guild-jobs';
 import type { WorkerDeps } from '../deps.ts';
