@@ -46,109 +46,144 @@ export function shardLeases(
   shards: { ids: readonly number[] | 'auto'; count: number },
   options: ShardLeaseOptions,
 ): ShardLeases {
-  const { token, ttlMs, logger } = options;
-  const auto = shards.ids === 'auto';
-  let ids: number[] = shards.ids === 'auto' ? [] : [...shards.ids];
-  let keys = ids.map((id) => shardLeaseKey(id, shards.count));
-  const every = Math.max(100, Math.floor(ttlMs / 3));
-  let held = false;
-  let released = false;
-  let renewer: NodeJS.Timeout | undefined;
-  let lastHolder: string | undefined;
-  let wake: (() => void) | undefined;
-  // This process's lease but its beat, which the scripts stamp with Redis' time.
-  const lease = JSON.stringify({ holder: token, host: thisHost(), pid: process.pid, every });
-  liveTokens.add(token);
-  const allShards = Array.from({ length: shards.count }, (_, id) => id);
+  return new ShardLeaseSet(redis, shards, options);
+}
 
-  const renew = async () => {
-    const other = Number(await redis.eval(RENEW, keys.length, ...keys, token, ttlMs, lease));
-    if (other < 0 || !held || released) return;
-    held = false;
-    clearInterval(renewer);
-    const shardId = ids[other] ?? -1;
-    logger.error(
-      { shardId, shardCount: shards.count, holder: holderName(await redis.get(keys[other] ?? '')) },
+/** `shardLeases`' state: the shards claimed, whether they are held, and the renewal timer. */
+class ShardLeaseSet implements ShardLeases {
+  private readonly auto: boolean;
+  private ids: number[];
+  private keys: string[];
+  /** How often a held lease is renewed: a third of it. */
+  private readonly every: number;
+  private held = false;
+  private released = false;
+  private renewer: NodeJS.Timeout | undefined;
+  private lastHolder: string | undefined;
+  private wake: (() => void) | undefined;
+  /** This process's lease but its beat, which the scripts stamp with Redis' time. */
+  private readonly lease: string;
+  private readonly allShards: number[];
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly shards: { ids: readonly number[] | 'auto'; count: number },
+    private readonly options: ShardLeaseOptions,
+  ) {
+    this.auto = shards.ids === 'auto';
+    this.ids = shards.ids === 'auto' ? [] : [...shards.ids];
+    this.keys = this.ids.map((id) => shardLeaseKey(id, shards.count));
+    this.every = Math.max(100, Math.floor(options.ttlMs / 3));
+    this.lease = JSON.stringify({
+      holder: options.token,
+      host: thisHost(),
+      pid: process.pid,
+      every: this.every,
+    });
+    liveTokens.add(options.token);
+    this.allShards = Array.from({ length: shards.count }, (_, id) => id);
+  }
+
+  private async renew(): Promise<void> {
+    const { redis, keys, options } = this;
+    const other = Number(
+      await redis.eval(RENEW, keys.length, ...keys, options.token, options.ttlMs, this.lease),
+    );
+    if (other < 0 || !this.held || this.released) return;
+    this.held = false;
+    clearInterval(this.renewer);
+    const shardId = this.ids[other] ?? -1;
+    options.logger.error(
+      { shardId, shardCount: this.shards.count, holder: holderName(await redis.get(keys[other] ?? '')) },
       'another worker process took over this shard (its lease lapsed here); stopping',
     );
     options.lost(shardId);
-  };
+  }
 
   /** `auto`: takes free shards' leases; '' when it got some, else why not (as CLAIM says it). */
-  async function claimFree(): Promise<string> {
-    const taken = await claimFreeShards(redis, shards.count, options.perProcess ?? 1, {
-      token,
-      ttlMs,
-      lease,
+  private async claimFree(): Promise<string> {
+    const { options, shards } = this;
+    const taken = await claimFreeShards(this.redis, shards.count, options.perProcess ?? 1, {
+      token: options.token,
+      ttlMs: options.ttlMs,
+      lease: this.lease,
     });
     if (taken.length === 0) return 'all';
-    ids = taken;
-    keys = ids.map((id) => shardLeaseKey(id, shards.count));
-    logger.info({ shards: ids, shardCount: shards.count }, 'claimed free shards (SHARD_IDS=auto)');
+    this.ids = taken;
+    this.keys = this.ids.map((id) => shardLeaseKey(id, shards.count));
+    options.logger.info(
+      { shards: this.ids, shardCount: shards.count },
+      'claimed free shards (SHARD_IDS=auto)',
+    );
     return '';
   }
 
   /** One claim: '' when taken, 'all' (auto: every shard held), else `<index>:<holder>`. */
-  async function claimOnce(): Promise<string> {
-    return auto ? claimFree() : String(await redis.eval(CLAIM, keys.length, ...keys, token, ttlMs, lease));
+  private async claimOnce(): Promise<string> {
+    if (this.auto) return this.claimFree();
+    const { keys, options } = this;
+    return String(
+      await this.redis.eval(CLAIM, keys.length, ...keys, options.token, options.ttlMs, this.lease),
+    );
   }
 
-  async function tryClaim(): Promise<boolean> {
-    if (released) throw new Error('shard leases released');
-    if (held) return true;
-    let answer = await claimOnce();
-    if (
-      answer !== '' &&
-      (await freeDeadHolders(redis, auto ? allShards : ids, shards.count, token, logger))
-    ) {
-      answer = await claimOnce();
+  async tryClaim(): Promise<boolean> {
+    const { redis, options, shards } = this;
+    const { token, logger } = options;
+    if (this.released) throw new Error('shard leases released');
+    if (this.held) return true;
+    let answer = await this.claimOnce();
+    const watched = this.auto ? this.allShards : this.ids;
+    if (answer !== '' && (await freeDeadHolders(redis, watched, shards.count, token, logger))) {
+      answer = await this.claimOnce();
     }
     if (answer === '') {
-      if (released) {
-        await redis.eval(RELEASE, keys.length, ...keys, token);
+      if (this.released) {
+        await redis.eval(RELEASE, this.keys.length, ...this.keys, token);
         throw new Error('shard leases released');
       }
-      held = true;
-      if (lastHolder !== undefined) {
-        logger.info({ shards: ids, previousHolder: lastHolder }, 'took over the shards');
+      this.held = true;
+      if (this.lastHolder !== undefined) {
+        logger.info({ shards: this.ids, previousHolder: this.lastHolder }, 'took over the shards');
       }
-      renewer = setInterval(() => {
-        renew().catch((error: unknown) => logger.warn(errorFields(error), 'shard lease renewal failed'));
-      }, every);
+      this.renewer = setInterval(() => {
+        this.renew().catch((error: unknown) => logger.warn(errorFields(error), 'shard lease renewal failed'));
+      }, this.every);
       return true;
     }
-    lastHolder = noteWaiting(logger, answer, ids, shards.count, lastHolder);
+    this.lastHolder = noteWaiting(logger, answer, this.ids, shards.count, this.lastHolder);
     return false;
   }
 
-  return {
-    tryClaim,
-    shardIds: () => [...ids],
-    async claim() {
-      for (;;) {
-        if (released) throw new Error('stopped while waiting for the shards');
-        try {
-          if (await tryClaim()) return;
-        } catch (error) {
-          if (released) throw error;
-          logger.warn(errorFields(error), 'shard lease claim failed; trying again');
-        }
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, every).unref();
-        });
+  shardIds(): number[] {
+    return [...this.ids];
+  }
+
+  async claim(): Promise<void> {
+    for (;;) {
+      if (this.released) throw new Error('stopped while waiting for the shards');
+      try {
+        if (await this.tryClaim()) return;
+      } catch (error) {
+        if (this.released) throw error;
+        this.options.logger.warn(errorFields(error), 'shard lease claim failed; trying again');
       }
-    },
-    async release() {
-      released = true;
-      liveTokens.delete(token);
-      clearInterval(renewer);
-      wake?.();
-      if (!held) return;
-      held = false;
-      await redis.eval(RELEASE, keys.length, ...keys, token);
-    },
-  };
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        setTimeout(resolve, this.every).unref();
+      });
+    }
+  }
+
+  async release(): Promise<void> {
+    this.released = true;
+    liveTokens.delete(this.options.token);
+    clearInterval(this.renewer);
+    this.wake?.();
+    if (!this.held) return;
+    this.held = false;
+    await this.redis.eval(RELEASE, this.keys.length, ...this.keys, this.options.token);
+  }
 }
 
 /** Takes the first free shards' leases of 0..count-1, up to `perProcess`; their ids (none: all held). */
