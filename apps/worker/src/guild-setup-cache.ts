@@ -97,108 +97,132 @@ interface CacheState<T> {
   batchScheduled: boolean;
 }
 
+/** A cache's options and its count of reads, as the batching functions use them. */
+interface CacheOf<T> {
+  options: GuildSetupCacheOptions<T>;
+  reads: { queries: number; guilds: number };
+}
+
+/** What a read's copy is stamped with: the connection epoch and the guild's changes heard. */
+function stampOf<T>(state: CacheState<T>, guildId: string): string {
+  return `${state.epoch}:${state.changes.get(guildId) ?? 0}`;
+}
+
+/** A process's copy of a cache, listening for the feature's changes on its own connection. */
+function newCacheState<T>(deps: WorkerDeps, options: GuildSetupCacheOptions<T>): CacheState<T> {
+  const created: CacheState<T> = {
+    setups: new Map(),
+    loading: new Map(),
+    changes: new Map(),
+    epoch: 0,
+    waiting: [],
+    batching: 0,
+    batchScheduled: false,
+    watch: watchGuildChanges(deps.config.databaseUrl, options.channel, {
+      changed(guildId) {
+        created.setups.delete(guildId);
+        created.loading.delete(guildId);
+        created.changes.set(guildId, (created.changes.get(guildId) ?? 0) + 1);
+        options.changed?.(deps, guildId);
+      },
+      lost() {
+        // Copies stay (served, not trusted); a read under way must not be trusted either.
+        created.epoch += 1;
+        deps.logger.warn(
+          { cache: options.name },
+          'setup watch lost its connection; serving the last known setups until it is back',
+        );
+      },
+      restored() {
+        // Changes made while down were not heard: every copy is read again as it is used.
+        created.epoch += 1;
+        deps.logger.info({ cache: options.name }, 'setup watch listening again; re-reading setups as used');
+      },
+    }),
+  };
+  return created;
+}
+
+/** Reads one guild's setup from Postgres, with others' when the feature can read many at once. */
+function fetchSetup<T>(
+  cache: CacheOf<T>,
+  deps: WorkerDeps,
+  state: CacheState<T>,
+  guildId: string,
+): Promise<T> {
+  const { options, reads } = cache;
+  if (!options.loadMany) {
+    reads.queries += 1;
+    reads.guilds += 1;
+    return options.load(deps, guildId);
+  }
+  return new Promise<T>((resolve, reject) => {
+    state.waiting.push({ guildId, resolve, reject });
+    scheduleBatch(cache, deps, state);
+  });
+}
+
+/** Reads the waiting guilds in batches, a few at once, each gathering the misses of its window. */
+function scheduleBatch<T>(cache: CacheOf<T>, deps: WorkerDeps, state: CacheState<T>): void {
+  if (state.batchScheduled || state.batching >= BATCHES_IN_FLIGHT || state.waiting.length === 0) return;
+  state.batchScheduled = true;
+  // The misses of the next few milliseconds (a burst of gateway events) go in one read.
+  setTimeout(() => {
+    state.batchScheduled = false;
+    if (state.batching >= BATCHES_IN_FLIGHT) return;
+    const batch = state.waiting.splice(0, BATCH_MAX);
+    if (batch.length === 0) return;
+    state.batching += 1;
+    runBatch(cache, deps, batch).finally(() => {
+      state.batching -= 1;
+      scheduleBatch(cache, deps, state);
+    });
+    scheduleBatch(cache, deps, state);
+  }, BATCH_WINDOW_MS);
+}
+
+/** One `loadMany` call: each guild's waiting read gets its setup, or the reason it has none. */
+async function runBatch<T>(cache: CacheOf<T>, deps: WorkerDeps, batch: readonly Waiting<T>[]): Promise<void> {
+  const { options, reads } = cache;
+  const loadMany = options.loadMany;
+  if (!loadMany) return;
+  const guildIds = [...new Set(batch.map((one) => one.guildId))];
+  reads.queries += 1;
+  reads.guilds += guildIds.length;
+  try {
+    const setups = await loadMany(deps, guildIds);
+    for (const one of batch) {
+      const setup = setups.get(one.guildId);
+      if (setup === undefined)
+        one.reject(new Error(`${options.name} setup of guild ${one.guildId} not read`));
+      else one.resolve(setup);
+    }
+  } catch (error) {
+    for (const one of batch) one.reject(error);
+  }
+}
+
 export function guildSetupCache<T>(options: GuildSetupCacheOptions<T>): GuildSetupCache<T> {
   const states = new WeakMap<WorkerDeps['db'], CacheState<T>>();
   /** The same states, for `heard`. */
   const open = new Set<CacheState<T>>();
   const reads = { queries: 0, guilds: 0 };
+  const cache: CacheOf<T> = { options, reads };
 
   function stateOf(deps: WorkerDeps): CacheState<T> {
     const state = states.get(deps.db);
     if (state) return state;
-    const created: CacheState<T> = {
-      setups: new Map(),
-      loading: new Map(),
-      changes: new Map(),
-      epoch: 0,
-      waiting: [],
-      batching: 0,
-      batchScheduled: false,
-      watch: watchGuildChanges(deps.config.databaseUrl, options.channel, {
-        changed(guildId) {
-          created.setups.delete(guildId);
-          created.loading.delete(guildId);
-          created.changes.set(guildId, (created.changes.get(guildId) ?? 0) + 1);
-          options.changed?.(deps, guildId);
-        },
-        lost() {
-          // Copies stay (served, not trusted); a read under way must not be trusted either.
-          created.epoch += 1;
-          deps.logger.warn(
-            { cache: options.name },
-            'setup watch lost its connection; serving the last known setups until it is back',
-          );
-        },
-        restored() {
-          // Changes made while down were not heard: every copy is read again as it is used.
-          created.epoch += 1;
-          deps.logger.info({ cache: options.name }, 'setup watch listening again; re-reading setups as used');
-        },
-      }),
-    };
+    const created = newCacheState(deps, options);
     states.set(deps.db, created);
     open.add(created);
     return created;
-  }
-
-  const stampOf = (state: CacheState<T>, guildId: string) =>
-    `${state.epoch}:${state.changes.get(guildId) ?? 0}`;
-
-  /** Reads one guild's setup from Postgres, with others' when the feature can read many at once. */
-  function fetchSetup(deps: WorkerDeps, state: CacheState<T>, guildId: string): Promise<T> {
-    if (!options.loadMany) {
-      reads.queries += 1;
-      reads.guilds += 1;
-      return options.load(deps, guildId);
-    }
-    return new Promise<T>((resolve, reject) => {
-      state.waiting.push({ guildId, resolve, reject });
-      scheduleBatch(deps, state);
-    });
-  }
-
-  function scheduleBatch(deps: WorkerDeps, state: CacheState<T>): void {
-    if (state.batchScheduled || state.batching >= BATCHES_IN_FLIGHT || state.waiting.length === 0) return;
-    state.batchScheduled = true;
-    // The misses of the next few milliseconds (a burst of gateway events) go in one read.
-    setTimeout(() => {
-      state.batchScheduled = false;
-      if (state.batching >= BATCHES_IN_FLIGHT) return;
-      const batch = state.waiting.splice(0, BATCH_MAX);
-      if (batch.length === 0) return;
-      state.batching += 1;
-      runBatch(deps, batch).finally(() => {
-        state.batching -= 1;
-        scheduleBatch(deps, state);
-      });
-      scheduleBatch(deps, state);
-    }, BATCH_WINDOW_MS);
-  }
-
-  async function runBatch(deps: WorkerDeps, batch: readonly Waiting<T>[]): Promise<void> {
-    const loadMany = options.loadMany;
-    if (!loadMany) return;
-    const guildIds = [...new Set(batch.map((one) => one.guildId))];
-    reads.queries += 1;
-    reads.guilds += guildIds.length;
-    try {
-      const setups = await loadMany(deps, guildIds);
-      for (const one of batch) {
-        const setup = setups.get(one.guildId);
-        if (setup === undefined)
-          one.reject(new Error(`${options.name} setup of guild ${one.guildId} not read`));
-        else one.resolve(setup);
-      }
-    } catch (error) {
-      for (const one of batch) one.reject(error);
-    }
   }
 
   async function read(deps: WorkerDeps, state: CacheState<T>, guildId: string): Promise<T> {
     const stamp = stampOf(state, guildId);
     const changes = state.changes.get(guildId) ?? 0;
     const live = state.watch.live;
-    const setup = await fetchSetup(deps, state, guildId);
+    const setup = await fetchSetup(cache, deps, state, guildId);
     // Not kept when a change was heard while reading: the copy may predate it.
     if (!(options.keep?.(setup) ?? true) || (state.changes.get(guildId) ?? 0) !== changes) return setup;
     // Trusted only when listening held from before the read to after it; otherwise it is

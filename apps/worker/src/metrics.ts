@@ -57,6 +57,48 @@ export function workerMetricsFor(config: WorkerConfig, sources: MetricsSources):
 }
 
 /**
+ * The gauges read when /metrics is scraped: each shard's heartbeat round trip and whether it is
+ * connected (every shard this process runs), and the job queue's depth.
+ */
+function registerGauges(
+  registers: Registry[],
+  { client, queue, logger }: MetricsSources,
+  shardIds: readonly number[],
+): void {
+  const shardsOf = () => new Set([...shardIds, ...client.ws.shards.keys()]);
+  new Gauge({
+    name: 'gateway_latency_seconds',
+    help: 'Gateway heartbeat round trip by shard (absent until the first heartbeat was acknowledged)',
+    labelNames: ['shard'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const [id, shard] of client.ws.shards) {
+        if (shard.ping >= 0) this.set({ shard: String(id) }, shard.ping / 1000);
+      }
+    },
+  });
+  new Gauge({
+    name: 'gateway_shard_up',
+    help: "1 when the shard's gateway connection is ready, else 0, for every shard this process runs",
+    labelNames: ['shard'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const id of shardsOf()) {
+        this.set({ shard: String(id) }, client.ws.shards.get(id)?.status === Status.Ready ? 1 : 0);
+      }
+    },
+  });
+  new Gauge({
+    ...queueDepthGauge(queue, (error) =>
+      logger.warn(errorFields(error), 'queue depth not read for /metrics'),
+    ),
+    registers,
+  });
+}
+
+/**
  * The worker's Prometheus metrics (one registry per worker, so tests can run several in one
  * process). Built only when METRICS_PORT is set; `startWorker` hooks it to the job worker and
  * the Discord client, and leveling counts its messages through `deps.metrics`.
@@ -125,37 +167,7 @@ export class WorkerMetrics {
       registers,
     });
 
-    const shardsOf = () => new Set([...shardIds, ...client.ws.shards.keys()]);
-    new Gauge({
-      name: 'gateway_latency_seconds',
-      help: 'Gateway heartbeat round trip by shard (absent until the first heartbeat was acknowledged)',
-      labelNames: ['shard'] as const,
-      registers,
-      collect() {
-        this.reset();
-        for (const [id, shard] of client.ws.shards) {
-          if (shard.ping >= 0) this.set({ shard: String(id) }, shard.ping / 1000);
-        }
-      },
-    });
-    new Gauge({
-      name: 'gateway_shard_up',
-      help: "1 when the shard's gateway connection is ready, else 0, for every shard this process runs",
-      labelNames: ['shard'] as const,
-      registers,
-      collect() {
-        this.reset();
-        for (const id of shardsOf()) {
-          this.set({ shard: String(id) }, client.ws.shards.get(id)?.status === Status.Ready ? 1 : 0);
-        }
-      },
-    });
-    new Gauge({
-      ...queueDepthGauge(queue, (error) =>
-        logger.warn(errorFields(error), 'queue depth not read for /metrics'),
-      ),
-      registers,
-    });
+    registerGauges(registers, { client, queue, logger }, shardIds);
 
     client.rest.on(RESTEvents.Response, (request, response) => this.onRestResponse(request, response));
     client.rest.on(RESTEvents.RateLimited, (info) =>

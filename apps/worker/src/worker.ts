@@ -1,30 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { hostname } from 'node:os';
-import { bullPrefix, JOB_QUEUE, redisKeyPrefix, workerConnectionName } from '@spacecadet/contract';
-import { createDb } from '@spacecadet/db';
 import { bindRedisPrefix, keepRedisPrefixBound } from '@spacecadet/db/prefix-binding';
-import type { MetricsServer } from '@spacecadet/runtime/metrics-server';
-import { watchRedisDurability } from '@spacecadet/runtime/redis-durability';
-import { Queue } from 'bullmq';
-import { type APIUser, type Client, ClientUser, Events, GatewayCloseCodes } from 'discord.js';
-import { Redis } from 'ioredis';
-import type { WorkerDeps, WorkerQueue } from './deps.ts';
-import { createDiscordClient, disallowedIntentsMessage } from './discord-client.ts';
-import { discordApi } from './discord-rest.ts';
+import { type Client, Events, GatewayCloseCodes } from 'discord.js';
+import { disallowedIntentsMessage } from './discord-client.ts';
 import type { WorkerConfig } from './env.ts';
 import type { WorkerFeature } from './features/feature.ts';
-import { hostFeatures } from './features/host.ts';
-import { FEATURES } from './features/index.ts';
-import { trackGuildChannels } from './guild-channels.ts';
-import { redisIdentifyThrottler } from './identify-throttler.ts';
 import { registerSlashCommands } from './interactions/commands.ts';
 import { routeInteraction } from './interactions/router.ts';
 import { createJobWorker } from './jobs/job-worker.ts';
-import { keepSchedules, SCHEDULE_CHECK_MS, type ScheduleKeeper } from './jobs/schedules.ts';
+import { keepSchedules, SCHEDULE_CHECK_MS } from './jobs/schedules.ts';
 import { createLogger, errorFields, type Logger } from './logger.ts';
-import { workerMetricsFor } from './metrics.ts';
 import { type ShardLeases, shardLeases } from './shard-lease.ts';
+import { connectWorker, knowBotUser, type WorkerParts, workerInstance } from './worker-connections.ts';
 
 export interface StartWorkerOptions {
   logger?: Logger;
@@ -51,25 +37,11 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
-/**
- * The bot's own user by REST, set where the gateway's READY sets it (READY patches it then), so
- * jobs know the bot's id (to find its own messages, its member) in a process that runs no shard.
- */
-async function knowBotUser(client: Client): Promise<void> {
-  const data = await discordApi(client).users.getCurrent();
-  // discord.js builds it itself on READY; its constructor is not public in the typings.
-  const Self = ClientUser as unknown as new (client: Client, data: APIUser) => ClientUser;
-  client.user = new Self(client, data);
-  client.users.cache.set(data.id, client.user);
-}
-
-/**
- * This process among the workers sharing the queue: host, pid and a random part (the pid
- * alone repeats across containers). Names its Redis connections and its BullMQ worker.
- */
-function workerInstance(): string {
-  const host = hostname().replace(/[^A-Za-z0-9_.-]/g, '_') || 'host';
-  return `${host}-${process.pid}-${randomBytes(3).toString('hex')}`;
+/** How a starting worker reports that it stopped itself, and closes. */
+interface Lifecycle {
+  reportFailure(error: Error): void;
+  close(): Promise<void>;
+  closing(): boolean;
 }
 
 /**
@@ -83,51 +55,33 @@ export async function startWorker(
   options: StartWorkerOptions = {},
 ): Promise<RunningWorker> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const database = createDb(config.databaseUrl, {
-    applicationName: 'spacecadet-worker',
-    onIdleError: (error) => logger.warn(errorFields(error), 'idle postgres connection lost'),
-  });
-  const db = database.db;
   const instance = workerInstance();
-  // Named so `CLIENT LIST` shows whose connections these are, and the API can tell whether the
-  // process running a job is still there (BullMQ's worker keeps the name on its connections).
-  const connectionName = workerConnectionName(config.redisPrefix, instance);
-  const redis = new Redis(config.redisUrl, {
-    keyPrefix: redisKeyPrefix(config.redisPrefix),
-    connectionName,
-  });
-  // Warns at start (and after a Redis restart) when Redis could lose queued jobs.
-  watchRedisDurability(redis, logger);
-  // BullMQ needs blocking commands that never give up, hence its own connection.
-  const bullConnection = new Redis(config.redisUrl, { maxRetriesPerRequest: null, connectionName });
-  for (const connection of [redis, bullConnection]) {
-    // ioredis reconnects by itself; without a listener each failure is printed unformatted.
-    connection.on('error', (error) => logger.warn(errorFields(error), 'redis connection error'));
-  }
-  const queue: WorkerQueue = new Queue(JOB_QUEUE, {
-    connection: bullConnection,
-    prefix: bullPrefix(config.redisPrefix),
-  });
-  queue.on('error', (error) => logger.warn(errorFields(error), 'job queue error'));
-  // IDENTIFYs spaced across every process of this deployment (Discord's max_concurrency per 5 s).
-  const client = createDiscordClient(
-    config,
-    redisIdentifyThrottler(redis, config.identifyIntervalMs, instance),
-  );
-  trackGuildChannels(client);
-  const metrics = workerMetricsFor(config, { client, queue, logger });
-  const deps: WorkerDeps = { config, logger, db, redis, client, queue, metrics };
-  const features = hostFeatures(options.features ?? FEATURES);
-  let jobWorker: ReturnType<typeof createJobWorker> | undefined;
-  let metricsServer: MetricsServer | undefined;
-  let scheduleKeeper: ScheduleKeeper | undefined;
-  let leases: ShardLeases | undefined;
-  let stopRebinding: (() => void) | undefined;
+  const parts = connectWorker(config, options.features, logger, instance);
   let reportFailure: (error: Error) => void = () => {};
   const failed = new Promise<Error>((resolve) => {
     reportFailure = resolve;
   });
+  attachClientEvents(parts);
 
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= shutDown(parts);
+    return closing;
+  };
+  const life: Lifecycle = { reportFailure: (error) => reportFailure(error), close, closing: () => !!closing };
+  let gateway: Promise<void>;
+  try {
+    ({ gateway } = await startParts(parts, options, instance, life));
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { client: parts.deps.client, gateway, failed, close };
+}
+
+/** Interactions routed, the features' gateway events attached, the shards' trouble logged. */
+function attachClientEvents({ deps, features }: WorkerParts): void {
+  const { client, logger } = deps;
   client.on(Events.InteractionCreate, (interaction) => {
     void routeInteraction(interaction, features, deps);
   });
@@ -140,129 +94,134 @@ export async function startWorker(
     logger.warn({ code: event.code, shardId }, 'shard disconnected'),
   );
   client.on(Events.ShardResume, (shardId, replayed) => logger.info({ shardId, replayed }, 'shard resumed'));
+}
 
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closing ??= shutDown();
-    return closing;
+/**
+ * The start, in order: the Redis prefix bound, metrics served, the bot's user known, the
+ * shards' leases claimed (connecting first when this process holds them), the schedules kept,
+ * the job worker listening. Returns the gateway's connection (at once when already connected).
+ */
+async function startParts(
+  parts: WorkerParts,
+  options: StartWorkerOptions,
+  instance: string,
+  life: Lifecycle,
+): Promise<{ gateway: Promise<void> }> {
+  const { deps, features, bullConnection } = parts;
+  const { config, db, redis, client, logger, metrics } = deps;
+  // Refuses to start on a prefix another deployment's database owns.
+  await bindRedisPrefix(db, redis, config.redisPrefix);
+  // ...and binds it again whenever Redis comes back (empty, if it keeps nothing on disk). Had
+  // another deployment taken it meanwhile, both would share it: this one stops, as at start.
+  parts.stopRebinding = keepRedisPrefixBound(db, redis, config.redisPrefix, {
+    log: logger,
+    taken: (error) => {
+      logger.error(errorFields(error), 'the Redis prefix was taken by another deployment; stopping');
+      life.reportFailure(error);
+      void life.close();
+    },
+  });
+  parts.metricsServer = await metrics?.listen();
+  // Jobs use REST and run whether or not this process holds a shard (README: more worker
+  // processes, more jobs at a time), so the job worker never waits for the shards' lease.
+  client.rest.setToken(config.discordBotToken);
+  await knowBotUser(client);
+  // One process per shard: a second one configured alike takes jobs and waits for the shards.
+  const claim = shardLeases(redis, config.shards ?? { ids: [0], count: 1 }, {
+    token: instance,
+    ttlMs: config.jobLockDurationMs,
+    logger,
+    perProcess: config.shardsPerProcess,
+    lost: (shardId) => {
+      life.reportFailure(new Error(`another worker process took over shard ${shardId}`));
+      void life.close();
+    },
+  });
+  parts.leases = claim;
+  // Holding them, it connects first (as a lone worker always did): once it takes jobs it is
+  // fully started. Else it takes jobs now and connects when the holder's lease lapses.
+  const holding = await claim.tryClaim();
+  if (holding) await connectGateway(parts, claim);
+  await features.syncSchedules(deps);
+  parts.scheduleKeeper = keepSchedules({
+    sync: () => features.syncSchedules(deps),
+    connections: [bullConnection, redis],
+    checkEveryMs: options.scheduleCheckMs ?? SCHEDULE_CHECK_MS,
+    logger,
+  });
+  const jobWorker = createJobWorker(deps, bullConnection, features.jobs, instance);
+  parts.jobWorker = jobWorker;
+  metrics?.watchJobs(jobWorker);
+  void jobWorker.run().catch((error: unknown) => logger.error(errorFields(error), 'job worker stopped'));
+  await jobWorker.waitUntilReady();
+  const gateway = holding
+    ? Promise.resolve()
+    : connectGateway(parts, claim).catch(async (error: unknown) => {
+        if (life.closing()) return;
+        logger.error(errorFields(error), 'shards taken over but failed to connect; stopping');
+        life.reportFailure(error instanceof Error ? error : new Error(String(error)));
+        await life.close();
+      });
+  return { gateway };
+}
+
+/** Waits for the shards' leases, then connects them and registers the slash commands. */
+async function connectGateway({ deps, features }: WorkerParts, claim: ShardLeases): Promise<void> {
+  const { config, client, logger } = deps;
+  await claim.claim();
+  if (config.shards?.ids === 'auto') {
+    // The shards claimed in Redis: discord.js reads them at login.
+    client.options.shards = claim.shardIds();
+    client.options.shardCount = config.shards.count;
+  }
+  const ready = once(client, Events.ClientReady);
+  // 4014: a privileged intent is off in the Developer Portal. discord.js only says "Used
+  // disallowed intents", so say what to enable and where (each time, a later reconnect too)
+  // and fail the start with that sentence.
+  const refusal = disallowedIntentsMessage(config.discordClientId);
+  let refusalLogged = false;
+  const logRefusal = (shardId?: number) => {
+    refusalLogged = true;
+    logger.error({ shardId, closeCode: GatewayCloseCodes.DisallowedIntents }, refusal);
   };
-  async function shutDown(): Promise<void> {
-    logger.info('worker stopping');
-    stopRebinding?.();
-    scheduleKeeper?.stop();
-    // Stop taking jobs first; close() waits for the active ones to finish.
-    await jobWorker
-      ?.close()
-      .catch((error: unknown) => logger.error(errorFields(error), 'job worker close failed'));
-    await client
-      .destroy()
-      .catch((error: unknown) => logger.error(errorFields(error), 'client destroy failed'));
-    // The gateway is closed: another process may run these shards now.
-    await leases
-      ?.release()
-      .catch((error: unknown) => logger.warn(errorFields(error), 'shard lease release failed'));
-    // No job runs and no event arrives any more: what features buffered can be flushed now.
-    await features.shutdown(deps);
-    await metricsServer?.close();
-    await queue.close().catch((error: unknown) => logger.error(errorFields(error), 'queue close failed'));
-    await Promise.allSettled([redis.quit(), bullConnection.quit(), database.close()]);
-    logger.info('worker stopped');
-  }
-
-  /** Waits for the shards' leases, then connects them and registers the slash commands. */
-  async function connectGateway(claim: ShardLeases): Promise<void> {
-    await claim.claim();
-    if (config.shards?.ids === 'auto') {
-      // The shards claimed in Redis: discord.js reads them at login.
-      client.options.shards = claim.shardIds();
-      client.options.shardCount = config.shards.count;
-    }
-    const ready = once(client, Events.ClientReady);
-    // 4014: a privileged intent is off in the Developer Portal. discord.js only says "Used
-    // disallowed intents", so say what to enable and where (each time, a later reconnect too)
-    // and fail the start with that sentence.
-    const refusal = disallowedIntentsMessage(config.discordClientId);
-    let refusalLogged = false;
-    const logRefusal = (shardId?: number) => {
-      refusalLogged = true;
-      logger.error({ shardId, closeCode: GatewayCloseCodes.DisallowedIntents }, refusal);
-    };
-    client.on(Events.ShardDisconnect, (event, shardId) => {
-      if (event.code === GatewayCloseCodes.DisallowedIntents) logRefusal(shardId);
-    });
-    try {
-      await client.login(config.discordBotToken);
-      await ready;
-    } catch (error) {
-      if (!refusalLogged && !(error instanceof Error && /disallowed intents/i.test(error.message)))
-        throw error;
-      if (!refusalLogged) logRefusal();
-      throw new Error(refusal, { cause: error });
-    }
-    logger.info(
-      { user: client.user?.tag, guilds: client.guilds.cache.size, shards: claim.shardIds() },
-      'discord client ready',
-    );
-    await registerSlashCommands(deps, features.commands);
-  }
-
-  let gateway: Promise<void>;
+  client.on(Events.ShardDisconnect, (event, shardId) => {
+    if (event.code === GatewayCloseCodes.DisallowedIntents) logRefusal(shardId);
+  });
   try {
-    // Refuses to start on a prefix another deployment's database owns.
-    await bindRedisPrefix(db, redis, config.redisPrefix);
-    // ...and binds it again whenever Redis comes back (empty, if it keeps nothing on disk). Had
-    // another deployment taken it meanwhile, both would share it: this one stops, as at start.
-    stopRebinding = keepRedisPrefixBound(db, redis, config.redisPrefix, {
-      log: logger,
-      taken: (error) => {
-        logger.error(errorFields(error), 'the Redis prefix was taken by another deployment; stopping');
-        reportFailure(error);
-        void close();
-      },
-    });
-    metricsServer = await metrics?.listen();
-    // Jobs use REST and run whether or not this process holds a shard (README: more worker
-    // processes, more jobs at a time), so the job worker never waits for the shards' lease.
-    client.rest.setToken(config.discordBotToken);
-    await knowBotUser(client);
-    // One process per shard: a second one configured alike takes jobs and waits for the shards.
-    const claim = shardLeases(redis, config.shards ?? { ids: [0], count: 1 }, {
-      token: instance,
-      ttlMs: config.jobLockDurationMs,
-      logger,
-      perProcess: config.shardsPerProcess,
-      lost: (shardId) => {
-        reportFailure(new Error(`another worker process took over shard ${shardId}`));
-        void close();
-      },
-    });
-    leases = claim;
-    // Holding them, it connects first (as a lone worker always did): once it takes jobs it is
-    // fully started. Else it takes jobs now and connects when the holder's lease lapses.
-    const holding = await claim.tryClaim();
-    if (holding) await connectGateway(claim);
-    await features.syncSchedules(deps);
-    scheduleKeeper = keepSchedules({
-      sync: () => features.syncSchedules(deps),
-      connections: [bullConnection, redis],
-      checkEveryMs: options.scheduleCheckMs ?? SCHEDULE_CHECK_MS,
-      logger,
-    });
-    jobWorker = createJobWorker(deps, bullConnection, features.jobs, instance);
-    metrics?.watchJobs(jobWorker);
-    void jobWorker.run().catch((error: unknown) => logger.error(errorFields(error), 'job worker stopped'));
-    await jobWorker.waitUntilReady();
-    gateway = holding
-      ? Promise.resolve()
-      : connectGateway(claim).catch(async (error: unknown) => {
-          if (closing) return;
-          logger.error(errorFields(error), 'shards taken over but failed to connect; stopping');
-          reportFailure(error instanceof Error ? error : new Error(String(error)));
-          await close();
-        });
+    await client.login(config.discordBotToken);
+    await ready;
   } catch (error) {
-    await close();
-    throw error;
+    if (!refusalLogged && !(error instanceof Error && /disallowed intents/i.test(error.message))) throw error;
+    if (!refusalLogged) logRefusal();
+    throw new Error(refusal, { cause: error });
   }
-  return { client, gateway, failed, close };
+  logger.info(
+    { user: client.user?.tag, guilds: client.guilds.cache.size, shards: claim.shardIds() },
+    'discord client ready',
+  );
+  await registerSlashCommands(deps, features.commands);
+}
+
+/** Stops taking jobs, disconnects from Discord, hands the shards on, then closes the rest. */
+async function shutDown(parts: WorkerParts): Promise<void> {
+  const { deps, features, database, bullConnection } = parts;
+  const { client, logger, queue, redis } = deps;
+  logger.info('worker stopping');
+  parts.stopRebinding?.();
+  parts.scheduleKeeper?.stop();
+  // Stop taking jobs first; close() waits for the active ones to finish.
+  await parts.jobWorker
+    ?.close()
+    .catch((error: unknown) => logger.error(errorFields(error), 'job worker close failed'));
+  await client.destroy().catch((error: unknown) => logger.error(errorFields(error), 'client destroy failed'));
+  // The gateway is closed: another process may run these shards now.
+  await parts.leases
+    ?.release()
+    .catch((error: unknown) => logger.warn(errorFields(error), 'shard lease release failed'));
+  // No job runs and no event arrives any more: what features buffered can be flushed now.
+  await features.shutdown(deps);
+  await parts.metricsServer?.close();
+  await queue.close().catch((error: unknown) => logger.error(errorFields(error), 'queue close failed'));
+  await Promise.allSettled([redis.quit(), bullConnection.quit(), database.close()]);
+  logger.info('worker stopped');
 }

@@ -14,8 +14,8 @@ import { waitFor } from '@spacecadet/testing';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLOR_REMOVED_MESSAGE } from '../src/features/color-roles/assign.ts';
-import { guildMenus } from '../src/features/reaction-roles/menus.ts';
 import { managedIds } from '../src/features/repairs/managed-ids.ts';
+import { guildMenus } from '../src/features/role-menus/menus.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,

@@ -13,11 +13,11 @@ import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  PERSONALITY_PANEL_OUT_OF_DATE,
   PERSONALITY_ROLE_ABOVE_BOT_MESSAGE,
   PERSONALITY_ROLE_MISSING_MESSAGE,
   personalityAnswerMessage,
-} from '../src/features/personality-roles/picks.ts';
+} from '../src/features/personality-roles/apply-picks.ts';
+import { PERSONALITY_PANEL_OUT_OF_DATE } from '../src/features/personality-roles/picks.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   type ClickResult,

@@ -8,7 +8,7 @@ import {
 import { memberRolePicks, roleMenus } from '@spacecadet/db/schema';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { guildMenus } from '../src/features/reaction-roles/menus.ts';
+import { guildMenus } from '../src/features/role-menus/menus.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,

@@ -15,8 +15,8 @@ import { memberRolePicks, type RoleMenuRow, roleMenus } from '@spacecadet/db/sch
 import { eq, like, sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { guildMenus } from '../src/features/reaction-roles/menus.ts';
 import { managedIds } from '../src/features/repairs/managed-ids.ts';
+import { guildMenus } from '../src/features/role-menus/menus.ts';
 import { ROLE_MENU_OUT_OF_DATE } from '../src/features/role-menus/picks.ts';
 import { memberColorLockKey } from '../src/roles/member-color.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';

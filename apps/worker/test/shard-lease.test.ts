@@ -3,7 +3,7 @@ import { levelingSettings, memberXp } from '@spacecadet/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deadHolderReason, MISSED_HEARTBEATS, parseShardLease } from '../src/shard-lease.ts';
+import { deadHolderReason, MISSED_HEARTBEATS, parseShardLease } from '../src/shard-lease-holders.ts';
 import {
   type ChildWorker,
   control,

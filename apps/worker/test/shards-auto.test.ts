@@ -4,7 +4,8 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { shardIdForGuild } from '../src/features/presence/bot-guilds.ts';
 import { RedisIdentifyThrottler } from '../src/identify-throttler.ts';
-import { parseShardLease, shardLeases } from '../src/shard-lease.ts';
+import { shardLeases } from '../src/shard-lease.ts';
+import { parseShardLease } from '../src/shard-lease-holders.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import { FAR_ORBIT, fixtureWithFarOrbit, type Harness, SANDBOX_IDS, startHarness } from './helpers.ts';
 

@@ -1,9 +1,24 @@
+/**
+ * Members' role picks applied under one lock per member, the last click winning (described
+ * after the imports). Why one file: the click side (`lastPickWins`), the lock holder's loop
+ * (`drive`, `applyWaiting`, `settle`) and the outage job (`applySavedPicks`) write the same
+ * fields of the member's Redis hash (read by `member-picks-hash.ts`) and share the registry of
+ * pick features and the process's drivers; apart, each part would export the others' state.
+ */
 import { memberPickLockKey, memberPicksKey, memberPicksWaitingKey } from '@spacecadet/contract';
 import { addGuildJob } from '@spacecadet/queue/guild-jobs';
 import type { WorkerDeps } from '../deps.ts';
 import { isDiscordUnreachable } from '../discord-rest.ts';
 import { withGuildLock, withLockWhenFree } from '../jobs/guild-lock.ts';
 import { errorFields } from '../logger.ts';
+import {
+  compareIds,
+  type MemberPick,
+  type PicksState,
+  parseAnswer,
+  type RecordedAnswer,
+  readState,
+} from './member-picks-hash.ts';
 import type { DeferFirst, EphemeralAnswer } from './respond.ts';
 import type { PanelInteraction } from './types.ts';
 
@@ -52,12 +67,6 @@ export const PICK_SAVED_MESSAGE =
 /** The group of a feature whose picks all share one answer (colours). */
 export const DEFAULT_GROUP = 'default';
 
-/** One recorded pick: the click's interaction id (a snowflake) and what the feature stored. */
-export interface MemberPick<P> {
-  id: string;
-  pick: P;
-}
-
 /**
  * A feature's picks on one panel. `apply` runs under the member's lock with the waiting picks of
  * one group, oldest first (`doneId`: the group's newest click applied before, null if none is
@@ -91,9 +100,6 @@ export function registerPickFeature<P>(feature: PickFeature<P>): PickFeature<P> 
   pickFeatures.set(feature.feature, feature as PickFeature<unknown>);
   return feature;
 }
-
-/** What a group's answer is recorded as: the answer, or that applying it failed. */
-type RecordedAnswer = EphemeralAnswer | { error: string };
 
 /**
  * Records the click's pick in `group` and answers it with the group's outcome once the lock
@@ -150,64 +156,6 @@ interface Driver {
   waiters: Set<Waiter>;
 }
 const drivers = new Map<string, Driver>();
-
-interface PicksState {
-  /** The waiting picks by group, oldest first. */
-  pending: Map<string, MemberPick<unknown>[]>;
-  /** Every waiting field, including any that could not be read (removed unapplied). */
-  fields: string[];
-  /** Per group: the newest click applied. */
-  doneIds: Map<string, string>;
-  /** Per group: the recorded answer (JSON). */
-  answers: Map<string, string>;
-  /** Per group: the newest click saved while Discord could not be reached (not applied yet). */
-  savedIds: Map<string, string>;
-  /** How many waiting fields are not saved for later: what a click's holder has to apply. */
-  unsaved: number;
-}
-
-function readState(hash: Record<string, string>): PicksState {
-  const state: PicksState = {
-    pending: new Map(),
-    fields: [],
-    doneIds: new Map(),
-    answers: new Map(),
-    savedIds: new Map(),
-    unsaved: 0,
-  };
-  for (const [field, value] of Object.entries(hash)) {
-    const kind = field.slice(0, 2);
-    const rest = field.slice(2);
-    if (kind === 'd:') state.doneIds.set(rest, value);
-    else if (kind === 'a:') state.answers.set(rest, value);
-    else if (kind === 's:') state.savedIds.set(rest, value);
-    else if (kind === 'p:') {
-      state.fields.push(field);
-      try {
-        const { group, pick } = JSON.parse(value) as { group: unknown; pick: unknown };
-        if (/^\d{1,20}$/.test(rest) && typeof group === 'string') {
-          state.pending.set(group, [...(state.pending.get(group) ?? []), { id: rest, pick }]);
-        }
-      } catch {
-        // Not JSON: removed unapplied.
-      }
-    }
-  }
-  for (const picks of state.pending.values()) picks.sort((a, b) => compareIds(a.id, b.id));
-  state.unsaved = state.fields.length;
-  for (const [group, picks] of state.pending) {
-    const savedId = state.savedIds.get(group);
-    if (savedId !== undefined)
-      state.unsaved -= picks.filter((pick) => compareIds(pick.id, savedId) <= 0).length;
-  }
-  return state;
-}
-
-function compareIds(a: string, b: string): number {
-  const x = BigInt(a);
-  const y = BigInt(b);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
 
 interface PickingMember {
   guildId: string;
@@ -370,16 +318,6 @@ function settle(driver: Driver, state: PicksState): void {
       driver.waiters.delete(waiter);
       waiter.reject(new Error('the member pick was not applied within 30 s'));
     }
-  }
-}
-
-function parseAnswer(stored: string | undefined): RecordedAnswer | null {
-  if (stored === undefined) return null;
-  try {
-    const parsed = JSON.parse(stored) as RecordedAnswer | null;
-    return parsed && typeof parsed === 'object' ? parsed : null;
-  } catch {
-    return null;
   }
 }
 

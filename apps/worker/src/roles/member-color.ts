@@ -5,8 +5,8 @@ import { COLOR_PICK_SCOPE, menuPickScope } from '@spacecadet/db/queries/member-p
 import type { WorkerDeps } from '../deps.ts';
 import { DiscordCodes, discordApi, isDiscordError } from '../discord-rest.ts';
 import { colorTargetKey } from '../features/color-roles/palette.ts';
-import { guildMenus } from '../features/reaction-roles/menus.ts';
 import { managedIds } from '../features/repairs/managed-ids.ts';
+import { guildMenus } from '../features/role-menus/menus.ts';
 import { errorFields } from '../logger.ts';
 import { recordMemberPick } from './member-picks.ts';
 import { removeMemberReaction } from './member-reactions.ts';

@@ -94,53 +94,101 @@ export async function applyDueRewards(context: JobContext): Promise<JobResult> {
     };
   }
 
-  const members = new Set<string>();
-  const changedMembers = new Set<string>();
-  const leftMembers = new Set<string>();
-  const refused = new Set<string>();
-  let added = 0;
-  let removed = 0;
+  const tally = new RewardTally();
   let done = 0;
-  const tally = (userId: string, outcome: RewardOutcome) => {
-    members.add(userId);
-    if (outcome.memberGone) leftMembers.add(userId);
-    added += outcome.added.length;
-    removed += outcome.removed.length;
-    if (outcome.added.length + outcome.removed.length > 0) changedMembers.add(userId);
-    for (const roleId of outcome.refused) refused.add(roleId);
+  const run: DueRun = {
+    context,
+    plan,
+    tally,
+    progress: (count) => {
+      done += count;
+      return context.progress(Math.min(99, (100 * done) / total));
+    },
   };
-  const progress = (count: number) => {
-    done += count;
-    return context.progress(Math.min(99, (100 * done) / total));
-  };
-
   let leftByList = 0;
   if (total >= LIST_WALK_FROM) {
-    const walkStart = new Date();
-    const seen = new Set<string>();
-    const listed = await forEachMemberPage(deps.client, guildId, async (page) => {
-      const byId = new Map(page.map((member) => [member.user.id, member]));
-      for (const id of byId.keys()) seen.add(id);
-      const due = await loadRewardsDueOf(deps.db, guildId, [...byId.keys()]);
-      for (const member of due) {
-        tally(
-          member.userId,
-          await applyMemberDueRewards(deps, guildId, member, plan, byId.get(member.userId)),
-        );
-      }
-      await progress(due.length);
-    });
-    if (!listed) warnings.push(MEMBER_LIST_REFUSED_WARNING);
-    // The whole list was read: whoever is still marked from before it is not in the server.
-    // Marked as left in bulk, not asked about one by one (an import of 50,000 leavers would be
-    // 50,000 requests). Someone who joined during the walk is marked left too; their next
-    // message or Sync Roles catches them up.
-    else {
-      leftByList = await markUnlistedDueMembersLeft(deps.db, guildId, seen, walkStart);
-      await progress(leftByList);
-    }
+    const walked = await walkMemberList(run);
+    if (walked === null) warnings.push(MEMBER_LIST_REFUSED_WARNING);
+    else leftByList = walked;
   }
+  await applyRemainingDue(run);
+  await context.progress(100);
 
+  const left = tally.leftMembers.size + leftByList;
+  warnings.push(...refusedRoleWarnings(plan, tally.refused));
+  const summary = [
+    `Rewards checked for ${plural(tally.members.size - tally.leftMembers.size, 'member')}: ${plural(tally.added, 'role')} given, ${tally.removed} removed` +
+      (tally.changedMembers.size > 0 ? ` (${plural(tally.changedMembers.size, 'member')} changed).` : '.'),
+    left > 0 ? `${plural(left, 'member')} no longer in the server marked as left.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return { ok: true, summary, ...(warnings.length > 0 ? { warnings } : {}) };
+}
+
+/** What a run of the job has done so far, member by member. */
+class RewardTally {
+  readonly members = new Set<string>();
+  readonly changedMembers = new Set<string>();
+  readonly leftMembers = new Set<string>();
+  readonly refused = new Set<string>();
+  added = 0;
+  removed = 0;
+
+  add(userId: string, outcome: RewardOutcome): void {
+    this.members.add(userId);
+    if (outcome.memberGone) this.leftMembers.add(userId);
+    this.added += outcome.added.length;
+    this.removed += outcome.removed.length;
+    if (outcome.added.length + outcome.removed.length > 0) this.changedMembers.add(userId);
+    for (const roleId of outcome.refused) this.refused.add(roleId);
+  }
+}
+
+/** One run of the job: its context, the reward plan, the tally, and progress by members done. */
+interface DueRun {
+  context: JobContext;
+  plan: RewardPlan;
+  tally: RewardTally;
+  progress(count: number): Promise<void>;
+}
+
+/**
+ * Walks the member list, applying each page's marked members with the member as listed (no
+ * `GET` of their own). Returns how many members still marked from before the walk were marked
+ * as left, or null when Discord refused the list.
+ */
+async function walkMemberList({ context, plan, tally, progress }: DueRun): Promise<number | null> {
+  const { deps } = context;
+  const guildId = context.payload.guild_id;
+  const walkStart = new Date();
+  const seen = new Set<string>();
+  const listed = await forEachMemberPage(deps.client, guildId, async (page) => {
+    const byId = new Map(page.map((member) => [member.user.id, member]));
+    for (const id of byId.keys()) seen.add(id);
+    const due = await loadRewardsDueOf(deps.db, guildId, [...byId.keys()]);
+    for (const member of due) {
+      tally.add(
+        member.userId,
+        await applyMemberDueRewards(deps, guildId, member, plan, byId.get(member.userId)),
+      );
+    }
+    await progress(due.length);
+  });
+  if (!listed) return null;
+  // The whole list was read: whoever is still marked from before it is not in the server.
+  // Marked as left in bulk, not asked about one by one (an import of 50,000 leavers would be
+  // 50,000 requests). Someone who joined during the walk is marked left too; their next
+  // message or Sync Roles catches them up.
+  const leftByList = await markUnlistedDueMembersLeft(deps.db, guildId, seen, walkStart);
+  await progress(leftByList);
+  return leftByList;
+}
+
+/** Applies the members still marked, a read at a time, in up to MAX_PASSES walks over the marks. */
+async function applyRemainingDue({ context, plan, tally, progress }: DueRun): Promise<void> {
+  const { deps } = context;
+  const guildId = context.payload.guild_id;
   for (let pass = 0; pass < MAX_PASSES; pass += 1) {
     let after: string | undefined;
     let found = 0;
@@ -148,23 +196,11 @@ export async function applyDueRewards(context: JobContext): Promise<JobResult> {
       const due = await loadRewardsDue(deps.db, guildId, DUE_PER_READ, after);
       if (due.length === 0) break;
       for (const member of due)
-        tally(member.userId, await applyMemberDueRewards(deps, guildId, member, plan));
+        tally.add(member.userId, await applyMemberDueRewards(deps, guildId, member, plan));
       found += due.length;
       after = due.at(-1)?.userId;
       await progress(due.length);
     }
     if (found === 0) break;
   }
-  await context.progress(100);
-
-  const left = leftMembers.size + leftByList;
-  warnings.push(...refusedRoleWarnings(plan, refused));
-  const summary = [
-    `Rewards checked for ${plural(members.size - leftMembers.size, 'member')}: ${plural(added, 'role')} given, ${removed} removed` +
-      (changedMembers.size > 0 ? ` (${plural(changedMembers.size, 'member')} changed).` : '.'),
-    left > 0 ? `${plural(left, 'member')} no longer in the server marked as left.` : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
-  return { ok: true, summary, ...(warnings.length > 0 ? { warnings } : {}) };
 }

@@ -1,15 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import {
   MESSAGE_COOLDOWN_MAX_SEC,
-  xpBatchesKey,
-  xpBatchKey,
   xpCooldownKey,
   xpDirtyGuildsKey,
   xpPendingKey,
   xpUnpricedGuildsKey,
   xpUnpricedKey,
 } from '@spacecadet/contract';
-import type { BufferedXp } from '@spacecadet/db/queries/member-xp';
 import type { Redis } from 'ioredis';
 
 /**
@@ -108,7 +104,8 @@ export function defineXpScripts(redis: Redis): void {
   scripts(redis);
 }
 
-function scripts(redis: Redis): Redis & XpScripts {
+/** The connection with the buffer's scripts defined on it (once per connection). */
+export function scripts(redis: Redis): Redis & XpScripts {
   if (!defined.has(redis)) {
     redis.defineCommand('xpAward', { lua: AWARD });
     redis.defineCommand('xpTake', { numberOfKeys: 3, lua: TAKE });
@@ -275,90 +272,4 @@ export async function awardUnpriced(
   awardKeysAndArgs(awards, keys, args);
   const counted = await scripts(redis).xpAwardUnpriced(keys.length, ...keys, ...args);
   return counted.filter((one) => one === 1).length;
-}
-
-export interface XpBatch {
-  id: string;
-  guildId: string;
-}
-
-/** Guilds with buffered XP, at most `count`, each now claimed by this caller. */
-export function takeDirtyGuilds(redis: Redis, count: number): Promise<string[]> {
-  return redis.spop(xpDirtyGuildsKey(), count);
-}
-
-/** Moves the guild's buffered XP into a new batch; null when there was none. */
-export async function takeGuildBatch(redis: Redis, guildId: string, now: number): Promise<XpBatch | null> {
-  const id = `${guildId}.${randomUUID()}`;
-  const taken = await scripts(redis).xpTake(xpPendingKey(guildId), xpBatchKey(id), xpBatchesKey(), id, now);
-  return taken === 1 ? { id, guildId } : null;
-}
-
-/** Batches taken more than `staleMs` ago and never finished: their writer died or failed. */
-export async function takeOverStaleBatches(
-  redis: Redis,
-  now: number,
-  staleMs: number,
-  limit: number,
-): Promise<XpBatch[]> {
-  const stale = await redis.zrangebyscore(
-    xpBatchesKey(),
-    '-inf',
-    now - staleMs,
-    'WITHSCORES',
-    'LIMIT',
-    0,
-    limit,
-  );
-  const taken: XpBatch[] = [];
-  for (let i = 0; i + 1 < stale.length; i += 2) {
-    const id = stale[i] as string;
-    const guildId = id.slice(0, id.indexOf('.'));
-    if (guildId && (await scripts(redis).xpTakeOver(xpBatchesKey(), id, stale[i + 1] as string, now)) === 1) {
-      taken.push({ id, guildId });
-    }
-  }
-  return taken;
-}
-
-/** The members' XP in a batch (empty when it is gone). */
-export async function readBatch(redis: Redis, batch: XpBatch): Promise<BufferedXp[]> {
-  const fields = await redis.hgetall(xpBatchKey(batch.id));
-  const members = new Map<string, BufferedXp>();
-  const skipped = new Map<string, number>();
-  for (const [field, value] of Object.entries(fields)) {
-    const split = field.lastIndexOf(':');
-    const userId = field.slice(0, split);
-    let member = members.get(userId);
-    if (!member) {
-      member = { userId, xp: 0, messages: 0, earned: 0, username: null, avatar: null, channelId: null };
-      skipped.set(userId, 0);
-      members.set(userId, member);
-    }
-    const kind = field.slice(split + 1);
-    if (kind === 'x') member.xp = Number(value);
-    else if (kind === 'm') member.messages = Number(value);
-    else if (kind === 's') skipped.set(userId, Number(value));
-    else if (kind === 'n') [member.username, member.avatar, member.channelId] = parseName(value);
-  }
-  // `:s` counts the messages that earned nothing (a batch buffered before it existed counted
-  // only messages that earned, all in `:m`).
-  for (const member of members.values()) member.earned = member.messages - (skipped.get(member.userId) ?? 0);
-  return [...members.values()];
-}
-
-/** `[name, avatar, channel]`; the channel is absent in batches buffered before it was kept. */
-function parseName(value: string): [string | null, string | null, string | null] {
-  const text = (part: unknown) => (typeof part === 'string' ? part : null);
-  try {
-    const [username, avatar, channelId] = JSON.parse(value) as [unknown, unknown, unknown];
-    return [text(username), text(avatar), text(channelId) || null];
-  } catch {
-    return [null, null, null];
-  }
-}
-
-/** The batch is in Postgres (or was already): forget it. */
-export async function finishBatch(redis: Redis, batch: XpBatch): Promise<void> {
-  await redis.multi().del(xpBatchKey(batch.id)).zrem(xpBatchesKey(), batch.id).exec();
 }

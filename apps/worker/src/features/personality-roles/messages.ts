@@ -1,30 +1,25 @@
 import { createHash } from 'node:crypto';
-import {
-  buildPersonalityMessage,
-  personalityCustomIdPrefix,
-  personalityMessageSignature,
-} from '@spacecadet/core';
+import { buildPersonalityMessage, personalityMessageSignature } from '@spacecadet/core';
 import { messageNonce } from '@spacecadet/core/message-nonce';
 import {
   queuePersonalityCleanup,
   type StoredPersonalityQuestion,
   savePersonalityMessage,
 } from '@spacecadet/db/queries/personality-roles';
-import type { APIMessage, Client, RESTPostAPIChannelMessageJSONBody } from 'discord.js';
-import { DiscordCodes, discordApi, isDiscordError, postMessageOnce } from '../../discord-rest.ts';
+import type { Client, RESTPostAPIChannelMessageJSONBody } from 'discord.js';
+import { DiscordCodes, isDiscordError, postMessageOnce } from '../../discord-rest.ts';
+import { deleteGuildMessage, editGuildMessage, requireGuildChannel } from '../../guild-scope.ts';
+import type { JobContext } from '../../jobs/types.ts';
 import {
-  channelPermissionFailure,
-  deleteGuildMessage,
-  editGuildMessage,
-  requireGuildChannel,
-} from '../../guild-scope.ts';
-import { type JobContext, JobFailure } from '../../jobs/types.ts';
+  ASSIGN_CHANNEL_MISSING,
+  type ChannelPage,
+  type ChannelRef,
+  channelPage,
+  findUnrecorded,
+  guardedIn,
+  readMessage,
+} from './assign-channel.ts';
 import { isVerified, markVerified, verificationTicket } from './verified.ts';
-
-export const ASSIGN_CHANNEL_MISSING = 'The assignment channel no longer exists. Pick another channel.';
-const CHANNEL_FORBIDDEN = 'I cannot read or post in the assignment channel. Check my permissions there.';
-/** Discord's largest page of channel messages. */
-const PAGE = 100;
 
 export interface MessagesOutcome {
   posted: number;
@@ -65,7 +60,6 @@ export async function syncPersonalityMessages(
   const ticket = verificationTicket(client, guildId);
   await requireGuildChannel(client, guildId, channelId, ASSIGN_CHANNEL_MISSING);
   const where: ChannelRef = { client, guildId, channelId };
-  const guarded = <T>(call: () => Promise<T>) => guardedIn(where, call);
   const recent = await channelPage(where);
   const outcome: MessagesOutcome = {
     posted: 0,
@@ -76,41 +70,7 @@ export async function syncPersonalityMessages(
     upToDate: 0,
     warnings: [],
   };
-
-  /**
-   * Posts the question's message, unless a run killed after posting it (and before recording
-   * it) left one in the channel: that one is kept, edited if stale, so no retry posts twice.
-   */
-  const post = async (
-    question: StoredPersonalityQuestion,
-    body: RESTPostAPIChannelMessageJSONBody,
-    wanted: string,
-  ): Promise<string> => {
-    const unrecorded = findUnrecorded(recent.messages, question, client.user?.id);
-    if (unrecorded) {
-      if (personalityMessageSignature(unrecorded) !== wanted) {
-        await guarded(() => editGuildMessage(client, channelId, unrecorded.id, body));
-      }
-      return unrecorded.id;
-    }
-    // One post per question and the message it replaces (none, a deleted one, or the one in
-    // the old channel): a rerun while this post still waits behind a rate limit gets it back.
-    const nonce = messageNonce('personality-question', question.id, channelId, question.messageId);
-    const message = await guarded(() => postMessageOnce(client, channelId, body, nonce));
-    return message.id;
-  };
-  const record = async (question: StoredPersonalityQuestion, messageId: string, digest: string) => {
-    if (await savePersonalityMessage(db, question.id, { id: messageId, channelId, digest })) return;
-    // A reset removed the question while this run posted its message: the message goes too.
-    await queuePersonalityCleanup(db, {
-      guildId,
-      kind: 'message',
-      targetId: messageId,
-      channelId,
-      name: question.title,
-    });
-  };
-
+  const sync: QuestionsSync = { where, db, recent, outcome };
   for (const [index, question] of questions.entries()) {
     const { messageId, messageChannelId } = question;
     if (!question.isEnabled) {
@@ -120,45 +80,119 @@ export async function syncPersonalityMessages(
         outcome.deleted += 1;
       }
     } else {
-      const body = messageBodyOf(question);
-      const wanted = personalityMessageSignature(body);
-      const digest = digestOf(wanted);
-      if (messageId && messageChannelId === channelId) {
-        const current =
-          recent.byId.get(messageId) ??
-          (recent.full ? await readMessage(client, channelId, messageId) : null);
-        if (current && personalityMessageSignature(current) === wanted) {
-          if (question.messageDigest !== digest) await record(question, messageId, digest);
-          outcome.upToDate += 1;
-        } else if (current && (await guarded(() => editGuildMessage(client, channelId, messageId, body)))) {
-          await record(question, messageId, digest);
-          outcome.edited += 1;
-        } else {
-          await record(question, await post(question, body, wanted), digest);
-          outcome.reposted += 1;
-        }
-      } else if (messageId && messageChannelId) {
-        const newId = await post(question, body, wanted);
-        // The old message goes once the new one exists and before its id is replaced: a run
-        // killed in between finds the new one in this channel and deletes the old one again.
-        await deleteGuildMessage(client, guildId, messageChannelId, messageId).catch((error: unknown) => {
-          if (!isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.MissingAccess))
-            throw error;
-          outcome.warnings.push(
-            `I could not delete the old "${question.title}" message in <#${messageChannelId}>. Delete it by hand.`,
-          );
-        });
-        await record(question, newId, digest);
-        outcome.moved += 1;
-      } else {
-        await record(question, await post(question, body, wanted), digest);
-        outcome.posted += 1;
-      }
+      await syncQuestionMessage(sync, question);
     }
     await onProgress((index + 1) / questions.length);
   }
   markVerified(client, guildId, ticket);
   return outcome;
+}
+
+/** What syncing the questions' messages shares: the channel, its recent page, the tally. */
+interface QuestionsSync {
+  where: ChannelRef;
+  db: JobContext['deps']['db'];
+  recent: ChannelPage;
+  outcome: MessagesOutcome;
+}
+
+/**
+ * An enabled question's message in the channel: kept when up to date, edited when stale,
+ * re-posted when deleted, moved from the old channel, or posted when it has none.
+ */
+async function syncQuestionMessage(sync: QuestionsSync, question: StoredPersonalityQuestion): Promise<void> {
+  const { where, recent, outcome } = sync;
+  const { client, guildId, channelId } = where;
+  const { messageId, messageChannelId } = question;
+  const body = messageBodyOf(question);
+  const wanted = personalityMessageSignature(body);
+  const digest = digestOf(wanted);
+  if (messageId && messageChannelId === channelId) {
+    const current =
+      recent.byId.get(messageId) ?? (recent.full ? await readMessage(client, channelId, messageId) : null);
+    if (current && personalityMessageSignature(current) === wanted) {
+      if (question.messageDigest !== digest) await recordQuestionMessage(sync, question, messageId, digest);
+      outcome.upToDate += 1;
+    } else if (
+      current &&
+      (await guardedIn(where, () => editGuildMessage(client, channelId, messageId, body)))
+    ) {
+      await recordQuestionMessage(sync, question, messageId, digest);
+      outcome.edited += 1;
+    } else {
+      await recordQuestionMessage(
+        sync,
+        question,
+        await postQuestionMessage(sync, question, body, wanted),
+        digest,
+      );
+      outcome.reposted += 1;
+    }
+  } else if (messageId && messageChannelId) {
+    const newId = await postQuestionMessage(sync, question, body, wanted);
+    // The old message goes once the new one exists and before its id is replaced: a run
+    // killed in between finds the new one in this channel and deletes the old one again.
+    await deleteGuildMessage(client, guildId, messageChannelId, messageId).catch((error: unknown) => {
+      if (!isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.MissingAccess)) throw error;
+      outcome.warnings.push(
+        `I could not delete the old "${question.title}" message in <#${messageChannelId}>. Delete it by hand.`,
+      );
+    });
+    await recordQuestionMessage(sync, question, newId, digest);
+    outcome.moved += 1;
+  } else {
+    await recordQuestionMessage(
+      sync,
+      question,
+      await postQuestionMessage(sync, question, body, wanted),
+      digest,
+    );
+    outcome.posted += 1;
+  }
+}
+
+/**
+ * Posts the question's message, unless a run killed after posting it (and before recording
+ * it) left one in the channel: that one is kept, edited if stale, so no retry posts twice.
+ */
+async function postQuestionMessage(
+  { where, recent }: QuestionsSync,
+  question: StoredPersonalityQuestion,
+  body: RESTPostAPIChannelMessageJSONBody,
+  wanted: string,
+): Promise<string> {
+  const { client, channelId } = where;
+  const unrecorded = findUnrecorded(recent.messages, question, client.user?.id);
+  if (unrecorded) {
+    if (personalityMessageSignature(unrecorded) !== wanted) {
+      await guardedIn(where, () => editGuildMessage(client, channelId, unrecorded.id, body));
+    }
+    return unrecorded.id;
+  }
+  // One post per question and the message it replaces (none, a deleted one, or the one in
+  // the old channel): a rerun while this post still waits behind a rate limit gets it back.
+  const nonce = messageNonce('personality-question', question.id, channelId, question.messageId);
+  const message = await guardedIn(where, () => postMessageOnce(client, channelId, body, nonce));
+  return message.id;
+}
+
+/** Stores the question's message; one a reset removed meanwhile is queued for deletion. */
+async function recordQuestionMessage(
+  { where, db }: QuestionsSync,
+  question: StoredPersonalityQuestion,
+  messageId: string,
+  digest: string,
+): Promise<void> {
+  const { guildId, channelId } = where;
+  if (await savePersonalityMessage(db, question.id, { id: messageId, channelId, digest })) return;
+  // A reset removed the question while this run posted its message: the message goes too.
+  await queuePersonalityCleanup(db, {
+    guildId,
+    kind: 'message',
+    targetId: messageId,
+    channelId,
+    name: question.title,
+  });
 }
 
 /** A short digest of a message signature, stored with the message id. */
@@ -200,86 +234,4 @@ export function storedMessagesCurrent(
         question.messageDigest === wantedDigest(question)
       : question.messageId === null,
   );
-}
-
-interface ChannelPage {
-  messages: APIMessage[];
-  byId: Map<string, APIMessage>;
-  /** A full page: an older message may exist beyond it. */
-  full: boolean;
-}
-
-async function channelPage(where: ChannelRef): Promise<ChannelPage> {
-  const { client, channelId } = where;
-  const messages = await guardedIn(where, () =>
-    discordApi(client).channels.getMessages(channelId, { limit: PAGE }),
-  );
-  return {
-    messages,
-    byId: new Map(messages.map((message) => [message.id, message])),
-    full: messages.length >= PAGE,
-  };
-}
-
-async function readMessage(client: Client, channelId: string, messageId: string): Promise<APIMessage | null> {
-  try {
-    return await discordApi(client).channels.getMessage(channelId, messageId);
-  } catch (error) {
-    if (isDiscordError(error, DiscordCodes.UnknownMessage)) return null;
-    throw error;
-  }
-}
-
-/**
- * A question message a killed run posted but never recorded: the bot's, with the question's
- * components, and not the message recorded (which the caller found missing or elsewhere).
- */
-function findUnrecorded(
-  messages: readonly APIMessage[],
-  question: StoredPersonalityQuestion,
-  botId: string | undefined,
-): APIMessage | undefined {
-  if (!botId) return undefined;
-  const prefix = personalityCustomIdPrefix(question.questionType);
-  return messages.find(
-    (message) =>
-      message.author.id === botId &&
-      message.id !== question.messageId &&
-      (message.components ?? []).some(
-        (row) =>
-          'components' in row &&
-          row.components.some(
-            (component) =>
-              'custom_id' in component &&
-              (component.custom_id === prefix || component.custom_id.startsWith(`${prefix}:`)),
-          ),
-      ),
-  );
-}
-
-interface ChannelRef {
-  client: Client;
-  guildId: string;
-  channelId: string;
-}
-
-/** Discord's answers a retry cannot fix, in words for the admin (naming a missing permission). */
-async function guardedIn<T>(where: ChannelRef, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (isDiscordError(error, DiscordCodes.UnknownChannel))
-      throw new JobFailure('invalid_input', ASSIGN_CHANNEL_MISSING);
-    if (isDiscordError(error, DiscordCodes.MissingPermissions, DiscordCodes.MissingAccess)) {
-      const { client, guildId, channelId } = where;
-      throw await channelPermissionFailure(
-        client,
-        guildId,
-        channelId,
-        'personality_messages',
-        CHANNEL_FORBIDDEN,
-      );
-    }
-    throw error;
-  }
 }

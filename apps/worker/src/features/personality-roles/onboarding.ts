@@ -71,7 +71,7 @@ export async function syncPersonalityOnboarding(
   enabled: boolean,
   more: { liveRoleIds?: ReadonlySet<string>; retired?: readonly string[] } = {},
 ): Promise<OnboardingOutcome> {
-  const { client, db } = context.deps;
+  const { client } = context.deps;
   const guildId = context.payload.guild_id;
   const api = discordApi(client);
   const current = await guarded(() => api.guilds.getOnboarding(guildId), []);
@@ -101,23 +101,9 @@ export async function syncPersonalityOnboarding(
     return { question, existing, prompt: wanted.prompt };
   });
   if (missingRoles > 0) outcome.warnings.push(roleless(missingRoles));
+  const next = nextPrompts(current, plans, retired);
 
-  // The admin's prompts stay where they are, ours are replaced in place, new ones go last.
-  const planOf = new Map(plans.flatMap((plan) => (plan.existing ? [[plan.existing.id, plan] as const] : [])));
-  const next: PromptBody[] = [];
-  for (const prompt of current.prompts) {
-    const plan = planOf.get(prompt.id);
-    if (plan?.prompt) next.push(plan.prompt);
-    else if (!plan && !retired.has(prompt.id)) next.push(promptBodyOf(prompt));
-  }
-  for (const plan of plans) if (!plan.existing && plan.prompt) next.push(plan.prompt);
-
-  for (const { existing, prompt } of plans) {
-    if (!existing) outcome.added += prompt ? 1 : 0;
-    else if (!prompt) outcome.removed += 1;
-    else if (samePrompt(promptBodyOf(existing), prompt)) outcome.upToDate += 1;
-    else outcome.updated += 1;
-  }
+  countPlans(outcome, plans);
   outcome.removed += current.prompts.filter((prompt) => retired.has(prompt.id)).length;
 
   if (next.length > MAX_PROMPTS) {
@@ -140,6 +126,49 @@ export async function syncPersonalityOnboarding(
     outcome.written = true;
   }
 
+  await storePromptIds(context, plans, answered, next);
+  return outcome;
+}
+
+/** The prompts to send: the admin's stay where they are, ours are replaced in place, new ones go last. */
+function nextPrompts(
+  current: APIGuildOnboarding,
+  plans: readonly Plan[],
+  retired: ReadonlySet<string>,
+): PromptBody[] {
+  const planOf = new Map(plans.flatMap((plan) => (plan.existing ? [[plan.existing.id, plan] as const] : [])));
+  const next: PromptBody[] = [];
+  for (const prompt of current.prompts) {
+    const plan = planOf.get(prompt.id);
+    if (plan?.prompt) next.push(plan.prompt);
+    else if (!plan && !retired.has(prompt.id)) next.push(promptBodyOf(prompt));
+  }
+  for (const plan of plans) if (!plan.existing && plan.prompt) next.push(plan.prompt);
+  return next;
+}
+
+/** Counts each question's prompt as added, removed, up to date or updated. */
+function countPlans(outcome: OnboardingOutcome, plans: readonly Plan[]): void {
+  for (const { existing, prompt } of plans) {
+    if (!existing) outcome.added += prompt ? 1 : 0;
+    else if (!prompt) outcome.removed += 1;
+    else if (samePrompt(promptBodyOf(existing), prompt)) outcome.upToDate += 1;
+    else outcome.updated += 1;
+  }
+}
+
+/**
+ * Stores on each question the id Discord answered for its prompt (none when it has no prompt);
+ * a prompt whose question a reset removed meanwhile is queued to go.
+ */
+async function storePromptIds(
+  context: JobContext,
+  plans: readonly Plan[],
+  answered: APIGuildOnboarding,
+  next: readonly PromptBody[],
+): Promise<void> {
+  const { db } = context.deps;
+  const guildId = context.payload.guild_id;
   for (const { question, prompt } of plans) {
     const promptId = prompt ? answeredId(answered, next, prompt) : null;
     if (promptId === question.onboardingPromptId) continue;
@@ -153,7 +182,6 @@ export async function syncPersonalityOnboarding(
       name: question.title,
     });
   }
-  return outcome;
 }
 
 /**

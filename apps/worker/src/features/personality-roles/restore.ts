@@ -12,11 +12,12 @@ import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { movedReferencesSummary, moveRoleReferences } from '../../roles/role-references.ts';
 import { restoreRequested, stepContext } from '../history/restores.ts';
 import { generatePersonalityRoles } from './generate.ts';
+import { givePersonalityPicksBack } from './give-back.ts';
+import { personalityTargetKey } from './keys.ts';
 import { publishPersonalityOnboarding } from './onboarding.ts';
-import { givePersonalityPicksBack } from './picks.ts';
 import { postPersonalityMessages } from './post.ts';
 import { resetPersonalityRoles } from './reset.ts';
-import { personalityTargetKey, withWarnings } from './roles.ts';
+import { withWarnings } from './roles.ts';
 
 /** A Reset Personality entry's snapshot: the API's setup part and the job's holders part. */
 export type PersonalityResetSnapshot = PersonalitySetupSnapshot & {

@@ -15,7 +15,8 @@ import {
   type PendingRoleTarget,
 } from '../../roles/pending-roles.ts';
 import { PERSONALITY_FEATURE } from './feature-name.ts';
-import { givePersonalityPicksBack } from './picks.ts';
+import { givePersonalityPicksBack } from './give-back.ts';
+import { personalityTargetKey } from './keys.ts';
 
 /** Personality roles carry no colour, so a member's colour role keeps showing. */
 const ROLE_COLOR = 0;
@@ -28,8 +29,6 @@ function wantedOptions(questions: readonly StoredPersonalityQuestion[]): StoredP
   return questions.filter((question) => question.isEnabled).flatMap((question) => question.options);
 }
 
-/** An option's stable key: marks its role create in flight and keys members' picks of it. */
-export const personalityTargetKey = (option: StoredPersonalityOption) => `option:${option.id}`;
 const targetKey = personalityTargetKey;
 const roleTarget = (option: StoredPersonalityOption): PendingRoleTarget => ({
   key: targetKey(option),

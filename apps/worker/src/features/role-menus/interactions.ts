@@ -9,7 +9,7 @@ import {
 } from '../../interactions/respond.ts';
 import type { ComponentRoute, PanelInteraction } from '../../interactions/types.ts';
 import { guildRolesView } from '../../roles/guild-roles.ts';
-import { ownMenu } from '../reaction-roles/menus.ts';
+import { ownMenu } from './menus.ts';
 import { MENU_PICKS, type MenuPick, ROLE_MENU_OUT_OF_DATE } from './picks.ts';
 
 export const ROLE_MENU_MISSING_MANAGE_ROLES =

@@ -4,8 +4,8 @@ import { registerPickFeature } from '../../interactions/member-lock.ts';
 import type { EphemeralAnswer } from '../../interactions/respond.ts';
 import { MEMBER_COLOR_LOCK } from '../../roles/member-color.ts';
 import { rolesSeenBy } from '../../roles/recent-changes.ts';
-import { applyRoleChange, MENU_PICK_FEATURE, recordMenuPicks } from '../reaction-roles/member-roles.ts';
-import { menuRules, ownMenu } from '../reaction-roles/menus.ts';
+import { applyRoleChange, MENU_PICK_FEATURE, recordMenuPicks } from './member-roles.ts';
+import { menuRules, ownMenu } from './menus.ts';
 
 export const ROLE_MENU_OUT_OF_DATE = 'This menu is out of date. Ask an admin to post it again.';
 

@@ -3,11 +3,11 @@ import { clearMenuPostRequest, loadOwnMenus } from '@spacecadet/db/queries/role-
 import { addGuildJob } from '@spacecadet/queue/guild-jobs';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { guildRolesViewByRest } from '../../roles/guild-roles.ts';
-import { withWarnings } from '../reaction-roles/jobs.ts';
-import { anyMenuPosted, isReactionMenu, otherMenusMessages } from '../reaction-roles/menus.ts';
-import { menuName } from '../reaction-roles/names.ts';
-import { type MenuSync, syncMenuPanel } from '../reaction-roles/panel.ts';
-import { matchRepairSchedule } from '../reaction-roles/schedule.ts';
+import { withWarnings } from './jobs.ts';
+import { anyMenuPosted, isReactionMenu, otherMenusMessages } from './menus.ts';
+import { menuName } from './names.ts';
+import { type MenuSync, syncMenuPanel } from './panel.ts';
+import { matchRepairSchedule } from './schedule.ts';
 
 const NOTHING_REQUESTED =
   'Nothing to post: no role menu is waiting to be posted. Press Post on a menu in the dashboard.';

@@ -1,8 +1,7 @@
-import { type JobResult, REACTION_LISTS } from '@spacecadet/contract';
+import type { JobResult } from '@spacecadet/contract';
 import { loadGuildMenus } from '@spacecadet/db/queries/role-menus';
 import type { RoleMenuRow } from '@spacecadet/db/schema';
-import { addGuildJob } from '@spacecadet/queue/guild-jobs';
-import { type JobContext, JobFailure } from '../../jobs/types.ts';
+import type { JobContext } from '../../jobs/types.ts';
 import { guildRolesViewByRest } from '../../roles/guild-roles.ts';
 import { removeDeletedMenus } from './deleted.ts';
 import { anyMenuPosted, isReactionMenu, otherMenusMessages } from './menus.ts';
@@ -10,11 +9,13 @@ import { type MenuSync, syncMenuPanel } from './panel.ts';
 import { reconcileMenuMembers } from './reconcile.ts';
 import { matchRepairSchedule } from './schedule.ts';
 
-const NOTHING_TO_POST =
-  'Nothing to post: give a list at least one row and pick its channel, then post again.';
+/**
+ * The jobs every role menu shares: syncing a guild's menus with their stored rows (Post /
+ * Update's own code), the repair of every posted menu and the reconcile of members' reactions.
+ */
 
 /** Syncs each menu in turn; each reads the guild's menus again (an earlier one stored ids). */
-async function syncMenus(
+export async function syncMenus(
   context: JobContext,
   pick: (menus: readonly RoleMenuRow[]) => RoleMenuRow[],
   postNew: boolean,
@@ -39,42 +40,6 @@ export function withWarnings(
 ): JobResult {
   const warnings = [...more, ...outcomes.flatMap((outcome) => outcome.warnings)];
   return warnings.length > 0 ? { ...result, warnings } : result;
-}
-
-/**
- * `reaction-roles.post-panel` (the editor's Post / Update): posts or updates the panel of each
- * of the guild's two reaction lists (`syncMenuPanel`); a list without rows loses its panel, a
- * list without a channel is skipped with a warning. Messages that existed already may carry
- * member reactions made while no worker listened: a reconcile follows for them.
- */
-export async function postReactionPanels(context: JobContext): Promise<JobResult> {
-  await context.progress(0);
-  const outcomes = await syncMenus(
-    context,
-    (menus) =>
-      REACTION_LISTS.flatMap((list) => menus.filter((menu) => menu.listKey === list && isReactionMenu(menu))),
-    true,
-  );
-  const acted = outcomes.filter((outcome) => !['skipped', 'none'].includes(outcome.kind));
-  if (acted.length === 0) {
-    const warnings = outcomes.flatMap((outcome) => outcome.warnings);
-    throw new JobFailure('invalid_input', warnings.length > 0 ? warnings.join(' ') : NOTHING_TO_POST);
-  }
-  if (acted.some((outcome) => outcome.kept > 0)) {
-    await addGuildJob(context.deps.queue, 'role-menus.reconcile', context.payload.guild_id, null, {
-      afterChange: true,
-    });
-  }
-  const kinds = new Set(acted.map((outcome) => outcome.kind));
-  const summary = kinds.has('moved')
-    ? 'Reaction panels updated and moved to the new channel.'
-    : kinds.size === 1 && kinds.has('posted')
-      ? 'Reaction panels posted.'
-      : kinds.size === 1 && kinds.has('removed')
-        ? 'Reaction panels removed: the lists have no rows.'
-        : 'Reaction panels updated.';
-  await context.progress(100);
-  return withWarnings({ ok: true, summary }, outcomes);
 }
 
 /** The menus a repair looks after: every posted menu, whatever its style. */

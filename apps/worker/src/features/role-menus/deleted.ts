@@ -3,7 +3,7 @@ import { DiscordCodes, isDiscordError } from '../../discord-rest.ts';
 import { deleteGuildMessage } from '../../guild-scope.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { menuName } from './names.ts';
-import { forgetAllPicks } from './panel.ts';
+import { forgetAllPicks } from './panel-reactions.ts';
 
 /** What removing the guild's deleted menus came to. */
 export interface DeletedMenusRemoval {

@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { bullPrefix, JOB_QUEUE, redisKeyPrefix, workerConnectionName } from '@spacecadet/contract';
+import { createDb, type DbHandle } from '@spacecadet/db';
+import type { MetricsServer } from '@spacecadet/runtime/metrics-server';
+import { watchRedisDurability } from '@spacecadet/runtime/redis-durability';
+import { Queue } from 'bullmq';
+import { type APIUser, type Client, ClientUser } from 'discord.js';
+import { Redis } from 'ioredis';
+import type { WorkerDeps, WorkerQueue } from './deps.ts';
+import { createDiscordClient } from './discord-client.ts';
+import { discordApi } from './discord-rest.ts';
+import type { WorkerConfig } from './env.ts';
+import type { WorkerFeature } from './features/feature.ts';
+import { type FeatureHost, hostFeatures } from './features/host.ts';
+import { FEATURES } from './features/index.ts';
+import { trackGuildChannels } from './guild-channels.ts';
+import { redisIdentifyThrottler } from './identify-throttler.ts';
+import type { createJobWorker } from './jobs/job-worker.ts';
+import type { ScheduleKeeper } from './jobs/schedules.ts';
+import { errorFields, type Logger } from './logger.ts';
+import { workerMetricsFor } from './metrics.ts';
+import type { ShardLeases } from './shard-lease.ts';
+
+/**
+ * What a worker is made of before it starts: its connections to Postgres, Redis, the job queue
+ * and Discord, its features hosted, and the name this process goes by.
+ */
+
+/**
+ * This process among the workers sharing the queue: host, pid and a random part (the pid
+ * alone repeats across containers). Names its Redis connections and its BullMQ worker.
+ */
+export function workerInstance(): string {
+  const host = hostname().replace(/[^A-Za-z0-9_.-]/g, '_') || 'host';
+  return `${host}-${process.pid}-${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * The bot's own user by REST, set where the gateway's READY sets it (READY patches it then), so
+ * jobs know the bot's id (to find its own messages, its member) in a process that runs no shard.
+ */
+export async function knowBotUser(client: Client): Promise<void> {
+  const data = await discordApi(client).users.getCurrent();
+  // discord.js builds it itself on READY; its constructor is not public in the typings.
+  const Self = ClientUser as unknown as new (client: Client, data: APIUser) => ClientUser;
+  client.user = new Self(client, data);
+  client.users.cache.set(data.id, client.user);
+}
+
+/** What a worker holds, filled in as it starts: its shutdown closes whatever is there. */
+export interface WorkerParts {
+  deps: WorkerDeps;
+  features: FeatureHost;
+  database: DbHandle;
+  /** BullMQ's own connection (blocking commands), shared by the queue and the job worker. */
+  bullConnection: Redis;
+  jobWorker?: ReturnType<typeof createJobWorker>;
+  metricsServer?: MetricsServer | undefined;
+  scheduleKeeper?: ScheduleKeeper;
+  leases?: ShardLeases;
+  stopRebinding?: () => void;
+}
+
+/** Postgres, Redis, the job queue and the Discord client, connected; the features hosted. */
+export function connectWorker(
+  config: WorkerConfig,
+  /** The features to run; all of them unless a test runs its own. */
+  only: readonly WorkerFeature[] | undefined,
+  logger: Logger,
+  instance: string,
+): WorkerParts {
+  const database = createDb(config.databaseUrl, {
+    applicationName: 'spacecadet-worker',
+    onIdleError: (error) => logger.warn(errorFields(error), 'idle postgres connection lost'),
+  });
+  // Named so `CLIENT LIST` shows whose connections these are, and the API can tell whether the
+  // process running a job is still there (BullMQ's worker keeps the name on its connections).
+  const connectionName = workerConnectionName(config.redisPrefix, instance);
+  const redis = new Redis(config.redisUrl, {
+    keyPrefix: redisKeyPrefix(config.redisPrefix),
+    connectionName,
+  });
+  // Warns at start (and after a Redis restart) when Redis could lose queued jobs.
+  watchRedisDurability(redis, logger);
+  // BullMQ needs blocking commands that never give up, hence its own connection.
+  const bullConnection = new Redis(config.redisUrl, { maxRetriesPerRequest: null, connectionName });
+  for (const connection of [redis, bullConnection]) {
+    // ioredis reconnects by itself; without a listener each failure is printed unformatted.
+    connection.on('error', (error) => logger.warn(errorFields(error), 'redis connection error'));
+  }
+  const queue: WorkerQueue = new Queue(JOB_QUEUE, {
+    connection: bullConnection,
+    prefix: bullPrefix(config.redisPrefix),
+  });
+  queue.on('error', (error) => logger.warn(errorFields(error), 'job queue error'));
+  // IDENTIFYs spaced across every process of this deployment (Discord's max_concurrency per 5 s).
+  const client = createDiscordClient(
+    config,
+    redisIdentifyThrottler(redis, config.identifyIntervalMs, instance),
+  );
+  trackGuildChannels(client);
+  const metrics = workerMetricsFor(config, { client, queue, logger });
+  const deps: WorkerDeps = { config, logger, db: database.db, redis, client, queue, metrics };
+  const features = hostFeatures(only ?? FEATURES);
+  return { deps, features, database, bullConnection };
+}
