@@ -74,20 +74,7 @@ export function MenuEditor({
       });
   };
 
-  const field: FieldWithProblem = (path, content) => {
-    const problem = problems.get(path);
-    const problemId = `menu-${path}-problem`;
-    return (
-      <>
-        {content(problem !== undefined, problem ? problemId : undefined)}
-        {problem ? (
-          <p id={problemId} className="field-problem" role="alert">
-            {problem}
-          </p>
-        ) : null}
-      </>
-    );
-  };
+  const field = fieldWithProblem(problems);
 
   return (
     <div className="menu-editor">
@@ -138,4 +125,22 @@ export function MenuEditor({
       </div>
     </div>
   );
+}
+
+/** Shows a field with the refusal of its path under it (`menu-<path>-problem`, the field marked invalid). */
+function fieldWithProblem(problems: ReadonlyMap<string, string>): FieldWithProblem {
+  return (path, content) => {
+    const problem = problems.get(path);
+    const problemId = `menu-${path}-problem`;
+    return (
+      <>
+        {content(problem !== undefined, problem ? problemId : undefined)}
+        {problem ? (
+          <p id={problemId} className="field-problem" role="alert">
+            {problem}
+          </p>
+        ) : null}
+      </>
+    );
+  };
 }
