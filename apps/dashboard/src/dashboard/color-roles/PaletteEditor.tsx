@@ -106,6 +106,28 @@ export function PaletteEditor({
         </button>
         {full ? <span className="muted small">{PALETTE_FULL}</span> : null}
       </div>
+      <PaletteSave changed={changed} saving={saving} saved={saved} onSave={onSave} onDiscard={onDiscard} />
+      <ErrorBox onDismiss={onDismissError}>{error}</ErrorBox>
+    </section>
+  );
+}
+
+/** Save palette and Discard changes (while the draft differs), and the Saved note after. */
+function PaletteSave({
+  changed,
+  saving,
+  saved,
+  onSave,
+  onDiscard,
+}: {
+  changed: boolean;
+  saving: boolean;
+  saved: boolean;
+  onSave: () => void;
+  onDiscard: () => void;
+}) {
+  return (
+    <>
       <div className="palette-save">
         <button type="button" className="btn btn-primary" disabled={!changed || saving} onClick={onSave}>
           {saving ? 'Saving…' : 'Save palette'}
@@ -120,7 +142,6 @@ export function PaletteEditor({
           {PALETTE_SAVED}
         </p>
       ) : null}
-      <ErrorBox onDismiss={onDismissError}>{error}</ErrorBox>
-    </section>
+    </>
   );
 }
