@@ -67,20 +67,8 @@ function ReactionRolesForm({
   botInGuild: boolean;
 }) {
   const [showJson, setShowJson] = useState(false);
-  const {
-    lists,
-    jsonText,
-    jsonProblem,
-    blocked,
-    live,
-    problems,
-    save,
-    refused,
-    dirty,
-    updateList,
-    onJsonChange,
-    onSave,
-  } = useReactionRolesDraft(guildId, saved);
+  const draft = useReactionRolesDraft(guildId, saved);
+  const { lists, jsonProblem, save, problems, updateList } = draft;
   const roleList = useGuildRoles(guildId, botInGuild);
   const roles = useMemo(
     () => new Map<string, GuildRole>((roleList.data?.roles ?? []).map((role) => [role.id, role])),
@@ -98,12 +86,12 @@ function ReactionRolesForm({
         >
           {showJson ? 'Hide JSON' : 'Show JSON'}
         </button>
-        <button type="button" className="btn btn-primary" onClick={onSave} disabled={save.isPending}>
+        <button type="button" className="btn btn-primary" onClick={draft.onSave} disabled={save.isPending}>
           {save.isPending ? 'Saving…' : 'Save'}
         </button>
         {save.isSuccess ? <output className="save-note">Saved</output> : null}
         {save.isSuccess && posted ? <span className="muted small">{PANELS_WILL_UPDATE}</span> : null}
-        {blocked && jsonProblem ? (
+        {draft.blocked && jsonProblem ? (
           <p className="save-note save-note-error" role="alert">
             {jsonProblem}: fix the raw JSON to save
           </p>
@@ -111,7 +99,7 @@ function ReactionRolesForm({
       </div>
       <ProblemList problems={problems} />
       <ErrorBox onDismiss={() => save.reset()}>{save.isError ? errorText(save.error) : null}</ErrorBox>
-      <PanelActions guildId={guildId} saved={saved} botInGuild={botInGuild} dirty={dirty} />
+      <PanelActions guildId={guildId} saved={saved} botInGuild={botInGuild} dirty={draft.dirty} />
       <div className="role-lists">
         {ROLE_LISTS.map(({ name, title }) => (
           <RoleRowsEditor
@@ -120,21 +108,8 @@ function ReactionRolesForm({
             name={name}
             title={title}
             rows={lists[name]}
-            invalidFields={
-              new Set([
-                ...refused[name],
-                ...problems
-                  .filter((problem) => problem.list === name && problem.field !== null)
-                  .map((problem) => `${problem.row}:${problem.field}`),
-              ])
-            }
-            emojiProblems={
-              new Map(
-                [...live]
-                  .filter(([key]) => key.startsWith(`${name}:`))
-                  .map(([key, message]) => [Number(key.slice(name.length + 1)), message]),
-              )
-            }
+            invalidFields={invalidFieldsOf(name, draft.refused[name], problems)}
+            emojiProblems={emojiProblemsOf(name, draft.live)}
             roles={roles}
             onChange={(rows) => updateList(name, rows)}
             onAdd={() => updateList(name, [...lists[name], emptyRow()])}
@@ -159,7 +134,11 @@ function ReactionRolesForm({
         ))}
       </div>
       {showJson ? (
-        <RawJsonCard text={jsonText ?? listsToJson(lists)} problem={jsonProblem} onChange={onJsonChange} />
+        <RawJsonCard
+          text={draft.jsonText ?? listsToJson(lists)}
+          problem={jsonProblem}
+          onChange={draft.onJsonChange}
+        />
       ) : null}
     </>
   );
@@ -255,5 +234,24 @@ function RawJsonCard({
       />
       {problem ? <ErrorAlert>{problem}</ErrorAlert> : null}
     </div>
+  );
+}
+
+/** A list's fields marked invalid: those the API refused and those Save found wrong (`row:field`). */
+function invalidFieldsOf(name: RoleListName, refused: ReadonlySet<string>, problems: readonly RowProblem[]) {
+  return new Set([
+    ...refused,
+    ...problems
+      .filter((problem) => problem.list === name && problem.field !== null)
+      .map((problem) => `${problem.row}:${problem.field}`),
+  ]);
+}
+
+/** A list's live emoji problems by 1-based row (the draft keys them `list:row`). */
+function emojiProblemsOf(name: RoleListName, live: ReadonlyMap<string, string>) {
+  return new Map(
+    [...live]
+      .filter(([key]) => key.startsWith(`${name}:`))
+      .map(([key, message]) => [Number(key.slice(name.length + 1)), message]),
   );
 }
