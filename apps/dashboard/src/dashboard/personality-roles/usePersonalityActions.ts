@@ -114,6 +114,31 @@ export function usePersonalityActions({
       },
     ),
   );
+  const { generate, post, reset } = usePersonalityJobs(guildId, tracker, mutation, reload);
+  const busy =
+    tracker.running || generate.isPending || post.isPending || reset.isPending || deleteRoles.isPending;
+
+  return { init, saveChannel, toggle, generate, post, reset, busy, confirmation, confirmDeleteRoles };
+}
+
+export type PersonalityActions = ReturnType<typeof usePersonalityActions>;
+
+/** Generate Roles, Post / Update Messages and Reset: each queues a job the tracker follows. */
+function usePersonalityJobs(
+  guildId: string,
+  tracker: ReturnType<typeof useGuildJob>,
+  mutation: <T, V = void>(
+    run: (vars: V) => Promise<T>,
+    failure: string,
+    after: (result: T) => void,
+  ) => {
+    mutationFn: (vars: V) => Promise<T>;
+    onMutate: () => void;
+    onError: (error: unknown) => void;
+    onSuccess: (result: T) => void;
+  },
+  reload: () => Promise<void>,
+) {
   const job = (
     name: 'generatePersonalityRoles' | 'postPersonalityMessages' | 'resetPersonalityRoles',
     failure: string,
@@ -131,10 +156,5 @@ export function usePersonalityActions({
     ...job('resetPersonalityRoles', PERSONALITY_FAILURES.reset),
     onSettled: () => void reload(),
   });
-  const busy =
-    tracker.running || generate.isPending || post.isPending || reset.isPending || deleteRoles.isPending;
-
-  return { init, saveChannel, toggle, generate, post, reset, busy, confirmation, confirmDeleteRoles };
+  return { generate, post, reset };
 }
-
-export type PersonalityActions = ReturnType<typeof usePersonalityActions>;
