@@ -95,34 +95,7 @@ export function MenuOptionRow({
           </div>
         );
       })}
-      <div className="menu-option-actions">
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm"
-          aria-label={`Move option ${number} up`}
-          disabled={index === 0}
-          onClick={() => onMove(-1)}
-        >
-          ↑
-        </button>
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm"
-          aria-label={`Move option ${number} down`}
-          disabled={index === count - 1}
-          onClick={() => onMove(1)}
-        >
-          ↓
-        </button>
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm"
-          aria-label={`Remove option ${number}`}
-          onClick={onRemove}
-        >
-          Remove
-        </button>
-      </div>
+      <OptionActions number={number} last={count} onMove={onMove} onRemove={onRemove} />
       {rowProblems.map((item) => (
         <p key={item.field} id={`${id(item.field)}-problem`} className="role-row-problem" role="alert">
           {item.message}
@@ -130,5 +103,50 @@ export function MenuOptionRow({
       ))}
       {managed ? <p className="role-row-problem">{MANAGED_ROLE_NOTE}</p> : null}
     </li>
+  );
+}
+
+/** An option's Move up, Move down and Remove buttons (named with its number). */
+function OptionActions({
+  number,
+  last,
+  onMove,
+  onRemove,
+}: {
+  number: number;
+  /** The last option's number (it does not move down). */
+  last: number;
+  onMove: (by: -1 | 1) => void;
+  onRemove: () => void;
+}) {
+  return (
+    <div className="menu-option-actions">
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        aria-label={`Move option ${number} up`}
+        disabled={number === 1}
+        onClick={() => onMove(-1)}
+      >
+        ↑
+      </button>
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        aria-label={`Move option ${number} down`}
+        disabled={number === last}
+        onClick={() => onMove(1)}
+      >
+        ↓
+      </button>
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        aria-label={`Remove option ${number}`}
+        onClick={onRemove}
+      >
+        Remove
+      </button>
+    </div>
   );
 }
