@@ -32,20 +32,10 @@ export default function HistoryPage() {
 }
 
 function HistoryScreen({ guildId }: { guildId: string }) {
-  const queryClient = useQueryClient();
   const [search, setSearch] = useSearchParams();
   const area = areaFrom(search.get('area'));
   const history = useHistory(guildId, area);
-  // An undo that Discord must follow (roles recreated): its job, then the list again.
-  const tracker = useGuildJob(queryKeys.history(guildId));
-  const [undoing, setUndoing] = useState<HistoryEntry | null>(null);
-  // The area whose pages reload when the undo's job ends.
-  const [restoredArea, setRestoredArea] = useState<HistoryEntry['area'] | null>(null);
-  const finished = isJobFinished(tracker.job);
-  useEffect(() => {
-    if (!finished || restoredArea === null) return;
-    reloadArea(queryClient, guildId, restoredArea);
-  }, [finished, restoredArea, guildId, queryClient]);
+  const { tracker, undoing, setUndoing, afterUndo } = useHistoryUndo(guildId);
   const now = Date.now();
 
   const guard = usePageGuard(guildId, history, {
@@ -79,15 +69,6 @@ function HistoryScreen({ guildId }: { guildId: string }) {
     );
   }
   const entries = guard.data.pages.flatMap((page) => page.entries);
-  const afterUndo = (entry: HistoryEntry, jobId: string | null) => {
-    setUndoing(null);
-    void queryClient.invalidateQueries({ queryKey: queryKeys.history(guildId) });
-    reloadArea(queryClient, guildId, entry.area);
-    if (jobId) {
-      setRestoredArea(entry.area);
-      tracker.track(jobId);
-    }
-  };
 
   return (
     <>
@@ -127,6 +108,32 @@ function HistoryScreen({ guildId }: { guildId: string }) {
       ) : null}
     </>
   );
+}
+
+/** The undo dialog's entry, and after an undo: the lists reloaded, and its job followed when Discord must follow it. */
+function useHistoryUndo(guildId: string) {
+  const queryClient = useQueryClient();
+  // An undo that Discord must follow (roles recreated): its job, then the list again.
+  const tracker = useGuildJob(queryKeys.history(guildId));
+  const [undoing, setUndoing] = useState<HistoryEntry | null>(null);
+  // The area whose pages reload when the undo's job ends.
+  const [restoredArea, setRestoredArea] = useState<HistoryEntry['area'] | null>(null);
+  const finished = isJobFinished(tracker.job);
+  useEffect(() => {
+    if (!finished || restoredArea === null) return;
+    reloadArea(queryClient, guildId, restoredArea);
+  }, [finished, restoredArea, guildId, queryClient]);
+  const afterUndo = (entry: HistoryEntry, jobId: string | null) => {
+    setUndoing(null);
+    void queryClient.invalidateQueries({ queryKey: queryKeys.history(guildId) });
+    reloadArea(queryClient, guildId, entry.area);
+    if (jobId) {
+      setRestoredArea(entry.area);
+      tracker.track(jobId);
+    }
+  };
+
+  return { tracker, undoing, setUndoing, afterUndo };
 }
 
 /** No entries: said for all areas or for the picked one. */
