@@ -38,12 +38,16 @@ function exchange(code: string, verifier: string): Promise<SessionUser> {
   return pending;
 }
 
-export default function AuthCallback() {
-  const [search] = useSearchParams();
+/**
+ * Checks the sign-in's code, verifier and state, exchanges the code for a session once, and goes
+ * back to the page that asked for sign-in (or the dashboard) soon after.
+ */
+function useSignInExchange(
+  code: string | null,
+  guildId: string | null,
+  returnedState: string | null,
+): CallbackState {
   const navigate = useNavigate();
-  const code = search.get('code');
-  const guildId = search.get('guild_id');
-  const returnedState = search.get('state');
   const [state, setState] = useState<CallbackState>({ status: 'idle' });
 
   useEffect(() => {
@@ -90,6 +94,15 @@ export default function AuthCallback() {
       window.clearTimeout(timer);
     };
   }, [code, guildId, returnedState, navigate]);
+  return state;
+}
+
+export default function AuthCallback() {
+  const [search] = useSearchParams();
+  const code = search.get('code');
+  const guildId = search.get('guild_id');
+  const returnedState = search.get('state');
+  const state = useSignInExchange(code, guildId, returnedState);
 
   return (
     <main className="centered-state">

@@ -81,45 +81,7 @@ export default function PublicLeaderboardPage() {
       {state.kind === 'ready' ? (
         <Board board={state.board} page={page} onPage={goTo} />
       ) : (
-        <section className="plb-state" aria-live="polite">
-          {state.kind === 'loading' ? <p className="muted">{PUBLIC_LEADERBOARD_TEXT.loading}</p> : null}
-          {state.kind === 'not-public' ? (
-            <>
-              <h1>{PUBLIC_LEADERBOARD_TEXT.notPublic}</h1>
-              <p className="muted">{PUBLIC_LEADERBOARD_TEXT.notPublicDetail}</p>
-            </>
-          ) : null}
-          {state.kind === 'sign-in' ? (
-            <>
-              <h1>{PUBLIC_LEADERBOARD_TEXT.signIn}</h1>
-              <p className="muted">{PUBLIC_LEADERBOARD_TEXT.signInDetail}</p>
-              <button
-                type="button"
-                className="btn btn-discord"
-                onClick={() => void startSignIn(`${window.location.pathname}${window.location.search}`)}
-              >
-                Sign in
-              </button>
-            </>
-          ) : null}
-          {state.kind === 'not-member' ? (
-            <>
-              <h1>{PUBLIC_LEADERBOARD_TEXT.notMember}</h1>
-              <p className="muted">{PUBLIC_LEADERBOARD_TEXT.notMemberDetail}</p>
-            </>
-          ) : null}
-          {state.kind === 'error' ? (
-            <>
-              <h1>{PUBLIC_LEADERBOARD_TEXT.failed}</h1>
-              <p className="alert alert-error" role="alert">
-                {state.message}
-              </p>
-              <button type="button" className="btn btn-secondary" onClick={() => setAttempt((n) => n + 1)}>
-                Try again
-              </button>
-            </>
-          ) : null}
-        </section>
+        <BoardState state={state} onRetry={() => setAttempt((n) => n + 1)} />
       )}
       {/* Drawn once the page has its content: a footer that moved down as rows arrived would be a layout shift. */}
       {state.kind === 'loading' ? null : (
@@ -128,6 +90,51 @@ export default function PublicLeaderboardPage() {
         </footer>
       )}
     </main>
+  );
+}
+
+/** What the page says instead of the board: loading, not public, sign in, not a member, or the failure. */
+function BoardState({ state, onRetry }: { state: State; onRetry: () => void }) {
+  return (
+    <section className="plb-state" aria-live="polite">
+      {state.kind === 'loading' ? <p className="muted">{PUBLIC_LEADERBOARD_TEXT.loading}</p> : null}
+      {state.kind === 'not-public' ? (
+        <>
+          <h1>{PUBLIC_LEADERBOARD_TEXT.notPublic}</h1>
+          <p className="muted">{PUBLIC_LEADERBOARD_TEXT.notPublicDetail}</p>
+        </>
+      ) : null}
+      {state.kind === 'sign-in' ? (
+        <>
+          <h1>{PUBLIC_LEADERBOARD_TEXT.signIn}</h1>
+          <p className="muted">{PUBLIC_LEADERBOARD_TEXT.signInDetail}</p>
+          <button
+            type="button"
+            className="btn btn-discord"
+            onClick={() => void startSignIn(`${window.location.pathname}${window.location.search}`)}
+          >
+            Sign in
+          </button>
+        </>
+      ) : null}
+      {state.kind === 'not-member' ? (
+        <>
+          <h1>{PUBLIC_LEADERBOARD_TEXT.notMember}</h1>
+          <p className="muted">{PUBLIC_LEADERBOARD_TEXT.notMemberDetail}</p>
+        </>
+      ) : null}
+      {state.kind === 'error' ? (
+        <>
+          <h1>{PUBLIC_LEADERBOARD_TEXT.failed}</h1>
+          <p className="alert alert-error" role="alert">
+            {state.message}
+          </p>
+          <button type="button" className="btn btn-secondary" onClick={onRetry}>
+            Try again
+          </button>
+        </>
+      ) : null}
+    </section>
   );
 }
 

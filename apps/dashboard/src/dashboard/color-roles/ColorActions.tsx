@@ -29,7 +29,6 @@ export function ColorActions({
   botInGuild: boolean;
   onWarnings: (warnings: string[]) => void;
 }) {
-  const queryClient = useQueryClient();
   const tracker = useGuildJob(queryKeys.colorRoles(guildId));
   const confirmation = useConfirm();
 
@@ -37,19 +36,7 @@ export function ColorActions({
     mutationFn: (name: Action) => apiCall(name, { params: { guildId } }),
     onSuccess: (accepted) => tracker.track(accepted.job_id),
   });
-  // Mode toggle: fetch the full config, change color_roles_mode, save it, reload the palette.
-  const switchMode = useMutation({
-    mutationFn: async (next: ColorRolesMode) => {
-      const config = await apiCall('getConfig', { params: { guildId } });
-      await apiCall('putConfig', { params: { guildId }, body: { ...config.data, color_roles_mode: next } });
-    },
-    onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryKeys.colorRoles(guildId) }),
-        queryClient.invalidateQueries({ queryKey: queryKeys.config(guildId) }),
-      ]);
-    },
-  });
+  const switchMode = useModeSwitch(guildId);
 
   const job = tracker.job;
   // A finished job's status keeps its identity across renders (React Query shares unchanged
@@ -94,35 +81,7 @@ export function ColorActions({
           disabled={switchMode.isPending}
           onChange={(value) => switchMode.mutate(value)}
         />
-        <div className="button-row">
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={busy || !botInGuild}
-            aria-describedby={botInGuild ? undefined : HINT_ID}
-            onClick={() => run('generateColorRoles')}
-          >
-            Generate Roles
-          </button>
-          <button
-            type="button"
-            className="btn btn-secondary"
-            disabled={busy || !botInGuild || !channelId}
-            aria-describedby={hint || !botInGuild ? HINT_ID : undefined}
-            onClick={() => run('postColorPanel')}
-          >
-            Post / Update Panel
-          </button>
-          <button
-            type="button"
-            className="btn btn-danger"
-            disabled={busy || !botInGuild}
-            aria-describedby={botInGuild ? undefined : HINT_ID}
-            onClick={() => run('resetColorRoles')}
-          >
-            Reset
-          </button>
-        </div>
+        <ActionButtons busy={busy} botInGuild={botInGuild} channelId={channelId} hint={hint} run={run} />
       </div>
       {botInGuild ? null : <BotNotInGuild id={HINT_ID} guildId={guildId} />}
       {hint ? (
@@ -139,5 +98,69 @@ export function ColorActions({
         {switchMode.isError ? colorErrorText(switchMode.error) : null}
       </ErrorBox>
     </section>
+  );
+}
+
+/** The panel mode switch: fetches the full config, changes color_roles_mode, saves it, reloads the palette. */
+function useModeSwitch(guildId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (next: ColorRolesMode) => {
+      const config = await apiCall('getConfig', { params: { guildId } });
+      await apiCall('putConfig', { params: { guildId }, body: { ...config.data, color_roles_mode: next } });
+    },
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.colorRoles(guildId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.config(guildId) }),
+      ]);
+    },
+  });
+}
+
+/** Generate Roles, Post / Update Panel and Reset; disabled while a job runs, described by the hint. */
+function ActionButtons({
+  busy,
+  botInGuild,
+  channelId,
+  hint,
+  run,
+}: {
+  busy: boolean;
+  botInGuild: boolean;
+  channelId: string | null;
+  hint: string | null;
+  run: (name: Action) => void;
+}) {
+  return (
+    <div className="button-row">
+      <button
+        type="button"
+        className="btn btn-primary"
+        disabled={busy || !botInGuild}
+        aria-describedby={botInGuild ? undefined : HINT_ID}
+        onClick={() => run('generateColorRoles')}
+      >
+        Generate Roles
+      </button>
+      <button
+        type="button"
+        className="btn btn-secondary"
+        disabled={busy || !botInGuild || !channelId}
+        aria-describedby={hint || !botInGuild ? HINT_ID : undefined}
+        onClick={() => run('postColorPanel')}
+      >
+        Post / Update Panel
+      </button>
+      <button
+        type="button"
+        className="btn btn-danger"
+        disabled={busy || !botInGuild}
+        aria-describedby={botInGuild ? undefined : HINT_ID}
+        onClick={() => run('resetColorRoles')}
+      >
+        Reset
+      </button>
+    </div>
   );
 }

@@ -32,20 +32,10 @@ export default function HistoryPage() {
 }
 
 function HistoryScreen({ guildId }: { guildId: string }) {
-  const queryClient = useQueryClient();
   const [search, setSearch] = useSearchParams();
   const area = areaFrom(search.get('area'));
   const history = useHistory(guildId, area);
-  // An undo that Discord must follow (roles recreated): its job, then the list again.
-  const tracker = useGuildJob(queryKeys.history(guildId));
-  const [undoing, setUndoing] = useState<HistoryEntry | null>(null);
-  // The area whose pages reload when the undo's job ends.
-  const [restoredArea, setRestoredArea] = useState<HistoryEntry['area'] | null>(null);
-  const finished = isJobFinished(tracker.job);
-  useEffect(() => {
-    if (!finished || restoredArea === null) return;
-    reloadArea(queryClient, guildId, restoredArea);
-  }, [finished, restoredArea, guildId, queryClient]);
+  const { tracker, undoing, setUndoing, afterUndo } = useHistoryUndo(guildId);
   const now = Date.now();
 
   const guard = usePageGuard(guildId, history, {
@@ -79,16 +69,6 @@ function HistoryScreen({ guildId }: { guildId: string }) {
     );
   }
   const entries = guard.data.pages.flatMap((page) => page.entries);
-  const byId = new Map(entries.map((entry) => [entry.id, entry]));
-  const afterUndo = (entry: HistoryEntry, jobId: string | null) => {
-    setUndoing(null);
-    void queryClient.invalidateQueries({ queryKey: queryKeys.history(guildId) });
-    reloadArea(queryClient, guildId, entry.area);
-    if (jobId) {
-      setRestoredArea(entry.area);
-      tracker.track(jobId);
-    }
-  };
 
   return (
     <>
@@ -106,44 +86,17 @@ function HistoryScreen({ guildId }: { guildId: string }) {
         </section>
       ) : null}
       {entries.length === 0 ? (
-        <section className="card history-empty" aria-labelledby="history-empty-title">
-          <h2 id="history-empty-title">{HISTORY_EMPTY}</h2>
-          <p className="muted">
-            {area === ALL_AREAS
-              ? 'Changes made from this dashboard (settings, resets, posts) will be listed here.'
-              : 'Nothing changed in this area yet. Pick All areas to see every change.'}
-          </p>
-        </section>
+        <HistoryEmpty area={area} />
       ) : (
-        <section className="card history" aria-labelledby="history-title">
-          <h2 id="history-title" className="sr-only">
-            Changes, newest first
-          </h2>
-          <ol className="history-list" aria-labelledby="history-title">
-            {entries.map((entry) => (
-              <HistoryEntryItem
-                key={entry.id}
-                entry={entry}
-                related={byId.get(entry.undone_by ?? entry.undo_of ?? -1)}
-                now={now}
-                undoBusy={tracker.running}
-                onUndo={setUndoing}
-              />
-            ))}
-          </ol>
-          {history.hasNextPage ? (
-            <div className="history-more">
-              <button
-                type="button"
-                className="btn btn-secondary btn-sm"
-                disabled={history.isFetchingNextPage}
-                onClick={() => void history.fetchNextPage()}
-              >
-                {history.isFetchingNextPage ? 'Loading…' : 'Older'}
-              </button>
-            </div>
-          ) : null}
-        </section>
+        <HistoryList
+          entries={entries}
+          now={now}
+          undoBusy={tracker.running}
+          onUndo={setUndoing}
+          hasMore={history.hasNextPage}
+          loadingMore={history.isFetchingNextPage}
+          onMore={() => void history.fetchNextPage()}
+        />
       )}
       {undoing ? (
         <UndoDialog
@@ -154,5 +107,92 @@ function HistoryScreen({ guildId }: { guildId: string }) {
         />
       ) : null}
     </>
+  );
+}
+
+/** The undo dialog's entry, and after an undo: the lists reloaded, and its job followed when Discord must follow it. */
+function useHistoryUndo(guildId: string) {
+  const queryClient = useQueryClient();
+  // An undo that Discord must follow (roles recreated): its job, then the list again.
+  const tracker = useGuildJob(queryKeys.history(guildId));
+  const [undoing, setUndoing] = useState<HistoryEntry | null>(null);
+  // The area whose pages reload when the undo's job ends.
+  const [restoredArea, setRestoredArea] = useState<HistoryEntry['area'] | null>(null);
+  const finished = isJobFinished(tracker.job);
+  useEffect(() => {
+    if (!finished || restoredArea === null) return;
+    reloadArea(queryClient, guildId, restoredArea);
+  }, [finished, restoredArea, guildId, queryClient]);
+  const afterUndo = (entry: HistoryEntry, jobId: string | null) => {
+    setUndoing(null);
+    void queryClient.invalidateQueries({ queryKey: queryKeys.history(guildId) });
+    reloadArea(queryClient, guildId, entry.area);
+    if (jobId) {
+      setRestoredArea(entry.area);
+      tracker.track(jobId);
+    }
+  };
+
+  return { tracker, undoing, setUndoing, afterUndo };
+}
+
+/** No entries: said for all areas or for the picked one. */
+function HistoryEmpty({ area }: { area: AreaFilter }) {
+  return (
+    <section className="card history-empty" aria-labelledby="history-empty-title">
+      <h2 id="history-empty-title">{HISTORY_EMPTY}</h2>
+      <p className="muted">
+        {area === ALL_AREAS
+          ? 'Changes made from this dashboard (settings, resets, posts) will be listed here.'
+          : 'Nothing changed in this area yet. Pick All areas to see every change.'}
+      </p>
+    </section>
+  );
+}
+
+/** The entries, newest first (each names the entry it undid or that undid it), and Older. */
+function HistoryList({
+  entries,
+  now,
+  undoBusy,
+  onUndo,
+  hasMore,
+  loadingMore,
+  onMore,
+}: {
+  entries: HistoryEntry[];
+  now: number;
+  undoBusy: boolean;
+  onUndo: (entry: HistoryEntry) => void;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onMore: () => void;
+}) {
+  const byId = new Map(entries.map((entry) => [entry.id, entry]));
+  return (
+    <section className="card history" aria-labelledby="history-title">
+      <h2 id="history-title" className="sr-only">
+        Changes, newest first
+      </h2>
+      <ol className="history-list" aria-labelledby="history-title">
+        {entries.map((entry) => (
+          <HistoryEntryItem
+            key={entry.id}
+            entry={entry}
+            related={byId.get(entry.undone_by ?? entry.undo_of ?? -1)}
+            now={now}
+            undoBusy={undoBusy}
+            onUndo={onUndo}
+          />
+        ))}
+      </ol>
+      {hasMore ? (
+        <div className="history-more">
+          <button type="button" className="btn btn-secondary btn-sm" disabled={loadingMore} onClick={onMore}>
+            {loadingMore ? 'Loading…' : 'Older'}
+          </button>
+        </div>
+      ) : null}
+    </section>
   );
 }

@@ -58,41 +58,61 @@ export function ConfigSidebar({ guildId }: { guildId: string | null }) {
               ))}
             </ul>
           ) : null}
-          {SIDEBAR_GROUPS.map((group) => {
-            const isOpen = open[group.name] === true;
-            const listId = `sidebar-group-${group.name.replace(/\W+/g, '-').toLowerCase()}`;
-            return (
-              <section key={group.name} className="sidebar-group">
-                <button
-                  type="button"
-                  className="sidebar-group-button"
-                  aria-expanded={isOpen}
-                  aria-controls={listId}
-                  onClick={() => toggleGroup(group.name)}
-                >
-                  <span>{group.name}</span>
-                  <span className="chevron" aria-hidden="true" />
-                </button>
-                <ul id={listId} className="sidebar-links" hidden={!isOpen}>
-                  {group.links.map((link) => (
-                    <li key={link.path}>
-                      <RouterNavLink
-                        className="sidebar-link"
-                        data-status={link.status}
-                        to={withGuild(link.path, guildId)}
-                        end
-                      >
-                        {link.label}
-                      </RouterNavLink>
-                    </li>
-                  ))}
-                </ul>
-              </section>
-            );
-          })}
+          {SIDEBAR_GROUPS.map((group) => (
+            <SidebarGroup
+              key={group.name}
+              group={group}
+              guildId={guildId}
+              isOpen={open[group.name] === true}
+              onToggle={() => toggleGroup(group.name)}
+            />
+          ))}
         </div>
         <p className="sidebar-footer">v0.1</p>
       </div>
     </aside>
+  );
+}
+
+/** One group of settings pages: its button, which opens and closes it, and its links. */
+function SidebarGroup({
+  group,
+  guildId,
+  isOpen,
+  onToggle,
+}: {
+  group: (typeof SIDEBAR_GROUPS)[number];
+  guildId: string | null;
+  isOpen: boolean;
+  onToggle: () => void;
+}) {
+  const listId = `sidebar-group-${group.name.replace(/\W+/g, '-').toLowerCase()}`;
+  return (
+    <section className="sidebar-group">
+      <button
+        type="button"
+        className="sidebar-group-button"
+        aria-expanded={isOpen}
+        aria-controls={listId}
+        onClick={onToggle}
+      >
+        <span>{group.name}</span>
+        <span className="chevron" aria-hidden="true" />
+      </button>
+      <ul id={listId} className="sidebar-links" hidden={!isOpen}>
+        {group.links.map((link) => (
+          <li key={link.path}>
+            <RouterNavLink
+              className="sidebar-link"
+              data-status={link.status}
+              to={withGuild(link.path, guildId)}
+              end
+            >
+              {link.label}
+            </RouterNavLink>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

@@ -1,4 +1,4 @@
-import { CONFIG_NOT_OBJECT, MESSAGES } from '@spacecadet/contract';
+import { CONFIG_NOT_OBJECT, type GuildConfig, MESSAGES } from '@spacecadet/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
@@ -75,17 +75,7 @@ export function ConfigEditor({ guildId }: { guildId: string }) {
       aria-labelledby="config-title"
       data-status={status}
     >
-      <div className="config-editor-head">
-        <h2 id="config-title">
-          Raw configuration <span className="badge badge-beta">Beta</span>
-        </h2>
-        {config.data?.updated_at ? (
-          <span className="muted small">
-            Last saved {new Date(config.data.updated_at).toLocaleString()}
-            {config.data.updated_by ? ` by ${config.data.updated_by}` : ''}
-          </span>
-        ) : null}
-      </div>
+      <ConfigEditorHead config={config.data} />
       <ErrorBox>{config.isError ? errorText(config.error) : null}</ErrorBox>
       <label htmlFor="config-json" className="sr-only">
         Configuration JSON
@@ -125,5 +115,22 @@ export function ConfigEditor({ guildId }: { guildId: string }) {
         ) : null}
       </div>
     </section>
+  );
+}
+
+/** The editor's title (with its Beta badge) and when and by whom the configuration was last saved. */
+function ConfigEditorHead({ config }: { config: GuildConfig | undefined }) {
+  return (
+    <div className="config-editor-head">
+      <h2 id="config-title">
+        Raw configuration <span className="badge badge-beta">Beta</span>
+      </h2>
+      {config?.updated_at ? (
+        <span className="muted small">
+          Last saved {new Date(config.updated_at).toLocaleString()}
+          {config.updated_by ? ` by ${config.updated_by}` : ''}
+        </span>
+      ) : null}
+    </div>
   );
 }

@@ -1,9 +1,9 @@
+/** The Reaction Roles page: the editor of the two role lists, their channels and panels, and the raw JSON. */
 import type { GuildRole, ReactionList, ReactionRolesState } from '@spacecadet/contract';
-import { MESSAGES } from '@spacecadet/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
-import { errorText, isApiError } from '../../lib/api-error.ts';
+import { errorText } from '../../lib/api-error.ts';
 import { ErrorAlert } from '../../ui/Field.tsx';
 import { ChannelCard, useChannelChoice } from '../shared/ChannelPicker.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
@@ -15,21 +15,16 @@ import { PanelActions } from './PanelActions.tsx';
 import { ReactionPanelPreview } from './ReactionPanelPreview.tsx';
 import { RoleRowsEditor } from './RoleRowsEditor.tsx';
 import {
-  emojiProblems,
   emptyRow,
   entriesFromRows,
-  listsFromJson,
   listsToJson,
   PANELS_WILL_UPDATE,
   panelLocationText,
   ROLE_LISTS,
   type RoleListName,
-  type RoleRow,
   type RowProblem,
-  refusedFields,
-  rowsFromEntries,
-  validateReactionRoles,
 } from './reaction-roles-form.ts';
+import { useReactionRolesDraft } from './useReactionRolesDraft.ts';
 
 export default function ReactionRoles() {
   return (
@@ -71,74 +66,15 @@ function ReactionRolesForm({
   saved: ReactionRolesState;
   botInGuild: boolean;
 }) {
-  const queryClient = useQueryClient();
-  const [lists, setLists] = useState<Record<RoleListName, RoleRow[]>>(() => ({
-    color_roles: rowsFromEntries(saved.color_roles),
-    personality_roles: rowsFromEntries(saved.personality_roles),
-  }));
   const [showJson, setShowJson] = useState(false);
-  const [jsonText, setJsonText] = useState<string | null>(null);
-  /** Save was pressed: from then on the problems list follows the edits. */
-  const [checked, setChecked] = useState(false);
-  const [jsonProblem, setJsonProblem] = useState<string | null>(null);
-  /** Save was pressed while the raw JSON did not parse. */
-  const [blocked, setBlocked] = useState(false);
+  const draft = useReactionRolesDraft(guildId, saved);
+  const { lists, jsonProblem, save, problems, updateList } = draft;
   const roleList = useGuildRoles(guildId, botInGuild);
   const roles = useMemo(
     () => new Map<string, GuildRole>((roleList.data?.roles ?? []).map((role) => [role.id, role])),
     [roleList.data],
   );
-  // Checked as the admin types, with the API's own words: typed emojis at once, the rest
-  // once Save was pressed.
-  const found = useMemo(() => validateReactionRoles(lists), [lists]);
-  const live = useMemo(() => emojiProblems(found, lists), [found, lists]);
-  const problems: readonly RowProblem[] = checked ? found : [];
-  const save = useMutation({
-    mutationFn: () =>
-      apiCall('putReactionRoles', {
-        params: { guildId },
-        body: {
-          color_roles: entriesFromRows(lists.color_roles),
-          personality_roles: entriesFromRows(lists.personality_roles),
-        },
-      }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.reactionRoles(guildId) }),
-  });
-  const refused = refusedFields(save.isError && isApiError(save.error) ? save.error.issues : []);
   const posted = saved.panels.color_roles !== null || saved.panels.personality_roles !== null;
-  const dirty =
-    JSON.stringify(entriesFromRows(lists.color_roles)) !== JSON.stringify(saved.color_roles) ||
-    JSON.stringify(entriesFromRows(lists.personality_roles)) !== JSON.stringify(saved.personality_roles);
-
-  const updateList = (name: RoleListName, rows: RoleRow[]) => {
-    setLists((current) => ({ ...current, [name]: rows }));
-    setJsonText(null);
-    setJsonProblem(null);
-    setBlocked(false);
-    save.reset();
-  };
-  const onJsonChange = (text: string) => {
-    setJsonText(text);
-    save.reset();
-    const parsed = listsFromJson(text);
-    if (parsed) {
-      setLists(parsed);
-      setJsonProblem(null);
-      setBlocked(false);
-    } else {
-      setJsonProblem(MESSAGES.invalidJson);
-    }
-  };
-  const onSave = () => {
-    if (jsonProblem) {
-      setBlocked(true);
-      return;
-    }
-    setChecked(true);
-    if (found.length === 0) save.mutate();
-  };
-  const titleOf = (list: RoleListName) => ROLE_LISTS.find((item) => item.name === list)?.title ?? list;
-
   return (
     <>
       <div className="button-row">
@@ -150,30 +86,20 @@ function ReactionRolesForm({
         >
           {showJson ? 'Hide JSON' : 'Show JSON'}
         </button>
-        <button type="button" className="btn btn-primary" onClick={onSave} disabled={save.isPending}>
+        <button type="button" className="btn btn-primary" onClick={draft.onSave} disabled={save.isPending}>
           {save.isPending ? 'Saving…' : 'Save'}
         </button>
         {save.isSuccess ? <output className="save-note">Saved</output> : null}
         {save.isSuccess && posted ? <span className="muted small">{PANELS_WILL_UPDATE}</span> : null}
-        {blocked && jsonProblem ? (
+        {draft.blocked && jsonProblem ? (
           <p className="save-note save-note-error" role="alert">
             {jsonProblem}: fix the raw JSON to save
           </p>
         ) : null}
       </div>
-      {problems.length > 0 ? (
-        <div className="alert alert-error" role="alert">
-          <ul className="problem-list">
-            {[...new Set(problems.map((problem) => `${titleOf(problem.list)}: ${problem.message}`))].map(
-              (line) => (
-                <li key={line}>{line}</li>
-              ),
-            )}
-          </ul>
-        </div>
-      ) : null}
+      <ProblemList problems={problems} />
       <ErrorBox onDismiss={() => save.reset()}>{save.isError ? errorText(save.error) : null}</ErrorBox>
-      <PanelActions guildId={guildId} saved={saved} botInGuild={botInGuild} dirty={dirty} />
+      <PanelActions guildId={guildId} saved={saved} botInGuild={botInGuild} dirty={draft.dirty} />
       <div className="role-lists">
         {ROLE_LISTS.map(({ name, title }) => (
           <RoleRowsEditor
@@ -182,21 +108,8 @@ function ReactionRolesForm({
             name={name}
             title={title}
             rows={lists[name]}
-            invalidFields={
-              new Set([
-                ...refused[name],
-                ...problems
-                  .filter((problem) => problem.list === name && problem.field !== null)
-                  .map((problem) => `${problem.row}:${problem.field}`),
-              ])
-            }
-            emojiProblems={
-              new Map(
-                [...live]
-                  .filter(([key]) => key.startsWith(`${name}:`))
-                  .map(([key, message]) => [Number(key.slice(name.length + 1)), message]),
-              )
-            }
+            invalidFields={invalidFieldsOf(name, draft.refused[name], problems)}
+            emojiProblems={emojiProblemsOf(name, draft.live)}
             roles={roles}
             onChange={(rows) => updateList(name, rows)}
             onAdd={() => updateList(name, [...lists[name], emptyRow()])}
@@ -221,19 +134,11 @@ function ReactionRolesForm({
         ))}
       </div>
       {showJson ? (
-        <div className="card">
-          <label htmlFor="reaction-roles-json">Raw JSON</label>
-          <textarea
-            id="reaction-roles-json"
-            className="textarea"
-            rows={14}
-            spellCheck={false}
-            value={jsonText ?? listsToJson(lists)}
-            aria-invalid={jsonProblem !== null}
-            onChange={(event) => onJsonChange(event.target.value)}
-          />
-          {jsonProblem ? <ErrorAlert>{jsonProblem}</ErrorAlert> : null}
-        </div>
+        <RawJsonCard
+          text={draft.jsonText ?? listsToJson(lists)}
+          problem={jsonProblem}
+          onChange={draft.onJsonChange}
+        />
       ) : null}
     </>
   );
@@ -285,5 +190,68 @@ function ListChannel({
         {panelLocationText(saved.panels[list], savedChannelId, channels.data?.channels ?? [])}
       </p>
     </ChannelCard>
+  );
+}
+
+/** The problems Save found, each said once with its list's title. */
+function ProblemList({ problems }: { problems: readonly RowProblem[] }) {
+  if (problems.length === 0) return null;
+  const titleOf = (list: RoleListName) => ROLE_LISTS.find((item) => item.name === list)?.title ?? list;
+  return (
+    <div className="alert alert-error" role="alert">
+      <ul className="problem-list">
+        {[...new Set(problems.map((problem) => `${titleOf(problem.list)}: ${problem.message}`))].map(
+          (line) => (
+            <li key={line}>{line}</li>
+          ),
+        )}
+      </ul>
+    </div>
+  );
+}
+
+/** The raw JSON of both lists, edited in place; text that does not parse is said under it. */
+function RawJsonCard({
+  text,
+  problem,
+  onChange,
+}: {
+  text: string;
+  problem: string | null;
+  onChange: (text: string) => void;
+}) {
+  return (
+    <div className="card">
+      <label htmlFor="reaction-roles-json">Raw JSON</label>
+      <textarea
+        id="reaction-roles-json"
+        className="textarea"
+        rows={14}
+        spellCheck={false}
+        value={text}
+        aria-invalid={problem !== null}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      {problem ? <ErrorAlert>{problem}</ErrorAlert> : null}
+    </div>
+  );
+}
+
+/** A list's fields marked invalid: those the API refused and those Save found wrong (`row:field`). */
+function invalidFieldsOf(name: RoleListName, refused: ReadonlySet<string>, problems: readonly RowProblem[]) {
+  return new Set([
+    ...refused,
+    ...problems
+      .filter((problem) => problem.list === name && problem.field !== null)
+      .map((problem) => `${problem.row}:${problem.field}`),
+  ]);
+}
+
+/** A list's live emoji problems by 1-based row (the draft keys them `list:row`). */
+function emojiProblemsOf(name: RoleListName, live: ReadonlyMap<string, string>) {
+  return new Map(
+    [...live]
+      .filter(([key]) => key.startsWith(`${name}:`))
+      .map(([key, message]) => [Number(key.slice(name.length + 1)), message]),
   );
 }

@@ -66,76 +66,21 @@ export function RoleRowsEditor({
       {channel}
       {rows.length === 0 ? <p className="muted">No rows yet.</p> : null}
       <ol className="role-rows">
-        {rows.map((row, index) => {
-          const number = index + 1;
-          const invalid = (field: RowField) => invalidFields.has(`${number}:${field}`);
-          const emojiProblem = emojiProblems.get(number);
-          const managed = roles.get(row.role_id.trim())?.managed === true;
-          return (
-            <li key={index} className="role-row">
-              <span className="role-row-number" aria-hidden="true">
-                {number}
-              </span>
-              {FIELDS.map((field) => {
-                const id = `${name}-${index}-${field.key}`;
-                if (field.key === 'role_id') {
-                  return (
-                    <RolePicker
-                      key={field.key}
-                      id={id}
-                      className={`role-field-${field.key}`}
-                      labelClassName="small"
-                      label={
-                        <>
-                          {field.label}
-                          <span className="sr-only"> (row {number})</span>
-                        </>
-                      }
-                      guildId={guildId}
-                      value={row.role_id}
-                      assignable
-                      invalid={invalid('role_id') || managed}
-                      onChange={(value) => setField(index, field.key, value)}
-                    />
-                  );
-                }
-                const problem = field.key === 'emoji' ? emojiProblem : undefined;
-                const problemId = `${id}-problem`;
-                return (
-                  <div key={field.key} className={`field role-field-${field.key}`}>
-                    <label htmlFor={id} className="small">
-                      {field.label}
-                      <span className="sr-only"> (row {number})</span>
-                    </label>
-                    <input
-                      id={id}
-                      className="input"
-                      value={row[field.key]}
-                      placeholder={field.placeholder}
-                      aria-invalid={invalid(field.key) || problem !== undefined || undefined}
-                      aria-describedby={problem ? problemId : undefined}
-                      onChange={(event) => setField(index, field.key, event.target.value)}
-                    />
-                  </div>
-                );
-              })}
-              <button
-                type="button"
-                className="btn btn-ghost btn-sm role-row-remove"
-                aria-label={`Remove ${title} row ${number}`}
-                onClick={() => onChange(rows.filter((_, i) => i !== index))}
-              >
-                Remove
-              </button>
-              {emojiProblem ? (
-                <p id={`${name}-${index}-emoji-problem`} className="role-row-problem" role="alert">
-                  {emojiProblem}
-                </p>
-              ) : null}
-              {managed ? <p className="role-row-problem">{MANAGED_ROLE_NOTE}</p> : null}
-            </li>
-          );
-        })}
+        {rows.map((row, index) => (
+          <RoleRowItem
+            key={index}
+            guildId={guildId}
+            name={name}
+            title={title}
+            row={row}
+            index={index}
+            invalidFields={invalidFields}
+            emojiProblem={emojiProblems.get(index + 1)}
+            roles={roles}
+            onSetField={(key, value) => setField(index, key, value)}
+            onRemove={() => onChange(rows.filter((_, i) => i !== index))}
+          />
+        ))}
       </ol>
       <div className="button-row">
         <LimitedButton
@@ -149,5 +94,98 @@ export function RoleRowsEditor({
       </div>
       {preview}
     </section>
+  );
+}
+
+/** One row: its emoji, role picker, label and description, Remove, and what is wrong with it. */
+function RoleRowItem({
+  guildId,
+  name,
+  title,
+  row,
+  index,
+  invalidFields,
+  emojiProblem,
+  roles,
+  onSetField,
+  onRemove,
+}: {
+  guildId: string;
+  name: RoleListName;
+  title: string;
+  row: RoleRow;
+  index: number;
+  invalidFields: ReadonlySet<string>;
+  emojiProblem: string | undefined;
+  roles: ReadonlyMap<string, GuildRole>;
+  onSetField: (key: keyof RoleRow, value: string) => void;
+  onRemove: () => void;
+}) {
+  const number = index + 1;
+  const invalid = (field: RowField) => invalidFields.has(`${number}:${field}`);
+  const managed = roles.get(row.role_id.trim())?.managed === true;
+  return (
+    <li className="role-row">
+      <span className="role-row-number" aria-hidden="true">
+        {number}
+      </span>
+      {FIELDS.map((field) => {
+        const id = `${name}-${index}-${field.key}`;
+        if (field.key === 'role_id') {
+          return (
+            <RolePicker
+              key={field.key}
+              id={id}
+              className={`role-field-${field.key}`}
+              labelClassName="small"
+              label={
+                <>
+                  {field.label}
+                  <span className="sr-only"> (row {number})</span>
+                </>
+              }
+              guildId={guildId}
+              value={row.role_id}
+              assignable
+              invalid={invalid('role_id') || managed}
+              onChange={(value) => onSetField(field.key, value)}
+            />
+          );
+        }
+        const problem = field.key === 'emoji' ? emojiProblem : undefined;
+        const problemId = `${id}-problem`;
+        return (
+          <div key={field.key} className={`field role-field-${field.key}`}>
+            <label htmlFor={id} className="small">
+              {field.label}
+              <span className="sr-only"> (row {number})</span>
+            </label>
+            <input
+              id={id}
+              className="input"
+              value={row[field.key]}
+              placeholder={field.placeholder}
+              aria-invalid={invalid(field.key) || problem !== undefined || undefined}
+              aria-describedby={problem ? problemId : undefined}
+              onChange={(event) => onSetField(field.key, event.target.value)}
+            />
+          </div>
+        );
+      })}
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm role-row-remove"
+        aria-label={`Remove ${title} row ${number}`}
+        onClick={onRemove}
+      >
+        Remove
+      </button>
+      {emojiProblem ? (
+        <p id={`${name}-${index}-emoji-problem`} className="role-row-problem" role="alert">
+          {emojiProblem}
+        </p>
+      ) : null}
+      {managed ? <p className="role-row-problem">{MANAGED_ROLE_NOTE}</p> : null}
+    </li>
   );
 }

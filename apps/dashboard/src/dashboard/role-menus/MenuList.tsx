@@ -101,27 +101,10 @@ function MenuItem({
   const confirmation = useConfirm();
   const titleId = `menu-${menu.id}-title`;
   const reasonId = `menu-${menu.id}-post-reason`;
-  const count = menu.options.length;
   return (
     <section className="card menu-item" aria-labelledby={titleId}>
       <div className="menu-item-head">
-        <div className="menu-item-text">
-          <h2 id={titleId}>{menu.title}</h2>
-          <p className="menu-facts small">
-            <span>{styleLabel(menu.style)}</span>
-            <span>
-              {modeLabel(menu.mode)}
-              {menu.mode === 'limit' && menu.max_roles ? ` (up to ${menu.max_roles})` : ''}
-            </span>
-            <span>{menu.channel_id ? channelName(menu.channel_id, channels) : 'No channel'}</span>
-            <span>
-              {count} {count === 1 ? 'option' : 'options'}
-            </span>
-          </p>
-          <p className={menu.posted ? 'small menu-posted is-posted' : 'small menu-posted'}>
-            {menuLocationText(menu, channels)}
-          </p>
-        </div>
+        <MenuItemText menu={menu} titleId={titleId} channels={channels} />
         <div className="menu-item-actions">
           <button
             type="button"
@@ -169,5 +152,37 @@ function MenuItem({
       {confirmation.dialog}
       <ErrorBox onDismiss={() => remove.reset()}>{remove.isError ? errorText(remove.error) : null}</ErrorBox>
     </section>
+  );
+}
+
+/** A menu's title, its facts (style, mode, channel, options) and where it is posted. */
+function MenuItemText({
+  menu,
+  titleId,
+  channels,
+}: {
+  menu: RoleMenu;
+  titleId: string;
+  channels: ReadonlyArray<{ id: string; name: string }>;
+}) {
+  const count = menu.options.length;
+  return (
+    <div className="menu-item-text">
+      <h2 id={titleId}>{menu.title}</h2>
+      <p className="menu-facts small">
+        <span>{styleLabel(menu.style)}</span>
+        <span>
+          {modeLabel(menu.mode)}
+          {menu.mode === 'limit' && menu.max_roles ? ` (up to ${menu.max_roles})` : ''}
+        </span>
+        <span>{menu.channel_id ? channelName(menu.channel_id, channels) : 'No channel'}</span>
+        <span>
+          {count} {count === 1 ? 'option' : 'options'}
+        </span>
+      </p>
+      <p className={menu.posted ? 'small menu-posted is-posted' : 'small menu-posted'}>
+        {menuLocationText(menu, channels)}
+      </p>
+    </div>
   );
 }

@@ -1,31 +1,7 @@
 import { type GuildRole, ROLE_MENU_MAX_OPTIONS, type RoleMenuStyle } from '@spacecadet/contract';
-import { MANAGED_ROLE_NOTE } from '../reaction-roles/RoleRowsEditor.tsx';
-import { RolePicker } from '../shared/GuildPickers.tsx';
 import { LimitedButton } from '../shared/LimitedButton.tsx';
-import {
-  emojiProblem,
-  emptyOption,
-  type OptionDraft,
-  type OptionField,
-  optionLimitNote,
-  optionPath,
-} from './role-menus-form.ts';
-
-const TEXT_FIELDS: ReadonlyArray<{
-  key: Exclude<OptionField, 'role_id'>;
-  label: string;
-  placeholder: string;
-}> = [
-  { key: 'label', label: 'Label', placeholder: 'What members see' },
-  { key: 'emoji', label: 'Emoji', placeholder: 'Optional' },
-  { key: 'description', label: 'Description', placeholder: 'Optional' },
-];
-
-/** Reactions need an emoji and may go without a label; buttons and selects the other way round. */
-function placeholderOf(key: Exclude<OptionField, 'role_id'>, style: RoleMenuStyle, fallback: string): string {
-  if (style !== 'reactions') return fallback;
-  return key === 'emoji' ? 'Required' : key === 'label' ? 'Optional' : fallback;
-}
+import { MenuOptionRow } from './MenuOptionRow.tsx';
+import { emptyOption, type OptionDraft, type OptionField, optionLimitNote } from './role-menus-form.ts';
 
 /**
  * The menu's options: a role picker, label, emoji (one emoji, or a custom one as <:name:id>,
@@ -89,96 +65,22 @@ export function MenuOptionsEditor({
       ) : null}
       {options.length === 0 ? <p className="muted">No options yet: add one for each role.</p> : null}
       <ol className="menu-option-rows">
-        {options.map((option, index) => {
-          const number = index + 1;
-          const id = (field: OptionField) => `option-${index}-${field}`;
-          const typedEmoji = emojiProblem(option.emoji);
-          const fieldProblem = (field: OptionField) =>
-            problems.get(optionPath(index, field)) ??
-            (field === 'emoji' ? (typedEmoji ?? undefined) : undefined);
-          const managed = roles.get(option.role_id.trim())?.managed === true;
-          const rowProblems = (['role_id', 'label', 'emoji', 'description'] as const)
-            .map((field) => ({ field, message: fieldProblem(field) }))
-            .filter((item): item is { field: OptionField; message: string } => item.message !== undefined);
-          const srRow = <span className="sr-only"> (option {number})</span>;
-          return (
-            <li key={option.key} className="menu-option">
-              <span className="role-row-number" aria-hidden="true">
-                {number}
-              </span>
-              <RolePicker
-                id={id('role_id')}
-                className="menu-option-role"
-                labelClassName="small"
-                label={<>Role{srRow}</>}
-                guildId={guildId}
-                value={option.role_id}
-                assignable
-                invalid={fieldProblem('role_id') !== undefined || managed}
-                onChange={(value) => pickRole(index, value)}
-              />
-              {TEXT_FIELDS.map((field) => {
-                const problem = fieldProblem(field.key);
-                return (
-                  <div key={field.key} className={`field menu-option-${field.key}`}>
-                    <label htmlFor={id(field.key)} className="small">
-                      {field.label}
-                      {srRow}
-                    </label>
-                    <input
-                      id={id(field.key)}
-                      className="input"
-                      value={option[field.key]}
-                      placeholder={placeholderOf(field.key, style, field.placeholder)}
-                      aria-invalid={problem !== undefined || undefined}
-                      aria-describedby={problem ? `${id(field.key)}-problem` : undefined}
-                      onChange={(event) => setField(index, field.key, event.target.value)}
-                    />
-                  </div>
-                );
-              })}
-              <div className="menu-option-actions">
-                <button
-                  type="button"
-                  className="btn btn-ghost btn-sm"
-                  aria-label={`Move option ${number} up`}
-                  disabled={index === 0}
-                  onClick={() => move(index, -1)}
-                >
-                  ↑
-                </button>
-                <button
-                  type="button"
-                  className="btn btn-ghost btn-sm"
-                  aria-label={`Move option ${number} down`}
-                  disabled={index === options.length - 1}
-                  onClick={() => move(index, 1)}
-                >
-                  ↓
-                </button>
-                <button
-                  type="button"
-                  className="btn btn-ghost btn-sm"
-                  aria-label={`Remove option ${number}`}
-                  onClick={() => onChange(options.filter((_, i) => i !== index))}
-                >
-                  Remove
-                </button>
-              </div>
-              {rowProblems.map((item) => (
-                <p
-                  key={item.field}
-                  id={`${id(item.field)}-problem`}
-                  className="role-row-problem"
-                  role="alert"
-                >
-                  {item.message}
-                </p>
-              ))}
-              {managed ? <p className="role-row-problem">{MANAGED_ROLE_NOTE}</p> : null}
-            </li>
-          );
-        })}
+        {options.map((option, index) => (
+          <MenuOptionRow
+            key={option.key}
+            guildId={guildId}
+            style={style}
+            option={option}
+            index={index}
+            count={options.length}
+            problems={problems}
+            roles={roles}
+            onPickRole={(value) => pickRole(index, value)}
+            onSetField={(key, value) => setField(index, key, value)}
+            onMove={(by) => move(index, by)}
+            onRemove={() => onChange(options.filter((_, i) => i !== index))}
+          />
+        ))}
       </ol>
       <div className="button-row">
         <LimitedButton

@@ -32,39 +32,7 @@ export function ConfirmDialog({
 }) {
   const titleId = useId();
   const bodyId = useId();
-  const dialogRef = useRef<HTMLDivElement>(null);
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    cancelRef.current?.focus();
-    return () => {
-      // The opener may be gone (a menu closed meanwhile): then the page keeps its focus.
-      if (opener?.isConnected) opener.focus();
-    };
-  }, []);
-  useEffect(() => {
-    // A disabled button loses the focus: keep it in the dialog while the action runs.
-    if (busy) dialogRef.current?.focus();
-  }, [busy]);
-  const keepFocusInside = (event: KeyboardEvent<HTMLDivElement>) => {
-    const focusable = [...(dialogRef.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])];
-    const first = focusable[0];
-    const last = focusable.at(-1);
-    if (!first || !last) {
-      event.preventDefault();
-      return;
-    }
-    if (
-      event.shiftKey &&
-      (document.activeElement === first || document.activeElement === dialogRef.current)
-    ) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  };
+  const { dialogRef, cancelRef, keepFocusInside } = useDialogFocus(busy);
   return createPortal(
     <div className="confirm-backdrop">
       <div
@@ -107,6 +75,47 @@ export function ConfirmDialog({
     </div>,
     document.body,
   );
+}
+
+/**
+ * The dialog's focus: on Cancel when it opens, back to the opener when it closes, on the dialog
+ * while `busy`, and Tab kept inside.
+ */
+function useDialogFocus(busy: boolean) {
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    cancelRef.current?.focus();
+    return () => {
+      // The opener may be gone (a menu closed meanwhile): then the page keeps its focus.
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+  useEffect(() => {
+    // A disabled button loses the focus: keep it in the dialog while the action runs.
+    if (busy) dialogRef.current?.focus();
+  }, [busy]);
+  const keepFocusInside = (event: KeyboardEvent<HTMLDivElement>) => {
+    const focusable = [...(dialogRef.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])];
+    const first = focusable[0];
+    const last = focusable.at(-1);
+    if (!first || !last) {
+      event.preventDefault();
+      return;
+    }
+    if (
+      event.shiftKey &&
+      (document.activeElement === first || document.activeElement === dialogRef.current)
+    ) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+  return { dialogRef, cancelRef, keepFocusInside };
 }
 
 /** The routes that count what a destructive button will do (their answer is an ImpactPreview). */

@@ -72,32 +72,58 @@ function MultiPicker({
           {hint}
         </p>
       ) : null}
-      {value.length === 0 ? (
-        <p className="muted small">None</p>
-      ) : (
-        <ul className="chip-list" aria-label={label}>
-          {value.map((itemId) => {
-            const option = byId.get(itemId);
-            const name = option?.name ?? itemId;
-            return (
-              <li key={itemId} className="chip">
-                {option ? <span className="chip-icon">{option.icon}</span> : null}
-                <span className="chip-name">{name}</span>
-                <button
-                  type="button"
-                  className="chip-remove"
-                  aria-label={`Remove ${noun} ${name}`}
-                  disabled={disabled}
-                  onClick={() => onChange(value.filter((other) => other !== itemId))}
-                >
-                  ×
-                </button>
-              </li>
-            );
-          })}
-        </ul>
-      )}
+      <ChipList
+        value={value}
+        byId={byId}
+        label={label}
+        noun={noun}
+        disabled={disabled}
+        onRemove={(itemId) => onChange(value.filter((other) => other !== itemId))}
+      />
     </div>
+  );
+}
+
+/** The picked items as chips, each with its Remove button; "None" when there are none. */
+function ChipList({
+  value,
+  byId,
+  label,
+  noun,
+  disabled,
+  onRemove,
+}: {
+  value: readonly string[];
+  byId: ReadonlyMap<string, PickerOption>;
+  label: string;
+  noun: string;
+  disabled: boolean;
+  onRemove: (itemId: string) => void;
+}) {
+  return value.length === 0 ? (
+    <p className="muted small">None</p>
+  ) : (
+    <ul className="chip-list" aria-label={label}>
+      {value.map((itemId) => {
+        const option = byId.get(itemId);
+        const name = option?.name ?? itemId;
+        return (
+          <li key={itemId} className="chip">
+            {option ? <span className="chip-icon">{option.icon}</span> : null}
+            <span className="chip-name">{name}</span>
+            <button
+              type="button"
+              className="chip-remove"
+              aria-label={`Remove ${noun} ${name}`}
+              disabled={disabled}
+              onClick={() => onRemove(itemId)}
+            >
+              ×
+            </button>
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 

@@ -1,0 +1,152 @@
+import type { GuildRole, RoleMenuStyle } from '@spacecadet/contract';
+import { MANAGED_ROLE_NOTE } from '../reaction-roles/RoleRowsEditor.tsx';
+import { RolePicker } from '../shared/GuildPickers.tsx';
+import { emojiProblem, type OptionDraft, type OptionField, optionPath } from './role-menus-form.ts';
+
+const TEXT_FIELDS: ReadonlyArray<{
+  key: Exclude<OptionField, 'role_id'>;
+  label: string;
+  placeholder: string;
+}> = [
+  { key: 'label', label: 'Label', placeholder: 'What members see' },
+  { key: 'emoji', label: 'Emoji', placeholder: 'Optional' },
+  { key: 'description', label: 'Description', placeholder: 'Optional' },
+];
+
+/** Reactions need an emoji and may go without a label; buttons and selects the other way round. */
+function placeholderOf(key: Exclude<OptionField, 'role_id'>, style: RoleMenuStyle, fallback: string): string {
+  if (style !== 'reactions') return fallback;
+  return key === 'emoji' ? 'Required' : key === 'label' ? 'Optional' : fallback;
+}
+
+/**
+ * One option of the menu: its role picker, label, emoji (checked as it is typed) and description,
+ * its move and remove buttons, and the refusals of its fields under them.
+ */
+export function MenuOptionRow({
+  guildId,
+  style,
+  option,
+  index,
+  count,
+  problems,
+  roles,
+  onPickRole,
+  onSetField,
+  onMove,
+  onRemove,
+}: {
+  guildId: string;
+  style: RoleMenuStyle;
+  option: OptionDraft;
+  index: number;
+  /** How many options the menu has (the last one does not move down). */
+  count: number;
+  problems: ReadonlyMap<string, string>;
+  roles: ReadonlyMap<string, GuildRole>;
+  onPickRole: (roleId: string) => void;
+  onSetField: (key: OptionField, value: string) => void;
+  onMove: (by: -1 | 1) => void;
+  onRemove: () => void;
+}) {
+  const number = index + 1;
+  const id = (field: OptionField) => `option-${index}-${field}`;
+  const typedEmoji = emojiProblem(option.emoji);
+  const fieldProblem = (field: OptionField) =>
+    problems.get(optionPath(index, field)) ?? (field === 'emoji' ? (typedEmoji ?? undefined) : undefined);
+  const managed = roles.get(option.role_id.trim())?.managed === true;
+  const rowProblems = (['role_id', 'label', 'emoji', 'description'] as const)
+    .map((field) => ({ field, message: fieldProblem(field) }))
+    .filter((item): item is { field: OptionField; message: string } => item.message !== undefined);
+  const srRow = <span className="sr-only"> (option {number})</span>;
+  return (
+    <li className="menu-option">
+      <span className="role-row-number" aria-hidden="true">
+        {number}
+      </span>
+      <RolePicker
+        id={id('role_id')}
+        className="menu-option-role"
+        labelClassName="small"
+        label={<>Role{srRow}</>}
+        guildId={guildId}
+        value={option.role_id}
+        assignable
+        invalid={fieldProblem('role_id') !== undefined || managed}
+        onChange={onPickRole}
+      />
+      {TEXT_FIELDS.map((field) => {
+        const problem = fieldProblem(field.key);
+        return (
+          <div key={field.key} className={`field menu-option-${field.key}`}>
+            <label htmlFor={id(field.key)} className="small">
+              {field.label}
+              {srRow}
+            </label>
+            <input
+              id={id(field.key)}
+              className="input"
+              value={option[field.key]}
+              placeholder={placeholderOf(field.key, style, field.placeholder)}
+              aria-invalid={problem !== undefined || undefined}
+              aria-describedby={problem ? `${id(field.key)}-problem` : undefined}
+              onChange={(event) => onSetField(field.key, event.target.value)}
+            />
+          </div>
+        );
+      })}
+      <OptionActions number={number} last={count} onMove={onMove} onRemove={onRemove} />
+      {rowProblems.map((item) => (
+        <p key={item.field} id={`${id(item.field)}-problem`} className="role-row-problem" role="alert">
+          {item.message}
+        </p>
+      ))}
+      {managed ? <p className="role-row-problem">{MANAGED_ROLE_NOTE}</p> : null}
+    </li>
+  );
+}
+
+/** An option's Move up, Move down and Remove buttons (named with its number). */
+function OptionActions({
+  number,
+  last,
+  onMove,
+  onRemove,
+}: {
+  number: number;
+  /** The last option's number (it does not move down). */
+  last: number;
+  onMove: (by: -1 | 1) => void;
+  onRemove: () => void;
+}) {
+  return (
+    <div className="menu-option-actions">
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        aria-label={`Move option ${number} up`}
+        disabled={number === 1}
+        onClick={() => onMove(-1)}
+      >
+        ↑
+      </button>
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        aria-label={`Move option ${number} down`}
+        disabled={number === last}
+        onClick={() => onMove(1)}
+      >
+        ↓
+      </button>
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        aria-label={`Remove option ${number}`}
+        onClick={onRemove}
+      >
+        Remove
+      </button>
+    </div>
+  );
+}
