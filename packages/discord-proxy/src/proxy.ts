@@ -92,10 +92,70 @@ export async function startDiscordProxy(options: DiscordProxyOptions): Promise<D
   );
   const metrics = createProxyMetrics(() => budget.count(Date.now()));
   const inFlight = new AsyncLocalStorage<InFlight>();
-  let exhausted = false;
+  const budgetWait = watchBudget(budget, logger);
+  const rest = createUpstream(options, { logger, budget, budgetWait, metrics, inFlight });
+  const forward = createForwarder({ logger, budgetWait, metrics, inFlight, rest });
 
-  /** Logs once when the budget runs out and once when it frees again; the wait, or 0. */
-  const budgetWait = (): number => {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://proxy');
+    if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
+    if (!/^\/api(\/|$)/.test(url.pathname)) return sendJson(res, 404, { message: '404: Not Found', code: 0 });
+    forward(req, res, url.pathname, url.searchParams).catch((error: unknown) => {
+      logger.error({ err: error }, 'proxy request failed');
+      if (!res.headersSent) sendJson(res, 500, { message: 'The proxy failed', code: 0 });
+      else res.end();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  server.listen(options.port ?? 4200, options.host ?? '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  let metricsServer: MetricsServer | null = null;
+  if (options.metrics) {
+    try {
+      metricsServer = await startMetricsServer(metrics.registry, options.metrics, (error) =>
+        logger.warn({ err: error }, 'metrics failed'),
+      );
+    } catch (error) {
+      server.close();
+      throw error;
+    }
+  }
+
+  return {
+    url: `http://${host}:${address.port}/api`,
+    port: address.port,
+    metricsUrl: metricsServer?.url ?? null,
+    metrics,
+    invalidRequests: () => budget.count(Date.now()),
+    async close() {
+      const closed = once(server, 'close');
+      server.close();
+      server.closeAllConnections();
+      await closed;
+      await metricsServer?.close();
+      rest.clearHashSweeper();
+      rest.clearHandlerSweeper();
+    },
+  };
+}
+
+/** What the proxy's parts share: its logger, budget, metrics and the request being forwarded. */
+interface ProxyParts {
+  logger: Logger;
+  budget: InvalidRequestBudget;
+  /** The wait before forwarding is allowed again, 0 when it is (see `watchBudget`). */
+  budgetWait: () => number;
+  metrics: ProxyMetrics;
+  inFlight: AsyncLocalStorage<InFlight>;
+}
+
+/** The budget's wait, logging once when the budget runs out and once when it frees again. */
+function watchBudget(budget: InvalidRequestBudget, logger: Logger): () => number {
+  let exhausted = false;
+  return (): number => {
     const now = Date.now();
     const wait = budget.waitMs(now);
     if (wait > 0 && !exhausted) {
@@ -113,8 +173,14 @@ export async function startDiscordProxy(options: DiscordProxyOptions): Promise<D
     }
     return wait;
   };
+}
 
-  const rest = new REST({
+/** The REST client requests go out through, at the proxy's share of the global rate limit. */
+function createUpstream(
+  options: DiscordProxyOptions,
+  { logger, budget, budgetWait, metrics, inFlight }: ProxyParts,
+): REST {
+  return new REST({
     api: options.upstream,
     version: '10',
     globalRequestsPerSecond: Math.max(1, Math.floor((options.globalRequestsPerSecond ?? 50) * GLOBAL_SHARE)),
@@ -141,7 +207,16 @@ export async function startDiscordProxy(options: DiscordProxyOptions): Promise<D
       return response;
     },
   });
+}
 
+/** Forwards one `/api` request to Discord through `rest`, or refuses it while the budget is spent. */
+function createForwarder({
+  logger,
+  budgetWait,
+  metrics,
+  inFlight,
+  rest,
+}: Omit<ProxyParts, 'budget'> & { rest: REST }) {
   async function forward(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams) {
     const method = (req.method ?? 'GET').toUpperCase();
     const fullRoute = (path.replace(/^\/api(\/v\d+)?/, '') || '/') as RouteLike;
@@ -195,49 +270,5 @@ export async function startDiscordProxy(options: DiscordProxyOptions): Promise<D
       metrics.requests.inc({ route, method, status: String(res.statusCode) });
     }
   }
-
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://proxy');
-    if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
-    if (!/^\/api(\/|$)/.test(url.pathname)) return sendJson(res, 404, { message: '404: Not Found', code: 0 });
-    forward(req, res, url.pathname, url.searchParams).catch((error: unknown) => {
-      logger.error({ err: error }, 'proxy request failed');
-      if (!res.headersSent) sendJson(res, 500, { message: 'The proxy failed', code: 0 });
-      else res.end();
-    });
-  });
-  server.keepAliveTimeout = 65_000;
-  server.listen(options.port ?? 4200, options.host ?? '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-
-  let metricsServer: MetricsServer | null = null;
-  if (options.metrics) {
-    try {
-      metricsServer = await startMetricsServer(metrics.registry, options.metrics, (error) =>
-        logger.warn({ err: error }, 'metrics failed'),
-      );
-    } catch (error) {
-      server.close();
-      throw error;
-    }
-  }
-
-  return {
-    url: `http://${host}:${address.port}/api`,
-    port: address.port,
-    metricsUrl: metricsServer?.url ?? null,
-    metrics,
-    invalidRequests: () => budget.count(Date.now()),
-    async close() {
-      const closed = once(server, 'close');
-      server.close();
-      server.closeAllConnections();
-      await closed;
-      await metricsServer?.close();
-      rest.clearHashSweeper();
-      rest.clearHandlerSweeper();
-    },
-  };
+  return forward;
 }

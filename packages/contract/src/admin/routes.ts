@@ -1,6 +1,6 @@
 /** Platform-owner tools (OWNER_USER_ID): the way into the job queue view. */
 import { z } from 'zod';
-import { ok, route } from '../routes/define.ts';
+import { ok, route } from '../route-definition.ts';
 
 export const adminRoutes = {
   openQueueView: route({

@@ -1,7 +1,7 @@
 /** Sign-in (OAuth with PKCE), the session, and the bot install. */
 import { z } from 'zod';
 import { GuildParams } from '../common.ts';
-import { noContent, none, ok, route } from '../routes/define.ts';
+import { noContent, none, ok, route } from '../route-definition.ts';
 import {
   ExchangeBody,
   Guild,

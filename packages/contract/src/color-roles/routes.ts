@@ -1,7 +1,7 @@
 /** Color roles: the palette, its panel channel and the jobs that build them. */
 import { z } from 'zod';
 import { ChannelBody, GuildParams, Snowflake } from '../common.ts';
-import { accepted, ok, route } from '../routes/define.ts';
+import { accepted, ok, route } from '../route-definition.ts';
 import { ColorRolesState, ExpandGroupBody, PutPaletteBody } from './schemas.ts';
 
 export const colorRoleRoutes = {

@@ -1,7 +1,7 @@
 /** The raw config and the guild's channels, roles and members (pickers). */
 import { z } from 'zod';
 import { GuildParams } from '../common.ts';
-import { ok, route } from '../routes/define.ts';
+import { ok, route } from '../route-definition.ts';
 import {
   BotPermissions,
   Channel,

@@ -1,6 +1,6 @@
 /** Liveness and readiness probes. */
 import { z } from 'zod';
-import { ok, route } from '../routes/define.ts';
+import { ok, route } from '../route-definition.ts';
 
 export const healthRoutes = {
   healthz: route({

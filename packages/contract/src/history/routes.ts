@@ -1,7 +1,7 @@
 /** History: the server's changes, their undo, and what a destructive button is about to do. */
 import { GuildParams } from '../common.ts';
 import { LevelingRoleParams } from '../leveling/schemas.ts';
-import { ok, route } from '../routes/define.ts';
+import { ok, route } from '../route-definition.ts';
 import {
   HistoryEntryParams,
   HistoryList,

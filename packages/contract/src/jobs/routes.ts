@@ -1,5 +1,5 @@
 /** Progress of the jobs the action routes queue. */
-import { ok, route } from '../routes/define.ts';
+import { ok, route } from '../route-definition.ts';
 import { JobParams, JobStatus } from './schemas.ts';
 
 export const jobRoutes = {

@@ -1,6 +1,6 @@
 /** Leveling: settings, reward roles, boosts and their jobs. */
 import { GuildParams } from '../common.ts';
-import { accepted, noContent, ok, route } from '../routes/define.ts';
+import { accepted, noContent, ok, route } from '../route-definition.ts';
 import {
   Boost,
   BoostParams,

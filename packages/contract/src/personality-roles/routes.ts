@@ -1,7 +1,7 @@
 /** Personality roles: the question catalog, its channel and jobs. */
 import { z } from 'zod';
 import { ChannelBody, GuildParams, Snowflake } from '../common.ts';
-import { accepted, noContent, ok, route } from '../routes/define.ts';
+import { accepted, noContent, ok, route } from '../route-definition.ts';
 import {
   InitPersonalityBody,
   PersonalityOnboardingBody,

@@ -1,7 +1,7 @@
 /** Reaction roles: the editor's two lists, the channel of each list's panel, and posting them. */
 import { GuildParams } from '../common.ts';
 import { WriteReceipt } from '../config/schemas.ts';
-import { accepted, ok, route } from '../routes/define.ts';
+import { accepted, ok, route } from '../route-definition.ts';
 import {
   PutReactionRolesBody,
   ReactionListChannel,

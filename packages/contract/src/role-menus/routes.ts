@@ -1,6 +1,6 @@
 /** Role menus of the admin's own: list, create, replace, delete, and post one. */
 import { GuildParams } from '../common.ts';
-import { accepted, noContent, ok, route } from '../routes/define.ts';
+import { accepted, noContent, ok, route } from '../route-definition.ts';
 import { RoleMenu, RoleMenuBody, RoleMenuList, RoleMenuParams } from './schemas.ts';
 
 const menuRefs = {

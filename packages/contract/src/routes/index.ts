@@ -17,9 +17,9 @@ import { levelingRoutes } from '../leveling/routes.ts';
 import { personalityRoleRoutes } from '../personality-roles/routes.ts';
 import { reactionRoleRoutes } from '../reaction-roles/routes.ts';
 import { roleMenuRoutes } from '../role-menus/routes.ts';
-import type { RouteDef } from './define.ts';
+import type { RouteDef } from '../route-definition.ts';
 
-export type { ErrorStatus, RouteAuth, RouteDef } from './define.ts';
+export type { ErrorStatus, RouteAuth, RouteDef } from '../route-definition.ts';
 
 export const routes = {
   ...healthRoutes,

@@ -1,5 +1,10 @@
+/**
+ * Members' XP as the worker's flushes write it: running XP, the day's totals and the levels
+ * crossed. Why one file: the batch write is one transaction whose named steps share its row
+ * shapes and its lock order; the pending level-ups it records are in member-xp/pending-level-ups.ts.
+ */
 import { levelForTotalXp } from '@spacecadet/core';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { lt, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { pendingLevelUps, xpFlushBatches } from '../schema/leveling.ts';
 
@@ -99,127 +104,14 @@ export async function writeXpBatches(
     // ahead of a busy chat. A Postgres crash can then lose the last fraction of a second of
     // XP (at most 3 × wal_writer_delay, 600 ms by default), within the second the worker may.
     await tx.execute(sql`set local synchronous_commit = off`);
-    const claimed = await tx
-      .insert(xpFlushBatches)
-      .values(batchIds.map((batchId) => ({ batchId })))
-      .onConflictDoNothing()
-      .returning({ batchId: xpFlushBatches.batchId });
-    const applied = new Set(claimed.map((row) => row.batchId));
+    const applied = await claimBatches(tx, batchIds);
     if (applied.size === 0) return { applied: [], levelUps: [] };
-    // A guild's member in two batches (one taken over, one fresh) is one row of each upsert.
-    const merged = new Map<string, BufferedXp & { guildId: string }>();
-    for (const batch of batches) {
-      if (!applied.has(batch.batchId)) continue;
-      for (const m of batch.members) {
-        const key = `${batch.guildId}:${m.userId}`;
-        const earned = m.earned ?? m.messages;
-        const seen = merged.get(key);
-        if (!seen) {
-          merged.set(key, { ...m, earned, guildId: batch.guildId });
-          continue;
-        }
-        seen.xp += m.xp;
-        seen.messages += m.messages;
-        seen.earned = (seen.earned ?? 0) + earned;
-        if (m.xp > 0 || seen.xp === m.xp) {
-          seen.username = m.username ?? seen.username;
-          seen.avatar = m.avatar;
-          seen.channelId = m.channelId ?? seen.channelId ?? null;
-        }
-      }
-    }
+    const merged = mergeMembers(batches, applied);
     const members = [...merged.values()].sort(byGuildAndUser);
-    // Members who earned nothing (cooldown, no-XP channels and roles) only count for the day.
-    const earning = JSON.stringify(
-      members
-        .filter((m) => m.xp > 0)
-        .map((m) => ({
-          guild_id: m.guildId,
-          user_id: m.userId,
-          xp: m.xp,
-          messages: m.earned,
-          username: m.username,
-          avatar: m.avatar,
-        })),
-    );
-    const updated = await tx.execute<{
-      guild_id: string;
-      user_id: string;
-      xp: string | number;
-      level: number;
-      username: string | null;
-    }>(sql`
-      insert into member_xp (guild_id, user_id, xp, message_count, last_message_at, username, avatar)
-      select t.guild_id, t.user_id, t.xp, t.messages, now(), t.username, t.avatar
-      from jsonb_to_recordset(${earning}::jsonb)
-        as t(guild_id text, user_id text, xp bigint, messages integer, username text, avatar text)
-      order by t.guild_id, t.user_id
-      on conflict (guild_id, user_id) do update set
-        xp = member_xp.xp + excluded.xp,
-        message_count = member_xp.message_count + excluded.message_count,
-        last_message_at = excluded.last_message_at,
-        username = coalesce(excluded.username, member_xp.username),
-        avatar = excluded.avatar,
-        left_at = null
-      returning guild_id, user_id, xp, level, username`);
-    const levelUps: Array<Omit<LevelUp, 'recordedAt'> & { guildId: string }> = [];
-    for (const row of updated.rows) {
-      const level = levelForTotalXp(Number(row.xp));
-      if (level > row.level) {
-        levelUps.push({
-          guildId: row.guild_id,
-          userId: row.user_id,
-          username: row.username,
-          channelId: merged.get(`${row.guild_id}:${row.user_id}`)?.channelId ?? null,
-          previousLevel: row.level,
-          level,
-        });
-      }
-    }
-    if (levelUps.length > 0) {
-      const levels = JSON.stringify(
-        levelUps.map((up) => ({ guild_id: up.guildId, user_id: up.userId, level: up.level })),
-      );
-      await tx.execute(sql`
-        update member_xp m set level = t.level
-        from jsonb_to_recordset(${levels}::jsonb) as t(guild_id text, user_id text, level integer)
-        where m.guild_id = t.guild_id and m.user_id = t.user_id and m.level < t.level`);
-      // Celebrated after commit by this writer, or by any process once its lease lapsed.
-      await tx
-        .insert(pendingLevelUps)
-        .values(
-          levelUps.map((up) => ({
-            guildId: up.guildId,
-            userId: up.userId,
-            level: up.level,
-            previousLevel: up.previousLevel,
-            channelId: up.channelId,
-            claimedUntil: sql`now() + ${`${input.levelUpLeaseMs} milliseconds`}::interval`,
-          })),
-        )
-        .onConflictDoNothing();
-    }
+    const levelUps = await addEarnedXp(tx, members, merged);
+    if (levelUps.length > 0) await recordLevelUps(tx, levelUps, input.levelUpLeaseMs);
     const recorded = await recordedTimes(tx, levelUps);
-    const gained = new Map(levelUps.map((up) => [`${up.guildId}:${up.userId}`, up.level - up.previousLevel]));
-    const daily = JSON.stringify(
-      members.map((m) => ({
-        guild_id: m.guildId,
-        user_id: m.userId,
-        xp: m.xp,
-        messages: m.messages,
-        level_ups: gained.get(`${m.guildId}:${m.userId}`) ?? 0,
-      })),
-    );
-    await tx.execute(sql`
-      insert into member_daily_xp (guild_id, user_id, day, xp, messages, level_ups)
-      select t.guild_id, t.user_id, ${input.day}::date, t.xp, t.messages, t.level_ups
-      from jsonb_to_recordset(${daily}::jsonb)
-        as t(guild_id text, user_id text, xp bigint, messages integer, level_ups integer)
-      order by t.guild_id, t.user_id
-      on conflict (guild_id, user_id, day) do update set
-        xp = member_daily_xp.xp + excluded.xp,
-        messages = member_daily_xp.messages + excluded.messages,
-        level_ups = member_daily_xp.level_ups + excluded.level_ups`);
+    await addDailyTotals(tx, members, levelUps, input.day);
     return {
       applied: batchIds.filter((id) => applied.has(id)),
       levelUps: levelUps.map((up) => ({
@@ -228,6 +120,159 @@ export async function writeXpBatches(
       })),
     };
   });
+}
+
+type Tx = Pick<Db, 'execute' | 'insert'>;
+type GuildMemberXp = BufferedXp & { guildId: string };
+type CrossedLevel = Omit<LevelUp, 'recordedAt'> & { guildId: string };
+
+/** Records the batch ids; answers those recorded now (the others were written before). */
+async function claimBatches(tx: Tx, batchIds: readonly string[]): Promise<Set<string>> {
+  const claimed = await tx
+    .insert(xpFlushBatches)
+    .values(batchIds.map((batchId) => ({ batchId })))
+    .onConflictDoNothing()
+    .returning({ batchId: xpFlushBatches.batchId });
+  return new Set(claimed.map((row) => row.batchId));
+}
+
+/** The applied batches' members by `guild:user`: a guild's member in two batches (one taken over, one fresh) is one row of each upsert. */
+function mergeMembers(
+  batches: readonly XpBatchInput[],
+  applied: ReadonlySet<string>,
+): Map<string, GuildMemberXp> {
+  const merged = new Map<string, GuildMemberXp>();
+  for (const batch of batches) {
+    if (!applied.has(batch.batchId)) continue;
+    for (const m of batch.members) {
+      const key = `${batch.guildId}:${m.userId}`;
+      const earned = m.earned ?? m.messages;
+      const seen = merged.get(key);
+      if (!seen) {
+        merged.set(key, { ...m, earned, guildId: batch.guildId });
+        continue;
+      }
+      seen.xp += m.xp;
+      seen.messages += m.messages;
+      seen.earned = (seen.earned ?? 0) + earned;
+      if (m.xp > 0 || seen.xp === m.xp) {
+        seen.username = m.username ?? seen.username;
+        seen.avatar = m.avatar;
+        seen.channelId = m.channelId ?? seen.channelId ?? null;
+      }
+    }
+  }
+  return merged;
+}
+
+/** Adds the members' earned XP to their running XP; answers the levels they crossed. */
+async function addEarnedXp(
+  tx: Tx,
+  members: readonly GuildMemberXp[],
+  merged: ReadonlyMap<string, GuildMemberXp>,
+): Promise<CrossedLevel[]> {
+  // Members who earned nothing (cooldown, no-XP channels and roles) only count for the day.
+  const earning = JSON.stringify(
+    members
+      .filter((m) => m.xp > 0)
+      .map((m) => ({
+        guild_id: m.guildId,
+        user_id: m.userId,
+        xp: m.xp,
+        messages: m.earned,
+        username: m.username,
+        avatar: m.avatar,
+      })),
+  );
+  const updated = await tx.execute<{
+    guild_id: string;
+    user_id: string;
+    xp: string | number;
+    level: number;
+    username: string | null;
+  }>(sql`
+    insert into member_xp (guild_id, user_id, xp, message_count, last_message_at, username, avatar)
+    select t.guild_id, t.user_id, t.xp, t.messages, now(), t.username, t.avatar
+    from jsonb_to_recordset(${earning}::jsonb)
+      as t(guild_id text, user_id text, xp bigint, messages integer, username text, avatar text)
+    order by t.guild_id, t.user_id
+    on conflict (guild_id, user_id) do update set
+      xp = member_xp.xp + excluded.xp,
+      message_count = member_xp.message_count + excluded.message_count,
+      last_message_at = excluded.last_message_at,
+      username = coalesce(excluded.username, member_xp.username),
+      avatar = excluded.avatar,
+      left_at = null
+    returning guild_id, user_id, xp, level, username`);
+  const levelUps: CrossedLevel[] = [];
+  for (const row of updated.rows) {
+    const level = levelForTotalXp(Number(row.xp));
+    if (level > row.level) {
+      levelUps.push({
+        guildId: row.guild_id,
+        userId: row.user_id,
+        username: row.username,
+        channelId: merged.get(`${row.guild_id}:${row.user_id}`)?.channelId ?? null,
+        previousLevel: row.level,
+        level,
+      });
+    }
+  }
+  return levelUps;
+}
+
+/** Stores the crossed levels and records them as pending level-ups, held by this writer for `leaseMs`. */
+async function recordLevelUps(tx: Tx, levelUps: readonly CrossedLevel[], leaseMs: number): Promise<void> {
+  const levels = JSON.stringify(
+    levelUps.map((up) => ({ guild_id: up.guildId, user_id: up.userId, level: up.level })),
+  );
+  await tx.execute(sql`
+    update member_xp m set level = t.level
+    from jsonb_to_recordset(${levels}::jsonb) as t(guild_id text, user_id text, level integer)
+    where m.guild_id = t.guild_id and m.user_id = t.user_id and m.level < t.level`);
+  // Celebrated after commit by this writer, or by any process once its lease lapsed.
+  await tx
+    .insert(pendingLevelUps)
+    .values(
+      levelUps.map((up) => ({
+        guildId: up.guildId,
+        userId: up.userId,
+        level: up.level,
+        previousLevel: up.previousLevel,
+        channelId: up.channelId,
+        claimedUntil: sql`now() + ${`${leaseMs} milliseconds`}::interval`,
+      })),
+    )
+    .onConflictDoNothing();
+}
+
+/** Adds the day's totals for the daily overview: every chat message, earning or not, and levels gained. */
+async function addDailyTotals(
+  tx: Tx,
+  members: readonly GuildMemberXp[],
+  levelUps: readonly CrossedLevel[],
+  day: string,
+): Promise<void> {
+  const gained = new Map(levelUps.map((up) => [`${up.guildId}:${up.userId}`, up.level - up.previousLevel]));
+  const daily = JSON.stringify(
+    members.map((m) => ({
+      guild_id: m.guildId,
+      user_id: m.userId,
+      xp: m.xp,
+      messages: m.messages,
+      level_ups: gained.get(`${m.guildId}:${m.userId}`) ?? 0,
+    })),
+  );
+  await tx.execute(sql`
+    insert into member_daily_xp (guild_id, user_id, day, xp, messages, level_ups)
+    select t.guild_id, t.user_id, ${day}::date, t.xp, t.messages, t.level_ups
+    from jsonb_to_recordset(${daily}::jsonb)
+      as t(guild_id text, user_id text, xp bigint, messages integer, level_ups integer)
+    order by t.guild_id, t.user_id
+    on conflict (guild_id, user_id, day) do update set
+      xp = member_daily_xp.xp + excluded.xp,
+      messages = member_daily_xp.messages + excluded.messages,
+      level_ups = member_daily_xp.level_ups + excluded.level_ups`);
 }
 
 /**
@@ -266,84 +311,4 @@ export async function pruneAppliedXpBatches(db: Db, olderThan: Date): Promise<nu
   return result.rowCount ?? 0;
 }
 
-/** A level-up recorded by `writeXpBatch`, to be announced and rewarded once. */
-export interface PendingLevelUp {
-  guildId: string;
-  userId: string;
-  level: number;
-  /** The level before it (several may be crossed at once); null: not known (an older row). */
-  previousLevel: number | null;
-  /** The channel of the message that crossed the level (destination `current`); null unknown. */
-  channelId: string | null;
-  /** The member's display name as last seen (the message's `{username}`). */
-  username: string | null;
-  /** An announcement may already have been posted (its poster died before recording it). */
-  announcing: boolean;
-  /**
-   * When it was recorded: with guild, member and level it names this level-up (its
-   * announcement's nonce), apart from the same level reached again after XP was taken away.
-   */
-  recordedAt: Date;
-}
-
-/**
- * Level-ups whose deliverer's lease lapsed (it died, or failed), oldest first, now this
- * caller's for `leaseMs`. Rows another caller is claiming at the same moment are skipped.
- */
-export async function claimDueLevelUps(db: Db, leaseMs: number, limit: number): Promise<PendingLevelUp[]> {
-  const claimed = await db.execute<{
-    guild_id: string;
-    user_id: string;
-    level: number;
-    previous_level: number | null;
-    channel_id: string | null;
-    username: string | null;
-    announcing: boolean;
-    created_at: Date | string;
-  }>(sql`
-    update pending_level_ups p
-    set claimed_until = now() + ${`${leaseMs} milliseconds`}::interval
-    from (
-      select guild_id, user_id, level from pending_level_ups
-      where claimed_until < now()
-      order by created_at
-      limit ${limit}
-      for update skip locked
-    ) due
-    where p.guild_id = due.guild_id and p.user_id = due.user_id and p.level = due.level
-    returning p.guild_id, p.user_id, p.level, p.previous_level, p.channel_id, p.announcing, p.created_at,
-      (select m.username from member_xp m where m.guild_id = p.guild_id and m.user_id = p.user_id)
-        as username`);
-  return claimed.rows.map((row) => ({
-    guildId: row.guild_id,
-    userId: row.user_id,
-    level: row.level,
-    previousLevel: row.previous_level,
-    channelId: row.channel_id,
-    username: row.username,
-    announcing: row.announcing,
-    recordedAt: new Date(row.created_at),
-  }));
-}
-
-const levelUpKey = (up: PendingLevelUp) =>
-  and(
-    eq(pendingLevelUps.guildId, up.guildId),
-    eq(pendingLevelUps.userId, up.userId),
-    eq(pendingLevelUps.level, up.level),
-  );
-
-/** Recorded before the announcement is posted; false when the level-up is gone (delivered). */
-export async function markLevelUpAnnouncing(db: Db, up: PendingLevelUp): Promise<boolean> {
-  const marked = await db
-    .update(pendingLevelUps)
-    .set({ announcing: true })
-    .where(levelUpKey(up))
-    .returning({ level: pendingLevelUps.level });
-  return marked.length > 0;
-}
-
-/** The level-up was announced and rewarded. */
-export async function finishLevelUp(db: Db, up: PendingLevelUp): Promise<void> {
-  await db.delete(pendingLevelUps).where(levelUpKey(up));
-}
+export * from './member-xp/pending-level-ups.ts';

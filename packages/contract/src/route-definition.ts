@@ -1,9 +1,9 @@
 /** What a route of the table is made of, and the shorthands the per-resource files share. */
 import type { z } from 'zod';
-import type { ChannelUseSpec } from '../channel-permissions.ts';
-import { JobAccepted } from '../common.ts';
-import type { GuildRefSpec } from '../guild-refs.ts';
-import type { HistoryAction } from '../history/actions.ts';
+import type { ChannelUseSpec } from './channel-permissions.ts';
+import { JobAccepted } from './common.ts';
+import type { GuildRefSpec } from './guild-refs.ts';
+import type { HistoryAction } from './history/actions.ts';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /**
