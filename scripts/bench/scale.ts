@@ -144,7 +144,7 @@ async function sandboxChild(guildCount: number, members: number): Promise<void> 
   const started = Date.now();
   const sandboxModule = await import('@spacecadet/discord-sandbox');
   // The sandbox's own module (the same instance startSandbox uses) for postMessage.
-  const { buildMessage, postMessage } = await import('../../packages/discord-sandbox/src/mutations.ts');
+  const { buildMessage, postMessage } = await import('@spacecadet/discord-sandbox/testing');
   const { fixture, guilds } = generateWorld(
     { guilds: guildCount, channels: CHANNELS, roles: ROLES, members },
     sandboxModule,

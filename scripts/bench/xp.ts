@@ -36,7 +36,7 @@
  *
  * The sandbox runs in a child process (`xp.ts --sandbox`): two identical sandboxes, one the
  * worker connects to and one the baseline connects to, so the client not being measured
- * receives nothing. A message is emitted by the sandbox's own `postMessage` (mutations.ts) on
+ * receives nothing. A message is emitted by the sandbox's own `postMessage` (message-mutations.ts) on
  * its live state (`sandbox.world`), not by `POST /_sandbox/messages`: over HTTP it emits far
  * less than the baseline counts. In the child it also stays off this process's event loop,
  * which both clients use; in-process, its work would be billed to both and squeeze the ratio
@@ -58,15 +58,14 @@ import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from
 import type { Sandbox, SandboxFixture, SandboxGuild } from '@spacecadet/discord-sandbox';
 import { testStackEnv } from '@spacecadet/testing';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
-import { WORKER_INTENTS } from '@spacecadet/worker/testing';
-// The worker package exports startWorker only; its XP buffer lives in its source.
 import {
   awardMessageXp,
   finishBatch,
   readBatch,
   takeDirtyGuilds,
   takeGuildBatch,
-} from '../../apps/worker/src/features/leveling/xp-buffer.ts';
+  WORKER_INTENTS,
+} from '@spacecadet/worker/testing';
 import { loadBenchEnv, pathAndHome, useLocalServices } from '../env.ts';
 import {
   closeOnStop,
@@ -185,7 +184,7 @@ async function buildFixture(): Promise<SandboxFixture> {
 async function sandboxChild(): Promise<void> {
   const { startSandbox } = await import('@spacecadet/discord-sandbox');
   // The sandbox's own module (the same instance startSandbox uses) for postMessage.
-  const { buildMessage, postMessage } = await import('../../packages/discord-sandbox/src/mutations.ts');
+  const { buildMessage, postMessage } = await import('@spacecadet/discord-sandbox/testing');
   type State = Sandbox['world'];
   const fixture = await buildFixture();
   const started = await Promise.all(

@@ -5,5 +5,8 @@
 export { createDiscordClient, WORKER_INTENTS } from './discord-client.ts';
 export type { WorkerFeature } from './features/feature.ts';
 export { FEATURES } from './features/index.ts';
+// The XP benchmark drives the buffer's Lua scripts and batch steps directly.
+export { finishBatch, readBatch, takeDirtyGuilds, takeGuildBatch } from './features/leveling/xp-batches.ts';
+export { awardMessageXp } from './features/leveling/xp-buffer.ts';
 export { createLogger } from './logger.ts';
 export { workerMetricsFor } from './metrics.ts';

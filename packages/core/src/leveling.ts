@@ -1,6 +1,9 @@
 /**
  * Leveling rules: the XP curve, per-message XP, boosts and the clamps the dashboard and API
  * both apply to settings.
+ *
+ * Why one file: the curve, the per-message XP, boosts and the settings' clamps are the one set of
+ * rules the worker, the API and the dashboard must compute alike; each is a few short functions.
  */
 import {
   DEFAULT_LEVEL_UP_MESSAGE,

@@ -4,6 +4,8 @@
  * so none of them can say something else. `apps/worker/test/product-features.test.ts` checks it
  * against the features and slash commands the worker registers, and
  * `apps/dashboard/src/dashboard/DashboardApp.test.tsx` checks every route against the dashboard.
+ *
+ * Why one file: the list is the file; split, it would no longer be the one place a feature is named.
  */
 
 /** live: members can use it in Discord today; coming_soon: announced, not built. */

@@ -4,7 +4,7 @@
  * A member's message built and posted straight into the sandbox's world (`sandbox.world`), as
  * its message route does: for a burst a test sends in one go, without an HTTP request each.
  */
-export { buildMessage, postMessage } from './mutations.ts';
+export { buildMessage, postMessage } from './message-mutations.ts';
 
 /**
  * Makes a sandbox user refuse (or accept again) DMs from the bot, as Discord's privacy setting

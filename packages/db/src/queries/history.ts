@@ -15,6 +15,9 @@ import { guildHistory, type HistoryRow, type HistoryUndoKind } from '../schema/h
  * History entries (`guild_history`): written by the API around every recorded route and by the
  * worker for an admin's Discord command, completed by the jobs that snapshot what they remove,
  * read by the History page, pruned by the worker's daily `history.prune`.
+ *
+ * Why one file: an entry's life (begin, complete or drop, claim and release for an undo, snapshot,
+ * restore, prune) is one state machine over one table; its steps read each other's columns.
  */
 
 /** Who made a change, with the name and avatar they have now (kept with the entry). */

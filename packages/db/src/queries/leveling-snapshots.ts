@@ -15,6 +15,9 @@ import { type StoredBoost, type StoredLevelingSettings, storedLevelingSettings }
  * What leveling's destructive actions (Reset Leveling, Prune leavers, deleting a reward role, an
  * XP import) keep in their history entry, and how the undo puts it back. Snapshots are JSON
  * (dates as ISO strings), the rows as they were.
+ *
+ * Why one file: each snapshot's shape, the query that takes it and the restore that puts it back
+ * must agree field by field; kept side by side, a column added to one is seen missing in the other.
  */
 
 /** A member's XP row as kept in a snapshot. */

@@ -6,6 +6,14 @@ import type { Db, DbTransaction } from '../client.ts';
 import { type RoleMenuRow, roleMenus } from '../schema/role-menus.ts';
 
 /**
+ * A guild's role menus (`role_menus`): the two reaction lists and the admin's own menus, which
+ * are rows of one table.
+ *
+ * Why one file: both kinds share the table's columns, its posted-message bookkeeping and the
+ * change notification below; their loads and saves differ only in which rows they take.
+ */
+
+/**
  * Every change of a guild's role menus (the reaction lists included) is announced on this
  * Postgres channel (trigger, migration 0009), the guild id as payload.
  */

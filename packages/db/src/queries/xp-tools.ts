@@ -11,6 +11,9 @@ import { loadXpRows, type XpRowsSnapshot } from './leveling-snapshots.ts';
  * worker's `/xp`): they change stored XP and mark the member's rewards as due, so the job
  * `leveling.apply-rewards` brings their reward roles in line with the new level (adding, and
  * removing those above it). XP still buffered in Redis is added on top when it is written.
+ *
+ * Why one file: every tool here sets or reads the rewards-due mark, whose stamping and clearing
+ * must stay in step (a change that forgets it leaves a member's reward roles behind).
  */
 
 /** Millisecond precision, so the stamp read into a JS Date compares equal when cleared. */
