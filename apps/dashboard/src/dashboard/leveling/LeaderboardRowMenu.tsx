@@ -1,13 +1,7 @@
-import { MEMBER_XP_MAX } from '@spacecadet/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
-import { apiCall } from '../../lib/api.ts';
-import { errorText, fieldIssue } from '../../lib/api-error.ts';
 import { UNDO_FROM_HISTORY, useConfirm } from '../shared/ConfirmDialog.tsx';
-import { queryKeys } from '../shared/queries.ts';
+import { type MemberXpMenu, useMemberXpMenu } from './useMemberXpMenu.ts';
 
-export const SET_XP_FAILURE = 'Failed to set XP';
-export const RESET_XP_FAILURE = 'Failed to reset XP';
+export { RESET_XP_FAILURE, SET_XP_FAILURE } from './useMemberXpMenu.ts';
 export const resetMemberConfirm = (name: string) =>
   `Reset ${name}'s XP to 0? They drop off the leaderboard and lose their reward roles.`;
 
@@ -26,77 +20,32 @@ export function LeaderboardRowMenu({
   name: string;
   xp: number;
 }) {
-  const queryClient = useQueryClient();
-  const [open, setOpen] = useState(false);
-  const [typed, setTyped] = useState(String(xp));
-  const panelId = useId();
-  const button = useRef<HTMLButtonElement>(null);
-  const input = useRef<HTMLInputElement>(null);
-  // Opening moves the keyboard into the panel; closing (Escape, or a change made) brings it back
-  // to the row's button instead of dropping it on the page.
-  const close = () => {
-    setOpen(false);
-    button.current?.focus();
-  };
-  useEffect(() => {
-    if (!open) return;
-    input.current?.focus();
-    input.current?.select();
-  }, [open]);
-  const reload = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: queryKeys.leaderboard(guildId) }),
-      queryClient.invalidateQueries({ queryKey: queryKeys.leveling(guildId) }),
-    ]);
-  const set = useMutation({
-    mutationFn: () =>
-      apiCall('setMemberXp', { params: { guildId, userId }, body: { xp: Number(typed.trim()) } }),
-    onSuccess: async () => {
-      close();
-      await reload();
-    },
-  });
-  const reset = useMutation({
-    mutationFn: () => apiCall('resetMemberXp', { params: { guildId, userId } }),
-    onSuccess: async () => {
-      close();
-      await reload();
-    },
-  });
-  const n = Number(typed.trim());
-  const local =
-    typed.trim() === '' || !Number.isInteger(n) || n < 0
-      ? 'XP is a whole number of at least 0.'
-      : n > MEMBER_XP_MAX
-        ? `XP is at most ${MEMBER_XP_MAX.toLocaleString('en-US')}.`
-        : null;
-  const problem = set.isError
-    ? (fieldIssue(set.error, 'xp') ?? errorText(set.error, SET_XP_FAILURE))
-    : reset.isError
-      ? errorText(reset.error, RESET_XP_FAILURE)
-      : null;
-  const busy = set.isPending || reset.isPending;
-  const confirmation = useConfirm();
-
+  const menu = useMemberXpMenu({ guildId, userId, xp });
   return (
     <div className="row-menu">
       <button
-        ref={button}
+        ref={menu.button}
         type="button"
         className="btn btn-ghost btn-sm row-menu-button"
         aria-label={`Actions for ${name}`}
-        aria-expanded={open}
-        aria-controls={panelId}
-        onClick={() => {
-          setOpen((current) => !current);
-          setTyped(String(xp));
-          set.reset();
-          reset.reset();
-        }}
+        aria-expanded={menu.open}
+        aria-controls={menu.panelId}
+        onClick={menu.toggle}
       >
         ⋯
       </button>
-      {open ? (
+      <RowXpPanel name={name} menu={menu} />
+    </div>
+  );
+}
+
+/** The open menu's panel: the Set XP form, Reset XP (asked first) and what went wrong. */
+function RowXpPanel({ name, menu }: { name: string; menu: MemberXpMenu }) {
+  const { panelId, typed, local, set, reset, busy, problem } = menu;
+  const confirmation = useConfirm();
+  return (
+    <>
+      {menu.open ? (
         <fieldset
           id={panelId}
           className="row-menu-panel"
@@ -104,7 +53,7 @@ export function LeaderboardRowMenu({
           onKeyDown={(event) => {
             if (event.key === 'Escape') {
               event.preventDefault();
-              close();
+              menu.close();
             }
           }}
         >
@@ -120,14 +69,14 @@ export function LeaderboardRowMenu({
             </label>
             <input
               id={`${panelId}-xp`}
-              ref={input}
+              ref={menu.input}
               className="input"
               type="number"
               min={0}
               step={1}
               value={typed}
               aria-invalid={local !== null || set.isError || undefined}
-              onChange={(event) => setTyped(event.target.value)}
+              onChange={(event) => menu.setTyped(event.target.value)}
             />
             <button type="submit" className="btn btn-primary btn-sm" disabled={busy || local !== null}>
               {set.isPending ? 'Saving…' : 'Set XP'}
@@ -158,6 +107,6 @@ export function LeaderboardRowMenu({
         </fieldset>
       ) : null}
       {confirmation.dialog}
-    </div>
+    </>
   );
 }

@@ -40,12 +40,9 @@ export default function LevelingRolesPage() {
   );
 }
 
-function RolesScreen({ guildId }: { guildId: string }) {
+/** The add form's state and the add, rename, image-role and delete calls, with their error. */
+function useRoleEdits(guildId: string, leveling: ReturnType<typeof useLeveling>) {
   const queryClient = useQueryClient();
-  const leveling = useLeveling(guildId);
-  const guard = usePageGuard(guildId, leveling, {
-    failure: (error) => errorText(error, LEVELING_FAILURES.loadRoles),
-  });
   const [problem, setProblem] = useState<string | null>(null);
   const [name, setName] = useState(DEFAULT_ROLE_NAME);
   const [level, setLevel] = useState('1');
@@ -92,13 +89,23 @@ function RolesScreen({ guildId }: { guildId: string }) {
     mutationFn: (id: number) => apiCall('deleteLevelingRole', { params: { guildId, roleId: id } }),
     ...failing(LEVELING_FAILURES.deleteRole),
   });
+  const form = { name, setName, level, setLevel, imageRole, setImageRole, storedNote, setStoredNote };
+  return { problem, setProblem, form, add, update, remove };
+}
+
+function RolesScreen({ guildId }: { guildId: string }) {
+  const leveling = useLeveling(guildId);
+  const guard = usePageGuard(guildId, leveling, {
+    failure: (error) => errorText(error, LEVELING_FAILURES.loadRoles),
+  });
+  const { problem, setProblem, form, add, update, remove } = useRoleEdits(guildId, leveling);
   const confirmation = useConfirm();
 
   if (!guard.ready) return guard.view;
   const roles = [...guard.data.roles].sort((a, b) => a.level_required - b.level_required);
   // What the API would refuse with a 409, said before Add is pressed.
   const full = roles.length >= MAX_LEVEL_ROLES;
-  const taken = roleAtLevel(roles, normalizeLevelRequired(level));
+  const taken = roleAtLevel(roles, normalizeLevelRequired(form.level));
   const hint = full ? roleCapHint : taken ? levelTakenHint(taken) : null;
 
   return (
@@ -119,36 +126,11 @@ function RolesScreen({ guildId }: { guildId: string }) {
         hint={hint}
         onAdd={() => add.mutate()}
       >
-        <TextField
-          id="role-name"
-          label="Role name"
-          maxLength={LEVEL_ROLE_NAME_MAX}
-          value={name}
-          onChange={setName}
-        />
-        <TextField
-          id="role-level"
-          label="Level required"
-          type="number"
-          min={0}
-          value={level}
-          onChange={(value) => {
-            setLevel(value);
-            setStoredNote(null);
-          }}
-        />
-        <label className="checkbox-field">
-          <input
-            type="checkbox"
-            checked={imageRole}
-            onChange={(event) => setImageRole(event.target.checked)}
-          />
-          Image role (attach files and embed links)
-        </label>
+        <AddRoleFields form={form} />
       </AddCard>
-      {storedNote ? (
+      {form.storedNote ? (
         <p className="alert alert-warning small" role="status">
-          {storedNote}
+          {form.storedNote}
         </p>
       ) : null}
       <section className="card" aria-labelledby="roles-title">
@@ -180,6 +162,40 @@ function RolesScreen({ guildId }: { guildId: string }) {
           ))}
         </ul>
       </section>
+    </>
+  );
+}
+
+/** The add form's fields: the role's name, its level, and whether it is an image role. */
+function AddRoleFields({ form }: { form: ReturnType<typeof useRoleEdits>['form'] }) {
+  return (
+    <>
+      <TextField
+        id="role-name"
+        label="Role name"
+        maxLength={LEVEL_ROLE_NAME_MAX}
+        value={form.name}
+        onChange={form.setName}
+      />
+      <TextField
+        id="role-level"
+        label="Level required"
+        type="number"
+        min={0}
+        value={form.level}
+        onChange={(value) => {
+          form.setLevel(value);
+          form.setStoredNote(null);
+        }}
+      />
+      <label className="checkbox-field">
+        <input
+          type="checkbox"
+          checked={form.imageRole}
+          onChange={(event) => form.setImageRole(event.target.checked)}
+        />
+        Image role (attach files and embed links)
+      </label>
     </>
   );
 }
