@@ -13,4 +13,5 @@ export * from './personality-catalog.ts';
 export * from './personality-panel.ts';
 export * from './product-features.ts';
 export * from './rank-card.ts';
+export * from './role-menu-picks.ts';
 export * from './role-menus.ts';

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  buildReactionListPanel,
-  buildRoleMenuMessages,
   type MenuPickRules,
   menuClickPick,
   planMenuPick,
   roleGrantRefusal,
   roleMenuAnswer,
-} from '../src/role-menus.ts';
+} from '../src/role-menu-picks.ts';
+import { buildReactionListPanel, buildRoleMenuMessages } from '../src/role-menus.ts';
 
 const roles = ['1', '2', '3'].map((n) => `40000000000000000${n}`);
 const [red, blue, green] = roles as [string, string, string];
