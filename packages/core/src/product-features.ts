@@ -343,6 +343,9 @@ export const SLASH_COMMANDS: readonly { name: string; feature: ProductFeature }[
   (feature) => feature.commands.map((name) => ({ name, feature })),
 );
 
+/** The live features the landing page shows (`landing: true`): its cards and its sentences. */
+export const LANDING_FEATURES: readonly ProductFeature[] = LIVE_FEATURES.filter((feature) => feature.landing);
+
 /** The commands the landing page lists: those of the features it shows (`landing: true`). */
 export const LANDING_COMMANDS: readonly { name: string; feature: ProductFeature }[] = SLASH_COMMANDS.filter(
   (command) => command.feature.landing,

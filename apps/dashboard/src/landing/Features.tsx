@@ -1,6 +1,6 @@
 import {
   LANDING_COMMANDS,
-  LIVE_FEATURES,
+  LANDING_FEATURES,
   PRODUCT_FEATURES,
   type ProductFeature,
 } from '@spacecadet/core/product-features';
@@ -93,7 +93,7 @@ const PLATFORM_CARDS: readonly Card[] = [
     body: (
       <p>
         Sign in with Discord, pick a server you admin and set up{' '}
-        {joinNames(LIVE_FEATURES.map((feature) => feature.name))} from the browser.
+        {joinNames(LANDING_FEATURES.map((feature) => feature.name))} from the browser.
       </p>
     ),
     icon: icon('M3 5h18v12H3zM8 21h8M12 17v4M7 9h4M7 13h7'),
@@ -117,7 +117,7 @@ const PLATFORM_CARDS: readonly Card[] = [
  * the dashboard, reconnecting), then the announced features marked Coming Soon.
  */
 export const CARDS: readonly Card[] = [
-  ...LIVE_FEATURES.filter((feature) => feature.landing).map(featureCard),
+  ...LANDING_FEATURES.map(featureCard),
   ...PLATFORM_CARDS,
   ...PRODUCT_FEATURES.filter((feature) => feature.landing && feature.status === 'coming_soon').map(
     featureCard,
@@ -133,7 +133,7 @@ export function Features() {
           What Space Cadet does
         </h2>
         <p className="section-lead">
-          {joinNames([...LIVE_FEATURES.map((feature) => feature.name), 'the dashboard'])} work today. Cards
+          {joinNames([...LANDING_FEATURES.map((feature) => feature.name), 'the dashboard'])} work today. Cards
           marked Coming Soon are not built yet.
         </p>
         <ul className="feature-grid">

@@ -1,4 +1,4 @@
-import { LIVE_FEATURES } from '@spacecadet/core/product-features';
+import { LANDING_FEATURES } from '@spacecadet/core/product-features';
 import { startSignIn } from '../lib/oauth.ts';
 import { COMMUNITY_SERVER_URL, SUPPORT_SERVER_URL } from '../site.ts';
 import { joinNames } from './Features.tsx';
@@ -14,7 +14,7 @@ export function DashboardPreview() {
             Mission control for every server
           </h2>
           <p className="section-lead">
-            Pick a server and run its {joinNames(LIVE_FEATURES.map((feature) => feature.name))} from one
+            Pick a server and run its {joinNames(LANDING_FEATURES.map((feature) => feature.name))} from one
             place. A fuller dashboard with live stats is on its way.
           </p>
         </div>
