@@ -178,6 +178,20 @@ export function fetchMember(client: Client, guildId: string, userId: string): Pr
   return discordApi(client).guilds.getMember(guildId, userId);
 }
 
+/** A message as Discord has it now, or null when it was deleted. */
+export async function fetchMessageOrNull(
+  client: Client,
+  channelId: string,
+  messageId: string,
+): Promise<APIMessage | null> {
+  try {
+    return await discordApi(client).channels.getMessage(channelId, messageId);
+  } catch (error) {
+    if (isDiscordError(error, DiscordCodes.UnknownMessage)) return null;
+    throw error;
+  }
+}
+
 /** Position of the highest role a member holds (0 = only @everyone). */
 export function highestRolePosition(roles: readonly APIRole[], memberRoleIds: readonly string[]): number {
   let highest = 0;

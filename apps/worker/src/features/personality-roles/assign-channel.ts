@@ -35,19 +35,6 @@ export async function channelPage(where: ChannelRef): Promise<ChannelPage> {
   };
 }
 
-export async function readMessage(
-  client: Client,
-  channelId: string,
-  messageId: string,
-): Promise<APIMessage | null> {
-  try {
-    return await discordApi(client).channels.getMessage(channelId, messageId);
-  } catch (error) {
-    if (isDiscordError(error, DiscordCodes.UnknownMessage)) return null;
-    throw error;
-  }
-}
-
 /**
  * A question message a killed run posted but never recorded: the bot's, with the question's
  * components, and not the message recorded (which the caller found missing or elsewhere).

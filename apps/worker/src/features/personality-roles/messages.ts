@@ -7,7 +7,7 @@ import {
   savePersonalityMessage,
 } from '@spacecadet/db/queries/personality-roles';
 import type { Client, RESTPostAPIChannelMessageJSONBody } from 'discord.js';
-import { DiscordCodes, isDiscordError, postMessageOnce } from '../../discord-rest.ts';
+import { DiscordCodes, fetchMessageOrNull, isDiscordError, postMessageOnce } from '../../discord-rest.ts';
 import { deleteGuildMessage, editGuildMessage, requireGuildChannel } from '../../guild-scope.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import {
@@ -17,7 +17,6 @@ import {
   channelPage,
   findUnrecorded,
   guardedIn,
-  readMessage,
 } from './assign-channel.ts';
 import { isVerified, markVerified, verificationTicket } from './verified.ts';
 
@@ -109,7 +108,8 @@ async function syncQuestionMessage(sync: QuestionsSync, question: StoredPersonal
   const digest = digestOf(wanted);
   if (messageId && messageChannelId === channelId) {
     const current =
-      recent.byId.get(messageId) ?? (recent.full ? await readMessage(client, channelId, messageId) : null);
+      recent.byId.get(messageId) ??
+      (recent.full ? await fetchMessageOrNull(client, channelId, messageId) : null);
     if (current && personalityMessageSignature(current) === wanted) {
       if (question.messageDigest !== digest) await recordQuestionMessage(sync, question, messageId, digest);
       outcome.upToDate += 1;

@@ -1,7 +1,7 @@
 import type { RoleMenuMessage } from '@spacecadet/core';
 import type { RoleMenuRow } from '@spacecadet/db/schema';
 import type { APIMessage, Client } from 'discord.js';
-import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts';
+import { DiscordCodes, discordApi, fetchMessageOrNull, isDiscordError } from '../../discord-rest.ts';
 import { deleteGuildMessage } from '../../guild-scope.ts';
 import { menuName } from './names.ts';
 
@@ -38,7 +38,7 @@ export async function panelSlots(
   const recorded = menu.messageIds;
   const slots: Array<APIMessage | null> = [];
   for (const id of place.moving ? [] : recorded)
-    slots.push(await currentMessage(client, place.channelId, id));
+    slots.push(await fetchMessageOrNull(client, place.channelId, id));
   while (slots.length < pageCount) slots.push(null);
   if (slots.slice(0, pageCount).some((slot) => slot === null)) {
     const exclude = new Set([...recorded, ...place.others]);
@@ -129,20 +129,6 @@ function sameComponents(posted: readonly unknown[], wanted: RoleMenuMessage['com
     };
   };
   return JSON.stringify(posted.map(shape)) === JSON.stringify(wanted.map(shape));
-}
-
-/** The message as Discord has it now, or null when it was deleted. */
-async function currentMessage(
-  client: Client,
-  channelId: string,
-  messageId: string,
-): Promise<APIMessage | null> {
-  try {
-    return await discordApi(client).channels.getMessage(channelId, messageId);
-  } catch (error) {
-    if (isDiscordError(error, DiscordCodes.UnknownMessage)) return null;
-    throw error;
-  }
 }
 
 /**
