@@ -1,7 +1,7 @@
 import type { SessionUser } from '@spacecadet/contract';
 import type { Db } from '@spacecadet/db';
 import { type SessionRow, sessions } from '@spacecadet/db/schema';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import { hashSessionToken, newSessionToken, type TokenCipher } from './crypto.ts';
 import { type DiscordClient, DiscordError, type DiscordTokenResponse } from './discord.ts';
 import type { ExpiringMap, ReplicaCache } from './replica-cache.ts';
@@ -131,6 +131,20 @@ export class SessionService {
   async revoke(sessionId: string): Promise<void> {
     await this.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
     await this.cache.announce({ kind: 'session', id: sessionId });
+  }
+
+  /**
+   * Ends every live session of the user (sign out everywhere, erasing their data) and tells every
+   * replica to forget them; answers how many were ended.
+   */
+  async revokeUser(userId: string): Promise<number> {
+    const ended = await this.db
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+      .returning({ id: sessions.id });
+    for (const { id } of ended) await this.cache.announce({ kind: 'session', id });
+    return ended.length;
   }
 
   /**
