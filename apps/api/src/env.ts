@@ -109,6 +109,8 @@ export interface RateLimitConfig {
   max: number;
   /** Requests per window per client address on the code exchange route. */
   exchangeMax: number;
+  /** Requests per window per client address on the refresh route (each new tab spends one). */
+  refreshMax: number;
   windowMs: number;
 }
 
@@ -157,6 +159,11 @@ export interface ApiConfig {
   sessionSecret: string;
   /** Lifetime of an API session token, in seconds. */
   sessionTtlSec: number;
+  /**
+   * A browser's sign-in (its refresh cookie): how long it lasts from signing in with Discord, and
+   * how long a rotated refresh token stays accepted (two tabs refreshing at the same moment).
+   */
+  signIn: { ttlSec: number; refreshGraceSec: number };
   ownerUserId: string | null;
   /** The operator's BOT_PERMISSIONS: every invite asks for exactly these. Null: per server's features. */
   botPermissions: string | null;
@@ -237,9 +244,10 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     },
     sessionSecret,
     sessionTtlSec: 3600,
+    signIn: { ttlSec: 30 * 86_400, refreshGraceSec: 60 },
     ownerUserId: e.OWNER_USER_ID ?? null,
     botPermissions: e.BOT_PERMISSIONS ?? null,
-    rateLimit: { max: e.RATE_LIMIT_MAX, exchangeMax: 10, windowMs: e.RATE_LIMIT_WINDOW_MS },
+    rateLimit: { max: e.RATE_LIMIT_MAX, exchangeMax: 10, refreshMax: 30, windowMs: e.RATE_LIMIT_WINDOW_MS },
     trustProxy: e.TRUST_PROXY,
     metrics: metricsListenConfig(e),
     cacheTtlSec: { guilds: 60, channels: 30 },

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { sessions } from '@spacecadet/db';
+import { sessions, signIns } from '@spacecadet/db';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashSessionToken, TokenCipher } from '../src/services/crypto.ts';
@@ -38,6 +38,17 @@ function tokenOf(authorization: string): string {
   return authorization.replace(/^Bearer /, '');
 }
 
+/** The sign-in (Discord tokens, refresh token) behind a bearer. */
+async function signInOf(authorization: string) {
+  const [row] = await h.database.db
+    .select({ signIn: signIns })
+    .from(sessions)
+    .innerJoin(signIns, eq(signIns.id, sessions.signInId))
+    .where(eq(sessions.tokenHash, hashSessionToken(tokenOf(authorization))));
+  if (!row) throw new Error('no sign-in behind this bearer');
+  return row.signIn;
+}
+
 describe('PKCE sign-in over HTTP', () => {
   it('exchanges a code for an opaque session and stores only its hash and encrypted Discord tokens', async () => {
     const pkce = newPkce();
@@ -60,7 +71,9 @@ describe('PKCE sign-in over HTTP', () => {
       .where(eq(sessions.tokenHash, hashSessionToken(body.tokens.access_token)));
     expect(row?.userId).toBe(USERS.ada);
     expect(row?.tokenHash).not.toContain(body.tokens.access_token);
-    expect(row?.discordAccessTokenEnc.startsWith('v1.')).toBe(true);
+    expect(
+      (await signInOf(`Bearer ${body.tokens.access_token}`)).discordAccessTokenEnc.startsWith('v1.'),
+    ).toBe(true);
     expect(row?.expiresAt.getTime()).toBeGreaterThan(Date.now() + 3500_000);
 
     const me = await fetch(`${baseUrl}/api/auth/session`, {
@@ -131,11 +144,8 @@ describe('session lifecycle', () => {
 
   it('logout revokes the session and the Discord grant behind it', async () => {
     const auth = await signIn(h, USERS.ada);
-    const [row] = await h.database.db
-      .select()
-      .from(sessions)
-      .where(eq(sessions.tokenHash, hashSessionToken(tokenOf(auth))));
-    const discordToken = new TokenCipher(h.config.sessionSecret).decrypt(row?.discordAccessTokenEnc ?? '');
+    const row = await signInOf(auth);
+    const discordToken = new TokenCipher(h.config.sessionSecret).decrypt(row.discordAccessTokenEnc);
     const discordMe = () =>
       fetch(`${h.sandbox.apiBase}/v10/users/@me`, { headers: { authorization: `Bearer ${discordToken}` } });
     expect((await discordMe()).status).toBe(200);
@@ -154,8 +164,7 @@ describe('session lifecycle', () => {
 
   it('refreshes the Discord token when Discord refuses it, and when it is stored as expired', async () => {
     const auth = await signIn(h, USERS.ada);
-    const where = eq(sessions.tokenHash, hashSessionToken(tokenOf(auth)));
-    const [before] = await h.database.db.select().from(sessions).where(where);
+    const before = await signInOf(auth);
 
     const expired = await fetch(`${h.sandbox.url}/_sandbox/tokens/expire`, {
       method: 'POST',
@@ -167,21 +176,21 @@ describe('session lifecycle', () => {
 
     const guilds = await h.app.inject({ url: '/api/discord/me/guilds', headers: { authorization: auth } });
     expect(guilds.statusCode).toBe(200);
-    const [afterRefresh] = await h.database.db.select().from(sessions).where(where);
-    expect(afterRefresh?.discordAccessTokenEnc).not.toBe(before?.discordAccessTokenEnc);
-    expect(afterRefresh?.discordRefreshTokenEnc).not.toBe(before?.discordRefreshTokenEnc);
+    const afterRefresh = await signInOf(auth);
+    expect(afterRefresh.discordAccessTokenEnc).not.toBe(before.discordAccessTokenEnc);
+    expect(afterRefresh.discordRefreshTokenEnc).not.toBe(before.discordRefreshTokenEnc);
 
     // Stored expiry in the past: refreshed before calling Discord at all.
     await h.database.db
-      .update(sessions)
+      .update(signIns)
       .set({ discordTokenExpiresAt: new Date(0) })
-      .where(where);
+      .where(eq(signIns.id, before.id));
     await dropGuildList(h, USERS.ada);
     const again = await h.app.inject({ url: '/api/discord/me/guilds', headers: { authorization: auth } });
     expect(again.statusCode).toBe(200);
-    const [afterSecond] = await h.database.db.select().from(sessions).where(where);
-    expect(afterSecond?.discordTokenExpiresAt.getTime()).toBeGreaterThan(Date.now());
-    expect(afterSecond?.discordAccessTokenEnc).not.toBe(afterRefresh?.discordAccessTokenEnc);
+    const afterSecond = await signInOf(auth);
+    expect(afterSecond.discordTokenExpiresAt.getTime()).toBeGreaterThan(Date.now());
+    expect(afterSecond.discordAccessTokenEnc).not.toBe(afterRefresh.discordAccessTokenEnc);
   });
 });
 
@@ -211,7 +220,9 @@ describe('concurrent refreshes', () => {
       .from(sessions)
       .where(eq(sessions.tokenHash, hashSessionToken(tokenOf(auth))));
     if (!row) throw new Error('no session row');
-    const refused = new TokenCipher(h.config.sessionSecret).decrypt(row.discordAccessTokenEnc);
+    const refused = new TokenCipher(h.config.sessionSecret).decrypt(
+      (await signInOf(auth)).discordAccessTokenEnc,
+    );
     // Several callers at once, each told by Discord that the same token was refused.
     const tokens = await Promise.all(
       Array.from({ length: 5 }, () => h.app.services.sessions.discordAccessToken(row.id, { refused })),
@@ -231,9 +242,9 @@ describe('a refresh Discord refuses', () => {
     const where = eq(sessions.tokenHash, hashSessionToken(tokenOf(auth)));
     const cipher = new TokenCipher(h.config.sessionSecret);
     await h.database.db
-      .update(sessions)
+      .update(signIns)
       .set({ discordTokenExpiresAt: new Date(0), discordRefreshTokenEnc: cipher.encrypt('revoked-by-user') })
-      .where(where);
+      .where(eq(signIns.id, (await signInOf(auth)).id));
     await dropGuildList(h, USERS.mo);
     const response = await h.app.inject({ url: '/api/discord/me/guilds', headers: { authorization: auth } });
     expect(response.statusCode).toBe(401);

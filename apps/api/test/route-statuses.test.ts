@@ -83,7 +83,7 @@ beforeAll(async () => {
   });
   const config = loadApiConfig(env('limited'));
   limited = await buildApp(
-    { ...config, rateLimit: { ...config.rateLimit, max: 1, exchangeMax: 1 } },
+    { ...config, rateLimit: { ...config.rateLimit, max: 1, exchangeMax: 1, refreshMax: 1 } },
     { logger: false },
   );
   const deadDiscord = `http://127.0.0.1:${await closedPort()}`;
@@ -158,12 +158,19 @@ async function rewardRoleInDiscord(): Promise<{ id: number; roleId: string }> {
   return { id: row.id, roleId };
 }
 
-/** The route's request; for the sign-in route, with a code Discord gave (so it gets past Discord). */
+/**
+ * The route's request; for the sign-in route, with a code Discord gave (so it gets past Discord),
+ * for the refresh route, with a refresh cookie the sign-in set.
+ */
 async function signingIn(name: RouteName): Promise<InjectOptions> {
-  if (name !== 'exchangeCode') return request(name);
+  if (name !== 'exchangeCode' && name !== 'refreshSession') return request(name);
   const pkce = newPkce();
   const code = await authorizeCode(h.sandbox, USERS.ada, pkce);
-  return { ...request(name), payload: { code, code_verifier: pkce.verifier } };
+  const exchange = { ...request('exchangeCode'), payload: { code, code_verifier: pkce.verifier } };
+  if (name === 'exchangeCode') return exchange;
+  const signedIn = await h.app.inject(exchange);
+  const cookie = String(signedIn.headers['set-cookie']).split(';')[0] ?? '';
+  return { ...request(name), headers: { cookie } };
 }
 
 async function send(app: FastifyInstance, options: InjectOptions, authorization?: string): Promise<number> {
@@ -182,6 +189,8 @@ type Probe = (name: RouteName) => Promise<number[]>;
  */
 async function as(name: RouteName, harness: 'h' | 'noColorTables', user: 'ada' | 'rex' | 'nia') {
   if (name === 'logout') return signIn(harness === 'h' ? h : noColorTables, USERS[user]);
+  // Signing out everywhere ends every session of its user: Mo's, whom no other probe signs in as.
+  if (name === 'logoutEverywhere') return signIn(harness === 'h' ? h : noColorTables, USERS.mo);
   if (harness === 'noColorTables') return session.adaNoColors;
   return session[user];
 }
@@ -219,6 +228,13 @@ const PROBES: Record<string, Probe> = {
   async noSession(name) {
     // exchangeCode is public: its sample code is one Discord never gave.
     return [await send(h.app, request(name))];
+  },
+  async anotherOrigin(name) {
+    if (name !== 'refreshSession') return [];
+    const options = await signingIn(name);
+    return [
+      await send(h.app, { ...options, headers: { ...options.headers, origin: 'https://elsewhere.example' } }),
+    ];
   },
   async anotherUsersServer(name) {
     return [

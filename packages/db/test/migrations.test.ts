@@ -33,6 +33,7 @@ const EXPECTED_TABLES = [
   'personality_questions',
   'role_menus',
   'sessions',
+  'sign_ins',
   'xp_flush_batches',
 ];
 

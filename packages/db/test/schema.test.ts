@@ -16,6 +16,7 @@ import {
   personalityOptions,
   personalityQuestions,
   sessions,
+  signIns,
 } from '../src/schema.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing.ts';
 
@@ -124,12 +125,21 @@ describe('unique constraints', () => {
 
   it('session token hashes are unique', async () => {
     const { db } = testDb;
+    const [signIn] = await db
+      .insert(signIns)
+      .values({
+        userId: '200000000000000001',
+        username: 'ada',
+        discordAccessTokenEnc: 'enc',
+        discordTokenExpiresAt: new Date(Date.now() + 3600_000),
+        expiresAt: new Date(Date.now() + 30 * 86400_000),
+      })
+      .returning();
     const session = {
       tokenHash: 'a'.repeat(64),
+      signInId: signIn?.id ?? '',
       userId: '200000000000000001',
       username: 'ada',
-      discordAccessTokenEnc: 'enc',
-      discordTokenExpiresAt: new Date(Date.now() + 3600_000),
       expiresAt: new Date(Date.now() + 7 * 86400_000),
     };
     const [row] = await db.insert(sessions).values(session).returning();

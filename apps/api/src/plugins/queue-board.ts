@@ -3,6 +3,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import { queueViewPassKey, queueViewTicketKey } from '@spacecadet/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { cookieValue, secureCookies } from '../cookies.ts';
 import type { ApiConfig } from '../env.ts';
 import { ApiError, notAuthenticated, SESSION_EXPIRED_MESSAGE } from '../errors.ts';
 import { hashSessionToken, newSessionToken } from '../services/crypto.ts';
@@ -35,16 +36,6 @@ export function isPlatformOwner(config: ApiConfig, userId: string): boolean {
   return config.ownerUserId !== null && userId === config.ownerUserId;
 }
 
-function cookieValue(request: FastifyRequest, name: string): string | null {
-  const header = request.headers.cookie;
-  if (typeof header !== 'string') return null;
-  for (const part of header.split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
-  }
-  return null;
-}
-
 function ticketParam(request: FastifyRequest): string | null {
   const query = request.query;
   if (typeof query !== 'object' || query === null || !('ticket' in query)) return null;
@@ -53,7 +44,7 @@ function ticketParam(request: FastifyRequest): string | null {
 
 export async function registerQueueBoard(app: FastifyInstance): Promise<void> {
   const { config, redis, queue, sessions } = app.services;
-  const secure = config.publicApiUrl.startsWith('https:');
+  const secure = secureCookies(config);
 
   /** Spends a ticket: its session gets a pass cookie that lives as long as the session. */
   async function spendTicket(ticket: string, reply: FastifyReply): Promise<SessionContext | null> {

@@ -64,8 +64,9 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
 }
 
 /**
- * CORS for the dashboard only (tokens travel in the Authorization header, never cookies, so no
- * credentials), security headers, and rate limits per session or per client address (see
+ * CORS for the dashboard only, with credentials: bearer tokens travel in the Authorization header,
+ * and the dashboard's sign-in, refresh and logout calls also carry the refresh cookie (routes/auth.ts);
+ * no other origin gets a CORS header at all. Security headers, and rate limits per session or per client address (see
  * rateLimitKey), counted in memory and shared through Redis so they hold across API replicas
  * (services/rate-limit-store.ts). A Redis outage only stops the sharing.
  */
@@ -73,7 +74,7 @@ export async function registerSecurity(app: FastifyInstance, config: ApiConfig, 
   await app.register(cors, {
     // A list (not a string) so other origins get no CORS header at all.
     origin: [config.dashboardUrl],
-    credentials: false,
+    credentials: true,
     methods: ['GET', 'POST', 'PUT', 'DELETE'],
     allowedHeaders: ['Authorization', 'Content-Type'],
     maxAge: 600,

@@ -85,7 +85,14 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
   const discord = new DiscordClient({ ...config.discord });
   const cipher = new TokenCipher(config.sessionSecret);
   await replicaCache.start();
-  const sessions = new SessionService(dbHandle.db, cipher, discord, config.sessionTtlSec, replicaCache);
+  const sessions = new SessionService(
+    dbHandle.db,
+    cipher,
+    discord,
+    config.sessionTtlSec,
+    replicaCache,
+    config.signIn,
+  );
   const services: AppServices = {
     config,
     db: dbHandle.db,

@@ -28,7 +28,8 @@ export const authRoutes = {
     path: '/api/auth/discord/exchange',
     auth: 'public',
     tag: 'auth',
-    summary: 'Exchange an OAuth code (PKCE) for a Space Cadet session',
+    summary:
+      "Exchange an OAuth code (PKCE) for a Space Cadet session; also sets the browser's refresh cookie (HttpOnly, SameSite=Lax, Path=/api/auth)",
     body: ExchangeBody,
     // 401: Discord refused the code (expired, used, or not for this redirect): auth_failed.
     errors: [400, 401, 413, 415, 429, 502, 503],
@@ -43,12 +44,33 @@ export const authRoutes = {
     errors: [401, 429, 503],
     responses: ok(z.object({ user: SessionUser, is_owner: z.boolean(), expires_at: z.string() })),
   }),
+  refreshSession: route({
+    method: 'POST',
+    path: '/api/auth/refresh',
+    auth: 'public',
+    tag: 'auth',
+    summary:
+      "Trade the browser's refresh cookie for a new session (a new tab, a restarted browser, an expired bearer); rotates the cookie",
+    // 401: no cookie, or one that was ended, expired or replayed; 403: sent from another origin.
+    errors: [400, 401, 403, 413, 415, 429, 503],
+    responses: ok(z.object({ user: SessionUser, tokens: SessionTokens })),
+  }),
   logout: route({
     method: 'POST',
     path: '/api/auth/logout',
     auth: 'session',
     tag: 'auth',
-    summary: 'Revoke the session',
+    summary: "Sign this browser out: revoke its sign-in (every tab's session) and clear its refresh cookie",
+    errors: [400, 401, 413, 415, 429, 503],
+    responses: noContent,
+  }),
+  logoutEverywhere: route({
+    method: 'POST',
+    path: '/api/auth/logout-everywhere',
+    auth: 'session',
+    tag: 'auth',
+    summary:
+      "Sign out everywhere: revoke every session and sign-in of the user, and clear this browser's cookie",
     errors: [400, 401, 413, 415, 429, 503],
     responses: noContent,
   }),
