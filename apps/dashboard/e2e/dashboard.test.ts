@@ -337,7 +337,8 @@ describe('dashboard as ada', () => {
 
   it('logs out to the landing page and forgets the session', async () => {
     await page.goto(`${stack.dashboardUrl}/dashboard?guild=${guilds.station}`);
-    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: /Account/ }).click();
+    await page.getByRole('menuitem', { name: /^Sign out This browser/ }).click();
     await page.waitForURL((url) => url.pathname === '/');
     expect(await page.evaluate(() => window.sessionStorage.getItem('session_tokens'))).toBeNull();
     await page.goto(`${stack.dashboardUrl}/dashboard`);
@@ -362,6 +363,8 @@ describe('other users and sessions', () => {
   });
 
   it('signs in from a deep link and lands back on that page', async () => {
+    // A browser without a sign-in (other tests signed this one in).
+    await stack.browser.clearCookies();
     const page = await newPage();
     const target = `/dashboard/leveling/boosts?guild=${guilds.station}`;
     await page.goto(`${stack.dashboardUrl}${target}`);

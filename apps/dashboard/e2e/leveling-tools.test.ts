@@ -40,8 +40,12 @@ async function setVisibility(label: 'Off' | 'Members' | 'Anyone') {
   await page.getByText('Saved', { exact: true }).waitFor();
 }
 
-/** A new tab: sessionStorage is per tab, so it is signed out. */
+/**
+ * A new tab of a browser with no sign-in: the refresh cookie gone (tabs of the same browser
+ * otherwise share the sign-in), the admin's tab keeps its own session.
+ */
 async function signedOutTab(): Promise<Page> {
+  await stack.browser.clearCookies();
   const tab = await stack.browser.newPage();
   await tab.setViewportSize({ width: 390, height: 844 });
   return tab;

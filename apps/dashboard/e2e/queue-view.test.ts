@@ -34,7 +34,8 @@ describe('queue view', () => {
     await board.reload();
     await board.getByText('spacecadet-jobs').first().waitFor();
 
-    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: /Account/ }).click();
+    await page.getByRole('menuitem', { name: /^Sign out This browser/ }).click();
     await page.waitForURL((url) => url.pathname === '/');
     const after = await board.reload();
     expect(after?.status()).toBe(401);
@@ -71,7 +72,7 @@ describe('queue view', () => {
       (response) => response.url() === `${stack.apiUrl}/api/auth/session` && response.ok(),
     );
     await signInAs(page, stack.dashboardUrl, users.mo);
-    await page.getByRole('button', { name: 'Log out' }).waitFor();
+    await page.getByRole('button', { name: /Account/ }).waitFor();
     // The API has said who this is (is_owner false), and the page has rendered since.
     await (await sessionAnswer).finished();
     await page.getByRole('navigation', { name: 'Your servers' }).getByRole('link').first().waitFor();

@@ -28,8 +28,9 @@ export interface Stack {
   /** 'worker' when the real worker runs, 'rows' when bot presence was inserted by hand. */
   botPresence: 'worker' | 'rows';
   /**
-   * Ends a user's sessions as if their time were up: `expires_at` in the past, and the API told
-   * to drop its in-memory copies, as any change to a session must (README: Several API replicas).
+   * Ends a user's sessions as if their time were up: `expires_at` in the past (of the tab bearers
+   * and of the browsers' sign-ins, so no refresh cookie renews them), and the API told to drop its
+   * in-memory copies, as any change to a session must (README: Several API replicas).
    */
   expireSessionsOf(userId: string): Promise<void>;
   close(): Promise<void>;
@@ -115,6 +116,9 @@ export async function startStack(distDir: string): Promise<Stack> {
     botPresence: worker ? 'worker' : 'rows',
     async expireSessionsOf(userId) {
       if (!/^\d+$/.test(userId)) throw new Error(`not a user id: ${userId}`);
+      await database.db.execute(
+        `UPDATE sign_ins SET expires_at = now() - interval '1 minute' WHERE user_id = '${userId}'`,
+      );
       const ended = await database.db.execute<{ id: string }>(
         `UPDATE sessions SET expires_at = now() - interval '1 minute' WHERE user_id = '${userId}' RETURNING id`,
       );

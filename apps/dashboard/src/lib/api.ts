@@ -1,5 +1,6 @@
 import {
   type RouteBody,
+  type RouteDef,
   type RouteName,
   type RouteParams,
   type RouteQuery,
@@ -10,8 +11,65 @@ import {
 } from '@spacecadet/contract';
 import type { ZodType } from 'zod';
 import { getConfig } from '../config.ts';
-import { ApiError, NOT_AUTHENTICATED, SESSION_EXPIRED } from './api-error.ts';
-import { clearSession, getAuthorizationHeader, getStoredTokens } from './session.ts';
+import { ApiError, isApiError, NOT_AUTHENTICATED, SESSION_EXPIRED } from './api-error.ts';
+import {
+  clearSession,
+  forgetSignIn,
+  getAuthorizationHeader,
+  getStoredTokens,
+  hasSignInHint,
+  isSessionExpired,
+  setRestoring,
+  storeSession,
+} from './session.ts';
+
+/** The calls that carry the API's refresh cookie (set, traded or ended): sent with credentials. */
+const COOKIE_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
+  'exchangeCode',
+  'refreshSession',
+  'logout',
+  'logoutEverywhere',
+]);
+
+type EndedAs = 'signed_out' | 'expired';
+
+let refreshing: Promise<boolean> | null = null;
+
+/**
+ * Trades the browser's refresh cookie for a bearer of this tab (a new tab, a restarted browser, a
+ * bearer the API refused): true once stored. Calls at the same time share one request. When it
+ * fails the tab is signed out (`endedAs` says how the page puts it), and a refused cookie
+ * (401) tells every tab of this browser that the sign-in is over.
+ */
+export function refreshSession(endedAs: EndedAs): Promise<boolean> {
+  if (!hasSignInHint()) {
+    if (getAuthorizationHeader() !== null || endedAs === 'expired') clearSession(endedAs);
+    return Promise.resolve(false);
+  }
+  refreshing ??= (async () => {
+    setRestoring(true);
+    try {
+      const { user, tokens } = await apiCall('refreshSession');
+      storeSession(user, tokens);
+      return true;
+    } catch (error) {
+      if (isApiError(error) && error.status === 401) forgetSignIn();
+      clearSession(endedAs);
+      return false;
+    }
+  })().finally(() => {
+    refreshing = null;
+    setRestoring(false);
+  });
+  return refreshing;
+}
+
+/** At start: a tab without a bearer (new tab, restarted browser) restores the browser's sign-in. */
+export function restoreSignIn(): void {
+  if (getAuthorizationHeader() === null && hasSignInHint()) {
+    void refreshSession(isSessionExpired() ? 'expired' : 'signed_out');
+  }
+}
 
 export interface ApiCallOptions<N extends RouteName> {
   params?: RouteParams<N>;
@@ -72,24 +130,49 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-/** Sends the call and turns any failure into an `ApiError`; the caller reads the success body. */
-async function send<N extends RouteName>(name: N, options: ApiCallOptions<N>): Promise<Response> {
-  const def = routes[name];
-  const headers: Record<string, string> = { Accept: 'application/json' };
+const ended = (as: EndedAs) =>
+  as === 'expired'
+    ? new ApiError(SESSION_EXPIRED, { status: 401, code: SESSION_EXPIRED })
+    : new ApiError(NOT_AUTHENTICATED, { status: 401, code: NOT_AUTHENTICATED });
+
+/** The bearer as stored, or null when there is none or it has lapsed (and how the tab lost it). */
+function currentBearer(): { authorization: string } | { missing: EndedAs } {
   const authorization = getAuthorizationHeader();
-  if (def.auth !== 'public') {
-    if (!authorization) throw new ApiError(NOT_AUTHENTICATED, { status: 401, code: NOT_AUTHENTICATED });
-    const tokens = getStoredTokens();
-    if (tokens && tokens.expires_at > 0 && tokens.expires_at <= Date.now()) {
-      clearSession('expired');
-      throw new ApiError(SESSION_EXPIRED, { status: 401, code: SESSION_EXPIRED });
-    }
-    headers.Authorization = authorization;
-  } else if (options.withSession && authorization) {
-    const tokens = getStoredTokens();
-    if (!tokens || tokens.expires_at <= 0 || tokens.expires_at > Date.now())
-      headers.Authorization = authorization;
+  if (!authorization) return { missing: isSessionExpired() ? 'expired' : 'signed_out' };
+  const tokens = getStoredTokens();
+  if (tokens && tokens.expires_at > 0 && tokens.expires_at <= Date.now()) return { missing: 'expired' };
+  return { authorization };
+}
+
+/**
+ * The Authorization header of a call: the stored bearer, else one the refresh cookie trades for
+ * (once; `refreshed` says it was just traded). Null on a public call without one.
+ */
+async function bearerFor(
+  def: RouteDef,
+  withSession: boolean,
+): Promise<{ authorization: string | null; refreshed: boolean }> {
+  if (def.auth === 'public' && !withSession) return { authorization: null, refreshed: false };
+  const bearer = currentBearer();
+  if ('authorization' in bearer) return { authorization: bearer.authorization, refreshed: false };
+  if (def.auth === 'public' && !hasSignInHint()) return { authorization: null, refreshed: false };
+  if (await refreshSession(bearer.missing)) {
+    return { authorization: getAuthorizationHeader(), refreshed: true };
   }
+  if (def.auth === 'public') return { authorization: null, refreshed: false };
+  throw ended(bearer.missing);
+}
+
+/** Sends the call and turns any failure into an `ApiError`; the caller reads the success body. */
+async function send<N extends RouteName>(
+  name: N,
+  options: ApiCallOptions<N>,
+  retried = false,
+): Promise<Response> {
+  const def: RouteDef = routes[name];
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const bearer = await bearerFor(def, options.withSession === true);
+  if (bearer.authorization !== null) headers.Authorization = bearer.authorization;
   let body: BodyInit | undefined;
   if (options.file) {
     headers['Content-Type'] = options.file.type;
@@ -104,6 +187,7 @@ async function send<N extends RouteName>(name: N, options: ApiCallOptions<N>): P
   const response = await fetch(url, {
     method: def.method,
     headers,
+    ...(COOKIE_ROUTES.has(name) ? { credentials: 'include' as const } : {}),
     ...(body === undefined ? {} : { body }),
     ...(options.signal ? { signal: options.signal } : {}),
   });
@@ -123,8 +207,12 @@ async function send<N extends RouteName>(name: N, options: ApiCallOptions<N>): P
     detail,
     issues: issuesOf(failure),
   });
-  if (response.status === 401 && def.auth !== 'public') {
-    clearSession(code === SESSION_EXPIRED ? 'expired' : 'signed_out');
+  if (response.status === 401 && headers.Authorization !== undefined) {
+    // The API refused the bearer: trade the refresh cookie for a new one and try once more.
+    const endedAs: EndedAs = code === SESSION_EXPIRED ? 'expired' : 'signed_out';
+    const retry = !retried && !bearer.refreshed && !COOKIE_ROUTES.has(name);
+    if (retry && (await refreshSession(endedAs))) return send(name, options, true);
+    if (def.auth !== 'public') clearSession(endedAs);
   }
   throw error;
 }

@@ -1,7 +1,11 @@
 import type { SessionUser } from '@spacecadet/contract';
 import { useSyncExternalStore } from 'react';
 
-/** sessionStorage keys: the session lives as long as the tab. */
+/**
+ * sessionStorage keys: the tab's bearer lives as long as the tab. What outlives the tab is the
+ * API's httpOnly refresh cookie (which a new tab or a restarted browser trades for a bearer,
+ * `refreshSession` in api.ts) and `SIGNED_IN_HINT` in localStorage.
+ */
 export const SESSION_KEYS = {
   user: 'session_user',
   tokens: 'session_tokens',
@@ -11,6 +15,13 @@ export const SESSION_KEYS = {
   returnTo: 'oauth_return_to',
   expired: 'session_expired',
 } as const;
+
+/**
+ * localStorage: this browser holds a sign-in (a refresh cookie script cannot see), so a tab
+ * without a bearer tries the refresh rather than asking to sign in, and a visitor who never
+ * signed in costs the API no refresh call.
+ */
+export const SIGNED_IN_HINT = 'spacecadet_signed_in';
 
 export interface StoredTokens {
   access_token: string;
@@ -87,6 +98,38 @@ export function storeSession(
   storage.setItem(SESSION_KEYS.tokens, JSON.stringify(stored));
   storage.setItem(SESSION_KEYS.authorization, `${stored.token_type} ${stored.access_token}`);
   storage.removeItem(SESSION_KEYS.expired);
+  writeHint(true);
+  changed();
+}
+
+function writeHint(signedIn: boolean): void {
+  try {
+    if (signedIn) window.localStorage.setItem(SIGNED_IN_HINT, '1');
+    else window.localStorage.removeItem(SIGNED_IN_HINT);
+  } catch {
+    // Storage refused (private mode): tabs just do not share the sign-in.
+  }
+}
+
+/** Whether this browser holds a sign-in its refresh cookie may restore. */
+export function hasSignInHint(): boolean {
+  try {
+    return window.localStorage.getItem(SIGNED_IN_HINT) === '1';
+  } catch {
+    return false;
+  }
+}
+
+/** The browser's sign-in is over (signed out, or the refresh cookie was refused): every tab forgets it. */
+export function forgetSignIn(): void {
+  writeHint(false);
+}
+
+let restoring = false;
+/** A refresh is under way: the UI shows its loading state, not a flash of signed-out. */
+export function setRestoring(value: boolean): void {
+  if (restoring === value) return;
+  restoring = value;
   changed();
 }
 
@@ -108,13 +151,15 @@ export function isSessionExpired(): boolean {
 export interface SessionSnapshot {
   user: SessionUser | null;
   expired: boolean;
+  /** Trading the refresh cookie for a bearer right now. */
+  restoring: boolean;
 }
 
 let snapshot: SessionSnapshot | null = null;
 let snapshotVersion = -1;
 function getSnapshot(): SessionSnapshot {
   if (snapshot === null || snapshotVersion !== version) {
-    snapshot = { user: getStoredUser(), expired: isSessionExpired() };
+    snapshot = { user: getStoredUser(), expired: isSessionExpired(), restoring };
     snapshotVersion = version;
   }
   return snapshot;
@@ -123,6 +168,26 @@ function getSnapshot(): SessionSnapshot {
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/**
+ * Signing out in one tab signs out every tab of this browser at once (the others would find out
+ * on their next call anyway: the API refuses their bearers and the cookie).
+ */
+const SIGN_OUT_CHANNEL = 'spacecadet-sign-out';
+const signOuts =
+  typeof window !== 'undefined' && typeof BroadcastChannel !== 'undefined'
+    ? new BroadcastChannel(SIGN_OUT_CHANNEL)
+    : null;
+signOuts?.addEventListener('message', () => {
+  if (getStoredUser() !== null) clearSession();
+});
+
+/** This browser signed out (from the account menu): forget the sign-in here and in every tab. */
+export function signOutEveryTab(): void {
+  forgetSignIn();
+  clearSession();
+  signOuts?.postMessage('signed_out');
 }
 
 /** The stored user and whether the last call found the session expired; re-renders on change. */

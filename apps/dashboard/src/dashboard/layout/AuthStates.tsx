@@ -65,3 +65,14 @@ export function SessionExpired() {
     />
   );
 }
+
+/** While the browser's sign-in is traded for this tab's session: neither signed in nor out yet. */
+export function RestoringSession() {
+  return (
+    <main className="centered-state">
+      <div className="card" role="status">
+        <p className="muted">Signing you in…</p>
+      </div>
+    </main>
+  );
+}

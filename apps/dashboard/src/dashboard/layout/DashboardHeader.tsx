@@ -1,30 +1,14 @@
 import type { SessionUser } from '@spacecadet/contract';
-import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
-import { apiCall } from '../../lib/api.ts';
+import { Link } from 'react-router';
 import { avatarUrl } from '../../lib/cdn.ts';
-import { clearSession } from '../../lib/session.ts';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { EffectsToggle } from '../../ui/EffectsToggle.tsx';
 import { LogoMark } from '../../ui/Logo.tsx';
 import { withGuild } from '../shared/guild-param.ts';
+import { AccountMenu } from './AccountMenu.tsx';
 import { QueueViewButton } from './QueueViewButton.tsx';
 
 export function DashboardHeader({ user, guildId }: { user: SessionUser; guildId: string | null }) {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-
-  const logOut = async () => {
-    try {
-      await apiCall('logout');
-    } catch {
-      // The session is forgotten locally either way.
-    }
-    clearSession();
-    queryClient.clear();
-    navigate('/', { replace: true });
-  };
-
   return (
     <header className="dash-header">
       <Link to="/" className="brand dash-brand" aria-label="Space Cadet home">
@@ -49,9 +33,7 @@ export function DashboardHeader({ user, guildId }: { user: SessionUser; guildId:
         <Link className="btn btn-secondary btn-sm" to={withGuild('/dashboard', guildId)}>
           Dashboard
         </Link>
-        <button type="button" className="btn btn-ghost btn-sm" onClick={() => void logOut()}>
-          Log out
-        </button>
+        <AccountMenu />
       </nav>
     </header>
   );

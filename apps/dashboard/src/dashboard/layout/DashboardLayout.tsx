@@ -5,7 +5,7 @@ import { useSession } from '../../lib/session.ts';
 import { useGuildParam } from '../shared/guild-param.ts';
 import { COMING_SOON_PAGES } from '../shared/nav.ts';
 import { useAdminGuilds } from '../shared/queries.ts';
-import { SessionExpired, SignInRequired } from './AuthStates.tsx';
+import { RestoringSession, SessionExpired, SignInRequired } from './AuthStates.tsx';
 import { ConfigSidebar } from './ConfigSidebar.tsx';
 import { DashboardHeader } from './DashboardHeader.tsx';
 import { GuildRail } from './GuildRail.tsx';
@@ -16,7 +16,7 @@ function isPlaceholderPath(pathname: string): boolean {
 }
 
 export function DashboardLayout() {
-  const { user, expired } = useSession();
+  const { user, expired, restoring } = useSession();
   const { pathname } = useLocation();
   const guildId = useGuildParam();
   const [, setSearch] = useSearchParams();
@@ -37,6 +37,7 @@ export function DashboardLayout() {
     }
   }, [guildId, firstGuild, setSearch]);
 
+  if (restoring && (expired || !user)) return <RestoringSession />;
   if (expired) return <SessionExpired />;
   if (!user) return isPlaceholderPath(pathname) ? null : <SignInRequired />;
 

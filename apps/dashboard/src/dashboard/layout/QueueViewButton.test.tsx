@@ -68,7 +68,7 @@ describe('queue view button', () => {
     signInAda();
     const { fetchMock } = api(false);
     renderAt(`/dashboard?guild=${STATION.id}`, routes);
-    await screen.findByRole('button', { name: 'Log out' });
+    await screen.findByRole('button', { name: /Account/ });
     const sessionAnswer = await waitFor(() => {
       const index = fetchMock.mock.calls.findIndex(([input]) => String(input).endsWith('/api/auth/session'));
       expect(index).toBeGreaterThanOrEqual(0);
