@@ -42,8 +42,13 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   return path;
 }
 
-/** Signs in through the sandbox authorize PAGE by clicking the user, then waits for the dashboard. */
+/**
+ * Signs in through the sandbox authorize PAGE by clicking the user, then waits for the dashboard.
+ * The browser's sign-in (its refresh cookie) is dropped first, whoever it was: tabs of one browser
+ * share it, so a new tab would otherwise open signed in as the last user.
+ */
 export async function signInAs(page: Page, dashboardUrl: string, userId: string): Promise<void> {
+  await page.context().clearCookies();
   await page.goto(`${dashboardUrl}/`);
   await page.getByRole('button', { name: 'Sign in', exact: true }).first().click();
   await page.locator(`a.pick[data-user-id="${userId}"]`).click();

@@ -19,7 +19,15 @@ export interface Stack {
   apiUrl: string;
   sandbox: Sandbox;
   database: TestDatabase;
+  /** The browser (a persistent profile); `restartBrowser` replaces it. */
   browser: BrowserContext;
+  /**
+   * Quits the browser and starts it again on the same profile (cookies, localStorage), as a user
+   * restarting theirs; `browser` is the new one.
+   */
+  restartBrowser(): Promise<BrowserContext>;
+  /** A browser of its own (another device): a fresh profile, gone when it closes. */
+  otherBrowser(): Promise<BrowserContext>;
   /**
    * Every Content-Security-Policy violation any page of the browser reported (the dashboard
    * server's policy must let the built app do all it does): "<directive> <blocked URI> on <page>".
@@ -88,30 +96,29 @@ export async function startStack(distDir: string): Promise<Stack> {
 
   const profileDir = await mkdtemp(join(tmpdir(), 'spacecadet-chromium-'));
   await mkdir(SCREENSHOT_DIR, { recursive: true });
-  const browser = await chromium.launchPersistentContext(profileDir, {
-    ...chromiumLaunchOptions(),
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    reducedMotion: 'reduce',
-  });
   const cspViolations: string[] = [];
-  await browser.exposeBinding('__reportCspViolation', (_source, line: string) => {
-    cspViolations.push(line);
-  });
-  await browser.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      const report = (window as unknown as { __reportCspViolation: (line: string) => void })
-        .__reportCspViolation;
-      report(`${event.effectiveDirective} ${event.blockedURI || 'inline'} on ${event.documentURI}`);
-    });
-  });
+  const others: Array<{ browser: BrowserContext; dir: string }> = [];
+  let browser = await launchBrowser(profileDir, cspViolations);
 
   return {
     dashboardUrl,
     apiUrl,
     sandbox,
     database,
-    browser,
+    get browser() {
+      return browser;
+    },
+    async restartBrowser() {
+      await browser.close();
+      browser = await launchBrowser(profileDir, cspViolations);
+      return browser;
+    },
+    async otherBrowser() {
+      const dir = await mkdtemp(join(tmpdir(), 'spacecadet-chromium-other-'));
+      const other = await launchBrowser(dir, cspViolations);
+      others.push({ browser: other, dir });
+      return other;
+    },
     cspViolations,
     botPresence: worker ? 'worker' : 'rows',
     async expireSessionsOf(userId) {
@@ -127,6 +134,10 @@ export async function startStack(distDir: string): Promise<Stack> {
     async close() {
       await browser.close().catch(() => undefined);
       await rm(profileDir, { recursive: true, force: true });
+      for (const other of others) {
+        await other.browser.close().catch(() => undefined);
+        await rm(other.dir, { recursive: true, force: true });
+      }
       await dashboard.close();
       await worker?.close();
       await api.close();
@@ -135,4 +146,25 @@ export async function startStack(distDir: string): Promise<Stack> {
       await database.close();
     },
   };
+}
+
+/** Headless Chromium on a profile, reporting every CSP violation of its pages into `violations`. */
+async function launchBrowser(profileDir: string, violations: string[]): Promise<BrowserContext> {
+  const browser = await chromium.launchPersistentContext(profileDir, {
+    ...chromiumLaunchOptions(),
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    reducedMotion: 'reduce',
+  });
+  await browser.exposeBinding('__reportCspViolation', (_source, line: string) => {
+    violations.push(line);
+  });
+  await browser.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const report = (window as unknown as { __reportCspViolation: (line: string) => void })
+        .__reportCspViolation;
+      report(`${event.effectiveDirective} ${event.blockedURI || 'inline'} on ${event.documentURI}`);
+    });
+  });
+  return browser;
 }

@@ -9,7 +9,7 @@ import { useInviteUrl } from './useInviteUrl.ts';
 export function SiteHeader() {
   const [menuOpen, setMenuOpen] = useState(false);
   const inviteUrl = useInviteUrl();
-  const { user } = useSession();
+  const { user, restoring } = useSession();
   const close = () => setMenuOpen(false);
   const menuButton = useRef<HTMLButtonElement>(null);
 
@@ -68,7 +68,8 @@ export function SiteHeader() {
           </ul>
           <div className="nav-actions">
             <EffectsToggle />
-            {user ? (
+            {/* While this browser's sign-in is restored, not a flash of Sign in. */}
+            {user || restoring ? (
               <Link to="/dashboard" className="btn btn-secondary btn-sm">
                 Dashboard
               </Link>
