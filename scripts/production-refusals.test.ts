@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { productionTestEnv } from '@spacecadet/testing';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -13,14 +14,9 @@ const root = join(import.meta.dirname, '..');
 const DEMO_SECRET = 'compose-demo-secret-change-me-before-going-public';
 
 const ENV = {
-  NODE_ENV: 'production',
+  ...productionTestEnv(),
   SESSION_SECRET: DEMO_SECRET,
-  PUBLIC_API_URL: 'https://api.example.org',
-  DASHBOARD_URL: 'https://bot.example.org',
   DISCORD_API_BASE: 'https://discord.com/api',
-  DISCORD_CLIENT_ID: '123456789012345678',
-  DISCORD_CLIENT_SECRET: 'a-real-looking-client-secret',
-  DISCORD_BOT_TOKEN: 'a-real-looking-bot-token',
   // A dead address: nothing may get as far as connecting.
   DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
   REDIS_URL: 'redis://127.0.0.1:1',

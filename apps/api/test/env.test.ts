@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { EnvError } from '@spacecadet/contract';
 import { DEFAULT_BOT_PERMISSIONS } from '@spacecadet/core';
+import { productionTestEnv } from '@spacecadet/testing';
 import { describe, expect, it } from 'vitest';
 import { loadApiConfig } from '../src/env.ts';
 
@@ -77,15 +77,7 @@ describe('loadApiConfig', () => {
   });
 
   it('takes a good production env, and refuses the demo secret in it naming SESSION_SECRET', () => {
-    const good = {
-      NODE_ENV: 'production',
-      SESSION_SECRET: randomBytes(24).toString('hex'),
-      PUBLIC_API_URL: 'https://api.example.org',
-      DASHBOARD_URL: 'https://bot.example.org',
-      DISCORD_CLIENT_ID: '123456789012345678',
-      DISCORD_CLIENT_SECRET: 'a-real-looking-client-secret',
-      DISCORD_BOT_TOKEN: 'a-real-looking-bot-token',
-    };
+    const good = productionTestEnv();
     expect(loadApiConfig(good)).toMatchObject({ nodeEnv: 'production', sessionSecret: good.SESSION_SECRET });
     expect(
       problemsOf({ ...good, SESSION_SECRET: 'compose-demo-secret-change-me-before-going-public' }),

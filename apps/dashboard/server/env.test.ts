@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { randomBytes } from 'node:crypto';
+import { productionTestEnv } from '@spacecadet/testing';
 import { describe, expect, it } from 'vitest';
 import { loadDashboardEnv } from './env.ts';
 
@@ -18,15 +18,8 @@ describe('loadDashboardEnv', () => {
   });
 
   it('takes a good production env without a bot token, and refuses the sandbox client id', () => {
-    const good = {
-      NODE_ENV: 'production',
-      SESSION_SECRET: randomBytes(24).toString('hex'),
-      PUBLIC_API_URL: 'https://api.example.org',
-      DASHBOARD_URL: 'https://bot.example.org',
-      DISCORD_CLIENT_ID: '123456789012345678',
-      DISCORD_OAUTH_BASE: 'https://discord.com',
-    };
-    expect(loadDashboardEnv(good).config.discordClientId).toBe('123456789012345678');
+    const good = { ...productionTestEnv(), DISCORD_OAUTH_BASE: 'https://discord.com' };
+    expect(loadDashboardEnv(good).config.discordClientId).toBe(good.DISCORD_CLIENT_ID);
     expect(() => loadDashboardEnv({ ...good, DISCORD_CLIENT_ID: undefined })).toThrow(
       /DISCORD_CLIENT_ID: required in production/,
     );

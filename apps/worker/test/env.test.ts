@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { productionTestEnv } from '@spacecadet/testing';
 import { describe, expect, it } from 'vitest';
 import { loadWorkerConfig } from '../src/env.ts';
 
@@ -19,14 +19,8 @@ describe('loadWorkerConfig', () => {
   });
 
   it('takes a good production env, and refuses the sandbox token and a local URL naming each', () => {
-    const good = {
-      NODE_ENV: 'production',
-      SESSION_SECRET: randomBytes(24).toString('hex'),
-      PUBLIC_API_URL: 'https://api.example.org',
-      DASHBOARD_URL: 'https://bot.example.org',
-      DISCORD_BOT_TOKEN: 'a-real-looking-bot-token',
-    };
-    expect(loadWorkerConfig(good).discordBotToken).toBe('a-real-looking-bot-token');
+    const good = productionTestEnv();
+    expect(loadWorkerConfig(good).discordBotToken).toBe(good.DISCORD_BOT_TOKEN);
     expect(() =>
       loadWorkerConfig({
         ...good,

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { productionTestEnv } from '@spacecadet/testing';
 import { describe, expect, it } from 'vitest';
 import {
   isLocalHostname,
@@ -13,15 +13,8 @@ import {
 
 const root = join(import.meta.dirname, '../../..');
 
-/** A production env with nothing to refuse (a fresh random secret, so no test publishes one). */
-const GOOD = {
-  SESSION_SECRET: randomBytes(24).toString('hex'),
-  PUBLIC_API_URL: 'https://api.example.org',
-  DASHBOARD_URL: 'https://bot.example.org',
-  DISCORD_CLIENT_ID: '123456789012345678',
-  DISCORD_CLIENT_SECRET: 'a-real-looking-client-secret',
-  DISCORD_BOT_TOKEN: 'a-real-looking-bot-token',
-};
+/** A production env with nothing to refuse. */
+const GOOD = productionTestEnv();
 const ALL = { botToken: true, clientSecret: true, clientId: 'required' } as const;
 const variables = (refusals: string[]) => refusals.map((r) => r.slice(0, r.indexOf(':')));
 
