@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SLASH_COMMANDS } from '@spacecadet/core';
 import { dropDatabase, ensureDatabase, MIGRATIONS_FOLDER, withDatabase } from '@spacecadet/db';
@@ -128,6 +128,15 @@ async function expectOnlyFailure(env: NodeJS.ProcessEnv, line: string | RegExp):
   expect(code).toBe(1);
 }
 
+describe('docker compose run --rm api doctor', () => {
+  it("finds `doctor` on the API image's PATH: the bin this test runs, executable", () => {
+    const dockerfile = readFileSync(join(import.meta.dirname, '../../../Dockerfile'), 'utf8');
+    const apiStage = /^FROM base AS api\n([\s\S]*?)(?=^FROM )/m.exec(dockerfile)?.[1] ?? '';
+    expect(apiStage).toContain('RUN ln -s /app/apps/api/bin/doctor /usr/local/bin/doctor');
+    expect(() => accessSync(BIN, constants.X_OK)).not.toThrow();
+  });
+});
+
 describe('pnpm doctor', () => {
   it('passes a good deployment: every line ✓, exit 0', async () => {
     const { code, lines } = await doctor(envFor());
@@ -197,7 +206,7 @@ describe('pnpm doctor', () => {
     });
     await expectOnlyFailure(
       envFor(),
-      /^✗ gateway: no session starts left \(0 of 1000\) — Wait until they reset in \d+ min \(\d{4}-\d\d-\d\dT[\d:.]+Z\), and stop whatever restarts the worker in a loop\.$/,
+      /^✗ gateway: no session starts left \(0 of 1000\) — Wait until they reset in 2[34] h \d+ min \(\d{4}-\d\d-\d\dT[\d:.]+Z\), and stop whatever restarts the worker in a loop\.$/,
     );
   });
 
@@ -295,7 +304,7 @@ describe('pnpm doctor in production', () => {
     await goodApplication(own);
     await expectOnlyFailure(
       productionEnv('compose-demo-secret-change-me-before-going-public'),
-      "✗ SESSION_SECRET — Is a secret published in this repository (the demo's), so anyone can forge sessions with it; set a random one, e.g. `openssl rand -hex 32`.",
+      "✗ SESSION_SECRET is a secret published in this repository (the demo's), so anyone can forge sessions with it — Set a random one, e.g. `openssl rand -hex 32`.",
     );
   });
 });

@@ -2,7 +2,8 @@
  * What a process refuses to start with when NODE_ENV=production, shared by the API, the worker
  * and the dashboard server env readers and by `pnpm doctor`: a session secret anyone can read in
  * this repository, public URLs that are not https or point at this machine, and the sandbox's
- * published Discord credentials. Each refusal is one `VARIABLE: sentence` naming the fix.
+ * published Discord credentials. Each refusal is one sentence, `VARIABLE: <what is wrong>; <the
+ * fix>.`
  */
 
 /**
@@ -61,7 +62,7 @@ export function sessionSecretRefusal(value: string | undefined): string | null {
     return `SESSION_SECRET: is a secret published in this repository (the demo's), so anyone can forge sessions with it; ${GENERATE}.`;
   }
   if (secret.length < SESSION_SECRET_MIN_LENGTH) {
-    return `SESSION_SECRET: must be at least ${SESSION_SECRET_MIN_LENGTH} characters in production; ${GENERATE}.`;
+    return `SESSION_SECRET: is shorter than ${SESSION_SECRET_MIN_LENGTH} characters; ${GENERATE}.`;
   }
   return null;
 }
@@ -70,16 +71,11 @@ export function sessionSecretRefusal(value: string | undefined): string | null {
 export function publicUrlRefusal(name: string, value: string | undefined): string | null {
   const url = trimmed(value);
   const example = name === 'PUBLIC_API_URL' ? 'https://api.example.org' : 'https://bot.example.org';
-  if (url === undefined || !URL.canParse(url)) {
-    return `${name}: required in production, the https:// address people reach it at, e.g. ${example}.`;
-  }
+  const fix = `set the public https:// address people reach it at (Caddy in front), e.g. ${example}.`;
+  if (url === undefined || !URL.canParse(url)) return `${name}: required in production; ${fix}`;
   const parsed = new URL(url);
-  if (parsed.protocol !== 'https:') {
-    return `${name}: must be an https:// URL in production (put Caddy in front), e.g. ${example}.`;
-  }
-  if (isLocalHostname(parsed.hostname)) {
-    return `${name}: points at this machine (${parsed.hostname}); set the public https:// address people reach it at, e.g. ${example}.`;
-  }
+  if (parsed.protocol !== 'https:') return `${name}: is not an https:// URL; ${fix}`;
+  if (isLocalHostname(parsed.hostname)) return `${name}: points at this machine (${parsed.hostname}); ${fix}`;
   return null;
 }
 

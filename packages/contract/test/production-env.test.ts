@@ -28,7 +28,7 @@ describe('productionRefusals', () => {
       'SESSION_SECRET: required in production; set a random one, e.g. `openssl rand -hex 32`.',
     ]);
     expect(productionRefusals({ ...GOOD, SESSION_SECRET: 'x'.repeat(31) })[0]).toMatch(
-      /^SESSION_SECRET: must be at least 32 characters in production/,
+      /^SESSION_SECRET: is shorter than 32 characters; set a random one/,
     );
     for (const secret of PUBLISHED_SESSION_SECRETS) {
       expect(productionRefusals({ ...GOOD, SESSION_SECRET: secret })[0]).toMatch(

@@ -6,14 +6,19 @@ import { EnvError, isProductionEnv, productionRefusals } from '@spacecadet/contr
 import { type ApiConfig, loadApiConfig } from '../env.ts';
 import { type CheckLine, fail, pass } from './check.ts';
 
-/** `VARIABLE: sentence` as a ✗ line: the variable, and the sentence as its fix. */
+const capital = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
+/**
+ * `VARIABLE: <what is wrong>; <the fix>.` as a ✗ line: `VARIABLE <what is wrong>` and the fix. A
+ * problem without a fix of its own (a reader's `API_PORT: must be a port number`) is its own fix.
+ */
 function problemLine(problem: string): CheckLine {
   const at = problem.indexOf(':');
-  const fix = problem.slice(at + 1).trim();
-  return fail(
-    problem.slice(0, at),
-    `${fix.charAt(0).toUpperCase()}${fix.slice(1)}${/[.!]$/.test(fix) ? '' : '.'}`,
-  );
+  const variable = problem.slice(0, at);
+  const text = problem.slice(at + 1).trim();
+  const split = text.indexOf('; ');
+  if (split < 0) return fail(variable, `${capital(text)}${/[.!]$/.test(text) ? '' : '.'}`);
+  return fail(`${variable} ${text.slice(0, split)}`, capital(text.slice(split + 2)));
 }
 
 /**
@@ -47,7 +52,8 @@ export function checkEnvironment(env: NodeJS.ProcessEnv = process.env): {
     for (const refusal of refusals) {
       // Named once: the reader may have refused the same variable already.
       const line = problemLine(refusal);
-      const index = lines.findIndex((l) => !l.ok && l.what === line.what);
+      const variable = refusal.slice(0, refusal.indexOf(':'));
+      const index = lines.findIndex((l) => !l.ok && l.what.split(' ')[0] === variable);
       if (index >= 0) lines[index] = line;
       else lines.push(line);
     }
