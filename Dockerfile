@@ -23,6 +23,8 @@ FROM base AS migrate
 CMD ["pnpm", "db:migrate"]
 
 FROM base AS api
+# `docker compose run --rm api doctor`: the deployment checks (apps/api/bin/doctor) on the PATH.
+RUN ln -s /app/apps/api/bin/doctor /usr/local/bin/doctor
 EXPOSE 4000
 CMD ["pnpm", "--filter", "@spacecadet/api", "start"]
 

@@ -430,7 +430,8 @@ async function runSize(size: number): Promise<SizeResult> {
     );
     const discordEnv = {
       ...pathAndHome(),
-      NODE_ENV: 'production',
+      // Not NODE_ENV=production: with it the worker refuses the sandbox's published bot token
+      // (contract's production-env.ts); it changes nothing else in the worker.
       DISCORD_API_BASE: sandbox.apiBase,
       DISCORD_BOT_TOKEN: (await import('@spacecadet/discord-sandbox')).SANDBOX_BOT_TOKEN,
     };

@@ -94,7 +94,8 @@ async function measureClient(
   try {
     const env: NodeJS.ProcessEnv = {
       ...pathAndHome(),
-      NODE_ENV: 'production',
+      // Not NODE_ENV=production: with it the worker refuses the sandbox's published bot token
+      // (contract's production-env.ts); it changes nothing else in the worker.
       DISCORD_API_BASE: sandbox.apiBase,
       DISCORD_BOT_TOKEN: sandboxModule.SANDBOX_BOT_TOKEN,
     };

@@ -1,8 +1,10 @@
 import {
+  DEV_SESSION_SECRET,
   discordApiBaseField,
   discordProxyEnvFields,
   EnvError,
   isLocalDiscord,
+  isProductionEnv,
   LOG_LEVELS,
   type LogLevel,
   type MetricsListenConfig,
@@ -12,7 +14,10 @@ import {
   optionalString,
   portNumber,
   positiveInt,
+  productionRefusals,
+  SANDBOX_DISCORD_CREDENTIALS,
   snowflake,
+  withRefusals,
 } from '@spacecadet/contract';
 import { z } from 'zod';
 
@@ -24,13 +29,7 @@ import { z } from 'zod';
 export type { LogLevel };
 
 /** The sandbox's fixed credentials (its `SANDBOX_IDS`), used only when Discord is local. */
-const SANDBOX_CREDENTIALS = {
-  clientId: '100000000000000001',
-  clientSecret: 'sandbox-secret',
-  botToken: 'sandbox-bot-token',
-} as const;
-
-const DEV_SESSION_SECRET = 'spacecadet-dev-session-secret-not-for-production';
+const SANDBOX_CREDENTIALS = SANDBOX_DISCORD_CREDENTIALS;
 
 const httpUrl = (fallback: string) =>
   optionalString.pipe(
@@ -188,12 +187,17 @@ export type { MetricsListenConfig };
 
 /** Reads and validates the API's environment; throws EnvError naming each bad variable. */
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
+  // NODE_ENV=production: the refusals every process shares (contract's production-env.ts).
+  const refusals = isProductionEnv(env)
+    ? productionRefusals(env, { botToken: true, clientSecret: true, clientId: 'required' })
+    : [];
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
-    throw new EnvError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new EnvError(withRefusals(refusals, issues));
   }
   const e = parsed.data;
-  const problems: string[] = [];
+  const problems: string[] = [...refusals];
   const warnings: string[] = [];
 
   // Against a local sandbox the sandbox's fixed credentials are the sensible defaults.
@@ -201,7 +205,9 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const credential = (name: string, value: string | undefined, sandboxValue: string): string => {
     if (value !== undefined) return value;
     if (sandbox) return sandboxValue;
-    problems.push(`${name}: required when DISCORD_API_BASE is not a local sandbox`);
+    if (!problems.some((p) => p.startsWith(`${name}:`))) {
+      problems.push(`${name}: required when DISCORD_API_BASE is not a local sandbox`);
+    }
     return '';
   };
   const clientId = credential('DISCORD_CLIENT_ID', e.DISCORD_CLIENT_ID, SANDBOX_CREDENTIALS.clientId);
@@ -214,8 +220,8 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
 
   let sessionSecret = e.SESSION_SECRET;
   if (sessionSecret === undefined) {
-    if (e.NODE_ENV === 'production') problems.push('SESSION_SECRET: required in production');
-    else
+    // In production the refusals above already name it.
+    if (e.NODE_ENV !== 'production')
       warnings.push(
         'SESSION_SECRET is not set: using a fixed development secret. Never do this in production.',
       );

@@ -1,5 +1,6 @@
 import { EnvError } from '@spacecadet/contract';
 import { DEFAULT_BOT_PERMISSIONS } from '@spacecadet/core';
+import { productionTestEnv } from '@spacecadet/testing';
 import { describe, expect, it } from 'vitest';
 import { loadApiConfig } from '../src/env.ts';
 
@@ -60,12 +61,27 @@ describe('loadApiConfig', () => {
   it('requires real Discord credentials away from the sandbox, and a session secret in production', () => {
     const problems = problemsOf({ NODE_ENV: 'production' });
     expect(problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'DASHBOARD_URL',
       'DISCORD_BOT_TOKEN',
       'DISCORD_CLIENT_ID',
       'DISCORD_CLIENT_SECRET',
+      'PUBLIC_API_URL',
       'SESSION_SECRET',
     ]);
+    expect(
+      problemsOf({ DISCORD_API_BASE: 'https://discord.com/api' })
+        .map((p) => p.split(':')[0])
+        .sort(),
+    ).toEqual(['DISCORD_BOT_TOKEN', 'DISCORD_CLIENT_ID', 'DISCORD_CLIENT_SECRET']);
     expect(problemsOf({ ...SANDBOX, SESSION_SECRET: 'short' })[0]).toMatch(/^SESSION_SECRET: .*32/);
+  });
+
+  it('takes a good production env, and refuses the demo secret in it naming SESSION_SECRET', () => {
+    const good = productionTestEnv();
+    expect(loadApiConfig(good)).toMatchObject({ nodeEnv: 'production', sessionSecret: good.SESSION_SECRET });
+    expect(
+      problemsOf({ ...good, SESSION_SECRET: 'compose-demo-secret-change-me-before-going-public' }),
+    ).toEqual([expect.stringMatching(/^SESSION_SECRET: is a secret published in this repository/)]);
   });
 
   it('trims trailing slashes from URLs and treats empty values as unset', () => {

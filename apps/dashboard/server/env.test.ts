@@ -1,4 +1,5 @@
 // @vitest-environment node
+import { productionTestEnv } from '@spacecadet/testing';
 import { describe, expect, it } from 'vitest';
 import { loadDashboardEnv } from './env.ts';
 
@@ -14,6 +15,14 @@ describe('loadDashboardEnv', () => {
         cdnBase: 'http://127.0.0.1:4100',
       },
     });
+  });
+
+  it('takes a good production env without a bot token, and refuses the sandbox client id', () => {
+    const good = { ...productionTestEnv(), DISCORD_OAUTH_BASE: 'https://discord.com' };
+    expect(loadDashboardEnv(good).config.discordClientId).toBe(good.DISCORD_CLIENT_ID);
+    expect(() => loadDashboardEnv({ ...good, DISCORD_CLIENT_ID: undefined })).toThrow(
+      /DISCORD_CLIENT_ID: required in production/,
+    );
   });
 
   it('uses Discord CDN with real Discord, and the owner id when set', () => {

@@ -1,4 +1,11 @@
-import { EnvError, isLocalDiscord, snowflake } from '@spacecadet/contract';
+import {
+  EnvError,
+  isLocalDiscord,
+  isProductionEnv,
+  productionRefusals,
+  snowflake,
+  withRefusals,
+} from '@spacecadet/contract';
 import { z } from 'zod';
 import { DEFAULT_RUNTIME_CONFIG, type RuntimeConfig } from '../src/runtime-config.ts';
 
@@ -9,6 +16,7 @@ const optionalText = z
   .optional();
 
 const DashboardEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DASHBOARD_PORT: z.coerce.number().int().min(0).max(65535).default(5173),
   DASHBOARD_HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_API_URL: z.url().default(DEFAULT_RUNTIME_CONFIG.apiUrl),
@@ -35,10 +43,15 @@ function defaultCdnBase(oauthBase: string): string {
 
 /** Reads and validates the dashboard's env; a bad value throws naming the variable. */
 export function loadDashboardEnv(env: NodeJS.ProcessEnv = process.env): DashboardEnv {
+  // NODE_ENV=production: the refusals every process shares. The dashboard server holds no bot
+  // token or client secret, but sends people to authorize DISCORD_CLIENT_ID.
+  const refusals = isProductionEnv(env) ? productionRefusals(env, { clientId: 'required' }) : [];
   const parsed = DashboardEnv.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new EnvError(problems, 'dashboard environment');
+  if (!parsed.success || refusals.length > 0) {
+    const problems = parsed.success
+      ? []
+      : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new EnvError(withRefusals(refusals, problems), 'dashboard environment');
   }
   const e = parsed.data;
   const config: RuntimeConfig = {

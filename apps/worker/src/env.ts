@@ -3,6 +3,7 @@ import {
   discordProxyEnvFields,
   EnvError,
   isLocalDiscord,
+  isProductionEnv,
   LOG_LEVELS,
   type LogLevel,
   type MetricsListenConfig,
@@ -10,7 +11,10 @@ import {
   metricsListenConfig,
   optionalString,
   positiveInt,
+  productionRefusals,
+  SANDBOX_DISCORD_CREDENTIALS,
   snowflake,
+  withRefusals,
 } from '@spacecadet/contract';
 import { z } from 'zod';
 
@@ -22,7 +26,7 @@ import { z } from 'zod';
 export type { LogLevel };
 
 /** Bot token the sandbox accepts; only used when Discord is a local sandbox. */
-const SANDBOX_BOT_TOKEN = 'sandbox-bot-token';
+const SANDBOX_BOT_TOKEN = SANDBOX_DISCORD_CREDENTIALS.botToken;
 
 /** Discord's least time between two IDENTIFYs of one rate-limit bucket (`max_concurrency` per 5 s). */
 export const DISCORD_IDENTIFY_INTERVAL_MS = 5000;
@@ -176,10 +180,17 @@ function defaultCdnBase(apiBase: string): string {
 }
 
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  // NODE_ENV=production: the refusals every process shares; the worker uses the bot token, and
+  // the client id only when set (else it takes it from READY).
+  const refusals = isProductionEnv(env)
+    ? productionRefusals(env, { botToken: true, clientId: 'optional' })
+    : [];
   const parsed = WorkerEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new EnvError(problems, 'worker environment');
+  if (!parsed.success || refusals.length > 0) {
+    const problems = parsed.success
+      ? []
+      : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new EnvError(withRefusals(refusals, problems), 'worker environment');
   }
   const values = parsed.data;
   const count = values.SHARD_COUNT;

@@ -1,3 +1,4 @@
+import { productionTestEnv } from '@spacecadet/testing';
 import { describe, expect, it } from 'vitest';
 import { loadWorkerConfig } from '../src/env.ts';
 
@@ -15,6 +16,20 @@ describe('loadWorkerConfig', () => {
       shards: null,
       logLevel: 'info',
     });
+  });
+
+  it('takes a good production env, and refuses the sandbox token and a local URL naming each', () => {
+    const good = productionTestEnv();
+    expect(loadWorkerConfig(good).discordBotToken).toBe(good.DISCORD_BOT_TOKEN);
+    expect(() =>
+      loadWorkerConfig({
+        ...good,
+        DISCORD_BOT_TOKEN: 'sandbox-bot-token',
+        DASHBOARD_URL: 'https://localhost',
+      }),
+    ).toThrow(
+      /DASHBOARD_URL: points at this machine[\s\S]*DISCORD_BOT_TOKEN: is the sandbox's published value/,
+    );
   });
 
   it('requires DISCORD_BOT_TOKEN against real Discord and names it', () => {

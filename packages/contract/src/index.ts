@@ -16,6 +16,7 @@ export * from './jobs/schemas.ts';
 export * from './leveling/schemas.ts';
 export * from './leveling/xp-import.ts';
 export * from './personality-roles/schemas.ts';
+export * from './production-env.ts';
 export * from './reaction-roles/emoji.ts';
 export * from './reaction-roles/schemas.ts';
 export * from './redis-keys.ts';

@@ -109,11 +109,14 @@ export function registerLimitControlRoutes(app: FastifyInstance, ctx: SandboxCon
     for (const value of [maxConcurrency, identifyIntervalMs, remaining]) {
       if (typeof value === 'string') return controlError(reply, 400, 'invalid_request', value);
     }
-    state.sessionLimits.set({
-      ...(maxConcurrency !== undefined ? { maxConcurrency: maxConcurrency as number } : {}),
-      ...(identifyIntervalMs !== undefined ? { identifyIntervalMs: identifyIntervalMs as number } : {}),
-      ...(remaining !== undefined ? { remaining: remaining as number } : {}),
-    });
+    state.sessionLimits.set(
+      {
+        ...(maxConcurrency !== undefined ? { maxConcurrency: maxConcurrency as number } : {}),
+        ...(identifyIntervalMs !== undefined ? { identifyIntervalMs: identifyIntervalMs as number } : {}),
+        ...(remaining !== undefined ? { remaining: remaining as number } : {}),
+      },
+      state.now(),
+    );
     return state.sessionLimits.dump(state.now());
   });
 }

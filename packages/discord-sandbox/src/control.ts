@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.ts';
+import { registerApplicationControlRoutes } from './control-application.ts';
 import { controlError } from './control-error.ts';
 import { registerGuildControlRoutes, registerMemberControlRoutes } from './control-guilds.ts';
 import { registerFaultControlRoutes, registerLimitControlRoutes } from './control-limits.ts';
@@ -23,6 +24,7 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
 
   app.get('/_sandbox/requests', async () => state.requests);
 
+  registerApplicationControlRoutes(app, ctx);
   registerFaultControlRoutes(app, ctx);
   registerLimitControlRoutes(app, ctx);
   registerUserControlRoutes(app, ctx);

@@ -160,6 +160,10 @@ export function defaultFixture(): SandboxFixture {
       default_bot_permissions: BOT_ROLE_PERMISSIONS,
       // Server Members on (the product needs it); Presence and Message Content off.
       privileged_intents: GatewayIntentBits.GuildMembers,
+      // The demo's dashboard and API (docker compose, `pnpm dev`); any other loopback URI is
+      // accepted too until `PATCH /_sandbox/application` registers an exact list.
+      redirect_uris: ['http://127.0.0.1:5173/auth/callback', 'http://127.0.0.1:4000/install/callback'],
+      loopback_redirects: true,
     },
     users: [
       {

@@ -52,6 +52,15 @@ export interface SandboxApplication {
    */
   privileged_intents: number;
   /**
+   * The application's `flags` as the Developer Portal shows them; unset: the `_LIMITED` flag of
+   * each privileged intent enabled (application.ts). `PATCH /_sandbox/application` sets both.
+   */
+  flags?: number;
+  /** The OAuth2 redirect URIs registered in the Developer Portal (exact matches). */
+  redirect_uris: string[];
+  /** Also accept any loopback redirect URI (the fixture's default: the demo and tests run on free ports). */
+  loopback_redirects?: boolean;
+  /**
    * `session_start_limit.max_concurrency` Discord grants the bot: IDENTIFYs allowed per 5 s, one
    * per bucket `shard_id % max_concurrency` (1 unless Discord raised it for large bot sharding).
    */

@@ -5,9 +5,9 @@
 import {
   type ApplicationFlags,
   GatewayCloseCodes,
-  GatewayIntentBits,
   type GatewayReadyDispatchData,
 } from 'discord-api-types/v10';
+import { applicationFlags } from './application.ts';
 import { PRIVILEGED_INTENTS, type SandboxGuild } from './fixture.ts';
 import type { SandboxState } from './state.ts';
 
@@ -54,15 +54,6 @@ export function checkIdentify(
   return { shard, intents: d.intents };
 }
 
-/** The application's flags for its enabled privileged intents (the "limited" ones: under 100 servers). */
-function applicationFlags(privileged: number): ApplicationFlags {
-  let flags = 0;
-  if (privileged & GatewayIntentBits.GuildMembers) flags |= 1 << 15;
-  if (privileged & GatewayIntentBits.GuildPresences) flags |= 1 << 13;
-  if (privileged & GatewayIntentBits.MessageContent) flags |= 1 << 19;
-  return flags as ApplicationFlags;
-}
-
 /** READY for a new session on `shard`: the bot user, its guilds on that shard (unavailable until GUILD_CREATE). */
 export function readyPayload(
   state: SandboxState,
@@ -80,8 +71,8 @@ export function readyPayload(
     shard,
     application: {
       id: state.application.id,
-      flags: applicationFlags(state.application.privileged_intents),
-      flags_new: String(applicationFlags(state.application.privileged_intents)),
+      flags: applicationFlags(state.application) as ApplicationFlags,
+      flags_new: String(applicationFlags(state.application)),
     },
   };
 }

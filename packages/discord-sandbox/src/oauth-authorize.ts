@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { redirectUriAllowed } from './application.ts';
 import type { SandboxContext } from './context.ts';
 import { escapeHtml, page } from './html.ts';
 import { installBot } from './mutations.ts';
@@ -72,6 +73,10 @@ export function registerAuthorize(app: FastifyInstance, ctx: SandboxContext): vo
       if (userScopes && !q.redirect_uri) return errorPage(reply, 'Missing "redirect_uri".');
       if (q.redirect_uri && !/^https?:\/\/[^\s]+$/.test(q.redirect_uri)) {
         return errorPage(reply, 'Invalid "redirect_uri".');
+      }
+      // Discord sends people only to a redirect URI registered for the application.
+      if (q.redirect_uri && !redirectUriAllowed(state.application, q.redirect_uri)) {
+        return errorPage(reply, 'Invalid OAuth2 redirect_uri');
       }
       if (q.code_challenge_method && !['S256', 'plain'].includes(q.code_challenge_method)) {
         return errorPage(reply, '"code_challenge_method" must be S256.');

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { applicationOwner } from './application-object.ts';
 import type { SandboxContext } from './context.ts';
 import { apiGuild } from './payloads.ts';
 import type { AccessGrant } from './state.ts';
@@ -15,6 +16,7 @@ type TokenBody = Partial<
     | 'refresh_token'
     | 'client_id'
     | 'client_secret'
+    | 'scope'
     | 'token',
     string
   >
@@ -67,14 +69,14 @@ function formBody(req: FastifyRequest): TokenBody {
   return (req.body as TokenBody | undefined) ?? {};
 }
 
-const GRANT_TYPES = new Set(['authorization_code', 'refresh_token']);
+const GRANT_TYPES = new Set(['authorization_code', 'refresh_token', 'client_credentials']);
 
 function verifierMatches(challenge: string, method: string | null, verifier: string): boolean {
   if (method === 'S256') return createHash('sha256').update(verifier).digest('base64url') === challenge;
   return verifier === challenge;
 }
 
-/** `POST /oauth2/token` (code + PKCE, refresh) and `/oauth2/token/revoke`, Discord's error bodies. */
+/** `POST /oauth2/token` (code + PKCE, refresh, client credentials) and `/oauth2/token/revoke`, Discord's error bodies. */
 export function registerToken(api: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
   api.post('/oauth2/token', async (req, reply) => {
@@ -89,6 +91,12 @@ export function registerToken(api: FastifyInstance, ctx: SandboxContext): void {
       );
     }
     if (!clientAuthenticated(ctx, req, body)) return oauthError(reply, 401, 'invalid_client');
+    if (body.grant_type === 'client_credentials') {
+      // A token for the application's owner, with no refresh token, as Discord answers it.
+      const scopes = (body.scope ?? 'identify').split(/[ +]/).filter(Boolean);
+      const { refresh_token: _, ...answer } = tokenResponse(issue(ctx, applicationOwner(state).id, scopes));
+      return answer;
+    }
     if (body.grant_type === 'authorization_code') {
       const code = body.code ? state.codes.get(body.code) : undefined;
       if (!code || code.expires_at <= state.now()) {

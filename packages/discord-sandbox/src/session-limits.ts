@@ -60,12 +60,19 @@ export class SessionStartLimits {
     return this.settings.identifyIntervalMs;
   }
 
-  /** Changes the settings; `total` also refills `remaining`. Bucket history is kept. */
-  set(changes: Partial<SessionLimitSettings> & { remaining?: number }): void {
+  /**
+   * Changes the settings; `total` also refills `remaining`. Bucket history is kept. Starts used
+   * (`remaining` below `total`) begin the day at `now` if none has begun, so `reset_after` says
+   * when they come back, as Discord's does.
+   */
+  set(changes: Partial<SessionLimitSettings> & { remaining?: number }, now?: number): void {
     const { remaining, ...settings } = changes;
     this.settings = { ...this.settings, ...settings };
     if (settings.total !== undefined) this.remainingStarts = settings.total;
     if (remaining !== undefined) this.remainingStarts = remaining;
+    if (now !== undefined && this.dayEndsAt === 0 && this.remainingStarts < this.settings.total) {
+      this.dayEndsAt = now + DAY_MS;
+    }
   }
 
   /** Back to the server's start-up settings, a full day's starts and an empty record. */

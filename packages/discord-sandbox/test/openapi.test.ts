@@ -58,6 +58,9 @@ beforeAll(async () => {
   await call('get', '/users/@me', '/users/@me', undefined, token);
   await call('get', '/users/@me/guilds', '/users/@me/guilds', undefined, token);
   await call('get', '/gateway/bot', '/gateway/bot');
+  // What `pnpm doctor` asks: the bot's own user, and the application with its redirect URIs and flags.
+  await call('get', '/users/@me', '/users/@me');
+  await call('get', '/applications/@me', '/applications/@me');
   await call('get', '/guilds/{guild_id}', `/guilds/${g}`);
   await call('get', '/guilds/{guild_id}/channels', `/guilds/${g}/channels`);
   await call('get', '/channels/{channel_id}', `/channels/${channels.roles}`);
@@ -141,6 +144,7 @@ beforeAll(async () => {
   await call('put', '/applications/{application_id}/commands', `/applications/${app}/commands`, [
     { name: 'colors', description: 'Show the color panel', type: 1 },
   ]);
+  await call('get', '/applications/{application_id}/commands', `/applications/${app}/commands`);
   await call('delete', '/channels/{channel_id}/messages/{message_id}', one);
   await call('delete', '/guilds/{guild_id}/roles/{role_id}', `/guilds/${g}/roles/${role.id}`);
 
@@ -176,7 +180,7 @@ afterAll(async () => {
 
 describe("the sandbox's REST answers fit Discord's OpenAPI description", () => {
   it('checks every route the product calls, each one known to the spec', () => {
-    expect(answers.length).toBe(36);
+    expect(answers.length).toBe(39);
     // The message read back carries the bot's and nia's reactions, so their shape is checked too.
     const read = answers.find((a) => a.route === '/channels/{channel_id}/messages/{message_id}');
     expect((read?.body as { reactions?: unknown[] } | undefined)?.reactions).toHaveLength(2);

@@ -1,5 +1,6 @@
 import type { APIApplicationCommand, RESTAPIPartialCurrentUserGuild } from 'discord-api-types/v10';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { applicationObject } from '../application-object.ts';
 import type { SandboxContext } from '../context.ts';
 import { guildPermissions } from '../permissions.ts';
 import { discordError, unauthorized } from './discord-errors.ts';
@@ -17,7 +18,16 @@ function caller(ctx: SandboxContext, req: Parameters<typeof isBot>[1], scope: st
 /** The caller's own user: the bot's for a bot token (as READY gives it), else the member's. */
 function currentUser(ctx: SandboxContext, req: Parameters<typeof isBot>[1], reply: FastifyReply) {
   const { state } = ctx;
-  if (isBot(ctx, req)) return { ...state.botUser, verified: true, mfa_enabled: false, flags: 0 };
+  if (isBot(ctx, req)) {
+    return {
+      ...state.botUser,
+      locale: 'en-US',
+      verified: true,
+      mfa_enabled: false,
+      premium_type: 0,
+      flags: 0,
+    };
+  }
   const id = caller(ctx, req, 'identify');
   const user = id ? state.users.get(id) : undefined;
   if (!user) return unauthorized(reply);
@@ -100,24 +110,7 @@ function registerApplicationRoutes(api: FastifyInstance, ctx: SandboxContext): v
 
   api.get('/applications/@me', async (req, reply) => {
     if (!requireBot(ctx, req, reply)) return reply;
-    const app = state.application;
-    return {
-      id: app.id,
-      name: app.name,
-      icon: null,
-      description: app.description,
-      summary: '',
-      type: null,
-      bot_public: true,
-      bot_require_code_grant: false,
-      verify_key: '0'.repeat(64),
-      flags: 0,
-      bot: state.botUser,
-      owner: [...state.users.values()].find((u) => !u.bot) ?? null,
-      team: null,
-      install_params: { scopes: ['bot', 'applications.commands'], permissions: app.default_bot_permissions },
-      approximate_guild_count: [...state.guilds.values()].filter((g) => state.botIsIn(g)).length,
-    };
+    return applicationObject(state);
   });
 
   api.get('/gateway', async (req) => ({ url: ctx.gatewayUrl(req.headers.host) }));

@@ -1,0 +1,76 @@
+/**
+ * The doctor's Redis check: reachable, jobs kept across a restart (AOF or RDB snapshots), and
+ * never evicted (`maxmemory-policy noeviction`, which BullMQ needs). A managed Redis that refuses
+ * CONFIG cannot be checked: that is a ✗ saying where to set both.
+ */
+import { Redis } from 'ioredis';
+import { CHECK_TIMEOUT_MS, type CheckLine, fail, pass, reasonOf } from './check.ts';
+
+function redactRedis(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
+
+async function configOf(redis: Redis, name: string): Promise<string> {
+  const answer = (await redis.config('GET', name)) as string[];
+  return answer[1] ?? '';
+}
+
+export async function checkRedis(redisUrl: string): Promise<CheckLine[]> {
+  const where = redactRedis(redisUrl);
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    connectTimeout: CHECK_TIMEOUT_MS,
+    commandTimeout: CHECK_TIMEOUT_MS,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    redis.disconnect();
+    return [fail(`Redis at ${where} unreachable (${reasonOf(error)})`, 'Start Redis or correct REDIS_URL.')];
+  }
+  try {
+    let settings: string[];
+    try {
+      settings = await Promise.all(
+        ['maxmemory-policy', 'appendonly', 'save'].map((name) => configOf(redis, name)),
+      );
+    } catch (error) {
+      return [
+        fail(
+          `Redis at ${where} reachable, but refuses CONFIG GET (${reasonOf(error)}), so persistence and eviction cannot be checked`,
+          "Set `maxmemory-policy noeviction` and persistence (AOF or snapshots) in your Redis provider's settings.",
+        ),
+      ];
+    }
+    const [policy = '', appendonly = '', save = ''] = settings;
+    const lines: CheckLine[] = [pass(`Redis at ${where} reachable`)];
+    if (appendonly === 'yes') lines.push(pass('Redis persistence: appendonly (AOF) on'));
+    else if (save.trim() !== '') lines.push(pass(`Redis persistence: RDB snapshots (save ${save})`));
+    else {
+      lines.push(
+        fail(
+          'Redis persistence off (appendonly no, no save schedule)',
+          'Start Redis with `--appendonly yes` (or an RDB `save` schedule) so queued jobs survive a restart.',
+        ),
+      );
+    }
+    if (policy === 'noeviction') lines.push(pass('Redis maxmemory-policy noeviction'));
+    else {
+      lines.push(
+        fail(
+          `Redis maxmemory-policy is ${policy}`,
+          'Set `maxmemory-policy noeviction` (redis.conf or `--maxmemory-policy noeviction`): BullMQ loses jobs to eviction.',
+        ),
+      );
+    }
+    return lines;
+  } finally {
+    redis.disconnect();
+  }
+}
