@@ -1,6 +1,9 @@
 /**
  * No Docker engine runs on the build machines, so this checks docker-compose.yml the way we can:
  * Debian's docker-compose validates it, and every service's command must exist in the repo.
+ * Rendered as a plain `docker compose up` reads it: docker-compose.yml plus
+ * docker-compose.override.yml (the demo's published ports). The live deployment is
+ * scripts/live-compose.test.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -8,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..');
-const rendered = execFileSync('docker-compose', ['-f', join(root, 'docker-compose.yml'), 'config'], {
+const rendered = execFileSync('docker-compose', ['config'], {
   cwd: root,
   encoding: 'utf8',
   env: { ...process.env, DISCORD_BOT_TOKEN: '' },
@@ -78,6 +81,20 @@ describe('docker-compose.yml', () => {
     ]) {
       expect(serviceBlock(name)).toBeTruthy();
     }
+  });
+
+  it('publishes the sandbox, the api and the dashboard on their demo ports', () => {
+    for (const [name, port] of [
+      ['sandbox', 4100],
+      ['api', 4000],
+      ['dashboard', 5173],
+    ] as const) {
+      expect(serviceBlock(name), name).toMatch(
+        new RegExp(`^ {4}- published: ${port}\\n {6}target: ${port}$`, 'm'),
+      );
+    }
+    expect(serviceBlock('sandbox')).not.toMatch(/profiles:/);
+    expect(rendered).not.toMatch(/^ {2}caddy:/m);
   });
 
   it('health-checks Postgres and Redis and makes api and worker wait for the migration', () => {

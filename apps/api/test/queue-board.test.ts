@@ -181,6 +181,25 @@ describe('queue view (bull-board) for the platform owner', () => {
     }
   });
 
+  it('marks the pass cookie Secure behind HTTPS (an https PUBLIC_API_URL), and not over http', async () => {
+    const owner = await signIn(h, USERS.ada);
+    expect((await openBoard(await ticketUrl(owner))).header).not.toMatch(/;\s*Secure/i);
+    const behindHttps = await buildApp(
+      { ...h.config, publicApiUrl: 'https://api.cadet.example.org' },
+      { logger: false },
+    );
+    try {
+      const url = await ticketUrl(owner, behindHttps);
+      expect(url.origin).toBe('https://api.cadet.example.org');
+      const { response, header } = await openBoard(url, behindHttps);
+      expect(response.statusCode).toBe(200);
+      expect(header).toMatch(/; Secure(;|$)/);
+      expect(header).toContain('HttpOnly');
+    } finally {
+      await behindHttps.close();
+    }
+  });
+
   it('opens for nobody when no owner is configured', async () => {
     const owner = await signIn(h, USERS.ada);
     const { cookie } = await openBoard(await ticketUrl(owner));

@@ -3,9 +3,9 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import { queueViewPassKey, queueViewTicketKey } from '@spacecadet/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { cookieValue, secureCookies } from '../cookies.ts';
 import type { ApiConfig } from '../env.ts';
 import { ApiError, notAuthenticated, SESSION_EXPIRED_MESSAGE } from '../errors.ts';
+import { cookieValue, setCookieHeader } from '../services/cookies.ts';
 import { hashSessionToken, newSessionToken } from '../services/crypto.ts';
 import type { SessionContext } from '../services/sessions.ts';
 import { sendError } from './errors.ts';
@@ -44,7 +44,6 @@ function ticketParam(request: FastifyRequest): string | null {
 
 export async function registerQueueBoard(app: FastifyInstance): Promise<void> {
   const { config, redis, queue, sessions } = app.services;
-  const secure = secureCookies(config);
 
   /** Spends a ticket: its session gets a pass cookie that lives as long as the session. */
   async function spendTicket(ticket: string, reply: FastifyReply): Promise<SessionContext | null> {
@@ -57,7 +56,11 @@ export async function registerQueueBoard(app: FastifyInstance): Promise<void> {
     await redis.set(queueViewPassKey(hashSessionToken(pass)), session.id, 'EX', ttlSec);
     reply.header(
       'set-cookie',
-      `${QUEUE_VIEW_COOKIE}=${pass}; Path=${QUEUE_VIEW_PATH}; Max-Age=${ttlSec}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,
+      setCookieHeader(config, QUEUE_VIEW_COOKIE, pass, {
+        path: QUEUE_VIEW_PATH,
+        maxAgeSec: ttlSec,
+        sameSite: 'Strict',
+      }),
     );
     return session;
   }

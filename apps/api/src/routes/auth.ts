@@ -1,7 +1,7 @@
 import { routes, type SessionUser } from '@spacecadet/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { cookieValue, secureCookies } from '../cookies.ts';
 import { ApiError, notAuthenticated, sessionExpired } from '../errors.ts';
+import { cookieValue, setCookieHeader } from '../services/cookies.ts';
 import { DiscordError, type DiscordTokenResponse, type DiscordUser } from '../services/discord.ts';
 import { defineRoute } from './define.ts';
 
@@ -38,14 +38,19 @@ function refreshCookie(request: FastifyRequest): string | null {
 export function registerAuthRoutes(app: FastifyInstance): void {
   const { config, discord, sessions, guildAccess } = app.services;
   const redirectUri = `${config.dashboardUrl}/auth/callback`;
-  const cookieAttributes = `Path=${REFRESH_PATH}; HttpOnly; SameSite=Lax${secureCookies(config) ? '; Secure' : ''}`;
-
+  const refreshCookieOptions = { path: REFRESH_PATH, sameSite: 'Lax' } as const;
   const setRefreshCookie = (reply: FastifyReply, refresh: { token: string; expiresAt: Date }) => {
-    const maxAge = Math.max(1, Math.floor((refresh.expiresAt.getTime() - Date.now()) / 1000));
-    reply.header('set-cookie', `${REFRESH_COOKIE}=${refresh.token}; Max-Age=${maxAge}; ${cookieAttributes}`);
+    const maxAgeSec = Math.max(1, Math.floor((refresh.expiresAt.getTime() - Date.now()) / 1000));
+    reply.header(
+      'set-cookie',
+      setCookieHeader(config, REFRESH_COOKIE, refresh.token, { ...refreshCookieOptions, maxAgeSec }),
+    );
   };
   const clearRefreshCookie = (reply: FastifyReply) => {
-    reply.header('set-cookie', `${REFRESH_COOKIE}=; Max-Age=0; ${cookieAttributes}`);
+    reply.header(
+      'set-cookie',
+      setCookieHeader(config, REFRESH_COOKIE, '', { ...refreshCookieOptions, maxAgeSec: 0 }),
+    );
   };
   const answer = (user: SessionUser, token: string) => ({
     user,
