@@ -1,4 +1,5 @@
 import { MESSAGES } from '@spacecadet/contract';
+import { levelingSettings } from '@spacecadet/db';
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -59,12 +60,23 @@ describe('signed in across tabs', () => {
     expect(await page.evaluate(() => window.sessionStorage.getItem('session_user'))).toContain(users.ada);
     expect(afterRestart).toEqual([]);
 
-    // A members-only leaderboard opened in a new tab is signed in too.
+    // A members-only leaderboard opened in a new tab is signed in too: Ada sees the board.
+    await stack.database.db
+      .insert(levelingSettings)
+      .values({ guildId: guilds.station, leaderboardVisibility: 'members' })
+      .onConflictDoUpdate({ target: levelingSettings.guildId, set: { leaderboardVisibility: 'members' } });
+    const board = await stack.browser.newPage();
+    await board.goto(`${stack.dashboardUrl}/leaderboard/${guilds.station}`);
+    await board.getByRole('heading', { name: 'Sandbox Station' }).waitFor();
+    expect(await board.getByText('Sign in to see this leaderboard').count()).toBe(0);
+    expect(afterRestart).toEqual([]);
+    await board.close();
     await page.close();
   });
 
   it('shows the account menu at 1280 and 390 px', async () => {
     const page = await stack.browser.newPage();
+    await signInAs(page, stack.dashboardUrl, users.ada);
     await signedInDashboard(page);
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
