@@ -20,7 +20,7 @@ import {
   type SandboxFixture,
   startSandbox,
 } from '@spacecadet/discord-sandbox';
-import { freePort } from '@spacecadet/testing';
+import { freePort, waitFor } from '@spacecadet/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
@@ -248,6 +248,36 @@ describe('pnpm doctor', () => {
       envFor(),
       '✗ Redis maxmemory-policy is allkeys-lru — Set `maxmemory-policy noeviction` (redis.conf or `--maxmemory-policy noeviction`): BullMQ loses jobs to eviction.',
     );
+  });
+
+  it('✗ a managed Redis that refuses CONFIG', async () => {
+    const port = await freePort();
+    const managed = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--rename-command', 'CONFIG', ''],
+      { stdio: 'ignore' },
+    );
+    const url = `redis://127.0.0.1:${port}`;
+    try {
+      await waitFor('the managed Redis answering PING', async () => {
+        const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => null });
+        probe.on('error', () => {});
+        try {
+          await probe.connect();
+          return (await probe.ping()) === 'PONG';
+        } catch {
+          return false;
+        } finally {
+          probe.disconnect();
+        }
+      });
+      await expectOnlyFailure(
+        envFor({ REDIS_URL: url }),
+        `✗ Redis at ${url} reachable, but refuses CONFIG GET (a managed Redis?), so persistence and eviction cannot be checked — Set \`maxmemory-policy noeviction\` and persistence (AOF or snapshots) in your Redis provider's settings.`,
+      );
+    } finally {
+      managed.kill('SIGKILL');
+    }
   });
 
   it('✗ the Discord proxy down', async () => {

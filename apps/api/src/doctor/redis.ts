@@ -40,10 +40,10 @@ export async function checkRedis(redisUrl: string): Promise<CheckLine[]> {
       settings = await Promise.all(
         ['maxmemory-policy', 'appendonly', 'save'].map((name) => configOf(redis, name)),
       );
-    } catch (error) {
+    } catch {
       return [
         fail(
-          `Redis at ${where} reachable, but refuses CONFIG GET (${reasonOf(error)}), so persistence and eviction cannot be checked`,
+          `Redis at ${where} reachable, but refuses CONFIG GET (a managed Redis?), so persistence and eviction cannot be checked`,
           "Set `maxmemory-policy noeviction` and persistence (AOF or snapshots) in your Redis provider's settings.",
         ),
       ];
