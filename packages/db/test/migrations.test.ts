@@ -134,6 +134,44 @@ describe('migrations', () => {
     return url;
   }
 
+  it('upgrade signed-in sessions: each becomes a sign-in of its own with its Discord tokens, nobody signed out', async () => {
+    const url = await databaseAt('0015_history_entry_names', async (client) => {
+      await client.query(
+        `INSERT INTO sessions (id, token_hash, user_id, username, avatar, discord_access_token_enc,
+           discord_refresh_token_enc, discord_token_expires_at, expires_at)
+         VALUES ('00000000-0000-4000-8000-000000000001', 'hash', '200000000000000001', 'ada', 'av',
+           'v1.access', 'v1.refresh', '2030-01-01T00:00:00Z', '2030-01-02T00:00:00Z')`,
+      );
+    });
+    await runMigrations(url);
+    expect(await query(url, 'SELECT id, sign_in_id, token_hash, user_id, username FROM sessions')).toEqual([
+      {
+        id: '00000000-0000-4000-8000-000000000001',
+        sign_in_id: '00000000-0000-4000-8000-000000000001',
+        token_hash: 'hash',
+        user_id: '200000000000000001',
+        username: 'ada',
+      },
+    ]);
+    expect(
+      await query(
+        url,
+        `SELECT user_id, username, avatar, discord_access_token_enc, discord_refresh_token_enc,
+           refresh_token_hash, revoked_at FROM sign_ins`,
+      ),
+    ).toEqual([
+      {
+        user_id: '200000000000000001',
+        username: 'ada',
+        avatar: 'av',
+        discord_access_token_enc: 'v1.access',
+        discord_refresh_token_enc: 'v1.refresh',
+        refresh_token_hash: null,
+        revoked_at: null,
+      },
+    ]);
+  });
+
   it('upgrade a database with a posted panel: the panel keeps its message, message_channel_id starts empty', async () => {
     // The database as the first release left it: only 0000_init applied.
     const url = await databaseAt('0000_init', async (client) => {

@@ -70,6 +70,16 @@ export function AccountMenu() {
     signedOut();
   };
 
+  const items = [
+    { ending: 'here', label: 'Sign out', hint: 'This browser', run: signOut },
+    {
+      ending: 'everywhere',
+      label: 'Sign out everywhere',
+      hint: 'Every browser and device',
+      run: signOutEverywhere,
+    },
+  ] as const;
+
   return (
     <div className="account-menu" ref={root}>
       <button
@@ -84,26 +94,19 @@ export function AccountMenu() {
       </button>
       {open ? (
         <div className="account-menu-list card" role="menu" id={menuId} aria-label="Account">
-          <button
-            type="button"
-            role="menuitem"
-            className="account-menu-item"
-            disabled={ending !== 'idle'}
-            onClick={() => void signOut()}
-          >
-            {ending === 'here' ? 'Signing out…' : 'Sign out'}
-            <span className="account-menu-hint">This browser</span>
-          </button>
-          <button
-            type="button"
-            role="menuitem"
-            className="account-menu-item"
-            disabled={ending !== 'idle'}
-            onClick={() => void signOutEverywhere()}
-          >
-            {ending === 'everywhere' ? 'Signing out everywhere…' : 'Sign out everywhere'}
-            <span className="account-menu-hint">Every browser and device</span>
-          </button>
+          {items.map((item) => (
+            <button
+              key={item.ending}
+              type="button"
+              role="menuitem"
+              className="account-menu-item"
+              disabled={ending !== 'idle'}
+              onClick={() => void item.run()}
+            >
+              {ending === item.ending ? `${item.label}…` : item.label}
+              <span className="account-menu-hint">{item.hint}</span>
+            </button>
+          ))}
           {problem ? (
             <p role="alert" className="alert alert-error small account-menu-problem">
               Error: {problem}
