@@ -2,15 +2,22 @@
  * README "Go live", run as written: every shell command of the section, in order, here against
  * the sandbox. There is no Docker engine on the build machines, so `docker compose … up -d`
  * becomes Debian's `docker-compose … config` with the section's `.env` (compose's own refusals
- * and the rendered services are what it checks). A command this test does not know fails it:
- * the README cannot show a step nobody ran.
+ * and the rendered services are what it checks), and `docker compose … run --rm api doctor`
+ * becomes `pnpm doctor` with that `.env`, pointed at what `up` would have started: a migrated
+ * PostgreSQL, a Redis with persistence and noeviction (its own, as compose's), the real worker
+ * (which registers the slash commands), and the sandbox standing in for a good Discord
+ * application. A command this test does not know fails it: the README cannot show a step
+ * nobody ran.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
+import { createTestDatabase, type TestDatabase } from '@spacecadet/db/testing';
+import { SANDBOX_IDS, type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
+import { freePort, testStackEnv, waitFor } from '@spacecadet/testing';
+import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..');
@@ -94,7 +101,7 @@ function composeFiles(args: string): string[] {
   return files.flatMap((file) => ['-f', file]);
 }
 
-type Step = (command: string, args: string) => void;
+type Step = (command: string, args: string) => void | Promise<void>;
 
 /** Every command the section may show, and what running it here means. */
 const STEPS: Array<{ pattern: RegExp; run: Step }> = [
@@ -123,11 +130,15 @@ const STEPS: Array<{ pattern: RegExp; run: Step }> = [
   },
   {
     pattern: /^docker compose ((?:-f \S+ )+)run --rm api doctor$/,
-    run: (_command, args) => {
+    run: async (_command, args) => {
       // The same files as `up`, with an api service to run it in.
       const result = composeConfig(composeFiles(args));
       expect(result.status).toBe(0);
       expect(result.stdout).toMatch(/^ {2}api:\n/m);
+      const doctor = await runDoctor();
+      expect(doctor.output).toContain('✓');
+      expect(doctor.output, doctor.output).not.toContain('✗');
+      expect(doctor.code, doctor.output).toBe(0);
     },
   },
 ];
@@ -145,13 +156,112 @@ function writeDotenv(secretCommand: string): void {
   writeFileSync(envFile, lines);
 }
 
+let database: TestDatabase;
+let sandbox: Sandbox;
+let redisServer: ChildProcess;
+let redisUrl: string;
+let worker: RunningWorker;
+const REDIS_PREFIX = 'go-live';
+
+/** `pnpm doctor` with the `.env`, where `up` would have put PostgreSQL, Redis and Discord. */
+function runDoctor(): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('pnpm', ['doctor'], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        ...Object.fromEntries(env),
+        // What docker-compose.live.yml sets for the api service, the sandbox in Discord's place.
+        NODE_ENV: 'production',
+        DATABASE_URL: database.url,
+        REDIS_URL: redisUrl,
+        REDIS_PREFIX,
+        DISCORD_API_BASE: sandbox.apiBase,
+        DISCORD_OAUTH_BASE: sandbox.oauthBase,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
 beforeAll(async () => {
   temp = await mkdtemp(join(tmpdir(), 'spacecadet-go-live-'));
   envFile = join(temp, '.env');
-});
+  [database, sandbox] = await Promise.all([createTestDatabase('go_live'), startSandbox({ port: 0 })]);
+  // As compose runs it: jobs kept across restarts, never evicted.
+  const redisPort = await freePort();
+  redisUrl = `redis://127.0.0.1:${redisPort}`;
+  redisServer = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(redisPort),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      temp,
+      '--appendonly',
+      'yes',
+      '--maxmemory-policy',
+      'noeviction',
+    ],
+    { stdio: 'ignore' },
+  );
+  await waitFor('the go-live Redis answering', () => {
+    const ping = spawnSync('redis-cli', ['-p', String(redisPort), 'ping'], { encoding: 'utf8' });
+    return ping.stdout.trim() === 'PONG';
+  });
+  // The worker `up` starts registers the slash commands.
+  worker = await startWorker(
+    loadWorkerConfig({
+      ...testStackEnv(database, { url: redisUrl, prefix: REDIS_PREFIX }, sandbox),
+      DISCORD_CLIENT_ID: SANDBOX_IDS.app,
+    }),
+  );
+  await waitFor('the slash commands registered', async () => {
+    const response = await fetch(`${sandbox.apiBase}/applications/${SANDBOX_IDS.app}/commands`, {
+      headers: { authorization: 'Bot sandbox-bot-token' },
+    });
+    return response.ok && ((await response.json()) as unknown[]).length > 0;
+  });
+}, 120_000);
+
 afterAll(async () => {
+  await worker?.close();
+  if (redisServer && redisServer.exitCode === null) {
+    const exited = new Promise((resolve) => redisServer.once('exit', resolve));
+    redisServer.kill('SIGTERM');
+    await exited;
+  }
+  await sandbox?.close();
+  await database?.close();
   await rm(temp, { recursive: true, force: true });
 });
+
+/** Step 1 done right: the application lists the two redirects of the `.env`'s addresses. */
+async function registerRedirects(): Promise<void> {
+  const response = await fetch(`${sandbox.url}/_sandbox/application`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      redirect_uris: [
+        `${env.get('DASHBOARD_URL')}/auth/callback`,
+        `${env.get('PUBLIC_API_URL')}/install/callback`,
+      ],
+    }),
+  });
+  expect(response.ok, await response.text()).toBe(true);
+}
 
 describe('README "Go live"', () => {
   it('walks application, host, DNS, .env, compose, doctor and invite in that order', () => {
@@ -178,7 +288,7 @@ describe('README "Go live"', () => {
     expect([...shown].sort()).toEqual([...required].sort());
   });
 
-  it('runs every command it shows, in order, against the sandbox', () => {
+  it('runs every command it shows, in order, against the sandbox', async () => {
     const shown = commands(section);
     expect(shown.length).toBeGreaterThanOrEqual(3);
     const ran: string[] = [];
@@ -186,7 +296,8 @@ describe('README "Go live"', () => {
       const step = STEPS.find(({ pattern }) => pattern.test(command));
       if (step === undefined)
         throw new Error(`README "Go live" shows a command this test cannot run: ${command}`);
-      step.run(command, step.pattern.exec(command)?.[1] ?? '');
+      if (command.endsWith(' doctor')) await registerRedirects();
+      await step.run(command, step.pattern.exec(command)?.[1] ?? '');
       ran.push(command.split(' ').slice(0, 2).join(' '));
     }
     expect(ran).toEqual(['openssl rand', 'docker compose', 'docker compose']);
@@ -194,5 +305,5 @@ describe('README "Go live"', () => {
     expect(env.get('SESSION_SECRET')).toMatch(/^[0-9a-f]{64}$/);
     expect(env.get('POSTGRES_PASSWORD')).toMatch(/^[0-9a-f]{64}$/);
     expect(env.get('POSTGRES_PASSWORD')).not.toBe(env.get('SESSION_SECRET'));
-  });
+  }, 120_000);
 });
