@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
  * production-env.ts) accept: a fresh random SESSION_SECRET (so no test publishes one), public
  * https URLs and Discord credentials that are not the sandbox's.
  */
-export function productionTestEnv(): Record<string, string> {
+export function productionTestEnv() {
   return {
     NODE_ENV: 'production',
     SESSION_SECRET: randomBytes(24).toString('hex'),
