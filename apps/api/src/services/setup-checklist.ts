@@ -7,7 +7,6 @@
  * and bot-member events, so the overview's polling costs Discord nothing until something changed.
  */
 import {
-  CHANNEL_USES,
   type ChannelUse,
   channelPermissionBits,
   guildSetupCacheKey,

@@ -17,8 +17,8 @@ import { levelingRoutes } from '../leveling/routes.ts';
 import { personalityRoleRoutes } from '../personality-roles/routes.ts';
 import { reactionRoleRoutes } from '../reaction-roles/routes.ts';
 import { roleMenuRoutes } from '../role-menus/routes.ts';
-import { setupRoutes } from '../setup/routes.ts';
 import type { RouteDef } from '../route-definition.ts';
+import { setupRoutes } from '../setup/routes.ts';
 
 export type { ErrorStatus, RouteAuth, RouteDef } from '../route-definition.ts';
 
