@@ -5,6 +5,8 @@
  * there), and which features are on. Discord's side (roles, channels, the bot's member) is kept
  * in Redis under `guildSetupCacheKey`, which the worker deletes on the gateway's role, channel
  * and bot-member events, so the overview's polling costs Discord nothing until something changed.
+ * Why one file: the five lines share one read of Discord and of the database (serverUse), and
+ * each line is a short function; split, they would pass that read around between files.
  */
 import {
   type ChannelUse,
