@@ -22,3 +22,4 @@ export * from './reaction-roles/schemas.ts';
 export * from './redis-keys.ts';
 export * from './role-menus/schemas.ts';
 export * from './routes/index.ts';
+export * from './setup/schemas.ts';

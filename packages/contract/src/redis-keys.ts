@@ -35,6 +35,14 @@ export function guildRolesCacheKey(guildId: string): string {
 }
 
 /**
+ * The API's short-lived copy of a guild's setup checklist; the worker deletes it (with the roles
+ * and channels copies) on the gateway's role, channel and bot-member events.
+ */
+export function guildSetupCacheKey(guildId: string): string {
+  return `guild-setup:${guildId}`;
+}
+
+/**
  * The API's short-lived answer to "is this user a member of this guild?" for the members-only
  * leaderboard page, so paging through it does not ask Discord on every request.
  */

@@ -8,3 +8,4 @@ export * from './schema/member-picks.ts';
 export * from './schema/personality.ts';
 export * from './schema/role-menus.ts';
 export * from './schema/sessions.ts';
+export * from './schema/setup.ts';

@@ -119,7 +119,16 @@ export function registerGuildControlRoutes(app: FastifyInstance, ctx: SandboxCon
       if (body.permissions !== undefined && !/^\d+$/.test(String(body.permissions))) {
         return controlError(reply, 400, 'invalid_permissions', 'permissions must be a bitfield string');
       }
+      const position = (body as { position?: unknown }).position;
+      if (
+        position !== undefined &&
+        (typeof position !== 'number' || !Number.isInteger(position) || position < 1)
+      ) {
+        return controlError(reply, 400, 'invalid_position', 'position must be a whole number of at least 1');
+      }
       applyRoleBody(role, body);
+      // An admin dragging the role in Server Settings → Roles (what the bot itself may not do).
+      if (typeof position === 'number') role.position = position;
       roleUpdated(state, guild, role);
       return role;
     },

@@ -15,6 +15,7 @@ import { registerQueueViewRoutes } from './queue-view.ts';
 import { registerReactionRoleRoutes } from './reaction-roles.ts';
 import { registerResetPreviewRoutes } from './reset-previews.ts';
 import { registerRoleMenuRoutes } from './role-menus.ts';
+import { registerSetupRoutes } from './setup.ts';
 
 /** Every served route of the contract table, one module per resource. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -34,4 +35,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   registerResetPreviewRoutes(app);
   registerLevelingPreviewRoutes(app);
   registerQueueViewRoutes(app);
+  registerSetupRoutes(app);
 }

@@ -10,11 +10,13 @@ import { presenceFeature } from './presence/index.ts';
 import { reactionRolesFeature } from './reaction-roles/index.ts';
 import { repairsFeature } from './repairs/index.ts';
 import { roleMenusFeature } from './role-menus/index.ts';
+import { setupWatchFeature } from './setup-watch/index.ts';
 
 /** Every feature of the worker. A new feature is one folder and one line here. */
 export const FEATURES = [
   presenceFeature,
   accessCacheFeature,
+  setupWatchFeature,
   colorRolesFeature,
   personalityRolesFeature,
   levelingFeature,

@@ -46,6 +46,8 @@ interface ActionSpec {
 
 export const HISTORY_ACTIONS = {
   'config.update': { area: 'config', undo: 'state', label: 'Edited the raw config' },
+  'config.setup_dismiss': { area: 'config', undo: null, label: 'Dismissed the setup checklist' },
+  'config.setup_restore': { area: 'config', undo: null, label: 'Brought back the setup checklist' },
 
   'reaction_roles.update': { area: 'reaction_roles', undo: 'state', label: 'Edited the reaction-role lists' },
   'reaction_roles.channel': { area: 'reaction_roles', undo: 'state', label: 'Set the reaction-role channel' },

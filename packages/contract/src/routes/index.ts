@@ -18,6 +18,7 @@ import { personalityRoleRoutes } from '../personality-roles/routes.ts';
 import { reactionRoleRoutes } from '../reaction-roles/routes.ts';
 import { roleMenuRoutes } from '../role-menus/routes.ts';
 import type { RouteDef } from '../route-definition.ts';
+import { setupRoutes } from '../setup/routes.ts';
 
 export type { ErrorStatus, RouteAuth, RouteDef } from '../route-definition.ts';
 
@@ -33,6 +34,7 @@ export const routes = {
   ...levelingRoutes,
   ...historyRoutes,
   ...adminRoutes,
+  ...setupRoutes,
 } as const satisfies Record<string, RouteDef>;
 
 export type Routes = typeof routes;

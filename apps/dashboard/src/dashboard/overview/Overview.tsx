@@ -10,6 +10,7 @@ import { useGuildParam, withGuild } from '../shared/guild-param.ts';
 import { FEATURE_TILES } from '../shared/nav.ts';
 import { useAdminGuilds, useBotInGuild, useIsOwner } from '../shared/queries.ts';
 import { CONFIG_EDITOR_ID, ConfigEditor } from './ConfigEditor.tsx';
+import { SetupChecklist } from './SetupChecklist.tsx';
 
 const STAT_TILES = ['Members', 'Msgs Today', 'Commands', 'Uptime'] as const;
 
@@ -115,6 +116,7 @@ function ServerOverview({ guild }: { guild: Guild }) {
           </a>
         </div>
       </header>
+      <SetupChecklist guildId={guild.id} />
 
       <div className="stat-grid">
         {STAT_TILES.map((label) => (
