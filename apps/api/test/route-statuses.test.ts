@@ -178,10 +178,11 @@ type Probe = (name: RouteName) => Promise<number[]>;
 
 /**
  * The session of `user` on `harness`: the one signed in at the start, or, for the route that
- * ends it (logout), a new one for each request.
+ * ends it (logout, the member's erase), a new one for each request.
  */
 async function as(name: RouteName, harness: 'h' | 'noColorTables', user: 'ada' | 'rex' | 'nia') {
-  if (name === 'logout') return signIn(harness === 'h' ? h : noColorTables, USERS[user]);
+  if (name === 'logout' || name === 'eraseMemberData')
+    return signIn(harness === 'h' ? h : noColorTables, USERS[user]);
   if (harness === 'noColorTables') return session.adaNoColors;
   return session[user];
 }
