@@ -49,6 +49,9 @@ export function DashboardHeader({ user, guildId }: { user: SessionUser; guildId:
         <Link className="btn btn-secondary btn-sm" to={withGuild('/dashboard', guildId)}>
           Dashboard
         </Link>
+        <Link className="btn btn-ghost btn-sm" to="/account">
+          Your data
+        </Link>
         <button type="button" className="btn btn-ghost btn-sm" onClick={() => void logOut()}>
           Log out
         </button>
