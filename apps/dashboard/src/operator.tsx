@@ -17,6 +17,11 @@ export const NOT_NAMED = {
   operator: 'The operator of this deployment has not named themselves.',
 } as const;
 
+/** A NOT_NAMED sentence inside another one: lower-cased, without its full stop. */
+export function asClause(sentence: string): string {
+  return sentence.charAt(0).toLowerCase() + sentence.slice(1).replace(/\.$/, '');
+}
+
 const isEmail = (contact: string) => !/^https?:\/\//i.test(contact);
 
 /** The privacy contact as a link (mailto: for an address), or the sentence saying there is none. */

@@ -1,6 +1,6 @@
 import { HISTORY_KEEP_DAYS, HISTORY_SNAPSHOT_DAYS } from '@spacecadet/contract';
 import { Link } from 'react-router';
-import { NOT_NAMED, operatorInfo, PrivacyContact } from '../operator.tsx';
+import { asClause, NOT_NAMED, operatorInfo, PrivacyContact } from '../operator.tsx';
 import { LegalPage } from './LegalPage.tsx';
 
 /** Where a signed-in user downloads or deletes their own data. */
@@ -13,7 +13,7 @@ export default function Privacy() {
       <p>
         This policy explains what Space Cadet collects when it runs in your server and when you use the
         dashboard, why, how long it is kept, and how to get a copy of it or delete it. This deployment is run
-        by {name ? <strong>{name}</strong> : <>its operator ({NOT_NAMED.operator.toLowerCase()})</>}.
+        by {name ? <strong>{name}</strong> : <>its operator ({asClause(NOT_NAMED.operator)})</>}.
       </p>
 
       <h2>What we collect</h2>

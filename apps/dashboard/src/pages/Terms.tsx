@@ -1,4 +1,4 @@
-import { NOT_NAMED, operatorInfo, operatorLabel } from '../operator.tsx';
+import { asClause, NOT_NAMED, operatorInfo, operatorLabel } from '../operator.tsx';
 import { LegalPage } from './LegalPage.tsx';
 
 export default function Terms() {
@@ -77,7 +77,7 @@ export default function Terms() {
             in our <a href={supportUrl}>support server</a>
           </>
         ) : (
-          <>on this page ({NOT_NAMED.support.toLowerCase().replace(/\.$/, '')})</>
+          <>on this page ({asClause(NOT_NAMED.support)})</>
         )}
         . Continuing to use Space Cadet after a change means you accept the updated terms.
       </p>

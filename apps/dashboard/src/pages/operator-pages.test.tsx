@@ -5,7 +5,7 @@ import { fakeApi } from '../../test/fake-api.ts';
 import { renderAt } from '../../test/render.tsx';
 import { Community } from '../landing/Sections.tsx';
 import { SiteFooter } from '../landing/SiteFooter.tsx';
-import { NOT_NAMED } from '../operator.tsx';
+import { asClause, NOT_NAMED } from '../operator.tsx';
 import { RUNTIME_CONFIG_GLOBAL } from '../runtime-config.ts';
 import Privacy from './Privacy.tsx';
 import Terms from './Terms.tsx';
@@ -51,7 +51,7 @@ describe("the operator's links, from /config.js", () => {
       const text = document.body.textContent ?? '';
       if (path === '/privacy') {
         expect(text).toContain(NOT_NAMED.privacy);
-        expect(text).toContain(NOT_NAMED.operator.toLowerCase());
+        expect(text).toContain(`(${asClause(NOT_NAMED.operator)}).`);
         // The spec's points, and both actions linked.
         expect(text).toContain('We do not sell');
         expect(screen.getByRole('link', { name: 'download my data' }).getAttribute('href')).toBe('/account');
