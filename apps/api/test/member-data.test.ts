@@ -90,7 +90,7 @@ async function seed(): Promise<void> {
       subject: 's',
       summary: 'by ada',
     },
-  ]);
+  ] as Array<typeof guildHistory.$inferInsert>);
   const { redis } = h.app.services;
   for (const userId of [ada, nia]) {
     await redis.set(xpCooldownKey(station, userId), '1700000000000', 'PX', 600_000);
