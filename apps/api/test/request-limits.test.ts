@@ -65,6 +65,7 @@ describe('routes that take no body', () => {
         'deleteLevelingRole',
         'deleteBoost',
         'logout',
+        'eraseMemberData',
       ]),
     );
   });

@@ -185,12 +185,14 @@ type Probe = (name: RouteName) => Promise<number[]>;
 
 /**
  * The session of `user` on `harness`: the one signed in at the start, or, for the route that
- * ends it (logout), a new one for each request.
+ * ends it (logout, the member's erase), a new one for each request.
  */
 async function as(name: RouteName, harness: 'h' | 'noColorTables', user: 'ada' | 'rex' | 'nia') {
   if (name === 'logout') return signIn(harness === 'h' ? h : noColorTables, USERS[user]);
-  // Signing out everywhere ends every session of its user: Mo's, whom no other probe signs in as.
-  if (name === 'logoutEverywhere') return signIn(harness === 'h' ? h : noColorTables, USERS.mo);
+  // Signing out everywhere and erasing one's data end every session of the user: Mo's, whom no
+  // other probe signs in as.
+  if (name === 'logoutEverywhere' || name === 'eraseMemberData')
+    return signIn(harness === 'h' ? h : noColorTables, USERS.mo);
   if (harness === 'noColorTables') return session.adaNoColors;
   return session[user];
 }

@@ -138,13 +138,14 @@ const REAL_IDS: Record<string, unknown> = {
 };
 
 /**
- * Routes left out: logout ends the session the others use; the delete routes remove the rows
+ * Routes left out: logout and the member's erase end the session the others use; the delete routes remove the rows
  * the others edit (a reward role, a boost, the role menu; reset undoes the personality setup, so
  * setting onboarding then answers its documented 400 "Initialize personality roles first"); the
  * install callback only redirects.
  */
 const SKIPPED = new Set<RouteName>([
   'logout',
+  'eraseMemberData',
   'deleteLevelingRole',
   'deleteBoost',
   'deleteRoleMenu',

@@ -41,6 +41,34 @@ describe('loadDashboardEnv', () => {
     });
   });
 
+  it("serves the operator's links and name when set, and none when blank", () => {
+    const env = loadDashboardEnv({
+      SUPPORT_URL: 'https://discord.gg/our-support',
+      COMMUNITY_URL: 'https://discord.gg/our-community',
+      PRIVACY_CONTACT: 'privacy@example.org',
+      OPERATOR_NAME: ' Example Bots Ltd ',
+    });
+    expect(env.config.operator).toEqual({
+      name: 'Example Bots Ltd',
+      supportUrl: 'https://discord.gg/our-support',
+      communityUrl: 'https://discord.gg/our-community',
+      privacyContact: 'privacy@example.org',
+    });
+    expect(loadDashboardEnv({ PRIVACY_CONTACT: 'https://example.org/privacy' }).config.operator).toEqual({
+      privacyContact: 'https://example.org/privacy',
+    });
+    expect(loadDashboardEnv({ SUPPORT_URL: '', OPERATOR_NAME: '  ' }).config.operator).toBeUndefined();
+  });
+
+  it.each([
+    ['SUPPORT_URL', 'javascript:alert(1)'],
+    ['COMMUNITY_URL', 'discord.gg/x'],
+    ['PRIVACY_CONTACT', 'not an address'],
+    ['OPERATOR_NAME', 'x'.repeat(101)],
+  ])('refuses %s=%s naming it', (name, value) => {
+    expect(() => loadDashboardEnv({ [name]: value })).toThrow(new RegExp(name));
+  });
+
   it('names the bad variable', () => {
     expect(() => loadDashboardEnv({ DISCORD_CLIENT_ID: 'abc' })).toThrow(/DISCORD_CLIENT_ID/);
   });

@@ -15,6 +15,20 @@ const optionalText = z
   .transform((value) => (value === '' ? undefined : value))
   .optional();
 
+const httpUrl = (what: string) =>
+  optionalText.pipe(
+    z.url({ protocol: /^https?$/, error: `must be an http(s):// URL of ${what}` }).optional(),
+  );
+
+/** An email address (shown as a mailto: link) or an http(s):// page. */
+const privacyContact = optionalText.pipe(
+  z
+    .union([z.email(), z.url({ protocol: /^https?$/ })], {
+      error: 'must be an email address or an http(s):// URL',
+    })
+    .optional(),
+);
+
 const DashboardEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DASHBOARD_PORT: z.coerce.number().int().min(0).max(65535).default(5173),
@@ -27,6 +41,11 @@ const DashboardEnv = z.object({
   /** Unset: the sandbox (it serves CDN paths) when the OAuth base is local, else Discord's CDN. */
   DISCORD_CDN_BASE: z.url().optional(),
   OWNER_USER_ID: optionalText,
+  /** The operator's support server or page, community server, privacy contact and name. */
+  SUPPORT_URL: httpUrl('the support server or page'),
+  COMMUNITY_URL: httpUrl('the community server'),
+  PRIVACY_CONTACT: privacyContact,
+  OPERATOR_NAME: optionalText.pipe(z.string().max(100, 'must be at most 100 characters').optional()),
 });
 
 export interface DashboardEnv {
@@ -61,5 +80,12 @@ export function loadDashboardEnv(env: NodeJS.ProcessEnv = process.env): Dashboar
     cdnBase: trimSlash(e.DISCORD_CDN_BASE ?? defaultCdnBase(e.DISCORD_OAUTH_BASE)),
     ...(e.OWNER_USER_ID ? { ownerUserId: e.OWNER_USER_ID } : {}),
   };
+  const operator = {
+    ...(e.OPERATOR_NAME ? { name: e.OPERATOR_NAME } : {}),
+    ...(e.SUPPORT_URL ? { supportUrl: e.SUPPORT_URL } : {}),
+    ...(e.COMMUNITY_URL ? { communityUrl: e.COMMUNITY_URL } : {}),
+    ...(e.PRIVACY_CONTACT ? { privacyContact: e.PRIVACY_CONTACT } : {}),
+  };
+  if (Object.keys(operator).length > 0) config.operator = operator;
   return { port: e.DASHBOARD_PORT, host: e.DASHBOARD_HOST, config };
 }

@@ -8,6 +8,7 @@ const Terms = lazy(() => import('./pages/Terms.tsx'));
 const Privacy = lazy(() => import('./pages/Privacy.tsx'));
 const AuthCallback = lazy(() => import('./pages/AuthCallback.tsx'));
 const DashboardApp = lazy(() => import('./dashboard/DashboardApp.tsx'));
+const YourData = lazy(() => import('./pages/YourData.tsx'));
 const NotFound = lazy(() => import('./pages/NotFound.tsx'));
 // Members open it from a link, often on a phone: its own small chunk, no dashboard code.
 const PublicLeaderboard = lazy(() => import('./pages/PublicLeaderboard.tsx'));
@@ -19,6 +20,7 @@ export function App() {
         <Route path="/" element={<Landing />} />
         <Route path="/terms" element={<Terms />} />
         <Route path="/privacy" element={<Privacy />} />
+        <Route path="/account" element={<YourData />} />
         <Route path="/auth/callback" element={<AuthCallback />} />
         <Route path="/dashboard/*" element={<DashboardApp />} />
         <Route path="/leaderboard/:guildId" element={<PublicLeaderboard />} />

@@ -10,6 +10,19 @@ export interface RuntimeConfig {
   cdnBase: string;
   /** The platform owner: sees the owner-only tiles (the API enforces it too). */
   ownerUserId?: string;
+  /**
+   * The operator's own links and name (SUPPORT_URL, COMMUNITY_URL, PRIVACY_CONTACT,
+   * OPERATOR_NAME): unset, the landing, Terms and Privacy say this deployment has not named them.
+   */
+  operator?: OperatorInfo;
+}
+
+export interface OperatorInfo {
+  name?: string;
+  supportUrl?: string;
+  communityUrl?: string;
+  /** An email address or an https:// page. */
+  privacyContact?: string;
 }
 
 export const DEFAULT_RUNTIME_CONFIG: RuntimeConfig = {

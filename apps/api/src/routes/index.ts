@@ -10,6 +10,7 @@ import { registerInstallRoutes } from './install.ts';
 import { registerJobRoutes } from './jobs.ts';
 import { registerLevelingRoutes } from './leveling/index.ts';
 import { registerLevelingPreviewRoutes } from './leveling/previews.ts';
+import { registerMemberDataRoutes } from './member-data.ts';
 import { registerPersonalityRoutes } from './personality-roles.ts';
 import { registerQueueViewRoutes } from './queue-view.ts';
 import { registerReactionRoleRoutes } from './reaction-roles.ts';
@@ -36,4 +37,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   registerLevelingPreviewRoutes(app);
   registerQueueViewRoutes(app);
   registerSetupRoutes(app);
+  registerMemberDataRoutes(app);
 }

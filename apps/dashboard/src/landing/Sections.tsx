@@ -1,6 +1,6 @@
 import { LANDING_FEATURES } from '@spacecadet/core/product-features';
 import { startSignIn } from '../lib/oauth.ts';
-import { COMMUNITY_SERVER_URL, SUPPORT_SERVER_URL } from '../site.ts';
+import { NOT_NAMED, operatorInfo } from '../operator.tsx';
 import { joinNames } from './Features.tsx';
 import { useInviteUrl } from './useInviteUrl.ts';
 
@@ -76,6 +76,7 @@ export function CallToAction() {
 }
 
 export function Community() {
+  const { communityUrl, supportUrl } = operatorInfo();
   return (
     <section id="contact" className="section" aria-labelledby="community-title">
       <div className="container">
@@ -84,16 +85,30 @@ export function Community() {
           Community &amp; support
         </h2>
         <div className="community-grid">
-          <a className="community-card" href={COMMUNITY_SERVER_URL}>
-            <h3>Community server</h3>
-            <p>Meet other server admins, share setups and hear about new features first.</p>
-            <span className="link-arrow">Join the community</span>
-          </a>
-          <a className="community-card" href={SUPPORT_SERVER_URL}>
-            <h3>Support server</h3>
-            <p>Questions, bug reports and data or deletion requests: our team answers here.</p>
-            <span className="link-arrow">Get support</span>
-          </a>
+          {communityUrl ? (
+            <a className="community-card" href={communityUrl}>
+              <h3>Community server</h3>
+              <p>Meet other server admins, share setups and hear about new features first.</p>
+              <span className="link-arrow">Join the community</span>
+            </a>
+          ) : (
+            <div className="community-card">
+              <h3>Community server</h3>
+              <p>{NOT_NAMED.community}</p>
+            </div>
+          )}
+          {supportUrl ? (
+            <a className="community-card" href={supportUrl}>
+              <h3>Support server</h3>
+              <p>Questions and bug reports: the team running this deployment answers here.</p>
+              <span className="link-arrow">Get support</span>
+            </a>
+          ) : (
+            <div className="community-card">
+              <h3>Support server</h3>
+              <p>{NOT_NAMED.support}</p>
+            </div>
+          )}
         </div>
       </div>
     </section>

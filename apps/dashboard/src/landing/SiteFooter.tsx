@@ -1,8 +1,9 @@
 import { Link } from 'react-router';
-import { COMMUNITY_SERVER_URL, SUPPORT_SERVER_URL } from '../site.ts';
+import { operatorInfo } from '../operator.tsx';
 import { LogoMark } from '../ui/Logo.tsx';
 
 export function SiteFooter() {
+  const { communityUrl, supportUrl } = operatorInfo();
   return (
     <footer className="site-footer">
       <div className="container footer-inner">
@@ -18,12 +19,16 @@ export function SiteFooter() {
             <li>
               <Link to="/privacy">Privacy Policy</Link>
             </li>
-            <li>
-              <a href={COMMUNITY_SERVER_URL}>Community</a>
-            </li>
-            <li>
-              <a href={SUPPORT_SERVER_URL}>Support</a>
-            </li>
+            {communityUrl ? (
+              <li>
+                <a href={communityUrl}>Community</a>
+              </li>
+            ) : null}
+            {supportUrl ? (
+              <li>
+                <a href={supportUrl}>Support</a>
+              </li>
+            ) : null}
           </ul>
         </nav>
         <p className="footer-note">

@@ -29,7 +29,8 @@ const PUBLIC_LEADERBOARD_PATH = new RegExp(`^/leaderboard/${SNOWFLAKE_DIGITS}$`)
 
 /**
  * Where to go after sign-in when it was started from a dashboard page: the path, query and hash
- * of a dashboard route (or a server's public leaderboard, `/leaderboard/{id}`) on this site, else
+ * of a dashboard route (or a server's public leaderboard, `/leaderboard/{id}`, or Your data,
+ * `/account`) on this site, else
  * null. Refuses `//host` and `/\host` (browsers read both as another host), absolute URLs,
  * control characters and anything outside those.
  */
@@ -46,7 +47,13 @@ export function safeReturnPath(raw: unknown): string | null {
   // Dot segments are resolved by now: `/dashboard/../x` is `/x` and refused.
   if (url.origin !== base) return null;
   const publicLeaderboard = PUBLIC_LEADERBOARD_PATH.test(url.pathname);
-  if (url.pathname !== '/dashboard' && !url.pathname.startsWith('/dashboard/') && !publicLeaderboard) {
+  const yourData = url.pathname === '/account';
+  if (
+    url.pathname !== '/dashboard' &&
+    !url.pathname.startsWith('/dashboard/') &&
+    !publicLeaderboard &&
+    !yourData
+  ) {
     return null;
   }
   return `${url.pathname}${url.search}${url.hash}`;

@@ -1,12 +1,18 @@
-import { SUPPORT_SERVER_URL } from '../site.ts';
+import { asClause, NOT_NAMED, operatorInfo, operatorLabel } from '../operator.tsx';
 import { LegalPage } from './LegalPage.tsx';
 
 export default function Terms() {
+  const { name, supportUrl } = operatorInfo();
   return (
     <LegalPage title="Terms of Service" updated="November 2026">
       <p>
         These terms cover your use of Space Cadet: the Discord bot, this website and its dashboard. By adding
         the bot to a server or signing in to the dashboard you agree to them.
+      </p>
+      <p>
+        This deployment of Space Cadet is run by{' '}
+        {name ? <strong>{name}</strong> : <>its operator. {NOT_NAMED.operator}</>}
+        {name ? '.' : null}
       </p>
 
       <h2>1. Eligibility</h2>
@@ -57,16 +63,23 @@ export default function Terms() {
 
       <h2>7. Governing law</h2>
       <p>
-        These terms are governed by the laws of the place where the Space Cadet operator is established,
-        without regard to conflict-of-law rules. Mandatory consumer protections of your country of residence
-        still apply.
+        These terms are governed by the laws of the place where {operatorLabel()} is established, without
+        regard to conflict-of-law rules. Mandatory consumer protections of your country of residence still
+        apply.
       </p>
 
       <h2>8. Changes to these terms</h2>
       <p>
         We may update these terms. When we do, we change the date at the top of this page, and for significant
-        changes we announce them in our <a href={SUPPORT_SERVER_URL}>support server</a>. Continuing to use
-        Space Cadet after a change means you accept the updated terms.
+        changes we announce them{' '}
+        {supportUrl ? (
+          <>
+            in our <a href={supportUrl}>support server</a>
+          </>
+        ) : (
+          <>on this page ({asClause(NOT_NAMED.support)})</>
+        )}
+        . Continuing to use Space Cadet after a change means you accept the updated terms.
       </p>
     </LegalPage>
   );

@@ -14,6 +14,7 @@ import { healthRoutes } from '../health/routes.ts';
 import { historyRoutes } from '../history/routes.ts';
 import { jobRoutes } from '../jobs/routes.ts';
 import { levelingRoutes } from '../leveling/routes.ts';
+import { memberDataRoutes } from '../member-data/routes.ts';
 import { personalityRoleRoutes } from '../personality-roles/routes.ts';
 import { reactionRoleRoutes } from '../reaction-roles/routes.ts';
 import { roleMenuRoutes } from '../role-menus/routes.ts';
@@ -35,6 +36,7 @@ export const routes = {
   ...historyRoutes,
   ...adminRoutes,
   ...setupRoutes,
+  ...memberDataRoutes,
 } as const satisfies Record<string, RouteDef>;
 
 export type Routes = typeof routes;

@@ -7,6 +7,7 @@ import { levelForTotalXp } from '@spacecadet/core';
 import { lt, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { pendingLevelUps, xpFlushBatches } from '../schema/leveling.ts';
+import { beginXpWrite, erasedInBatches } from './member-xp/erasures.ts';
 
 /** One member's XP earned since the last flush, as the worker's buffer holds it. */
 export interface BufferedXp {
@@ -103,10 +104,17 @@ export async function writeXpBatches(
     // Many small commits a second: not waiting for each one's WAL flush keeps the writers
     // ahead of a busy chat. A Postgres crash can then lose the last fraction of a second of
     // XP (at most 3 × wal_writer_delay, 600 ms by default), within the second the worker may.
-    await tx.execute(sql`set local synchronous_commit = off`);
+    // The member-data erase lock is held shared (member-xp/erasures.ts).
+    await beginXpWrite(tx);
     const applied = await claimBatches(tx, batchIds);
     if (applied.size === 0) return { applied: [], levelUps: [] };
-    const merged = mergeMembers(batches, applied);
+    // Members who erased their data while their XP was in flight are left out of it.
+    const erased = await erasedInBatches(tx, batches);
+    const kept = batches.map((batch) => ({
+      ...batch,
+      members: batch.members.filter((m) => !erased.has(`${batch.batchId}:${m.userId}`)),
+    }));
+    const merged = mergeMembers(kept, applied);
     const members = [...merged.values()].sort(byGuildAndUser);
     const levelUps = await addEarnedXp(tx, members, merged);
     if (levelUps.length > 0) await recordLevelUps(tx, levelUps, input.levelUpLeaseMs);
@@ -311,4 +319,5 @@ export async function pruneAppliedXpBatches(db: Db, olderThan: Date): Promise<nu
   return result.rowCount ?? 0;
 }
 
+export * from './member-xp/erasures.ts';
 export * from './member-xp/pending-level-ups.ts';

@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
 import { signOutEveryTab } from '../../lib/session.ts';
+import { YOUR_DATA_PATH } from '../../pages/Privacy.tsx';
 
 type Ending = 'idle' | 'here' | 'everywhere';
 
@@ -94,6 +95,10 @@ export function AccountMenu() {
       </button>
       {open ? (
         <div className="account-menu-list card" role="menu" id={menuId} aria-label="Account">
+          <Link role="menuitem" className="account-menu-item" to={YOUR_DATA_PATH}>
+            Your data
+            <span className="account-menu-hint">Download or delete it</span>
+          </Link>
           {items.map((item) => (
             <button
               key={item.ending}

@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import { apiCall, apiText } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
 import '../../styles/leaderboard.css';
+import { download } from '../../lib/download.ts';
 import { Pager } from '../../ui/Pager.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
@@ -17,19 +18,6 @@ export const LEADERBOARD_PAGE_SIZE = 25;
 export const LEADERBOARD_FAILURE = 'Failed to load the leaderboard';
 export const LEADERBOARD_EMPTY = 'No one has earned XP yet';
 export const EXPORT_FAILURE = 'Failed to export the leaderboard';
-
-/** Hands `text` to the browser as a downloaded file. */
-function download(text: string, fileName: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The click has handed the file over; the address is not needed after this task.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
 
 /** Export CSV: every ranked member (user_id,username,xp,level,rank), downloaded as a file. */
 function ExportButton({ guildId }: { guildId: string }) {

@@ -1,0 +1,157 @@
+/**
+ * Everything Postgres holds about one Discord user across every server, read for their export
+ * and erased at their request (`GET` / `DELETE /api/me/data`). `MEMBER_DATA_TABLES` names every
+ * table with a user column and what happens to it, so a table added later cannot be forgotten
+ * (apps/api/test/member-data.test.ts checks the schema against it).
+ */
+import { and, eq, or, sql } from 'drizzle-orm';
+import type { Db } from '../client.ts';
+import { guildConfigs } from '../schema/guilds.ts';
+import { guildHistory } from '../schema/history.ts';
+import { levelingBoosts, memberDailyXp, memberXp, pendingLevelUps } from '../schema/leveling.ts';
+import { memberRolePicks } from '../schema/member-picks.ts';
+import { roleMenus } from '../schema/role-menus.ts';
+import { sessions } from '../schema/sessions.ts';
+import { markErasedInBatches } from './member-xp/erasures.ts';
+
+/**
+ * Every `table.column` naming a user, and what the export and the erase do with it:
+ * `exported-erased` (rows read and deleted), `exported-scrubbed` (rows read; the erase blanks
+ * the name and avatar or the id, the row stays for the server), or a reason it is neither.
+ */
+export const MEMBER_DATA_TABLES: Readonly<Record<string, string>> = {
+  'sessions.user_id': 'exported (never the token hash or Discord tokens); revoked, not deleted',
+  'member_xp.user_id': 'exported-erased',
+  'member_daily_xp.user_id': 'exported-erased',
+  'pending_level_ups.user_id': 'exported-erased',
+  'member_role_picks.user_id': 'exported-erased',
+  'leveling_boosts.user_id': 'exported-erased (a boost of this member only)',
+  'guild_history.actor_id':
+    'exported-scrubbed (name and avatar dropped; the id stays so the entry reads "a member")',
+  'guild_configs.updated_by': 'exported-scrubbed (set to null)',
+  'role_menus.updated_by': 'exported-scrubbed (set to null)',
+};
+
+export async function readMemberData(db: Db, userId: string) {
+  const [sessionRows, xp, daily, levelUps, picks, boosts, history, configs, menus] = await Promise.all([
+    db
+      .select({
+        id: sessions.id,
+        username: sessions.username,
+        avatar: sessions.avatar,
+        createdAt: sessions.createdAt,
+        expiresAt: sessions.expiresAt,
+        revokedAt: sessions.revokedAt,
+      })
+      .from(sessions)
+      .where(eq(sessions.userId, userId))
+      .orderBy(sessions.createdAt),
+    db.select().from(memberXp).where(eq(memberXp.userId, userId)).orderBy(memberXp.guildId),
+    db
+      .select()
+      .from(memberDailyXp)
+      .where(eq(memberDailyXp.userId, userId))
+      .orderBy(memberDailyXp.guildId, memberDailyXp.day),
+    db.select().from(pendingLevelUps).where(eq(pendingLevelUps.userId, userId)),
+    db
+      .select()
+      .from(memberRolePicks)
+      .where(eq(memberRolePicks.userId, userId))
+      .orderBy(memberRolePicks.guildId),
+    db.select().from(levelingBoosts).where(eq(levelingBoosts.userId, userId)),
+    db
+      .select({
+        id: guildHistory.id,
+        guildId: guildHistory.guildId,
+        at: guildHistory.at,
+        actorId: guildHistory.actorId,
+        actorName: guildHistory.actorName,
+        actorAvatar: guildHistory.actorAvatar,
+        action: guildHistory.action,
+        summary: guildHistory.summary,
+        refs: guildHistory.refs,
+      })
+      .from(guildHistory)
+      .where(historyNaming(userId))
+      .orderBy(guildHistory.id),
+    db
+      .select({ guildId: guildConfigs.guildId, updatedAt: guildConfigs.updatedAt })
+      .from(guildConfigs)
+      .where(eq(guildConfigs.updatedBy, userId)),
+    db
+      .select({ guildId: roleMenus.guildId, id: roleMenus.id, updatedAt: roleMenus.updatedAt })
+      .from(roleMenus)
+      .where(eq(roleMenus.updatedBy, userId)),
+  ]);
+  return { sessions: sessionRows, xp, daily, levelUps, picks, boosts, history, configs, menus };
+}
+
+export type StoredMemberData = Awaited<ReturnType<typeof readMemberData>>;
+
+/** History entries made by the user, or naming them among their refs. */
+function historyNaming(userId: string) {
+  return or(eq(guildHistory.actorId, userId), sql`${guildHistory.refs} ? ${userId}`);
+}
+
+export interface ErasedCounts {
+  xp_rows: number;
+  daily_rows: number;
+  picks: number;
+  level_ups: number;
+  boosts: number;
+  history_entries: number;
+  settings_rows: number;
+}
+
+/**
+ * Erases the user's rows in one transaction: XP, daily rows, pending level-ups, picks and
+ * their own boosts deleted in every server; History entries kept but without their name and
+ * avatar (as actor, and as a member the entry names: the ref keeps its kind and loses its
+ * name); `updated_by` of settings cleared. `inFlightBatchIds`: the XP batches that were in
+ * flight when the member's buffered XP was dropped from Redis (see member-xp/erasures.ts).
+ */
+export async function eraseMemberData(
+  db: Db,
+  userId: string,
+  inFlightBatchIds: readonly string[],
+): Promise<ErasedCounts> {
+  return db.transaction(async (tx) => {
+    await markErasedInBatches(tx, userId, inFlightBatchIds);
+    const count = (result: { rowCount: number | null }) => result.rowCount ?? 0;
+    const xpRows = count(await tx.delete(memberXp).where(eq(memberXp.userId, userId)));
+    const dailyRows = count(await tx.delete(memberDailyXp).where(eq(memberDailyXp.userId, userId)));
+    const levelUps = count(await tx.delete(pendingLevelUps).where(eq(pendingLevelUps.userId, userId)));
+    const picks = count(await tx.delete(memberRolePicks).where(eq(memberRolePicks.userId, userId)));
+    const boosts = count(await tx.delete(levelingBoosts).where(eq(levelingBoosts.userId, userId)));
+    const history = count(
+      await tx
+        .update(guildHistory)
+        .set({
+          actorName: sql`case when ${guildHistory.actorId} = ${userId} then '' else ${guildHistory.actorName} end`,
+          actorAvatar: sql`case when ${guildHistory.actorId} = ${userId} then null else ${guildHistory.actorAvatar} end`,
+          refs: sql`case when ${guildHistory.refs} ? ${userId}
+            then jsonb_set(${guildHistory.refs}, array[${userId}]::text[], jsonb_build_object('kind', 'member', 'name', ''))
+            else ${guildHistory.refs} end`,
+        })
+        .where(historyNaming(userId)),
+    );
+    const configs = count(
+      await tx.update(guildConfigs).set({ updatedBy: null }).where(eq(guildConfigs.updatedBy, userId)),
+    );
+    const menus = count(
+      await tx
+        .update(roleMenus)
+        .set({ updatedBy: null })
+        .where(and(eq(roleMenus.updatedBy, userId))),
+    );
+    return {
+      xp_rows: xpRows,
+      daily_rows: dailyRows,
+      picks,
+      level_ups: levelUps,
+      boosts,
+      history_entries: history,
+      settings_rows: configs + menus,
+    };
+  });
+}
