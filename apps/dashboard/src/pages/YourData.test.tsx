@@ -77,7 +77,9 @@ describe('Your data page', () => {
       new Response(JSON.stringify(EXPORT), { status: 200, headers: { 'content-type': 'application/json' } }),
     );
     await waitFor(() => expect(files.map((f) => f.name)).toEqual(['spacecadet-my-data-2026-11-28.json']));
-    expect(JSON.parse(await (files[0]?.blob as Blob).text())).toEqual(EXPORT);
+    const blob = files[0]?.blob;
+    if (!(blob instanceof Blob)) throw new Error('no file was downloaded');
+    expect(JSON.parse(await blob.text())).toEqual(EXPORT);
     await screen.findByRole('button', { name: 'Download my data' });
   });
 
