@@ -15,7 +15,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@spacecadet/db/testing';
-import { SANDBOX_IDS, type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
+import { type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
+import { ownApplication } from '@spacecadet/discord-sandbox/testing';
 import { freePort, testStackEnv, waitFor } from '@spacecadet/testing';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +54,8 @@ function commands(section: string): string[] {
 }
 
 const section = goLiveSection();
+/** The admin's own application (the production doctor refuses the sandbox's published one). */
+const OWN = ownApplication();
 const dotenvTemplate = blocks(section, 'dotenv');
 let temp: string;
 let envFile: string;
@@ -67,17 +70,17 @@ function makeSecret(command: string): string {
 }
 
 /**
- * What a reader puts in place of each `<…>` of the `.env`: the sandbox's application, and for a
+ * What a reader puts in place of each `<…>` of the `.env`: their own application, and for a
  * secret, the output of the command the section showed for it.
  */
 function fillPlaceholder(placeholder: string, secretCommand: string): string {
   switch (placeholder) {
     case 'bot token':
-      return 'sandbox-bot-token';
+      return OWN.credentials.botToken;
     case 'client id':
-      return SANDBOX_IDS.app;
+      return OWN.credentials.clientId;
     case 'client secret':
-      return 'sandbox-secret';
+      return OWN.credentials.clientSecret;
     case secretCommand:
       return makeSecret(secretCommand);
     default:
@@ -163,10 +166,10 @@ let redisUrl: string;
 let worker: RunningWorker;
 const REDIS_PREFIX = 'go-live';
 
-/** `pnpm doctor` with the `.env`, where `up` would have put PostgreSQL, Redis and Discord. */
+/** `pnpm run doctor` (pnpm keeps `pnpm doctor` for its own command) with the `.env`, where `up` would have put PostgreSQL, Redis and Discord. */
 function runDoctor(): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('pnpm', ['doctor'], {
+    const child = spawn('pnpm', ['run', '--silent', 'doctor'], {
       cwd: root,
       env: {
         PATH: process.env.PATH,
@@ -197,7 +200,10 @@ function runDoctor(): Promise<{ code: number | null; output: string }> {
 beforeAll(async () => {
   temp = await mkdtemp(join(tmpdir(), 'spacecadet-go-live-'));
   envFile = join(temp, '.env');
-  [database, sandbox] = await Promise.all([createTestDatabase('go_live'), startSandbox({ port: 0 })]);
+  [database, sandbox] = await Promise.all([
+    createTestDatabase('go_live'),
+    startSandbox({ port: 0, fixture: OWN.fixture }),
+  ]);
   // As compose runs it: jobs kept across restarts, never evicted.
   const redisPort = await freePort();
   redisUrl = `redis://127.0.0.1:${redisPort}`;
@@ -225,12 +231,13 @@ beforeAll(async () => {
   worker = await startWorker(
     loadWorkerConfig({
       ...testStackEnv(database, { url: redisUrl, prefix: REDIS_PREFIX }, sandbox),
-      DISCORD_CLIENT_ID: SANDBOX_IDS.app,
+      DISCORD_CLIENT_ID: OWN.credentials.clientId,
+      DISCORD_BOT_TOKEN: OWN.credentials.botToken,
     }),
   );
   await waitFor('the slash commands registered', async () => {
-    const response = await fetch(`${sandbox.apiBase}/applications/${SANDBOX_IDS.app}/commands`, {
-      headers: { authorization: 'Bot sandbox-bot-token' },
+    const response = await fetch(`${sandbox.apiBase}/applications/${OWN.credentials.clientId}/commands`, {
+      headers: { authorization: `Bot ${OWN.credentials.botToken}` },
     });
     return response.ok && ((await response.json()) as unknown[]).length > 0;
   });

@@ -12,14 +12,8 @@ import {
   testPostgresServerUrl,
 } from '@spacecadet/db/testing';
 import { type DiscordProxy, startDiscordProxy } from '@spacecadet/discord-proxy';
-import {
-  defaultFixture,
-  SANDBOX_BOT_TOKEN,
-  SANDBOX_IDS,
-  type Sandbox,
-  type SandboxFixture,
-  startSandbox,
-} from '@spacecadet/discord-sandbox';
+import { SANDBOX_BOT_TOKEN, SANDBOX_IDS, type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
+import { ownApplication } from '@spacecadet/discord-sandbox/testing';
 import { freePort, waitFor } from '@spacecadet/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -290,20 +284,17 @@ describe('pnpm doctor', () => {
 });
 
 /** An application of the admin's own (not the sandbox's published credentials), for production. */
+const ownApp = ownApplication();
 const OWN = {
-  id: '123456789012345678',
-  client_secret: randomBytes(16).toString('hex'),
-  bot_token: randomBytes(24).toString('base64url'),
+  id: ownApp.credentials.clientId,
+  client_secret: ownApp.credentials.clientSecret,
+  bot_token: ownApp.credentials.botToken,
 };
 
 describe('pnpm doctor in production', () => {
   let own: Sandbox;
   beforeAll(async () => {
-    // The sandbox's world with the application (and its bot user) under an id of its own.
-    const fixture = JSON.parse(JSON.stringify(defaultFixture()).replaceAll(APP, OWN.id)) as SandboxFixture;
-    fixture.application.client_secret = OWN.client_secret;
-    fixture.application.bot_token = OWN.bot_token;
-    own = await startSandbox({ port: 0, fixture });
+    own = await startSandbox({ port: 0, fixture: ownApp.fixture });
   });
   afterAll(async () => {
     await own?.close();

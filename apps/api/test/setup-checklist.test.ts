@@ -27,7 +27,7 @@ async function patchRole(roleId: string, body: object): Promise<void> {
   await h.app.services.redis.del(guildSetupCacheKey(GUILDS.station));
 }
 
-async function checklist(guildId = GUILDS.station, auth = ada) {
+async function checklist(guildId: string = GUILDS.station, auth = ada) {
   return h.app.inject({
     method: 'GET',
     url: `/api/guilds/${guildId}/setup`,

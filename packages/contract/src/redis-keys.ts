@@ -4,6 +4,9 @@
  * the `${REDIS_PREFIX}:` every key starts with: both apps' clients add it themselves (ioredis
  * `keyPrefix`). BullMQ keeps its own connection (it refuses a `keyPrefix`) and namespaces its
  * keys with `bullPrefix`. No zod here.
+ *
+ * Why one file: the point is that every key of every process is in one place, so two features
+ * cannot pick the same layout and a data deletion (a server's, a member's) can see them all.
  */
 
 /** BullMQ's `prefix` option: the queue's keys live under `${REDIS_PREFIX}:bull:`. */
