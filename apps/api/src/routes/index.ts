@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerAuthRoutes } from './auth.ts';
 import { registerChannelRoutes } from './channels.ts';
 import { registerColorRoleRoutes } from './color-roles.ts';
+import { registerGuildDataRoutes } from './guild-data.ts';
 import { registerGuildPickerRoutes } from './guild-pickers.ts';
 import { registerGuildConfigRoutes } from './guilds-config.ts';
 import { registerHealthRoutes } from './health.ts';
@@ -34,4 +35,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   registerResetPreviewRoutes(app);
   registerLevelingPreviewRoutes(app);
   registerQueueViewRoutes(app);
+  registerGuildDataRoutes(app);
 }
