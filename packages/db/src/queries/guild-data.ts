@@ -20,18 +20,48 @@ export const GUILD_TABLES_KEPT: ReadonlySet<string> = new Set([
 
 export const GUILD_ID_COLUMN = 'guild_id';
 
-/** Every table of the schema with a guild_id column (the kept ones included), by name. */
-export function tablesWithGuildId(): string[] {
+/** Every table of the schema with a guild_id column (the kept ones included). */
+export function guildIdTables(): PgTable[] {
   return (Object.values(schema) as unknown[])
     .filter((value): value is PgTable => is(value, PgTable))
-    .filter((table) => getTableConfig(table).columns.some((column) => column.name === GUILD_ID_COLUMN))
+    .filter((table) => getTableConfig(table).columns.some((column) => column.name === GUILD_ID_COLUMN));
+}
+
+/**
+ * The tables in an order where each comes after the tables it references (foreign keys):
+ * inserts go in this order, deletes in the reverse one.
+ */
+export function parentsFirst(tables: readonly PgTable[]): PgTable[] {
+  const byName = new Map(tables.map((table) => [getTableName(table), table]));
+  const ordered: PgTable[] = [];
+  const placed = new Set<string>();
+  const place = (table: PgTable) => {
+    const name = getTableName(table);
+    if (placed.has(name)) return;
+    placed.add(name);
+    for (const fk of getTableConfig(table).foreignKeys) {
+      const parent = byName.get(getTableName(fk.reference().foreignTable));
+      if (parent) place(parent);
+    }
+    ordered.push(table);
+  };
+  for (const name of [...byName.keys()].sort()) place(byName.get(name) as PgTable);
+  return ordered;
+}
+
+/** Every table of the schema with a guild_id column (the kept ones included), by name. */
+export function tablesWithGuildId(): string[] {
+  return guildIdTables()
     .map((table) => getTableName(table))
     .sort();
 }
 
-/** The tables a server's data deletion empties for it. */
+/** The tables a server's data deletion empties for it, in the order it deletes (children first). */
 export function guildDataTables(): string[] {
-  return tablesWithGuildId().filter((name) => !GUILD_TABLES_KEPT.has(name));
+  return parentsFirst(guildIdTables())
+    .map((table) => getTableName(table))
+    .filter((name) => !GUILD_TABLES_KEPT.has(name))
+    .reverse();
 }
 
 /** Rows per table of the guild's data (every table of `guildDataTables`, zeros included). */
