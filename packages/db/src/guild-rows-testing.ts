@@ -57,10 +57,11 @@ export async function seedEveryGuildTable(db: Db, guildId: string): Promise<stri
         if (key && parent && parentColumn) row[key] = parent[parentColumn.name];
       });
     }
-    const [inserted] = await db.insert(table).values(row).returning();
+    // A row already there (the guild's bot_guilds row, say) is kept as it is.
+    const [inserted] = await db.insert(table).values(row).onConflictDoNothing().returning();
     // Keyed by SQL column name, as foreign keys name them.
     const byColumn: Record<string, unknown> = {};
-    for (const [key, column] of columns) byColumn[column.name] = (inserted as Record<string, unknown>)[key];
+    for (const [key, column] of columns) byColumn[column.name] = ((inserted ?? row) as Record<string, unknown>)[key];
     seeded.set(getTableName(table), byColumn);
   }
   return tablesWithGuildId();
