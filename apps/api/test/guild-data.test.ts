@@ -1,4 +1,10 @@
-import { type GuildDataSummary, type GuildDepartureList, MESSAGES, routePath, routes } from '@spacecadet/contract';
+import {
+  type GuildDataSummary,
+  type GuildDepartureList,
+  MESSAGES,
+  routePath,
+  routes,
+} from '@spacecadet/contract';
 import { guildDepartures } from '@spacecadet/db/schema';
 import { seedEveryGuildTable } from '@spacecadet/db/testing';
 import { eq } from 'drizzle-orm';
@@ -42,7 +48,14 @@ describe('GET /api/guilds/:guildId/data', () => {
     const res = await send('GET', dataPath(station), ada);
     expect(res.statusCode).toBe(200);
     const body = res.json<GuildDataSummary>();
-    expect(body).toMatchObject({ guild_id: station, owner: true, members_with_xp: 1, history_entries: 1, role_menus: 1, departure: null });
+    expect(body).toMatchObject({
+      guild_id: station,
+      owner: true,
+      members_with_xp: 1,
+      history_entries: 1,
+      role_menus: 1,
+      departure: null,
+    });
     expect(body.settings).toBe(4);
     expect(body.total_rows).toBe(Object.values(body.tables).reduce((a, b) => a + b, 0));
     expect(body.tables).not.toHaveProperty('bot_guilds');
@@ -82,7 +95,7 @@ describe('DELETE /api/guilds/:guildId/data', () => {
     expect(await h.app.services.queue.getJob(`guild-data.delete.${station}`)).toBeUndefined();
   });
 
-  it("queues the deletion for the owner: 202 with the job, readable on the job route", async () => {
+  it('queues the deletion for the owner: 202 with the job, readable on the job route', async () => {
     const res = await send('DELETE', dataPath(station), ada, { confirm: 'Sandbox Station' });
     expect(res.statusCode).toBe(202);
     const { job_id } = res.json<{ job_id: string }>();
@@ -107,7 +120,9 @@ describe('DELETE /api/guilds/:guildId/data', () => {
     expect((await transfer(USERS.mo)).ok).toBe(true);
     try {
       expect((await send('GET', dataPath(station), mo)).json<GuildDataSummary>().owner).toBe(true);
-      expect((await send('DELETE', dataPath(station), ada, { confirm: 'Sandbox Station' })).statusCode).toBe(403);
+      expect((await send('DELETE', dataPath(station), ada, { confirm: 'Sandbox Station' })).statusCode).toBe(
+        403,
+      );
     } finally {
       await transfer(USERS.ada);
     }
@@ -128,8 +143,14 @@ describe('a server the bot was removed from', () => {
     const listed = await send('GET', routePath(routes.listGuildDepartures, {}), zed);
     expect(listed.statusCode).toBe(200);
     expect(listed.json<GuildDepartureList>().guilds).toEqual([
-      expect.objectContaining({ guild_id: quiet, name: 'Quiet Quarters', purge_after: purgeAfter.toISOString() }),
+      expect.objectContaining({
+        guild_id: quiet,
+        name: 'Quiet Quarters',
+        purge_after: purgeAfter.toISOString(),
+      }),
     ]);
-    expect((await send('GET', routePath(routes.listGuildDepartures, {}), ada)).json<GuildDepartureList>().guilds).toEqual([]);
+    expect(
+      (await send('GET', routePath(routes.listGuildDepartures, {}), ada)).json<GuildDepartureList>().guilds,
+    ).toEqual([]);
   });
 });

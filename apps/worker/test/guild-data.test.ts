@@ -21,7 +21,16 @@ import { eq, sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
-import { control, type Harness, jobQueue, SANDBOX_IDS, STATION, startHarness, storedKey, waitFor } from './helpers.ts';
+import {
+  control,
+  type Harness,
+  jobQueue,
+  SANDBOX_IDS,
+  STATION,
+  startHarness,
+  storedKey,
+  waitFor,
+} from './helpers.ts';
 
 /**
  * A server's data on the real worker: `guild-data.delete` empties every guild_id table of the
@@ -97,14 +106,20 @@ describe("a server's data", () => {
     await seedRedis(GONE);
     await seedRedis(KEPT);
     // The worker's start gave the seeded guild its schedulers (history, role menus…).
-    await waitFor('schedulers of the seeded guild', async () => ((await schedulersOf(GONE)).length > 0 ? true : undefined));
+    await waitFor('schedulers of the seeded guild', async () =>
+      (await schedulersOf(GONE)).length > 0 ? true : undefined,
+    );
     expect(await keysOf(GONE)).not.toEqual([]);
     expect(await jobsOf(GONE)).not.toEqual([]);
 
     for (const run of [1, 2]) {
       const job = await jobs.add('guild-data.delete', GONE);
       const done = await jobs.finished(job.id as string);
-      expect({ run, state: done.state, error: done.error }).toEqual({ run, state: 'completed', error: undefined });
+      expect({ run, state: done.state, error: done.error }).toEqual({
+        run,
+        state: 'completed',
+        error: undefined,
+      });
 
       const counts = await guildRowCounts(db(), GONE);
       for (const name of tablesWithGuildId()) {
@@ -123,7 +138,9 @@ describe("a server's data", () => {
       batchId: `${GONE}.in-flight`,
       guildId: GONE,
       day: '2026-11-28',
-      members: [{ userId: NIA, xp: 30, messages: 1, earned: 1, username: null, avatar: null, channelId: null }],
+      members: [
+        { userId: NIA, xp: 30, messages: 1, earned: 1, username: null, avatar: null, channelId: null },
+      ],
       levelUpLeaseMs: 1_000,
     });
     expect(late.applied).toBe(false);
@@ -151,10 +168,14 @@ describe("a server's data", () => {
   });
 
   it('keeps a removed guild 7 days (DATA_RETENTION_DAYS), restores it on a re-add, purges it when due', async () => {
-    await db().insert(guildConfigs).values({ guildId: ORBIT, data: { color_roles_mode: 'basic' } });
+    await db()
+      .insert(guildConfigs)
+      .values({ guildId: ORBIT, data: { color_roles_mode: 'basic' } });
     const sandbox = control(harness.sandbox);
     await sandbox.botRest('DELETE', `/users/@me/guilds/${ORBIT}`);
-    const departure = await waitFor('departure recorded', () => guildDeparture(db(), ORBIT).then((row) => row ?? undefined));
+    const departure = await waitFor('departure recorded', () =>
+      guildDeparture(db(), ORBIT).then((row) => row ?? undefined),
+    );
     const days = (departure.purgeAfter.getTime() - departure.leftAt.getTime()) / (24 * 3600_000);
     expect(Math.round(days)).toBe(7);
     expect((await guildRowCounts(db(), ORBIT)).guild_configs).toBe(1);
@@ -169,12 +190,16 @@ describe("a server's data", () => {
 
     // Re-added: the record goes, the data stays.
     expect(await sandbox.installBot(ORBIT, SANDBOX_IDS.users.rex)).toBeLessThan(400);
-    await waitFor('departure cleared', async () => ((await guildDeparture(db(), ORBIT)) === null ? true : undefined));
+    await waitFor('departure cleared', async () =>
+      (await guildDeparture(db(), ORBIT)) === null ? true : undefined,
+    );
     expect((await guildRowCounts(db(), ORBIT)).guild_configs).toBe(1);
 
     // Removed again, and its retention over: the daily purge deletes it all, then its record.
     await sandbox.botRest('DELETE', `/users/@me/guilds/${ORBIT}`);
-    await waitFor('departure recorded again', () => guildDeparture(db(), ORBIT).then((row) => row ?? undefined));
+    await waitFor('departure recorded again', () =>
+      guildDeparture(db(), ORBIT).then((row) => row ?? undefined),
+    );
     await db()
       .update(guildDepartures)
       .set({ purgeAfter: sql`now() - interval '1 minute'` })

@@ -5,7 +5,7 @@
  * cover it, without editing a test. Exported as `@spacecadet/db/testing`.
  */
 import { getTableColumns, getTableName, sql } from 'drizzle-orm';
-import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import { getTableConfig, type PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from './client.ts';
 import { GUILD_ID_COLUMN, guildIdTables, parentsFirst, tablesWithGuildId } from './queries/guild-data.ts';
 
@@ -61,7 +61,8 @@ export async function seedEveryGuildTable(db: Db, guildId: string): Promise<stri
     const [inserted] = await db.insert(table).values(row).onConflictDoNothing().returning();
     // Keyed by SQL column name, as foreign keys name them.
     const byColumn: Record<string, unknown> = {};
-    for (const [key, column] of columns) byColumn[column.name] = ((inserted ?? row) as Record<string, unknown>)[key];
+    for (const [key, column] of columns)
+      byColumn[column.name] = ((inserted ?? row) as Record<string, unknown>)[key];
     seeded.set(getTableName(table), byColumn);
   }
   return tablesWithGuildId();

@@ -8,7 +8,12 @@ import {
   tablesWithGuildId,
 } from '../src/queries/guild-data.ts';
 import { writeXpBatch } from '../src/queries/member-xp.ts';
-import { createTestDatabase, guildRowCounts, seedEveryGuildTable, type TestDatabase } from '../src/testing.ts';
+import {
+  createTestDatabase,
+  guildRowCounts,
+  seedEveryGuildTable,
+  type TestDatabase,
+} from '../src/testing.ts';
 
 const GUILD = '400000000000000001';
 const OTHER = '400000000000000002';
@@ -24,7 +29,14 @@ afterAll(async () => {
 describe("a server's data: every table with a guild_id column, read from the schema", () => {
   it('finds the feature tables (and a table added later, as it reads the schema itself)', () => {
     const tables = tablesWithGuildId();
-    for (const name of ['guild_configs', 'member_xp', 'guild_history', 'role_menus', 'colors', 'personality_questions'])
+    for (const name of [
+      'guild_configs',
+      'member_xp',
+      'guild_history',
+      'role_menus',
+      'colors',
+      'personality_questions',
+    ])
       expect(tables).toContain(name);
     // What the deletion empties: everything but what mirrors Discord and the purge's own record.
     expect([...guildDataTables()].sort()).toEqual(tables.filter((name) => !GUILD_TABLES_KEPT.has(name)));
@@ -57,8 +69,22 @@ describe("a server's data: every table with a guild_id column, read from the sch
     const batchId = `${GUILD}.in-flight`;
     await markXpBatchesDropped(db, [batchId]);
     await markXpBatchesDropped(db, [batchId]);
-    const member = { userId: '400000000000000009', xp: 50, messages: 1, earned: 1, username: 'nia', avatar: null, channelId: null };
-    const written = await writeXpBatch(db, { batchId, guildId: GUILD, day: '2026-11-28', members: [member], levelUpLeaseMs: 1000 });
+    const member = {
+      userId: '400000000000000009',
+      xp: 50,
+      messages: 1,
+      earned: 1,
+      username: 'nia',
+      avatar: null,
+      channelId: null,
+    };
+    const written = await writeXpBatch(db, {
+      batchId,
+      guildId: GUILD,
+      day: '2026-11-28',
+      members: [member],
+      levelUpLeaseMs: 1000,
+    });
     expect(written.applied).toBe(false);
     expect((await countGuildData(db, GUILD)).member_xp).toBe(0);
   });

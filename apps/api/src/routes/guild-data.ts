@@ -9,7 +9,13 @@ export function registerGuildDataRoutes(app: FastifyInstance): void {
     guildDataSummary(app.services, session, params.guildId),
   );
   defineRoute(app, routes.deleteGuildData, async ({ params, session, body, requester, reply }) => {
-    const jobId = await queueGuildDataDeletion(app.services, session, params.guildId, body.confirm, requester);
+    const jobId = await queueGuildDataDeletion(
+      app.services,
+      session,
+      params.guildId,
+      body.confirm,
+      requester,
+    );
     reply.code(202);
     return { job_id: jobId };
   });

@@ -13,11 +13,11 @@ import {
 } from '@spacecadet/db/queries/guild-data';
 import type { GuildDepartureRow } from '@spacecadet/db/schema';
 import { ApiError } from '../errors.ts';
+import type { AppServices } from './container.ts';
 import { DiscordError } from './discord.ts';
 import { discordFailure } from './guild-resource-answers.ts';
 import { enqueueGuildJob, type JobRequester } from './jobs.ts';
 import type { SessionContext } from './sessions.ts';
-import type { AppServices } from './container.ts';
 
 /** What the owner check knows of the server: its owner and name, from Discord. */
 interface GuildOwnership {
@@ -32,12 +32,17 @@ interface GuildOwnership {
  * the bot is not in the server (removed, its data pending the purge); it is read with the
  * user's own token, so it still speaks for Discord.
  */
-async function ownership(services: AppServices, session: SessionContext, guildId: string): Promise<GuildOwnership> {
+async function ownership(
+  services: AppServices,
+  session: SessionContext,
+  guildId: string,
+): Promise<GuildOwnership> {
   const listed = (await services.guildAccess.adminGuilds(session)).find((guild) => guild.id === guildId);
   if (await botIsInGuild(services.db, guildId)) {
     try {
       const guild = await services.discord.getGuild(guildId);
-      if (guild.owner_id !== undefined) return { owner: guild.owner_id === session.user.id, name: guild.name };
+      if (guild.owner_id !== undefined)
+        return { owner: guild.owner_id === session.user.id, name: guild.name };
     } catch (error) {
       // Removed since bot_guilds was written: fall back on the user's list below.
       if (!(error instanceof DiscordError && (error.status === 403 || error.status === 404))) {
@@ -49,7 +54,11 @@ async function ownership(services: AppServices, session: SessionContext, guildId
 }
 
 function departureOf(row: GuildDepartureRow): GuildDeparture {
-  return { guild_id: row.guildId, left_at: row.leftAt.toISOString(), purge_after: row.purgeAfter.toISOString() };
+  return {
+    guild_id: row.guildId,
+    left_at: row.leftAt.toISOString(),
+    purge_after: row.purgeAfter.toISOString(),
+  };
 }
 
 /** Tables counted as "settings" in the confirmation: a guild's one-row setups. */
@@ -107,11 +116,18 @@ export async function ownedGuildDepartures(
   session: SessionContext,
 ): Promise<GuildDepartureList> {
   const owned = (await services.guildAccess.adminGuilds(session)).filter((guild) => guild.owner === true);
-  const rows = await guildDeparturesOf(services.db as Db, owned.map((guild) => guild.id));
+  const rows = await guildDeparturesOf(
+    services.db as Db,
+    owned.map((guild) => guild.id),
+  );
   const byId = new Map(owned.map((guild) => [guild.id, guild]));
   return {
     guilds: rows
-      .map((row) => ({ ...departureOf(row), name: byId.get(row.guildId)?.name ?? '', icon: byId.get(row.guildId)?.icon ?? null }))
+      .map((row) => ({
+        ...departureOf(row),
+        name: byId.get(row.guildId)?.name ?? '',
+        icon: byId.get(row.guildId)?.icon ?? null,
+      }))
       .sort((a, b) => a.purge_after.localeCompare(b.purge_after)),
   };
 }

@@ -19,7 +19,7 @@ export const guildDataRoutes = {
     path: '/api/guilds/:guildId/data',
     auth: 'guild',
     tag: 'guild-data',
-    summary: "Delete everything stored for the server (owner only; 202 with a job)",
+    summary: 'Delete everything stored for the server (owner only; 202 with a job)',
     params: GuildParams,
     body: DeleteGuildDataBody,
     errors: [400, 401, 403, 413, 415, 429, 502, 503],

@@ -36,7 +36,8 @@ function show(summary: GuildDataSummary | { status: number; body: unknown }) {
   signInAda();
   let jobState: JobStatus['state'] = 'active';
   const api = fakeApi(({ method, path }) => {
-    if (method === 'GET' && path === dataPath) return 'status' in summary ? summary : { status: 200, body: summary };
+    if (method === 'GET' && path === dataPath)
+      return 'status' in summary ? summary : { status: 200, body: summary };
     if (method === 'DELETE' && path === dataPath) return { status: 202, body: { job_id: jobId } };
     if (method === 'GET' && path === `/api/jobs/${jobId}`) {
       const answer = { status: 200, body: job(jobState) };
@@ -61,7 +62,9 @@ describe("the overview's server data (owner only)", () => {
     show(SUMMARY);
     expect(screen.getByRole('status').textContent).toMatch(/Checking what is stored/);
     expect(
-      await screen.findByText(/its settings, the XP of 12 members, 40 History entries and 2 role menus \(71 stored rows in all\)/),
+      await screen.findByText(
+        /its settings, the XP of 12 members, 40 History entries and 2 role menus \(71 stored rows in all\)/,
+      ),
     ).toBeTruthy();
   });
 
@@ -82,24 +85,34 @@ describe("the overview's server data (owner only)", () => {
     const confirm = within(dialog).getByRole('button', { name: "Delete this server's data" });
 
     // A wrong name asks again and sends nothing.
-    fireEvent.change(within(dialog).getByLabelText(/Type the server's name/), { target: { value: 'Sandbox' } });
+    fireEvent.change(within(dialog).getByLabelText(/Type the server's name/), {
+      target: { value: 'Sandbox' },
+    });
     fireEvent.click(confirm);
     expect(within(dialog).getByRole('alert').textContent).toBe("That is not the server's name.");
     expect(api.calls.filter((call) => call.method === 'DELETE')).toEqual([]);
 
-    fireEvent.change(within(dialog).getByLabelText(/Type the server's name/), { target: { value: 'Sandbox Station' } });
+    fireEvent.change(within(dialog).getByLabelText(/Type the server's name/), {
+      target: { value: 'Sandbox Station' },
+    });
     fireEvent.click(confirm);
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(api.calls.filter((call) => call.method === 'DELETE')).toEqual([
       { method: 'DELETE', path: dataPath, body: { confirm: 'Sandbox Station' } },
     ]);
-    expect(await screen.findByText('Everything Space Cadet stored for Sandbox Station is deleted.')).toBeTruthy();
+    expect(
+      await screen.findByText('Everything Space Cadet stored for Sandbox Station is deleted.'),
+    ).toBeTruthy();
   });
 
   it('says until when a removed server is kept, and that re-inviting restores it', async () => {
     show({
       ...SUMMARY,
-      departure: { guild_id: STATION.id, left_at: '2026-11-01T10:00:00.000Z', purge_after: '2026-12-01T10:00:00.000Z' },
+      departure: {
+        guild_id: STATION.id,
+        left_at: '2026-11-01T10:00:00.000Z',
+        purge_after: '2026-12-01T10:00:00.000Z',
+      },
     });
     const notice = await screen.findByText(/Space Cadet was removed from Sandbox Station/);
     expect(notice.textContent).toMatch(/re-inviting the bot restores everything/);
@@ -107,12 +120,25 @@ describe("the overview's server data (owner only)", () => {
   });
 
   it('says when nothing is stored, and when the count cannot be read', async () => {
-    show({ ...SUMMARY, members_with_xp: 0, history_entries: 0, role_menus: 0, settings: 0, total_rows: 0, tables: {} });
+    show({
+      ...SUMMARY,
+      members_with_xp: 0,
+      history_entries: 0,
+      role_menus: 0,
+      settings: 0,
+      total_rows: 0,
+      tables: {},
+    });
     expect(await screen.findByText('Space Cadet stores nothing for this server.')).toBeTruthy();
   });
 
   it('shows an error banner when the API fails', async () => {
-    show({ status: 503, body: { error: 'service_unavailable', message: 'Database unavailable. Try again shortly.' } });
-    expect((await screen.findByRole('alert')).textContent).toMatch(/Could not read what is stored.*Database unavailable/);
+    show({
+      status: 503,
+      body: { error: 'service_unavailable', message: 'Database unavailable. Try again shortly.' },
+    });
+    expect((await screen.findByRole('alert')).textContent).toMatch(
+      /Could not read what is stored.*Database unavailable/,
+    );
   });
 });

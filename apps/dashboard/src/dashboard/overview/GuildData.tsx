@@ -20,7 +20,8 @@ export function whatGoes(summary: GuildDataSummary): string {
     summary.history_entries > 0 ? plural(summary.history_entries, 'History entry', 'History entries') : null,
     summary.role_menus > 0 ? plural(summary.role_menus, 'role menu', 'role menus') : null,
   ].filter((part): part is string => part !== null);
-  const listed = parts.length <= 1 ? (parts[0] ?? 'its data') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+  const listed =
+    parts.length <= 1 ? (parts[0] ?? 'its data') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
   return `${listed} (${plural(summary.total_rows, 'stored row', 'stored rows')} in all)`;
 }
 
@@ -45,7 +46,9 @@ export function GuildData({ guild }: { guild: Guild }) {
     );
   }
   if (summary.isError) {
-    return <ErrorAlert>{`Could not read what is stored for this server: ${errorText(summary.error)}`}</ErrorAlert>;
+    return (
+      <ErrorAlert>{`Could not read what is stored for this server: ${errorText(summary.error)}`}</ErrorAlert>
+    );
   }
   if (!summary.data.owner) return null;
   return <OwnerData guild={guild} summary={summary.data} />;
@@ -80,8 +83,8 @@ function OwnerData({ guild, summary }: { guild: Guild; summary: GuildDataSummary
       {summary.departure ? (
         <p className="alert alert-warning" role="status">
           Space Cadet was removed from {guild.name}. Its data is kept until{' '}
-          {longDate(summary.departure.purge_after)}: re-inviting the bot restores everything. After that
-          date it is deleted.
+          {longDate(summary.departure.purge_after)}: re-inviting the bot restores everything. After that date
+          it is deleted.
         </p>
       ) : null}
       {done ? (
@@ -119,8 +122,8 @@ function OwnerData({ guild, summary }: { guild: Guild; summary: GuildDataSummary
           }}
         >
           <p>
-            This deletes {whatGoes(summary)}. The roles and messages in Discord stay: remove them in
-            Discord if you want them gone. This cannot be undone.
+            This deletes {whatGoes(summary)}. The roles and messages in Discord stay: remove them in Discord
+            if you want them gone. This cannot be undone.
           </p>
           <TextField
             id="guild-data-confirm"
@@ -134,11 +137,7 @@ function OwnerData({ guild, summary }: { guild: Guild; summary: GuildDataSummary
             }}
           />
           <ErrorAlert>
-            {mismatch
-              ? "That is not the server's name."
-              : remove.isError
-                ? errorText(remove.error)
-                : null}
+            {mismatch ? "That is not the server's name." : remove.isError ? errorText(remove.error) : null}
           </ErrorAlert>
         </ConfirmDialog>
       ) : null}

@@ -2,8 +2,8 @@ import type { JobResult } from '@spacecadet/contract';
 import {
   botIsInGuild,
   clearGuildDepartures,
-  departedGuildIds,
   deleteGuildDeparture,
+  departedGuildIds,
   guildDeparture,
   recordGuildDeparture,
 } from '@spacecadet/db/queries/guild-data';
@@ -65,7 +65,8 @@ export async function purgeGuild(context: JobContext): Promise<JobResult> {
   const { deps, payload } = context;
   const guildId = payload.guild_id;
   const departure = await guildDeparture(deps.db, guildId);
-  if (departure === null) return { ok: true, summary: 'Nothing to purge: the bot was not removed from this server.' };
+  if (departure === null)
+    return { ok: true, summary: 'Nothing to purge: the bot was not removed from this server.' };
   if (await botIsInGuild(deps.db, guildId)) {
     await deleteGuildDeparture(deps.db, guildId);
     return { ok: true, summary: 'The bot is back in this server: its data is kept.' };
@@ -75,5 +76,9 @@ export async function purgeGuild(context: JobContext): Promise<JobResult> {
   }
   const wiped = await wipeGuild(deps, guildId, context.jobId);
   await context.progress(100);
-  return { ok: true, summary: `Purged: ${wiped.rows} rows and ${wiped.keys} keys deleted.`, deleted: wiped.rows };
+  return {
+    ok: true,
+    summary: `Purged: ${wiped.rows} rows and ${wiped.keys} keys deleted.`,
+    deleted: wiped.rows,
+  };
 }

@@ -55,7 +55,11 @@ export interface WipeResult {
  * 6. The departure record last: until then, the daily purge still knows the guild is due.
  * Idempotent: each step deletes what is left; a second run finds nothing and changes nothing.
  */
-export async function wipeGuild(deps: WorkerDeps, guildId: string, ownJobId: string | undefined): Promise<WipeResult> {
+export async function wipeGuild(
+  deps: WorkerDeps,
+  guildId: string,
+  ownJobId: string | undefined,
+): Promise<WipeResult> {
   const result: WipeResult = { rows: 0, keys: 0, schedulers: 0, jobs: 0 };
   await removeQueued(deps, guildId, ownJobId, result);
   const { guildLockTtlMs } = jobTimings(deps.config.jobLockDurationMs);
@@ -87,8 +91,12 @@ async function withEveryFeatureLock(
   const take = async (features: readonly string[]): Promise<void> => {
     const [first, ...rest] = features;
     if (first === undefined) return run();
-    const locked = await withLockWhenFree(redis, guildJobLockKey(first, guildId), ttlMs, FEATURE_LOCK_WAIT_MS, () =>
-      take(rest),
+    const locked = await withLockWhenFree(
+      redis,
+      guildJobLockKey(first, guildId),
+      ttlMs,
+      FEATURE_LOCK_WAIT_MS,
+      () => take(rest),
     );
     // A retry (BullMQ's backoff) tries again; nothing was deleted yet under this lock.
     if (!locked.acquired) throw new Error(`a ${first} job of the guild is still running`);
@@ -134,7 +142,9 @@ async function dropBufferedXp(deps: WorkerDeps, guildId: string): Promise<void> 
     .srem(xpDirtyGuildsKey(), guildId)
     .zrem(xpUnpricedGuildsKey(), guildId)
     .exec();
-  const batches = (await redis.zrange(xpBatchesKey(), '0', '-1')).filter((id) => id.startsWith(`${guildId}.`));
+  const batches = (await redis.zrange(xpBatchesKey(), '0', '-1')).filter((id) =>
+    id.startsWith(`${guildId}.`),
+  );
   await markXpBatchesDropped(db, batches);
   if (batches.length > 0) await redis.zrem(xpBatchesKey(), ...batches);
   // The batch hashes themselves match the guild's key patterns and go with the other keys.
