@@ -98,6 +98,11 @@ const EnvSchema = z.object({
       .default('1000')
       .transform((value) => (value === 'off' ? null : Number(value))),
   ),
+  /**
+   * How long a server's data is kept after the bot is removed from it (a re-add within it
+   * restores everything), before the daily purge deletes it.
+   */
+  DATA_RETENTION_DAYS: positiveInt(30),
 });
 
 export interface WorkerConfig {
@@ -127,6 +132,8 @@ export interface WorkerConfig {
   jobLockDurationMs: number;
   /** REPAIR_DELAY_MS: how long a repair after a delete waits for more deletes; null: no repairs on deletes. */
   repairDelayMs: number | null;
+  /** DATA_RETENTION_DAYS: days a removed server's data is kept before the daily purge. */
+  dataRetentionDays: number;
   metrics: MetricsListenConfig;
 }
 
@@ -213,6 +220,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     jobConcurrency: values.WORKER_CONCURRENCY,
     jobLockDurationMs: values.JOB_LOCK_DURATION_MS,
     repairDelayMs: values.REPAIR_DELAY_MS,
+    dataRetentionDays: values.DATA_RETENTION_DAYS,
     metrics: metricsListenConfig(values),
   };
 }

@@ -63,4 +63,6 @@ export const MESSAGES = {
   botNotInGuild: 'Bot not in guild',
   noAdminServers: 'No admin servers',
   reactionRowRequired: (n: number) => `Row ${n}: emoji and role_id required`,
+  guildDataOwnerOnly: "Only the server's owner can delete its data.",
+  guildDataConfirmMismatch: "Type the server's name exactly as it is on Discord to confirm.",
 } as const;

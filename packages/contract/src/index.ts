@@ -5,6 +5,7 @@ export * from './common.ts';
 export * from './config/schemas.ts';
 export * from './env-fields.ts';
 export * from './errors.ts';
+export * from './guild-data/schemas.ts';
 export * from './guild-refs.ts';
 export * from './history/actions.ts';
 export * from './history/schemas.ts';

@@ -302,3 +302,20 @@ export function decodeApiCacheDrop(message: string): { drop: ApiCacheDrop; ack: 
 export function workerConnectionName(redisPrefix: string, instance: string): string {
   return `spacecadet-worker:${redisPrefix}:${instance}`;
 }
+
+/**
+ * SCAN patterns (without the prefix) of every key of ours that belongs to one guild: each
+ * guild-keyed builder above puts the guild id as a whole segment, after a `:` and followed by
+ * nothing, a `:` (per-member keys) or a `.` (XP batches). Snowflakes are unique across Discord,
+ * so a segment equal to the guild id names that guild; a key added later in this shape is
+ * covered without editing the deletion. Not for BullMQ's keys (`bullPrefix`), which the queue's
+ * own API removes, nor the job locks (`guildJobLockKey`), which expire with their holder.
+ */
+export function guildKeyPatterns(guildId: string): string[] {
+  return [`*:${guildId}`, `*:${guildId}:*`, `*:${guildId}.*`];
+}
+
+/** Keys a guild's data deletion leaves alone: a held job lock must stay until its holder releases it. */
+export function isGuildJobLockKey(key: string): boolean {
+  return key.startsWith(guildJobLockKey('', '').replace(/:+$/, ':'));
+}

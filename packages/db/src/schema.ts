@@ -1,6 +1,7 @@
 // The whole Postgres schema. Split by feature under ./schema/; import from here (or
 // `@spacecadet/db/schema`) so drizzle-kit and the client see every table.
 export * from './schema/color-roles.ts';
+export * from './schema/guild-data.ts';
 export * from './schema/guilds.ts';
 export * from './schema/history.ts';
 export * from './schema/leveling.ts';

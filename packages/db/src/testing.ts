@@ -189,3 +189,5 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     close: stop,
   };
 }
+
+export { guildRowCounts, seedEveryGuildTable } from './guild-rows-testing.ts';

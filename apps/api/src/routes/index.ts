@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerAuthRoutes } from './auth.ts';
 import { registerChannelRoutes } from './channels.ts';
 import { registerColorRoleRoutes } from './color-roles.ts';
+import { registerGuildDataRoutes } from './guild-data.ts';
 import { registerGuildPickerRoutes } from './guild-pickers.ts';
 import { registerGuildConfigRoutes } from './guilds-config.ts';
 import { registerHealthRoutes } from './health.ts';
@@ -38,4 +39,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   registerQueueViewRoutes(app);
   registerSetupRoutes(app);
   registerMemberDataRoutes(app);
+  registerGuildDataRoutes(app);
 }

@@ -68,11 +68,13 @@ export const DiscordChannel = z.object({
     .default([]),
 }) satisfies z.ZodType<DiscordChannel>;
 
-export type DiscordGuild = Pick<APIGuild, 'id' | 'name' | 'icon'>;
+/** `owner_id`: who owns the server now (the owner-only data deletion asks it). */
+export type DiscordGuild = Pick<APIGuild, 'id' | 'name' | 'icon'> & { owner_id?: string | undefined };
 export const DiscordGuild = z.object({
   id: z.string(),
   name: z.string(),
   icon: z.string().nullable().default(null),
+  owner_id: z.string().optional(),
 }) satisfies z.ZodType<DiscordGuild>;
 
 export type DiscordRole = Pick<APIRole, 'id' | 'name' | 'color' | 'position' | 'managed' | 'permissions'>;

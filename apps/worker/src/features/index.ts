@@ -2,6 +2,7 @@ import type { JobName } from '@spacecadet/contract';
 import { accessCacheFeature } from './access-cache/index.ts';
 import { colorRolesFeature } from './color-roles/index.ts';
 import type { WorkerFeature } from './feature.ts';
+import { guildDataFeature } from './guild-data/index.ts';
 import { historyFeature } from './history/index.ts';
 import { levelingFeature } from './leveling/index.ts';
 import { memberPicksFeature } from './member-picks/index.ts';
@@ -25,6 +26,7 @@ export const FEATURES = [
   repairsFeature,
   historyFeature,
   memberPicksFeature,
+  guildDataFeature,
 ] as const satisfies readonly WorkerFeature[];
 
 /** Every job name of the contract has a handler in some feature; a missing one is a type error. */

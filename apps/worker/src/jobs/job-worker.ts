@@ -152,6 +152,7 @@ async function dispatchJob(
           deps,
           log,
           attempt: Math.max(1, job.attemptsStarted),
+          ...(job.id === undefined ? {} : { jobId: job.id }),
           async progress(percent) {
             const rounded = Math.max(0, Math.min(100, Math.round(percent)));
             if (rounded === lastProgress) return;

@@ -12,6 +12,8 @@ export interface JobContext {
   progress(percent: number): Promise<void>;
   /** 1 on the first run, higher on a retry (after a failure or a stalled/killed process). */
   attempt: number;
+  /** BullMQ's id of the running job (a job that removes a guild's jobs leaves its own). */
+  jobId?: string;
 }
 
 /**

@@ -38,6 +38,8 @@ export const JOB_NAMES = [
   'role-menus.reconcile',
   'history.prune',
   'member-picks.apply',
+  'guild-data.delete',
+  'guild-data.purge',
 ] as const;
 export const JobName = z.enum(JOB_NAMES);
 export type JobName = z.infer<typeof JobName>;

@@ -10,6 +10,7 @@ import { authRoutes } from '../auth/routes.ts';
 import { colorRoleRoutes } from '../color-roles/routes.ts';
 import { ErrorBody } from '../common.ts';
 import { configRoutes } from '../config/routes.ts';
+import { guildDataRoutes } from '../guild-data/routes.ts';
 import { healthRoutes } from '../health/routes.ts';
 import { historyRoutes } from '../history/routes.ts';
 import { jobRoutes } from '../jobs/routes.ts';
@@ -37,6 +38,7 @@ export const routes = {
   ...adminRoutes,
   ...setupRoutes,
   ...memberDataRoutes,
+  ...guildDataRoutes,
 } as const satisfies Record<string, RouteDef>;
 
 export type Routes = typeof routes;

@@ -10,6 +10,7 @@ import { useGuildParam, withGuild } from '../shared/guild-param.ts';
 import { FEATURE_TILES } from '../shared/nav.ts';
 import { useAdminGuilds, useBotInGuild, useIsOwner } from '../shared/queries.ts';
 import { CONFIG_EDITOR_ID, ConfigEditor } from './ConfigEditor.tsx';
+import { GuildData } from './GuildData.tsx';
 import { SetupChecklist } from './SetupChecklist.tsx';
 
 const STAT_TILES = ['Members', 'Msgs Today', 'Commands', 'Uptime'] as const;
@@ -91,6 +92,7 @@ function InvitePrompt({ guild }: { guild: Guild }) {
           Invite to Server
         </a>
       </div>
+      <GuildData guild={guild} />
     </section>
   );
 }
@@ -153,6 +155,7 @@ function ServerOverview({ guild }: { guild: Guild }) {
         Prefer a form? Edit the lists in the{' '}
         <Link to={withGuild('/dashboard/reaction-roles', guild.id)}>Reaction Roles editor</Link>.
       </p>
+      <GuildData guild={guild} />
     </section>
   );
 }

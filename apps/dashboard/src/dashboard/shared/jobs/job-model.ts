@@ -36,6 +36,8 @@ export const JOB_LABELS = {
   'personality-roles.restore': 'Restoring personality roles',
   'history.prune': 'Pruning old history',
   'member-picks.apply': "Applying members' saved picks",
+  'guild-data.delete': "Deleting this server's data",
+  'guild-data.purge': "Purging a removed server's data",
 } as const satisfies Record<JobName, string>;
 
 /** A job's label; the raw name for one this dashboard does not know yet. */
@@ -94,6 +96,9 @@ export const JOB_ACTION_ROUTES = {
   'personality-roles.restore': null,
   'history.prune': null,
   'member-picks.apply': null,
+  // Asked again only through its confirmation.
+  'guild-data.delete': null,
+  'guild-data.purge': null,
 } as const satisfies Record<JobName, RouteName | null>;
 
 export type JobActionRoute = NonNullable<(typeof JOB_ACTION_ROUTES)[JobName]>;

@@ -1,0 +1,27 @@
+import type { JobResult } from '@spacecadet/contract';
+import type { JobContext } from '../../jobs/types.ts';
+import type { WorkerFeature } from '../feature.ts';
+import { guildPurgeSchedule, purgeGuild, retentionEvents } from './retention.ts';
+import { wipeGuild } from './wipe.ts';
+
+/** `guild-data.delete`: the owner asked to delete everything stored for the server (`wipeGuild`). */
+export async function deleteGuildData(context: JobContext): Promise<JobResult> {
+  const wiped = await wipeGuild(context.deps, context.payload.guild_id, context.jobId);
+  await context.progress(100);
+  return {
+    ok: true,
+    summary: `Deleted: ${wiped.rows} stored rows, ${wiped.keys} cached keys, ${wiped.schedulers} schedules and ${wiped.jobs} queued jobs.`,
+    deleted: wiped.rows,
+  };
+}
+
+/**
+ * A server's data as a whole: the owner's deletion, and the retention after the bot is removed
+ * (kept DATA_RETENTION_DAYS so a re-add restores everything, then purged by a daily job).
+ */
+export const guildDataFeature = {
+  name: 'guild-data',
+  jobs: { 'guild-data.delete': deleteGuildData, 'guild-data.purge': purgeGuild },
+  events: retentionEvents,
+  schedules: [guildPurgeSchedule],
+} satisfies WorkerFeature;
