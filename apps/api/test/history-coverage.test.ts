@@ -18,11 +18,18 @@ const NAMES = Object.keys(routes) as RouteName[];
 const ACTIONS = Object.keys(HISTORY_ACTIONS) as HistoryAction[];
 const SNAPSHOT_ACTIONS = ACTIONS.filter((action) => HISTORY_ACTIONS[action].undo === 'snapshot');
 
+/** Writes that record no entry, each with its reason. */
+const UNRECORDED: Partial<Record<RouteName, string>> = {
+  deleteGuildData: "it deletes the server's History with everything else; nothing is left to undo into",
+};
+
 describe('history coverage', () => {
   it('every guild route that is not a GET names the history action it records', () => {
     const writes = NAMES.filter((name) => routes[name].auth === 'guild' && routes[name].method !== 'GET');
     expect(writes.length).toBeGreaterThan(30);
-    const unrecorded = writes.filter((name) => (routes[name] as RouteDef).history === undefined);
+    const unrecorded = writes.filter(
+      (name) => (routes[name] as RouteDef).history === undefined && UNRECORDED[name] === undefined,
+    );
     expect(unrecorded).toEqual([]);
   });
 

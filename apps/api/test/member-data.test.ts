@@ -283,7 +283,7 @@ describe('house rule: every user column is exported and erased, or has its reaso
     const columns = await h.database.db.execute<{ table_name: string; column_name: string }>(sql`
       select table_name, column_name from information_schema.columns
       where table_schema = 'public'
-        and (column_name ~ '(user|member|actor|owner)(_id)?$' or column_name in ('updated_by', 'created_by'))
+        and (column_name ~ '(user|member|actor|owner)(_id)?$' or column_name ~ '_by$')
       order by 1, 2`);
     const found = columns.rows.map((row) => `${row.table_name}.${row.column_name}`);
     expect(found.length).toBeGreaterThan(5);

@@ -35,6 +35,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { isBotInGuild } from './bot-presence.ts';
+import { isUndefinedTable } from './dependency-errors.ts';
 import type { DiscordClient } from './discord.ts';
 import { DiscordChannel, DiscordMember, DiscordRole } from './discord-answers.ts';
 import { discordFailure } from './guild-resource-answers.ts';
@@ -74,9 +75,19 @@ interface ChannelNeed {
   use: ChannelUse;
 }
 
+/** Rows of a color table; none where this deployment lacks the color tables (their routes answer 501). */
+async function colorRows<T>(read: Promise<T[]>): Promise<T[]> {
+  try {
+    return await read;
+  } catch (error) {
+    if (isUndefinedTable(error)) return [];
+    throw error;
+  }
+}
+
 /** What the database says the server uses: features on, roles handed out, channels needed. */
 async function serverUse(db: Db, guildId: string) {
-  const [panel] = await db.select().from(colorPanels).where(eq(colorPanels.guildId, guildId));
+  const [panel] = await colorRows(db.select().from(colorPanels).where(eq(colorPanels.guildId, guildId)));
   const [personality] = await db
     .select()
     .from(personalityConfigs)
@@ -87,8 +98,10 @@ async function serverUse(db: Db, guildId: string) {
     .from(roleMenus)
     .where(and(eq(roleMenus.guildId, guildId), isNull(roleMenus.deletedAt)));
   const roleRows = await Promise.all([
-    db.select({ id: colors.roleId }).from(colors).where(eq(colors.guildId, guildId)),
-    db.select({ id: colorShades.roleId }).from(colorShades).where(eq(colorShades.guildId, guildId)),
+    colorRows(db.select({ id: colors.roleId }).from(colors).where(eq(colors.guildId, guildId))),
+    colorRows(
+      db.select({ id: colorShades.roleId }).from(colorShades).where(eq(colorShades.guildId, guildId)),
+    ),
     db
       .select({ id: personalityOptions.roleId })
       .from(personalityOptions)

@@ -22,7 +22,7 @@ export const setupRoutes = {
     tag: 'setup',
     summary: 'Hide the setup checklist from the overview for every admin of the server',
     params: GuildParams,
-    errors: [400, 401, 403, 429, 502, 503],
+    errors: [400, 401, 403, 413, 415, 429, 502, 503],
     responses: ok(SetupChecklist),
   }),
   restoreSetupChecklist: route({
@@ -33,7 +33,7 @@ export const setupRoutes = {
     tag: 'setup',
     summary: 'Show the setup checklist on the overview again',
     params: GuildParams,
-    errors: [400, 401, 403, 429, 502, 503],
+    errors: [400, 401, 403, 413, 415, 429, 502, 503],
     responses: ok(SetupChecklist),
   }),
 } as const;

@@ -64,15 +64,34 @@ export function guildDataTables(): string[] {
     .reverse();
 }
 
+/**
+ * The tables of `guildDataTables` this database has, in that order: one a deployment never
+ * migrated (a server without the color tables) holds nothing of any guild, so counting and
+ * deleting skip it rather than fail.
+ */
+async function presentGuildDataTables(db: Pick<Db, 'execute'>): Promise<string[]> {
+  const tables = guildDataTables();
+  const present = await db.execute<{ name: string }>(
+    sql`select table_name as name from information_schema.tables
+        where table_schema = current_schema() and table_name in (${sql.join(
+          tables.map((name) => sql`${name}`),
+          sql`, `,
+        )})`,
+  );
+  const names = new Set(present.rows.map((row) => row.name));
+  return tables.filter((name) => names.has(name));
+}
+
 /** Rows per table of the guild's data (every table of `guildDataTables`, zeros included). */
 export async function countGuildData(db: Db, guildId: string): Promise<Record<string, number>> {
-  const tables = guildDataTables();
+  const tables = await presentGuildDataTables(db);
+  const counts: Record<string, number> = Object.fromEntries(guildDataTables().map((name) => [name, 0]));
+  if (tables.length === 0) return counts;
   const parts = tables.map(
     (name) =>
       sql`select ${name} as name, count(*)::int as n from ${sql.identifier(name)} where guild_id = ${guildId}`,
   );
   const result = await db.execute<{ name: string; n: number }>(sql.join(parts, sql` union all `));
-  const counts: Record<string, number> = Object.fromEntries(tables.map((name) => [name, 0]));
   for (const row of result.rows) counts[row.name] = Number(row.n);
   return counts;
 }
@@ -86,7 +105,7 @@ export async function countGuildData(db: Db, guildId: string): Promise<Record<st
 export async function deleteGuildRows(db: Db, guildId: string): Promise<number> {
   return db.transaction(async (tx) => {
     let deleted = 0;
-    for (const name of guildDataTables()) {
+    for (const name of await presentGuildDataTables(tx)) {
       const result = await tx.execute(sql`delete from ${sql.identifier(name)} where guild_id = ${guildId}`);
       deleted += result.rowCount ?? 0;
     }

@@ -21,6 +21,8 @@ import { markErasedInBatches } from './member-xp/erasures.ts';
  */
 export const MEMBER_DATA_TABLES: Readonly<Record<string, string>> = {
   'sessions.user_id': 'exported (never the token hash or Discord tokens); revoked, not deleted',
+  'sign_ins.user_id':
+    "not exported: a browser's sign-in holds only secrets (its refresh cookie's hash, the Discord tokens); ended with the sessions",
   'member_xp.user_id': 'exported-erased',
   'member_daily_xp.user_id': 'exported-erased',
   'pending_level_ups.user_id': 'exported-erased',
@@ -30,6 +32,10 @@ export const MEMBER_DATA_TABLES: Readonly<Record<string, string>> = {
     'exported-scrubbed (name and avatar dropped; the id stays so the entry reads "a member")',
   'guild_configs.updated_by': 'exported-scrubbed (set to null)',
   'role_menus.updated_by': 'exported-scrubbed (set to null)',
+  'guild_history.undone_by':
+    "not scrubbed: an id only (who undid the entry), the server's record like actor_id; the entry is exported as the actor's",
+  'guild_setup_dismissals.dismissed_by':
+    "not exported: the id of whoever hid a server's setup checklist, the server's record like History's ids",
 };
 
 export async function readMemberData(db: Db, userId: string) {
