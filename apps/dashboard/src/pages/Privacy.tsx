@@ -46,9 +46,11 @@ export default function Privacy() {
       <h2>How long we keep it</h2>
       <ul>
         <li>
-          <strong>Sign-in sessions</strong>: a session lasts one hour and ends when you sign out. Its record
-          (your name, avatar, when it started and ended, and your Discord sign-in tokens, encrypted) is
-          removed the next time you sign in once it has been over for a day.
+          <strong>Sign-in sessions</strong>: signing in keeps this browser signed in for up to 30 days (a
+          cookie only our API can read, holding a random token of which we keep only a hash), until you sign
+          out here or everywhere; each tab&rsquo;s session lasts one hour and is renewed from it. A
+          session&rsquo;s record (your name, avatar, when it started and ended, and your Discord sign-in
+          tokens, encrypted) is removed the next time you sign in once it has been over for a day.
         </li>
         <li>
           <strong>XP, levels and daily activity</strong>: kept until you delete your data, or the
