@@ -22,6 +22,8 @@ export function createQueryClient(): QueryClient {
 export const queryKeys = {
   session: ['session'] as const,
   guilds: ['guilds'] as const,
+  /** The servers the user owns whose data waits for its purge (the bot was removed). */
+  guildDepartures: ['guild-departures'] as const,
   inGuild: (guildId: string) => ['in-guild', guildId] as const,
   config: (guildId: string) => ['config', guildId] as const,
   reactionRoles: (guildId: string) => ['reaction-roles', guildId] as const,
@@ -49,6 +51,19 @@ export function useAdminGuilds() {
   return useQuery({
     queryKey: queryKeys.guilds,
     queryFn: () => apiCall('listAdminGuilds'),
+    enabled: user !== null,
+  });
+}
+
+/**
+ * The servers the signed-in user owns whose data is kept until a purge date because the bot was
+ * removed. A failure shows nothing: the rail is still usable without the marks.
+ */
+export function useGuildDepartures() {
+  const { user } = useSession();
+  return useQuery({
+    queryKey: queryKeys.guildDepartures,
+    queryFn: () => apiCall('listGuildDepartures'),
     enabled: user !== null,
   });
 }
