@@ -1,10 +1,11 @@
-import { levelingRoles, memberXp } from '@spacecadet/db';
+import { join } from 'node:path';
+import { guildDepartures, levelingRoles, memberXp } from '@spacecadet/db';
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { waitFor } from '@spacecadet/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { screenshot, seriousA11yViolations, signInAs } from './helpers.ts';
-import { type Stack, startStack } from './stack.ts';
+import { SCREENSHOT_DIR, type Stack, startStack } from './stack.ts';
 
 /**
  * The server overview's setup checklist and "This server's data" in the built dashboard against
@@ -30,6 +31,15 @@ async function sandbox(method: string, path: string, body?: unknown): Promise<vo
   });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
 }
+
+/** The descendants of `selector` that stick out of its right edge (what a narrow screen clips). */
+const sticksOut = (page: Page, selector: string) =>
+  page.$eval(selector, (box) => {
+    const right = box.getBoundingClientRect().right;
+    return [...box.querySelectorAll('*')]
+      .filter((el) => el.getBoundingClientRect().right > right + 0.5)
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
+  });
 
 const roleLine = (page: Page) => page.locator('.setup-line[data-line="role_order"]');
 
@@ -60,7 +70,10 @@ describe('the setup checklist', () => {
     await screenshot(page, 'overview-setup-todo-1280');
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'overview-setup-todo-390');
+    await page.locator('.setup-card').screenshot({ path: join(SCREENSHOT_DIR, 'overview-setup-card-390.png') });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await sticksOut(page, '.setup-card')).toEqual([]);
+    expect(await sticksOut(page, '.setup-line[data-line="role_order"]')).toEqual([]);
     await page.setViewportSize({ width: 1280, height: 900 });
 
     // An admin drags the bot's role above Moderators in Discord: no reload here.
@@ -78,7 +91,7 @@ describe('the setup checklist', () => {
     expect(await page.locator('.setup-card').count()).toBe(0);
     await screenshot(page, 'overview-setup-dismissed-1280');
     await page.setViewportSize({ width: 390, height: 844 });
-    await screenshot(page, 'overview-setup-dismissed-390');
+    await screenshot(page, 'overview-setup-dismissed-390', false);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.reload();
     await show.waitFor();
@@ -147,6 +160,8 @@ describe("this server's data", () => {
     });
     expect(deletes.map((body) => JSON.parse(body))).toEqual([{ confirm: 'Sandbox Station' }]);
     await screenshot(page, 'overview-data-done-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await section.screenshot({ path: join(SCREENSHOT_DIR, 'overview-data-done-390.png') });
     const left = await stack.database.db.execute<{ n: number }>(
       `SELECT count(*)::int AS n FROM member_xp WHERE guild_id = '${guilds.station}'`,
     );
@@ -157,6 +172,31 @@ describe("this server's data", () => {
       );
       return roleRows.rows[0]?.n === 0;
     });
+    await page.close();
+  });
+});
+
+describe('a server the bot was removed from', () => {
+  it('tells its owner until when the data is kept, on the invite prompt', async () => {
+    // Rex owns Other Orbit; the bot leaves it (GUILD_DELETE): the worker records the departure.
+    await sandbox('DELETE', `/_sandbox/guilds/${guilds.orbit}/members/${SANDBOX_IDS.bot}`);
+    const departure = await waitFor('the departure of Other Orbit to be recorded', async () => {
+      const [row] = await stack.database.db.select().from(guildDepartures);
+      return row?.guildId === guilds.orbit ? row : undefined;
+    });
+    const page = await stack.browser.newPage();
+    await signInAs(page, stack.dashboardUrl, users.rex);
+    await page.goto(`${stack.dashboardUrl}/dashboard?guild=${guilds.orbit}`);
+    await page.getByRole('heading', { name: 'Space Cadet isn’t in Other Orbit yet' }).waitFor();
+    const until = await page.evaluate(
+      (iso) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' }),
+      departure.purgeAfter.toISOString(),
+    );
+    await page.getByText(`Its data is kept until ${until}: re-inviting the bot restores everything.`).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'overview-departed-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'overview-departed-390');
     await page.close();
   });
 });
