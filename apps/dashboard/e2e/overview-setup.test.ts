@@ -91,6 +91,7 @@ describe('the setup checklist', () => {
     expect(await page.locator('.setup-card').count()).toBe(0);
     await screenshot(page, 'overview-setup-dismissed-1280');
     await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('.server-header').scrollIntoViewIfNeeded();
     await screenshot(page, 'overview-setup-dismissed-390', false);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.reload();
@@ -159,6 +160,7 @@ describe("this server's data", () => {
       timeout: 30_000,
     });
     expect(deletes.map((body) => JSON.parse(body))).toEqual([{ confirm: 'Sandbox Station' }]);
+    await section.getByText(/^Deleted: 5 stored rows, \d+ cached keys?, 0 schedules and 0 queued jobs\.$/).waitFor();
     await screenshot(page, 'overview-data-done-1280');
     await page.setViewportSize({ width: 390, height: 844 });
     await section.screenshot({ path: join(SCREENSHOT_DIR, 'overview-data-done-390.png') });
