@@ -27,7 +27,7 @@ async function sandbox(method: string, path: string, body?: unknown): Promise<vo
   const res = await fetch(`${stack.sandbox.url}${path}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? null : JSON.stringify(body),
   });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
 }
@@ -70,7 +70,9 @@ describe('the setup checklist', () => {
     await screenshot(page, 'overview-setup-todo-1280');
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'overview-setup-todo-390');
-    await page.locator('.setup-card').screenshot({ path: join(SCREENSHOT_DIR, 'overview-setup-card-390.png') });
+    await page
+      .locator('.setup-card')
+      .screenshot({ path: join(SCREENSHOT_DIR, 'overview-setup-card-390.png') });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(await sticksOut(page, '.setup-card')).toEqual([]);
     expect(await sticksOut(page, '.setup-line[data-line="role_order"]')).toEqual([]);
@@ -160,7 +162,9 @@ describe("this server's data", () => {
       timeout: 30_000,
     });
     expect(deletes.map((body) => JSON.parse(body))).toEqual([{ confirm: 'Sandbox Station' }]);
-    await section.getByText(/^Deleted: 5 stored rows, \d+ cached keys?, 0 schedules and 0 queued jobs\.$/).waitFor();
+    await section
+      .getByText(/^Deleted: 5 stored rows, \d+ cached keys?, 0 schedules and 0 queued jobs\.$/)
+      .waitFor();
     await screenshot(page, 'overview-data-done-1280');
     await page.setViewportSize({ width: 390, height: 844 });
     await section.screenshot({ path: join(SCREENSHOT_DIR, 'overview-data-done-390.png') });
@@ -191,10 +195,13 @@ describe('a server the bot was removed from', () => {
     await page.goto(`${stack.dashboardUrl}/dashboard?guild=${guilds.orbit}`);
     await page.getByRole('heading', { name: 'Space Cadet isn’t in Other Orbit yet' }).waitFor();
     const until = await page.evaluate(
-      (iso) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' }),
+      (iso) =>
+        new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' }),
       departure.purgeAfter.toISOString(),
     );
-    await page.getByText(`Its data is kept until ${until}: re-inviting the bot restores everything.`).waitFor();
+    await page
+      .getByText(`Its data is kept until ${until}: re-inviting the bot restores everything.`)
+      .waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'overview-departed-1280');
     await page.setViewportSize({ width: 390, height: 844 });
