@@ -151,6 +151,7 @@ describe("this server's data", () => {
     await dialog.getByRole('button', { name: "Delete this server's data" }).click();
     await dialog.getByText("That is not the server's name.").waitFor();
     expect(deletes).toEqual([]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'overview-data-confirm-1280', false);
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'overview-data-confirm-390', false);
