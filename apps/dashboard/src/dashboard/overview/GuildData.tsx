@@ -7,6 +7,7 @@ import { ErrorAlert, TextField } from '../../ui/Field.tsx';
 import { ConfirmDialog } from '../shared/ConfirmDialog.tsx';
 import { JobProgress } from '../shared/jobs/JobProgress.tsx';
 import { useGuildJob } from '../shared/jobs/useGuildJob.ts';
+import '../../styles/guild-data.css';
 
 const guildDataKey = (guildId: string) => ['guild-data', guildId] as const;
 

@@ -2,6 +2,7 @@ import type { SetupChecklist as Checklist, SetupLine, SetupRoleOrderEntry } from
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { apiCall } from '../../lib/api.ts';
+import { errorText } from '../../lib/api-error.ts';
 import { withGuild } from '../shared/guild-param.ts';
 import '../../styles/setup-checklist.css';
 
@@ -36,7 +37,7 @@ export function SetupChecklist({ guildId }: { guildId: string }) {
   if (query.isError) {
     return (
       <p className="alert alert-error" role="alert">
-        The setup checklist could not be loaded: {query.error.message}
+        The setup checklist could not be loaded: {errorText(query.error)}
       </p>
     );
   }
@@ -74,7 +75,7 @@ export function SetupChecklist({ guildId }: { guildId: string }) {
       </header>
       {toggle.isError ? (
         <p className="alert alert-error" role="alert">
-          {toggle.error.message}
+          {errorText(toggle.error)}
         </p>
       ) : null}
       <ol className="setup-lines">
