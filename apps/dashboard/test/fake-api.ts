@@ -25,8 +25,9 @@ function bodyOf(raw: unknown, type: string | undefined): unknown {
 
 /**
  * Fakes the API at the network layer: `fetch` answers from the handler. What it leaves out is a
- * 404, except the signed-in session (`GET /api/auth/session`), which the dashboard header asks
- * for on every page: ada's, not the owner, unless the handler answers it.
+ * 404, except what the dashboard's frame asks for on every page unless the handler answers it:
+ * the signed-in session (`GET /api/auth/session`, ada's, not the owner) and the servers pending
+ * deletion (`GET /api/guild-departures`, none).
  */
 export function fakeApi(handler: FakeRoute) {
   const calls: Array<Parameters<FakeRoute>[0]> = [];
@@ -51,7 +52,9 @@ export function fakeApi(handler: FakeRoute) {
       handler(request) ??
       (method === 'GET' && url.pathname === '/api/auth/session'
         ? { status: 200, body: ADA_SESSION }
-        : { status: 404, body: { error: 'not_found', message: 'Not found' } });
+        : method === 'GET' && url.pathname === '/api/guild-departures'
+          ? { status: 200, body: { guilds: [] } }
+          : { status: 404, body: { error: 'not_found', message: 'Not found' } });
     for (const waiter of waiting.filter((waiter) => waiter.matches(request))) {
       waiting.splice(waiting.indexOf(waiter), 1);
       waiter.answered();

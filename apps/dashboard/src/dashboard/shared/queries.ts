@@ -65,6 +65,7 @@ export function useGuildDepartures() {
     queryKey: queryKeys.guildDepartures,
     queryFn: () => apiCall('listGuildDepartures'),
     enabled: user !== null,
+    retry: false,
   });
 }
 
