@@ -31,8 +31,9 @@ describe("core's feature list against the worker", () => {
       return 'jobs' in feature ? Object.keys(feature.jobs).filter((job) => !scheduled.has(job as never)) : [];
     };
     // member-picks is upkeep too: it only applies the picks members made on other features'
-    // panels while Discord could not be reached.
-    const upkeep = new Set(['member-picks']);
+    // panels while Discord could not be reached. guild-data is data care: it deletes a server's
+    // data on its owner's request or when its retention ends.
+    const upkeep = new Set(['member-picks', 'guild-data']);
     const forMembers = FEATURES.filter(
       (feature) =>
         !upkeep.has(feature.name) &&
