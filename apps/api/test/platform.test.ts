@@ -52,7 +52,7 @@ describe('health', () => {
 });
 
 describe('security', () => {
-  it('allows CORS from the dashboard only, with the Authorization header and no credentials', async () => {
+  it('allows CORS from the dashboard only, with the Authorization header and credentials (the refresh cookie)', async () => {
     const preflight = await h.app.inject({
       method: 'OPTIONS',
       url: `/api/guilds/${GUILDS.station}/config`,
@@ -65,8 +65,9 @@ describe('security', () => {
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe(DASHBOARD_URL);
     expect(String(preflight.headers['access-control-allow-headers'])).toMatch(/Authorization/i);
-    expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
+    expect(preflight.headers['access-control-allow-credentials']).toBe('true');
     const foreign = await h.app.inject({ url: '/healthz', headers: { origin: 'https://evil.example' } });
+    // Without an allowed origin no browser hands another site the answer, credentials or not.
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
   });
 
