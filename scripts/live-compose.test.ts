@@ -5,6 +5,7 @@
  * compose itself must refuse to render it without each secret or public address.
  */
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -15,7 +16,8 @@ const LIVE_ENV = {
   DISCORD_BOT_TOKEN: 'live-bot-token',
   DISCORD_CLIENT_ID: '123456789012345678',
   DISCORD_CLIENT_SECRET: 'live-client-secret',
-  SESSION_SECRET: 'f3a9c1d07e5b48a2b6c4d8e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4',
+  // Fresh each run, so no test publishes a session secret (contract's production-env test greps for them).
+  SESSION_SECRET: randomBytes(32).toString('hex'),
   PUBLIC_API_URL: 'https://api.cadet.example.org',
   DASHBOARD_URL: 'https://cadet.example.org',
   POSTGRES_PASSWORD: '7c1e0a9b2d4f6e8a0c2e4f6a8b0d2f4e',
