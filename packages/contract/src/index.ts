@@ -25,3 +25,4 @@ export * from './redis-keys.ts';
 export * from './role-menus/schemas.ts';
 export * from './routes/index.ts';
 export * from './setup/schemas.ts';
+export * from './welcome/schemas.ts';

@@ -10,3 +10,4 @@ export * from './schema/personality.ts';
 export * from './schema/role-menus.ts';
 export * from './schema/sessions.ts';
 export * from './schema/setup.ts';
+export * from './schema/welcome.ts';

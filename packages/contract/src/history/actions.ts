@@ -13,6 +13,7 @@ export const HISTORY_AREAS = [
   'color_roles',
   'personality_roles',
   'leveling',
+  'welcome',
 ] as const;
 export const HistoryArea = z.enum(HISTORY_AREAS);
 export type HistoryArea = z.infer<typeof HistoryArea>;
@@ -25,6 +26,7 @@ export const HISTORY_AREA_LABELS: Record<HistoryArea, string> = {
   color_roles: 'Color roles',
   personality_roles: 'Personality roles',
   leveling: 'Leveling',
+  welcome: 'Welcome',
 };
 
 /**
@@ -113,6 +115,8 @@ export const HISTORY_ACTIONS = {
   'leveling.member_xp': { area: 'leveling', undo: 'state', label: "Set a member's XP" },
   'leveling.member_reset': { area: 'leveling', undo: 'state', label: "Reset a member's XP" },
 
+  'welcome.update': { area: 'welcome', undo: 'state', label: 'Edited the welcome settings' },
+
   /** An undo is itself an entry: its area and subject are those of the entry it undid. */
   'history.undo': { area: 'config', undo: 'state', label: 'Undid a change' },
 } as const satisfies Record<string, ActionSpec>;
@@ -142,6 +146,7 @@ export const HISTORY_STATE_SUBJECTS = [
   'leveling:role',
   'leveling:boost',
   'leveling:xp',
+  'welcome:settings',
 ] as const;
 export type HistoryStateSubject = (typeof HISTORY_STATE_SUBJECTS)[number];
 
