@@ -319,3 +319,16 @@ export function guildKeyPatterns(guildId: string): string[] {
 export function isGuildJobLockKey(key: string): boolean {
   return key.startsWith(guildJobLockKey('', '').replace(/:+$/, ':'));
 }
+
+/**
+ * A guild's joins counted by the worker for the welcome's raid check (INCR, expiring after
+ * `WELCOME_RAID_WINDOW_S`), and the mark that a raid is on (refreshed by each join of the burst):
+ * while it is, greetings are merged into batches.
+ */
+export function welcomeJoinCountKey(guildId: string): string {
+  return `welcome-joins:${guildId}`;
+}
+
+export function welcomeRaidKey(guildId: string): string {
+  return `welcome-raid:${guildId}`;
+}

@@ -40,6 +40,9 @@ export const JOB_NAMES = [
   'member-picks.apply',
   'guild-data.delete',
   'guild-data.purge',
+  'welcome.greet',
+  'welcome.raid-batch',
+  'welcome.goodbye',
 ] as const;
 export const JobName = z.enum(JOB_NAMES);
 export type JobName = z.infer<typeof JobName>;

@@ -12,6 +12,7 @@ import { levelingBoosts, memberDailyXp, memberXp, pendingLevelUps } from '../sch
 import { memberRolePicks } from '../schema/member-picks.ts';
 import { roleMenus } from '../schema/role-menus.ts';
 import { sessions } from '../schema/sessions.ts';
+import { welcomeGreetings } from '../schema/welcome-greetings.ts';
 import { markErasedInBatches } from './member-xp/erasures.ts';
 
 /**
@@ -34,6 +35,8 @@ export const MEMBER_DATA_TABLES: Readonly<Record<string, string>> = {
   'role_menus.updated_by': 'exported-scrubbed (set to null)',
   'guild_history.undone_by':
     "not scrubbed: an id only (who undid the entry), the server's record like actor_id; the entry is exported as the actor's",
+  'welcome_greetings.user_id':
+    "erased, not exported: the record that a welcome or goodbye was posted (so it is posted once), no content of the member's",
   'guild_setup_dismissals.dismissed_by':
     "not exported: the id of whoever hid a server's setup checklist, the server's record like History's ids",
 };
@@ -129,6 +132,7 @@ export async function eraseMemberData(
     const levelUps = count(await tx.delete(pendingLevelUps).where(eq(pendingLevelUps.userId, userId)));
     const picks = count(await tx.delete(memberRolePicks).where(eq(memberRolePicks.userId, userId)));
     const boosts = count(await tx.delete(levelingBoosts).where(eq(levelingBoosts.userId, userId)));
+    await tx.delete(welcomeGreetings).where(eq(welcomeGreetings.userId, userId));
     const history = count(
       await tx
         .update(guildHistory)

@@ -18,7 +18,7 @@ const SUBSETS = ['latin', 'latin-ext', 'cyrillic', 'cyrillic-ext', 'greek', 'vie
 const FAMILIES = SUBSETS.map((subset) => `"SpaceCadet Inter ${subset}"`).join(', ');
 let fontsRegistered = false;
 
-function registerFonts(): void {
+export function registerFonts(): void {
   if (fontsRegistered) return;
   for (const subset of SUBSETS) {
     for (const weight of [400, 700]) {
@@ -29,18 +29,18 @@ function registerFonts(): void {
   fontsRegistered = true;
 }
 
-const font = (weight: 400 | 700, size: number) => `${weight} ${size}px ${FAMILIES}`;
-const hex = (color: number) => `#${color.toString(16).padStart(6, '0')}`;
+export const font = (weight: 400 | 700, size: number) => `${weight} ${size}px ${FAMILIES}`;
+export const hex = (color: number) => `#${color.toString(16).padStart(6, '0')}`;
 
 /** `text` cut with an ellipsis to fit `maxWidth` at the context's current font. */
-function fitted(ctx: SKRSContext2D, text: string, maxWidth: number): string {
+export function fitted(ctx: SKRSContext2D, text: string, maxWidth: number): string {
   if (ctx.measureText(text).width <= maxWidth) return text;
   const chars = [...text];
   while (chars.length > 1 && ctx.measureText(`${chars.join('')}…`).width > maxWidth) chars.pop();
   return `${chars.join('')}…`;
 }
 
-function roundedRect(ctx: SKRSContext2D, x: number, y: number, w: number, h: number, r: number): void {
+export function roundedRect(ctx: SKRSContext2D, x: number, y: number, w: number, h: number, r: number): void {
   ctx.beginPath();
   ctx.roundRect(x, y, w, h, Math.min(r, h / 2, w / 2));
 }

@@ -38,6 +38,9 @@ export const JOB_LABELS = {
   'member-picks.apply': "Applying members' saved picks",
   'guild-data.delete': "Deleting this server's data",
   'guild-data.purge': "Purging a removed server's data",
+  'welcome.greet': 'Welcoming a member',
+  'welcome.raid-batch': 'Welcoming a burst of members',
+  'welcome.goodbye': 'Saying goodbye to a member',
 } as const satisfies Record<JobName, string>;
 
 /** A job's label; the raw name for one this dashboard does not know yet. */
@@ -99,6 +102,10 @@ export const JOB_ACTION_ROUTES = {
   // Asked again only through its confirmation.
   'guild-data.delete': null,
   'guild-data.purge': null,
+  // Queued by a member joining or leaving, never by a button.
+  'welcome.greet': null,
+  'welcome.raid-batch': null,
+  'welcome.goodbye': null,
 } as const satisfies Record<JobName, RouteName | null>;
 
 export type JobActionRoute = NonNullable<(typeof JOB_ACTION_ROUTES)[JobName]>;

@@ -1,0 +1,178 @@
+import {
+  WELCOME_RAID_JOINS,
+  WELCOME_RAID_WINDOW_S,
+  welcomeJoinCountKey,
+  welcomeRaidKey,
+} from '@spacecadet/contract';
+import { getWelcomeSettings } from '@spacecadet/db/queries/welcome';
+import { recordGreeting } from '@spacecadet/db/queries/welcome-greetings';
+import { personalityOptions } from '@spacecadet/db/schema';
+import { addGuildJob } from '@spacecadet/queue/guild-jobs';
+import {
+  GatewayDispatchEvents,
+  type GatewayDispatchPayload,
+  type GuildMember,
+  type PartialGuildMember,
+} from 'discord.js';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { WorkerDeps } from '../../deps.ts';
+
+/**
+ * Greetings and goodbyes are owed only for live gateway events: a join older than this when
+ * heard (a RESUME replaying what happened while the worker was away, an outage's catch-up) is
+ * not greeted, and a greeting still owed this long after it was heard is dropped (greet.ts).
+ */
+export const WELCOME_FRESH_MS = 10 * 60_000;
+
+/** Discord's member flag COMPLETED_ONBOARDING (1 << 1). */
+export const COMPLETED_ONBOARDING = 1 << 1;
+
+/** The member's name as the message shows it: server nickname, global name, username. */
+function displayName(member: {
+  nick?: string | null;
+  user: { username: string; global_name?: string | null };
+}) {
+  return member.nick || member.user.global_name || member.user.username;
+}
+
+/**
+ * Counts a join toward the raid check and tells whether the guild is in a raid: more than
+ * WELCOME_RAID_JOINS joins within WELCOME_RAID_WINDOW_S seconds. The mark lasts a window past
+ * the burst's last join, so the whole tail of the burst is merged too.
+ */
+async function inRaid(deps: WorkerDeps, guildId: string): Promise<boolean> {
+  const countKey = welcomeJoinCountKey(guildId);
+  const raidKey = welcomeRaidKey(guildId);
+  const result = await deps.redis
+    .multi()
+    .incr(countKey)
+    .expire(countKey, WELCOME_RAID_WINDOW_S, 'NX')
+    .exists(raidKey)
+    .exec();
+  const count = Number(result?.[0]?.[1] ?? 0);
+  const raid = count > WELCOME_RAID_JOINS || Number(result?.[2]?.[1] ?? 0) > 0;
+  if (raid) await deps.redis.set(raidKey, '1', 'EX', WELCOME_RAID_WINDOW_S);
+  return raid;
+}
+
+/** Queues the job that posts what is owed; a run already going gets a follow-up, so nothing waits unseen. */
+export function queueWelcomeJob(
+  deps: WorkerDeps,
+  name: 'welcome.greet' | 'welcome.raid-batch' | 'welcome.goodbye',
+  guildId: string,
+  delayMs?: number,
+) {
+  return addGuildJob(deps.queue, name, guildId, null, {
+    afterChange: true,
+    ...(delayMs === undefined ? {} : { delayMs }),
+  });
+}
+
+interface Greeted {
+  guildId: string;
+  userId: string;
+  joinedAt: Date;
+  username: string;
+  answers: string[];
+  memberCount: number;
+}
+
+/** Records a greeting owed and queues its post (merged into a raid's batches during a burst). */
+async function owe(deps: WorkerDeps, greeted: Greeted): Promise<void> {
+  const raid = await inRaid(deps, greeted.guildId);
+  const recorded = await recordGreeting(deps.db, { ...greeted, kind: 'welcome', raid });
+  // Recorded before (a replayed event): its job was queued then.
+  if (!recorded) return;
+  if (raid) await queueWelcomeJob(deps, 'welcome.raid-batch', greeted.guildId, 5_000);
+  else await queueWelcomeJob(deps, 'welcome.greet', greeted.guildId);
+}
+
+/**
+ * GUILD_MEMBER_ADD with `send_when: 'join'`. People only: bots are not greeted (as MEE6's and
+ * Carl-bot's welcomes do by default), they get their own auto-roles (features/auto-roles).
+ */
+export async function onMemberJoin(deps: WorkerDeps, member: GuildMember): Promise<void> {
+  if (member.user.bot) return;
+  const joinedAt = member.joinedAt ?? new Date();
+  if (Date.now() - joinedAt.getTime() > WELCOME_FRESH_MS) return;
+  const settings = await getWelcomeSettings(deps.db, member.guild.id);
+  if (!settings.enabled || settings.send_when !== 'join') return;
+  await owe(deps, {
+    guildId: member.guild.id,
+    userId: member.id,
+    joinedAt,
+    username: member.displayName,
+    answers: [],
+    memberCount: member.guild.memberCount,
+  });
+}
+
+/**
+ * GUILD_MEMBER_UPDATE with `send_when: 'onboarding_complete'`, read from the raw packet (discord.js
+ * emits no update for a member it did not cache). Discord sends `pending: true` to a member who
+ * still has Membership Screening or Onboarding to finish; they are done when `pending` is false
+ * and, with Onboarding, the COMPLETED_ONBOARDING flag is set. The gateway does not say whether a
+ * server has Onboarding, so: the flag set and `pending` false greets; `pending` false without
+ * the flag greets only when the member was seen pending before (a server with Membership
+ * Screening only). The greeting is keyed by the join, so it is made once however many updates
+ * follow; a member who never completes is never greeted.
+ */
+export async function onMemberUpdate(
+  deps: WorkerDeps,
+  packet: GatewayDispatchPayload,
+  wasPending: boolean,
+): Promise<void> {
+  if (packet.t !== GatewayDispatchEvents.GuildMemberUpdate) return;
+  const data = packet.d;
+  if (data.user.bot || data.pending === true || !data.joined_at) return;
+  const completed = ((data.flags ?? 0) & COMPLETED_ONBOARDING) !== 0;
+  if (!completed && !wasPending) return;
+  const settings = await getWelcomeSettings(deps.db, data.guild_id);
+  if (!settings.enabled || settings.send_when !== 'onboarding_complete') return;
+  const guild = deps.client.guilds.cache.get(data.guild_id);
+  await owe(deps, {
+    guildId: data.guild_id,
+    userId: data.user.id,
+    joinedAt: new Date(data.joined_at),
+    username: displayName(data),
+    answers: await onboardingAnswers(deps, data.guild_id, data.roles),
+    memberCount: guild?.memberCount ?? 0,
+  });
+}
+
+/** The names of the personality answers the member holds (picked in Onboarding), in question order. */
+async function onboardingAnswers(deps: WorkerDeps, guildId: string, roleIds: readonly string[]) {
+  if (roleIds.length === 0) return [];
+  const rows = await deps.db
+    .select({ label: personalityOptions.label })
+    .from(personalityOptions)
+    .where(and(eq(personalityOptions.guildId, guildId), inArray(personalityOptions.roleId, [...roleIds])))
+    .orderBy(personalityOptions.questionId, personalityOptions.position);
+  return rows.map((row) => row.label);
+}
+
+/**
+ * GUILD_MEMBER_REMOVE: a goodbye when enabled, for people only. Only a live event says goodbye
+ * (a leave is not replayed after an outage: Discord's RESUME window is short, and a goodbye
+ * heard late is dropped by its job). The bot itself never bans, so no leave is its own ban.
+ */
+export async function onMemberLeave(
+  deps: WorkerDeps,
+  member: GuildMember | PartialGuildMember,
+): Promise<void> {
+  if (member.user?.bot) return;
+  const settings = await getWelcomeSettings(deps.db, member.guild.id);
+  if (!settings.goodbye_enabled || !settings.goodbye_channel_id) return;
+  const recorded = await recordGreeting(deps.db, {
+    guildId: member.guild.id,
+    userId: member.id,
+    kind: 'goodbye',
+    // The join this leave ends: a replayed leave of the same stay records nothing new.
+    joinedAt: member.joinedAt ?? new Date(),
+    username: member.user ? (member.nickname ?? member.user.globalName ?? member.user.username) : member.id,
+    answers: [],
+    memberCount: member.guild.memberCount,
+    raid: false,
+  });
+  if (recorded) await queueWelcomeJob(deps, 'welcome.goodbye', member.guild.id);
+}

@@ -1,0 +1,27 @@
+import { Events, GatewayDispatchEvents } from 'discord.js';
+import { type GatewayHandler, onGateway, type WorkerFeature } from '../feature.ts';
+import { onMemberJoin, onMemberLeave, onMemberUpdate } from './events.ts';
+import { greetOwed, greetRaid } from './greet.ts';
+
+/**
+ * Welcome and goodbye: greets a member who joins (or who finished Onboarding) in the welcome
+ * channel and by DM, with a welcome card, says goodbye to one who leaves, and merges a raid's
+ * burst of greetings. Every greeting is recorded in Postgres when the live event is heard and
+ * posted once by the jobs (greet.ts). Auto-roles and sticky roles are features/auto-roles.
+ */
+const events: GatewayHandler[] = [
+  onGateway(Events.GuildMemberAdd, 'record a welcome', (deps, member) => onMemberJoin(deps, member)),
+  onGateway('raw', 'record a welcome after onboarding', (deps, packet) => {
+    if (packet.t !== GatewayDispatchEvents.GuildMemberUpdate) return;
+    // Read before discord.js applies the packet: whether the member was pending until now.
+    const cached = deps.client.guilds.cache.get(packet.d.guild_id)?.members.cache.get(packet.d.user.id);
+    return onMemberUpdate(deps, packet, cached?.pending === true);
+  }),
+  onGateway(Events.GuildMemberRemove, 'record a goodbye', (deps, member) => onMemberLeave(deps, member)),
+];
+
+export const welcomeFeature = {
+  name: 'welcome',
+  jobs: { 'welcome.greet': greetOwed, 'welcome.goodbye': greetOwed, 'welcome.raid-batch': greetRaid },
+  events,
+} satisfies WorkerFeature;

@@ -1,0 +1,147 @@
+/**
+ * The welcomes and goodbyes the worker owes or made (`welcome_greetings`): recorded when the
+ * live gateway event is heard, claimed under a post's nonce, finished with the message id. What
+ * makes every member greeted exactly once whatever runs twice or dies halfway.
+ */
+import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../client.ts';
+import {
+  type WelcomeGreetingKind,
+  type WelcomeGreetingRow,
+  welcomeGreetings,
+} from '../schema/welcome-greetings.ts';
+
+export type NewWelcomeGreeting = Pick<
+  WelcomeGreetingRow,
+  'guildId' | 'userId' | 'kind' | 'joinedAt' | 'username' | 'answers' | 'memberCount' | 'raid'
+>;
+
+/** Records an owed greeting; false when this member's greeting of this join was recorded already. */
+export async function recordGreeting(db: Db, greeting: NewWelcomeGreeting): Promise<boolean> {
+  const rows = await db
+    .insert(welcomeGreetings)
+    .values(greeting)
+    .onConflictDoNothing()
+    .returning({ userId: welcomeGreetings.userId });
+  return rows.length > 0;
+}
+
+const owed = (guildId: string, kind: WelcomeGreetingKind) =>
+  and(
+    eq(welcomeGreetings.guildId, guildId),
+    eq(welcomeGreetings.kind, kind),
+    isNull(welcomeGreetings.greetedAt),
+    isNull(welcomeGreetings.skipped),
+  );
+
+/** A guild's greetings (or goodbyes) still owed one by one (not merged into a raid's batches). */
+export async function owedGreetings(
+  db: Db,
+  guildId: string,
+  kind: WelcomeGreetingKind,
+  limit = 100,
+): Promise<WelcomeGreetingRow[]> {
+  return db
+    .select()
+    .from(welcomeGreetings)
+    .where(and(owed(guildId, kind), eq(welcomeGreetings.raid, false)))
+    .orderBy(asc(welcomeGreetings.heardAt), asc(welcomeGreetings.userId))
+    .limit(limit);
+}
+
+/** Whether a guild still owes greetings of a raid (to be merged into batches). */
+export async function raidGreetingsOwed(db: Db, guildId: string): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(welcomeGreetings)
+    .where(and(owed(guildId, 'welcome'), eq(welcomeGreetings.raid, true)));
+  return row?.count ?? 0;
+}
+
+/**
+ * The next raid batch of a guild: a batch claimed before whose post did not finish (the same
+ * members under the same nonce, so its retry makes one message), or else up to `max` owed raid
+ * greetings, oldest first, claimed (FOR UPDATE SKIP LOCKED) under `batchOf(first row)`.
+ */
+export async function claimRaidBatch(
+  db: Db,
+  guildId: string,
+  max: number,
+  batchOf: (first: WelcomeGreetingRow) => string,
+): Promise<{ batch: string; rows: WelcomeGreetingRow[] } | null> {
+  return db.transaction(async (tx) => {
+    const [open] = await tx
+      .select({ batch: welcomeGreetings.batch })
+      .from(welcomeGreetings)
+      .where(
+        and(owed(guildId, 'welcome'), eq(welcomeGreetings.raid, true), isNotNull(welcomeGreetings.batch)),
+      )
+      .limit(1);
+    if (open?.batch) {
+      const rows = await tx
+        .select()
+        .from(welcomeGreetings)
+        .where(and(eq(welcomeGreetings.guildId, guildId), eq(welcomeGreetings.batch, open.batch)))
+        .orderBy(asc(welcomeGreetings.heardAt), asc(welcomeGreetings.userId));
+      return { batch: open.batch, rows };
+    }
+    const rows = await tx
+      .select()
+      .from(welcomeGreetings)
+      .where(and(owed(guildId, 'welcome'), eq(welcomeGreetings.raid, true), isNull(welcomeGreetings.batch)))
+      .orderBy(asc(welcomeGreetings.heardAt), asc(welcomeGreetings.userId))
+      .limit(max)
+      .for('update', { skipLocked: true });
+    const first = rows[0];
+    if (!first) return null;
+    const batch = batchOf(first);
+    for (const row of rows) {
+      await tx
+        .update(welcomeGreetings)
+        .set({ batch })
+        .where(
+          and(
+            eq(welcomeGreetings.guildId, row.guildId),
+            eq(welcomeGreetings.userId, row.userId),
+            eq(welcomeGreetings.kind, row.kind),
+            eq(welcomeGreetings.joinedAt, row.joinedAt),
+          ),
+        );
+    }
+    return { batch, rows: rows.map((row) => ({ ...row, batch })) };
+  });
+}
+
+const rowKey = (row: Pick<WelcomeGreetingRow, 'guildId' | 'userId' | 'kind' | 'joinedAt'>) =>
+  and(
+    eq(welcomeGreetings.guildId, row.guildId),
+    eq(welcomeGreetings.userId, row.userId),
+    eq(welcomeGreetings.kind, row.kind),
+    eq(welcomeGreetings.joinedAt, row.joinedAt),
+  );
+
+/** Claims one member's greeting under its own nonce (kept if a dead run claimed it already). */
+export async function claimGreeting(db: Db, row: WelcomeGreetingRow, batch: string): Promise<void> {
+  await db
+    .update(welcomeGreetings)
+    .set({ batch })
+    .where(and(rowKey(row), isNull(welcomeGreetings.batch)));
+}
+
+/** Marks every greeting of a batch (one member's, or a raid's) as posted. */
+export async function finishGreetings(
+  db: Db,
+  guildId: string,
+  batch: string,
+  messageId: string | null,
+): Promise<void> {
+  await db
+    .update(welcomeGreetings)
+    .set({ greetedAt: new Date(), messageId })
+    .where(and(eq(welcomeGreetings.guildId, guildId), eq(welcomeGreetings.batch, batch)));
+}
+
+/** Marks a greeting as not to be posted, and why. */
+export async function skipGreeting(db: Db, row: WelcomeGreetingRow, reason: string): Promise<void> {
+  await db.update(welcomeGreetings).set({ skipped: reason }).where(rowKey(row));
+}
