@@ -1,0 +1,269 @@
+import {
+  DEFAULT_WELCOME_SETTINGS,
+  type WelcomeSettings,
+  welcomeJoinCountKey,
+  welcomeRaidKey,
+} from '@spacecadet/contract';
+import { renderWelcomeMessage } from '@spacecadet/core';
+import { saveWelcomeSettings } from '@spacecadet/db/queries/welcome';
+import { personalityOptions, personalityQuestions, welcomeGreetings } from '@spacecadet/db/schema';
+import { GatewayDispatchEvents } from 'discord.js';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { WELCOME_CARD_FILENAME } from '../src/features/welcome/card.ts';
+import { type RunningWorker, startWorker } from '../src/worker.ts';
+import {
+  control,
+  type Harness,
+  jobQueue,
+  SANDBOX_IDS,
+  STATION,
+  startHarness,
+  storedKey,
+  waitFor,
+} from './helpers.ts';
+
+const WELCOME_CHANNEL = SANDBOX_IDS.channels.general;
+const GOODBYE_CHANNEL = SANDBOX_IDS.channels.announcements;
+
+describe('welcome and goodbye', () => {
+  let harness: Harness;
+  let worker: RunningWorker;
+  let jobs: ReturnType<typeof jobQueue>;
+  let made = 0;
+
+  const db = () => harness.database.db;
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${harness.sandbox.url}${path}`, {
+      method,
+      ...(body === undefined
+        ? {}
+        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} -> ${response.status}: ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+  const api = () => control(harness.sandbox);
+  const station = () => {
+    const guild = api()
+      .state()
+      .guilds.find((g) => g.id === STATION);
+    if (!guild) throw new Error('no station');
+    return guild;
+  };
+  const messagesIn = (channelId: string) =>
+    station().channels.find((c) => c.id === channelId)?.messages ?? [];
+  const dmsOf = (userId: string) =>
+    api()
+      .state()
+      .dm_channels.filter((dm) => dm.recipient_id === userId)
+      .flatMap((dm) => dm.messages);
+  const mentioning = (channelId: string, userId: string) =>
+    messagesIn(channelId).filter((m) => m.content.includes(`<@${userId}>`));
+  const settings = (values: Partial<WelcomeSettings>) =>
+    saveWelcomeSettings(db(), STATION, { ...DEFAULT_WELCOME_SETTINGS, ...values });
+  const newUser = async () => {
+    made += 1;
+    const username = `joiner_${made}_${Date.now().toString(36)}`;
+    const { id } = await call<{ id: string }>('POST', '/_sandbox/users', { username });
+    return { id, username };
+  };
+  const join = (userId: string) => call('PUT', `/_sandbox/guilds/${STATION}/members/${userId}`);
+  /** The member's GUILD_MEMBER_ADD or _UPDATE again, as the gateway sends it (a replay, an update). */
+  const dispatchMember = (t: GatewayDispatchEvents, userId: string, extra: Record<string, unknown> = {}) => {
+    const member = station().members.find((m) => m.user_id === userId);
+    const user = api()
+      .state()
+      .users.find((u) => u.id === userId);
+    if (!member || !user) throw new Error('no such member');
+    harness.sandbox.world.dispatch(
+      t,
+      {
+        guild_id: STATION,
+        user,
+        nick: null,
+        avatar: null,
+        roles: member.roles,
+        joined_at: member.joined_at,
+        premium_since: null,
+        deaf: false,
+        mute: false,
+        flags: 0,
+        pending: false,
+        ...extra,
+      },
+      STATION,
+    );
+  };
+  const expected = (template: string, members: Array<{ id: string; username: string; answers?: string[] }>) =>
+    renderWelcomeMessage(
+      'welcome',
+      template,
+      members.map((m) => ({ userId: m.id, username: m.username, answers: m.answers ?? [] })),
+      { server: station().name, memberCount: station().members.length },
+    ).content;
+
+  beforeAll(async () => {
+    harness = await startHarness();
+    worker = await startWorker(harness.config());
+    jobs = jobQueue(harness);
+    await worker.gateway;
+  });
+  beforeEach(async () => {
+    await jobs.followUpsDone();
+    // Each test's joins are its own burst (or none).
+    await resetRaid();
+  });
+  afterAll(async () => {
+    await jobs?.close();
+    await worker?.close();
+    await harness?.close();
+  });
+
+  async function resetRaid() {
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(harness.redis.url);
+    await redis.del(
+      storedKey(harness, welcomeJoinCountKey(STATION)),
+      storedKey(harness, welcomeRaidKey(STATION)),
+    );
+    redis.disconnect();
+  }
+
+  it('greets a person who joins in the channel with the rendered text, by DM, with a PNG card', async () => {
+    const template = 'Hey {user} ({username}), welcome to {server}! You are #{member_count}.';
+    await settings({
+      enabled: true,
+      channel_id: WELCOME_CHANNEL,
+      message: template,
+      dm_enabled: true,
+      dm_message: 'Psst {username}, glad you came to {server}.',
+      card: true,
+    });
+    const ada = await newUser();
+    await join(ada.id);
+    const [greeting] = await waitFor('the greeting', () => {
+      const found = mentioning(WELCOME_CHANNEL, ada.id);
+      return found.length > 0 ? found : undefined;
+    });
+    expect(greeting?.content).toBe(expected(template, [ada]));
+    expect(greeting?.attachments.map((a) => [a.filename, a.content_type])).toEqual([
+      [WELCOME_CARD_FILENAME, 'image/png'],
+    ]);
+    expect(greeting?.attachments[0]?.size).toBeGreaterThan(1000);
+    const [dm] = await waitFor('the DM', () => (dmsOf(ada.id).length > 0 ? dmsOf(ada.id) : undefined));
+    expect(dm?.content).toBe(`Psst ${ada.username}, glad you came to ${station().name}.`);
+    const [row] = await db().select().from(welcomeGreetings).where(eq(welcomeGreetings.userId, ada.id));
+    expect(row?.messageId).toBe(greeting?.id);
+    expect(row?.greetedAt).not.toBeNull();
+  });
+
+  it('greets no bot, and a member refusing DMs still gets the channel greeting', async () => {
+    await settings({ enabled: true, channel_id: WELCOME_CHANNEL, dm_enabled: true });
+    const bot = await call<{ id: string }>('POST', '/_sandbox/users', { username: 'some_bot', bot: true });
+    const shy = await newUser();
+    await call('PUT', `/_sandbox/users/${shy.id}/dms`, { accept: false });
+    await join(bot.id);
+    await join(shy.id);
+    await waitFor('the greeting of the shy member', () => mentioning(WELCOME_CHANNEL, shy.id).length === 1);
+    await jobs.followUpsDone();
+    expect(dmsOf(shy.id)).toEqual([]);
+    expect(mentioning(WELCOME_CHANNEL, bot.id)).toEqual([]);
+    const [row] = await db().select().from(welcomeGreetings).where(eq(welcomeGreetings.userId, shy.id));
+    expect(row?.greetedAt).not.toBeNull();
+  });
+
+  it('a replayed join greets once, and the job run again posts nothing new', async () => {
+    await settings({ enabled: true, channel_id: WELCOME_CHANNEL });
+    const mo = await newUser();
+    await join(mo.id);
+    await waitFor('the greeting', () => mentioning(WELCOME_CHANNEL, mo.id).length === 1);
+    dispatchMember(GatewayDispatchEvents.GuildMemberAdd, mo.id);
+    dispatchMember(GatewayDispatchEvents.GuildMemberAdd, mo.id);
+    await jobs.finished((await jobs.add('welcome.greet')).id ?? '');
+    await jobs.followUpsDone();
+    expect(mentioning(WELCOME_CHANNEL, mo.id)).toHaveLength(1);
+    const rows = await db().select().from(welcomeGreetings).where(eq(welcomeGreetings.userId, mo.id));
+    expect(rows).toHaveLength(1);
+  });
+
+  it('onboarding_complete waits for the member to finish, then greets once with their answers', async () => {
+    const template = 'Welcome {user}! You picked {answers}.';
+    await settings({
+      enabled: true,
+      channel_id: WELCOME_CHANNEL,
+      send_when: 'onboarding_complete',
+      message: template,
+    });
+    const [question] = await db()
+      .insert(personalityQuestions)
+      .values({ guildId: STATION, questionType: 'welcome-test', title: 'When are you up?' })
+      .returning();
+    if (!question) throw new Error('no question');
+    const owl = SANDBOX_IDS.roles.stationCrew;
+    await db()
+      .insert(personalityOptions)
+      .values({ questionId: question.id, guildId: STATION, label: 'Night owl', roleId: owl });
+    const nia = await newUser();
+    await join(nia.id);
+    dispatchMember(GatewayDispatchEvents.GuildMemberAdd, nia.id, { pending: true });
+    // Still pending: not greeted.
+    dispatchMember(GatewayDispatchEvents.GuildMemberUpdate, nia.id, { pending: true });
+    await jobs.followUpsDone();
+    expect(mentioning(WELCOME_CHANNEL, nia.id)).toEqual([]);
+    // Done with Onboarding: pending false and COMPLETED_ONBOARDING, holding the picked role.
+    dispatchMember(GatewayDispatchEvents.GuildMemberUpdate, nia.id, { flags: 2, roles: [owl] });
+    dispatchMember(GatewayDispatchEvents.GuildMemberUpdate, nia.id, { flags: 2, roles: [owl] });
+    const [greeting] = await waitFor('the greeting', () => {
+      const found = mentioning(WELCOME_CHANNEL, nia.id);
+      return found.length > 0 ? found : undefined;
+    });
+    expect(greeting?.content).toBe(`Welcome <@${nia.id}>! You picked Night owl.`);
+    await jobs.followUpsDone();
+    expect(mentioning(WELCOME_CHANNEL, nia.id)).toHaveLength(1);
+    await db().delete(personalityQuestions).where(eq(personalityQuestions.id, question.id));
+  });
+
+  it('says goodbye once in the goodbye channel when a member leaves', async () => {
+    await settings({
+      enabled: false,
+      goodbye_enabled: true,
+      goodbye_channel_id: GOODBYE_CHANNEL,
+      goodbye_message: 'Bye {username}, {server} is {member_count} now.',
+    });
+    const rex = await newUser();
+    await join(rex.id);
+    await call('DELETE', `/_sandbox/guilds/${STATION}/members/${rex.id}`);
+    // The count the worker's gateway cache keeps (this file's replayed joins raised it, as
+    // replayed events do on Discord): the goodbye renders what the worker knows.
+    const count = await waitFor('the leave to be seen', () =>
+      worker.client.guilds.cache.get(STATION)?.members.cache.has(rex.id) === false
+        ? worker.client.guilds.cache.get(STATION)?.memberCount
+        : undefined,
+    );
+    const text = `Bye ${rex.username}, ${station().name} is ${count} now.`;
+    await waitFor('the goodbye', () => messagesIn(GOODBYE_CHANNEL).some((m) => m.content === text));
+    await jobs.followUpsDone();
+    expect(messagesIn(GOODBYE_CHANNEL).filter((m) => m.content === text)).toHaveLength(1);
+  });
+
+  it('a raid of 30 joins: merged messages, every member named exactly once, at most 20 a message', async () => {
+    await settings({ enabled: true, channel_id: WELCOME_CHANNEL, message: 'Welcome {user}!' });
+    const before = new Set(messagesIn(WELCOME_CHANNEL).map((m) => m.id));
+    const raiders = await Promise.all(Array.from({ length: 30 }, () => newUser()));
+    for (const raider of raiders) await join(raider.id);
+    const named = (userId: string) =>
+      messagesIn(WELCOME_CHANNEL).filter((m) => !before.has(m.id) && m.content.includes(`<@${userId}>`))
+        .length;
+    await waitFor('every raider greeted', () => raiders.every((r) => named(r.id) >= 1), 120_000);
+    await jobs.followUpsDone();
+    for (const raider of raiders) expect(named(raider.id), raider.username).toBe(1);
+    const posted = messagesIn(WELCOME_CHANNEL).filter((m) => !before.has(m.id));
+    const sizes = posted.map((m) => (m.content.match(/<@\d+>/g) ?? []).length);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(20);
+    // Merged: fewer messages than members.
+    expect(posted.length).toBeLessThan(raiders.length);
+    expect(sizes.some((size) => size > 1)).toBe(true);
+  });
+});
