@@ -138,6 +138,8 @@ export function control(sandbox: Sandbox) {
     return (text ? JSON.parse(text) : undefined) as T;
   }
   return {
+    /** Any control route (`/_sandbox/...`): its JSON answer, or a throw on a non-2xx. */
+    call,
     state: (): SandboxStateDump => sandbox.state(),
     click: (input: ClickInput) => call<ClickResult>('POST', '/_sandbox/interactions', input),
     /** A member running one of the bot's slash commands (`name` "xp set" runs a subcommand). */

@@ -33,17 +33,6 @@ describe('welcome and goodbye', () => {
   let made = 0;
 
   const db = () => harness.database.db;
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${harness.sandbox.url}${path}`, {
-      method,
-      ...(body === undefined
-        ? {}
-        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} -> ${response.status}: ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  }
   const api = () => control(harness.sandbox);
   const station = () => {
     const guild = api()
@@ -66,10 +55,10 @@ describe('welcome and goodbye', () => {
   const newUser = async () => {
     made += 1;
     const username = `joiner_${made}_${Date.now().toString(36)}`;
-    const { id } = await call<{ id: string }>('POST', '/_sandbox/users', { username });
+    const { id } = await api().call<{ id: string }>('POST', '/_sandbox/users', { username });
     return { id, username };
   };
-  const join = (userId: string) => call('PUT', `/_sandbox/guilds/${STATION}/members/${userId}`);
+  const join = (userId: string) => api().call('PUT', `/_sandbox/guilds/${STATION}/members/${userId}`);
   /** The member's GUILD_MEMBER_ADD or _UPDATE again, as the gateway sends it (a replay, an update). */
   const dispatchMember = (t: GatewayDispatchEvents, userId: string, extra: Record<string, unknown> = {}) => {
     const member = station().members.find((m) => m.user_id === userId);
@@ -161,9 +150,12 @@ describe('welcome and goodbye', () => {
 
   it('greets no bot, and a member refusing DMs still gets the channel greeting', async () => {
     await settings({ enabled: true, channel_id: WELCOME_CHANNEL, dm_enabled: true });
-    const bot = await call<{ id: string }>('POST', '/_sandbox/users', { username: 'some_bot', bot: true });
+    const bot = await api().call<{ id: string }>('POST', '/_sandbox/users', {
+      username: 'some_bot',
+      bot: true,
+    });
     const shy = await newUser();
-    await call('PUT', `/_sandbox/users/${shy.id}/dms`, { accept: false });
+    await api().call('PUT', `/_sandbox/users/${shy.id}/dms`, { accept: false });
     await join(bot.id);
     await join(shy.id);
     await waitFor('the greeting of the shy member', () => mentioning(WELCOME_CHANNEL, shy.id).length === 1);
@@ -234,7 +226,7 @@ describe('welcome and goodbye', () => {
     });
     const rex = await newUser();
     await join(rex.id);
-    await call('DELETE', `/_sandbox/guilds/${STATION}/members/${rex.id}`);
+    await api().call('DELETE', `/_sandbox/guilds/${STATION}/members/${rex.id}`);
     // The count the worker's gateway cache keeps (this file's replayed joins raised it, as
     // replayed events do on Discord): the goodbye renders what the worker knows.
     const count = await waitFor('the leave to be seen', () =>

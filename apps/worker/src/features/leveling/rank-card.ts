@@ -18,7 +18,7 @@ const SUBSETS = ['latin', 'latin-ext', 'cyrillic', 'cyrillic-ext', 'greek', 'vie
 const FAMILIES = SUBSETS.map((subset) => `"SpaceCadet Inter ${subset}"`).join(', ');
 let fontsRegistered = false;
 
-export function registerFonts(): void {
+function registerFonts(): void {
   if (fontsRegistered) return;
   for (const subset of SUBSETS) {
     for (const weight of [400, 700]) {
@@ -40,7 +40,7 @@ export function fitted(ctx: SKRSContext2D, text: string, maxWidth: number): stri
   return `${chars.join('')}…`;
 }
 
-export function roundedRect(ctx: SKRSContext2D, x: number, y: number, w: number, h: number, r: number): void {
+function roundedRect(ctx: SKRSContext2D, x: number, y: number, w: number, h: number, r: number): void {
   ctx.beginPath();
   ctx.roundRect(x, y, w, h, Math.min(r, h / 2, w / 2));
 }
@@ -59,12 +59,11 @@ function drawDefaultAvatar(ctx: SKRSContext2D, name: string, accent: number): vo
   ctx.textBaseline = 'alphabetic';
 }
 
-/** Draws the card and encodes it (off the event loop) as PNG bytes. */
-export async function renderRankCard(
-  model: RankCardModel,
-  avatar: Image | null,
-  accent: number,
-): Promise<Buffer> {
+/**
+ * A new card canvas with what every card of ours shows: the rounded frame, and the member's
+ * avatar in a circle with an accent ring (the rank card, the welcome card). Fonts registered.
+ */
+export function drawCardBase(avatar: Image | null, name: string, accent: number) {
   registerFonts();
   const canvas = createCanvas(L.width, L.height);
   const ctx = canvas.getContext('2d');
@@ -86,13 +85,24 @@ export async function renderRankCard(
   ctx.arc(ax + size / 2, ay + size / 2, size / 2, 0, Math.PI * 2);
   ctx.clip();
   if (avatar) ctx.drawImage(avatar, ax, ay, size, size);
-  else drawDefaultAvatar(ctx, model.username, accent);
+  else drawDefaultAvatar(ctx, name, accent);
   ctx.restore();
   ctx.strokeStyle = accentHex;
   ctx.lineWidth = 6;
   ctx.beginPath();
   ctx.arc(ax + size / 2, ay + size / 2, size / 2 + 3, 0, Math.PI * 2);
   ctx.stroke();
+  return { canvas, ctx };
+}
+
+/** Draws the card and encodes it (off the event loop) as PNG bytes. */
+export async function renderRankCard(
+  model: RankCardModel,
+  avatar: Image | null,
+  accent: number,
+): Promise<Buffer> {
+  const { canvas, ctx } = drawCardBase(avatar, model.username, accent);
+  const accentHex = hex(accent);
 
   // Rank and level, right-aligned on the top line: "RANK #3   LEVEL 12".
   const right = L.bar.x + L.bar.width;

@@ -1,10 +1,10 @@
-import { createCanvas, type Image } from '@napi-rs/canvas';
+import type { Image } from '@napi-rs/canvas';
 import { accentColor, RANK_CARD_LAYOUT as L } from '@spacecadet/core';
 import type { WelcomeGreetingRow } from '@spacecadet/db/schema';
 import type { RawFile } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import { errorFields } from '../../logger.ts';
-import { fitted, font, hex, loadAvatar, registerFonts, roundedRect } from '../leveling/rank-card.ts';
+import { drawCardBase, fitted, font, hex, loadAvatar } from '../leveling/rank-card.ts';
 
 /**
  * The welcome card: the member's avatar, name and member number, drawn with the rank card's
@@ -19,31 +19,7 @@ export async function renderWelcomeCard(
   avatar: Image | null,
   accent: number,
 ): Promise<Buffer> {
-  registerFonts();
-  const canvas = createCanvas(L.width, L.height);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#1e1f22';
-  roundedRect(ctx, 0, 0, L.width, L.height, 24);
-  ctx.fill();
-  ctx.fillStyle = '#2b2d31';
-  roundedRect(ctx, L.padding / 2, L.padding / 2, L.width - L.padding, L.height - L.padding, 18);
-  ctx.fill();
-  const { x, y, size } = L.avatar;
-  ctx.save();
-  ctx.beginPath();
-  ctx.arc(x + size / 2, y + size / 2, size / 2, 0, Math.PI * 2);
-  ctx.clip();
-  if (avatar) ctx.drawImage(avatar, x, y, size, size);
-  else {
-    ctx.fillStyle = hex(accent);
-    ctx.fillRect(x, y, size, size);
-  }
-  ctx.restore();
-  ctx.strokeStyle = hex(accent);
-  ctx.lineWidth = 6;
-  ctx.beginPath();
-  ctx.arc(x + size / 2, y + size / 2, size / 2 + 3, 0, Math.PI * 2);
-  ctx.stroke();
+  const { canvas, ctx } = drawCardBase(avatar, who.username, accent);
   const width = L.bar.width;
   ctx.fillStyle = '#b5bac1';
   ctx.font = font(400, L.fontSize.statLabel);
