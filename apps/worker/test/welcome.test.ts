@@ -5,7 +5,9 @@ import {
   welcomeRaidKey,
 } from '@spacecadet/contract';
 import { renderWelcomeMessage } from '@spacecadet/core';
+import { messageNonce } from '@spacecadet/core/message-nonce';
 import { saveWelcomeSettings } from '@spacecadet/db/queries/welcome';
+import { claimRaidBatch } from '@spacecadet/db/queries/welcome-greetings';
 import { personalityOptions, personalityQuestions, welcomeGreetings } from '@spacecadet/db/schema';
 import { GatewayDispatchEvents } from 'discord.js';
 import { eq } from 'drizzle-orm';
@@ -178,6 +180,84 @@ describe('welcome and goodbye', () => {
     expect(mentioning(WELCOME_CHANNEL, mo.id)).toHaveLength(1);
     const rows = await db().select().from(welcomeGreetings).where(eq(welcomeGreetings.userId, mo.id));
     expect(rows).toHaveLength(1);
+  });
+
+  it('a greeting posted by a run that died before recording it is not posted again', async () => {
+    // Welcome off while kai joins, so only the state the dead run left is there (a join heard
+    // after the settings change finds that greeting recorded, and queues nothing).
+    await settings({ enabled: false, channel_id: WELCOME_CHANNEL, message: 'Hello {user}!' });
+    const kai = await newUser();
+    await api().call('PUT', `/_sandbox/guilds/${STATION}/members/${kai.id}`);
+    await settings({ enabled: true, channel_id: WELCOME_CHANNEL, message: 'Hello {user}!' });
+    // What the dead run left: the greeting claimed under its nonce, the message made, no record.
+    const joinedAt = new Date(station().members.find((m) => m.user_id === kai.id)?.joined_at ?? 0);
+    const nonce = messageNonce('welcome', STATION, kai.id, joinedAt.toISOString());
+    await db()
+      .insert(welcomeGreetings)
+      .values({
+        guildId: STATION,
+        userId: kai.id,
+        kind: 'welcome',
+        joinedAt,
+        username: kai.username,
+        answers: [],
+        memberCount: 1,
+        batch: nonce,
+      })
+      .onConflictDoUpdate({
+        target: [
+          welcomeGreetings.guildId,
+          welcomeGreetings.userId,
+          welcomeGreetings.kind,
+          welcomeGreetings.joinedAt,
+        ],
+        set: { batch: nonce, greetedAt: null, messageId: null },
+      });
+    const made = await api().botRest<{ id: string }>('POST', `/channels/${WELCOME_CHANNEL}/messages`, {
+      content: `Hello <@${kai.id}>!`,
+      nonce,
+      enforce_nonce: true,
+    });
+    await jobs.finished((await jobs.add('welcome.greet')).id ?? '');
+    await jobs.followUpsDone();
+    expect(mentioning(WELCOME_CHANNEL, kai.id).map((m) => m.id)).toEqual([made.id]);
+    const [row] = await db().select().from(welcomeGreetings).where(eq(welcomeGreetings.userId, kai.id));
+    expect(row?.messageId).toBe(made.id);
+  });
+
+  it('a raid batch claimed and posted by a run that died is finished without a second message', async () => {
+    await settings({ enabled: true, channel_id: WELCOME_CHANNEL, message: 'Welcome {user}!' });
+    const crew = await Promise.all([newUser(), newUser(), newUser()]);
+    const joinedAt = new Date();
+    await db()
+      .insert(welcomeGreetings)
+      .values(
+        crew.map((m) => ({
+          guildId: STATION,
+          userId: m.id,
+          kind: 'welcome' as const,
+          joinedAt,
+          username: m.username,
+          answers: [],
+          memberCount: 1,
+          raid: true,
+        })),
+      );
+    const claimed = await claimRaidBatch(db(), STATION, 20, (first) =>
+      messageNonce('welcome-raid', STATION, first.userId, first.joinedAt.toISOString()),
+    );
+    if (!claimed) throw new Error('nothing claimed');
+    expect(claimed.rows).toHaveLength(3);
+    const made = await api().botRest<{ id: string }>('POST', `/channels/${WELCOME_CHANNEL}/messages`, {
+      content: `Welcome ${claimed.rows.map((r) => `<@${r.userId}>`).join(', ')}!`,
+      nonce: claimed.batch,
+      enforce_nonce: true,
+    });
+    await jobs.finished((await jobs.add('welcome.raid-batch')).id ?? '');
+    for (const member of crew)
+      expect(mentioning(WELCOME_CHANNEL, member.id).map((m) => m.id)).toEqual([made.id]);
+    const rows = await db().select().from(welcomeGreetings).where(eq(welcomeGreetings.batch, claimed.batch));
+    expect(rows.map((r) => r.messageId)).toEqual([made.id, made.id, made.id]);
   });
 
   it('onboarding_complete waits for the member to finish, then greets once with their answers', async () => {

@@ -97,8 +97,11 @@ async function sendDm(deps: WorkerDeps, settings: WelcomeSettings, row: WelcomeG
 /** Why an owed greeting is not posted any more, or null to post it. */
 function dropReason(settings: WelcomeSettings, row: WelcomeGreetingRow): string | null {
   if (row.kind === 'goodbye' ? !settings.goodbye_enabled : !settings.enabled) return 'turned off';
-  // The worker was down: a greeting this late is not a live one.
-  if (row.batch === null && Date.now() - row.heardAt.getTime() > WELCOME_FRESH_MS) return 'too late';
+  // The worker was down: a greeting this late is not a live one. (A raid's greetings are never
+  // late: their pace is ours, one batch per WELCOME_RAID_BATCH_S, and none of the burst is lost.)
+  if (!row.raid && row.batch === null && Date.now() - row.heardAt.getTime() > WELCOME_FRESH_MS) {
+    return 'too late';
+  }
   return null;
 }
 
