@@ -11,3 +11,4 @@ export * from './schema/role-menus.ts';
 export * from './schema/sessions.ts';
 export * from './schema/setup.ts';
 export * from './schema/welcome.ts';
+export * from './schema/sticky-roles.ts';

@@ -12,6 +12,7 @@ import { levelingBoosts, memberDailyXp, memberXp, pendingLevelUps } from '../sch
 import { memberRolePicks } from '../schema/member-picks.ts';
 import { roleMenus } from '../schema/role-menus.ts';
 import { sessions } from '../schema/sessions.ts';
+import { stickyRoles } from '../schema/sticky-roles.ts';
 import { markErasedInBatches } from './member-xp/erasures.ts';
 
 /**
@@ -27,6 +28,8 @@ export const MEMBER_DATA_TABLES: Readonly<Record<string, string>> = {
   'member_daily_xp.user_id': 'exported-erased',
   'pending_level_ups.user_id': 'exported-erased',
   'member_role_picks.user_id': 'exported-erased',
+  'sticky_roles.user_id':
+    'erased (the roles a member held when leaving, kept to give back on rejoin); not yet in the export',
   'leveling_boosts.user_id': 'exported-erased (a boost of this member only)',
   'guild_history.actor_id':
     'exported-scrubbed (name and avatar dropped; the id stays so the entry reads "a member")',
@@ -129,6 +132,7 @@ export async function eraseMemberData(
     const levelUps = count(await tx.delete(pendingLevelUps).where(eq(pendingLevelUps.userId, userId)));
     const picks = count(await tx.delete(memberRolePicks).where(eq(memberRolePicks.userId, userId)));
     const boosts = count(await tx.delete(levelingBoosts).where(eq(levelingBoosts.userId, userId)));
+    await tx.delete(stickyRoles).where(eq(stickyRoles.userId, userId));
     const history = count(
       await tx
         .update(guildHistory)
