@@ -1,5 +1,6 @@
 import type { JobName } from '@spacecadet/contract';
 import { accessCacheFeature } from './access-cache/index.ts';
+import { autoRolesFeature } from './auto-roles/index.ts';
 import { colorRolesFeature } from './color-roles/index.ts';
 import type { WorkerFeature } from './feature.ts';
 import { guildDataFeature } from './guild-data/index.ts';
@@ -27,6 +28,7 @@ export const FEATURES = [
   historyFeature,
   memberPicksFeature,
   guildDataFeature,
+  autoRolesFeature,
 ] as const satisfies readonly WorkerFeature[];
 
 /** Every job name of the contract has a handler in some feature; a missing one is a type error. */

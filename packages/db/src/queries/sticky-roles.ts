@@ -35,7 +35,12 @@ export async function stickyRolesOf(
 }
 
 /** Forgets the record of one leave (after it was given back), not a newer one. */
-export async function deleteStickyRoles(db: Db, guildId: string, userId: string, leftAt: Date): Promise<void> {
+export async function deleteStickyRoles(
+  db: Db,
+  guildId: string,
+  userId: string,
+  leftAt: Date,
+): Promise<void> {
   await db
     .delete(stickyRoles)
     .where(
