@@ -5,7 +5,7 @@ import type { APIGuildMember } from 'discord.js';
 import { DiscordCodes, discordApi, fetchMember, isDiscordError } from '../../discord-rest.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { JobFailure } from '../../jobs/types.ts';
-import { guildRolesViewByRest } from '../../roles/guild-roles.ts';
+import { guildRolesView } from '../../roles/guild-roles.ts';
 import { awaitingKey } from './keys.ts';
 import { retentionMs } from './retention.ts';
 
@@ -62,7 +62,7 @@ export async function giveJoinRoles(context: JobContext): Promise<JobResult> {
     return { ok: true, summary: 'Waiting for the member to pass Membership Screening.' };
   }
   const { wanted, sticky } = await wantedRoles(context, member, joinedAt);
-  const view = wanted.size > 0 ? await guildRolesViewByRest(deps.client, guildId) : null;
+  const view = wanted.size > 0 ? await guildRolesView(deps.client, guildId) : null;
   const held = new Set(member.roles);
   const warnings: string[] = [];
   let given = 0;
