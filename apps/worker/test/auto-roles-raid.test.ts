@@ -14,18 +14,8 @@ describe('auto-roles in a raid of joins', () => {
   let harness: Harness;
   let proxy: DiscordProxy;
   let worker: RunningWorker;
-
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${harness.sandbox.url}${path}`, {
-      method,
-      ...(body === undefined
-        ? {}
-        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} -> ${response.status}: ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
+  const call = <T>(method: string, path: string, body?: unknown) =>
+    control(harness.sandbox).call<T>(method, path, body);
 
   beforeAll(async () => {
     harness = await startHarness();
@@ -42,9 +32,9 @@ describe('auto-roles in a raid of joins', () => {
   });
 
   it('gives every member of 30 joins at once the auto-roles, with no 429', async () => {
-    const sandbox = control(harness.sandbox);
     const createRole = async (name: string) =>
-      (await sandbox.botRest<{ id: string }>('POST', `/guilds/${STATION}/roles`, { name })).id;
+      (await control(harness.sandbox).botRest<{ id: string }>('POST', `/guilds/${STATION}/roles`, { name }))
+        .id;
     const roles = [await createRole('Cadet'), await createRole('Pilot')];
     await saveWelcomeSettings(harness.database.db, STATION, {
       ...DEFAULT_WELCOME_SETTINGS,

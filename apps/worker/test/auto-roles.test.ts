@@ -36,6 +36,7 @@ describe('auto-roles and sticky roles', () => {
 
   const sandbox = () => control(harness.sandbox);
   const db = () => harness.database.db;
+  const call = <T>(method: string, path: string, body?: unknown) => sandbox().call<T>(method, path, body);
   const settings = (partial: Partial<WelcomeSettings>) =>
     saveWelcomeSettings(db(), STATION, {
       ...DEFAULT_WELCOME_SETTINGS,
@@ -44,17 +45,6 @@ describe('auto-roles and sticky roles', () => {
       sticky_exclude_role_ids: [],
       ...partial,
     });
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${harness.sandbox.url}${path}`, {
-      method,
-      ...(body === undefined
-        ? {}
-        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} -> ${response.status}: ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
   const newUser = async (bot = false) => {
     serial += 1;
     return (await call<{ id: string }>('POST', '/_sandbox/users', { username: `joiner_${serial}`, bot })).id;

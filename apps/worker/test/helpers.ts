@@ -138,6 +138,8 @@ export function control(sandbox: Sandbox) {
     return (text ? JSON.parse(text) : undefined) as T;
   }
   return {
+    /** Any `/_sandbox/*` control call, its JSON answer parsed (throws on an error status). */
+    call,
     state: (): SandboxStateDump => sandbox.state(),
     click: (input: ClickInput) => call<ClickResult>('POST', '/_sandbox/interactions', input),
     /** A member running one of the bot's slash commands (`name` "xp set" runs a subcommand). */
