@@ -116,10 +116,7 @@ export class SandboxState {
   ) {
     this.events.setMaxListeners(0);
     this.globalLimit = new GlobalRateLimit(options.globalRateLimit ?? null);
-    this.routeLimits = new RouteRateLimits(
-      options.routeRateLimits ?? false,
-      options.channelMessageLimit ?? true,
-    );
+    this.routeLimits = new RouteRateLimits(options.routeRateLimits ?? false, options.channelMessageLimit);
     this.sessionLimits = new SessionStartLimits({
       maxConcurrency: options.maxConcurrency ?? fixture.application.max_concurrency ?? 1,
       identifyIntervalMs: options.identifyIntervalMs ?? DISCORD_IDENTIFY_INTERVAL_MS,

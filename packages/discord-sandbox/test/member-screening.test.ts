@@ -1,7 +1,7 @@
-import { type Client, type GatewayDispatchPayload, GuildMemberFlags } from 'discord.js';
+import { type Client, GuildMemberFlags } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SANDBOX_IDS, type Sandbox } from '../src/index.ts';
-import { readyClient, waitFor } from './discordjs-helpers.ts';
+import { nextPacket as nextClientPacket, readyClient } from './discordjs-helpers.ts';
 import { bot, control } from './helpers.ts';
 import { ONBOARDING_PATH, roomyFixture, startManaging } from './onboarding-helpers.ts';
 
@@ -24,16 +24,9 @@ async function start(fixture?: Parameters<typeof startManaging>[0]): Promise<Cli
 }
 
 /** The next gateway packet of type `t` the bot receives for which `accept` holds. */
-function nextPacket(t: string, accept: (d: Record<string, unknown>) => boolean = () => true) {
-  const bot = client;
-  if (!bot) throw new Error('no client');
-  return waitFor<Record<string, unknown>>((listener) => {
-    const raw = (packet: GatewayDispatchPayload) => {
-      if (packet.t === t) listener(packet.d as unknown as Record<string, unknown>);
-    };
-    bot.on('raw', raw);
-    return () => bot.off('raw', raw);
-  }, accept);
+function nextPacket(t: string, accept?: (d: Record<string, unknown>) => boolean) {
+  if (!client) throw new Error('no client');
+  return nextClientPacket(client, t, accept);
 }
 
 const ofUser = (id: string) => (d: Record<string, unknown>) => (d.user as { id: string }).id === id;
