@@ -185,6 +185,13 @@ export const RoleMenuBody = z
           message: `${name}: option ${sameRole + 1} already gives this role; each role can have one option`,
         });
       else if (roleId !== '') roles.set(roleId, index);
+      // A reaction stays on the panel after the role expired, and would give it back.
+      if (menu.style === 'reactions' && option.expires_after_s !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['options', index, 'expires_after_s'],
+          message: `${name}: a temporary role (expires_after_s) is for buttons and select menus, not reactions`,
+        });
       const emojiText = option.emoji?.trim() ?? '';
       const label = option.label?.trim() ?? '';
       if (menu.style !== 'reactions' && label === '') {

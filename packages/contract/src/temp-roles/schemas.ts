@@ -70,10 +70,10 @@ export const TEMP_ROLE_MESSAGES = {
 
 /**
  * The id of the delayed `temp-roles.expire` run the worker queues for one temporary role, due at
- * its `expires_at` (the run expires every due role of the guild). One id per row, so a second
- * queue of it joins the first; the sweep (`temp-roles.expire` scheduled per guild) catches a
- * run Redis lost.
+ * its `expires_at` (the run expires every due role of the guild): one id per row and expiry, so
+ * queueing it twice joins one run and a moved expiry gets a run of its own (the old one finds
+ * nothing due). The sweep (`temp-roles.expire` scheduled per guild) catches a run Redis lost.
  */
-export function tempRoleExpiryJobId(guildId: string, tempRoleId: number): string {
-  return `${jobIdFor('temp-roles.expire', guildId)}.role-${tempRoleId}`;
+export function tempRoleExpiryJobId(guildId: string, tempRoleId: number, expiresAt: Date): string {
+  return `${jobIdFor('temp-roles.expire', guildId)}.role-${tempRoleId}-${expiresAt.getTime()}`;
 }

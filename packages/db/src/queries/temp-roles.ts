@@ -188,3 +188,24 @@ export async function guildsWithOpenTempRoles(db: Db): Promise<string[]> {
     .where(ne(tempRoles.state, 'ended'));
   return rows.map((row) => row.guildId);
 }
+
+/** The member's open temporary role of `roleId`, if any (`/temprole remove`). */
+export async function loadOpenTempRole(
+  db: Db,
+  guildId: string,
+  userId: string,
+  roleId: string,
+): Promise<TempRoleRow | null> {
+  const [row] = await db
+    .select()
+    .from(tempRoles)
+    .where(
+      and(
+        eq(tempRoles.guildId, guildId),
+        eq(tempRoles.userId, userId),
+        eq(tempRoles.roleId, roleId),
+        inArray(tempRoles.state, OPEN),
+      ),
+    );
+  return row ?? null;
+}
