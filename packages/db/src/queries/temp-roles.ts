@@ -1,6 +1,6 @@
 import type { TempRoleSource } from '@spacecadet/contract';
 import type { TempRoleEndReason } from '@spacecadet/core';
-import { and, asc, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { type TempRoleRow, type TempRoleState, tempRoles } from '../schema/temp-roles.ts';
 
@@ -102,14 +102,24 @@ export function pendingTempRoles(db: Db, guildId: string): Promise<TempRoleRow[]
     .orderBy(asc(tempRoles.id));
 }
 
+/** Changes one row only while `when` holds of it: the row changed, or null when it did not hold. */
+async function transition(
+  db: Db,
+  id: number,
+  set: { [K in keyof typeof tempRoles.$inferInsert]?: (typeof tempRoles.$inferInsert)[K] | SQL },
+  when: SQL | undefined,
+): Promise<TempRoleRow | null> {
+  const [row] = await db
+    .update(tempRoles)
+    .set(set)
+    .where(and(eq(tempRoles.id, id), when))
+    .returning();
+  return row ?? null;
+}
+
 /** The role was given: pending -> active. False when the row left `pending` meanwhile. */
 export async function markTempRoleGiven(db: Db, id: number): Promise<boolean> {
-  const rows = await db
-    .update(tempRoles)
-    .set({ state: 'active' })
-    .where(and(eq(tempRoles.id, id), eq(tempRoles.state, 'pending')))
-    .returning({ id: tempRoles.id });
-  return rows.length > 0;
+  return (await transition(db, id, { state: 'active' }, eq(tempRoles.state, 'pending'))) !== null;
 }
 
 /** The guild's open rows due by `at` (the worker's clock), oldest due first. */
@@ -122,31 +132,26 @@ export function dueTempRoles(db: Db, guildId: string, at: Date): Promise<TempRol
 }
 
 /** Claims a due row for its removal (active or pending -> expiring); an expiring one stays claimable. */
-export async function claimExpiring(db: Db, id: number): Promise<TempRoleRow | null> {
-  const [row] = await db
-    .update(tempRoles)
-    .set({ state: 'expiring' })
-    .where(and(eq(tempRoles.id, id), inArray(tempRoles.state, OPEN)))
-    .returning();
-  return row ?? null;
+export function claimExpiring(db: Db, id: number): Promise<TempRoleRow | null> {
+  return transition(db, id, { state: 'expiring' }, inArray(tempRoles.state, OPEN));
 }
 
 /**
  * Ends an open row (`from`: the states it may end from) with its reason; the row as ended, or
  * null when it had ended already (so the caller records its end once).
  */
-export async function endTempRole(
+export function endTempRole(
   db: Db,
   id: number,
   reason: TempRoleEndReason,
   from: TempRoleState[] = OPEN,
 ): Promise<TempRoleRow | null> {
-  const [row] = await db
-    .update(tempRoles)
-    .set({ state: 'ended', endReason: reason, endedAt: sql`now()` })
-    .where(and(eq(tempRoles.id, id), inArray(tempRoles.state, from)))
-    .returning();
-  return row ?? null;
+  return transition(
+    db,
+    id,
+    { state: 'ended', endReason: reason, endedAt: sql`now()` },
+    inArray(tempRoles.state, from),
+  );
 }
 
 /**
@@ -154,12 +159,9 @@ export async function endTempRole(
  * becomes `expired`, so it is taken back once.
  */
 export async function settleAbsentExpiry(db: Db, id: number): Promise<boolean> {
-  const rows = await db
-    .update(tempRoles)
-    .set({ endReason: 'expired' })
-    .where(and(eq(tempRoles.id, id), eq(tempRoles.endReason, 'expired_absent')))
-    .returning({ id: tempRoles.id });
-  return rows.length > 0;
+  return (
+    (await transition(db, id, { endReason: 'expired' }, eq(tempRoles.endReason, 'expired_absent'))) !== null
+  );
 }
 
 /**
