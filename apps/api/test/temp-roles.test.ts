@@ -187,3 +187,35 @@ describe('DELETE /temp-roles/:id', () => {
     expect((await send('DELETE', onePath('abc'))).statusCode).toBe(400);
   });
 });
+
+describe('a temporary role-menu option (expires_after_s)', () => {
+  const menusPath = routePath(routes.listRoleMenus, { guildId });
+  const menu = (style: 'buttons' | 'reactions', expires_after_s: unknown) => ({
+    title: 'Trial roles',
+    channel_id: SANDBOX_IDS.channels.roles,
+    style,
+    mode: 'normal',
+    options: [{ role_id: ROLES.stationCrew, label: 'Crew for a day', emoji: '🚀', expires_after_s }],
+  });
+
+  it('is stored and answered with the option', async () => {
+    const response = await send('POST', menusPath, menu('buttons', 86_400));
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json<{ options: unknown[] }>().options).toEqual([
+      { role_id: ROLES.stationCrew, label: 'Crew for a day', emoji: '🚀', expires_after_s: 86_400 },
+    ]);
+  });
+
+  it('is refused out of bounds, and on a reaction menu', async () => {
+    const short = await send('POST', menusPath, menu('buttons', 30));
+    expect(short.statusCode).toBe(400);
+    expect(short.json<{ message: string }>().message).toBe(
+      `Option 1: ${TEMP_ROLE_DURATION_MESSAGE.replace('duration_s', 'expires_after_s')}`,
+    );
+    const reactions = await send('POST', menusPath, menu('reactions', 3600));
+    expect(reactions.statusCode).toBe(400);
+    expect(reactions.json<{ message: string }>().message).toBe(
+      'Option 1: a temporary role (expires_after_s) is for buttons and select menus, not reactions',
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { tempRoleExpiryJobId } from '@spacecadet/contract';
 import { roleMenuCustomId } from '@spacecadet/core';
 import { createOwnMenu, requestMenuPost } from '@spacecadet/db/queries/role-menus';
 import { guildHistory, roleMenus, type TempRoleRow, tempRoles } from '@spacecadet/db/schema';
@@ -129,6 +130,23 @@ describe('temporary roles', () => {
     }
     // No delayed run exists: the sweep the worker puts back from Postgres takes it.
     await waitFor('the sweep to take the role back', () => !holds(nia, MANAGERS) || undefined);
+    await waitFor('the row to end', async () => (await rowOf(row.id))?.endReason === 'expired' || undefined);
+  });
+
+  it('a worker started after expires_at takes the role back at once (its delayed run is overdue)', async () => {
+    await byHand('PUT', nia, MANAGERS);
+    const row = await insert({ expiresAt: new Date(Date.now() + 1_000), state: 'active' });
+    // Its delayed run, as the grant queued it, falls due while no worker runs.
+    await jobs.queue.add(
+      'temp-roles.expire',
+      { guild_id: STATION, requested_by: null },
+      { jobId: tempRoleExpiryJobId(STATION, row.id, row.expiresAt), delay: 1_000 },
+    );
+    await worker.close();
+    await waitFor('the expiry to pass', () => Date.now() > row.expiresAt.getTime() + 500 || undefined);
+    expect(holds(nia, MANAGERS)).toBe(true);
+    worker = await startWorker(harness.config(), { scheduleCheckMs: 300 });
+    await waitFor('the role to be taken back', () => !holds(nia, MANAGERS) || undefined);
     await waitFor('the row to end', async () => (await rowOf(row.id))?.endReason === 'expired' || undefined);
   });
 
