@@ -182,12 +182,20 @@ export function memberTempRoles(db: Db, guildId: string, userId: string): Promis
     );
 }
 
-/** Guilds with a temporary role not ended: the ones the expiry sweep runs for. */
-export async function guildsWithOpenTempRoles(db: Db): Promise<string[]> {
+/**
+ * Guilds the expiry sweep runs for: those with a temporary role still to give, or not ended and
+ * due by `horizon` (a role that ends in a month needs no sweep every few seconds until then).
+ */
+export async function guildsNeedingTempRoleSweep(db: Db, horizon: Date): Promise<string[]> {
   const rows = await db
     .selectDistinct({ guildId: tempRoles.guildId })
     .from(tempRoles)
-    .where(ne(tempRoles.state, 'ended'));
+    .where(
+      and(
+        ne(tempRoles.state, 'ended'),
+        or(eq(tempRoles.state, 'pending'), lte(tempRoles.expiresAt, horizon)),
+      ),
+    );
   return rows.map((row) => row.guildId);
 }
 

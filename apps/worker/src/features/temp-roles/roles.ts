@@ -15,7 +15,7 @@ import { ensureGuildSchedule } from '../../jobs/schedules.ts';
 import { errorFields } from '../../logger.ts';
 import { guildRolesView } from '../../roles/guild-roles.ts';
 import { noteRoleChange } from '../../roles/recent-changes.ts';
-import { tempRolesSweep } from './schedule.ts';
+import { TEMP_ROLES_SWEEP_AHEAD_MS, tempRolesSweep } from './schedule.ts';
 
 const REASON = 'Space Cadet: temporary role';
 
@@ -75,8 +75,9 @@ export async function takeTempRole(
 }
 
 /**
- * After a temporary role was given: its delayed expiry at `expires_at`, and the guild's sweep,
- * which takes it back from Postgres should Redis lose the delayed run.
+ * After a temporary role was given: its delayed expiry at `expires_at`, and, when that is near,
+ * the guild's sweep, which takes it back from Postgres should Redis lose the delayed run (a
+ * later one gets its sweep from the schedule check as its end nears).
  */
 export async function scheduleExpiry(deps: WorkerDeps, row: TempRoleRow): Promise<void> {
   const data: GuildJobPayload = { guild_id: row.guildId, requested_by: null };
@@ -85,7 +86,9 @@ export async function scheduleExpiry(deps: WorkerDeps, row: TempRoleRow): Promis
     jobId: tempRoleExpiryJobId(row.guildId, row.id, row.expiresAt),
     delay: Math.max(0, row.expiresAt.getTime() - Date.now()),
   });
-  await ensureGuildSchedule(deps, tempRolesSweep, row.guildId);
+  if (row.expiresAt.getTime() <= Date.now() + TEMP_ROLES_SWEEP_AHEAD_MS) {
+    await ensureGuildSchedule(deps, tempRolesSweep, row.guildId);
+  }
 }
 
 /** The bot as the actor of what it did on its own (an expiry, an end it noticed). */
