@@ -1,4 +1,4 @@
-import { tempRoleExpiryJobId } from '@spacecadet/contract';
+import { jobSchedulerIdFor, tempRoleExpiryJobId } from '@spacecadet/contract';
 import { roleMenuCustomId } from '@spacecadet/core';
 import { createOwnMenu, requestMenuPost } from '@spacecadet/db/queries/role-menus';
 import { guildHistory, roleMenus, type TempRoleRow, tempRoles } from '@spacecadet/db/schema';
@@ -148,6 +148,18 @@ describe('temporary roles', () => {
     worker = await startWorker(harness.config(), { scheduleCheckMs: 300 });
     await waitFor('the role to be taken back', () => !holds(nia, MANAGERS) || undefined);
     await waitFor('the row to end', async () => (await rowOf(row.id))?.endReason === 'expired' || undefined);
+  });
+
+  it('runs the sweep only for a server with a role due within minutes', async () => {
+    const sweep = jobSchedulerIdFor('temp-roles.expire', STATION);
+    const swept = async () => (await jobs.queue.getJobSchedulers(0, -1)).some((s) => s.key === sweep);
+    const row = await insert({ state: 'active', expiresAt: new Date(Date.now() + 30 * 86_400_000) });
+    await waitFor('no sweep for a role that ends next month', async () => !(await swept()) || undefined);
+    await db()
+      .update(tempRoles)
+      .set({ expiresAt: new Date(Date.now() + 120_000) })
+      .where(eq(tempRoles.id, row.id));
+    await waitFor('the sweep as its end nears', async () => (await swept()) || undefined);
   });
 
   it('leaves a role removed by hand alone, and says so in History', async () => {
