@@ -49,35 +49,32 @@ export async function recordTempRole(db: Db, role: NewTempRole): Promise<TempRol
   return row;
 }
 
+/** Running: pending or held, and no early end asked for. */
+const running = (guildId: string) =>
+  and(
+    eq(tempRoles.guildId, guildId),
+    inArray(tempRoles.state, ['pending', 'active']),
+    isNull(tempRoles.endReason),
+  );
+
+/** The one row `where` finds, or null. */
+async function oneRow(db: Db, where: SQL | undefined): Promise<TempRoleRow | null> {
+  const [row] = await db.select().from(tempRoles).where(where);
+  return row ?? null;
+}
+
 /** The guild's temporary roles still running (pending or held), soonest to expire first. */
 export function listRunningTempRoles(db: Db, guildId: string): Promise<TempRoleRow[]> {
   return db
     .select()
     .from(tempRoles)
-    .where(
-      and(
-        eq(tempRoles.guildId, guildId),
-        inArray(tempRoles.state, ['pending', 'active']),
-        isNull(tempRoles.endReason),
-      ),
-    )
+    .where(running(guildId))
     .orderBy(asc(tempRoles.expiresAt), asc(tempRoles.id));
 }
 
 /** One running temporary role of the guild, or null. */
-export async function loadRunningTempRole(db: Db, guildId: string, id: number): Promise<TempRoleRow | null> {
-  const [row] = await db
-    .select()
-    .from(tempRoles)
-    .where(
-      and(
-        eq(tempRoles.guildId, guildId),
-        eq(tempRoles.id, id),
-        inArray(tempRoles.state, ['pending', 'active']),
-        isNull(tempRoles.endReason),
-      ),
-    );
-  return row ?? null;
+export function loadRunningTempRole(db: Db, guildId: string, id: number): Promise<TempRoleRow | null> {
+  return oneRow(db, and(running(guildId), eq(tempRoles.id, id)));
 }
 
 /**
@@ -200,22 +197,19 @@ export async function guildsNeedingTempRoleSweep(db: Db, horizon: Date): Promise
 }
 
 /** The member's open temporary role of `roleId`, if any (`/temprole remove`). */
-export async function loadOpenTempRole(
+export function loadOpenTempRole(
   db: Db,
   guildId: string,
   userId: string,
   roleId: string,
 ): Promise<TempRoleRow | null> {
-  const [row] = await db
-    .select()
-    .from(tempRoles)
-    .where(
-      and(
-        eq(tempRoles.guildId, guildId),
-        eq(tempRoles.userId, userId),
-        eq(tempRoles.roleId, roleId),
-        inArray(tempRoles.state, OPEN),
-      ),
-    );
-  return row ?? null;
+  return oneRow(
+    db,
+    and(
+      eq(tempRoles.guildId, guildId),
+      eq(tempRoles.userId, userId),
+      eq(tempRoles.roleId, roleId),
+      inArray(tempRoles.state, OPEN),
+    ),
+  );
 }
