@@ -36,6 +36,7 @@ const EXPECTED_TABLES = [
   'role_menus',
   'sessions',
   'sign_ins',
+  'temp_roles',
   'welcome_settings',
   'xp_flush_batches',
 ];

@@ -40,6 +40,8 @@ export const JOB_NAMES = [
   'member-picks.apply',
   'guild-data.delete',
   'guild-data.purge',
+  'temp-roles.grant',
+  'temp-roles.expire',
 ] as const;
 export const JobName = z.enum(JOB_NAMES);
 export type JobName = z.infer<typeof JobName>;

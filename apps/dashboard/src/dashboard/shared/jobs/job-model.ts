@@ -38,6 +38,8 @@ export const JOB_LABELS = {
   'member-picks.apply': "Applying members' saved picks",
   'guild-data.delete': "Deleting this server's data",
   'guild-data.purge': "Purging a removed server's data",
+  'temp-roles.grant': 'Giving temporary roles',
+  'temp-roles.expire': 'Taking back expired temporary roles',
 } as const satisfies Record<JobName, string>;
 
 /** A job's label; the raw name for one this dashboard does not know yet. */
@@ -99,6 +101,9 @@ export const JOB_ACTION_ROUTES = {
   // Asked again only through its confirmation.
   'guild-data.delete': null,
   'guild-data.purge': null,
+  // Queued by giving or ending a temporary role (and by the sweep): the role's row is the action.
+  'temp-roles.grant': null,
+  'temp-roles.expire': null,
 } as const satisfies Record<JobName, RouteName | null>;
 
 export type JobActionRoute = NonNullable<(typeof JOB_ACTION_ROUTES)[JobName]>;
