@@ -107,7 +107,10 @@ export function bodyFromDraft(draft: MenuDraft): RoleMenuBody {
       ...(option.label.trim() ? { label: option.label.trim() } : {}),
       ...(option.emoji.trim() ? { emoji: option.emoji.trim() } : {}),
       ...(option.description.trim() ? { description: option.description.trim() } : {}),
-      ...(option.expires_after_s === undefined ? {} : { expires_after_s: option.expires_after_s }),
+      // Reactions give a role for as long as the reaction stays: no lifetime (the editor hides it).
+      ...(option.expires_after_s === undefined || draft.style === 'reactions'
+        ? {}
+        : { expires_after_s: option.expires_after_s }),
     })),
   };
 }
