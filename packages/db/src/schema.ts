@@ -11,4 +11,5 @@ export * from './schema/role-menus.ts';
 export * from './schema/sessions.ts';
 export * from './schema/setup.ts';
 export * from './schema/sticky-roles.ts';
+export * from './schema/temp-roles.ts';
 export * from './schema/welcome.ts';

@@ -37,6 +37,7 @@ const EXPECTED_TABLES = [
   'sessions',
   'sign_ins',
   'sticky_roles',
+  'temp_roles',
   'welcome_settings',
   'xp_flush_batches',
 ];

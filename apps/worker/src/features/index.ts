@@ -13,6 +13,7 @@ import { reactionRolesFeature } from './reaction-roles/index.ts';
 import { repairsFeature } from './repairs/index.ts';
 import { roleMenusFeature } from './role-menus/index.ts';
 import { setupWatchFeature } from './setup-watch/index.ts';
+import { tempRolesFeature } from './temp-roles/index.ts';
 
 /** Every feature of the worker. A new feature is one folder and one line here. */
 export const FEATURES = [
@@ -29,6 +30,7 @@ export const FEATURES = [
   memberPicksFeature,
   guildDataFeature,
   autoRolesFeature,
+  tempRolesFeature,
 ] as const satisfies readonly WorkerFeature[];
 
 /** Every job name of the contract has a handler in some feature; a missing one is a type error. */

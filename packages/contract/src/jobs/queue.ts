@@ -40,6 +40,8 @@ export const JOB_NAMES = [
   'member-picks.apply',
   'guild-data.delete',
   'guild-data.purge',
+  'temp-roles.grant',
+  'temp-roles.expire',
   'auto-roles.give',
   'auto-roles.purge-sticky',
 ] as const;

@@ -36,6 +36,10 @@ export const MEMBER_DATA_TABLES: Readonly<Record<string, string>> = {
   'role_menus.updated_by': 'exported-scrubbed (set to null)',
   'guild_history.undone_by':
     "not scrubbed: an id only (who undid the entry), the server's record like actor_id; the entry is exported as the actor's",
+  'temp_roles.user_id':
+    "not exported: a role the server gave for a time, the server's record like History's ids; ended when due, deleted with the server's data",
+  'temp_roles.granted_by':
+    "not exported: the id of whoever gave a temporary role, the server's record like History's ids",
   'guild_setup_dismissals.dismissed_by':
     "not exported: the id of whoever hid a server's setup checklist, the server's record like History's ids",
 };
