@@ -4,7 +4,7 @@ import { stickyRoles } from '@spacecadet/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastRolesKey } from '../src/features/auto-roles/keys.ts';
+import { awaitingKey, lastRolesKey } from '../src/features/auto-roles/keys.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,
@@ -100,6 +100,32 @@ describe('auto-roles and sticky roles', () => {
     expect(botJob.job.processedOn ?? 0).toBeGreaterThanOrEqual(Date.parse(botJoin.joined_at) + 1000);
     expect(memberRoles(harness.sandbox, STATION, human)).not.toContain(roles.c);
     expect(memberRoles(harness.sandbox, STATION, bot)).not.toContain(roles.a);
+  });
+
+  it('gives a member who joined during Membership Screening their roles only once they complete it', async () => {
+    await settings({ auto_roles: [roles.a, roles.b] });
+    await call('PATCH', `/_sandbox/guilds/${STATION}`, { features: ['MEMBER_VERIFICATION_GATE_ENABLED'] });
+    try {
+      const member = await newUser();
+      const joined = await call<{ joined_at: string; pending?: boolean }>(
+        'PUT',
+        `/_sandbox/guilds/${STATION}/members/${member}`,
+      );
+      expect(joined.pending).toBe(true);
+      await waitFor(
+        'the worker to wait for the screening',
+        async () =>
+          (await redis.get(storedKey(harness, awaitingKey(STATION, member)))) === joined.joined_at ||
+          undefined,
+      );
+      expect(await jobs.queue.getJob(autoRolesJobIdFor(STATION, member, joined.joined_at))).toBeUndefined();
+      expect(memberRoles(harness.sandbox, STATION, member)).toEqual([]);
+      await call('PATCH', `/_sandbox/guilds/${STATION}/members/${member}`, { pending: false, flags: 2 });
+      await holds(member, [roles.a, roles.b]);
+      expect((await giveJob(member, joined.joined_at)).state).toBe('completed');
+    } finally {
+      await call('PATCH', `/_sandbox/guilds/${STATION}`, { features: [] });
+    }
   });
 
   it('skips a deleted role and one above the bot, and still gives the others', async () => {
