@@ -1,6 +1,6 @@
 import { autoRolesJobIdFor, DEFAULT_WELCOME_SETTINGS, type WelcomeSettings } from '@spacecadet/contract';
 import { saveWelcomeSettings } from '@spacecadet/db/queries/welcome';
-import { stickyRoles } from '@spacecadet/db/schema';
+import { stickyRoles, tempRoles } from '@spacecadet/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -161,6 +161,47 @@ describe('auto-roles and sticky roles', () => {
     expect(memberRoles(harness.sandbox, STATION, member)).toContain(roles.b);
     expect(memberRoles(harness.sandbox, STATION, member)).not.toContain(roles.c);
     expect(await db().select().from(stickyRoles).where(eq(stickyRoles.userId, member))).toEqual([]);
+  });
+
+  it('does not give back a temporary role that ran out while the member was away', async () => {
+    await settings({ sticky_roles: true });
+    const member = await newUser();
+    await join(member);
+    await call('PUT', `/_sandbox/guilds/${STATION}/members/${member}/roles/${roles.b}`);
+    await waitFor('the worker to know the member holds the role', async () => {
+      const held = await redis.hget(storedKey(harness, lastRolesKey(STATION)), member);
+      return held?.includes(roles.b) ? true : undefined;
+    });
+    await leave(member);
+    await waitFor('the sticky roles to be stored', async () => {
+      const [row] = await db().select().from(stickyRoles).where(eq(stickyRoles.userId, member));
+      return row;
+    });
+    // It was a temporary role; it expired after they left (as the expiry marks it when they are away).
+    const expiredAt = new Date();
+    await db().insert(tempRoles).values({
+      guildId: STATION,
+      userId: member,
+      roleId: roles.b,
+      expiresAt: expiredAt,
+      grantedBy: SANDBOX_IDS.users.ada,
+      source: 'api',
+      state: 'ended',
+      endReason: 'expired_absent',
+      endedAt: expiredAt,
+    });
+    const before = harness.sandbox.world.requests.at(-1)?.seq ?? 0;
+    const { joined_at } = await join(member);
+    expect((await giveJob(member, joined_at)).state).toBe('completed');
+    expect(memberRoles(harness.sandbox, STATION, member)).not.toContain(roles.b);
+    // Not given and taken back again: never given.
+    const given = harness.sandbox.world.requests.filter(
+      (request) =>
+        request.seq > before &&
+        request.method === 'PUT' &&
+        request.path === `/guilds/${STATION}/members/${member}/roles/${roles.b}`,
+    );
+    expect(given).toEqual([]);
   });
 
   it('does not give back the roles of a leave older than the retention', async () => {

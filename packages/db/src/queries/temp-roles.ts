@@ -1,6 +1,6 @@
 import type { TempRoleSource } from '@spacecadet/contract';
 import type { TempRoleEndReason } from '@spacecadet/core';
-import { and, asc, eq, inArray, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { type TempRoleRow, type TempRoleState, tempRoles } from '../schema/temp-roles.ts';
 
@@ -212,4 +212,29 @@ export function loadOpenTempRole(
       inArray(tempRoles.state, OPEN),
     ),
   );
+}
+
+/**
+ * The roles of the member's temporary roles that expired since `since` (while they were away,
+ * for a leave at `since`): sticky roles must not give these back.
+ */
+export async function rolesExpiredSince(
+  db: Db,
+  guildId: string,
+  userId: string,
+  since: Date,
+): Promise<Set<string>> {
+  const rows = await db
+    .select({ roleId: tempRoles.roleId })
+    .from(tempRoles)
+    .where(
+      and(
+        eq(tempRoles.guildId, guildId),
+        eq(tempRoles.userId, userId),
+        eq(tempRoles.state, 'ended'),
+        inArray(tempRoles.endReason, ['expired', 'expired_absent']),
+        gte(tempRoles.endedAt, since),
+      ),
+    );
+  return new Set(rows.map((row) => row.roleId));
 }

@@ -1,5 +1,6 @@
 import type { JobResult } from '@spacecadet/contract';
 import { deleteStickyRoles, stickyRolesOf } from '@spacecadet/db/queries/sticky-roles';
+import { rolesExpiredSince } from '@spacecadet/db/queries/temp-roles';
 import { getWelcomeSettings } from '@spacecadet/db/queries/welcome';
 import type { APIGuildMember } from 'discord.js';
 import { DiscordCodes, discordApi, fetchMember, isDiscordError } from '../../discord-rest.ts';
@@ -33,7 +34,10 @@ async function wantedRoles(context: JobContext, member: APIGuildMember, joinedAt
     sticky.leftAt.getTime() > Date.now() - retentionMs(deps);
   if (fresh) {
     const excluded = new Set(settings.sticky_exclude_role_ids);
-    for (const roleId of sticky.roleIds) if (!excluded.has(roleId)) wanted.add(roleId);
+    // A temporary role that ran out while they were away stays out (temp-roles takes it back anyway).
+    const expired = await rolesExpiredSince(deps.db, payload.guild_id, member.user.id, sticky.leftAt);
+    for (const roleId of sticky.roleIds)
+      if (!excluded.has(roleId) && !expired.has(roleId)) wanted.add(roleId);
   }
   return { wanted, sticky: fresh ? sticky : null };
 }
