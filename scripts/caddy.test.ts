@@ -168,40 +168,27 @@ afterAll(async () => {
   await rm(temp, { recursive: true, force: true });
 });
 
+/** `caddy <command>` of the Caddyfile with the two addresses the live deployment gives it. */
+function liveCaddy(command: 'validate' | 'adapt'): string {
+  return execFileSync('/usr/bin/caddy', [command, '--config', CADDYFILE, '--adapter', 'caddyfile'], {
+    cwd: temp,
+    encoding: 'utf8',
+    env: {
+      PATH: process.env.PATH,
+      ...caddyHomes(),
+      DASHBOARD_URL: 'https://cadet.example.org',
+      PUBLIC_API_URL: 'https://api.cadet.example.org',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
 describe('ops/caddy/Caddyfile', () => {
   it('validates as the live deployment gives it its two addresses', () => {
-    const output = execFileSync(
-      '/usr/bin/caddy',
-      ['validate', '--config', CADDYFILE, '--adapter', 'caddyfile'],
-      {
-        cwd: temp,
-        encoding: 'utf8',
-        env: {
-          PATH: process.env.PATH,
-          ...caddyHomes(),
-          DASHBOARD_URL: 'https://cadet.example.org',
-          PUBLIC_API_URL: 'https://api.cadet.example.org',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const output = liveCaddy('validate');
     expect(output).toContain('Valid configuration');
     // Production proxies to the compose services, over Let's Encrypt (no internal CA).
-    const adapted = execFileSync(
-      '/usr/bin/caddy',
-      ['adapt', '--config', CADDYFILE, '--adapter', 'caddyfile'],
-      {
-        cwd: temp,
-        encoding: 'utf8',
-        env: {
-          PATH: process.env.PATH,
-          ...caddyHomes(),
-          DASHBOARD_URL: 'https://cadet.example.org',
-          PUBLIC_API_URL: 'https://api.cadet.example.org',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const adapted = liveCaddy('adapt');
     expect(adapted).toContain('"dial":"dashboard:5173"');
     expect(adapted).toContain('"dial":"api:4000"');
     expect(adapted).toContain('"host":["cadet.example.org"]');

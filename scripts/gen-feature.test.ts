@@ -13,7 +13,7 @@ const MINUTES = 60_000;
 
 let copy = '';
 
-/** The repository's files (committed and new, not ignored) into `target`. */
+/** The repository's files (committed and new, not ignored) into `target`, made a git work tree. */
 async function copySources(target: string): Promise<void> {
   const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
     cwd: repo,
@@ -24,6 +24,13 @@ async function copySources(target: string): Promise<void> {
     if (!(await lstat(from).catch(() => null))) continue; // deleted, not yet committed
     await mkdir(dirname(join(target, file)), { recursive: true });
     await cp(from, join(target, file), { verbatimSymlinks: true });
+  }
+  // A checkout, as the packages' own tests expect one (the contract greps `git ls-files`).
+  for (const args of [
+    ['init', '-q'],
+    ['add', '-A'],
+  ]) {
+    await run('git', args, { cwd: target, maxBuffer: 64 * 1024 * 1024 });
   }
 }
 

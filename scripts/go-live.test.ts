@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@spacecadet/db/testing';
 import { type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
 import { ownApplication } from '@spacecadet/discord-sandbox/testing';
-import { freePort, testStackEnv, waitFor } from '@spacecadet/testing';
+import { type CollectedRun, freePort, runCollecting, testStackEnv, waitFor } from '@spacecadet/testing';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -167,33 +167,21 @@ let worker: RunningWorker;
 const REDIS_PREFIX = 'go-live';
 
 /** `pnpm run doctor` (pnpm keeps `pnpm doctor` for its own command) with the `.env`, where `up` would have put PostgreSQL, Redis and Discord. */
-function runDoctor(): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('pnpm', ['run', '--silent', 'doctor'], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        ...Object.fromEntries(env),
-        // What docker-compose.live.yml sets for the api service, the sandbox in Discord's place.
-        NODE_ENV: 'production',
-        DATABASE_URL: database.url,
-        REDIS_URL: redisUrl,
-        REDIS_PREFIX,
-        DISCORD_API_BASE: sandbox.apiBase,
-        DISCORD_OAUTH_BASE: sandbox.oauthBase,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
+function runDoctor(): Promise<CollectedRun> {
+  return runCollecting('pnpm', ['run', '--silent', 'doctor'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ...Object.fromEntries(env),
+      // What docker-compose.live.yml sets for the api service, the sandbox in Discord's place.
+      NODE_ENV: 'production',
+      DATABASE_URL: database.url,
+      REDIS_URL: redisUrl,
+      REDIS_PREFIX,
+      DISCORD_API_BASE: sandbox.apiBase,
+      DISCORD_OAUTH_BASE: sandbox.oauthBase,
+    },
   });
 }
 

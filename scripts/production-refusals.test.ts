@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { productionTestEnv } from '@spacecadet/testing';
+import { type CollectedRun, productionTestEnv, runCollecting } from '@spacecadet/testing';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -23,22 +22,10 @@ const ENV = {
   ENV_FILE: '',
 };
 
-function run(cwd: string, entry: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-      cwd: join(root, cwd),
-      env: { PATH: process.env.PATH, ...ENV },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, output }));
+function run(cwd: string, entry: string): Promise<CollectedRun> {
+  return runCollecting(process.execPath, ['--import', 'tsx', entry], {
+    cwd: join(root, cwd),
+    env: { PATH: process.env.PATH, ...ENV },
   });
 }
 

@@ -20,6 +20,7 @@ const BENCHMARKS = [
   'personality-refresh',
   'xp',
   'rank-card',
+  'joins',
   'scale',
 ] as const;
 const NEEDS_DASHBOARD = new Set(['dashboard-size', 'lighthouse']);

@@ -18,6 +18,7 @@ import {
   memberRolePicks,
   memberXp,
   pendingLevelUps,
+  stickyRoles,
 } from '@spacecadet/db';
 import { MEMBER_DATA_TABLES } from '@spacecadet/db/queries/member-data';
 import { type BufferedXp, writeXpBatches } from '@spacecadet/db/queries/member-xp';
@@ -56,6 +57,9 @@ async function seed(): Promise<void> {
     }
     await db.insert(pendingLevelUps).values({ guildId: station, userId, level: 4 });
     await db.insert(levelingBoosts).values({ guildId: station, userId, multiplier: 2 });
+    await db
+      .insert(stickyRoles)
+      .values({ guildId: station, userId, roleIds: ['300000000000000021'], leftAt: new Date('2026-11-20') });
   }
   await db.insert(guildConfigs).values({ guildId: orbit, data: {}, updatedBy: nia });
   await db.insert(guildHistory).values([
@@ -126,6 +130,9 @@ describe('GET and DELETE /api/me/data', () => {
     expect(stationData?.picks.map((p) => p.target_key)).toEqual(['color:1']);
     expect(stationData?.pending_level_ups.map((p) => p.level)).toEqual([4]);
     expect(stationData?.boosts).toHaveLength(1);
+    expect(stationData?.sticky_roles).toEqual([
+      { role_ids: ['300000000000000021'], left_at: '2026-11-20T00:00:00.000Z' },
+    ]);
     expect(data.servers.find((s) => s.guild_id === orbit)?.last_changed.map((c) => c.what)).toEqual([
       'config',
     ]);
@@ -164,7 +171,14 @@ describe('GET and DELETE /api/me/data', () => {
     const after = await h.app.inject({ method: 'GET', url: dataPath, headers: bearerOf(niaToken) });
     expect(after.statusCode).toBe(401);
     const { db } = h.database;
-    for (const table of [memberXp, memberDailyXp, memberRolePicks, pendingLevelUps, levelingBoosts]) {
+    for (const table of [
+      memberXp,
+      memberDailyXp,
+      memberRolePicks,
+      pendingLevelUps,
+      levelingBoosts,
+      stickyRoles,
+    ]) {
       expect(await db.select().from(table).where(eq(table.userId, nia))).toEqual([]);
       expect(await db.select().from(table).where(eq(table.userId, ada))).not.toEqual([]);
     }

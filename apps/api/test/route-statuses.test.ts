@@ -47,6 +47,7 @@ const UNKNOWN_ROWS = {
   // A user with no XP stored (and no member of the server).
   userId: '200000000000009999',
   entryId: 999_998,
+  tempRoleId: 999_999,
 } as const;
 /** Bodies that name a channel, role or member where the sample body names none. */
 const REF_BODIES: { [N in RouteName]?: NonNullable<RouteBody<N>> } = {

@@ -41,6 +41,8 @@ export const SAMPLE_BODIES: { [N in RouteName]?: NonNullable<RouteBody<N>> } = {
   createRoleMenu: ROLE_MENU_SAMPLE,
   undoHistory: { confirm: false },
   updateRoleMenu: { ...ROLE_MENU_SAMPLE, title: 'Crew roles, renamed' },
+  /** nia, Crew, ten minutes. */
+  createTempRole: { user_id: '200000000000000003', role_id: '300000000000000021', duration_s: 600 },
 };
 
 export const EXTRA_PARAMS: Record<string, string | number> = {
@@ -52,6 +54,7 @@ export const EXTRA_PARAMS: Record<string, string | number> = {
   userId: '200000000000000003',
   /** No such history entry: an undo of a sample request changes nothing (404). */
   entryId: 999_999,
+  tempRoleId: 1,
 };
 
 /** The query string of a route whose query has required fields, so its sample request is valid. */

@@ -138,7 +138,7 @@ export function control(sandbox: Sandbox) {
     return (text ? JSON.parse(text) : undefined) as T;
   }
   return {
-    /** Any control route (`/_sandbox/...`): its JSON answer, or a throw on a non-2xx. */
+    /** Any `/_sandbox/*` control call, its JSON answer parsed (throws on an error status). */
     call,
     state: (): SandboxStateDump => sandbox.state(),
     click: (input: ClickInput) => call<ClickResult>('POST', '/_sandbox/interactions', input),

@@ -27,6 +27,11 @@ import {
 
 const WELCOME_CHANNEL = SANDBOX_IDS.channels.general;
 const GOODBYE_CHANNEL = SANDBOX_IDS.channels.announcements;
+/**
+ * Where a test posts by hand beside the worker: a channel of its own, as Discord's 5 messages per
+ * 5 s in a channel (which the sandbox enforces) would otherwise answer the hand-made post 429.
+ */
+const QUIET_CHANNEL = SANDBOX_IDS.channels.levelUps;
 
 describe('welcome and goodbye', () => {
   let harness: Harness;
@@ -185,10 +190,10 @@ describe('welcome and goodbye', () => {
   it('a greeting posted by a run that died before recording it is not posted again', async () => {
     // Welcome off while kai joins, so only the state the dead run left is there (a join heard
     // after the settings change finds that greeting recorded, and queues nothing).
-    await settings({ enabled: false, channel_id: WELCOME_CHANNEL, message: 'Hello {user}!' });
+    await settings({ enabled: false, channel_id: QUIET_CHANNEL, message: 'Hello {user}!' });
     const kai = await newUser();
     await api().call('PUT', `/_sandbox/guilds/${STATION}/members/${kai.id}`);
-    await settings({ enabled: true, channel_id: WELCOME_CHANNEL, message: 'Hello {user}!' });
+    await settings({ enabled: true, channel_id: QUIET_CHANNEL, message: 'Hello {user}!' });
     // What the dead run left: the greeting claimed under its nonce, the message made, no record.
     const joinedAt = new Date(station().members.find((m) => m.user_id === kai.id)?.joined_at ?? 0);
     const nonce = messageNonce('welcome', STATION, kai.id, joinedAt.toISOString());
@@ -213,20 +218,20 @@ describe('welcome and goodbye', () => {
         ],
         set: { batch: nonce, greetedAt: null, messageId: null },
       });
-    const made = await api().botRest<{ id: string }>('POST', `/channels/${WELCOME_CHANNEL}/messages`, {
+    const made = await api().botRest<{ id: string }>('POST', `/channels/${QUIET_CHANNEL}/messages`, {
       content: `Hello <@${kai.id}>!`,
       nonce,
       enforce_nonce: true,
     });
     await jobs.finished((await jobs.add('welcome.greet')).id ?? '');
     await jobs.followUpsDone();
-    expect(mentioning(WELCOME_CHANNEL, kai.id).map((m) => m.id)).toEqual([made.id]);
+    expect(mentioning(QUIET_CHANNEL, kai.id).map((m) => m.id)).toEqual([made.id]);
     const [row] = await db().select().from(welcomeGreetings).where(eq(welcomeGreetings.userId, kai.id));
     expect(row?.messageId).toBe(made.id);
   });
 
   it('a raid batch claimed and posted by a run that died is finished without a second message', async () => {
-    await settings({ enabled: true, channel_id: WELCOME_CHANNEL, message: 'Welcome {user}!' });
+    await settings({ enabled: true, channel_id: QUIET_CHANNEL, message: 'Welcome {user}!' });
     const crew = await Promise.all([newUser(), newUser(), newUser()]);
     const joinedAt = new Date();
     await db()
@@ -248,19 +253,30 @@ describe('welcome and goodbye', () => {
     );
     if (!claimed) throw new Error('nothing claimed');
     expect(claimed.rows).toHaveLength(3);
-    const made = await api().botRest<{ id: string }>('POST', `/channels/${WELCOME_CHANNEL}/messages`, {
+    const made = await api().botRest<{ id: string }>('POST', `/channels/${QUIET_CHANNEL}/messages`, {
       content: `Welcome ${claimed.rows.map((r) => `<@${r.userId}>`).join(', ')}!`,
       nonce: claimed.batch,
       enforce_nonce: true,
     });
     await jobs.finished((await jobs.add('welcome.raid-batch')).id ?? '');
     for (const member of crew)
-      expect(mentioning(WELCOME_CHANNEL, member.id).map((m) => m.id)).toEqual([made.id]);
+      expect(mentioning(QUIET_CHANNEL, member.id).map((m) => m.id)).toEqual([made.id]);
     const rows = await db().select().from(welcomeGreetings).where(eq(welcomeGreetings.batch, claimed.batch));
     expect(rows.map((r) => r.messageId)).toEqual([made.id, made.id, made.id]);
   });
 
-  it('onboarding_complete waits for the member to finish, then greets once with their answers', async () => {
+  /** Turns the server's Membership Screening / Onboarding on or off, once the worker sees it. */
+  const setFeatures = async (features: string[]) => {
+    await api().call('PATCH', `/_sandbox/guilds/${STATION}`, { features });
+    await waitFor('the worker to see the features', () => {
+      const seen = worker.client.guilds.cache.get(STATION)?.features ?? [];
+      return seen.length === features.length && features.every((f) => seen.includes(f as never));
+    });
+  };
+  const complete = (userId: string, change: { pending?: boolean; flags?: number }) =>
+    api().call('PATCH', `/_sandbox/guilds/${STATION}/members/${userId}`, change);
+
+  it('onboarding_complete waits for Onboarding, then greets once with the answers picked', async () => {
     const template = 'Welcome {user}! You picked {answers}.';
     await settings({
       enabled: true,
@@ -277,24 +293,62 @@ describe('welcome and goodbye', () => {
     await db()
       .insert(personalityOptions)
       .values({ questionId: question.id, guildId: STATION, label: 'Night owl', roleId: owl });
-    const nia = await newUser();
-    await join(nia.id);
-    dispatchMember(GatewayDispatchEvents.GuildMemberAdd, nia.id, { pending: true });
-    // Still pending: not greeted.
-    dispatchMember(GatewayDispatchEvents.GuildMemberUpdate, nia.id, { pending: true });
-    await jobs.followUpsDone();
-    expect(mentioning(WELCOME_CHANNEL, nia.id)).toEqual([]);
-    // Done with Onboarding: pending false and COMPLETED_ONBOARDING, holding the picked role.
-    dispatchMember(GatewayDispatchEvents.GuildMemberUpdate, nia.id, { flags: 2, roles: [owl] });
-    dispatchMember(GatewayDispatchEvents.GuildMemberUpdate, nia.id, { flags: 2, roles: [owl] });
-    const [greeting] = await waitFor('the greeting', () => {
-      const found = mentioning(WELCOME_CHANNEL, nia.id);
-      return found.length > 0 ? found : undefined;
+    await setFeatures(['MEMBER_VERIFICATION_GATE_ENABLED', 'GUILD_ONBOARDING']);
+    try {
+      const nia = await newUser();
+      const never = await newUser();
+      await join(nia.id);
+      await join(never.id);
+      await waitFor('both greetings recorded as waiting', async () => {
+        const rows = await db().select().from(welcomeGreetings).where(eq(welcomeGreetings.awaiting, true));
+        return [nia.id, never.id].every((id) => rows.some((r) => r.userId === id));
+      });
+      // Through Screening but not Onboarding: still waiting.
+      await api().call('PUT', `/_sandbox/guilds/${STATION}/members/${nia.id}/roles/${owl}`);
+      await complete(nia.id, { pending: false });
+      await jobs.followUpsDone();
+      expect(mentioning(WELCOME_CHANNEL, nia.id)).toEqual([]);
+      // Onboarding done (COMPLETED_ONBOARDING): greeted with the answer, once, whatever follows.
+      await complete(nia.id, { flags: 2 });
+      const [greeting] = await waitFor('the greeting', () => {
+        const found = mentioning(WELCOME_CHANNEL, nia.id);
+        return found.length > 0 ? found : undefined;
+      });
+      expect(greeting?.content).toBe(`Welcome <@${nia.id}>! You picked Night owl.`);
+      dispatchMember(GatewayDispatchEvents.GuildMemberUpdate, nia.id, { flags: 2, roles: [owl] });
+      await complete(nia.id, { flags: 2 | 8 });
+      await jobs.followUpsDone();
+      expect(mentioning(WELCOME_CHANNEL, nia.id)).toHaveLength(1);
+      // The member who never completes is never greeted.
+      expect(mentioning(WELCOME_CHANNEL, never.id)).toEqual([]);
+    } finally {
+      await setFeatures([]);
+      await db().delete(personalityQuestions).where(eq(personalityQuestions.id, question.id));
+    }
+  });
+
+  it('onboarding_complete on a server with Membership Screening only: greeted once pending is false', async () => {
+    await settings({
+      enabled: true,
+      channel_id: WELCOME_CHANNEL,
+      send_when: 'onboarding_complete',
+      message: 'Hi {user}.',
     });
-    expect(greeting?.content).toBe(`Welcome <@${nia.id}>! You picked Night owl.`);
-    await jobs.followUpsDone();
-    expect(mentioning(WELCOME_CHANNEL, nia.id)).toHaveLength(1);
-    await db().delete(personalityQuestions).where(eq(personalityQuestions.id, question.id));
+    await setFeatures(['MEMBER_VERIFICATION_GATE_ENABLED']);
+    try {
+      const zed = await newUser();
+      await join(zed.id);
+      await waitFor('the greeting recorded as waiting', async () => {
+        const rows = await db().select().from(welcomeGreetings).where(eq(welcomeGreetings.userId, zed.id));
+        return rows[0]?.awaiting === true ? true : undefined;
+      });
+      expect(mentioning(WELCOME_CHANNEL, zed.id)).toEqual([]);
+      await complete(zed.id, { pending: false });
+      await waitFor('the greeting', () => mentioning(WELCOME_CHANNEL, zed.id).length === 1);
+      expect(mentioning(WELCOME_CHANNEL, zed.id)[0]?.content).toBe(`Hi <@${zed.id}>.`);
+    } finally {
+      await setFeatures([]);
+    }
   });
 
   it('says goodbye once in the goodbye channel when a member leaves', async () => {
@@ -323,6 +377,9 @@ describe('welcome and goodbye', () => {
   it('a raid of 30 joins: merged messages, every member named exactly once, at most 20 a message', async () => {
     await settings({ enabled: true, channel_id: WELCOME_CHANNEL, message: 'Welcome {user}!' });
     const before = new Set(messagesIn(WELCOME_CHANNEL).map((m) => m.id));
+    const requests = () =>
+      api().call<Array<{ seq: number; path: string; status: number }>>('GET', '/_sandbox/requests');
+    const since = (await requests()).at(-1)?.seq ?? 0;
     const raiders = await Promise.all(Array.from({ length: 30 }, () => newUser()));
     for (const raider of raiders) await join(raider.id);
     const named = (userId: string) =>
@@ -337,5 +394,7 @@ describe('welcome and goodbye', () => {
     // Merged: fewer messages than members.
     expect(posted.length).toBeLessThan(raiders.length);
     expect(sizes.some((size) => size > 1)).toBe(true);
+    // Through the shared rate limiter: Discord never had to answer 429.
+    expect((await requests()).filter((r) => r.seq > since && r.status === 429)).toEqual([]);
   });
 });

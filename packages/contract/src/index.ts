@@ -25,4 +25,5 @@ export * from './redis-keys.ts';
 export * from './role-menus/schemas.ts';
 export * from './routes/index.ts';
 export * from './setup/schemas.ts';
+export * from './temp-roles/schemas.ts';
 export * from './welcome/schemas.ts';

@@ -15,4 +15,5 @@ export * from './product-features.ts';
 export * from './rank-card.ts';
 export * from './role-menu-picks.ts';
 export * from './role-menus.ts';
+export * from './temp-roles.ts';
 export * from './welcome-messages.ts';

@@ -331,6 +331,19 @@ export const PRODUCT_FEATURES: readonly ProductFeature[] = [
     tile: null,
     sidebar: null,
   },
+  {
+    id: 'temp-roles',
+    name: 'Temporary Roles',
+    route: null,
+    status: 'live',
+    commands: ['temprole'],
+    summary: 'Roles that expire on their own.',
+    description:
+      'Give a member a role for ten minutes, two hours or a week, with /temprole or from a role menu, and the bot takes it back on time, even after a restart.',
+    landing: false,
+    tile: null,
+    sidebar: null,
+  },
 ];
 
 /** The features members can use today. */

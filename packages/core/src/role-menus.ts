@@ -56,6 +56,8 @@ export interface RoleMenuOption {
   /** A unicode emoji, or a custom one as `<:name:id>`, `<a:name:id>` or `name:id`. */
   emoji?: string | undefined;
   description?: string | undefined;
+  /** A temporary role: a member who picks it holds it this many seconds. */
+  expires_after_s?: number | undefined;
 }
 
 /** One option of a reaction panel: its emoji and the line that names it. */

@@ -7,6 +7,7 @@ CREATE TABLE "welcome_greetings" (
 	"answers" text[] NOT NULL,
 	"member_count" integer NOT NULL,
 	"raid" boolean DEFAULT false NOT NULL,
+	"awaiting" boolean DEFAULT false NOT NULL,
 	"batch" text,
 	"heard_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"greeted_at" timestamp with time zone,

@@ -10,5 +10,7 @@ export * from './schema/personality.ts';
 export * from './schema/role-menus.ts';
 export * from './schema/sessions.ts';
 export * from './schema/setup.ts';
+export * from './schema/sticky-roles.ts';
+export * from './schema/temp-roles.ts';
 export * from './schema/welcome.ts';
 export * from './schema/welcome-greetings.ts';

@@ -36,6 +36,8 @@ const EXPECTED_TABLES = [
   'role_menus',
   'sessions',
   'sign_ins',
+  'sticky_roles',
+  'temp_roles',
   'welcome_greetings',
   'welcome_settings',
   'xp_flush_batches',

@@ -1,10 +1,12 @@
 /**
  * `/_sandbox/guilds/*`: what a server admin does by hand in Discord (edit the server, edit or
- * delete a role, give a member a role), members joining and leaving, onboarding answers.
+ * delete a role, give a member a role, turn on Membership Screening with `features`), members
+ * joining, completing screening or onboarding and leaving, onboarding answers.
  */
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.ts';
 import { controlError } from './control-error.ts';
+import { applyCompletion, parseCompletion, parseFeatures } from './member-screening.ts';
 import {
   addMember,
   deleteRole,
@@ -41,6 +43,22 @@ export function registerMemberControlRoutes(app: FastifyInstance, ctx: SandboxCo
         return controlError(reply, 404, 'unknown_member', 'That user is not a member');
       }
       return { ok: true };
+    },
+  );
+
+  // A pending member completes Membership Screening / Onboarding (or any change of their member
+  // flags): GUILD_MEMBER_UPDATE with the new `pending` and `flags`, as Discord sends it.
+  app.patch<{ Params: { guildId: string; userId: string }; Body: unknown }>(
+    '/_sandbox/guilds/:guildId/members/:userId',
+    async (req, reply) => {
+      const guild = state.guilds.get(req.params.guildId);
+      if (!guild) return controlError(reply, 404, 'unknown_guild', 'No such guild');
+      const member = guild.members.find((m) => m.user_id === req.params.userId);
+      if (!member) return controlError(reply, 404, 'unknown_member', 'That user is not a member');
+      const change = parseCompletion(req.body, member);
+      if (typeof change === 'string') return controlError(reply, 400, 'invalid_request', change);
+      if (applyCompletion(member, change)) memberUpdated(state, guild, member);
+      return apiMember(state, member);
     },
   );
 
@@ -90,24 +108,27 @@ export function registerMemberControlRoutes(app: FastifyInstance, ctx: SandboxCo
 export function registerGuildControlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
 
-  app.patch<{ Params: { guildId: string }; Body: { owner_id?: string; name?: string } | undefined }>(
-    '/_sandbox/guilds/:guildId',
-    async (req, reply) => {
-      const guild = state.guilds.get(req.params.guildId);
-      if (!guild) return controlError(reply, 404, 'unknown_guild', 'No such guild');
-      const { owner_id, name } = req.body ?? {};
-      if (owner_id !== undefined && !guild.members.some((m) => m.user_id === owner_id)) {
-        return controlError(reply, 400, 'not_a_member', 'The new owner must be a member of the guild');
-      }
-      if (name !== undefined && (typeof name !== 'string' || name.length < 2 || name.length > 100)) {
-        return controlError(reply, 400, 'invalid_name', 'name must be 2-100 characters');
-      }
-      if (owner_id !== undefined) guild.owner_id = owner_id;
-      if (name !== undefined) guild.name = name;
-      guildUpdated(state, guild);
-      return apiGuild(guild);
-    },
-  );
+  app.patch<{
+    Params: { guildId: string };
+    Body: { owner_id?: string; name?: string; features?: unknown } | undefined;
+  }>('/_sandbox/guilds/:guildId', async (req, reply) => {
+    const guild = state.guilds.get(req.params.guildId);
+    if (!guild) return controlError(reply, 404, 'unknown_guild', 'No such guild');
+    const { owner_id, name } = req.body ?? {};
+    const features = req.body?.features === undefined ? undefined : parseFeatures(req.body.features);
+    if (typeof features === 'string') return controlError(reply, 400, 'invalid_features', features);
+    if (owner_id !== undefined && !guild.members.some((m) => m.user_id === owner_id)) {
+      return controlError(reply, 400, 'not_a_member', 'The new owner must be a member of the guild');
+    }
+    if (name !== undefined && (typeof name !== 'string' || name.length < 2 || name.length > 100)) {
+      return controlError(reply, 400, 'invalid_name', 'name must be 2-100 characters');
+    }
+    if (owner_id !== undefined) guild.owner_id = owner_id;
+    if (name !== undefined) guild.name = name;
+    if (features !== undefined) guild.features = features;
+    guildUpdated(state, guild);
+    return apiGuild(guild);
+  });
 
   app.patch<{ Params: { guildId: string; roleId: string }; Body: RoleBody | undefined }>(
     '/_sandbox/guilds/:guildId/roles/:roleId',

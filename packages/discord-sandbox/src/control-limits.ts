@@ -74,16 +74,36 @@ export function registerLimitControlRoutes(app: FastifyInstance, ctx: SandboxCon
     },
   );
 
-  /** Discord's per-route buckets on the bot token: `{ enforce: true }` refuses requests over them with 429. */
-  app.get('/_sandbox/route-rate-limits', async () => ({ enforce: state.routeLimits.enforce }));
-  app.put<{ Body: { enforce?: unknown } | undefined }>('/_sandbox/route-rate-limits', async (req, reply) => {
-    const enforce = req.body?.enforce;
-    if (typeof enforce !== 'boolean') {
-      return controlError(reply, 400, 'invalid_request', '"enforce" must be true or false');
-    }
-    state.routeLimits.set(enforce);
-    return { enforce: state.routeLimits.enforce };
+  /**
+   * Discord's per-route buckets on the bot token: `{ enforce: true }` refuses requests over any
+   * of them with 429; `{ channel_messages: false }` stops enforcing the message bucket (5 per 5 s
+   * a channel), which is enforced by default.
+   */
+  const routeLimits = () => ({
+    enforce: state.routeLimits.enforce,
+    channel_messages: state.routeLimits.channelMessages,
   });
+  app.get('/_sandbox/route-rate-limits', async () => routeLimits());
+  app.put<{ Body: { enforce?: unknown; channel_messages?: unknown } | undefined }>(
+    '/_sandbox/route-rate-limits',
+    async (req, reply) => {
+      const { enforce, channel_messages } = req.body ?? {};
+      if (enforce === undefined && channel_messages === undefined) {
+        return controlError(reply, 400, 'invalid_request', 'Give "enforce", "channel_messages" or both');
+      }
+      for (const [name, value] of [
+        ['enforce', enforce],
+        ['channel_messages', channel_messages],
+      ] as const) {
+        if (value !== undefined && typeof value !== 'boolean') {
+          return controlError(reply, 400, 'invalid_request', `"${name}" must be true or false`);
+        }
+      }
+      if (typeof enforce === 'boolean') state.routeLimits.set(enforce);
+      if (typeof channel_messages === 'boolean') state.routeLimits.setChannelMessages(channel_messages);
+      return routeLimits();
+    },
+  );
 
   /** Discord's invalid-request count: 401/403/429 answers to bot-token requests in the last 10 minutes. */
   app.get('/_sandbox/invalid-requests', async () => ({

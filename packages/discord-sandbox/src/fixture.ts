@@ -21,6 +21,10 @@ export interface SandboxMember {
   roles: string[];
   nick: string | null;
   joined_at: string;
+  /** Not yet through Membership Screening / Onboarding (Discord's `pending`); absent: false. */
+  pending?: boolean;
+  /** Discord's guild member flags (DID_REJOIN, COMPLETED_ONBOARDING, ...); absent: 0. */
+  flags?: number;
 }
 
 export interface SandboxGuild {
@@ -35,6 +39,13 @@ export interface SandboxGuild {
   members: SandboxMember[];
   /** The guild's custom emojis (members react with them as `name:id`); none when absent. */
   emojis?: APIEmoji[];
+  /**
+   * The guild's features as Discord lists them (`MEMBER_VERIFICATION_GATE_ENABLED` is Membership
+   * Screening); none when absent. `PATCH /_sandbox/guilds/:g {features}` sets them.
+   */
+  features?: string[];
+  /** Users who were members and left: joining again gets them DID_REJOIN, as on Discord. */
+  former_member_ids?: string[];
 }
 
 export interface SandboxApplication {

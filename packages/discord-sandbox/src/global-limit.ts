@@ -57,34 +57,58 @@ export function exemptFromGlobalLimit(path: string): boolean {
  * Discord's per-route buckets for the bot token: each bucket (a method and route template, per
  * major parameter: channel, guild or webhook) allows `limit` requests per window. Reported in the
  * `X-RateLimit-*` headers always; enforced only when switched on (`routeRateLimits`,
- * `SANDBOX_ROUTE_RATE_LIMITS=1`, `PUT /_sandbox/route-rate-limits`), so benchmarks measure our
- * code rather than waits. Off, `remaining` never drops below 1.
+ * `SANDBOX_ROUTE_RATE_LIMITS=1`, `PUT /_sandbox/route-rate-limits {enforce}`), so benchmarks
+ * measure our code rather than waits. Off, `remaining` never drops below 1.
+ *
+ * One bucket is enforced on its own switch, on unless turned off: creating messages, 5 per 5 s
+ * per channel (`channelMessageLimit`, `SANDBOX_CHANNEL_MESSAGE_LIMIT=0`, `PUT
+ * /_sandbox/route-rate-limits {channel_messages}`). It is the limit a welcome or level-up flood
+ * meets first on Discord, and clients that follow the headers (discord.js, the proxy) wait for it
+ * rather than see a 429.
  */
 export class RouteRateLimits {
   private enforcing: boolean;
+  private messages: boolean;
   private readonly windows = new Map<string, { resetAt: number; used: number }>();
 
-  constructor(private readonly configured: boolean) {
+  constructor(
+    private readonly configured: boolean,
+    private readonly configuredMessages = true,
+  ) {
     this.enforcing = configured;
+    this.messages = configuredMessages;
   }
 
   get enforce(): boolean {
     return this.enforcing;
   }
 
-  /** Switches enforcement and starts every bucket afresh. */
+  /** Whether the per-channel message bucket is enforced (also when `enforce` is). */
+  get channelMessages(): boolean {
+    return this.messages;
+  }
+
+  /** Switches enforcement of every bucket and starts every bucket afresh. */
   set(enforce: boolean): void {
     this.enforcing = enforce;
     this.windows.clear();
   }
 
+  /** Switches enforcement of the per-channel message bucket and starts every bucket afresh. */
+  setChannelMessages(enforce: boolean): void {
+    this.messages = enforce;
+    this.windows.clear();
+  }
+
   restore(): void {
+    this.messages = this.configuredMessages;
     this.set(this.configured);
   }
 
   /**
    * Counts one request on bucket `key` at `now` (a refused one is not counted, as on Discord).
-   * `limited` only when enforcing and the bucket is spent.
+   * `limited` only when the bucket is enforced (all are, or it is the channel message bucket and
+   * that one is) and spent.
    */
   take(
     key: string,
@@ -92,20 +116,22 @@ export class RouteRateLimits {
     windowMs: number,
     now: number,
     counted: boolean,
+    channelMessage = false,
   ): { limited: boolean; remaining: number; resetAt: number } {
+    const enforced = this.enforcing || (channelMessage && this.messages);
     let win = this.windows.get(key);
     if (!win || win.resetAt <= now) {
       win = { resetAt: now + windowMs, used: 0 };
       this.windows.set(key, win);
     }
-    if (this.enforcing && counted && win.used >= limit) {
+    if (enforced && counted && win.used >= limit) {
       return { limited: true, remaining: 0, resetAt: win.resetAt };
     }
     win.used += 1;
     const remaining = limit - win.used;
     return {
       limited: false,
-      remaining: this.enforcing ? remaining : Math.max(1, remaining),
+      remaining: enforced ? Math.max(0, remaining) : Math.max(1, remaining),
       resetAt: win.resetAt,
     };
   }

@@ -1,5 +1,6 @@
 import { type APIOverwrite, type APIRole, GatewayDispatchEvents } from 'discord-api-types/v10';
 import { makeBotRole, type SandboxChannel, type SandboxGuild, type SandboxMember } from './fixture.ts';
+import { joiningFlags, joinsPending, rememberLeaving } from './member-screening.ts';
 import { apiGuild, apiMember, guildCreatePayload, userOf } from './payloads.ts';
 import { compareRoles, sortedRoles } from './permissions.ts';
 import type { SandboxState } from './state.ts';
@@ -9,6 +10,10 @@ import type { SandboxState } from './state.ts';
  * gateway sees the same events Discord would send for it.
  */
 
+/**
+ * A user joins: GUILD_MEMBER_ADD with `pending` true when the guild has Membership Screening or
+ * Onboarding, and DID_REJOIN in `flags` when they were a member before (member-screening.ts).
+ */
 export function addMember(state: SandboxState, guild: SandboxGuild, userId: string): SandboxMember {
   const existing = guild.members.find((m) => m.user_id === userId);
   if (existing) return existing;
@@ -17,6 +22,8 @@ export function addMember(state: SandboxState, guild: SandboxGuild, userId: stri
     roles: [],
     nick: null,
     joined_at: new Date(state.now()).toISOString(),
+    pending: joinsPending(state, guild),
+    flags: joiningFlags(guild, userId),
   };
   guild.members.push(member);
   state.dispatch(
@@ -31,6 +38,7 @@ export function removeMember(state: SandboxState, guild: SandboxGuild, userId: s
   const index = guild.members.findIndex((m) => m.user_id === userId);
   if (index < 0) return false;
   guild.members.splice(index, 1);
+  rememberLeaving(guild, userId);
   if (userId === state.application.id) {
     guild.roles = guild.roles.filter((r) => r.tags?.bot_id !== userId);
     state.dispatch(GatewayDispatchEvents.GuildDelete, { id: guild.id }, guild.id);

@@ -5,6 +5,7 @@ import {
   type APIUser,
   GuildDefaultMessageNotifications,
   GuildExplicitContentFilter,
+  type GuildFeature,
   type GuildMemberFlags,
   GuildMFALevel,
   GuildNSFWLevel,
@@ -40,7 +41,7 @@ export function apiGuild(guild: SandboxGuild): APIGuild {
     roles: sortedRoles(guild),
     emojis: structuredClone(guild.emojis ?? []),
     stickers: [],
-    features: [],
+    features: [...(guild.features ?? [])] as GuildFeature[],
     mfa_level: GuildMFALevel.None,
     application_id: null,
     system_channel_id: firstText?.id ?? null,
@@ -90,8 +91,8 @@ export function apiMember(state: SandboxState, member: SandboxMember): APIGuildM
     premium_since: null,
     deaf: false,
     mute: false,
-    flags: 0 as GuildMemberFlags,
-    pending: false,
+    flags: (member.flags ?? 0) as GuildMemberFlags,
+    pending: member.pending ?? false,
     communication_disabled_until: null,
   };
 }

@@ -49,6 +49,12 @@ export interface SandboxOptions {
    */
   routeRateLimits?: boolean;
   /**
+   * Enforce Discord's message bucket, 5 messages per 5 s in a channel, even when the other
+   * route buckets are not (default true, as on Discord: clients that follow the headers wait).
+   * `PUT /_sandbox/route-rate-limits {channel_messages}` switches it.
+   */
+  channelMessageLimit?: boolean;
+  /**
    * `session_start_limit.max_concurrency` (IDENTIFY buckets per 5 s); default the fixture's
    * `application.max_concurrency`, else 1 as for most bots.
    */
@@ -144,6 +150,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const state = new SandboxState(opts.fixture ?? defaultFixture(), {
     globalRateLimit: opts.globalRateLimit ?? null,
     routeRateLimits: opts.routeRateLimits ?? false,
+    channelMessageLimit: opts.channelMessageLimit ?? true,
     ...(opts.maxConcurrency !== undefined ? { maxConcurrency: opts.maxConcurrency } : {}),
     ...(opts.identifyIntervalMs !== undefined ? { identifyIntervalMs: opts.identifyIntervalMs } : {}),
   });

@@ -109,13 +109,14 @@ export class SandboxState {
     options: {
       globalRateLimit?: number | null;
       routeRateLimits?: boolean;
+      channelMessageLimit?: boolean;
       maxConcurrency?: number;
       identifyIntervalMs?: number;
     } = {},
   ) {
     this.events.setMaxListeners(0);
     this.globalLimit = new GlobalRateLimit(options.globalRateLimit ?? null);
-    this.routeLimits = new RouteRateLimits(options.routeRateLimits ?? false);
+    this.routeLimits = new RouteRateLimits(options.routeRateLimits ?? false, options.channelMessageLimit);
     this.sessionLimits = new SessionStartLimits({
       maxConcurrency: options.maxConcurrency ?? fixture.application.max_concurrency ?? 1,
       identifyIntervalMs: options.identifyIntervalMs ?? DISCORD_IDENTIFY_INTERVAL_MS,

@@ -1,7 +1,7 @@
-import type { Client, GatewayDispatchPayload } from 'discord.js';
+import type { Client } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_IDS, type Sandbox, startSandbox } from '../src/index.ts';
-import { readyClient, waitFor } from './discordjs-helpers.ts';
+import { nextPacket as nextClientPacket, readyClient } from './discordjs-helpers.ts';
 import { bot, control } from './helpers.ts';
 
 let sandbox: Sandbox;
@@ -18,15 +18,8 @@ afterEach(async () => {
 const { guilds, channels } = SANDBOX_IDS;
 
 /** The next gateway packet of type `t` for which `accept` holds, as the bot received it. */
-function nextPacket(t: string, accept: (d: Record<string, unknown>) => boolean = () => true) {
-  return waitFor<Record<string, unknown>>((listener) => {
-    const raw = (packet: GatewayDispatchPayload) => {
-      if (packet.t === t) listener(packet.d as unknown as Record<string, unknown>);
-    };
-    client.on('raw', raw);
-    return () => client.off('raw', raw);
-  }, accept);
-}
+const nextPacket = (t: string, accept?: (d: Record<string, unknown>) => boolean) =>
+  nextClientPacket(client, t, accept);
 
 async function postAsBot(content: string): Promise<string> {
   const posted = await bot(sandbox, 'POST', `/channels/${channels.roles}/messages`, { content });

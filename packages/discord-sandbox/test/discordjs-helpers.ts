@@ -1,5 +1,11 @@
 import { waitFor as pollUntilDeadline } from '@spacecadet/testing';
-import { Client, type ClientOptions, Events, GatewayIntentBits } from 'discord.js';
+import {
+  Client,
+  type ClientOptions,
+  Events,
+  type GatewayDispatchPayload,
+  GatewayIntentBits,
+} from 'discord.js';
 import { afterEach, beforeEach } from 'vitest';
 import { SANDBOX_BOT_TOKEN, type Sandbox, startSandbox } from '../src/index.ts';
 
@@ -46,6 +52,21 @@ export function waitFor<T>(
       resolve(value);
     });
   });
+}
+
+/** The next gateway packet of type `t` the client receives for which `accept` holds (its `d`). */
+export function nextPacket(
+  client: Client,
+  t: string,
+  accept: (d: Record<string, unknown>) => boolean = () => true,
+): Promise<Record<string, unknown>> {
+  return waitFor<Record<string, unknown>>((listener) => {
+    const raw = (packet: GatewayDispatchPayload) => {
+      if (packet.t === t) listener(packet.d as unknown as Record<string, unknown>);
+    };
+    client.on('raw', raw);
+    return () => client.off('raw', raw);
+  }, accept);
 }
 
 /** Polls `check` until it returns a value, with a deadline. */

@@ -12,7 +12,7 @@ import {
 } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_IDS } from '../src/index.ts';
-import { readyClient, sandboxPerTest, waitFor } from './discordjs-helpers.ts';
+import { nextPacket, readyClient, sandboxPerTest, waitFor } from './discordjs-helpers.ts';
 import { control } from './helpers.ts';
 
 const { sandbox, keep } = sandboxPerTest();
@@ -32,16 +32,6 @@ async function reactionsClient(): Promise<Client> {
   });
   keep(client);
   return client;
-}
-
-function nextPacket(client: Client, t: string, accept: (d: Record<string, unknown>) => boolean = () => true) {
-  return waitFor<Record<string, unknown>>((listener) => {
-    const raw = (packet: GatewayDispatchPayload) => {
-      if (packet.t === t) listener(packet.d as unknown as Record<string, unknown>);
-    };
-    client.on('raw', raw);
-    return () => client.off('raw', raw);
-  }, accept);
 }
 
 type ReactionEvent = { reaction: MessageReaction | PartialMessageReaction; user: User | PartialUser };

@@ -26,7 +26,10 @@ async function burst(count: number, path = guildPath) {
 describe("Discord's per-route buckets", () => {
   it('are reported but not enforced unless asked for: remaining stays at 1 or more', async () => {
     sandbox = await startSandbox({ port: 0 });
-    expect((await control(sandbox, 'GET', '/route-rate-limits')).body).toEqual({ enforce: false });
+    expect((await control(sandbox, 'GET', '/route-rate-limits')).body).toEqual({
+      enforce: false,
+      channel_messages: true,
+    });
     const { statuses, last } = await burst(RATE_LIMIT + 5);
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
     expect(last.headers.get('x-ratelimit-remaining')).toBe('1');
@@ -36,6 +39,7 @@ describe("Discord's per-route buckets", () => {
     sandbox = await startSandbox({ port: 0 });
     expect((await control(sandbox, 'PUT', '/route-rate-limits', { enforce: true })).body).toEqual({
       enforce: true,
+      channel_messages: true,
     });
     const { statuses } = await burst(RATE_LIMIT);
     expect(statuses.every((status) => status === 200)).toBe(true);
@@ -83,11 +87,17 @@ describe("Discord's per-route buckets", () => {
 
   it('start enforced when configured; a reset restores the configured setting', async () => {
     sandbox = await startSandbox({ port: 0, routeRateLimits: true });
-    expect((await control(sandbox, 'GET', '/route-rate-limits')).body).toEqual({ enforce: true });
+    expect((await control(sandbox, 'GET', '/route-rate-limits')).body).toEqual({
+      enforce: true,
+      channel_messages: true,
+    });
     await control(sandbox, 'PUT', '/route-rate-limits', { enforce: false });
     expect((await burst(RATE_LIMIT + 1)).statuses.every((status) => status === 200)).toBe(true);
     await control(sandbox, 'POST', '/reset');
-    expect((await control(sandbox, 'GET', '/route-rate-limits')).body).toEqual({ enforce: true });
+    expect((await control(sandbox, 'GET', '/route-rate-limits')).body).toEqual({
+      enforce: true,
+      channel_messages: true,
+    });
     expect((await burst(RATE_LIMIT + 1)).statuses.at(-1)).toBe(429);
   });
 
@@ -96,6 +106,9 @@ describe("Discord's per-route buckets", () => {
     for (const enforce of [1, 'true', null, undefined]) {
       expect((await control(sandbox, 'PUT', '/route-rate-limits', { enforce })).status).toBe(400);
     }
-    expect((await control(sandbox, 'GET', '/route-rate-limits')).body).toEqual({ enforce: false });
+    expect((await control(sandbox, 'GET', '/route-rate-limits')).body).toEqual({
+      enforce: false,
+      channel_messages: true,
+    });
   });
 });

@@ -1,3 +1,6 @@
+import type { ApiConfig } from '../env.ts';
+import { DiscordClient, DiscordError } from '../services/discord.ts';
+
 /**
  * One line of `pnpm doctor`: `✓ <what>` or `✗ <what> — <the fix in one sentence>`. Every network
  * check is bounded by CHECK_TIMEOUT_MS, so a dead host is a ✗ line, not a hang.
@@ -21,6 +24,8 @@ export function formatLine(line: CheckLine): string {
 
 /** The reason an error gives, short: its message, or its code for a bare network error. */
 export function reasonOf(error: unknown): string {
+  // The Discord layer wraps a request that got no answer; the reason is its cause's.
+  if (error instanceof DiscordError && error.status === 0 && error.cause) return reasonOf(error.cause);
   if (error instanceof Error) {
     if (error.name === 'TimeoutError' || error.name === 'AbortError') {
       return `no answer within ${CHECK_TIMEOUT_MS / 1000} s`;
@@ -34,21 +39,18 @@ export function reasonOf(error: unknown): string {
   return String(error);
 }
 
-/** An HTTP answer: the status and the parsed JSON body (null when none or not JSON). */
-export interface HttpAnswer {
-  status: number;
-  body: unknown;
+/** The Discord client the doctor asks with: every call bounded by CHECK_TIMEOUT_MS. */
+export function doctorClient(config: ApiConfig, proxyBase: string | null = null): DiscordClient {
+  return new DiscordClient({ ...config.discord, proxyBase, timeoutMs: CHECK_TIMEOUT_MS });
 }
 
-/** `fetch` bounded by CHECK_TIMEOUT_MS, answering the status and JSON body. */
-export async function fetchJson(url: string, init: RequestInit = {}): Promise<HttpAnswer> {
-  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
-  const text = await res.text();
-  let body: unknown = null;
-  try {
-    body = text ? JSON.parse(text) : null;
-  } catch {
-    body = null;
+/**
+ * How a Discord call failed: `{status}` when Discord answered with an error status, `{reason}`
+ * when it did not answer (or answered something unreadable).
+ */
+export function discordFailure(error: unknown): { status: number } | { reason: string } {
+  if (error instanceof DiscordError && error.status !== 0 && error.status !== 200) {
+    return { status: error.status };
   }
-  return { status: res.status, body };
+  return { reason: reasonOf(error) };
 }

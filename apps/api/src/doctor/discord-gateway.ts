@@ -4,15 +4,7 @@
  */
 import { SLASH_COMMANDS } from '@spacecadet/core';
 import type { ApiConfig } from '../env.ts';
-import { type CheckLine, fail, pass, reasonOf } from './check.ts';
-import { botGet } from './discord-app.ts';
-
-interface SessionStartLimit {
-  total: number;
-  remaining: number;
-  reset_after: number;
-  max_concurrency: number;
-}
+import { type CheckLine, discordFailure, doctorClient, fail, pass } from './check.ts';
 
 function duration(ms: number): string {
   const minutes = Math.ceil(ms / 60_000);
@@ -20,51 +12,53 @@ function duration(ms: number): string {
 }
 
 export async function checkGateway(config: ApiConfig): Promise<CheckLine> {
+  let limit: { total: number; remaining: number; reset_after: number };
   try {
-    const answer = await botGet(config, '/gateway/bot');
-    if (answer.status !== 200) {
+    limit = (await doctorClient(config).getGatewayBot()).session_start_limit;
+  } catch (error) {
+    const failure = discordFailure(error);
+    if ('status' in failure) {
       return fail(
-        `GET /gateway/bot answered ${answer.status}`,
+        `GET /gateway/bot answered ${failure.status}`,
         'Check DISCORD_BOT_TOKEN, then run the doctor again.',
       );
     }
-    const limit = (answer.body as { session_start_limit: SessionStartLimit }).session_start_limit;
-    if (limit.remaining > 0) {
-      return pass(`gateway answers: ${limit.remaining} of ${limit.total} session starts left today`);
-    }
-    const at = new Date(Date.now() + limit.reset_after).toISOString();
     return fail(
-      `gateway: no session starts left (0 of ${limit.total})`,
-      `Wait until they reset in ${duration(limit.reset_after)} (${at}), and stop whatever restarts the worker in a loop.`,
-    );
-  } catch (error) {
-    return fail(
-      `GET /gateway/bot not answering (${reasonOf(error)})`,
+      `GET /gateway/bot not answering (${failure.reason})`,
       'Run the doctor again once Discord answers.',
     );
   }
+  if (limit.remaining > 0) {
+    return pass(`gateway answers: ${limit.remaining} of ${limit.total} session starts left today`);
+  }
+  const at = new Date(Date.now() + limit.reset_after).toISOString();
+  return fail(
+    `gateway: no session starts left (0 of ${limit.total})`,
+    `Wait until they reset in ${duration(limit.reset_after)} (${at}), and stop whatever restarts the worker in a loop.`,
+  );
 }
 
 export async function checkCommands(config: ApiConfig): Promise<CheckLine> {
+  let registered: Set<string>;
   try {
-    const answer = await botGet(config, `/applications/${config.discord.clientId}/commands`);
-    if (answer.status !== 200) {
+    registered = new Set((await doctorClient(config).getGlobalCommands()).map((command) => command.name));
+  } catch (error) {
+    const failure = discordFailure(error);
+    if ('status' in failure) {
       return fail(
-        `GET /applications/${config.discord.clientId}/commands answered ${answer.status}`,
+        `GET /applications/${config.discord.clientId}/commands answered ${failure.status}`,
         'Check DISCORD_CLIENT_ID is the Application ID of this bot.',
       );
     }
-    const registered = new Set((answer.body as { name: string }[]).map((command) => command.name));
-    const missing = SLASH_COMMANDS.map((command) => command.name).filter((name) => !registered.has(name));
-    if (missing.length === 0) return pass(`slash commands registered (${SLASH_COMMANDS.length})`);
     return fail(
-      `slash commands not registered: ${missing.map((name) => `/${name}`).join(', ')}`,
-      'Start the worker once, it registers them.',
-    );
-  } catch (error) {
-    return fail(
-      `commands list not answering (${reasonOf(error)})`,
+      `commands list not answering (${failure.reason})`,
       'Run the doctor again once Discord answers.',
     );
   }
+  const missing = SLASH_COMMANDS.map((command) => command.name).filter((name) => !registered.has(name));
+  if (missing.length === 0) return pass(`slash commands registered (${SLASH_COMMANDS.length})`);
+  return fail(
+    `slash commands not registered: ${missing.map((name) => `/${name}`).join(', ')}`,
+    'Start the worker once, it registers them.',
+  );
 }

@@ -18,7 +18,7 @@ export async function runDoctor(env?: NodeJS.ProcessEnv): Promise<CheckLine[]> {
   const [postgres, redis, proxy, token] = await Promise.all([
     checkPostgres(config.databaseUrl),
     checkRedis(config.redisUrl),
-    checkDiscordProxy(config.discord.proxyBase),
+    checkDiscordProxy(config),
     checkBotToken(config),
   ]);
   lines.push(postgres, ...redis, proxy, token.line);

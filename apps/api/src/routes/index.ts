@@ -18,6 +18,7 @@ import { registerReactionRoleRoutes } from './reaction-roles.ts';
 import { registerResetPreviewRoutes } from './reset-previews.ts';
 import { registerRoleMenuRoutes } from './role-menus.ts';
 import { registerSetupRoutes } from './setup.ts';
+import { registerTempRoleRoutes } from './temp-roles.ts';
 
 /** Every served route of the contract table, one module per resource. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -40,4 +41,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   registerSetupRoutes(app);
   registerMemberDataRoutes(app);
   registerGuildDataRoutes(app);
+  registerTempRoleRoutes(app);
 }

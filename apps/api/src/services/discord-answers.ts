@@ -1,4 +1,6 @@
 import type {
+  APIApplication,
+  APIApplicationCommand,
   APIEmoji,
   APIGuild,
   APIGuildChannel,
@@ -8,7 +10,9 @@ import type {
   APISortableChannel,
   APIUser,
   RESTAPIPartialCurrentUserGuild,
+  RESTGetAPIGatewayBotResult,
   RESTPostOAuth2AccessTokenResult,
+  RESTPostOAuth2ClientCredentialsResult,
 } from 'discord-api-types/v10';
 import { z } from 'zod';
 
@@ -111,3 +115,38 @@ export const DiscordMember = z.object({
   nick: z.string().nullable().optional(),
   roles: z.array(z.string()).default([]),
 }) satisfies z.ZodType<DiscordMember>;
+
+/** The bot's application (`GET /applications/@me`): what the doctor checks of it. */
+export type DiscordApplication = Pick<APIApplication, 'id' | 'flags'> &
+  Loose<APIApplication, 'redirect_uris'>;
+export const DiscordApplication = z.object({
+  id: z.string(),
+  flags: z.number().int(),
+  redirect_uris: z.array(z.string()).nullish(),
+}) satisfies z.ZodType<DiscordApplication>;
+
+/** `GET /gateway/bot`: the session starts left today. */
+export type DiscordGatewayBot = Pick<RESTGetAPIGatewayBotResult, 'session_start_limit'>;
+export const DiscordGatewayBot = z.object({
+  session_start_limit: z.object({
+    total: z.number().int(),
+    remaining: z.number().int(),
+    reset_after: z.number(),
+    max_concurrency: z.number().int(),
+  }),
+}) satisfies z.ZodType<DiscordGatewayBot>;
+
+/** A registered application command: the doctor reads only its name. */
+export type DiscordCommand = Pick<APIApplicationCommand, 'name'>;
+export const DiscordCommand = z.object({ name: z.string() }) satisfies z.ZodType<DiscordCommand>;
+
+/** The client-credentials grant's token: no refresh token. */
+export type DiscordClientCredentials = Pick<
+  RESTPostOAuth2ClientCredentialsResult,
+  'access_token' | 'token_type' | 'expires_in'
+>;
+export const DiscordClientCredentials = z.object({
+  access_token: z.string().min(1),
+  token_type: z.string(),
+  expires_in: z.number().positive(),
+}) satisfies z.ZodType<DiscordClientCredentials>;

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import * as answers from './discord-answers.ts';
 
 export type {
+  DiscordApplication,
   DiscordChannel,
   DiscordEmoji,
   DiscordGuild,
@@ -272,6 +273,54 @@ export class DiscordClient {
       token,
     });
     await this.request('POST', '/oauth2/token/revoke', { kind: 'none' }, z.unknown(), form);
+  }
+
+  /** The bot's application: its id, flags (privileged intents) and redirect URIs. */
+  getApplication(): Promise<answers.DiscordApplication> {
+    return this.request('GET', '/applications/@me', { kind: 'bot' }, answers.DiscordApplication);
+  }
+
+  /** `GET /gateway/bot`: how many gateway session starts the bot has left today. */
+  getGatewayBot(): Promise<answers.DiscordGatewayBot> {
+    return this.request('GET', '/gateway/bot', { kind: 'bot' }, answers.DiscordGatewayBot);
+  }
+
+  /** The application's global slash commands. */
+  getGlobalCommands(): Promise<answers.DiscordCommand[]> {
+    return this.request(
+      'GET',
+      `/applications/${encodeURIComponent(this.options.clientId)}/commands`,
+      { kind: 'bot' },
+      z.array(answers.DiscordCommand),
+    );
+  }
+
+  /** The client-credentials grant: answers only when the client id and secret are right. */
+  clientCredentials(scope: string): Promise<answers.DiscordClientCredentials> {
+    const form = new URLSearchParams({
+      client_id: this.options.clientId,
+      client_secret: this.options.clientSecret,
+      grant_type: 'client_credentials',
+      scope,
+    });
+    return this.request('POST', '/oauth2/token', { kind: 'none' }, answers.DiscordClientCredentials, form);
+  }
+
+  /**
+   * The HTTP status of the Discord proxy's `/healthz` (at the root of DISCORD_PROXY_URL's `/api`),
+   * or null when no proxy is set. Throws a DiscordError (status 0) when it does not answer.
+   */
+  async proxyHealth(): Promise<{ url: string; status: number } | null> {
+    if (this.options.proxyBase == null) return null;
+    const url = `${this.options.proxyBase.replace(/\/api$/, '')}/healthz`;
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(this.options.timeoutMs) });
+      await response.arrayBuffer();
+      return { url, status: response.status };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new DiscordError(0, reason, DISCORD_PROXY_UNREACHABLE, { cause: error });
+    }
   }
 
   private tokenRequest(fields: Record<string, string>): Promise<answers.DiscordTokenResponse> {

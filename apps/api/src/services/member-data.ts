@@ -58,6 +58,7 @@ function servers(stored: StoredMemberData): MemberDataExport['servers'] {
         pending_level_ups: [],
         picks: [],
         boosts: [],
+        sticky_roles: [],
         last_changed: [],
       };
       byGuild.set(guildId, server);
@@ -90,6 +91,9 @@ function servers(stored: StoredMemberData): MemberDataExport['servers'] {
   }
   for (const row of stored.boosts) {
     of(row.guildId).boosts.push({ multiplier: row.multiplier, expires_at: iso(row.expiresAt) });
+  }
+  for (const row of stored.sticky) {
+    of(row.guildId).sticky_roles.push({ role_ids: row.roleIds, left_at: row.leftAt.toISOString() });
   }
   for (const row of stored.configs)
     of(row.guildId).last_changed.push({ what: 'config', at: row.updatedAt.toISOString() });

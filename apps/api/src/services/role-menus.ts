@@ -44,6 +44,7 @@ function toOption(option: RoleMenuOptionInput): RoleMenuOption {
     ...(option.label === undefined ? {} : { label: option.label }),
     ...(emoji === '' ? {} : { emoji }),
     ...(option.description === undefined ? {} : { description: option.description }),
+    ...(option.expires_after_s === undefined ? {} : { expires_after_s: option.expires_after_s }),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { JobName } from '@spacecadet/contract';
 import { accessCacheFeature } from './access-cache/index.ts';
+import { autoRolesFeature } from './auto-roles/index.ts';
 import { colorRolesFeature } from './color-roles/index.ts';
 import type { WorkerFeature } from './feature.ts';
 import { guildDataFeature } from './guild-data/index.ts';
@@ -12,6 +13,7 @@ import { reactionRolesFeature } from './reaction-roles/index.ts';
 import { repairsFeature } from './repairs/index.ts';
 import { roleMenusFeature } from './role-menus/index.ts';
 import { setupWatchFeature } from './setup-watch/index.ts';
+import { tempRolesFeature } from './temp-roles/index.ts';
 import { welcomeFeature } from './welcome/index.ts';
 
 /** Every feature of the worker. A new feature is one folder and one line here. */
@@ -28,6 +30,8 @@ export const FEATURES = [
   historyFeature,
   memberPicksFeature,
   guildDataFeature,
+  autoRolesFeature,
+  tempRolesFeature,
   welcomeFeature,
 ] as const satisfies readonly WorkerFeature[];
 

@@ -7,7 +7,7 @@ import {
   JobName,
   type JobResult,
   jobFailureReason,
-  jobLockFeature,
+  jobLockName,
 } from '@spacecadet/contract';
 import { DelayedError, type Job, RateLimitError, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -130,8 +130,7 @@ async function dispatchJob(
     log.info('waiting for the job whose result this one publishes');
     return delayWithoutAttempt(job, token);
   }
-  const feature = jobLockFeature(name.data);
-  const lockKey = guildJobLockKey(feature, payload.data.guild_id);
+  const lockKey = guildJobLockKey(jobLockName(name.data, payload.data), payload.data.guild_id);
   let lastProgress = -1;
   let outage = payload.data.discord_outage;
   const { guildLockTtlMs } = jobTimings(deps.config.jobLockDurationMs);

@@ -14,6 +14,7 @@ export const HISTORY_AREAS = [
   'personality_roles',
   'leveling',
   'welcome',
+  'temp_roles',
 ] as const;
 export const HistoryArea = z.enum(HISTORY_AREAS);
 export type HistoryArea = z.infer<typeof HistoryArea>;
@@ -27,6 +28,7 @@ export const HISTORY_AREA_LABELS: Record<HistoryArea, string> = {
   personality_roles: 'Personality roles',
   leveling: 'Leveling',
   welcome: 'Welcome',
+  temp_roles: 'Temporary roles',
 };
 
 /**
@@ -116,6 +118,11 @@ export const HISTORY_ACTIONS = {
   'leveling.member_reset': { area: 'leveling', undo: 'state', label: "Reset a member's XP" },
 
   'welcome.update': { area: 'welcome', undo: 'state', label: 'Edited the welcome settings' },
+
+  // Recorded only: a grant is ended (not undone), an end given again. `temp_roles.end` is also
+  // what the worker records when a temporary role expires or was removed by hand.
+  'temp_roles.grant': { area: 'temp_roles', undo: null, label: 'Gave a temporary role' },
+  'temp_roles.end': { area: 'temp_roles', undo: null, label: 'Ended a temporary role' },
 
   /** An undo is itself an entry: its area and subject are those of the entry it undid. */
   'history.undo': { area: 'config', undo: 'state', label: 'Undid a change' },

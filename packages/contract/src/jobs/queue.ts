@@ -40,6 +40,10 @@ export const JOB_NAMES = [
   'member-picks.apply',
   'guild-data.delete',
   'guild-data.purge',
+  'temp-roles.grant',
+  'temp-roles.expire',
+  'auto-roles.give',
+  'auto-roles.purge-sticky',
   'welcome.greet',
   'welcome.raid-batch',
   'welcome.goodbye',
@@ -56,6 +60,23 @@ export type JobName = z.infer<typeof JobName>;
 export function jobLockFeature(name: JobName): string {
   const prefix = name.slice(0, name.indexOf('.'));
   return prefix === 'reaction-roles' ? 'role-menus' : prefix;
+}
+
+/**
+ * The name of the lock a job runs under (`guildJobLockKey`'s feature part): its feature's, or for
+ * a per-member job its feature's and member's, so two members' jobs do not wait for each other.
+ */
+export function jobLockName(name: JobName, payload: Pick<GuildJobPayload, 'member'>): string {
+  const feature = jobLockFeature(name);
+  return payload.member ? `${feature}.${payload.member.user_id}` : feature;
+}
+
+/**
+ * The id of a member's auto-roles job for one join (BullMQ forbids ':', hence dots): the same for
+ * every event of that join (the add, the end of screening), so a join is given roles once.
+ */
+export function autoRolesJobIdFor(guildId: string, userId: string, joinedAt: string): string {
+  return `auto-roles.give.${guildId}.${userId}.${Date.parse(joinedAt) || 0}`;
 }
 
 /**
@@ -94,6 +115,11 @@ export const GuildJobPayload = z.object({
       progress: z.number().min(0).max(100),
     })
     .optional(),
+  /**
+   * The member a per-member job acts on (`auto-roles.give`): such a job runs under a lock of its
+   * own member (`jobLockKeyFor`), so a raid's joins are handled side by side, not one at a time.
+   */
+  member: z.object({ user_id: Snowflake, joined_at: z.string().min(1).max(40) }).optional(),
 });
 export type GuildJobPayload = z.infer<typeof GuildJobPayload>;
 

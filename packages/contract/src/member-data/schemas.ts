@@ -32,6 +32,8 @@ const MemberDataServer = z.object({
   pending_level_ups: z.array(z.object({ level: z.number().int(), created_at: Timestamp })),
   picks: z.array(z.object({ scope: z.string(), target_key: z.string(), picked_at: Timestamp })),
   boosts: z.array(z.object({ multiplier: z.number(), expires_at: Timestamp.nullable() })),
+  /** The roles they held when they left, kept to give back if they rejoin (sticky roles). */
+  sticky_roles: z.array(z.object({ role_ids: z.array(Snowflake), left_at: Timestamp })),
   /** Settings whose last change was theirs (`config`, or a role menu's id). */
   last_changed: z.array(z.object({ what: z.string(), at: Timestamp })),
 });

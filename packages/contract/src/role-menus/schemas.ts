@@ -18,6 +18,11 @@ import {
   RoleMenuMode,
   RoleMenuStyle,
 } from '../reaction-roles/schemas.ts';
+import {
+  TEMP_ROLE_DURATION_MESSAGE,
+  TEMP_ROLE_MAX_SECONDS,
+  TEMP_ROLE_MIN_SECONDS,
+} from '../temp-roles/schemas.ts';
 
 /** The most menus one server has. */
 export const MAX_ROLE_MENUS = 25;
@@ -59,6 +64,9 @@ const optionRequired = (issue: { readonly path?: PropertyKey[] | undefined }) =>
   `${ROLE_MENU_MESSAGES.option(optionOf(issue))}: role_id is required`;
 const optionRoleId = (issue: { readonly path?: PropertyKey[] | undefined }) =>
   `${ROLE_MENU_MESSAGES.option(optionOf(issue))}: role_id must be a Discord role id`;
+/** An option's expiry that is not a whole number of seconds within the temp-role bounds. */
+const optionExpiry = (issue: { readonly path?: PropertyKey[] | undefined }) =>
+  `${ROLE_MENU_MESSAGES.option(optionOf(issue))}: ${TEMP_ROLE_DURATION_MESSAGE.replace('duration_s', 'expires_after_s')}`;
 /** An option's text field: a refusal of its type or length names the option and the field. */
 const optionText = (field: string, max: number) =>
   storableText({
@@ -83,6 +91,16 @@ const RoleMenuOptionInput = z.object(
         'One unicode emoji, or a custom emoji of this server as <:name:id>, <a:name:id> or name:id; required for reactions',
     }),
     description: optionText('description', ROLE_MENU_OPTION_DESCRIPTION_MAX).optional(),
+    expires_after_s: z
+      .number({ error: (issue) => optionExpiry(issue) })
+      .int({ error: (issue) => optionExpiry(issue) })
+      .min(TEMP_ROLE_MIN_SECONDS, { error: (issue) => optionExpiry(issue) })
+      .max(TEMP_ROLE_MAX_SECONDS, { error: (issue) => optionExpiry(issue) })
+      .optional()
+      .meta({
+        description:
+          'A temporary role: a member who picks it holds it this many seconds (60 to a year), then the bot takes it back',
+      }),
   },
   {
     error: (issue) => `${ROLE_MENU_MESSAGES.option(optionOf(issue))} must be an object with a role_id`,
@@ -167,6 +185,13 @@ export const RoleMenuBody = z
           message: `${name}: option ${sameRole + 1} already gives this role; each role can have one option`,
         });
       else if (roleId !== '') roles.set(roleId, index);
+      // A reaction stays on the panel after the role expired, and would give it back.
+      if (menu.style === 'reactions' && option.expires_after_s !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['options', index, 'expires_after_s'],
+          message: `${name}: a temporary role (expires_after_s) is for buttons and select menus, not reactions`,
+        });
       const emojiText = option.emoji?.trim() ?? '';
       const label = option.label?.trim() ?? '';
       if (menu.style !== 'reactions' && label === '') {
@@ -214,6 +239,7 @@ export const RoleMenuOption = z.object({
   label: z.string().optional(),
   emoji: z.string().optional(),
   description: z.string().optional(),
+  expires_after_s: z.number().int().optional(),
 });
 export type RoleMenuOption = z.infer<typeof RoleMenuOption>;
 

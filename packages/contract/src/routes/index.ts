@@ -21,6 +21,7 @@ import { reactionRoleRoutes } from '../reaction-roles/routes.ts';
 import { roleMenuRoutes } from '../role-menus/routes.ts';
 import type { RouteDef } from '../route-definition.ts';
 import { setupRoutes } from '../setup/routes.ts';
+import { tempRoleRoutes } from '../temp-roles/routes.ts';
 import { welcomeRoutes } from '../welcome/routes.ts';
 
 export type { ErrorStatus, RouteAuth, RouteDef } from '../route-definition.ts';
@@ -40,6 +41,7 @@ export const routes = {
   ...setupRoutes,
   ...memberDataRoutes,
   ...guildDataRoutes,
+  ...tempRoleRoutes,
   ...welcomeRoutes,
 } as const satisfies Record<string, RouteDef>;
 

@@ -12,6 +12,7 @@ import { levelingBoosts, memberDailyXp, memberXp, pendingLevelUps } from '../sch
 import { memberRolePicks } from '../schema/member-picks.ts';
 import { roleMenus } from '../schema/role-menus.ts';
 import { sessions } from '../schema/sessions.ts';
+import { stickyRoles } from '../schema/sticky-roles.ts';
 import { welcomeGreetings } from '../schema/welcome-greetings.ts';
 import { markErasedInBatches } from './member-xp/erasures.ts';
 
@@ -28,6 +29,7 @@ export const MEMBER_DATA_TABLES: Readonly<Record<string, string>> = {
   'member_daily_xp.user_id': 'exported-erased',
   'pending_level_ups.user_id': 'exported-erased',
   'member_role_picks.user_id': 'exported-erased',
+  'sticky_roles.user_id': 'exported-erased (the roles they held when leaving, kept to give back on rejoin)',
   'leveling_boosts.user_id': 'exported-erased (a boost of this member only)',
   'guild_history.actor_id':
     'exported-scrubbed (name and avatar dropped; the id stays so the entry reads "a member")',
@@ -35,6 +37,10 @@ export const MEMBER_DATA_TABLES: Readonly<Record<string, string>> = {
   'role_menus.updated_by': 'exported-scrubbed (set to null)',
   'guild_history.undone_by':
     "not scrubbed: an id only (who undid the entry), the server's record like actor_id; the entry is exported as the actor's",
+  'temp_roles.user_id':
+    "not exported: a role the server gave for a time, the server's record like History's ids; ended when due, deleted with the server's data",
+  'temp_roles.granted_by':
+    "not exported: the id of whoever gave a temporary role, the server's record like History's ids",
   'welcome_greetings.user_id':
     "erased, not exported: the record that a welcome or goodbye was posted (so it is posted once), no content of the member's",
   'guild_setup_dismissals.dismissed_by':
@@ -42,57 +48,59 @@ export const MEMBER_DATA_TABLES: Readonly<Record<string, string>> = {
 };
 
 export async function readMemberData(db: Db, userId: string) {
-  const [sessionRows, xp, daily, levelUps, picks, boosts, history, configs, menus] = await Promise.all([
-    db
-      .select({
-        id: sessions.id,
-        username: sessions.username,
-        avatar: sessions.avatar,
-        createdAt: sessions.createdAt,
-        expiresAt: sessions.expiresAt,
-        revokedAt: sessions.revokedAt,
-      })
-      .from(sessions)
-      .where(eq(sessions.userId, userId))
-      .orderBy(sessions.createdAt),
-    db.select().from(memberXp).where(eq(memberXp.userId, userId)).orderBy(memberXp.guildId),
-    db
-      .select()
-      .from(memberDailyXp)
-      .where(eq(memberDailyXp.userId, userId))
-      .orderBy(memberDailyXp.guildId, memberDailyXp.day),
-    db.select().from(pendingLevelUps).where(eq(pendingLevelUps.userId, userId)),
-    db
-      .select()
-      .from(memberRolePicks)
-      .where(eq(memberRolePicks.userId, userId))
-      .orderBy(memberRolePicks.guildId),
-    db.select().from(levelingBoosts).where(eq(levelingBoosts.userId, userId)),
-    db
-      .select({
-        id: guildHistory.id,
-        guildId: guildHistory.guildId,
-        at: guildHistory.at,
-        actorId: guildHistory.actorId,
-        actorName: guildHistory.actorName,
-        actorAvatar: guildHistory.actorAvatar,
-        action: guildHistory.action,
-        summary: guildHistory.summary,
-        refs: guildHistory.refs,
-      })
-      .from(guildHistory)
-      .where(historyNaming(userId))
-      .orderBy(guildHistory.id),
-    db
-      .select({ guildId: guildConfigs.guildId, updatedAt: guildConfigs.updatedAt })
-      .from(guildConfigs)
-      .where(eq(guildConfigs.updatedBy, userId)),
-    db
-      .select({ guildId: roleMenus.guildId, id: roleMenus.id, updatedAt: roleMenus.updatedAt })
-      .from(roleMenus)
-      .where(eq(roleMenus.updatedBy, userId)),
-  ]);
-  return { sessions: sessionRows, xp, daily, levelUps, picks, boosts, history, configs, menus };
+  const [sessionRows, xp, daily, levelUps, picks, boosts, history, configs, menus, sticky] =
+    await Promise.all([
+      db
+        .select({
+          id: sessions.id,
+          username: sessions.username,
+          avatar: sessions.avatar,
+          createdAt: sessions.createdAt,
+          expiresAt: sessions.expiresAt,
+          revokedAt: sessions.revokedAt,
+        })
+        .from(sessions)
+        .where(eq(sessions.userId, userId))
+        .orderBy(sessions.createdAt),
+      db.select().from(memberXp).where(eq(memberXp.userId, userId)).orderBy(memberXp.guildId),
+      db
+        .select()
+        .from(memberDailyXp)
+        .where(eq(memberDailyXp.userId, userId))
+        .orderBy(memberDailyXp.guildId, memberDailyXp.day),
+      db.select().from(pendingLevelUps).where(eq(pendingLevelUps.userId, userId)),
+      db
+        .select()
+        .from(memberRolePicks)
+        .where(eq(memberRolePicks.userId, userId))
+        .orderBy(memberRolePicks.guildId),
+      db.select().from(levelingBoosts).where(eq(levelingBoosts.userId, userId)),
+      db
+        .select({
+          id: guildHistory.id,
+          guildId: guildHistory.guildId,
+          at: guildHistory.at,
+          actorId: guildHistory.actorId,
+          actorName: guildHistory.actorName,
+          actorAvatar: guildHistory.actorAvatar,
+          action: guildHistory.action,
+          summary: guildHistory.summary,
+          refs: guildHistory.refs,
+        })
+        .from(guildHistory)
+        .where(historyNaming(userId))
+        .orderBy(guildHistory.id),
+      db
+        .select({ guildId: guildConfigs.guildId, updatedAt: guildConfigs.updatedAt })
+        .from(guildConfigs)
+        .where(eq(guildConfigs.updatedBy, userId)),
+      db
+        .select({ guildId: roleMenus.guildId, id: roleMenus.id, updatedAt: roleMenus.updatedAt })
+        .from(roleMenus)
+        .where(eq(roleMenus.updatedBy, userId)),
+      db.select().from(stickyRoles).where(eq(stickyRoles.userId, userId)).orderBy(stickyRoles.guildId),
+    ]);
+  return { sessions: sessionRows, xp, daily, levelUps, picks, boosts, history, configs, menus, sticky };
 }
 
 export type StoredMemberData = Awaited<ReturnType<typeof readMemberData>>;
@@ -132,6 +140,7 @@ export async function eraseMemberData(
     const levelUps = count(await tx.delete(pendingLevelUps).where(eq(pendingLevelUps.userId, userId)));
     const picks = count(await tx.delete(memberRolePicks).where(eq(memberRolePicks.userId, userId)));
     const boosts = count(await tx.delete(levelingBoosts).where(eq(levelingBoosts.userId, userId)));
+    await tx.delete(stickyRoles).where(eq(stickyRoles.userId, userId));
     await tx.delete(welcomeGreetings).where(eq(welcomeGreetings.userId, userId));
     const history = count(
       await tx

@@ -14,7 +14,7 @@ import {
 export type NewWelcomeGreeting = Pick<
   WelcomeGreetingRow,
   'guildId' | 'userId' | 'kind' | 'joinedAt' | 'username' | 'answers' | 'memberCount' | 'raid'
->;
+> & { awaiting?: boolean };
 
 /** Records an owed greeting; false when this member's greeting of this join was recorded already. */
 export async function recordGreeting(db: Db, greeting: NewWelcomeGreeting): Promise<boolean> {
@@ -32,6 +32,7 @@ const owed = (guildId: string, kind: WelcomeGreetingKind) =>
     eq(welcomeGreetings.kind, kind),
     isNull(welcomeGreetings.greetedAt),
     isNull(welcomeGreetings.skipped),
+    eq(welcomeGreetings.awaiting, false),
   );
 
 /** A guild's greetings (or goodbyes) still owed one by one (not merged into a raid's batches). */
@@ -144,4 +145,45 @@ export async function finishGreetings(
 /** Marks a greeting as not to be posted, and why. */
 export async function skipGreeting(db: Db, row: WelcomeGreetingRow, reason: string): Promise<void> {
   await db.update(welcomeGreetings).set({ skipped: reason }).where(rowKey(row));
+}
+
+type GreetingKey = Pick<WelcomeGreetingRow, 'guildId' | 'userId' | 'joinedAt'>;
+
+/** Whether this join's greeting waits for the member to finish Onboarding (a cheap PK read). */
+export async function greetingAwaits(db: Db, key: GreetingKey): Promise<boolean> {
+  const [row] = await db
+    .select({ awaiting: welcomeGreetings.awaiting })
+    .from(welcomeGreetings)
+    .where(rowKey({ ...key, kind: 'welcome' }));
+  return row?.awaiting === true;
+}
+
+/**
+ * The member finished Onboarding: their waiting greeting becomes owed, with what it names now.
+ * False when there was none waiting (done before, or joined while welcome was off): once only.
+ */
+export async function completeAwaitingGreeting(
+  db: Db,
+  key: GreetingKey,
+  values: Pick<WelcomeGreetingRow, 'username' | 'answers' | 'memberCount' | 'raid'>,
+): Promise<boolean> {
+  const rows = await db
+    .update(welcomeGreetings)
+    .set({ ...values, awaiting: false, heardAt: new Date() })
+    .where(and(rowKey({ ...key, kind: 'welcome' }), eq(welcomeGreetings.awaiting, true)))
+    .returning({ userId: welcomeGreetings.userId });
+  return rows.length > 0;
+}
+
+/** A member who left before finishing Onboarding is not greeted when they come back another time. */
+export async function dropAwaitingGreetings(db: Db, guildId: string, userId: string): Promise<void> {
+  await db
+    .delete(welcomeGreetings)
+    .where(
+      and(
+        eq(welcomeGreetings.guildId, guildId),
+        eq(welcomeGreetings.userId, userId),
+        eq(welcomeGreetings.awaiting, true),
+      ),
+    );
 }

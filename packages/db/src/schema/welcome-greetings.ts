@@ -9,7 +9,7 @@ export type WelcomeGreetingKind = 'welcome' | 'goodbye';
  * twice or a worker restarted halfway greets once. `batch` is the nonce of the post that claimed
  * the row (one member's own, or a raid batch's naming up to 20): a retry posts under the same
  * nonce, and Discord answers the message already made. `raid` rows are greeted by the merged
- * batch job, the others one by one. `joined_at` is the join the row belongs to (for a goodbye,
+ * batch job, the others one by one; `awaiting` rows wait for the member to finish Onboarding. `joined_at` is the join the row belongs to (for a goodbye,
  * the join when known, else the leave). Pruned with the member's data on request.
  */
 export const welcomeGreetings = pgTable(
@@ -26,6 +26,11 @@ export const welcomeGreetings = pgTable(
     /** The server's members after the join or leave. */
     memberCount: integer('member_count').notNull(),
     raid: boolean('raid').notNull().default(false),
+    /**
+     * Held until the member finishes Membership Screening / Onboarding (`send_when:
+     * 'onboarding_complete'`): recorded at the join, owed once GUILD_MEMBER_UPDATE shows them done.
+     */
+    awaiting: boolean('awaiting').notNull().default(false),
     batch: text('batch'),
     heardAt: timestamp('heard_at', { withTimezone: true }).notNull().defaultNow(),
     greetedAt: timestamp('greeted_at', { withTimezone: true }),

@@ -2,6 +2,7 @@ import { PermissionFlagsBits } from 'discord-api-types/v10';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import type { SandboxGuild } from '../fixture.ts';
+import { isPending } from '../member-screening.ts';
 import { memberUpdated, removeMember } from '../mutations.ts';
 import { apiGuild, apiMember, userOf } from '../payloads.ts';
 import { canManageRole, guildPermissions } from '../permissions.ts';
@@ -150,6 +151,19 @@ function registerMemberReadRoutes(api: FastifyInstance, ctx: SandboxContext): vo
   });
 }
 
+/**
+ * A member still pending (Membership Screening or Onboarding not completed) is refused new roles
+ * (taking one away is allowed),
+ * as issue 37 has Discord do. Discord documents no error code for it, and the public record
+ * (discord-api-docs #2652, #6175, #2479) rather shows a role once being accepted and letting
+ * the member skip screening; the sandbox answers the general refusal, 403 50013 Missing
+ * Permissions, so a bot that gives roles before `pending` turns false fails visibly instead of
+ * bypassing the server's screening.
+ */
+function refusePendingMember(reply: FastifyReply): FastifyReply {
+  return missingPermissions(reply);
+}
+
 /** Editing, kicking and giving or taking roles from members, and the bot leaving a guild. */
 function registerMemberWriteRoutes(api: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
@@ -172,6 +186,8 @@ function registerMemberWriteRoutes(api: FastifyInstance, ctx: SandboxContext): v
           if (!role) return discordError(reply, 404, 10011, 'Unknown Role');
           if (role.managed || !canManageRole(guild, botId(), role)) return missingPermissions(reply);
         }
+        const adds = changed.some((id) => next.has(id));
+        if (adds && isPending(member)) return refusePendingMember(reply);
         member.roles = [...next];
       }
       if (body.nick !== undefined) member.nick = body.nick;
@@ -213,6 +229,7 @@ function registerMemberWriteRoutes(api: FastifyInstance, ctx: SandboxContext): v
         const role = guild.roles.find((r) => r.id === req.params.roleId);
         if (!role || role.id === guild.id) return discordError(reply, 404, 10011, 'Unknown Role');
         if (role.managed || !canManageRole(guild, botId(), role)) return missingPermissions(reply);
+        if (method === 'PUT' && isPending(member)) return refusePendingMember(reply);
         const has = member.roles.includes(role.id);
         if (method === 'PUT' && !has) member.roles.push(role.id);
         if (method === 'DELETE' && has) member.roles = member.roles.filter((id) => id !== role.id);

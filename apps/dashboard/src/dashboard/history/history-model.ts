@@ -61,6 +61,9 @@ export function areaQueryKeys(guildId: string, area: HistoryArea): ReadonlyArray
       return [queryKeys.personalityRoles(guildId), roles];
     case 'leveling':
       return [queryKeys.leveling(guildId), queryKeys.leaderboard(guildId), roles];
+    case 'temp_roles':
+      // Recorded only (nothing to undo): no page to reload.
+      return [];
   }
 }
 

@@ -1,7 +1,28 @@
 import type { GuildRole, RoleMenuStyle } from '@spacecadet/contract';
+import type { ReactNode } from 'react';
 import { MANAGED_ROLE_NOTE } from '../reaction-roles/RoleRowsEditor.tsx';
 import { RolePicker } from '../shared/GuildPickers.tsx';
 import { emojiProblem, type OptionDraft, type OptionField, optionPath } from './role-menus-form.ts';
+
+/** How long a picked role stays (`expires_after_s`): for good, or one of these. */
+const KEEP_FOR: ReadonlyArray<{ seconds: number; label: string }> = [
+  { seconds: 3600, label: '1 hour' },
+  { seconds: 86_400, label: '1 day' },
+  { seconds: 7 * 86_400, label: '7 days' },
+  { seconds: 30 * 86_400, label: '30 days' },
+];
+
+/** A stored duration none of the choices names, said in the largest whole unit. */
+function durationLabel(seconds: number): string {
+  for (const [unit, size] of [
+    ['day', 86_400],
+    ['hour', 3600],
+    ['minute', 60],
+  ] as const) {
+    if (seconds % size === 0) return `${seconds / size} ${unit}${seconds === size ? '' : 's'}`;
+  }
+  return `${seconds} seconds`;
+}
 
 const TEXT_FIELDS: ReadonlyArray<{
   key: Exclude<OptionField, 'role_id'>;
@@ -33,6 +54,7 @@ export function MenuOptionRow({
   roles,
   onPickRole,
   onSetField,
+  onSetExpiry,
   onMove,
   onRemove,
 }: {
@@ -46,6 +68,8 @@ export function MenuOptionRow({
   roles: ReadonlyMap<string, GuildRole>;
   onPickRole: (roleId: string) => void;
   onSetField: (key: OptionField, value: string) => void;
+  /** The role's lifetime after a pick, in seconds; undefined: kept for good. */
+  onSetExpiry: (seconds: number | undefined) => void;
   onMove: (by: -1 | 1) => void;
   onRemove: () => void;
 }) {
@@ -96,6 +120,15 @@ export function MenuOptionRow({
         );
       })}
       <OptionActions number={number} last={count} onMove={onMove} onRemove={onRemove} />
+      {style === 'reactions' ? null : (
+        <OptionExpiry
+          id={id('role_id').replace('role_id', 'expiry')}
+          seconds={option.expires_after_s}
+          problem={problems.get(`options.${index}.expires_after_s`)}
+          srRow={srRow}
+          onChange={onSetExpiry}
+        />
+      )}
       {rowProblems.map((item) => (
         <p key={item.field} id={`${id(item.field)}-problem`} className="role-row-problem" role="alert">
           {item.message}
@@ -103,6 +136,52 @@ export function MenuOptionRow({
       ))}
       {managed ? <p className="role-row-problem">{MANAGED_ROLE_NOTE}</p> : null}
     </li>
+  );
+}
+
+/** How long the role picked with this option stays: for good (the default) or a while. */
+function OptionExpiry({
+  id,
+  seconds,
+  problem,
+  srRow,
+  onChange,
+}: {
+  id: string;
+  seconds: number | undefined;
+  problem: string | undefined;
+  srRow: ReactNode;
+  onChange: (seconds: number | undefined) => void;
+}) {
+  const custom = seconds !== undefined && !KEEP_FOR.some((choice) => choice.seconds === seconds);
+  return (
+    <div className="menu-option-expiry">
+      <label htmlFor={id} className="small">
+        Keeps the role{srRow}
+      </label>
+      <select
+        id={id}
+        className="input"
+        value={seconds === undefined ? '' : String(seconds)}
+        aria-invalid={problem !== undefined || undefined}
+        onChange={(event) => onChange(event.target.value === '' ? undefined : Number(event.target.value))}
+      >
+        <option value="">For good</option>
+        {KEEP_FOR.map((choice) => (
+          <option key={choice.seconds} value={String(choice.seconds)}>
+            For {choice.label}, then the bot takes it back
+          </option>
+        ))}
+        {custom ? (
+          <option value={String(seconds)}>For {durationLabel(seconds)}, then the bot takes it back</option>
+        ) : null}
+      </select>
+      {problem ? (
+        <p className="role-row-problem" role="alert">
+          {problem}
+        </p>
+      ) : null}
+    </div>
   );
 }
 

@@ -77,6 +77,11 @@ export function MenuOptionsEditor({
             roles={roles}
             onPickRole={(value) => pickRole(index, value)}
             onSetField={(key, value) => setField(index, key, value)}
+            onSetExpiry={(seconds) =>
+              onChange(
+                options.map((option, i) => (i === index ? { ...option, expires_after_s: seconds } : option)),
+              )
+            }
             onMove={(by) => move(index, by)}
             onRemove={() => onChange(options.filter((_, i) => i !== index))}
           />

@@ -321,6 +321,24 @@ describe('role menu editor', () => {
     screen.getByRole('button', { name: 'Post in Discord' });
   });
 
+  it('makes an option temporary: Keeps the role for 1 day sends expires_after_s', async () => {
+    signInAda();
+    const api = menusApi();
+    open('&menu=new');
+    await fillButtonsMenu();
+    const keep = screen.getByLabelText('Keeps the role (option 1)') as HTMLSelectElement;
+    expect(keep.value).toBe('');
+    fireEvent.change(keep, { target: { value: '86400' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Saved');
+    expect(
+      (api.calls.find((call) => call.method === 'POST')?.body as { options: unknown[] }).options,
+    ).toEqual([
+      { role_id: RED, label: 'Red', expires_after_s: 86_400 },
+      { role_id: BLUE, label: 'Blue' },
+    ]);
+  });
+
   it("shows a 400's sentence at the field it names and in the red box, keeping the edits", async () => {
     signInAda();
     const refusal =

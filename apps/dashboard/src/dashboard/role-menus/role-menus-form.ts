@@ -17,6 +17,11 @@ export interface OptionDraft {
   label: string;
   emoji: string;
   description: string;
+  /**
+   * A temporary option's seconds (set through the API; the editor has no field for it yet): kept
+   * as it is so a save from the editor does not drop it.
+   */
+  expires_after_s?: number | undefined;
 }
 
 /** The editor's menu: every field as typed (blank color and required role mean none). */
@@ -73,6 +78,7 @@ export function draftFromMenu(menu: RoleMenu): MenuDraft {
       label: option.label ?? '',
       emoji: option.emoji ?? '',
       description: option.description ?? '',
+      ...(option.expires_after_s === undefined ? {} : { expires_after_s: option.expires_after_s }),
     })),
   };
 }
@@ -101,6 +107,10 @@ export function bodyFromDraft(draft: MenuDraft): RoleMenuBody {
       ...(option.label.trim() ? { label: option.label.trim() } : {}),
       ...(option.emoji.trim() ? { emoji: option.emoji.trim() } : {}),
       ...(option.description.trim() ? { description: option.description.trim() } : {}),
+      // Reactions give a role for as long as the reaction stays: no lifetime (the editor hides it).
+      ...(option.expires_after_s === undefined || draft.style === 'reactions'
+        ? {}
+        : { expires_after_s: option.expires_after_s }),
     })),
   };
 }

@@ -4,6 +4,7 @@ import { registerPickFeature } from '../../interactions/member-lock.ts';
 import type { EphemeralAnswer } from '../../interactions/respond.ts';
 import { MEMBER_COLOR_LOCK } from '../../roles/member-color.ts';
 import { rolesSeenBy } from '../../roles/recent-changes.ts';
+import { recordMenuTempRole } from '../temp-roles/menu.ts';
 import { applyRoleChange, MENU_PICK_FEATURE, recordMenuPicks } from './member-roles.ts';
 import { menuRules, ownMenu } from './menus.ts';
 
@@ -95,6 +96,11 @@ async function applyMenuPicks(
     add: order.filter((roleId) => held.has(roleId) && !before.has(roleId)),
     remove: order.filter((roleId) => before.has(roleId) && !held.has(roleId)),
   };
+  for (const option of menu.options) {
+    if (option.expires_after_s !== undefined && change.add.includes(option.role_id)) {
+      await recordMenuTempRole(deps, guildId, userId, option.role_id, option.expires_after_s);
+    }
+  }
   const changed = change.add.length + change.remove.length > 0;
   const answer = [
     ...(changed || !refusal ? [roleMenuAnswer(menu, change, held)] : []),

@@ -1,11 +1,17 @@
 import {
+  WELCOME_RAID_BATCH_S,
   WELCOME_RAID_JOINS,
   WELCOME_RAID_WINDOW_S,
   welcomeJoinCountKey,
   welcomeRaidKey,
 } from '@spacecadet/contract';
 import { getWelcomeSettings } from '@spacecadet/db/queries/welcome';
-import { recordGreeting } from '@spacecadet/db/queries/welcome-greetings';
+import {
+  completeAwaitingGreeting,
+  dropAwaitingGreetings,
+  greetingAwaits,
+  recordGreeting,
+} from '@spacecadet/db/queries/welcome-greetings';
 import { personalityOptions } from '@spacecadet/db/schema';
 import { addGuildJob } from '@spacecadet/queue/guild-jobs';
 import {
@@ -82,62 +88,82 @@ async function owe(deps: WorkerDeps, greeted: Greeted): Promise<void> {
   const raid = await inRaid(deps, greeted.guildId);
   const recorded = await recordGreeting(deps.db, { ...greeted, kind: 'welcome', raid });
   // Recorded before (a replayed event): its job was queued then.
-  if (!recorded) return;
-  if (raid) await queueWelcomeJob(deps, 'welcome.raid-batch', greeted.guildId, 5_000);
-  else await queueWelcomeJob(deps, 'welcome.greet', greeted.guildId);
+  if (recorded) await queueOwed(deps, greeted.guildId, raid);
+}
+
+function queueOwed(deps: WorkerDeps, guildId: string, raid: boolean) {
+  return raid
+    ? queueWelcomeJob(deps, 'welcome.raid-batch', guildId, WELCOME_RAID_BATCH_S * 1000)
+    : queueWelcomeJob(deps, 'welcome.greet', guildId);
 }
 
 /**
- * GUILD_MEMBER_ADD with `send_when: 'join'`. People only: bots are not greeted (as MEE6's and
- * Carl-bot's welcomes do by default), they get their own auto-roles (features/auto-roles).
+ * Whether a member is through Membership Screening and Onboarding, from what the gateway gives:
+ * `pending` false (Discord holds a member of a server with Screening or Onboarding pending
+ * until they finish), and, when the server has Onboarding (its GUILD_ONBOARDING feature), the
+ * COMPLETED_ONBOARDING member flag. A server with neither has members done at the join.
+ */
+export function finishedOnboarding(
+  guildFeatures: readonly string[],
+  member: { pending?: boolean | null; flags?: number | null },
+): boolean {
+  if (member.pending === true) return false;
+  return !guildFeatures.includes('GUILD_ONBOARDING') || ((member.flags ?? 0) & COMPLETED_ONBOARDING) !== 0;
+}
+
+/**
+ * GUILD_MEMBER_ADD. People only: bots are not greeted (as MEE6's and Carl-bot's welcomes do by
+ * default), they get their own auto-roles (features/auto-roles). With `send_when: 'join'` the
+ * greeting is owed now; with `'onboarding_complete'` it is recorded waiting, and owed once
+ * GUILD_MEMBER_UPDATE shows the member done (at once when nothing holds them).
  */
 export async function onMemberJoin(deps: WorkerDeps, member: GuildMember): Promise<void> {
   if (member.user.bot) return;
   const joinedAt = member.joinedAt ?? new Date();
   if (Date.now() - joinedAt.getTime() > WELCOME_FRESH_MS) return;
   const settings = await getWelcomeSettings(deps.db, member.guild.id);
-  if (!settings.enabled || settings.send_when !== 'join') return;
-  await owe(deps, {
+  if (!settings.enabled) return;
+  const greeted = {
     guildId: member.guild.id,
     userId: member.id,
     joinedAt,
     username: member.displayName,
     answers: [],
     memberCount: member.guild.memberCount,
+  };
+  const done = finishedOnboarding(member.guild.features, {
+    pending: member.pending,
+    flags: member.flags.bitfield,
   });
+  if (settings.send_when === 'join' || done) {
+    await owe(deps, greeted);
+    return;
+  }
+  await recordGreeting(deps.db, { ...greeted, kind: 'welcome', raid: false, awaiting: true });
 }
 
 /**
- * GUILD_MEMBER_UPDATE with `send_when: 'onboarding_complete'`, read from the raw packet (discord.js
- * emits no update for a member it did not cache). Discord sends `pending: true` to a member who
- * still has Membership Screening or Onboarding to finish; they are done when `pending` is false
- * and, with Onboarding, the COMPLETED_ONBOARDING flag is set. The gateway does not say whether a
- * server has Onboarding, so: the flag set and `pending` false greets; `pending` false without
- * the flag greets only when the member was seen pending before (a server with Membership
- * Screening only). The greeting is keyed by the join, so it is made once however many updates
- * follow; a member who never completes is never greeted.
+ * GUILD_MEMBER_UPDATE, read from the raw packet (the worker caches no members, so discord.js
+ * has no "before" to compare): a member whose greeting waits (recorded at their join, above) and
+ * who is now through Screening and Onboarding is greeted once, with their Onboarding answers.
+ * Later updates find nothing waiting; a member who never completes is never greeted.
  */
-export async function onMemberUpdate(
-  deps: WorkerDeps,
-  packet: GatewayDispatchPayload,
-  wasPending: boolean,
-): Promise<void> {
+export async function onMemberUpdate(deps: WorkerDeps, packet: GatewayDispatchPayload): Promise<void> {
   if (packet.t !== GatewayDispatchEvents.GuildMemberUpdate) return;
   const data = packet.d;
-  if (data.user.bot || data.pending === true || !data.joined_at) return;
-  const completed = ((data.flags ?? 0) & COMPLETED_ONBOARDING) !== 0;
-  if (!completed && !wasPending) return;
-  const settings = await getWelcomeSettings(deps.db, data.guild_id);
-  if (!settings.enabled || settings.send_when !== 'onboarding_complete') return;
+  if (data.user.bot || !data.joined_at) return;
   const guild = deps.client.guilds.cache.get(data.guild_id);
-  await owe(deps, {
-    guildId: data.guild_id,
-    userId: data.user.id,
-    joinedAt: new Date(data.joined_at),
+  if (!finishedOnboarding(guild?.features ?? [], data)) return;
+  const key = { guildId: data.guild_id, userId: data.user.id, joinedAt: new Date(data.joined_at) };
+  if (!(await greetingAwaits(deps.db, key))) return;
+  const raid = await inRaid(deps, data.guild_id);
+  const owed = await completeAwaitingGreeting(deps.db, key, {
     username: displayName(data),
     answers: await onboardingAnswers(deps, data.guild_id, data.roles),
     memberCount: guild?.memberCount ?? 0,
+    raid,
   });
+  if (owed) await queueOwed(deps, data.guild_id, raid);
 }
 
 /** The names of the personality answers the member holds (picked in Onboarding), in question order. */
@@ -161,6 +187,7 @@ export async function onMemberLeave(
   member: GuildMember | PartialGuildMember,
 ): Promise<void> {
   if (member.user?.bot) return;
+  await dropAwaitingGreetings(deps.db, member.guild.id, member.id);
   const settings = await getWelcomeSettings(deps.db, member.guild.id);
   if (!settings.goodbye_enabled || !settings.goodbye_channel_id) return;
   const recorded = await recordGreeting(deps.db, {

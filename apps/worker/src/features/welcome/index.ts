@@ -11,12 +11,9 @@ import { greetOwed, greetRaid } from './greet.ts';
  */
 const events: GatewayHandler[] = [
   onGateway(Events.GuildMemberAdd, 'record a welcome', (deps, member) => onMemberJoin(deps, member)),
-  onGateway('raw', 'record a welcome after onboarding', (deps, packet) => {
-    if (packet.t !== GatewayDispatchEvents.GuildMemberUpdate) return;
-    // Read before discord.js applies the packet: whether the member was pending until now.
-    const cached = deps.client.guilds.cache.get(packet.d.guild_id)?.members.cache.get(packet.d.user.id);
-    return onMemberUpdate(deps, packet, cached?.pending === true);
-  }),
+  onGateway('raw', 'owe a welcome after onboarding', (deps, packet) =>
+    packet.t === GatewayDispatchEvents.GuildMemberUpdate ? onMemberUpdate(deps, packet) : undefined,
+  ),
   onGateway(Events.GuildMemberRemove, 'record a goodbye', (deps, member) => onMemberLeave(deps, member)),
 ];
 

@@ -38,6 +38,10 @@ export const JOB_LABELS = {
   'member-picks.apply': "Applying members' saved picks",
   'guild-data.delete': "Deleting this server's data",
   'guild-data.purge': "Purging a removed server's data",
+  'temp-roles.grant': 'Giving temporary roles',
+  'temp-roles.expire': 'Taking back expired temporary roles',
+  'auto-roles.give': 'Giving a new member their roles',
+  'auto-roles.purge-sticky': "Forgetting old leavers' sticky roles",
   'welcome.greet': 'Welcoming a member',
   'welcome.raid-batch': 'Welcoming a burst of members',
   'welcome.goodbye': 'Saying goodbye to a member',
@@ -102,6 +106,12 @@ export const JOB_ACTION_ROUTES = {
   // Asked again only through its confirmation.
   'guild-data.delete': null,
   'guild-data.purge': null,
+  // Queued by giving or ending a temporary role (and by the sweep): the role's row is the action.
+  'temp-roles.grant': null,
+  'temp-roles.expire': null,
+  // Queued by the worker for a join, and daily.
+  'auto-roles.give': null,
+  'auto-roles.purge-sticky': null,
   // Queued by a member joining or leaving, never by a button.
   'welcome.greet': null,
   'welcome.raid-batch': null,
