@@ -14,12 +14,7 @@ import {
 } from '@spacecadet/db/queries/welcome-greetings';
 import { personalityOptions } from '@spacecadet/db/schema';
 import { addGuildJob } from '@spacecadet/queue/guild-jobs';
-import {
-  GatewayDispatchEvents,
-  type GatewayDispatchPayload,
-  type GuildMember,
-  type PartialGuildMember,
-} from 'discord.js';
+import type { GuildMember, PartialGuildMember } from 'discord.js';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { WorkerDeps } from '../../deps.ts';
 
@@ -32,14 +27,6 @@ export const WELCOME_FRESH_MS = 10 * 60_000;
 
 /** Discord's member flag COMPLETED_ONBOARDING (1 << 1). */
 export const COMPLETED_ONBOARDING = 1 << 1;
-
-/** The member's name as the message shows it: server nickname, global name, username. */
-function displayName(member: {
-  nick?: string | null;
-  user: { username: string; global_name?: string | null };
-}) {
-  return member.nick || member.user.global_name || member.user.username;
-}
 
 /**
  * Counts a join toward the raid check and tells whether the guild is in a raid: more than
@@ -143,27 +130,29 @@ export async function onMemberJoin(deps: WorkerDeps, member: GuildMember): Promi
 }
 
 /**
- * GUILD_MEMBER_UPDATE, read from the raw packet (the worker caches no members, so discord.js
- * has no "before" to compare): a member whose greeting waits (recorded at their join, above) and
- * who is now through Screening and Onboarding is greeted once, with their Onboarding answers.
- * Later updates find nothing waiting; a member who never completes is never greeted.
+ * GUILD_MEMBER_UPDATE (the worker caches no members, so discord.js hands a partial "before"; the
+ * member as Discord sent it is all this reads): a member whose greeting waits (recorded at their
+ * join, above) and who is now through Screening and Onboarding is greeted once, with their
+ * Onboarding answers. Later updates find nothing waiting; a member who never completes is never
+ * greeted.
  */
-export async function onMemberUpdate(deps: WorkerDeps, packet: GatewayDispatchPayload): Promise<void> {
-  if (packet.t !== GatewayDispatchEvents.GuildMemberUpdate) return;
-  const data = packet.d;
-  if (data.user.bot || !data.joined_at) return;
-  const guild = deps.client.guilds.cache.get(data.guild_id);
-  if (!finishedOnboarding(guild?.features ?? [], data)) return;
-  const key = { guildId: data.guild_id, userId: data.user.id, joinedAt: new Date(data.joined_at) };
+export async function onMemberUpdate(deps: WorkerDeps, member: GuildMember): Promise<void> {
+  if (member.user.bot || !member.joinedAt) return;
+  const done = finishedOnboarding(member.guild.features, {
+    pending: member.pending,
+    flags: member.flags.bitfield,
+  });
+  if (!done) return;
+  const key = { guildId: member.guild.id, userId: member.id, joinedAt: member.joinedAt };
   if (!(await greetingAwaits(deps.db, key))) return;
-  const raid = await inRaid(deps, data.guild_id);
+  const raid = await inRaid(deps, member.guild.id);
   const owed = await completeAwaitingGreeting(deps.db, key, {
-    username: displayName(data),
-    answers: await onboardingAnswers(deps, data.guild_id, data.roles),
-    memberCount: guild?.memberCount ?? 0,
+    username: member.displayName,
+    answers: await onboardingAnswers(deps, member.guild.id, [...member.roles.cache.keys()]),
+    memberCount: member.guild.memberCount,
     raid,
   });
-  if (owed) await queueOwed(deps, data.guild_id, raid);
+  if (owed) await queueOwed(deps, member.guild.id, raid);
 }
 
 /** The names of the personality answers the member holds (picked in Onboarding), in question order. */

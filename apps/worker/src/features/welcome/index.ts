@@ -1,4 +1,4 @@
-import { Events, GatewayDispatchEvents } from 'discord.js';
+import { Events } from 'discord.js';
 import { type GatewayHandler, onGateway, type WorkerFeature } from '../feature.ts';
 import { onMemberJoin, onMemberLeave, onMemberUpdate } from './events.ts';
 import { greetOwed, greetRaid } from './greet.ts';
@@ -11,8 +11,8 @@ import { greetOwed, greetRaid } from './greet.ts';
  */
 const events: GatewayHandler[] = [
   onGateway(Events.GuildMemberAdd, 'record a welcome', (deps, member) => onMemberJoin(deps, member)),
-  onGateway('raw', 'owe a welcome after onboarding', (deps, packet) =>
-    packet.t === GatewayDispatchEvents.GuildMemberUpdate ? onMemberUpdate(deps, packet) : undefined,
+  onGateway(Events.GuildMemberUpdate, 'owe a welcome after onboarding', (deps, _old, member) =>
+    onMemberUpdate(deps, member),
   ),
   onGateway(Events.GuildMemberRemove, 'record a goodbye', (deps, member) => onMemberLeave(deps, member)),
 ];
