@@ -265,6 +265,26 @@ describe('welcome and goodbye', () => {
     expect(rows.map((r) => r.messageId)).toEqual([made.id, made.id, made.id]);
   });
 
+  it('a greeting recorded whose job was lost is posted by the next worker to start', async () => {
+    await settings({ enabled: true, channel_id: QUIET_CHANNEL, message: 'Found you, {user}.' });
+    const lou = await newUser();
+    await db()
+      .insert(welcomeGreetings)
+      .values({
+        guildId: STATION,
+        userId: lou.id,
+        kind: 'welcome',
+        joinedAt: new Date(),
+        username: lou.username,
+        answers: [],
+        memberCount: 1,
+      });
+    await worker.close();
+    worker = await startWorker(harness.config());
+    await waitFor('the greeting', () => mentioning(QUIET_CHANNEL, lou.id).length === 1);
+    expect(mentioning(QUIET_CHANNEL, lou.id)[0]?.content).toBe(`Found you, <@${lou.id}>.`);
+  });
+
   /** Turns the server's Membership Screening / Onboarding on or off, once the worker sees it. */
   const setFeatures = async (features: string[]) => {
     await api().call('PATCH', `/_sandbox/guilds/${STATION}`, { features });

@@ -187,3 +187,42 @@ export async function dropAwaitingGreetings(db: Db, guildId: string, userId: str
       ),
     );
 }
+
+/**
+ * Forgets a guild's greetings done (posted or dropped) before `doneBefore`, and those still
+ * waiting for Onboarding since before `awaitingBefore`: a record is only needed while a replayed
+ * event or a retried post could still come (minutes), so the table holds about a day of joins.
+ */
+export async function pruneGreetings(
+  db: Db,
+  guildId: string,
+  doneBefore: Date,
+  awaitingBefore: Date,
+): Promise<void> {
+  await db.execute(sql`
+    delete from welcome_greetings
+    where guild_id = ${guildId}
+      and ((greeted_at is not null and greeted_at < ${doneBefore})
+        or (skipped is not null and heard_at < ${doneBefore})
+        or (awaiting and heard_at < ${awaitingBefore}))`);
+}
+
+/** Guilds with greetings (or goodbyes) owed and not yet posted: what a starting worker queues again. */
+export async function guildsOwingGreetings(
+  db: Db,
+): Promise<Array<{ guildId: string; kind: WelcomeGreetingKind; raid: boolean }>> {
+  return db
+    .selectDistinct({
+      guildId: welcomeGreetings.guildId,
+      kind: welcomeGreetings.kind,
+      raid: welcomeGreetings.raid,
+    })
+    .from(welcomeGreetings)
+    .where(
+      and(
+        isNull(welcomeGreetings.greetedAt),
+        isNull(welcomeGreetings.skipped),
+        eq(welcomeGreetings.awaiting, false),
+      ),
+    );
+}

@@ -10,6 +10,7 @@ import {
   completeAwaitingGreeting,
   dropAwaitingGreetings,
   greetingAwaits,
+  guildsOwingGreetings,
   recordGreeting,
 } from '@spacecadet/db/queries/welcome-greetings';
 import { personalityOptions } from '@spacecadet/db/schema';
@@ -191,4 +192,16 @@ export async function onMemberLeave(
     raid: false,
   });
   if (recorded) await queueWelcomeJob(deps, 'welcome.goodbye', member.guild.id);
+}
+
+/**
+ * At start: queues the jobs of greetings recorded but not posted (the job that was to post them
+ * was lost with Redis' data, or never queued because the process died between the two writes).
+ * The jobs drop those heard too long ago (greet.ts); a raid's are all posted.
+ */
+export async function queueStillOwed(deps: WorkerDeps): Promise<void> {
+  for (const owed of await guildsOwingGreetings(deps.db)) {
+    if (owed.kind === 'goodbye') await queueWelcomeJob(deps, 'welcome.goodbye', owed.guildId);
+    else await queueOwed(deps, owed.guildId, owed.raid);
+  }
 }

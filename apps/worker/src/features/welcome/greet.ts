@@ -8,6 +8,7 @@ import {
   claimRaidBatch,
   finishGreetings,
   owedGreetings,
+  pruneGreetings,
   raidGreetingsOwed,
   skipGreeting,
 } from '@spacecadet/db/queries/welcome-greetings';
@@ -92,6 +93,16 @@ async function sendDm(deps: WorkerDeps, settings: WelcomeSettings, row: WelcomeG
       'welcome DM not sent: the member refuses DMs',
     );
   }
+}
+
+/** A day: records older than this are no use against a replayed event or a retried post. */
+const KEEP_DONE_MS = 24 * 3600_000;
+/** Members who have not finished Onboarding after this long are not greeted when they do. */
+const KEEP_AWAITING_MS = 30 * 24 * 3600_000;
+
+function prune(deps: WorkerDeps, guildId: string) {
+  const now = Date.now();
+  return pruneGreetings(deps.db, guildId, new Date(now - KEEP_DONE_MS), new Date(now - KEEP_AWAITING_MS));
 }
 
 /** Why an owed greeting is not posted any more, or null to post it. */
@@ -179,5 +190,6 @@ export async function greetRaid(context: JobContext) {
     // One merged message per WELCOME_RAID_BATCH_S: the rest of the burst gathers meanwhile.
     await sleep(WELCOME_RAID_BATCH_S * 1000);
   }
+  await prune(deps, guildId);
   return { ok: true, summary: `Posted ${batches} merged welcome${batches === 1 ? '' : 's'}.` };
 }

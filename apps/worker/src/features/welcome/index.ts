@@ -1,6 +1,6 @@
 import { Events } from 'discord.js';
 import { type GatewayHandler, onGateway, type WorkerFeature } from '../feature.ts';
-import { onMemberJoin, onMemberLeave, onMemberUpdate } from './events.ts';
+import { onMemberJoin, onMemberLeave, onMemberUpdate, queueStillOwed } from './events.ts';
 import { greetOwed, greetRaid } from './greet.ts';
 
 /**
@@ -15,6 +15,7 @@ const events: GatewayHandler[] = [
     onMemberUpdate(deps, member),
   ),
   onGateway(Events.GuildMemberRemove, 'record a goodbye', (deps, member) => onMemberLeave(deps, member)),
+  onGateway(Events.ClientReady, 'queue the welcomes still owed', (deps) => queueStillOwed(deps)),
 ];
 
 export const welcomeFeature = {
