@@ -268,17 +268,15 @@ describe('welcome and goodbye', () => {
   it('a greeting recorded whose job was lost is posted by the next worker to start', async () => {
     await settings({ enabled: true, channel_id: QUIET_CHANNEL, message: 'Found you, {user}.' });
     const lou = await newUser();
-    await db()
-      .insert(welcomeGreetings)
-      .values({
-        guildId: STATION,
-        userId: lou.id,
-        kind: 'welcome',
-        joinedAt: new Date(),
-        username: lou.username,
-        answers: [],
-        memberCount: 1,
-      });
+    await db().insert(welcomeGreetings).values({
+      guildId: STATION,
+      userId: lou.id,
+      kind: 'welcome',
+      joinedAt: new Date(),
+      username: lou.username,
+      answers: [],
+      memberCount: 1,
+    });
     await worker.close();
     worker = await startWorker(harness.config());
     await waitFor('the greeting', () => mentioning(QUIET_CHANNEL, lou.id).length === 1);
@@ -371,7 +369,7 @@ describe('welcome and goodbye', () => {
     }
   });
 
-  it('says goodbye once in the goodbye channel when a member leaves', async () => {
+  it('says goodbye once in the goodbye channel when a member leaves, even if the leave is replayed', async () => {
     await settings({
       enabled: false,
       goodbye_enabled: true,
@@ -390,6 +388,15 @@ describe('welcome and goodbye', () => {
     );
     const text = `Bye ${rex.username}, ${station().name} is ${count} now.`;
     await waitFor('the goodbye', () => messagesIn(GOODBYE_CHANNEL).some((m) => m.content === text));
+    // The same leave heard again (a replayed GUILD_MEMBER_REMOVE): no second goodbye.
+    const user = api()
+      .state()
+      .users.find((u) => u.id === rex.id);
+    harness.sandbox.world.dispatch(
+      GatewayDispatchEvents.GuildMemberRemove,
+      { guild_id: STATION, user },
+      STATION,
+    );
     await jobs.followUpsDone();
     expect(messagesIn(GOODBYE_CHANNEL).filter((m) => m.content === text)).toHaveLength(1);
   });

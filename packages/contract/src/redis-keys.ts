@@ -332,3 +332,11 @@ export function welcomeJoinCountKey(guildId: string): string {
 export function welcomeRaidKey(guildId: string): string {
   return `welcome-raid:${guildId}`;
 }
+
+/**
+ * Set (NX, expiring) by the worker when it hears a member leave, so the same leave heard again
+ * (a replayed GUILD_MEMBER_REMOVE, which carries no time of its own) says goodbye once.
+ */
+export function welcomeGoodbyeKey(guildId: string, userId: string): string {
+  return `welcome-goodbye:${guildId}:${userId}`;
+}

@@ -2,6 +2,7 @@ import {
   WELCOME_RAID_BATCH_S,
   WELCOME_RAID_JOINS,
   WELCOME_RAID_WINDOW_S,
+  welcomeGoodbyeKey,
   welcomeJoinCountKey,
   welcomeRaidKey,
 } from '@spacecadet/contract';
@@ -180,11 +181,21 @@ export async function onMemberLeave(
   await dropAwaitingGreetings(deps.db, member.guild.id, member.id);
   const settings = await getWelcomeSettings(deps.db, member.guild.id);
   if (!settings.goodbye_enabled || !settings.goodbye_channel_id) return;
+  // The leave carries no time of its own: the same leave heard again within the window is a
+  // replay. (A member who leaves twice within it is said goodbye once.)
+  const first = await deps.redis.set(
+    welcomeGoodbyeKey(member.guild.id, member.id),
+    '1',
+    'EX',
+    WELCOME_FRESH_MS / 1000,
+    'NX',
+  );
+  if (first === null) return;
   const recorded = await recordGreeting(deps.db, {
     guildId: member.guild.id,
     userId: member.id,
     kind: 'goodbye',
-    // The join this leave ends: a replayed leave of the same stay records nothing new.
+    // The join this leave ends when known (the worker caches no members), else the leave's time.
     joinedAt: member.joinedAt ?? new Date(),
     username: member.user ? (member.nickname ?? member.user.globalName ?? member.user.username) : member.id,
     answers: [],
