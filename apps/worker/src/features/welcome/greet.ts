@@ -38,6 +38,21 @@ async function isTextChannelOf(deps: WorkerDeps, guildId: string, channelId: str
   }
 }
 
+/** One job run's check of channels: each asked of Discord once per run, not once per greeting. */
+type ChannelCheck = (channelId: string) => Promise<boolean>;
+
+function channelCheck(deps: WorkerDeps, guildId: string): ChannelCheck {
+  const known = new Map<string, Promise<boolean>>();
+  return (channelId) => {
+    let answer = known.get(channelId);
+    if (!answer) {
+      answer = isTextChannelOf(deps, guildId, channelId);
+      known.set(channelId, answer);
+    }
+    return answer;
+  };
+}
+
 const member = (row: WelcomeGreetingRow): WelcomeMember => ({
   userId: row.userId,
   username: row.username,
@@ -59,11 +74,12 @@ function render(deps: WorkerDeps, kind: WelcomeTemplateKind, template: string, r
 async function postIn(
   deps: WorkerDeps,
   guildId: string,
+  isText: ChannelCheck,
   channelId: string | null,
   body: ReturnType<typeof renderWelcomeMessage> & { files?: RawFile[] },
   nonce: string,
 ): Promise<string | null> {
-  if (!channelId || !(await isTextChannelOf(deps, guildId, channelId))) {
+  if (!channelId || !(await isText(channelId))) {
     deps.logger.warn(
       { guildId, channelId },
       'welcome not posted: the channel is not a text channel of the server',
@@ -73,7 +89,16 @@ async function postIn(
   try {
     return (await postMessageOnce(deps.client, channelId, body, nonce)).id;
   } catch (error) {
-    if (!isDiscordError(error, DiscordCodes.MissingAccess, DiscordCodes.MissingPermissions)) throw error;
+    if (
+      !isDiscordError(
+        error,
+        DiscordCodes.MissingAccess,
+        DiscordCodes.MissingPermissions,
+        DiscordCodes.UnknownChannel,
+      )
+    ) {
+      throw error;
+    }
     deps.logger.warn({ guildId, channelId }, 'welcome not posted: the bot cannot post in that channel');
     return null;
   }
@@ -127,6 +152,7 @@ export async function greetOwed(context: JobContext) {
   const guildId = context.payload.guild_id;
   const kind = context.name === 'welcome.goodbye' ? 'goodbye' : 'welcome';
   const settings = await getWelcomeSettings(deps.db, guildId);
+  const isText = channelCheck(deps, guildId);
   let posted = 0;
   for (const row of await owedGreetings(deps.db, guildId, kind)) {
     const reason = dropReason(settings, row);
@@ -139,13 +165,14 @@ export async function greetOwed(context: JobContext) {
     let messageId: string | null;
     if (kind === 'goodbye') {
       const body = render(deps, 'goodbye', settings.goodbye_message, [row]);
-      messageId = await postIn(deps, guildId, settings.goodbye_channel_id, body, nonce);
+      messageId = await postIn(deps, guildId, isText, settings.goodbye_channel_id, body, nonce);
     } else {
       const body = render(deps, 'welcome', settings.message, [row]);
       const card = settings.card ? await welcomeCardFile(deps, row) : null;
       messageId = await postIn(
         deps,
         guildId,
+        isText,
         settings.channel_id,
         card ? { ...body, files: [card] } : body,
         nonce,
@@ -171,6 +198,7 @@ export async function greetOwed(context: JobContext) {
 export async function greetRaid(context: JobContext) {
   const { deps } = context;
   const guildId = context.payload.guild_id;
+  const isText = channelCheck(deps, guildId);
   let batches = 0;
   for (;;) {
     const settings = await getWelcomeSettings(deps.db, guildId);
@@ -183,7 +211,7 @@ export async function greetRaid(context: JobContext) {
       continue;
     }
     const body = render(deps, 'welcome', settings.message, claimed.rows);
-    const messageId = await postIn(deps, guildId, settings.channel_id, body, claimed.batch);
+    const messageId = await postIn(deps, guildId, isText, settings.channel_id, body, claimed.batch);
     await finishGreetings(deps.db, guildId, claimed.batch, messageId);
     batches += 1;
     if ((await raidGreetingsOwed(deps.db, guildId)) === 0) break;
