@@ -26,6 +26,14 @@ export async function recordGreeting(db: Db, greeting: NewWelcomeGreeting): Prom
   return rows.length > 0;
 }
 
+const rowKey = (row: Pick<WelcomeGreetingRow, 'guildId' | 'userId' | 'kind' | 'joinedAt'>) =>
+  and(
+    eq(welcomeGreetings.guildId, row.guildId),
+    eq(welcomeGreetings.userId, row.userId),
+    eq(welcomeGreetings.kind, row.kind),
+    eq(welcomeGreetings.joinedAt, row.joinedAt),
+  );
+
 const owed = (guildId: string, kind: WelcomeGreetingKind) =>
   and(
     eq(welcomeGreetings.guildId, guildId),
@@ -97,29 +105,11 @@ export async function claimRaidBatch(
     if (!first) return null;
     const batch = batchOf(first);
     for (const row of rows) {
-      await tx
-        .update(welcomeGreetings)
-        .set({ batch })
-        .where(
-          and(
-            eq(welcomeGreetings.guildId, row.guildId),
-            eq(welcomeGreetings.userId, row.userId),
-            eq(welcomeGreetings.kind, row.kind),
-            eq(welcomeGreetings.joinedAt, row.joinedAt),
-          ),
-        );
+      await tx.update(welcomeGreetings).set({ batch }).where(rowKey(row));
     }
     return { batch, rows: rows.map((row) => ({ ...row, batch })) };
   });
 }
-
-const rowKey = (row: Pick<WelcomeGreetingRow, 'guildId' | 'userId' | 'kind' | 'joinedAt'>) =>
-  and(
-    eq(welcomeGreetings.guildId, row.guildId),
-    eq(welcomeGreetings.userId, row.userId),
-    eq(welcomeGreetings.kind, row.kind),
-    eq(welcomeGreetings.joinedAt, row.joinedAt),
-  );
 
 /** Claims one member's greeting under its own nonce (kept if a dead run claimed it already). */
 export async function claimGreeting(db: Db, row: WelcomeGreetingRow, batch: string): Promise<void> {
