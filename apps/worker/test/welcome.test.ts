@@ -1,131 +1,28 @@
-import {
-  DEFAULT_WELCOME_SETTINGS,
-  type WelcomeSettings,
-  welcomeJoinCountKey,
-  welcomeRaidKey,
-} from '@spacecadet/contract';
-import { renderWelcomeMessage } from '@spacecadet/core';
-import { messageNonce } from '@spacecadet/core/message-nonce';
-import { saveWelcomeSettings } from '@spacecadet/db/queries/welcome';
-import { claimRaidBatch } from '@spacecadet/db/queries/welcome-greetings';
 import { personalityOptions, personalityQuestions, welcomeGreetings } from '@spacecadet/db/schema';
 import { GatewayDispatchEvents } from 'discord.js';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WELCOME_CARD_FILENAME } from '../src/features/welcome/card.ts';
-import { type RunningWorker, startWorker } from '../src/worker.ts';
-import {
-  control,
-  type Harness,
-  jobQueue,
-  SANDBOX_IDS,
-  STATION,
-  startHarness,
-  storedKey,
-  waitFor,
-} from './helpers.ts';
-
-const WELCOME_CHANNEL = SANDBOX_IDS.channels.general;
-const GOODBYE_CHANNEL = SANDBOX_IDS.channels.announcements;
-/**
- * Where a test posts by hand beside the worker: a channel of its own, as Discord's 5 messages per
- * 5 s in a channel (which the sandbox enforces) would otherwise answer the hand-made post 429.
- */
-const QUIET_CHANNEL = SANDBOX_IDS.channels.levelUps;
+import { SANDBOX_IDS, STATION, waitFor } from './helpers.ts';
+import { GOODBYE_CHANNEL, WELCOME_CHANNEL, welcomeWorld } from './welcome-harness.ts';
 
 describe('welcome and goodbye', () => {
-  let harness: Harness;
-  let worker: RunningWorker;
-  let jobs: ReturnType<typeof jobQueue>;
-  let made = 0;
-
-  const db = () => harness.database.db;
-  const api = () => control(harness.sandbox);
-  const station = () => {
-    const guild = api()
-      .state()
-      .guilds.find((g) => g.id === STATION);
-    if (!guild) throw new Error('no station');
-    return guild;
-  };
-  const messagesIn = (channelId: string) =>
-    station().channels.find((c) => c.id === channelId)?.messages ?? [];
-  const dmsOf = (userId: string) =>
-    api()
-      .state()
-      .dm_channels.filter((dm) => dm.recipient_id === userId)
-      .flatMap((dm) => dm.messages);
-  const mentioning = (channelId: string, userId: string) =>
-    messagesIn(channelId).filter((m) => m.content.includes(`<@${userId}>`));
-  const settings = (values: Partial<WelcomeSettings>) =>
-    saveWelcomeSettings(db(), STATION, { ...DEFAULT_WELCOME_SETTINGS, ...values });
-  const newUser = async () => {
-    made += 1;
-    const username = `joiner_${made}_${Date.now().toString(36)}`;
-    const { id } = await api().call<{ id: string }>('POST', '/_sandbox/users', { username });
-    return { id, username };
-  };
-  const join = (userId: string) => api().call('PUT', `/_sandbox/guilds/${STATION}/members/${userId}`);
-  /** The member's GUILD_MEMBER_ADD or _UPDATE again, as the gateway sends it (a replay, an update). */
-  const dispatchMember = (t: GatewayDispatchEvents, userId: string, extra: Record<string, unknown> = {}) => {
-    const member = station().members.find((m) => m.user_id === userId);
-    const user = api()
-      .state()
-      .users.find((u) => u.id === userId);
-    if (!member || !user) throw new Error('no such member');
-    harness.sandbox.world.dispatch(
-      t,
-      {
-        guild_id: STATION,
-        user,
-        nick: null,
-        avatar: null,
-        roles: member.roles,
-        joined_at: member.joined_at,
-        premium_since: null,
-        deaf: false,
-        mute: false,
-        flags: 0,
-        pending: false,
-        ...extra,
-      },
-      STATION,
-    );
-  };
-  const expected = (template: string, members: Array<{ id: string; username: string; answers?: string[] }>) =>
-    renderWelcomeMessage(
-      'welcome',
-      template,
-      members.map((m) => ({ userId: m.id, username: m.username, answers: m.answers ?? [] })),
-      { server: station().name, memberCount: station().members.length },
-    ).content;
-
-  beforeAll(async () => {
-    harness = await startHarness();
-    worker = await startWorker(harness.config());
-    jobs = jobQueue(harness);
-    await worker.gateway;
-  });
-  beforeEach(async () => {
-    await jobs.followUpsDone();
-    // Each test's joins are its own burst (or none).
-    await resetRaid();
-  });
-  afterAll(async () => {
-    await jobs?.close();
-    await worker?.close();
-    await harness?.close();
-  });
-
-  async function resetRaid() {
-    const { Redis } = await import('ioredis');
-    const redis = new Redis(harness.redis.url);
-    await redis.del(
-      storedKey(harness, welcomeJoinCountKey(STATION)),
-      storedKey(harness, welcomeRaidKey(STATION)),
-    );
-    redis.disconnect();
-  }
+  const {
+    api,
+    db,
+    dispatchMember,
+    dmsOf,
+    expected,
+    join,
+    jobs,
+    mentioning,
+    messagesIn,
+    newUser,
+    settings,
+    station,
+    worker,
+    harness,
+  } = welcomeWorld();
 
   it('greets a person who joins in the channel with the rendered text, by DM, with a PNG card', async () => {
     const template = 'Hey {user} ({username}), welcome to {server}! You are #{member_count}.';
@@ -166,7 +63,7 @@ describe('welcome and goodbye', () => {
     await join(bot.id);
     await join(shy.id);
     await waitFor('the greeting of the shy member', () => mentioning(WELCOME_CHANNEL, shy.id).length === 1);
-    await jobs.followUpsDone();
+    await jobs().followUpsDone();
     expect(dmsOf(shy.id)).toEqual([]);
     expect(mentioning(WELCOME_CHANNEL, bot.id)).toEqual([]);
     const [row] = await db().select().from(welcomeGreetings).where(eq(welcomeGreetings.userId, shy.id));
@@ -180,114 +77,18 @@ describe('welcome and goodbye', () => {
     await waitFor('the greeting', () => mentioning(WELCOME_CHANNEL, mo.id).length === 1);
     dispatchMember(GatewayDispatchEvents.GuildMemberAdd, mo.id);
     dispatchMember(GatewayDispatchEvents.GuildMemberAdd, mo.id);
-    await jobs.finished((await jobs.add('welcome.greet')).id ?? '');
-    await jobs.followUpsDone();
+    await jobs().finished((await jobs().add('welcome.greet')).id ?? '');
+    await jobs().followUpsDone();
     expect(mentioning(WELCOME_CHANNEL, mo.id)).toHaveLength(1);
     const rows = await db().select().from(welcomeGreetings).where(eq(welcomeGreetings.userId, mo.id));
     expect(rows).toHaveLength(1);
-  });
-
-  it('a greeting posted by a run that died before recording it is not posted again', async () => {
-    // Welcome off while kai joins, so only the state the dead run left is there (a join heard
-    // after the settings change finds that greeting recorded, and queues nothing).
-    await settings({ enabled: false, channel_id: QUIET_CHANNEL, message: 'Hello {user}!' });
-    const kai = await newUser();
-    await api().call('PUT', `/_sandbox/guilds/${STATION}/members/${kai.id}`);
-    await settings({ enabled: true, channel_id: QUIET_CHANNEL, message: 'Hello {user}!' });
-    // What the dead run left: the greeting claimed under its nonce, the message made, no record.
-    const joinedAt = new Date(station().members.find((m) => m.user_id === kai.id)?.joined_at ?? 0);
-    const nonce = messageNonce('welcome', STATION, kai.id, joinedAt.toISOString());
-    await db()
-      .insert(welcomeGreetings)
-      .values({
-        guildId: STATION,
-        userId: kai.id,
-        kind: 'welcome',
-        joinedAt,
-        username: kai.username,
-        answers: [],
-        memberCount: 1,
-        batch: nonce,
-      })
-      .onConflictDoUpdate({
-        target: [
-          welcomeGreetings.guildId,
-          welcomeGreetings.userId,
-          welcomeGreetings.kind,
-          welcomeGreetings.joinedAt,
-        ],
-        set: { batch: nonce, greetedAt: null, messageId: null },
-      });
-    const made = await api().botRest<{ id: string }>('POST', `/channels/${QUIET_CHANNEL}/messages`, {
-      content: `Hello <@${kai.id}>!`,
-      nonce,
-      enforce_nonce: true,
-    });
-    await jobs.finished((await jobs.add('welcome.greet')).id ?? '');
-    await jobs.followUpsDone();
-    expect(mentioning(QUIET_CHANNEL, kai.id).map((m) => m.id)).toEqual([made.id]);
-    const [row] = await db().select().from(welcomeGreetings).where(eq(welcomeGreetings.userId, kai.id));
-    expect(row?.messageId).toBe(made.id);
-  });
-
-  it('a raid batch claimed and posted by a run that died is finished without a second message', async () => {
-    await settings({ enabled: true, channel_id: QUIET_CHANNEL, message: 'Welcome {user}!' });
-    const crew = await Promise.all([newUser(), newUser(), newUser()]);
-    const joinedAt = new Date();
-    await db()
-      .insert(welcomeGreetings)
-      .values(
-        crew.map((m) => ({
-          guildId: STATION,
-          userId: m.id,
-          kind: 'welcome' as const,
-          joinedAt,
-          username: m.username,
-          answers: [],
-          memberCount: 1,
-          raid: true,
-        })),
-      );
-    const claimed = await claimRaidBatch(db(), STATION, 20, (first) =>
-      messageNonce('welcome-raid', STATION, first.userId, first.joinedAt.toISOString()),
-    );
-    if (!claimed) throw new Error('nothing claimed');
-    expect(claimed.rows).toHaveLength(3);
-    const made = await api().botRest<{ id: string }>('POST', `/channels/${QUIET_CHANNEL}/messages`, {
-      content: `Welcome ${claimed.rows.map((r) => `<@${r.userId}>`).join(', ')}!`,
-      nonce: claimed.batch,
-      enforce_nonce: true,
-    });
-    await jobs.finished((await jobs.add('welcome.raid-batch')).id ?? '');
-    for (const member of crew)
-      expect(mentioning(QUIET_CHANNEL, member.id).map((m) => m.id)).toEqual([made.id]);
-    const rows = await db().select().from(welcomeGreetings).where(eq(welcomeGreetings.batch, claimed.batch));
-    expect(rows.map((r) => r.messageId)).toEqual([made.id, made.id, made.id]);
-  });
-
-  it('a greeting recorded whose job was lost is posted by the next worker to start', async () => {
-    await settings({ enabled: true, channel_id: QUIET_CHANNEL, message: 'Found you, {user}.' });
-    const lou = await newUser();
-    await db().insert(welcomeGreetings).values({
-      guildId: STATION,
-      userId: lou.id,
-      kind: 'welcome',
-      joinedAt: new Date(),
-      username: lou.username,
-      answers: [],
-      memberCount: 1,
-    });
-    await worker.close();
-    worker = await startWorker(harness.config());
-    await waitFor('the greeting', () => mentioning(QUIET_CHANNEL, lou.id).length === 1);
-    expect(mentioning(QUIET_CHANNEL, lou.id)[0]?.content).toBe(`Found you, <@${lou.id}>.`);
   });
 
   /** Turns the server's Membership Screening / Onboarding on or off, once the worker sees it. */
   const setFeatures = async (features: string[]) => {
     await api().call('PATCH', `/_sandbox/guilds/${STATION}`, { features });
     await waitFor('the worker to see the features', () => {
-      const seen = worker.client.guilds.cache.get(STATION)?.features ?? [];
+      const seen = worker().client.guilds.cache.get(STATION)?.features ?? [];
       return seen.length === features.length && features.every((f) => seen.includes(f as never));
     });
   };
@@ -324,7 +125,7 @@ describe('welcome and goodbye', () => {
       // Through Screening but not Onboarding: still waiting.
       await api().call('PUT', `/_sandbox/guilds/${STATION}/members/${nia.id}/roles/${owl}`);
       await complete(nia.id, { pending: false });
-      await jobs.followUpsDone();
+      await jobs().followUpsDone();
       expect(mentioning(WELCOME_CHANNEL, nia.id)).toEqual([]);
       // Onboarding done (COMPLETED_ONBOARDING): greeted with the answer, once, whatever follows.
       await complete(nia.id, { flags: 2 });
@@ -335,7 +136,7 @@ describe('welcome and goodbye', () => {
       expect(greeting?.content).toBe(`Welcome <@${nia.id}>! You picked Night owl.`);
       dispatchMember(GatewayDispatchEvents.GuildMemberUpdate, nia.id, { flags: 2, roles: [owl] });
       await complete(nia.id, { flags: 2 | 8 });
-      await jobs.followUpsDone();
+      await jobs().followUpsDone();
       expect(mentioning(WELCOME_CHANNEL, nia.id)).toHaveLength(1);
       // The member who never completes is never greeted.
       expect(mentioning(WELCOME_CHANNEL, never.id)).toEqual([]);
@@ -382,8 +183,8 @@ describe('welcome and goodbye', () => {
     // The count the worker's gateway cache keeps (this file's replayed joins raised it, as
     // replayed events do on Discord): the goodbye renders what the worker knows.
     const count = await waitFor('the leave to be seen', () =>
-      worker.client.guilds.cache.get(STATION)?.members.cache.has(rex.id) === false
-        ? worker.client.guilds.cache.get(STATION)?.memberCount
+      worker().client.guilds.cache.get(STATION)?.members.cache.has(rex.id) === false
+        ? worker().client.guilds.cache.get(STATION)?.memberCount
         : undefined,
     );
     const text = `Bye ${rex.username}, ${station().name} is ${count} now.`;
@@ -392,36 +193,12 @@ describe('welcome and goodbye', () => {
     const user = api()
       .state()
       .users.find((u) => u.id === rex.id);
-    harness.sandbox.world.dispatch(
+    harness().sandbox.world.dispatch(
       GatewayDispatchEvents.GuildMemberRemove,
       { guild_id: STATION, user },
       STATION,
     );
-    await jobs.followUpsDone();
+    await jobs().followUpsDone();
     expect(messagesIn(GOODBYE_CHANNEL).filter((m) => m.content === text)).toHaveLength(1);
-  });
-
-  it('a raid of 30 joins: merged messages, every member named exactly once, at most 20 a message', async () => {
-    await settings({ enabled: true, channel_id: WELCOME_CHANNEL, message: 'Welcome {user}!' });
-    const before = new Set(messagesIn(WELCOME_CHANNEL).map((m) => m.id));
-    const requests = () =>
-      api().call<Array<{ seq: number; path: string; status: number }>>('GET', '/_sandbox/requests');
-    const since = (await requests()).at(-1)?.seq ?? 0;
-    const raiders = await Promise.all(Array.from({ length: 30 }, () => newUser()));
-    for (const raider of raiders) await join(raider.id);
-    const named = (userId: string) =>
-      messagesIn(WELCOME_CHANNEL).filter((m) => !before.has(m.id) && m.content.includes(`<@${userId}>`))
-        .length;
-    await waitFor('every raider greeted', () => raiders.every((r) => named(r.id) >= 1), 120_000);
-    await jobs.followUpsDone();
-    for (const raider of raiders) expect(named(raider.id), raider.username).toBe(1);
-    const posted = messagesIn(WELCOME_CHANNEL).filter((m) => !before.has(m.id));
-    const sizes = posted.map((m) => (m.content.match(/<@\d+>/g) ?? []).length);
-    expect(Math.max(...sizes)).toBeLessThanOrEqual(20);
-    // Merged: fewer messages than members.
-    expect(posted.length).toBeLessThan(raiders.length);
-    expect(sizes.some((size) => size > 1)).toBe(true);
-    // Through the shared rate limiter: Discord never had to answer 429.
-    expect((await requests()).filter((r) => r.seq > since && r.status === 429)).toEqual([]);
   });
 });
