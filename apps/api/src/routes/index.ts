@@ -18,6 +18,7 @@ import { registerReactionRoleRoutes } from './reaction-roles.ts';
 import { registerResetPreviewRoutes } from './reset-previews.ts';
 import { registerRoleMenuRoutes } from './role-menus.ts';
 import { registerSetupRoutes } from './setup.ts';
+import { registerWelcomeRoutes } from './welcome.ts';
 
 /** Every served route of the contract table, one module per resource. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -33,6 +34,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   registerReactionRoleRoutes(app);
   registerRoleMenuRoutes(app);
   registerLevelingRoutes(app);
+  registerWelcomeRoutes(app);
   registerHistoryRoutes(app);
   registerResetPreviewRoutes(app);
   registerLevelingPreviewRoutes(app);
