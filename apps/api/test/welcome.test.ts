@@ -1,9 +1,11 @@
 import {
   CHANNEL_PERMISSION_BITS,
   DEFAULT_WELCOME_SETTINGS,
+  guildSetupCacheKey,
   type HistoryAction,
   routePath,
   routes,
+  type SetupChecklist,
   WELCOME_MESSAGE_MAX,
   WELCOME_MESSAGES,
   type WelcomeSettings,
@@ -197,5 +199,39 @@ describe('History', () => {
     expect(refused.statusCode, refused.body).toBe(400);
     expect(refused.json().message).toMatch(/goodbye/i);
     expect((await get()).goodbye_channel_id).toBe(CHANNELS.general);
+  });
+});
+
+describe('setup checklist', () => {
+  it('names the welcome channel where the bot cannot attach the card', async () => {
+    await saveWelcomeSettings(h.database.db, station, {
+      ...DEFAULT_WELCOME_SETTINGS,
+      enabled: true,
+      channel_id: CHANNELS.general,
+      card: true,
+    });
+    const res = await fetch(
+      `${h.sandbox.url}/_sandbox/channels/${CHANNELS.general}/permissions/${BOT_ROLE}`,
+      {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          type: 0,
+          allow: '0',
+          deny: CHANNEL_PERMISSION_BITS['Attach Files'].toString(),
+        }),
+      },
+    );
+    expect(res.status).toBe(200);
+    await h.app.services.redis.del(guildSetupCacheKey(station));
+    const setup = await h.app.inject({
+      method: 'GET',
+      url: routePath(routes.getSetupChecklist, { guildId: station }),
+      headers: { authorization: ada },
+    });
+    expect(setup.statusCode, setup.body).toBe(200);
+    const channels = setup.json<SetupChecklist>().lines.find((l) => l.id === 'channels');
+    expect(channels?.items).toContain('Welcome messages: the bot lacks Attach Files in #general');
+    expect(channels?.fix?.href).toBe('/dashboard/welcome');
   });
 });
