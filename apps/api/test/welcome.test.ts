@@ -57,6 +57,24 @@ async function expectRefused(payload: object, message: string | RegExp) {
   return body;
 }
 
+/** An admin denies the bot Attach Files in #general (Discord's channel settings). */
+async function denyAttachFiles() {
+  const res = await fetch(`${h.sandbox.url}/_sandbox/channels/${CHANNELS.general}/permissions/${BOT_ROLE}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 0, allow: '0', deny: CHANNEL_PERMISSION_BITS['Attach Files'].toString() }),
+  });
+  expect(res.status).toBe(200);
+}
+
+const undo = (entryId: number) =>
+  h.app.inject({
+    method: 'POST',
+    url: routePath(routes.undoHistory, { guildId: station, entryId }),
+    headers: { authorization: ada },
+    payload: { confirm: true },
+  });
+
 async function lastEntry(action: HistoryAction) {
   const [row] = await h.database.db
     .select()
@@ -133,19 +151,7 @@ describe('GET and PUT /welcome', () => {
   });
 
   it('needs Attach Files in the welcome channel for the card', async () => {
-    const res = await fetch(
-      `${h.sandbox.url}/_sandbox/channels/${CHANNELS.general}/permissions/${BOT_ROLE}`,
-      {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          type: 0,
-          allow: '0',
-          deny: CHANNEL_PERMISSION_BITS['Attach Files'].toString(),
-        }),
-      },
-    );
-    expect(res.status).toBe(200);
+    await denyAttachFiles();
     expect((await put({ channel_id: CHANNELS.general })).statusCode).toBe(200);
     await expectRefused({ card: true }, /^Missing permission Attach Files in #general\./);
   });
@@ -172,12 +178,7 @@ describe('History', () => {
     expect(changed.statusCode, changed.body).toBe(200);
     const entry = await lastEntry('welcome.update');
     expect(entry.summary).toContain('welcome message edited');
-    const undone = await h.app.inject({
-      method: 'POST',
-      url: routePath(routes.undoHistory, { guildId: station, entryId: entry.id }),
-      headers: { authorization: ada },
-      payload: { confirm: true },
-    });
+    const undone = await undo(entry.id);
     expect(undone.statusCode, undone.body).toBe(200);
     expect(await get()).toEqual(before);
   });
@@ -190,12 +191,7 @@ describe('History', () => {
     });
     expect((await put({ goodbye_channel_id: CHANNELS.general })).statusCode).toBe(200);
     const entry = await lastEntry('welcome.update');
-    const refused = await h.app.inject({
-      method: 'POST',
-      url: routePath(routes.undoHistory, { guildId: station, entryId: entry.id }),
-      headers: { authorization: ada },
-      payload: { confirm: true },
-    });
+    const refused = await undo(entry.id);
     expect(refused.statusCode, refused.body).toBe(400);
     expect(refused.json().message).toMatch(/goodbye/i);
     expect((await get()).goodbye_channel_id).toBe(CHANNELS.general);
@@ -210,19 +206,7 @@ describe('setup checklist', () => {
       channel_id: CHANNELS.general,
       card: true,
     });
-    const res = await fetch(
-      `${h.sandbox.url}/_sandbox/channels/${CHANNELS.general}/permissions/${BOT_ROLE}`,
-      {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          type: 0,
-          allow: '0',
-          deny: CHANNEL_PERMISSION_BITS['Attach Files'].toString(),
-        }),
-      },
-    );
-    expect(res.status).toBe(200);
+    await denyAttachFiles();
     await h.app.services.redis.del(guildSetupCacheKey(station));
     const setup = await h.app.inject({
       method: 'GET',

@@ -3,6 +3,7 @@ import { roleGrantRefusal } from '@spacecadet/core';
 import { getWelcomeSettings, saveWelcomeSettings } from '@spacecadet/db/queries/welcome';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
+import { settingsChangeSummary } from './settings-summary.ts';
 
 /**
  * Welcome settings: the PUT's write (and an undo's write-back) and the History summary of a
@@ -117,14 +118,5 @@ function shown(field: keyof WelcomeSettings, value: unknown): string {
 
 /** "Edited the welcome settings: welcome off → on, welcome message edited" (the label alone if nothing changed). */
 export function welcomeSummary(label: string, before: WelcomeSettings, after: WelcomeSettings): string {
-  const parts: string[] = [];
-  for (const field of Object.keys(LABELS) as (keyof WelcomeSettings)[]) {
-    if (JSON.stringify(before[field]) === JSON.stringify(after[field])) continue;
-    parts.push(
-      TEXTS.has(field)
-        ? `${LABELS[field]} edited`
-        : `${LABELS[field]} ${shown(field, before[field])} → ${shown(field, after[field])}`,
-    );
-  }
-  return parts.length === 0 ? label : `${label}: ${parts.join(', ')}`;
+  return settingsChangeSummary(label, before, after, { labels: LABELS, edited: TEXTS, value: shown });
 }
