@@ -66,6 +66,7 @@ async function stored(): Promise<unknown[]> {
     routes.getPersonalityRoles,
     routes.getLeveling,
     routes.listRoleMenus,
+    routes.getWelcome,
   ];
   return Promise.all(
     reads.map(async (def) => (await send('GET', routePath(def, { guildId: GUILDS.station }))).json()),
@@ -87,6 +88,7 @@ describe('ids in request bodies must belong to the guild in the path', () => {
         'setReactionListChannel',
         'setPersonalityChannel',
         'updateRoleMenu',
+        'putWelcome',
       ].sort(),
     );
   });
