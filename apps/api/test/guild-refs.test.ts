@@ -81,6 +81,7 @@ describe('ids in request bodies must belong to the guild in the path', () => {
         'createChannelBoost',
         'createRoleBoost',
         'createRoleMenu',
+        'createTempRole',
         'initPersonalityRoles',
         'putLeveling',
         'putReactionRoles',
