@@ -72,6 +72,7 @@ describe("saving a channel checks the bot's permissions there", () => {
         'setPersonalityChannel',
         'setReactionListChannel',
         'updateRoleMenu',
+        'putWelcome',
       ].sort(),
     );
     // Every channel a route's body names (guildRefs) says what the bot does there, except the

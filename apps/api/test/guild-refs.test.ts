@@ -66,6 +66,7 @@ async function stored(): Promise<unknown[]> {
     routes.getPersonalityRoles,
     routes.getLeveling,
     routes.listRoleMenus,
+    routes.getWelcome,
   ];
   return Promise.all(
     reads.map(async (def) => (await send('GET', routePath(def, { guildId: GUILDS.station }))).json()),
@@ -80,6 +81,7 @@ describe('ids in request bodies must belong to the guild in the path', () => {
         'createChannelBoost',
         'createRoleBoost',
         'createRoleMenu',
+        'createTempRole',
         'initPersonalityRoles',
         'putLeveling',
         'putReactionRoles',
@@ -87,6 +89,7 @@ describe('ids in request bodies must belong to the guild in the path', () => {
         'setReactionListChannel',
         'setPersonalityChannel',
         'updateRoleMenu',
+        'putWelcome',
       ].sort(),
     );
   });

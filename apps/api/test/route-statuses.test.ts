@@ -53,6 +53,7 @@ const UNKNOWN_ROWS = {
 const REF_BODIES: { [N in RouteName]?: NonNullable<RouteBody<N>> } = {
   createBoost: { ...SAMPLE_BODIES.createBoost, user_id: USERS.ada },
   putLeveling: { ...SAMPLE_BODIES.putLeveling, announcement_channel: CHANNELS.levelUps },
+  putWelcome: { ...SAMPLE_BODIES.putWelcome, channel_id: CHANNELS.general },
 };
 
 let h: Harness;

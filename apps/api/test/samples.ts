@@ -39,6 +39,7 @@ export const SAMPLE_BODIES: { [N in RouteName]?: NonNullable<RouteBody<N>> } = {
   setMemberXp: { xp: 120 },
   importXp: { players: [{ id: '200000000000000003', xp: 120 }] },
   createRoleMenu: ROLE_MENU_SAMPLE,
+  putWelcome: { message: 'Welcome, {user}!', auto_role_delay_s: 30 },
   undoHistory: { confirm: false },
   updateRoleMenu: { ...ROLE_MENU_SAMPLE, title: 'Crew roles, renamed' },
   /** nia, Crew, ten minutes. */

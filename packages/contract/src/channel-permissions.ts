@@ -12,6 +12,7 @@ export const CHANNEL_PERMISSION_BITS = {
   'Read Message History': 1n << 16n,
   'Add Reactions': 1n << 6n,
   'Manage Messages': 1n << 13n,
+  'Attach Files': 1n << 15n,
 } as const;
 export type ChannelPermissionName = keyof typeof CHANNEL_PERMISSION_BITS;
 
@@ -27,6 +28,10 @@ export const CHANNEL_USES = {
   personality_messages: ['View Channel', 'Send Messages', 'Embed Links', 'Read Message History'],
   level_up_announcements: ['View Channel', 'Send Messages'],
   daily_overview: ['View Channel', 'Send Messages', 'Read Message History'],
+  /** Welcome and goodbye messages: plain text mentioning the member. */
+  welcome_messages: ['View Channel', 'Send Messages'],
+  /** A welcome with the welcome card attached (a PNG file). */
+  welcome_cards: ['View Channel', 'Send Messages', 'Attach Files'],
   /** Reaction panels: the bot reacts with each emoji, and removes members' reactions (a swapped
    * color, a removed row), which takes Manage Messages. */
   reaction_panel: [

@@ -16,6 +16,7 @@ export const BOT_FEATURES = [
   'leveling',
   'reaction-roles',
   'onboarding',
+  'welcome',
 ] as const;
 export type BotFeature = (typeof BOT_FEATURES)[number];
 

@@ -46,12 +46,14 @@ export const BASE_BOT_FEATURES: readonly BotFeature[] = [
   'personality-roles',
   'leveling',
   'reaction-roles',
+  'welcome',
 ];
 
 /**
  * What each feature does in Discord. Reaction roles react with each emoji of a panel and remove
  * members' reactions (a swapped color, a removed row): Add Reactions and Manage Messages. Leveling's image reward roles grant Attach Files, and a bot can only grant what it
- * has. Onboarding is edited with Manage Server (its prompts give roles: Manage Roles too).
+ * has. Onboarding is edited with Manage Server (its prompts give roles: Manage Roles too). Welcome posts
+ * greetings and goodbyes (the welcome card is a file) and gives auto-roles and sticky roles.
  */
 export const FEATURE_PERMISSIONS: Readonly<Record<BotFeature, readonly BotPermission[]>> = {
   'color-roles': ['MANAGE_ROLES', 'VIEW_CHANNEL', 'SEND_MESSAGES', 'EMBED_LINKS', 'READ_MESSAGE_HISTORY'],
@@ -73,6 +75,7 @@ export const FEATURE_PERMISSIONS: Readonly<Record<BotFeature, readonly BotPermis
     'MANAGE_MESSAGES',
   ],
   onboarding: ['MANAGE_GUILD', 'MANAGE_ROLES'],
+  welcome: ['MANAGE_ROLES', 'VIEW_CHANNEL', 'SEND_MESSAGES', 'ATTACH_FILES'],
 };
 
 /** The permissions integer (as Discord writes it, a decimal string) the features need together. */

@@ -6,6 +6,7 @@ import { personalityResetRestorers } from './restore-personality-reset.ts';
 import { personalitySettingsRestorers } from './restore-personality-settings.ts';
 import { reactionRoleRestorers } from './restore-reaction-roles.ts';
 import { roleMenuRestorers } from './restore-role-menus.ts';
+import { welcomeRestorers } from './restore-welcome.ts';
 import type { AreaRestorers, SnapshotRestorers, StateRestorers } from './restorers.ts';
 
 const AREAS: readonly AreaRestorers[] = [
@@ -17,6 +18,7 @@ const AREAS: readonly AreaRestorers[] = [
   personalitySettingsRestorers,
   personalityResetRestorers,
   levelingRestorers,
+  welcomeRestorers,
 ];
 
 /**

@@ -19,6 +19,7 @@ import { registerResetPreviewRoutes } from './reset-previews.ts';
 import { registerRoleMenuRoutes } from './role-menus.ts';
 import { registerSetupRoutes } from './setup.ts';
 import { registerTempRoleRoutes } from './temp-roles.ts';
+import { registerWelcomeRoutes } from './welcome.ts';
 
 /** Every served route of the contract table, one module per resource. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -34,6 +35,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   registerReactionRoleRoutes(app);
   registerRoleMenuRoutes(app);
   registerLevelingRoutes(app);
+  registerWelcomeRoutes(app);
   registerHistoryRoutes(app);
   registerResetPreviewRoutes(app);
   registerLevelingPreviewRoutes(app);

@@ -16,6 +16,7 @@ import {
   type SetupChecklist,
   type SetupLine,
   type SetupRoleOrderEntry,
+  type WelcomeSettings,
 } from '@spacecadet/contract';
 import type { BotFeature } from '@spacecadet/core';
 import { missingBotPermissions } from '@spacecadet/core/bot-permissions';
@@ -31,6 +32,7 @@ import {
   personalityOptions,
   roleMenus,
 } from '@spacecadet/db';
+import { getWelcomeSettings } from '@spacecadet/db/queries/welcome';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -58,6 +60,7 @@ const FEATURE_NAMES: Record<BotFeature, string> = {
   leveling: 'Leveling',
   'reaction-roles': 'Role menus',
   onboarding: 'Onboarding',
+  welcome: 'Welcome',
 };
 const FEATURE_PAGES: Record<BotFeature, string> = {
   'color-roles': '/dashboard/color-roles',
@@ -65,6 +68,7 @@ const FEATURE_PAGES: Record<BotFeature, string> = {
   leveling: '/dashboard/leveling/settings',
   'reaction-roles': '/dashboard/custom-reaction-roles',
   onboarding: '/dashboard/personality-roles',
+  welcome: '/dashboard/welcome',
 };
 const SERVER_SETTINGS = 'https://discord.com/channels/';
 
@@ -111,11 +115,15 @@ async function serverUse(db: Db, guildId: string) {
   const managed = new Set<string>();
   for (const rows of roleRows) for (const row of rows) if (row.id) managed.add(row.id);
   for (const menu of menus) for (const option of menu.options) managed.add(option.role_id);
+  const welcome = await getWelcomeSettings(db, guildId);
+  for (const id of [...welcome.auto_roles, ...welcome.bot_auto_roles]) managed.add(id);
   const on: BotFeature[] = [];
   if (panel?.channelId) on.push('color-roles');
   if (personality?.configured) on.push('personality-roles');
   if (leveling?.enabled) on.push('leveling');
   if (menus.length > 0) on.push('reaction-roles');
+  const welcomeRoles = welcome.auto_roles.length + welcome.bot_auto_roles.length > 0;
+  if (welcome.enabled || welcome.goodbye_enabled || welcomeRoles || welcome.sticky_roles) on.push('welcome');
   const needs: ChannelNeed[] = [
     { feature: 'color-roles', what: 'Color panel', channelId: panel?.channelId ?? null, use: 'color_panel' },
     {
@@ -133,6 +141,7 @@ async function serverUse(db: Db, guildId: string) {
       use: 'level_up_announcements',
     });
   }
+  needs.push(...welcomeNeeds(welcome));
   for (const menu of menus) {
     needs.push({
       feature: 'reaction-roles',
@@ -142,6 +151,24 @@ async function serverUse(db: Db, guildId: string) {
     });
   }
   return { on, managed, needs };
+}
+
+/** The welcome's and the goodbye's channels, when each is on (the card needs Attach Files). */
+function welcomeNeeds(welcome: WelcomeSettings): ChannelNeed[] {
+  const needs: ChannelNeed[] = [];
+  if (welcome.enabled) {
+    const use = welcome.card ? 'welcome_cards' : 'welcome_messages';
+    needs.push({ feature: 'welcome', what: 'Welcome messages', channelId: welcome.channel_id, use });
+  }
+  if (welcome.goodbye_enabled) {
+    needs.push({
+      feature: 'welcome',
+      what: 'Goodbye messages',
+      channelId: welcome.goodbye_channel_id,
+      use: 'welcome_messages',
+    });
+  }
+  return needs;
 }
 
 function line(id: SetupLine['id'], ok: boolean, parts: Omit<SetupLine, 'id' | 'status'>): SetupLine {

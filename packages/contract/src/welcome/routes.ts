@@ -23,7 +23,15 @@ export const welcomeRoutes = {
     summary: 'Change the welcome settings (channel and role ids must belong to the server)',
     params: GuildParams,
     body: PutWelcomeBody,
-    errors: [400, 401, 403, 413, 415, 429, 502, 503],
+    guildRefs: {
+      channel_id: 'channel',
+      goodbye_channel_id: 'channel',
+      'auto_roles[]': 'role',
+      'bot_auto_roles[]': 'role',
+      'sticky_exclude_role_ids[]': 'role',
+    },
+    channelUses: { channel_id: 'welcome_messages', goodbye_channel_id: 'welcome_messages' },
+    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: ok(WelcomeSettings),
   }),
 } as const;

@@ -10,6 +10,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.ts';
 import type { JobRequester } from '../jobs.ts';
+import { settingsChangeSummary } from '../settings-summary.ts';
 import { queueSyncRoles } from './jobs.ts';
 
 /**
@@ -162,14 +163,9 @@ function settingValue(field: keyof LevelingSettings, value: unknown): string {
  * message, long, is only named). The label alone when nothing changed.
  */
 export function settingsSummary(label: string, before: LevelingSettings, after: LevelingSettings): string {
-  const parts: string[] = [];
-  for (const field of Object.keys(SETTING_LABELS) as (keyof LevelingSettings)[]) {
-    if (JSON.stringify(before[field]) === JSON.stringify(after[field])) continue;
-    parts.push(
-      field === 'level_up_message'
-        ? 'level-up message edited'
-        : `${SETTING_LABELS[field]} ${settingValue(field, before[field])} → ${settingValue(field, after[field])}`,
-    );
-  }
-  return parts.length === 0 ? label : `${label}: ${parts.join(', ')}`;
+  return settingsChangeSummary(label, before, after, {
+    labels: SETTING_LABELS,
+    edited: new Set(['level_up_message']),
+    value: settingValue,
+  });
 }
