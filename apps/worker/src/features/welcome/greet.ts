@@ -79,7 +79,9 @@ async function postIn(
   body: ReturnType<typeof renderWelcomeMessage> & { files?: RawFile[] },
   nonce: string,
 ): Promise<string | null> {
-  if (!channelId || !(await isText(channelId))) {
+  // No channel set: the greeting goes by DM only.
+  if (!channelId) return null;
+  if (!(await isText(channelId))) {
     deps.logger.warn(
       { guildId, channelId },
       'welcome not posted: the channel is not a text channel of the server',
@@ -108,7 +110,7 @@ async function postIn(
 async function sendDm(deps: WorkerDeps, settings: WelcomeSettings, row: WelcomeGreetingRow, nonce: string) {
   try {
     const dm = await discordApi(deps.client).users.createDM(row.userId);
-    await postMessageOnce(deps.client, dm.id, render(deps, 'dm', settings.dm_message, [row]), `${nonce}`);
+    await postMessageOnce(deps.client, dm.id, render(deps, 'dm', settings.dm_message, [row]), nonce);
   } catch (error) {
     if (!isDiscordError(error, DiscordCodes.CannotSendMessagesToThisUser, DiscordCodes.InvalidRecipients)) {
       throw error;
