@@ -16,14 +16,7 @@
  *   and greetings) at 50 a second, whichever is longer. Goal: at most 1.2x.
  */
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
-import {
-  crowdFixture,
-  GLOBAL_LIMIT,
-  observeMembers,
-  openLoop,
-  setGlobalLimit,
-  waitForBotPresence,
-} from './discord-load.ts';
+import { crowdFixture, GLOBAL_LIMIT, observeMembers, openLoop, waitForBotPresence } from './discord-load.ts';
 import { ms, reportHeadline, waitFor } from './lib.ts';
 import { startStack } from './stack.ts';
 
@@ -52,7 +45,11 @@ async function main(): Promise<void> {
   console.log(
     `joins: ${MEMBERS} members join within ${JOIN_SECONDS} s; welcome on with ${roleIds.length} auto-roles; global limit ${GLOBAL_LIMIT}/s and per-route buckets enforced`,
   );
-  const stack = await startStack({ fixture, withWorker: true });
+  const stack = await startStack({
+    fixture,
+    withWorker: true,
+    limits: { globalPerSecond: GLOBAL_LIMIT, routes: true },
+  });
   const seen = observeMembers(stack, SETTLE_TIMEOUT_MS);
   const holding = new Map<string, number>();
   const wanted = new Set(roleIds);
@@ -72,13 +69,6 @@ async function main(): Promise<void> {
       send_when: 'join',
       auto_roles: roleIds,
     });
-    await setGlobalLimit(stack, GLOBAL_LIMIT);
-    const routes = await fetch(`${stack.sandbox.url}/_sandbox/route-rate-limits`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ enforce: true }),
-    });
-    if (!routes.ok) throw new Error(`route-rate-limits -> ${routes.status}: ${await routes.text()}`);
     seen.requestsSinceMark();
 
     const started = performance.now();
@@ -115,7 +105,6 @@ async function main(): Promise<void> {
       },
       SETTLE_TIMEOUT_MS,
     ).catch(() => greetedCount());
-    await setGlobalLimit(stack, null);
     const calls = seen.requestsSinceMark();
     seen.stop();
 

@@ -48,12 +48,23 @@ export interface StackOptions {
   withWorker: boolean;
   /** Where a dashboard that calls this API is served (CORS and the sign-in redirect); default TEST_DASHBOARD_URL. */
   dashboardUrl?: string;
+  /**
+   * Discord's limits enforced from the start (global requests a second, per-route buckets), so the
+   * proxy and the worker learn the buckets as Discord reports them.
+   */
+  limits?: { globalPerSecond: number; routes: boolean };
 }
 
 export async function startStack(options: StackOptions): Promise<Stack> {
   useLocalServices();
   const [sandbox, database, redis] = await Promise.all([
-    startSandbox({ port: 0, ...(options.fixture ? { fixture: options.fixture } : {}) }),
+    startSandbox({
+      port: 0,
+      ...(options.fixture ? { fixture: options.fixture } : {}),
+      ...(options.limits
+        ? { globalRateLimit: options.limits.globalPerSecond, routeRateLimits: options.limits.routes }
+        : {}),
+    }),
     createTestDatabase('bench'),
     testRedis(),
   ]);

@@ -119,7 +119,17 @@ export const GuildJobPayload = z.object({
    * The member a per-member job acts on (`auto-roles.give`): such a job runs under a lock of its
    * own member (`jobLockKeyFor`), so a raid's joins are handled side by side, not one at a time.
    */
-  member: z.object({ user_id: Snowflake, joined_at: z.string().min(1).max(40) }).optional(),
+  member: z
+    .object({
+      user_id: Snowflake,
+      joined_at: z.string().min(1).max(40),
+      /**
+       * Whether the member is a bot, as the gateway said when it queued the job (past screening):
+       * the job then gives the roles without reading the member again. Absent: it reads them.
+       */
+      bot: z.boolean().optional(),
+    })
+    .optional(),
 });
 export type GuildJobPayload = z.infer<typeof GuildJobPayload>;
 

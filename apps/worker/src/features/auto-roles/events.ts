@@ -26,12 +26,13 @@ export async function queueGive(
   userId: string,
   joinedAt: string,
   delayS: number,
+  bot: boolean,
 ): Promise<void> {
   const due = Date.parse(joinedAt) + delayS * 1000;
   const payload: GuildJobPayload = {
     guild_id: guildId,
     requested_by: null,
-    member: { user_id: userId, joined_at: joinedAt },
+    member: { user_id: userId, joined_at: joinedAt, bot },
   };
   await deps.queue.add('auto-roles.give', payload, {
     ...GIVE_JOB_OPTIONS,
@@ -66,7 +67,7 @@ async function onJoin(deps: WorkerDeps, member: MemberPacket): Promise<void> {
     );
     return;
   }
-  await queueGive(deps, member.guild_id, member.user.id, member.joined_at, settings.auto_role_delay_s);
+  await queueGive(deps, member.guild_id, member.user.id, member.joined_at, settings.auto_role_delay_s, bot);
 }
 
 /** A member changed: remember their roles (sticky servers); a pending joiner who completed gets theirs. */
@@ -78,7 +79,14 @@ async function onUpdate(deps: WorkerDeps, member: MemberPacket): Promise<void> {
   if (member.pending !== false) return;
   const joinedAt = await deps.redis.getdel(awaitingKey(member.guild_id, member.user.id));
   if (joinedAt === null) return;
-  await queueGive(deps, member.guild_id, member.user.id, joinedAt, settings.auto_role_delay_s);
+  await queueGive(
+    deps,
+    member.guild_id,
+    member.user.id,
+    joinedAt,
+    settings.auto_role_delay_s,
+    member.user.bot === true,
+  );
 }
 
 async function rememberRoles(deps: WorkerDeps, guildId: string, userId: string, roles: readonly string[]) {

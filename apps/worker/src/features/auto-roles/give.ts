@@ -21,13 +21,12 @@ async function memberOrNull(context: JobContext, userId: string): Promise<APIGui
 }
 
 /** The roles this join should get: the auto-roles of humans or bots, and a human's sticky roles. */
-async function wantedRoles(context: JobContext, member: APIGuildMember, joinedAt: number) {
+async function wantedRoles(context: JobContext, userId: string, bot: boolean, joinedAt: number) {
   const { deps, payload } = context;
   const settings = await getWelcomeSettings(deps.db, payload.guild_id);
-  const bot = member.user.bot === true;
   const wanted = new Set(bot ? settings.bot_auto_roles : settings.auto_roles);
   const sticky =
-    settings.sticky_roles && !bot ? await stickyRolesOf(deps.db, payload.guild_id, member.user.id) : null;
+    settings.sticky_roles && !bot ? await stickyRolesOf(deps.db, payload.guild_id, userId) : null;
   const fresh =
     sticky !== null &&
     sticky.leftAt.getTime() <= joinedAt &&
@@ -35,7 +34,7 @@ async function wantedRoles(context: JobContext, member: APIGuildMember, joinedAt
   if (fresh) {
     const excluded = new Set(settings.sticky_exclude_role_ids);
     // A temporary role that ran out while they were away stays out (temp-roles takes it back anyway).
-    const expired = await rolesExpiredSince(deps.db, payload.guild_id, member.user.id, sticky.leftAt);
+    const expired = await rolesExpiredSince(deps.db, payload.guild_id, userId, sticky.leftAt);
     for (const roleId of sticky.roleIds)
       if (!excluded.has(roleId) && !expired.has(roleId)) wanted.add(roleId);
   }
@@ -54,20 +53,27 @@ export async function giveJoinRoles(context: JobContext): Promise<JobResult> {
   const guildId = payload.guild_id;
   if (!payload.member) throw new JobFailure('invalid_payload', 'auto-roles.give needs the member');
   const { user_id: userId, joined_at: joinedAtText } = payload.member;
-  const member = await memberOrNull(context, userId);
-  if (member === null) return { ok: true, summary: 'The member left before getting their roles.' };
   const joinedAt = Date.parse(joinedAtText);
-  if (member.joined_at && Date.parse(member.joined_at) !== joinedAt) {
-    return { ok: true, summary: 'The member left and joined again since: that join has its own job.' };
+  // Queued by the gateway for a member past screening: give at once, as Discord answers a member
+  // who left since (10007) or is pending again on a new join (refused). A retry, or a job queued
+  // without what the gateway saw, reads the member first: still there, this join, past screening.
+  const seen = payload.member.bot !== undefined && context.attempt === 1;
+  const member = seen ? null : await memberOrNull(context, userId);
+  if (!seen) {
+    if (member === null) return { ok: true, summary: 'The member left before getting their roles.' };
+    if (member.joined_at && Date.parse(member.joined_at) !== joinedAt) {
+      return { ok: true, summary: 'The member left and joined again since: that join has its own job.' };
+    }
+    if (member.pending) {
+      // Screening not passed (the completion's event was missed or raced): it queues this again.
+      await deps.redis.set(awaitingKey(guildId, userId), joinedAtText, 'PX', retentionMs(deps));
+      return { ok: true, summary: 'Waiting for the member to pass Membership Screening.' };
+    }
   }
-  if (member.pending) {
-    // Screening not passed (the completion's event was missed or raced): it queues this again.
-    await deps.redis.set(awaitingKey(guildId, userId), joinedAtText, 'PX', retentionMs(deps));
-    return { ok: true, summary: 'Waiting for the member to pass Membership Screening.' };
-  }
-  const { wanted, sticky } = await wantedRoles(context, member, joinedAt);
+  const bot = member ? member.user.bot === true : payload.member.bot === true;
+  const { wanted, sticky } = await wantedRoles(context, userId, bot, joinedAt);
   const view = wanted.size > 0 ? await guildRolesView(deps.client, guildId) : null;
-  const held = new Set(member.roles);
+  const held = new Set(member?.roles ?? []);
   const warnings: string[] = [];
   let given = 0;
   for (const roleId of wanted) {
