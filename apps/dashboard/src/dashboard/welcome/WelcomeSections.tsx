@@ -53,7 +53,7 @@ export function GreetingGroup({ guildId, botInGuild, form, set }: SectionProps) 
         onChange={(value) => set('channel_id')(value.trim() || null)}
       />
       <div className="choice-list" role="radiogroup" aria-label="Send when">
-        <span className="small">Send when</span>
+        <span className="welcome-send-when-label">Send when</span>
         {(Object.keys(SEND_WHEN_TEXT) as WelcomeSendWhen[]).map((when) => (
           <label key={when} className="choice">
             <input
