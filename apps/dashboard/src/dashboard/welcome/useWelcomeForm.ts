@@ -11,11 +11,9 @@ export const WELCOME_FAILURES = {
   save: 'Could not save the welcome settings',
 } as const;
 
-const welcomeKey = (guildId: string) => ['welcome', guildId] as const;
-
 export function useWelcome(guildId: string) {
   return useQuery({
-    queryKey: welcomeKey(guildId),
+    queryKey: queryKeys.welcome(guildId),
     queryFn: () => apiCall('getWelcome', { params: { guildId } }),
   });
 }
@@ -47,7 +45,7 @@ export function useWelcomeForm(guildId: string, initial: WelcomeSettings) {
     onSuccess: (saved) => {
       setForm(saved);
       setStored(saved);
-      queryClient.setQueryData(welcomeKey(guildId), saved);
+      queryClient.setQueryData(queryKeys.welcome(guildId), saved);
       void queryClient.invalidateQueries({ queryKey: queryKeys.history(guildId) });
     },
   });
