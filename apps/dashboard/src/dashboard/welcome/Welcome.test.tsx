@@ -122,6 +122,19 @@ describe('welcome page', () => {
     );
   });
 
+  it('takes the auto-role delay in minutes and sends seconds; shows a stored whole-minute delay in minutes', async () => {
+    signInAda();
+    const { api } = welcomeApi({ auto_role_delay_s: 300 });
+    renderAt(url, routes);
+    const delay = await screen.findByLabelText<HTMLInputElement>('Wait before giving them');
+    expect(delay.value).toBe('5');
+    expect(screen.getByLabelText<HTMLSelectElement>('Delay unit').value).toBe('minutes');
+    fireEvent.change(delay, { target: { value: '2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Saved');
+    expect(api.calls.find((call) => call.method === 'PUT')?.body).toEqual({ auto_role_delay_s: 120 });
+  });
+
   it('says when the settings could not be loaded', async () => {
     signInAda();
     fakeApi((request) =>
