@@ -1,3 +1,4 @@
+import { DEFAULT_WELCOME_SETTINGS, type WelcomeSettings } from '@spacecadet/contract';
 import { vi } from 'vitest';
 import { storeSession } from '../src/lib/session.ts';
 
@@ -121,3 +122,25 @@ export const LEVELING_SETTINGS = {
   reward_mode: 'stack',
   leaderboard_visibility: 'off',
 };
+
+/**
+ * GET/PUT /api/guilds/{id}/welcome as the API answers them: the defaults until a PUT, which
+ * merges the fields sent. `refuse` answers the next PUT with that 400 message instead.
+ */
+export function welcomeRoutes(guildId: string, start: Partial<WelcomeSettings> = {}) {
+  let stored: WelcomeSettings = { ...DEFAULT_WELCOME_SETTINGS, ...start };
+  const state = { refuse: null as string | null };
+  const route: FakeRoute = ({ method, path, body }) => {
+    if (path !== `/api/guilds/${guildId}/welcome`) return undefined;
+    if (method === 'GET') return { status: 200, body: stored };
+    if (method !== 'PUT') return undefined;
+    if (state.refuse) {
+      const message = state.refuse;
+      state.refuse = null;
+      return { status: 400, body: { error: 'bad_request', message } };
+    }
+    stored = { ...stored, ...(body as Partial<WelcomeSettings>) };
+    return { status: 200, body: stored };
+  };
+  return { route, state, stored: () => stored };
+}

@@ -20,6 +20,7 @@ const LevelingRoles = lazy(() => import('./leveling/LevelingRoles.tsx'));
 const LevelingBoosts = lazy(() => import('./leveling/LevelingBoosts.tsx'));
 const LevelingLeaderboard = lazy(() => import('./leveling/LevelingLeaderboard.tsx'));
 const History = lazy(() => import('./history/History.tsx'));
+const Welcome = lazy(() => import('./welcome/Welcome.tsx'));
 
 function LevelingRedirect() {
   const guildId = useGuildParam();
@@ -44,6 +45,7 @@ export default function DashboardApp() {
           <Route path="leveling/leaderboard" element={<Lazy page={<LevelingLeaderboard />} />} />
           <Route path="personality-roles" element={<Lazy page={<PersonalityRoles />} />} />
           <Route path="history" element={<Lazy page={<History />} />} />
+          <Route path="welcome" element={<Lazy page={<Welcome />} />} />
           {[...COMING_SOON_PAGES.keys()].map((slug) => (
             <Route key={slug} path={slug} element={<ComingSoon slug={slug} />} />
           ))}

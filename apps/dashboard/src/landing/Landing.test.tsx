@@ -84,6 +84,7 @@ describe('Landing', () => {
       'Personality Roles',
       'Role Menus',
       'Leveling',
+      'Welcome',
       'Slash commands',
       'Web dashboard',
       'Auto-reconnect',
@@ -118,7 +119,7 @@ describe('Landing', () => {
       '/xp Leveling',
     ]);
     expect(screen.getByRole('region', { name: 'What Space Cadet does' }).textContent).toContain(
-      'Color Roles, Personality Roles, Reaction Roles, Role Menus, Leveling and the dashboard work today.',
+      'Color Roles, Personality Roles, Reaction Roles, Role Menus, Welcome, Leveling and the dashboard work today.',
     );
     // Leveling works: no card may say otherwise.
     expect(screen.getByRole('region', { name: 'What Space Cadet does' }).textContent).not.toMatch(

@@ -224,6 +224,7 @@ describe('History page', () => {
       'Color roles',
       'Personality roles',
       'Leveling',
+      'Welcome',
     ]);
     fireEvent.change(filter, { target: { value: 'color_roles' } });
     await screen.findByText('Reset the color roles');

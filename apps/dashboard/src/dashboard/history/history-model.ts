@@ -61,6 +61,8 @@ export function areaQueryKeys(guildId: string, area: HistoryArea): ReadonlyArray
       return [queryKeys.personalityRoles(guildId), roles];
     case 'leveling':
       return [queryKeys.leveling(guildId), queryKeys.leaderboard(guildId), roles];
+    case 'welcome':
+      return [queryKeys.welcome(guildId)];
     case 'temp_roles':
       // Recorded only (nothing to undo): no page to reload.
       return [];

@@ -6,11 +6,9 @@ import {
   type RewardMode,
 } from '@spacecadet/contract';
 import { renderLevelUpMessage } from '@spacecadet/core';
-import { Fragment, type ReactNode, useRef } from 'react';
-import { useSession } from '../../lib/session.ts';
+import { Fragment, type ReactNode } from 'react';
 import { PanelLine } from '../shared/DiscordMarkup.tsx';
-import { useGuildRoles } from '../shared/guild-lookups.ts';
-import { useAdminGuilds } from '../shared/queries.ts';
+import { TemplateEditor, usePreviewContext } from '../shared/TemplateEditor.tsx';
 
 export const PLACEHOLDER_HELP: Readonly<Record<(typeof LEVEL_UP_PLACEHOLDERS)[number], string>> = {
   '{user}': 'mentions the member',
@@ -98,12 +96,7 @@ export function LevelUpMessageField({
   rewardMode: RewardMode;
   issue: string | null;
 }) {
-  const area = useRef<HTMLTextAreaElement>(null);
-  const { user } = useSession();
-  const guilds = useAdminGuilds();
-  const guildRoles = useGuildRoles(guildId);
-  const server = guilds.data?.find((guild) => guild.id === guildId)?.name ?? 'this server';
-  const member = { id: user?.id ?? '0', name: user?.username ?? 'member' };
+  const { member, server, roles: roleMap } = usePreviewContext(guildId);
   const level = previewLevel(roles);
   const rendered = renderLevelUpMessage(value, {
     userId: member.id,
@@ -112,61 +105,19 @@ export function LevelUpMessageField({
     server,
     rewards: previewRewards(roles, level, rewardMode),
   });
-  const roleMap = new Map((guildRoles.data?.roles ?? []).map((role) => [role.id, role]));
-
-  const insert = (placeholder: string) => {
-    const box = area.current;
-    const start = box?.selectionStart ?? value.length;
-    const end = box?.selectionEnd ?? value.length;
-    const next = `${value.slice(0, start)}${placeholder}${value.slice(end)}`;
-    onChange(next);
-    // Back in the box, the cursor after what was inserted, so typing goes on from there.
-    requestAnimationFrame(() => {
-      box?.focus();
-      box?.setSelectionRange(start + placeholder.length, start + placeholder.length);
-    });
-  };
 
   return (
     <div className="levelup-message">
-      <div className="field">
-        <label htmlFor="lv-level-up-message">Level-up message</label>
-        <textarea
-          id="lv-level-up-message"
-          ref={area}
-          className="input levelup-textarea"
-          rows={3}
-          maxLength={LEVEL_UP_MESSAGE_MAX}
-          value={value}
-          aria-describedby="lv-level-up-message-help"
-          aria-invalid={issue !== null || undefined}
-          onChange={(event) => onChange(event.target.value)}
-        />
-      </div>
-      <div id="lv-level-up-message-help" className="placeholder-row">
-        <span className="muted small">Insert:</span>
-        {LEVEL_UP_PLACEHOLDERS.map((placeholder) => (
-          <button
-            key={placeholder}
-            type="button"
-            className="btn btn-ghost btn-sm placeholder-chip"
-            title={PLACEHOLDER_HELP[placeholder]}
-            aria-label={`Insert ${placeholder}: ${PLACEHOLDER_HELP[placeholder]}`}
-            onClick={() => insert(placeholder)}
-          >
-            {placeholder}
-          </button>
-        ))}
-        <span className="muted small levelup-count">
-          {value.length.toLocaleString('en-US')} / {LEVEL_UP_MESSAGE_MAX.toLocaleString('en-US')}
-          {value.trim() === '' ? ' · blank: the default message' : ''}
-        </span>
-      </div>
-      {issue ? (
-        <p className="alert alert-error small" role="alert">
-          {issue}
-        </p>
-      ) : null}
+      <TemplateEditor
+        id="lv-level-up-message"
+        label="Level-up message"
+        value={value}
+        onChange={onChange}
+        max={LEVEL_UP_MESSAGE_MAX}
+        placeholders={LEVEL_UP_PLACEHOLDERS}
+        help={PLACEHOLDER_HELP}
+        issue={issue}
+      />
       <figure className="levelup-preview">
         <figcaption className="muted small">
           Preview: {member.name} reaching level {level}

@@ -159,10 +159,11 @@ export function ChannelMultiPicker({ botInGuild, ...props }: PickerProps & { bot
   return <MultiPicker {...props} all={all} noun="channel" status={status} disabled={!botInGuild} />;
 }
 
-/** Several of the guild's roles, with their colors. */
-export function RoleMultiPicker(props: PickerProps) {
+/** Several of the guild's roles, with their colors; `givable`: not those held by an integration. */
+export function RoleMultiPicker({ givable = false, ...props }: PickerProps & { givable?: boolean }) {
   const roles = useGuildRoles(props.guildId);
-  const all = (roles.data?.roles ?? []).map((role) => ({
+  const listed = (roles.data?.roles ?? []).filter((role) => !givable || !role.managed);
+  const all = listed.map((role) => ({
     id: role.id,
     name: role.name,
     icon: <RoleDot color={role.color} />,

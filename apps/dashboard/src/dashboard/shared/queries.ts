@@ -31,6 +31,7 @@ export const queryKeys = {
   colorRoles: (guildId: string) => ['color-roles', guildId] as const,
   personalityRoles: (guildId: string) => ['personality-roles', guildId] as const,
   leveling: (guildId: string) => ['leveling', guildId] as const,
+  welcome: (guildId: string) => ['welcome', guildId] as const,
   channels: (guildId: string) => ['channels', guildId] as const,
   botPermissions: (guildId: string) => ['bot-permissions', guildId] as const,
   roles: (guildId: string) => ['roles', guildId] as const,
