@@ -1,4 +1,3 @@
-import { DEFAULT_WELCOME_SETTINGS, type WelcomeSettings } from '@spacecadet/contract';
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -7,24 +6,20 @@ import { type Stack, startStack } from './stack.ts';
 
 /**
  * The Welcome page in the built dashboard against the real API and sandbox (channels, roles,
- * session): edit, preview, save, and how it looks at 1280 and 390 px. Until the welcome API is
- * merged, `GET/PUT …/welcome` answering 404 is answered here as the API will (defaults, a PUT
- * merging what it sends); once the API answers, its answers pass through untouched.
+ * session, welcome settings): edit, preview, save, read back after a reload, and how it looks at
+ * 1280 and 390 px.
  */
 const { users, guilds, channels } = SANDBOX_IDS;
 let stack: Stack;
 let page: Page;
 const puts: unknown[] = [];
 
-async function welcomeWhileApiMissing(target: Page): Promise<void> {
-  let stored: WelcomeSettings = { ...DEFAULT_WELCOME_SETTINGS };
-  await target.route(`**/api/guilds/${guilds.station}/welcome`, async (route) => {
-    const request = route.request();
-    if (request.method() === 'PUT') puts.push(request.postDataJSON());
-    const real = await route.fetch();
-    if (real.status() !== 404) return route.fulfill({ response: real });
-    if (request.method() === 'PUT') stored = { ...stored, ...(request.postDataJSON() as object) };
-    return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(stored) });
+/** Every PUT of the welcome settings the page sends, as sent. */
+function recordPuts(target: Page): void {
+  target.on('request', (request) => {
+    if (request.method() === 'PUT' && request.url().endsWith(`/api/guilds/${guilds.station}/welcome`)) {
+      puts.push(request.postDataJSON());
+    }
   });
 }
 
@@ -51,7 +46,7 @@ beforeAll(async () => {
   stack = await startStack(inject('distDir'));
   page = await stack.browser.newPage();
   await page.setViewportSize({ width: 1280, height: 900 });
-  await welcomeWhileApiMissing(page);
+  recordPuts(page);
   await signInAs(page, stack.dashboardUrl, users.ada);
 });
 afterAll(async () => {
@@ -87,7 +82,11 @@ describe('the Welcome page end to end', () => {
 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
-    await page.getByLabel('Welcome message', { exact: true }).waitFor();
+    // Stored by the API: the reloaded page shows what was saved.
+    const reloaded = page.getByLabel('Welcome message', { exact: true });
+    await reloaded.waitFor();
+    expect(await reloaded.inputValue()).toBe('Welcome {user} to **{server}**! You picked {answers}.');
+    expect(await page.getByRole('radio', { name: /After they finish Onboarding/ }).isChecked()).toBe(true);
     expect(await sticksOut(page, '.welcome-form')).toEqual([]);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);
