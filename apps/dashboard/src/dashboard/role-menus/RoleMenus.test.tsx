@@ -332,7 +332,8 @@ describe('role menu editor', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText('Saved');
     expect(
-      (api.calls.find((call) => call.method === 'POST')?.body as { options: unknown[] }).options,
+      (api.calls.find((call) => call.method === 'POST')?.body as { options?: unknown[] } | undefined)
+        ?.options,
     ).toEqual([
       { role_id: RED, label: 'Red', expires_after_s: 86_400 },
       { role_id: BLUE, label: 'Blue' },
