@@ -123,12 +123,38 @@ async function onLeave(deps: WorkerDeps, guildId: string, userId: string): Promi
   if (kept.length > 0) await saveStickyRoles(deps.db, guildId, userId, kept, new Date());
 }
 
+/**
+ * One member's events are handled in the order the gateway sent them (each waits for the one
+ * before): a join, a role given just after it and a leave each read the settings first, and an
+ * earlier event finishing last would otherwise overwrite the roles a later one remembered.
+ * Different members' events run side by side.
+ */
+const memberChains = new Map<string, Promise<void>>();
+function inOrder(guildId: string, userId: string, handle: () => Promise<void>): Promise<void> {
+  const key = `${guildId}:${userId}`;
+  const next = (memberChains.get(key) ?? Promise.resolve()).then(handle);
+  const settled = next.catch(() => {});
+  memberChains.set(key, settled);
+  void settled.then(() => {
+    if (memberChains.get(key) === settled) memberChains.delete(key);
+  });
+  return next;
+}
+
 export const autoRolesEvents = [
   onGateway('raw', 'auto-roles and sticky roles of a join, change or leave', (deps, packet) => {
     const dispatch = packet as GatewayDispatchPayload;
-    if (dispatch.t === GatewayDispatchEvents.GuildMemberAdd) return onJoin(deps, dispatch.d);
-    if (dispatch.t === GatewayDispatchEvents.GuildMemberUpdate) return onUpdate(deps, dispatch.d);
-    if (dispatch.t === GatewayDispatchEvents.GuildMemberRemove)
-      return onLeave(deps, dispatch.d.guild_id, dispatch.d.user.id);
+    if (dispatch.t === GatewayDispatchEvents.GuildMemberAdd) {
+      const member = dispatch.d;
+      return inOrder(member.guild_id, member.user.id, () => onJoin(deps, member));
+    }
+    if (dispatch.t === GatewayDispatchEvents.GuildMemberUpdate) {
+      const member = dispatch.d;
+      return inOrder(member.guild_id, member.user.id, () => onUpdate(deps, member));
+    }
+    if (dispatch.t === GatewayDispatchEvents.GuildMemberRemove) {
+      const { guild_id: guildId, user } = dispatch.d;
+      return inOrder(guildId, user.id, () => onLeave(deps, guildId, user.id));
+    }
   }),
 ];
