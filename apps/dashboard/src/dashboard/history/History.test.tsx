@@ -225,6 +225,7 @@ describe('History page', () => {
       'Personality roles',
       'Leveling',
       'Welcome',
+      'Temporary roles',
     ]);
     fireEvent.change(filter, { target: { value: 'color_roles' } });
     await screen.findByText('Reset the color roles');
