@@ -61,12 +61,13 @@ const ROLE_MENU_ROUTES: readonly RouteName[] = ['createRoleMenu', 'updateRoleMen
 
 const snapshot = () => storedState(h);
 
-/** Logout and the member's erase are left out: they take no body and end the session the other routes use. */
+/** Logout (here and everywhere) and the member's erase are left out: they take no body and end the session the other routes use. */
 const WRITE_ROUTES = (Object.keys(routes) as RouteName[]).filter(
   (name) =>
     routes[name].method !== 'GET' &&
     routes[name].auth !== 'public' &&
     name !== 'logout' &&
+    name !== 'logoutEverywhere' &&
     name !== 'eraseMemberData',
 );
 
