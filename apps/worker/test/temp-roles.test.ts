@@ -103,6 +103,11 @@ describe('temporary roles', () => {
     await waitFor('the role to be taken back', () => !holds(nia, MANAGERS) || undefined);
     await waitFor('the row to end', async () => (await rowOf(row.id))?.state === 'ended' || undefined);
     expect((await rowOf(row.id))?.endReason).toBe('expired');
+    // The History entry is written after the row ends (and its summary with it): wait for it.
+    await waitFor(
+      'the expiry in History',
+      async () => (await entries()).some((entry) => entry.summary) || undefined,
+    );
     expect(await entries()).toEqual([
       {
         action: 'temp_roles.end',
