@@ -47,9 +47,12 @@ describe('welcome and goodbye', () => {
     expect(greeting?.attachments[0]?.size).toBeGreaterThan(1000);
     const [dm] = await waitFor('the DM', () => (dmsOf(ada.id).length > 0 ? dmsOf(ada.id) : undefined));
     expect(dm?.content).toBe(`Psst ${ada.username}, glad you came to ${station().name}.`);
-    const [row] = await db().select().from(welcomeGreetings).where(eq(welcomeGreetings.userId, ada.id));
-    expect(row?.messageId).toBe(greeting?.id);
-    expect(row?.greetedAt).not.toBeNull();
+    // The row is finished after the DM is sent: wait for that write, not for the DM alone.
+    const row = await waitFor('the greeting recorded', async () => {
+      const [found] = await db().select().from(welcomeGreetings).where(eq(welcomeGreetings.userId, ada.id));
+      return found?.greetedAt ? found : undefined;
+    });
+    expect(row.messageId).toBe(greeting?.id);
   });
 
   it('greets no bot, and a member refusing DMs still gets the channel greeting', async () => {
