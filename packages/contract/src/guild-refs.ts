@@ -11,7 +11,8 @@ export type GuildRefKind = 'channel' | 'role' | 'member';
 
 /**
  * Where the ids sit in the body: `field` for a top-level field, `list[].field` for the field of
- * every row of a list, `list[]` for every id of a list of ids. Empty, null and absent values
+ * every row of a list, `list[]` for every id of a list of ids, `list[].field[]` for every id of
+ * a list of ids in every row. Empty, null and absent values
  * name nothing and are not checked.
  */
 export type GuildRefSpec = Readonly<Record<string, GuildRefKind>>;
@@ -43,6 +44,20 @@ export function collectGuildRefs(body: unknown, spec: GuildRefSpec): GuildRef[] 
       if (!Array.isArray(ids)) continue;
       ids.forEach((id, index) => {
         add(`${list}[${index}]`, kind, id);
+      });
+      continue;
+    }
+    const nested = /^([A-Za-z_]+)\[\]\.([A-Za-z_]+)\[\]$/.exec(path);
+    if (nested?.[1] && nested[2]) {
+      const [, list, key] = nested;
+      const rows = fieldOf(body, list);
+      if (!Array.isArray(rows)) continue;
+      rows.forEach((item, index) => {
+        const ids = fieldOf(item, key);
+        if (!Array.isArray(ids)) return;
+        ids.forEach((id, at) => {
+          add(`${list}[${index}].${key}[${at}]`, kind, id);
+        });
       });
       continue;
     }

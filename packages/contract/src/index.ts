@@ -17,6 +17,7 @@ export * from './jobs/schemas.ts';
 export * from './leveling/schemas.ts';
 export * from './leveling/xp-import.ts';
 export * from './member-data/schemas.ts';
+export * from './personality-roles/questions.ts';
 export * from './personality-roles/schemas.ts';
 export * from './production-env.ts';
 export * from './reaction-roles/emoji.ts';

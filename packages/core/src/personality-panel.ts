@@ -3,6 +3,7 @@
  * select menu when they do not fit) and a "Clear my answer" control. The worker posts it and
  * the refresh compares Discord's copy with it, so both read it from here.
  */
+import { parseMenuEmoji } from '@spacecadet/contract';
 import {
   ButtonStyle,
   ComponentType,
@@ -15,30 +16,57 @@ import {
   truncateForDiscord,
 } from './discord-components.ts';
 
-// customIds: `personality:<question_type>:<option position>` for an option button,
-// `personality:<question_type>` for the select (its values are option positions) and
-// `personality:<question_type>:clear` for the clear button. Positions rather than labels keep
-// ids short and survive label edits.
+// customIds: `personality:<key>:o<option id>` for an option button, `personality:<key>` for the
+// select (its values are `o<option id>`) and `personality:<key>:clear` for the clear button. The
+// key is the question's (`question_type`: a template's type, or `q<id>` for an own question).
+// Option ids survive label edits, removals and reordering; messages posted before options had
+// ids in them name options by position (`personality:<key>:3`, select values `3`), still read.
 const PREFIX = 'personality:';
 export const PERSONALITY_CUSTOM_ID_PREFIX = PREFIX;
 
+/** Which option a button or select value names: its id, or (older messages) its position. */
+export type PersonalityOptionRef = { id: number } | { index: number };
+
 export type PersonalityAction =
-  | { kind: 'button'; questionType: string; optionIndex: number }
+  | { kind: 'button'; questionType: string; option: PersonalityOptionRef }
   | { kind: 'select'; questionType: string }
   | { kind: 'clear'; questionType: string };
 
+/** A select value or button suffix: `o<id>` or a position; null for anything else. */
+export function parsePersonalityOptionRef(value: string): PersonalityOptionRef | null {
+  const byId = /^o(\d{1,10})$/.exec(value);
+  if (byId) return { id: Number(byId[1]) };
+  return /^\d{1,3}$/.test(value) ? { index: Number(value) } : null;
+}
+
 export function parsePersonalityCustomId(customId: string): PersonalityAction | null {
-  const match = /^personality:([a-z_]{1,40})(?::(\d{1,3}|clear))?$/.exec(customId);
+  const match = /^personality:([a-z0-9_]{1,40})(?::(o\d{1,10}|\d{1,3}|clear))?$/.exec(customId);
   if (!match?.[1]) return null;
   const questionType = match[1];
   if (match[2] === undefined) return { kind: 'select', questionType };
   if (match[2] === 'clear') return { kind: 'clear', questionType };
-  return { kind: 'button', questionType, optionIndex: Number(match[2]) };
+  const option = parsePersonalityOptionRef(match[2]);
+  return option ? { kind: 'button', questionType, option } : null;
 }
 
 /** The custom_id of every component of a question's message starts with this. */
 export function personalityCustomIdPrefix(questionType: string): string {
   return `${PREFIX}${questionType}`;
+}
+
+/** How a button's id and a select value name an option: by id once stored, by position in a preview. */
+function optionRef(option: { id?: number | undefined }, index: number): string {
+  return option.id === undefined ? String(index) : `o${option.id}`;
+}
+
+/** An option's emoji as a component takes it (unicode, or a custom emoji by id); none when unreadable. */
+function componentEmoji(text: string | null | undefined) {
+  const emoji = text ? parseMenuEmoji(text) : null;
+  if (!emoji) return {};
+  return {
+    emoji:
+      emoji.id === null ? { name: emoji.name } : { id: emoji.id, name: emoji.name, animated: emoji.animated },
+  };
 }
 
 /**
@@ -54,7 +82,8 @@ export interface PersonalityComponentInput {
   questionType: string;
   title: string;
   isMultiSelect: boolean;
-  options: ReadonlyArray<{ label: string; emoji?: string | null }>;
+  /** `id`: the stored option's (absent in a preview of options not saved yet). */
+  options: ReadonlyArray<{ id?: number; label: string; emoji?: string | null }>;
 }
 
 /** True when the question's options are shown as buttons, false for a select menu. */
@@ -84,9 +113,9 @@ export function personalityComponents(question: PersonalityComponentInput): Disc
     const buttons: DiscordButton[] = question.options.map((option, index) => ({
       type: ComponentType.Button,
       style: ButtonStyle.Secondary,
-      custom_id: `${prefix}:${index}`,
+      custom_id: `${prefix}:${optionRef(option, index)}`,
       label: truncateForDiscord(option.label, DISCORD_LIMITS.buttonLabelLength),
-      ...(option.emoji ? { emoji: { name: option.emoji } } : {}),
+      ...componentEmoji(option.emoji),
     }));
     const rows = chunk(buttons, DISCORD_LIMITS.buttonsPerRow).map(
       (components): DiscordActionRow => ({ type: ComponentType.ActionRow, components }),
@@ -102,8 +131,8 @@ export function personalityComponents(question: PersonalityComponentInput): Disc
     max_values: question.isMultiSelect ? options.length : 1,
     options: options.map((option, index) => ({
       label: truncateForDiscord(option.label, DISCORD_LIMITS.selectOptionLabelLength),
-      value: String(index),
-      ...(option.emoji ? { emoji: { name: option.emoji } } : {}),
+      value: optionRef(option, index),
+      ...componentEmoji(option.emoji),
     })),
   };
   return [{ type: ComponentType.ActionRow, components: [select] }, clear];
@@ -172,14 +201,14 @@ export function personalityMessageSignature(message: MessageLike): string {
           style?: number;
           custom_id?: string;
           label?: string;
-          emoji?: { name?: string | null } | null;
+          emoji?: { id?: string | null; name?: string | null } | null;
           min_values?: number;
           max_values?: number;
           placeholder?: string;
           options?: ReadonlyArray<{
             label?: string;
             value?: string;
-            emoji?: { name?: string | null } | null;
+            emoji?: { id?: string | null; name?: string | null } | null;
           }>;
         };
         return [
@@ -187,11 +216,11 @@ export function personalityMessageSignature(message: MessageLike): string {
           c.style ?? 0,
           c.custom_id ?? '',
           c.label ?? '',
-          c.emoji?.name ?? '',
+          c.emoji?.id ?? c.emoji?.name ?? '',
           c.placeholder ?? '',
           c.min_values ?? null,
           c.max_values ?? null,
-          (c.options ?? []).map((o) => [o.label ?? '', o.value ?? '', o.emoji?.name ?? '']),
+          (c.options ?? []).map((o) => [o.label ?? '', o.value ?? '', o.emoji?.id ?? o.emoji?.name ?? '']),
         ];
       },
     ),

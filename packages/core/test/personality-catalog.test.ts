@@ -124,7 +124,11 @@ describe('personalityComponents', () => {
   });
 
   it.each([
-    ['personality:zodiac:3', { kind: 'button', questionType: 'zodiac', optionIndex: 3 }],
+    ['personality:zodiac:o42', { kind: 'button', questionType: 'zodiac', option: { id: 42 } }],
+    ['personality:q17:o9', { kind: 'button', questionType: 'q17', option: { id: 9 } }],
+    ['personality:zodiac:3', { kind: 'button', questionType: 'zodiac', option: { index: 3 } }],
+    ['personality:q17', { kind: 'select', questionType: 'q17' }],
+    ['personality:zodiac:o', null],
     ['personality:music_genres', { kind: 'select', questionType: 'music_genres' }],
     ['personality:pronouns:clear', { kind: 'clear', questionType: 'pronouns' }],
     ['personality:Zodiac:1', null],
@@ -134,15 +138,43 @@ describe('personalityComponents', () => {
     expect(parsePersonalityCustomId(customId)).toEqual(expected);
   });
 
-  it('round-trips button ids', () => {
+  it('round-trips button ids: stored options by id, a preview of unsaved ones by position', () => {
     const zodiac = personalityQuestion('zodiac');
     if (!zodiac) throw new Error('zodiac missing');
-    const ids = optionComponents(personalityComponents(zodiac)).flatMap((row) =>
-      row.components.map((c) => c.custom_id),
+    const idsOf = (question: Parameters<typeof personalityComponents>[0]) =>
+      optionComponents(personalityComponents(question)).flatMap((row) =>
+        row.components.map((c) => c.custom_id),
+      );
+    const stored = {
+      ...zodiac,
+      options: zodiac.options.map((option, index) => ({ ...option, id: 100 + index })),
+    };
+    expect(idsOf(stored).map((id) => parsePersonalityCustomId(id))).toEqual(
+      stored.options.map((option) => ({ kind: 'button', questionType: 'zodiac', option: { id: option.id } })),
     );
-    expect(ids.map((id) => parsePersonalityCustomId(id))).toEqual(
-      zodiac.options.map((_, optionIndex) => ({ kind: 'button', questionType: 'zodiac', optionIndex })),
+    expect(idsOf(zodiac).map((id) => parsePersonalityCustomId(id))).toEqual(
+      zodiac.options.map((_, index) => ({ kind: 'button', questionType: 'zodiac', option: { index } })),
     );
+  });
+
+  it("gives a server's custom emoji by id, and leaves out text that is no emoji", () => {
+    const [row] = personalityComponents({
+      questionType: 'q3',
+      title: 'Teams',
+      isMultiSelect: false,
+      options: [
+        { id: 1, label: 'Red team', emoji: '<:redteam:123456789012345678>' },
+        { id: 2, label: 'Blue team', emoji: 'blue' },
+      ],
+    });
+    const [red, blue] = row?.components ?? [];
+    expect(red?.type === 2 && red.emoji).toEqual({
+      id: '123456789012345678',
+      name: 'redteam',
+      animated: false,
+    });
+    expect(blue?.type === 2 && blue.emoji).toBeUndefined();
+    expect(red?.custom_id).toBe('personality:q3:o1');
   });
 
   it('the embed explains single vs multi choice', () => {

@@ -43,15 +43,24 @@ export const DISABLE_FIRST_MESSAGE = "Disable the question first: its roles are 
 /** A stored question as the screen shows it. */
 export function toQuestion(question: StoredPersonalityQuestion): PersonalityQuestion {
   return {
+    question_id: question.id,
     question_type: question.questionType,
     title: question.title,
     description: question.description,
     role_count: question.options.length,
     is_multi_select: question.isMultiSelect,
     is_enabled: question.isEnabled,
-    created_roles: question.options.filter((option) => option.roleId !== null).length,
+    created_roles: question.options.filter((option) => option.roleId !== null && !option.roleChosen).length,
     message_posted: question.messageId !== null,
     in_onboarding: question.onboardingPromptId !== null,
+    options: question.options.map((option) => ({
+      option_id: option.id,
+      label: option.label,
+      emoji: option.emoji,
+      role_id: option.roleId,
+      role_created: option.roleId !== null && !option.roleChosen,
+      channel_ids: option.channelIds,
+    })),
   };
 }
 

@@ -96,6 +96,31 @@ export const HISTORY_ACTIONS = {
     undo: 'state',
     label: 'Changed the Onboarding questions setting',
   },
+  'personality_roles.question_create': {
+    area: 'personality_roles',
+    undo: 'state',
+    label: 'Added a question',
+  },
+  'personality_roles.question_update': {
+    area: 'personality_roles',
+    undo: 'state',
+    label: 'Edited a question',
+  },
+  'personality_roles.question_delete': {
+    area: 'personality_roles',
+    undo: 'state',
+    label: 'Removed a question',
+  },
+  'personality_roles.question_order': {
+    area: 'personality_roles',
+    undo: 'state',
+    label: 'Reordered the questions',
+  },
+  'personality_roles.import_onboarding': {
+    area: 'personality_roles',
+    undo: null,
+    label: 'Imported the Onboarding questions',
+  },
   'personality_roles.refresh': {
     area: 'personality_roles',
     undo: null,
@@ -149,6 +174,8 @@ export const HISTORY_STATE_SUBJECTS = [
   'color_roles:channel',
   'personality_roles:channel',
   'personality_roles:onboarding',
+  'personality_roles:question',
+  'personality_roles:order',
   'leveling:settings',
   'leveling:role',
   'leveling:boost',
@@ -160,6 +187,7 @@ export type HistoryStateSubject = (typeof HISTORY_STATE_SUBJECTS)[number];
 /** The kinds whose subject ends with a row id. */
 const PARAMETRIC_SUBJECTS: ReadonlySet<HistoryStateSubject> = new Set([
   'role_menus:menu',
+  'personality_roles:question',
   'leveling:role',
   'leveling:boost',
   'leveling:xp',

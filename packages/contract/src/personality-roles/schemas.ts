@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ChannelBody, GuildParams } from '../common.ts';
 import { Text } from '../inputs.ts';
+import { PersonalityQuestionOption } from './questions.ts';
 
 export const PERSONALITY_QUESTION_TYPES = [
   'age_range',
@@ -19,6 +20,12 @@ export const PersonalityQuestionType = z.enum(PERSONALITY_QUESTION_TYPES);
 export type PersonalityQuestionType = z.infer<typeof PersonalityQuestionType>;
 
 export const PersonalityQuestion = z.object({
+  /** The question's row: what …/questions/{questionId} names. */
+  question_id: z.number().int(),
+  /**
+   * The question's key: the template's type for a question added from one of the ten built-in
+   * categories, `q<question_id>` for a question of the admin's own (`ownQuestionKey`).
+   */
   question_type: z.string(),
   title: z.string().optional(),
   description: z.string().optional(),
@@ -31,6 +38,8 @@ export const PersonalityQuestion = z.object({
   message_posted: z.boolean().optional(),
   /** Whether the question is a prompt of the server's Discord Onboarding (a reset removes it). */
   in_onboarding: z.boolean().optional(),
+  /** In panel order. */
+  options: z.array(PersonalityQuestionOption),
 });
 export type PersonalityQuestion = z.infer<typeof PersonalityQuestion>;
 

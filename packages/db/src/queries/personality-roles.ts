@@ -59,6 +59,10 @@ export interface StoredPersonalityOption {
   label: string;
   emoji: string | null;
   roleId: string | null;
+  /** An existing role an admin chose: never deleted or renamed by the bot. */
+  roleChosen: boolean;
+  /** Channels answering opens (the role's View Channel overwrite; the Onboarding option's channel_ids). */
+  channelIds: string[];
 }
 
 export interface StoredPersonalityQuestion {
@@ -74,7 +78,7 @@ export interface StoredPersonalityQuestion {
   messageDigest: string | null;
   /** The Discord Onboarding prompt made for this question, if any. */
   onboardingPromptId: string | null;
-  /** In panel order: an option's index here is its position in the message's custom ids. */
+  /** In panel order (custom ids name options by id; messages posted before by this index). */
   options: StoredPersonalityOption[];
 }
 
@@ -104,6 +108,8 @@ const optionColumns = {
   label: personalityOptions.label,
   emoji: personalityOptions.emoji,
   roleId: personalityOptions.roleId,
+  roleChosen: personalityOptions.roleChosen,
+  channelIds: personalityOptions.channelIds,
 };
 
 function withOptions(

@@ -1,4 +1,14 @@
-import { boolean, index, integer, pgTable, serial, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  unique,
+} from 'drizzle-orm/pg-core';
 
 /**
  * A row exists once an admin picked an assignment channel; `configured` flips on init and back
@@ -19,7 +29,10 @@ export const personalityConfigs = pgTable('personality_configs', {
 });
 
 /**
- * One per catalog category per guild; `message_id` is the posted question message and
+ * A question of the guild: added from one of the catalog's categories (a template; `question_type`
+ * is the category) or written by an admin (`question_type` is `q<id>`, contract's
+ * `ownQuestionKey`), edited alike. `question_type` is the question's key: its panel's custom ids
+ * and its members' pick scope (`personality:<key>`) use it. `message_id` is the posted question message and
  * `message_channel_id` the channel it is in (the assignment channel may have changed since).
  * `onboarding_prompt_id` is the Discord Onboarding prompt the bot made for the question (ours to
  * edit or remove; every other prompt of the server is the admin's).
@@ -47,7 +60,12 @@ export const personalityQuestions = pgTable(
   ],
 );
 
-/** Answer options; `role_id` is set once the bot created the option's role. */
+/**
+ * Answer options. `role_id` is the role the option gives: one the bot created (Generate Roles;
+ * `role_chosen` false) or an existing role an admin chose (`role_chosen` true: never deleted or
+ * renamed by the bot). `channel_ids` are channels answering opens: the role gets a View Channel
+ * overwrite on each in the bot's panels, and the Onboarding option lists them.
+ */
 export const personalityOptions = pgTable(
   'personality_options',
   {
@@ -60,6 +78,8 @@ export const personalityOptions = pgTable(
     emoji: text('emoji'),
     position: integer('position').notNull().default(0),
     roleId: text('role_id'),
+    roleChosen: boolean('role_chosen').notNull().default(false),
+    channelIds: text('channel_ids').array().notNull().default([]),
   },
   (t) => [
     index('personality_options_guild_idx').on(t.guildId),
@@ -68,7 +88,40 @@ export const personalityOptions = pgTable(
 );
 
 /**
- * Discord roles, messages and Onboarding prompts (`onboarding`: the prompt id) a reset took out
+ * Every answer a member gave or dropped, for insights: a panel click, an Onboarding answer, or the
+ * option's role given or taken by anyone (`source`), recorded once per change (a click and the
+ * GUILD_MEMBER_UPDATE it causes are one change). `joined_at` is when the member joined (null when
+ * not known); `left_at` is set on the member's rows when they leave. Member data (export, erase);
+ * rows older than the data retention are pruned.
+ */
+export const personalityAnswerEvents = pgTable(
+  'personality_answer_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    guildId: text('guild_id').notNull(),
+    userId: text('user_id').notNull(),
+    questionId: integer('question_id')
+      .notNull()
+      .references(() => personalityQuestions.id, { onDelete: 'cascade' }),
+    optionId: integer('option_id')
+      .notNull()
+      .references(() => personalityOptions.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['picked', 'dropped'] }).notNull(),
+    source: text('source', { enum: ['panel', 'onboarding', 'role'] }).notNull(),
+    joinedAt: timestamp('joined_at', { withTimezone: true }),
+    leftAt: timestamp('left_at', { withTimezone: true }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('personality_answer_events_question_idx').on(t.guildId, t.questionId, t.at),
+    index('personality_answer_events_member_idx').on(t.guildId, t.userId),
+  ],
+);
+
+/**
+ * Discord roles, messages, Onboarding prompts (`onboarding`: the prompt id) and channel
+ * overwrites (`overwrite`: `target_id` is `<channel id>:<role id>`, the channel also in `channel_id`)
+ * a reset, a question's removal or an option's edit took out
  * of the questions, still to be deleted in Discord by the reset job. The API's reset moves them here in the same transaction that removes the
  * questions, so the screen is back to "not configured" at once and a new Initialize never
  * mixes with what the old setup left; the job deletes each one, then its row.
@@ -78,7 +131,7 @@ export const personalityCleanup = pgTable(
   {
     id: serial('id').primaryKey(),
     guildId: text('guild_id').notNull(),
-    kind: text('kind', { enum: ['role', 'message', 'onboarding'] }).notNull(),
+    kind: text('kind', { enum: ['role', 'message', 'onboarding', 'overwrite'] }).notNull(),
     targetId: text('target_id').notNull(),
     channelId: text('channel_id'),
     name: text('name').notNull().default(''),
@@ -90,3 +143,4 @@ export type PersonalityConfigRow = typeof personalityConfigs.$inferSelect;
 export type PersonalityQuestionRow = typeof personalityQuestions.$inferSelect;
 export type PersonalityOptionRow = typeof personalityOptions.$inferSelect;
 export type PersonalityCleanupRow = typeof personalityCleanup.$inferSelect;
+export type PersonalityAnswerEventRow = typeof personalityAnswerEvents.$inferSelect;

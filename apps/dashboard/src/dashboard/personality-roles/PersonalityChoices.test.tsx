@@ -22,6 +22,8 @@ import {
 const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
 const base = `/api/guilds/${STATION.id}`;
 const ZODIAC: PersonalityQuestion = {
+  question_id: 2,
+  options: [],
   question_type: 'zodiac',
   role_count: 12,
   is_multi_select: false,
@@ -31,6 +33,8 @@ const ZODIAC: PersonalityQuestion = {
   in_onboarding: false,
 };
 const PRONOUNS: PersonalityQuestion = {
+  question_id: 5,
+  options: [],
   question_type: 'pronouns',
   role_count: 5,
   is_multi_select: true,

@@ -19,9 +19,31 @@ import {
 const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
 const base = `/api/guilds/${STATION.id}`;
 const QUESTIONS = [
-  { question_type: 'pronouns', role_count: 4, is_multi_select: true, is_enabled: true },
-  { question_type: 'zodiac', title: 'Star sign', role_count: 12, is_multi_select: false, is_enabled: false },
-  { question_type: 'favourite_cheese', role_count: 3, is_multi_select: false, is_enabled: true },
+  {
+    question_id: 5,
+    options: [],
+    question_type: 'pronouns',
+    role_count: 4,
+    is_multi_select: true,
+    is_enabled: true,
+  },
+  {
+    question_id: 2,
+    options: [],
+    question_type: 'zodiac',
+    title: 'Star sign',
+    role_count: 12,
+    is_multi_select: false,
+    is_enabled: false,
+  },
+  {
+    question_id: 9,
+    options: [],
+    question_type: 'favourite_cheese',
+    role_count: 3,
+    is_multi_select: false,
+    is_enabled: true,
+  },
 ];
 
 interface MoreOptions {

@@ -1,7 +1,9 @@
 import {
   PERSONALITY_CUSTOM_ID_PREFIX,
   type PersonalityAction,
+  type PersonalityOptionRef,
   parsePersonalityCustomId,
+  parsePersonalityOptionRef,
 } from '@spacecadet/core';
 import {
   loadPersonalityQuestion,
@@ -57,23 +59,34 @@ function readChoice(
   action: PersonalityAction,
   question: StoredPersonalityQuestion,
 ): Choice | null {
-  const count = question.options.length;
   switch (action.kind) {
-    case 'button':
-      if (!interaction.isButton() || action.optionIndex >= count) return null;
-      return { kind: question.isMultiSelect ? 'toggle' : 'only', option: action.optionIndex };
+    case 'button': {
+      const option = optionIndexOf(question, action.option);
+      if (!interaction.isButton() || option === null) return null;
+      return { kind: question.isMultiSelect ? 'toggle' : 'only', option };
+    }
     case 'clear':
       return interaction.isButton() ? { kind: 'exactly', options: [] } : null;
     case 'select': {
       if (!interaction.isStringSelectMenu()) return null;
-      const options = [...new Set(interaction.values)].map((value) =>
-        /^\d{1,3}$/.test(value) ? Number(value) : count,
-      );
-      if (options.some((index) => index >= count)) return null;
+      const options = [...new Set(interaction.values)].map((value) => {
+        const ref = parsePersonalityOptionRef(value);
+        return ref ? optionIndexOf(question, ref) : null;
+      });
+      if (options.some((index) => index === null)) return null;
       if (!question.isMultiSelect && options.length > 1) return null;
-      return { kind: 'exactly', options };
+      return { kind: 'exactly', options: options.filter((index) => index !== null) };
     }
   }
+}
+
+/**
+ * The position in `question.options` of the option a click names: by id, or (a message posted
+ * before custom ids named options by id) by position. Null when it is not an option now.
+ */
+function optionIndexOf(question: StoredPersonalityQuestion, ref: PersonalityOptionRef): number | null {
+  const index = 'id' in ref ? question.options.findIndex((option) => option.id === ref.id) : ref.index;
+  return index >= 0 && index < question.options.length ? index : null;
 }
 
 async function pickRoles(
