@@ -1,5 +1,5 @@
-import { loadPersonalityCleanup } from '@spacecadet/db/queries/personality-roles';
 import { prunePersonalityAnswerEvents } from '@spacecadet/db/queries/personality-answers';
+import { loadPersonalityCleanup } from '@spacecadet/db/queries/personality-roles';
 import type { WorkerDeps } from '../../deps.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { deleteRetiredInDiscord } from './reset.ts';

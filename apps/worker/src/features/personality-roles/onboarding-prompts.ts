@@ -67,8 +67,8 @@ export interface WantedPrompt {
 }
 
 /**
- * The prompt for an enabled question: one option per option with a role, granting that role,
- * titled like the button (truncated to Discord's lengths). An option of `existing` (our prompt
+ * The prompt for an enabled question (a template's or the server's own): one option per option
+ * with a role, granting that role and opening the option's channels, titled like the button (truncated to Discord's lengths). An option of `existing` (our prompt
  * as Discord has it) keeps its id when it grants the same role, so answers stay attached.
  */
 export function wantedPrompt(
@@ -91,7 +91,8 @@ export function wantedPrompt(
       description: null,
       ...emojiFields(option.emoji),
       role_ids: [option.roleId],
-      channel_ids: [],
+      // Discord only accepts its own guild's channels here: the PUT is the check.
+      channel_ids: [...option.channelIds],
     };
   });
   return {
