@@ -13,6 +13,7 @@ import { memberOrder } from '../../member-order.ts';
 import { onGateway } from '../feature.ts';
 import { managedIds } from '../repairs/managed-ids.ts';
 import { PERSONALITY_FEATURE } from './feature-name.ts';
+import { personalityGivingBackKey } from './keys.ts';
 import { loadPersonalitySetup } from './setup-cache.ts';
 
 /**
@@ -66,8 +67,11 @@ async function onMemberUpdate(deps: WorkerDeps, member: MemberUpdate): Promise<v
       else if (!held.has(option.roleId) && recorded.has(option.id)) lost.push(change);
     }
   }
+  // While recreated roles go back to their members, lacking one is not dropping the answer.
+  const dropped =
+    lost.length > 0 && (await deps.redis.exists(personalityGivingBackKey(guildId))) === 0 ? lost : [];
   const joinedAt = member.joined_at ? new Date(member.joined_at) : null;
-  await recordRoleAnswers(deps.db, { guildId, userId, joinedAt }, { gained, lost });
+  await recordRoleAnswers(deps.db, { guildId, userId, joinedAt }, { gained, lost: dropped });
 }
 
 async function onMemberLeave(deps: WorkerDeps, guildId: string, userId: string): Promise<void> {

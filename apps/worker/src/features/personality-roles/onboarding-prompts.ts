@@ -88,7 +88,8 @@ export function wantedPrompt(
     return {
       ...(kept ? { id: kept.id } : {}),
       title: option.label.slice(0, OPTION_TITLE_MAX),
-      description: null,
+      // An adopted prompt (imported from the server's Onboarding) keeps what the admin wrote.
+      description: kept?.description || null,
       ...emojiFields(option.emoji),
       role_ids: [option.roleId],
       // Discord only accepts its own guild's channels here: the PUT is the check.
@@ -100,7 +101,8 @@ export function wantedPrompt(
       id,
       title: question.title.slice(0, PROMPT_TITLE_MAX),
       single_select: !question.isMultiSelect,
-      required: false,
+      // Whether answering is required is the admin's choice in Discord (an imported prompt's too).
+      required: existing?.required ?? false,
       in_onboarding: true,
       type: GuildOnboardingPromptType.MultipleChoice,
       options,
