@@ -282,6 +282,31 @@ describe('own personality questions', () => {
     expect((await run('personality-roles.refresh')).state).toBe('completed');
   });
 
+  it('a chosen role deleted in Discord is replaced by a role of the bot, named after the option', async () => {
+    const chosen = await sandbox().botRest<APIRole>('POST', `/guilds/${STATION}/roles`, {
+      name: 'Flight deck',
+    });
+    const pilots = await option('Pilots');
+    await db()
+      .update(personalityOptions)
+      .set({ roleId: chosen.id, roleChosen: true })
+      .where(eq(personalityOptions.id, pilots.id));
+    expect((await run('personality-roles.refresh')).state).toBe('completed');
+    expect(await option('Pilots')).toMatchObject({ roleId: chosen.id, roleChosen: true });
+
+    await sandbox().call('DELETE', `/_sandbox/guilds/${STATION}/roles/${chosen.id}`);
+    await waitFor(
+      'the deleted role gone from the worker cache',
+      () => !worker.client.guilds.cache.get(STATION)?.roles.cache.has(chosen.id),
+    );
+    const refreshed = await run('personality-roles.refresh');
+    expect(refreshed.state, refreshed.error).toBe('completed');
+    const now = await option('Pilots');
+    expect(now.roleChosen).toBe(false);
+    expect(now.roleId).not.toBe(chosen.id);
+    expect(guildState(harness.sandbox, STATION).roles.find((r) => r.id === now.roleId)?.name).toBe('Pilots');
+  });
+
   it('a reset never deletes a chosen role; it takes back the channel the bot opened to it', async () => {
     const chosen = await sandbox().botRest<APIRole>('POST', `/guilds/${STATION}/roles`, {
       name: 'Pilot wings',
