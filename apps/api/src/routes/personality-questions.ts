@@ -36,7 +36,12 @@ export function registerPersonalityQuestionRoutes(app: FastifyInstance): void {
         requester,
         log: request.log,
       });
-      history.state(subject(created.question_id), null, created, `Added the question "${created.title ?? ''}"`);
+      history.state(
+        subject(created.question_id),
+        null,
+        created,
+        `Added the question "${created.title ?? ''}"`,
+      );
       return created;
     },
   );

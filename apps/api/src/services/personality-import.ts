@@ -16,6 +16,7 @@ import {
 import { loadPersonalityConfig, setPersonalityOnboarding } from '@spacecadet/db/queries/personality-roles';
 import { ApiError } from '../errors.ts';
 import type { AppServices } from './container.ts';
+import { DiscordError } from './discord.ts';
 import type { DiscordOnboarding } from './discord-answers.ts';
 import { discordFailure } from './guild-resource-answers.ts';
 import { enqueueGuildJob, type JobRequester } from './jobs.ts';
@@ -27,6 +28,9 @@ import { INITIALIZE_FIRST_MESSAGE } from './personality-roles.ts';
  */
 
 type Prompt = DiscordOnboarding['prompts'][number];
+
+export const NEEDS_MANAGE_SERVER =
+  "I can't read this server's Onboarding: give my role Manage Server in Server Settings → Roles, then import again.";
 
 /** An Onboarding option's emoji as a question stores it: `<:name:id>` or the emoji itself. */
 function emojiText(emoji: Prompt['options'][number]['emoji']): string | null {
@@ -88,6 +92,10 @@ export async function importOnboarding(
   try {
     onboarding = await services.discord.getGuildOnboarding(guildId);
   } catch (error) {
+    // Reading Onboarding while it is off needs Manage Server (what the Onboarding switch needs too).
+    if (error instanceof DiscordError && error.status === 403 && error.discordCode === 50013) {
+      throw new ApiError('invalid_input', NEEDS_MANAGE_SERVER);
+    }
     throw discordFailure(error, 'the Onboarding prompts');
   }
   const linked = await questionsByPrompt(db, guildId);
