@@ -175,7 +175,7 @@ export async function orderQuestions(
   if (problems.length > 0) {
     throw new ApiError(
       'invalid_input',
-      `question_ids: list every question of the server once (${problems.join('; ')})`,
+      `question_ids: list every question of this server once (${problems.join('; ')})`,
     );
   }
   await queueRefresh(services.queue, writer.log, guildId, writer.requester);
