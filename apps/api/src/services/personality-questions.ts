@@ -6,10 +6,12 @@ import {
 } from '@spacecadet/contract';
 import type { Db } from '@spacecadet/db';
 import {
-  deletePersonalityQuestion,
-  insertPersonalityQuestion,
   keepPersonalityRoles,
   orderPersonalityQuestions,
+} from '@spacecadet/db/queries/personality-question-order';
+import {
+  deletePersonalityQuestion,
+  insertPersonalityQuestion,
   type QuestionValues,
   updatePersonalityQuestion,
 } from '@spacecadet/db/queries/personality-questions';
