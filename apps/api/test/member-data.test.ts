@@ -18,6 +18,9 @@ import {
   memberRolePicks,
   memberXp,
   pendingLevelUps,
+  personalityAnswerEvents,
+  personalityOptions,
+  personalityQuestions,
   stickyRoles,
 } from '@spacecadet/db';
 import { MEMBER_DATA_TABLES } from '@spacecadet/db/queries/member-data';
@@ -60,6 +63,26 @@ async function seed(): Promise<void> {
     await db
       .insert(stickyRoles)
       .values({ guildId: station, userId, roleIds: ['300000000000000021'], leftAt: new Date('2026-11-20') });
+  }
+  // An answer each to a question of Sandbox Station (insights' events).
+  const [question] = await db
+    .insert(personalityQuestions)
+    .values({ guildId: station, questionType: 'q1', title: 'Planet' })
+    .returning();
+  const [option] = await db
+    .insert(personalityOptions)
+    .values({ guildId: station, questionId: question?.id ?? 0, label: 'Mars' })
+    .returning();
+  for (const userId of [ada, nia]) {
+    await db.insert(personalityAnswerEvents).values({
+      guildId: station,
+      userId,
+      questionId: question?.id ?? 0,
+      optionId: option?.id ?? 0,
+      kind: 'picked',
+      source: 'panel',
+      at: new Date('2026-11-26'),
+    });
   }
   await db.insert(guildConfigs).values({ guildId: orbit, data: {}, updatedBy: nia });
   await db.insert(guildHistory).values([
@@ -130,6 +153,9 @@ describe('GET and DELETE /api/me/data', () => {
     expect(stationData?.picks.map((p) => p.target_key)).toEqual(['color:1']);
     expect(stationData?.pending_level_ups.map((p) => p.level)).toEqual([4]);
     expect(stationData?.boosts).toHaveLength(1);
+    expect(stationData?.answers.map((a) => [a.kind, a.source, a.at])).toEqual([
+      ['picked', 'panel', '2026-11-26T00:00:00.000Z'],
+    ]);
     expect(stationData?.sticky_roles).toEqual([
       { role_ids: ['300000000000000021'], left_at: '2026-11-20T00:00:00.000Z' },
     ]);
@@ -178,6 +204,7 @@ describe('GET and DELETE /api/me/data', () => {
       pendingLevelUps,
       levelingBoosts,
       stickyRoles,
+      personalityAnswerEvents,
     ]) {
       expect(await db.select().from(table).where(eq(table.userId, nia))).toEqual([]);
       expect(await db.select().from(table).where(eq(table.userId, ada))).not.toEqual([]);

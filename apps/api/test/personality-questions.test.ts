@@ -223,11 +223,11 @@ describe('questions of the server’s own', () => {
     const path = routePath(routes.orderPersonalityQuestions, { guildId });
     await expectInvalid(
       await send('PUT', path, { question_ids: ids.slice(1) }),
-      `question_ids: list every question of the server once (missing ${ids[0]})`,
+      `question_ids: list every question of this server once (missing ${ids[0]})`,
     );
     await expectInvalid(
       await send('PUT', path, { question_ids: [...ids, 987_654] }),
-      'question_ids: list every question of the server once (not questions of this server: 987654)',
+      'question_ids: list every question of this server once (not questions of this server: 987654)',
     );
     const reversed = [...ids].reverse();
     const response = await send('PUT', path, { question_ids: reversed });

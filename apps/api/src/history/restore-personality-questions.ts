@@ -1,5 +1,5 @@
 import { QuestionOrderBody, routes } from '@spacecadet/contract';
-import { personalityQuestionOrder } from '@spacecadet/db/queries/personality-questions';
+import { personalityQuestionOrder } from '@spacecadet/db/queries/personality-question-order';
 import { ApiError } from '../errors.ts';
 import {
   deleteQuestion,

@@ -1,5 +1,5 @@
 import { type PersonalityQuestion, routes } from '@spacecadet/contract';
-import { personalityQuestionOrder } from '@spacecadet/db/queries/personality-questions';
+import { personalityQuestionOrder } from '@spacecadet/db/queries/personality-question-order';
 import type { FastifyInstance } from 'fastify';
 import { importOnboarding, readInsights } from '../services/personality-import.ts';
 import {

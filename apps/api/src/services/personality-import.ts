@@ -8,11 +8,8 @@ import {
 } from '@spacecadet/contract';
 import type { Db } from '@spacecadet/db';
 import { loadPersonalityInsights } from '@spacecadet/db/queries/personality-insights';
-import {
-  insertPersonalityQuestion,
-  type QuestionValues,
-  questionsByPrompt,
-} from '@spacecadet/db/queries/personality-questions';
+import { questionsByPrompt } from '@spacecadet/db/queries/personality-question-order';
+import { insertPersonalityQuestion, type QuestionValues } from '@spacecadet/db/queries/personality-questions';
 import { loadPersonalityConfig, setPersonalityOnboarding } from '@spacecadet/db/queries/personality-roles';
 import { ApiError } from '../errors.ts';
 import type { AppServices } from './container.ts';

@@ -6,10 +6,12 @@ import {
 } from '@spacecadet/contract';
 import type { Db } from '@spacecadet/db';
 import {
-  deletePersonalityQuestion,
-  insertPersonalityQuestion,
   keepPersonalityRoles,
   orderPersonalityQuestions,
+} from '@spacecadet/db/queries/personality-question-order';
+import {
+  deletePersonalityQuestion,
+  insertPersonalityQuestion,
   type QuestionValues,
   updatePersonalityQuestion,
 } from '@spacecadet/db/queries/personality-questions';
@@ -175,7 +177,7 @@ export async function orderQuestions(
   if (problems.length > 0) {
     throw new ApiError(
       'invalid_input',
-      `question_ids: list every question of the server once (${problems.join('; ')})`,
+      `question_ids: list every question of this server once (${problems.join('; ')})`,
     );
   }
   await queueRefresh(services.queue, writer.log, guildId, writer.requester);

@@ -40,15 +40,23 @@ export const PersonalityQuestionOptionInput = z
   .object({
     /** An option of the question as stored: it keeps its role and members' answers. Absent: new
      * (or the stored option with the same label, for clients that send labels only). */
-    option_id: SerialId.optional(),
-    label: storableText({ error: 'label must be text' }),
-    emoji: storableText({ error: 'emoji must be text' }).nullable().optional(),
+    option_id: SerialId.optional().meta({ description: 'Each option_id at most once in a question' }),
+    label: storableText({ error: 'label must be text' }).meta({
+      description: `Required, at most ${QUESTION_OPTION_LABEL_MAX} characters, unique in the question (case-insensitive)`,
+    }),
+    emoji: storableText({ error: 'emoji must be text' })
+      .nullable()
+      .optional()
+      .meta({ description: 'One emoji, or a custom emoji of this server as <:name:id>' }),
     /** An existing role the bot can give; absent or null: Generate Roles creates one. */
-    role_id: Snowflake.nullable().optional(),
+    role_id: Snowflake.nullable()
+      .optional()
+      .meta({ description: 'A role the bot can give; two options of a question never give the same role' }),
     channel_ids: z
       .array(Snowflake, { error: 'channel_ids must be a list of channel ids' })
       .max(QUESTION_OPTION_MAX_CHANNELS)
-      .optional(),
+      .optional()
+      .meta({ description: 'Channels of this server, each at most once' }),
   })
   .strict();
 export type PersonalityQuestionOptionInput = z.infer<typeof PersonalityQuestionOptionInput>;
@@ -56,12 +64,16 @@ export type PersonalityQuestionOptionInput = z.infer<typeof PersonalityQuestionO
 /** A question as an admin writes it (POST and PUT …/questions). */
 export const PersonalityQuestionBody = z
   .object({
-    title: storableText({ error: 'title must be text' }),
+    title: storableText({ error: 'title must be text' }).meta({
+      description: `Required (not blank), at most ${QUESTION_TITLE_MAX} characters`,
+    }),
     description: storableText({ error: 'description must be text' })
       .max(QUESTION_DESCRIPTION_MAX, `description: at most ${QUESTION_DESCRIPTION_MAX} characters`)
       .default(''),
     is_multi_select: z.boolean({ error: 'is_multi_select must be true or false' }).default(false),
-    options: z.array(PersonalityQuestionOptionInput, { error: 'options must be a list of options' }),
+    options: z
+      .array(PersonalityQuestionOptionInput, { error: 'options must be a list of options' })
+      .meta({ description: `1 to ${QUESTION_MAX_OPTIONS} options` }),
   })
   .strict()
   .superRefine((question, ctx) => {
