@@ -33,6 +33,7 @@ const REF_ROUTES = (Object.keys(routes) as RouteName[]).filter((name) => {
 /** An id of Other Orbit (a server ada is not in, where the bot is) for each kind. */
 const FOREIGN: Record<GuildRefKind, string> = {
   channel: CHANNELS.orbitHangar,
+  any_channel: CHANNELS.orbitHangar,
   role: ROLES.orbitBot,
   member: USERS.rex,
 };
@@ -113,7 +114,8 @@ describe('ids in request bodies must belong to the guild in the path', () => {
           body,
         );
         expect(response.statusCode, response.body).toBe(400);
-        const what = `is not a ${kind === 'channel' ? 'text channel' : kind} of this server`;
+        const words = { channel: 'text channel', any_channel: 'channel', role: 'role', member: 'member' };
+        const what = `is not a ${words[kind]} of this server`;
         // An id of a list is named with its list and itself: `no_xp_roles: 123 is not a role ...`.
         const named = /^\w+\[\]$/.test(path)
           ? `${path.slice(0, -2)}: ${FOREIGN[kind]}`

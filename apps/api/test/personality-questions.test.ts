@@ -137,7 +137,7 @@ describe('questions of the server’s own', () => {
         title: 'Moons',
         options: [{ label: 'Io', channel_ids: [CHANNELS.orbitHangar] }],
       }),
-      'options row 1: channel_ids item 1 is not a text channel of this server',
+      'options row 1: channel_ids item 1 is not a channel of this server',
     );
     expect((await getState()).questions.filter((q) => q.title === 'Moons')).toEqual([]);
   });

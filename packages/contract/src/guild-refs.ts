@@ -5,9 +5,10 @@
  * post, assign or count in another. The format check alone once let that happen.
  */
 
-/** channel: a text or announcement channel of the guild; role: a role of the guild other than
- * @everyone; member: a user who is a member of the guild. */
-export type GuildRefKind = 'channel' | 'role' | 'member';
+/** channel: a text or announcement channel of the guild (where the bot posts); any_channel: any
+ * channel of the guild but a thread (voice and categories too: a channel a role can be let in);
+ * role: a role of the guild other than @everyone; member: a user who is a member of the guild. */
+export type GuildRefKind = 'channel' | 'any_channel' | 'role' | 'member';
 
 /**
  * Where the ids sit in the body: `field` for a top-level field, `list[].field` for the field of
@@ -78,6 +79,7 @@ export function collectGuildRefs(body: unknown, spec: GuildRefSpec): GuildRef[] 
 
 const KIND_WORDS: Record<GuildRefKind, string> = {
   channel: 'a text channel of this server',
+  any_channel: 'a channel of this server',
   role: 'a role of this server',
   member: 'a member of this server',
 };

@@ -52,8 +52,6 @@ function parseJson(text: string): unknown {
  * and cached briefly per guild. It answers the channel picker and checks that every id a
  * request body names belongs to the guild in the path.
  */
-/** Fields naming channels an option opens: any channel of the guild but a thread will do. */
-const OPENED_CHANNELS = /\.channel_ids\[\d+\]$/;
 /** Discord's thread channel types (announcement, public, private thread). */
 const THREAD_TYPES = new Set([10, 11, 12]);
 
@@ -241,18 +239,20 @@ export class GuildResources {
   private async firstForeign(guildId: string, refs: GuildRef[], fresh: boolean): Promise<GuildRef | null> {
     const kinds = new Set(refs.map((ref) => ref.kind));
     const [channels, roles] = await Promise.all([
-      kinds.has('channel') ? this.textChannels(guildId, fresh) : [],
+      kinds.has('channel') || kinds.has('any_channel') ? this.textChannels(guildId, fresh) : [],
       kinds.has('role') ? this.roleIds(guildId, fresh) : [],
     ]);
     const channelIds = new Set(channels.map((channel) => channel.id));
     const roleIds = new Set(roles);
-    // Channels an option opens (View Channel) may be voice channels or categories too: read
+    // Channels a role is let in (View Channel) may be voice channels or categories too: read
     // once a cached text channel missed (a miss always comes back for the fresh pass).
-    if (fresh && refs.some((ref) => ref.kind === 'channel' && OPENED_CHANNELS.test(ref.field))) {
-      for (const id of await this.viewableChannelIds(guildId)) channelIds.add(id);
+    const anyChannelIds = new Set(channelIds);
+    if (fresh && kinds.has('any_channel')) {
+      for (const id of await this.viewableChannelIds(guildId)) anyChannelIds.add(id);
     }
     for (const ref of refs) {
       if (ref.kind === 'channel' && !channelIds.has(ref.id)) return ref;
+      if (ref.kind === 'any_channel' && !anyChannelIds.has(ref.id)) return ref;
       if (ref.kind === 'role' && !roleIds.has(ref.id)) return ref;
       if (ref.kind === 'member' && !(await this.isMember(guildId, ref.id))) return ref;
     }

@@ -113,7 +113,7 @@ export async function importOnboarding(
       promptId: prompt.id,
     });
     if (created.outcome === 'created') result.question_ids.push(created.id);
-    else if (created.outcome === 'too_many') {
+    else if (created.outcome !== 'not_configured') {
       result.skipped.push({
         title: prompt.title,
         reason: `Prompt "${prompt.title}": a server has at most ${QUESTIONS_MAX} questions`,

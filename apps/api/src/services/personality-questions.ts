@@ -121,7 +121,7 @@ export async function createQuestion(
     max: QUESTIONS_MAX,
   });
   if (created.outcome === 'not_configured') throw new ApiError('invalid_input', INITIALIZE_FIRST_MESSAGE);
-  if (created.outcome === 'too_many') throw new ApiError('invalid_input', TOO_MANY_QUESTIONS);
+  if (created.outcome !== 'created') throw new ApiError('invalid_input', TOO_MANY_QUESTIONS);
   await queueRefresh(services.queue, writer.log, guildId, writer.requester);
   return questionOrThrow(services.db, guildId, created.id);
 }
@@ -226,6 +226,12 @@ export async function reviveQuestion(
   });
   if (revived.outcome === 'not_configured') throw new ApiError('invalid_input', INITIALIZE_FIRST_MESSAGE);
   if (revived.outcome === 'too_many') throw new ApiError('invalid_input', TOO_MANY_QUESTIONS);
+  if (revived.outcome === 'taken') {
+    throw new ApiError(
+      'conflict',
+      `The server has a question "${recorded.title}" of the same kind again: remove it first to bring this one back.`,
+    );
+  }
   await keepPersonalityRoles(
     services.db,
     guildId,

@@ -92,7 +92,8 @@ function optionRows(
 export type CreateQuestionOutcome =
   | { outcome: 'created'; id: number }
   | { outcome: 'not_configured' }
-  | { outcome: 'too_many' };
+  | { outcome: 'too_many' }
+  | { outcome: 'taken' };
 
 /**
  * Inserts a question of the guild's own: its id is taken from the sequence first so its key
@@ -125,17 +126,23 @@ export async function insertPersonalityQuestion(
       );
       id = Number(seq.rows[0]?.id);
     }
-    await tx.insert(personalityQuestions).values({
-      id,
-      guildId,
-      questionType: limits.key ? limits.key(id) : `q${id}`,
-      title: values.title,
-      description: values.description,
-      isMultiSelect: values.isMultiSelect,
-      isEnabled: true,
-      position: await nextPosition(tx, guildId),
-      onboardingPromptId: limits.promptId ?? null,
-    });
+    const [inserted] = await tx
+      .insert(personalityQuestions)
+      .values({
+        id,
+        guildId,
+        questionType: limits.key ? limits.key(id) : `q${id}`,
+        title: values.title,
+        description: values.description,
+        isMultiSelect: values.isMultiSelect,
+        isEnabled: true,
+        position: await nextPosition(tx, guildId),
+        onboardingPromptId: limits.promptId ?? null,
+      })
+      // An undo bringing back a template question added again since: its key is taken.
+      .onConflictDoNothing()
+      .returning({ id: personalityQuestions.id });
+    if (!inserted) return { outcome: 'taken' };
     if (values.options.length > 0) {
       await tx.insert(personalityOptions).values(
         optionRows(
