@@ -90,7 +90,7 @@ const INSIGHTS: PersonalityInsights = {
 };
 const NOBODY: PersonalityInsights = {
   days: 30,
-  questions: [{ ...INSIGHTS.questions[0]!, answered: 0, options: [] }],
+  questions: INSIGHTS.questions.map((question) => ({ ...question, answered: 0, options: [] })),
 };
 
 type Answer = { status: number; body?: unknown };

@@ -184,13 +184,26 @@ function QuestionRow({
   const { toggle, confirmDeleteRoles } = actions;
   return (
     <li className="question-item">
-      <div className="question-text">
+      {/* The switch first and beside the title (also on a phone): it is what a row is mostly for. */}
+      <div className="question-head">
         <h3>{question.title}</h3>
+        <button
+          type="button"
+          className={`btn btn-sm ${question.enabled ? 'btn-primary' : 'btn-secondary'}`}
+          aria-pressed={question.enabled}
+          aria-label={`${question.title}: ${question.enabled ? 'Enabled' : 'Disabled'}`}
+          disabled={toggle.isPending}
+          onClick={() => toggle.mutate({ type: question.type, enabled: !question.enabled })}
+        >
+          {question.enabled ? 'Enabled' : 'Disabled'}
+        </button>
+      </div>
+      <div className="question-text">
         <p className="muted small">{question.description}</p>
         <p className="small">
           {question.roleCount} roles · {question.multi ? 'Multi-select' : 'Single choice'}
+          <span className="muted"> · {question.own ? 'Your question' : 'Built-in'}</span>
         </p>
-        <p className="muted small">{question.own ? 'Your question' : 'Built-in'}</p>
         {/* Kept when the admin chose to: a disabled category's roles can still go. */}
         {!question.enabled && question.createdRoles > 0 ? (
           <button
@@ -204,6 +217,14 @@ function QuestionRow({
         ) : null}
       </div>
       <div className="question-controls">
+        <button
+          type="button"
+          className="btn btn-secondary btn-sm"
+          aria-label={`Edit ${question.title}`}
+          onClick={onEdit}
+        >
+          Edit
+        </button>
         <button
           type="button"
           className="btn btn-ghost btn-sm"
@@ -224,30 +245,12 @@ function QuestionRow({
         </button>
         <button
           type="button"
-          className="btn btn-secondary btn-sm"
-          aria-label={`Edit ${question.title}`}
-          onClick={onEdit}
-        >
-          Edit
-        </button>
-        <button
-          type="button"
           className="btn btn-ghost btn-sm"
           aria-label={`Remove ${question.title}`}
           disabled={removing}
           onClick={onRemove}
         >
           Remove
-        </button>
-        <button
-          type="button"
-          className={`btn btn-sm ${question.enabled ? 'btn-primary' : 'btn-secondary'}`}
-          aria-pressed={question.enabled}
-          aria-label={`${question.title}: ${question.enabled ? 'Enabled' : 'Disabled'}`}
-          disabled={toggle.isPending}
-          onClick={() => toggle.mutate({ type: question.type, enabled: !question.enabled })}
-        >
-          {question.enabled ? 'Enabled' : 'Disabled'}
         </button>
       </div>
     </li>
