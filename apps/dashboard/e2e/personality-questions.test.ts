@@ -90,7 +90,10 @@ describe('a question of the server own, end to end', () => {
     await editor.getByLabel('Label (option 2)').fill('Engine room');
     const picker = editor.getByRole('combobox', { name: 'Channels it opens (option 1)' });
     await picker.click();
-    await page.getByRole('option', { name: '#announcements' }).click();
+    await page
+      .getByRole('listbox', { name: 'Channels it opens (option 1)' })
+      .getByRole('option', { name: '#announcements' })
+      .click();
     await editor
       .getByRole('list', { name: 'Channels it opens (option 1)' })
       .getByText('#announcements')

@@ -211,7 +211,7 @@ describe('personality questions', () => {
     await waitFor(() =>
       expect(screen.getAllByRole('alert').some((n) => n.textContent?.includes(refusal))).toBe(true),
     );
-    screen.getByRole('region', { name: 'New question' });
+    within(screen.getByRole('region', { name: 'New question' })).getByText(`Not saved: ${refusal}`);
   });
 
   it('edits a question: removing an option whose role I made asks first, with its holders', async () => {

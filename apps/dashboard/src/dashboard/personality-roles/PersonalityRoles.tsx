@@ -24,6 +24,7 @@ import {
 } from './personality-model.ts';
 import { QuestionsCard } from './QuestionsCard.tsx';
 import { usePersonalityActions } from './usePersonalityActions.ts';
+import '../../styles/leveling.css';
 import '../../styles/personality.css';
 import '../../styles/role-menus.css';
 import { useQuestionActions } from './useQuestionActions.ts';

@@ -23,6 +23,7 @@ export function QuestionEditor({
   botInGuild,
   initial,
   saving,
+  refusal,
   onSave,
   onCancel,
 }: {
@@ -30,6 +31,8 @@ export function QuestionEditor({
   botInGuild: boolean;
   initial: QuestionDraft;
   saving: boolean;
+  /** Why the last save was refused (the API's sentence, also in the page's error box). */
+  refusal: string | null;
   onSave: (draft: QuestionDraft) => void;
   onCancel: () => void;
 }) {
@@ -145,6 +148,8 @@ export function QuestionEditor({
               Add option
             </LimitedButton>
           </div>
+          {/* Beside the button too: the page's error box may be far above a long editor. */}
+          {refusal ? <p className="role-row-problem">Not saved: {refusal}</p> : null}
           <div className="button-row question-editor-buttons">
             <button type="submit" className="btn btn-primary" disabled={saving}>
               {saving ? 'Saving…' : isNew ? 'Create question' : 'Save question'}

@@ -4,6 +4,7 @@
  */
 import { type PersonalityRolesState, QUESTIONS_MAX } from '@spacecadet/contract';
 import { useState } from 'react';
+import { errorText } from '../../lib/api-error.ts';
 import { LimitedButton } from '../shared/LimitedButton.tsx';
 import { type QuestionView, questionViews } from './personality-model.ts';
 import { QuestionEditor } from './QuestionEditor.tsx';
@@ -34,6 +35,11 @@ export function QuestionsCard({ guildId, botInGuild, data, actions, questions }:
   const views = questionViews(data.questions);
   const [editing, setEditing] = useState<{ draft: QuestionDraft; stored?: QuestionView } | null>(null);
   const [removal, setRemoval] = useState<Removal | null>(null);
+  // A refusal belongs to the editor it was said in.
+  const openEditor = (next: { draft: QuestionDraft; stored?: QuestionView }) => {
+    save.reset();
+    setEditing(next);
+  };
 
   // Every question of the server in stored order (hidden ones too): the order route wants them all.
   const move = (questionId: number, by: -1 | 1) => {
@@ -84,7 +90,7 @@ export function QuestionsCard({ guildId, botInGuild, data, actions, questions }:
             className="btn btn-primary btn-sm"
             full={data.questions.length >= QUESTIONS_MAX}
             reason={`A server has at most ${QUESTIONS_MAX} questions.`}
-            onClick={() => setEditing({ draft: newQuestionDraft() })}
+            onClick={() => openEditor({ draft: newQuestionDraft() })}
           >
             Add question
           </LimitedButton>
@@ -112,7 +118,7 @@ export function QuestionsCard({ guildId, botInGuild, data, actions, questions }:
               removing={remove.isPending}
               onMove={(by) => move(question.id, by)}
               onEdit={() =>
-                setEditing({
+                openEditor({
                   draft: questionDraft(question.question, question.title, question.description),
                   stored: question,
                 })
@@ -130,6 +136,7 @@ export function QuestionsCard({ guildId, botInGuild, data, actions, questions }:
           botInGuild={botInGuild}
           initial={editing.draft}
           saving={save.isPending}
+          refusal={save.isError ? errorText(save.error) : null}
           onSave={(draft) => void onSave(draft)}
           onCancel={() => setEditing(null)}
         />
