@@ -5,7 +5,7 @@ import {
   QUESTION_MAX_OPTIONS,
   QUESTION_TITLE_MAX,
 } from '@spacecadet/contract';
-import { useEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import { useGuildRoles } from '../shared/guild-lookups.ts';
 import { LimitedButton } from '../shared/LimitedButton.tsx';
 import { PersonalityPreview } from './PersonalityPreview.tsx';
@@ -64,55 +64,7 @@ export function QuestionEditor({
             onSave(draft);
           }}
         >
-          <div className="field">
-            <label htmlFor="question-title">Title</label>
-            <input
-              ref={titleRef}
-              id="question-title"
-              className="input"
-              value={draft.title}
-              aria-describedby="question-title-count"
-              onChange={(event) => setDraft({ ...draft, title: event.target.value })}
-            />
-            <span id="question-title-count" className="muted small">
-              {draft.title.trim().length} of {QUESTION_TITLE_MAX} characters
-            </span>
-          </div>
-          <div className="field">
-            <label htmlFor="question-description">Description</label>
-            <textarea
-              id="question-description"
-              className="input"
-              rows={2}
-              value={draft.description}
-              aria-describedby="question-description-count"
-              onChange={(event) => setDraft({ ...draft, description: event.target.value })}
-            />
-            <span id="question-description-count" className="muted small">
-              {draft.description.trim().length} of {QUESTION_DESCRIPTION_MAX} characters
-            </span>
-          </div>
-          <fieldset className="field question-kind">
-            <legend>Members pick</legend>
-            <label>
-              <input
-                type="radio"
-                name="question-kind"
-                checked={!draft.multi}
-                onChange={() => setDraft({ ...draft, multi: false })}
-              />{' '}
-              Single choice
-            </label>
-            <label>
-              <input
-                type="radio"
-                name="question-kind"
-                checked={draft.multi}
-                onChange={() => setDraft({ ...draft, multi: true })}
-              />{' '}
-              Multi-select
-            </label>
-          </fieldset>
+          <QuestionFields draft={draft} titleRef={titleRef} onChange={setDraft} />
           <div className="role-list-head">
             <h3 id="question-options-title">Options</h3>
             <span className="muted small">
@@ -162,5 +114,71 @@ export function QuestionEditor({
       </section>
       <PersonalityPreview draft={draft} />
     </div>
+  );
+}
+
+/** The question's own fields: its title, description and single choice or multi-select. */
+function QuestionFields({
+  draft,
+  titleRef,
+  onChange,
+}: {
+  draft: QuestionDraft;
+  titleRef: RefObject<HTMLInputElement | null>;
+  onChange: (draft: QuestionDraft) => void;
+}) {
+  const setDraft = onChange;
+  return (
+    <>
+      <div className="field">
+        <label htmlFor="question-title">Title</label>
+        <input
+          ref={titleRef}
+          id="question-title"
+          className="input"
+          value={draft.title}
+          aria-describedby="question-title-count"
+          onChange={(event) => setDraft({ ...draft, title: event.target.value })}
+        />
+        <span id="question-title-count" className="muted small">
+          {draft.title.trim().length} of {QUESTION_TITLE_MAX} characters
+        </span>
+      </div>
+      <div className="field">
+        <label htmlFor="question-description">Description</label>
+        <textarea
+          id="question-description"
+          className="input"
+          rows={2}
+          value={draft.description}
+          aria-describedby="question-description-count"
+          onChange={(event) => setDraft({ ...draft, description: event.target.value })}
+        />
+        <span id="question-description-count" className="muted small">
+          {draft.description.trim().length} of {QUESTION_DESCRIPTION_MAX} characters
+        </span>
+      </div>
+      <fieldset className="field question-kind">
+        <legend>Members pick</legend>
+        <label>
+          <input
+            type="radio"
+            name="question-kind"
+            checked={!draft.multi}
+            onChange={() => setDraft({ ...draft, multi: false })}
+          />{' '}
+          Single choice
+        </label>
+        <label>
+          <input
+            type="radio"
+            name="question-kind"
+            checked={draft.multi}
+            onChange={() => setDraft({ ...draft, multi: true })}
+          />{' '}
+          Multi-select
+        </label>
+      </fieldset>
+    </>
   );
 }

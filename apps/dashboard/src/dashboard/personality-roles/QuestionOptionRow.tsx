@@ -91,34 +91,51 @@ export function QuestionOptionRow({
           onChange={(channelIds) => onChange({ ...option, channelIds })}
         />
       </div>
-      <div className="menu-option-actions question-option-actions">
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm"
-          aria-label={`Move option ${number} up`}
-          disabled={number === 1}
-          onClick={() => onMove(-1)}
-        >
-          ↑
-        </button>
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm"
-          aria-label={`Move option ${number} down`}
-          disabled={number === count}
-          onClick={() => onMove(1)}
-        >
-          ↓
-        </button>
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm"
-          aria-label={`Remove option ${number}`}
-          onClick={onRemove}
-        >
-          Remove
-        </button>
-      </div>
+      <OptionMoves number={number} count={count} onMove={onMove} onRemove={onRemove} />
     </li>
+  );
+}
+
+/** An option's Move up, Move down and Remove buttons (named with its number). */
+function OptionMoves({
+  number,
+  count,
+  onMove,
+  onRemove,
+}: {
+  number: number;
+  count: number;
+  onMove: (by: -1 | 1) => void;
+  onRemove: () => void;
+}) {
+  return (
+    <div className="menu-option-actions question-option-actions">
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        aria-label={`Move option ${number} up`}
+        disabled={number === 1}
+        onClick={() => onMove(-1)}
+      >
+        ↑
+      </button>
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        aria-label={`Move option ${number} down`}
+        disabled={number === count}
+        onClick={() => onMove(1)}
+      >
+        ↓
+      </button>
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        aria-label={`Remove option ${number}`}
+        onClick={onRemove}
+      >
+        Remove
+      </button>
+    </div>
   );
 }

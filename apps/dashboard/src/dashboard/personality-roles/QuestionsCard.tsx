@@ -3,23 +3,15 @@
  * move up / down and Remove; Add question and Import from Discord Onboarding; the editor below.
  */
 import { type PersonalityRolesState, QUESTIONS_MAX } from '@spacecadet/contract';
-import { useState } from 'react';
 import { errorText } from '../../lib/api-error.ts';
 import { LimitedButton } from '../shared/LimitedButton.tsx';
 import { type QuestionView, questionViews } from './personality-model.ts';
 import { QuestionEditor } from './QuestionEditor.tsx';
-import {
-  newQuestionDraft,
-  optionHolders,
-  type QuestionDraft,
-  questionDraft,
-  questionHolders,
-  removedCreatedOptions,
-  removeOptionsConfirmText,
-} from './question-editor-model.ts';
-import { type Removal, RemoveQuestionDialog } from './RemoveQuestionDialog.tsx';
+import { newQuestionDraft, questionDraft } from './question-editor-model.ts';
+import { RemoveQuestionDialog } from './RemoveQuestionDialog.tsx';
 import type { PersonalityActions } from './usePersonalityActions.ts';
 import type { QuestionActions } from './useQuestionActions.ts';
+import { useQuestionEditing } from './useQuestionEditing.ts';
 
 interface QuestionsCardProps {
   guildId: string;
@@ -30,17 +22,11 @@ interface QuestionsCardProps {
 }
 
 export function QuestionsCard({ guildId, botInGuild, data, actions, questions }: QuestionsCardProps) {
-  const { busy, confirmation } = actions;
-  const { save, order, remove, importOnboarding, imported, countHolders } = questions;
+  const { busy } = actions;
+  const { save, order, remove, importOnboarding, imported } = questions;
   const views = questionViews(data.questions);
-  const [editing, setEditing] = useState<{ draft: QuestionDraft; stored?: QuestionView } | null>(null);
-  const [removal, setRemoval] = useState<Removal | null>(null);
-  // A refusal belongs to the editor it was said in.
-  const openEditor = (next: { draft: QuestionDraft; stored?: QuestionView }) => {
-    save.reset();
-    setEditing(next);
-  };
-
+  const { editing, setEditing, openEditor, onSave, removal, setRemoval, askRemove, confirmRemove } =
+    useQuestionEditing(actions, questions);
   // Every question of the server in stored order (hidden ones too): the order route wants them all.
   const move = (questionId: number, by: -1 | 1) => {
     const ids = data.questions.map((question) => question.question_id);
@@ -49,31 +35,6 @@ export function QuestionsCard({ guildId, botInGuild, data, actions, questions }:
     if (from < 0 || to < 0 || to >= ids.length) return;
     [ids[from], ids[to]] = [ids[to] as number, ids[from] as number];
     order.mutate(ids);
-  };
-  const finishSave = (draft: QuestionDraft) => save.mutateAsync(draft).then(() => setEditing(null));
-  const onSave = async (draft: QuestionDraft) => {
-    const removed = removedCreatedOptions(editing?.stored?.question, draft);
-    if (removed.length === 0 || draft.questionId === undefined) {
-      finishSave(draft).catch(() => undefined);
-      return;
-    }
-    const insights = await countHolders();
-    const holders = optionHolders(
-      insights,
-      draft.questionId,
-      removed.map((option) => option.option_id),
-    );
-    confirmation.ask({
-      title: `Remove ${removed.length === 1 ? 'an option' : `${removed.length} options`} and ${removed.length === 1 ? 'its role' : 'their roles'}?`,
-      question: removeOptionsConfirmText(draft.title.trim(), removed, holders),
-      confirmLabel: 'Save and delete',
-      undoNote: null,
-      onConfirm: () => finishSave(draft).catch(() => undefined),
-    });
-  };
-  const askRemove = async (view: QuestionView) => {
-    const insights = await countHolders();
-    setRemoval({ view, holders: questionHolders(insights, view.id), deleteRoles: false });
   };
 
   return (
@@ -147,17 +108,7 @@ export function QuestionsCard({ guildId, botInGuild, data, actions, questions }:
           busy={remove.isPending}
           onChange={setRemoval}
           onCancel={() => setRemoval(null)}
-          onConfirm={() =>
-            remove
-              .mutateAsync({ questionId: removal.view.id, deleteRoles: removal.deleteRoles })
-              .then(
-                () => {
-                  if (editing?.draft.questionId === removal.view.id) setEditing(null);
-                },
-                () => undefined,
-              )
-              .finally(() => setRemoval(null))
-          }
+          onConfirm={confirmRemove}
         />
       ) : null}
     </>
