@@ -41,8 +41,12 @@ const FOREIGN: Record<GuildRefKind, string> = {
 function bodyWith(name: RouteName, path: string, id: string): Record<string, unknown> {
   const body = structuredClone(SAMPLE_BODIES[name] ?? {}) as Record<string, unknown>;
   const row = /^(\w+)\[\]\.(\w+)$/.exec(path);
+  const rowList = /^(\w+)\[\]\.(\w+)\[\]$/.exec(path);
   const list = /^(\w+)\[\]$/.exec(path)?.[1];
-  if (list) {
+  if (rowList?.[1] && rowList[2]) {
+    const rows = (Array.isArray(body[rowList[1]]) ? body[rowList[1]] : []) as Array<Record<string, unknown>>;
+    body[rowList[1]] = [...rows, { label: 'Purple', [rowList[2]]: [id] }];
+  } else if (list) {
     const ids = (Array.isArray(body[list]) ? body[list] : []) as unknown[];
     body[list] = [...ids, id];
   } else if (row?.[1] && row[2]) {
@@ -82,6 +86,8 @@ describe('ids in request bodies must belong to the guild in the path', () => {
         'createRoleBoost',
         'createRoleMenu',
         'createTempRole',
+        'createPersonalityQuestion',
+        'updatePersonalityQuestion',
         'initPersonalityRoles',
         'putLeveling',
         'putReactionRoles',
@@ -109,7 +115,7 @@ describe('ids in request bodies must belong to the guild in the path', () => {
         expect(response.statusCode, response.body).toBe(400);
         const what = `is not a ${kind === 'channel' ? 'text channel' : kind} of this server`;
         // An id of a list is named with its list and itself: `no_xp_roles: 123 is not a role ...`.
-        const named = path.endsWith('[]')
+        const named = /^\w+\[\]$/.test(path)
           ? `${path.slice(0, -2)}: ${FOREIGN[kind]}`
           : refFieldWords(ref?.field ?? '');
         expect(response.json()).toEqual({ error: 'invalid_input', message: `${named} ${what}` });

@@ -48,6 +48,7 @@ const UNKNOWN_ROWS = {
   userId: '200000000000009999',
   entryId: 999_998,
   tempRoleId: 999_999,
+  questionId: 999_999,
 } as const;
 /** Bodies that name a channel, role or member where the sample body names none. */
 const REF_BODIES: { [N in RouteName]?: NonNullable<RouteBody<N>> } = {

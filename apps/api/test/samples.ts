@@ -12,6 +12,15 @@ const ROLE_MENU_SAMPLE: RouteBody<'createRoleMenu'> = {
   options: [{ role_id: '300000000000000021', label: 'Crew' }],
 };
 
+/** A question of the server's own: one option on Crew, one opening a channel. */
+const QUESTION_SAMPLE: RouteBody<'createPersonalityQuestion'> = {
+  title: 'Favourite planet',
+  options: [
+    { label: 'Mars', role_id: '300000000000000021' },
+    { label: 'Venus', channel_ids: [CHANNELS.general] },
+  ],
+};
+
 /** A valid body for every route that takes one, so only auth decides the outcome. */
 export const SAMPLE_BODIES: { [N in RouteName]?: NonNullable<RouteBody<N>> } = {
   exchangeCode: { code: 'abc', code_verifier: 'v'.repeat(43) },
@@ -30,6 +39,10 @@ export const SAMPLE_BODIES: { [N in RouteName]?: NonNullable<RouteBody<N>> } = {
   setPersonalityChannel: { channel_id: CHANNELS.roles },
   togglePersonalityQuestion: { enabled: false },
   setPersonalityOnboarding: { enabled: false },
+  createPersonalityQuestion: QUESTION_SAMPLE,
+  updatePersonalityQuestion: { ...QUESTION_SAMPLE, title: 'Favourite planet, renamed' },
+  /** The ten questions Initialize seeds (seedEditedRows), in a new order. */
+  orderPersonalityQuestions: { question_ids: [10, 9, 8, 7, 6, 5, 4, 3, 2, 1] },
   putLeveling: { enabled: true, xp_per_message: 15 },
   createLevelingRole: { role_name: 'Veteran', level_required: 5, is_image_role: false },
   updateLevelingRole: { role_name: 'Elder' },
@@ -48,6 +61,8 @@ export const SAMPLE_BODIES: { [N in RouteName]?: NonNullable<RouteBody<N>> } = {
 
 export const EXTRA_PARAMS: Record<string, string | number> = {
   question_type: 'zodiac',
+  /** The first question Initialize seeds (seedEditedRows). */
+  questionId: 1,
   roleId: 1,
   boostId: 1,
   menuId: '00000000-0000-4000-8000-00000000000a',

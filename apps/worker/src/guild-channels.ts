@@ -20,11 +20,48 @@ function storeOf(client: Client): Map<string, string> {
 
 const joined = (ids: readonly string[]): string => `,${ids.join(',')},`;
 
-function apply(store: Map<string, string>, packet: GatewayDispatchPayload): void {
+/**
+ * Per channel, the roles whose overwrite allows View Channel (",role,role,"), so personality
+ * roles' channel access is checked without a request; only channels with such an overwrite are
+ * kept. Keyed by channel id (ids are unique across guilds); the guild is checked separately.
+ */
+const openedStores = new WeakMap<Client, Map<string, string>>();
+
+function openedOf(client: Client): Map<string, string> {
+  let store = openedStores.get(client);
+  if (!store) {
+    store = new Map();
+    openedStores.set(client, store);
+  }
+  return store;
+}
+
+const VIEW_CHANNEL = 1n << 10n;
+
+interface ChannelPacket {
+  id: string;
+  permission_overwrites?: ReadonlyArray<{ id: string; type: number; allow: string }>;
+}
+
+function noteOverwrites(opened: Map<string, string>, channel: ChannelPacket): void {
+  const roles = (channel.permission_overwrites ?? []).filter(
+    (overwrite) => overwrite.type === 0 && (BigInt(overwrite.allow) & VIEW_CHANNEL) !== 0n,
+  );
+  if (roles.length === 0) opened.delete(channel.id);
+  else opened.set(channel.id, joined(roles.map((overwrite) => overwrite.id)));
+}
+
+function apply(
+  store: Map<string, string>,
+  opened: Map<string, string>,
+  packet: GatewayDispatchPayload,
+): void {
   switch (packet.t) {
     case 'GUILD_CREATE':
-      if (!('unavailable' in packet.d && packet.d.unavailable))
+      if (!('unavailable' in packet.d && packet.d.unavailable)) {
         store.set(packet.d.id, joined(packet.d.channels.map((channel) => channel.id)));
+        for (const channel of packet.d.channels) noteOverwrites(opened, channel);
+      }
       return;
     case 'GUILD_DELETE':
       // An outage (unavailable) keeps the guild and its channels; a leave forgets them.
@@ -32,13 +69,18 @@ function apply(store: Map<string, string>, packet: GatewayDispatchPayload): void
       return;
     case 'CHANNEL_CREATE': {
       if (!('guild_id' in packet.d) || !packet.d.guild_id) return;
+      noteOverwrites(opened, packet.d);
       const ids = store.get(packet.d.guild_id);
       if (ids !== undefined && !ids.includes(`,${packet.d.id},`))
         store.set(packet.d.guild_id, `${ids}${packet.d.id},`);
       return;
     }
+    case 'CHANNEL_UPDATE':
+      if ('guild_id' in packet.d && packet.d.guild_id) noteOverwrites(opened, packet.d);
+      return;
     case 'CHANNEL_DELETE': {
       if (!('guild_id' in packet.d) || !packet.d.guild_id) return;
+      opened.delete(packet.d.id);
       const ids = store.get(packet.d.guild_id);
       if (ids !== undefined) store.set(packet.d.guild_id, ids.replace(`,${packet.d.id},`, ','));
       return;
@@ -51,7 +93,22 @@ function apply(store: Map<string, string>, packet: GatewayDispatchPayload): void
 /** Starts listing the client's guilds' channels; call before it logs in. */
 export function trackGuildChannels(client: Client): void {
   const store = storeOf(client);
-  client.on(Events.Raw, (packet: GatewayDispatchPayload) => apply(store, packet));
+  const opened = openedOf(client);
+  client.on(Events.Raw, (packet: GatewayDispatchPayload) => apply(store, opened, packet));
+}
+
+/**
+ * True when the gateway told this process the channel (known to be the guild's) has an
+ * overwrite of the role allowing View Channel. False means "not known here": ask Discord.
+ */
+export function isKnownRoleViewAllowed(
+  client: Client,
+  guildId: string,
+  channelId: string,
+  roleId: string,
+): boolean {
+  if (!isKnownGuildChannel(client, guildId, channelId)) return false;
+  return openedStores.get(client)?.get(channelId)?.includes(`,${roleId},`) ?? false;
 }
 
 /**

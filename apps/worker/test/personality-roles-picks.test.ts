@@ -59,15 +59,25 @@ describe('members picking personality roles', () => {
       option.roleId && held.has(option.roleId) ? [option.label] : [],
     );
   };
-  const click = (type: string, suffix: string | null, values?: string[]): Promise<ClickResult> =>
-    control(harness.sandbox).click({
+  /**
+   * A member's click on the question's message; options named by their position in the panel
+   * (`'0'`), sent as the message names them (`o<option id>`), a position past the options as is.
+   */
+  const click = async (type: string, suffix: string | null, values?: string[]): Promise<ClickResult> => {
+    const { options } = await question(type);
+    const ref = (position: string) => {
+      const option = /^\d+$/.test(position) ? options[Number(position)] : undefined;
+      return option ? `o${option.id}` : position;
+    };
+    return control(harness.sandbox).click({
       guild_id: STATION,
       channel_id: rolesChannel,
       message_id: messageIds.get(type) ?? '',
       user_id: nia,
-      custom_id: suffix === null ? `personality:${type}` : `personality:${type}:${suffix}`,
-      ...(values ? { values } : {}),
+      custom_id: suffix === null ? `personality:${type}` : `personality:${type}:${ref(suffix)}`,
+      ...(values ? { values: values.map(ref) } : {}),
     });
+  };
   /**
    * The answer a click ended with (the first one, or the deferred answer edited in later), after
    * checking it came ephemeral and was answered at all (how soon is `pnpm bench click-latency`'s).

@@ -87,6 +87,9 @@ const KIND_WORDS: Record<GuildRefKind, string> = {
  * role_id` (rows count from 1, as the editors number them); a top-level field stays as it is.
  */
 export function refFieldWords(field: string): string {
+  const rowItem = /^([A-Za-z_]+)\[(\d+)\]\.([A-Za-z_]+)\[(\d+)\]$/.exec(field);
+  if (rowItem)
+    return `${rowItem[1]} row ${Number(rowItem[2]) + 1}: ${rowItem[3]} item ${Number(rowItem[4]) + 1}`;
   const row = /^([A-Za-z_]+)\[(\d+)\]\.([A-Za-z_]+)$/.exec(field);
   if (row) return `${row[1]} row ${Number(row[2]) + 1}: ${row[3]}`;
   const item = /^([A-Za-z_]+)\[(\d+)\]$/.exec(field);

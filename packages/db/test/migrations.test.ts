@@ -29,6 +29,7 @@ const EXPECTED_TABLES = [
   'member_role_picks',
   'member_xp',
   'pending_level_ups',
+  'personality_answer_events',
   'personality_cleanup',
   'personality_configs',
   'personality_options',

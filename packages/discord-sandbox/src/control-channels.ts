@@ -1,7 +1,9 @@
+import { PermissionFlagsBits } from 'discord-api-types/v10';
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.ts';
 import { controlError } from './control-error.ts';
 import { deleteOverwrite, putOverwrite } from './mutations.ts';
+import { channelPermissions } from './permissions.ts';
 import { type OverwriteBody, parseOverwrite } from './rest/channels.ts';
 
 type OverwriteParams = { channelId: string; overwriteId: string };
@@ -49,6 +51,25 @@ export function registerChannelControlRoutes(app: FastifyInstance, ctx: SandboxC
         return controlError(reply, 404, 'unknown_overwrite', 'That channel has no overwrite for this id');
       }
       return structuredClone(found.channel);
+    },
+  );
+
+  // What a member may do in a channel, computed as Discord does (roles, then overwrites).
+  app.get<{ Params: { guildId: string; channelId: string; userId: string } }>(
+    '/_sandbox/guilds/:guildId/channels/:channelId/members/:userId/permissions',
+    async (req, reply) => {
+      const found = state.guildOfChannel(req.params.channelId);
+      if (!found || found.guild.id !== req.params.guildId) {
+        return controlError(reply, 404, 'unknown_channel', 'No such channel in that guild');
+      }
+      if (!found.guild.members.some((m) => m.user_id === req.params.userId)) {
+        return controlError(reply, 404, 'unknown_member', 'No such member in that guild');
+      }
+      const bits = channelPermissions(found.guild, found.channel, req.params.userId);
+      return {
+        permissions: bits.toString(),
+        view_channel: (bits & PermissionFlagsBits.ViewChannel) !== 0n,
+      };
     },
   );
 }

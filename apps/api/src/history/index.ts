@@ -2,6 +2,7 @@ import { colorResetRestorers } from './restore-color-reset.ts';
 import { colorSettingsRestorers } from './restore-color-settings.ts';
 import { configRestorers } from './restore-config.ts';
 import { levelingRestorers } from './restore-leveling.ts';
+import { personalityQuestionRestorers } from './restore-personality-questions.ts';
 import { personalityResetRestorers } from './restore-personality-reset.ts';
 import { personalitySettingsRestorers } from './restore-personality-settings.ts';
 import { reactionRoleRestorers } from './restore-reaction-roles.ts';
@@ -17,6 +18,7 @@ const AREAS: readonly AreaRestorers[] = [
   colorResetRestorers,
   personalitySettingsRestorers,
   personalityResetRestorers,
+  personalityQuestionRestorers,
   levelingRestorers,
   welcomeRestorers,
 ];

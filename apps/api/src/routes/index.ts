@@ -12,6 +12,7 @@ import { registerJobRoutes } from './jobs.ts';
 import { registerLevelingRoutes } from './leveling/index.ts';
 import { registerLevelingPreviewRoutes } from './leveling/previews.ts';
 import { registerMemberDataRoutes } from './member-data.ts';
+import { registerPersonalityQuestionRoutes } from './personality-questions.ts';
 import { registerPersonalityRoutes } from './personality-roles.ts';
 import { registerQueueViewRoutes } from './queue-view.ts';
 import { registerReactionRoleRoutes } from './reaction-roles.ts';
@@ -32,6 +33,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   registerGuildPickerRoutes(app);
   registerColorRoleRoutes(app);
   registerPersonalityRoutes(app);
+  registerPersonalityQuestionRoutes(app);
   registerReactionRoleRoutes(app);
   registerRoleMenuRoutes(app);
   registerLevelingRoutes(app);

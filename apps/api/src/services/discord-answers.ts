@@ -150,3 +150,26 @@ export const DiscordClientCredentials = z.object({
   token_type: z.string(),
   expires_in: z.number().positive(),
 }) satisfies z.ZodType<DiscordClientCredentials>;
+
+/** A server's Onboarding prompts, the parts an import reads (their options' roles and channels). */
+export const DiscordOnboardingOption = z.object({
+  id: z.string(),
+  title: z.string(),
+  emoji: z
+    .object({ id: z.string().nullish(), name: z.string().nullish(), animated: z.boolean().nullish() })
+    .nullish(),
+  role_ids: z.array(z.string()).default([]),
+  channel_ids: z.array(z.string()).default([]),
+});
+export const DiscordOnboarding = z.object({
+  enabled: z.boolean().optional(),
+  prompts: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      single_select: z.boolean().default(false),
+      options: z.array(DiscordOnboardingOption).default([]),
+    }),
+  ),
+});
+export type DiscordOnboarding = z.output<typeof DiscordOnboarding>;

@@ -154,6 +154,16 @@ export class DiscordClient {
     );
   }
 
+  /** The server's Discord Onboarding (its prompts), read for an import of them as questions. */
+  getGuildOnboarding(guildId: string): Promise<answers.DiscordOnboarding> {
+    return this.request(
+      'GET',
+      `/guilds/${encodeURIComponent(guildId)}/onboarding`,
+      { kind: 'bot' },
+      answers.DiscordOnboarding,
+    );
+  }
+
   /** The bot's user id: a bot user shares its application's id. */
   get botUserId(): string {
     return this.options.clientId;

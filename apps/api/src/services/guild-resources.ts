@@ -52,6 +52,11 @@ function parseJson(text: string): unknown {
  * and cached briefly per guild. It answers the channel picker and checks that every id a
  * request body names belongs to the guild in the path.
  */
+/** Fields naming channels an option opens: any channel of the guild but a thread will do. */
+const OPENED_CHANNELS = /\.channel_ids\[\d+\]$/;
+/** Discord's thread channel types (announcement, public, private thread). */
+const THREAD_TYPES = new Set([10, 11, 12]);
+
 export class GuildResources {
   constructor(
     private readonly redis: Redis,
@@ -241,12 +246,27 @@ export class GuildResources {
     ]);
     const channelIds = new Set(channels.map((channel) => channel.id));
     const roleIds = new Set(roles);
+    // Channels an option opens (View Channel) may be voice channels or categories too: read
+    // once a cached text channel missed (a miss always comes back for the fresh pass).
+    if (fresh && refs.some((ref) => ref.kind === 'channel' && OPENED_CHANNELS.test(ref.field))) {
+      for (const id of await this.viewableChannelIds(guildId)) channelIds.add(id);
+    }
     for (const ref of refs) {
       if (ref.kind === 'channel' && !channelIds.has(ref.id)) return ref;
       if (ref.kind === 'role' && !roleIds.has(ref.id)) return ref;
       if (ref.kind === 'member' && !(await this.isMember(guildId, ref.id))) return ref;
     }
     return null;
+  }
+
+  /** Every channel of the guild a role can be let in (threads follow their channel's). */
+  private async viewableChannelIds(guildId: string): Promise<string[]> {
+    try {
+      const channels = await this.discord.getGuildChannels(guildId);
+      return channels.filter((channel) => !THREAD_TYPES.has(channel.type)).map((channel) => channel.id);
+    } catch (error) {
+      throw discordFailure(error, 'channels');
+    }
   }
 
   /** A Redis outage costs a call to Discord, so cache errors count as a miss. */

@@ -58,6 +58,7 @@ function servers(stored: StoredMemberData): MemberDataExport['servers'] {
         pending_level_ups: [],
         picks: [],
         boosts: [],
+        answers: [],
         sticky_roles: [],
         last_changed: [],
       };
@@ -91,6 +92,15 @@ function servers(stored: StoredMemberData): MemberDataExport['servers'] {
   }
   for (const row of stored.boosts) {
     of(row.guildId).boosts.push({ multiplier: row.multiplier, expires_at: iso(row.expiresAt) });
+  }
+  for (const row of stored.answers) {
+    of(row.guildId).answers.push({
+      question_id: row.questionId,
+      option_id: row.optionId,
+      kind: row.kind,
+      source: row.source,
+      at: row.at.toISOString(),
+    });
   }
   for (const row of stored.sticky) {
     of(row.guildId).sticky_roles.push({ role_ids: row.roleIds, left_at: row.leftAt.toISOString() });

@@ -1,5 +1,6 @@
 import {
   MESSAGES,
+  OWN_QUESTION_KEY,
   PersonalityLastRefresh,
   type PersonalityQuestion,
   PersonalityQuestionType,
@@ -104,9 +105,12 @@ export async function readPersonalityRolesState(
   return {
     configured: config.configured,
     assign_channel_id: config.assignChannelId,
-    // Types the dashboard does not know are hidden: it has no page for them.
+    // Built-in and own questions in one list; keys that are neither are hidden (no page for them).
     questions: questions
-      .filter((q) => PersonalityQuestionType.safeParse(q.questionType).success)
+      .filter(
+        (q) =>
+          PersonalityQuestionType.safeParse(q.questionType).success || OWN_QUESTION_KEY.test(q.questionType),
+      )
       .map(toQuestion),
     last_refresh: config.configured ? lastRefresh.run : null,
     // Sent only when a run repaired something (older dashboards know only last_refresh).

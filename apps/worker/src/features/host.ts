@@ -48,6 +48,15 @@ export function hostFeatures(features: readonly WorkerFeature[]): FeatureHost {
     components: features.flatMap((feature) => feature.components ?? []),
     commands,
     attachGateway(deps) {
+      // Every feature's handler is its own listener, so one event (`raw`) may have more than
+      // Node's default 10 by design: the limit is raised to what the features declare, plus
+      // room for the worker's own listeners.
+      const perEvent = new Map<string, number>();
+      for (const handler of features.flatMap((feature) => feature.events ?? [])) {
+        perEvent.set(handler.event, (perEvent.get(handler.event) ?? 0) + 1);
+      }
+      const most = Math.max(0, ...perEvent.values());
+      deps.client.setMaxListeners(Math.max(deps.client.getMaxListeners(), most + 10));
       for (const feature of features) {
         for (const handler of feature.events ?? []) subscribe(deps, feature.name, handler);
       }

@@ -32,6 +32,16 @@ const MemberDataServer = z.object({
   pending_level_ups: z.array(z.object({ level: z.number().int(), created_at: Timestamp })),
   picks: z.array(z.object({ scope: z.string(), target_key: z.string(), picked_at: Timestamp })),
   boosts: z.array(z.object({ multiplier: z.number(), expires_at: Timestamp.nullable() })),
+  /** Their answers to personality questions as given and dropped (the insights' events). */
+  answers: z.array(
+    z.object({
+      question_id: z.number().int(),
+      option_id: z.number().int(),
+      kind: z.string(),
+      source: z.string(),
+      at: Timestamp,
+    }),
+  ),
   /** The roles they held when they left, kept to give back if they rejoin (sticky roles). */
   sticky_roles: z.array(z.object({ role_ids: z.array(Snowflake), left_at: Timestamp })),
   /** Settings whose last change was theirs (`config`, or a role menu's id). */

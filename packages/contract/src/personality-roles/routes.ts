@@ -82,7 +82,7 @@ export const personalityRoleRoutes = {
     summary: 'Order the questions (every question of the server, once)',
     params: GuildParams,
     body: QuestionOrderBody,
-    errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
+    errors: [400, 401, 403, 413, 415, 429, 502, 503],
     responses: ok(QuestionOrderBody),
   }),
   updatePersonalityQuestion: route({

@@ -10,6 +10,7 @@ import { guildConfigs } from '../schema/guilds.ts';
 import { guildHistory } from '../schema/history.ts';
 import { levelingBoosts, memberDailyXp, memberXp, pendingLevelUps } from '../schema/leveling.ts';
 import { memberRolePicks } from '../schema/member-picks.ts';
+import { personalityAnswerEvents } from '../schema/personality.ts';
 import { roleMenus } from '../schema/role-menus.ts';
 import { sessions } from '../schema/sessions.ts';
 import { stickyRoles } from '../schema/sticky-roles.ts';
@@ -29,6 +30,8 @@ export const MEMBER_DATA_TABLES: Readonly<Record<string, string>> = {
   'member_daily_xp.user_id': 'exported-erased',
   'pending_level_ups.user_id': 'exported-erased',
   'member_role_picks.user_id': 'exported-erased',
+  'personality_answer_events.user_id':
+    'exported-erased (their answers to personality questions, for insights)',
   'sticky_roles.user_id': 'exported-erased (the roles they held when leaving, kept to give back on rejoin)',
   'leveling_boosts.user_id': 'exported-erased (a boost of this member only)',
   'guild_history.actor_id':
@@ -48,7 +51,7 @@ export const MEMBER_DATA_TABLES: Readonly<Record<string, string>> = {
 };
 
 export async function readMemberData(db: Db, userId: string) {
-  const [sessionRows, xp, daily, levelUps, picks, boosts, history, configs, menus, sticky] =
+  const [sessionRows, xp, daily, levelUps, picks, boosts, history, configs, menus, sticky, answers] =
     await Promise.all([
       db
         .select({
@@ -99,8 +102,25 @@ export async function readMemberData(db: Db, userId: string) {
         .from(roleMenus)
         .where(eq(roleMenus.updatedBy, userId)),
       db.select().from(stickyRoles).where(eq(stickyRoles.userId, userId)).orderBy(stickyRoles.guildId),
+      db
+        .select()
+        .from(personalityAnswerEvents)
+        .where(eq(personalityAnswerEvents.userId, userId))
+        .orderBy(personalityAnswerEvents.guildId, personalityAnswerEvents.id),
     ]);
-  return { sessions: sessionRows, xp, daily, levelUps, picks, boosts, history, configs, menus, sticky };
+  return {
+    sessions: sessionRows,
+    xp,
+    daily,
+    levelUps,
+    picks,
+    boosts,
+    history,
+    configs,
+    menus,
+    sticky,
+    answers,
+  };
 }
 
 export type StoredMemberData = Awaited<ReturnType<typeof readMemberData>>;
@@ -139,6 +159,7 @@ export async function eraseMemberData(
     const dailyRows = count(await tx.delete(memberDailyXp).where(eq(memberDailyXp.userId, userId)));
     const levelUps = count(await tx.delete(pendingLevelUps).where(eq(pendingLevelUps.userId, userId)));
     const picks = count(await tx.delete(memberRolePicks).where(eq(memberRolePicks.userId, userId)));
+    await tx.delete(personalityAnswerEvents).where(eq(personalityAnswerEvents.userId, userId));
     const boosts = count(await tx.delete(levelingBoosts).where(eq(levelingBoosts.userId, userId)));
     await tx.delete(stickyRoles).where(eq(stickyRoles.userId, userId));
     await tx.delete(welcomeGreetings).where(eq(welcomeGreetings.userId, userId));

@@ -27,7 +27,12 @@ export async function retirePersonalitySetup(
   return db.transaction(async (tx) => {
     const [roles, questions] = await Promise.all([
       tx
-        .select({ roleId: personalityOptions.roleId, label: personalityOptions.label })
+        .select({
+          roleId: personalityOptions.roleId,
+          label: personalityOptions.label,
+          roleChosen: personalityOptions.roleChosen,
+          channelIds: personalityOptions.channelIds,
+        })
         .from(personalityOptions)
         .where(and(eq(personalityOptions.guildId, guildId), isNotNull(personalityOptions.roleId))),
       tx
@@ -53,7 +58,15 @@ export async function retirePersonalitySetup(
       channelId: string | null = null,
     ) => (targetId ? [{ guildId, kind, targetId, channelId, name }] : []);
     const entries: Entry[] = [
-      ...roles.flatMap((role) => entry('role', role.roleId, role.label)),
+      // An admin's chosen role is never deleted: only the View Channel the bot gave it goes.
+      ...roles.flatMap((role) => (role.roleChosen ? [] : entry('role', role.roleId, role.label))),
+      ...roles.flatMap((role) =>
+        role.roleChosen
+          ? role.channelIds.flatMap((channelId) =>
+              entry('overwrite', `${channelId}:${role.roleId}`, role.label, channelId),
+            )
+          : [],
+      ),
       ...questions.flatMap((q) => entry('message', q.messageId, q.title, q.channelId)),
       ...questions.flatMap((q) => entry('onboarding', q.promptId, q.title)),
     ];
@@ -104,7 +117,14 @@ export async function retirePersonalityQuestionRoles(
         label: personalityOptions.label,
       })
       .from(personalityOptions)
-      .where(and(eq(personalityOptions.questionId, question.id), isNotNull(personalityOptions.roleId)))
+      .where(
+        and(
+          eq(personalityOptions.questionId, question.id),
+          isNotNull(personalityOptions.roleId),
+          // An admin's chosen role stays the option's: the bot never deletes it.
+          eq(personalityOptions.roleChosen, false),
+        ),
+      )
       .for('update');
     if (options.length > 0) {
       await tx

@@ -208,7 +208,10 @@ export async function loadPersonalityQuestion(
   )[0];
 }
 
-/** Records the Discord role of an option; false when the option is gone (reset meanwhile). */
+/**
+ * Records the Discord role the bot made for an option (so not a chosen one: a chosen role
+ * deleted in Discord is replaced by the bot's own); false when the option is gone (reset meanwhile).
+ */
 export async function setPersonalityOptionRoleId(
   db: Db,
   optionId: number,
@@ -216,7 +219,7 @@ export async function setPersonalityOptionRoleId(
 ): Promise<boolean> {
   const rows = await db
     .update(personalityOptions)
-    .set({ roleId })
+    .set({ roleId, roleChosen: false })
     .where(eq(personalityOptions.id, optionId))
     .returning({ id: personalityOptions.id });
   return rows.length > 0;

@@ -30,7 +30,14 @@ export async function personalityResetRoles(db: Db, guildId: string): Promise<Pe
     db
       .select({ roleId: personalityOptions.roleId, name: personalityOptions.label })
       .from(personalityOptions)
-      .where(and(eq(personalityOptions.guildId, guildId), isNotNull(personalityOptions.roleId)))
+      .where(
+        and(
+          eq(personalityOptions.guildId, guildId),
+          isNotNull(personalityOptions.roleId),
+          // An admin's chosen role is never deleted by the reset.
+          eq(personalityOptions.roleChosen, false),
+        ),
+      )
       .orderBy(asc(personalityOptions.id)),
     db
       .select({ roleId: personalityCleanup.targetId, name: personalityCleanup.name })
@@ -65,6 +72,9 @@ export interface PersonalitySetupSnapshot {
       emoji: string | null;
       position: number;
       roleId: string | null;
+      /** Absent in snapshots taken before own questions: false, no channels. */
+      roleChosen?: boolean;
+      channelIds?: string[];
     }>;
   }>;
   /** Members' recorded answers (`member_role_picks`), the holders when Discord hides the member list. */
@@ -117,7 +127,15 @@ export async function snapshotPersonalitySetup(db: Db, guildId: string): Promise
       position: q.position,
       options: options
         .filter((o) => o.questionId === q.id)
-        .map((o) => ({ id: o.id, label: o.label, emoji: o.emoji, position: o.position, roleId: o.roleId })),
+        .map((o) => ({
+          id: o.id,
+          label: o.label,
+          emoji: o.emoji,
+          position: o.position,
+          roleId: o.roleId,
+          roleChosen: o.roleChosen,
+          channelIds: o.channelIds,
+        })),
     })),
     picks,
   };
@@ -159,8 +177,11 @@ export async function restorePersonalitySetup(
       .values(snapshot.questions.map(({ options: _options, ...question }) => ({ ...question, guildId })))
       .onConflictDoNothing();
     const options = snapshot.questions.flatMap((question) =>
-      question.options.map(({ roleId: _roleId, ...option }) => ({
+      // A chosen role was never deleted, so it is the option's again; the bot's own are re-made.
+      question.options.map(({ roleId, roleChosen, ...option }) => ({
         ...option,
+        roleId: roleChosen ? roleId : null,
+        roleChosen: roleChosen ?? false,
         questionId: question.id,
         guildId,
       })),

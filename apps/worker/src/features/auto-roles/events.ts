@@ -3,6 +3,7 @@ import { saveStickyRoles } from '@spacecadet/db/queries/sticky-roles';
 import { getWelcomeSettings } from '@spacecadet/db/queries/welcome';
 import { GatewayDispatchEvents, type GatewayDispatchPayload } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
+import { memberOrder } from '../../member-order.ts';
 import { guildRolesView } from '../../roles/guild-roles.ts';
 import { onGateway } from '../feature.ts';
 import { awaitingKey, lastRolesKey } from './keys.ts';
@@ -129,17 +130,7 @@ async function onLeave(deps: WorkerDeps, guildId: string, userId: string): Promi
  * earlier event finishing last would otherwise overwrite the roles a later one remembered.
  * Different members' events run side by side.
  */
-const memberChains = new Map<string, Promise<void>>();
-function inOrder(guildId: string, userId: string, handle: () => Promise<void>): Promise<void> {
-  const key = `${guildId}:${userId}`;
-  const next = (memberChains.get(key) ?? Promise.resolve()).then(handle);
-  const settled = next.catch(() => {});
-  memberChains.set(key, settled);
-  void settled.then(() => {
-    if (memberChains.get(key) === settled) memberChains.delete(key);
-  });
-  return next;
-}
+const inOrder = memberOrder();
 
 export const autoRolesEvents = [
   onGateway('raw', 'auto-roles and sticky roles of a join, change or leave', (deps, packet) => {

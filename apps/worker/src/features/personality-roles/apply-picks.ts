@@ -1,11 +1,13 @@
 import { lastPersonalityPickKey } from '@spacecadet/contract';
 import { personalityPickScope } from '@spacecadet/db/queries/member-picks';
+import { recordPanelAnswers } from '@spacecadet/db/queries/personality-answers';
 import { addGuildJob } from '@spacecadet/queue/guild-jobs';
 import { escapeMarkdown, PermissionFlagsBits } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import { DiscordCodes, discordApi, isDiscordError } from '../../discord-rest.ts';
 import { registerPickFeature } from '../../interactions/member-lock.ts';
 import type { EphemeralAnswer } from '../../interactions/respond.ts';
+import { errorFields } from '../../logger.ts';
 import { recordMemberPick } from '../../roles/member-picks.ts';
 import { PERSONALITY_FEATURE } from './feature-name.ts';
 
@@ -54,6 +56,8 @@ export interface PersonalityPick {
   /** Each option's role, label and stable key (`member_role_picks` records keys, not role ids). */
   options: Array<{ roleId: string | null; label: string; targetKey: string }>;
   payloadRoles: string[];
+  /** When the member joined (ISO), for insights; absent in picks recorded before. */
+  joinedAt?: string | null;
 }
 
 /**
@@ -92,7 +96,7 @@ async function applyQuestionPicks(
       ? { content: PERSONALITY_MISSING_MANAGE_ROLES_MESSAGE }
       : { content: PERSONALITY_ROLE_ABOVE_BOT_MESSAGE };
   }
-  recordPersonalityPick(deps, newest, outcome);
+  await recordPersonalityPick(deps, newest, outcome);
   const labels = newest.options.flatMap((option) =>
     option.roleId && outcome.has(option.roleId) ? [option.label] : [],
   );
@@ -100,20 +104,39 @@ async function applyQuestionPicks(
 }
 
 /**
- * The one place a member's answers are recorded (`member_role_picks`, written behind the click):
- * the question's options whose roles they hold now, by option, so a recreated role goes back to
- * them. Called once a click's role changes went through.
+ * The one place a member's panel answers are recorded (`member_role_picks`): the question's
+ * options whose roles they hold now, by option, so a recreated role goes back to them, and what
+ * changed as `panel` answer events. Written before the member's lock is let go, so the
+ * GUILD_MEMBER_UPDATE the click caused (which waits for the lock, answers.ts) finds it recorded
+ * and does not count it again. Should Postgres fail, the picks are written behind (no event).
  */
-function recordPersonalityPick(deps: WorkerDeps, pick: PersonalityPick, held: ReadonlySet<string>): void {
+async function recordPersonalityPick(
+  deps: WorkerDeps,
+  pick: PersonalityPick,
+  held: ReadonlySet<string>,
+): Promise<void> {
   const targetKeys = pick.options.flatMap((option) =>
     option.roleId && held.has(option.roleId) ? [option.targetKey] : [],
   );
-  recordMemberPick(deps, {
+  const scope = personalityPickScope(pick.questionType);
+  const member = {
     guildId: pick.guildId,
     userId: pick.userId,
-    scope: personalityPickScope(pick.questionType),
-    targetKeys,
+    joinedAt: pick.joinedAt ? new Date(pick.joinedAt) : null,
+  };
+  const optionIds = targetKeys.flatMap((key) => {
+    const match = /^option:(\d+)$/.exec(key);
+    return match ? [Number(match[1])] : [];
   });
+  try {
+    await recordPanelAnswers(deps.db, member, scope, optionIds);
+  } catch (error) {
+    deps.logger.warn(
+      { ...errorFields(error), guildId: pick.guildId },
+      'personality answer not recorded now; written behind',
+    );
+    recordMemberPick(deps, { guildId: pick.guildId, userId: pick.userId, scope, targetKeys });
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import type { JobResult } from '@spacecadet/contract';
 import { loadPersonalityConfig, loadPersonalityQuestions } from '@spacecadet/db/queries/personality-roles';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { guildRolesViewByRest } from '../../roles/guild-roles.ts';
+import { ensureChannelAccess, liveRoleCheck } from './channel-access.ts';
 import { ensurePersonalityRoles, withWarnings } from './roles.ts';
 import { matchRefreshSchedule } from './schedule.ts';
 
@@ -27,6 +28,8 @@ export async function generatePersonalityRoles(context: JobContext): Promise<Job
   const roles = await ensurePersonalityRoles(context, questions, view, {
     onProgress: (fraction) => context.progress(10 + 85 * fraction),
   });
+  const fresh = roles.created + roles.adopted > 0 ? await loadPersonalityQuestions(db, guildId) : questions;
+  const access = await ensureChannelAccess(context, fresh, liveRoleCheck(view, questions, fresh));
   await matchRefreshSchedule(context.deps, guildId, true);
   await context.progress(100);
   const total = questions.filter((q) => q.isEnabled).reduce((n, q) => n + q.options.length, 0);
@@ -37,6 +40,6 @@ export async function generatePersonalityRoles(context: JobContext): Promise<Job
       summary: `${plural(roles.created + roles.adopted, 'role')} created, ${present} already present.`,
       created: roles.created + roles.adopted,
     },
-    roles.warnings,
+    [...roles.warnings, ...access.warnings],
   );
 }

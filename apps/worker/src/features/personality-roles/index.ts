@@ -1,4 +1,5 @@
 import type { WorkerFeature } from '../feature.ts';
+import { personalityAnswerEvents } from './answers.ts';
 import { deleteRetiredPersonalityRoles } from './delete-roles.ts';
 import { generatePersonalityRoles } from './generate.ts';
 import { publishPersonalityOnboarding } from './onboarding.ts';
@@ -16,6 +17,9 @@ import { forgetVerifiedOnDelete } from './verified.ts';
  * assignment channel, members pick by clicking, a refresh every 5 minutes repairs what was
  * deleted or went stale, reset removes it all. Optionally the questions are also prompts of the
  * server's Discord Onboarding. A disabled question's roles are deleted when the admin asks.
+ * Questions are the catalog's templates or the server's own (key `q<id>`), handled alike; an
+ * option's channels are opened to its role; answers (panel, Onboarding, a role given by hand)
+ * are recorded once each for insights.
  */
 export const personalityRolesFeature = {
   name: 'personality-roles',
@@ -29,7 +33,7 @@ export const personalityRolesFeature = {
     'personality-roles.delete-roles': deleteRetiredPersonalityRoles,
     'personality-roles.restore': restorePersonalityRoles,
   },
-  events: [forgetVerifiedOnDelete],
+  events: [forgetVerifiedOnDelete, ...personalityAnswerEvents],
   schedules: [personalityRefreshSchedule],
   shutdown: closePersonalitySetups,
 } satisfies WorkerFeature;

@@ -67,8 +67,8 @@ export interface WantedPrompt {
 }
 
 /**
- * The prompt for an enabled question: one option per option with a role, granting that role,
- * titled like the button (truncated to Discord's lengths). An option of `existing` (our prompt
+ * The prompt for an enabled question (a template's or the server's own): one option per option
+ * with a role, granting that role and opening the option's channels, titled like the button (truncated to Discord's lengths). An option of `existing` (our prompt
  * as Discord has it) keeps its id when it grants the same role, so answers stay attached.
  */
 export function wantedPrompt(
@@ -88,10 +88,12 @@ export function wantedPrompt(
     return {
       ...(kept ? { id: kept.id } : {}),
       title: option.label.slice(0, OPTION_TITLE_MAX),
-      description: null,
+      // An adopted prompt (imported from the server's Onboarding) keeps what the admin wrote.
+      description: kept?.description || null,
       ...emojiFields(option.emoji),
       role_ids: [option.roleId],
-      channel_ids: [],
+      // Discord only accepts its own guild's channels here: the PUT is the check.
+      channel_ids: [...option.channelIds],
     };
   });
   return {
@@ -99,7 +101,8 @@ export function wantedPrompt(
       id,
       title: question.title.slice(0, PROMPT_TITLE_MAX),
       single_select: !question.isMultiSelect,
-      required: false,
+      // Whether answering is required is the admin's choice in Discord (an imported prompt's too).
+      required: existing?.required ?? false,
       in_onboarding: true,
       type: GuildOnboardingPromptType.MultipleChoice,
       options,

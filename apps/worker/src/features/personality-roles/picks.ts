@@ -133,6 +133,15 @@ async function pickRoles(
       targetKey: personalityTargetKey(option),
     })),
     payloadRoles: [...clickMemberRoleIds(interaction)],
+    joinedAt: clickMemberJoinedAt(interaction),
   };
   return lastPickWins(interaction, deps, PERSONALITY_PICKS, question.questionType, pick, deferFirst);
+}
+
+/** When the clicking member joined, as the interaction says (ISO), for insights. */
+function clickMemberJoinedAt(interaction: PanelInteraction): string | null {
+  const member = interaction.member;
+  if (!member) return null;
+  if ('joined_at' in member) return member.joined_at ?? null;
+  return member.joinedAt?.toISOString() ?? null;
 }

@@ -11,6 +11,8 @@ import {
 import type { Redis } from 'ioredis';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { guildRolesView, guildRolesViewByRest } from '../../roles/guild-roles.ts';
+import { ensureChannelAccess, liveRoleCheck } from './channel-access.ts';
+import { pruneOldAnswers, workOffCleanup } from './housekeeping.ts';
 import { storedMessagesCurrent, syncPersonalityMessages } from './messages.ts';
 import { type OnboardingOutcome, syncPersonalityOnboarding } from './onboarding.ts';
 import { ensurePersonalityRoles, withWarnings } from './roles.ts';
@@ -40,11 +42,16 @@ export async function refreshPersonalityRoles(context: JobContext): Promise<JobR
   }
   const startedAt = Date.now();
   try {
+    // What an admin's edit took out (a removed option's role, a channel no longer opened) goes first.
+    const cleanup = await workOffCleanup(context);
     // The cache can lag a role created a moment ago: Discord is asked before recreating anything.
-    const roles = await ensurePersonalityRoles(context, questions, await guildRolesView(client, guildId), {
+    const view = await guildRolesView(client, guildId);
+    const roles = await ensurePersonalityRoles(context, questions, view, {
       reread: () => guildRolesViewByRest(client, guildId),
     });
     const fresh = roles.created + roles.adopted > 0 ? await loadPersonalityQuestions(db, guildId) : questions;
+    const access = await ensureChannelAccess(context, fresh, liveRoleCheck(view, questions, fresh));
+    await pruneOldAnswers(context.deps, guildId);
     const channelId = config.messagesPosted ? config.assignChannelId : null;
     const messages =
       channelId && !storedMessagesCurrent(client, guildId, fresh, channelId)
@@ -60,6 +67,8 @@ export async function refreshPersonalityRoles(context: JobContext): Promise<JobR
     const repairs = [
       [roles.created + roles.adopted, 'role', 'created'],
       [roles.givenBack, 'member', 'given their role back'],
+      [access.opened, 'channel', 'opened to its role'],
+      [cleanup.roles + cleanup.messages + cleanup.prompts + cleanup.overwrites, 'removed item', 'cleaned up'],
       [messages?.reposted ?? 0, 'message', 're-posted'],
       [messages?.posted ?? 0, 'message', 'posted'],
       [messages?.edited ?? 0, 'message', 'updated'],
@@ -83,7 +92,9 @@ export async function refreshPersonalityRoles(context: JobContext): Promise<JobR
     if (context.payload.requested_by !== null) await matchRefreshSchedule(context.deps, guildId, true);
     context.log.info({ repaired, startedAt, ms: Date.now() - startedAt }, 'personality refresh finished');
     return withWarnings({ ok: true, summary }, [
+      ...cleanup.warnings,
       ...roles.warnings,
+      ...access.warnings,
       ...(messages?.warnings ?? []),
       ...(onboarding?.outcome?.warnings ?? []),
       ...(onboarding?.problem ? [`Onboarding not updated: ${onboarding.problem}`] : []),

@@ -12,6 +12,7 @@ import { roleHolders } from '../../guild-members.ts';
 import { deleteGuildMessage } from '../../guild-scope.ts';
 import { type JobContext, JobFailure } from '../../jobs/types.ts';
 import { clearPendingRole, findOrphanRole, loadPendingRoles } from '../../roles/pending-roles.ts';
+import { closeChannelForRole } from './channel-access.ts';
 import { PERSONALITY_FEATURE } from './feature-name.ts';
 import { syncPersonalityOnboarding } from './onboarding.ts';
 import { withWarnings } from './roles.ts';
@@ -50,7 +51,7 @@ export async function resetPersonalityRoles(context: JobContext): Promise<JobRes
   const pending = await loadPendingRoles(redis, PERSONALITY_FEATURE, guildId);
   // Read before any delete: a mark's role is told apart by name among the roles there now.
   const claimed = new Set([
-    ...cleanup.map((entry) => entry.targetId),
+    ...cleanup.flatMap((entry) => (entry.kind === 'overwrite' ? [] : [entry.targetId])),
     ...retiring.map((role) => role.roleId),
   ]);
   const guildRoles = pending.size === 0 ? [] : await fetchGuildRoles(client, guildId);
@@ -86,7 +87,8 @@ export async function resetPersonalityRoles(context: JobContext): Promise<JobRes
 
 /**
  * Deletes in Discord what the cleanup list holds (a reset's roles, messages and Onboarding
- * prompts, or a disabled question's roles), each entry's row after it is done, so a retry
+ * prompts, a disabled question's roles, an edit's removed options and channels: the View Channel
+ * the bot gave a role goes), each entry's row after it is done, so a retry
  * skips what is done. The prompts go first, while their roles still exist. What is already
  * gone counts as done; a role above the bot is a warning.
  */
@@ -105,6 +107,9 @@ export async function deleteRetiredInDiscord(
   for (const [index, entry] of cleanup.entries()) {
     if (entry.kind === 'role') {
       if (await deleteRole(context, entry.targetId, entry.name, warnings)) roles += 1;
+    } else if (entry.kind === 'overwrite') {
+      const warning = await closeChannelForRole(context, entry.targetId, entry.name);
+      if (warning) warnings.push(warning);
     } else if (entry.channelId) {
       await deleteGuildMessage(client, guildId, entry.channelId, entry.targetId);
       messages += 1;

@@ -16,7 +16,10 @@ import {
 } from '../../roles/pending-roles.ts';
 import { PERSONALITY_FEATURE } from './feature-name.ts';
 import { givePersonalityPicksBack } from './give-back.ts';
-import { personalityTargetKey } from './keys.ts';
+import { personalityGivingBackKey, personalityTargetKey } from './keys.ts';
+
+/** Bounds the mark of a run that died while giving roles back. */
+const GIVING_BACK_TTL_SECONDS = 15 * 60;
 
 /** Personality roles carry no colour, so a member's colour role keeps showing. */
 const ROLE_COLOR = 0;
@@ -107,6 +110,8 @@ export async function ensurePersonalityRoles(
   let created = 0;
   let done = 0;
   const recreated = new Map<string, string>();
+  const givingBack = personalityGivingBackKey(guildId);
+  await redis.set(givingBack, '1', 'EX', GIVING_BACK_TTL_SECONDS);
   for (const option of missing) {
     const adopted = adoptions.get(targetKey(option))?.id;
     const roleId =
@@ -128,6 +133,7 @@ export async function ensurePersonalityRoles(
     await options.onProgress?.(done / missing.length);
   }
   const givenBack = await givePersonalityPicksBack(context.deps, guildId, questions, recreated);
+  await redis.del(givingBack);
   return { created, adopted: adoptions.size, givenBack, warnings: manageWarnings(view, wanted) };
 }
 
