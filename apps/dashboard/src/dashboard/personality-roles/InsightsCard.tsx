@@ -16,9 +16,11 @@ export function InsightsCard({ guildId }: { guildId: string }) {
   const [asTable, setAsTable] = useState(false);
   const insights = useInsights(guildId, days);
   const questions = insights.data?.questions ?? [];
-  const anyone = questions.some(
-    (question) => question.answered > 0 || question.options.some((o) => o.picked > 0),
-  );
+  // A question nobody holds nor picked in the period says nothing as a chart: named in one line.
+  const answered = (question: InsightQuestion) =>
+    question.answered > 0 || question.options.some((option) => option.picked > 0 || option.unpicked > 0);
+  const shown = questions.filter(answered);
+  const quiet = questions.filter((question) => !answered(question));
   return (
     <section className="card insights-card" aria-labelledby="insights-title" aria-busy={insights.isFetching}>
       <div className="role-list-head">
@@ -57,12 +59,19 @@ export function InsightsCard({ guildId }: { guildId: string }) {
         <p className="role-row-problem" role="alert">
           {errorText(insights.error, PERSONALITY_FAILURES.insights)}
         </p>
-      ) : !anyone ? (
+      ) : shown.length === 0 ? (
         <p className="muted">{NO_ANSWERS_YET}</p>
       ) : (
-        questions.map((question) => (
-          <QuestionInsights key={question.question_id} question={question} days={days} asTable={asTable} />
-        ))
+        <>
+          {shown.map((question) => (
+            <QuestionInsights key={question.question_id} question={question} days={days} asTable={asTable} />
+          ))}
+          {quiet.length > 0 ? (
+            <p className="muted small insights-quiet">
+              Nobody answered yet: {quiet.map((question) => question.title).join(', ')}.
+            </p>
+          ) : null}
+        </>
       )}
     </section>
   );
@@ -96,7 +105,7 @@ function QuestionInsights({
               <span className="insight-bar-track">
                 <span
                   className="insight-bar"
-                  style={{ width: `${(option.holders / most) * 100}%` }}
+                  style={{ width: `${(option.holders / most) * 100}%`, minWidth: option.holders > 0 ? 2 : 0 }}
                   data-testid="insight-bar"
                 />
               </span>

@@ -88,6 +88,23 @@ const INSIGHTS: PersonalityInsights = {
     },
   ],
 };
+const QUIET_QUESTION = {
+  question_id: 5,
+  title: 'Pronouns',
+  answered: 0,
+  options: [
+    {
+      option_id: 51,
+      label: 'she/her',
+      role_id: null,
+      holders: 0,
+      picked: 0,
+      unpicked: 0,
+      xp_per_member: 0,
+      still_here_after_7_days: null,
+    },
+  ],
+};
 const NOBODY: PersonalityInsights = {
   days: 30,
   questions: INSIGHTS.questions.map((question) => ({ ...question, answered: 0, options: [] })),
@@ -323,9 +340,14 @@ describe('personality questions', () => {
 
   it('shows insights as a chart and as a table, for the period chosen', async () => {
     signInAda();
-    const api = questionsApi();
+    const api = questionsApi({
+      insights: { ...INSIGHTS, questions: [...INSIGHTS.questions, QUIET_QUESTION] },
+    });
     open();
     const table = await screen.findByRole('table', { name: 'Games: answers over the last 30 days' });
+    // A question nobody answered is named, not charted.
+    screen.getByText('Nobody answered yet: Pronouns.');
+    expect(screen.queryByRole('table', { name: /^Pronouns/ })).toBeNull();
     const rows = within(table).getAllByRole('row');
     expect(rows.map((row) => row.textContent)).toEqual([
       'AnswerMembers holding itPickedDroppedXP per memberNew members still here after 7 days',
