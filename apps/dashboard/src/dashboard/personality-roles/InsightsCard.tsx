@@ -23,7 +23,7 @@ export function InsightsCard({ guildId }: { guildId: string }) {
   const quiet = questions.filter((question) => !answered(question));
   return (
     <section className="card insights-card" aria-labelledby="insights-title" aria-busy={insights.isFetching}>
-      <div className="role-list-head">
+      <div className="role-list-head insights-head">
         <h2 id="insights-title">Insights</h2>
         <div className="insights-controls">
           <label htmlFor="insights-days" className="small">

@@ -1,7 +1,7 @@
 /** One option of a question in the editor: label, emoji, role, the channels it opens, move and remove. */
 import type { GuildRole } from '@spacecadet/contract';
 import { ChannelMultiPicker } from '../shared/MultiPickers.tsx';
-import { CREATE_ROLE, type OptionDraft } from './question-editor-model.ts';
+import { CREATE_ROLE, KEEP_MY_ROLE, type OptionDraft } from './question-editor-model.ts';
 
 export function QuestionOptionRow({
   guildId,
@@ -69,9 +69,7 @@ export function QuestionOptionRow({
           value={option.roleId}
           onChange={(event) => onChange({ ...option, roleId: event.target.value })}
         >
-          <option value="">
-            {option.roleCreated ? `${CREATE_ROLE} (keeps the one I made)` : CREATE_ROLE}
-          </option>
+          <option value="">{option.roleCreated ? KEEP_MY_ROLE : CREATE_ROLE}</option>
           {roles.map((role) => (
             <option key={role.id} value={role.id}>
               @{role.name}

@@ -113,6 +113,8 @@ export function removedCreatedOptions(
 export const LIMITS_NOTE = `Up to ${QUESTION_MAX_OPTIONS} options (Discord's limit); a title of ${QUESTION_TITLE_MAX} characters, a description of ${QUESTION_DESCRIPTION_MAX}, labels of ${QUESTION_OPTION_LABEL_MAX}; ${QUESTION_OPTION_MAX_CHANNELS} channels an option.`;
 export const OPTION_LIMIT_NOTE = `A question has at most ${QUESTION_MAX_OPTIONS} options (Discord's limit).`;
 export const CREATE_ROLE = 'Create a role for me';
+/** A stored option whose role the bot made: it keeps that role (not an admin's choice). */
+export const KEEP_MY_ROLE = 'The role I made for it';
 
 /** Saving an edit that removes options with roles the bot made: how many members lose them. */
 export function removeOptionsConfirmText(
