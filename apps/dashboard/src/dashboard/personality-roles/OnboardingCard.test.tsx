@@ -37,7 +37,14 @@ function onboardingApi({ configured = true, refuse, job }: Options = {}) {
               configured: true,
               assign_channel_id: '300000000000000012',
               questions: [
-                { question_type: 'zodiac', role_count: 12, is_multi_select: false, is_enabled: true },
+                {
+                  question_id: 2,
+                  options: [],
+                  question_type: 'zodiac',
+                  role_count: 12,
+                  is_multi_select: false,
+                  is_enabled: true,
+                },
               ],
               last_refresh: null,
               onboarding,
@@ -45,6 +52,8 @@ function onboardingApi({ configured = true, refuse, job }: Options = {}) {
           : { configured: false, assign_channel_id: null, questions: [], last_refresh: null, onboarding },
       };
     }
+    if (method === 'GET' && path.startsWith(`${base}/personality-roles/insights`))
+      return { status: 200, body: { days: 30, questions: [] } };
     if (key === `PUT ${base}/personality-roles/onboarding`) {
       if (refuse) return refuse;
       onboarding = (body as { enabled: boolean }).enabled;

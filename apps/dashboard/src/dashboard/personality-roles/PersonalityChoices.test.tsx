@@ -88,6 +88,8 @@ function choicesApi(options: { configured: boolean; permissions?: string }) {
       return { status: 200, body: state() };
     }
     if (key === `POST ${base}/tasks/personality-roles/refresh`) return { status: 204 };
+    if (method === 'GET' && path.startsWith(`${base}/personality-roles/insights`))
+      return { status: 200, body: { days: 30, questions: [] } };
     if (key === `PUT ${base}/personality-roles/questions/zodiac/toggle`) {
       zodiac = { ...zodiac, is_enabled: (body as { enabled: boolean }).enabled };
       return { status: 200, body: zodiac };

@@ -96,6 +96,8 @@ function personalityApi(
         body: { configured: true, assign_channel_id: '300000000000000012', questions: QUESTIONS },
       };
     if (key === `POST ${base}/tasks/personality-roles/refresh`) return { status: 204 };
+    if (method === 'GET' && path.startsWith(`${base}/personality-roles/insights`))
+      return { status: 200, body: { days: 30, questions: [] } };
     if (key === `PUT ${base}/personality-roles/channel`)
       return { status: 200, body: { channel_id: '300000000000000012' } };
     if (method === 'PUT' && path.includes('/questions/'))

@@ -12,8 +12,9 @@ import { JobWarnings } from '../shared/jobs/JobWarnings.tsx';
 import { jobResultOf } from '../shared/jobs/job-model.ts';
 import { useGuildJob } from '../shared/jobs/useGuildJob.ts';
 import { queryKeys } from '../shared/queries.ts';
-import { ActionsCard, QuestionsCard } from './ConfiguredCards.tsx';
+import { ActionsCard } from './ConfiguredCards.tsx';
 import { InitCard, useCategoryChoice } from './InitCard.tsx';
+import { InsightsCard } from './InsightsCard.tsx';
 import { OnboardingCard } from './OnboardingCard.tsx';
 import {
   jobFailureText,
@@ -21,7 +22,12 @@ import {
   PLEASE_SELECT_CHANNEL,
   STATE_REFETCH_MS,
 } from './personality-model.ts';
+import { QuestionsCard } from './QuestionsCard.tsx';
 import { usePersonalityActions } from './usePersonalityActions.ts';
+import '../../styles/leveling.css';
+import '../../styles/personality.css';
+import '../../styles/role-menus.css';
+import { useQuestionActions } from './useQuestionActions.ts';
 
 export default function PersonalityRoles() {
   return (
@@ -60,6 +66,7 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
   };
 
   const actions = usePersonalityActions({ guildId, stateKey, tracker, channel, categories, setProblem });
+  const questionActions = useQuestionActions({ guildId, stateKey, tracker, setProblem });
   const { init, saveChannel, confirmation } = actions;
   const needsChannel = (then: () => void) => () =>
     channel.trim() ? then() : setProblem(PLEASE_SELECT_CHANNEL);
@@ -113,13 +120,20 @@ function PersonalityScreen({ guildId }: { guildId: string }) {
             needsChannel={needsChannel}
             jobView={jobView}
           />
-          <QuestionsCard data={data} actions={actions} />
+          <QuestionsCard
+            guildId={guildId}
+            botInGuild={botInGuild}
+            data={data}
+            actions={actions}
+            questions={questionActions}
+          />
           <OnboardingCard
             guildId={guildId}
             enabled={data.onboarding ?? false}
             botInGuild={botInGuild}
             onProblem={setProblem}
           />
+          <InsightsCard guildId={guildId} />
         </>
       )}
     </>

@@ -1,5 +1,6 @@
 import {
   type JobStatus,
+  OWN_QUESTION_KEY,
   PERSONALITY_QUESTION_TYPES,
   type PersonalityQuestion,
   type PersonalityRolesState,
@@ -63,6 +64,11 @@ export const PERSONALITY_FAILURES = {
   reset: 'Failed to reset personality roles',
   onboarding: 'Failed to update Discord Onboarding',
   deleteRoles: 'Failed to delete the roles',
+  save: 'Failed to save the question',
+  order: 'Failed to reorder the questions',
+  remove: 'Failed to remove the question',
+  import: 'Failed to import from Discord Onboarding',
+  insights: 'Failed to load insights',
 } as const;
 
 export const ONBOARDING_SWITCH_LABEL = 'Also ask in Discord Onboarding';
@@ -78,7 +84,13 @@ export function missingPermissionText(missing: readonly string[]): string {
 const KNOWN_TYPES = new Set<string>(PERSONALITY_QUESTION_TYPES);
 
 export interface QuestionView {
+  /** The question's row (what …/questions/{questionId} names). */
+  id: number;
   type: string;
+  /** True for a question of the admin's own (`q<id>`), false for one added from a template. */
+  own: boolean;
+  /** The question as the API answered it (the editor starts from it). */
+  question: PersonalityQuestion;
   title: string;
   description: string;
   roleCount: number;
@@ -88,14 +100,22 @@ export interface QuestionView {
   createdRoles: number;
 }
 
-/** Known categories only (unknown types are hidden), titled from the API or core's catalog. */
+/**
+ * Built-in categories and own questions (`q<id>`) in stored order (other types are hidden),
+ * titled from the API or core's catalog.
+ */
 export function questionViews(questions: readonly PersonalityQuestion[]): QuestionView[] {
   return questions
-    .filter((question) => KNOWN_TYPES.has(question.question_type))
+    .filter(
+      (question) => KNOWN_TYPES.has(question.question_type) || OWN_QUESTION_KEY.test(question.question_type),
+    )
     .map((question) => {
       const catalog = personalityQuestion(question.question_type);
       return {
+        id: question.question_id,
         type: question.question_type,
+        own: OWN_QUESTION_KEY.test(question.question_type),
+        question,
         title: question.title ?? catalog?.title ?? question.question_type,
         description: question.description ?? catalog?.description ?? '',
         roleCount: question.role_count,

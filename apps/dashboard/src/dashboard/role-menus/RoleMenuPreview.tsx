@@ -84,7 +84,7 @@ function MessageView({
           {embed.footer ? <p className="discord-embed-footer">{embed.footer.text}</p> : null}
         </div>
       ))}
-      {message.components.length > 0 ? <Components rows={message.components} /> : null}
+      {message.components.length > 0 ? <PreviewComponents rows={message.components} /> : null}
       {message.rows.length > 0 ? <PreviewReactions rows={message.rows} /> : null}
     </>
   );
@@ -105,7 +105,8 @@ function ComponentEmoji({ emoji }: { emoji: DiscordEmoji | undefined }) {
   );
 }
 
-function Components({ rows }: { rows: readonly DiscordActionRow[] }) {
+/** A message's buttons in their rows and its select menus shown open (the personality preview too). */
+export function PreviewComponents({ rows }: { rows: readonly DiscordActionRow[] }) {
   const buttonRows = rows.filter((row) =>
     row.components.every((component) => component.type === ComponentType.Button),
   ) as DiscordActionRow<DiscordButton>[];
