@@ -120,7 +120,7 @@ describe('repairs after an admin deletes what the bot manages', () => {
         channel_id: rolesChannel,
         message_id: zodiac.messageId,
         user_id: user,
-        custom_id: 'personality:zodiac:0',
+        custom_id: `personality:zodiac:o${aries.id}`,
       });
       expect(await finalAnswer(harness.sandbox, click)).toContain('Aries');
     }

@@ -15,16 +15,16 @@ describe('guild refs in lists of lists', () => {
     };
     expect(collectGuildRefs(body, spec)).toEqual([
       { field: 'options[0].role_id', kind: 'role', id: '11' },
-      { field: 'options[0].channel_ids[0]', kind: 'channel', id: '21' },
-      { field: 'options[0].channel_ids[1]', kind: 'channel', id: '22' },
-      { field: 'options[2].channel_ids[0]', kind: 'channel', id: '23' },
+      { field: 'options[0].channel_ids[0]', kind: 'any_channel', id: '21' },
+      { field: 'options[0].channel_ids[1]', kind: 'any_channel', id: '22' },
+      { field: 'options[2].channel_ids[0]', kind: 'any_channel', id: '23' },
     ]);
   });
 
   it('names an id of a list in a row in words', () => {
     expect(refFieldWords('options[2].channel_ids[0]')).toBe('options row 3: channel_ids item 1');
-    expect(foreignRefMessage({ field: 'options[2].channel_ids[0]', kind: 'channel', id: '23' })).toBe(
-      'options row 3: channel_ids item 1 is not a text channel of this server',
+    expect(foreignRefMessage({ field: 'options[2].channel_ids[0]', kind: 'any_channel', id: '23' })).toBe(
+      'options row 3: channel_ids item 1 is not a channel of this server',
     );
   });
 });
