@@ -53,9 +53,20 @@ function jobsApi(runs: JobAnswer[][]) {
         body: {
           configured: true,
           assign_channel_id: '300000000000000012',
-          questions: [{ question_type: 'pronouns', role_count: 4, is_multi_select: true, is_enabled: true }],
+          questions: [
+            {
+              question_id: 5,
+              question_type: 'pronouns',
+              role_count: 4,
+              is_multi_select: true,
+              is_enabled: true,
+              options: [],
+            },
+          ],
         },
       };
+    if (key.startsWith(`GET ${base}/personality-roles/insights`))
+      return { status: 200, body: { days: 30, questions: [] } };
     if (key === `POST ${base}/tasks/personality-roles/refresh`) return { status: 204 };
     const generate: Record<string, string> = {
       [`${base}/color-roles/generate-roles`]: 'color-roles.generate',
