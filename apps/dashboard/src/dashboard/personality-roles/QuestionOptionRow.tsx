@@ -1,5 +1,6 @@
 /** One option of a question in the editor: label, emoji, role, the channels it opens, move and remove. */
 import type { GuildRole } from '@spacecadet/contract';
+import { OptionActions } from '../role-menus/MenuOptionRow.tsx';
 import { ChannelMultiPicker } from '../shared/MultiPickers.tsx';
 import { CREATE_ROLE, KEEP_MY_ROLE, type OptionDraft } from './question-editor-model.ts';
 
@@ -89,51 +90,7 @@ export function QuestionOptionRow({
           onChange={(channelIds) => onChange({ ...option, channelIds })}
         />
       </div>
-      <OptionMoves number={number} count={count} onMove={onMove} onRemove={onRemove} />
+      <OptionActions number={number} last={count} onMove={onMove} onRemove={onRemove} />
     </li>
-  );
-}
-
-/** An option's Move up, Move down and Remove buttons (named with its number). */
-function OptionMoves({
-  number,
-  count,
-  onMove,
-  onRemove,
-}: {
-  number: number;
-  count: number;
-  onMove: (by: -1 | 1) => void;
-  onRemove: () => void;
-}) {
-  return (
-    <div className="menu-option-actions question-option-actions">
-      <button
-        type="button"
-        className="btn btn-ghost btn-sm"
-        aria-label={`Move option ${number} up`}
-        disabled={number === 1}
-        onClick={() => onMove(-1)}
-      >
-        ↑
-      </button>
-      <button
-        type="button"
-        className="btn btn-ghost btn-sm"
-        aria-label={`Move option ${number} down`}
-        disabled={number === count}
-        onClick={() => onMove(1)}
-      >
-        ↓
-      </button>
-      <button
-        type="button"
-        className="btn btn-ghost btn-sm"
-        aria-label={`Remove option ${number}`}
-        onClick={onRemove}
-      >
-        Remove
-      </button>
-    </div>
   );
 }

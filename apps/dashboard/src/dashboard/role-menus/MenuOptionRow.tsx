@@ -185,8 +185,8 @@ function OptionExpiry({
   );
 }
 
-/** An option's Move up, Move down and Remove buttons (named with its number). */
-function OptionActions({
+/** An option's Move up, Move down and Remove buttons (named with its number); questions' too. */
+export function OptionActions({
   number,
   last,
   onMove,
