@@ -379,7 +379,11 @@ const PROBES: Record<string, Probe> = {
   },
   async tooManyRequests(name) {
     const who = await as(name, 'h', 'ada');
-    return [await send(limited, request(name), who), await send(limited, request(name), who)];
+    // One request a window, one session for every route: a window (60 s, synced through Redis)
+    // may end between two requests, never twice within three, so one of three is over the limit.
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push(await send(limited, request(name), who));
+    return statuses;
   },
   async colorTablesMissing(name) {
     return [await send(noColorTables.app, request(name), await as(name, 'noColorTables', 'ada'))];
