@@ -1,4 +1,4 @@
-import { render } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Routes, useLocation } from 'react-router';
 
@@ -18,3 +18,16 @@ export function renderAt(path: string, routes: ReactElement) {
 }
 
 export { LocationProbe };
+
+/**
+ * A button found and ready to click: a page renders its buttons disabled while it still asks the API
+ * (is the bot in the server, is a job running), and a click on a disabled button does nothing.
+ */
+export async function findEnabledButton(name: string | RegExp): Promise<HTMLElement> {
+  const button = await screen.findByRole('button', { name });
+  await waitFor(() => {
+    if ((button as HTMLButtonElement).disabled)
+      throw new Error(`the "${String(name)}" button is still disabled`);
+  });
+  return button;
+}

@@ -10,7 +10,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
-import { renderAt } from '../../../test/render.tsx';
+import { findEnabledButton, renderAt } from '../../../test/render.tsx';
 import { ApiError, errorText } from '../../lib/api-error.ts';
 import DashboardApp from '../DashboardApp.tsx';
 import { UNDO_NOTE } from '../shared/ConfirmDialog.tsx';
@@ -275,7 +275,7 @@ describe('color roles', () => {
     signInAda();
     const api = colorApi({ channelId: '300000000000000012' });
     open();
-    fireEvent.click(await screen.findByRole('button', { name: 'Generate Roles' }));
+    fireEvent.click(await findEnabledButton('Generate Roles'));
     await screen.findByText('Created 12 roles');
     const banner = await screen.findByText('Space Cadet needs your attention');
     const items = within(banner.closest('[role="alert"]') as HTMLElement).getAllByRole('listitem');

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
-import { renderAt } from '../../../test/render.tsx';
+import { findEnabledButton, renderAt } from '../../../test/render.tsx';
 import DashboardApp from '../DashboardApp.tsx';
 import { COUNT_FAILED } from '../shared/ConfirmDialog.tsx';
 import {
@@ -203,7 +203,7 @@ describe('personality roles', () => {
     signInAda();
     const api = personalityApi(true, true);
     open();
-    fireEvent.click(await screen.findByRole('button', { name: 'Generate Roles' }));
+    fireEvent.click(await findEnabledButton('Generate Roles'));
     await screen.findByText(PERSONALITY_FAILURES.generate);
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByText(PERSONALITY_FAILURES.generate)).toBeNull();
@@ -338,7 +338,7 @@ describe('personality roles', () => {
           : {},
     });
     open();
-    fireEvent.click(await screen.findByRole('button', { name: 'Generate Roles' }));
+    fireEvent.click(await findEnabledButton('Generate Roles'));
     await screen.findByText('Created 58 roles');
     const banner = screen.getByText('Space Cadet needs your attention').closest('[role="alert"]');
     expect(banner?.textContent).toContain(warning);

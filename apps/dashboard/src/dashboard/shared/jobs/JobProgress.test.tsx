@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, QUIET, STATION, signInAda } from '../../../../test/fake-api.ts';
-import { renderAt } from '../../../../test/render.tsx';
+import { findEnabledButton, renderAt } from '../../../../test/render.tsx';
 import DashboardApp from '../../DashboardApp.tsx';
 import {
   JOB_ACTION_ROUTES,
@@ -109,7 +109,7 @@ describe('the shared job tracker', () => {
       ],
     ]);
     renderAt(`/dashboard/color-roles?guild=${STATION.id}`, routes);
-    fireEvent.click(await screen.findByRole('button', { name: 'Generate Roles' }));
+    fireEvent.click(await findEnabledButton('Generate Roles'));
 
     await screen.findByText(JOB_LOST_MESSAGE);
     // The lost job no longer holds the buttons.
@@ -137,7 +137,7 @@ describe('the shared job tracker', () => {
       ],
     ]);
     renderAt(`/dashboard/color-roles?guild=${STATION.id}`, routes);
-    fireEvent.click(await screen.findByRole('button', { name: 'Generate Roles' }));
+    fireEvent.click(await findEnabledButton('Generate Roles'));
     await screen.findByText(JOB_RECOVERING_MESSAGE);
     await screen.findByText('Created 12 roles');
     expect(screen.queryByText(JOB_RECOVERING_MESSAGE)).toBeNull();
@@ -158,7 +158,7 @@ describe('the shared job tracker', () => {
       ],
     ]);
     renderAt(`/dashboard/color-roles?guild=${STATION.id}`, routes);
-    fireEvent.click(await screen.findByRole('button', { name: 'Generate Roles' }));
+    fireEvent.click(await findEnabledButton('Generate Roles'));
     await screen.findByText(JOB_WAITING_FOR_DISCORD_MESSAGE);
     // Still running, not failed: the button stays busy and no error shows.
     expect(screen.queryByRole('alert')).toBeNull();
@@ -181,7 +181,7 @@ describe('the shared job tracker', () => {
     await import('../../personality-roles/PersonalityRoles.tsx');
     await pageData;
     const firstPoll = get('/api/jobs/');
-    fireEvent.click(await screen.findByRole('button', { name: 'Generate Roles' }));
+    fireEvent.click(await findEnabledButton('Generate Roles'));
     await firstPoll;
     await screen.findByText(JOB_LOST_MESSAGE);
     const rerunPoll = get('/api/jobs/');
