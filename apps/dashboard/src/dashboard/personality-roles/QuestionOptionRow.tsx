@@ -1,7 +1,7 @@
 /** One option of a question in the editor: label, emoji, role, the channels it opens, move and remove. */
 import type { GuildRole } from '@spacecadet/contract';
-import { OptionActions } from '../role-menus/MenuOptionRow.tsx';
 import { ChannelMultiPicker } from '../shared/MultiPickers.tsx';
+import { OptionActions } from '../shared/OptionActions.tsx';
 import { CREATE_ROLE, KEEP_MY_ROLE, type OptionDraft } from './question-editor-model.ts';
 
 export function QuestionOptionRow({

@@ -2,6 +2,7 @@ import type { GuildRole, RoleMenuStyle } from '@spacecadet/contract';
 import type { ReactNode } from 'react';
 import { MANAGED_ROLE_NOTE } from '../reaction-roles/RoleRowsEditor.tsx';
 import { RolePicker } from '../shared/GuildPickers.tsx';
+import { OptionActions } from '../shared/OptionActions.tsx';
 import { emojiProblem, type OptionDraft, type OptionField, optionPath } from './role-menus-form.ts';
 
 /** How long a picked role stays (`expires_after_s`): for good, or one of these. */
@@ -181,51 +182,6 @@ function OptionExpiry({
           {problem}
         </p>
       ) : null}
-    </div>
-  );
-}
-
-/** An option's Move up, Move down and Remove buttons (named with its number); questions' too. */
-export function OptionActions({
-  number,
-  last,
-  onMove,
-  onRemove,
-}: {
-  number: number;
-  /** The last option's number (it does not move down). */
-  last: number;
-  onMove: (by: -1 | 1) => void;
-  onRemove: () => void;
-}) {
-  return (
-    <div className="menu-option-actions">
-      <button
-        type="button"
-        className="btn btn-ghost btn-sm"
-        aria-label={`Move option ${number} up`}
-        disabled={number === 1}
-        onClick={() => onMove(-1)}
-      >
-        ↑
-      </button>
-      <button
-        type="button"
-        className="btn btn-ghost btn-sm"
-        aria-label={`Move option ${number} down`}
-        disabled={number === last}
-        onClick={() => onMove(1)}
-      >
-        ↓
-      </button>
-      <button
-        type="button"
-        className="btn btn-ghost btn-sm"
-        aria-label={`Remove option ${number}`}
-        onClick={onRemove}
-      >
-        Remove
-      </button>
     </div>
   );
 }
