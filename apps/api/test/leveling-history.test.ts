@@ -286,7 +286,7 @@ describe('settings, reward roles, boosts and XP: undo writes the state before ba
 describe('Reset Leveling and deleting a reward role: previews, snapshots and undo', () => {
   async function seed() {
     const db = h.database.db;
-    await db.insert(levelingSettings).values({ guildId: station, enabled: true, xpPerMessage: 42 });
+    await db.insert(levelingSettings).values({ guildId: station, enabled: true, xpMin: 42, xpMax: 42 });
     await db.insert(memberXp).values([
       { guildId: station, userId: USERS.ada, xp: 1200, level: 5 },
       { guildId: station, userId: USERS.nia, xp: 90, level: 1, username: 'nia' },

@@ -267,7 +267,7 @@ describe('reset leveling', () => {
     await send('PUT', path('putLeveling'), { xp_per_message: 20 });
     for (const guildId of [station, orbit]) {
       await db.insert(levelingBoosts).values({ guildId, multiplier: 2 });
-      await db.insert(levelingSettings).values({ guildId, xpPerMessage: 25 }).onConflictDoNothing();
+      await db.insert(levelingSettings).values({ guildId, xpMin: 25, xpMax: 25 }).onConflictDoNothing();
       await db.insert(memberXp).values({ guildId, userId: USERS.ada, xp: 500, level: 3 });
       await db.insert(memberDailyXp).values({ guildId, userId: USERS.ada, day: '2026-11-23', xp: 50 });
     }

@@ -121,6 +121,14 @@ export const LEVELING_SETTINGS = {
   level_up_destination: 'channel',
   reward_mode: 'stack',
   leaderboard_visibility: 'off',
+  xp_min: 10,
+  xp_max: 10,
+  voice_xp_per_minute: 0,
+  voice_min_members: 2,
+  level_curve: { kind: 'quadratic', a: 5, b: 50, c: 100 },
+  xp_decay: null,
+  rank_card_accent: null,
+  season_months: null,
 };
 
 /**

@@ -35,7 +35,8 @@ async function announceLevelUps(): Promise<void> {
   await harness.database.db.insert(levelingSettings).values({
     guildId: STATION,
     enabled: true,
-    xpPerMessage: 100,
+    xpMin: 100,
+    xpMax: 100,
     messageCooldownSec: 0,
     announcementChannel: levelUps,
   });

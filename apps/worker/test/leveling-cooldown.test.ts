@@ -71,7 +71,7 @@ describe('changing the message cooldown', () => {
     jobs = jobQueue(harness);
     await harness.database.db
       .insert(levelingSettings)
-      .values({ guildId: STATION, enabled: true, xpPerMessage: 10, messageCooldownSec: 0 });
+      .values({ guildId: STATION, enabled: true, xpMin: 10, xpMax: 10, messageCooldownSec: 0 });
     worker = await startWorker(harness.config());
   });
   afterAll(async () => {

@@ -164,7 +164,7 @@ describe('leveling history: the prune snapshot and undo with Sync Roles', () => 
   });
 
   it('Reset Leveling undone: the reward role is made again and given to the member whose level earns it', async () => {
-    await db().insert(levelingSettings).values({ guildId: STATION, enabled: true, xpPerMessage: 25 });
+    await db().insert(levelingSettings).values({ guildId: STATION, enabled: true, xpMin: 25, xpMax: 25 });
     await db().insert(levelingRoles).values({ guildId: STATION, roleName: 'Veteran', levelRequired: 2 });
     await db()
       .insert(memberXp)

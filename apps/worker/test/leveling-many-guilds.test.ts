@@ -55,11 +55,15 @@ describe('chat across many guilds at once', () => {
 
   beforeAll(async () => {
     harness = await startHarness(fixture);
-    await harness.database.db
-      .insert(levelingSettings)
-      .values(
-        guilds.map(({ guildId }) => ({ guildId, enabled: true, xpPerMessage: 10, messageCooldownSec: 0 })),
-      );
+    await harness.database.db.insert(levelingSettings).values(
+      guilds.map(({ guildId }) => ({
+        guildId,
+        enabled: true,
+        xpMin: 10,
+        xpMax: 10,
+        messageCooldownSec: 0,
+      })),
+    );
   });
   afterAll(async () => {
     await worker?.close();

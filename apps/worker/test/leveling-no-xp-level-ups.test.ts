@@ -122,7 +122,8 @@ describe('no-XP channels and roles, channel boosts, level-up destinations, the o
   it('a message in a no-XP channel earns nothing and starts no cooldown, yet counts for the day', async () => {
     await settings({
       enabled: true,
-      xpPerMessage: 10,
+      xpMin: 10,
+      xpMax: 10,
       messageCooldownSec: 600,
       noXpChannels: [rolesChannel],
     });
@@ -143,7 +144,7 @@ describe('no-XP channels and roles, channel boosts, level-up destinations, the o
   it('a member holding a no-XP role earns nothing and starts no cooldown; without the role they earn at once', async () => {
     // mo holds Crew in the fixture; ada does not.
     expect(memberRoles(harness.sandbox, STATION, mo)).toContain(crew);
-    await settings({ enabled: true, xpPerMessage: 10, messageCooldownSec: 600, noXpRoles: [crew] });
+    await settings({ enabled: true, xpMin: 10, xpMax: 10, messageCooldownSec: 600, noXpRoles: [crew] });
     await post(general, mo);
     await post(general, mo);
     await post(general, ada);
@@ -158,7 +159,7 @@ describe('no-XP channels and roles, channel boosts, level-up destinations, the o
   });
 
   it('a channel boost multiplies what messages earn in that channel only', async () => {
-    await settings({ enabled: true, xpPerMessage: 10, messageCooldownSec: 0 });
+    await settings({ enabled: true, xpMin: 10, xpMax: 10, messageCooldownSec: 0 });
     await harness.database.db.insert(levelingBoosts).values([
       { guildId: STATION, multiplier: 3, userId: channelBoostUserId(general) },
       { guildId: STATION, multiplier: 2, userId: null },
@@ -180,7 +181,8 @@ describe('no-XP channels and roles, channel boosts, level-up destinations, the o
         .values({ guildId: STATION, roleName: 'Rookie', levelRequired: 1, roleId: rookie });
       await settings({
         enabled: true,
-        xpPerMessage: 100,
+        xpMin: 100,
+        xpMax: 100,
         messageCooldownSec: 0,
         levelUpMessage: TEMPLATE,
         announcementChannel: levelUps,
@@ -265,7 +267,8 @@ describe('no-XP channels and roles, channel boosts, level-up destinations, the o
       // 300 XP: from level 0 to level 2 at once.
       await settings({
         enabled: true,
-        xpPerMessage: 300,
+        xpMin: 300,
+        xpMax: 300,
         messageCooldownSec: 0,
         levelUpMessage: '{level}: {rewards}',
         announcementChannel: levelUps,
@@ -339,7 +342,8 @@ describe('no-XP channels and roles, channel boosts, level-up destinations, the o
     it('Resend Overview on the first day says there is no previous day and posts nothing', async () => {
       await settings({
         enabled: true,
-        xpPerMessage: 10,
+        xpMin: 10,
+        xpMax: 10,
         messageCooldownSec: 0,
         dailyOverviewChannel: levelUps,
       });
@@ -362,7 +366,8 @@ describe('no-XP channels and roles, channel boosts, level-up destinations, the o
       const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
       await settings({
         enabled: true,
-        xpPerMessage: 10,
+        xpMin: 10,
+        xpMax: 10,
         messageCooldownSec: 600,
         dailyOverviewChannel: levelUps,
         noXpRoles: [crew],

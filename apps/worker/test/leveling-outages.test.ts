@@ -49,8 +49,8 @@ describe('XP through a PostgreSQL outage', () => {
     proxy = await startTcpProxy(hostAndPort(harness.database.url, 5432));
     redis = new Redis(harness.redis.url);
     await harness.database.db.insert(levelingSettings).values([
-      { guildId: STATION, enabled: true, xpPerMessage: 10, messageCooldownSec: 0 },
-      { guildId: ORBIT, enabled: true, xpPerMessage: 3, messageCooldownSec: 0 },
+      { guildId: STATION, enabled: true, xpMin: 10, xpMax: 10, messageCooldownSec: 0 },
+      { guildId: ORBIT, enabled: true, xpMin: 3, xpMax: 3, messageCooldownSec: 0 },
     ]);
     worker = await startWorker(harness.config({ DATABASE_URL: proxy.through(harness.database.url) }));
   });
@@ -85,7 +85,7 @@ describe('XP through a PostgreSQL outage', () => {
     // An admin's change while the worker cannot hear of it.
     await harness.database.db
       .update(levelingSettings)
-      .set({ xpPerMessage: 25 })
+      .set({ xpMin: 25, xpMax: 25 })
       .where(eq(levelingSettings.guildId, STATION));
     proxy.restore();
 

@@ -153,7 +153,7 @@ describe('reward modes, apply-rewards and /xp', () => {
   describe('highest mode', () => {
     it('a level-up earned by chatting gives the new reward and takes the lower one away', async () => {
       const { bronze, silver, all } = await createRewards();
-      await setSettings({ rewardMode: 'highest', xpPerMessage: 1000, messageCooldownSec: 0 });
+      await setSettings({ rewardMode: 'highest', xpMin: 1000, xpMax: 1000, messageCooldownSec: 0 });
       await giveXp(nia, 4);
       await giveRole(nia, bronze);
       await setupChangesHeard(harness, levelingSetups, LEVELING_SETUP_CHANNEL);

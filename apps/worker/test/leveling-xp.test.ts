@@ -128,7 +128,8 @@ describe('members earning XP by chatting', () => {
   it('follows the curve: level 1 at 100 XP, 2 at 255, 3 at 475, 4 at 770, 5 at 1,150, announcing each level once', async () => {
     await store.settings(STATION, {
       enabled: true,
-      xpPerMessage: 5,
+      xpMin: 5,
+      xpMax: 5,
       messageCooldownSec: 0,
       xpMultiplier: 1,
       announcementChannel: levelUps,
@@ -176,7 +177,8 @@ describe('members earning XP by chatting', () => {
   it('grants every reward role up to the new level on a level-up (rewards stack)', async () => {
     await store.settings(STATION, {
       enabled: true,
-      xpPerMessage: 100,
+      xpMin: 100,
+      xpMax: 100,
       messageCooldownSec: 0,
       xpMultiplier: 1,
     });
@@ -204,7 +206,8 @@ describe('members earning XP by chatting', () => {
   it('counts a message once per cooldown', async () => {
     await store.settings(STATION, {
       enabled: true,
-      xpPerMessage: 10,
+      xpMin: 10,
+      xpMax: 10,
       messageCooldownSec: 30,
       xpMultiplier: 1,
     });
@@ -220,7 +223,8 @@ describe('members earning XP by chatting', () => {
   it('rounds XP per message × multiplier × the largest active boost that applies, ignoring expired ones', async () => {
     await store.settings(STATION, {
       enabled: true,
-      xpPerMessage: 10,
+      xpMin: 10,
+      xpMax: 10,
       messageCooldownSec: 0,
       xpMultiplier: 1.25,
     });
@@ -247,7 +251,7 @@ describe('members earning XP by chatting', () => {
   });
 
   it('earns nothing while leveling is disabled, nor for bots', async () => {
-    await store.settings(STATION, { enabled: false, xpPerMessage: 10, messageCooldownSec: 0 });
+    await store.settings(STATION, { enabled: false, xpMin: 10, xpMax: 10, messageCooldownSec: 0 });
     await post(STATION, general, nia, 3);
     await store.settings(STATION, { enabled: true });
     await post(STATION, general, SANDBOX_IDS.bot, 2);
@@ -281,7 +285,7 @@ describe('members earning XP by chatting', () => {
 
   // How soon (within a second: XP_FLUSH_INTERVAL_MS) is `pnpm bench xp`'s latency, p99 <= 1.5 s.
   it('keeps XP buffered in Redis out of Postgres only until the next flush', async () => {
-    await store.settings(STATION, { enabled: true, xpPerMessage: 10, messageCooldownSec: 0 });
+    await store.settings(STATION, { enabled: true, xpMin: 10, xpMax: 10, messageCooldownSec: 0 });
     const redis = new Redis(harness.redis.url);
     try {
       await post(STATION, general, nia);
@@ -318,8 +322,8 @@ describe('several worker processes counting XP at once', () => {
       startWorker(harness.config({ SHARD_IDS: '0', SHARD_COUNT: '2' })),
       startWorker(harness.config({ SHARD_IDS: '1', SHARD_COUNT: '2' })),
     ]);
-    await store.settings(STATION, { enabled: true, xpPerMessage: 7, messageCooldownSec: 0 });
-    await store.settings(FAR_ORBIT.guild, { enabled: true, xpPerMessage: 3, messageCooldownSec: 0 });
+    await store.settings(STATION, { enabled: true, xpMin: 7, xpMax: 7, messageCooldownSec: 0 });
+    await store.settings(FAR_ORBIT.guild, { enabled: true, xpMin: 3, xpMax: 3, messageCooldownSec: 0 });
     const rounds = 40;
     const posters = [
       [STATION, general, ada],
@@ -351,7 +355,7 @@ describe('several worker processes counting XP at once', () => {
 
   it('two processes given the same shard: one runs it and counts each message once; the other takes it over when the first stops', async () => {
     // No cooldown: were both connected, each message would count twice.
-    await store.settings(STATION, { enabled: true, xpPerMessage: 10, messageCooldownSec: 0 });
+    await store.settings(STATION, { enabled: true, xpMin: 10, xpMax: 10, messageCooldownSec: 0 });
     const first = await startWorker(harness.config());
     const second = await startWorker(harness.config());
     workers = [first, second];
@@ -384,7 +388,7 @@ describe('several worker processes counting XP at once', () => {
   it('a stopping worker (SIGTERM) flushes what it buffered', async () => {
     const worker = await startWorker(harness.config());
     workers = [worker];
-    await store.settings(STATION, { enabled: true, xpPerMessage: 10, messageCooldownSec: 0 });
+    await store.settings(STATION, { enabled: true, xpMin: 10, xpMax: 10, messageCooldownSec: 0 });
     const redis = new Redis(harness.redis.url);
     try {
       const pending = storedKey(harness, xpPendingKey(STATION));
@@ -413,7 +417,7 @@ describe('several worker processes counting XP at once', () => {
   });
 
   it('a worker killed (SIGKILL) while writing a batch loses nothing: another process writes it, once', async () => {
-    await store.settings(STATION, { enabled: true, xpPerMessage: 10, messageCooldownSec: 0 });
+    await store.settings(STATION, { enabled: true, xpMin: 10, xpMax: 10, messageCooldownSec: 0 });
     const redis = new Redis(harness.redis.url);
     // Holds member_xp so the child's first write waits mid-transaction, its batch taken out of Redis.
     let release = () => {};

@@ -159,9 +159,14 @@ describe('worker /metrics', () => {
   });
 
   it('counts chat messages leveling looked at: awarded, or on cooldown', async () => {
-    await harness.database.db
-      .insert(levelingSettings)
-      .values({ guildId: STATION, enabled: true, xpPerMessage: 5, messageCooldownSec: 60, xpMultiplier: 1 });
+    await harness.database.db.insert(levelingSettings).values({
+      guildId: STATION,
+      enabled: true,
+      xpMin: 5,
+      xpMax: 5,
+      messageCooldownSec: 60,
+      xpMultiplier: 1,
+    });
     // The worker hears the change by NOTIFY.
     await setupChangesHeard(harness, levelingSetups, LEVELING_SETUP_CHANNEL);
     const sandbox = control(harness.sandbox);

@@ -29,7 +29,7 @@ function countingMessages(harness: Harness) {
     enable: () =>
       db
         .insert(levelingSettings)
-        .values({ guildId: STATION, enabled: true, xpPerMessage: 1, messageCooldownSec: 0 }),
+        .values({ guildId: STATION, enabled: true, xpMin: 1, xpMax: 1, messageCooldownSec: 0 }),
     /** Ada's XP as stored. */
     async xp() {
       const [row] = await db

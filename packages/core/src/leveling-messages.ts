@@ -4,7 +4,7 @@
  * Discord must not ping anyone (`allowed_mentions.parse: []`), so a list of ten names never
  * notifies ten people.
  */
-import { levelForTotalXp, levelProgress } from './leveling.ts';
+import { levelForTotalXp, levelProgress } from './level-curve.ts';
 
 /** A message body (Discord's field names) whose mentions ping nobody. */
 export interface QuietMessage {

@@ -13,36 +13,6 @@ import {
   XP_PER_MESSAGE_MAX,
 } from '@spacecadet/contract';
 
-/** XP needed to go from level `level` to `level + 1`. */
-export function xpToNextLevel(level: number): number {
-  const l = Math.max(0, Math.floor(level));
-  return 5 * l * l + 50 * l + 100;
-}
-
-/** Total XP a member needs to reach `level` from zero. */
-export function totalXpForLevel(level: number): number {
-  const l = Math.max(0, Math.floor(level));
-  // Closed form of sum_{k=0}^{l-1} (5k^2 + 50k + 100).
-  return (5 * (l - 1) * l * (2 * l - 1)) / 6 + 25 * l * (l - 1) + 100 * l;
-}
-
-/** The level a member with `totalXp` has reached. */
-export function levelForTotalXp(totalXp: number): number {
-  if (!Number.isFinite(totalXp) || totalXp <= 0) return 0;
-  // Estimate from the cubic, then correct; avoids looping for huge XP values.
-  let level = Math.max(0, Math.floor(Math.cbrt((totalXp * 6) / 10)) - 2);
-  while (totalXpForLevel(level + 1) <= totalXp) level += 1;
-  while (level > 0 && totalXpForLevel(level) > totalXp) level -= 1;
-  return level;
-}
-
-/** Where a member is within their current level, for rank cards and overviews. */
-export function levelProgress(totalXp: number): { level: number; xpIntoLevel: number; xpForNext: number } {
-  const xp = Math.max(0, Math.floor(Number.isFinite(totalXp) ? totalXp : 0));
-  const level = levelForTotalXp(xp);
-  return { level, xpIntoLevel: xp - totalXpForLevel(level), xpForNext: xpToNextLevel(level) };
-}
-
 export function xpForMessage(input: { xpPerMessage: number; multiplier: number; boost: number }): number {
   const xp = Math.round(input.xpPerMessage * input.multiplier * input.boost);
   return Number.isFinite(xp) && xp > 0 ? xp : 0;
@@ -150,7 +120,7 @@ function toNumber(value: unknown): number {
   return Number.NaN;
 }
 
-function clampInt(value: unknown, min: number, max: number, fallback: number): number {
+export function clampInt(value: unknown, min: number, max: number, fallback: number): number {
   const n = toNumber(value);
   if (!Number.isFinite(n)) return fallback;
   return Math.min(max, Math.max(min, Math.round(n)));
@@ -258,13 +228,6 @@ export function rewardRoleChanges<T extends { levelRequired: number; roleId: str
     else if (!wanted.has(role.roleId) && has.has(role.roleId)) remove.push(role);
   }
   return { add, remove };
-}
-
-/** The level a member reached after earning XP, or null when the XP did not cross a level. */
-export function levelUpAfter(previousXp: number, newXp: number): number | null {
-  const before = levelForTotalXp(previousXp);
-  const after = levelForTotalXp(newXp);
-  return after > before ? after : null;
 }
 
 /** `YYYY-MM-DD` of the UTC day `at` falls in: the key of `member_daily_xp`. */

@@ -1,4 +1,4 @@
-import { levelProgress } from './leveling.ts';
+import { levelProgress } from './level-curve.ts';
 
 /** Discord's blurple: the rank card's accent when the bot has no colored role in the server. */
 export const DEFAULT_ACCENT_COLOR = 0x5865f2;

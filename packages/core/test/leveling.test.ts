@@ -20,7 +20,7 @@ import {
   utcDay,
   xpForMessage,
   xpToNextLevel,
-} from '../src/leveling.ts';
+} from '../src/index.ts';
 
 describe('xpToNextLevel', () => {
   it.each([

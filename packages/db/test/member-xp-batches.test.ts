@@ -119,14 +119,16 @@ describe("many guilds' leveling setups at once", () => {
   it('answers every guild asked, defaults for those never set up', async () => {
     await testDb.db.delete(levelingBoosts);
     await testDb.db.delete(levelingSettings);
-    await testDb.db.insert(levelingSettings).values({ guildId: GUILD_A, enabled: true, xpPerMessage: 25 });
+    await testDb.db
+      .insert(levelingSettings)
+      .values({ guildId: GUILD_A, enabled: true, xpMin: 25, xpMax: 25 });
     await testDb.db.insert(levelingBoosts).values([
       { guildId: GUILD_B, multiplier: 2, userId: null, expiresAt: null },
       { guildId: GUILD_B, multiplier: 3, userId: ADA, expiresAt: null },
     ]);
     const settings = await loadLevelingSettingsOf(testDb.db, [GUILD_A, GUILD_B, GUILD_C]);
     expect([...settings.keys()]).toEqual([GUILD_A, GUILD_B, GUILD_C]);
-    expect(settings.get(GUILD_A)).toMatchObject({ enabled: true, xpPerMessage: 25 });
+    expect(settings.get(GUILD_A)).toMatchObject({ enabled: true, xpMin: 25, xpMax: 25 });
     expect(settings.get(GUILD_B)).toMatchObject({ enabled: false });
     const boosts = await loadLevelingBoostsOf(testDb.db, [GUILD_A, GUILD_B, GUILD_C]);
     expect(boosts.get(GUILD_A)).toEqual([]);

@@ -173,7 +173,8 @@ describe('column types and defaults', () => {
       xpMultiplier: 1,
       announcementChannel: null,
       dailyOverviewChannel: null,
-      xpPerMessage: 10,
+      xpMin: 10,
+      xpMax: 10,
       messageCooldownSec: 30,
     });
   });

@@ -141,6 +141,9 @@ export const HISTORY_ACTIONS = {
   'leveling.boost_delete': { area: 'leveling', undo: 'state', label: 'Deleted a boost' },
   'leveling.member_xp': { area: 'leveling', undo: 'state', label: "Set a member's XP" },
   'leveling.member_reset': { area: 'leveling', undo: 'state', label: "Reset a member's XP" },
+  'leveling.season_end': { area: 'leveling', undo: 'snapshot', label: 'Ended a season' },
+  // Recorded by the worker's daily job for each run that took XP.
+  'leveling.decay': { area: 'leveling', undo: null, label: 'Decayed the XP of inactive members' },
 
   'welcome.update': { area: 'welcome', undo: 'state', label: 'Edited the welcome settings' },
 

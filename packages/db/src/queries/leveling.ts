@@ -9,5 +9,6 @@ export * from './leveling/leaderboard.ts';
 export * from './leveling/members.ts';
 export * from './leveling/overview.ts';
 export * from './leveling/prune.ts';
+export * from './leveling/rank-card.ts';
 export * from './leveling/rewards.ts';
 export * from './leveling/settings.ts';

@@ -1,8 +1,10 @@
 import {
   DEFAULT_LEVEL_UP_MESSAGE,
   type LeaderboardVisibility,
+  type LevelCurve,
   type LevelUpDestination,
   type RewardMode,
+  type XpDecay,
 } from '@spacecadet/contract';
 import { sql } from 'drizzle-orm';
 import {
@@ -12,6 +14,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   serial,
@@ -26,7 +29,10 @@ export const levelingSettings = pgTable('leveling_settings', {
   xpMultiplier: doublePrecision('xp_multiplier').notNull().default(1),
   announcementChannel: text('announcement_channel'),
   dailyOverviewChannel: text('daily_overview_channel'),
-  xpPerMessage: integer('xp_per_message').notNull().default(10),
+  /** The least XP a message earns (the column kept its name from when min = max). */
+  xpMin: integer('xp_per_message').notNull().default(10),
+  /** The most XP a message earns: each earns a random whole amount from xp_min to xp_max. */
+  xpMax: integer('xp_max').notNull().default(10),
   messageCooldownSec: integer('message_cooldown_sec').notNull().default(30),
   /** Channels whose messages earn no XP (and start no cooldown). */
   noXpChannels: text('no_xp_channels').array().notNull().default(sql`'{}'::text[]`),
@@ -43,6 +49,20 @@ export const levelingSettings = pgTable('leveling_settings', {
     .$type<LeaderboardVisibility>()
     .notNull()
     .default('off'),
+  /** XP for each full minute in voice; 0: voice earns nothing. */
+  voiceXpPerMinute: integer('voice_xp_per_minute').notNull().default(0),
+  /** Members (bots aside) a voice channel needs for anyone in it to earn. */
+  voiceMinMembers: integer('voice_min_members').notNull().default(2),
+  /** The admin's XP curve; null: the default 5·L² + 50·L + 100. */
+  levelCurve: jsonb('level_curve').$type<LevelCurve>(),
+  /** XP decay for the inactive; null: off. */
+  xpDecay: jsonb('xp_decay').$type<XpDecay>(),
+  /** The rank card's accent color `#rrggbb`; null: the bot's role color. */
+  rankCardAccent: text('rank_card_accent'),
+  /** A season ends by itself every this many months; null: only by hand. */
+  seasonMonths: integer('season_months'),
+  /** When the current season began (the last end, or when the schedule was set); null: never. */
+  seasonStartedAt: timestamp('season_started_at', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -98,6 +118,10 @@ export const memberXp = pgTable(
      * it still holds the value it read.
      */
     rewardsDueAt: timestamp('rewards_due_at', { withTimezone: true }),
+    /** The member's own rank card accent (`/rank color`); null: the server's. */
+    cardAccent: text('card_accent'),
+    /** When XP decay last took from this member (one decay a week). */
+    decayedAt: timestamp('decayed_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.guildId, t.userId], name: 'member_xp_pk' }),
@@ -118,6 +142,8 @@ export const memberDailyXp = pgTable(
     messages: integer('messages').notNull().default(0),
     /** Levels gained that day. */
     levelUps: integer('level_ups').notNull().default(0),
+    /** Full minutes counted in voice that day (earning or not). */
+    voiceMinutes: integer('voice_minutes').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.guildId, t.userId, t.day], name: 'member_daily_xp_pk' }),

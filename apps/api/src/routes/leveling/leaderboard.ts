@@ -9,6 +9,6 @@ export function registerLevelingLeaderboardRoutes(app: FastifyInstance): void {
   const { db } = app.services;
   defineRoute(app, routes.getLeaderboard, async ({ params, query }) => {
     const page = await loadLeaderboard(db, params.guildId, { limit: query.limit, offset: query.offset });
-    return { members: page.members.map(toLeaderboardMember), total: page.total };
+    return { period: query.period, members: page.members.map(toLeaderboardMember), total: page.total };
   });
 }

@@ -51,6 +51,7 @@ export function registerLevelingPublicRoutes(app: FastifyInstance): void {
     return {
       guild,
       visibility,
+      period: query.period,
       members: page.members.map(toLeaderboardMember),
       total: page.total,
     };

@@ -1,5 +1,18 @@
-import { DEFAULT_LEVEL_UP_MESSAGE, type LevelingSettings, type PutLevelingBody } from '@spacecadet/contract';
-import { clampCooldown, clampXpPerMessage, normalizeMultiplier } from '@spacecadet/core';
+import {
+  DEFAULT_LEVEL_UP_MESSAGE,
+  type LevelingSettings,
+  type PutLevelingBody,
+  VOICE_MIN_MEMBERS_DEFAULT,
+  VOICE_MIN_MEMBERS_MAX,
+  VOICE_XP_PER_MINUTE_MAX,
+} from '@spacecadet/contract';
+import {
+  clampCooldown,
+  clampInt,
+  clampXpPerMessage,
+  expectedMessageXp,
+  normalizeMultiplier,
+} from '@spacecadet/core';
 import {
   DEFAULT_LEVELING_SETTINGS,
   deleteLevelingSettings,
@@ -34,7 +47,7 @@ export function toSettings(stored: StoredLevelingSettings): LevelingSettings {
     xp_multiplier: stored.xpMultiplier,
     announcement_channel: stored.announcementChannel,
     daily_overview_channel: stored.dailyOverviewChannel,
-    xp_per_message: stored.xpPerMessage,
+    xp_per_message: Math.round(expectedMessageXp(stored.xpMin, stored.xpMax)),
     message_cooldown_sec: stored.messageCooldownSec,
     no_xp_channels: stored.noXpChannels,
     no_xp_roles: stored.noXpRoles,
@@ -42,23 +55,56 @@ export function toSettings(stored: StoredLevelingSettings): LevelingSettings {
     level_up_destination: stored.levelUpDestination,
     reward_mode: stored.rewardMode,
     leaderboard_visibility: stored.leaderboardVisibility,
+    xp_min: stored.xpMin,
+    xp_max: stored.xpMax,
+    voice_xp_per_minute: stored.voiceXpPerMinute,
+    voice_min_members: stored.voiceMinMembers,
+    level_curve: stored.levelCurve,
+    xp_decay: stored.xpDecay,
+    rank_card_accent: stored.rankCardAccent,
+    season_months: stored.seasonMonths,
   };
 }
+
+/**
+ * The XP range a body asks for: xp_min and xp_max win over xp_per_message (min = max); an end
+ * not sent keeps its stored value. Clamped; a range whose ends cross is refused.
+ */
+function xpRangeChanges(
+  body: PutLevelingBody,
+  stored: StoredLevelingSettings,
+): Partial<StoredLevelingSettings> {
+  if (body.xp_min === undefined && body.xp_max === undefined) {
+    if (body.xp_per_message === undefined) return {};
+    const xp = clampXpPerMessage(body.xp_per_message);
+    return { xpMin: xp, xpMax: xp };
+  }
+  const min = body.xp_min === undefined ? stored.xpMin : clampXpPerMessage(body.xp_min);
+  const max = body.xp_max === undefined ? stored.xpMax : clampXpPerMessage(body.xp_max);
+  if (min > max)
+    throw new ApiError('invalid_input', XP_RANGE_MESSAGE, [{ path: 'xp_min', message: XP_RANGE_MESSAGE }]);
+  return { xpMin: min, xpMax: max };
+}
+
+export const XP_RANGE_MESSAGE = 'The least XP a message earns (xp_min) must be at most the most (xp_max)';
 
 /**
  * The stored columns a PUT body changes. Out-of-range numbers are stored clamped (core
  * `leveling.ts`), and the answer shows what was stored: the dashboard compares it with what it
  * sent to say so.
  */
-function settingsChanges(body: PutLevelingBody): Partial<StoredLevelingSettings> {
+function settingsChanges(
+  body: PutLevelingBody,
+  stored: StoredLevelingSettings,
+): Partial<StoredLevelingSettings> {
   return {
+    ...xpRangeChanges(body, stored),
     ...(body.enabled === undefined ? {} : { enabled: body.enabled }),
     ...(body.xp_multiplier === undefined ? {} : { xpMultiplier: normalizeMultiplier(body.xp_multiplier) }),
     ...(body.announcement_channel === undefined ? {} : { announcementChannel: body.announcement_channel }),
     ...(body.daily_overview_channel === undefined
       ? {}
       : { dailyOverviewChannel: body.daily_overview_channel }),
-    ...(body.xp_per_message === undefined ? {} : { xpPerMessage: clampXpPerMessage(body.xp_per_message) }),
     ...(body.message_cooldown_sec === undefined
       ? {}
       : { messageCooldownSec: clampCooldown(body.message_cooldown_sec) }),
@@ -72,6 +118,25 @@ function settingsChanges(body: PutLevelingBody): Partial<StoredLevelingSettings>
     ...(body.leaderboard_visibility === undefined
       ? {}
       : { leaderboardVisibility: body.leaderboard_visibility }),
+    ...(body.voice_xp_per_minute === undefined
+      ? {}
+      : { voiceXpPerMinute: clampInt(body.voice_xp_per_minute, 0, VOICE_XP_PER_MINUTE_MAX, 0) }),
+    ...(body.voice_min_members === undefined
+      ? {}
+      : {
+          voiceMinMembers: clampInt(
+            body.voice_min_members,
+            1,
+            VOICE_MIN_MEMBERS_MAX,
+            VOICE_MIN_MEMBERS_DEFAULT,
+          ),
+        }),
+    ...(body.level_curve === undefined ? {} : { levelCurve: body.level_curve }),
+    ...(body.xp_decay === undefined ? {} : { xpDecay: body.xp_decay }),
+    ...(body.rank_card_accent === undefined
+      ? {}
+      : { rankCardAccent: body.rank_card_accent === null ? null : body.rank_card_accent.toUpperCase() }),
+    ...(body.season_months === undefined ? {} : { seasonMonths: body.season_months }),
   };
 }
 
@@ -102,7 +167,7 @@ export async function writeLevelingSettings(
       { path: 'level_up_destination', message: LEVEL_UP_CHANNEL_MISSING_MESSAGE },
     ]);
   }
-  const saved = await saveLevelingSettings(db, guildId, settingsChanges(body));
+  const saved = await saveLevelingSettings(db, guildId, settingsChanges(body, stored));
   // Members' reward roles follow the new mode: Sync Roles re-applies every member's rewards.
   const jobId =
     saved.rewardMode === stored.rewardMode
@@ -146,6 +211,14 @@ const SETTING_LABELS: Record<keyof LevelingSettings, string> = {
   level_up_destination: 'level-up messages',
   reward_mode: 'reward mode',
   leaderboard_visibility: 'leaderboard',
+  xp_min: 'least XP per message',
+  xp_max: 'most XP per message',
+  voice_xp_per_minute: 'voice XP per minute',
+  voice_min_members: 'members needed in voice',
+  level_curve: 'level curve',
+  xp_decay: 'XP decay',
+  rank_card_accent: 'rank card accent',
+  season_months: 'season schedule',
 };
 
 function settingValue(field: keyof LevelingSettings, value: unknown): string {

@@ -431,7 +431,12 @@ describe('Undo', () => {
       if (method === 'GET' && path === `${base}/leveling`)
         return {
           status: 200,
-          body: { leveling: { ...LEVELING_SETTINGS, xp_per_message: xpPerMessage }, roles: [], boosts: [] },
+          body: {
+            leveling: { ...LEVELING_SETTINGS, xp_per_message: xpPerMessage },
+            roles: [],
+            boosts: [],
+            rank_card_background: false,
+          },
         };
       if (method === 'GET' && path === `${base}/channels`) return { status: 200, body: { channels: [] } };
       if (method === 'GET' && path === `${base}/roles`) return { status: 200, body: { roles: [] } };

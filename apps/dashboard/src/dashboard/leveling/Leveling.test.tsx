@@ -40,7 +40,8 @@ function levelingRoutes(
     if (path.startsWith('/api/bot/in-guild/')) return { status: 200, body: { inGuild: true } };
     if (key === `GET ${base}/channels`) return { status: 200, body: { channels: [] } };
     if (key === `GET ${base}/roles`) return { status: 200, body: { roles: GUILD_ROLES } };
-    if (key === `GET ${base}/leveling`) return { status: 200, body: { leveling: SETTINGS, roles, boosts } };
+    if (key === `GET ${base}/leveling`)
+      return { status: 200, body: { leveling: SETTINGS, roles, boosts, rank_card_background: false } };
     if (key === `PUT ${base}/leveling`) return { status: 200, body: storedAsApi(body) };
     if (key === `POST ${base}/leveling/roles`)
       return {
@@ -492,6 +493,7 @@ describe('leveling, issue 23', () => {
           leveling: { ...SETTINGS, level_up_destination: 'dm', announcement_channel: '300000000000000013' },
           roles: [],
           boosts: [],
+          rank_card_background: false,
         },
       },
       [`PUT ${base}/leveling`]: {

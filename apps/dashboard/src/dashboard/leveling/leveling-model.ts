@@ -1,4 +1,5 @@
 import {
+  DEFAULT_LEVEL_CURVE,
   DEFAULT_LEVEL_UP_MESSAGE,
   type LeaderboardVisibility,
   type LevelingRole,
@@ -6,6 +7,7 @@ import {
   type LevelUpDestination,
   MESSAGE_COOLDOWN_MAX_SEC,
   type RewardMode,
+  VOICE_MIN_MEMBERS_DEFAULT,
   XP_PER_MESSAGE_MAX,
 } from '@spacecadet/contract';
 import {
@@ -133,6 +135,14 @@ export const DEFAULT_SETTINGS: LevelingSettings = {
   level_up_destination: 'channel',
   reward_mode: 'stack',
   leaderboard_visibility: 'off',
+  xp_min: XP_PER_MESSAGE_DEFAULT,
+  xp_max: XP_PER_MESSAGE_DEFAULT,
+  voice_xp_per_minute: 0,
+  voice_min_members: VOICE_MIN_MEMBERS_DEFAULT,
+  level_curve: DEFAULT_LEVEL_CURVE,
+  xp_decay: null,
+  rank_card_accent: null,
+  season_months: null,
 };
 
 export type NumberSetting = 'xp_multiplier' | 'xp_per_message' | 'message_cooldown_sec';

@@ -223,7 +223,10 @@ describe('boosts page', () => {
       if (key === 'GET /api/discord/me/guilds') return { status: 200, body: [STATION, QUIET] };
       if (path.startsWith('/api/bot/in-guild/')) return { status: 200, body: { inGuild: true } };
       if (key === `GET ${base}/leveling`)
-        return { status: 200, body: { leveling: SETTINGS, roles: [], boosts: BOOSTS } };
+        return {
+          status: 200,
+          body: { leveling: SETTINGS, roles: [], boosts: BOOSTS, rank_card_background: false },
+        };
       if (key === `PUT ${base}/leveling`) return { status: 200, body: SETTINGS };
       if (key === `POST ${base}/leveling/boosts`)
         return { status: 201, body: { id: 9, multiplier: 4, user_id: MO.id, expires_at: null } };

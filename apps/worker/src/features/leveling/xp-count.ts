@@ -1,4 +1,4 @@
-import { activeBoostMultiplier, earnsNoXp, xpForMessage } from '@spacecadet/core';
+import { activeBoostMultiplier, earnsNoXp, rollMessageXp, xpForMessage } from '@spacecadet/core';
 import { type GatewayMessageCreateDispatchData, MessageType, SnowflakeUtil } from 'discord.js';
 import type { Redis } from 'ioredis';
 import type { WorkerDeps } from '../../deps.ts';
@@ -74,7 +74,11 @@ function priceMessage(
       now: new Date(message.time),
       ...(message.channelId ? { channelId: message.channelId } : {}),
     });
-    xp = xpForMessage({ xpPerMessage: settings.xpPerMessage, multiplier: settings.xpMultiplier, boost });
+    xp = xpForMessage({
+      xpPerMessage: rollMessageXp(settings.xpMin, settings.xpMax),
+      multiplier: settings.xpMultiplier,
+      boost,
+    });
   }
   return {
     guildId,

@@ -27,8 +27,21 @@ export const LeaderboardMember = z
   .meta({ id: 'LeaderboardMember' });
 export type LeaderboardMember = z.infer<typeof LeaderboardMember>;
 
+/**
+ * Which XP a board ranks: `all` every XP a member earned (this season's and every archived
+ * season's), `season` the current season's (the XP that makes the level), `week` and `month`
+ * what was earned in this UTC week (from Monday) or calendar month, from the daily rows. On every
+ * board `xp` is the period's XP; `level` and the progress are the member's current ones.
+ */
+export const LEADERBOARD_PERIODS = ['all', 'season', 'week', 'month'] as const;
+export const LeaderboardPeriod = z.enum(LEADERBOARD_PERIODS, {
+  error: 'period must be one of all, season, week or month',
+});
+export type LeaderboardPeriod = z.infer<typeof LeaderboardPeriod>;
+
 export const Leaderboard = z
   .object({
+    period: LeaderboardPeriod,
     members: z.array(LeaderboardMember),
     /** Every ranked member (members who left are not ranked). */
     total: z.number().int().min(0),
@@ -41,6 +54,7 @@ export const LEADERBOARD_LIMIT_MAX = 100;
 export const LeaderboardQuery = z.object({
   limit: queryInt('limit', 1, LEADERBOARD_LIMIT_MAX, LEADERBOARD_LIMIT_DEFAULT),
   offset: queryInt('offset', 0, INT4_MAX, 0),
+  period: LeaderboardPeriod.default('all'),
 });
 
 /** The public leaderboard page: the server's name and icon and a page of its ranked members. */
@@ -48,6 +62,7 @@ export const PublicLeaderboard = z
   .object({
     guild: z.object({ id: Snowflake, name: z.string(), icon: z.string().nullable() }),
     visibility: LeaderboardVisibility,
+    period: LeaderboardPeriod,
     members: z.array(LeaderboardMember),
     total: z.number().int().min(0),
   })

@@ -3,6 +3,14 @@ import { ChannelId, Snowflake, snowflake } from '../../common.ts';
 import { storableText } from '../../inputs.ts';
 import { Boost } from './boosts.ts';
 import { numberField, unknownKeys } from './fields.ts';
+import {
+  LevelCurve,
+  RankCardAccent,
+  SEASON_MONTHS_MAX,
+  VOICE_MIN_MEMBERS_MAX,
+  VOICE_XP_PER_MINUTE_MAX,
+  XpDecay,
+} from './numbers.ts';
 import { LevelingRole } from './rewards.ts';
 
 /**
@@ -59,12 +67,32 @@ export const LevelingSettings = z
     level_up_destination: LevelUpDestination,
     reward_mode: RewardMode,
     leaderboard_visibility: LeaderboardVisibility,
+    /** Each counted message earns a random whole amount from xp_min to xp_max (xp_per_message: their mean, rounded). */
+    xp_min: z.number().int().min(0).max(XP_PER_MESSAGE_MAX),
+    xp_max: z.number().int().min(0).max(XP_PER_MESSAGE_MAX),
+    /** XP for each full minute in voice (0: voice earns nothing). */
+    voice_xp_per_minute: z.number().int().min(0).max(VOICE_XP_PER_MINUTE_MAX),
+    /** Members (bots aside) a voice channel needs for anyone in it to earn. */
+    voice_min_members: z.number().int().min(1).max(VOICE_MIN_MEMBERS_MAX),
+    level_curve: LevelCurve,
+    /** null: XP never decays. */
+    xp_decay: XpDecay.nullable(),
+    /** The rank card's accent color (null: the default); members may pick their own with /rank color. */
+    rank_card_accent: z.string().nullable(),
+    /** A season ends by itself every this many months (null: only when an admin ends it). */
+    season_months: z.number().int().min(1).max(SEASON_MONTHS_MAX).nullable(),
   })
   .meta({ id: 'LevelingSettings' });
 export type LevelingSettings = z.infer<typeof LevelingSettings>;
 
 export const LevelingState = z
-  .object({ leveling: LevelingSettings, roles: z.array(LevelingRole), boosts: z.array(Boost) })
+  .object({
+    leveling: LevelingSettings,
+    roles: z.array(LevelingRole),
+    boosts: z.array(Boost),
+    /** Whether the server has its own rank card background (`…/leveling/rank-card/background`). */
+    rank_card_background: z.boolean(),
+  })
   .meta({ id: 'Leveling' });
 export type LevelingState = z.infer<typeof LevelingState>;
 
@@ -86,7 +114,9 @@ export const PutLevelingBody = z
       daily_overview_channel: NullableChannel.optional(),
       xp_per_message: numberField('xp_per_message must be a number')
         .optional()
-        .meta({ description: `Rounded and stored clamped to 0..${XP_PER_MESSAGE_MAX}` }),
+        .meta({
+          description: `Sets xp_min and xp_max both (rounded, clamped to 0..${XP_PER_MESSAGE_MAX}); ignored when the body sends xp_min or xp_max`,
+        }),
       message_cooldown_sec: numberField('message_cooldown_sec must be a number of seconds')
         .optional()
         .meta({ description: `Rounded and stored clamped to 0..${MESSAGE_COOLDOWN_MAX_SEC}` }),
@@ -115,6 +145,37 @@ export const PutLevelingBody = z
       }),
       reward_mode: RewardMode.optional(),
       leaderboard_visibility: LeaderboardVisibility.optional(),
+      xp_min: numberField('xp_min must be a number')
+        .optional()
+        .meta({ description: `Rounded and stored clamped to 0..${XP_PER_MESSAGE_MAX}; at most xp_max` }),
+      xp_max: numberField('xp_max must be a number')
+        .optional()
+        .meta({ description: `Rounded and stored clamped to 0..${XP_PER_MESSAGE_MAX}; at least xp_min` }),
+      voice_xp_per_minute: numberField('voice_xp_per_minute must be a number')
+        .optional()
+        .meta({
+          description: `Rounded and stored clamped to 0..${VOICE_XP_PER_MINUTE_MAX}; 0 turns voice XP off`,
+        }),
+      voice_min_members: numberField('voice_min_members must be a number')
+        .optional()
+        .meta({ description: `Rounded and stored clamped to 1..${VOICE_MIN_MEMBERS_MAX}` }),
+      level_curve: LevelCurve.optional().meta({
+        description: "Recomputes every member's level; reward roles follow (a job)",
+      }),
+      xp_decay: XpDecay.nullable().optional(),
+      rank_card_accent: RankCardAccent.nullable().optional(),
+      season_months: z
+        .number({
+          error: `season_months must be null or a whole number of months from 1 to ${SEASON_MONTHS_MAX}`,
+        })
+        .int(`season_months must be null or a whole number of months from 1 to ${SEASON_MONTHS_MAX}`)
+        .min(1, `season_months must be null or a whole number of months from 1 to ${SEASON_MONTHS_MAX}`)
+        .max(
+          SEASON_MONTHS_MAX,
+          `season_months must be null or a whole number of months from 1 to ${SEASON_MONTHS_MAX}`,
+        )
+        .nullable()
+        .optional(),
     },
     { error: unknownKeys(SETTINGS_NOT_OBJECT) },
   )

@@ -1,8 +1,12 @@
 import {
+  DEFAULT_LEVEL_CURVE,
   DEFAULT_LEVEL_UP_MESSAGE,
   type LeaderboardVisibility,
+  type LevelCurve,
   type LevelUpDestination,
   type RewardMode,
+  VOICE_MIN_MEMBERS_DEFAULT,
+  type XpDecay,
 } from '@spacecadet/contract';
 import {
   MESSAGE_COOLDOWN_DEFAULT_SEC,
@@ -23,7 +27,9 @@ export interface StoredLevelingSettings {
   xpMultiplier: number;
   announcementChannel: string | null;
   dailyOverviewChannel: string | null;
-  xpPerMessage: number;
+  /** Each counted message earns a random whole amount from xpMin to xpMax. */
+  xpMin: number;
+  xpMax: number;
   messageCooldownSec: number;
   noXpChannels: string[];
   noXpRoles: string[];
@@ -31,6 +37,13 @@ export interface StoredLevelingSettings {
   levelUpDestination: LevelUpDestination;
   rewardMode: RewardMode;
   leaderboardVisibility: LeaderboardVisibility;
+  voiceXpPerMinute: number;
+  voiceMinMembers: number;
+  levelCurve: LevelCurve;
+  xpDecay: XpDecay | null;
+  rankCardAccent: string | null;
+  seasonMonths: number | null;
+  seasonStartedAt: Date | null;
 }
 
 /** What a guild that never saved its leveling settings has (core's defaults, leveling off). */
@@ -39,7 +52,8 @@ export const DEFAULT_LEVELING_SETTINGS: Readonly<StoredLevelingSettings> = Objec
   xpMultiplier: XP_MULTIPLIER_DEFAULT,
   announcementChannel: null,
   dailyOverviewChannel: null,
-  xpPerMessage: XP_PER_MESSAGE_DEFAULT,
+  xpMin: XP_PER_MESSAGE_DEFAULT,
+  xpMax: XP_PER_MESSAGE_DEFAULT,
   messageCooldownSec: MESSAGE_COOLDOWN_DEFAULT_SEC,
   noXpChannels: [],
   noXpRoles: [],
@@ -47,6 +61,13 @@ export const DEFAULT_LEVELING_SETTINGS: Readonly<StoredLevelingSettings> = Objec
   levelUpDestination: 'channel',
   rewardMode: 'stack',
   leaderboardVisibility: 'off',
+  voiceXpPerMinute: 0,
+  voiceMinMembers: VOICE_MIN_MEMBERS_DEFAULT,
+  levelCurve: DEFAULT_LEVEL_CURVE,
+  xpDecay: null,
+  rankCardAccent: null,
+  seasonMonths: null,
+  seasonStartedAt: null,
 });
 
 export function storedLevelingSettings(row: LevelingSettingsRow | undefined): StoredLevelingSettings {
@@ -56,7 +77,8 @@ export function storedLevelingSettings(row: LevelingSettingsRow | undefined): St
     xpMultiplier: row.xpMultiplier,
     announcementChannel: row.announcementChannel,
     dailyOverviewChannel: row.dailyOverviewChannel,
-    xpPerMessage: row.xpPerMessage,
+    xpMin: row.xpMin,
+    xpMax: row.xpMax,
     messageCooldownSec: row.messageCooldownSec,
     noXpChannels: row.noXpChannels,
     noXpRoles: row.noXpRoles,
@@ -64,6 +86,13 @@ export function storedLevelingSettings(row: LevelingSettingsRow | undefined): St
     levelUpDestination: row.levelUpDestination,
     rewardMode: row.rewardMode,
     leaderboardVisibility: row.leaderboardVisibility,
+    voiceXpPerMinute: row.voiceXpPerMinute,
+    voiceMinMembers: row.voiceMinMembers,
+    levelCurve: row.levelCurve ?? DEFAULT_LEVEL_CURVE,
+    xpDecay: row.xpDecay,
+    rankCardAccent: row.rankCardAccent,
+    seasonMonths: row.seasonMonths,
+    seasonStartedAt: row.seasonStartedAt,
   };
 }
 
