@@ -6,6 +6,7 @@ import { registerGuildControlRoutes, registerMemberControlRoutes } from './contr
 import { registerFaultControlRoutes, registerLimitControlRoutes } from './control-limits.ts';
 import { registerMessageControlRoutes } from './control-messages.ts';
 import { registerUserControlRoutes } from './control-users.ts';
+import { registerVoiceControlRoutes } from './control-voice.ts';
 
 /**
  * `/_sandbox/*`: world control for tests, scripts and the chat view (no auth, JSON). The world
@@ -31,6 +32,7 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
   registerMemberControlRoutes(app, ctx);
   registerGuildControlRoutes(app, ctx);
   registerMessageControlRoutes(app, ctx);
+  registerVoiceControlRoutes(app, ctx);
 
   app.post<{ Body: { advance_ms?: number } | undefined }>('/_sandbox/clock', async (req, reply) => {
     const advance = Number(req.body?.advance_ms);

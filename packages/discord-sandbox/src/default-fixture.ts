@@ -3,6 +3,7 @@
  * (ids from `SANDBOX_IDS`), built with the makers of fixture.ts.
  */
 import {
+  type APIGuildVoiceChannel,
   type APITextChannel,
   type ChannelFlags,
   ChannelType,
@@ -49,6 +50,25 @@ function textChannel(
   };
 }
 
+function voiceChannel(id: string, guildId: string, name: string, position: number): APIGuildVoiceChannel {
+  return {
+    id,
+    type: ChannelType.GuildVoice,
+    guild_id: guildId,
+    name,
+    position,
+    parent_id: null,
+    permission_overwrites: [],
+    flags: 0 as ChannelFlags,
+    nsfw: false,
+    last_message_id: null,
+    rate_limit_per_user: 0,
+    bitrate: 64000,
+    user_limit: 0,
+    rtc_region: null,
+  };
+}
+
 const JOINED = '2024-01-15T12:00:00.000Z';
 const member = (user_id: string, roles: string[] = []): SandboxMember => ({
   user_id,
@@ -57,7 +77,7 @@ const member = (user_id: string, roles: string[] = []): SandboxMember => ({
   joined_at: JOINED,
 });
 
-/** Sandbox Station: Ada's guild with the bot, a category of text channels, crew, managers and moderators. */
+/** Sandbox Station: Ada's guild with the bot, a category of text channels, two voice channels and an AFK one, crew, managers and moderators. */
 function stationGuild(): SandboxGuild {
   const { users: u, guilds: g, channels: c, roles: r, emojis: e } = SANDBOX_IDS;
   return {
@@ -92,7 +112,11 @@ function stationGuild(): SandboxGuild {
       textChannel(c.roles, g.station, 'roles', 1, c.stationCategory),
       textChannel(c.levelUps, g.station, 'level-ups', 2, c.stationCategory),
       textChannel(c.announcements, g.station, 'announcements', 3, c.stationCategory),
+      voiceChannel(c.stationLounge, g.station, 'Lounge', 4),
+      voiceChannel(c.stationBriefing, g.station, 'Briefing Room', 5),
+      voiceChannel(c.stationAfk, g.station, 'AFK', 6),
     ],
+    afk_channel_id: c.stationAfk,
     members: [
       member(u.ada),
       member(u.mo, [r.stationManagers, r.stationCrew]),

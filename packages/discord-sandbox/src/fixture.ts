@@ -5,6 +5,7 @@
 import {
   type APIEmoji,
   type APIGuildCategoryChannel,
+  type APIGuildVoiceChannel,
   type APIRole,
   type APITextChannel,
   type APIUser,
@@ -14,7 +15,25 @@ import {
   type UserFlags,
 } from 'discord-api-types/v10';
 
-export type SandboxChannel = APITextChannel | APIGuildCategoryChannel;
+export type SandboxChannel = APITextChannel | APIGuildCategoryChannel | APIGuildVoiceChannel;
+
+/**
+ * A member connected to one of the guild's voice channels, as Discord keeps it (the gateway's
+ * voice state object less `guild_id` and `member`, which are added when it is sent).
+ */
+export interface SandboxVoiceState {
+  user_id: string;
+  channel_id: string;
+  session_id: string;
+  /** Muted or deafened by the server (a moderator); `self_*`: by the member themselves. */
+  mute: boolean;
+  deaf: boolean;
+  self_mute: boolean;
+  self_deaf: boolean;
+  self_video: boolean;
+  suppress: boolean;
+  request_to_speak_timestamp: string | null;
+}
 
 export interface SandboxMember {
   user_id: string;
@@ -46,6 +65,10 @@ export interface SandboxGuild {
   features?: string[];
   /** Users who were members and left: joining again gets them DID_REJOIN, as on Discord. */
   former_member_ids?: string[];
+  /** The voice channel Discord moves idle members to (Discord's `afk_channel_id`); absent: none. */
+  afk_channel_id?: string | null;
+  /** Who is in the guild's voice channels (`POST /_sandbox/voice`); absent: nobody. */
+  voice_states?: SandboxVoiceState[];
 }
 
 export interface SandboxApplication {

@@ -33,6 +33,7 @@ const EVENT_INTENTS: Partial<Record<GatewayDispatchEvents, number>> = {
   [GatewayDispatchEvents.MessageReactionRemove]: GatewayIntentBits.GuildMessageReactions,
   [GatewayDispatchEvents.MessageReactionRemoveAll]: GatewayIntentBits.GuildMessageReactions,
   [GatewayDispatchEvents.MessageReactionRemoveEmoji]: GatewayIntentBits.GuildMessageReactions,
+  [GatewayDispatchEvents.VoiceStateUpdate]: GatewayIntentBits.GuildVoiceStates,
 };
 
 /** The shard a guild belongs to, Discord's formula. */

@@ -21,6 +21,10 @@ export const SANDBOX_IDS = {
     levelUps: '300000000000000013',
     announcements: '300000000000000014',
     stationCategory: '300000000000000015',
+    /** Station's voice channels (type 2): two to talk in, and the AFK channel (`afk_channel_id`). */
+    stationLounge: '300000000000000016',
+    stationBriefing: '300000000000000017',
+    stationAfk: '300000000000000018',
     quietLobby: '300000000000000041',
     quietSetup: '300000000000000042',
     orbitHangar: '300000000000000061',

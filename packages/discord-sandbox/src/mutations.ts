@@ -4,6 +4,7 @@ import { joiningFlags, joinsPending, rememberLeaving } from './member-screening.
 import { apiGuild, apiMember, guildCreatePayload, userOf } from './payloads.ts';
 import { compareRoles, sortedRoles } from './permissions.ts';
 import type { SandboxState } from './state.ts';
+import { changeVoiceState } from './voice.ts';
 
 /**
  * Every change to the world goes through here (messages through message-mutations.ts) so the
@@ -37,6 +38,8 @@ export function addMember(state: SandboxState, guild: SandboxGuild, userId: stri
 export function removeMember(state: SandboxState, guild: SandboxGuild, userId: string): boolean {
   const index = guild.members.findIndex((m) => m.user_id === userId);
   if (index < 0) return false;
+  // A member who leaves is disconnected from voice first, as on Discord.
+  changeVoiceState(state, guild, { userId, channelId: null });
   guild.members.splice(index, 1);
   rememberLeaving(guild, userId);
   if (userId === state.application.id) {
