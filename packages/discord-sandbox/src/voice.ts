@@ -49,7 +49,8 @@ export function changeVoiceState(
   guild: SandboxGuild,
   change: VoiceChange,
 ): SandboxVoiceState | null {
-  const states = (guild.voice_states ??= []);
+  guild.voice_states ??= [];
+  const states = guild.voice_states;
   const index = states.findIndex((v) => v.user_id === change.userId);
   const current = index >= 0 ? states[index] : undefined;
   if (change.channelId === null) {
