@@ -14,14 +14,15 @@ import type { WorkerConfig } from './env.ts';
 /**
  * Gateway intents the product uses: guilds (presence in bot_guilds, roles, channels), members
  * (leavers, role holders), guild messages (XP counts messages; their content is not
- * needed, so the privileged MessageContent intent stays off) and their reactions (reaction
- * roles).
+ * needed, so the privileged MessageContent intent stays off), their reactions (reaction
+ * roles) and voice states (voice XP counts time in voice; not privileged).
  */
 export const WORKER_INTENTS = [
   GatewayIntentBits.Guilds,
   GatewayIntentBits.GuildMembers,
   GatewayIntentBits.GuildMessages,
   GatewayIntentBits.GuildMessageReactions,
+  GatewayIntentBits.GuildVoiceStates,
 ] as const;
 
 /** Discord's privileged intents by the names the Developer Portal's Bot page gives them. */

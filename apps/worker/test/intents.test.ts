@@ -13,7 +13,7 @@ describe('gateway intents', () => {
     harness = undefined;
   });
 
-  it('asks Discord only for Guilds, Server Members, Guild Messages and Guild Message Reactions', async () => {
+  it('asks Discord only for Guilds, Server Members, Guild Messages, Guild Message Reactions and Guild Voice States', async () => {
     harness = await startHarness();
     const worker = await startWorker(harness.config());
     try {
@@ -24,7 +24,8 @@ describe('gateway intents', () => {
         GatewayIntentBits.Guilds |
         GatewayIntentBits.GuildMembers |
         GatewayIntentBits.GuildMessages |
-        GatewayIntentBits.GuildMessageReactions;
+        GatewayIntentBits.GuildMessageReactions |
+        GatewayIntentBits.GuildVoiceStates;
       expect(presence.sessions.filter((s) => s.connected).map((s) => s.intents)).toEqual([wanted]);
       expect(WORKER_INTENTS.reduce((a, b) => a | b, 0)).toBe(wanted);
     } finally {

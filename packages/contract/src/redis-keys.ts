@@ -159,7 +159,8 @@ export function personalityLastRepairKey(guildId: string): string {
 /**
  * Leveling's XP buffer. A member's last counted message (its time in ms, kept as long as the
  * longest cooldown, so the current cooldown setting is compared with it on every message), the
- * guild's XP earned since the last flush (hash, fields `<user>:x`, `<user>:m`, `<user>:n`), the
+ * guild's XP earned since the last flush (hash, fields `<user>:x`, `<user>:m`, `<user>:s`, `<user>:n`, and
+ * `<user>:v` for voice minutes), the
  * set of guilds with buffered XP, a batch taken out of the buffer to be written to Postgres,
  * and the batches in flight (sorted set scored by when they were taken, so a crashed writer's
  * batch is found and written by another process).
@@ -182,6 +183,16 @@ export function xpBatchKey(batchId: string): string {
 
 export function xpBatchesKey(): string {
   return 'xp-batches';
+}
+
+/**
+ * Voice XP: the guild's minute (the UTC minute ending at `minuteEnd`, ms) once a process
+ * credited it (SET NX, kept for a few minutes): the claim and the credit are one script, so a
+ * tick that runs twice, or two processes counting one guild, credit a minute once. A member's
+ * voice minutes go in the XP buffer's `xpPendingKey` hash as `<user>:v`.
+ */
+export function voiceMinuteKey(guildId: string, minuteEnd: number): string {
+  return `voice-minute:${guildId}:${minuteEnd}`;
 }
 
 /**

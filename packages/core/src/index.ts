@@ -18,4 +18,5 @@ export * from './rank-card.ts';
 export * from './role-menu-picks.ts';
 export * from './role-menus.ts';
 export * from './temp-roles.ts';
+export * from './voice-xp.ts';
 export * from './welcome-messages.ts';

@@ -14,6 +14,7 @@ import { repairsFeature } from './repairs/index.ts';
 import { roleMenusFeature } from './role-menus/index.ts';
 import { setupWatchFeature } from './setup-watch/index.ts';
 import { tempRolesFeature } from './temp-roles/index.ts';
+import { voiceXpFeature } from './voice-xp/index.ts';
 import { welcomeFeature } from './welcome/index.ts';
 
 /** Every feature of the worker. A new feature is one folder and one line here. */
@@ -23,6 +24,8 @@ export const FEATURES = [
   setupWatchFeature,
   colorRolesFeature,
   personalityRolesFeature,
+  // Before leveling: its shutdown stops the minutes, then leveling's flushes the XP they credited.
+  voiceXpFeature,
   levelingFeature,
   reactionRolesFeature,
   roleMenusFeature,

@@ -20,6 +20,8 @@ export interface BufferedXp {
   earned?: number;
   /** The channel of the member's latest message that earned XP (where a level it crossed was reached). */
   channelId?: string | null;
+  /** Minutes in voice that earned XP (the XP is in `xp`); absent: 0. */
+  voiceMinutes?: number;
   /** The member's display name and avatar hash on their latest message. */
   username: string | null;
   avatar: string | null;
@@ -163,6 +165,7 @@ function mergeMembers(
       seen.xp += m.xp;
       seen.messages += m.messages;
       seen.earned = (seen.earned ?? 0) + earned;
+      seen.voiceMinutes = (seen.voiceMinutes ?? 0) + (m.voiceMinutes ?? 0);
       if (m.xp > 0 || seen.xp === m.xp) {
         seen.username = m.username ?? seen.username;
         seen.avatar = m.avatar;
@@ -254,7 +257,7 @@ async function recordLevelUps(tx: Tx, levelUps: readonly CrossedLevel[], leaseMs
     .onConflictDoNothing();
 }
 
-/** Adds the day's totals for the daily overview: every chat message, earning or not, and levels gained. */
+/** Adds the day's totals for the daily overview: every chat message, earning or not, voice minutes and levels gained. */
 async function addDailyTotals(
   tx: Tx,
   members: readonly GuildMemberXp[],
@@ -269,18 +272,20 @@ async function addDailyTotals(
       xp: m.xp,
       messages: m.messages,
       level_ups: gained.get(`${m.guildId}:${m.userId}`) ?? 0,
+      voice_minutes: m.voiceMinutes ?? 0,
     })),
   );
   await tx.execute(sql`
-    insert into member_daily_xp (guild_id, user_id, day, xp, messages, level_ups)
-    select t.guild_id, t.user_id, ${day}::date, t.xp, t.messages, t.level_ups
+    insert into member_daily_xp (guild_id, user_id, day, xp, messages, level_ups, voice_minutes)
+    select t.guild_id, t.user_id, ${day}::date, t.xp, t.messages, t.level_ups, t.voice_minutes
     from jsonb_to_recordset(${daily}::jsonb)
-      as t(guild_id text, user_id text, xp bigint, messages integer, level_ups integer)
+      as t(guild_id text, user_id text, xp bigint, messages integer, level_ups integer, voice_minutes integer)
     order by t.guild_id, t.user_id
     on conflict (guild_id, user_id, day) do update set
       xp = member_daily_xp.xp + excluded.xp,
       messages = member_daily_xp.messages + excluded.messages,
-      level_ups = member_daily_xp.level_ups + excluded.level_ups`);
+      level_ups = member_daily_xp.level_ups + excluded.level_ups,
+      voice_minutes = member_daily_xp.voice_minutes + excluded.voice_minutes`);
 }
 
 /**

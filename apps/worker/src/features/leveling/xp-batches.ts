@@ -72,6 +72,7 @@ export async function readBatch(redis: Redis, batch: XpBatch): Promise<BufferedX
     if (kind === 'x') member.xp = Number(value);
     else if (kind === 'm') member.messages = Number(value);
     else if (kind === 's') skipped.set(userId, Number(value));
+    else if (kind === 'v') member.voiceMinutes = Number(value);
     else if (kind === 'n') [member.username, member.avatar, member.channelId] = parseName(value);
   }
   // `:s` counts the messages that earned nothing (a batch buffered before it existed counted
