@@ -58,11 +58,20 @@ describe('PUT leveling: the new settings', () => {
     expect(blank.json<LevelingSettings>().level_up_message).toBe(DEFAULT_LEVEL_UP_MESSAGE);
   });
 
+  it('takes voice channels as no-XP channels (time there earns no voice XP)', async () => {
+    const response = await put({ no_xp_channels: [CHANNELS.general, CHANNELS.stationLounge] });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<LevelingSettings>().no_xp_channels).toEqual([
+      CHANNELS.general,
+      CHANNELS.stationLounge,
+    ]);
+  });
+
   it('refuses ids of other servers, naming the field and the id', async () => {
     const channel = await put({ no_xp_channels: [CHANNELS.general, CHANNELS.orbitHangar] });
     expect(channel.statusCode).toBe(400);
     expect(channel.json().message).toBe(
-      `no_xp_channels: ${CHANNELS.orbitHangar} is not a text channel of this server`,
+      `no_xp_channels: ${CHANNELS.orbitHangar} is not a channel of this server`,
     );
     const role = await put({ no_xp_roles: ['300000000000000999'] });
     expect(role.statusCode).toBe(400);

@@ -54,7 +54,8 @@ export const levelingRoutes = {
     guildRefs: {
       announcement_channel: 'channel',
       daily_overview_channel: 'channel',
-      'no_xp_channels[]': 'channel',
+      // Voice channels too: time in a no-XP voice channel earns no voice XP.
+      'no_xp_channels[]': 'any_channel',
       'no_xp_roles[]': 'role',
     },
     channelUses: { announcement_channel: 'level_up_announcements', daily_overview_channel: 'daily_overview' },
