@@ -19,6 +19,7 @@ const BENCHMARKS = [
   'worker-memory',
   'personality-refresh',
   'xp',
+  'voice',
   'rank-card',
   'joins',
   'scale',
