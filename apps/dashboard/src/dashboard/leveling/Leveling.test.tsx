@@ -16,6 +16,7 @@ import DashboardApp from '../DashboardApp.tsx';
 import { COUNT_FAILED, COUNTING, UNDO_FROM_HISTORY, UNDO_NOTE } from '../shared/ConfirmDialog.tsx';
 import { BOOST_RULE, boostExpiryLabel, boostTargetLabel } from './LevelingBoosts.tsx';
 import { deleteRoleConfirm, LEVELING_CONFIRM, LEVELING_DONE, roleCapHint } from './leveling-model.ts';
+import { VOICE_XP_RULE } from './SettingsVoiceFields.tsx';
 
 const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
 const base = `/api/guilds/${STATION.id}`;
@@ -127,6 +128,8 @@ describe('leveling', () => {
         level_up_message: SETTINGS.level_up_message,
         reward_mode: 'stack',
         leaderboard_visibility: 'off',
+        voice_xp_per_minute: SETTINGS.voice_xp_per_minute,
+        voice_min_members: SETTINGS.voice_min_members,
       }),
     );
     await screen.findByText('Stored as 1000 XP, the maximum.');
@@ -142,6 +145,24 @@ describe('leveling', () => {
     await waitFor(() => expect(api.calls.filter((c) => c.method === 'PUT')).toHaveLength(2));
     await screen.findByText('Saved');
     expect(screen.queryByText(/Stored as/)).toBeNull();
+  });
+
+  it('sends voice XP per minute and the people it needs, and states the rule', async () => {
+    signInAda();
+    const api = levelingApi();
+    renderAt(`/dashboard/leveling/settings?guild=${STATION.id}`, routes);
+    fireEvent.change(await screen.findByLabelText('Voice XP per minute'), { target: { value: '15' } });
+    fireEvent.change(screen.getByLabelText('People needed in the channel'), { target: { value: '3' } });
+    screen.getByText(VOICE_XP_RULE);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(api.calls.find((c) => c.method === 'PUT')?.body).toMatchObject({
+        voice_xp_per_minute: 15,
+        voice_min_members: 3,
+      }),
+    );
+    await screen.findByText('Saved');
+    expect(screen.getByLabelText('Voice XP per minute')).toHaveProperty('value', '15');
   });
 
   it('shows Sync Roles running, then done with its summary and warnings', async () => {

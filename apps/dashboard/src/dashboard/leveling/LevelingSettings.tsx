@@ -8,6 +8,7 @@ import { LevelingNav } from './LevelingNav.tsx';
 import { LEVELING_FAILURES, useLeveling } from './leveling-model.ts';
 import { LeaderboardGroup, LevelUpGroup, RewardModeGroup } from './SettingsChoiceGroups.tsx';
 import { SettingsMaintenance } from './SettingsMaintenance.tsx';
+import { VoiceXpFields } from './SettingsVoiceFields.tsx';
 import { NoXpFields, RateAndChannelFields } from './SettingsXpFields.tsx';
 import { useLevelingMaintenance } from './useLevelingMaintenance.ts';
 import { useSettingsForm } from './useSettingsForm.ts';
@@ -70,6 +71,7 @@ function SettingsForm({
       <section className="card form-card" aria-label="Settings">
         <RateAndChannelFields notes={notes} {...fields} />
         <NoXpFields {...fields} />
+        <VoiceXpFields form={form} set={set} />
         <LevelUpGroup roles={roles} {...fields} />
         <RewardModeGroup form={form} set={set} />
         <LeaderboardGroup guildId={guildId} form={form} stored={stored} set={set} />

@@ -99,7 +99,8 @@ export function NoXpFields({ guildId, botInGuild, form, set, issue }: FieldsProp
       <legend>No XP</legend>
       <p className="muted small">
         A message in one of these channels, or from a member holding one of these roles, earns no XP and
-        starts no cooldown.
+        starts no cooldown; time in a voice channel listed here, or by a member holding one of these roles,
+        earns no voice XP.
       </p>
       <div className="form-grid">
         <div style={{ alignSelf: 'start' }}>

@@ -73,6 +73,8 @@ export interface SettingsForm {
   level_up_destination: LevelUpDestination;
   reward_mode: RewardMode;
   leaderboard_visibility: LeaderboardVisibility;
+  voice_xp_per_minute: string;
+  voice_min_members: string;
 }
 
 export function toForm(settings: LevelingSettings): SettingsForm {
@@ -88,6 +90,16 @@ export function toForm(settings: LevelingSettings): SettingsForm {
     level_up_destination: settings.level_up_destination,
     reward_mode: settings.reward_mode,
     leaderboard_visibility: settings.leaderboard_visibility,
+    voice_xp_per_minute: String(settings.voice_xp_per_minute),
+    voice_min_members: String(settings.voice_min_members),
+  };
+}
+
+/** The voice numbers as sent: what was typed (the API clamps it), or the default for an empty box. */
+export function submittedVoiceNumbers(form: Pick<SettingsForm, 'voice_xp_per_minute' | 'voice_min_members'>) {
+  return {
+    voice_xp_per_minute: typedNumber(form.voice_xp_per_minute) ?? 0,
+    voice_min_members: typedNumber(form.voice_min_members) ?? VOICE_MIN_MEMBERS_DEFAULT,
   };
 }
 

@@ -11,6 +11,7 @@ import {
   LEVELING_FAILURES,
   type NumberSetting,
   submittedNumber,
+  submittedVoiceNumbers,
   toForm,
 } from './leveling-model.ts';
 
@@ -72,6 +73,7 @@ export function useSettingsForm(guildId: string, initial: Settings) {
             : {}),
           reward_mode: form.reward_mode,
           leaderboard_visibility: form.leaderboard_visibility,
+          ...submittedVoiceNumbers(form),
         },
       });
       return { submitted, saved };
