@@ -71,6 +71,7 @@ describe('members earning XP in voice', () => {
       xpMultiplier: 1,
       noXpChannels: [briefing],
       announcementChannel: levelUps,
+      levelUpDestination: 'channel',
     });
   });
 
@@ -93,6 +94,21 @@ describe('members earning XP in voice', () => {
       () =>
         guildState(harness.sandbox, STATION)
           .channels.find((c) => c.id === levelUps)
+          ?.messages.some((m) => m.content?.includes(`<@${ada}>`)) || undefined,
+    );
+  });
+
+  it("announces a level reached in voice in that voice channel's chat when level-ups go to the current channel", async () => {
+    await store.settings(STATION, { levelUpDestination: 'current' });
+    await voice(ada, lounge);
+    await voice(mo, lounge);
+    await passMinutes(3);
+    expect(await store.member(STATION, ada)).toEqual({ xp: 100, level: 1, voiceMinutes: 2 });
+    await waitFor(
+      'the level-up in the voice channel',
+      () =>
+        guildState(harness.sandbox, STATION)
+          .channels.find((c) => c.id === lounge)
           ?.messages.some((m) => m.content?.includes(`<@${ada}>`)) || undefined,
     );
   });

@@ -2,7 +2,7 @@ import { GatewayIntentBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_IDS } from '../src/index.ts';
 import { nextPacket, readyClient, sandboxPerTest } from './discordjs-helpers.ts';
-import { control } from './helpers.ts';
+import { bot, control } from './helpers.ts';
 
 const { sandbox, keep } = sandboxPerTest();
 const { guilds, channels, users, roles } = SANDBOX_IDS;
@@ -109,6 +109,17 @@ describe('POST /_sandbox/voice', () => {
     const left = nextPacket(client, 'VOICE_STATE_UPDATE', (d) => d.channel_id === null);
     await control(sandbox(), 'DELETE', `/guilds/${guilds.station}/members/${users.nia}`);
     expect(await left).toMatchObject({ user_id: users.nia, guild_id: guilds.station });
+  });
+
+  it("lets the bot post in a voice channel's text chat, not in a category", async () => {
+    expect(
+      (await bot(sandbox(), 'POST', `/channels/${channels.stationLounge}/messages`, { content: 'hi' }))
+        .status,
+    ).toBe(200);
+    const category = await bot(sandbox(), 'POST', `/channels/${channels.stationCategory}/messages`, {
+      content: 'hi',
+    });
+    expect([category.status, (category.body as { code: number }).code]).toEqual([400, 50008]);
   });
 
   it('refuses unknown guilds, users, members and channels, and channels that are not voice', async () => {

@@ -43,7 +43,8 @@ export function botChannel(
     discordError(reply, 403, 50001, 'Missing Access');
     return null;
   }
-  if (found.channel.type !== 0) {
+  // Text channels, and voice channels' own text chat (Discord's text-in-voice).
+  if (found.channel.type !== 0 && found.channel.type !== 2) {
     discordError(reply, 400, 50008, 'Cannot send messages in a non-text channel');
     return null;
   }
