@@ -1,3 +1,4 @@
+import { Status } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import { control, guildState, type Harness, SANDBOX_IDS, STATION, startHarness, waitFor } from './helpers.ts';
@@ -145,6 +146,29 @@ describe('members earning XP in voice', () => {
     await store.settings(STATION, { voiceXpPerMinute: 20, xpMultiplier: 1.5 });
     await passMinutes(1);
     expect(await store.member(STATION, ada)).toEqual({ xp: 30, level: 0, voiceMinutes: 1 });
+  });
+
+  it('credits nothing while the gateway is down (who leaves is unseen), and goes on from what it missed', async () => {
+    await voice(ada, lounge);
+    await voice(mo, lounge);
+    await passMinutes(2);
+    expect(await store.member(STATION, ada)).toEqual({ xp: 50, level: 0, voiceMinutes: 1 });
+    const sandbox = control(harness.sandbox);
+    await sandbox.closeGateway({ hold: true });
+    await waitFor('the shard to be down', () =>
+      worker.client.ws.shards.get(0)?.status !== Status.Ready ? true : undefined,
+    );
+    // Mo leaves while the worker cannot see it: Ada is alone from here on.
+    await sandbox.call('POST', '/_sandbox/voice', { guild_id: STATION, user_id: mo, channel_id: null });
+    inVoiceNow.delete(mo);
+    await passMinutes(2);
+    expect(await store.member(STATION, ada)).toEqual({ xp: 50, level: 0, voiceMinutes: 1 });
+    await sandbox.call('POST', '/_sandbox/gateway/release');
+    await waitFor('the shard to be back', () =>
+      worker.client.ws.shards.get(0)?.status === Status.Ready ? true : undefined,
+    );
+    await passMinutes(2);
+    expect(await store.member(STATION, ada)).toEqual({ xp: 50, level: 0, voiceMinutes: 1 });
   });
 
   it('keeps every counted minute through a restart and credits nothing for the time the worker was away', async () => {

@@ -1,5 +1,6 @@
 import { voiceMinuteKey, xpDirtyGuildsKey, xpPendingKey } from '@spacecadet/contract';
 import { activeBoostMultiplier, VOICE_MINUTE_MS, voiceMinuteEarners, voiceMinuteXp } from '@spacecadet/core';
+import { Status } from 'discord.js';
 import type { Redis } from 'ioredis';
 import type { WorkerDeps } from '../../deps.ts';
 import { errorFields } from '../../logger.ts';
@@ -88,13 +89,23 @@ async function guildCredit(
   return { guildId, minuteEnd, earners };
 }
 
+/**
+ * Whether this process sees the guild's voice now: its shard is connected. While a shard is
+ * down (reconnecting, resuming) members may leave or mute unseen, so its minutes are not
+ * credited; a resume replays what was missed, a new session sends the guild again.
+ */
+function watching(deps: WorkerDeps, guildId: string): boolean {
+  const guild = deps.client.guilds.cache.get(guildId);
+  return guild !== undefined && deps.client.ws.shards.get(guild.shardId)?.status === Status.Ready;
+}
+
 /** Guilds credited at once: their setups come from memory, or are read together. */
 const CONCURRENT_GUILDS = 50;
 
 /**
  * Credits the minute ending at `minuteEnd` to everyone in this process's guilds who earned it.
- * A guild whose setup cannot be read (Postgres down and no copy in memory) earns nothing for
- * that minute; the others are credited. Answers the XP credited, for the benchmark and logs.
+ * A guild whose setup cannot be read (Postgres down and no copy in memory), or whose shard is
+ * not connected, earns nothing for that minute; the others are credited. Answers the XP credited, for the benchmark and logs.
  */
 export async function creditVoiceMinute(
   deps: WorkerDeps,
@@ -106,6 +117,7 @@ export async function creditVoiceMinute(
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       const [guildId, afkChannelId, seats] = next;
+      if (!watching(deps, guildId)) continue;
       try {
         const credit = await guildCredit(deps, guildId, afkChannelId, seats, minuteEnd);
         if (!(await creditMinute(deps.redis, credit))) continue;
