@@ -108,7 +108,28 @@ describe('PUT leveling: the new settings', () => {
     expect(defaults).toMatchObject({ level_up_destination: 'channel', announcement_channel: null });
     const echoed = await put({ ...defaults, xp_per_message: 20 });
     expect(echoed.statusCode, echoed.body).toBe(200);
-    expect(echoed.json<LevelingSettings>()).toEqual({ ...defaults, xp_per_message: 20 });
+    // The edited xp_per_message sets the range (min = max); the range sent back unchanged does not undo it.
+    expect(echoed.json<LevelingSettings>()).toEqual({
+      ...defaults,
+      xp_per_message: 20,
+      xp_min: 20,
+      xp_max: 20,
+    });
+  });
+
+  it('sets the XP range from xp_min and xp_max, says the mean as xp_per_message, and refuses crossed ends', async () => {
+    const ranged = await put({ xp_min: 15, xp_max: 25, xp_per_message: 3 });
+    expect(ranged.statusCode, ranged.body).toBe(200);
+    expect(ranged.json<LevelingSettings>()).toMatchObject({ xp_min: 15, xp_max: 25, xp_per_message: 20 });
+    const onlyMax = await put({ xp_max: 40 });
+    expect(onlyMax.json<LevelingSettings>()).toMatchObject({ xp_min: 15, xp_max: 40 });
+    const crossed = await put({ xp_min: 50 });
+    expect(crossed.statusCode).toBe(400);
+    expect(crossed.json<{ message: string }>().message).toBe(
+      'The least XP a message earns (xp_min) must be at most the most (xp_max)',
+    );
+    const after = await put({});
+    expect(after.json<LevelingSettings>()).toMatchObject({ xp_min: 15, xp_max: 40 });
   });
 
   it('queues Sync Roles when the reward mode changes, and Reset Config puts every new setting back', async () => {

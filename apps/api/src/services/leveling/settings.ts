@@ -67,23 +67,26 @@ export function toSettings(stored: StoredLevelingSettings): LevelingSettings {
 }
 
 /**
- * The XP range a body asks for: xp_min and xp_max win over xp_per_message (min = max); an end
- * not sent keeps its stored value. Clamped; a range whose ends cross is refused.
+ * The XP range a body asks for. An end sent with a new value wins and the other keeps its stored
+ * value (a range whose ends cross is refused); otherwise a changed xp_per_message sets both ends
+ * (min = max). So a client that sends back what GET answered with only xp_per_message edited
+ * gets its edit. Clamped as the other numbers.
  */
 function xpRangeChanges(
   body: PutLevelingBody,
   stored: StoredLevelingSettings,
 ): Partial<StoredLevelingSettings> {
-  if (body.xp_min === undefined && body.xp_max === undefined) {
-    if (body.xp_per_message === undefined) return {};
-    const xp = clampXpPerMessage(body.xp_per_message);
-    return { xpMin: xp, xpMax: xp };
-  }
   const min = body.xp_min === undefined ? stored.xpMin : clampXpPerMessage(body.xp_min);
   const max = body.xp_max === undefined ? stored.xpMax : clampXpPerMessage(body.xp_max);
-  if (min > max)
-    throw new ApiError('invalid_input', XP_RANGE_MESSAGE, [{ path: 'xp_min', message: XP_RANGE_MESSAGE }]);
-  return { xpMin: min, xpMax: max };
+  if (min !== stored.xpMin || max !== stored.xpMax) {
+    if (min > max)
+      throw new ApiError('invalid_input', XP_RANGE_MESSAGE, [{ path: 'xp_min', message: XP_RANGE_MESSAGE }]);
+    return { xpMin: min, xpMax: max };
+  }
+  if (body.xp_per_message === undefined) return {};
+  const xp = clampXpPerMessage(body.xp_per_message);
+  if (xp === Math.round(expectedMessageXp(stored.xpMin, stored.xpMax))) return {};
+  return { xpMin: xp, xpMax: xp };
 }
 
 export const XP_RANGE_MESSAGE = 'The least XP a message earns (xp_min) must be at most the most (xp_max)';

@@ -3,7 +3,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { useState } from 'react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
+import { fakeApi, LEVELING_SETTINGS, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
 import DashboardApp from '../DashboardApp.tsx';
 import { boostExpiryLabel, boostTargetLabel } from '../leveling/LevelingBoosts.tsx';
@@ -192,20 +192,7 @@ describe('MemberPicker', () => {
 });
 
 describe('boosts page', () => {
-  const SETTINGS = {
-    enabled: true,
-    xp_multiplier: 1,
-    announcement_channel: null,
-    daily_overview_channel: null,
-    xp_per_message: 10,
-    message_cooldown_sec: 30,
-    no_xp_channels: [],
-    no_xp_roles: [],
-    level_up_message: '🎉 {user} reached **level {level}**!',
-    level_up_destination: 'channel',
-    reward_mode: 'stack',
-    leaderboard_visibility: 'off',
-  };
+  const SETTINGS = { ...LEVELING_SETTINGS, enabled: true };
   const past = '2020-01-02T03:04:00.000Z';
   const future = '2999-01-02T03:04:00.000Z';
   const BOOSTS = [

@@ -115,7 +115,7 @@ export const PutLevelingBody = z
       xp_per_message: numberField('xp_per_message must be a number')
         .optional()
         .meta({
-          description: `Sets xp_min and xp_max both (rounded, clamped to 0..${XP_PER_MESSAGE_MAX}); ignored when the body sends xp_min or xp_max`,
+          description: `Sets xp_min and xp_max both (rounded, clamped to 0..${XP_PER_MESSAGE_MAX}) when it differs from the stored range's rounded mean; a body that changes xp_min or xp_max sets the range instead`,
         }),
       message_cooldown_sec: numberField('message_cooldown_sec must be a number of seconds')
         .optional()
