@@ -12,6 +12,7 @@ import {
   clampXpPerMessage,
   expectedMessageXp,
   normalizeMultiplier,
+  sameCurve,
 } from '@spacecadet/core';
 import {
   DEFAULT_LEVELING_SETTINGS,
@@ -24,7 +25,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.ts';
 import type { JobRequester } from '../jobs.ts';
 import { settingsChangeSummary } from '../settings-summary.ts';
-import { queueSyncRoles } from './jobs.ts';
+import { queueRecomputeLevels, queueSyncRoles } from './jobs.ts';
 
 /**
  * Leveling settings: their API shape, their writes (the PUT, the reset, an undo's write-back)
@@ -142,7 +143,8 @@ function settingsChanges(
 
 /**
  * Writes leveling settings (any subset) as `PUT …/leveling` does, clamped, and queues Sync Roles
- * when the reward mode changed. `restoring` (an undo writing back a state that was stored) skips
+ * when the reward mode changed and Recompute Levels when the level curve did (its id answered
+ * when both were queued). `restoring` (an undo writing back a state that was stored) skips
  * the check an admin's switch to channel announcements gets: that state was valid when kept.
  */
 export async function writeLevelingSettings(
@@ -169,10 +171,16 @@ export async function writeLevelingSettings(
   }
   const saved = await saveLevelingSettings(db, guildId, settingsChanges(body, stored));
   // Members' reward roles follow the new mode: Sync Roles re-applies every member's rewards.
-  const jobId =
+  const syncJobId =
     saved.rewardMode === stored.rewardMode
       ? null
       : await queueSyncRoles(app, guildId, requester, request, MODE_LATER);
+  // A new curve moves levels (an undo writing the old curve back moves them again): the job
+  // recomputes every member's level and brings reward roles in line, announcing nothing.
+  const curveJobId = sameCurve(saved.levelCurve, stored.levelCurve)
+    ? null
+    : await queueRecomputeLevels(app, guildId, requester, request);
+  const jobId = curveJobId ?? syncJobId;
   return { before: toSettings(stored), after: toSettings(saved), jobId };
 }
 
@@ -192,6 +200,8 @@ export async function resetLevelingSettings(
   await deleteLevelingSettings(db, guildId);
   if (stored.rewardMode !== DEFAULT_LEVELING_SETTINGS.rewardMode)
     await queueSyncRoles(app, guildId, requester, request, MODE_LATER);
+  if (!sameCurve(stored.levelCurve, DEFAULT_LEVELING_SETTINGS.levelCurve))
+    await queueRecomputeLevels(app, guildId, requester, request);
   const after = toSettings(DEFAULT_LEVELING_SETTINGS);
   const before = toSettings(stored);
   return { before, after };
