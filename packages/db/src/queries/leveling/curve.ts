@@ -50,7 +50,7 @@ export function levelFloorSql(curve: LevelCurve, level: SQL): SQL {
   const n = curve.xp.length;
   const last = curve.xp[n - 1] ?? 1;
   const sums = `{${prefix.join(',')}}`;
-  return sql`(case when (${level}) <= ${n} then (${sums}::numeric[])[(${level}) + 1] else ${prefix[n] ?? 0}::numeric + ((${level}) - ${n})::numeric * ${last} end)`;
+  return sql`(case when (${level}) <= ${n}::int then (${sums}::numeric[])[(${level}) + 1] else ${prefix[n] ?? 0}::numeric + ((${level}) - ${n}::int)::numeric * ${last}::numeric end)`;
 }
 
 /** Members read and recomputed per transaction of `recomputeLevelsPage`. */
@@ -137,13 +137,13 @@ export async function decayGuildXp(
         select user_id, xp, level, (${newXp})::bigint as new_xp
         from member_xp
         where guild_id = ${guildId} and left_at is null and xp > 0
-          and (last_message_at is null or last_message_at < now() - make_interval(days => ${days}))
+          and (last_message_at is null or last_message_at < now() - make_interval(days => ${days}::int))
           and (decayed_at is null
             or (decayed_at at time zone 'UTC')::date <= (now() at time zone 'UTC')::date - 7)
           and not exists (
             select 1 from member_daily_xp d
             where d.guild_id = member_xp.guild_id and d.user_id = member_xp.user_id and d.xp > 0
-              and d.day > (now() at time zone 'UTC')::date - ${days}
+              and d.day > (now() at time zone 'UTC')::date - ${days}::int
           )
         order by user_id
         for update
