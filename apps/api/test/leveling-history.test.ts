@@ -184,6 +184,29 @@ describe('settings, reward roles, boosts and XP: undo writes the state before ba
     });
   });
 
+  it('a new level curve queues Recompute Levels (the same curve does not); its undo restores the curve and queues it again', async () => {
+    const { queue } = h.app.services;
+    const recomputeJob = jobIdFor('leveling.recompute-levels', station);
+    await queue.remove(recomputeJob);
+    const table = { kind: 'table', xp: [100, 200, 300] };
+    const put = await send('PUT', path('putLeveling'), { level_curve: table });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json().level_curve).toEqual(table);
+    const queued = await queue.getJob(recomputeJob);
+    expect(queued?.name).toBe('leveling.recompute-levels');
+    expect(queued?.data.history_entry_id).toBe((await lastEntry('leveling.settings')).id);
+    await queue.remove(recomputeJob);
+
+    expect((await send('PUT', path('putLeveling'), { level_curve: table })).statusCode).toBe(200);
+    expect(await queue.getJob(recomputeJob)).toBeUndefined();
+
+    const undone = await undo('leveling.settings');
+    expect(undone.statusCode, undone.body).toBe(202);
+    expect(undone.json().job_id).toBe(recomputeJob);
+    expect((await state()).leveling.level_curve).toEqual({ kind: 'quadratic', a: 5, b: 50, c: 100 });
+    await queue.remove(recomputeJob);
+  });
+
   it('undoes adding and editing a reward role', async () => {
     const created = await send('POST', path('createLevelingRole'), {
       role_name: 'Rookie',
