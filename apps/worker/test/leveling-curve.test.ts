@@ -1,5 +1,7 @@
 import type { LevelCurve } from '@spacecadet/contract';
 import { levelForTotalXp, totalXpForLevel } from '@spacecadet/core';
+import { LEVELING_SETUP_CHANNEL } from '@spacecadet/db/queries/leveling';
+import { changeMemberXp, importMemberXp } from '@spacecadet/db/queries/xp-tools';
 import {
   guildHistory,
   levelingRoles,
@@ -10,6 +12,7 @@ import {
 } from '@spacecadet/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { levelingSetups } from '../src/features/leveling/setup.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,
@@ -19,6 +22,7 @@ import {
   memberRoles,
   SANDBOX_IDS,
   STATION,
+  setupChangesHeard,
   startHarness,
   waitFor,
 } from './helpers.ts';
@@ -135,6 +139,48 @@ describe("the server's XP range, level curve and decay", () => {
     expect(earned.some((xp) => xp < 30)).toBe(true);
     expect(earned.some((xp) => xp > 30)).toBe(true);
     expect(new Set(earned).size).toBeGreaterThanOrEqual(3);
+  });
+
+  it("XP earned, set and imported and /rank and /leaderboard follow the server's curve", async () => {
+    await setSettings({
+      xpMin: 40,
+      xpMax: 40,
+      messageCooldownSec: 0,
+      levelCurve: { kind: 'table', xp: [30] },
+    });
+    await setupChangesHeard(harness, levelingSetups, LEVELING_SETUP_CHANNEL);
+    const sandbox = control(harness.sandbox);
+    for (const content of ['one', 'two']) {
+      await sandbox.postMessage({ guild_id: STATION, channel_id: general, author_id: mo, content });
+    }
+    // 80 XP: level 2 at 30 XP a level (the default curve would say 0).
+    await waitFor('mo at level 2', async () => {
+      const row = await member(mo).catch(() => null);
+      if (row?.xp !== 80 || row.level !== 2) throw new Error(`has ${row?.xp ?? 0} XP, level ${row?.level}`);
+      return row;
+    });
+    expect((await changeMemberXp(db(), STATION, ada, { set: 95 })).level).toBe(3);
+    await importMemberXp(db(), STATION, [{ userId: nia, xp: 300, username: 'Nia' }], 'replace');
+    expect((await member(nia)).level).toBe(10);
+
+    const ask = async (name: string, userId: string) => {
+      const response = await fetch(`${harness.sandbox.url}/_sandbox/commands`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ guild_id: STATION, channel_id: general, user_id: userId, name }),
+      });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { response: { data?: { content?: string } } | null }).response?.data
+        ?.content;
+    };
+    expect(await ask('rank', mo)).toBe(
+      `**Rank #3**: <@${mo}>\nLevel 2 · 20 / 30 XP to level 3 · 80 XP in total`,
+    );
+    expect((await ask('leaderboard', mo))?.split('\n').slice(1)).toEqual([
+      `1. <@${nia}>: level 10 · 300 XP`,
+      `2. <@${ada}>: level 3 · 95 XP`,
+      `3. <@${mo}>: level 2 · 80 XP`,
+    ]);
   });
 
   it('a new curve moves every level and reward roles follow, announcing nothing; a rerun changes nothing', async () => {
