@@ -1,10 +1,12 @@
 import {
   DEFAULT_LEVEL_UP_MESSAGE,
+  type LevelCurve,
   type LevelingSettings,
   type PutLevelingBody,
   VOICE_MIN_MEMBERS_DEFAULT,
   VOICE_MIN_MEMBERS_MAX,
   VOICE_XP_PER_MINUTE_MAX,
+  type XpDecay,
 } from '@spacecadet/contract';
 import {
   clampCooldown,
@@ -231,7 +233,19 @@ const SETTING_LABELS: Record<keyof LevelingSettings, string> = {
   season_months: 'season schedule',
 };
 
+/** A curve as the History page says it: `5·L² + 50·L + 100`, or the table's length. */
+function curveValue(curve: LevelCurve): string {
+  if (curve.kind === 'table') return `a table of ${curve.xp.length} level${curve.xp.length === 1 ? '' : 's'}`;
+  return `${curve.a}·L² + ${curve.b}·L + ${curve.c}`;
+}
+
 function settingValue(field: keyof LevelingSettings, value: unknown): string {
+  if (field === 'xp_decay') {
+    if (value === null || value === undefined) return 'off';
+    const decay = value as XpDecay;
+    return `${decay.percent_per_week}% a week after ${decay.after_inactive_days} days${decay.below_level_floor ? ', below the level floor' : ''}`;
+  }
+  if (field === 'level_curve' && value) return curveValue(value as LevelCurve);
   if (value === null || value === undefined) return 'none';
   if (field === 'enabled') return value ? 'on' : 'off';
   if (field === 'message_cooldown_sec') return `${value} s`;
@@ -242,11 +256,20 @@ function settingValue(field: keyof LevelingSettings, value: unknown): string {
 }
 
 /**
+ * The XP range once: as XP per message while both sides earn a fixed amount (min = max), else
+ * as its ends (XP per message, their middle, left out).
+ */
+function rangeShown(settings: LevelingSettings, other: LevelingSettings): LevelingSettings {
+  const fixed = settings.xp_min === settings.xp_max && other.xp_min === other.xp_max;
+  return fixed ? { ...settings, xp_min: 0, xp_max: 0 } : { ...settings, xp_per_message: 0 };
+}
+
+/**
  * "Changed the leveling settings: XP per message 15 → 20, cooldown 60 s → 30 s" (the level-up
  * message, long, is only named). The label alone when nothing changed.
  */
 export function settingsSummary(label: string, before: LevelingSettings, after: LevelingSettings): string {
-  return settingsChangeSummary(label, before, after, {
+  return settingsChangeSummary(label, rangeShown(before, after), rangeShown(after, before), {
     labels: SETTING_LABELS,
     edited: new Set(['level_up_message']),
     value: settingValue,
