@@ -194,10 +194,21 @@ describe("the server's XP range, level curve and decay", () => {
     );
     expect(memberRoles(harness.sandbox, STATION, mo)).not.toContain(ids.Gold);
 
+    // A level-up to 5 not yet delivered (held by a writer): gone with the level.
+    await db()
+      .insert(pendingLevelUps)
+      .values({
+        guildId: STATION,
+        userId: ada,
+        level: 5,
+        previousLevel: 4,
+        claimedUntil: new Date(Date.now() + DAY_MS),
+      });
     // A table: 1,000 XP a level. ada drops to level 1 (Gold goes), mo stays at 0 (Bronze goes).
     const table: LevelCurve = { kind: 'table', xp: [1000] };
     await setSettings({ levelCurve: table });
     const first = await run('leveling.recompute-levels');
+    expect(await db().select().from(pendingLevelUps)).toEqual([]);
     expect(first.summary).toMatch(/2 members changed level/);
     expect((await member(ada)).level).toBe(1);
     expect((await member(mo)).level).toBe(0);

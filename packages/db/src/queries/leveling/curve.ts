@@ -60,7 +60,7 @@ export const RECOMPUTE_PAGE = 1000;
  * Recomputes the levels of one page of the guild's members (user id order, after `afterUserId`)
  * under `curve`, in one transaction holding their rows: a member whose level differs gets the
  * new one and their rewards marked due (`leveling.apply-rewards` adds or removes reward roles).
- * Nothing is announced. Answers how many it read and changed, and where the next page starts
+ * Nothing is announced, and a pending level-up above the new level is dropped. Answers how many it read and changed, and where the next page starts
  * (null: the last page). A page run again changes nothing.
  */
 export async function recomputeLevelsPage(
@@ -86,6 +86,11 @@ export async function recomputeLevelsPage(
         update member_xp m set level = t.level, rewards_due_at = date_trunc('milliseconds', clock_timestamp())
         from jsonb_to_recordset(${levels}::jsonb) as t(user_id text, level integer)
         where m.guild_id = ${guildId} and m.user_id = t.user_id`);
+      // A level-up not yet delivered to a level the member no longer has is not announced.
+      await tx.execute(sql`
+        delete from pending_level_ups p
+        using jsonb_to_recordset(${levels}::jsonb) as t(user_id text, level integer)
+        where p.guild_id = ${guildId} and p.user_id = t.user_id and p.level > t.level`);
     }
     const last = rows.rows[rows.rows.length - 1];
     return {
@@ -167,6 +172,10 @@ export async function decayGuildXp(
         update member_xp m set level = t.level, rewards_due_at = date_trunc('milliseconds', clock_timestamp())
         from jsonb_to_recordset(${levels}::jsonb) as t(user_id text, level integer)
         where m.guild_id = ${guildId} and m.user_id = t.user_id and m.level <> t.level`);
+      await tx.execute(sql`
+        delete from pending_level_ups p
+        using jsonb_to_recordset(${levels}::jsonb) as t(user_id text, level integer)
+        where p.guild_id = ${guildId} and p.user_id = t.user_id and p.level > t.level`);
     }
     return {
       members: Number(row?.members ?? 0),
