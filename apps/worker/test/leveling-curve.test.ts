@@ -1,4 +1,4 @@
-import type { LevelCurve } from '@spacecadet/contract';
+import { jobSchedulerIdFor, type LevelCurve } from '@spacecadet/contract';
 import { levelForTotalXp, totalXpForLevel } from '@spacecadet/core';
 import { LEVELING_SETUP_CHANNEL } from '@spacecadet/db/queries/leveling';
 import { changeMemberXp, importMemberXp } from '@spacecadet/db/queries/xp-tools';
@@ -290,6 +290,20 @@ describe("the server's XP range, level curve and decay", () => {
     expect(after.rewardsDueAt).toBeNull();
     expect(memberRoles(harness.sandbox, STATION, ada)).toContain(ids.Bronze);
     expect(memberRoles(harness.sandbox, STATION, ada)).not.toContain(ids.Gold);
+  });
+
+  it('keeps the daily decay scheduler in step with the settings: decay set adds it, decay off removes it', async () => {
+    const scheduler = jobSchedulerIdFor('leveling.decay', STATION);
+    const hasScheduler = async () =>
+      (await jobs.queue.getJobSchedulers(0, -1)).some((found) => found.key === scheduler);
+    await setSettings({
+      xpDecay: { percent_per_week: 5, after_inactive_days: 14, below_level_floor: false },
+    });
+    await waitFor('the decay scheduler', hasScheduler);
+    const [found] = (await jobs.queue.getJobSchedulers(0, -1)).filter((s) => s.key === scheduler);
+    expect(found?.pattern).toBe('30 0 * * *');
+    await setSettings({ xpDecay: null });
+    await waitFor('the decay scheduler to go', async () => !(await hasScheduler()));
   });
 
   it('decay off, or leveling off: the job takes nothing', async () => {
