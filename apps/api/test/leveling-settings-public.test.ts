@@ -99,7 +99,13 @@ describe('PUT leveling: the new settings', () => {
     expect(defaults).toMatchObject({ level_up_destination: 'channel', announcement_channel: null });
     const echoed = await put({ ...defaults, xp_per_message: 20 });
     expect(echoed.statusCode, echoed.body).toBe(200);
-    expect(echoed.json<LevelingSettings>()).toEqual({ ...defaults, xp_per_message: 20 });
+    // The range sent back as stored: the new XP per message is the fixed amount (min = max).
+    expect(echoed.json<LevelingSettings>()).toEqual({
+      ...defaults,
+      xp_per_message: 20,
+      xp_min: 20,
+      xp_max: 20,
+    });
   });
 
   it('queues Sync Roles when the reward mode changes, and Reset Config puts every new setting back', async () => {

@@ -70,15 +70,25 @@ export function toSettings(stored: StoredLevelingSettings): LevelingSettings {
 }
 
 /**
- * The XP range a body asks for: xp_min and xp_max win over xp_per_message (min = max); an end
- * not sent keeps its stored value. Clamped; a range whose ends cross is refused.
+ * The XP range a body asks for: xp_min and xp_max win over xp_per_message (min = max), unless
+ * they are sent back as stored with a changed xp_per_message; an end not sent keeps its stored
+ * value. Clamped; a range whose ends cross is refused.
  */
 function xpRangeChanges(
   body: PutLevelingBody,
   stored: StoredLevelingSettings,
 ): Partial<StoredLevelingSettings> {
-  if (body.xp_min === undefined && body.xp_max === undefined) {
-    if (body.xp_per_message === undefined) return {};
+  // A body that sends the range back as stored but a new xp_per_message (a client that knows
+  // only xp_per_message, echoing what GET answered) asks for that fixed amount.
+  const rangeAsStored =
+    (body.xp_min === undefined || body.xp_min === stored.xpMin) &&
+    (body.xp_max === undefined || body.xp_max === stored.xpMax);
+  const perMessageChanged =
+    body.xp_per_message !== undefined &&
+    body.xp_per_message !== Math.round(expectedMessageXp(stored.xpMin, stored.xpMax));
+  if (body.xp_min === undefined && body.xp_max === undefined && body.xp_per_message === undefined) return {};
+  const onlyPerMessage = body.xp_min === undefined && body.xp_max === undefined;
+  if (body.xp_per_message !== undefined && rangeAsStored && (perMessageChanged || onlyPerMessage)) {
     const xp = clampXpPerMessage(body.xp_per_message);
     return { xpMin: xp, xpMax: xp };
   }
