@@ -184,6 +184,41 @@ describe('settings, reward roles, boosts and XP: undo writes the state before ba
     });
   });
 
+  it('a new level curve queues Recompute Levels (the same curve does not); its undo restores the curve and queues it again', async () => {
+    const { queue } = h.app.services;
+    const recomputeJob = jobIdFor('leveling.recompute-levels', station);
+    await queue.remove(recomputeJob);
+    const decay = await send('PUT', path('putLeveling'), {
+      xp_decay: { percent_per_week: 5, after_inactive_days: 30 },
+    });
+    expect(decay.statusCode, decay.body).toBe(200);
+    expect((await lastEntry('leveling.settings')).summary).toBe(
+      'Changed the leveling settings: XP decay off → 5% a week after 30 days',
+    );
+    expect(await queue.getJob(recomputeJob)).toBeUndefined();
+    expect((await send('PUT', path('putLeveling'), { xp_decay: null })).statusCode).toBe(200);
+    const table = { kind: 'table', xp: [100, 200, 300] };
+    const put = await send('PUT', path('putLeveling'), { level_curve: table });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json().level_curve).toEqual(table);
+    const queued = await queue.getJob(recomputeJob);
+    expect(queued?.name).toBe('leveling.recompute-levels');
+    expect(queued?.data.history_entry_id).toBe((await lastEntry('leveling.settings')).id);
+    expect((await lastEntry('leveling.settings')).summary).toBe(
+      'Changed the leveling settings: level curve 5·L² + 50·L + 100 → a table of 3 levels',
+    );
+    await queue.remove(recomputeJob);
+
+    expect((await send('PUT', path('putLeveling'), { level_curve: table })).statusCode).toBe(200);
+    expect(await queue.getJob(recomputeJob)).toBeUndefined();
+
+    const undone = await undo('leveling.settings');
+    expect(undone.statusCode, undone.body).toBe(202);
+    expect(undone.json().job_id).toBe(recomputeJob);
+    expect((await state()).leveling.level_curve).toEqual({ kind: 'quadratic', a: 5, b: 50, c: 100 });
+    await queue.remove(recomputeJob);
+  });
+
   it('undoes adding and editing a reward role', async () => {
     const created = await send('POST', path('createLevelingRole'), {
       role_name: 'Rookie',

@@ -1,5 +1,6 @@
 import { type Leaderboard, routePath, routes } from '@spacecadet/contract';
-import { memberXp } from '@spacecadet/db';
+import { levelingSettings, memberXp } from '@spacecadet/db';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
@@ -125,6 +126,28 @@ describe('GET /api/guilds/:guildId/leveling/leaderboard', () => {
     const response = await get(query);
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json()).toMatchObject({ error: 'invalid_input', message });
+  });
+
+  it("gives levels and progress under the server's curve, in the board and the export", async () => {
+    await h.database.db
+      .insert(levelingSettings)
+      .values({ guildId: GUILDS.station, levelCurve: { kind: 'table', xp: [40, 60] } });
+    try {
+      const board = (await get('limit=100')).json<Leaderboard>();
+      const of = (n: number) => board.members.find((member) => member.user_id === userId(n));
+      // 255 XP: 40 + 60 reach level 2, then 60 a level: level 4 at 220, 35 into it.
+      expect(of(1)).toMatchObject({ xp: 255, level: 4, xp_into_level: 35, xp_for_next: 60 });
+      expect(of(2)).toMatchObject({ xp: 100, level: 2, xp_into_level: 0, xp_for_next: 60 });
+      const csv = await h.app.inject({
+        method: 'GET',
+        url: routePath(routes.exportXp, { guildId: GUILDS.station }),
+        headers: { authorization: auth.ada },
+      });
+      expect(csv.statusCode, csv.body).toBe(200);
+      expect(csv.body.split('\r\n')).toContain(`${userId(2)},tie-a,100,2,${of(2)?.rank}`);
+    } finally {
+      await h.database.db.delete(levelingSettings).where(eq(levelingSettings.guildId, GUILDS.station));
+    }
   });
 
   it('is for the guild admins only', async () => {

@@ -4,6 +4,7 @@
  * Discord must not ping anyone (`allowed_mentions.parse: []`), so a list of ten names never
  * notifies ten people.
  */
+import type { LevelCurve } from '@spacecadet/contract';
 import { levelForTotalXp, levelProgress } from './level-curve.ts';
 
 /** A message body (Discord's field names) whose mentions ping nobody. */
@@ -87,6 +88,8 @@ export interface RankAnswerInput {
   self: boolean;
   /** The member's total XP and rank, or null when they have none (or left). */
   entry: { xp: number; rank: number } | null;
+  /** The server's level curve (the default one when absent). */
+  curve?: LevelCurve;
 }
 
 /** `/rank`: level, progress into the level, total XP and rank. */
@@ -98,7 +101,7 @@ export function buildRankMessage(input: RankAnswerInput): QuietMessage {
         : `${mention(input.userId)} has no XP yet.`,
     ]);
   }
-  const { level, xpIntoLevel, xpForNext } = levelProgress(input.entry.xp);
+  const { level, xpIntoLevel, xpForNext } = levelProgress(input.entry.xp, input.curve);
   return quiet([
     `**Rank #${n(input.entry.rank)}**: ${mention(input.userId)}`,
     `Level ${n(level)} · ${n(xpIntoLevel)} / ${n(xpForNext)} XP to level ${n(level + 1)} · ${n(input.entry.xp)} XP in total`,
@@ -109,6 +112,8 @@ export interface LeaderboardAnswerInput {
   members: readonly { userId: string; xp: number; rank: number }[];
   /** Every ranked member, not only the ones shown. */
   total: number;
+  /** The server's level curve (the default one when absent). */
+  curve?: LevelCurve;
 }
 
 /** `/leaderboard`: the top members by XP with their level. */
@@ -119,7 +124,7 @@ export function buildLeaderboardMessage(input: LeaderboardAnswerInput): QuietMes
     `🏆 **Leaderboard** (top ${n(shown.length)} of ${plural(input.total, 'ranked member')})`,
     ...shown.map(
       (member) =>
-        `${n(member.rank)}. ${mention(member.userId)}: level ${n(levelForTotalXp(member.xp))} · ${n(member.xp)} XP`,
+        `${n(member.rank)}. ${mention(member.userId)}: level ${n(levelForTotalXp(member.xp, input.curve))} · ${n(member.xp)} XP`,
     ),
   ]);
 }

@@ -1,3 +1,4 @@
+import type { LevelCurve } from '@spacecadet/contract';
 import { levelProgress } from './level-curve.ts';
 
 /** Discord's blurple: the rank card's accent when the bot has no colored role in the server. */
@@ -31,6 +32,8 @@ export interface RankCardInput {
   username: string;
   rank: number;
   totalXp: number;
+  /** The server's level curve (the default one when absent). */
+  curve?: LevelCurve;
 }
 
 /** What the card says: the numbers and labels, and the share of the bar to fill. */
@@ -60,7 +63,7 @@ export function compactNumber(value: number): string {
 }
 
 export function rankCardModel(input: RankCardInput): RankCardModel {
-  const { level, xpIntoLevel, xpForNext } = levelProgress(input.totalXp);
+  const { level, xpIntoLevel, xpForNext } = levelProgress(input.totalXp, input.curve);
   const progress = xpForNext > 0 ? Math.min(1, Math.max(0, xpIntoLevel / xpForNext)) : 0;
   return {
     username: input.username,

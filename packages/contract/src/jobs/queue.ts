@@ -32,6 +32,8 @@ export const JOB_NAMES = [
   'leveling.daily-overview',
   'leveling.prune-leavers',
   'leveling.apply-rewards',
+  'leveling.recompute-levels',
+  'leveling.decay',
   'reaction-roles.post-panel',
   'role-menus.post',
   'role-menus.repair',

@@ -5,6 +5,7 @@
  */
 
 export * from './leveling/boosts.ts';
+export * from './leveling/curve.ts';
 export * from './leveling/leaderboard.ts';
 export * from './leveling/members.ts';
 export * from './leveling/overview.ts';

@@ -3,10 +3,12 @@
  * crossed. Why one file: the batch write is one transaction whose named steps share its row
  * shapes and its lock order; the pending level-ups it records are in member-xp/pending-level-ups.ts.
  */
+import type { LevelCurve } from '@spacecadet/contract';
 import { levelForTotalXp } from '@spacecadet/core';
 import { lt, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { pendingLevelUps, xpFlushBatches } from '../schema/leveling.ts';
+import { loadLevelCurves } from './leveling/curve.ts';
 import { beginXpWrite, erasedInBatches } from './member-xp/erasures.ts';
 
 /** One member's XP earned since the last flush, as the worker's buffer holds it. */
@@ -118,7 +120,9 @@ export async function writeXpBatches(
     }));
     const merged = mergeMembers(kept, applied);
     const members = [...merged.values()].sort(byGuildAndUser);
-    const levelUps = await addEarnedXp(tx, members, merged);
+    // Levels follow each guild's own curve (one read for every guild of the flush).
+    const curves = await loadLevelCurves(tx, [...new Set(members.map((m) => m.guildId))]);
+    const levelUps = await addEarnedXp(tx, members, merged, curves);
     if (levelUps.length > 0) await recordLevelUps(tx, levelUps, input.levelUpLeaseMs);
     const recorded = await recordedTimes(tx, levelUps);
     await addDailyTotals(tx, members, levelUps, input.day);
@@ -181,6 +185,7 @@ async function addEarnedXp(
   tx: Tx,
   members: readonly GuildMemberXp[],
   merged: ReadonlyMap<string, GuildMemberXp>,
+  curves: ReadonlyMap<string, LevelCurve>,
 ): Promise<CrossedLevel[]> {
   // Members who earned nothing (cooldown, no-XP channels and roles) only count for the day.
   const earning = JSON.stringify(
@@ -217,7 +222,7 @@ async function addEarnedXp(
     returning guild_id, user_id, xp, level, username`);
   const levelUps: CrossedLevel[] = [];
   for (const row of updated.rows) {
-    const level = levelForTotalXp(Number(row.xp));
+    const level = levelForTotalXp(Number(row.xp), curves.get(row.guild_id));
     if (level > row.level) {
       levelUps.push({
         guildId: row.guild_id,

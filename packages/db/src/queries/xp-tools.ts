@@ -3,6 +3,7 @@ import { levelForTotalXp, rewardRolesForLevel } from '@spacecadet/core';
 import { and, asc, count, desc, eq, gt, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Db, DbTransaction } from '../client.ts';
 import { memberXp } from '../schema/leveling.ts';
+import { loadLevelCurve } from './leveling/curve.ts';
 import { rankedIn } from './leveling.ts';
 import { loadXpRows, type XpRowsSnapshot } from './leveling-snapshots.ts';
 
@@ -80,7 +81,7 @@ export async function changeMemberXp(
     const before = (await lockMemberRows(tx, guildId, [userId])).held.get(userId);
     const previousXp = before?.xp ?? 0;
     const xp = Math.min(MEMBER_XP_MAX, Math.max(0, 'set' in change ? change.set : previousXp + change.add));
-    const level = levelForTotalXp(xp);
+    const level = levelForTotalXp(xp, await loadLevelCurve(tx, guildId));
     const [row] = await tx
       .update(memberXp)
       .set({ xp, level, rewardsDueAt: DUE_NOW })
@@ -320,6 +321,7 @@ export async function importMemberXp(
       members: rowsNow.members.filter((member) => !created.has(member.userId)),
       absent: [...created],
     };
+    const curve = await loadLevelCurve(tx, guildId);
     const input = JSON.stringify(
       sorted.map((row) => {
         const before = mode === 'add' ? (held.get(row.userId)?.xp ?? 0) : 0;
@@ -328,7 +330,7 @@ export async function importMemberXp(
         return {
           user_id: row.userId,
           xp,
-          level: levelForTotalXp(xp),
+          level: levelForTotalXp(xp, curve),
           username: row.username,
           avatar: row.avatar ?? null,
         };

@@ -1,5 +1,5 @@
 import { routes } from '@spacecadet/contract';
-import { loadLeaderboard } from '@spacecadet/db/queries/leveling';
+import { loadLeaderboard, loadLevelCurve } from '@spacecadet/db/queries/leveling';
 import type { FastifyInstance } from 'fastify';
 import { toLeaderboardMember } from '../../services/leveling/leaderboard.ts';
 import { defineRoute } from '../define.ts';
@@ -8,7 +8,14 @@ import { defineRoute } from '../define.ts';
 export function registerLevelingLeaderboardRoutes(app: FastifyInstance): void {
   const { db } = app.services;
   defineRoute(app, routes.getLeaderboard, async ({ params, query }) => {
-    const page = await loadLeaderboard(db, params.guildId, { limit: query.limit, offset: query.offset });
-    return { period: query.period, members: page.members.map(toLeaderboardMember), total: page.total };
+    const [page, curve] = await Promise.all([
+      loadLeaderboard(db, params.guildId, { limit: query.limit, offset: query.offset }),
+      loadLevelCurve(db, params.guildId),
+    ]);
+    return {
+      period: query.period,
+      members: page.members.map((entry) => toLeaderboardMember(entry, curve)),
+      total: page.total,
+    };
   });
 }

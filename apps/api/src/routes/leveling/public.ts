@@ -52,7 +52,7 @@ export function registerLevelingPublicRoutes(app: FastifyInstance): void {
       guild,
       visibility,
       period: query.period,
-      members: page.members.map(toLeaderboardMember),
+      members: page.members.map((entry) => toLeaderboardMember(entry, settings.levelCurve)),
       total: page.total,
     };
   });

@@ -1,4 +1,4 @@
-import type { LeaderboardMember } from '@spacecadet/contract';
+import type { LeaderboardMember, LevelCurve } from '@spacecadet/contract';
 import { levelProgress } from '@spacecadet/core';
 import type { LeaderboardEntry } from '@spacecadet/db/queries/leveling';
 
@@ -15,8 +15,9 @@ export const LEADERBOARD_MEMBERS_ONLY_MESSAGE =
 /** An open leaderboard may be kept by browsers and shared caches this long. */
 export const PUBLIC_LEADERBOARD_MAX_AGE_SEC = 30;
 
-export function toLeaderboardMember(entry: LeaderboardEntry): LeaderboardMember {
-  const progress = levelProgress(entry.xp);
+/** A member of the board, their level and progress under the server's curve. */
+export function toLeaderboardMember(entry: LeaderboardEntry, curve: LevelCurve): LeaderboardMember {
+  const progress = levelProgress(entry.xp, curve);
   return {
     user_id: entry.userId,
     username: entry.username,

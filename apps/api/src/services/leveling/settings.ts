@@ -1,10 +1,12 @@
 import {
   DEFAULT_LEVEL_UP_MESSAGE,
+  type LevelCurve,
   type LevelingSettings,
   type PutLevelingBody,
   VOICE_MIN_MEMBERS_DEFAULT,
   VOICE_MIN_MEMBERS_MAX,
   VOICE_XP_PER_MINUTE_MAX,
+  type XpDecay,
 } from '@spacecadet/contract';
 import {
   clampCooldown,
@@ -12,6 +14,7 @@ import {
   clampXpPerMessage,
   expectedMessageXp,
   normalizeMultiplier,
+  sameCurve,
 } from '@spacecadet/core';
 import {
   DEFAULT_LEVELING_SETTINGS,
@@ -24,7 +27,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.ts';
 import type { JobRequester } from '../jobs.ts';
 import { settingsChangeSummary } from '../settings-summary.ts';
-import { queueSyncRoles } from './jobs.ts';
+import { queueRecomputeLevels, queueSyncRoles } from './jobs.ts';
 
 /**
  * Leveling settings: their API shape, their writes (the PUT, the reset, an undo's write-back)
@@ -145,7 +148,8 @@ function settingsChanges(
 
 /**
  * Writes leveling settings (any subset) as `PUT …/leveling` does, clamped, and queues Sync Roles
- * when the reward mode changed. `restoring` (an undo writing back a state that was stored) skips
+ * when the reward mode changed and Recompute Levels when the level curve did (its id answered
+ * when both were queued). `restoring` (an undo writing back a state that was stored) skips
  * the check an admin's switch to channel announcements gets: that state was valid when kept.
  */
 export async function writeLevelingSettings(
@@ -172,10 +176,16 @@ export async function writeLevelingSettings(
   }
   const saved = await saveLevelingSettings(db, guildId, settingsChanges(body, stored));
   // Members' reward roles follow the new mode: Sync Roles re-applies every member's rewards.
-  const jobId =
+  const syncJobId =
     saved.rewardMode === stored.rewardMode
       ? null
       : await queueSyncRoles(app, guildId, requester, request, MODE_LATER);
+  // A new curve moves levels (an undo writing the old curve back moves them again): the job
+  // recomputes every member's level and brings reward roles in line, announcing nothing.
+  const curveJobId = sameCurve(saved.levelCurve, stored.levelCurve)
+    ? null
+    : await queueRecomputeLevels(app, guildId, requester, request);
+  const jobId = curveJobId ?? syncJobId;
   return { before: toSettings(stored), after: toSettings(saved), jobId };
 }
 
@@ -195,6 +205,8 @@ export async function resetLevelingSettings(
   await deleteLevelingSettings(db, guildId);
   if (stored.rewardMode !== DEFAULT_LEVELING_SETTINGS.rewardMode)
     await queueSyncRoles(app, guildId, requester, request, MODE_LATER);
+  if (!sameCurve(stored.levelCurve, DEFAULT_LEVELING_SETTINGS.levelCurve))
+    await queueRecomputeLevels(app, guildId, requester, request);
   const after = toSettings(DEFAULT_LEVELING_SETTINGS);
   const before = toSettings(stored);
   return { before, after };
@@ -224,7 +236,19 @@ const SETTING_LABELS: Record<keyof LevelingSettings, string> = {
   season_months: 'season schedule',
 };
 
+/** A curve as the History page says it: `5·L² + 50·L + 100`, or the table's length. */
+function curveValue(curve: LevelCurve): string {
+  if (curve.kind === 'table') return `a table of ${curve.xp.length} level${curve.xp.length === 1 ? '' : 's'}`;
+  return `${curve.a}·L² + ${curve.b}·L + ${curve.c}`;
+}
+
 function settingValue(field: keyof LevelingSettings, value: unknown): string {
+  if (field === 'xp_decay') {
+    if (value === null || value === undefined) return 'off';
+    const decay = value as XpDecay;
+    return `${decay.percent_per_week}% a week after ${decay.after_inactive_days} days${decay.below_level_floor ? ', below the level floor' : ''}`;
+  }
+  if (field === 'level_curve' && value) return curveValue(value as LevelCurve);
   if (value === null || value === undefined) return 'none';
   if (field === 'enabled') return value ? 'on' : 'off';
   if (field === 'message_cooldown_sec') return `${value} s`;
@@ -235,11 +259,20 @@ function settingValue(field: keyof LevelingSettings, value: unknown): string {
 }
 
 /**
+ * The XP range once: as XP per message while both sides earn a fixed amount (min = max), else
+ * as its ends (XP per message, their middle, left out).
+ */
+function rangeShown(settings: LevelingSettings, other: LevelingSettings): LevelingSettings {
+  const fixed = settings.xp_min === settings.xp_max && other.xp_min === other.xp_max;
+  return fixed ? { ...settings, xp_min: 0, xp_max: 0 } : { ...settings, xp_per_message: 0 };
+}
+
+/**
  * "Changed the leveling settings: XP per message 15 → 20, cooldown 60 s → 30 s" (the level-up
  * message, long, is only named). The label alone when nothing changed.
  */
 export function settingsSummary(label: string, before: LevelingSettings, after: LevelingSettings): string {
-  return settingsChangeSummary(label, before, after, {
+  return settingsChangeSummary(label, rangeShown(before, after), rangeShown(after, before), {
     labels: SETTING_LABELS,
     edited: new Set(['level_up_message']),
     value: settingValue,

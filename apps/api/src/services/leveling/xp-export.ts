@@ -1,5 +1,6 @@
 import { XP_EXPORT_COLUMNS } from '@spacecadet/contract';
 import { levelForTotalXp } from '@spacecadet/core';
+import { loadLevelCurve } from '@spacecadet/db/queries/leveling';
 import { loadRankedXp } from '@spacecadet/db/queries/xp-tools';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { membersAmong } from '../guild-members.ts';
@@ -46,14 +47,17 @@ export async function xpExportCsv(
   guildId: string,
   request: FastifyRequest,
 ): Promise<string> {
-  const rows = await loadRankedXp(app.services.db, guildId);
+  const [rows, curve] = await Promise.all([
+    loadRankedXp(app.services.db, guildId),
+    loadLevelCurve(app.services.db, guildId),
+  ]);
   const unnamed = rows.flatMap((row) => (row.username === null ? [row.userId] : []));
   const serverNames = await serverNamesOf(app, guildId, unnamed, request);
   const lines = [XP_EXPORT_COLUMNS.join(',')];
   rows.forEach((row, index) => {
     const username = row.username ?? serverNames.get(row.userId) ?? null;
     const name = username === null ? '' : csvField(spreadsheetSafe(username));
-    lines.push(`${row.userId},${name},${row.xp},${levelForTotalXp(row.xp)},${index + 1}`);
+    lines.push(`${row.userId},${name},${row.xp},${levelForTotalXp(row.xp, curve)},${index + 1}`);
   });
   return `${lines.join('\r\n')}\r\n`;
 }

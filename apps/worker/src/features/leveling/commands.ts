@@ -1,3 +1,4 @@
+import type { LevelCurve } from '@spacecadet/contract';
 import {
   accentColor,
   buildLeaderboardMessage,
@@ -70,9 +71,10 @@ export const rankCommand: SlashCommand = {
       return;
     }
     const entry = await loadMemberRank(deps.db, guildId, user.id);
-    const answer = buildRankMessage({ userId: user.id, self: user.id === interaction.user.id, entry });
+    const curve = await guildCurve(deps, guildId);
+    const answer = buildRankMessage({ userId: user.id, self: user.id === interaction.user.id, entry, curve });
     // A member with XP gets the card too; the text stays, for screen readers and notifications.
-    const card = entry ? await rankCard(interaction, deps, guildId, user, entry) : null;
+    const card = entry ? await rankCard(interaction, deps, guildId, user, { ...entry, curve }) : null;
     await interaction.reply({
       content: answer.content,
       allowedMentions: answer.allowed_mentions,
@@ -87,7 +89,7 @@ async function rankCard(
   deps: WorkerDeps,
   guildId: string,
   user: User,
-  entry: { xp: number; rank: number },
+  entry: { xp: number; rank: number; curve: LevelCurve },
 ): Promise<{ png: Buffer; alt: string } | null> {
   try {
     const picked = interaction.options.getMember('member');
@@ -101,6 +103,7 @@ async function rankCard(
       username: member?.displayName ?? user.globalName ?? user.username,
       rank: entry.rank,
       totalXp: entry.xp,
+      curve: entry.curve,
     });
     // The server's accent: the bot's highest colored role there, else blurple (core's accentColor).
     const botRoles = interaction.guild?.members.me?.roles.cache.map((role) => ({
@@ -123,6 +126,11 @@ async function rankCard(
   }
 }
 
+/** The server's level curve, from its cached leveling setup. */
+async function guildCurve(deps: WorkerDeps, guildId: string): Promise<LevelCurve> {
+  return (await levelingSetups.get(deps, guildId)).settings.levelCurve;
+}
+
 /** `/leaderboard`: the server's top members by XP. */
 export const leaderboardCommand: SlashCommand = {
   data: {
@@ -135,7 +143,7 @@ export const leaderboardCommand: SlashCommand = {
     const guildId = await levelingGuild(interaction, deps);
     if (!guildId) return;
     const board = await loadLeaderboard(deps.db, guildId, { limit: LEVELING_TOP_COUNT, offset: 0 });
-    const answer = buildLeaderboardMessage(board);
+    const answer = buildLeaderboardMessage({ ...board, curve: await guildCurve(deps, guildId) });
     await interaction.reply({ content: answer.content, allowedMentions: answer.allowed_mentions });
   },
 };

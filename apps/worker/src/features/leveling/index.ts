@@ -1,6 +1,7 @@
 import type { WorkerFeature } from '../feature.ts';
 import { applyDueRewards } from './apply-rewards.ts';
 import { leaderboardCommand, rankCommand } from './commands.ts';
+import { decaySchedule, decayXp, recomputeLevels } from './curve-jobs.ts';
 import { leaverEvents } from './members.ts';
 import { postScheduledOverview, resendOverview } from './overview.ts';
 import { dailyOverviewSchedule } from './overview-schedule.ts';
@@ -13,7 +14,8 @@ import { xpCommand } from './xp-command.ts';
  * Leveling: members earn XP by chatting (counted in Redis, written to Postgres within a
  * second, flushed on shutdown), level-ups are announced and rewarded; Sync Roles creates the reward roles and gives members the rewards of their level,
  * the daily overview posts yesterday's top earners at midnight UTC (Resend Overview now),
- * Prune leavers deletes the XP of members who left, and `/rank` and `/leaderboard` answer
+ * Prune leavers deletes the XP of members who left, a curve change recomputes every level
+ * (and rewards), inactive members' XP decays daily where the server set decay, and `/rank` and `/leaderboard` answer
  * members. Leavers are marked as they leave, so the prune knows who left.
  */
 export const levelingFeature = {
@@ -24,9 +26,11 @@ export const levelingFeature = {
     'leveling.daily-overview': postScheduledOverview,
     'leveling.prune-leavers': pruneLeavers,
     'leveling.apply-rewards': applyDueRewards,
+    'leveling.recompute-levels': recomputeLevels,
+    'leveling.decay': decayXp,
   },
   commands: [rankCommand, leaderboardCommand, xpCommand],
   events: [...leaverEvents, ...xpEvents],
-  schedules: [dailyOverviewSchedule],
+  schedules: [dailyOverviewSchedule, decaySchedule],
   shutdown: flushXpOnShutdown,
 } satisfies WorkerFeature;

@@ -10,6 +10,7 @@ import {
 } from '@spacecadet/db/queries/leveling';
 import { guildSetupCache } from '../../guild-setup-cache.ts';
 import { errorFields } from '../../logger.ts';
+import { matchDecaySchedule } from './curve-jobs.ts';
 import { matchDailyOverviewSchedule } from './overview-schedule.ts';
 
 /**
@@ -61,7 +62,12 @@ export const levelingSetups = guildSetupCache<LevelingSetup>({
   changed(deps, guildId) {
     levelingSetups
       .get(deps, guildId)
-      .then((setup) => matchDailyOverviewSchedule(deps, guildId, setup.settings))
+      .then((setup) =>
+        Promise.all([
+          matchDailyOverviewSchedule(deps, guildId, setup.settings),
+          matchDecaySchedule(deps, guildId, setup.settings),
+        ]),
+      )
       .catch((error: unknown) =>
         deps.logger.warn({ ...errorFields(error), guildId }, 'daily overview schedule not updated'),
       );
