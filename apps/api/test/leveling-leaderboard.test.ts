@@ -1,5 +1,6 @@
 import { type Leaderboard, routePath, routes } from '@spacecadet/contract';
-import { levelingSettings, memberXp } from '@spacecadet/db';
+import { utcDay } from '@spacecadet/core';
+import { levelingSettings, memberDailyXp, memberXp } from '@spacecadet/db';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
@@ -91,7 +92,32 @@ describe('GET /api/guilds/:guildId/leveling/leaderboard', () => {
       [3, userId(3)],
     ]);
     const past = (await get('offset=10')).json<Leaderboard>();
-    expect(past).toEqual({ members: [], total: 4 });
+    expect(past).toEqual({ period: 'all', members: [], total: 4 });
+  });
+
+  it("ranks this week's XP from the daily rows, with each member's current level, and refuses an unknown period", async () => {
+    const today = utcDay(new Date());
+    await h.database.db.insert(memberDailyXp).values([
+      { guildId: GUILDS.station, userId: userId(4), day: today, xp: 60 },
+      { guildId: GUILDS.station, userId: userId(1), day: today, xp: 20 },
+      { guildId: GUILDS.station, userId: userId(5), day: today, xp: 500 }, // left: not ranked
+    ]);
+    try {
+      const week = (await get('period=week')).json<Leaderboard>();
+      expect(week.period).toBe('week');
+      expect(week.total).toBe(2);
+      expect(week.members.map((m) => [m.rank, m.user_id, m.xp, m.level])).toEqual([
+        [1, userId(4), 60, 0],
+        [2, userId(1), 20, 2],
+      ]);
+      const bad = await get('period=year');
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json<{ message: string }>().message).toContain(
+        'period must be one of all, season, week or month',
+      );
+    } finally {
+      await h.database.db.delete(memberDailyXp).where(eq(memberDailyXp.guildId, GUILDS.station));
+    }
   });
 
   it('defaults to 25 a page and takes up to 100', async () => {
@@ -174,6 +200,7 @@ describe('GET /api/guilds/:guildId/leveling/leaderboard', () => {
     expect(operation?.parameters?.filter((p) => p.in === 'query').map((p) => p.name)).toEqual([
       'limit',
       'offset',
+      'period',
     ]);
   });
 });

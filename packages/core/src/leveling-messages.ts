@@ -4,7 +4,7 @@
  * Discord must not ping anyone (`allowed_mentions.parse: []`), so a list of ten names never
  * notifies ten people.
  */
-import type { LevelCurve } from '@spacecadet/contract';
+import type { LeaderboardPeriod, LevelCurve } from '@spacecadet/contract';
 import { levelForTotalXp, levelProgress } from './level-curve.ts';
 
 /** A message body (Discord's field names) whose mentions ping nobody. */
@@ -109,22 +109,36 @@ export function buildRankMessage(input: RankAnswerInput): QuietMessage {
 }
 
 export interface LeaderboardAnswerInput {
-  members: readonly { userId: string; xp: number; rank: number }[];
+  /** `xp`: the period's XP; `levelXp`: the member's current XP, which makes the level (xp when absent). */
+  members: readonly { userId: string; xp: number; levelXp?: number; rank: number }[];
   /** Every ranked member, not only the ones shown. */
   total: number;
   /** The server's level curve (the default one when absent). */
   curve?: LevelCurve;
+  /** The board's period (all time when absent). */
+  period?: LeaderboardPeriod;
 }
 
-/** `/leaderboard`: the top members by XP with their level. */
+/** How `/leaderboard` names each period: its title and its empty board. */
+export const LEADERBOARD_PERIOD_TEXT: Readonly<Record<LeaderboardPeriod, { title: string; empty: string }>> =
+  {
+    all: { title: 'all time', empty: 'Nobody has earned XP in this server yet.' },
+    season: { title: 'this season', empty: 'Nobody has earned XP this season yet.' },
+    week: { title: 'this week', empty: 'Nobody has earned XP this week yet.' },
+    month: { title: 'this month', empty: 'Nobody has earned XP this month yet.' },
+  };
+
+/** `/leaderboard`: the top members by the period's XP with their level. */
 export function buildLeaderboardMessage(input: LeaderboardAnswerInput): QuietMessage {
-  if (input.members.length === 0) return quiet(['Nobody has earned XP in this server yet.']);
+  const text = LEADERBOARD_PERIOD_TEXT[input.period ?? 'all'];
+  if (input.members.length === 0) return quiet([text.empty]);
   const shown = input.members.slice(0, LEVELING_TOP_COUNT);
+  const title = input.period === undefined || input.period === 'all' ? '' : `, ${text.title}`;
   return quiet([
-    `🏆 **Leaderboard** (top ${n(shown.length)} of ${plural(input.total, 'ranked member')})`,
+    `🏆 **Leaderboard**${title} (top ${n(shown.length)} of ${plural(input.total, 'ranked member')})`,
     ...shown.map(
       (member) =>
-        `${n(member.rank)}. ${mention(member.userId)}: level ${n(levelForTotalXp(member.xp, input.curve))} · ${n(member.xp)} XP`,
+        `${n(member.rank)}. ${mention(member.userId)}: level ${n(levelForTotalXp(member.levelXp ?? member.xp, input.curve))} · ${n(member.xp)} XP`,
     ),
   ]);
 }

@@ -1,15 +1,15 @@
 import { routes } from '@spacecadet/contract';
-import { loadLeaderboard, loadLevelCurve } from '@spacecadet/db/queries/leveling';
+import { loadLevelCurve, loadPeriodLeaderboard } from '@spacecadet/db/queries/leveling';
 import type { FastifyInstance } from 'fastify';
 import { toLeaderboardMember } from '../../services/leveling/leaderboard.ts';
 import { defineRoute } from '../define.ts';
 
-/** The leveling leaderboard: a page of the guild's members by XP, with level and progress. */
+/** The leveling leaderboard: a page of the guild's members by the period's XP, with level and progress. */
 export function registerLevelingLeaderboardRoutes(app: FastifyInstance): void {
   const { db } = app.services;
   defineRoute(app, routes.getLeaderboard, async ({ params, query }) => {
     const [page, curve] = await Promise.all([
-      loadLeaderboard(db, params.guildId, { limit: query.limit, offset: query.offset }),
+      loadPeriodLeaderboard(db, params.guildId, query.period, { limit: query.limit, offset: query.offset }),
       loadLevelCurve(db, params.guildId),
     ]);
     return {

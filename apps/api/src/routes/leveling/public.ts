@@ -1,5 +1,5 @@
 import { routes } from '@spacecadet/contract';
-import { loadLeaderboard, loadLevelingSettings } from '@spacecadet/db/queries/leveling';
+import { loadLevelingSettings, loadPeriodLeaderboard } from '@spacecadet/db/queries/leveling';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../../errors.ts';
 import { authenticate, bearerToken } from '../../plugins/auth.ts';
@@ -41,7 +41,7 @@ export function registerLevelingPublicRoutes(app: FastifyInstance): void {
     }
     const [guild, page] = await Promise.all([
       guildResources.guildProfile(guildId).catch(pageGoneWithBot),
-      loadLeaderboard(db, guildId, { limit: query.limit, offset: query.offset }),
+      loadPeriodLeaderboard(db, guildId, query.period, { limit: query.limit, offset: query.offset }),
     ]);
     reply.header(
       'cache-control',

@@ -17,7 +17,7 @@ export const PUBLIC_LEADERBOARD_MAX_AGE_SEC = 30;
 
 /** A member of the board, their level and progress under the server's curve. */
 export function toLeaderboardMember(entry: LeaderboardEntry, curve: LevelCurve): LeaderboardMember {
-  const progress = levelProgress(entry.xp, curve);
+  const progress = levelProgress(entry.levelXp, curve);
   return {
     user_id: entry.userId,
     username: entry.username,

@@ -1,4 +1,4 @@
-import type { LevelCurve } from '@spacecadet/contract';
+import { LeaderboardPeriod, type LevelCurve } from '@spacecadet/contract';
 import {
   accentColor,
   buildLeaderboardMessage,
@@ -8,7 +8,7 @@ import {
   rankCardAltText,
   rankCardModel,
 } from '@spacecadet/core';
-import { loadLeaderboard, loadMemberRank } from '@spacecadet/db/queries/leveling';
+import { loadMemberRank, loadPeriodLeaderboard } from '@spacecadet/db/queries/leveling';
 import {
   ApplicationCommandOptionType,
   ApplicationCommandType,
@@ -131,19 +131,41 @@ async function guildCurve(deps: WorkerDeps, guildId: string): Promise<LevelCurve
   return (await levelingSetups.get(deps, guildId)).settings.levelCurve;
 }
 
-/** `/leaderboard`: the server's top members by XP. */
+/** The `/leaderboard period:` choices, as Discord lists them. */
+const PERIOD_CHOICES: { name: string; value: LeaderboardPeriod }[] = [
+  { name: 'All time', value: 'all' },
+  { name: 'This season', value: 'season' },
+  { name: 'This week', value: 'week' },
+  { name: 'This month', value: 'month' },
+];
+
+/** `/leaderboard [period]`: the server's top members by the period's XP (all time by default). */
 export const leaderboardCommand: SlashCommand = {
   data: {
     name: 'leaderboard',
     description: 'Shows the members with the most XP in this server',
     type: ApplicationCommandType.ChatInput,
     dm_permission: false,
+    options: [
+      {
+        type: ApplicationCommandOptionType.String,
+        name: 'period',
+        description: 'All time (the default), this season, this week or this month',
+        required: false,
+        choices: PERIOD_CHOICES,
+      },
+    ],
   },
   async execute(interaction, deps) {
     const guildId = await levelingGuild(interaction, deps);
     if (!guildId) return;
-    const board = await loadLeaderboard(deps.db, guildId, { limit: LEVELING_TOP_COUNT, offset: 0 });
-    const answer = buildLeaderboardMessage({ ...board, curve: await guildCurve(deps, guildId) });
+    const parsed = LeaderboardPeriod.safeParse(interaction.options.getString('period') ?? 'all');
+    const period = parsed.success ? parsed.data : 'all';
+    const board = await loadPeriodLeaderboard(deps.db, guildId, period, {
+      limit: LEVELING_TOP_COUNT,
+      offset: 0,
+    });
+    const answer = buildLeaderboardMessage({ ...board, period, curve: await guildCurve(deps, guildId) });
     await interaction.reply({ content: answer.content, allowedMentions: answer.allowed_mentions });
   },
 };
