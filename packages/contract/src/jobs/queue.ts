@@ -32,6 +32,7 @@ export const JOB_NAMES = [
   'leveling.daily-overview',
   'leveling.prune-leavers',
   'leveling.apply-rewards',
+  'linked-roles.push',
   'reaction-roles.post-panel',
   'role-menus.post',
   'role-menus.repair',

@@ -28,6 +28,7 @@ export const JOB_LABELS = {
   'leveling.daily-overview': 'Posting the daily overview',
   'leveling.prune-leavers': 'Pruning leavers',
   'leveling.apply-rewards': 'Applying reward roles',
+  'linked-roles.push': 'Pushing levels to Linked Roles',
   'reaction-roles.post-panel': 'Posting the reaction panels',
   'role-menus.post': 'Posting the role menu',
   'role-menus.repair': 'Repairing the reaction panels',
@@ -93,6 +94,7 @@ export const JOB_ACTION_ROUTES = {
   'leveling.prune-leavers': 'pruneLeavers',
   // Queued by an XP change (set, reset, import): the change itself is not run again.
   'leveling.apply-rewards': null,
+  'linked-roles.push': null,
   'reaction-roles.post-panel': 'postReactionPanels',
   // Its route names the menu: the menu's own Post button runs it again.
   'role-menus.post': null,
