@@ -6,7 +6,7 @@
  */
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { roleConnections } from '../schema/role-connections.ts';
+import { type RoleConnectionRow, roleConnections } from '../schema/role-connections.ts';
 
 type Tx = Pick<Db, 'execute'>;
 
@@ -124,4 +124,77 @@ export async function dropRoleConnection(
     .where(
       and(eq(roleConnections.userId, userId), eq(roleConnections.accessTokenEnc, expected.accessTokenEnc)),
     );
+}
+
+/** The user's link, if any. */
+export async function loadRoleConnection(db: Db, userId: string): Promise<RoleConnectionRow | undefined> {
+  const [row] = await db.select().from(roleConnections).where(eq(roleConnections.userId, userId));
+  return row;
+}
+
+/** The servers a user may show: they have XP there (and have not left) and the bot is in it; highest level first. */
+export async function linkableServers(
+  db: Db,
+  userId: string,
+): Promise<Array<{ guildId: string; name: string; level: number; xp: number }>> {
+  const rows = await db.execute<{ guild_id: string; name: string; level: number; xp: string | number }>(sql`
+    select m.guild_id, g.name, m.level, m.xp
+    from member_xp m join bot_guilds g on g.guild_id = m.guild_id
+    where m.user_id = ${userId} and m.left_at is null
+    order by m.level desc, m.xp desc, g.name
+    limit 100`);
+  return rows.rows.map((r) => ({ guildId: r.guild_id, name: r.name, level: r.level, xp: Number(r.xp) }));
+}
+
+/**
+ * Stores a (re)link's tokens, already sealed. A relink keeps the server picked before and is
+ * due at once (Discord's connection is the new grant's); a first link shows `guildId`, if given.
+ */
+export async function saveRoleConnection(
+  db: Db,
+  link: {
+    userId: string;
+    guildId: string | null;
+    accessTokenEnc: string;
+    refreshTokenEnc: string | null;
+    tokenExpiresAt: Date;
+  },
+): Promise<RoleConnectionRow> {
+  const [row] = await db
+    .insert(roleConnections)
+    .values({ ...link, pushDueAt: link.guildId === null ? null : sql`clock_timestamp()` })
+    .onConflictDoUpdate({
+      target: roleConnections.userId,
+      set: {
+        accessTokenEnc: link.accessTokenEnc,
+        refreshTokenEnc: link.refreshTokenEnc,
+        tokenExpiresAt: link.tokenExpiresAt,
+        linkedAt: sql`now()`,
+        guildId: sql`coalesce(${roleConnections.guildId}, excluded.guild_id)`,
+        pushDueAt: sql`case when coalesce(${roleConnections.guildId}, excluded.guild_id) is null then null else clock_timestamp() end`,
+      },
+    })
+    .returning();
+  if (!row) throw new Error('role connection upsert returned no row');
+  return row;
+}
+
+/** Shows another server: due at once. Undefined when the user is not linked. */
+export async function pickRoleConnectionGuild(
+  db: Db,
+  userId: string,
+  guildId: string,
+): Promise<RoleConnectionRow | undefined> {
+  const [row] = await db
+    .update(roleConnections)
+    .set({ guildId, pushDueAt: sql`clock_timestamp()` })
+    .where(eq(roleConnections.userId, userId))
+    .returning();
+  return row;
+}
+
+/** Deletes the user's link (unlink, or member data erased). Answers whether there was one. */
+export async function deleteRoleConnection(db: Db, userId: string): Promise<boolean> {
+  const rows = await db.delete(roleConnections).where(eq(roleConnections.userId, userId)).returning();
+  return rows.length > 0;
 }
