@@ -175,4 +175,22 @@ describe('levels in Discord Linked Roles', () => {
       await jobs.close();
     }
   });
+
+  it("clears the connections showing a server when the server's data is deleted", async () => {
+    // A live grant (the test before revoked every token at Discord).
+    await harness.database.db.delete(roleConnections).where(eq(roleConnections.userId, ada));
+    await link(ada, new Date(Date.now() + 7 * 86_400_000));
+    await waitFor('ada shown on Discord', () => shown(ada));
+    const jobs = jobQueue(harness);
+    try {
+      const done = await jobs.finished((await jobs.add('guild-data.delete', STATION)).id as string);
+      expect(done.state).toBe('completed');
+      expect(shown(ada)).toBeUndefined();
+      expect(
+        await harness.database.db.select().from(roleConnections).where(eq(roleConnections.guildId, STATION)),
+      ).toEqual([]);
+    } finally {
+      await jobs.close();
+    }
+  });
 });

@@ -198,3 +198,8 @@ export async function deleteRoleConnection(db: Db, userId: string): Promise<bool
   const rows = await db.delete(roleConnections).where(eq(roleConnections.userId, userId)).returning();
   return rows.length > 0;
 }
+
+/** The links showing the guild (its data is being deleted: their connections are cleared first). */
+export async function roleConnectionsOfGuild(db: Db, guildId: string): Promise<RoleConnectionRow[]> {
+  return db.select().from(roleConnections).where(eq(roleConnections.guildId, guildId));
+}
