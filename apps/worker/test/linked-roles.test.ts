@@ -143,6 +143,20 @@ describe('levels in Discord Linked Roles', () => {
     expect(xp?.level).toBe(2);
   });
 
+  it('pushes a level changed without an XP batch (an XP tool, a reset) on the next run', async () => {
+    await harness.database.db.update(memberXp).set({ xp: 1150, level: 5 }).where(eq(memberXp.userId, ada));
+    const jobs = jobQueue(harness);
+    try {
+      await jobs.add('linked-roles.push');
+      await waitFor('level 5 shown on Discord', () =>
+        shown(ada)?.metadata.level === '5' ? true : undefined,
+      );
+      expect(shown(ada)?.metadata.xp).toBe('1150');
+    } finally {
+      await jobs.close();
+    }
+  });
+
   it('refreshes an expired token through the token endpoint, and drops a link Discord revoked', async () => {
     const jobs = jobQueue(harness);
     try {

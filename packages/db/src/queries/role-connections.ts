@@ -41,13 +41,18 @@ export interface DueRoleConnection {
   accessTokenEnc: string;
   refreshTokenEnc: string | null;
   tokenExpiresAt: Date;
-  pushDueAt: Date;
+  /** Null when no XP batch marked it but the level differs from what was pushed (an XP tool, a reset). */
+  pushDueAt: Date | null;
   /** The member's level and XP in the guild now (0 when they have no XP row). */
   level: number;
   xp: number;
 }
 
-/** Up to `limit` of the guild's due connections, oldest mark first, with the level and XP to show. */
+/**
+ * Up to `limit` of the guild's due connections, oldest mark first, with the level and XP to show:
+ * the ones an XP batch marked, and any whose level differs from what Discord was sent (a level
+ * changed by an XP tool, a reset or a new curve is pushed too, without those writers knowing).
+ */
 export async function loadDueRoleConnections(
   db: Db,
   guildId: string,
@@ -58,22 +63,23 @@ export async function loadDueRoleConnections(
     access_token_enc: string;
     refresh_token_enc: string | null;
     token_expires_at: Date | string;
-    push_due_at: Date | string;
+    push_due_at: Date | string | null;
     level: number | null;
     xp: string | number | null;
   }>(sql`
     select r.user_id, r.access_token_enc, r.refresh_token_enc, r.token_expires_at, r.push_due_at, m.level, m.xp
     from role_connections r
     left join member_xp m on m.guild_id = r.guild_id and m.user_id = r.user_id
-    where r.guild_id = ${guildId} and r.push_due_at is not null
-    order by r.push_due_at, r.user_id
+    where r.guild_id = ${guildId}
+      and (r.push_due_at is not null or r.pushed_level is distinct from coalesce(m.level, 0))
+    order by r.push_due_at nulls last, r.user_id
     limit ${limit}`);
   return rows.rows.map((r) => ({
     userId: r.user_id,
     accessTokenEnc: r.access_token_enc,
     refreshTokenEnc: r.refresh_token_enc,
     tokenExpiresAt: new Date(r.token_expires_at),
-    pushDueAt: new Date(r.push_due_at),
+    pushDueAt: r.push_due_at === null ? null : new Date(r.push_due_at),
     level: r.level ?? 0,
     xp: Number(r.xp ?? 0),
   }));
