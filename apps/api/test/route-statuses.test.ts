@@ -7,6 +7,7 @@ import {
   XP_IMPORT_BODY_LIMIT,
 } from '@spacecadet/contract';
 import { levelingRoles, levelingSettings } from '@spacecadet/db';
+import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -293,6 +294,23 @@ const PROBES: Record<string, Probe> = {
       statuses.push(await send(h.app, request(name, { roleId: row.id }), await as(name, 'h', 'ada')));
     }
     return statuses;
+  },
+  async linkRefused(name) {
+    if (name !== 'pickLinkedServer' && name !== 'linkRoleConnection') return [];
+    // Picking a server without a link (404); a code Discord gave for another grant than linking needs (403).
+    if (name === 'pickLinkedServer') return [await send(h.app, request(name), session.ada)];
+    const query = new URLSearchParams({
+      client_id: SANDBOX_IDS.app,
+      redirect_uri: `${h.config.dashboardUrl}/linked-roles`,
+      response_type: 'code',
+      scope: 'identify',
+      sandbox_user: USERS.ada,
+    });
+    const authorized = await fetch(`${h.sandbox.oauthBase}/oauth2/authorize?${query}`, {
+      redirect: 'manual',
+    });
+    const code = new URL(authorized.headers.get('location') ?? '').searchParams.get('code') ?? '';
+    return [await send(h.app, { ...request(name), payload: { code } }, session.ada)];
   },
   async takenLevel(name) {
     if (name !== 'createLevelingRole' && name !== 'updateLevelingRole') return [];

@@ -24,6 +24,8 @@ const QUESTION_SAMPLE: RouteBody<'createPersonalityQuestion'> = {
 /** A valid body for every route that takes one, so only auth decides the outcome. */
 export const SAMPLE_BODIES: { [N in RouteName]?: NonNullable<RouteBody<N>> } = {
   exchangeCode: { code: 'abc', code_verifier: 'v'.repeat(43) },
+  linkRoleConnection: { code: 'a-code-discord-never-gave' },
+  pickLinkedServer: { guild_id: '300000000000000001' },
   putConfig: { color_roles_mode: 'basic', welcome: { enabled: true } },
   putReactionRoles: {
     color_roles: [{ emoji: '🔴', role_id: '300000000000000021', label: 'Red' }],

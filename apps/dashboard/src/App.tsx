@@ -10,6 +10,7 @@ const AuthCallback = lazy(() => import('./pages/AuthCallback.tsx'));
 const DashboardApp = lazy(() => import('./dashboard/DashboardApp.tsx'));
 const YourData = lazy(() => import('./pages/YourData.tsx'));
 const NotFound = lazy(() => import('./pages/NotFound.tsx'));
+const LinkedRoles = lazy(() => import('./linked-roles/LinkedRolesPage.tsx'));
 // Members open it from a link, often on a phone: its own small chunk, no dashboard code.
 const PublicLeaderboard = lazy(() => import('./pages/PublicLeaderboard.tsx'));
 
@@ -21,6 +22,7 @@ export function App() {
         <Route path="/terms" element={<Terms />} />
         <Route path="/privacy" element={<Privacy />} />
         <Route path="/account" element={<YourData />} />
+        <Route path="/linked-roles" element={<LinkedRoles />} />
         <Route path="/auth/callback" element={<AuthCallback />} />
         <Route path="/dashboard/*" element={<DashboardApp />} />
         <Route path="/leaderboard/:guildId" element={<PublicLeaderboard />} />

@@ -11,6 +11,8 @@ import {
   REST,
   RESTJSONErrorCodes,
   type RESTOptions,
+  type RESTPostOAuth2AccessTokenResult,
+  type RESTPutAPIApplicationRoleConnectionMetadataJSONBody,
 } from 'discord.js';
 import type { WorkerConfig } from './env.ts';
 
@@ -223,4 +225,44 @@ export async function fetchAvatarPng(
   } catch {
     return null;
   }
+}
+
+/**
+ * Publishes the Linked Roles metadata records, only when Discord's differ (a restart puts
+ * nothing when they match). Answers whether it wrote.
+ */
+export async function publishRoleConnectionMetadata(
+  client: Client,
+  applicationId: string,
+  records: RESTPutAPIApplicationRoleConnectionMetadataJSONBody,
+): Promise<boolean> {
+  const api = discordApi(client);
+  const current = await api.roleConnections.getMetadataRecords(applicationId);
+  const shape = (list: typeof records) =>
+    JSON.stringify(list.map((r) => [r.type, r.key, r.name, r.description]).sort());
+  if (shape(current) === shape(records)) return false;
+  await api.roleConnections.updateMetadataRecords(applicationId, records);
+  return true;
+}
+
+/**
+ * A linked member's own API, authorized with their Bearer token (never the bot token): Discord
+ * counts its rate limits per user, and this REST keeps that user's buckets (a 429 is waited out).
+ */
+export function memberApi(config: Pick<WorkerConfig, 'discordApiBase'>, accessToken: string): API {
+  return new API(new REST({ api: config.discordApiBase, authPrefix: 'Bearer' }).setToken(accessToken));
+}
+
+/** Trades a linked member's refresh token at Discord's token endpoint (client id and secret, no bot token). */
+export function refreshMemberToken(
+  config: Pick<WorkerConfig, 'discordApiBase'>,
+  client: { id: string; secret: string },
+  refreshToken: string,
+): Promise<RESTPostOAuth2AccessTokenResult> {
+  return new API(new REST({ api: config.discordApiBase })).oauth2.refreshToken({
+    client_id: client.id,
+    client_secret: client.secret,
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+  });
 }

@@ -1,4 +1,5 @@
 import {
+  DEV_SESSION_SECRET,
   discordApiBaseField,
   discordProxyEnvFields,
   EnvError,
@@ -103,6 +104,10 @@ const EnvSchema = z.object({
    * restores everything), before the daily purge deletes it.
    */
   DATA_RETENTION_DAYS: positiveInt(30),
+  /** Opens the Linked Roles tokens the API sealed (the same key as the API's); dev default outside production. */
+  SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  /** Refreshes Linked Roles tokens at Discord's token endpoint; unset (not a sandbox): no pushes to linked members. */
+  DISCORD_CLIENT_SECRET: optionalString,
 });
 
 export interface WorkerConfig {
@@ -135,6 +140,11 @@ export interface WorkerConfig {
   /** DATA_RETENTION_DAYS: days a removed server's data is kept before the daily purge. */
   dataRetentionDays: number;
   metrics: MetricsListenConfig;
+  /**
+   * Linked Roles pushes: the key the linked members' tokens are sealed with (SESSION_SECRET, as
+   * the API's) and the client secret their refresh needs; null without a client secret.
+   */
+  linkedRoles: { sessionSecret: string; clientSecret: string } | null;
 }
 
 /** Rules that involve more than one variable, reported together with the per-variable ones. */
@@ -190,7 +200,12 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
   // NODE_ENV=production: the refusals every process shares; the worker uses the bot token, and
   // the client id only when set (else it takes it from READY).
   const refusals = isProductionEnv(env)
-    ? productionRefusals(env, { botToken: true, clientId: 'optional' })
+    ? productionRefusals(env, {
+        botToken: true,
+        clientId: 'optional',
+        // Only Linked Roles pushes use it, so it may be unset; never the sandbox's.
+        clientSecret: Boolean(env.DISCORD_CLIENT_SECRET?.trim()),
+      })
     : [];
   const parsed = WorkerEnvSchema.safeParse(env);
   if (!parsed.success || refusals.length > 0) {
@@ -222,5 +237,15 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     repairDelayMs: values.REPAIR_DELAY_MS,
     dataRetentionDays: values.DATA_RETENTION_DAYS,
     metrics: metricsListenConfig(values),
+    linkedRoles: linkedRolesConfig(values),
   };
+}
+
+function linkedRolesConfig(values: z.infer<typeof EnvSchema>): WorkerConfig['linkedRoles'] {
+  const local = isLocalDiscord(values.DISCORD_API_BASE);
+  const clientSecret =
+    values.DISCORD_CLIENT_SECRET ?? (local ? SANDBOX_DISCORD_CREDENTIALS.clientSecret : null);
+  if (clientSecret === null) return null;
+  // In production SESSION_SECRET is required (the refusals name it), so the dev value is never used there.
+  return { sessionSecret: values.SESSION_SECRET ?? DEV_SESSION_SECRET, clientSecret };
 }

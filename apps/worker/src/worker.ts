@@ -200,6 +200,7 @@ async function connectGateway({ deps, features }: WorkerParts, claim: ShardLease
     'discord client ready',
   );
   await registerSlashCommands(deps, features.commands);
+  await features.start(deps);
 }
 
 /** Stops taking jobs, disconnects from Discord, hands the shards on, then closes the rest. */

@@ -32,6 +32,23 @@ describe('loadWorkerConfig', () => {
     );
   });
 
+  it("turns Linked Roles pushes on with a client secret (the sandbox's by default), never the sandbox's in production", () => {
+    const sandbox = loadWorkerConfig({ DISCORD_API_BASE: 'http://127.0.0.1:4100/api/' });
+    expect(sandbox.linkedRoles).toEqual({
+      sessionSecret: expect.any(String),
+      clientSecret: 'sandbox-secret',
+    });
+    expect(loadWorkerConfig({ DISCORD_BOT_TOKEN: 'abc' }).linkedRoles).toBeNull();
+    const good = productionTestEnv();
+    expect(loadWorkerConfig({ ...good, DISCORD_CLIENT_SECRET: 'real-secret' }).linkedRoles).toEqual({
+      sessionSecret: good.SESSION_SECRET,
+      clientSecret: 'real-secret',
+    });
+    expect(() => loadWorkerConfig({ ...good, DISCORD_CLIENT_SECRET: 'sandbox-secret' })).toThrow(
+      /DISCORD_CLIENT_SECRET: is the sandbox's published value/,
+    );
+  });
+
   it('requires DISCORD_BOT_TOKEN against real Discord and names it', () => {
     expect(() => loadWorkerConfig({})).toThrow(/DISCORD_BOT_TOKEN/);
     expect(loadWorkerConfig({ DISCORD_BOT_TOKEN: 'abc' }).discordApiBase).toBe('https://discord.com/api');

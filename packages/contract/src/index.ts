@@ -14,6 +14,7 @@ export * from './inputs.ts';
 export * from './install-state.ts';
 export * from './jobs/queue.ts';
 export * from './jobs/schemas.ts';
+export * from './leveling/linked-roles.ts';
 export * from './leveling/schemas.ts';
 export * from './leveling/xp-import.ts';
 export * from './member-data/schemas.ts';

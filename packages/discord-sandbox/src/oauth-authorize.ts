@@ -16,6 +16,7 @@ const KNOWN_SCOPES = new Set([
   'applications.commands',
   'webhook.incoming',
   'openid',
+  'role_connections.write',
 ]);
 const CODE_TTL_MS = 10 * 60 * 1000;
 
@@ -43,6 +44,15 @@ function errorPage(reply: FastifyReply, message: string): FastifyReply {
     .send(
       page('Authorization error', `<h1>Invalid OAuth2 request</h1><p class="err">${escapeHtml(message)}</p>`),
     );
+}
+
+/** Discord's redirect for a scope it refuses in this grant. */
+function invalidScope(reply: FastifyReply, redirectUri: string, state: string | undefined): FastifyReply {
+  const target = new URL(redirectUri);
+  target.searchParams.set('error', 'invalid_scope');
+  target.searchParams.set('error_description', 'The requested scope is invalid, unknown, or malformed.');
+  if (state !== undefined) target.searchParams.set('state', state);
+  return reply.redirect(target.toString(), 302);
 }
 
 function linkWith(query: AuthorizeQuery, extra: Record<string, string>): string {
@@ -82,6 +92,11 @@ export function registerAuthorize(app: FastifyInstance, ctx: SandboxContext): vo
         return errorPage(reply, '"code_challenge_method" must be S256.');
       }
       if (q.code_challenge_method && !q.code_challenge) return errorPage(reply, 'Missing "code_challenge".');
+      // Discord refuses PKCE for role_connections.write: a user could mint their own token without
+      // the client secret and claim any linked-role value (discord-api-docs#5751).
+      if (scopes.includes('role_connections.write') && q.code_challenge && q.redirect_uri) {
+        return invalidScope(reply, q.redirect_uri, q.state);
+      }
       if (q.permissions && !/^\d+$/.test(q.permissions)) return errorPage(reply, 'Invalid "permissions".');
 
       if (!q.sandbox_user || (isBot && !q.guild_id)) return pickerPage(ctx, reply, q, isBot);

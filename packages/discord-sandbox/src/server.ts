@@ -25,6 +25,7 @@ import { registerOnboardingRoutes } from './rest/onboarding.ts';
 import { registerReactionRoutes } from './rest/reactions.ts';
 import { registerRoleRoutes } from './rest/roles.ts';
 import { registerUserRoutes } from './rest/users.ts';
+import { registerRoleConnectionRoutes } from './role-connections.ts';
 import { registerSimulationRoutes } from './simulation.ts';
 import { SandboxState, type SandboxStateDump } from './state.ts';
 
@@ -122,6 +123,7 @@ function buildApp(ctx: SandboxContext): { app: FastifyInstance; gateway: Sandbox
         installRestHooks(api, ctx);
         registerToken(api, ctx);
         registerUserRoutes(api, ctx);
+        registerRoleConnectionRoutes(api, ctx);
         registerDmRoutes(api, ctx);
         registerGuildRoutes(api, ctx);
         registerRoleRoutes(api, ctx);

@@ -134,4 +134,12 @@ export interface SandboxStateDump {
   gateway: { connected_sessions: number };
   /** The bot's DM channels with the messages posted there, oldest first. */
   dm_channels: Array<{ id: string; recipient_id: string; messages: DumpedMessage[] }>;
+  /** Linked Roles: the application's metadata records and each user's connection by user id. */
+  role_connections: {
+    metadata: Array<{ type: number; key: string; name: string; description: string }>;
+    users: Record<
+      string,
+      { platform_name: string | null; platform_username: string | null; metadata: Record<string, string> }
+    >;
+  };
 }

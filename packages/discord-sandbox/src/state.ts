@@ -1,4 +1,7 @@
-/** The mutable world behind one sandbox server; its records are declared in state-records.ts. */
+/**
+ * The mutable world behind one sandbox server; its records are declared in state-records.ts.
+ * Why one file: every map of the world is loaded, reset and dumped together here.
+ */
 import { EventEmitter } from 'node:events';
 import {
   type APIApplicationCommand,
@@ -10,6 +13,7 @@ import {
 } from 'discord-api-types/v10';
 import type { SandboxApplication, SandboxChannel, SandboxFixture, SandboxGuild } from './fixture.ts';
 import { GlobalRateLimit, InvalidRequestCount, RouteRateLimits } from './global-limit.ts';
+import { RoleConnectionStore } from './role-connections.ts';
 import {
   DISCORD_IDENTIFY_INTERVAL_MS,
   DISCORD_SESSION_STARTS_PER_DAY,
@@ -73,6 +77,8 @@ export class SandboxState {
   codes = new Map<string, AuthorizationCode>();
   accessTokens = new Map<string, AccessGrant>();
   refreshTokens = new Map<string, AccessGrant>();
+  /** Linked Roles: the application's metadata and each user's role connection. */
+  readonly roleConnections = new RoleConnectionStore();
   faults: Fault[] = [];
   interactions = new Map<string, InteractionRecord>();
   interactionsByToken = new Map<string, InteractionRecord>();
@@ -140,6 +146,7 @@ export class SandboxState {
     this.codes.clear();
     this.accessTokens.clear();
     this.refreshTokens.clear();
+    this.roleConnections.clear();
     this.faults = [];
     this.interactions.clear();
     this.interactionsByToken.clear();
@@ -294,6 +301,7 @@ export class SandboxState {
         recipient_id: dm.recipient_id,
         messages: (this.messages.get(dm.id) ?? []).map((m) => this.dumpMessage(m)),
       })),
+      role_connections: this.roleConnections.dump(),
     });
   }
 }

@@ -99,6 +99,7 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
     redis,
     queue,
     discord,
+    cipher,
     sessions,
     replicaCache,
     guildAccess: new GuildAccessService(redis, discord, sessions, config.cacheTtlSec.guilds, replicaCache),

@@ -11,6 +11,7 @@ import { registerInstallRoutes } from './install.ts';
 import { registerJobRoutes } from './jobs.ts';
 import { registerLevelingRoutes } from './leveling/index.ts';
 import { registerLevelingPreviewRoutes } from './leveling/previews.ts';
+import { registerLinkedRolesRoutes } from './linked-roles.ts';
 import { registerMemberDataRoutes } from './member-data.ts';
 import { registerPersonalityQuestionRoutes } from './personality-questions.ts';
 import { registerPersonalityRoutes } from './personality-roles.ts';
@@ -44,6 +45,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   registerQueueViewRoutes(app);
   registerSetupRoutes(app);
   registerMemberDataRoutes(app);
+  registerLinkedRolesRoutes(app);
   registerGuildDataRoutes(app);
   registerTempRoleRoutes(app);
 }

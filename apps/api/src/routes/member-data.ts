@@ -14,5 +14,7 @@ export function registerMemberDataRoutes(app: FastifyInstance): void {
     return data;
   });
 
-  defineRoute(app, routes.eraseMemberData, async ({ session }) => eraseMember(app.services, session.user.id));
+  defineRoute(app, routes.eraseMemberData, async ({ session, request }) =>
+    eraseMember(app.services, session.user.id, request.log),
+  );
 }

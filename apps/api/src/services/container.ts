@@ -1,6 +1,7 @@
 import type { Db } from '@spacecadet/db';
 import type { Redis } from 'ioredis';
 import type { ApiConfig } from '../env.ts';
+import type { TokenCipher } from './crypto.ts';
 import type { DiscordClient } from './discord.ts';
 import type { GuildAccessService } from './guild-access.ts';
 import type { GuildResources } from './guild-resources.ts';
@@ -16,6 +17,8 @@ export interface AppServices {
   redis: Redis;
   queue: GuildJobQueue;
   discord: DiscordClient;
+  /** Seals the Discord tokens kept at rest (sign-ins, Linked Roles). */
+  cipher: TokenCipher;
   sessions: SessionService;
   /** In-process copies of hot reads, dropped on every replica when a change is announced. */
   replicaCache: ReplicaCache;

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** A fresh opaque session token: 256 random bits, URL-safe. Only its hash is ever stored. */
 export function newSessionToken(): string {
@@ -9,42 +9,5 @@ export function hashSessionToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-const VERSION = 'v1';
-
-/**
- * AES-256-GCM for the Discord tokens kept server-side. The key is derived from SESSION_SECRET
- * with HKDF, so the secret itself is never used as a key and other uses can derive their own.
- */
-export class TokenCipher {
-  private readonly key: Buffer;
-
-  constructor(secret: string) {
-    this.key = Buffer.from(hkdfSync('sha256', secret, 'spacecadet', 'discord-token-encryption', 32));
-  }
-
-  encrypt(plaintext: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    const tag = cipher.getAuthTag();
-    return [
-      VERSION,
-      iv.toString('base64url'),
-      tag.toString('base64url'),
-      ciphertext.toString('base64url'),
-    ].join('.');
-  }
-
-  /** Throws when the value was tampered with or encrypted under another secret. */
-  decrypt(sealed: string): string {
-    const [version, iv, tag, ciphertext] = sealed.split('.');
-    if (version !== VERSION || iv === undefined || tag === undefined || ciphertext === undefined) {
-      throw new Error('Unrecognised encrypted token format');
-    }
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString(
-      'utf8',
-    );
-  }
-}
+/** AES-256-GCM for the Discord tokens kept server-side (sign-ins and Linked Roles), shared with the worker. */
+export { TokenCipher } from '@spacecadet/core/token-cipher';

@@ -82,18 +82,25 @@ export class DiscordClient {
     this.botBase = `${options.proxyBase ?? options.apiBase}/v10`;
   }
 
-  /** Authorization-code grant with PKCE. */
+  /** Authorization-code grant, with PKCE except for Linked Roles (Discord refuses PKCE with that scope). */
   exchangeCode(
     code: string,
-    codeVerifier: string,
+    codeVerifier: string | null,
     redirectUri: string,
   ): Promise<answers.DiscordTokenResponse> {
+    const verifier = codeVerifier === null ? {} : { code_verifier: codeVerifier };
     return this.tokenRequest({
       grant_type: 'authorization_code',
       code,
-      code_verifier: codeVerifier,
+      ...verifier,
       redirect_uri: redirectUri,
     });
+  }
+
+  /** Clears the user's Linked Roles role connection with their own token. */
+  async deleteRoleConnection(accessToken: string): Promise<void> {
+    const path = `/users/@me/applications/${encodeURIComponent(this.options.clientId)}/role-connection`;
+    await this.request('DELETE', path, { kind: 'bearer', token: accessToken }, z.unknown());
   }
 
   refreshToken(refreshToken: string): Promise<answers.DiscordTokenResponse> {

@@ -1,6 +1,8 @@
 import type { MemberDataErased, MemberDataExport } from '@spacecadet/contract';
 import { eraseMemberData, readMemberData, type StoredMemberData } from '@spacecadet/db/queries/member-data';
+import type { FastifyBaseLogger } from 'fastify';
 import type { AppServices } from './container.ts';
+import { unlinkRoleConnection } from './leveling/linked-roles.ts';
 import { dropBufferedXp, dropUserRedis, readUserRedis } from './member-data-redis.ts';
 
 /**
@@ -9,7 +11,7 @@ import { dropBufferedXp, dropUserRedis, readUserRedis } from './member-data-redi
  * member-data queries, Redis by member-data-redis.ts.
  */
 
-type Services = Pick<AppServices, 'db' | 'redis' | 'sessions' | 'replicaCache'>;
+type Services = Pick<AppServices, 'db' | 'redis' | 'sessions' | 'replicaCache' | 'discord' | 'cipher'>;
 
 const iso = (date: Date | string | null) => (date === null ? null : new Date(date).toISOString());
 
@@ -119,7 +121,13 @@ function servers(stored: StoredMemberData): MemberDataExport['servers'] {
  * flight (its writer skips them; see the db package's member-xp/erasures.ts), then their other
  * Redis keys go and their sessions end (the request's own too: the dashboard signs out).
  */
-export async function eraseMember(services: Services, userId: string): Promise<MemberDataErased> {
+export async function eraseMember(
+  services: Services,
+  userId: string,
+  log: FastifyBaseLogger,
+): Promise<MemberDataErased> {
+  // Their Linked Roles connection is cleared on Discord while their token is still here.
+  await unlinkRoleConnection(services, userId, log);
   const buffered = await dropBufferedXp(services.redis, userId);
   const erased = await eraseMemberData(services.db, userId, buffered.inFlight);
   const keys = await dropUserRedis(services.redis, userId);

@@ -47,7 +47,7 @@ export function safeReturnPath(raw: unknown): string | null {
   // Dot segments are resolved by now: `/dashboard/../x` is `/x` and refused.
   if (url.origin !== base) return null;
   const publicLeaderboard = PUBLIC_LEADERBOARD_PATH.test(url.pathname);
-  const yourData = url.pathname === '/account';
+  const yourData = url.pathname === '/account' || url.pathname === '/linked-roles';
   if (
     url.pathname !== '/dashboard' &&
     !url.pathname.startsWith('/dashboard/') &&

@@ -24,6 +24,11 @@ export interface WorkerFeature {
   /** Per-guild BullMQ job schedulers this feature runs (see `FeatureSchedule`). */
   schedules?: readonly FeatureSchedule[];
   /**
+   * Runs once at start, when the client is ready (after the slash commands are registered):
+   * publish what Discord keeps per application. A failure is logged, not fatal.
+   */
+  start?: (deps: WorkerDeps) => Promise<void>;
+  /**
    * Runs once on shutdown, after the last job finished and the gateway closed (no event can
    * arrive any more) and before Postgres and Redis close: flush buffered writes here.
    */

@@ -19,6 +19,8 @@ export interface FeatureHost {
   attachGateway(deps: WorkerDeps): void;
   /** Creates and removes schedulers so they match each schedule's guilds. */
   syncSchedules(deps: WorkerDeps): Promise<void>;
+  /** Every feature's start hook, once the client is ready; one failing does not keep the others from running. */
+  start(deps: WorkerDeps): Promise<void>;
   /** Every feature's shutdown hook; one failing does not keep the others from running. */
   shutdown(deps: WorkerDeps): Promise<void>;
 }
@@ -65,6 +67,16 @@ export function hostFeatures(features: readonly WorkerFeature[]): FeatureHost {
     async syncSchedules(deps) {
       const { created, removed } = await syncSchedules(deps, schedules);
       if (created > 0 || removed > 0) deps.logger.info({ created, removed }, 'job schedulers synced');
+    },
+    async start(deps) {
+      for (const feature of features) {
+        if (!feature.start) continue;
+        try {
+          await feature.start(deps);
+        } catch (error) {
+          deps.logger.error({ ...errorFields(error), feature: feature.name }, 'feature start hook failed');
+        }
+      }
     },
     async shutdown(deps) {
       for (const feature of features) {

@@ -6,6 +6,7 @@ import type { WorkerFeature } from './feature.ts';
 import { guildDataFeature } from './guild-data/index.ts';
 import { historyFeature } from './history/index.ts';
 import { levelingFeature } from './leveling/index.ts';
+import { linkedRolesFeature } from './linked-roles/index.ts';
 import { memberPicksFeature } from './member-picks/index.ts';
 import { personalityRolesFeature } from './personality-roles/index.ts';
 import { presenceFeature } from './presence/index.ts';
@@ -27,6 +28,7 @@ export const FEATURES = [
   // Before leveling: its shutdown stops the minutes, then leveling's flushes the XP they credited.
   voiceXpFeature,
   levelingFeature,
+  linkedRolesFeature,
   reactionRolesFeature,
   roleMenusFeature,
   repairsFeature,

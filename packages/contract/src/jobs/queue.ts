@@ -34,6 +34,7 @@ export const JOB_NAMES = [
   'leveling.apply-rewards',
   'leveling.recompute-levels',
   'leveling.decay',
+  'linked-roles.push',
   'reaction-roles.post-panel',
   'role-menus.post',
   'role-menus.repair',

@@ -14,6 +14,7 @@ import { guildDataRoutes } from '../guild-data/routes.ts';
 import { healthRoutes } from '../health/routes.ts';
 import { historyRoutes } from '../history/routes.ts';
 import { jobRoutes } from '../jobs/routes.ts';
+import { linkedRoleRoutes } from '../leveling/linked-roles.ts';
 import { levelingRoutes } from '../leveling/routes.ts';
 import { memberDataRoutes } from '../member-data/routes.ts';
 import { personalityRoleRoutes } from '../personality-roles/routes.ts';
@@ -36,6 +37,7 @@ export const routes = {
   ...colorRoleRoutes,
   ...personalityRoleRoutes,
   ...levelingRoutes,
+  ...linkedRoleRoutes,
   ...historyRoutes,
   ...adminRoutes,
   ...setupRoutes,

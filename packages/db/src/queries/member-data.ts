@@ -11,6 +11,7 @@ import { guildHistory } from '../schema/history.ts';
 import { levelingBoosts, memberDailyXp, memberXp, pendingLevelUps } from '../schema/leveling.ts';
 import { memberRolePicks } from '../schema/member-picks.ts';
 import { personalityAnswerEvents } from '../schema/personality.ts';
+import { roleConnections } from '../schema/role-connections.ts';
 import { roleMenus } from '../schema/role-menus.ts';
 import { sessions } from '../schema/sessions.ts';
 import { stickyRoles } from '../schema/sticky-roles.ts';
@@ -48,6 +49,8 @@ export const MEMBER_DATA_TABLES: Readonly<Record<string, string>> = {
     "erased, not exported: the record that a welcome or goodbye was posted (so it is posted once), no content of the member's",
   'guild_setup_dismissals.dismissed_by':
     "not exported: the id of whoever hid a server's setup checklist, the server's record like History's ids",
+  'role_connections.user_id':
+    'erased, not exported: the Linked Roles link holds the Discord tokens (secrets) and what was pushed, which /linked-roles shows; the erase clears the connection on Discord first',
 };
 
 export async function readMemberData(db: Db, userId: string) {
@@ -163,6 +166,7 @@ export async function eraseMemberData(
     const boosts = count(await tx.delete(levelingBoosts).where(eq(levelingBoosts.userId, userId)));
     await tx.delete(stickyRoles).where(eq(stickyRoles.userId, userId));
     await tx.delete(welcomeGreetings).where(eq(welcomeGreetings.userId, userId));
+    await tx.delete(roleConnections).where(eq(roleConnections.userId, userId));
     const history = count(
       await tx
         .update(guildHistory)

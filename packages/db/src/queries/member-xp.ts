@@ -10,6 +10,7 @@ import type { Db } from '../client.ts';
 import { pendingLevelUps, xpFlushBatches } from '../schema/leveling.ts';
 import { loadLevelCurves } from './leveling/curve.ts';
 import { beginXpWrite, erasedInBatches } from './member-xp/erasures.ts';
+import { markRoleConnectionsDue } from './role-connections.ts';
 
 /** One member's XP earned since the last flush, as the worker's buffer holds it. */
 export interface BufferedXp {
@@ -246,6 +247,8 @@ async function recordLevelUps(tx: Tx, levelUps: readonly CrossedLevel[], leaseMs
     update member_xp m set level = t.level
     from jsonb_to_recordset(${levels}::jsonb) as t(guild_id text, user_id text, level integer)
     where m.guild_id = t.guild_id and m.user_id = t.user_id and m.level < t.level`);
+  // Linked Roles: a linked member's new level is pushed to Discord by the worker's push job.
+  await markRoleConnectionsDue(tx, levelUps);
   // Celebrated after commit by this writer, or by any process once its lease lapsed.
   await tx
     .insert(pendingLevelUps)

@@ -22,6 +22,7 @@ import type { Redis } from 'ioredis';
 import type { WorkerDeps } from '../../deps.ts';
 import { withLockWhenFree } from '../../jobs/guild-lock.ts';
 import { jobTimings } from '../../jobs/takeover.ts';
+import { clearGuildRoleConnections } from '../linked-roles/clear.ts';
 
 /** The guild-data feature's own lock name (its jobs run under it): not taken again below. */
 const OWN_FEATURE = 'guild-data';
@@ -65,6 +66,7 @@ export async function wipeGuild(
   const { guildLockTtlMs } = jobTimings(deps.config.jobLockDurationMs);
   await withEveryFeatureLock(deps.redis, guildId, guildLockTtlMs, async () => {
     await dropBufferedXp(deps, guildId);
+    await clearGuildRoleConnections(deps, guildId);
     result.rows += await deleteGuildRows(deps.db, guildId);
     result.keys += await deleteGuildKeys(deps.redis, guildId);
     await removeQueued(deps, guildId, ownJobId, result);
