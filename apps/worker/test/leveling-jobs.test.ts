@@ -6,6 +6,7 @@ import {
   roleBoostUserId,
   SLASH_COMMANDS,
   totalXpForLevel,
+  utcDay,
 } from '@spacecadet/core';
 import { createOwnMenu } from '@spacecadet/db/queries/role-menus';
 import {
@@ -573,6 +574,27 @@ describe('leveling jobs and commands', () => {
         `1. <@${mo}>: level 6 · ${totalXpForLevel(6).toLocaleString('en-US')} XP`,
         `2. <@${ada}>: level 4 · ${totalXpForLevel(4).toLocaleString('en-US')} XP`,
       ]);
+    });
+
+    it("/leaderboard period: ranks the XP earned this week, with each member's current level", async () => {
+      await setSettings();
+      await giveXp(ada, 4);
+      await giveXp(mo, 6);
+      await db()
+        .insert(memberDailyXp)
+        .values([
+          { guildId: STATION, userId: ada, day: utcDay(new Date()), xp: 75 },
+          { guildId: STATION, userId: mo, day: '2020-01-06', xp: 5_000 }, // long ago: not this week
+        ]);
+      const week = await command('leaderboard', nia, { period: 'week' });
+      expect(week.response?.data?.content?.split('\n')).toEqual([
+        '🏆 **Leaderboard**, this week (top 1 of 1 ranked member)',
+        `1. <@${ada}>: level 4 · 75 XP`,
+      ]);
+      await db().delete(memberDailyXp);
+      expect((await command('leaderboard', nia, { period: 'month' })).response?.data?.content).toBe(
+        'Nobody has earned XP this month yet.',
+      );
     });
 
     it('say leveling is off when it is', async () => {
