@@ -5,6 +5,7 @@ import { SANDBOX_BOT_TOKEN, SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TokenCipher } from '../src/services/crypto.ts';
+import { LINK_CODE_REFUSED_MESSAGE } from '../src/services/leveling/linked-roles.ts';
 import { DASHBOARD_URL, GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
 /**
@@ -127,7 +128,9 @@ describe('Linked Roles link', () => {
       headers: as(token),
       payload: { code: 'nope' },
     });
-    expect(bad.statusCode).toBe(401);
+    // The session is fine: a refused code is a 400 saying to link again, not a sign-in problem.
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ message: string }>().message).toBe(LINK_CODE_REFUSED_MESSAGE);
   });
 
   it('unlinks: the connection is cleared on Discord and the row deleted; erasing member data does the same', async () => {

@@ -73,7 +73,7 @@ export const linkedRoleRoutes = {
     summary:
       'Links the signed-in user with a code of the linking OAuth (identify role_connections.write, redirect /linked-roles); their tokens are kept encrypted',
     body: LinkRoleConnectionBody,
-    // 401: Discord refused the code; 403: the code is another Discord account's, or lacks the scope.
+    // 400: Discord refused the code; 403: the code is another Discord account's, or lacks the scope.
     errors: [400, 401, 403, 413, 415, 429, 502, 503],
     responses: ok(LinkedRolesState),
   }),

@@ -49,6 +49,9 @@ function queuePush(services: AppServices, log: FastifyBaseLogger, guildId: strin
   );
 }
 
+export const LINK_CODE_REFUSED_MESSAGE =
+  'Discord refused this link: it expired or was already used. Link with Discord again.';
+
 async function exchangeLinkCode(services: AppServices, code: string): Promise<DiscordTokenResponse> {
   try {
     return await services.discord.exchangeCode(
@@ -58,7 +61,9 @@ async function exchangeLinkCode(services: AppServices, code: string): Promise<Di
     );
   } catch (error) {
     if (error instanceof DiscordError && error.status >= 400 && error.status < 500) {
-      throw Object.assign(new ApiError('auth_failed', error.description), { cause: error });
+      // The user's session is fine: a refused code (expired, used, forged) is a bad request, so
+      // the page offers to link again rather than to sign in again.
+      throw Object.assign(new ApiError('invalid_input', LINK_CODE_REFUSED_MESSAGE), { cause: error });
     }
     throw Object.assign(
       new ApiError('discord_request_failed', 'Discord did not answer. Try linking again.'),
