@@ -374,6 +374,14 @@ const PROBES: Record<string, Probe> = {
   },
   async bodyTooLarge(name) {
     if (!hasBody(routes[name])) return [];
+    // An image upload (the rank card background) is too large as an image of its own type.
+    const imageType = Object.keys((routes[name] as RouteDef).bodyMediaTypes ?? {}).find((type) =>
+      type.startsWith('image/'),
+    );
+    if (imageType) {
+      const image = { payload: Buffer.alloc(2 * 1024 * 1024), headers: { 'content-type': imageType } };
+      return [await send(h.app, { ...request(name), ...image }, await as(name, 'h', 'ada'))];
+    }
     // The import takes files far larger than any other body (100,000 rows).
     const size = name === 'importXp' ? XP_IMPORT_BODY_LIMIT + 1024 : 2 * 1024 * 1024;
     const payload = JSON.stringify({ filler: 'x'.repeat(size) });

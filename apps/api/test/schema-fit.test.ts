@@ -286,7 +286,15 @@ function objects(schema: Schema, depth: number): Array<Record<string, unknown>> 
 interface Attempt {
   url: string;
   body?: unknown;
+  /** A body that is not JSON (an image upload): its bytes and content type. */
+  raw?: { payload: Buffer; type: string };
 }
+
+/** A real 1×1 PNG: what fits an image/png body. */
+const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 function attempts(name: RouteName): Attempt[] {
   const def = routes[name];
@@ -320,6 +328,11 @@ function attempts(name: RouteName): Attempt[] {
     }
   }
   if (out.length === 0) out.push({ url: url(typicalPath, typicalQuery) });
+  if (operation.requestBody?.content['image/png']) {
+    return [
+      { url: out[0]?.url ?? url(typicalPath, typicalQuery), raw: { payload: PNG_1X1, type: 'image/png' } },
+    ];
+  }
   const body = operation.requestBody?.content['application/json']?.schema;
   if (!body) return out;
   return values(body, '').map((value) => ({
@@ -354,6 +367,12 @@ describe('requests that fit the OpenAPI schemas', () => {
           ...(attempt.body === undefined
             ? {}
             : { headers: { authorization: ada, 'content-type': 'application/json' } }),
+          ...(attempt.raw
+            ? {
+                payload: attempt.raw.payload,
+                headers: { authorization: ada, 'content-type': attempt.raw.type },
+              }
+            : {}),
         });
         // A server holds at most 25 menus: each one made is deleted again.
         if (name === 'createRoleMenu' && response.statusCode === 201) {

@@ -1,10 +1,12 @@
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { DEFAULT_ACCENT_COLOR, RANK_CARD_LAYOUT, totalXpForLevel } from '@spacecadet/core';
-import { levelingSettings, memberXp } from '@spacecadet/db/schema';
+import { levelingSettings, memberXp, rankCardBackgrounds } from '@spacecadet/db/schema';
 import { defaultFixture } from '@spacecadet/discord-sandbox';
 import type { APIAttachment, APIMessage } from 'discord.js';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RANK_CARD_FILENAME } from '../src/features/leveling/rank-card.ts';
+import { RANK_COLOR_NO_XP } from '../src/features/leveling/rank-color.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import { control, type Harness, SANDBOX_IDS, STATION, startHarness, waitFor } from './helpers.ts';
 
@@ -138,5 +140,111 @@ describe('/rank card', () => {
     const message = await rank(nia);
     expect(message?.content).toMatch(/^You have no XP yet/);
     expect(message?.attachments).toEqual([]);
+  });
+
+  const rankColor = async (userId: string, hex?: string) => {
+    const outcome = await control(harness.sandbox).command({
+      guild_id: STATION,
+      channel_id: SANDBOX_IDS.channels.general,
+      user_id: userId,
+      name: 'rank-color',
+      ...(hex ? { options: { hex } } : {}),
+    });
+    expect(outcome.responded).toBe(true);
+    const data = (outcome as { response?: { data?: { content?: string; flags?: number } } }).response?.data;
+    expect(data?.flags).toBe(64);
+    return data?.content;
+  };
+  const barColor = async (userId: string, member?: string) => {
+    const [card] = (await rank(userId, member))?.attachments ?? [];
+    if (!card) throw new Error('no attachment');
+    return (await pixels(card))(...barPoint);
+  };
+  const storedAccent = async (userId: string) => {
+    const [row] = await harness.database.db
+      .select({ cardAccent: memberXp.cardAccent })
+      .from(memberXp)
+      .where(and(eq(memberXp.guildId, STATION), eq(memberXp.userId, userId)));
+    return row?.cardAccent;
+  };
+
+  it("uses the member's own accent (/rank-color) over the server's, and the server's over the bot's role color", async () => {
+    await harness.database.db
+      .update(levelingSettings)
+      .set({ rankCardAccent: '#22aa44' })
+      .where(eq(levelingSettings.guildId, STATION));
+    // The worker's settings cache follows the change (NOTIFY): wait until the card shows it.
+    let seen = 0;
+    await waitFor('the server accent on the card', async () => {
+      seen = await barColor(mo);
+      return seen === 0x22aa44;
+    });
+    expect(seen).toBe(0x22aa44);
+
+    expect(await rankColor(mo, '#ff0080')).toBe('Your rank card’s accent is now #FF0080.');
+    expect(await storedAccent(mo)).toBe('#FF0080');
+    expect(await barColor(mo)).toBe(0xff0080);
+    // Someone else's card keeps the server's accent.
+    expect(await barColor(nia, ada)).toBe(0x22aa44);
+
+    expect(await rankColor(mo, 'purple')).toBe('The accent must be a color like #5865F2');
+    expect(await storedAccent(mo)).toBe('#FF0080');
+    expect(await rankColor(nia, '#123456')).toBe(RANK_COLOR_NO_XP);
+
+    expect(await rankColor(mo)).toBe('Your rank card uses the server’s accent again.');
+    expect(await storedAccent(mo)).toBeNull();
+    expect(await barColor(mo)).toBe(0x22aa44);
+  });
+
+  it("draws the server's background under the text, darkened, and follows a new or removed one", async () => {
+    const solid = async (color: string) => {
+      const canvas = createCanvas(64, 32);
+      const ctx = canvas.getContext('2d');
+      ctx.fillStyle = color;
+      ctx.fillRect(0, 0, 64, 32);
+      return (await canvas.encode('png')).toString('base64');
+    };
+    const db = harness.database.db;
+    const setBackground = async (color: string, updatedAt: Date) => {
+      const values = {
+        guildId: STATION,
+        contentType: 'image/png',
+        image: await solid(color),
+        width: 64,
+        height: 32,
+        updatedAt,
+      };
+      await db
+        .insert(rankCardBackgrounds)
+        .values(values)
+        .onConflictDoUpdate({ target: rankCardBackgrounds.guildId, set: values });
+    };
+    // A spot of the panel with no text: right of the total, below the bar.
+    const blank = [800, 250] as const;
+    const blankColor = async () => {
+      const [card] = (await rank(mo))?.attachments ?? [];
+      if (!card) throw new Error('no attachment');
+      const c = (await pixels(card))(...blank);
+      return [(c >> 16) & 0xff, (c >> 8) & 0xff, c & 0xff] as const;
+    };
+    expect(await blankColor()).toEqual([0x2b, 0x2d, 0x31]);
+
+    await setBackground('#ff0000', new Date('2026-01-01T00:00:00Z'));
+    const [r, g, b] = await blankColor();
+    // Red, darkened by the shade (255 × 0.45 ≈ 115) so white text stays legible.
+    expect(r).toBeGreaterThan(100);
+    expect(r).toBeLessThan(130);
+    expect(g).toBeLessThan(10);
+    expect(b).toBeLessThan(10);
+    // The accent still paints the bar over the background.
+    expect(await barColor(mo)).toBe(0x22aa44);
+
+    await setBackground('#0000ff', new Date('2026-01-02T00:00:00Z'));
+    const [r2, , b2] = await blankColor();
+    expect(r2).toBeLessThan(10);
+    expect(b2).toBeGreaterThan(100);
+
+    await db.delete(rankCardBackgrounds).where(eq(rankCardBackgrounds.guildId, STATION));
+    expect(await blankColor()).toEqual([0x2b, 0x2d, 0x31]);
   });
 });

@@ -6,6 +6,7 @@ export * from './color-panel.ts';
 export * from './config.ts';
 export * from './discord-components.ts';
 export * from './history.ts';
+export * from './image-header.ts';
 export * from './level-curve.ts';
 export * from './leveling.ts';
 export * from './leveling-messages.ts';

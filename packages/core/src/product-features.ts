@@ -150,7 +150,7 @@ export const PRODUCT_FEATURES: readonly ProductFeature[] = [
     name: 'Leveling',
     route: '/dashboard/leveling',
     status: 'live',
-    commands: ['rank', 'leaderboard', 'xp'],
+    commands: ['rank', 'leaderboard', 'xp', 'rank-color'],
     summary: 'XP, level rewards and boosts.',
     description:
       'Members earn XP for chatting and reach levels that grant reward roles; boosts multiply XP for the server, a role or a member, and /rank and /leaderboard show where everyone stands.',

@@ -17,6 +17,24 @@ export function accentColor(botRoles: readonly { color: number; position: number
   return best?.color ?? DEFAULT_ACCENT_COLOR;
 }
 
+/** `#rrggbb` as a number, or null when it is not such a color. */
+export function parseAccentHex(value: string | null | undefined): number | null {
+  if (!value || !/^#[0-9a-fA-F]{6}$/.test(value)) return null;
+  return Number.parseInt(value.slice(1), 16);
+}
+
+/**
+ * The card's accent: the member's own (`/rank-color`) when set, else the server's
+ * (`rank_card_accent`), else the color of the bot's highest colored role (accentColor).
+ */
+export function cardAccent(choice: {
+  member: string | null | undefined;
+  server: string | null | undefined;
+  botRoles: readonly { color: number; position: number }[];
+}): number {
+  return parseAccentHex(choice.member) ?? parseAccentHex(choice.server) ?? accentColor(choice.botRoles);
+}
+
 /** The card's size and where each part goes, in pixels (the dashboard may draw the same card). */
 export const RANK_CARD_LAYOUT = {
   width: 934,

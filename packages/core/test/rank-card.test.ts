@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   accentColor,
+  cardAccent,
   compactNumber,
   DEFAULT_ACCENT_COLOR,
+  parseAccentHex,
   rankCardAltText,
   rankCardModel,
 } from '../src/rank-card.ts';
@@ -65,5 +67,20 @@ describe('rankCardModel', () => {
   it('keeps the bar within 0..1', () => {
     expect(rankCardModel({ username: 'a', rank: 1, totalXp: 0 }).progress).toBe(0);
     expect(rankCardModel({ username: 'a', rank: 1, totalXp: 99 }).progress).toBeLessThan(1);
+  });
+});
+
+describe('cardAccent', () => {
+  const botRoles = [{ color: 0x12a4b6, position: 3 }];
+  it("prefers the member's own accent, then the server's, then the bot's role color", () => {
+    expect(cardAccent({ member: '#FF0080', server: '#00ff00', botRoles })).toBe(0xff0080);
+    expect(cardAccent({ member: null, server: '#00ff00', botRoles })).toBe(0x00ff00);
+    expect(cardAccent({ member: null, server: null, botRoles })).toBe(0x12a4b6);
+    expect(cardAccent({ member: undefined, server: undefined, botRoles: [] })).toBe(DEFAULT_ACCENT_COLOR);
+  });
+  it('skips a stored value that is not #rrggbb', () => {
+    expect(cardAccent({ member: 'red', server: '#0000ff', botRoles })).toBe(0x0000ff);
+    expect(parseAccentHex('#12345')).toBeNull();
+    expect(parseAccentHex('#abcdef')).toBe(0xabcdef);
   });
 });

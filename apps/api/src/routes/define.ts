@@ -85,14 +85,24 @@ export function defineRoute<R extends RouteDef>(
   handler: (context: RouteContext<R>) => Promise<RouteResult<R>>,
   options: RouteOptions = {},
 ): void {
-  const textTypes = Object.keys(def.bodyMediaTypes ?? {}).filter((type) => type.startsWith('text/'));
-  if (textTypes.length > 0) {
-    // Text bodies (a CSV upload) are read as a string, for this route only: the parser lives in
-    // a scope of its own, so every other route still takes JSON alone (415 otherwise).
+  const mediaTypes = Object.keys(def.bodyMediaTypes ?? {});
+  const textTypes = mediaTypes.filter((type) => type.startsWith('text/'));
+  const binaryTypes = mediaTypes.filter((type) => type.startsWith('image/'));
+  if (textTypes.length > 0 || binaryTypes.length > 0) {
+    // Text bodies (a CSV upload) are read as a string, images (a rank card background) as bytes,
+    // for this route only: the parser lives in a scope of its own, so every other route still
+    // takes JSON alone (415 otherwise).
     app.register(async (scope) => {
-      scope.addContentTypeParser(textTypes, { parseAs: 'string' }, (_request, body, done) => {
-        done(null, typeof body === 'string' ? body : body.toString('utf8'));
-      });
+      if (textTypes.length > 0) {
+        scope.addContentTypeParser(textTypes, { parseAs: 'string' }, (_request, body, done) => {
+          done(null, typeof body === 'string' ? body : body.toString('utf8'));
+        });
+      }
+      if (binaryTypes.length > 0) {
+        scope.addContentTypeParser(binaryTypes, { parseAs: 'buffer' }, (_request, body, done) => {
+          done(null, body);
+        });
+      }
       registerRoute(scope, def, handler, options);
     });
     return;

@@ -143,6 +143,11 @@ export const HISTORY_ACTIONS = {
   'leveling.member_reset': { area: 'leveling', undo: 'state', label: "Reset a member's XP" },
   'leveling.season_end': { area: 'leveling', undo: 'snapshot', label: 'Ended a season' },
   // Recorded by the worker's daily job for each run that took XP.
+  'leveling.rank_card_background': {
+    area: 'leveling',
+    undo: null,
+    label: 'Changed the rank card background',
+  },
   'leveling.decay': { area: 'leveling', undo: null, label: 'Decayed the XP of inactive members' },
 
   'welcome.update': { area: 'welcome', undo: 'state', label: 'Edited the welcome settings' },

@@ -1,4 +1,7 @@
-/** Leveling: settings, reward roles, boosts and their jobs. */
+/**
+ * Leveling: settings, reward roles, boosts and their jobs.
+ * Why one file: the route table of one feature, read as one list (each entry is declarative).
+ */
 import { GuildParams } from '../common.ts';
 import { accepted, noContent, ok, route } from '../route-definition.ts';
 import {
@@ -20,6 +23,9 @@ import {
   MemberXpParams,
   PublicLeaderboard,
   PutLevelingBody,
+  RankCardBackground,
+  RankCardBackgroundBody,
+  RankCardBackgroundImage,
   Season,
   SeasonList,
   SetMemberXpBody,
@@ -307,5 +313,30 @@ export const levelingRoutes = {
     body: EndSeasonBody,
     errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: { 201: Season },
+  }),
+  putRankCardBackground: route({
+    method: 'PUT',
+    path: '/api/guilds/:guildId/leveling/rank-card/background',
+    auth: 'guild',
+    history: 'leveling.rank_card_background',
+    tag: 'leveling',
+    summary:
+      "Set the server's rank card background: the raw image as the body (image/png or image/jpeg, at most 1 MiB); 413 when larger, 400 when it is not a PNG or JPEG",
+    params: GuildParams,
+    body: RankCardBackgroundBody,
+    bodyMediaTypes: { 'image/png': RankCardBackgroundImage, 'image/jpeg': RankCardBackgroundImage },
+    errors: [400, 401, 403, 413, 415, 429, 502, 503],
+    responses: ok(RankCardBackground),
+  }),
+  deleteRankCardBackground: route({
+    method: 'DELETE',
+    path: '/api/guilds/:guildId/leveling/rank-card/background',
+    auth: 'guild',
+    history: 'leveling.rank_card_background',
+    tag: 'leveling',
+    summary: "Remove the server's rank card background (the card is plain again)",
+    params: GuildParams,
+    errors: [400, 401, 403, 413, 415, 429, 502, 503],
+    responses: noContent,
   }),
 } as const;

@@ -7,6 +7,7 @@ export * from './schemas/boosts.ts';
 export * from './schemas/leaderboard.ts';
 export * from './schemas/member-xp.ts';
 export * from './schemas/numbers.ts';
+export * from './schemas/rank-card.ts';
 export * from './schemas/rewards.ts';
 export * from './schemas/seasons.ts';
 export * from './schemas/settings.ts';

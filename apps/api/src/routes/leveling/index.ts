@@ -3,6 +3,7 @@ import { registerLevelingBoostRoutes } from './boosts.ts';
 import { registerLevelingJobRoutes } from './jobs.ts';
 import { registerLevelingLeaderboardRoutes } from './leaderboard.ts';
 import { registerLevelingPublicRoutes } from './public.ts';
+import { registerLevelingRankCardRoutes } from './rank-card.ts';
 import { registerLevelingResetRoutes } from './reset.ts';
 import { registerLevelingRewardRoutes } from './rewards.ts';
 import { registerLevelingSettingsRoutes } from './settings.ts';
@@ -21,4 +22,5 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
   registerLevelingLeaderboardRoutes(app);
   registerLevelingXpToolRoutes(app);
   registerLevelingPublicRoutes(app);
+  registerLevelingRankCardRoutes(app);
 }

@@ -6,6 +6,7 @@ import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { BotNotInGuild, GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
 import { LevelingNav } from './LevelingNav.tsx';
 import { LEVELING_FAILURES, useLeveling } from './leveling-model.ts';
+import { RankCardSettings } from './RankCardSettings.tsx';
 import { LeaderboardGroup, LevelUpGroup, RewardModeGroup } from './SettingsChoiceGroups.tsx';
 import { SettingsMaintenance } from './SettingsMaintenance.tsx';
 import { VoiceXpFields } from './SettingsVoiceFields.tsx';
@@ -72,6 +73,7 @@ function SettingsForm({
         <RateAndChannelFields notes={notes} {...fields} />
         <NoXpFields {...fields} />
         <VoiceXpFields form={form} set={set} />
+        <RankCardSettings guildId={guildId} />
         <LevelUpGroup roles={roles} {...fields} />
         <RewardModeGroup form={form} set={set} />
         <LeaderboardGroup guildId={guildId} form={form} stored={stored} set={set} />

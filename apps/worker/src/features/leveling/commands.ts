@@ -1,14 +1,14 @@
 import { LeaderboardPeriod, type LevelCurve } from '@spacecadet/contract';
 import {
-  accentColor,
   buildLeaderboardMessage,
   buildRankMessage,
+  cardAccent,
   LEVELING_DISABLED_MESSAGE,
   LEVELING_TOP_COUNT,
   rankCardAltText,
   rankCardModel,
 } from '@spacecadet/core';
-import { loadMemberRank, loadPeriodLeaderboard } from '@spacecadet/db/queries/leveling';
+import { loadMemberRank, loadPeriodLeaderboard, memberCardAccent } from '@spacecadet/db/queries/leveling';
 import {
   ApplicationCommandOptionType,
   ApplicationCommandType,
@@ -21,6 +21,7 @@ import type { WorkerDeps } from '../../deps.ts';
 import type { SlashCommand } from '../../interactions/types.ts';
 import { errorFields } from '../../logger.ts';
 import { loadAvatar, RANK_CARD_FILENAME, renderRankCard } from './rank-card.ts';
+import { rankCardBackground } from './rank-card-background.ts';
 import { levelingSetups } from './setup.ts';
 
 /** How long the card waits for the avatar before drawing the default one (the answer is due in 3 s). */
@@ -29,7 +30,7 @@ export const AVATAR_TIMEOUT_MS = 1000;
 export const BOTS_HAVE_NO_XP = 'Bots do not earn XP.';
 
 /** The guild, when leveling is on there; otherwise answered with why not (false). */
-async function levelingGuild(
+export async function levelingGuild(
   interaction: ChatInputCommandInteraction,
   deps: WorkerDeps,
 ): Promise<string | null> {
@@ -105,17 +106,23 @@ async function rankCard(
       totalXp: entry.xp,
       curve: entry.curve,
     });
-    // The server's accent: the bot's highest colored role there, else blurple (core's accentColor).
+    // The accent: the member's own, else the server's, else the bot's highest colored role's.
     const botRoles = interaction.guild?.members.me?.roles.cache.map((role) => ({
       color: role.colors.primaryColor,
       position: role.position,
     }));
-    const avatar = await loadAvatar(
-      deps.config.discordCdnBase,
-      { userId: user.id, guildId, userAvatar: user.avatar, memberAvatar: member?.avatar ?? null },
-      AVATAR_TIMEOUT_MS,
-    );
-    const png = await renderRankCard(model, avatar, accentColor(botRoles ?? []));
+    const [avatar, background, own, { settings }] = await Promise.all([
+      loadAvatar(
+        deps.config.discordCdnBase,
+        { userId: user.id, guildId, userAvatar: user.avatar, memberAvatar: member?.avatar ?? null },
+        AVATAR_TIMEOUT_MS,
+      ),
+      rankCardBackground(deps, guildId),
+      memberCardAccent(deps.db, guildId, user.id),
+      levelingSetups.get(deps, guildId),
+    ]);
+    const accent = cardAccent({ member: own, server: settings.rankCardAccent, botRoles: botRoles ?? [] });
+    const png = await renderRankCard(model, avatar, accent, background);
     return { png, alt: rankCardAltText(model) };
   } catch (error) {
     deps.logger.warn(

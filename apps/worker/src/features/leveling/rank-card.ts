@@ -7,7 +7,7 @@ import { fetchAvatarPng } from '../../discord-rest.ts';
  * The `/rank` card as a PNG, drawn with @napi-rs/canvas (Skia, prebuilt binaries, no system
  * libraries). Its font is Inter from @fontsource/inter, registered here by path, so the card
  * looks the same on a machine with no fonts at all. Layout numbers come from core's
- * RANK_CARD_LAYOUT.
+ * RANK_CARD_LAYOUT. A server's own background, when set, fills the panel under the text.
  */
 
 export const RANK_CARD_FILENAME = 'rank-card.png';
@@ -59,11 +59,37 @@ function drawDefaultAvatar(ctx: SKRSContext2D, name: string, accent: number): vo
   ctx.textBaseline = 'alphabetic';
 }
 
+/** How dark the server's background is drawn under the text (0 = as is, 1 = black). */
+export const BACKGROUND_SHADE = 0.55;
+
+/** The server's background over the inner panel: cover-fit (cropped, centered), then darkened. */
+function drawBackground(ctx: SKRSContext2D, image: Image): void {
+  const x = L.padding / 2;
+  const y = L.padding / 2;
+  const w = L.width - L.padding;
+  const h = L.height - L.padding;
+  const scale = Math.max(w / image.width, h / image.height);
+  const dw = image.width * scale;
+  const dh = image.height * scale;
+  ctx.save();
+  roundedRect(ctx, x, y, w, h, 18);
+  ctx.clip();
+  ctx.drawImage(image, x + (w - dw) / 2, y + (h - dh) / 2, dw, dh);
+  ctx.fillStyle = `rgba(0, 0, 0, ${BACKGROUND_SHADE})`;
+  ctx.fillRect(x, y, w, h);
+  ctx.restore();
+}
+
 /**
  * A new card canvas with what every card of ours shows: the rounded frame, and the member's
  * avatar in a circle with an accent ring (the rank card, the welcome card). Fonts registered.
  */
-export function drawCardBase(avatar: Image | null, name: string, accent: number) {
+export function drawCardBase(
+  avatar: Image | null,
+  name: string,
+  accent: number,
+  background: Image | null = null,
+) {
   registerFonts();
   const canvas = createCanvas(L.width, L.height);
   const ctx = canvas.getContext('2d');
@@ -75,6 +101,7 @@ export function drawCardBase(avatar: Image | null, name: string, accent: number)
   ctx.fillStyle = '#2b2d31';
   roundedRect(ctx, L.padding / 2, L.padding / 2, L.width - L.padding, L.height - L.padding, 18);
   ctx.fill();
+  if (background) drawBackground(ctx, background);
   ctx.fillStyle = accentHex;
   ctx.fillRect(L.padding / 2, L.padding / 2 + 18, 6, L.height - L.padding - 36);
 
@@ -100,8 +127,9 @@ export async function renderRankCard(
   model: RankCardModel,
   avatar: Image | null,
   accent: number,
+  background: Image | null = null,
 ): Promise<Buffer> {
-  const { canvas, ctx } = drawCardBase(avatar, model.username, accent);
+  const { canvas, ctx } = drawCardBase(avatar, model.username, accent, background);
   const accentHex = hex(accent);
 
   // Rank and level, right-aligned on the top line: "RANK #3   LEVEL 12".
