@@ -5,6 +5,7 @@ import { registerLevelingLeaderboardRoutes } from './leaderboard.ts';
 import { registerLevelingPublicRoutes } from './public.ts';
 import { registerLevelingResetRoutes } from './reset.ts';
 import { registerLevelingRewardRoutes } from './rewards.ts';
+import { registerLevelingSeasonRoutes } from './seasons.ts';
 import { registerLevelingSettingsRoutes } from './settings.ts';
 import { registerLevelingXpToolRoutes } from './xp-tools.ts';
 
@@ -21,4 +22,5 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
   registerLevelingLeaderboardRoutes(app);
   registerLevelingXpToolRoutes(app);
   registerLevelingPublicRoutes(app);
+  registerLevelingSeasonRoutes(app);
 }
