@@ -161,3 +161,29 @@ describe('undoing a season end', () => {
     expect((await list()).current_started_at).toBeNull();
   });
 });
+
+describe("a member's data erase", () => {
+  it('deletes their archived XP and drops their name from a top 10, keeping the rank', async () => {
+    const nia = USERS.nia;
+    await seed(2);
+    await h.database.db
+      .insert(memberXp)
+      .values({ guildId: station, userId: nia, xp: 5000, level: 9, username: 'nia' });
+    const season = (await end({ name: 'Erased', keep_rewards: true })).json<Season>();
+    const token = await signIn(h, nia);
+    const erased = await h.app.inject({
+      method: 'DELETE',
+      url: routePath(routes.eraseMemberData),
+      headers: { authorization: token },
+    });
+    expect(erased.statusCode, erased.body).toBe(200);
+    const archived = await h.database.db
+      .select({ userId: levelingSeasonMembers.userId })
+      .from(levelingSeasonMembers)
+      .where(eq(levelingSeasonMembers.seasonId, season.id));
+    expect(archived.map((row) => row.userId).sort()).toEqual([id(1), id(2)]);
+    const [row] = await h.database.db.select().from(levelingSeasons).where(eq(levelingSeasons.id, season.id));
+    expect(row?.top[0]).toMatchObject({ user_id: nia, username: null, avatar: null, rank: 1 });
+    expect(row?.top[1]).toMatchObject({ user_id: id(2), username: 'm2', rank: 2 });
+  });
+});

@@ -184,3 +184,20 @@ export async function undoSeasonEnd(db: Db, guildId: string, seasonId: number): 
     return { outcome: 'restored', members: archived.length };
   });
 }
+
+/**
+ * A member's data erase: their archived XP in every past season is deleted, and a season's top
+ * 10 keeps their place (the ranks stay) without their name and avatar.
+ */
+export async function eraseSeasonStandings(tx: Pick<Db, 'execute'>, userId: string): Promise<void> {
+  await tx.execute(sql`delete from leveling_season_members where user_id = ${userId}`);
+  const named = JSON.stringify([{ user_id: userId }]);
+  await tx.execute(sql`
+    update leveling_seasons set top = (
+      select jsonb_agg(
+        case when t.e->>'user_id' = ${userId}
+          then t.e || '{"username": null, "avatar": null}'::jsonb else t.e end
+        order by t.ord)
+      from jsonb_array_elements(leveling_seasons.top) with ordinality as t(e, ord))
+    where top @> ${named}::jsonb`);
+}
