@@ -341,6 +341,19 @@ const PROBES: Record<string, Probe> = {
       ),
     ];
   },
+  async xpJobRunning(name) {
+    if (name !== 'endSeason') return [];
+    // Prune leavers queued (no worker runs here, so it stays pending): a season does not end.
+    const prune = await h.app.inject({
+      method: 'POST',
+      url: routePath(routes.pruneLeavers, { guildId: GUILDS.station }),
+      headers: { authorization: session.ada },
+    });
+    expect(prune.statusCode, prune.body).toBe(202);
+    const status = await send(h.app, request(name), session.ada);
+    await h.app.services.queue.remove(prune.json<{ job_id: string }>().job_id);
+    return [status];
+  },
   async undoRefused(name) {
     if (name !== 'undoHistory') return [];
     // A change that cannot be undone (a sync), then one undone twice.

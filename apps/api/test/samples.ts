@@ -52,6 +52,7 @@ export const SAMPLE_BODIES: { [N in RouteName]?: NonNullable<RouteBody<N>> } = {
   createRoleBoost: { role_id: '300000000000000021', multiplier: 3, expires_at: null },
   createChannelBoost: { channel_id: CHANNELS.general, multiplier: 2, expires_at: null },
   setMemberXp: { xp: 120 },
+  endSeason: { name: 'Sample season', keep_rewards: true },
   importXp: { players: [{ id: '200000000000000003', xp: 120 }] },
   createRoleMenu: ROLE_MENU_SAMPLE,
   putWelcome: { message: 'Welcome, {user}!', auto_role_delay_s: 30 },

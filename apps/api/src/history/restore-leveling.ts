@@ -1,6 +1,7 @@
 import { type LevelingSettings, routes } from '@spacecadet/contract';
 import { boostTarget } from '@spacecadet/core';
 import { loadLevelingRole, loadLevelingSettings } from '@spacecadet/db/queries/leveling';
+import { undoSeasonEnd } from '@spacecadet/db/queries/leveling/seasons';
 import {
   type LevelingSnapshot,
   loadLevelingBoost,
@@ -25,6 +26,7 @@ import {
   removeRewardRole,
   toRoleState,
 } from '../services/leveling/rewards.ts';
+import { refuseWhileXpJobRuns } from '../services/leveling/seasons.ts';
 import { toSettings, writeLevelingSettings } from '../services/leveling/settings.ts';
 import type { AreaRestorers, UndoContext, UndoOutcome } from './restorers.ts';
 import { checkAsRoute } from './route-checks.ts';
@@ -53,6 +55,9 @@ export const SNAPSHOT_UNREADABLE_MESSAGE =
 const SYNC_LATER = 'the next Sync Roles gives the reward roles back';
 export const SYNC_ROLES_NOT_QUEUED =
   'Sync Roles could not be queued: press Sync Roles on the Leveling page to give the reward roles back.';
+export const SEASON_GONE_MESSAGE = 'This season is no longer stored, so its end cannot be undone.';
+export const laterSeasonMessage = (later: string) =>
+  `The season "${later}" ended after this one: undo its end first.`;
 export const REWARDS_NOT_QUEUED =
   "The job that updates the member's reward roles could not be queued: press Sync Roles on the Leveling page.";
 
@@ -231,6 +236,28 @@ export const levelingRestorers: AreaRestorers = {
         await refuseWhilePruning(context);
         await restoreXpRows(context.app.services.db, context.guildId, snapshot, 'keepLarger');
         return syncRoles(context);
+      },
+    },
+    // Every archived member gets their XP back plus what they earned since, the season's
+    // archive is deleted and the current season began when it did; rewards follow the levels.
+    'leveling.season_end': {
+      async restore(context, entry) {
+        const { season_id } = snapshotOf<{ season_id: number }>(entry, 'season_id');
+        await refuseWhileXpJobRuns(context.app, context.guildId, context.request, 'undo');
+        const undone = await undoSeasonEnd(
+          context.app.services.db,
+          context.guildId,
+          numericId(String(season_id)),
+        );
+        if (undone.outcome === 'missing') throw new ApiError('conflict', SEASON_GONE_MESSAGE);
+        if (undone.outcome === 'notLatest') throw new ApiError('conflict', laterSeasonMessage(undone.latest));
+        const jobId = await queueApplyRewards(
+          context.app,
+          context.guildId,
+          context.requester,
+          context.request,
+        );
+        return jobId === null ? { jobId, catchUp: REWARDS_NOT_QUEUED } : { jobId };
       },
     },
     // The rows back as they were before the import (rows it created are deleted).

@@ -16,6 +16,7 @@ import { roleMenus } from '../schema/role-menus.ts';
 import { sessions } from '../schema/sessions.ts';
 import { stickyRoles } from '../schema/sticky-roles.ts';
 import { welcomeGreetings } from '../schema/welcome-greetings.ts';
+import { eraseSeasonStandings } from './leveling/seasons.ts';
 import { markErasedInBatches } from './member-xp/erasures.ts';
 
 /**
@@ -30,6 +31,8 @@ export const MEMBER_DATA_TABLES: Readonly<Record<string, string>> = {
   'member_xp.user_id': 'exported-erased',
   'member_daily_xp.user_id': 'exported-erased',
   'pending_level_ups.user_id': 'exported-erased',
+  'leveling_season_members.user_id':
+    "erased, not yet exported: their XP and level when past seasons ended; their name and avatar are also dropped from a season's top 10",
   'member_role_picks.user_id': 'exported-erased',
   'personality_answer_events.user_id':
     'exported-erased (their answers to personality questions, for insights)',
@@ -160,6 +163,7 @@ export async function eraseMemberData(
     const count = (result: { rowCount: number | null }) => result.rowCount ?? 0;
     const xpRows = count(await tx.delete(memberXp).where(eq(memberXp.userId, userId)));
     const dailyRows = count(await tx.delete(memberDailyXp).where(eq(memberDailyXp.userId, userId)));
+    await eraseSeasonStandings(tx, userId);
     const levelUps = count(await tx.delete(pendingLevelUps).where(eq(pendingLevelUps.userId, userId)));
     const picks = count(await tx.delete(memberRolePicks).where(eq(memberRolePicks.userId, userId)));
     await tx.delete(personalityAnswerEvents).where(eq(personalityAnswerEvents.userId, userId));

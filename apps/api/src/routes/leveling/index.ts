@@ -6,6 +6,7 @@ import { registerLevelingPublicRoutes } from './public.ts';
 import { registerLevelingRankCardRoutes } from './rank-card.ts';
 import { registerLevelingResetRoutes } from './reset.ts';
 import { registerLevelingRewardRoutes } from './rewards.ts';
+import { registerLevelingSeasonRoutes } from './seasons.ts';
 import { registerLevelingSettingsRoutes } from './settings.ts';
 import { registerLevelingXpToolRoutes } from './xp-tools.ts';
 
@@ -23,4 +24,5 @@ export function registerLevelingRoutes(app: FastifyInstance): void {
   registerLevelingXpToolRoutes(app);
   registerLevelingPublicRoutes(app);
   registerLevelingRankCardRoutes(app);
+  registerLevelingSeasonRoutes(app);
 }
