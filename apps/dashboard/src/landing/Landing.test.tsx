@@ -117,6 +117,7 @@ describe('Landing', () => {
       '/rank Leveling',
       '/leaderboard Leveling',
       '/xp Leveling',
+      '/rank-color Leveling',
     ]);
     expect(screen.getByRole('region', { name: 'What Space Cadet does' }).textContent).toContain(
       'Color Roles, Personality Roles, Reaction Roles, Role Menus, Welcome, Leveling and the dashboard work today.',

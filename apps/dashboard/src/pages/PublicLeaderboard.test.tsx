@@ -24,6 +24,7 @@ describe('public leaderboard page', () => {
     const calls = answer(200, {
       guild: { ...STATION, icon: 'abc' },
       visibility: 'anyone',
+      period: 'all',
       total: 30,
       members: [
         member(1, { username: 'Ada', avatar: 'a1', level: 5, xp_into_level: 80, xp_for_next: 160 }),
@@ -54,7 +55,13 @@ describe('public leaderboard page', () => {
 
   it('sends the session when signed in (a members-only board)', async () => {
     signInAda();
-    const calls = answer(200, { guild: STATION, visibility: 'members', total: 0, members: [] });
+    const calls = answer(200, {
+      guild: STATION,
+      visibility: 'members',
+      period: 'all',
+      total: 0,
+      members: [],
+    });
     renderAt(PAGE, routes);
     await screen.findByText(TEXT.empty);
     expect(calls.calls[0]?.authorized).toBe(true);
@@ -81,7 +88,10 @@ describe('public leaderboard page', () => {
       path.startsWith(api)
         ? fail
           ? { status: 503, body: { error: 'service_unavailable', message: 'The database is not answering.' } }
-          : { status: 200, body: { guild: STATION, visibility: 'anyone', total: 0, members: [] } }
+          : {
+              status: 200,
+              body: { guild: STATION, visibility: 'anyone', period: 'all', total: 0, members: [] },
+            }
         : undefined,
     );
     renderAt(PAGE, routes);

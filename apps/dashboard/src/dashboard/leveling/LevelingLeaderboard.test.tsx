@@ -36,6 +36,7 @@ describe('leaderboard page', () => {
     const api = leaderboardApi(() => ({
       status: 200,
       body: {
+        period: 'all',
         total: 3,
         members: [
           member(1, {
@@ -85,7 +86,11 @@ describe('leaderboard page', () => {
       const count = Math.min(25, 60 - offset);
       return {
         status: 200,
-        body: { total: 60, members: Array.from({ length: count }, (_, i) => member(offset + i + 1)) },
+        body: {
+          period: 'all',
+          total: 60,
+          members: Array.from({ length: count }, (_, i) => member(offset + i + 1)),
+        },
       };
     });
     renderAt(PAGE, routes);
@@ -106,7 +111,7 @@ describe('leaderboard page', () => {
 
   it('says No one has earned XP yet on an empty board', async () => {
     signInAda();
-    leaderboardApi(() => ({ status: 200, body: { total: 0, members: [] } }));
+    leaderboardApi(() => ({ status: 200, body: { period: 'all', total: 0, members: [] } }));
     renderAt(PAGE, routes);
     await screen.findByRole('heading', { name: LEADERBOARD_EMPTY });
     expect(screen.queryByRole('list', { name: 'Top members' })).toBeNull();
@@ -114,7 +119,7 @@ describe('leaderboard page', () => {
 
   it('shows the loading state until the board arrives', async () => {
     signInAda();
-    const api = leaderboardApi(() => ({ status: 200, body: { total: 0, members: [] } }));
+    const api = leaderboardApi(() => ({ status: 200, body: { period: 'all', total: 0, members: [] } }));
     const answer = api.fetchMock.getMockImplementation();
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => {
@@ -150,7 +155,7 @@ describe('leaderboard page', () => {
 
   it('asks to sign in when signed out, and to re-authorize when the session expired', async () => {
     clearSession('signed_out');
-    leaderboardApi(() => ({ status: 200, body: { total: 0, members: [] } }));
+    leaderboardApi(() => ({ status: 200, body: { period: 'all', total: 0, members: [] } }));
     const signedOut = renderAt(PAGE, routes);
     screen.getByText(MESSAGES.signInRequired);
     signedOut.unmount();
@@ -171,7 +176,7 @@ describe('leaderboard page', () => {
 
   it('is linked from the sidebar', async () => {
     signInAda();
-    leaderboardApi(() => ({ status: 200, body: { total: 0, members: [] } }));
+    leaderboardApi(() => ({ status: 200, body: { period: 'all', total: 0, members: [] } }));
     renderAt(PAGE, routes);
     await screen.findByRole('heading', { name: LEADERBOARD_EMPTY });
     const links = screen.getAllByRole('link', { name: 'Leaderboard' });
@@ -193,7 +198,7 @@ describe('leaderboard XP tools', () => {
       const answer = extra(request);
       if (answer) return answer;
       if (method === 'GET' && path.startsWith(board)) {
-        return { status: 200, body: { total: members.length, members } };
+        return { status: 200, body: { period: 'all', total: members.length, members } };
       }
       return undefined;
     });
