@@ -300,17 +300,15 @@ async function main(): Promise<void> {
     let since = Date.now();
     const sandboxStarting = startSandboxChild();
     [database, redis] = await Promise.all([createTestDatabase('bench_voice'), testRedis()]);
-    await database.db
-      .insert(levelingSettings)
-      .values(
-        GUILD_IDS.map((id) => ({
-          guildId: id,
-          enabled: true,
-          voiceXpPerMinute: XP_PER_MINUTE,
-          voiceMinMembers: 2,
-          xpMultiplier: 1,
-        })),
-      );
+    await database.db.insert(levelingSettings).values(
+      GUILD_IDS.map((id) => ({
+        guildId: id,
+        enabled: true,
+        voiceXpPerMinute: XP_PER_MINUTE,
+        voiceMinMembers: 2,
+        xpMultiplier: 1,
+      })),
+    );
     sandbox = await sandboxStarting;
     logStep('database, Redis prefix and sandboxes', since);
 

@@ -47,9 +47,10 @@ function bodySchema(name: RouteName): JsonSchema | undefined {
 /**
  * 400s a body that fits the published schema may still get, all documented: an id that is not
  * the guild's own or a channel the bot lacks a permission in (`guildRefs`), and the setup or the
- * clock (a boost expiring in the past) not allowing it yet.
+ * clock (a boost expiring in the past) not allowing it yet, and a Linked Roles code Discord did
+ * not issue (or that expired).
  */
-const DATA_DEPENDENT_400 = /of this server|permission|in the past|first/i;
+const DATA_DEPENDENT_400 = /of this server|permission|in the past|first|Discord refused this link/i;
 /** The free-form config's rules for what it nests, which its schema states in its description. */
 const NESTED_CONFIG_400 = [NUL_TEXT_MESSAGE, MALFORMED_TEXT_MESSAGE, CONFIG_TOO_DEEP_MESSAGE];
 /**

@@ -13,7 +13,7 @@ import {
 } from 'discord-api-types/v10';
 import type { SandboxApplication, SandboxChannel, SandboxFixture, SandboxGuild } from './fixture.ts';
 import { GlobalRateLimit, InvalidRequestCount, RouteRateLimits } from './global-limit.ts';
-import { RoleConnectionStore } from './role-connections.ts';
+import { RoleConnectionStore } from './role-connection-store.ts';
 import {
   DISCORD_IDENTIFY_INTERVAL_MS,
   DISCORD_SESSION_STARTS_PER_DAY,

@@ -88,11 +88,10 @@ export class DiscordClient {
     codeVerifier: string | null,
     redirectUri: string,
   ): Promise<answers.DiscordTokenResponse> {
-    const verifier = codeVerifier === null ? {} : { code_verifier: codeVerifier };
     return this.tokenRequest({
       grant_type: 'authorization_code',
       code,
-      ...verifier,
+      ...(codeVerifier === null ? {} : { code_verifier: codeVerifier }),
       redirect_uri: redirectUri,
     });
   }

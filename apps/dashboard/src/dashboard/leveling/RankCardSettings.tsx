@@ -83,17 +83,10 @@ function drawPreview(canvas: HTMLCanvasElement, accent: string, background: HTML
   ctx.fillRect(L.bar.x, L.bar.y, L.bar.width * 0.6, L.bar.height);
 }
 
-export function RankCardSettings({ guildId }: { guildId: string }) {
+/** The rank card's writes: the accent, the background's upload and its removal. */
+function useRankCardWrites(guildId: string, setProblem: (problem: string) => void, onRemoved: () => void) {
   const queryClient = useQueryClient();
-  const state = useLeveling(guildId).data;
-  const storedAccent = state?.leveling.rank_card_accent ?? null;
-  const [accentText, setAccentText] = useState(storedAccent ?? '');
-  const [problem, setProblem] = useState<string | null>(null);
-  const [picked, setPicked] = useState<HTMLImageElement | null>(null);
-  const canvas = useRef<HTMLCanvasElement>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
   const reload = () => queryClient.invalidateQueries({ queryKey: queryKeys.leveling(guildId) });
-
   const saveAccent = useMutation({
     mutationFn: (accent: string | null) =>
       apiCall('putLeveling', { params: { guildId }, body: { rank_card_accent: accent } }),
@@ -109,11 +102,25 @@ export function RankCardSettings({ guildId }: { guildId: string }) {
   const remove = useMutation({
     mutationFn: () => apiCall('deleteRankCardBackground', { params: { guildId } }),
     onSuccess: () => {
-      setPicked(null);
-      if (fileInput.current) fileInput.current.value = '';
+      onRemoved();
       void reload();
     },
     onError: (error) => setProblem(errorText(error, 'Failed to remove the background')),
+  });
+  return { saveAccent, upload, remove };
+}
+
+export function RankCardSettings({ guildId }: { guildId: string }) {
+  const state = useLeveling(guildId).data;
+  const storedAccent = state?.leveling.rank_card_accent ?? null;
+  const [accentText, setAccentText] = useState(storedAccent ?? '');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [picked, setPicked] = useState<HTMLImageElement | null>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const { saveAccent, upload, remove } = useRankCardWrites(guildId, setProblem, () => {
+    setPicked(null);
+    if (fileInput.current) fileInput.current.value = '';
   });
 
   const typed = parseAccentInput(accentText);

@@ -27,7 +27,10 @@ interface VoiceGuild {
 
 type MemberFacts = Pick<VoiceMember, 'bot' | 'roleIds' | 'username' | 'avatar'>;
 
-function memberFacts(member: APIGuildMember | undefined, previous?: VoiceMember): MemberFacts {
+/** A member as GUILD_CREATE, VOICE_STATE_UPDATE and GUILD_MEMBER_UPDATE carry them. */
+type MemberLike = Pick<APIGuildMember, 'roles' | 'user'> & { nick?: string | null | undefined };
+
+function memberFacts(member: MemberLike | undefined, previous?: VoiceMember): MemberFacts {
   const user = member?.user;
   return {
     bot: user?.bot ?? previous?.bot ?? false,
@@ -83,7 +86,7 @@ export class VoiceRoster {
       }
       case GatewayDispatchEvents.GuildMemberUpdate: {
         const seat = this.guilds.get(packet.d.guild_id)?.seats.get(packet.d.user.id);
-        if (seat) Object.assign(seat, memberFacts(packet.d as APIGuildMember, seat));
+        if (seat) Object.assign(seat, memberFacts(packet.d, seat));
         return;
       }
       case GatewayDispatchEvents.GuildMemberRemove:
