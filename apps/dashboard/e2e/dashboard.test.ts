@@ -44,6 +44,7 @@ describe('landing', () => {
       '/rank Leveling',
       '/leaderboard Leveling',
       '/xp Leveling',
+      '/rank-color Leveling',
     ]);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'landing-1280');
