@@ -437,8 +437,9 @@ describe('leveling, issue 23', () => {
     for (const page of ['settings', 'roles', 'boosts', 'leaderboard']) {
       const view = renderAt(`/dashboard/leveling/${page}?guild=${STATION.id}`, routes);
       const toggle = await screen.findByRole('switch', { name: /Leveling/ });
-      await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('false'));
-      expect(toggle.textContent).toContain('off');
+      // While the settings load the switch says "Leveling …", unchecked: wait for the loaded "off".
+      await waitFor(() => expect(toggle.textContent).toContain('off'));
+      expect(toggle.getAttribute('aria-checked')).toBe('false');
       view.unmount();
     }
     renderAt(`/dashboard/leveling/boosts?guild=${STATION.id}`, routes);
