@@ -201,6 +201,9 @@ describe('members picking personality roles', () => {
   it('single-choice clicks made while the first is in flight: the last wins and every click says so', async () => {
     const stored = await question('gender');
     const labels = stored.options.map((option) => option.label);
+    // The test before leaves a random answer; with option 0 already held the first click would
+    // change no role, and there would be nothing for Discord to hold up.
+    expect(await answer('gender', '4')).toBe(personalityAnswerMessage(stored.title, [labels[4] ?? '']));
     // Discord holds nia's first role change up (a 429): the two later clicks come meanwhile.
     const held = await holdNextRoleChange(harness, nia, 'PUT', 1);
     const first = await click('gender', '0');
