@@ -1,4 +1,5 @@
 import {
+  guildChannelsCacheKey,
   JOB_QUEUE,
   type JobStatus,
   jobFailureReason,
@@ -308,6 +309,20 @@ describe('channels', () => {
     const ids = response.json<{ channels: Array<{ id: string }> }>().channels.map((c) => c.id);
     expect(ids).toEqual(expect.arrayContaining([CHANNELS.general, CHANNELS.roles, CHANNELS.levelUps]));
     expect(ids).not.toContain(CHANNELS.stationCategory);
+    expect(ids).not.toContain(CHANNELS.stationLounge);
+  });
+
+  it('with kind=any lists the voice channels too, marked voice (no-XP channels may be any)', async () => {
+    const response = await get(`/api/guilds/${GUILDS.station}/channels?kind=any`);
+    expect(response.statusCode).toBe(200);
+    const channels = response.json<{ channels: Array<{ id: string; voice?: boolean }> }>().channels;
+    const voice = channels.filter((c) => c.voice).map((c) => c.id);
+    expect(voice).toEqual([CHANNELS.stationLounge, CHANNELS.stationBriefing, CHANNELS.stationAfk]);
+    expect(channels.find((c) => c.id === CHANNELS.general)?.voice).toBeUndefined();
+    expect(channels.map((c) => c.id)).not.toContain(CHANNELS.stationCategory);
+    const refused = await get(`/api/guilds/${GUILDS.station}/channels?kind=voice`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toContain('kind must be text or any');
   });
 
   it('serves from the cache, and maps Discord refusing the bot to 409 and failing to 502', async () => {
@@ -320,7 +335,7 @@ describe('channels', () => {
       });
     await fault(500);
     expect((await get(url)).statusCode).toBe(200);
-    await h.app.services.redis.del(`guild-channels:${GUILDS.station}`);
+    await h.app.services.redis.del(guildChannelsCacheKey(GUILDS.station));
     expect((await get(url)).json()).toEqual({ error: 'discord_request_failed', message: expect.any(String) });
     await fault(404);
     expect((await get(url)).json()).toEqual({ error: 'bot_not_in_guild', message: 'Bot not in guild' });

@@ -128,6 +128,51 @@ describe('the hall of fame', () => {
   });
 });
 
+describe('the season schedule', () => {
+  const put = (payload: object) =>
+    h.app.inject({
+      method: 'PUT',
+      url: routePath(routes.putLeveling, { guildId: station }),
+      headers: { authorization: ada },
+      payload,
+    });
+
+  it('counts from when it is turned on when no season has ended, and keeps the rewards choice', async () => {
+    const before = Date.now();
+    const response = await put({ season_months: 2, season_keep_rewards: false });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ season_months: 2, season_keep_rewards: false });
+    const seasons = await list();
+    const started = new Date(seasons.current_started_at ?? '');
+    expect(started.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(seasons.next_end_at).toBe(addMonths(started, 2).toISOString());
+  });
+
+  it('counts from the last end while that is recent, from now when the season would end at once', async () => {
+    await seed(1);
+    expect((await end({ name: 'One' })).statusCode).toBe(201);
+    const ended = (await list()).current_started_at;
+    expect((await put({ season_months: 1 })).statusCode).toBe(200);
+    expect((await list()).current_started_at).toBe(ended);
+
+    // The last end was 5 months ago: a 3-month schedule counts from now, not from then.
+    const longAgo = addMonths(new Date(), -5);
+    await h.database.db
+      .update(levelingSettings)
+      .set({ seasonStartedAt: longAgo, seasonMonths: null })
+      .where(eq(levelingSettings.guildId, station));
+    expect((await put({ season_months: 3 })).statusCode).toBe(200);
+    const seasons = await list();
+    expect(new Date(seasons.next_end_at ?? '').getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('refuses a season_keep_rewards that is not true or false', async () => {
+    const response = await put({ season_keep_rewards: 'yes' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toContain('season_keep_rewards must be true or false');
+  });
+});
+
 describe('undoing a season end', () => {
   it('gives every archived member their XP back plus what they earned since, levels by the curve', async () => {
     await seed(3);

@@ -129,6 +129,7 @@ export const LEVELING_SETTINGS = {
   xp_decay: null,
   rank_card_accent: null,
   season_months: null,
+  season_keep_rewards: true,
 };
 
 /**

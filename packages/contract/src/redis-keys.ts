@@ -28,9 +28,12 @@ export function userGuildsCacheKey(userId: string): string {
   return `user-guilds:${userId}`;
 }
 
-/** The API's short-lived copy of a guild's channels and of its roles, read with the bot token. */
+/**
+ * The API's short-lived copy of a guild's channels (each with its Discord type; `v2`: entries
+ * before types were kept are not read) and of its roles, read with the bot token.
+ */
 export function guildChannelsCacheKey(guildId: string): string {
-  return `guild-channels:${guildId}`;
+  return `guild-channels:v2:${guildId}`;
 }
 
 export function guildRolesCacheKey(guildId: string): string {

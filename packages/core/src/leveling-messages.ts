@@ -145,3 +145,15 @@ export function buildLeaderboardMessage(input: LeaderboardAnswerInput): QuietMes
 
 export const LEVELING_DISABLED_MESSAGE =
   'Leveling is turned off in this server. An admin can turn it on in the dashboard (Leveling → Settings).';
+
+/** The History entry of a season's end, by an admin or by the schedule (`automatic`). */
+export function seasonEndSummary(season: {
+  name: string;
+  members: number;
+  keepRewards: boolean;
+  automatic: boolean;
+}): string {
+  const rewards = season.keepRewards ? 'reward roles kept' : 'reward roles removed';
+  const how = season.automatic ? ' on schedule' : '';
+  return `Ended the season "${season.name}"${how}: ${plural(season.members, 'member')} archived, ${rewards}`;
+}

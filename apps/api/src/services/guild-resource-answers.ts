@@ -17,7 +17,22 @@ import {
 
 /** GUILD_TEXT and GUILD_ANNOUNCEMENT: the channels a panel or announcement can go to. */
 const TEXT_CHANNEL_TYPES = new Set([0, 5]);
-export const CachedChannels = z.array(z.object({ id: z.string(), name: z.string() }));
+/** A cache entry's JSON; undefined (a miss) when it is not JSON. */
+export function parseCachedJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Discord's thread channel types (announcement, public, private thread). */
+export const THREAD_TYPES = new Set([10, 11, 12]);
+/** GUILD_VOICE and GUILD_STAGE_VOICE: where members earn voice XP. */
+const VOICE_CHANNEL_TYPES = new Set([2, 13]);
+/** The guild's text and voice channels as cached, each with its Discord type. */
+export const CachedChannels = z.array(z.object({ id: z.string(), name: z.string(), type: z.number() }));
+export type CachedChannel = z.infer<typeof CachedChannels>[number];
 export const CachedRoles = z.array(
   z.object({
     id: z.string(),
@@ -33,12 +48,28 @@ export const CachedMembers = z.array(
   z.object({ id: z.string(), username: z.string(), display_name: z.string(), avatar: z.string().nullable() }),
 );
 
-/** The channels a panel or announcement can go to, in Discord's order. */
-export function textChannels(channels: DiscordChannel[]): Channel[] {
+/** The text and voice channels, in Discord's order: what the cache keeps. */
+export function listedChannels(channels: DiscordChannel[]): CachedChannel[] {
+  return channels
+    .filter((channel) => TEXT_CHANNEL_TYPES.has(channel.type) || VOICE_CHANNEL_TYPES.has(channel.type))
+    .sort((a, b) => (a.position ?? 0) - (b.position ?? 0) || a.id.localeCompare(b.id))
+    .map((channel) => ({ id: channel.id, name: channel.name ?? channel.id, type: channel.type }));
+}
+
+/** The channels a panel or announcement can go to. */
+export function textChannels(channels: readonly CachedChannel[]): Channel[] {
   return channels
     .filter((channel) => TEXT_CHANNEL_TYPES.has(channel.type))
-    .sort((a, b) => (a.position ?? 0) - (b.position ?? 0) || a.id.localeCompare(b.id))
-    .map((channel) => ({ id: channel.id, name: channel.name ?? channel.id }));
+    .map((channel) => ({ id: channel.id, name: channel.name }));
+}
+
+/** The text channels and the voice ones (marked `voice`), for settings naming any channel. */
+export function textAndVoiceChannels(channels: readonly CachedChannel[]): Channel[] {
+  return channels.map((channel) =>
+    VOICE_CHANNEL_TYPES.has(channel.type)
+      ? { id: channel.id, name: channel.name, voice: true }
+      : { id: channel.id, name: channel.name },
+  );
 }
 
 /** Every role but @everyone (whose id is the guild's), highest first as Discord lists them. */

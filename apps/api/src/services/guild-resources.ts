@@ -23,14 +23,19 @@ import { ApiError } from '../errors.ts';
 import { assertBotCanUseChannels } from './channel-permissions.ts';
 import type { DiscordClient, DiscordMember, DiscordRole } from './discord.ts';
 import {
+  type CachedChannel,
   CachedChannels,
   CachedEmojiIds,
   CachedMembers,
   CachedProfile,
   CachedRoles,
   discordFailure,
+  listedChannels,
   memberSummary,
+  parseCachedJson,
   pickableRoles,
+  THREAD_TYPES,
+  textAndVoiceChannels,
   textChannels,
 } from './guild-resource-answers.ts';
 
@@ -39,22 +44,11 @@ const MEMBERSHIP_CACHE_SEC = 60;
 /** A member search is cached for less time than channels and roles: people join and rename. */
 const MEMBER_SEARCH_TTL_SEC = 30;
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * A guild's text channels, roles and members as the bot sees them, read with the bot's token
  * and cached briefly per guild. It answers the channel picker and checks that every id a
  * request body names belongs to the guild in the path.
  */
-/** Discord's thread channel types (announcement, public, private thread). */
-const THREAD_TYPES = new Set([10, 11, 12]);
-
 export class GuildResources {
   constructor(
     private readonly redis: Redis,
@@ -63,10 +57,19 @@ export class GuildResources {
   ) {}
 
   /** The guild's text channels; `fresh` skips the cache (an id just created may be missing). */
-  textChannels(guildId: string, fresh = false): Promise<Channel[]> {
+  async textChannels(guildId: string, fresh = false): Promise<Channel[]> {
+    return textChannels(await this.channels(guildId, fresh));
+  }
+
+  /** The picker's channels: the text ones, or (`any`) the voice ones too. */
+  async pickerChannels(guildId: string, kind: 'text' | 'any'): Promise<Channel[]> {
+    return (kind === 'any' ? textAndVoiceChannels : textChannels)(await this.channels(guildId, false));
+  }
+
+  private channels(guildId: string, fresh: boolean): Promise<CachedChannel[]> {
     return this.cached(guildChannelsCacheKey(guildId), CachedChannels, fresh, async () => {
       try {
-        return textChannels(await this.discord.getGuildChannels(guildId));
+        return listedChannels(await this.discord.getGuildChannels(guildId));
       } catch (error) {
         throw discordFailure(error, 'channels');
       }
@@ -279,7 +282,7 @@ export class GuildResources {
   ): Promise<T> {
     if (!fresh) {
       const raw = await this.redis.get(key).catch(() => null);
-      const parsed = raw === null ? null : schema.safeParse(parseJson(raw));
+      const parsed = raw === null ? null : schema.safeParse(parseCachedJson(raw));
       if (parsed?.success) return parsed.data;
     }
     const value = await load();

@@ -5,6 +5,7 @@ import { ok, route } from '../route-definition.ts';
 import {
   BotPermissions,
   Channel,
+  ChannelListQuery,
   GuildConfig,
   GuildRole,
   MemberSearchQuery,
@@ -41,8 +42,10 @@ export const configRoutes = {
     path: '/api/guilds/:guildId/channels',
     auth: 'guild',
     tag: 'config',
-    summary: "Text channels of the guild (through the bot's token)",
+    summary:
+      "Text channels of the guild (through the bot's token); with kind=any its voice and stage channels too",
     params: GuildParams,
+    query: ChannelListQuery,
     needsBot: true,
     errors: [400, 401, 403, 409, 429, 502, 503],
     responses: ok(z.object({ channels: z.array(Channel) })),

@@ -55,8 +55,22 @@ export const PutConfigBody = GuildConfigData.superRefine(checkJsonTree).meta({
   description: `Any JSON object. Every key and string, however deep, must be storable text (no NUL, no unpaired surrogate), and objects and arrays nest at most ${CONFIG_MAX_DEPTH} levels deep (400 otherwise).`,
 });
 
-export const Channel = z.object({ id: Snowflake, name: z.string() });
+export const Channel = z.object({
+  id: Snowflake,
+  name: z.string(),
+  /** A voice or stage channel (listed only with `kind=any`). */
+  voice: z.boolean().optional(),
+});
 export type Channel = z.infer<typeof Channel>;
+
+/**
+ * Which channels the picker lists: `text` (the default), where the bot posts; `any`, the text
+ * channels and the voice and stage ones, for settings that name any channel (no-XP channels).
+ */
+export const ChannelListQuery = z.object({
+  kind: z.enum(['text', 'any'], { error: 'kind must be text or any' }).default('text'),
+});
+export type ChannelListQuery = z.infer<typeof ChannelListQuery>;
 
 /** A role of the guild for pickers (@everyone excluded), highest position first. */
 export const GuildRole = z

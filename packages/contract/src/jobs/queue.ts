@@ -34,6 +34,7 @@ export const JOB_NAMES = [
   'leveling.apply-rewards',
   'leveling.recompute-levels',
   'leveling.decay',
+  'leveling.season-end',
   'linked-roles.push',
   'reaction-roles.post-panel',
   'role-menus.post',

@@ -42,8 +42,11 @@ export interface HistoryStart {
   subject: string;
 }
 
+/** What writes an entry: the database, or a transaction that records it with its change. */
+export type HistoryWriter = Pick<Db, 'insert' | 'update'>;
+
 /** Opens an entry, hidden until `completeHistoryEntry`: its id can go into queued jobs. */
-export async function beginHistoryEntry(db: Db, start: HistoryStart): Promise<number> {
+export async function beginHistoryEntry(db: HistoryWriter, start: HistoryStart): Promise<number> {
   const [row] = await db.insert(guildHistory).values(start).returning({ id: guildHistory.id });
   if (!row) throw new Error('History insert returned no row');
   return row.id;
@@ -102,7 +105,7 @@ function defaultSummary(label: string, noted: HistoryNoted): string {
  * (null), as with the API.
  */
 export async function recordHistoryEntry(
-  db: Db,
+  db: HistoryWriter,
   entry: { guildId: string; actor: HistoryActor; action: HistoryAction; noted: HistoryNoted },
 ): Promise<HistoryRow | null> {
   if (changedNothing(entry.noted)) return null;
@@ -119,7 +122,11 @@ export async function recordHistoryEntry(
 }
 
 /** Shows the entry: the route succeeded. */
-export async function completeHistoryEntry(db: Db, id: number, done: HistoryCompletion): Promise<HistoryRow> {
+export async function completeHistoryEntry(
+  db: HistoryWriter,
+  id: number,
+  done: HistoryCompletion,
+): Promise<HistoryRow> {
   const [row] = await db
     .update(guildHistory)
     .set({

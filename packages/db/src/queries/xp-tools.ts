@@ -4,6 +4,7 @@ import { and, asc, count, desc, eq, gt, inArray, isNotNull, type SQL, sql } from
 import type { Db, DbTransaction } from '../client.ts';
 import { memberXp } from '../schema/leveling.ts';
 import { loadLevelCurve } from './leveling/curve.ts';
+import { rewardLevel } from './leveling/members.ts';
 import { rankedIn } from './leveling.ts';
 import { loadXpRows, type XpRowsSnapshot } from './leveling-snapshots.ts';
 
@@ -67,7 +68,8 @@ async function lockMemberRows(
 
 /**
  * Sets a member's XP (`set`) or adds to it (`add`, negative removes; never below 0 nor above
- * MEMBER_XP_MAX), and their level with it; a member without a row gets one. Under the row's
+ * MEMBER_XP_MAX), and their level with it; a member without a row gets one. A `set` also ends
+ * rewards kept from a past season: the admin chose the member's level, rewards follow it. Under the row's
  * lock, taken (or the row created) first, so an add adds whatever writes beside it.
  */
 export async function changeMemberXp(
@@ -84,7 +86,7 @@ export async function changeMemberXp(
     const level = levelForTotalXp(xp, await loadLevelCurve(tx, guildId));
     const [row] = await tx
       .update(memberXp)
-      .set({ xp, level, rewardsDueAt: DUE_NOW })
+      .set({ xp, level, rewardsDueAt: DUE_NOW, ...('set' in change ? { keptLevel: 0 } : {}) })
       .where(and(eq(memberXp.guildId, guildId), eq(memberXp.userId, userId)))
       .returning({ dueAt: memberXp.rewardsDueAt });
     const dueAt = row?.dueAt ?? new Date();
@@ -92,7 +94,7 @@ export async function changeMemberXp(
   });
 }
 
-/** A member whose rewards an XP tool made due: their level and the mark to clear. */
+/** A member whose rewards an XP tool made due: their reward level and the mark to clear. */
 export interface RewardsDue {
   userId: string;
   level: number;
@@ -107,7 +109,7 @@ async function rewardsDueAmong(
   limit?: number,
 ): Promise<RewardsDue[]> {
   const query = db
-    .select({ userId: memberXp.userId, level: memberXp.level, dueAt: memberXp.rewardsDueAt })
+    .select({ userId: memberXp.userId, level: rewardLevel, dueAt: memberXp.rewardsDueAt })
     .from(memberXp)
     .where(and(eq(memberXp.guildId, guildId), isNotNull(memberXp.rewardsDueAt), among))
     .orderBy(memberXp.userId);
@@ -216,17 +218,17 @@ export async function markUnlistedDueMembersLeft(
   }
 }
 
-/** A member's stored level, or null when they have no XP row. */
+/** A member's reward level (leveling/members.ts `rewardLevel`), or null when they have no XP row. */
 export async function loadMemberLevel(db: Db, guildId: string, userId: string): Promise<number | null> {
   const [row] = await db
-    .select({ level: memberXp.level })
+    .select({ level: rewardLevel })
     .from(memberXp)
     .where(and(eq(memberXp.guildId, guildId), eq(memberXp.userId, userId)));
   return row?.level ?? null;
 }
 
 /**
- * The stored level of each of `userIds` who has an XP row (left or not: they are listed, so
+ * The reward level of each of `userIds` who has an XP row (left or not: they are listed, so
  * they are here), by user id. For a page of the member list, so one read stays bounded.
  */
 export async function loadLevelsOf(
@@ -236,14 +238,14 @@ export async function loadLevelsOf(
 ): Promise<Map<string, number>> {
   if (userIds.length === 0) return new Map();
   const rows = await db
-    .select({ userId: memberXp.userId, level: memberXp.level })
+    .select({ userId: memberXp.userId, level: rewardLevel })
     .from(memberXp)
     .where(and(eq(memberXp.guildId, guildId), inArray(memberXp.userId, [...userIds])));
   return new Map(rows.map((row) => [row.userId, row.level]));
 }
 
 /**
- * How many ranked members each reward role is given to by their level under `mode` (what
+ * How many ranked members each reward role is given to by their reward level under `mode` (what
  * deleting the reward takes from them), by reward row id. One grouped read of the levels.
  */
 export async function countRewardHolders(
@@ -255,10 +257,10 @@ export async function countRewardHolders(
   const holders = new Map(roles.map((role) => [role.id, 0]));
   if (roles.length === 0) return holders;
   const levels = await db
-    .select({ level: memberXp.level, members: count() })
+    .select({ level: rewardLevel, members: count() })
     .from(memberXp)
     .where(rankedIn(guildId))
-    .groupBy(memberXp.level);
+    .groupBy(rewardLevel);
   for (const { level, members } of levels) {
     for (const role of rewardRolesForLevel(roles, level, mode)) {
       holders.set(role.id, (holders.get(role.id) ?? 0) + members);

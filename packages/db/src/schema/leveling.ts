@@ -61,6 +61,8 @@ export const levelingSettings = pgTable('leveling_settings', {
   rankCardAccent: text('rank_card_accent'),
   /** A season ends by itself every this many months; null: only by hand. */
   seasonMonths: integer('season_months'),
+  /** Whether members keep their reward roles when the schedule ends a season. */
+  seasonKeepRewards: boolean('season_keep_rewards').notNull().default(true),
   /** When the current season began (the last end, or when the schedule was set); null: never. */
   seasonStartedAt: timestamp('season_started_at', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -122,6 +124,12 @@ export const memberXp = pgTable(
     cardAccent: text('card_accent'),
     /** When XP decay last took from this member (one decay a week). */
     decayedAt: timestamp('decayed_at', { withTimezone: true }),
+    /**
+     * The level whose rewards the member kept when a season ended with `keep_rewards`: their
+     * rewards follow the greater of it and `level`, so a later level-up or Sync Roles does not
+     * take the kept roles away. 0: nothing kept.
+     */
+    keptLevel: integer('kept_level').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.guildId, t.userId], name: 'member_xp_pk' }),

@@ -1,6 +1,7 @@
 import { routes } from '@spacecadet/contract';
+import { seasonEndSummary } from '@spacecadet/core';
 import type { FastifyInstance } from 'fastify';
-import { endSeasonNow, listSeasons, seasonEndSummary, toSeason } from '../../services/leveling/seasons.ts';
+import { endSeasonNow, listSeasons, toSeason } from '../../services/leveling/seasons.ts';
 import { defineRoute } from '../define.ts';
 
 /** Seasons: the hall of fame, and ending the current season (undone from its archive). */

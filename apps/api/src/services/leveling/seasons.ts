@@ -1,6 +1,6 @@
-import type { EndSeasonBody, JobName, Season, SeasonList } from '@spacecadet/contract';
+import type { EndSeasonBody, JobName, PutLevelingBody, Season, SeasonList } from '@spacecadet/contract';
 import { addMonths } from '@spacecadet/core';
-import { loadLevelingSettings } from '@spacecadet/db/queries/leveling';
+import { loadLevelingSettings, type StoredLevelingSettings } from '@spacecadet/db/queries/leveling';
 import { endSeason, loadSeasons } from '@spacecadet/db/queries/leveling/seasons';
 import type { LevelingSeasonRow } from '@spacecadet/db/schema';
 import { guildJobPending } from '@spacecadet/queue/guild-jobs';
@@ -95,9 +95,23 @@ export async function listSeasons(app: FastifyInstance, guildId: string): Promis
   };
 }
 
-/** The history entry's summary of a season's end. */
-export function seasonEndSummary(season: LevelingSeasonRow): string {
-  const members = `${season.members.toLocaleString('en-US')} member${season.members === 1 ? '' : 's'}`;
-  const rewards = season.keepRewards ? 'reward roles kept' : 'reward roles removed';
-  return `Ended the season "${season.name}": ${members} archived, ${rewards}`;
+/**
+ * The schedule counts from the current season's start. One set (or shortened) while that start
+ * is unknown, or so long ago that the season would end at once, counts from now instead: an
+ * admin turning the schedule on never sees a season end the same hour.
+ */
+export function seasonScheduleChanges(
+  body: PutLevelingBody,
+  stored: StoredLevelingSettings,
+  now: Date,
+): Partial<StoredLevelingSettings> {
+  const keep = body.season_keep_rewards === undefined ? {} : { seasonKeepRewards: body.season_keep_rewards };
+  if (body.season_months === undefined) return keep;
+  const months = body.season_months;
+  const started = stored.seasonStartedAt;
+  const restart =
+    months !== null &&
+    months !== stored.seasonMonths &&
+    (started === null || addMonths(started, months).getTime() <= now.getTime());
+  return { ...keep, seasonMonths: months, ...(restart ? { seasonStartedAt: now } : {}) };
 }

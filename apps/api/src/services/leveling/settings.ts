@@ -28,6 +28,7 @@ import { ApiError } from '../../errors.ts';
 import type { JobRequester } from '../jobs.ts';
 import { settingsChangeSummary } from '../settings-summary.ts';
 import { queueRecomputeLevels, queueSyncRoles } from './jobs.ts';
+import { seasonScheduleChanges } from './seasons.ts';
 
 /**
  * Leveling settings: their API shape, their writes (the PUT, the reset, an undo's write-back)
@@ -66,6 +67,7 @@ export function toSettings(stored: StoredLevelingSettings): LevelingSettings {
     xp_decay: stored.xpDecay,
     rank_card_accent: stored.rankCardAccent,
     season_months: stored.seasonMonths,
+    season_keep_rewards: stored.seasonKeepRewards,
   };
 }
 
@@ -142,7 +144,7 @@ function settingsChanges(
     ...(body.rank_card_accent === undefined
       ? {}
       : { rankCardAccent: body.rank_card_accent === null ? null : body.rank_card_accent.toUpperCase() }),
-    ...(body.season_months === undefined ? {} : { seasonMonths: body.season_months }),
+    ...seasonScheduleChanges(body, stored, new Date()),
   };
 }
 
@@ -234,6 +236,7 @@ const SETTING_LABELS: Record<keyof LevelingSettings, string> = {
   xp_decay: 'XP decay',
   rank_card_accent: 'rank card accent',
   season_months: 'season schedule',
+  season_keep_rewards: 'rewards kept by scheduled season ends',
 };
 
 /** A curve as the History page says it: `5·L² + 50·L + 100`, or the table's length. */

@@ -155,6 +155,7 @@ export const DEFAULT_SETTINGS: LevelingSettings = {
   xp_decay: null,
   rank_card_accent: null,
   season_months: null,
+  season_keep_rewards: true,
 };
 
 export type NumberSetting = 'xp_multiplier' | 'xp_per_message' | 'message_cooldown_sec';

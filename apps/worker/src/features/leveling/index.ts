@@ -7,6 +7,7 @@ import { postScheduledOverview, resendOverview } from './overview.ts';
 import { dailyOverviewSchedule } from './overview-schedule.ts';
 import { pruneLeavers } from './prune.ts';
 import { rankColorCommand } from './rank-color.ts';
+import { endDueSeason, seasonEndSchedule } from './season-schedule.ts';
 import { syncLevelingRoles } from './sync-roles.ts';
 import { flushXpOnShutdown, xpEvents } from './xp.ts';
 import { xpCommand } from './xp-command.ts';
@@ -16,7 +17,8 @@ import { xpCommand } from './xp-command.ts';
  * second, flushed on shutdown), level-ups are announced and rewarded; Sync Roles creates the reward roles and gives members the rewards of their level,
  * the daily overview posts yesterday's top earners at midnight UTC (Resend Overview now),
  * Prune leavers deletes the XP of members who left, a curve change recomputes every level
- * (and rewards), inactive members' XP decays daily where the server set decay, `/rank` and `/leaderboard` answer
+ * (and rewards), inactive members' XP decays daily where the server set decay, a season ends by
+ * itself where the server set a schedule, `/rank` and `/leaderboard` answer
  * members, and `/rank-color` sets a member's own card accent. Leavers are marked as they leave, so the prune knows who left.
  */
 export const levelingFeature = {
@@ -29,9 +31,10 @@ export const levelingFeature = {
     'leveling.apply-rewards': applyDueRewards,
     'leveling.recompute-levels': recomputeLevels,
     'leveling.decay': decayXp,
+    'leveling.season-end': endDueSeason,
   },
   commands: [rankCommand, leaderboardCommand, xpCommand, rankColorCommand],
   events: [...leaverEvents, ...xpEvents],
-  schedules: [dailyOverviewSchedule, decaySchedule],
+  schedules: [dailyOverviewSchedule, decaySchedule, seasonEndSchedule],
   shutdown: flushXpOnShutdown,
 } satisfies WorkerFeature;

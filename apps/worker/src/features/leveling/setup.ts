@@ -12,6 +12,7 @@ import { guildSetupCache } from '../../guild-setup-cache.ts';
 import { errorFields } from '../../logger.ts';
 import { matchDecaySchedule } from './curve-jobs.ts';
 import { matchDailyOverviewSchedule } from './overview-schedule.ts';
+import { matchSeasonSchedule } from './season-schedule.ts';
 
 /**
  * What pricing a chat message needs: the guild's settings and boosts. Read on every message,
@@ -66,6 +67,7 @@ export const levelingSetups = guildSetupCache<LevelingSetup>({
         Promise.all([
           matchDailyOverviewSchedule(deps, guildId, setup.settings),
           matchDecaySchedule(deps, guildId, setup.settings),
+          matchSeasonSchedule(deps, guildId, setup.settings),
         ]),
       )
       .catch((error: unknown) =>

@@ -81,6 +81,8 @@ export const LevelingSettings = z
     rank_card_accent: z.string().nullable(),
     /** A season ends by itself every this many months (null: only when an admin ends it). */
     season_months: z.number().int().min(1).max(SEASON_MONTHS_MAX).nullable(),
+    /** Whether members keep their reward roles when the schedule ends a season. */
+    season_keep_rewards: z.boolean(),
   })
   .meta({ id: 'LevelingSettings' });
 export type LevelingSettings = z.infer<typeof LevelingSettings>;
@@ -176,6 +178,7 @@ export const PutLevelingBody = z
         )
         .nullable()
         .optional(),
+      season_keep_rewards: z.boolean({ error: 'season_keep_rewards must be true or false' }).optional(),
     },
     { error: unknownKeys(SETTINGS_NOT_OBJECT) },
   )

@@ -27,14 +27,17 @@ export interface EndSeasonInput {
    * instant (a second run finds it moved on and ends nothing).
    */
   ifStartedAt?: Date;
+  /** Writes beside the end, in its transaction (the schedule's History entry): both or neither. */
+  alongside?: (tx: DbTransaction, season: LevelingSeasonRow) => Promise<void>;
 }
 
 /**
  * Ends the guild's current season (see the file's comment). Every member_xp row of the guild
  * is locked first, in user id order as every writer of member_xp takes its rows (no deadlock
  * with a flush). `keepRewards` false marks every archived member's rewards due, so the job
- * `leveling.apply-rewards` takes the reward roles of their level (now 0) away; true leaves
- * the roles as they are. Answers the season, or null when the claim (`ifStartedAt`) failed.
+ * `leveling.apply-rewards` takes the reward roles of their level (now 0) away (and rewards
+ * kept from an earlier season with them); true leaves the roles as they are and stores the
+ * level they were for in `kept_level`, so later level-ups and Sync Roles leave them too. Answers the season, or null when the claim (`ifStartedAt`) failed.
  */
 export async function endSeason(
   db: Db,
@@ -71,9 +74,9 @@ export async function endSeason(
       where guild_id = ${guildId} and xp > 0`);
     const top = await topOf(tx, guildId);
     await tx.execute(sql`
-      update member_xp set xp = 0, level = 0
-        ${input.keepRewards ? sql`` : sql`, rewards_due_at = ${DUE_NOW}`}
-      where guild_id = ${guildId} and (xp > 0 or level > 0)`);
+      update member_xp set xp = 0, level = 0,
+        ${input.keepRewards ? sql`kept_level = greatest(kept_level, level)` : sql`kept_level = 0, rewards_due_at = ${DUE_NOW}`}
+      where guild_id = ${guildId} and (xp > 0 or level > 0 or kept_level > 0)`);
     await tx.execute(sql`delete from pending_level_ups where guild_id = ${guildId}`);
     await tx
       .update(levelingSettings)
@@ -84,6 +87,7 @@ export async function endSeason(
       .set({ members: archived.rowCount ?? 0, top })
       .where(eq(levelingSeasons.id, season.id))
       .returning();
+    if (ended && input.alongside) await input.alongside(tx, ended);
     return ended ?? null;
   });
 }
@@ -200,4 +204,27 @@ export async function eraseSeasonStandings(tx: Pick<Db, 'execute'>, userId: stri
         order by t.ord)
       from jsonb_array_elements(leveling_seasons.top) with ordinality as t(e, ord))
     where top @> ${named}::jsonb`);
+}
+
+/** The guilds whose seasons end by themselves (leveling on, a schedule set): the hourly check's. */
+export async function seasonScheduleGuilds(db: Pick<Db, 'execute'>): Promise<string[]> {
+  const rows = await db.execute<{ guild_id: string }>(
+    sql`select guild_id from leveling_settings where enabled and season_months is not null`,
+  );
+  return rows.rows.map((row) => row.guild_id);
+}
+
+/**
+ * The schedule's clock for a guild whose schedule has no start yet (set before starts were
+ * kept): the current season counts from now. Answers the start that holds after it.
+ */
+export async function startSeasonClock(db: Db, guildId: string): Promise<Date | null> {
+  await db.execute(sql`
+    update leveling_settings set season_started_at = now()
+    where guild_id = ${guildId} and season_started_at is null`);
+  const [row] = await db
+    .select({ startedAt: levelingSettings.seasonStartedAt })
+    .from(levelingSettings)
+    .where(eq(levelingSettings.guildId, guildId));
+  return row?.startedAt ?? null;
 }

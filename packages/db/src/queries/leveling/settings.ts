@@ -43,6 +43,7 @@ export interface StoredLevelingSettings {
   xpDecay: XpDecay | null;
   rankCardAccent: string | null;
   seasonMonths: number | null;
+  seasonKeepRewards: boolean;
   seasonStartedAt: Date | null;
 }
 
@@ -67,6 +68,7 @@ export const DEFAULT_LEVELING_SETTINGS: Readonly<StoredLevelingSettings> = Objec
   xpDecay: null,
   rankCardAccent: null,
   seasonMonths: null,
+  seasonKeepRewards: true,
   seasonStartedAt: null,
 });
 
@@ -92,6 +94,7 @@ export function storedLevelingSettings(row: LevelingSettingsRow | undefined): St
     xpDecay: row.xpDecay,
     rankCardAccent: row.rankCardAccent,
     seasonMonths: row.seasonMonths,
+    seasonKeepRewards: row.seasonKeepRewards,
     seasonStartedAt: row.seasonStartedAt,
   };
 }

@@ -30,6 +30,7 @@ export const JOB_LABELS = {
   'leveling.apply-rewards': 'Applying reward roles',
   'leveling.recompute-levels': 'Recomputing levels',
   'leveling.decay': "Decaying inactive members' XP",
+  'leveling.season-end': 'Ending the season on schedule',
   'linked-roles.push': 'Pushing levels to Linked Roles',
   'reaction-roles.post-panel': 'Posting the reaction panels',
   'role-menus.post': 'Posting the role menu',
@@ -99,6 +100,7 @@ export const JOB_ACTION_ROUTES = {
   // Queued by a curve change; the daily decay runs on its own.
   'leveling.recompute-levels': null,
   'leveling.decay': null,
+  'leveling.season-end': null,
   'linked-roles.push': null,
   'reaction-roles.post-panel': 'postReactionPanels',
   // Its route names the menu: the menu's own Post button runs it again.
