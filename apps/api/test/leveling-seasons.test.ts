@@ -1,4 +1,11 @@
-import { jobIdFor, routePath, routes, type Season, type SeasonList } from '@spacecadet/contract';
+import {
+  jobIdFor,
+  type MemberDataExport,
+  routePath,
+  routes,
+  type Season,
+  type SeasonList,
+} from '@spacecadet/contract';
 import { addMonths, levelForTotalXp } from '@spacecadet/core';
 import { levelingSettings, memberXp } from '@spacecadet/db';
 import { guildHistory, levelingSeasonMembers, levelingSeasons } from '@spacecadet/db/schema';
@@ -216,6 +223,16 @@ describe("a member's data erase", () => {
       .values({ guildId: station, userId: nia, xp: 5000, level: 9, username: 'nia' });
     const season = (await end({ name: 'Erased', keep_rewards: true })).json<Season>();
     const token = await signIn(h, nia);
+    // Their export first: the archived standing, and the level whose rewards they kept.
+    const exported = await h.app.inject({
+      method: 'GET',
+      url: routePath(routes.exportMemberData),
+      headers: { authorization: token },
+    });
+    expect(exported.statusCode, exported.body).toBe(200);
+    const server = exported.json<MemberDataExport>().servers.find((s) => s.guild_id === station);
+    expect(server?.seasons).toEqual([{ season: 'Erased', ended_at: season.ended_at, xp: 5000, level: 9 }]);
+    expect(server?.xp).toMatchObject({ xp: 0, level: 0, kept_level: 9 });
     const erased = await h.app.inject({
       method: 'DELETE',
       url: routePath(routes.eraseMemberData),

@@ -56,6 +56,7 @@ function servers(stored: StoredMemberData): MemberDataExport['servers'] {
       server = {
         guild_id: guildId,
         xp: null,
+        seasons: [],
         daily: [],
         pending_level_ups: [],
         picks: [],
@@ -77,7 +78,12 @@ function servers(stored: StoredMemberData): MemberDataExport['servers'] {
       username: row.username,
       avatar: row.avatar,
       left_at: iso(row.leftAt),
+      kept_level: row.keptLevel,
     };
+  }
+  for (const row of stored.seasons) {
+    const { season, xp, level } = row;
+    of(row.guildId).seasons.push({ season, ended_at: row.endedAt.toISOString(), xp, level });
   }
   for (const row of stored.daily) {
     of(row.guildId).daily.push({ day: row.day, xp: row.xp, messages: row.messages, level_ups: row.levelUps });

@@ -24,8 +24,14 @@ const MemberDataServer = z.object({
       username: z.string().nullable(),
       avatar: z.string().nullable(),
       left_at: Timestamp.nullable(),
+      /** The level whose reward roles they kept when a season ended (0: none kept). */
+      kept_level: z.number().int(),
     })
     .nullable(),
+  /** Their XP and level when each past season ended. */
+  seasons: z.array(
+    z.object({ season: z.string(), ended_at: Timestamp, xp: z.number(), level: z.number().int() }),
+  ),
   daily: z.array(
     z.object({ day: z.string(), xp: z.number(), messages: z.number().int(), level_ups: z.number().int() }),
   ),

@@ -9,6 +9,7 @@ import type { Db } from '../client.ts';
 import { guildConfigs } from '../schema/guilds.ts';
 import { guildHistory } from '../schema/history.ts';
 import { levelingBoosts, memberDailyXp, memberXp, pendingLevelUps } from '../schema/leveling.ts';
+import { levelingSeasonMembers, levelingSeasons } from '../schema/leveling-seasons.ts';
 import { memberRolePicks } from '../schema/member-picks.ts';
 import { personalityAnswerEvents } from '../schema/personality.ts';
 import { roleConnections } from '../schema/role-connections.ts';
@@ -32,7 +33,7 @@ export const MEMBER_DATA_TABLES: Readonly<Record<string, string>> = {
   'member_daily_xp.user_id': 'exported-erased',
   'pending_level_ups.user_id': 'exported-erased',
   'leveling_season_members.user_id':
-    "erased, not yet exported: their XP and level when past seasons ended; their name and avatar are also dropped from a season's top 10",
+    "exported-erased (their XP and level when past seasons ended); their name and avatar are also dropped from a season's top 10",
   'member_role_picks.user_id': 'exported-erased',
   'personality_answer_events.user_id':
     'exported-erased (their answers to personality questions, for insights)',
@@ -57,7 +58,7 @@ export const MEMBER_DATA_TABLES: Readonly<Record<string, string>> = {
 };
 
 export async function readMemberData(db: Db, userId: string) {
-  const [sessionRows, xp, daily, levelUps, picks, boosts, history, configs, menus, sticky, answers] =
+  const [sessionRows, xp, daily, levelUps, picks, boosts, history, configs, menus, sticky, answers, seasons] =
     await Promise.all([
       db
         .select({
@@ -113,6 +114,18 @@ export async function readMemberData(db: Db, userId: string) {
         .from(personalityAnswerEvents)
         .where(eq(personalityAnswerEvents.userId, userId))
         .orderBy(personalityAnswerEvents.guildId, personalityAnswerEvents.id),
+      db
+        .select({
+          guildId: levelingSeasonMembers.guildId,
+          season: levelingSeasons.name,
+          endedAt: levelingSeasons.endedAt,
+          xp: levelingSeasonMembers.xp,
+          level: levelingSeasonMembers.level,
+        })
+        .from(levelingSeasonMembers)
+        .innerJoin(levelingSeasons, eq(levelingSeasons.id, levelingSeasonMembers.seasonId))
+        .where(eq(levelingSeasonMembers.userId, userId))
+        .orderBy(levelingSeasonMembers.guildId, levelingSeasons.endedAt),
     ]);
   return {
     sessions: sessionRows,
@@ -126,6 +139,7 @@ export async function readMemberData(db: Db, userId: string) {
     menus,
     sticky,
     answers,
+    seasons,
   };
 }
 
