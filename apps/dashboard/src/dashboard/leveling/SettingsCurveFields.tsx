@@ -118,11 +118,19 @@ function CurvePreview({ curve }: { curve: LevelCurve }) {
   const rows = previewRows(curve);
   return (
     <figure className="curve-preview">
-      <figcaption className="small">
+      <figcaption id="lv-curve-preview-title" className="small">
         Preview before saving: levels 1–{CURVE_PREVIEW_LEVELS} with this curve
       </figcaption>
-      <div className="curve-preview-scroll">
-        <table className="import-table curve-table">
+      <p className="muted small">
+        Total XP: what a member needs to reach the level. Step: the XP from the level before.
+      </p>
+      <section
+        className="curve-preview-scroll"
+        aria-labelledby="lv-curve-preview-title"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling box keyboard users must reach to scroll it (axe scrollable-region-focusable)
+        tabIndex={0}
+      >
+        <table className="curve-table">
           <thead>
             <tr>
               <th scope="col">Level</th>
@@ -130,7 +138,7 @@ function CurvePreview({ curve }: { curve: LevelCurve }) {
                 Total XP
               </th>
               <th scope="col" className="num">
-                XP from the level before
+                Step
               </th>
             </tr>
           </thead>
@@ -144,7 +152,7 @@ function CurvePreview({ curve }: { curve: LevelCurve }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
     </figure>
   );
 }
