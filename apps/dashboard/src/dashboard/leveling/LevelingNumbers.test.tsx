@@ -157,6 +157,11 @@ describe('leveling settings, the admin’s own numbers', () => {
     const api = numbersApi();
     renderAt(page, routes);
     fireEvent.click(await screen.findByRole('radio', { name: /Table/ }));
+    // It starts from the formula's first ten steps (5·L² + 50·L + 100).
+    expect(screen.getByLabelText('XP for each level')).toHaveProperty(
+      'value',
+      '100, 155, 220, 295, 380, 475, 580, 695, 820, 955',
+    );
     type('XP for each level', '100, 200\n300');
     const table: LevelCurve = { kind: 'table', xp: [100, 200, 300] };
     expect(previewRow(5)).toEqual({ total: shown(totalXpForLevel(5, table)), step: '300' });

@@ -28,6 +28,7 @@ const CURVE_KIND_TEXT: Readonly<Record<CurveKind, { label: string; detail: strin
     detail: 'List the XP each level takes; levels past the end of the list take its last step.',
   },
 };
+const TABLE_START_STEPS = 10;
 const COEFFICIENTS = [
   { key: 'curve_a', label: 'a (× L²)' },
   { key: 'curve_b', label: 'b (× L)' },
@@ -52,6 +53,14 @@ export function CurveFields({
     const fields = defaultCurveFields();
     for (const key of ['curve_kind', 'curve_a', 'curve_b', 'curve_c'] as const) set(key)(fields[key]);
   };
+  // A table starts from the formula's first ten steps rather than empty (and refused).
+  const pickKind = (kind: CurveKind) => {
+    set('curve_kind')(kind);
+    if (kind === 'table' && form.curve_table.trim() === '' && edited.ok) {
+      const steps = previewRows(edited.value).slice(0, TABLE_START_STEPS);
+      set('curve_table')(steps.map((row) => row.xp_for_level).join(', '));
+    }
+  };
   const invalid = issue ? { 'aria-invalid': true, 'aria-describedby': 'lv-curve-issue' } : {};
   return (
     <fieldset className="settings-group">
@@ -61,7 +70,7 @@ export function CurveFields({
         choices={CURVE_KINDS}
         text={CURVE_KIND_TEXT}
         value={form.curve_kind}
-        onChange={set('curve_kind')}
+        onChange={pickKind}
       />
       {form.curve_kind === 'quadratic' ? (
         <div className="form-grid curve-coefficients">
