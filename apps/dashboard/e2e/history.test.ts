@@ -47,7 +47,7 @@ describe('history end to end', () => {
 
     // A settings change next: History shows its diff.
     await page.goto(url('/dashboard/leveling/settings'));
-    await page.getByLabel('XP per message').fill('25');
+    await page.getByLabel('Most XP per message').fill('25');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved', { exact: true }).waitFor();
 

@@ -178,4 +178,52 @@ describe('leveling leaderboard end to end', () => {
     await screenshot(page, 'leveling-boosts-375');
     await page.setViewportSize({ width: 1280, height: 900 });
   });
+
+  it('edits the XP range and the level curve, previews it before saving, and the API stores both', async () => {
+    await page.goto(`${stack.dashboardUrl}/dashboard/leveling/settings?guild=${guilds.station}`);
+    await page.getByLabel('Least XP per message').fill('15');
+    await page.getByLabel('Most XP per message').fill('25');
+    await page.getByText('15–25 XP per message, 20 on average').waitFor();
+    const level10 = page.getByTestId('curve-level-10').locator('td');
+    // The default 5·L² + 50·L + 100: 4,675 XP to reach level 10, 955 of it from level 9.
+    expect(await level10.allTextContents()).toEqual(['4,675', '955']);
+    await page.getByLabel('a (× L²)').fill('10');
+    await page.getByLabel('c (every level)').fill('40');
+    // 10·(0+1+…+81) = 2,850 + 50·45 = 2,250 + 40·10 = 400: 5,500; the step 9→10 is 810 + 450 + 40.
+    await expect.poll(() => level10.allTextContents()).toEqual(['5,500', '1,300']);
+    await page.getByRole('checkbox', { name: 'Inactive members lose XP' }).check();
+    await page.getByRole('checkbox', { name: /End a season automatically/ }).check();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'leveling-settings-numbers-1280');
+    await page.setViewportSize({ width: 375, height: 812 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, 'leveling-settings-numbers-375');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole('checkbox', { name: 'Inactive members lose XP' }).uncheck();
+    await page.getByRole('checkbox', { name: /End a season automatically/ }).uncheck();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved', { exact: true }).waitFor();
+
+    const stored = await page.evaluate(
+      async ({ apiUrl, guildId }) => {
+        const answer = await fetch(`${apiUrl}/api/guilds/${guildId}/leveling`, {
+          headers: { authorization: window.sessionStorage.getItem('authorization') ?? '' },
+        });
+        return (await answer.json()).leveling;
+      },
+      { apiUrl: stack.apiUrl, guildId: guilds.station },
+    );
+    expect(stored).toMatchObject({
+      xp_min: 15,
+      xp_max: 25,
+      level_curve: { kind: 'quadratic', a: 10, b: 50, c: 40 },
+      xp_decay: null,
+      season_months: null,
+    });
+    // The page reads the same back after a reload.
+    await page.reload();
+    expect(await page.getByLabel('Least XP per message').inputValue()).toBe('15');
+    expect(await page.getByLabel('a (× L²)').inputValue()).toBe('10');
+  });
 });

@@ -432,7 +432,12 @@ describe('Undo', () => {
         return {
           status: 200,
           body: {
-            leveling: { ...LEVELING_SETTINGS, xp_per_message: xpPerMessage },
+            leveling: {
+              ...LEVELING_SETTINGS,
+              xp_per_message: xpPerMessage,
+              xp_min: xpPerMessage,
+              xp_max: xpPerMessage,
+            },
             roles: [],
             boosts: [],
             rank_card_background: false,
@@ -453,7 +458,7 @@ describe('Undo', () => {
       return undefined;
     });
     renderAt(`/dashboard/leveling/settings?guild=${STATION.id}`, routes);
-    await waitFor(() => expect(screen.getByLabelText('XP per message')).toHaveProperty('value', '20'));
+    await waitFor(() => expect(screen.getByLabelText('Most XP per message')).toHaveProperty('value', '20'));
     const sidebar = screen.getByRole('list', { name: 'Server pages' });
     fireEvent.click(within(sidebar).getByRole('link', { name: 'History' }));
     fireEvent.click(
@@ -467,7 +472,7 @@ describe('Undo', () => {
       .find((link) => link.getAttribute('href')?.startsWith('/dashboard/leveling/settings'));
     fireEvent.click(settingsLink as HTMLElement);
     // The form starts from the restored settings, not from what the cache held before the undo.
-    const field = await screen.findByLabelText('XP per message');
+    const field = await screen.findByLabelText('Most XP per message');
     expect(field).toHaveProperty('value', '15');
   });
 });

@@ -73,6 +73,8 @@ function storedAsApi(body: unknown) {
     ...sent,
     ...('xp_multiplier' in sent ? { xp_multiplier: normalizeMultiplier(sent.xp_multiplier) } : {}),
     ...('xp_per_message' in sent ? { xp_per_message: clampXpPerMessage(sent.xp_per_message) } : {}),
+    ...('xp_min' in sent ? { xp_min: clampXpPerMessage(sent.xp_min) } : {}),
+    ...('xp_max' in sent ? { xp_max: clampXpPerMessage(sent.xp_max) } : {}),
     ...('message_cooldown_sec' in sent
       ? { message_cooldown_sec: clampCooldown(sent.message_cooldown_sec) }
       : {}),
@@ -108,7 +110,7 @@ describe('leveling', () => {
     signInAda();
     const api = levelingApi();
     renderAt(`/dashboard/leveling/settings?guild=${STATION.id}`, routes);
-    fireEvent.change(await screen.findByLabelText('XP per message'), { target: { value: '5000' } });
+    fireEvent.change(await screen.findByLabelText('Most XP per message'), { target: { value: '5000' } });
     fireEvent.change(screen.getByLabelText('Message cooldown (seconds)'), { target: { value: '-5' } });
     fireEvent.change(screen.getByLabelText('XP multiplier'), { target: { value: '-3' } });
     fireEvent.change(screen.getByLabelText('Announcement channel ID'), {
@@ -121,7 +123,8 @@ describe('leveling', () => {
         xp_multiplier: -3,
         announcement_channel: '300000000000000013',
         daily_overview_channel: null,
-        xp_per_message: 5000,
+        xp_min: SETTINGS.xp_min,
+        xp_max: 5000,
         message_cooldown_sec: -5,
         no_xp_channels: [],
         no_xp_roles: [],
@@ -130,16 +133,18 @@ describe('leveling', () => {
         leaderboard_visibility: 'off',
         voice_xp_per_minute: SETTINGS.voice_xp_per_minute,
         voice_min_members: SETTINGS.voice_min_members,
+        xp_decay: null,
+        season_months: null,
       }),
     );
     await screen.findByText('Stored as 1000 XP, the maximum.');
     screen.getByText('Stored as 0 seconds, the minimum.');
     screen.getByText('Stored as 0: the multiplier cannot be negative — XP is off while it is 0.');
-    expect(screen.getByLabelText('XP per message')).toHaveProperty('value', '1000');
+    expect(screen.getByLabelText('Most XP per message')).toHaveProperty('value', '1000');
     expect(screen.getByLabelText('Message cooldown (seconds)')).toHaveProperty('value', '0');
     expect(screen.getByLabelText('XP multiplier')).toHaveProperty('value', '0');
     // Editing the field again puts its note away; values stored as typed get none.
-    fireEvent.change(screen.getByLabelText('XP per message'), { target: { value: '20' } });
+    fireEvent.change(screen.getByLabelText('Most XP per message'), { target: { value: '20' } });
     expect(screen.queryByText('Stored as 1000 XP, the maximum.')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.calls.filter((c) => c.method === 'PUT')).toHaveLength(2));
@@ -247,14 +252,14 @@ describe('leveling', () => {
       },
     });
     renderAt(`/dashboard/leveling/settings?guild=${STATION.id}`, routes);
-    fireEvent.change(await screen.findByLabelText('XP per message'), { target: { value: '99' } });
+    fireEvent.change(await screen.findByLabelText('Most XP per message'), { target: { value: '99' } });
     fireEvent.click(screen.getByRole('button', { name: 'Reset Config' }));
     const configDialog = await screen.findByRole('alertdialog', { name: 'Reset the leveling settings?' });
     within(configDialog).getByText(LEVELING_CONFIRM.resetConfig);
     within(configDialog).getByText(UNDO_FROM_HISTORY);
     fireEvent.click(within(configDialog).getByRole('button', { name: 'Reset Config' }));
     await screen.findByText(LEVELING_DONE.resetConfig);
-    expect(screen.getByLabelText('XP per message')).toHaveProperty('value', '10');
+    expect(screen.getByLabelText('Most XP per message')).toHaveProperty('value', '10');
     fireEvent.click(screen.getByRole('button', { name: 'Reset Leveling' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Reset leveling?' });
     within(dialog).getByText(LEVELING_CONFIRM.resetAll);

@@ -8,9 +8,11 @@ import { LevelingNav } from './LevelingNav.tsx';
 import { LEVELING_FAILURES, useLeveling } from './leveling-model.ts';
 import { RankCardSettings } from './RankCardSettings.tsx';
 import { LeaderboardGroup, LevelUpGroup, RewardModeGroup } from './SettingsChoiceGroups.tsx';
+import { CurveFields } from './SettingsCurveFields.tsx';
+import { DecayFields, SeasonFields } from './SettingsDecayFields.tsx';
 import { SettingsMaintenance } from './SettingsMaintenance.tsx';
 import { VoiceXpFields } from './SettingsVoiceFields.tsx';
-import { NoXpFields, RateAndChannelFields } from './SettingsXpFields.tsx';
+import { NoXpFields, RateAndChannelFields, XpRangeFields } from './SettingsXpFields.tsx';
 import { useLevelingMaintenance } from './useLevelingMaintenance.ts';
 import { useSettingsForm } from './useSettingsForm.ts';
 
@@ -58,7 +60,7 @@ function SettingsForm({
   botInGuild: boolean;
 }) {
   const state = useSettingsForm(guildId, initial);
-  const { form, stored, notes, set, save, issue, problem, setProblem } = state;
+  const { form, stored, notes, set, save, submit, refused, issue, problem, setProblem } = state;
   // The header's switch changes `enabled` in the cache; the Save note follows it.
   const cached = useLeveling(guildId).data?.leveling.enabled;
   const maintenance = useLevelingMaintenance({ guildId, ...state });
@@ -71,8 +73,12 @@ function SettingsForm({
       {botInGuild ? null : <BotNotInGuild guildId={guildId} />}
       <section className="card form-card" aria-label="Settings">
         <RateAndChannelFields notes={notes} {...fields} />
+        <XpRangeFields notes={notes} {...fields} />
+        <CurveFields form={form} set={set} stored={stored.level_curve} issue={issue} />
         <NoXpFields {...fields} />
         <VoiceXpFields form={form} set={set} />
+        <DecayFields form={form} set={set} issue={issue} />
+        <SeasonFields form={form} set={set} issue={issue} />
         <RankCardSettings guildId={guildId} />
         <LevelUpGroup roles={roles} {...fields} />
         <RewardModeGroup form={form} set={set} />
@@ -82,11 +88,16 @@ function SettingsForm({
             type="button"
             className="btn btn-primary"
             disabled={save.isPending || maintenance.resetting}
-            onClick={() => save.mutate()}
+            onClick={submit}
           >
             {save.isPending ? 'Saving…' : 'Save'}
           </button>
           {save.isSuccess ? <output className="save-note">Saved</output> : null}
+          {refused ? (
+            <span className="alert alert-error small" role="status">
+              Nothing was saved: fix the fields marked above.
+            </span>
+          ) : null}
           {(cached ?? stored.enabled) ? null : <span className="muted small">Saving turns leveling on.</span>}
         </div>
       </section>

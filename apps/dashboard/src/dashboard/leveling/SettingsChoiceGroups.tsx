@@ -111,7 +111,7 @@ function DestinationField({
 }
 
 /** One radio per choice, each with its label and detail. */
-function ChoiceList<T extends string>({
+export function ChoiceList<T extends string>({
   name,
   choices,
   text,

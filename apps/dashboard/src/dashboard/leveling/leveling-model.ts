@@ -22,6 +22,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../lib/api.ts';
 import { queryKeys } from '../shared/queries.ts';
+import { type NumbersForm, numbersToForm } from './numbers-model.ts';
 
 export const LEVELING_CONFIRM = {
   resetConfig:
@@ -60,12 +61,14 @@ export function useLeveling(guildId: string) {
   });
 }
 
-/** What the settings form edits: the numbers as typed, the channels as ids ('' for none). */
-export interface SettingsForm {
+/**
+ * What the settings form edits: the numbers as typed, the channels as ids ('' for none); the
+ * XP range, curve, decay and seasons as `numbers-model.ts` types them.
+ */
+export interface SettingsForm extends NumbersForm {
   xp_multiplier: string;
   announcement_channel: string;
   daily_overview_channel: string;
-  xp_per_message: string;
   message_cooldown_sec: string;
   no_xp_channels: string[];
   no_xp_roles: string[];
@@ -82,7 +85,6 @@ export function toForm(settings: LevelingSettings): SettingsForm {
     xp_multiplier: String(settings.xp_multiplier),
     announcement_channel: settings.announcement_channel ?? '',
     daily_overview_channel: settings.daily_overview_channel ?? '',
-    xp_per_message: String(settings.xp_per_message),
     message_cooldown_sec: String(settings.message_cooldown_sec),
     no_xp_channels: [...settings.no_xp_channels],
     no_xp_roles: [...settings.no_xp_roles],
@@ -92,6 +94,7 @@ export function toForm(settings: LevelingSettings): SettingsForm {
     leaderboard_visibility: settings.leaderboard_visibility,
     voice_xp_per_minute: String(settings.voice_xp_per_minute),
     voice_min_members: String(settings.voice_min_members),
+    ...numbersToForm(settings),
   };
 }
 
@@ -158,7 +161,7 @@ export const DEFAULT_SETTINGS: LevelingSettings = {
   season_keep_rewards: true,
 };
 
-export type NumberSetting = 'xp_multiplier' | 'xp_per_message' | 'message_cooldown_sec';
+export type NumberSetting = 'xp_multiplier' | 'xp_min' | 'xp_max' | 'message_cooldown_sec';
 
 /** A typed number, or null when the box holds no number. */
 function typedNumber(text: string): number | null {
@@ -175,12 +178,13 @@ export function submittedNumber(key: NumberSetting, text: string): number {
   const n = typedNumber(text);
   if (n !== null) return n;
   if (key === 'xp_multiplier') return normalizeMultiplier(text);
-  return key === 'xp_per_message' ? clampXpPerMessage(text) : clampCooldown(text);
+  return key === 'message_cooldown_sec' ? clampCooldown(text) : clampXpPerMessage(text);
 }
 
 const LIMITS: Record<NumberSetting, { max: number | null; unit: string; whole: boolean }> = {
   xp_multiplier: { max: null, unit: '', whole: false },
-  xp_per_message: { max: XP_PER_MESSAGE_MAX, unit: ' XP', whole: true },
+  xp_min: { max: XP_PER_MESSAGE_MAX, unit: ' XP', whole: true },
+  xp_max: { max: XP_PER_MESSAGE_MAX, unit: ' XP', whole: true },
   message_cooldown_sec: { max: MESSAGE_COOLDOWN_MAX_SEC, unit: ' seconds', whole: true },
 };
 
@@ -205,7 +209,7 @@ export function clampNotes(
   stored: LevelingSettings,
 ): Partial<Record<NumberSetting, string>> {
   const notes: Partial<Record<NumberSetting, string>> = {};
-  for (const key of ['xp_multiplier', 'xp_per_message', 'message_cooldown_sec'] as const) {
+  for (const key of ['xp_multiplier', 'xp_min', 'xp_max', 'message_cooldown_sec'] as const) {
     const note = clampNote(key, submitted[key], stored[key]);
     if (note !== null) notes[key] = note;
   }

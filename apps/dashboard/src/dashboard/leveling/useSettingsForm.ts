@@ -3,7 +3,7 @@ import type { LevelingSettings as Settings } from '@spacecadet/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
-import { errorText, fieldIssue } from '../../lib/api-error.ts';
+import { errorText, isApiError } from '../../lib/api-error.ts';
 import { queryKeys } from '../shared/queries.ts';
 import {
   clampNotes,
@@ -14,6 +14,7 @@ import {
   submittedVoiceNumbers,
   toForm,
 } from './leveling-model.ts';
+import { NUMBER_ISSUE_KEYS, numberIssues, submittedNumbers } from './numbers-model.ts';
 
 export type Notes = Partial<Record<NumberSetting, string>>;
 
@@ -28,9 +29,16 @@ const FIELD_ISSUES = [
   'no_xp_roles',
   'level_up_message',
   'level_up_destination',
+  ...NUMBER_ISSUE_KEYS,
 ] as const;
 
 export type FieldIssueKey = (typeof FIELD_ISSUES)[number];
+
+/** A refusal's sentence for a field or anything inside it (`level_curve.a`, `xp_decay.percent_per_week`). */
+function apiIssue(error: unknown, key: FieldIssueKey): string | null {
+  if (!isApiError(error)) return null;
+  return error.issues.find(({ path }) => path === key || path.startsWith(`${key}.`))?.message ?? null;
+}
 
 export function useSettingsForm(guildId: string, initial: Settings) {
   const queryClient = useQueryClient();
@@ -53,7 +61,8 @@ export function useSettingsForm(guildId: string, initial: Settings) {
     mutationFn: async () => {
       const submitted = {
         xp_multiplier: submittedNumber('xp_multiplier', form.xp_multiplier),
-        xp_per_message: submittedNumber('xp_per_message', form.xp_per_message),
+        xp_min: submittedNumber('xp_min', form.xp_min),
+        xp_max: submittedNumber('xp_max', form.xp_max),
         message_cooldown_sec: submittedNumber('message_cooldown_sec', form.message_cooldown_sec),
       };
       const saved = await apiCall('putLeveling', {
@@ -74,6 +83,7 @@ export function useSettingsForm(guildId: string, initial: Settings) {
           reward_mode: form.reward_mode,
           leaderboard_visibility: form.leaderboard_visibility,
           ...submittedVoiceNumbers(form),
+          ...submittedNumbers(form, stored.level_curve),
         },
       });
       return { submitted, saved };
@@ -85,7 +95,7 @@ export function useSettingsForm(guildId: string, initial: Settings) {
     // A refused field (a channel the bot cannot post in, a destination without its channel) is
     // said next to that field; anything else on top.
     onError: (error: unknown) => {
-      if (!FIELD_ISSUES.some((key) => fieldIssue(error, key))) {
+      if (!FIELD_ISSUES.some((key) => apiIssue(error, key))) {
         setProblem(errorText(error, LEVELING_FAILURES.save));
       }
     },
@@ -106,10 +116,34 @@ export function useSettingsForm(guildId: string, initial: Settings) {
     setDone(message);
     void reload();
   };
-  /** What the last Save's refusal says about one field, if anything. */
-  const issue = (key: FieldIssueKey) => (save.isError ? fieldIssue(save.error, key) : null);
+  // The numbers are checked as typed (the API's own sentences): a crossed range or a curve
+  // that does not parse is said at its field at once, and Save sends nothing until it is fixed.
+  const local: Partial<Record<FieldIssueKey, string>> = numberIssues(form);
+  const blocked = Object.keys(local).length > 0;
+  /** What is wrong with one field as typed, else what the last Save's refusal said about it. */
+  const issue = (key: FieldIssueKey) => local[key] ?? (save.isError ? apiIssue(save.error, key) : null);
+  const [refused, setRefused] = useState(false);
+  const submit = () => {
+    setRefused(blocked);
+    if (!blocked) save.mutate();
+  };
 
-  return { form, stored, notes, set, save, issue, afterReset, problem, setProblem, done, setDone };
+  return {
+    form,
+    stored,
+    notes,
+    set,
+    save,
+    submit,
+    /** Save was pressed while a field is wrong: nothing was sent. */
+    refused: refused && blocked,
+    issue,
+    afterReset,
+    problem,
+    setProblem,
+    done,
+    setDone,
+  };
 }
 
 export type SettingsFormState = ReturnType<typeof useSettingsForm>;
