@@ -107,6 +107,11 @@ export const leaderboardMember = (rank: number, extra: Record<string, unknown> =
   ...extra,
 });
 
+/** The board period a leaderboard request asks for (`?period=`; all time when absent). */
+export function periodOf(path: string): string {
+  return new URL(path, 'http://x').searchParams.get('period') ?? 'all';
+}
+
 /** A server's leveling settings as GET /leveling answers them (leveling off, the defaults). */
 export const LEVELING_SETTINGS = {
   enabled: false,
