@@ -116,7 +116,7 @@ describe('leaderboard page', () => {
     await within(pager).findByText('26–50 of 60 · Page 2 of 3');
   });
 
-  it('says No one has earned XP yet on an empty board', async () => {
+  it('says Nobody has earned XP in this server yet on an empty board', async () => {
     signInAda();
     leaderboardApi(() => ({ status: 200, body: { period: 'all', total: 0, members: [] } }));
     renderAt(PAGE, routes);
