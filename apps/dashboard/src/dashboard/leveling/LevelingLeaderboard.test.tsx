@@ -172,6 +172,12 @@ describe('leaderboard page', () => {
       name: 'This month',
     });
     expect(month.getAttribute('aria-pressed')).toBe('true');
+    // A month's XP is a slice, not what Set XP sets: its rows have no XP tools; the season's do.
+    expect(screen.queryByRole('button', { name: 'Actions for Mo' })).toBeNull();
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'Period' })).getByRole('button', { name: 'This season' }),
+    );
+    await screen.findByRole('button', { name: 'Actions for Mo' });
   });
 
   it('shows the loading state until the board arrives', async () => {

@@ -143,7 +143,13 @@ function LeaderboardScreen({ guildId }: { guildId: string }) {
         ) : (
           <ol className="level-list leaderboard-list" aria-labelledby="leaderboard-title">
             {members.map((member) => (
-              <LeaderboardRow key={member.user_id} guildId={guildId} member={member} />
+              <LeaderboardRow
+                key={member.user_id}
+                guildId={guildId}
+                member={member}
+                // A week's or month's XP is a slice: Set XP starts from the XP it would replace.
+                tools={period === 'all' || period === 'season'}
+              />
             ))}
           </ol>
         )}
@@ -177,7 +183,15 @@ function EmptyBoard({ period, loading }: { period: LeaderboardPeriod; loading: b
   );
 }
 
-function LeaderboardRow({ guildId, member }: { guildId: string; member: LeaderboardMember }) {
+function LeaderboardRow({
+  guildId,
+  member,
+  tools,
+}: {
+  guildId: string;
+  member: LeaderboardMember;
+  tools: boolean;
+}) {
   const name = leaderboardName(member);
   const named = name !== member.user_id;
   const percent =
@@ -206,7 +220,9 @@ function LeaderboardRow({ guildId, member }: { guildId: string; member: Leaderbo
         <span className="leaderboard-level">Level {member.level}</span>
         <span className="leaderboard-xp">{formatNumber(member.xp)} XP</span>
       </div>
-      <LeaderboardRowMenu guildId={guildId} userId={member.user_id} name={name} xp={member.xp} />
+      {tools ? (
+        <LeaderboardRowMenu guildId={guildId} userId={member.user_id} name={name} xp={member.xp} />
+      ) : null}
     </li>
   );
 }
