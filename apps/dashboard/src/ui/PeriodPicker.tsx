@@ -1,5 +1,6 @@
 import { LEADERBOARD_PERIODS, type LeaderboardPeriod } from '@spacecadet/contract';
-import { LEADERBOARD_PERIOD_TEXT } from '@spacecadet/core';
+// The subpath keeps the public page's chunk small (no core index).
+import { LEADERBOARD_PERIOD_TEXT } from '@spacecadet/core/leveling-messages';
 import '../styles/period-picker.css';
 
 /** "All time", "This season", …: the bot's /leaderboard titles, capitalised. */
