@@ -61,7 +61,7 @@ describe('history end to end', () => {
     await page.getByText('All leveling data deleted').waitFor();
 
     await page.goto(url('/dashboard/leveling/leaderboard'));
-    await page.getByRole('heading', { name: 'No one has earned XP yet' }).waitFor();
+    await page.getByRole('heading', { name: 'Nobody has earned XP in this server yet.' }).waitFor();
 
     // History, from the sidebar: the reset on top, the settings change under it with its diff.
     await page.getByRole('list', { name: 'Server pages' }).getByRole('link', { name: 'History' }).click();

@@ -54,7 +54,7 @@ async function signedOutTab(): Promise<Page> {
 describe('XP import end to end', () => {
   it('previews the file, imports it, lists the skipped rows and ranks the members', async () => {
     await page.goto(leaderboardUrl());
-    await page.getByRole('heading', { name: 'No one has earned XP yet' }).waitFor();
+    await page.getByRole('heading', { name: 'Nobody has earned XP in this server yet.' }).waitFor();
     await page.locator('#xp-import-file').setInputFiles({
       name: 'xp.csv',
       mimeType: 'text/csv',
@@ -160,6 +160,16 @@ describe('public leaderboard end to end', () => {
     await screenshot(tab, 'public-leaderboard-390');
     await tab.setViewportSize({ width: 1280, height: 900 });
     await screenshot(tab, 'public-leaderboard-1280');
+    // A period: the imported XP was earned before this week (no daily rows), and the link keeps it.
+    const periods = tab.getByRole('group', { name: 'Period' });
+    await periods.getByRole('button', { name: 'This week' }).click();
+    await tab.getByText('Nobody has earned XP this week yet.').waitFor();
+    expect(new URL(tab.url()).searchParams.get('period')).toBe('week');
+    await tab.setViewportSize({ width: 375, height: 812 });
+    expect(
+      await tab.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
+    await screenshot(tab, 'public-leaderboard-week-375');
     await tab.close();
   });
 });

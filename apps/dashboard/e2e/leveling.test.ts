@@ -14,12 +14,14 @@ const fillerId = (n: number) => `9000000000000${String(n).padStart(5, '0')}`;
 
 beforeAll(async () => {
   stack = await startStack(inject('distDir'));
-  // XP as the worker stores it: the name and avatar hash the member had when they last earned.
+  // XP as the worker stores it: the level it makes, and the name and avatar hash the member had
+  // when they last earned.
   await stack.database.db.insert(memberXp).values([
     {
       guildId: guilds.station,
       userId: users.ada,
       xp: 1_255,
+      level: 5,
       username: 'ada',
       avatar: '0a1da0a1da0a1da0a1da0a1da0a1da0a',
     },
@@ -27,10 +29,11 @@ beforeAll(async () => {
       guildId: guilds.station,
       userId: users.mo,
       xp: 255,
+      level: 2,
       username: 'mo',
       avatar: '0b2e0b2e0b2e0b2e0b2e0b2e0b2e0b2e',
     },
-    { guildId: guilds.station, userId: users.nia, xp: 100, username: 'nia', avatar: null },
+    { guildId: guilds.station, userId: users.nia, xp: 100, level: 1, username: 'nia', avatar: null },
     { guildId: guilds.station, userId: fillerId(1), xp: 90, username: null, avatar: null },
     ...Array.from({ length: 26 }, (_, i) => ({
       guildId: guilds.station,
@@ -100,6 +103,20 @@ describe('leveling leaderboard end to end', () => {
     expect(box?.width).toBeLessThanOrEqual(375);
     await screenshot(page, 'leveling-leaderboard-375');
     await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('picks a period from the URL and the buttons: this week has no daily XP yet', async () => {
+    await page.goto(`${leaderboardUrl()}&period=week`);
+    await page.getByRole('heading', { name: 'Nobody has earned XP this week yet.' }).waitFor();
+    const periods = page.getByRole('group', { name: 'Period' });
+    expect(await periods.getByRole('button', { name: 'This week' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    await screenshot(page, 'leveling-leaderboard-week-empty-1280');
+    await periods.getByRole('button', { name: 'All time' }).click();
+    await rows().first().waitFor();
+    expect(new URL(page.url()).searchParams.get('period')).toBeNull();
+    expect(await rows().first().locator('.leaderboard-name').textContent()).toBe('ada');
   });
 
   it('says next to the channel which permission the bot lacks there, and saves once it is fixed', async () => {
@@ -225,5 +242,41 @@ describe('leveling leaderboard end to end', () => {
     await page.reload();
     expect(await page.getByLabel('Least XP per message').inputValue()).toBe('15');
     expect(await page.getByLabel('a (× L²)').inputValue()).toBe('10');
+  });
+
+  // Last: ending the season sets every member's XP back to 0.
+  it('ends the season through the dialog and lists it in the hall of fame', async () => {
+    await page.goto(`${stack.dashboardUrl}/dashboard/leveling/seasons?guild=${guilds.station}`);
+    const hall = page.getByRole('region', { name: 'Hall of fame' });
+    await hall.getByText('No season has ended yet.', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'End season' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'End the season?' });
+    await dialog.getByLabel('Season name').fill('Launch season');
+    await dialog.getByLabel('Members keep their reward roles').check();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'leveling-seasons-dialog-1280', false);
+    await dialog.getByRole('button', { name: 'End season' }).click();
+    await hall.getByRole('heading', { name: 'Launch season', level: 3 }).waitFor();
+    expect(await dialog.count()).toBe(0);
+    const top = hall.getByRole('list', { name: 'Launch season: top members' }).getByRole('listitem');
+    expect(await top.count()).toBe(10);
+    expect(await top.first().locator('.season-name').textContent()).toBe('ada');
+    expect(await top.first().locator('.season-xp').textContent()).toBe('1,255 XP');
+    expect(await top.first().locator('.season-level').textContent()).toBe('Level 5');
+    await hall.getByText('30 members', { exact: false }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'leveling-seasons-1280');
+    await page.setViewportSize({ width: 375, height: 812 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, 'leveling-seasons-375');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // The season's board starts empty; all time still counts the archived XP.
+    await page.goto(`${leaderboardUrl()}&period=season`);
+    await page.getByRole('heading', { name: 'Nobody has earned XP this season yet.' }).waitFor();
+    await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'All time' }).click();
+    await rows().first().waitFor();
+    expect(await rows().first().locator('.leaderboard-name').textContent()).toBe('ada');
   });
 });

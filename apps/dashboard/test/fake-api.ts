@@ -107,6 +107,11 @@ export const leaderboardMember = (rank: number, extra: Record<string, unknown> =
   ...extra,
 });
 
+/** The board period a leaderboard request asks for (`?period=`; all time when absent). */
+export function periodOf(path: string): string {
+  return new URL(path, 'http://x').searchParams.get('period') ?? 'all';
+}
+
 /** A server's leveling settings as GET /leveling answers them (leveling off, the defaults). */
 export const LEVELING_SETTINGS = {
   enabled: false,
@@ -152,4 +157,65 @@ export function welcomeRoutes(guildId: string, start: Partial<WelcomeSettings> =
     return { status: 200, body: stored };
   };
   return { route, state, stored: () => stored };
+}
+
+/** A past season as GET /leveling/seasons lists it: season n, with fields to override. */
+export const pastSeason = (n: number, extra: Record<string, unknown> = {}) => ({
+  id: n,
+  name: `Season ${n}`,
+  started_at: `2026-0${n}-01T00:00:00.000Z`,
+  ended_at: `2026-0${n + 1}-01T00:00:00.000Z`,
+  keep_rewards: false,
+  members: 12,
+  automatic: false,
+  top: [1, 2, 3].map((rank) => {
+    const { xp_into_level: _into, xp_for_next: _next, ...standing } = leaderboardMember(rank);
+    return standing;
+  }),
+  ...extra,
+});
+
+/**
+ * GET/POST /api/guilds/{id}/leveling/seasons as the API answers them: the listed seasons
+ * (newest first) until a POST ends the current one, which is archived on top with `top` as its
+ * standings. `refuse` answers the next POST with that status and message instead.
+ */
+export function seasonsRoutes(
+  guildId: string,
+  start: { seasons?: unknown[]; current_started_at?: string | null; next_end_at?: string | null } = {},
+) {
+  let list = {
+    current_started_at: start.current_started_at ?? null,
+    next_end_at: start.next_end_at ?? null,
+    seasons: [...(start.seasons ?? [])],
+  };
+  const state = {
+    refuse: null as { status: number; message: string } | null,
+    top: [] as unknown[],
+  };
+  const route: FakeRoute = ({ method, path, body }) => {
+    if (path !== `/api/guilds/${guildId}/leveling/seasons`) return undefined;
+    if (method === 'GET') return { status: 200, body: list };
+    if (method !== 'POST') return undefined;
+    if (state.refuse) {
+      const { status, message } = state.refuse;
+      state.refuse = null;
+      return { status, body: { error: status === 409 ? 'conflict' : 'bad_request', message } };
+    }
+    const { name, keep_rewards } = body as { name: string; keep_rewards: boolean };
+    const endedAt = '2026-11-29T12:00:00.000Z';
+    const season = {
+      id: list.seasons.length + 1,
+      name,
+      started_at: list.current_started_at,
+      ended_at: endedAt,
+      keep_rewards,
+      members: state.top.length,
+      automatic: false,
+      top: state.top,
+    };
+    list = { ...list, current_started_at: endedAt, seasons: [season, ...list.seasons] };
+    return { status: 201, body: season };
+  };
+  return { route, state };
 }

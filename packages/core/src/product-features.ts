@@ -163,6 +163,7 @@ export const PRODUCT_FEATURES: readonly ProductFeature[] = [
         { label: 'Roles', route: '/dashboard/leveling/roles' },
         { label: 'Boosts', route: '/dashboard/leveling/boosts' },
         { label: 'Leaderboard', route: '/dashboard/leveling/leaderboard' },
+        { label: 'Seasons', route: '/dashboard/leveling/seasons' },
       ],
     },
   },

@@ -19,6 +19,7 @@ const LevelingSettings = lazy(() => import('./leveling/LevelingSettings.tsx'));
 const LevelingRoles = lazy(() => import('./leveling/LevelingRoles.tsx'));
 const LevelingBoosts = lazy(() => import('./leveling/LevelingBoosts.tsx'));
 const LevelingLeaderboard = lazy(() => import('./leveling/LevelingLeaderboard.tsx'));
+const LevelingSeasons = lazy(() => import('./leveling/LevelingSeasons.tsx'));
 const History = lazy(() => import('./history/History.tsx'));
 const Welcome = lazy(() => import('./welcome/Welcome.tsx'));
 
@@ -43,6 +44,7 @@ export default function DashboardApp() {
           <Route path="leveling/roles" element={<Lazy page={<LevelingRoles />} />} />
           <Route path="leveling/boosts" element={<Lazy page={<LevelingBoosts />} />} />
           <Route path="leveling/leaderboard" element={<Lazy page={<LevelingLeaderboard />} />} />
+          <Route path="leveling/seasons" element={<Lazy page={<LevelingSeasons />} />} />
           <Route path="personality-roles" element={<Lazy page={<PersonalityRoles />} />} />
           <Route path="history" element={<Lazy page={<History />} />} />
           <Route path="welcome" element={<Lazy page={<Welcome />} />} />

@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, leaderboardMember as member, STATION, signInAda } from '../../test/fake-api.ts';
+import { fakeApi, leaderboardMember as member, periodOf, STATION, signInAda } from '../../test/fake-api.ts';
 import { renderAt } from '../../test/render.tsx';
 import { clearSession } from '../lib/session.ts';
 import PublicLeaderboardPage, { PUBLIC_LEADERBOARD_TEXT as TEXT } from './PublicLeaderboard.tsx';
@@ -51,6 +51,35 @@ describe('public leaderboard page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('Page 2 of 2');
     expect(calls.calls.at(-1)?.path).toBe(`${api}?limit=25&offset=25`);
+  });
+
+  it('picks a period: the request carries it, the URL keeps it, and an empty period says so', async () => {
+    const calls = fakeApi(({ path }) => {
+      if (!path.startsWith(api)) return undefined;
+      const period = periodOf(path);
+      const members = period === 'month' ? [] : [member(1, { username: `Ada-${period}` })];
+      return {
+        status: 200,
+        body: { guild: STATION, visibility: 'anyone', period, total: members.length, members },
+      };
+    });
+    renderAt(`${PAGE}?period=week`, routes);
+    await screen.findByText('Ada-week');
+    expect(calls.calls[0]?.path).toBe(`${api}?limit=25&offset=0&period=week`);
+    const periods = screen.getByRole('group', { name: 'Period' });
+    expect(within(periods).getByRole('button', { name: 'This week' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    fireEvent.click(within(periods).getByRole('button', { name: 'This month' }));
+    await screen.findByText('Nobody has earned XP this month yet.');
+    expect(calls.calls.at(-1)?.path).toBe(`${api}?limit=25&offset=0&period=month`);
+    expect(screen.getByTestId('location').textContent).toBe(`${PAGE}?period=month`);
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'Period' })).getByRole('button', { name: 'All time' }),
+    );
+    await screen.findByText('Ada-all');
+    expect(calls.calls.at(-1)?.path).toBe(`${api}?limit=25&offset=0`);
+    expect(screen.getByTestId('location').textContent).toBe(PAGE);
   });
 
   it('sends the session when signed in (a members-only board)', async () => {

@@ -3,7 +3,7 @@
  * unless the server shows it to its members only. Its own small chunk (no query library, no
  * dashboard CSS), sized lazy avatars: members open it on their phones.
  */
-import type { LeaderboardMember, PublicLeaderboard } from '@spacecadet/contract';
+import type { LeaderboardMember, LeaderboardPeriod, PublicLeaderboard } from '@spacecadet/contract';
 import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { apiCall } from '../lib/api.ts';
@@ -12,6 +12,7 @@ import { avatarUrl, guildIconUrl } from '../lib/cdn.ts';
 import { startSignIn } from '../lib/oauth.ts';
 import '../styles/public-leaderboard.css';
 import { Pager } from '../ui/Pager.tsx';
+import { PeriodPicker, periodEmpty, periodFrom, withPeriod } from '../ui/PeriodPicker.tsx';
 
 export const PUBLIC_PAGE_SIZE = 25;
 export const PUBLIC_LEADERBOARD_TEXT = {
@@ -22,7 +23,7 @@ export const PUBLIC_LEADERBOARD_TEXT = {
   signInDetail: 'This server shows its leaderboard to its members. Sign in with Discord to see it.',
   notMember: 'Members only',
   notMemberDetail: 'This server shows its leaderboard to its members, and you are not one of them.',
-  empty: 'No one has earned XP yet',
+  empty: periodEmpty('all'),
   failed: 'Failed to load the leaderboard',
 } as const;
 
@@ -45,6 +46,7 @@ export default function PublicLeaderboardPage() {
   const { guildId = '' } = useParams();
   const [search, setSearch] = useSearchParams();
   const page = pageFrom(search.get('page'));
+  const period = periodFrom(search.get('period'));
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
 
@@ -53,7 +55,12 @@ export default function PublicLeaderboardPage() {
     setState((current) => (current.kind === 'ready' ? current : { kind: 'loading' }));
     apiCall('getPublicLeaderboard', {
       params: { guildId },
-      query: { limit: PUBLIC_PAGE_SIZE, offset: (page - 1) * PUBLIC_PAGE_SIZE },
+      query: {
+        limit: PUBLIC_PAGE_SIZE,
+        offset: (page - 1) * PUBLIC_PAGE_SIZE,
+        // All time is the API's default: its request stays as it was.
+        ...(period === 'all' ? {} : { period }),
+      },
       withSession: true,
       signal: controller.signal,
     }).then(
@@ -68,18 +75,25 @@ export default function PublicLeaderboardPage() {
       },
     );
     return () => controller.abort();
-  }, [guildId, page, attempt]);
+  }, [guildId, page, period, attempt]);
 
   useEffect(() => {
     if (state.kind === 'ready') document.title = `${state.board.guild.name} · Leaderboard`;
   }, [state]);
 
-  const goTo = (next: number) => setSearch(next <= 1 ? {} : { page: String(next) });
+  const goTo = (next: number) =>
+    setSearch((current) => {
+      const params = new URLSearchParams(current);
+      if (next <= 1) params.delete('page');
+      else params.set('page', String(next));
+      return params;
+    });
+  const pickPeriod = (next: LeaderboardPeriod) => setSearch((current) => withPeriod(current, next));
 
   return (
     <main className="plb">
       {state.kind === 'ready' ? (
-        <Board board={state.board} page={page} onPage={goTo} />
+        <Board board={state.board} page={page} period={period} onPage={goTo} onPeriod={pickPeriod} />
       ) : (
         <BoardState state={state} onRetry={() => setAttempt((n) => n + 1)} />
       )}
@@ -141,13 +155,19 @@ function BoardState({ state, onRetry }: { state: State; onRetry: () => void }) {
 function Board({
   board,
   page,
+  period,
   onPage,
+  onPeriod,
 }: {
   board: PublicLeaderboard;
   page: number;
+  period: LeaderboardPeriod;
   onPage: (page: number) => void;
+  onPeriod: (period: LeaderboardPeriod) => void;
 }) {
   const { guild, members, total } = board;
+  // The board of the period just left stays (dimmed) until the picked one arrives.
+  const stale = board.period !== period;
   const icon = guildIconUrl(guild);
   const pages = Math.max(1, Math.ceil(total / PUBLIC_PAGE_SIZE));
   return (
@@ -167,8 +187,9 @@ function Board({
           </p>
         </div>
       </header>
+      <PeriodPicker className="plb-period" period={period} onPick={onPeriod} />
       {total === 0 ? (
-        <p className="plb-empty muted">{PUBLIC_LEADERBOARD_TEXT.empty}</p>
+        <p className="plb-empty muted">{periodEmpty(board.period)}</p>
       ) : members.length === 0 ? (
         <p className="plb-empty muted">
           No members on this page.{' '}
@@ -177,7 +198,11 @@ function Board({
           </button>
         </p>
       ) : (
-        <ol className="plb-list" aria-label="Ranked members">
+        <ol
+          className={stale ? 'plb-list is-loading' : 'plb-list'}
+          aria-label="Ranked members"
+          aria-busy={stale}
+        >
           {members.map((member, index) => (
             <Row key={member.user_id} member={member} eager={page === 1 && index < 8} />
           ))}

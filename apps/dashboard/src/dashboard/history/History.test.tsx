@@ -13,8 +13,15 @@ import {
 import { renderAt } from '../../../test/render.tsx';
 import { clearSession } from '../../lib/session.ts';
 import DashboardApp from '../DashboardApp.tsx';
+import { queryKeys } from '../shared/queries.ts';
 import { VALUE_PREVIEW_CHARS } from './HistoryEntryItem.tsx';
-import { HISTORY_EMPTY, HISTORY_FAILURE, HISTORY_PAGE_SIZE, relativeTime } from './history-model.ts';
+import {
+  areaQueryKeys,
+  HISTORY_EMPTY,
+  HISTORY_FAILURE,
+  HISTORY_PAGE_SIZE,
+  relativeTime,
+} from './history-model.ts';
 import { UNDO_ANYWAY } from './UndoDialog.tsx';
 
 const routes = <Route path="/dashboard/*" element={<DashboardApp />} />;
@@ -306,6 +313,12 @@ describe('History page', () => {
 });
 
 describe('Undo', () => {
+  it('reloads the seasons page too when a leveling change (an ended season) is undone', () => {
+    const keys = areaQueryKeys(STATION.id, 'leveling').map((key) => JSON.stringify(key));
+    expect(keys).toContain(JSON.stringify(queryKeys.seasons(STATION.id)));
+    expect(keys).toContain(JSON.stringify(queryKeys.leaderboard(STATION.id)));
+  });
+
   it('asks first, says what changed since, and undoes anyway when told to', async () => {
     signInAda();
     let undone = false;

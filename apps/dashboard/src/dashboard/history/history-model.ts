@@ -60,7 +60,8 @@ export function areaQueryKeys(guildId: string, area: HistoryArea): ReadonlyArray
     case 'personality_roles':
       return [queryKeys.personalityRoles(guildId), roles];
     case 'leveling':
-      return [queryKeys.leveling(guildId), queryKeys.leaderboard(guildId), roles];
+      // Ending a season is undone here too: the hall of fame loses it again.
+      return [queryKeys.leveling(guildId), queryKeys.leaderboard(guildId), queryKeys.seasons(guildId), roles];
     case 'welcome':
       return [queryKeys.welcome(guildId)];
     case 'temp_roles':

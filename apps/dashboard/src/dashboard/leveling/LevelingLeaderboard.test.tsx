@@ -2,7 +2,14 @@ import { MESSAGES } from '@spacecadet/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { fakeApi, leaderboardMember as member, QUIET, STATION, signInAda } from '../../../test/fake-api.ts';
+import {
+  fakeApi,
+  leaderboardMember as member,
+  periodOf,
+  QUIET,
+  STATION,
+  signInAda,
+} from '../../../test/fake-api.ts';
 import { renderAt } from '../../../test/render.tsx';
 import { clearSession } from '../../lib/session.ts';
 import DashboardApp from '../DashboardApp.tsx';
@@ -109,12 +116,68 @@ describe('leaderboard page', () => {
     await within(pager).findByText('26–50 of 60 · Page 2 of 3');
   });
 
-  it('says No one has earned XP yet on an empty board', async () => {
+  it('says Nobody has earned XP in this server yet on an empty board', async () => {
     signInAda();
     leaderboardApi(() => ({ status: 200, body: { period: 'all', total: 0, members: [] } }));
     renderAt(PAGE, routes);
     await screen.findByRole('heading', { name: LEADERBOARD_EMPTY });
     expect(screen.queryByRole('list', { name: 'Top members' })).toBeNull();
+  });
+
+  it('picks a period: the request carries it, the URL keeps it, and an empty period says so', async () => {
+    signInAda();
+    const api = leaderboardApi((path) => {
+      const period = periodOf(path);
+      return period === 'week'
+        ? { status: 200, body: { period, total: 0, members: [] } }
+        : { status: 200, body: { period, total: 1, members: [member(1, { username: `Ada-${period}` })] } };
+    });
+    renderAt(`${PAGE}&page=2`, routes);
+    await screen.findByText('Ada-all');
+    const periods = screen.getByRole('group', { name: 'Period' });
+    expect(within(periods).getByRole('button', { name: 'All time' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    fireEvent.click(within(periods).getByRole('button', { name: 'This week' }));
+    await screen.findByRole('heading', { name: 'Nobody has earned XP this week yet.' });
+    expect(api.calls.some((c) => c.path === `${board}?limit=25&offset=0&period=week`)).toBe(true);
+    // A new period starts on its first page.
+    expect(screen.getByTestId('location').textContent).toBe(`${PAGE}&period=week`);
+    expect(screen.queryByRole('list', { name: 'Top members' })).toBeNull();
+    // The empty period still offers the others.
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'Period' })).getByRole('button', { name: 'This season' }),
+    );
+    await screen.findByText('Ada-season');
+    expect(screen.getByTestId('location').textContent).toBe(`${PAGE}&period=season`);
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'Period' })).getByRole('button', { name: 'All time' }),
+    );
+    await screen.findByText('Ada-all');
+    expect(screen.getByTestId('location').textContent).toBe(PAGE);
+  });
+
+  it('opens on the period a shared link names', async () => {
+    signInAda();
+    const api = leaderboardApi((path) => ({
+      status: 200,
+      body: { period: periodOf(path), total: 1, members: [member(1, { username: 'Mo' })] },
+    }));
+    renderAt(`${PAGE}&period=month`, routes);
+    await screen.findByText('Mo');
+    expect(api.calls.find((c) => c.path.startsWith(board))?.path).toBe(
+      `${board}?limit=25&offset=0&period=month`,
+    );
+    const month = within(screen.getByRole('group', { name: 'Period' })).getByRole('button', {
+      name: 'This month',
+    });
+    expect(month.getAttribute('aria-pressed')).toBe('true');
+    // A month's XP is a slice, not what Set XP sets: its rows have no XP tools; the season's do.
+    expect(screen.queryByRole('button', { name: 'Actions for Mo' })).toBeNull();
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'Period' })).getByRole('button', { name: 'This season' }),
+    );
+    await screen.findByRole('button', { name: 'Actions for Mo' });
   });
 
   it('shows the loading state until the board arrives', async () => {

@@ -1,4 +1,4 @@
-import type { LeaderboardMember } from '@spacecadet/contract';
+import type { LeaderboardMember, LeaderboardPeriod } from '@spacecadet/contract';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { apiCall, apiText } from '../../lib/api.ts';
@@ -6,6 +6,7 @@ import { errorText } from '../../lib/api-error.ts';
 import '../../styles/leaderboard.css';
 import { download } from '../../lib/download.ts';
 import { Pager } from '../../ui/Pager.tsx';
+import { PeriodPicker, periodEmpty, periodFrom, withPeriod } from '../../ui/PeriodPicker.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
 import { MemberAvatar } from '../shared/GuildPickers.tsx';
@@ -16,7 +17,8 @@ import { XpImportCard } from './XpImportCard.tsx';
 
 export const LEADERBOARD_PAGE_SIZE = 25;
 export const LEADERBOARD_FAILURE = 'Failed to load the leaderboard';
-export const LEADERBOARD_EMPTY = 'No one has earned XP yet';
+/** The all-time board's empty state, as the bot's /leaderboard says it. */
+export const LEADERBOARD_EMPTY = periodEmpty('all');
 export const EXPORT_FAILURE = 'Failed to export the leaderboard';
 
 /** Export CSV: every ranked member (user_id,username,xp,level,rank), downloaded as a file. */
@@ -66,11 +68,16 @@ export default function LevelingLeaderboardPage() {
 function LeaderboardScreen({ guildId }: { guildId: string }) {
   const [search, setSearch] = useSearchParams();
   const page = pageFrom(search.get('page'));
+  const period = periodFrom(search.get('period'));
   const offset = (page - 1) * LEADERBOARD_PAGE_SIZE;
   const board = useQuery({
-    queryKey: queryKeys.leaderboard(guildId, { limit: LEADERBOARD_PAGE_SIZE, offset }),
+    queryKey: queryKeys.leaderboard(guildId, { period, limit: LEADERBOARD_PAGE_SIZE, offset }),
     queryFn: () =>
-      apiCall('getLeaderboard', { params: { guildId }, query: { limit: LEADERBOARD_PAGE_SIZE, offset } }),
+      apiCall('getLeaderboard', {
+        params: { guildId },
+        // All time is the API's default: its link and request stay as they were.
+        query: { limit: LEADERBOARD_PAGE_SIZE, offset, ...(period === 'all' ? {} : { period }) },
+      }),
     // The page being left stays on screen (dimmed) until the next one arrives.
     placeholderData: keepPreviousData,
   });
@@ -88,17 +95,20 @@ function LeaderboardScreen({ guildId }: { guildId: string }) {
       else params.set('page', String(next));
       return params;
     });
+  const picker = (
+    <PeriodPicker
+      className="leaderboard-period"
+      period={period}
+      onPick={(next) => setSearch((current) => withPeriod(current, next))}
+    />
+  );
 
   if (total === 0) {
     return (
       <>
         {guard.banner}
-        <section className="card leaderboard-empty" aria-labelledby="leaderboard-empty-title">
-          <h2 id="leaderboard-empty-title">{LEADERBOARD_EMPTY}</h2>
-          <p className="muted">
-            Members earn XP by chatting while leveling is on. The top earners will show up here.
-          </p>
-        </section>
+        {picker}
+        <EmptyBoard period={period} loading={board.isPlaceholderData} />
         <XpImportCard guildId={guildId} />
       </>
     );
@@ -110,6 +120,7 @@ function LeaderboardScreen({ guildId }: { guildId: string }) {
   return (
     <>
       {guard.banner}
+      {picker}
       <section
         className={board.isPlaceholderData ? 'card leaderboard is-loading' : 'card leaderboard'}
         aria-labelledby="leaderboard-title"
@@ -132,7 +143,13 @@ function LeaderboardScreen({ guildId }: { guildId: string }) {
         ) : (
           <ol className="level-list leaderboard-list" aria-labelledby="leaderboard-title">
             {members.map((member) => (
-              <LeaderboardRow key={member.user_id} guildId={guildId} member={member} />
+              <LeaderboardRow
+                key={member.user_id}
+                guildId={guildId}
+                member={member}
+                // A week's or month's XP is a slice: Set XP starts from the XP it would replace.
+                tools={period === 'all' || period === 'season'}
+              />
             ))}
           </ol>
         )}
@@ -150,7 +167,31 @@ function LeaderboardScreen({ guildId }: { guildId: string }) {
   );
 }
 
-function LeaderboardRow({ guildId, member }: { guildId: string; member: LeaderboardMember }) {
+/** No one on the period's board: all time explains how XP is earned; a period says so in the bot's words. */
+function EmptyBoard({ period, loading }: { period: LeaderboardPeriod; loading: boolean }) {
+  return (
+    <section
+      className={loading ? 'card leaderboard-empty is-loading' : 'card leaderboard-empty'}
+      aria-labelledby="leaderboard-empty-title"
+      aria-busy={loading}
+    >
+      <h2 id="leaderboard-empty-title">{periodEmpty(period)}</h2>
+      <p className="muted">
+        Members earn XP by chatting while leveling is on. The top earners will show up here.
+      </p>
+    </section>
+  );
+}
+
+function LeaderboardRow({
+  guildId,
+  member,
+  tools,
+}: {
+  guildId: string;
+  member: LeaderboardMember;
+  tools: boolean;
+}) {
   const name = leaderboardName(member);
   const named = name !== member.user_id;
   const percent =
@@ -179,7 +220,9 @@ function LeaderboardRow({ guildId, member }: { guildId: string; member: Leaderbo
         <span className="leaderboard-level">Level {member.level}</span>
         <span className="leaderboard-xp">{formatNumber(member.xp)} XP</span>
       </div>
-      <LeaderboardRowMenu guildId={guildId} userId={member.user_id} name={name} xp={member.xp} />
+      {tools ? (
+        <LeaderboardRowMenu guildId={guildId} userId={member.user_id} name={name} xp={member.xp} />
+      ) : null}
     </li>
   );
 }

@@ -24,6 +24,7 @@ export function LevelingNav({ guildId }: { guildId: string }) {
             ['roles', 'Roles'],
             ['boosts', 'Boosts'],
             ['leaderboard', 'Leaderboard'],
+            ['seasons', 'Seasons'],
           ] as const
         ).map(([slug, label]) => (
           <NavLink

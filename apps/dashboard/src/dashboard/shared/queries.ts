@@ -1,3 +1,4 @@
+import type { LeaderboardPeriod } from '@spacecadet/contract';
 import { QueryClient, useQuery } from '@tanstack/react-query';
 import { getConfig } from '../../config.ts';
 import { apiCall } from '../../lib/api.ts';
@@ -36,8 +37,13 @@ export const queryKeys = {
   botPermissions: (guildId: string) => ['bot-permissions', guildId] as const,
   roles: (guildId: string) => ['roles', guildId] as const,
   memberSearch: (guildId: string, query: string) => ['member-search', guildId, query] as const,
-  leaderboard: (guildId: string, page?: { limit: number; offset: number }) =>
-    page ? (['leaderboard', guildId, page.limit, page.offset] as const) : (['leaderboard', guildId] as const),
+  /** A board's page for its period; without one, every board of the server. */
+  leaderboard: (guildId: string, page?: { period: LeaderboardPeriod; limit: number; offset: number }) =>
+    page
+      ? (['leaderboard', guildId, page.period, page.limit, page.offset] as const)
+      : (['leaderboard', guildId] as const),
+  /** The hall of fame: past seasons and when the current one started (and ends). */
+  seasons: (guildId: string) => ['seasons', guildId] as const,
   job: (jobId: string) => ['job', jobId] as const,
   /** The History page's list; without an area, every filter's list of the server. */
   history: (guildId: string, area?: string) =>
