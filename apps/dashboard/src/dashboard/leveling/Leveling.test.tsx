@@ -434,7 +434,14 @@ describe('leveling', () => {
 });
 
 describe('leveling, issue 23', () => {
-  const withChannels = { [`GET ${base}/channels`]: { status: 200, body: { channels: CHANNELS } } };
+  const withChannels = {
+    [`GET ${base}/channels`]: { status: 200, body: { channels: CHANNELS } },
+    // No-XP channels may be voice channels: that picker asks for every kind.
+    [`GET ${base}/channels?kind=any`]: {
+      status: 200,
+      body: { channels: [...CHANNELS, { id: '300000000000000016', name: 'Lounge', voice: true }] },
+    },
+  };
 
   it('shows the on/off switch on every leveling page and switches leveling with enabled alone', async () => {
     signInAda();
@@ -465,6 +472,9 @@ describe('leveling, issue 23', () => {
     fireEvent.focus(channels);
     const channelList = await screen.findByRole('listbox', { name: 'No-XP channels' });
     fireEvent.click(within(channelList).getByRole('option', { name: '#general' }));
+    fireEvent.focus(channels);
+    const withVoice = await screen.findByRole('listbox', { name: 'No-XP channels' });
+    fireEvent.click(within(withVoice).getByRole('option', { name: '🔊 Lounge' }));
     const roles = screen.getByRole('combobox', { name: 'No-XP roles' });
     fireEvent.focus(roles);
     const roleList = await screen.findByRole('listbox', { name: 'No-XP roles' });
@@ -483,7 +493,7 @@ describe('leveling, issue 23', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.calls.some((c) => c.method === 'PUT')).toBe(true));
     expect(api.calls.find((c) => c.method === 'PUT')?.body).toMatchObject({
-      no_xp_channels: ['300000000000000011'],
+      no_xp_channels: ['300000000000000011', '300000000000000016'],
       no_xp_roles: ['300000000000000022'],
       reward_mode: 'highest',
       leaderboard_visibility: 'anyone',

@@ -218,10 +218,16 @@ describe('leveling settings, the admin’s own numbers', () => {
     type('Months in a season', '13');
     screen.getByText('season_months must be null or a whole number of months from 1 to 12');
     type('Months in a season', '6');
+    const keep = screen.getByRole('checkbox', {
+      name: /keep their reward roles when a season ends by itself/,
+    });
+    expect(keep).toHaveProperty('checked', true);
+    fireEvent.click(keep);
     await save(api, 1);
-    expect(lastPut(api)?.season_months).toBe(6);
+    expect(lastPut(api)).toMatchObject({ season_months: 6, season_keep_rewards: false });
     fireEvent.click(screen.getByRole('checkbox', { name: /End a season automatically/ }));
     expect(screen.getByLabelText('Months in a season')).toHaveProperty('disabled', true);
+    expect(screen.queryByRole('checkbox', { name: /keep their reward roles/ })).toBeNull();
     await save(api, 2);
     expect(lastPut(api)?.season_months).toBeNull();
   });

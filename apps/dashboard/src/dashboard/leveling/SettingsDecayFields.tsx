@@ -108,6 +108,16 @@ export function SeasonFields({ form, set, issue: issueOf }: Props) {
         <span>months</span>
       </div>
       <IssueLine id="lv-season-issue" issue={issue} />
+      {form.season_on ? (
+        <label className="checkbox-field">
+          <input
+            type="checkbox"
+            checked={form.season_keep_rewards}
+            onChange={(event) => set('season_keep_rewards')(event.target.checked)}
+          />
+          Members keep their reward roles when a season ends by itself
+        </label>
+      ) : null}
       <p className="muted small">
         {form.season_on
           ? "Ending a season archives every member's XP and level (its top 10 named) and starts XP and levels again at 0."

@@ -170,6 +170,7 @@ export function NoXpFields({ guildId, botInGuild, form, set, issue }: FieldsProp
           <ChannelMultiPicker
             id="lv-no-xp-channels"
             label="No-XP channels"
+            withVoice
             guildId={guildId}
             botInGuild={botInGuild}
             value={form.no_xp_channels}

@@ -32,6 +32,8 @@ export interface NumbersForm {
   decay_below_floor: boolean;
   season_on: boolean;
   season_months: string;
+  /** Whether members keep their reward roles when the schedule ends a season. */
+  season_keep_rewards: boolean;
 }
 
 /** What a new decay or season starts at when switched on (the API has no stored value yet). */
@@ -56,6 +58,7 @@ export function numbersToForm(settings: LevelingSettings): NumbersForm {
     decay_below_floor: decay?.below_level_floor ?? false,
     season_on: settings.season_months !== null,
     season_months: String(settings.season_months ?? SEASON_START_MONTHS),
+    season_keep_rewards: settings.season_keep_rewards,
   };
 }
 
@@ -172,6 +175,7 @@ export function submittedNumbers(form: NumbersForm, stored: LevelCurve) {
     ...(curve.ok && !sameCurve(curve.value, stored) ? { level_curve: curve.value } : {}),
     xp_decay: decay.ok ? decay.value : null,
     season_months: season.ok ? season.value : null,
+    season_keep_rewards: form.season_keep_rewards,
   };
 }
 

@@ -138,14 +138,18 @@ type PickerProps = {
 };
 
 /** Several of the guild's text channels (listed only while the bot is in the server). */
-export function ChannelMultiPicker({ botInGuild, ...props }: PickerProps & { botInGuild: boolean }) {
-  const channels = useChannels(props.guildId, botInGuild);
+export function ChannelMultiPicker({
+  botInGuild,
+  withVoice = false,
+  ...props
+}: PickerProps & { botInGuild: boolean; withVoice?: boolean }) {
+  const channels = useChannels(props.guildId, botInGuild, withVoice ? 'any' : 'text');
   const all = (channels.data?.channels ?? []).map((channel) => ({
     id: channel.id,
-    name: `#${channel.name}`,
+    name: channel.voice ? `🔊 ${channel.name}` : `#${channel.name}`,
     icon: (
       <span className="chip-hash" aria-hidden="true">
-        #
+        {channel.voice ? '🔊' : '#'}
       </span>
     ),
   }));

@@ -33,7 +33,8 @@ export const queryKeys = {
   personalityRoles: (guildId: string) => ['personality-roles', guildId] as const,
   leveling: (guildId: string) => ['leveling', guildId] as const,
   welcome: (guildId: string) => ['welcome', guildId] as const,
-  channels: (guildId: string) => ['channels', guildId] as const,
+  /** The text channels; `any`, the voice ones too (under the same prefix: one invalidation). */
+  channels: (guildId: string, kind: 'text' | 'any' = 'text') => ['channels', guildId, kind] as const,
   botPermissions: (guildId: string) => ['bot-permissions', guildId] as const,
   roles: (guildId: string) => ['roles', guildId] as const,
   memberSearch: (guildId: string, query: string) => ['member-search', guildId, query] as const,
@@ -111,11 +112,15 @@ export function useBotInGuild(guildId: string | null) {
   });
 }
 
-/** The server's text channels, listed only while the bot is in it. */
-export function useChannels(guildId: string, botInGuild: boolean) {
+/**
+ * The server's text channels (`any`: its voice channels too, marked `voice`), listed only while
+ * the bot is in it.
+ */
+export function useChannels(guildId: string, botInGuild: boolean, kind: 'text' | 'any' = 'text') {
   return useQuery({
-    queryKey: queryKeys.channels(guildId),
-    queryFn: () => apiCall('listChannels', { params: { guildId } }),
+    queryKey: queryKeys.channels(guildId, kind),
+    queryFn: () =>
+      apiCall('listChannels', { params: { guildId }, ...(kind === 'any' ? { query: { kind } } : {}) }),
     enabled: botInGuild,
   });
 }
