@@ -46,6 +46,7 @@ describe('GET /api/guilds/:guildId/leveling/leaderboard', () => {
         username: 'top',
         avatar: 'f00d',
         xp: 255,
+        level_xp: 255,
         level: 2,
         rank: 1,
         xp_into_level: 0,
@@ -56,6 +57,7 @@ describe('GET /api/guilds/:guildId/leveling/leaderboard', () => {
         username: 'tie-a',
         avatar: 'abc123',
         xp: 100,
+        level_xp: 100,
         level: 1,
         rank: 2,
         xp_into_level: 0,
@@ -66,6 +68,7 @@ describe('GET /api/guilds/:guildId/leveling/leaderboard', () => {
         username: 'tie-b',
         avatar: null,
         xp: 100,
+        level_xp: 100,
         level: 1,
         rank: 3,
         xp_into_level: 0,
@@ -76,6 +79,7 @@ describe('GET /api/guilds/:guildId/leveling/leaderboard', () => {
         username: null,
         avatar: null,
         xp: 99,
+        level_xp: 99,
         level: 0,
         rank: 4,
         xp_into_level: 99,
@@ -106,9 +110,10 @@ describe('GET /api/guilds/:guildId/leveling/leaderboard', () => {
       const week = (await get('period=week')).json<Leaderboard>();
       expect(week.period).toBe('week');
       expect(week.total).toBe(2);
-      expect(week.members.map((m) => [m.rank, m.user_id, m.xp, m.level])).toEqual([
-        [1, userId(4), 60, 0],
-        [2, userId(1), 20, 2],
+      // xp is the week's; level_xp the current XP that makes the level (what Set XP replaces).
+      expect(week.members.map((m) => [m.rank, m.user_id, m.xp, m.level, m.level_xp])).toEqual([
+        [1, userId(4), 60, 0, 99],
+        [2, userId(1), 20, 2, 255],
       ]);
       const bad = await get('period=year');
       expect(bad.statusCode).toBe(400);

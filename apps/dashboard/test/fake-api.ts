@@ -95,17 +95,22 @@ export function signInAda(): void {
 }
 
 /** A ranked member as the leaderboards answer it: rank n, with fields to override. */
-export const leaderboardMember = (rank: number, extra: Record<string, unknown> = {}) => ({
-  user_id: `90000000000000${String(rank).padStart(4, '0')}`,
-  username: `member-${rank}`,
-  avatar: null,
-  xp: 1000 - rank,
-  level: 3,
-  rank,
-  xp_into_level: 40,
-  xp_for_next: 160,
-  ...extra,
-});
+export const leaderboardMember = (rank: number, extra: Record<string, unknown> = {}) => {
+  // The current XP is the board's XP unless a test says otherwise (no season has ended).
+  const xp = typeof extra.xp === 'number' ? extra.xp : 1000 - rank;
+  return {
+    user_id: `90000000000000${String(rank).padStart(4, '0')}`,
+    username: `member-${rank}`,
+    avatar: null,
+    xp,
+    level_xp: xp,
+    level: 3,
+    rank,
+    xp_into_level: 40,
+    xp_for_next: 160,
+    ...extra,
+  };
+};
 
 /** The board period a leaderboard request asks for (`?period=`; all time when absent). */
 export function periodOf(path: string): string {

@@ -23,6 +23,7 @@ export function toLeaderboardMember(entry: LeaderboardEntry, curve: LevelCurve):
     username: entry.username,
     avatar: entry.avatar,
     xp: entry.xp,
+    level_xp: entry.levelXp,
     level: progress.level,
     rank: entry.rank,
     xp_into_level: progress.xpIntoLevel,

@@ -135,6 +135,7 @@ describe('leveling', () => {
         voice_min_members: SETTINGS.voice_min_members,
         xp_decay: null,
         season_months: null,
+        season_keep_rewards: true,
       }),
     );
     await screen.findByText('Stored as 1000 XP, the maximum.');

@@ -253,7 +253,10 @@ describe('leaderboard XP tools', () => {
   const base = `/api/guilds/${STATION.id}/leveling`;
   /** A board whose members' XP the handlers below change, as the API would. */
   function toolsApi(extra: (request: { method: string; path: string; body: unknown }) => Answer | undefined) {
-    const members = [member(1, { username: 'Ada', xp: 500 }), member(2, { username: 'Mo', xp: 300 })];
+    const members = [
+      member(1, { username: 'Ada', xp: 500, level_xp: 120 }),
+      member(2, { username: 'Mo', xp: 300 }),
+    ];
     const api = fakeApi((request) => {
       const { method, path } = request;
       if (path === '/api/discord/me/guilds') return { status: 200, body: [STATION, QUIET] };
@@ -267,6 +270,18 @@ describe('leaderboard XP tools', () => {
     });
     return { api, members };
   }
+
+  it('pre-fills Set XP with the current XP, not all time with past seasons', async () => {
+    signInAda();
+    toolsApi(() => undefined);
+    renderAt(PAGE, routes);
+    fireEvent.click(await screen.findByRole('button', { name: 'Actions for Ada' }));
+    // Ada's 500 all-time XP holds 380 from a season that ended: Set XP replaces the 120 of now.
+    expect(within(screen.getByRole('group', { name: 'XP of Ada' })).getByLabelText('Set XP')).toHaveProperty(
+      'value',
+      '120',
+    );
+  });
 
   it("sets a member's XP from the row menu, and resets one after the confirm", async () => {
     signInAda();

@@ -221,7 +221,7 @@ function LeaderboardRow({
         <span className="leaderboard-xp">{formatNumber(member.xp)} XP</span>
       </div>
       {tools ? (
-        <LeaderboardRowMenu guildId={guildId} userId={member.user_id} name={name} xp={member.xp} />
+        <LeaderboardRowMenu guildId={guildId} userId={member.user_id} name={name} xp={member.level_xp} />
       ) : null}
     </li>
   );

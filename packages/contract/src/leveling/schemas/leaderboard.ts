@@ -15,7 +15,10 @@ export const LeaderboardMember = z
     username: z.string().nullable(),
     /** Discord avatar hash (CDN `avatars/{user_id}/{avatar}.png`); null for the default avatar. */
     avatar: z.string().nullable(),
+    /** The board's period's XP. */
     xp: z.number().int().min(0),
+    /** The member's current XP (this season's), which makes the level: what Set XP replaces. */
+    level_xp: z.number().int().min(0),
     level: z.number().int().min(0),
     /** 1-based position by XP; ties are ordered by user id. */
     rank: z.number().int().min(1),
