@@ -26,15 +26,11 @@ import {
   startHarness,
   waitFor,
 } from './helpers.ts';
+import { removeRewardRoles, runJob, setStationLeveling, stationMember } from './leveling-kit.ts';
 
 const { ada, mo, nia, rex } = SANDBOX_IDS.users;
 const general = SANDBOX_IDS.channels.general;
 const DAY_MS = 86_400_000;
-
-interface Summary {
-  ok: boolean;
-  summary: string;
-}
 
 /**
  * The admin's own numbers, with the worker against the sandbox: each message's XP within
@@ -47,29 +43,15 @@ describe("the server's XP range, level curve and decay", () => {
   let jobs: ReturnType<typeof jobQueue>;
 
   const db = () => harness.database.db;
-  const run = async (name: 'leveling.recompute-levels' | 'leveling.decay' | 'leveling.sync-roles') => {
-    const outcome = await jobs.finished((await jobs.add(name)).id ?? '');
-    expect(outcome.error ?? '').toBe('');
-    expect(outcome.state).toBe('completed');
-    return outcome.result as Summary;
-  };
+  const run = (name: 'leveling.recompute-levels' | 'leveling.decay' | 'leveling.sync-roles') =>
+    runJob(jobs, name);
   const setSettings = (values: Partial<typeof levelingSettings.$inferInsert>) =>
-    db()
-      .insert(levelingSettings)
-      .values({ guildId: STATION, enabled: true, ...values })
-      .onConflictDoUpdate({ target: levelingSettings.guildId, set: { enabled: true, ...values } });
+    setStationLeveling(harness, values);
   const giveXp = (userId: string, xp: number, extra: Partial<typeof memberXp.$inferInsert> = {}) =>
     db()
       .insert(memberXp)
       .values({ guildId: STATION, userId, xp, level: levelForTotalXp(xp), ...extra });
-  const member = async (userId: string) => {
-    const [row] = await db()
-      .select()
-      .from(memberXp)
-      .where(and(eq(memberXp.guildId, STATION), eq(memberXp.userId, userId)));
-    if (!row) throw new Error(`${userId} has no XP row`);
-    return row;
-  };
+  const member = (userId: string) => stationMember(harness, userId);
   /** Creates the reward roles in the sandbox (Sync Roles) and answers their ids by name. */
   const rewards = async (levels: Record<string, number>) => {
     for (const [roleName, levelRequired] of Object.entries(levels))
@@ -91,10 +73,7 @@ describe("the server's XP range, level curve and decay", () => {
     jobs = jobQueue(harness);
   });
   afterEach(async () => {
-    const created = (await db().select().from(levelingRoles)).flatMap((row) => row.roleId ?? []);
-    for (const roleId of created)
-      await fetch(`${harness.sandbox.url}/_sandbox/guilds/${STATION}/roles/${roleId}`, { method: 'DELETE' });
-    await db().delete(levelingRoles);
+    await removeRewardRoles(harness);
     await db().delete(memberXp);
     await db().delete(memberDailyXp);
     await db().delete(pendingLevelUps);

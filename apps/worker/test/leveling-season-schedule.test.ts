@@ -11,7 +11,7 @@ import {
   memberXp,
   pendingLevelUps,
 } from '@spacecadet/db/schema';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { levelingSetups } from '../src/features/leveling/setup.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
@@ -27,14 +27,10 @@ import {
   startHarness,
   waitFor,
 } from './helpers.ts';
+import { removeRewardRoles, runJob, setStationLeveling, stationMember } from './leveling-kit.ts';
 
 const { ada, mo } = SANDBOX_IDS.users;
 const { general, levelUps } = SANDBOX_IDS.channels;
-
-interface Summary {
-  ok: boolean;
-  summary: string;
-}
 
 /**
  * Seasons that end by themselves (`season_months`), with the worker against the sandbox: the
@@ -47,25 +43,10 @@ describe('seasons on a schedule', () => {
   let jobs: ReturnType<typeof jobQueue>;
 
   const db = () => harness.database.db;
-  const run = async (name: 'leveling.season-end' | 'leveling.sync-roles') => {
-    const outcome = await jobs.finished((await jobs.add(name)).id ?? '');
-    expect(outcome.error ?? '').toBe('');
-    expect(outcome.state).toBe('completed');
-    return outcome.result as Summary;
-  };
+  const run = (name: 'leveling.season-end' | 'leveling.sync-roles') => runJob(jobs, name);
   const setSettings = (values: Partial<typeof levelingSettings.$inferInsert>) =>
-    db()
-      .insert(levelingSettings)
-      .values({ guildId: STATION, enabled: true, ...values })
-      .onConflictDoUpdate({ target: levelingSettings.guildId, set: { enabled: true, ...values } });
-  const member = async (userId: string) => {
-    const [row] = await db()
-      .select()
-      .from(memberXp)
-      .where(and(eq(memberXp.guildId, STATION), eq(memberXp.userId, userId)));
-    if (!row) throw new Error(`${userId} has no XP row`);
-    return row;
-  };
+    setStationLeveling(harness, values);
+  const member = (userId: string) => stationMember(harness, userId);
   /** Reward roles made in the sandbox by Sync Roles, by name; ada at level 5 holds both. */
   const adaAtFiveWithRewards = async () => {
     for (const [roleName, levelRequired] of [
@@ -93,11 +74,8 @@ describe('seasons on a schedule', () => {
     jobs = jobQueue(harness);
   });
   afterEach(async () => {
-    const created = (await db().select().from(levelingRoles)).flatMap((row) => row.roleId ?? []);
-    for (const roleId of created)
-      await fetch(`${harness.sandbox.url}/_sandbox/guilds/${STATION}/roles/${roleId}`, { method: 'DELETE' });
-    for (const table of [levelingRoles, memberXp, memberDailyXp, pendingLevelUps, guildHistory])
-      await db().delete(table);
+    await removeRewardRoles(harness);
+    for (const table of [memberXp, memberDailyXp, pendingLevelUps, guildHistory]) await db().delete(table);
     await db().delete(levelingSeasonMembers);
     await db().delete(levelingSeasons);
     await db().delete(levelingSettings);
