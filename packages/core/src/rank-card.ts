@@ -35,7 +35,7 @@ export function cardAccent(choice: {
   return parseAccentHex(choice.member) ?? parseAccentHex(choice.server) ?? accentColor(choice.botRoles);
 }
 
-/** The card's size and where each part goes, in pixels (the dashboard may draw the same card). */
+/** The card's size and where each part goes, in pixels (what @spacecadet/rank-card draws). */
 export const RANK_CARD_LAYOUT = {
   width: 934,
   height: 282,
