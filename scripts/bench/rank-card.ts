@@ -18,7 +18,8 @@
 import { RANK_CARD_LAYOUT, rankCardModel, totalXpForLevel } from '@spacecadet/core';
 import { levelingSettings, memberXp } from '@spacecadet/db/schema';
 import { defaultFixture, SANDBOX_IDS, type SandboxFixture } from '@spacecadet/discord-sandbox';
-import { loadAvatar, renderRankCard } from '../../apps/worker/src/features/leveling/rank-card.ts';
+import { renderRankCard } from '@spacecadet/rank-card';
+import { loadAvatar } from '../../apps/worker/src/features/leveling/rank-card.ts';
 import {
   elapsedMs,
   ms,
@@ -67,7 +68,7 @@ async function renderTimes(avatar: Awaited<ReturnType<typeof loadAvatar>>): Prom
   for (let i = 0; i < WARMUP + RENDERS; i++) {
     const model = rankCardModel({ username: `Cadet ${i}`, rank: i + 1, totalXp: 150 * i });
     const started = performance.now();
-    const png = await renderRankCard(model, avatar, 0x5865f2);
+    const png = await renderRankCard(model, { accent: 0x5865f2, avatar });
     if (png.length === 0) throw new Error('empty PNG');
     if (i >= WARMUP) times.push(elapsedMs(started));
   }

@@ -82,7 +82,7 @@ describe('startDashboardServer', () => {
       expect(directives.get('default-src')).toEqual(["'self'"]);
       expect(directives.get('script-src')).toEqual(["'self'"]);
       expect(directives.get('connect-src')).toEqual(["'self'", 'https://api.example.com']);
-      expect(directives.get('img-src')).toEqual(["'self'", 'data:', 'https://cdn.discordapp.com']);
+      expect(directives.get('img-src')).toEqual(["'self'", 'data:', 'blob:', 'https://cdn.discordapp.com']);
       expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
       expect(directives.get('object-src')).toEqual(["'none'"]);
       expect(response.headers.get('x-frame-options')).toBe('DENY');

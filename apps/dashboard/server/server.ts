@@ -42,8 +42,9 @@ interface Asset {
 /**
  * What the built dashboard may load, and that no other site may frame it (clickjacking):
  * its own scripts, styles and fonts only (`/config.js` is a file, never inline), API calls to
- * `apiUrl`, avatars and server icons from `cdnBase`. React's `style` props are set through
- * the CSSOM, which `style-src` does not restrict.
+ * `apiUrl`, avatars and server icons from `cdnBase`, and blob: images (the rank card preview: a
+ * PNG the API drew, fetched with the bearer, shown as an object URL). React's `style` props are
+ * set through the CSSOM, which `style-src` does not restrict.
  */
 export function contentSecurityPolicy(config: RuntimeConfig): string {
   const origin = (url: string) => new URL(url).origin;
@@ -51,7 +52,7 @@ export function contentSecurityPolicy(config: RuntimeConfig): string {
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
-    `img-src 'self' data: ${origin(config.cdnBase)}`,
+    `img-src 'self' data: blob: ${origin(config.cdnBase)}`,
     `connect-src 'self' ${origin(config.apiUrl)}`,
     "font-src 'self'",
     "object-src 'none'",

@@ -11,7 +11,9 @@ export type FakeRoute = (request: {
   type?: string | undefined;
   /** Whether it carried an Authorization header. */
   authorized?: boolean;
-}) => { status: number; body?: unknown; text?: string; type?: string } | undefined;
+}) =>
+  | { status: number; body?: unknown; text?: string; bytes?: Uint8Array<ArrayBuffer>; type?: string }
+  | undefined;
 
 function headerOf(init: RequestInit | undefined, name: string): string | undefined {
   const headers = (init?.headers ?? {}) as Record<string, string>;
@@ -28,7 +30,8 @@ function bodyOf(raw: unknown, type: string | undefined): unknown {
  * Fakes the API at the network layer: `fetch` answers from the handler. What it leaves out is a
  * 404, except what the dashboard's frame asks for on every page unless the handler answers it:
  * the signed-in session (`GET /api/auth/session`, ada's, not the owner) and the servers pending
- * deletion (`GET /api/guild-departures`, none).
+ * deletion (`GET /api/guild-departures`, none); and the leveling settings page's rank card preview
+ * (`GET …/leveling/rank-card/preview`, a 1×1 PNG; `rankCardPreviewRoute` to see or refuse it).
  */
 export function fakeApi(handler: FakeRoute) {
   const calls: Array<Parameters<FakeRoute>[0]> = [];
@@ -55,12 +58,20 @@ export function fakeApi(handler: FakeRoute) {
         ? { status: 200, body: ADA_SESSION }
         : method === 'GET' && url.pathname === '/api/guild-departures'
           ? { status: 200, body: { guilds: [] } }
-          : { status: 404, body: { error: 'not_found', message: 'Not found' } });
+          : method === 'GET' && PREVIEW_PATH.test(url.pathname)
+            ? { status: 200, bytes: PREVIEW_PNG, type: 'image/png' }
+            : { status: 404, body: { error: 'not_found', message: 'Not found' } });
     for (const waiter of waiting.filter((waiter) => waiter.matches(request))) {
       waiting.splice(waiting.indexOf(waiter), 1);
       waiter.answered();
     }
     if (answer.status === 204) return new Response(null, { status: 204 });
+    if (answer.bytes !== undefined) {
+      return new Response(answer.bytes, {
+        status: answer.status,
+        headers: { 'content-type': answer.type ?? 'application/octet-stream' },
+      });
+    }
     if (answer.text !== undefined) {
       return new Response(answer.text, {
         status: answer.status,
@@ -174,7 +185,7 @@ export const pastSeason = (n: number, extra: Record<string, unknown> = {}) => ({
   members: 12,
   automatic: false,
   top: [1, 2, 3].map((rank) => {
-    const { xp_into_level: _into, xp_for_next: _next, ...standing } = leaderboardMember(rank);
+    const { xp_into_level: _into, xp_for_next: _next, level_xp: _now, ...standing } = leaderboardMember(rank);
     return standing;
   }),
   ...extra,
@@ -223,4 +234,33 @@ export function seasonsRoutes(
     return { status: 201, body: season };
   };
   return { route, state };
+
+/** A real 1×1 PNG: what the fake API answers for the rank card preview. */
+export const PREVIEW_PNG = Uint8Array.from(
+  atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='),
+  (c) => c.charCodeAt(0),
+);
+
+const PREVIEW_PATH = /^\/api\/guilds\/\d+\/leveling\/rank-card\/preview$/;
+
+/**
+ * GET /api/guilds/{id}/leveling/rank-card/preview: a small PNG, each request's accent query
+ * (null: none) kept in `accents`. `refuse` answers the next one with that 400 message instead.
+ */
+export function rankCardPreviewRoute(guildId: string) {
+  const accents: Array<string | null> = [];
+  const state = { refuse: null as string | null };
+  const route: FakeRoute = ({ method, path }) => {
+    const url = new URL(path, 'http://api.test');
+    if (method !== 'GET' || url.pathname !== `/api/guilds/${guildId}/leveling/rank-card/preview`)
+      return undefined;
+    accents.push(url.searchParams.get('accent'));
+    if (state.refuse) {
+      const message = state.refuse;
+      state.refuse = null;
+      return { status: 400, body: { error: 'bad_request', message } };
+    }
+    return { status: 200, bytes: PREVIEW_PNG, type: 'image/png' };
+  };
+  return { route, accents, state };
 }

@@ -1,5 +1,5 @@
 import type { LevelCurve } from '@spacecadet/contract';
-import { levelProgress } from './level-curve.ts';
+import { levelProgress, totalXpForLevel } from './level-curve.ts';
 
 /** Discord's blurple: the rank card's accent when the bot has no colored role in the server. */
 export const DEFAULT_ACCENT_COLOR = 0x5865f2;
@@ -35,7 +35,7 @@ export function cardAccent(choice: {
   return parseAccentHex(choice.member) ?? parseAccentHex(choice.server) ?? accentColor(choice.botRoles);
 }
 
-/** The card's size and where each part goes, in pixels (the dashboard may draw the same card). */
+/** The card's size and where each part goes, in pixels (what @spacecadet/rank-card draws). */
 export const RANK_CARD_LAYOUT = {
   width: 934,
   height: 282,
@@ -102,4 +102,18 @@ export function rankCardModel(input: RankCardInput): RankCardModel {
 export function rankCardAltText(model: RankCardModel): string {
   const n = (v: number) => v.toLocaleString('en-US');
   return `Rank card of ${model.username}: rank #${n(model.rank)}, level ${n(model.level)}, ${n(model.xpIntoLevel)} of ${n(model.xpForNext)} XP to level ${n(model.level + 1)}, ${n(model.totalXp)} XP in total.`;
+}
+
+/** The member a rank card preview shows: rank #3, level 12, 40% of the way to level 13. */
+export const RANK_CARD_SAMPLE = { rank: 3, level: 12, progress: 0.4 } as const;
+
+/** The preview's card (the dashboard's): `username` (the admin's own name) at RANK_CARD_SAMPLE. */
+export function sampleRankCardModel(username: string): RankCardModel {
+  const start = totalXpForLevel(RANK_CARD_SAMPLE.level);
+  const next = totalXpForLevel(RANK_CARD_SAMPLE.level + 1);
+  return rankCardModel({
+    username,
+    rank: RANK_CARD_SAMPLE.rank,
+    totalXp: start + Math.round((next - start) * RANK_CARD_SAMPLE.progress),
+  });
 }

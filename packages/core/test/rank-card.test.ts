@@ -7,6 +7,7 @@ import {
   parseAccentHex,
   rankCardAltText,
   rankCardModel,
+  sampleRankCardModel,
 } from '../src/rank-card.ts';
 
 describe('accentColor', () => {
@@ -82,5 +83,14 @@ describe('cardAccent', () => {
     expect(cardAccent({ member: 'red', server: '#0000ff', botRoles })).toBe(0x0000ff);
     expect(parseAccentHex('#12345')).toBeNull();
     expect(parseAccentHex('#abcdef')).toBe(0xabcdef);
+  });
+});
+
+describe('sampleRankCardModel', () => {
+  it('is the named member at rank #3, level 12, 40% into the level', () => {
+    const model = sampleRankCardModel('ada');
+    expect(model).toMatchObject({ username: 'ada', rank: 3, level: 12 });
+    expect(model.progress).toBeCloseTo(0.4, 2);
+    expect(rankCardAltText(model)).toMatch(/^Rank card of ada: rank #3, level 12, /);
   });
 });

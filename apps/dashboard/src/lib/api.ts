@@ -249,3 +249,9 @@ export async function apiText<N extends RouteName>(
   const response = await send(name, options);
   return response.text();
 }
+
+/** A call whose success body is bytes (the rank card preview's PNG), with `apiCall`'s failures. */
+export async function apiBlob<N extends RouteName>(name: N, options: ApiCallOptions<N> = {}): Promise<Blob> {
+  const response = await send(name, options);
+  return response.blob();
+}

@@ -26,6 +26,8 @@ import {
   RankCardBackground,
   RankCardBackgroundBody,
   RankCardBackgroundImage,
+  RankCardPreviewPng,
+  RankCardPreviewQuery,
   Season,
   SeasonList,
   SetMemberXpBody,
@@ -313,6 +315,19 @@ export const levelingRoutes = {
     body: EndSeasonBody,
     errors: [400, 401, 403, 409, 413, 415, 429, 502, 503],
     responses: { 201: Season },
+  }),
+  getRankCardPreview: route({
+    method: 'GET',
+    path: '/api/guilds/:guildId/leveling/rank-card/preview',
+    auth: 'guild',
+    tag: 'leveling',
+    summary:
+      "The rank card as image/png, drawn as the bot draws it: a sample member (the signed-in user's name, rank #3, level 12) on the server's background, in `accent` (else the server's accent, else the default)",
+    params: GuildParams,
+    query: RankCardPreviewQuery,
+    errors: [400, 401, 403, 429, 502, 503],
+    responseMediaType: 'image/png',
+    responses: ok(RankCardPreviewPng),
   }),
   putRankCardBackground: route({
     method: 'PUT',

@@ -1,11 +1,21 @@
 import { RANK_CARD_BACKGROUND_BODY_LIMIT, routes } from '@spacecadet/contract';
 import type { FastifyInstance } from 'fastify';
-import { removeRankCardBackground, setRankCardBackground } from '../../services/leveling/rank-card.ts';
+import {
+  rankCardPreview,
+  removeRankCardBackground,
+  setRankCardBackground,
+} from '../../services/leveling/rank-card.ts';
 import { defineRoute } from '../define.ts';
 
-/** The server's rank card background: upload (the raw PNG or JPEG as the body) and removal. */
+/** The server's rank card: its preview (a PNG), and its background's upload (the raw PNG or JPEG as the body) and removal. */
 export function registerLevelingRankCardRoutes(app: FastifyInstance): void {
   const { db } = app.services;
+
+  defineRoute(app, routes.getRankCardPreview, async ({ params, query, session, reply }) => {
+    const png = await rankCardPreview(db, params.guildId, session.user.username, query.accent);
+    reply.type('image/png').header('cache-control', 'no-store').send(png);
+    return '';
+  });
 
   defineRoute(
     app,

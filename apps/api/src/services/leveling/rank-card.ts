@@ -4,9 +4,15 @@ import {
   RANK_CARD_BACKGROUND_TOO_LARGE,
   type RankCardBackground,
 } from '@spacecadet/contract';
-import { imageHeader } from '@spacecadet/core';
+import { DEFAULT_ACCENT_COLOR, imageHeader, parseAccentHex, sampleRankCardModel } from '@spacecadet/core';
 import type { Db } from '@spacecadet/db';
-import { deleteRankCardBackground, saveRankCardBackground } from '@spacecadet/db/queries/leveling';
+import {
+  deleteRankCardBackground,
+  loadLevelingSettings,
+  loadRankCardBackground,
+  saveRankCardBackground,
+} from '@spacecadet/db/queries/leveling';
+import { renderRankCard } from '@spacecadet/rank-card';
 import { ApiError } from '../../errors.ts';
 
 /**
@@ -39,4 +45,26 @@ export async function setRankCardBackground(
 /** Removes the background; whether there was one. */
 export async function removeRankCardBackground(db: Db, guildId: string): Promise<boolean> {
   return deleteRankCardBackground(db, guildId);
+}
+
+/**
+ * The dashboard's preview: the card drawn by the renderer the worker uses, for a sample member
+ * named `username`, on the stored background, in `accent` (the form's unsaved choice) else the
+ * server's accent else the default (the API does not know the bot's role color).
+ */
+export async function rankCardPreview(
+  db: Db,
+  guildId: string,
+  username: string,
+  accent: string | undefined,
+): Promise<Buffer> {
+  const [settings, background] = await Promise.all([
+    accent === undefined ? loadLevelingSettings(db, guildId) : null,
+    loadRankCardBackground(db, guildId),
+  ]);
+  const color = parseAccentHex(accent) ?? parseAccentHex(settings?.rankCardAccent) ?? DEFAULT_ACCENT_COLOR;
+  return renderRankCard(sampleRankCardModel(username), {
+    accent: color,
+    background: background ? Buffer.from(background.image, 'base64') : null,
+  });
 }

@@ -1,7 +1,8 @@
 /**
  * The rank card's look: the server's accent color (cleared: the bot's role color) and its own
  * background image (PNG or JPEG up to 1 MiB, checked here with the API's own messages before
- * the upload), with a preview drawn on a canvas from core's RANK_CARD_LAYOUT, as the bot draws it.
+ * the upload), with a preview the API draws with the bot's own renderer (useRankCardPreview):
+ * what the admin sees is what members get.
  */
 import {
   RANK_CARD_ACCENT_PATTERN,
@@ -10,14 +11,16 @@ import {
   RANK_CARD_BACKGROUND_TOO_LARGE,
   RANK_CARD_BACKGROUND_TYPES,
 } from '@spacecadet/contract';
-import { DEFAULT_ACCENT_COLOR, RANK_CARD_LAYOUT as L } from '@spacecadet/core';
+import { RANK_CARD_LAYOUT as L, rankCardAltText, sampleRankCardModel } from '@spacecadet/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { apiCall } from '../../lib/api.ts';
 import { errorText } from '../../lib/api-error.ts';
+import { useSession } from '../../lib/session.ts';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { queryKeys } from '../shared/queries.ts';
 import { useLeveling } from './leveling-model.ts';
+import { type RankCardPreview, useRankCardPreview } from './useRankCardPreview.ts';
 
 export const ACCENT_INVALID = 'The accent must be a color like #5865F2';
 
@@ -37,54 +40,12 @@ export function parseAccentInput(text: string): { accent: string | null } | { pr
   return RANK_CARD_ACCENT_PATTERN.test(value) ? { accent: value.toUpperCase() } : { problem: ACCENT_INVALID };
 }
 
-const hex = (n: number) => `#${n.toString(16).padStart(6, '0')}`;
-
-/** Draws the card's frame, background (cover-fit, darkened), accent stripe, avatar ring and bar. */
-function drawPreview(canvas: HTMLCanvasElement, accent: string, background: HTMLImageElement | null): void {
-  const ctx = canvas.getContext('2d');
-  if (!ctx) return;
-  const inner = { x: L.padding / 2, y: L.padding / 2, w: L.width - L.padding, h: L.height - L.padding };
-  ctx.clearRect(0, 0, L.width, L.height);
-  ctx.fillStyle = '#1e1f22';
-  ctx.fillRect(0, 0, L.width, L.height);
-  ctx.fillStyle = '#2b2d31';
-  ctx.fillRect(inner.x, inner.y, inner.w, inner.h);
-  if (background) {
-    const scale = Math.max(inner.w / background.width, inner.h / background.height);
-    const dw = background.width * scale;
-    const dh = background.height * scale;
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(inner.x, inner.y, inner.w, inner.h);
-    ctx.clip();
-    ctx.drawImage(background, inner.x + (inner.w - dw) / 2, inner.y + (inner.h - dh) / 2, dw, dh);
-    ctx.fillStyle = 'rgba(0, 0, 0, 0.55)';
-    ctx.fillRect(inner.x, inner.y, inner.w, inner.h);
-    ctx.restore();
-  }
-  ctx.fillStyle = accent;
-  ctx.fillRect(inner.x, inner.y + 18, 6, inner.h - 36);
-  const { x, y, size } = L.avatar;
-  ctx.fillStyle = '#404249';
-  ctx.beginPath();
-  ctx.arc(x + size / 2, y + size / 2, size / 2, 0, Math.PI * 2);
-  ctx.fill();
-  ctx.strokeStyle = accent;
-  ctx.lineWidth = 6;
-  ctx.beginPath();
-  ctx.arc(x + size / 2, y + size / 2, size / 2 + 3, 0, Math.PI * 2);
-  ctx.stroke();
-  ctx.fillStyle = '#ffffff';
-  ctx.font = `700 ${L.fontSize.name}px sans-serif`;
-  ctx.fillText('Member', L.text.x, L.text.nameY + 32);
-  ctx.fillStyle = '#404249';
-  ctx.fillRect(L.bar.x, L.bar.y, L.bar.width, L.bar.height);
-  ctx.fillStyle = accent;
-  ctx.fillRect(L.bar.x, L.bar.y, L.bar.width * 0.6, L.bar.height);
-}
-
 /** The rank card's writes: the accent, the background's upload and its removal. */
-function useRankCardWrites(guildId: string, setProblem: (problem: string) => void, onRemoved: () => void) {
+function useRankCardWrites(
+  guildId: string,
+  setProblem: (problem: string) => void,
+  onChanged: (what: 'uploaded' | 'removed') => void,
+) {
   const queryClient = useQueryClient();
   const reload = () => queryClient.invalidateQueries({ queryKey: queryKeys.leveling(guildId) });
   const saveAccent = useMutation({
@@ -96,13 +57,16 @@ function useRankCardWrites(guildId: string, setProblem: (problem: string) => voi
   const upload = useMutation({
     mutationFn: (file: File) =>
       apiCall('putRankCardBackground', { params: { guildId }, file: { type: file.type, data: file } }),
-    onSuccess: () => void reload(),
+    onSuccess: () => {
+      onChanged('uploaded');
+      void reload();
+    },
     onError: (error) => setProblem(errorText(error, 'Failed to upload the background')),
   });
   const remove = useMutation({
     mutationFn: () => apiCall('deleteRankCardBackground', { params: { guildId } }),
     onSuccess: () => {
-      onRemoved();
+      onChanged('removed');
       void reload();
     },
     onError: (error) => setProblem(errorText(error, 'Failed to remove the background')),
@@ -115,20 +79,19 @@ export function RankCardSettings({ guildId }: { guildId: string }) {
   const storedAccent = state?.leveling.rank_card_accent ?? null;
   const [accentText, setAccentText] = useState(storedAccent ?? '');
   const [problem, setProblem] = useState<string | null>(null);
-  const [picked, setPicked] = useState<HTMLImageElement | null>(null);
-  const canvas = useRef<HTMLCanvasElement>(null);
+  // Bumped after a background upload or removal: the preview is drawn again with it.
+  const [backgroundVersion, setBackgroundVersion] = useState(0);
   const fileInput = useRef<HTMLInputElement>(null);
-  const { saveAccent, upload, remove } = useRankCardWrites(guildId, setProblem, () => {
-    setPicked(null);
-    if (fileInput.current) fileInput.current.value = '';
+  const { saveAccent, upload, remove } = useRankCardWrites(guildId, setProblem, (what) => {
+    setBackgroundVersion((version) => version + 1);
+    if (what === 'removed' && fileInput.current) fileInput.current.value = '';
   });
 
   const typed = parseAccentInput(accentText);
-  const previewAccent =
-    'accent' in typed && typed.accent ? typed.accent : (storedAccent ?? hex(DEFAULT_ACCENT_COLOR));
-  useEffect(() => {
-    if (canvas.current) drawPreview(canvas.current, previewAccent, picked);
-  }, [previewAccent, picked]);
+  // The accent being typed, once it is one; else (empty, or half typed) the server's.
+  const previewAccent = 'accent' in typed && typed.accent ? typed.accent : undefined;
+  const preview = useRankCardPreview(guildId, previewAccent, backgroundVersion);
+  const alt = rankCardAltText(sampleRankCardModel(useSession().user?.username ?? 'Member'));
 
   const pick = (file: File | null) => {
     setProblem(null);
@@ -139,9 +102,6 @@ export function RankCardSettings({ guildId }: { guildId: string }) {
       if (fileInput.current) fileInput.current.value = '';
       return;
     }
-    const image = new Image();
-    image.onload = () => setPicked(image);
-    image.src = URL.createObjectURL(file);
     upload.mutate(file);
   };
 
@@ -202,14 +162,29 @@ export function RankCardSettings({ guildId }: { guildId: string }) {
           Remove background
         </button>
       ) : null}
-      <canvas
-        ref={canvas}
-        className="rank-card-preview"
-        width={L.width}
-        height={L.height}
-        style={{ maxWidth: '100%', height: 'auto' }}
-        aria-label="Rank card preview"
-      />
+      <RankCardPreviewImage preview={preview} alt={alt} />
     </fieldset>
+  );
+}
+
+/** The preview as the API drew it, at the card's aspect ratio (no jump while it loads). */
+function RankCardPreviewImage({ preview, alt }: { preview: RankCardPreview; alt: string }) {
+  return (
+    <div className="rank-card-preview" aria-busy={preview.loading}>
+      {preview.url ? (
+        <img src={preview.url} alt={alt} width={L.width} height={L.height} />
+      ) : (
+        <div
+          className="rank-card-preview-placeholder"
+          style={{ aspectRatio: `${L.width} / ${L.height}`, maxWidth: L.width }}
+        />
+      )}
+      {preview.loading ? <p className="muted small">Drawing the preview…</p> : null}
+      {preview.error ? (
+        <p className="field-error small" role="alert">
+          {preview.error}
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -9,6 +9,7 @@ import {
   rankCardModel,
 } from '@spacecadet/core';
 import { loadMemberRank, loadPeriodLeaderboard, memberCardAccent } from '@spacecadet/db/queries/leveling';
+import { renderRankCard } from '@spacecadet/rank-card';
 import {
   ApplicationCommandOptionType,
   ApplicationCommandType,
@@ -20,7 +21,7 @@ import {
 import type { WorkerDeps } from '../../deps.ts';
 import type { SlashCommand } from '../../interactions/types.ts';
 import { errorFields } from '../../logger.ts';
-import { loadAvatar, RANK_CARD_FILENAME, renderRankCard } from './rank-card.ts';
+import { loadAvatar, RANK_CARD_FILENAME } from './rank-card.ts';
 import { rankCardBackground } from './rank-card-background.ts';
 import { levelingSetups } from './setup.ts';
 
@@ -122,7 +123,7 @@ async function rankCard(
       levelingSetups.get(deps, guildId),
     ]);
     const accent = cardAccent({ member: own, server: settings.rankCardAccent, botRoles: botRoles ?? [] });
-    const png = await renderRankCard(model, avatar, accent, background);
+    const png = await renderRankCard(model, { accent, avatar, background });
     return { png, alt: rankCardAltText(model) };
   } catch (error) {
     deps.logger.warn(

@@ -1,5 +1,6 @@
-import { type Image, loadImage } from '@napi-rs/canvas';
+import type { Image } from '@napi-rs/canvas';
 import { loadRankCardBackground, rankCardBackgroundStamp } from '@spacecadet/db/queries/leveling';
+import { decodeImage } from '@spacecadet/rank-card';
 import type { WorkerDeps } from '../../deps.ts';
 
 /**
@@ -22,12 +23,7 @@ export async function rankCardBackground(deps: WorkerDeps, guildId: string): Pro
   if (cached && cached.updatedAt === stamp.getTime()) return cached.image;
   const row = await loadRankCardBackground(deps.db, guildId);
   if (!row) return null;
-  let image: Image | null = null;
-  try {
-    image = await loadImage(Buffer.from(row.image, 'base64'));
-  } catch {
-    image = null;
-  }
+  const image = await decodeImage(Buffer.from(row.image, 'base64'));
   // Oldest first out when full (Map keeps insertion order).
   cache.delete(guildId);
   if (cache.size >= MAX_CACHED_GUILDS) {

@@ -1,10 +1,11 @@
 import type { Image } from '@napi-rs/canvas';
 import { accentColor, RANK_CARD_LAYOUT as L } from '@spacecadet/core';
 import type { WelcomeGreetingRow } from '@spacecadet/db/schema';
+import { drawCardBase, fitted, font, hex } from '@spacecadet/rank-card';
 import type { RawFile } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import { errorFields } from '../../logger.ts';
-import { drawCardBase, fitted, font, hex, loadAvatar } from '../leveling/rank-card.ts';
+import { loadAvatar } from '../leveling/rank-card.ts';
 
 /**
  * The welcome card: the member's avatar, name and member number, drawn with the rank card's

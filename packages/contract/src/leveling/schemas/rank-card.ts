@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RANK_CARD_BACKGROUND_MAX_BYTES } from './numbers.ts';
+import { RANK_CARD_BACKGROUND_MAX_BYTES, RankCardAccent } from './numbers.ts';
 
 /** The rank card background: a PNG or JPEG of at most RANK_CARD_BACKGROUND_MAX_BYTES. */
 
@@ -30,3 +30,13 @@ export const RankCardBackground = z
   })
   .meta({ id: 'RankCardBackground' });
 export type RankCardBackground = z.infer<typeof RankCardBackground>;
+
+/** The preview's accent: the form's unsaved choice (`#rrggbb`); absent: the server's, else the default. */
+export const RankCardPreviewQuery = z.object({ accent: RankCardAccent.optional() });
+/** The preview: the card as the bot draws it, a PNG (`Content-Type: image/png`). */
+export const RankCardPreviewPng = z.string().meta({
+  id: 'RankCardPreviewPng',
+  format: 'binary',
+  description:
+    "The rank card as members get it (the same renderer), PNG, for a sample member with the signed-in user's name, the server's background and the accent",
+});
