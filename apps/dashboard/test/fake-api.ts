@@ -234,6 +234,7 @@ export function seasonsRoutes(
     return { status: 201, body: season };
   };
   return { route, state };
+}
 
 /** A real 1×1 PNG: what the fake API answers for the rank card preview. */
 export const PREVIEW_PNG = Uint8Array.from(
