@@ -2,6 +2,7 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { routePath, routes } from '@spacecadet/contract';
 import { DEFAULT_ACCENT_COLOR, RANK_CARD_LAYOUT as L } from '@spacecadet/core';
 import { levelingSettings, rankCardBackgrounds } from '@spacecadet/db/schema';
+import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
@@ -60,6 +61,22 @@ describe('GET leveling/rank-card/preview', () => {
     expect(png.subarray(12, 16).toString('ascii')).toBe('IHDR');
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([L.width, L.height]);
     expect((await pixels(png))(...barPoint)).toBe(DEFAULT_ACCENT_COLOR);
+  });
+
+  it("with no accent chosen, draws the bot's highest colored role, as /rank does", async () => {
+    const botRole = `${h.sandbox.url}/_sandbox/guilds/${station}/roles/${SANDBOX_IDS.roles.stationBot}`;
+    const paint = (color: number) =>
+      fetch(botRole, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ color }),
+      });
+    expect((await paint(0x2ecc71)).status).toBe(200);
+    try {
+      expect((await pixels((await preview()).rawPayload))(...barPoint)).toBe(0x2ecc71);
+    } finally {
+      await paint(DEFAULT_ACCENT_COLOR);
+    }
   });
 
   it('draws the accent asked for, else the server accent', async () => {

@@ -104,21 +104,11 @@ export class GuildResources {
    * the bot's role and saves again must not be answered from a cache.
    */
   async botRoleHierarchy(guildId: string): Promise<{ roles: DiscordRole[]; highest: DiscordRole | null }> {
-    let roles: DiscordRole[];
-    let member: DiscordMember | null;
-    try {
-      [roles, member] = await Promise.all([
-        this.discord.getGuildRoles(guildId),
-        this.discord.getGuildMember(guildId, this.discord.botUserId),
-      ]);
-    } catch (error) {
-      throw discordFailure(error, 'roles');
-    }
-    if (!member) throw new ApiError('bot_not_in_guild', MESSAGES.botNotInGuild);
-    const held = new Set(member.roles);
+    const { roles, held } = await this.rolesWithBots(guildId, 'roles');
     let highest: DiscordRole | null = null;
     for (const role of roles) {
-      if (held.has(role.id) && (highest === null || role.position > highest.position)) highest = role;
+      if (role.id !== guildId && held.has(role.id) && (highest === null || role.position > highest.position))
+        highest = role;
     }
     return { roles, highest };
   }
@@ -159,21 +149,32 @@ export class GuildResources {
    * the page asks after the admin changed the bot's role or invited it again.
    */
   async botPermissions(guildId: string): Promise<string> {
+    let bits = 0n;
+    for (const role of await this.botRoles(guildId, 'the bot’s permissions'))
+      bits |= BigInt(role.permissions);
+    return bits.toString();
+  }
+
+  /** The roles the bot holds in the server, @everyone's among them, read fresh. */
+  async botRoles(guildId: string, what = 'the bot’s roles'): Promise<DiscordRole[]> {
+    const { roles, held } = await this.rolesWithBots(guildId, what);
+    return roles.filter((role) => held.has(role.id));
+  }
+
+  /** The guild's roles and the ids of those the bot holds (@everyone's too), read fresh. */
+  private async rolesWithBots(guildId: string, what: string) {
+    let roles: DiscordRole[];
+    let member: DiscordMember | null;
     try {
-      const bot = await this.discord.getBotUser();
-      const [member, roles] = await Promise.all([
-        this.discord.getGuildMember(guildId, bot.id),
+      [roles, member] = await Promise.all([
         this.discord.getGuildRoles(guildId),
+        this.discord.getGuildMember(guildId, this.discord.botUserId),
       ]);
-      if (!member) throw new ApiError('bot_not_in_guild', MESSAGES.botNotInGuild);
-      const held = new Set([guildId, ...member.roles]);
-      let bits = 0n;
-      for (const role of roles) if (held.has(role.id)) bits |= BigInt(role.permissions);
-      return bits.toString();
     } catch (error) {
-      if (error instanceof ApiError) throw error;
-      throw discordFailure(error, 'the bot’s permissions');
+      throw discordFailure(error, what);
     }
+    if (!member) throw new ApiError('bot_not_in_guild', MESSAGES.botNotInGuild);
+    return { roles, held: new Set([guildId, ...member.roles]) };
   }
 
   /** The guild's name and icon as the bot sees them (the public leaderboard's header). */

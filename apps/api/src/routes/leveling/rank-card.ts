@@ -12,7 +12,9 @@ export function registerLevelingRankCardRoutes(app: FastifyInstance): void {
   const { db } = app.services;
 
   defineRoute(app, routes.getRankCardPreview, async ({ params, query, session, reply }) => {
-    const png = await rankCardPreview(db, params.guildId, session.user.username, query.accent);
+    const png = await rankCardPreview(db, params.guildId, session.user.username, query.accent, () =>
+      app.services.guildResources.botRoles(params.guildId),
+    );
     reply.type('image/png').header('cache-control', 'no-store').send(png);
     return '';
   });

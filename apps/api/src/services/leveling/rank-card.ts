@@ -4,7 +4,7 @@ import {
   RANK_CARD_BACKGROUND_TOO_LARGE,
   type RankCardBackground,
 } from '@spacecadet/contract';
-import { DEFAULT_ACCENT_COLOR, imageHeader, parseAccentHex, sampleRankCardModel } from '@spacecadet/core';
+import { cardAccent, imageHeader, parseAccentHex, sampleRankCardModel } from '@spacecadet/core';
 import type { Db } from '@spacecadet/db';
 import {
   deleteRankCardBackground,
@@ -49,20 +49,26 @@ export async function removeRankCardBackground(db: Db, guildId: string): Promise
 
 /**
  * The dashboard's preview: the card drawn by the renderer the worker uses, for a sample member
- * named `username`, on the stored background, in `accent` (the form's unsaved choice) else the
- * server's accent else the default (the API does not know the bot's role color).
+ * named `username`, on the stored background, in the accent `/rank` picks (core `cardAccent`):
+ * `accent` (the form's unsaved choice) else the server's, else the bot's highest colored role.
  */
 export async function rankCardPreview(
   db: Db,
   guildId: string,
   username: string,
   accent: string | undefined,
+  botRoles: () => Promise<readonly { color: number; position: number }[]>,
 ): Promise<Buffer> {
   const [settings, background] = await Promise.all([
-    accent === undefined ? loadLevelingSettings(db, guildId) : null,
+    loadLevelingSettings(db, guildId),
     loadRankCardBackground(db, guildId),
   ]);
-  const color = parseAccentHex(accent) ?? parseAccentHex(settings?.rankCardAccent) ?? DEFAULT_ACCENT_COLOR;
+  const server = accent ?? settings.rankCardAccent;
+  const color = cardAccent({
+    member: null,
+    server,
+    botRoles: parseAccentHex(server) === null ? await botRoles() : [],
+  });
   return renderRankCard(sampleRankCardModel(username), {
     accent: color,
     background: background ? Buffer.from(background.image, 'base64') : null,
