@@ -14,6 +14,7 @@ COPY packages/db/package.json packages/db/
 COPY packages/discord-proxy/package.json packages/discord-proxy/
 COPY packages/discord-sandbox/package.json packages/discord-sandbox/
 COPY packages/queue/package.json packages/queue/
+COPY packages/rank-card/package.json packages/rank-card/
 COPY packages/runtime/package.json packages/runtime/
 COPY packages/testing/package.json packages/testing/
 RUN pnpm install --frozen-lockfile

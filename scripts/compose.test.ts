@@ -6,7 +6,7 @@
  * scripts/live-compose.test.ts.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -66,6 +66,18 @@ function scriptExists(command: string[]): boolean {
 }
 
 describe('docker-compose.yml', () => {
+  it("copies every workspace package's package.json before the frozen install", () => {
+    const copied = [...dockerfile.matchAll(/^COPY ((?:apps|packages)\/[\w-]+)\/package\.json /gm)].map(
+      (match) => match[1],
+    );
+    const workspace = ['apps', 'packages'].flatMap((dir) =>
+      readdirSync(join(root, dir))
+        .filter((name) => existsSync(join(root, dir, name, 'package.json')))
+        .map((name) => `${dir}/${name}`),
+    );
+    expect(copied.sort()).toEqual(workspace.sort());
+  });
+
   it('declares every service of the product', () => {
     for (const name of [
       'postgres',
