@@ -1,5 +1,6 @@
 import { RANK_CARD_BACKGROUND_BODY_LIMIT, routes } from '@spacecadet/contract';
 import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../errors.ts';
 import {
   rankCardPreview,
   removeRankCardBackground,
@@ -13,7 +14,11 @@ export function registerLevelingRankCardRoutes(app: FastifyInstance): void {
 
   defineRoute(app, routes.getRankCardPreview, async ({ params, query, session, reply }) => {
     const png = await rankCardPreview(db, params.guildId, session.user.username, query.accent, () =>
-      app.services.guildResources.botRoles(params.guildId),
+      app.services.guildResources.botRoles(params.guildId).catch((error: unknown) => {
+        // Without the bot in the server no role colors a card yet: the default accent.
+        if (error instanceof ApiError && error.code === 'bot_not_in_guild') return [];
+        throw error;
+      }),
     );
     reply.type('image/png').header('cache-control', 'no-store').send(png);
     return '';
