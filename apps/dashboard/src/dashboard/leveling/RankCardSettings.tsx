@@ -118,12 +118,12 @@ export function RankCardSettings({ guildId }: { guildId: string }) {
           value={accentText}
           onChange={(event) => setAccentText(event.target.value)}
         />
-        {'problem' in typed ? <p className="field-error small">{typed.problem}</p> : null}
+        {'problem' in typed ? <p className="alert alert-error small">{typed.problem}</p> : null}
       </div>
       <div className="button-row">
         <button
           type="button"
-          className="button"
+          className="btn btn-primary btn-sm"
           disabled={'problem' in typed || saveAccent.isPending}
           onClick={() => 'accent' in typed && saveAccent.mutate(typed.accent)}
         >
@@ -131,7 +131,7 @@ export function RankCardSettings({ guildId }: { guildId: string }) {
         </button>
         <button
           type="button"
-          className="button button-secondary"
+          className="btn btn-secondary btn-sm"
           disabled={storedAccent === null || saveAccent.isPending}
           onClick={() => {
             setAccentText('');
@@ -155,7 +155,7 @@ export function RankCardSettings({ guildId }: { guildId: string }) {
       {state?.rank_card_background ? (
         <button
           type="button"
-          className="button button-secondary"
+          className="btn btn-secondary btn-sm"
           disabled={remove.isPending}
           onClick={() => remove.mutate()}
         >
@@ -181,7 +181,7 @@ function RankCardPreviewImage({ preview, alt }: { preview: RankCardPreview; alt:
       )}
       {preview.loading ? <p className="muted small">Drawing the preview…</p> : null}
       {preview.error ? (
-        <p className="field-error small" role="alert">
+        <p className="alert alert-error small" role="alert">
           {preview.error}
         </p>
       ) : null}
