@@ -1,6 +1,6 @@
 import type { HistoryAction, HistoryRefs } from '@spacecadet/contract';
 import { historyRefIds } from '@spacecadet/core';
-import { type HistoryNoted, recordHistoryEntry } from '@spacecadet/db/queries/history';
+import { type HistoryActor, type HistoryNoted, recordHistoryEntry } from '@spacecadet/db/queries/history';
 import type { ChatInputCommandInteraction, Guild } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import { errorFields } from '../../logger.ts';
@@ -28,6 +28,12 @@ export function historyRefsFromCache(
     else if (user) refs[id] = { kind: 'member', name: user.displayName };
   }
   return refs;
+}
+
+/** The bot as the actor of what it did on its own (an expiry, a scheduled season end, decay). */
+export function botActor(deps: WorkerDeps): HistoryActor {
+  const user = deps.client.user;
+  return { id: user?.id ?? '0', name: user?.username ?? 'Space Cadet', avatar: user?.avatar ?? null };
 }
 
 /**

@@ -12,6 +12,7 @@ import type { FeatureSchedule } from '../../jobs/schedules.ts';
 import { ensureGuildSchedule, removeGuildSchedule } from '../../jobs/schedules.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { errorFields } from '../../logger.ts';
+import { botActor } from '../history/record-command.ts';
 import { applyDueRewards } from './apply-rewards.ts';
 
 /**
@@ -98,11 +99,7 @@ async function recordDecay(deps: WorkerDeps, guildId: string, summary: string): 
   try {
     await recordHistoryEntry(deps.db, {
       guildId,
-      actor: {
-        id: deps.client.user?.id ?? '0',
-        name: deps.client.user?.username ?? 'Space Cadet',
-        avatar: deps.client.user?.avatar ?? null,
-      },
+      actor: botActor(deps),
       action: 'leveling.decay',
       noted: { undoKind: null, summary },
     });

@@ -12,6 +12,7 @@ import type { WorkerDeps } from '../../deps.ts';
 import type { FeatureSchedule } from '../../jobs/schedules.ts';
 import { ensureGuildSchedule, removeGuildSchedule } from '../../jobs/schedules.ts';
 import type { JobContext } from '../../jobs/types.ts';
+import { botActor } from '../history/record-command.ts';
 import { applyDueRewards } from './apply-rewards.ts';
 
 /**
@@ -70,11 +71,7 @@ export async function endDueSeason(context: JobContext): Promise<JobResult> {
     alongside: async (tx, ended) => {
       await recordHistoryEntry(tx, {
         guildId,
-        actor: {
-          id: deps.client.user?.id ?? '0',
-          name: deps.client.user?.username ?? 'Space Cadet',
-          avatar: deps.client.user?.avatar ?? null,
-        },
+        actor: botActor(deps),
         action: 'leveling.season_end',
         noted: {
           undoKind: 'snapshot',

@@ -15,6 +15,7 @@ import { ensureGuildSchedule } from '../../jobs/schedules.ts';
 import { errorFields } from '../../logger.ts';
 import { guildRolesView } from '../../roles/guild-roles.ts';
 import { noteRoleChange } from '../../roles/recent-changes.ts';
+import { botActor } from '../history/record-command.ts';
 import { TEMP_ROLES_SWEEP_AHEAD_MS, tempRolesSweep } from './schedule.ts';
 
 const REASON = 'Space Cadet: temporary role';
@@ -89,12 +90,6 @@ export async function scheduleExpiry(deps: WorkerDeps, row: TempRoleRow): Promis
   if (row.expiresAt.getTime() <= Date.now() + TEMP_ROLES_SWEEP_AHEAD_MS) {
     await ensureGuildSchedule(deps, tempRolesSweep, row.guildId);
   }
-}
-
-/** The bot as the actor of what it did on its own (an expiry, an end it noticed). */
-export function botActor(deps: WorkerDeps): HistoryActor {
-  const user = deps.client.user;
-  return { id: user?.id ?? '0', name: user?.username ?? 'Space Cadet', avatar: user?.avatar ?? null };
 }
 
 /** The names, now, of the member and role an entry names (from the gateway cache; else ids). */
