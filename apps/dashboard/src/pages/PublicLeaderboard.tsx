@@ -12,7 +12,7 @@ import { avatarUrl, guildIconUrl } from '../lib/cdn.ts';
 import { startSignIn } from '../lib/oauth.ts';
 import '../styles/public-leaderboard.css';
 import { Pager } from '../ui/Pager.tsx';
-import { PeriodPicker, periodEmpty, periodFrom, withPeriod } from '../ui/PeriodPicker.tsx';
+import { PeriodPicker, periodEmpty, periodFrom, withPage, withPeriod } from '../ui/PeriodPicker.tsx';
 
 export const PUBLIC_PAGE_SIZE = 25;
 export const PUBLIC_LEADERBOARD_TEXT = {
@@ -81,13 +81,7 @@ export default function PublicLeaderboardPage() {
     if (state.kind === 'ready') document.title = `${state.board.guild.name} · Leaderboard`;
   }, [state]);
 
-  const goTo = (next: number) =>
-    setSearch((current) => {
-      const params = new URLSearchParams(current);
-      if (next <= 1) params.delete('page');
-      else params.set('page', String(next));
-      return params;
-    });
+  const goTo = (next: number) => setSearch((current) => withPage(current, next));
   const pickPeriod = (next: LeaderboardPeriod) => setSearch((current) => withPeriod(current, next));
 
   return (

@@ -31,6 +31,14 @@ export function withPeriod(current: URLSearchParams, period: LeaderboardPeriod):
   return params;
 }
 
+/** The board's URL query at page `page` (the first page is the bare URL). */
+export function withPage(current: URLSearchParams, page: number): URLSearchParams {
+  const params = new URLSearchParams(current);
+  if (page <= 1) params.delete('page');
+  else params.set('page', String(page));
+  return params;
+}
+
 /** Which XP a leaderboard ranks: segmented buttons, the picked one pressed. */
 export function PeriodPicker({
   period,

@@ -6,7 +6,7 @@ import { errorText } from '../../lib/api-error.ts';
 import '../../styles/leaderboard.css';
 import { download } from '../../lib/download.ts';
 import { Pager } from '../../ui/Pager.tsx';
-import { PeriodPicker, periodEmpty, periodFrom, withPeriod } from '../../ui/PeriodPicker.tsx';
+import { PeriodPicker, periodEmpty, periodFrom, withPage, withPeriod } from '../../ui/PeriodPicker.tsx';
 import { ErrorBox } from '../shared/ErrorBox.tsx';
 import { GuildPage, usePageGuard } from '../shared/GuildPage.tsx';
 import { MemberAvatar } from '../shared/GuildPickers.tsx';
@@ -88,13 +88,7 @@ function LeaderboardScreen({ guildId }: { guildId: string }) {
   if (!guard.ready) return guard.view;
   const { members, total } = guard.data;
   const pages = Math.max(1, Math.ceil(total / LEADERBOARD_PAGE_SIZE));
-  const goTo = (next: number) =>
-    setSearch((current) => {
-      const params = new URLSearchParams(current);
-      if (next <= 1) params.delete('page');
-      else params.set('page', String(next));
-      return params;
-    });
+  const goTo = (next: number) => setSearch((current) => withPage(current, next));
   const picker = (
     <PeriodPicker
       className="leaderboard-period"
