@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GuildParams, Snowflake, Timestamp } from '../../common.ts';
-import { SerialIdParam, storableText } from '../../inputs.ts';
+import { NOT_BLANK, SerialIdParam, storableText } from '../../inputs.ts';
 import { unknownKeys } from './fields.ts';
 
 /**
@@ -60,6 +60,7 @@ export const EndSeasonBody = z
   .strictObject(
     {
       name: storableText({ error: 'name must be text' })
+        .regex(NOT_BLANK, 'Name the season that ends')
         .trim()
         .min(1, 'Name the season that ends')
         .max(SEASON_NAME_MAX, `A season name is at most ${SEASON_NAME_MAX} characters`),
