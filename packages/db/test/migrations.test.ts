@@ -243,6 +243,67 @@ describe('migrations', () => {
     expect(await publicTables(url)).not.toContain('reaction_roles');
   });
 
+  it('upgrade partitions XP by guild: every row, default and key kept, batch records keyed by their guild', async () => {
+    const url = await databaseAt('0025_season_schedule_and_kept_rewards', async (client) => {
+      // Rows of many guilds, so they spread over the partitions.
+      await client.query(
+        `INSERT INTO member_xp (guild_id, user_id, xp, level, message_count, last_message_at, left_at, username,
+           avatar, rewards_due_at, card_accent, decayed_at, kept_level)
+         SELECT (300000000000000100 + g)::text, (400000000000000000 + u)::text, g * 10 + u, u, u * 2,
+           '2026-11-01T00:00:00Z', NULL, 'm' || u, 'av', NULL, '#ff0000', '2026-11-02T00:00:00Z', 1
+         FROM generate_series(1, 40) g, generate_series(1, 5) u`,
+      );
+      await client.query(
+        `INSERT INTO member_daily_xp (guild_id, user_id, day, xp, messages, level_ups, voice_minutes)
+         SELECT (300000000000000100 + g)::text, '400000000000000001', '2026-11-28', g, 2, 1, 3
+         FROM generate_series(1, 40) g`,
+      );
+      await client.query(
+        `INSERT INTO xp_flush_batches (batch_id) VALUES
+           ('300000000000000101.2f1c'), ('erased:300000000000000102.9a0b:400000000000000001')`,
+      );
+    });
+    await runMigrations(url);
+    const xp = await query<{ n: number; total: string; kept: number; partitions: number }>(
+      url,
+      `SELECT count(*)::int AS n, sum(xp)::text AS total, count(*) FILTER (WHERE kept_level = 1 AND card_accent = '#ff0000'
+         AND username IS NOT NULL AND decayed_at IS NOT NULL)::int AS kept, count(DISTINCT tableoid)::int AS partitions
+       FROM member_xp`,
+    );
+    // 200 rows; xp = g*10 + u summed over g in 1..40 and u in 1..5.
+    expect(xp).toEqual([{ n: 200, total: String(10 * 820 * 5 + 15 * 40), kept: 200, partitions: 16 }]);
+    expect(
+      await query(
+        url,
+        `SELECT count(*)::int AS n, sum(xp)::int AS xp, sum(messages + level_ups + voice_minutes)::int AS rest
+         FROM member_daily_xp`,
+      ),
+    ).toEqual([{ n: 40, xp: 820, rest: 240 }]);
+    // Defaults and keys as before: a bare insert gets zeros, a duplicate key is refused.
+    await query(url, `INSERT INTO member_xp (guild_id, user_id) VALUES ('1', '2')`);
+    expect(
+      await query(
+        url,
+        `SELECT xp::int, level, message_count, kept_level FROM member_xp WHERE guild_id = '1'`,
+      ),
+    ).toEqual([{ xp: 0, level: 0, message_count: 0, kept_level: 0 }]);
+    // (Postgres reports the partition's own copy of the key, `member_xp_pNN_pkey`.)
+    await expect(query(url, `INSERT INTO member_xp (guild_id, user_id) VALUES ('1', '2')`)).rejects.toThrow(
+      /duplicate key value violates unique constraint "member_xp_p\d+_pkey"/,
+    );
+    expect(await query(url, 'SELECT guild_id, batch_id FROM xp_flush_batches ORDER BY batch_id')).toEqual([
+      { guild_id: '300000000000000101', batch_id: '300000000000000101.2f1c' },
+      { guild_id: '300000000000000102', batch_id: 'erased:300000000000000102.9a0b:400000000000000001' },
+    ]);
+    // The old tables are gone; public lists the parents only, the partitions have their schema.
+    expect(await publicTables(url)).toEqual(EXPECTED_TABLES);
+    const parts = await query<{ n: number }>(
+      url,
+      "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'xp_partitions'",
+    );
+    expect(parts).toEqual([{ n: 32 }]);
+  });
+
   it('databaseNameOf reads the path of a URL', () => {
     expect(databaseNameOf('postgres://postgres@127.0.0.1:5432/spacecadet')).toBe('spacecadet');
     expect(() => databaseNameOf('postgres://postgres@127.0.0.1:5432')).toThrow(/No database name/);

@@ -5,17 +5,21 @@ import { type GuildDepartureRow, guildDepartures } from '../schema/guild-data.ts
 import { botGuilds } from '../schema/guilds.ts';
 import { xpFlushBatches } from '../schema/leveling.ts';
 import * as schema from '../schema.ts';
+import { guildOfXpBatch } from './member-xp/erasures.ts';
 
 /**
  * A server's data as a whole: every table of the schema with a `guild_id` column, read from the
  * drizzle schema itself, so a table added later (by hand or by `pnpm gen feature`) is counted and
- * deleted without editing this file. Two such tables are not "data stored for the server":
- * `bot_guilds` mirrors whether the bot is in it (Discord's fact, kept while it is), and
- * `guild_departures` is the purge's own record, deleted last by the deletion itself.
+ * deleted without editing this file. Three such tables are not "data stored for the server":
+ * `bot_guilds` mirrors whether the bot is in it (Discord's fact, kept while it is),
+ * `guild_departures` is the purge's own record, deleted last by the deletion itself, and
+ * `xp_flush_batches` is the XP flush's record of batches written, which the deletion adds to
+ * (`markXpBatchesDropped`) so a batch in flight is not written back; the hourly prune removes it.
  */
 export const GUILD_TABLES_KEPT: ReadonlySet<string> = new Set([
   getTableName(botGuilds),
   getTableName(guildDepartures),
+  getTableName(xpFlushBatches),
 ]);
 
 export const GUILD_ID_COLUMN = 'guild_id';
@@ -121,7 +125,7 @@ export async function markXpBatchesDropped(db: Db, batchIds: readonly string[]):
   if (batchIds.length === 0) return;
   await db
     .insert(xpFlushBatches)
-    .values(batchIds.map((batchId) => ({ batchId })))
+    .values(batchIds.map((batchId) => ({ guildId: guildOfXpBatch(batchId), batchId })))
     .onConflictDoNothing();
 }
 

@@ -111,7 +111,11 @@ export async function writeXpBatches(
     // XP (at most 3 × wal_writer_delay, 600 ms by default), within the second the worker may.
     // The member-data erase lock is held shared (member-xp/erasures.ts).
     await beginXpWrite(tx);
-    const applied = await claimBatches(tx, batchIds);
+    const guildOf = new Map(batches.map((batch) => [batch.batchId, batch.guildId]));
+    const applied = await claimBatches(
+      tx,
+      batchIds.map((batchId) => ({ guildId: guildOf.get(batchId) as string, batchId })),
+    );
     if (applied.size === 0) return { applied: [], levelUps: [] };
     // Members who erased their data while their XP was in flight are left out of it.
     const erased = await erasedInBatches(tx, batches);
@@ -141,11 +145,17 @@ type Tx = Pick<Db, 'execute' | 'insert'>;
 type GuildMemberXp = BufferedXp & { guildId: string };
 type CrossedLevel = Omit<LevelUp, 'recordedAt'> & { guildId: string };
 
-/** Records the batch ids; answers those recorded now (the others were written before). */
-async function claimBatches(tx: Tx, batchIds: readonly string[]): Promise<Set<string>> {
+/**
+ * Records the batch ids, each under its guild (the table's key starts with it, as the XP's
+ * does); answers those recorded now (the others were written before).
+ */
+async function claimBatches(
+  tx: Tx,
+  batches: ReadonlyArray<{ guildId: string; batchId: string }>,
+): Promise<Set<string>> {
   const claimed = await tx
     .insert(xpFlushBatches)
-    .values(batchIds.map((batchId) => ({ batchId })))
+    .values([...batches])
     .onConflictDoNothing()
     .returning({ batchId: xpFlushBatches.batchId });
   return new Set(claimed.map((row) => row.batchId));

@@ -36,9 +36,15 @@ export interface MemberXpChange {
  * member_xp, as writeXpBatch takes its rows, so two writers cannot deadlock), creating the
  * missing ones: one upsert, so a row another writer is creating at the same time is waited
  * for, never overwritten. Answers each member's XP and level before (the rows it found) and
- * which rows it created (`xmax = 0` only on a row this statement inserted; a found row is
- * locked by the no-op update).
+ * which rows it created. member_xp is partitioned (see `XP_PARTITIONS`), and Postgres 15 cannot
+ * return a system column (`xmax = 0`, "inserted") from a partitioned table, so a created row is
+ * told by a value no found row has: it is inserted with `message_count` -1 (a found row keeps
+ * its own, never negative, under the no-op update) and set to 0 right after, before anyone
+ * else can see it (the row is this transaction's until commit).
  */
+/** The `message_count` a row created by `lockMemberRows` holds until it is set to 0, in the same transaction. */
+const CREATED_MARK = -1;
+
 async function lockMemberRows(
   tx: DbTransaction,
   guildId: string,
@@ -51,17 +57,22 @@ async function lockMemberRows(
     level: number;
     created: boolean;
   }>(sql`
-    insert into member_xp (guild_id, user_id)
-    select ${guildId}, t.user_id
+    insert into member_xp (guild_id, user_id, message_count)
+    select ${guildId}, t.user_id, ${CREATED_MARK}
     from jsonb_array_elements_text(${ids}::jsonb) as t(user_id)
     order by t.user_id
     on conflict (guild_id, user_id) do update set xp = member_xp.xp
-    returning user_id, xp, level, (xmax = 0) as created`);
+    returning user_id, xp, level, message_count = ${CREATED_MARK} as created`);
   const held = new Map<string, { xp: number; level: number }>();
   const created = new Set<string>();
   for (const row of locked.rows) {
     if (row.created) created.add(row.user_id);
     else held.set(row.user_id, { xp: Number(row.xp), level: row.level });
+  }
+  if (created.size > 0) {
+    await tx.execute(sql`
+      update member_xp set message_count = 0
+      where guild_id = ${guildId} and user_id = any(${sql.param([...created])}::text[])`);
   }
   return { held, created };
 }

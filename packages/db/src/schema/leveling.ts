@@ -98,8 +98,25 @@ export const levelingBoosts = pgTable(
 );
 
 /**
+ * `member_xp` and `member_daily_xp` are hash-partitioned by `guild_id` (PostgreSQL native
+ * partitioning, migration 0026): each is `XP_PARTITIONS` tables, named `<table>_p00`... in the
+ * schema `XP_PARTITION_SCHEMA` (out of `public`, so the tables the app and its house-rule tests
+ * list are the parents only). A query naming one guild reads and locks one partition, and its
+ * indexes are a sixteenth of the table's. Drizzle (0.45) cannot declare partitioning, so the
+ * tables below are the parents as queries see them, drizzle-kit diffs only their columns and
+ * keys, and packages/db/test/partitioning.test.ts checks the live database against these
+ * constants. Changing the count means a migration that builds the tables again with the new
+ * modulus and moves the rows, as 0026 does: hash partitions cannot be split in place.
+ */
+export const XP_PARTITIONS = 16;
+export const XP_PARTITION_SCHEMA = 'xp_partitions';
+/** The partitioned tables, each `PARTITION BY HASH (guild_id)`. */
+export const XP_PARTITIONED_TABLES = ['member_xp', 'member_daily_xp'] as const;
+
+/**
  * A member's running XP. `xp` is bigint in SQL but read as a JS number: 2^53 XP is far past
- * any reachable level. `left_at` marks leavers so Prune leavers can delete them.
+ * any reachable level. `left_at` marks leavers so Prune leavers can delete them. Partitioned by
+ * guild (see `XP_PARTITIONS`): its primary key, like every unique key, starts with `guild_id`.
  */
 export const memberXp = pgTable(
   'member_xp',
@@ -138,7 +155,7 @@ export const memberXp = pgTable(
   ],
 );
 
-/** XP earned per UTC day, for the daily overview of yesterday's top earners. */
+/** XP earned per UTC day, for the daily overview of yesterday's top earners. Partitioned by guild (see `XP_PARTITIONS`). */
 export const memberDailyXp = pgTable(
   'member_daily_xp',
   {
@@ -163,11 +180,19 @@ export const memberDailyXp = pgTable(
  * XP batches already written: the worker moves buffered XP out of Redis under a batch id and
  * writes it here in the same transaction as the XP, so a batch retried after a crash between
  * the write and the Redis cleanup is not counted twice. Rows older than an hour are pruned.
+ * Keyed by the batch's guild first, as the XP it guards is, so the record sits with its guild's
+ * rows when the tables are spread over servers by guild (docs/capacity.md, the Citus step).
+ * Not server data: a server's deletion keeps it (`GUILD_TABLES_KEPT`), the prune removes it.
  */
-export const xpFlushBatches = pgTable('xp_flush_batches', {
-  batchId: text('batch_id').primaryKey(),
-  appliedAt: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const xpFlushBatches = pgTable(
+  'xp_flush_batches',
+  {
+    guildId: text('guild_id').notNull(),
+    batchId: text('batch_id').notNull(),
+    appliedAt: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.guildId, t.batchId], name: 'xp_flush_batches_pk' })],
+);
 
 /**
  * Level-ups not yet celebrated: written with the XP batch that crossed the level (same

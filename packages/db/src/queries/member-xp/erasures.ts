@@ -22,6 +22,16 @@ export function erasedMarker(batchId: string, userId: string): string {
 }
 
 /**
+ * The guild of a worker's XP batch, whose id is `<guild id>.<uuid>` (the worker's
+ * xp-batches.ts; the guild's deletion finds its batches by the same prefix): the erase and the
+ * guild deletion are handed bare batch ids, and `xp_flush_batches` is keyed by guild first.
+ */
+export function guildOfXpBatch(batchId: string): string {
+  const dot = batchId.indexOf('.');
+  return dot < 0 ? batchId : batchId.slice(0, dot);
+}
+
+/**
  * The batch writer's first statement: commits without waiting for the WAL flush (see
  * `writeXpBatches`) and the erase lock held shared until commit, in one round trip.
  */
@@ -34,12 +44,15 @@ export async function beginXpWrite(tx: Tx): Promise<void> {
 /** The `<batch id>:<user id>` pairs an erase marked among these batches' members. */
 export async function erasedInBatches(
   tx: Tx,
-  batches: ReadonlyArray<{ batchId: string; members: ReadonlyArray<{ userId: string }> }>,
+  batches: ReadonlyArray<{ batchId: string; guildId: string; members: ReadonlyArray<{ userId: string }> }>,
 ): Promise<Set<string>> {
   const markers = batches.flatMap((batch) => batch.members.map((m) => erasedMarker(batch.batchId, m.userId)));
   if (markers.length === 0) return new Set();
+  // By guild first, as the table is keyed: a marker is stored under its batch's guild.
+  const guilds = [...new Set(batches.map((batch) => batch.guildId))];
   const result = await tx.execute<{ batch_id: string }>(
-    sql`select batch_id from ${xpFlushBatches} where batch_id = any(${sql.param(markers)}::text[])`,
+    sql`select batch_id from ${xpFlushBatches}
+        where guild_id = any(${sql.param(guilds)}::text[]) and batch_id = any(${sql.param(markers)}::text[])`,
   );
   return new Set(result.rows.map((row) => row.batch_id.slice('erased:'.length)));
 }
@@ -54,6 +67,11 @@ export async function markErasedInBatches(
   if (batchIds.length === 0) return;
   await tx
     .insert(xpFlushBatches)
-    .values(batchIds.map((batchId) => ({ batchId: erasedMarker(batchId, userId) })))
+    .values(
+      batchIds.map((batchId) => ({
+        guildId: guildOfXpBatch(batchId),
+        batchId: erasedMarker(batchId, userId),
+      })),
+    )
     .onConflictDoNothing();
 }
