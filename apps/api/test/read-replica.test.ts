@@ -17,6 +17,7 @@ import {
 import { postgresBinDir, type StreamingReplica, startStreamingReplica } from '@spacecadet/db/replica-testing';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadApiConfig } from '../src/app.ts';
 import { checkReadReplica } from '../src/doctor/postgres.ts';
 import { GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts';
 
@@ -64,6 +65,20 @@ async function reads() {
     adaXp: mine.json<MemberDataExport>().servers.find((s) => s.guild_id === station)?.xp?.xp ?? null,
   };
 }
+
+describe('DATABASE_READ_URL in the environment', () => {
+  it('is optional, and a value that is not a postgres:// URL refuses the start naming it', () => {
+    // A local Discord: the sandbox's credentials, so only the read URL can be wrong.
+    const base = { NODE_ENV: 'test', DISCORD_API_BASE: 'http://127.0.0.1/api' };
+    expect(loadApiConfig(base).databaseReadUrl).toBeNull();
+    expect(loadApiConfig({ ...base, DATABASE_READ_URL: ' ' }).databaseReadUrl).toBeNull();
+    const url = 'postgres://reader@replica.internal:5432/spacecadet';
+    expect(loadApiConfig({ ...base, DATABASE_READ_URL: url }).databaseReadUrl).toBe(url);
+    expect(() => loadApiConfig({ ...base, DATABASE_READ_URL: 'mysql://replica/x' })).toThrow(
+      /DATABASE_READ_URL: must be a postgres:\/\/ URL/,
+    );
+  });
+});
 
 describe.skipIf(postgresBinDir() === null)('DATABASE_READ_URL: a streaming read replica', () => {
   beforeAll(async () => {
@@ -165,6 +180,18 @@ describe.skipIf(postgresBinDir() === null)('DATABASE_READ_URL: a streaming read 
     }
     await replica.resumeReplay();
     await replica.caughtUp();
+
+    // Once the replica has the write, the guild's reads are the replica's again (the mark is
+    // still there): a row the primary alone has is not shown.
+    await replica.pauseReplay();
+    await harness()
+      .database.db.update(memberXp)
+      .set({ xp: 4243 })
+      .where(and(eq(memberXp.guildId, station), eq(memberXp.userId, USERS.nia)));
+    expect((await reads()).board).toContainEqual([USERS.nia, 4242]);
+    await replica.resumeReplay();
+    await replica.caughtUp();
+    expect((await reads()).board).toContainEqual([USERS.nia, 4243]);
   });
 
   it('the doctor reports the replica: replaying, and a primary given as one is refused', async () => {
@@ -177,7 +204,7 @@ describe.skipIf(postgresBinDir() === null)('DATABASE_READ_URL: a streaming read 
     const replica = pair as StreamingReplica;
     await replica.stopReplica();
     const down = await reads();
-    expect(down.board).toContainEqual([USERS.nia, 4242]);
+    expect(down.board).toContainEqual([USERS.nia, 4243]);
     expect(down.board).toContainEqual([ghost, 7777]);
     expect(down.adaXp).toBe(555);
     const ready = await harness().app.inject({ method: 'GET', url: routePath(routes.readyz) });
