@@ -11,6 +11,7 @@ import { registerMetrics } from './plugins/metrics.ts';
 import { registerQueueBoard } from './plugins/queue-board.ts';
 import { registerSecurity, trustedProxies } from './plugins/security.ts';
 import { registerServices } from './plugins/services.ts';
+import { registerWriteMarks } from './plugins/write-marks.ts';
 import { registerRequestId, requestIdOf, withRequestId } from './request-id.ts';
 import { registerRoutes } from './routes/index.ts';
 
@@ -137,6 +138,7 @@ export async function buildApp(config: ApiConfig, options: BuildAppOptions = {})
   await registerSecurity(app, config, services.redis);
   await registerDocs(app, config);
   registerAuth(app);
+  registerWriteMarks(app);
   await registerRoutes(app);
   await registerQueueBoard(app);
   return app;

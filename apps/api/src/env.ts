@@ -59,6 +59,10 @@ const EnvSchema = z.object({
       .url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// URL' })
       .default('postgres://postgres@127.0.0.1:5432/spacecadet'),
   ),
+  // Unset: every read goes to DATABASE_URL.
+  DATABASE_READ_URL: optionalString.pipe(
+    z.url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// URL' }).optional(),
+  ),
   REDIS_URL: optionalString.pipe(
     z.url({ protocol: /^rediss?$/, message: 'must be a redis:// URL' }).default('redis://127.0.0.1:6379'),
   ),
@@ -141,6 +145,11 @@ export interface ApiConfig {
   publicApiUrl: string;
   dashboardUrl: string;
   databaseUrl: string;
+  /**
+   * DATABASE_READ_URL: a streaming replica of DATABASE_URL that takes the heavy reads (the
+   * leaderboards, History, the exports); null: they go to the primary like everything else.
+   */
+  databaseReadUrl: string | null;
   redisUrl: string;
   /** Namespaces every Redis key: `${prefix}:...` for ours, `${prefix}:bull` for the queue. */
   redisPrefix: string;
@@ -237,6 +246,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     publicApiUrl: e.PUBLIC_API_URL,
     dashboardUrl: e.DASHBOARD_URL,
     databaseUrl: e.DATABASE_URL,
+    databaseReadUrl: e.DATABASE_READ_URL ?? null,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     discord: {

@@ -264,6 +264,17 @@ export function queueViewPassKey(passHash: string): string {
 }
 
 /**
+ * The primary's WAL position (`pg_current_wal_lsn()`, e.g. `0/3000148`) just after an API write
+ * for a guild or by a user, kept a short while: a read of theirs goes to the read replica only
+ * once the replica has replayed that far (read-your-writes; apps/api/src/services/read-replica.ts).
+ * Shared by every API replica, so the write and the read may land on different ones. A position
+ * says nothing about the person, so a member's data export does not list it.
+ */
+export function replicaWriteMarkKey(scope: 'guild' | 'user', id: string): string {
+  return `replica-wrote:${scope}:${id}`;
+}
+
+/**
  * The pub/sub channel on which any process tells every API replica which of its in-process
  * copies to drop (apps/api/src/services/replica-cache.ts). Channels are not keys: ioredis'
  * `keyPrefix` does not touch them, so the prefix is part of the name.

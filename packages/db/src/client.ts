@@ -10,6 +10,8 @@ export interface CreateDbOptions {
   /** Pool size; default 10. */
   max?: number;
   applicationName?: string;
+  /** How long a new connection may take before the query fails; default: no limit (pg's). */
+  connectTimeoutMs?: number;
   /** Called when an idle pooled connection dies (e.g. Postgres restarts); default: ignore. */
   onIdleError?: (error: Error) => void;
 }
@@ -25,6 +27,7 @@ export function createDb(databaseUrl: string, opts: CreateDbOptions = {}): DbHan
     connectionString: databaseUrl,
     max: opts.max ?? 10,
     ...(opts.applicationName ? { application_name: opts.applicationName } : {}),
+    ...(opts.connectTimeoutMs ? { connectionTimeoutMillis: opts.connectTimeoutMs } : {}),
   });
   // Without a listener, an idle connection killed by the server (restart, DROP DATABASE
   // WITH (FORCE) in tests) emits 'error' on the pool and crashes the process.

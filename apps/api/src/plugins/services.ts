@@ -12,6 +12,7 @@ import { DiscordClient } from '../services/discord.ts';
 import { GuildAccessService } from '../services/guild-access.ts';
 import { GuildResources } from '../services/guild-resources.ts';
 import type { GuildJobQueue } from '../services/jobs.ts';
+import { ReplicaReads } from '../services/read-replica.ts';
 import { ReplicaCache } from '../services/replica-cache.ts';
 import { SessionService } from '../services/sessions.ts';
 
@@ -38,6 +39,16 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
     applicationName: 'spacecadet-api',
     onIdleError: (error) => app.log.warn({ err: error }, 'idle Postgres connection failed'),
   });
+  // The read replica's pool: a short connect timeout, so a replica that went away costs a read
+  // two seconds at most before it runs on the primary (ReplicaReads then skips it for a while).
+  const readHandle =
+    config.databaseReadUrl === null
+      ? null
+      : createDb(config.databaseReadUrl, {
+          applicationName: 'spacecadet-api-reads',
+          connectTimeoutMs: 2_000,
+          onIdleError: (error) => app.log.warn({ err: error }, 'idle read replica connection failed'),
+        });
   const redis = new Redis(config.redisUrl, {
     ...redisOptions(config),
     keyPrefix: redisKeyPrefix(config.redisPrefix),
@@ -66,7 +77,13 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
       app.log.warn({ err: error }, 'Redis prefix binding not checked (Postgres or Redis unreachable)');
       return;
     }
-    await Promise.allSettled([redis.quit(), queueRedis.quit(), subscriber.quit(), dbHandle.close()]);
+    await Promise.allSettled([
+      redis.quit(),
+      queueRedis.quit(),
+      subscriber.quit(),
+      dbHandle.close(),
+      readHandle?.close(),
+    ]);
     throw error;
   });
   // Bound again whenever Redis comes back (empty, if it keeps nothing on disk), so another
@@ -96,6 +113,8 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
   const services: AppServices = {
     config,
     db: dbHandle.db,
+    readDb: readHandle?.db ?? dbHandle.db,
+    reads: new ReplicaReads({ primary: dbHandle.db, replica: readHandle?.db ?? null, redis, log: app.log }),
     redis,
     queue,
     discord,
@@ -114,6 +133,7 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
     queueRedis.disconnect();
     subscriber.disconnect();
     await dbHandle.close();
+    await readHandle?.close();
   });
   return services;
 }

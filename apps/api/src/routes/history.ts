@@ -7,14 +7,13 @@ import { defineRoute } from './define.ts';
 
 /** The server's history and its undo. */
 export function registerHistoryRoutes(app: FastifyInstance): void {
-  const { db } = app.services;
+  const { reads } = app.services;
 
+  // The read replica's, once it has the guild's last write: an undo shows in the list at once.
   defineRoute(app, routes.listHistory, async ({ params, query }) => {
-    const rows = await listHistory(db, params.guildId, {
-      limit: query.limit + 1,
-      before: query.before,
-      area: query.area,
-    });
+    const rows = await reads.read({ guildId: params.guildId }, (db) =>
+      listHistory(db, params.guildId, { limit: query.limit + 1, before: query.before, area: query.area }),
+    );
     const page = rows.slice(0, query.limit);
     return {
       entries: page.map(toHistoryEntry),

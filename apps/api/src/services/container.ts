@@ -6,13 +6,22 @@ import type { DiscordClient } from './discord.ts';
 import type { GuildAccessService } from './guild-access.ts';
 import type { GuildResources } from './guild-resources.ts';
 import type { GuildJobQueue } from './jobs.ts';
+import type { ReplicaReads } from './read-replica.ts';
 import type { ReplicaCache } from './replica-cache.ts';
 import type { SessionContext, SessionService } from './sessions.ts';
 
 /** Everything a route needs from the outside world, built once per app by buildApp. */
 export interface AppServices {
   config: ApiConfig;
+  /** The primary: every write, and every read that is not one of the heavy ones below. */
   db: Db;
+  /**
+   * DATABASE_READ_URL's handle (the primary's when unset). Not for routes: they read through
+   * `reads`, which picks this one only when it has replayed what the reader wrote.
+   */
+  readDb: Db;
+  /** The leaderboards, History, seasons and exports: on the read replica when it may serve them. */
+  reads: ReplicaReads;
   /** Keys are prefixed with `${REDIS_PREFIX}:` by the client itself. */
   redis: Redis;
   queue: GuildJobQueue;

@@ -72,7 +72,9 @@ export async function guildDataSummary(
 ): Promise<GuildDataSummary> {
   const [{ owner }, tables, departure] = await Promise.all([
     ownership(services, session, guildId),
-    countGuildData(services.db, guildId),
+    // A count of every table of the guild: heavy, so the read replica's once it has the guild's
+    // last write. The departure row stays on the primary (the worker's, read to refuse or allow).
+    services.reads.read({ guildId }, (db) => countGuildData(db, guildId)),
     guildDeparture(services.db, guildId),
   ]);
   return {

@@ -11,13 +11,17 @@ import { dropBufferedXp, dropUserRedis, readUserRedis } from './member-data-redi
  * member-data queries, Redis by member-data-redis.ts.
  */
 
-type Services = Pick<AppServices, 'db' | 'redis' | 'sessions' | 'replicaCache' | 'discord' | 'cipher'>;
+type Services = Pick<
+  AppServices,
+  'db' | 'reads' | 'redis' | 'sessions' | 'replicaCache' | 'discord' | 'cipher'
+>;
 
 const iso = (date: Date | string | null) => (date === null ? null : new Date(date).toISOString());
 
 export async function exportMemberData(services: Services, userId: string): Promise<MemberDataExport> {
   const [stored, redis] = await Promise.all([
-    readMemberData(services.db, userId),
+    // The read replica's, once it has the user's own last write through the API.
+    services.reads.read({ userId }, (db) => readMemberData(db, userId)),
     readUserRedis(services.redis, userId),
   ]);
   return {

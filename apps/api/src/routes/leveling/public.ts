@@ -18,7 +18,7 @@ import { defineRoute } from '../define.ts';
  * bot's view of the server's members), or anyone (cacheable for a short while).
  */
 export function registerLevelingPublicRoutes(app: FastifyInstance): void {
-  const { db, guildResources } = app.services;
+  const { reads, guildResources } = app.services;
   /** The bot left: what it knew of the server is gone with it, and so is the page (404, not 409). */
   const pageGoneWithBot = (error: unknown): never => {
     if (error instanceof ApiError && error.code === 'bot_not_in_guild')
@@ -28,7 +28,8 @@ export function registerLevelingPublicRoutes(app: FastifyInstance): void {
 
   defineRoute(app, routes.getPublicLeaderboard, async ({ params, query, request, reply }) => {
     const { guildId } = params;
-    const settings = await loadLevelingSettings(db, guildId);
+    // The busiest read of all, and anyone's: the read replica's, once it has the guild's last write.
+    const settings = await reads.read({ guildId }, (db) => loadLevelingSettings(db, guildId));
     const visibility = settings.leaderboardVisibility;
     if (visibility === 'off') throw notFound(LEADERBOARD_NOT_PUBLIC_MESSAGE);
     if (visibility === 'members') {
@@ -41,7 +42,9 @@ export function registerLevelingPublicRoutes(app: FastifyInstance): void {
     }
     const [guild, page] = await Promise.all([
       guildResources.guildProfile(guildId).catch(pageGoneWithBot),
-      loadPeriodLeaderboard(db, guildId, query.period, { limit: query.limit, offset: query.offset }),
+      reads.read({ guildId }, (db) =>
+        loadPeriodLeaderboard(db, guildId, query.period, { limit: query.limit, offset: query.offset }),
+      ),
     ]);
     reply.header(
       'cache-control',

@@ -81,11 +81,10 @@ export async function endSeasonNow(
 
 /** The hall of fame: the current season's start, the schedule's next end, past seasons. */
 export async function listSeasons(app: FastifyInstance, guildId: string): Promise<SeasonList> {
-  const { db } = app.services;
-  const [settings, seasons] = await Promise.all([
-    loadLevelingSettings(db, guildId),
-    loadSeasons(db, guildId),
-  ]);
+  // The read replica's, once it has the guild's last write (an End season shows at once).
+  const [settings, seasons] = await app.services.reads.read({ guildId }, (db) =>
+    Promise.all([loadLevelingSettings(db, guildId), loadSeasons(db, guildId)]),
+  );
   const started = settings.seasonStartedAt;
   const months = settings.seasonMonths;
   return {

@@ -47,10 +47,10 @@ export async function xpExportCsv(
   guildId: string,
   request: FastifyRequest,
 ): Promise<string> {
-  const [rows, curve] = await Promise.all([
-    loadRankedXp(app.services.db, guildId),
-    loadLevelCurve(app.services.db, guildId),
-  ]);
+  // Every ranked member at once: the read replica's, once it has the guild's last write.
+  const [rows, curve] = await app.services.reads.read({ guildId }, (db) =>
+    Promise.all([loadRankedXp(db, guildId), loadLevelCurve(db, guildId)]),
+  );
   const unnamed = rows.flatMap((row) => (row.username === null ? [row.userId] : []));
   const serverNames = await serverNamesOf(app, guildId, unnamed, request);
   const lines = [XP_EXPORT_COLUMNS.join(',')];
