@@ -60,8 +60,11 @@ const config = find('ConfigMap', 'spacecadet-config').data as Env;
 const secret = find('Secret', 'spacecadet-secrets').stringData as Env;
 const workloads = docs.map(({ doc }) => doc).filter((doc) => doc.spec?.template?.spec?.containers);
 
-/** The environment a container gets: envFrom first, then its own entries (which win). */
-function containerEnv(container: Doc): Env {
+/**
+ * The environment a container of pod `podName` gets: envFrom first, then its own entries (which
+ * win), each `$(NAME)` replaced by the value of a variable defined before it, as the kubelet does.
+ */
+function containerEnv(container: Doc, podName: string): Env {
   const source = (ref: Doc, kind: 'configMap' | 'secret'): Env => {
     const data = kind === 'configMap' ? config : secret;
     const name = kind === 'configMap' ? 'spacecadet-config' : 'spacecadet-secrets';
@@ -77,11 +80,15 @@ function containerEnv(container: Doc): Env {
   }
   for (const entry of container.env ?? []) {
     const ref = entry.valueFrom?.configMapKeyRef ?? entry.valueFrom?.secretKeyRef;
-    const value = ref
-      ? source(ref, entry.valueFrom.configMapKeyRef ? 'configMap' : 'secret')[ref.key]
-      : entry.value;
+    const field = entry.valueFrom?.fieldRef?.fieldPath;
+    const value =
+      field === 'metadata.name'
+        ? podName
+        : ref
+          ? source(ref, entry.valueFrom.configMapKeyRef ? 'configMap' : 'secret')[ref.key]
+          : entry.value;
     if (typeof value !== 'string') throw new Error(`${container.name}: ${entry.name} has no value`);
-    env[entry.name] = value;
+    env[entry.name] = value.replace(/\$\(([A-Z_][A-Z0-9_]*)\)/g, (whole, name: string) => env[name] ?? whole);
   }
   return env;
 }
@@ -101,12 +108,18 @@ const PROCESSES: Array<{ workload: string; compose: string; load: (env: Env) => 
 /** Not set on purpose: the worker's probes read /metrics, which answers 401 with a token. */
 const LEFT_UNSET: Record<string, string> = { METRICS_TOKEN: 'probes read /metrics without a token' };
 
-function processOf(workload: Doc) {
+/**
+ * Set for the active/standby proxy (issue 40), which a proxy without it does not read: its lease's
+ * Redis, and the address it gives the other proxies (POD_NAME only builds that address).
+ */
+const ACTIVE_STANDBY_PROXY_ENV = ['REDIS_URL', 'POD_NAME', 'DISCORD_PROXY_ADVERTISE_URL'];
+
+function processOf(workload: Doc, ordinal = 0) {
   const entry = PROCESSES.find((p) => p.workload === `${workload.kind}/${workload.metadata.name}`);
   if (!entry) throw new Error(`${workload.kind} ${workload.metadata.name} is no process this test knows`);
   const [container, ...others] = workload.spec.template.spec.containers as Doc[];
   if (others.length > 0) throw new Error(`${workload.metadata.name}: one container expected`);
-  return { ...entry, container, env: containerEnv(container) };
+  return { ...entry, container, env: containerEnv(container, `${workload.metadata.name}-${ordinal}`) };
 }
 
 /** The variables an env reader reads, recorded while it reads `env`. */
@@ -208,8 +221,9 @@ describe('deploy/kubernetes', () => {
       ).toEqual([]);
       // And nothing a reader does not read: a misspelt name would be silently ignored.
       const own = (processOf(workload).container.env ?? []).map((e: Doc) => e.name as string);
+      const pending = name === 'StatefulSet/discord-proxy' ? ACTIVE_STANDBY_PROXY_ENV : [];
       expect(
-        own.filter((n: string) => !reads.has(n)),
+        own.filter((n: string) => !reads.has(n) && !pending.includes(n)),
         name,
       ).toEqual([]);
     }
@@ -262,12 +276,21 @@ describe('deploy/kubernetes', () => {
       (_, i) => `http://discord-proxy-${i}.${service.metadata.name}:${port}/api`,
     );
     expect(config.DISCORD_PROXY_URL?.split(',')).toEqual(urls);
-    // Each URL alone is what the readers accept today (one proxy). The list itself needs the
-    // active/standby proxy: today's readers take it for one URL whose path ends in /api.
-    for (const url of urls)
-      expect(loadApiConfig(filled({ ...config, ...secret, DISCORD_PROXY_URL: url })).discord.proxyBase).toBe(
-        url,
-      );
+    // Each URL alone is what the readers accept before the active/standby proxy (one proxy);
+    // they would take the whole list for one URL whose path ends in /api.
+    for (const url of urls) {
+      for (const load of [loadApiConfig, loadWorkerConfig]) {
+        expect(() => load(filled({ ...config, ...secret, DISCORD_PROXY_URL: url }))).not.toThrow();
+      }
+    }
+    // Each proxy pod tells the others its own entry of the list, and keeps its lease in the
+    // Redis every other process uses.
+    for (let ordinal = 0; ordinal < proxy.spec.replicas; ordinal++) {
+      const { env } = processOf(proxy, ordinal);
+      expect(env.DISCORD_PROXY_ADVERTISE_URL).toBe(urls[ordinal]);
+      expect(env.REDIS_URL).toBe(secret.REDIS_URL);
+      expect(env.REDIS_PREFIX).toBe(config.REDIS_PREFIX);
+    }
   });
 
   it('probes each process where it listens, on what it serves', () => {
