@@ -15,6 +15,7 @@ import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
 import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { loadApiConfig } from '../apps/api/src/env.ts';
@@ -175,6 +176,42 @@ function stageCommand(target: string): string[] {
   return JSON.parse(cmd[1]) as string[];
 }
 
+/**
+ * What the schemas let pass: they allow fields they do not name (a misspelt `livenesProbe` is
+ * valid JSON Schema, and Kubernetes would drop or refuse it) and enums as plain strings. The
+ * published types do not: each document is typechecked as a literal of its kind's interface,
+ * where TypeScript refuses unknown properties and values outside an enum.
+ */
+function typeErrors(): string[] {
+  const file = join(import.meta.dirname, '__kubernetes-manifests.ts');
+  const text = docs
+    .map(
+      ({ doc }, i) =>
+        `import type { I${doc.kind} as T${i} } from 'kubernetes-models/${doc.apiVersion}';\n` +
+        `export const d${i}: T${i} = ${JSON.stringify(doc, null, 1)};\n`,
+    )
+    .join('');
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    target: ts.ScriptTarget.ES2022,
+    skipLibCheck: true,
+    types: [],
+  };
+  const host = ts.createCompilerHost(options);
+  const { getSourceFile, fileExists } = host;
+  host.getSourceFile = (name, language, ...rest) =>
+    name === file
+      ? ts.createSourceFile(name, text, language)
+      : getSourceFile.call(host, name, language, ...rest);
+  host.fileExists = (name) => name === file || fileExists.call(host, name);
+  return ts
+    .getPreEmitDiagnostics(ts.createProgram([file], options, host))
+    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '));
+}
+
 describe('deploy/kubernetes', () => {
   it.each(docs.map(({ file, doc }) => [`${file} ${doc.kind} ${doc.metadata?.name}`, doc]))(
     '%s fits Kubernetes’ schema',
@@ -184,6 +221,10 @@ describe('deploy/kubernetes', () => {
       if (Model) expect(() => new Model(doc as never).validate()).not.toThrow();
     },
   );
+
+  it('uses only the fields and values Kubernetes’ published types know', () => {
+    expect(typeErrors()).toEqual([]);
+  });
 
   it('applies every manifest but the Secret template, with an image entry for each image', () => {
     expect([...kustomization.resources].sort()).toEqual(
