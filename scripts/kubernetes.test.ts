@@ -348,7 +348,11 @@ describe('deploy/kubernetes', () => {
       ],
       [
         'StatefulSet/worker',
-        (env) => ({ ...loadWorkerConfig(env).metrics, port: loadWorkerConfig(env).metrics.port ?? 0 }),
+        (env) => {
+          // Its only listener: /metrics, on METRICS_PORT (unset: none, and no port matches).
+          const { host, port } = loadWorkerConfig(env).metrics;
+          return { host, port: port ?? 0 };
+        },
         { liveness: '/metrics' },
       ],
       ['Deployment/dashboard', (env) => loadDashboardEnv(env), { liveness: '/', readiness: '/' }],
