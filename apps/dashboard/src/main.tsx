@@ -4,11 +4,11 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './App.tsx';
-import { restoreSignIn } from './lib/api.ts';
+import { restoreSignInAtStart } from './lib/restore-sign-in.ts';
 
 // A new tab or a restarted browser picks up the browser's sign-in before the first screen (which
 // shows its loading state meanwhile). Not on the sign-in's own return, which is signing in anew.
-if (window.location.pathname !== '/auth/callback') restoreSignIn();
+if (window.location.pathname !== '/auth/callback') void restoreSignInAtStart();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');

@@ -1,5 +1,5 @@
-import { startSignIn } from '../lib/oauth.ts';
 import { TAGLINE_PAUSE_MS } from '../site.ts';
+import { signIn } from './sign-in.ts';
 import { useInviteUrl } from './useInviteUrl.ts';
 import { useTypedText } from './useTypedText.ts';
 
@@ -45,7 +45,7 @@ export function Hero() {
           <a className="btn btn-discord btn-lg" href={inviteUrl}>
             Add to Discord
           </a>
-          <button type="button" className="btn btn-secondary btn-lg" onClick={() => void startSignIn()}>
+          <button type="button" className="btn btn-secondary btn-lg" onClick={signIn}>
             Open the dashboard
           </button>
         </div>

@@ -4,8 +4,9 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../test/fake-api.ts';
 import { LocationProbe, renderAt } from '../../test/render.tsx';
-import { defaultInviteUrl } from '../lib/oauth.ts';
+import { defaultInviteUrl } from '../lib/invite-url.ts';
 import { getInstalledGuilds } from '../lib/preferences.ts';
+import { SESSION_KEYS } from '../lib/session.ts';
 import { TAGLINE_PAUSE_MS } from '../site.ts';
 import { TAGLINES } from './Hero.tsx';
 import { Landing } from './Landing.tsx';
@@ -68,6 +69,24 @@ describe('Landing', () => {
     screen.getByRole('button', { name: /^Effects (on|off)$/ });
     expect(screen.queryByText(/\bFX\b/)).toBeNull();
     expect(screen.getAllByText('Coming Soon').length).toBeGreaterThan(1);
+  });
+
+  it('starts the PKCE sign-in from each of its sign-in buttons', async () => {
+    fakeApi(() => undefined);
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign, origin: window.location.origin });
+    renderAt('/', routes);
+    const buttons = ['Sign in', 'Open the dashboard', 'Sign in to the dashboard'].map((name) =>
+      screen.getByRole('button', { name }),
+    );
+    for (const [index, button] of buttons.entries()) {
+      act(() => button.click());
+      await waitFor(() => expect(assign).toHaveBeenCalledTimes(index + 1));
+      const url = new URL(String(assign.mock.calls[index]?.[0]));
+      expect(url.pathname).toBe('/oauth2/authorize');
+      expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+      expect(url.searchParams.get('state')).toBe(window.sessionStorage.getItem(SESSION_KEYS.state));
+    }
   });
 
   it('marks the features the bot does not have yet Coming Soon, and only those', () => {

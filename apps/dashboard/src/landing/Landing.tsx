@@ -1,6 +1,5 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { StarCanvas } from '../effects/StarCanvas.tsx';
 import { addInstalledGuild } from '../lib/preferences.ts';
 import '../styles/landing.css';
 import { Features } from './Features.tsx';
@@ -9,6 +8,13 @@ import { installedGuildFromQuery } from './install.ts';
 import { CallToAction, Community, DashboardPreview } from './Sections.tsx';
 import { SiteFooter } from './SiteFooter.tsx';
 import { SiteHeader } from './SiteHeader.tsx';
+
+// The star background draws nothing before the page has loaded and idled (StarCanvas), so its
+// code loads beside the page rather than in its first download; fixed behind the page, it
+// shifts nothing when it appears.
+const StarCanvas = lazy(() =>
+  import('../effects/StarCanvas.tsx').then((module) => ({ default: module.StarCanvas })),
+);
 
 export function Landing() {
   const location = useLocation();
@@ -31,7 +37,9 @@ export function Landing() {
 
   return (
     <div className="landing">
-      <StarCanvas variant="drift" />
+      <Suspense fallback={null}>
+        <StarCanvas variant="drift" />
+      </Suspense>
       <a className="skip-link" href="#main">
         Skip to content
       </a>

@@ -1,7 +1,7 @@
 import { LANDING_FEATURES } from '@spacecadet/core/product-features';
-import { startSignIn } from '../lib/oauth.ts';
 import { NOT_NAMED, operatorInfo } from '../operator.tsx';
 import { joinNames } from './Features.tsx';
+import { signIn } from './sign-in.ts';
 import { useInviteUrl } from './useInviteUrl.ts';
 
 export function DashboardPreview() {
@@ -65,7 +65,7 @@ export function CallToAction() {
             <a className="btn btn-discord btn-lg" href={inviteUrl}>
               Add to Discord
             </a>
-            <button type="button" className="btn btn-secondary btn-lg" onClick={() => void startSignIn()}>
+            <button type="button" className="btn btn-secondary btn-lg" onClick={signIn}>
               Sign in to the dashboard
             </button>
           </div>

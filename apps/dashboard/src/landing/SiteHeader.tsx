@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { startSignIn } from '../lib/oauth.ts';
 import { useSession } from '../lib/session.ts';
 import { EffectsToggle } from '../ui/EffectsToggle.tsx';
 import { LogoMark } from '../ui/Logo.tsx';
+import { signIn } from './sign-in.ts';
 import { useInviteUrl } from './useInviteUrl.ts';
 
 export function SiteHeader() {
@@ -74,7 +74,7 @@ export function SiteHeader() {
                 Dashboard
               </Link>
             ) : (
-              <button type="button" className="btn btn-secondary btn-sm" onClick={() => void startSignIn()}>
+              <button type="button" className="btn btn-secondary btn-sm" onClick={signIn}>
                 Sign in
               </button>
             )}

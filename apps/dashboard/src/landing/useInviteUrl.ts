@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { afterLoadAndIdle } from '../lib/idle.ts';
-import { defaultInviteUrl } from '../lib/oauth.ts';
+import { defaultInviteUrl } from '../lib/invite-url.ts';
 
 /** GET /api/invite-url; on any failure keep the built-in invite link, silently. */
 export function useInviteUrl(guildId?: string): string {

@@ -64,11 +64,15 @@ export function refreshSession(endedAs: EndedAs): Promise<boolean> {
   return refreshing;
 }
 
-/** At start: a tab without a bearer (new tab, restarted browser) restores the browser's sign-in. */
-export function restoreSignIn(): void {
+/**
+ * At start: a tab without a bearer (new tab, restarted browser) restores the browser's sign-in.
+ * Settles once it is over (true when restored), so start-up can end its loading state.
+ */
+export function restoreSignIn(): Promise<boolean> {
   if (getAuthorizationHeader() === null && hasSignInHint()) {
-    void refreshSession(isSessionExpired() ? 'expired' : 'signed_out');
+    return refreshSession(isSessionExpired() ? 'expired' : 'signed_out');
   }
+  return Promise.resolve(false);
 }
 
 export interface ApiCallOptions<N extends RouteName> {

@@ -1,7 +1,8 @@
 import { decodeInstallState } from '@spacecadet/contract/install-state';
 import { describe, expect, it } from 'vitest';
 import { getConfig } from '../config.ts';
-import { buildSignInUrl, defaultInviteUrl, safeReturnPath, takeReturnPath } from './oauth.ts';
+import { defaultInviteUrl } from './invite-url.ts';
+import { buildSignInUrl, safeReturnPath, takeReturnPath } from './oauth.ts';
 import { SESSION_KEYS } from './session.ts';
 
 describe('defaultInviteUrl', () => {

@@ -1,6 +1,5 @@
 import { SNOWFLAKE_DIGITS } from '@spacecadet/contract/ids';
-import { type BotFeature, botInviteUrl } from '@spacecadet/contract/install-state';
-import { DEFAULT_BOT_PERMISSIONS } from '@spacecadet/core/bot-permissions';
+import type { BotFeature } from '@spacecadet/contract/install-state';
 import { getConfig } from '../config.ts';
 import { SESSION_KEYS } from './session.ts';
 
@@ -104,22 +103,6 @@ export async function buildSignInUrl(returnTo?: string | null): Promise<string> 
  */
 export async function startSignIn(returnTo?: string | null): Promise<void> {
   window.location.assign(await buildSignInUrl(returnTo));
-}
-
-/**
- * The built-in bot invite, used until GET /api/invite-url answers and when it fails. It is the
- * API's invite with the default permissions: the code comes back to the API's install callback,
- * which lands on `/?install=success&guild_id=`.
- */
-export function defaultInviteUrl(guildId?: string): string {
-  const config = getConfig();
-  return botInviteUrl({
-    oauthBase: config.discordOauthBase,
-    clientId: config.discordClientId,
-    permissions: DEFAULT_BOT_PERMISSIONS,
-    apiUrl: config.apiUrl,
-    guildId,
-  });
 }
 
 /**
