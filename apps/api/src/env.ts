@@ -15,6 +15,8 @@ import {
   portNumber,
   positiveInt,
   productionRefusals,
+  type RedisClusterNode,
+  redisClusterNodesField,
   SANDBOX_DISCORD_CREDENTIALS,
   snowflake,
   withRefusals,
@@ -62,6 +64,7 @@ const EnvSchema = z.object({
   REDIS_URL: optionalString.pipe(
     z.url({ protocol: /^rediss?$/, message: 'must be a redis:// URL' }).default('redis://127.0.0.1:6379'),
   ),
+  REDIS_CLUSTER_NODES: redisClusterNodesField,
   REDIS_PREFIX: optionalString.pipe(
     z
       .string()
@@ -144,6 +147,8 @@ export interface ApiConfig {
   redisUrl: string;
   /** Namespaces every Redis key: `${prefix}:...` for ours, `${prefix}:bull` for the queue. */
   redisPrefix: string;
+  /** REDIS_CLUSTER_NODES: a Redis Cluster's seed nodes (REDIS_URL then gives only credentials and TLS); null: REDIS_URL's Redis. */
+  redisClusterNodes: RedisClusterNode[] | null;
   discord: {
     apiBase: string;
     oauthBase: string;
@@ -239,6 +244,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
+    redisClusterNodes: e.REDIS_CLUSTER_NODES,
     discord: {
       apiBase: e.DISCORD_API_BASE,
       oauthBase: e.DISCORD_OAUTH_BASE,

@@ -1,5 +1,5 @@
 import { shardLeaseKey } from '@spacecadet/contract';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spacecadet/runtime/redis-client';
 import type { Logger } from './logger.ts';
 import { errorFields } from './logger.ts';
 import { freeDeadHolders, holderName, liveTokens, thisHost } from './shard-lease-holders.ts';
@@ -42,7 +42,7 @@ export interface ShardLeaseOptions {
  * Once claimed, its shards are fixed and kept as above.
  */
 export function shardLeases(
-  redis: Redis,
+  redis: RedisClient,
   shards: { ids: readonly number[] | 'auto'; count: number },
   options: ShardLeaseOptions,
 ): ShardLeases {
@@ -66,7 +66,7 @@ class ShardLeaseSet implements ShardLeases {
   private readonly allShards: number[];
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly shards: { ids: readonly number[] | 'auto'; count: number },
     private readonly options: ShardLeaseOptions,
   ) {
@@ -188,7 +188,7 @@ class ShardLeaseSet implements ShardLeases {
 
 /** Takes the first free shards' leases of 0..count-1, up to `perProcess`; their ids (none: all held). */
 async function claimFreeShards(
-  redis: Redis,
+  redis: RedisClient,
   count: number,
   perProcess: number,
   { token, ttlMs, lease }: { token: string; ttlMs: number; lease: string },

@@ -17,7 +17,7 @@ export async function runDoctor(env?: NodeJS.ProcessEnv): Promise<CheckLine[]> {
   if (config === null) return lines;
   const [postgres, redis, proxy, token] = await Promise.all([
     checkPostgres(config.databaseUrl),
-    checkRedis(config.redisUrl),
+    checkRedis(config.redisUrl, config.redisClusterNodes),
     checkDiscordProxy(config),
     checkBotToken(config),
   ]);
