@@ -57,8 +57,7 @@ async function freeClusterPort(taken: ReadonlySet<number>): Promise<number> {
 /**
  * Starts a three-master Redis Cluster from the `redis-server` and `redis-cli` on PATH (Debian's
  * redis-server package): three servers with cluster mode on and no persistence, joined with
- * `redis-cli --cluster create`, and waits until every node says `cluster_state:ok`. Notify
- * keyspace events are on as compose's Redis has them. Call `stop` in afterAll: it kills the
+ * `redis-cli --cluster create`, and waits until every node says `cluster_state:ok`. Call `stop` in afterAll: it kills the
  * servers and removes their directory even when the start failed half way.
  */
 export async function startRedisCluster(): Promise<TestRedisCluster> {
@@ -109,8 +108,6 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
           'no',
           '--daemonize',
           'no',
-          '--notify-keyspace-events',
-          'Ex',
         ],
         { stdio: 'ignore' },
       );
