@@ -1,5 +1,7 @@
 import {
   LEGACY_XP_KEYS,
+  legacyShardLeaseKey,
+  redisKeyPrefix,
   XP_SLOT_GROUPS,
   xpBatchesKey,
   xpDirtyGuildsKey,
@@ -9,6 +11,8 @@ import { levelingSettings, memberXp } from '@spacecadet/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../src/logger.ts';
+import { shardLeases } from '../src/shard-lease.ts';
 import {
   type ChildWorker,
   type Harness,
@@ -28,7 +32,7 @@ const general = SANDBOX_IDS.channels.general;
  * names (a guild's pending hash listed in `xp-dirty`, a batch a writer took and never finished,
  * a message kept unpriced) reaches Postgres once, with two workers starting at the same time.
  */
-describe('XP buffered under the old key names', () => {
+describe('an upgrade from the keys without slot tags', () => {
   let harness: Harness;
   let redis: Redis;
   const children: ChildWorker[] = [];
@@ -105,5 +109,31 @@ describe('XP buffered under the old key names', () => {
     expect((await xpOf(ada))?.messageCount).toBe(2);
     expect((await xpOf(mo))?.xp).toBe(25);
     expect((await xpOf(nia))?.xp).toBe(10);
+  });
+
+  it('leaves a shard alone while a worker of the old version holds its old lease', async () => {
+    const prefixed = new Redis(harness.redis.url, { keyPrefix: redisKeyPrefix(harness.redis.prefix) });
+    try {
+      const old = legacyShardLeaseKey(1, 3);
+      await prefixed.set(old, 'old-worker', 'PX', 60_000);
+      const options = { ttlMs: 5_000, logger: createLogger('silent'), lost: () => {} };
+      const fixed = shardLeases(prefixed, { ids: [1], count: 3 }, { ...options, token: 'new-fixed' });
+      expect(await fixed.tryClaim()).toBe(false);
+      const auto = shardLeases(
+        prefixed,
+        { ids: 'auto', count: 3 },
+        { ...options, token: 'new-auto', perProcess: 3 },
+      );
+      expect(await auto.tryClaim()).toBe(true);
+      expect(auto.shardIds()).toEqual([0, 2]);
+      await auto.release();
+      // The old worker stopped: its lease is gone, the shard is free.
+      await prefixed.del(old);
+      expect(await fixed.tryClaim()).toBe(true);
+      expect(fixed.shardIds()).toEqual([1]);
+      await fixed.release();
+    } finally {
+      prefixed.disconnect();
+    }
   });
 });

@@ -285,6 +285,14 @@ export function shardLeaseKey(shardId: number, shardCount: number): string {
 }
 
 /**
+ * A shard's lease as workers from before the slot tags name it: a worker still running such a
+ * version (a rolling upgrade) holds it, so a newer one leaves that shard alone until it lapses.
+ */
+export function legacyShardLeaseKey(shardId: number, shardCount: number): string {
+  return `shard-lease:${shardId}/${shardCount}`;
+}
+
+/**
  * The gateway IDENTIFY slot of a rate-limit bucket (`shard_id % max_concurrency`): set with NX
  * and a TTL of Discord's 5 seconds (plus a margin) by the worker process about to identify a
  * shard of that bucket (value: its token), so processes starting together identify one after
