@@ -1,11 +1,24 @@
-import { redisKeyPrefix, shardLeaseKey } from '@spacecadet/contract';
+import {
+  guildChannelsCacheKey,
+  guildMembershipCacheKey,
+  guildSetupCacheKey,
+  memberPicksKey,
+  redisKeyPrefix,
+  shardLeaseKey,
+  xpBatchesKey,
+  xpBatchKey,
+  xpCooldownKey,
+  xpDirtyGuildsKey,
+  xpPendingKey,
+  xpSlotGroup,
+} from '@spacecadet/contract';
 import { levelingSettings, memberXp } from '@spacecadet/db/schema';
 import { createRedisClient, type RedisClient } from '@spacecadet/runtime/redis-client';
 import { startRedisCluster, type TestRedisCluster } from '@spacecadet/runtime/testing';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
-import { control, type Harness, SANDBOX_IDS, STATION, startHarness, waitFor } from './helpers.ts';
+import { control, type Harness, jobQueue, SANDBOX_IDS, STATION, startHarness, waitFor } from './helpers.ts';
 
 const { ada, nia } = SANDBOX_IDS.users;
 const general = SANDBOX_IDS.channels.general;
@@ -56,5 +69,44 @@ describe('the worker on a Redis Cluster', () => {
     await waitFor('both members’ XP in Postgres', async () =>
       (await xpOf(ada)) === 14 && (await xpOf(nia)) === 7 ? true : undefined,
     );
+  });
+
+  it('deletes a guild’s keys from every master, and nothing of another guild', async () => {
+    const [gone, kept] = ['400000000000000777', '400000000000000778'];
+    const keysOf = (guildId: string) => [
+      guildChannelsCacheKey(guildId),
+      guildSetupCacheKey(guildId),
+      guildMembershipCacheKey(guildId, nia),
+      memberPicksKey('color-roles', guildId, nia),
+      xpCooldownKey(guildId, nia),
+      xpPendingKey(guildId),
+      xpBatchKey(`${guildId}.in-flight`),
+    ];
+    for (const guildId of [gone, kept]) {
+      for (const key of keysOf(guildId)) {
+        if (key.startsWith('xp-pending') || key.startsWith('xp-batch') || key.includes(':picks:')) {
+          await redis.hset(key, `${nia}:x`, 3);
+        } else await redis.set(key, '1');
+      }
+      // Only the deleted guild is listed dirty: the running flusher would otherwise write (and
+      // so remove) the kept guild's pending XP before the checks below.
+      if (guildId === gone) await redis.sadd(xpDirtyGuildsKey(xpSlotGroup(guildId)), guildId);
+      await redis.zadd(xpBatchesKey(xpSlotGroup(guildId)), Date.now() + 3_600_000, `${guildId}.in-flight`);
+    }
+    const jobs = jobQueue(harness);
+    try {
+      const job = await jobs.add('guild-data.delete', gone);
+      const done = await jobs.finished(job.id as string);
+      expect({ state: done.state, error: done.error }).toEqual({ state: 'completed', error: undefined });
+    } finally {
+      await jobs.close();
+    }
+    // One EXISTS per key: they lie in different slots.
+    const exists = async (guildId: string) =>
+      Promise.all(keysOf(guildId).map(async (key) => [key, await redis.exists(key)] as const));
+    expect((await exists(gone)).filter(([, found]) => found === 1)).toEqual([]);
+    expect((await exists(kept)).filter(([, found]) => found === 0)).toEqual([]);
+    expect(await redis.sismember(xpDirtyGuildsKey(xpSlotGroup(gone)), gone)).toBe(0);
+    expect(await redis.zscore(xpBatchesKey(xpSlotGroup(gone)), `${gone}.in-flight`)).toBeNull();
   });
 });
