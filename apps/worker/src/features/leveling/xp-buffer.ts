@@ -164,7 +164,9 @@ export function awardMessageXp(redis: RedisClient, award: MessageXp): Promise<bo
         const byGroup = new Map<number, QueuedAward[]>();
         for (const queued of created) {
           const group = xpSlotGroup(queued.award.guildId);
-          byGroup.set(group, [...(byGroup.get(group) ?? []), queued]);
+          const same = byGroup.get(group);
+          if (same) same.push(queued);
+          else byGroup.set(group, [queued]);
         }
         for (const [group, awards] of byGroup) {
           for (let start = 0; start < awards.length; start += AWARDS_PER_CALL) {
