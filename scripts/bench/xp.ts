@@ -49,7 +49,13 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { redisKeyPrefix } from '@spacecadet/contract';
+import {
+  redisKeyPrefix,
+  xpCooldownKey,
+  xpDirtyGuildsKey,
+  xpPendingKey,
+  xpSlotGroup,
+} from '@spacecadet/contract';
 import { utcDay } from '@spacecadet/core';
 import { createDb } from '@spacecadet/db';
 import { writeXpBatch } from '@spacecadet/db/queries/member-xp';
@@ -599,11 +605,9 @@ async function main(): Promise<void> {
       });
     // Loads the script (Redis caches it) before the first reading.
     await award(MEMORY_GUILDS, memberId(0));
-    await memRedis.del(
-      `xp-cd:${memGuild(MEMORY_GUILDS)}:${memberId(0)}`,
-      `xp-pending:${memGuild(MEMORY_GUILDS)}`,
-    );
-    await memRedis.srem('xp-dirty', memGuild(MEMORY_GUILDS));
+    await memRedis.del(xpCooldownKey(memGuild(MEMORY_GUILDS), memberId(0)));
+    await memRedis.del(xpPendingKey(memGuild(MEMORY_GUILDS)));
+    await memRedis.srem(xpDirtyGuildsKey(xpSlotGroup(memGuild(MEMORY_GUILDS))), memGuild(MEMORY_GUILDS));
     const before = await usedMemory(memRedis);
     let counted = 0;
     await runBounded(
@@ -616,12 +620,12 @@ async function main(): Promise<void> {
     );
     const afterAward = await usedMemory(memRedis);
     const sampleCooldown = Number(
-      (await raw.call('MEMORY', 'USAGE', fullKey(`xp-cd:${memGuild(0)}:${memberId(0)}`))) ?? 0,
+      (await raw.call('MEMORY', 'USAGE', fullKey(xpCooldownKey(memGuild(0), memberId(0))))) ?? 0,
     );
     let pendingUsage = 0;
     for (let g = 0; g < MEMORY_GUILDS; g += 1)
       pendingUsage += Number(
-        (await raw.call('MEMORY', 'USAGE', fullKey(`xp-pending:${memGuild(g)}`), 'SAMPLES', '0')) ?? 0,
+        (await raw.call('MEMORY', 'USAGE', fullKey(xpPendingKey(memGuild(g))), 'SAMPLES', '0')) ?? 0,
       );
     // One pass of the flusher (xp.ts), four writers at a time as it has.
     const flushStart = performance.now();

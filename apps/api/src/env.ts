@@ -15,6 +15,8 @@ import {
   portNumber,
   positiveInt,
   productionRefusals,
+  type RedisClusterNode,
+  redisClusterNodesField,
   SANDBOX_DISCORD_CREDENTIALS,
   snowflake,
   withRefusals,
@@ -66,6 +68,7 @@ const EnvSchema = z.object({
   REDIS_URL: optionalString.pipe(
     z.url({ protocol: /^rediss?$/, message: 'must be a redis:// URL' }).default('redis://127.0.0.1:6379'),
   ),
+  REDIS_CLUSTER_NODES: redisClusterNodesField,
   REDIS_PREFIX: optionalString.pipe(
     z
       .string()
@@ -153,6 +156,8 @@ export interface ApiConfig {
   redisUrl: string;
   /** Namespaces every Redis key: `${prefix}:...` for ours, `${prefix}:bull` for the queue. */
   redisPrefix: string;
+  /** REDIS_CLUSTER_NODES: a Redis Cluster's seed nodes (REDIS_URL then gives only credentials and TLS); null: REDIS_URL's Redis. */
+  redisClusterNodes: RedisClusterNode[] | null;
   discord: {
     apiBase: string;
     oauthBase: string;
@@ -249,6 +254,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     databaseReadUrl: e.DATABASE_READ_URL ?? null,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
+    redisClusterNodes: e.REDIS_CLUSTER_NODES,
     discord: {
       apiBase: e.DISCORD_API_BASE,
       oauthBase: e.DISCORD_OAUTH_BASE,

@@ -17,6 +17,17 @@ function problemsOf(env: NodeJS.ProcessEnv): string[] {
 }
 
 describe('loadApiConfig', () => {
+  it('reads REDIS_CLUSTER_NODES, and refuses a bad entry naming the variable', () => {
+    expect(loadApiConfig(SANDBOX).redisClusterNodes).toBeNull();
+    expect(loadApiConfig({ ...SANDBOX, REDIS_CLUSTER_NODES: 'a:7000,b:7001' }).redisClusterNodes).toEqual([
+      { host: 'a', port: 7000 },
+      { host: 'b', port: 7001 },
+    ]);
+    expect(() => loadApiConfig({ ...SANDBOX, REDIS_CLUSTER_NODES: 'a:7000,:7001' })).toThrow(
+      /REDIS_CLUSTER_NODES: ":7001" is not host:port/,
+    );
+  });
+
   it('has working defaults against a local sandbox, with a warning about the dev secret', () => {
     const config = loadApiConfig(SANDBOX);
     expect(config).toMatchObject({

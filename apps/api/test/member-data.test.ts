@@ -9,6 +9,7 @@ import {
   xpBatchKey,
   xpCooldownKey,
   xpPendingKey,
+  xpSlotGroup,
 } from '@spacecadet/contract';
 import {
   guildConfigs,
@@ -277,7 +278,7 @@ describe('XP in flight at the erase', () => {
     await redis.hset(xpPendingKey(station), `${rex}:x`, 20, `${rex}:m`, 1, `${ada}:x`, 5, `${ada}:m`, 1);
     const batchId = `${station}.in-flight`;
     await redis.rename(xpPendingKey(station), xpBatchKey(batchId));
-    await redis.zadd(xpBatchesKey(), Date.now(), batchId);
+    await redis.zadd(xpBatchesKey(xpSlotGroup(station)), Date.now(), batchId);
     // Also still buffered and not taken: dropped from the hash by the erase.
     await redis.hset(xpPendingKey(station), `${rex}:x`, 7, `${rex}:m`, 1);
     await write(`${station}.earlier`, [member(rex, 100)]);
@@ -306,7 +307,7 @@ describe('XP in flight at the erase', () => {
     const { redis } = h.app.services;
     for (let round = 0; round < 8; round++) {
       const batchId = `${station}.race-${round}`;
-      await redis.zadd(xpBatchesKey(), Date.now(), batchId);
+      await redis.zadd(xpBatchesKey(xpSlotGroup(station)), Date.now(), batchId);
       await redis.hset(xpBatchKey(batchId), `${mo}:x`, 3, `${mo}:m`, 1);
       const token = await signIn(h, mo);
       const [, erased] = await Promise.all([

@@ -13,6 +13,8 @@ import {
   optionalString,
   positiveInt,
   productionRefusals,
+  type RedisClusterNode,
+  redisClusterNodesField,
   SANDBOX_DISCORD_CREDENTIALS,
   snowflake,
   withRefusals,
@@ -40,6 +42,7 @@ const EnvSchema = z.object({
     z.url({ protocol: /^postgres(ql)?$/ }).default('postgres://postgres@127.0.0.1:5432/spacecadet'),
   ),
   REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379')),
+  REDIS_CLUSTER_NODES: redisClusterNodesField,
   REDIS_PREFIX: optionalString.pipe(
     z
       .string()
@@ -114,6 +117,8 @@ export interface WorkerConfig {
   databaseUrl: string;
   redisUrl: string;
   redisPrefix: string;
+  /** REDIS_CLUSTER_NODES: a Redis Cluster's seed nodes (REDIS_URL then gives only credentials and TLS); null: REDIS_URL's Redis. */
+  redisClusterNodes: RedisClusterNode[] | null;
   discordApiBase: string;
   /** Discord's CDN (avatars), or the sandbox's root when Discord is a local sandbox. */
   discordCdnBase: string;
@@ -220,6 +225,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     databaseUrl: values.DATABASE_URL,
     redisUrl: values.REDIS_URL,
     redisPrefix: values.REDIS_PREFIX,
+    redisClusterNodes: values.REDIS_CLUSTER_NODES,
     discordApiBase: values.DISCORD_API_BASE,
     discordCdnBase: values.DISCORD_CDN_BASE ?? defaultCdnBase(values.DISCORD_API_BASE),
     discordBotToken: values.DISCORD_BOT_TOKEN ?? SANDBOX_BOT_TOKEN,

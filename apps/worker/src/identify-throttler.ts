@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { identifyBucketKey } from '@spacecadet/contract';
+import type { RedisClient } from '@spacecadet/runtime/redis-client';
 import type { WebSocketOptions } from 'discord.js';
-import type { Redis } from 'ioredis';
 
 // @discordjs/ws's types as discord.js's `ws` option names them (no direct dependency on it).
 type BuildIdentifyThrottler = NonNullable<WebSocketOptions['buildIdentifyThrottler']>;
@@ -27,7 +27,7 @@ export function identifyMarginMs(intervalMs: number): number {
  */
 export class RedisIdentifyThrottler implements IIdentifyThrottler {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly maxConcurrency: number,
     private readonly intervalMs: number,
     /** Stored as the slot's value, so `redis-cli` shows who identified last. */
@@ -54,7 +54,7 @@ export class RedisIdentifyThrottler implements IIdentifyThrottler {
  * as discord.js's default does, and coordinates through Redis.
  */
 export function redisIdentifyThrottler(
-  redis: Redis,
+  redis: RedisClient,
   intervalMs: number,
   token: string,
 ): BuildIdentifyThrottler {

@@ -1,7 +1,7 @@
 import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { shardLeaseKey } from '@spacecadet/contract';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spacecadet/runtime/redis-client';
 import type { Logger } from './logger.ts';
 import { FREE_DEAD } from './shard-lease-scripts.ts';
 
@@ -14,7 +14,7 @@ import { FREE_DEAD } from './shard-lease-scripts.ts';
  * A lease's value: who holds it and enough to prove that holder dead without waiting out the
  * TTL. `host` is the machine as processes on it see each other (hostname and PID namespace), so
  * a pid is only looked up where it means the same process; `beat` is when the holder last
- * renewed (Redis' clock, so hosts' clocks do not matter) and `every` how often it renews.
+ * renewed (RedisClient' clock, so hosts' clocks do not matter) and `every` how often it renews.
  */
 export interface ShardLease {
   holder: string;
@@ -100,7 +100,7 @@ export function deadHolderReason(lease: ShardLease, nowMs: number, host = thisHo
  * True when it freed any.
  */
 export async function freeDeadHolders(
-  redis: Redis,
+  redis: RedisClient,
   watched: readonly number[],
   shardCount: number,
   token: string,

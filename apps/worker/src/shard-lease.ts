@@ -1,5 +1,6 @@
-import { shardLeaseKey } from '@spacecadet/contract';
-import type { Redis } from 'ioredis';
+import { legacyShardLeaseKey, shardLeaseKey } from '@spacecadet/contract';
+import type { RedisClient } from '@spacecadet/runtime/redis-client';
+import { Cluster } from 'ioredis';
 import type { Logger } from './logger.ts';
 import { errorFields } from './logger.ts';
 import { freeDeadHolders, holderName, liveTokens, thisHost } from './shard-lease-holders.ts';
@@ -42,7 +43,7 @@ export interface ShardLeaseOptions {
  * Once claimed, its shards are fixed and kept as above.
  */
 export function shardLeases(
-  redis: Redis,
+  redis: RedisClient,
   shards: { ids: readonly number[] | 'auto'; count: number },
   options: ShardLeaseOptions,
 ): ShardLeases {
@@ -66,7 +67,7 @@ class ShardLeaseSet implements ShardLeases {
   private readonly allShards: number[];
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly shards: { ids: readonly number[] | 'auto'; count: number },
     private readonly options: ShardLeaseOptions,
   ) {
@@ -103,7 +104,9 @@ class ShardLeaseSet implements ShardLeases {
   /** `auto`: takes free shards' leases; '' when it got some, else why not (as CLAIM says it). */
   private async claimFree(): Promise<string> {
     const { options, shards } = this;
-    const taken = await claimFreeShards(this.redis, shards.count, options.perProcess ?? 1, {
+    const oldHeld = await legacyHolders(this.redis, this.allShards, shards.count);
+    const candidates = this.allShards.filter((id) => !oldHeld.has(id));
+    const taken = await claimFreeShards(this.redis, shards.count, candidates, options.perProcess ?? 1, {
       token: options.token,
       ttlMs: options.ttlMs,
       lease: this.lease,
@@ -122,6 +125,11 @@ class ShardLeaseSet implements ShardLeases {
   private async claimOnce(): Promise<string> {
     if (this.auto) return this.claimFree();
     const { keys, options } = this;
+    const oldHeld = await legacyHolders(this.redis, this.ids, this.shards.count);
+    for (const [index, id] of this.ids.entries()) {
+      const holder = oldHeld.get(id);
+      if (holder !== undefined) return `${index}:${holder}`;
+    }
     return String(
       await this.redis.eval(CLAIM, keys.length, ...keys, options.token, options.ttlMs, this.lease),
     );
@@ -186,14 +194,36 @@ class ShardLeaseSet implements ShardLeases {
   }
 }
 
-/** Takes the first free shards' leases of 0..count-1, up to `perProcess`; their ids (none: all held). */
-async function claimFreeShards(
-  redis: Redis,
+/**
+ * The shards of `ids` whose lease a worker of the version before the slot tags holds (the key
+ * it knows, `legacyShardLeaseKey`), with their holder: during a rolling upgrade such a worker
+ * still runs them, and does not see the new leases. None on a cluster, where no such worker ran.
+ */
+async function legacyHolders(
+  redis: RedisClient,
+  ids: readonly number[],
   count: number,
+): Promise<Map<number, string>> {
+  const held = new Map<number, string>();
+  if (redis instanceof Cluster || ids.length === 0) return held;
+  const values = await redis.mget(...ids.map((id) => legacyShardLeaseKey(id, count)));
+  for (const [index, value] of values.entries()) {
+    const id = ids[index];
+    if (value !== null && id !== undefined) held.set(id, holderName(value) ?? value);
+  }
+  return held;
+}
+
+/** Takes the first free shards' leases of `candidates`, up to `perProcess`; their ids (none: all held). */
+async function claimFreeShards(
+  redis: RedisClient,
+  count: number,
+  candidates: readonly number[],
   perProcess: number,
   { token, ttlMs, lease }: { token: string; ttlMs: number; lease: string },
 ): Promise<number[]> {
-  const all = Array.from({ length: count }, (_, id) => shardLeaseKey(id, count));
+  if (candidates.length === 0) return [];
+  const all = candidates.map((id) => shardLeaseKey(id, count));
   const taken = (await redis.eval(
     CLAIM_FREE,
     all.length,
@@ -203,7 +233,7 @@ async function claimFreeShards(
     lease,
     perProcess,
   )) as number[];
-  return taken.map(Number);
+  return taken.map((index) => candidates[Number(index)] as number);
 }
 
 /**

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { bullPrefix, JOB_QUEUE, redisKeyPrefix, workerConnectionName } from '@spacecadet/contract';
 import { createDb, type DbHandle } from '@spacecadet/db';
 import type { MetricsServer } from '@spacecadet/runtime/metrics-server';
+import { createRedisClient } from '@spacecadet/runtime/redis-client';
 import { watchRedisDurability } from '@spacecadet/runtime/redis-durability';
 import { Queue } from 'bullmq';
 import { type APIUser, type Client, ClientUser } from 'discord.js';
@@ -77,10 +78,13 @@ export function connectWorker(
   // Named so `CLIENT LIST` shows whose connections these are, and the API can tell whether the
   // process running a job is still there (BullMQ's worker keeps the name on its connections).
   const connectionName = workerConnectionName(config.redisPrefix, instance);
-  const redis = new Redis(config.redisUrl, {
+  // One Redis, or a Redis Cluster when REDIS_CLUSTER_NODES is set. The features are typed with
+  // ioredis' `Redis`; a cluster client answers the same commands (what differs, SCAN and a
+  // connection's key prefix, goes through `scanAllNodes` and `keyPrefixOf`).
+  const redis = createRedisClient(config.redisUrl, config.redisClusterNodes, {
     keyPrefix: redisKeyPrefix(config.redisPrefix),
     connectionName,
-  });
+  }) as Redis;
   // Warns at start (and after a Redis restart) when Redis could lose queued jobs.
   watchRedisDurability(redis, logger);
   // BullMQ needs blocking commands that never give up, hence its own connection.

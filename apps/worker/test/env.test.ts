@@ -3,6 +3,25 @@ import { describe, expect, it } from 'vitest';
 import { loadWorkerConfig } from '../src/env.ts';
 
 describe('loadWorkerConfig', () => {
+  it('reads REDIS_CLUSTER_NODES as host:port seeds, and refuses an entry without a port naming it', () => {
+    const base = { DISCORD_API_BASE: 'http://127.0.0.1:4100/api/' };
+    expect(loadWorkerConfig(base).redisClusterNodes).toBeNull();
+    expect(
+      loadWorkerConfig({ ...base, REDIS_CLUSTER_NODES: ' redis-a:7000, 10.0.0.2:7001,[::1]:7002' })
+        .redisClusterNodes,
+    ).toEqual([
+      { host: 'redis-a', port: 7000 },
+      { host: '10.0.0.2', port: 7001 },
+      { host: '::1', port: 7002 },
+    ]);
+    expect(() => loadWorkerConfig({ ...base, REDIS_CLUSTER_NODES: 'redis-a:7000,redis-b' })).toThrow(
+      /REDIS_CLUSTER_NODES: "redis-b" is not host:port/,
+    );
+    expect(() => loadWorkerConfig({ ...base, REDIS_CLUSTER_NODES: 'redis-a:70000' })).toThrow(
+      /REDIS_CLUSTER_NODES/,
+    );
+  });
+
   it('uses the documented defaults with a sandbox API and no token', () => {
     const config = loadWorkerConfig({ DISCORD_API_BASE: 'http://127.0.0.1:4100/api/' });
     expect(config).toMatchObject({

@@ -11,6 +11,7 @@ import {
   xpCooldownKey,
   xpDirtyGuildsKey,
   xpPendingKey,
+  xpSlotGroup,
 } from '@spacecadet/contract';
 import { guildDeparture, tablesWithGuildId } from '@spacecadet/db/queries/guild-data';
 import { writeXpBatch } from '@spacecadet/db/queries/member-xp';
@@ -88,10 +89,10 @@ describe("a server's data", () => {
       .hset(storedKey(harness, memberPicksKey('color-roles', guildId, NIA)), 'd:colors', '1')
       .set(storedKey(harness, xpCooldownKey(guildId, NIA)), '1')
       .hset(storedKey(harness, xpPendingKey(guildId)), `${NIA}:x`, '20', `${NIA}:m`, '1')
-      .sadd(storedKey(harness, xpDirtyGuildsKey()), guildId)
+      .sadd(storedKey(harness, xpDirtyGuildsKey(xpSlotGroup(guildId))), guildId)
       // A batch a flusher took a moment ago (not stale, so no other process takes it over).
       .hset(storedKey(harness, xpBatchKey(batch)), `${NIA}:x`, '30', `${NIA}:m`, '1')
-      .zadd(storedKey(harness, xpBatchesKey()), Date.now() + 3_600_000, batch)
+      .zadd(storedKey(harness, xpBatchesKey(xpSlotGroup(guildId))), Date.now() + 3_600_000, batch)
       .set(storedKey(harness, userGuildsCacheKey(NIA)), '[]')
       .exec();
     // A pending job of the guild (delayed, so it waits) besides its schedulers.
@@ -132,7 +133,7 @@ describe("a server's data", () => {
       expect(await keysOf(GONE)).toEqual([]);
       expect(await schedulersOf(GONE)).toEqual([]);
       expect(await jobsOf(GONE)).toEqual([]);
-      expect(await redis.sismember(storedKey(harness, xpDirtyGuildsKey()), GONE)).toBe(0);
+      expect(await redis.sismember(storedKey(harness, xpDirtyGuildsKey(xpSlotGroup(GONE))), GONE)).toBe(0);
     }
     // The XP batch a flusher held in memory is not written back after the deletion.
     const late = await writeXpBatch(db(), {

@@ -1,4 +1,4 @@
-import { xpUnpricedGuildsKey } from '@spacecadet/contract';
+import { XP_SLOT_GROUPS, xpUnpricedGuildsKey } from '@spacecadet/contract';
 import { levelingSettings, memberXp } from '@spacecadet/db/schema';
 import { SANDBOX_IDS, type SandboxFixture } from '@spacecadet/discord-sandbox';
 // The sandbox's own message posting (what its `/_sandbox/messages` route runs), the module
@@ -100,7 +100,11 @@ describe('chat across many guilds at once', () => {
       });
       expect(counted).toEqual({ guilds: GUILDS, xp: GUILDS * 10 });
       // Priced on arrival: none was kept in Redis for a setup read that failed or timed out.
-      expect(await redis.zcard(storedKey(harness, xpUnpricedGuildsKey()))).toBe(0);
+      const groups = Array.from({ length: XP_SLOT_GROUPS }, (_, group) => group);
+      const unpriced = await Promise.all(
+        groups.map((g) => redis.zcard(storedKey(harness, xpUnpricedGuildsKey(g)))),
+      );
+      expect(unpriced.reduce((sum, n) => sum + n, 0)).toBe(0);
       const reads = {
         queries: levelingSetups.reads.queries - before.queries,
         guilds: levelingSetups.reads.guilds - before.guilds,

@@ -2,6 +2,7 @@ import {
   xpBatchesKey,
   xpDirtyGuildsKey,
   xpPendingKey,
+  xpSlotGroup,
   xpUnpricedGuildsKey,
   xpUnpricedKey,
 } from '@spacecadet/contract';
@@ -34,14 +35,14 @@ describe('XP through a PostgreSQL outage', () => {
   /** Nothing of XP left in Redis: every message counted is in Postgres. */
   const bufferEmpty = async () => {
     const key = (k: string) => storedKey(harness, k);
-    const [pending, unpriced, dirty, batches, waiting] = await Promise.all([
+    const counts = await Promise.all([
       redis.exists(key(xpPendingKey(STATION)), key(xpPendingKey(ORBIT))),
       redis.exists(key(xpUnpricedKey(ORBIT)), key(xpUnpricedKey(STATION))),
-      redis.scard(key(xpDirtyGuildsKey())),
-      redis.zcard(key(xpBatchesKey())),
-      redis.zcard(key(xpUnpricedGuildsKey())),
+      ...[STATION, ORBIT].map((g) => redis.scard(key(xpDirtyGuildsKey(xpSlotGroup(g))))),
+      ...[STATION, ORBIT].map((g) => redis.zcard(key(xpBatchesKey(xpSlotGroup(g))))),
+      ...[STATION, ORBIT].map((g) => redis.zcard(key(xpUnpricedGuildsKey(xpSlotGroup(g))))),
     ]);
-    return pending + unpriced + dirty + batches + waiting === 0;
+    return counts.every((count) => count === 0);
   };
 
   beforeAll(async () => {

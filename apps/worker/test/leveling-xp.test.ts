@@ -4,6 +4,7 @@ import {
   xpBatchKey,
   xpCooldownKey,
   xpPendingKey,
+  xpSlotGroup,
 } from '@spacecadet/contract';
 import { roleBoostUserId } from '@spacecadet/core';
 import { LEVELING_SETUP_CHANNEL } from '@spacecadet/db/queries/leveling';
@@ -455,7 +456,7 @@ describe('several worker processes counting XP at once', () => {
         'the child to take a batch',
         async () => {
           await post();
-          return (await redis.zcard(storedKey(harness, xpBatchesKey()))) > 0;
+          return (await redis.zcard(storedKey(harness, xpBatchesKey(xpSlotGroup(STATION))))) > 0;
         },
         30_000,
       );
@@ -463,7 +464,11 @@ describe('several worker processes counting XP at once', () => {
       const pending = storedKey(harness, xpPendingKey(STATION));
       // Everything posted is counted in Redis: the taken batch plus what came after it.
       const counted = async () => {
-        const [batchId] = await redis.zrange(storedKey(harness, xpBatchesKey()), '0', '0');
+        const [batchId] = await redis.zrange(
+          storedKey(harness, xpBatchesKey(xpSlotGroup(STATION))),
+          '0',
+          '0',
+        );
         const inBatch = Number(
           (await redis.hget(storedKey(harness, xpBatchKey(batchId ?? '')), `${mo}:m`)) ?? 0,
         );
@@ -492,7 +497,7 @@ describe('several worker processes counting XP at once', () => {
       // Stopped, the survivor has written everything it took: a second write would show now.
       await survivor.close();
       expect((await store.member(STATION, mo))?.messageCount).toBe(total);
-      expect(await redis.zcard(storedKey(harness, xpBatchesKey()))).toBe(0);
+      expect(await redis.zcard(storedKey(harness, xpBatchesKey(xpSlotGroup(STATION))))).toBe(0);
     } finally {
       await child?.stop();
       release();

@@ -1,4 +1,4 @@
-import { shardLeaseKey, xpDirtyGuildsKey } from '@spacecadet/contract';
+import { shardLeaseKey, xpDirtyGuildsKey, xpSlotGroup } from '@spacecadet/contract';
 import { levelingSettings, memberXp } from '@spacecadet/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
@@ -115,7 +115,7 @@ describe('two worker processes started with the same shards (no SHARD_IDS)', () 
     // Counted once each (202 when both processes ran the shard): nothing more is buffered.
     await waitFor(
       'the buffer empty',
-      async () => (await redis.exists(storedKey(harness, xpDirtyGuildsKey()))) === 0,
+      async () => (await redis.exists(storedKey(harness, xpDirtyGuildsKey(xpSlotGroup(STATION))))) === 0,
     );
     expect(await xp()).toBe(101);
 

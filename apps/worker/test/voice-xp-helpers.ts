@@ -1,4 +1,4 @@
-import { xpBatchesKey, xpDirtyGuildsKey, xpPendingKey } from '@spacecadet/contract';
+import { xpBatchesKey, xpDirtyGuildsKey, xpPendingKey, xpSlotGroup } from '@spacecadet/contract';
 import { minuteEndAtOrBefore, VOICE_MINUTE_MS } from '@spacecadet/core';
 import { LEVELING_SETUP_CHANNEL } from '@spacecadet/db/queries/leveling';
 import { levelingSettings, memberDailyXp, memberXp } from '@spacecadet/db/schema';
@@ -114,8 +114,8 @@ export function voiceStore(harness: Harness) {
         await waitFor('the XP buffer to reach Postgres', async () => {
           const [pending, batches, dirty] = await Promise.all([
             redis.exists(storedKey(harness, xpPendingKey(guildId))),
-            redis.zcard(storedKey(harness, xpBatchesKey())),
-            redis.scard(storedKey(harness, xpDirtyGuildsKey())),
+            redis.zcard(storedKey(harness, xpBatchesKey(xpSlotGroup(guildId)))),
+            redis.scard(storedKey(harness, xpDirtyGuildsKey(xpSlotGroup(guildId)))),
           ]);
           return pending === 0 && batches === 0 && dirty === 0 ? true : undefined;
         });

@@ -125,3 +125,38 @@ export const discordProxyEnvFields = {
 /** The start-up warning of a process that has no DISCORD_PROXY_URL. */
 export const NO_DISCORD_PROXY_WARNING =
   "DISCORD_PROXY_URL is not set: this process keeps its own Discord rate limits. With more than one process (API, worker shards) set it to the shared @spacecadet/discord-proxy, or together they exceed the bot token's limits.";
+
+/** One Redis Cluster seed node, as REDIS_CLUSTER_NODES lists them. */
+export interface RedisClusterNode {
+  host: string;
+  port: number;
+}
+
+/**
+ * REDIS_CLUSTER_NODES: `host:port,host:port,…`, a few nodes of a Redis Cluster (the client finds
+ * the rest from them). Unset: REDIS_URL's single Redis. Set: every process uses a cluster client
+ * seeded with these, taking REDIS_URL's user, password and TLS (`rediss://`) for each node; its
+ * host, port and database number are not used (a cluster has only database 0).
+ */
+export const redisClusterNodesField = optionalString.pipe(
+  z
+    .string()
+    .transform((value, context): RedisClusterNode[] => {
+      const nodes: RedisClusterNode[] = [];
+      for (const entry of value.split(',').map((part) => part.trim())) {
+        const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$/.exec(entry);
+        const port = Number(match?.[2]);
+        if (!match?.[1] || !(port > 0 && port <= 65535)) {
+          context.addIssue({
+            code: 'custom',
+            message: `"${entry}" is not host:port (a list: host:port,host:port)`,
+          });
+          return z.NEVER;
+        }
+        nodes.push({ host: match[1].replace(/^\[|\]$/g, ''), port });
+      }
+      return nodes;
+    })
+    .optional()
+    .transform((nodes) => nodes ?? null),
+);

@@ -33,11 +33,11 @@ export function userGuildsCacheKey(userId: string): string {
  * before types were kept are not read) and of its roles, read with the bot token.
  */
 export function guildChannelsCacheKey(guildId: string): string {
-  return `guild-channels:v2:${guildId}`;
+  return `guild-channels:v2:{${guildId}}`;
 }
 
 export function guildRolesCacheKey(guildId: string): string {
-  return `guild-roles:${guildId}`;
+  return `guild-roles:{${guildId}}`;
 }
 
 /**
@@ -45,7 +45,7 @@ export function guildRolesCacheKey(guildId: string): string {
  * and channels copies) on the gateway's role, channel and bot-member events.
  */
 export function guildSetupCacheKey(guildId: string): string {
-  return `guild-setup:${guildId}`;
+  return `guild-setup:{${guildId}}`;
 }
 
 /**
@@ -146,7 +146,7 @@ export function lastPersonalityPickKey(guildId: string, userId: string, question
  * and read by the API. Kept out of Postgres so a steady-state refresh writes nothing there.
  */
 export function personalityLastRefreshKey(guildId: string): string {
-  return `personality-roles:last-refresh:${guildId}`;
+  return `personality-roles:last-refresh:{${guildId}}`;
 }
 
 /**
@@ -156,7 +156,7 @@ export function personalityLastRefreshKey(guildId: string): string {
  * milliseconds later).
  */
 export function personalityLastRepairKey(guildId: string): string {
-  return `personality-roles:last-repair:${guildId}`;
+  return `personality-roles:last-repair:{${guildId}}`;
 }
 
 /**
@@ -169,24 +169,73 @@ export function personalityLastRepairKey(guildId: string): string {
  * batch is found and written by another process).
  */
 export function xpCooldownKey(guildId: string, userId: string): string {
-  return `xp-cd:${guildId}:${userId}`;
+  return `xp-cd:${xpSlotTag(guildId)}:${guildId}:${userId}`;
 }
 
 export function xpPendingKey(guildId: string): string {
-  return `xp-pending:${guildId}`;
+  return `xp-pending:${xpSlotTag(guildId)}:${guildId}`;
 }
 
-export function xpDirtyGuildsKey(): string {
-  return 'xp-dirty';
+/** The dirty set of one slot group (`xpSlotGroup`): the group's guilds with buffered XP. */
+export function xpDirtyGuildsKey(group: number): string {
+  return `xp-dirty:${xpGroupTag(group)}`;
 }
 
+/** A batch id starts with its guild id (`<guild>.<uuid>`), which names its group. */
 export function xpBatchKey(batchId: string): string {
-  return `xp-batch:${batchId}`;
+  const guildId = batchId.slice(0, Math.max(0, batchId.indexOf('.')));
+  return `${xpBatchKeyStart(xpSlotGroup(guildId))}${batchId}`;
 }
 
-export function xpBatchesKey(): string {
-  return 'xp-batches';
+/** What every batch key of a slot group starts with (a script builds them from batch ids). */
+export function xpBatchKeyStart(group: number): string {
+  return `xp-batch:${xpGroupTag(group)}:`;
 }
+
+/** The batches in flight of one slot group. */
+export function xpBatchesKey(group: number): string {
+  return `xp-batches:${xpGroupTag(group)}`;
+}
+
+/**
+ * Redis Cluster: a script or MULTI must touch keys of one hash slot. The XP buffer's scripts
+ * touch a member's cooldown, the guild's pending hash and unpriced list, and a set listing the
+ * guilds (dirty, batches, unpriced), so every XP key of a guild carries the `{xp-<k>}` tag of
+ * its group: XP_SLOT_GROUPS groups, each one slot, spread over the cluster's masters. The sets
+ * that used to be global are one per group, and the flush reads every group's.
+ */
+export const XP_SLOT_GROUPS = 16;
+
+/** The slot group of a guild: a stable hash of its id (every process must agree on it). */
+export function xpSlotGroup(guildId: string): number {
+  let hash = 0;
+  for (let i = 0; i < guildId.length; i += 1) hash = (hash * 31 + guildId.charCodeAt(i)) >>> 0;
+  return hash % XP_SLOT_GROUPS;
+}
+
+function xpGroupTag(group: number): string {
+  return `{xp-${group}}`;
+}
+
+/** The tag of a guild's XP keys; `*` (a SCAN pattern's guild) matches every group's. */
+function xpSlotTag(guildId: string): string {
+  return guildId === '*' ? '*' : xpGroupTag(xpSlotGroup(guildId));
+}
+
+/**
+ * The XP buffer's keys before they carried slot tags (`xp-pending:<guild>`, `xp-dirty`,
+ * `xp-batches`, `xp-batch:<id>`, `xp-unpriced:<guild>`, `xp-unpriced`): a deployment upgrading
+ * may hold XP under them that is not in Postgres yet. The worker moves it into the tagged keys
+ * at start (apps/worker/src/features/leveling/xp-upgrade.ts). Read only there.
+ */
+export const LEGACY_XP_KEYS = {
+  pending: (guildId: string) => `xp-pending:${guildId}`,
+  dirty: 'xp-dirty',
+  batches: 'xp-batches',
+  batch: (batchId: string) => `xp-batch:${batchId}`,
+  unpriced: (guildId: string) => `xp-unpriced:${guildId}`,
+  unpricedGuilds: 'xp-unpriced',
+} as const;
 
 /**
  * Voice XP: the guild's minute (the UTC minute ending at `minuteEnd`, ms) once a process
@@ -195,7 +244,8 @@ export function xpBatchesKey(): string {
  * voice minutes go in the XP buffer's `xpPendingKey` hash as `<user>:v`.
  */
 export function voiceMinuteKey(guildId: string, minuteEnd: number): string {
-  return `voice-minute:${guildId}:${minuteEnd}`;
+  // In the guild's XP slot: the claim and the credit into the pending hash are one script.
+  return `voice-minute:${xpSlotTag(guildId)}:${guildId}:${minuteEnd}`;
 }
 
 /**
@@ -204,11 +254,12 @@ export function voiceMinuteKey(guildId: string, minuteEnd: number): string {
  * that have some (sorted set scored by when a process may next take the guild; 0: now).
  */
 export function xpUnpricedKey(guildId: string): string {
-  return `xp-unpriced:${guildId}`;
+  return `xp-unpriced:${xpSlotTag(guildId)}:${guildId}`;
 }
 
-export function xpUnpricedGuildsKey(): string {
-  return 'xp-unpriced';
+/** The guilds of one slot group with unpriced messages. */
+export function xpUnpricedGuildsKey(group: number): string {
+  return `xp-unpriced:${xpGroupTag(group)}`;
 }
 
 /**
@@ -228,6 +279,16 @@ export function prefixDatabaseKey(): string {
  * provably dead.
  */
 export function shardLeaseKey(shardId: number, shardCount: number): string {
+  // Tagged by the shard count: a claim takes several shards' leases in one script, which on a
+  // Redis Cluster must touch one hash slot.
+  return `shard-lease:{${shardCount}}:${shardId}/${shardCount}`;
+}
+
+/**
+ * A shard's lease as workers from before the slot tags name it: a worker still running such a
+ * version (a rolling upgrade) holds it, so a newer one leaves that shard alone until it lapses.
+ */
+export function legacyShardLeaseKey(shardId: number, shardCount: number): string {
   return `shard-lease:${shardId}/${shardCount}`;
 }
 
@@ -331,13 +392,14 @@ export function workerConnectionName(redisPrefix: string, instance: string): str
 /**
  * SCAN patterns (without the prefix) of every key of ours that belongs to one guild: each
  * guild-keyed builder above puts the guild id as a whole segment, after a `:` and followed by
- * nothing, a `:` (per-member keys) or a `.` (XP batches). Snowflakes are unique across Discord,
+ * nothing, a `:` (per-member keys) or a `.` (XP batches); or as a Redis Cluster hash tag `{<guild>}`
+ * segment (keys one MULTI, script or DEL takes together, which must share a slot). Snowflakes are unique across Discord,
  * so a segment equal to the guild id names that guild; a key added later in this shape is
  * covered without editing the deletion. Not for BullMQ's keys (`bullPrefix`), which the queue's
  * own API removes, nor the job locks (`guildJobLockKey`), which expire with their holder.
  */
 export function guildKeyPatterns(guildId: string): string[] {
-  return [`*:${guildId}`, `*:${guildId}:*`, `*:${guildId}.*`];
+  return [`*:${guildId}`, `*:${guildId}:*`, `*:${guildId}.*`, `*:{${guildId}}`, `*:{${guildId}}:*`];
 }
 
 /** Keys a guild's data deletion leaves alone: a held job lock must stay until its holder releases it. */
@@ -351,11 +413,11 @@ export function isGuildJobLockKey(key: string): boolean {
  * while it is, greetings are merged into batches.
  */
 export function welcomeJoinCountKey(guildId: string): string {
-  return `welcome-joins:${guildId}`;
+  return `welcome-joins:{${guildId}}`;
 }
 
 export function welcomeRaidKey(guildId: string): string {
-  return `welcome-raid:${guildId}`;
+  return `welcome-raid:{${guildId}}`;
 }
 
 /**

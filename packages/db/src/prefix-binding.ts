@@ -1,6 +1,6 @@
 import { prefixDatabaseKey } from '@spacecadet/contract';
 import { sql } from 'drizzle-orm';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Db } from './client.ts';
 
 /** Another deployment's database already owns this Redis prefix. */
@@ -16,7 +16,7 @@ export class RedisPrefixTakenError extends Error {
  * write each other's buffered XP into the wrong database; the second one is refused instead.
  * `redis` adds the prefix itself (ioredis `keyPrefix`).
  */
-export async function bindRedisPrefix(db: Db, redis: Redis, redisPrefix: string): Promise<void> {
+export async function bindRedisPrefix(db: Db, redis: Redis | Cluster, redisPrefix: string): Promise<void> {
   const found = await db.execute<{ id: string; name: string }>(
     sql`select id, current_database() as name from deployment limit 1`,
   );
@@ -54,7 +54,7 @@ const REBIND_RETRY_MS = 2_000;
  */
 export function keepRedisPrefixBound(
   db: Db,
-  redis: Redis,
+  redis: Redis | Cluster,
   redisPrefix: string,
   options: { log: PrefixBindingLogger; taken: (error: RedisPrefixTakenError) => void; retryMs?: number },
 ): () => void {

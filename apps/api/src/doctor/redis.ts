@@ -3,7 +3,8 @@
  * never evicted (`maxmemory-policy noeviction`, which BullMQ needs). A managed Redis that refuses
  * CONFIG cannot be checked: that is a ✗ saying where to set both.
  */
-import { Redis } from 'ioredis';
+import { createRedisClient, type RedisClusterSeed } from '@spacecadet/runtime/redis-client';
+import { Cluster, type Redis } from 'ioredis';
 import { CHECK_TIMEOUT_MS, type CheckLine, fail, pass, reasonOf } from './check.ts';
 
 function redactRedis(url: string): string {
@@ -17,9 +18,32 @@ async function configOf(redis: Redis, name: string): Promise<string> {
   return answer[1] ?? '';
 }
 
-export async function checkRedis(redisUrl: string): Promise<CheckLine[]> {
-  const where = redactRedis(redisUrl);
-  const redis = new Redis(redisUrl, {
+/** `maxmemory-policy`, `appendonly`, `save` of the first node found lacking, else of the first. */
+async function leastDurable(nodes: readonly Redis[]): Promise<string[]> {
+  const each = await Promise.all(
+    nodes.map((node) =>
+      Promise.all(['maxmemory-policy', 'appendonly', 'save'].map((name) => configOf(node, name))),
+    ),
+  );
+  const lacking = each.find(
+    ([policy, appendonly, save]) =>
+      policy !== 'noeviction' || (appendonly !== 'yes' && (save ?? '').trim() === ''),
+  );
+  return lacking ?? each[0] ?? ['', '', ''];
+}
+
+/**
+ * `clusterNodes` (REDIS_CLUSTER_NODES): the settings are read from every master, since each
+ * keeps its own part of the queue.
+ */
+export async function checkRedis(
+  redisUrl: string,
+  clusterNodes: readonly RedisClusterSeed[] | null = null,
+): Promise<CheckLine[]> {
+  const where = clusterNodes?.length
+    ? `cluster ${clusterNodes.map((node) => `${node.host}:${node.port}`).join(',')}`
+    : redactRedis(redisUrl);
+  const redis = createRedisClient(redisUrl, clusterNodes, {
     lazyConnect: true,
     connectTimeout: CHECK_TIMEOUT_MS,
     commandTimeout: CHECK_TIMEOUT_MS,
@@ -37,9 +61,7 @@ export async function checkRedis(redisUrl: string): Promise<CheckLine[]> {
   try {
     let settings: string[];
     try {
-      settings = await Promise.all(
-        ['maxmemory-policy', 'appendonly', 'save'].map((name) => configOf(redis, name)),
-      );
+      settings = await leastDurable(redis instanceof Cluster ? redis.nodes('master') : [redis]);
     } catch {
       return [
         fail(

@@ -18,7 +18,7 @@ export async function runDoctor(env?: NodeJS.ProcessEnv): Promise<CheckLine[]> {
   const [postgres, replica, redis, proxy, token] = await Promise.all([
     checkPostgres(config.databaseUrl),
     config.databaseReadUrl === null ? Promise.resolve(null) : checkReadReplica(config.databaseReadUrl),
-    checkRedis(config.redisUrl),
+    checkRedis(config.redisUrl, config.redisClusterNodes),
     checkDiscordProxy(config),
     checkBotToken(config),
   ]);

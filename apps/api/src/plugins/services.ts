@@ -1,6 +1,7 @@
 import { apiCacheChannel, bullPrefix, JOB_QUEUE, redisKeyPrefix } from '@spacecadet/contract';
 import { createDb } from '@spacecadet/db';
 import { bindRedisPrefix, keepRedisPrefixBound, RedisPrefixTakenError } from '@spacecadet/db/prefix-binding';
+import { createRedisClient } from '@spacecadet/runtime/redis-client';
 import { watchRedisDurability } from '@spacecadet/runtime/redis-durability';
 import { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
@@ -49,14 +50,21 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
           connectTimeoutMs: 2_000,
           onIdleError: (error) => app.log.warn({ err: error }, 'idle read replica connection failed'),
         });
-  const redis = new Redis(config.redisUrl, {
+  // One Redis, or a Redis Cluster when REDIS_CLUSTER_NODES is set. The services are typed with
+  // ioredis' `Redis`; a cluster client answers the same commands (what differs, SCAN and a
+  // connection's key prefix, goes through `scanAllNodes` and `keyPrefixOf`).
+  const redis = createRedisClient(config.redisUrl, config.redisClusterNodes, {
     ...redisOptions(config),
     keyPrefix: redisKeyPrefix(config.redisPrefix),
-  });
+  }) as Redis;
   // BullMQ refuses a keyPrefix on its connection; it namespaces with its own `prefix`.
   const queueRedis = new Redis(config.redisUrl, redisOptions(config));
   // Subscribed to the API cache channel only (a subscribed connection can do nothing else).
-  const subscriber = new Redis(config.redisUrl, redisOptions(config));
+  const subscriber = createRedisClient(
+    config.redisUrl,
+    config.redisClusterNodes,
+    redisOptions(config),
+  ) as Redis;
   const replicaCache = new ReplicaCache(redis, subscriber, apiCacheChannel(config.redisPrefix), app.log);
   for (const client of [redis, queueRedis, subscriber]) {
     client.on('error', (error: Error) => app.log.debug({ err: error }, 'redis connection error'));

@@ -6,11 +6,15 @@ import {
   memberPicksKey,
   memberPicksWaitingKey,
   userGuildsCacheKey,
+  XP_SLOT_GROUPS,
   xpBatchesKey,
   xpBatchKey,
+  xpBatchKeyStart,
   xpCooldownKey,
   xpPendingKey,
+  xpSlotGroup,
 } from '@spacecadet/contract';
+import { keyPrefixOf, scanAllNodes } from '@spacecadet/runtime/redis-client';
 import type { Redis } from 'ioredis';
 
 /**
@@ -36,16 +40,16 @@ function userKeyPatterns(userId: string): string[] {
   ];
 }
 
-/** Every key matching the pattern, without the client's prefix (SCAN ignores ioredis' keyPrefix). */
+/**
+ * Every key matching the pattern, without the client's prefix (SCAN ignores ioredis' keyPrefix),
+ * from every master of a cluster.
+ */
 async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
-  const keyPrefix = redis.options.keyPrefix ?? '';
+  const keyPrefix = keyPrefixOf(redis);
   const keys = new Set<string>();
-  let cursor = '0';
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', `${keyPrefix}${pattern}`, 'COUNT', 500);
-    cursor = next;
+  await scanAllNodes(redis, `${keyPrefix}${pattern}`, 500, (found) => {
     for (const key of found) keys.add(key.slice(keyPrefix.length));
-  } while (cursor !== '0');
+  });
   return [...keys];
 }
 
@@ -90,11 +94,12 @@ async function readKey(redis: Redis, key: string): Promise<RedisEntry | null> {
 
 /** The pending XP hashes and batches in flight (without the prefix). */
 async function xpBufferKeys(redis: Redis): Promise<string[]> {
+  const groups = Array.from({ length: XP_SLOT_GROUPS }, (_, group) => group);
   const [pending, batches] = await Promise.all([
     scanKeys(redis, xpPendingKey('*')),
-    redis.zrange(xpBatchesKey(), '0', '-1'),
+    Promise.all(groups.map((group) => redis.zrange(xpBatchesKey(group), '0', '-1'))),
   ]);
-  return [...pending, ...batches.map((id) => xpBatchKey(id))];
+  return [...pending, ...batches.flat().map((id) => xpBatchKey(id))];
 }
 
 /** Everything Redis holds about the user, for their export. */
@@ -116,18 +121,19 @@ export async function readUserRedis(redis: Redis, userId: string): Promise<Redis
   return entries;
 }
 
-// KEYS: the batches set, then pending hashes. ARGV: the client's key prefix, then the fields.
-// Drops the fields from every pending hash and every batch in flight in one step, so no batch
-// taken afterwards holds them; answers the ids of the batches in flight, then the count dropped.
+// KEYS: a slot group's batches set, then its pending hashes. ARGV: the client's key prefix and
+// the group's batch key start (`xpBatchKeyStart`), then the fields. Drops the fields from the
+// group's pending hashes and batches in flight in one step, so no batch taken afterwards holds
+// them; answers the ids of the batches in flight, then the count dropped.
 const DROP_BUFFERED = `
-local prefix = ARGV[1]
+local prefix = ARGV[1] .. ARGV[2]
 local dropped = 0
 for i = 2, #KEYS do
-  dropped = dropped + redis.call('HDEL', KEYS[i], unpack(ARGV, 2))
+  dropped = dropped + redis.call('HDEL', KEYS[i], unpack(ARGV, 3))
 end
 local ids = redis.call('ZRANGE', KEYS[1], 0, -1)
 for _, id in ipairs(ids) do
-  dropped = dropped + redis.call('HDEL', prefix .. 'xp-batch:' .. id, unpack(ARGV, 2))
+  dropped = dropped + redis.call('HDEL', prefix .. id, unpack(ARGV, 3))
 end
 table.insert(ids, tostring(dropped))
 return ids`;
@@ -140,25 +146,34 @@ export async function dropBufferedXp(
   redis: Redis,
   userId: string,
 ): Promise<{ inFlight: string[]; dropped: number }> {
-  if (xpBatchKey('{id}') !== 'xp-batch:{id}') throw new Error('xpBatchKey changed: update DROP_BUFFERED');
+  const guildOf = (key: string) => key.slice(key.lastIndexOf(':') + 1);
   const pending = await scanKeys(redis, xpPendingKey('*'));
   const fields = BUFFER_FIELDS.map((kind) => `${userId}:${kind}`);
-  const answer = (await redis.eval(
-    DROP_BUFFERED,
-    1 + pending.length,
-    xpBatchesKey(),
-    ...pending,
-    redis.options.keyPrefix ?? '',
-    ...fields,
-  )) as string[];
-  const dropped = Number(answer.pop() ?? 0);
-  return { inFlight: answer, dropped };
+  const inFlight: string[] = [];
+  let dropped = 0;
+  // One script per slot group: a script's keys must share a slot on a cluster.
+  for (let group = 0; group < XP_SLOT_GROUPS; group += 1) {
+    const ours = pending.filter((key) => xpSlotGroup(guildOf(key)) === group);
+    const answer = (await redis.eval(
+      DROP_BUFFERED,
+      1 + ours.length,
+      xpBatchesKey(group),
+      ...ours,
+      keyPrefixOf(redis),
+      xpBatchKeyStart(group),
+      ...fields,
+    )) as string[];
+    dropped += Number(answer.pop() ?? 0);
+    inFlight.push(...answer);
+  }
+  return { inFlight, dropped };
 }
 
 /** Deletes the user's own keys and their entries in the waiting sets; answers how many went. */
 export async function dropUserRedis(redis: Redis, userId: string): Promise<number> {
   const keys = await userKeys(redis, userId);
-  let dropped = keys.length > 0 ? await redis.unlink(...keys) : 0;
+  // One UNLINK per key: the user's keys lie in many slots of a cluster.
+  let dropped = (await Promise.all(keys.map((key) => redis.unlink(key)))).reduce((sum, one) => sum + one, 0);
   for (const { key, members } of await waitingEntries(redis, userId))
     dropped += await redis.srem(key, ...members);
   return dropped;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spacecadet/runtime/redis-client';
 
 /**
  * One job per feature and guild at a time: "Generate Roles" and "Reset" clicked together
@@ -50,7 +50,7 @@ export type LockedRun<T> = { acquired: true; value: T } | { acquired: false };
 export type LockedWork<T> = (lock: { tookOver: boolean }) => Promise<T>;
 
 export async function withGuildLock<T>(
-  redis: Redis,
+  redis: RedisClient,
   key: string,
   ttlMs: number,
   run: LockedWork<T>,
@@ -91,7 +91,7 @@ export async function withGuildLock<T>(
  * instead of giving up at once. `{ acquired: false }` when it stayed busy that long.
  */
 export async function withLockWhenFree<T>(
-  redis: Redis,
+  redis: RedisClient,
   key: string,
   ttlMs: number,
   waitMs: number,

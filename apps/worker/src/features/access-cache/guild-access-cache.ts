@@ -5,6 +5,7 @@ import {
   guildMembershipCacheKey,
   userGuildsCacheKey,
 } from '@spacecadet/contract';
+import { keyPrefixOf, scanAllNodes } from '@spacecadet/runtime/redis-client';
 import { Events, PermissionFlagsBits, type PermissionsBitField } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import { onGateway } from '../feature.ts';
@@ -77,7 +78,9 @@ function manageRights(permissions: Readonly<PermissionsBitField>): bigint {
 export async function dropUserGuildLists(deps: WorkerDeps, userIds: readonly string[]): Promise<number> {
   const users = [...new Set(userIds)];
   if (users.length === 0) return 0;
-  const dropped = await deps.redis.del(...users.map((id) => userGuildsCacheKey(id)));
+  // One DEL per user: on a Redis Cluster their keys lie in different slots.
+  const counts = await Promise.all(users.map((id) => deps.redis.del(userGuildsCacheKey(id))));
+  const dropped = counts.reduce((sum, one) => sum + one, 0);
   await announce(
     deps,
     users.map((id) => ({ kind: 'user-guilds', id })),
@@ -106,20 +109,16 @@ async function announce(deps: WorkerDeps, drops: readonly ApiCacheDrop[]): Promi
 export async function dropGuildListsNaming(deps: WorkerDeps, guildId: string): Promise<number> {
   const { redis } = deps;
   // SCAN matches and returns whole keys, which ioredis' keyPrefix does not touch: add it to the
-  // pattern and take it off the results before MGET and DEL add it again.
-  const keyPrefix = redis.options.keyPrefix ?? '';
-  const pattern = `${keyPrefix}${userGuildsCacheKey('*')}`;
-  let cursor = '0';
+  // pattern and take it off the results before GET and DEL add it again. On a cluster every
+  // master is scanned, and each key read and deleted alone (the keys lie in many slots).
+  const keyPrefix = keyPrefixOf(redis);
   let dropped = 0;
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-    cursor = next;
+  await scanAllNodes(redis, `${keyPrefix}${userGuildsCacheKey('*')}`, 500, async (found) => {
     const keys = found.map((key) => key.slice(keyPrefix.length));
-    if (keys.length === 0) continue;
-    const lists = await redis.mget(...keys);
+    const lists = await Promise.all(keys.map((key) => redis.get(key)));
     const stale = keys.filter((_key, index) => namesGuild(lists[index] ?? null, guildId));
-    if (stale.length > 0) dropped += await redis.del(...stale);
-  } while (cursor !== '0');
+    for (const count of await Promise.all(stale.map((key) => redis.del(key)))) dropped += count;
+  });
   await announce(deps, [{ kind: 'guild-lists', id: guildId }]);
   return dropped;
 }

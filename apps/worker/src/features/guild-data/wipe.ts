@@ -10,6 +10,7 @@ import {
   xpBatchesKey,
   xpDirtyGuildsKey,
   xpPendingKey,
+  xpSlotGroup,
   xpUnpricedGuildsKey,
   xpUnpricedKey,
 } from '@spacecadet/contract';
@@ -18,6 +19,7 @@ import {
   deleteGuildRows,
   markXpBatchesDropped,
 } from '@spacecadet/db/queries/guild-data';
+import { keyPrefixOf, scanAllNodes } from '@spacecadet/runtime/redis-client';
 import type { Redis } from 'ioredis';
 import type { WorkerDeps } from '../../deps.ts';
 import { withLockWhenFree } from '../../jobs/guild-lock.ts';
@@ -138,17 +140,19 @@ async function removeQueued(
 /** The guild's XP not yet in Postgres: pending hash, unpriced messages, and taken batches. */
 async function dropBufferedXp(deps: WorkerDeps, guildId: string): Promise<void> {
   const { redis, db } = deps;
+  // All in the guild's XP slot group (one hash slot), as a MULTI on a cluster must be.
+  const group = xpSlotGroup(guildId);
   await redis
     .multi()
     .del(xpPendingKey(guildId), xpUnpricedKey(guildId))
-    .srem(xpDirtyGuildsKey(), guildId)
-    .zrem(xpUnpricedGuildsKey(), guildId)
+    .srem(xpDirtyGuildsKey(group), guildId)
+    .zrem(xpUnpricedGuildsKey(group), guildId)
     .exec();
-  const batches = (await redis.zrange(xpBatchesKey(), '0', '-1')).filter((id) =>
+  const batches = (await redis.zrange(xpBatchesKey(group), '0', '-1')).filter((id) =>
     id.startsWith(`${guildId}.`),
   );
   await markXpBatchesDropped(db, batches);
-  if (batches.length > 0) await redis.zrem(xpBatchesKey(), ...batches);
+  if (batches.length > 0) await redis.zrem(xpBatchesKey(group), ...batches);
   // The batch hashes themselves match the guild's key patterns and go with the other keys.
 }
 
@@ -157,18 +161,17 @@ const BULL_KEYS = 'bull:';
 
 /** Every key of the guild (`guildKeyPatterns`) but the job locks held right now. */
 async function deleteGuildKeys(redis: Redis, guildId: string): Promise<number> {
-  const keyPrefix = redis.options.keyPrefix ?? '';
+  const keyPrefix = keyPrefixOf(redis);
   let deleted = 0;
   for (const pattern of guildKeyPatterns(guildId)) {
-    let cursor = '0';
-    do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', `${keyPrefix}${pattern}`, 'COUNT', 1000);
-      cursor = next;
+    await scanAllNodes(redis, `${keyPrefix}${pattern}`, 1000, async (found) => {
       const keys = found
         .map((key) => key.slice(keyPrefix.length))
         .filter((key) => !isGuildJobLockKey(key) && !key.startsWith(BULL_KEYS));
-      if (keys.length > 0) deleted += await redis.del(...keys);
-    } while (cursor !== '0');
+      // One DEL per key: the keys of one page may lie in different slots of a cluster.
+      const counts = await Promise.all(keys.map((key) => redis.del(key)));
+      for (const count of counts) deleted += count;
+    });
   }
   return deleted;
 }

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { xpBatchesKey, xpBatchKey, xpDirtyGuildsKey, xpPendingKey } from '@spacecadet/contract';
+import {
+  XP_SLOT_GROUPS,
+  xpBatchesKey,
+  xpBatchKey,
+  xpDirtyGuildsKey,
+  xpPendingKey,
+  xpSlotGroup,
+} from '@spacecadet/contract';
 import type { BufferedXp } from '@spacecadet/db/queries/member-xp';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spacecadet/runtime/redis-client';
 import { scripts } from './xp-buffer.ts';
 
 /**
@@ -15,47 +22,65 @@ export interface XpBatch {
   guildId: string;
 }
 
-/** Guilds with buffered XP, at most `count`, each now claimed by this caller. */
-export function takeDirtyGuilds(redis: Redis, count: number): Promise<string[]> {
-  return redis.spop(xpDirtyGuildsKey(), count);
+/**
+ * Guilds with buffered XP, at most `count`, each now claimed by this caller: from every slot
+ * group's dirty set, starting at a random one so no group waits behind the others.
+ */
+export async function takeDirtyGuilds(redis: RedisClient, count: number): Promise<string[]> {
+  const taken: string[] = [];
+  const first = Math.floor(Math.random() * XP_SLOT_GROUPS);
+  for (let step = 0; step < XP_SLOT_GROUPS && taken.length < count; step += 1) {
+    taken.push(
+      ...(await redis.spop(xpDirtyGuildsKey((first + step) % XP_SLOT_GROUPS), count - taken.length)),
+    );
+  }
+  return taken;
 }
 
 /** Moves the guild's buffered XP into a new batch; null when there was none. */
-export async function takeGuildBatch(redis: Redis, guildId: string, now: number): Promise<XpBatch | null> {
+export async function takeGuildBatch(
+  redis: RedisClient,
+  guildId: string,
+  now: number,
+): Promise<XpBatch | null> {
   const id = `${guildId}.${randomUUID()}`;
-  const taken = await scripts(redis).xpTake(xpPendingKey(guildId), xpBatchKey(id), xpBatchesKey(), id, now);
+  const batches = xpBatchesKey(xpSlotGroup(guildId));
+  const taken = await scripts(redis).xpTake(xpPendingKey(guildId), xpBatchKey(id), batches, id, now);
   return taken === 1 ? { id, guildId } : null;
 }
 
 /** Batches taken more than `staleMs` ago and never finished: their writer died or failed. */
 export async function takeOverStaleBatches(
-  redis: Redis,
+  redis: RedisClient,
   now: number,
   staleMs: number,
   limit: number,
 ): Promise<XpBatch[]> {
-  const stale = await redis.zrangebyscore(
-    xpBatchesKey(),
-    '-inf',
-    now - staleMs,
-    'WITHSCORES',
-    'LIMIT',
-    0,
-    limit,
-  );
   const taken: XpBatch[] = [];
-  for (let i = 0; i + 1 < stale.length; i += 2) {
-    const id = stale[i] as string;
-    const guildId = id.slice(0, id.indexOf('.'));
-    if (guildId && (await scripts(redis).xpTakeOver(xpBatchesKey(), id, stale[i + 1] as string, now)) === 1) {
-      taken.push({ id, guildId });
+  for (let group = 0; group < XP_SLOT_GROUPS && taken.length < limit; group += 1) {
+    const key = xpBatchesKey(group);
+    const stale = await redis.zrangebyscore(
+      key,
+      '-inf',
+      now - staleMs,
+      'WITHSCORES',
+      'LIMIT',
+      0,
+      limit - taken.length,
+    );
+    for (let i = 0; i + 1 < stale.length; i += 2) {
+      const id = stale[i] as string;
+      const guildId = id.slice(0, id.indexOf('.'));
+      if (guildId && (await scripts(redis).xpTakeOver(key, id, stale[i + 1] as string, now)) === 1) {
+        taken.push({ id, guildId });
+      }
     }
   }
   return taken;
 }
 
 /** The members' XP in a batch (empty when it is gone). */
-export async function readBatch(redis: Redis, batch: XpBatch): Promise<BufferedXp[]> {
+export async function readBatch(redis: RedisClient, batch: XpBatch): Promise<BufferedXp[]> {
   const fields = await redis.hgetall(xpBatchKey(batch.id));
   const members = new Map<string, BufferedXp>();
   const skipped = new Map<string, number>();
@@ -93,6 +118,10 @@ function parseName(value: string): [string | null, string | null, string | null]
 }
 
 /** The batch is in Postgres (or was already): forget it. */
-export async function finishBatch(redis: Redis, batch: XpBatch): Promise<void> {
-  await redis.multi().del(xpBatchKey(batch.id)).zrem(xpBatchesKey(), batch.id).exec();
+export async function finishBatch(redis: RedisClient, batch: XpBatch): Promise<void> {
+  await redis
+    .multi()
+    .del(xpBatchKey(batch.id))
+    .zrem(xpBatchesKey(xpSlotGroup(batch.guildId)), batch.id)
+    .exec();
 }

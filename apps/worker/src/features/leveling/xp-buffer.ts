@@ -1,12 +1,14 @@
 import {
   MESSAGE_COOLDOWN_MAX_SEC,
+  XP_SLOT_GROUPS,
   xpCooldownKey,
   xpDirtyGuildsKey,
   xpPendingKey,
+  xpSlotGroup,
   xpUnpricedGuildsKey,
   xpUnpricedKey,
 } from '@spacecadet/contract';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spacecadet/runtime/redis-client';
 
 /**
  * Leveling's XP buffer in Redis, shared by every worker process (shards): a message's cooldown
@@ -16,6 +18,9 @@ import type { Redis } from 'ioredis';
  * buffer out under a batch id (one script, so no increment falls between read and delete),
  * writes it to Postgres, then drops it. A batch whose writer died stays listed in
  * `xpBatchesKey` and is taken over.
+ *
+ * Every key of a guild's buffer carries its slot group's hash tag (`xpSlotGroup`), so a script
+ * call, one group's messages, runs on one node of a Redis Cluster.
  *
  * The cooldown key holds the time of the member's last counted message (the message's own
  * time, from its id) and lives as long as the longest cooldown allowed: the guild's cooldown
@@ -94,18 +99,18 @@ interface XpScripts {
   xpAwardUnpriced(...args: Array<string | number>): Promise<number[]>;
 }
 
-const defined = new WeakSet<Redis>();
+const defined = new WeakSet<RedisClient>();
 
 /**
  * Defines the buffer's scripts on a connection. Call it before a connection with
  * auto-pipelining sends anything: a pipeline it opened before lacks them.
  */
-export function defineXpScripts(redis: Redis): void {
+export function defineXpScripts(redis: RedisClient): void {
   scripts(redis);
 }
 
 /** The connection with the buffer's scripts defined on it (once per connection). */
-export function scripts(redis: Redis): Redis & XpScripts {
+export function scripts(redis: RedisClient): RedisClient & XpScripts {
   if (!defined.has(redis)) {
     redis.defineCommand('xpAward', { lua: AWARD });
     redis.defineCommand('xpTake', { numberOfKeys: 3, lua: TAKE });
@@ -113,7 +118,7 @@ export function scripts(redis: Redis): Redis & XpScripts {
     redis.defineCommand('xpAwardUnpriced', { lua: AWARD_UNPRICED });
     defined.add(redis);
   }
-  return redis as Redis & XpScripts;
+  return redis as RedisClient & XpScripts;
 }
 
 export interface MessageXp {
@@ -139,14 +144,14 @@ interface QueuedAward {
   failed(error: unknown): void;
 }
 
-const queues = new WeakMap<Redis, QueuedAward[]>();
+const queues = new WeakMap<RedisClient, QueuedAward[]>();
 
 /**
  * Counts a message for the day and adds its XP unless the member is in cooldown (or it earns
  * nothing); true when it earned XP. Calls made in one
  * event-loop turn share one script call (sent once the turn's I/O is handled).
  */
-export function awardMessageXp(redis: Redis, award: MessageXp): Promise<boolean> {
+export function awardMessageXp(redis: RedisClient, award: MessageXp): Promise<boolean> {
   return new Promise((done, failed) => {
     let queue = queues.get(redis);
     if (!queue) {
@@ -155,8 +160,18 @@ export function awardMessageXp(redis: Redis, award: MessageXp): Promise<boolean>
       queues.set(redis, created);
       setImmediate(() => {
         queues.delete(redis);
-        for (let start = 0; start < created.length; start += AWARDS_PER_CALL) {
-          sendAwards(redis, created.slice(start, start + AWARDS_PER_CALL));
+        // One call per slot group: a script's keys must share a slot on a cluster.
+        const byGroup = new Map<number, QueuedAward[]>();
+        for (const queued of created) {
+          const group = xpSlotGroup(queued.award.guildId);
+          const same = byGroup.get(group);
+          if (same) same.push(queued);
+          else byGroup.set(group, [queued]);
+        }
+        for (const [group, awards] of byGroup) {
+          for (let start = 0; start < awards.length; start += AWARDS_PER_CALL) {
+            sendAwards(redis, group, awards.slice(start, start + AWARDS_PER_CALL));
+          }
         }
       });
     }
@@ -178,8 +193,8 @@ function awardKeysAndArgs(awards: readonly MessageXp[], keys: string[], args: Ar
   }
 }
 
-function sendAwards(redis: Redis, awards: readonly QueuedAward[]): void {
-  const keys: string[] = [xpDirtyGuildsKey()];
+function sendAwards(redis: RedisClient, group: number, awards: readonly QueuedAward[]): void {
+  const keys: string[] = [xpDirtyGuildsKey(group)];
   const args: Array<string | number> = [];
   awardKeysAndArgs(
     awards.map((queued) => queued.award),
@@ -209,16 +224,20 @@ export interface UnpricedMessage {
 }
 
 /** Keeps a message for later pricing, after the guild's earlier unpriced messages. */
-export async function keepUnpriced(redis: Redis, guildId: string, message: UnpricedMessage): Promise<void> {
+export async function keepUnpriced(
+  redis: RedisClient,
+  guildId: string,
+  message: UnpricedMessage,
+): Promise<void> {
   await redis
     .multi()
     .rpush(xpUnpricedKey(guildId), JSON.stringify(message))
-    .zadd(xpUnpricedGuildsKey(), 'NX', 0, guildId)
+    .zadd(xpUnpricedGuildsKey(xpSlotGroup(guildId)), 'NX', 0, guildId)
     .exec();
 }
 
 /** Whether the guild still has messages waiting to be priced. */
-export async function hasUnpriced(redis: Redis, guildId: string): Promise<boolean> {
+export async function hasUnpriced(redis: RedisClient, guildId: string): Promise<boolean> {
   return (await redis.exists(xpUnpricedKey(guildId))) === 1;
 }
 
@@ -227,32 +246,43 @@ export async function hasUnpriced(redis: Redis, guildId: string): Promise<boolea
  * caller's for `leaseMs` (a process that dies pricing one leaves it to others after that).
  */
 export async function takeUnpricedGuilds(
-  redis: Redis,
+  redis: RedisClient,
   now: number,
   leaseMs: number,
   limit: number,
 ): Promise<string[]> {
-  const due = await redis.zrangebyscore(xpUnpricedGuildsKey(), '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit);
-  const claims: Array<Promise<string | null>> = [];
-  // Claimed together: one round trip for the lot on a pipelining connection.
-  for (let i = 0; i + 1 < due.length; i += 2) {
-    const guildId = due[i] as string;
-    claims.push(
-      scripts(redis)
-        .xpTakeOver(xpUnpricedGuildsKey(), guildId, due[i + 1] as string, now + leaseMs)
-        .then((claimed) => (claimed === 1 ? guildId : null)),
-    );
+  const taken: string[] = [];
+  // Every slot group's set, from a random one on, so no group waits behind the others.
+  const first = Math.floor(Math.random() * XP_SLOT_GROUPS);
+  for (let step = 0; step < XP_SLOT_GROUPS && taken.length < limit; step += 1) {
+    const key = xpUnpricedGuildsKey((first + step) % XP_SLOT_GROUPS);
+    const due = await redis.zrangebyscore(key, '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit - taken.length);
+    const claims: Array<Promise<string | null>> = [];
+    // Claimed together: one round trip for the lot on a pipelining connection.
+    for (let i = 0; i + 1 < due.length; i += 2) {
+      const guildId = due[i] as string;
+      claims.push(
+        scripts(redis)
+          .xpTakeOver(key, guildId, due[i + 1] as string, now + leaseMs)
+          .then((claimed) => (claimed === 1 ? guildId : null)),
+      );
+    }
+    for (const guildId of await Promise.all(claims)) if (guildId !== null) taken.push(guildId);
   }
-  return (await Promise.all(claims)).filter((guildId) => guildId !== null);
+  return taken;
 }
 
 /** Hands a guild taken with `takeUnpricedGuilds` back (its setup could not be read yet). */
-export async function releaseUnpricedGuild(redis: Redis, guildId: string): Promise<void> {
-  await redis.zadd(xpUnpricedGuildsKey(), 'XX', 0, guildId);
+export async function releaseUnpricedGuild(redis: RedisClient, guildId: string): Promise<void> {
+  await redis.zadd(xpUnpricedGuildsKey(xpSlotGroup(guildId)), 'XX', 0, guildId);
 }
 
 /** The guild's first `count` unpriced messages, oldest first. */
-export async function readUnpriced(redis: Redis, guildId: string, count: number): Promise<UnpricedMessage[]> {
+export async function readUnpriced(
+  redis: RedisClient,
+  guildId: string,
+  count: number,
+): Promise<UnpricedMessage[]> {
   const raw = await redis.lrange(xpUnpricedKey(guildId), 0, count - 1);
   return raw.map((entry) => JSON.parse(entry) as UnpricedMessage);
 }
@@ -262,12 +292,13 @@ export async function readUnpriced(redis: Redis, guildId: string, count: number)
  * of a guild without leveling is left out) and drops them from the list, in one script.
  */
 export async function awardUnpriced(
-  redis: Redis,
+  redis: RedisClient,
   guildId: string,
   taken: number,
   awards: readonly MessageXp[],
 ): Promise<number> {
-  const keys: string[] = [xpDirtyGuildsKey(), xpUnpricedKey(guildId), xpUnpricedGuildsKey()];
+  const group = xpSlotGroup(guildId);
+  const keys: string[] = [xpDirtyGuildsKey(group), xpUnpricedKey(guildId), xpUnpricedGuildsKey(group)];
   const args: Array<string | number> = [taken, guildId];
   awardKeysAndArgs(awards, keys, args);
   const counted = await scripts(redis).xpAwardUnpriced(keys.length, ...keys, ...args);

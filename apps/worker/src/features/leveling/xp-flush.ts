@@ -13,6 +13,7 @@ import {
   type XpBatch,
 } from './xp-batches.ts';
 import { awardConnection, priceUnpriced } from './xp-count.ts';
+import { hasLegacyXpSets, moveLegacyXp } from './xp-upgrade.ts';
 
 /**
  * Flushing XP: the Redis buffer's batches written to PostgreSQL every half second by every
@@ -35,6 +36,8 @@ const PRUNE_BATCH_IDS_EVERY_MS = 60_000;
 /** How often a process looks for level-ups another process recorded but did not deliver. */
 const DUE_LEVEL_UPS_EVERY_MS = 2_000;
 const BATCH_IDS_KEPT_MS = 3_600_000;
+/** How often a flusher looks again for XP old workers (before the slot tags) left behind. */
+const LEGACY_CHECK_EVERY_MS = 60_000;
 
 /**
  * Writes buffered XP to Postgres every XP_FLUSH_INTERVAL_MS: every process flushes whatever
@@ -51,6 +54,8 @@ class XpFlusher {
   private lastPrune = Date.now();
   private lastDueLevelUps = 0;
   private sweeping = false;
+  /** When the old (untagged) XP layout was last looked for; 0: never, so the first pass does. */
+  private lastLegacyCheck = 0;
   private readonly celebrations = new Set<Promise<void>>();
   /** Batches taken out of Redis whose write failed, by id: written again first. */
   private readonly retrying = new Map<string, XpBatch>();
@@ -83,6 +88,7 @@ class XpFlusher {
       // Postgres still fails: leave the rest buffered in Redis until it is back.
       if (this.retrying.size > 0) return retried;
     }
+    await this.adoptLegacyXp(now);
     await priceUnpriced(this.deps, this.awards);
     const guilds = await takeDirtyGuilds(redis, GUILDS_PER_FLUSH);
     const batches: XpBatch[] = await takeOverStaleBatches(redis, now, STALE_BATCH_MS, 50);
@@ -104,6 +110,24 @@ class XpFlusher {
       await pruneAppliedXpBatches(this.deps.db, new Date(now - BATCH_IDS_KEPT_MS));
     }
     return written;
+  }
+
+  /**
+   * XP buffered under the names of before the slot tags (an upgrade): moved under the new names
+   * before this pass takes anything, so it is flushed with the rest. A full look (SCAN) at the
+   * first pass; then, as long as old workers may still be running, a cheap check of the old
+   * sets every LEGACY_CHECK_EVERY_MS.
+   */
+  private async adoptLegacyXp(now: number): Promise<void> {
+    const first = this.lastLegacyCheck === 0;
+    if (!first && now - this.lastLegacyCheck < LEGACY_CHECK_EVERY_MS) return;
+    this.lastLegacyCheck = now;
+    const { redis, logger } = this.deps;
+    if (!first && !(await hasLegacyXpSets(redis))) return;
+    const moved = await moveLegacyXp(redis);
+    if (moved.pending + moved.batches + moved.unpriced > 0) {
+      logger.info({ ...moved }, 'XP buffered under the old key names moved under the new ones');
+    }
   }
 
   /**

@@ -1,7 +1,7 @@
-import { voiceMinuteKey, xpDirtyGuildsKey, xpPendingKey } from '@spacecadet/contract';
+import { voiceMinuteKey, xpDirtyGuildsKey, xpPendingKey, xpSlotGroup } from '@spacecadet/contract';
 import { activeBoostMultiplier, VOICE_MINUTE_MS, voiceMinuteEarners, voiceMinuteXp } from '@spacecadet/core';
+import type { RedisClient } from '@spacecadet/runtime/redis-client';
 import { Status } from 'discord.js';
-import type { Redis } from 'ioredis';
 import type { WorkerDeps } from '../../deps.ts';
 import { errorFields } from '../../logger.ts';
 import { levelingSetups } from '../leveling/setup.ts';
@@ -30,10 +30,10 @@ end
 redis.call('SADD', KEYS[3], ARGV[2])
 return 1`;
 
-type WithCredit = Redis & { voiceCredit(...args: Array<string | number>): Promise<number> };
-const defined = new WeakSet<Redis>();
+type WithCredit = RedisClient & { voiceCredit(...args: Array<string | number>): Promise<number> };
+const defined = new WeakSet<RedisClient>();
 
-function withCredit(redis: Redis): WithCredit {
+function withCredit(redis: RedisClient): WithCredit {
   if (!defined.has(redis)) {
     redis.defineCommand('voiceCredit', { numberOfKeys: 3, lua: CREDIT });
     defined.add(redis);
@@ -48,7 +48,7 @@ export interface MinuteCredit {
 }
 
 /** Credits one guild's minute unless some process already did; true when this call did. */
-export async function creditMinute(redis: Redis, credit: MinuteCredit): Promise<boolean> {
+export async function creditMinute(redis: RedisClient, credit: MinuteCredit): Promise<boolean> {
   if (credit.earners.length === 0) return false;
   const args: Array<string | number> = [CLAIM_KEPT_MS, credit.guildId];
   for (const { member, xp } of credit.earners) {
@@ -57,7 +57,7 @@ export async function creditMinute(redis: Redis, credit: MinuteCredit): Promise<
   const keys = [
     voiceMinuteKey(credit.guildId, credit.minuteEnd),
     xpPendingKey(credit.guildId),
-    xpDirtyGuildsKey(),
+    xpDirtyGuildsKey(xpSlotGroup(credit.guildId)),
   ];
   return (await withCredit(redis).voiceCredit(...keys, ...args)) === 1;
 }
