@@ -104,9 +104,9 @@ export class ReplicaReads {
       );
       const lsn = result.rows[0]?.lsn;
       if (lsn === undefined) return;
-      const batch = this.redis.multi();
-      for (const key of keys) batch.set(key, lsn, 'EX', this.markTtlSec);
-      await batch.exec();
+      // One command per key: the guild's and the user's marks may sit on different Redis Cluster
+      // slots, where a MULTI or MGET over both is refused (CROSSSLOT).
+      await Promise.all(keys.map((key) => this.redis.set(key, lsn, 'EX', this.markTtlSec)));
     } catch (error) {
       this.log.warn({ err: error, scope }, 'read replica: the write position was not recorded');
     }
@@ -120,7 +120,7 @@ export class ReplicaReads {
     let marks: Array<string | null> = [];
     if (keys.length > 0) {
       try {
-        marks = await this.redis.mget(...keys);
+        marks = await Promise.all(keys.map((key) => this.redis.get(key)));
       } catch (error) {
         // Unknown whether someone just wrote: only the primary is sure to have it.
         this.log.debug({ err: error }, 'read replica: write positions not read; reading the primary');
