@@ -85,17 +85,27 @@ export function watchBudget(budget: InvalidRequestBudget, logger: Logger): () =>
 export function createUpstream(
   options: { upstream: string; globalRequestsPerSecond?: number | undefined },
   { logger, budget, budgetWait, metrics, inFlight }: ProxyParts,
-  stillActive: () => boolean,
+  term: { stillActive: () => boolean; takenOver: boolean },
 ): REST {
-  return new REST({
+  const perSecond = Math.max(1, Math.floor((options.globalRequestsPerSecond ?? 50) * GLOBAL_SHARE));
+  // Just taken over: the first second (from the first request, when @discordjs/rest and Discord
+  // both start theirs) at half the share, then the whole share.
+  let cautious = term.takenOver;
+  const rest: REST = new REST({
     api: options.upstream,
     version: '10',
-    globalRequestsPerSecond: Math.max(1, Math.floor((options.globalRequestsPerSecond ?? 50) * GLOBAL_SHARE)),
+    globalRequestsPerSecond: cautious ? Math.max(1, Math.floor(perSecond / 2)) : perSecond,
     // Every request goes out here, after its wait: the wait is measured and Discord's answer counted.
     async makeRequest(url, init) {
+      if (cautious) {
+        cautious = false;
+        setTimeout(() => {
+          rest.options.globalRequestsPerSecond = perSecond;
+        }, 1_000).unref();
+      }
       const request = inFlight.getStore();
       // Another proxy took over while this request waited: it goes there, unsent (see dispatch).
-      if (!stillActive()) throw new NotActiveError();
+      if (!term.stillActive()) throw new NotActiveError();
       if (request && !request.sent) {
         request.sent = true;
         metrics.wait.observe({ route: request.route }, (performance.now() - request.receivedAt) / 1000);
@@ -116,6 +126,7 @@ export function createUpstream(
       return response;
     },
   });
+  return rest;
 }
 
 /** Forwards one `/api` request to Discord through `rest`, or refuses it while the budget is spent. */

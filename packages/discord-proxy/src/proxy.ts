@@ -80,24 +80,23 @@ export async function startDiscordProxy(options: DiscordProxyOptions): Promise<D
   const budgetWait = watchBudget(budget, logger);
   const parts = { logger, budget, budgetWait, metrics, inFlight };
   let lease: ProxyLease | null = null;
-  // Each time this proxy becomes active it starts a new term with a new REST: its buckets are
-  // unknown, so @discordjs/rest sends one request a bucket at a time until Discord's headers tell
-  // it more, and a request queued in an earlier term is refused before sending (NotActiveError).
+  // Each time this proxy becomes active it starts a new term (`becomeActive`): a request queued
+  // in an earlier term is refused before sending (NotActiveError) and goes to the active one.
   let term = 0;
   const isActive = (ofTerm: number) => ofTerm === term && (lease === null || lease.view().role === 'active');
-  let rest = createUpstream(options, parts, () => isActive(0));
+  let rest = createUpstream(options, parts, { stillActive: () => isActive(0), takenOver: false });
   const becomeActive = () => {
     term += 1;
     const ofTerm = term;
     rest.clearHashSweeper();
     rest.clearHandlerSweeper();
-    rest = createUpstream(options, parts, () => isActive(ofTerm));
-    // The first second at half the share. The proxy before stopped sending at least TTL - TTL/3
-    // (2 s) before its lease lapsed (at once when it died; when it stalled, it stops itself a TTL
-    // after its last renewal, which Redis stamped later), so none of its requests share Discord's
-    // one-second global window with these; the half share covers requests still on the wire.
-    rest.globalReset = Date.now() + 1_000;
-    rest.globalRemaining = Math.max(1, Math.floor(rest.options.globalRequestsPerSecond / 2));
+    // A new REST: every bucket unknown, so @discordjs/rest sends one request a bucket at a time
+    // until Discord's headers say more, and the first second at half the global share. The
+    // proxy before stopped sending at least TTL - TTL/3 (2 s) before its lease lapsed (at once
+    // when it died; when it stalled, it stops itself a TTL after its last renewal, which Redis
+    // stamped later), so none of its requests share Discord's one-second global window with
+    // these; the half share covers requests still on the wire and clocks that drift.
+    rest = createUpstream(options, parts, { stillActive: () => isActive(ofTerm), takenOver: true });
     metrics.active.set(1);
     metrics.takeovers.inc();
   };
