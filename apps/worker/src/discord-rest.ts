@@ -1,5 +1,5 @@
 import { API, type CreateMessageOptions } from '@discordjs/core/http-only';
-import { proxyRequestNeverSent } from '@spacecadet/contract';
+import { PROXY_NOT_SENT_HEADER, proxyRequestNeverSent } from '@spacecadet/contract';
 import { messageNonce } from '@spacecadet/core/message-nonce';
 import {
   type APIGuildMember,
@@ -59,8 +59,8 @@ export const PROXY_CONNECTION_LOST = 'DISCORD_PROXY_CONNECTION_LOST';
 
 /**
  * Sends each request to the proxy that answered last, and to the next one of the list when it
- * takes no connection (refused, no such host: `proxyRequestNeverSent`), which is safe: nothing
- * was sent. A connection that died after the request went (its proxy died with it) may have
+ * takes no connection (refused, no such host: `proxyRequestNeverSent`) or answers that it sent
+ * nothing (PROXY_NOT_SENT_HEADER), which is safe: nothing was sent. A connection that died after the request went (its proxy died with it) may have
  * taken the request to Discord already: a read goes to the next proxy, anything else fails as
  * PROXY_CONNECTION_LOST. That code is not one discord.js retries on its own (it would send a
  * role create twice); `isDiscordUnreachable` counts it, so the job waits for Discord and runs
@@ -75,6 +75,11 @@ function proxyFailover(proxies: readonly string[]) {
       const index = (current + tried) % proxies.length;
       try {
         const response = await DefaultRestOptions.makeRequest(`${proxies[index]}${route}`, init);
+        // That proxy sent nothing (it does not know the active one): the next may.
+        if (response.headers.get(PROXY_NOT_SENT_HEADER) !== null && tried < proxies.length - 1) {
+          await response.arrayBuffer();
+          continue;
+        }
         current = index;
         return response;
       } catch (error) {

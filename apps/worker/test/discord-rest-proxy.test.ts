@@ -1,5 +1,6 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
+import { PROXY_NOT_SENT_HEADER } from '@spacecadet/contract';
 import { SANDBOX_BOT_TOKEN, type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
 import { REST } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +114,35 @@ describe('the worker REST options with DISCORD_PROXY_URL', () => {
       expect(sandbox.world.requests.slice(before)).toHaveLength(0);
     } finally {
       await new Promise((resolve) => dying.close(resolve));
+    }
+  });
+
+  it('sends to the next proxy when one answers that it sent nothing', async () => {
+    // A proxy that does not know the active one: it gives every request back unsent.
+    const lost = createHttpServer((req, res) => {
+      req.resume();
+      res.writeHead(503, { 'content-type': 'application/json', [PROXY_NOT_SENT_HEADER]: '1' });
+      res.end(JSON.stringify({ message: 'No active Discord proxy answers', code: 0 }));
+    });
+    await new Promise<void>((resolve) => lost.listen(0, '127.0.0.1', resolve));
+    const address = lost.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    try {
+      const rest = new REST({
+        ...discordRestOptions({
+          discordApiBase: sandbox.apiBase,
+          discordProxyUrls: [`http://127.0.0.1:${address.port}/api`, sandbox.apiBase],
+        }),
+        retries: 0,
+      }).setToken(SANDBOX_BOT_TOKEN);
+      const before = sandbox.world.requests.length;
+      const role = (await rest.post(`/guilds/${SANDBOX_IDS.guilds.station}/roles`, {
+        body: { name: 'Given Back' },
+      })) as { name: string };
+      expect(role.name).toBe('Given Back');
+      expect(sandbox.world.requests.slice(before).filter((r) => r.method === 'POST')).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => lost.close(resolve));
     }
   });
 });

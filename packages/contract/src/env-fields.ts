@@ -172,6 +172,13 @@ export function proxyRequestNeverSent(error: unknown): boolean {
 }
 
 /**
+ * A header on a Discord proxy's answer saying the request was not sent to Discord (that proxy
+ * does not know which proxy of its set is active: it lost Redis, or a takeover is under way), so
+ * a sender given several proxies sends it to the next one.
+ */
+export const PROXY_NOT_SENT_HEADER = 'x-spacecadet-proxy-not-sent';
+
+/**
  * DISCORD_PROXY_ADVERTISE_URL: where the other proxies of a set reach this one when it is the
  * active one (its `/api`), e.g. `http://discord-proxy-2:4200/api` in compose.
  */

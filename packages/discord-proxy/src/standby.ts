@@ -1,6 +1,6 @@
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { proxyRequestNeverSent } from '@spacecadet/contract';
+import { PROXY_NOT_SENT_HEADER, proxyRequestNeverSent } from '@spacecadet/contract';
 import { readBody, sendJson } from './forwarder.ts';
 import type { ProxyLease } from './lease.ts';
 import type { ProxyMetrics } from './metrics.ts';
@@ -110,7 +110,14 @@ export function dispatchUnderLease(
       }
       const left = deadline - Date.now();
       // Never sent anywhere: the sender may try again (discord.js does on a 5xx).
-      if (left <= 0) return sendJson(res, 503, { message: 'No active Discord proxy answers', code: 0 });
+      if (left <= 0) {
+        return sendJson(
+          res,
+          503,
+          { message: 'No active Discord proxy answers', code: 0 },
+          { [PROXY_NOT_SENT_HEADER]: '1' },
+        );
+      }
       await lease.changed(left);
     }
   };

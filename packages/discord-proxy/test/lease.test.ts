@@ -3,6 +3,7 @@
  * Discord; a standby passes requests on to it, and takes over once it stops renewing.
  */
 import { randomUUID } from 'node:crypto';
+import { PROXY_NOT_SENT_HEADER } from '@spacecadet/contract';
 import { SANDBOX_BOT_TOKEN, SANDBOX_IDS, type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
 import { parsePrometheusSamples } from '@spacecadet/runtime/testing';
 import { Redis } from 'ioredis';
@@ -125,5 +126,17 @@ describe('a set of Discord proxies sharing one lease', () => {
     expect(roleCreates(box, 'Held Over')).toEqual({ requests: 1, roles: 1 });
     expect(await metric(second.proxy, 'discord_proxy_passed_on_total')).toBe(1);
     expect(box.world.requests.filter((r) => r.status === 429)).toEqual([]);
+  });
+
+  it('a proxy cut off from Redis sends nothing, and says so, so its senders move on', async () => {
+    const { first, second, sandbox: box } = await startPair();
+    first.redis.disconnect();
+    await until('the standby to take over', () => second.proxy.active());
+    // It cannot tell which proxy is active: it waits for the lease, then gives the request back.
+    const before = box.world.requests.length;
+    const answer = await createRole(first.proxy, 'Not Sent');
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get(PROXY_NOT_SENT_HEADER)).toBe('1');
+    expect(box.world.requests.length).toBe(before);
   });
 });

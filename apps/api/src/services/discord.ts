@@ -7,7 +7,7 @@
  * REST (scripts/discord-layer.test.ts); every call, bot, bearer or OAuth, goes through its one
  * `request`, which holds the auth, the proxy, the timeout and the parsing of answers and errors.
  */
-import { proxyRequestNeverSent } from '@spacecadet/contract';
+import { PROXY_NOT_SENT_HEADER, proxyRequestNeverSent } from '@spacecadet/contract';
 import { z } from 'zod';
 import * as answers from './discord-answers.ts';
 import { DISCORD_PROXY_UNREACHABLE, DiscordError, errorAnswer } from './discord-error.ts';
@@ -365,11 +365,10 @@ export class DiscordClient {
   }
 
   /**
-   * Sends to the first base (of several: the proxies of a set, starting with the one that took
-   * the last request) that takes a connection. A request no proxy took a connection for was
-   * never sent, so the next may have it; one whose connection died after it went may have
-   * reached Discord through that proxy, so only a read goes to the next one, anything else
-   * fails (503 to the caller, who may ask again).
+   * Sends to the first base (the proxies of a set, from the one that took the last request) that
+   * takes a connection and sends it on: one that took no connection, or answered that it sent
+   * nothing (PROXY_NOT_SENT_HEADER), never sent it, so the next may. One whose connection died
+   * after the request went may have sent it to Discord: only a read goes to the next one.
    */
   private async send(bases: readonly string[], path: string, init: RequestInit): Promise<Response> {
     const viaProxy = bases === this.botBases && (this.options.proxyBases?.length ?? 0) > 0;
@@ -379,10 +378,12 @@ export class DiscordClient {
     for (let tried = 0; tried < bases.length; tried++) {
       const index = (start + tried) % bases.length;
       try {
-        const response = await fetch(`${bases[index]}${path}`, {
-          ...init,
-          signal: AbortSignal.timeout(this.options.timeoutMs),
-        });
+        const signal = AbortSignal.timeout(this.options.timeoutMs);
+        const response = await fetch(`${bases[index]}${path}`, { ...init, signal });
+        if (response.headers.has(PROXY_NOT_SENT_HEADER) && tried < bases.length - 1) {
+          await response.body?.cancel();
+          continue;
+        }
         if (bases === this.botBases) this.botBaseIndex = index;
         return response;
       } catch (error) {
@@ -392,8 +393,6 @@ export class DiscordClient {
     }
     const reason = failure instanceof Error ? failure.message : String(failure);
     // The proxy is our own dependency: it not answering is a service down (503), not Discord.
-    throw new DiscordError(0, reason, viaProxy ? DISCORD_PROXY_UNREACHABLE : null, {
-      cause: failure,
-    });
+    throw new DiscordError(0, reason, viaProxy ? DISCORD_PROXY_UNREACHABLE : null, { cause: failure });
   }
 }
