@@ -85,6 +85,7 @@ describe('docker-compose.yml', () => {
       'migrate',
       'sandbox',
       'discord-proxy',
+      'discord-proxy-2',
       'api',
       'worker',
       'worker-shard-1',
@@ -117,20 +118,33 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('sends the bot requests of the api and both workers through one health-checked Discord proxy', () => {
-    expect(serviceBlock('discord-proxy')).toContain('/healthz');
-    expect(serviceBlock('discord-proxy')).not.toMatch(/published/);
+  it('sends the bot requests of the api and both workers through two health-checked Discord proxies sharing a lease', () => {
+    for (const proxy of ['discord-proxy', 'discord-proxy-2']) {
+      const block = serviceBlock(proxy);
+      expect(block, proxy).toContain('/healthz');
+      expect(block, proxy).not.toMatch(/published/);
+      // The lease that names the active one lives in the product's Redis, under its prefix.
+      expect(block, proxy).toMatch(/^ {6}REDIS_URL: redis:\/\/redis:6379$/m);
+      expect(block, proxy).toMatch(/^ {6}REDIS_PREFIX: spacecadet$/m);
+      expect(block, proxy).toMatch(
+        new RegExp(`^ {6}DISCORD_PROXY_ADVERTISE_URL: http://${proxy}:4200/api$`, 'm'),
+      );
+      expect(block, proxy).toMatch(/redis:\n\s+condition: service_healthy/);
+    }
     for (const name of ['api', 'worker', 'worker-shard-1']) {
-      expect(serviceBlock(name), name).toMatch(/^ {6}DISCORD_PROXY_URL: http:\/\/discord-proxy:4200\/api$/m);
+      expect(serviceBlock(name), name).toMatch(
+        /^ {6}DISCORD_PROXY_URL: http:\/\/discord-proxy:4200\/api,http:\/\/discord-proxy-2:4200\/api$/m,
+      );
       expect(serviceBlock(name), name).toMatch(/discord-proxy:\n\s+condition: service_healthy/);
+      expect(serviceBlock(name), name).toMatch(/discord-proxy-2:\n\s+condition: service_healthy/);
     }
   });
 
-  it.each(['migrate', 'sandbox', 'discord-proxy', 'api', 'worker', 'dashboard'])(
+  it.each(['migrate', 'sandbox', 'discord-proxy', 'discord-proxy-2', 'api', 'worker', 'dashboard'])(
     'service %s runs a command that exists',
     (name) => {
       const target = /target: (\S+)/.exec(serviceBlock(name))?.[1];
-      expect(target).toBe(name);
+      expect(target).toBe(name.replace(/-2$/, ''));
       const command = stageCommand(target ?? '');
       expect(scriptExists(command), command.join(' ')).toBe(true);
     },
@@ -161,7 +175,9 @@ describe('docker-compose.yml', () => {
     expect(block).toMatch(/^ {6}SHARD_IDS: auto$/m);
     expect(block).toMatch(/^ {6}SHARD_COUNT: '4'$/m);
     expect(block).toMatch(/^ {4}deploy:\n {6}replicas: 4$/m);
-    expect(block).toMatch(/^ {6}DISCORD_PROXY_URL: http:\/\/discord-proxy:4200\/api$/m);
+    expect(block).toMatch(
+      /^ {6}DISCORD_PROXY_URL: http:\/\/discord-proxy:4200\/api,http:\/\/discord-proxy-2:4200\/api$/m,
+    );
     expect(block).toMatch(/discord-proxy:\n\s+condition: service_healthy/);
     // Outside the profile, `docker compose up` runs the two fixed workers only.
     for (const name of ['worker', 'worker-shard-1']) expect(serviceBlock(name)).not.toMatch(/profiles:/);

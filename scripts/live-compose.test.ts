@@ -61,6 +61,7 @@ describe('docker-compose.live.yml', () => {
       'caddy',
       'dashboard',
       'discord-proxy',
+      'discord-proxy-2',
       'migrate',
       'postgres',
       'redis',
@@ -86,7 +87,15 @@ describe('docker-compose.live.yml', () => {
     const others = rendered.replace(`  sandbox:\n${serviceBlock('sandbox')}`, '');
     expect(others).toMatch(/^ {2}api:$/m);
     expect(others).not.toMatch(/sandbox|:4100|sandbox-secret|sandbox-bot-token/);
-    for (const name of ['migrate', 'api', 'worker', 'worker-shard-1', 'worker-pool', 'discord-proxy']) {
+    for (const name of [
+      'migrate',
+      'api',
+      'worker',
+      'worker-shard-1',
+      'worker-pool',
+      'discord-proxy',
+      'discord-proxy-2',
+    ]) {
       expect(envValue(name, 'DISCORD_API_BASE'), name).toBe('https://discord.com/api');
     }
     for (const name of ['migrate', 'api', 'worker', 'worker-shard-1', 'worker-pool', 'dashboard']) {

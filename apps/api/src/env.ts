@@ -164,8 +164,8 @@ export interface ApiConfig {
     clientId: string;
     clientSecret: string;
     botToken: string;
-    /** DISCORD_PROXY_URL: where bot-token requests go (the shared rate limiter); null: straight to apiBase. */
-    proxyBase: string | null;
+    /** DISCORD_PROXY_URL: where bot-token requests go (the shared rate limiters, tried in turn); null: straight to apiBase. */
+    proxyBases: readonly string[] | null;
     /** Per-request timeout towards Discord. */
     timeoutMs: number;
   };
@@ -261,7 +261,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       clientId,
       clientSecret,
       botToken,
-      proxyBase: e.DISCORD_PROXY_URL ?? null,
+      proxyBases: e.DISCORD_PROXY_URL ?? null,
       timeoutMs: 10_000,
     },
     sessionSecret,

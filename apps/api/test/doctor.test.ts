@@ -274,6 +274,27 @@ describe('pnpm doctor', () => {
     }
   });
 
+  it('checks every proxy of a set and says which one is active', async () => {
+    // Two proxies sharing one lease in Redis: the first to start is the active one.
+    const clients = [
+      new Redis(redis.url, { keyPrefix: 'doctor-proxies:' }),
+      new Redis(redis.url, { keyPrefix: 'doctor-proxies:' }),
+    ];
+    const pair: DiscordProxy[] = [];
+    try {
+      for (const client of clients) {
+        pair.push(await startDiscordProxy({ upstream: sandbox.apiBase, port: 0, lease: { redis: client } }));
+      }
+      const [active, standby] = pair.map((p) => `${p.url.replace(/\/api$/, '')}/healthz`);
+      const { code, lines } = await doctor(envFor({ DISCORD_PROXY_URL: pair.map((p) => p.url).join(',') }));
+      expect(lines).toContain(`✓ Discord proxies answering: ${active} (active), ${standby} (standing by)`);
+      expect(code).toBe(0);
+    } finally {
+      for (const p of pair) await p.close();
+      for (const client of clients) client.disconnect();
+    }
+  });
+
   it('✗ the Discord proxy down', async () => {
     const dead = `http://127.0.0.1:${await freePort()}`;
     await expectOnlyFailure(

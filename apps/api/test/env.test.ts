@@ -103,10 +103,10 @@ describe('loadApiConfig', () => {
 
   it('sends bot requests to DISCORD_PROXY_URL when set, and warns at start when not', () => {
     const alone = loadApiConfig(SANDBOX);
-    expect(alone.discord.proxyBase).toBeNull();
+    expect(alone.discord.proxyBases).toBeNull();
     expect(alone.warnings.join()).toMatch(/DISCORD_PROXY_URL is not set/);
     const shared = loadApiConfig({ ...SANDBOX, DISCORD_PROXY_URL: 'http://127.0.0.1:4200/api/' });
-    expect(shared.discord.proxyBase).toBe('http://127.0.0.1:4200/api');
+    expect(shared.discord.proxyBases).toEqual(['http://127.0.0.1:4200/api']);
     expect(shared.warnings.join()).not.toMatch(/DISCORD_PROXY_URL/);
     expect(problemsOf({ ...SANDBOX, DISCORD_PROXY_URL: 'proxy:4200' })[0]).toMatch(/^DISCORD_PROXY_URL:/);
     expect(problemsOf({ ...SANDBOX, DISCORD_PROXY_URL: 'http://127.0.0.1:4200' })).toEqual([

@@ -1,4 +1,5 @@
 import { API, type CreateMessageOptions } from '@discordjs/core/http-only';
+import { PROXY_NOT_SENT_HEADER, proxyRequestNeverSent } from '@spacecadet/contract';
 import { messageNonce } from '@spacecadet/core/message-nonce';
 import {
   type APIGuildMember,
@@ -31,22 +32,70 @@ const EXEMPT_FROM_PROXY = /^\/v\d+\/(interactions\/\d+\/[^/]+\/callback|webhooks
  * direct. Without it, the client keeps discord.js's own limits, which hold for one process only.
  */
 export function discordRestOptions(
-  config: Pick<WorkerConfig, 'discordApiBase' | 'discordProxyUrl'>,
+  config: Pick<WorkerConfig, 'discordApiBase' | 'discordProxyUrls'>,
 ): Partial<RESTOptions> {
-  const proxy = config.discordProxyUrl;
-  if (proxy === null) return { api: config.discordApiBase };
+  const proxies = config.discordProxyUrls;
+  if (proxies === null || proxies[0] === undefined) return { api: config.discordApiBase };
+  const first = proxies[0];
+  const toProxies = proxyFailover(proxies);
   return {
-    api: proxy,
+    api: first,
     globalRequestsPerSecond: Number.POSITIVE_INFINITY,
     // A request may wait its turn in the proxy behind other processes' requests: a timeout here
     // would send it a second time.
     timeout: 60_000,
     makeRequest(url, init) {
-      const route = url.startsWith(proxy) ? url.slice(proxy.length) : null;
-      const target =
-        route !== null && EXEMPT_FROM_PROXY.test(route) ? `${config.discordApiBase}${route}` : url;
-      return DefaultRestOptions.makeRequest(target, init);
+      const route = url.startsWith(first) ? url.slice(first.length) : null;
+      if (route === null) return DefaultRestOptions.makeRequest(url, init);
+      if (EXEMPT_FROM_PROXY.test(route))
+        return DefaultRestOptions.makeRequest(`${config.discordApiBase}${route}`, init);
+      return toProxies(route, init);
     },
+  };
+}
+
+/** What a request whose connection to the proxy died after it went is thrown as (see `proxyFailover`). */
+export const PROXY_CONNECTION_LOST = 'DISCORD_PROXY_CONNECTION_LOST';
+
+/**
+ * Sends each request to the proxy that answered last, and to the next one of the list when it
+ * takes no connection (refused, no such host: `proxyRequestNeverSent`) or answers that it sent
+ * nothing (PROXY_NOT_SENT_HEADER), which is safe: nothing was sent. A connection that died after the request went (its proxy died with it) may have
+ * taken the request to Discord already: a read goes to the next proxy, anything else fails as
+ * PROXY_CONNECTION_LOST. That code is not one discord.js retries on its own (it would send a
+ * role create twice); `isDiscordUnreachable` counts it, so the job waits for Discord and runs
+ * again, and a job run again checks what Discord already has before it changes anything.
+ */
+function proxyFailover(proxies: readonly string[]) {
+  let current = 0;
+  return async (route: string, init: Parameters<RESTOptions['makeRequest']>[1]) => {
+    const rereadable = init.method === undefined || init.method === 'GET' || init.method === 'HEAD';
+    let lastError: unknown;
+    for (let tried = 0; tried < proxies.length; tried++) {
+      const index = (current + tried) % proxies.length;
+      try {
+        const response = await DefaultRestOptions.makeRequest(`${proxies[index]}${route}`, init);
+        // That proxy sent nothing (it does not know the active one): the next may.
+        if (response.headers.get(PROXY_NOT_SENT_HEADER) !== null && tried < proxies.length - 1) {
+          await response.arrayBuffer();
+          continue;
+        }
+        current = index;
+        return response;
+      } catch (error) {
+        if (init.signal?.aborted) throw error;
+        if (!proxyRequestNeverSent(error) && !rereadable) {
+          throw Object.assign(
+            new Error('The connection to the Discord proxy closed before its answer', { cause: error }),
+            {
+              code: PROXY_CONNECTION_LOST,
+            },
+          );
+        }
+        lastError = error;
+      }
+    }
+    throw lastError;
   };
 }
 
@@ -136,6 +185,7 @@ export async function postMessageOnce(
  * reset, timed out or the host could not be found.
  */
 const UNREACHABLE_CODES = new Set([
+  PROXY_CONNECTION_LOST,
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',

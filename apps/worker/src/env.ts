@@ -123,8 +123,11 @@ export interface WorkerConfig {
   /** Discord's CDN (avatars), or the sandbox's root when Discord is a local sandbox. */
   discordCdnBase: string;
   discordBotToken: string;
-  /** DISCORD_PROXY_URL: the shared rate limiter every bot request goes through; null: this process's own limits. */
-  discordProxyUrl: string | null;
+  /**
+   * DISCORD_PROXY_URL: the shared rate limiter every bot request goes through, every proxy of
+   * the set (tried in turn); null: this process's own limits.
+   */
+  discordProxyUrls: readonly string[] | null;
   /** From env, or null to take it from the READY application. */
   discordClientId: string | null;
   /**
@@ -229,7 +232,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     discordApiBase: values.DISCORD_API_BASE,
     discordCdnBase: values.DISCORD_CDN_BASE ?? defaultCdnBase(values.DISCORD_API_BASE),
     discordBotToken: values.DISCORD_BOT_TOKEN ?? SANDBOX_BOT_TOKEN,
-    discordProxyUrl: values.DISCORD_PROXY_URL ?? null,
+    discordProxyUrls: values.DISCORD_PROXY_URL ?? null,
     discordClientId: values.DISCORD_CLIENT_ID ?? null,
     shards:
       count === undefined

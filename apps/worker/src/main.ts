@@ -28,7 +28,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  if (config.discordProxyUrl === null) logger.warn(NO_DISCORD_PROXY_WARNING);
+  if (config.discordProxyUrls === null) logger.warn(NO_DISCORD_PROXY_WARNING);
   const worker = await startWorker(config, { logger });
   // It stopped itself (its shards, taken over, did not connect, or another process took them):
   // exit non-zero so the supervisor starts it again.

@@ -113,12 +113,28 @@ describe('loadWorkerConfig', () => {
 
   it('reads DISCORD_PROXY_URL, the shared Discord rate limiter (unset: null)', () => {
     const SANDBOX_API = { DISCORD_API_BASE: 'http://127.0.0.1:4100/api' };
-    expect(loadWorkerConfig(SANDBOX_API).discordProxyUrl).toBeNull();
-    expect(loadWorkerConfig({ ...SANDBOX_API, DISCORD_PROXY_URL: ' ' }).discordProxyUrl).toBeNull();
+    expect(loadWorkerConfig(SANDBOX_API).discordProxyUrls).toBeNull();
+    expect(loadWorkerConfig({ ...SANDBOX_API, DISCORD_PROXY_URL: ' ' }).discordProxyUrls).toBeNull();
     expect(
       loadWorkerConfig({ ...SANDBOX_API, DISCORD_PROXY_URL: 'http://discord-proxy:4200/api/' })
-        .discordProxyUrl,
-    ).toBe('http://discord-proxy:4200/api');
+        .discordProxyUrls,
+    ).toEqual(['http://discord-proxy:4200/api']);
+    // Every proxy of a set, comma-separated; each one checked.
+    expect(
+      loadWorkerConfig({
+        ...SANDBOX_API,
+        DISCORD_PROXY_URL: 'http://discord-proxy:4200/api, http://discord-proxy-2:4200/api/',
+      }).discordProxyUrls,
+    ).toEqual(['http://discord-proxy:4200/api', 'http://discord-proxy-2:4200/api']);
+    expect(() =>
+      loadWorkerConfig({ ...SANDBOX_API, DISCORD_PROXY_URL: 'http://discord-proxy:4200/api,proxy-2' }),
+    ).toThrow(/DISCORD_PROXY_URL: must be an http\(s\) URL[^\n]*\(got "proxy-2"\)/);
+    expect(() =>
+      loadWorkerConfig({
+        ...SANDBOX_API,
+        DISCORD_PROXY_URL: 'http://discord-proxy:4200/api,http://discord-proxy:4200/api/',
+      }),
+    ).toThrow(/DISCORD_PROXY_URL: lists the same proxy twice/);
     expect(() => loadWorkerConfig({ ...SANDBOX_API, DISCORD_PROXY_URL: 'discord-proxy' })).toThrow(
       /DISCORD_PROXY_URL/,
     ); // Without its /api path every call would be a bare 404 at /users/@me: refused at start instead.

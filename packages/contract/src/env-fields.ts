@@ -113,14 +113,76 @@ export const discordApiBaseField = optionalString.pipe(
   ),
 );
 
+const proxyUrl = discordRestUrl('http://127.0.0.1:4200/api');
+
 /**
  * DISCORD_PROXY_URL: the shared Discord rate limiter (`@spacecadet/discord-proxy`), e.g.
- * `http://127.0.0.1:4200/api`. Unset: each process keeps its own limits, which only holds for
- * one process (Discord counts per bot token, not per process).
+ * `http://127.0.0.1:4200/api`, or every proxy of a set, comma-separated
+ * (`http://discord-proxy:4200/api,http://discord-proxy-2:4200/api`): one of them is active and
+ * the others pass requests on to it, and a sender tries them in turn when one does not take a
+ * connection. Unset: each process keeps its own limits, which only holds for one process
+ * (Discord counts per bot token, not per process).
  */
 export const discordProxyEnvFields = {
-  DISCORD_PROXY_URL: optionalString.pipe(discordRestUrl('http://127.0.0.1:4200/api').optional()),
+  DISCORD_PROXY_URL: optionalString.transform((value, ctx): string[] | undefined => {
+    if (value === undefined) return undefined;
+    const parts = value.split(',').map((part) => part.trim());
+    const urls: string[] = [];
+    for (const part of parts) {
+      const parsed = proxyUrl.safeParse(part);
+      if (!parsed.success) {
+        const message = parsed.error.issues[0]?.message ?? 'is not a proxy URL';
+        ctx.addIssue({ code: 'custom', message: parts.length > 1 ? `${message} (got "${part}")` : message });
+        return z.NEVER;
+      }
+      urls.push(parsed.data);
+    }
+    if (new Set(urls).size !== urls.length) {
+      ctx.addIssue({ code: 'custom', message: 'lists the same proxy twice' });
+      return z.NEVER;
+    }
+    return urls;
+  }),
 };
+
+/**
+ * Errors that come before a byte of a request left (no connection was made: refused, no such
+ * host, no route, connect timeout): nothing reached that proxy, so a sender given several
+ * (DISCORD_PROXY_URL) may send the request to the next one without sending it twice. Any other
+ * failure (a reset, a socket closed before the answer) may come after the proxy passed it on to
+ * Discord. Looks through `cause` (fetch wraps them in "fetch failed").
+ */
+const NEVER_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+export function proxyRequestNeverSent(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && NEVER_SENT_CODES.has(code)) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/**
+ * A header on a Discord proxy's answer saying the request was not sent to Discord (that proxy
+ * does not know which proxy of its set is active: it lost Redis, or a takeover is under way), so
+ * a sender given several proxies sends it to the next one.
+ */
+export const PROXY_NOT_SENT_HEADER = 'x-spacecadet-proxy-not-sent';
+
+/**
+ * DISCORD_PROXY_ADVERTISE_URL: where the other proxies of a set reach this one when it is the
+ * active one (its `/api`), e.g. `http://discord-proxy-2:4200/api` in compose.
+ */
+export const discordProxyAdvertiseUrlField = optionalString.pipe(proxyUrl.optional());
 
 /** The start-up warning of a process that has no DISCORD_PROXY_URL. */
 export const NO_DISCORD_PROXY_WARNING =

@@ -293,6 +293,16 @@ export function legacyShardLeaseKey(shardId: number, shardCount: number): string
 }
 
 /**
+ * The lease of the active Discord proxy (`@spacecadet/discord-proxy`): the one process of several
+ * that holds the bot token's rate limits and sends to Discord (value: its forwarding URL and
+ * token as JSON, packages/discord-proxy/src/lease.ts), renewed every second with a TTL of a few,
+ * so the others stand by, forward to it, and one of them takes over once it dies.
+ */
+export function discordProxyLeaseKey(): string {
+  return 'discord-proxy-lease';
+}
+
+/**
  * The gateway IDENTIFY slot of a rate-limit bucket (`shard_id % max_concurrency`): set with NX
  * and a TTL of Discord's 5 seconds (plus a margin) by the worker process about to identify a
  * shard of that bucket (value: its token), so processes starting together identify one after

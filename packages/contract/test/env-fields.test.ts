@@ -37,10 +37,28 @@ describe("Discord's REST API URLs (DISCORD_API_BASE, DISCORD_PROXY_URL)", () => 
         DISCORD_API_BASE: 'http://127.0.0.1:4100/api/',
         DISCORD_PROXY_URL: 'http://proxy:4200/api',
       }),
-    ).toEqual({ DISCORD_API_BASE: 'http://127.0.0.1:4100/api', DISCORD_PROXY_URL: 'http://proxy:4200/api' });
-    expect(Env.parse({ DISCORD_PROXY_URL: 'https://example.com/discord/api' }).DISCORD_PROXY_URL).toBe(
+    ).toEqual({
+      DISCORD_API_BASE: 'http://127.0.0.1:4100/api',
+      DISCORD_PROXY_URL: ['http://proxy:4200/api'],
+    });
+    expect(Env.parse({ DISCORD_PROXY_URL: 'https://example.com/discord/api' }).DISCORD_PROXY_URL).toEqual([
       'https://example.com/discord/api',
-    );
+    ]);
+    // Every proxy of a set, comma-separated, in order.
+    expect(
+      Env.parse({ DISCORD_PROXY_URL: 'http://proxy:4200/api/ , http://proxy-2:4200/api' }).DISCORD_PROXY_URL,
+    ).toEqual(['http://proxy:4200/api', 'http://proxy-2:4200/api']);
+  });
+
+  it.each([
+    ['http://proxy:4200/api,', /^DISCORD_PROXY_URL: must be an http\(s\) URL.*\(got ""\)$/],
+    [
+      'http://proxy:4200/api,http://proxy-2:4200',
+      /^DISCORD_PROXY_URL: must end with \/api.*\(got "http:\/\/proxy-2:4200"\)$/,
+    ],
+    ['http://proxy:4200/api,http://proxy:4200/api/', /^DISCORD_PROXY_URL: lists the same proxy twice$/],
+  ])('refuse DISCORD_PROXY_URL=%s, naming the bad entry', (value, problem) => {
+    expect(problems({ DISCORD_PROXY_URL: value })).toEqual([expect.stringMatching(problem)]);
   });
 
   it.each([

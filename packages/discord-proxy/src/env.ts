@@ -1,5 +1,7 @@
+import { hostname } from 'node:os';
 import {
   discordApiBaseField,
+  discordProxyAdvertiseUrlField,
   EnvError,
   LOG_LEVELS,
   type LogLevel,
@@ -11,6 +13,7 @@ import {
   positiveInt,
 } from '@spacecadet/contract';
 import { z } from 'zod';
+import { DEFAULT_LEASE_TTL_MS } from './lease.ts';
 import { DEFAULT_INVALID_REQUEST_BUDGET } from './proxy.ts';
 
 /** The proxy's one env reader: everything comes from the environment. */
@@ -26,6 +29,20 @@ const EnvSchema = z.object({
   /** The bot's global limit, requests a second (50 unless Discord raised it for the bot). */
   DISCORD_GLOBAL_REQUESTS_PER_SECOND: positiveInt(50),
   LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).default('info')),
+  /** Set: several proxies share the token, one active at a time (the lease in this Redis). */
+  REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
+  REDIS_PREFIX: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
+      .default('spacecadet'),
+  ),
+  DISCORD_PROXY_ADVERTISE_URL: discordProxyAdvertiseUrlField,
+  /** A dead active proxy is replaced within this plus a third of it; at most 3 s keeps that under 5 s. */
+  DISCORD_PROXY_LEASE_TTL_MS: positiveInt(DEFAULT_LEASE_TTL_MS).refine(
+    (n) => n >= 300 && n <= 3_000,
+    'must be between 300 and 3000 (a dead active proxy is replaced within 4/3 of it)',
+  ),
   ...metricsEnvFields,
 });
 
@@ -37,6 +54,8 @@ export interface ProxyConfig {
   globalRequestsPerSecond: number;
   logLevel: LogLevel;
   metrics: MetricsListenConfig;
+  /** Null: a single proxy, always active. */
+  lease: { redisUrl: string; redisPrefix: string; advertiseUrl: string; ttlMs: number } | null;
 }
 
 export function loadProxyConfig(env: NodeJS.ProcessEnv = process.env): ProxyConfig {
@@ -54,5 +73,17 @@ export function loadProxyConfig(env: NodeJS.ProcessEnv = process.env): ProxyConf
     globalRequestsPerSecond: values.DISCORD_GLOBAL_REQUESTS_PER_SECOND,
     logLevel: values.LOG_LEVEL,
     metrics: metricsListenConfig(values),
+    lease:
+      values.REDIS_URL === undefined
+        ? null
+        : {
+            redisUrl: values.REDIS_URL,
+            redisPrefix: values.REDIS_PREFIX,
+            // Behind a wildcard listener the host name is what the others can reach.
+            advertiseUrl:
+              values.DISCORD_PROXY_ADVERTISE_URL ??
+              `http://${['0.0.0.0', '::'].includes(values.DISCORD_PROXY_HOST) ? hostname() : values.DISCORD_PROXY_HOST}:${values.DISCORD_PROXY_PORT}/api`,
+            ttlMs: values.DISCORD_PROXY_LEASE_TTL_MS,
+          },
   };
 }

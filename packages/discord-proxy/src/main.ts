@@ -1,7 +1,8 @@
 // First: the repo's .env is read before any module looks at the environment.
 import '@spacecadet/contract/env-file';
-import { EnvError } from '@spacecadet/contract';
+import { EnvError, redisKeyPrefix } from '@spacecadet/contract';
 import { stopOnSignals } from '@spacecadet/runtime/process-stop';
+import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { loadProxyConfig } from './env.ts';
 import { startDiscordProxy } from './proxy.ts';
@@ -22,6 +23,20 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = pino({ name: 'discord-proxy', level: config.logLevel, base: { service: 'discord-proxy' } });
+  const { lease } = config;
+  // Commands fail fast while Redis is away, so a holder that cannot renew notices within its TTL.
+  const redis = lease
+    ? new Redis(lease.redisUrl, {
+        keyPrefix: redisKeyPrefix(lease.redisPrefix),
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+        connectionName: 'discord-proxy',
+        lazyConnect: true,
+      })
+    : null;
+  redis?.on('error', (error) => logger.warn({ err: error }, 'Redis connection error'));
+  // Not reachable at start: the proxy starts standing by (unknown) and takes the lease once it is.
+  if (redis) await redis.connect().catch(() => {});
   const proxy = await startDiscordProxy({
     upstream: config.upstream,
     host: config.host,
@@ -30,14 +45,23 @@ async function main(): Promise<void> {
     globalRequestsPerSecond: config.globalRequestsPerSecond,
     metrics: config.metrics.port === null ? null : { ...config.metrics, port: config.metrics.port },
     logger,
+    lease: lease && redis ? { redis, advertiseUrl: lease.advertiseUrl, ttlMs: lease.ttlMs } : null,
   });
   logger.info(
-    { url: proxy.url, upstream: config.upstream, metrics: proxy.metricsUrl },
+    {
+      url: proxy.url,
+      upstream: config.upstream,
+      metrics: proxy.metricsUrl,
+      lease: lease ? { advertised: lease.advertiseUrl, active: proxy.active() } : null,
+    },
     'Discord proxy listening',
   );
   stopOnSignals({
     logger,
-    close: () => proxy.close(),
+    close: async () => {
+      await proxy.close();
+      redis?.disconnect();
+    },
     deadlineMs: SHUTDOWN_DEADLINE_MS,
     messages: {
       repeated: 'still closing connections',

@@ -30,6 +30,21 @@ export function createProxyMetrics(invalidRequests: () => number) {
       help: 'Requests the proxy refused because the invalid-request budget was spent',
       registers: [registry],
     }),
+    active: new Gauge({
+      name: 'discord_proxy_active',
+      help: 'Whether this proxy is the active one, the one sending to Discord (1), or stands by passing requests on to it (0)',
+      registers: [registry],
+    }),
+    takeovers: new Counter({
+      name: 'discord_proxy_takeovers_total',
+      help: 'Times this proxy became the active one (took the lease), its limits reset conservatively',
+      registers: [registry],
+    }),
+    passedOn: new Counter({
+      name: 'discord_proxy_passed_on_total',
+      help: 'Requests this proxy, standing by, passed on to the active one',
+      registers: [registry],
+    }),
     invalid: new Gauge({
       name: 'discord_proxy_invalid_requests',
       help: '401, 403 and 429 answers from Discord in the last 10 minutes (Discord bans the IP at 10,000)',

@@ -2,17 +2,18 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { populateErrorResponse, populateSuccessfulResponse } from '@discordjs/proxy';
-import { DefaultRestOptions, REST, type RequestMethod, type RouteLike } from '@discordjs/rest';
 import {
   type MetricsListen,
   type MetricsServer,
   startMetricsServer,
 } from '@spacecadet/runtime/metrics-server';
+import type { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
-import { INVALID_REQUEST_WINDOW_MS, InvalidRequestBudget, isInvalidAnswer } from './invalid-budget.ts';
+import { createForwarder, createUpstream, type InFlight, sendJson, watchBudget } from './forwarder.ts';
+import { INVALID_REQUEST_WINDOW_MS, InvalidRequestBudget } from './invalid-budget.ts';
+import { DEFAULT_LEASE_TTL_MS, type ProxyLease, startProxyLease } from './lease.ts';
 import { createProxyMetrics, type ProxyMetrics } from './metrics.ts';
-import { routeLabel } from './route-label.ts';
+import { dispatchUnderLease } from './standby.ts';
 
 /**
  * One process that holds the bot token's Discord rate limits for every process of the product:
@@ -22,6 +23,10 @@ import { routeLabel } from './route-label.ts';
  * are exact however many processes there are, with no Redis round trip per request. When it is
  * down their requests fail (connection refused) and jobs retry with backoff: nothing runs
  * unlimited.
+ *
+ * With `lease`, several proxies run and one of them is active (see lease.ts): the others pass
+ * every request on to it, and one takes over within 5 s of its death, with every limit reset
+ * conservatively (`becomeActive`).
  */
 export interface DiscordProxyOptions {
   /** Discord's API base, e.g. `https://discord.com/api` (DISCORD_API_BASE). */
@@ -38,6 +43,13 @@ export interface DiscordProxyOptions {
   logger?: Logger;
   /** Sliding window of the invalid-request count (tests shorten it). */
   invalidRequestWindowMs?: number;
+  /** Several proxies, one active: the lease in Redis. Null: this one is always active. */
+  lease?: {
+    redis: Redis;
+    /** Where the other proxies reach this one; default its own `url`. */
+    advertiseUrl?: string;
+    ttlMs?: number;
+  } | null;
 }
 
 export interface DiscordProxy {
@@ -49,40 +61,13 @@ export interface DiscordProxy {
   readonly metrics: ProxyMetrics;
   /** Invalid answers counted in the current window. */
   invalidRequests(): number;
+  /** Whether this proxy is the one sending to Discord (always, without a lease). */
+  active(): boolean;
   close(): Promise<void>;
 }
 
 export const DEFAULT_INVALID_REQUEST_BUDGET = 9_000;
-/**
- * The share of the global limit the proxy sends a second. Discord's second starts when the first
- * request arrives, the proxy's when it leaves: a request sent at the end of one second can land
- * in Discord's next one (measured against the sandbox under load: 50 of 50 gave 429s, 45 none).
- */
-export const GLOBAL_SHARE = 0.9;
-/** Says a 429 came from the proxy's invalid-request budget, not from Discord. */
-export const BUDGET_HEADER = 'x-spacecadet-proxy-limit';
-
-interface InFlight {
-  route: string;
-  receivedAt: number;
-  sent: boolean;
-}
-
-function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return chunks.length === 0 ? undefined : Buffer.concat(chunks);
-}
+export { BUDGET_HEADER, GLOBAL_SHARE } from './forwarder.ts';
 
 export async function startDiscordProxy(options: DiscordProxyOptions): Promise<DiscordProxy> {
   const logger = options.logger ?? pino({ name: 'discord-proxy', level: 'silent' });
@@ -93,14 +78,47 @@ export async function startDiscordProxy(options: DiscordProxyOptions): Promise<D
   const metrics = createProxyMetrics(() => budget.count(Date.now()));
   const inFlight = new AsyncLocalStorage<InFlight>();
   const budgetWait = watchBudget(budget, logger);
-  const rest = createUpstream(options, { logger, budget, budgetWait, metrics, inFlight });
-  const forward = createForwarder({ logger, budgetWait, metrics, inFlight, rest });
+  const parts = { logger, budget, budgetWait, metrics, inFlight };
+  let lease: ProxyLease | null = null;
+  // Each time this proxy becomes active it starts a new term (`becomeActive`): a request queued
+  // in an earlier term is refused before sending (NotActiveError) and goes to the active one.
+  let term = 0;
+  const isActive = (ofTerm: number) => ofTerm === term && (lease === null || lease.view().role === 'active');
+  let rest = createUpstream(options, parts, { stillActive: () => isActive(0), takenOver: false });
+  const becomeActive = () => {
+    term += 1;
+    const ofTerm = term;
+    rest.clearHashSweeper();
+    rest.clearHandlerSweeper();
+    // A new REST: every bucket unknown, so @discordjs/rest sends one request a bucket at a time
+    // until Discord's headers say more, and the first second at half the global share. The
+    // proxy before stopped sending at least TTL - TTL/3 (2 s) before its lease lapsed (at once
+    // when it died; when it stalled, it stops itself a TTL after its last renewal, which Redis
+    // stamped later), so none of its requests share Discord's one-second global window with
+    // these; the half share covers requests still on the wire and clocks that drift.
+    rest = createUpstream(options, parts, { stillActive: () => isActive(ofTerm), takenOver: true });
+    metrics.active.set(1);
+    metrics.takeovers.inc();
+  };
+  const forward = createForwarder({ ...parts, rest: () => rest });
+  const dispatch = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    if (lease === null) await forward(req, res, url.pathname, url.searchParams);
+    else
+      await dispatchUnderLease(
+        lease,
+        forward,
+        metrics,
+        options.lease?.ttlMs ?? DEFAULT_LEASE_TTL_MS,
+      )(req, res, url);
+  };
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://proxy');
-    if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
+    if (url.pathname === '/healthz') {
+      return sendJson(res, 200, { status: 'ok', active: lease === null || lease.view().role === 'active' });
+    }
     if (!/^\/api(\/|$)/.test(url.pathname)) return sendJson(res, 404, { message: '404: Not Found', code: 0 });
-    forward(req, res, url.pathname, url.searchParams).catch((error: unknown) => {
+    dispatch(req, res, url).catch((error: unknown) => {
       logger.error({ err: error }, 'proxy request failed');
       if (!res.headersSent) sendJson(res, 500, { message: 'The proxy failed', code: 0 });
       else res.end();
@@ -111,6 +129,24 @@ export async function startDiscordProxy(options: DiscordProxyOptions): Promise<D
   await once(server, 'listening');
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const ownUrl = `http://${host}:${address.port}/api`;
+  if (options.lease) {
+    try {
+      lease = await startProxyLease({
+        redis: options.lease.redis,
+        url: options.lease.advertiseUrl ?? ownUrl,
+        ttlMs: options.lease.ttlMs ?? DEFAULT_LEASE_TTL_MS,
+        logger,
+        onActive: becomeActive,
+        onStandby: () => metrics.active.set(0),
+      });
+    } catch (error) {
+      server.close();
+      throw error;
+    }
+  } else {
+    metrics.active.set(1);
+  }
 
   let metricsServer: MetricsServer | null = null;
   if (options.metrics) {
@@ -119,18 +155,22 @@ export async function startDiscordProxy(options: DiscordProxyOptions): Promise<D
         logger.warn({ err: error }, 'metrics failed'),
       );
     } catch (error) {
+      await lease?.close();
       server.close();
       throw error;
     }
   }
 
   return {
-    url: `http://${host}:${address.port}/api`,
+    url: ownUrl,
     port: address.port,
     metricsUrl: metricsServer?.url ?? null,
     metrics,
     invalidRequests: () => budget.count(Date.now()),
+    active: () => lease === null || lease.view().role === 'active',
     async close() {
+      // The lease first: a standby takes over at its next renewal instead of after the TTL.
+      await lease?.close();
       const closed = once(server, 'close');
       server.close();
       server.closeAllConnections();
@@ -140,135 +180,4 @@ export async function startDiscordProxy(options: DiscordProxyOptions): Promise<D
       rest.clearHandlerSweeper();
     },
   };
-}
-
-/** What the proxy's parts share: its logger, budget, metrics and the request being forwarded. */
-interface ProxyParts {
-  logger: Logger;
-  budget: InvalidRequestBudget;
-  /** The wait before forwarding is allowed again, 0 when it is (see `watchBudget`). */
-  budgetWait: () => number;
-  metrics: ProxyMetrics;
-  inFlight: AsyncLocalStorage<InFlight>;
-}
-
-/** The budget's wait, logging once when the budget runs out and once when it frees again. */
-function watchBudget(budget: InvalidRequestBudget, logger: Logger): () => number {
-  let exhausted = false;
-  return (): number => {
-    const now = Date.now();
-    const wait = budget.waitMs(now);
-    if (wait > 0 && !exhausted) {
-      exhausted = true;
-      logger.error(
-        { invalidRequests: budget.count(now), budget: budget.budget, retryAfterMs: wait },
-        'invalid-request budget spent: the proxy refuses to forward until Discord forgets older 401/403/429 answers',
-      );
-    } else if (wait === 0 && exhausted) {
-      exhausted = false;
-      logger.warn(
-        { invalidRequests: budget.count(now) },
-        'invalid-request budget available again: forwarding resumed',
-      );
-    }
-    return wait;
-  };
-}
-
-/** The REST client requests go out through, at the proxy's share of the global rate limit. */
-function createUpstream(
-  options: DiscordProxyOptions,
-  { logger, budget, budgetWait, metrics, inFlight }: ProxyParts,
-): REST {
-  return new REST({
-    api: options.upstream,
-    version: '10',
-    globalRequestsPerSecond: Math.max(1, Math.floor((options.globalRequestsPerSecond ?? 50) * GLOBAL_SHARE)),
-    // Every request goes out here, after its wait: the wait is measured and Discord's answer counted.
-    async makeRequest(url, init) {
-      const request = inFlight.getStore();
-      if (request && !request.sent) {
-        request.sent = true;
-        metrics.wait.observe({ route: request.route }, (performance.now() - request.receivedAt) / 1000);
-      }
-      const response = await DefaultRestOptions.makeRequest(url, init);
-      const scope =
-        response.headers.get('x-ratelimit-scope') ??
-        (response.headers.get('x-ratelimit-global') ? 'global' : null);
-      if (isInvalidAnswer(response.status, scope)) {
-        budget.record(Date.now());
-        budgetWait();
-      }
-      if (response.status === 429) {
-        const route = request?.route ?? 'unknown';
-        metrics.upstreamRateLimits.inc({ route, scope: scope ?? 'unknown' });
-        logger.warn({ route, scope }, 'Discord answered 429 to the proxy');
-      }
-      return response;
-    },
-  });
-}
-
-/** Forwards one `/api` request to Discord through `rest`, or refuses it while the budget is spent. */
-function createForwarder({
-  logger,
-  budgetWait,
-  metrics,
-  inFlight,
-  rest,
-}: Omit<ProxyParts, 'budget'> & { rest: REST }) {
-  async function forward(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams) {
-    const method = (req.method ?? 'GET').toUpperCase();
-    const fullRoute = (path.replace(/^\/api(\/v\d+)?/, '') || '/') as RouteLike;
-    const route = routeLabel(method, fullRoute);
-    const wait = budgetWait();
-    if (wait > 0) {
-      metrics.budgetRefusals.inc();
-      metrics.requests.inc({ route, method, status: '429' });
-      req.resume();
-      // Discord's own 429 shape, so discord.js waits `retry_after` and tries again.
-      return sendJson(
-        res,
-        429,
-        { message: 'The invalid-request budget is spent.', retry_after: wait / 1000, global: true },
-        { 'retry-after': String(Math.ceil(wait / 1000)), [BUDGET_HEADER]: 'invalid-request-budget' },
-      );
-    }
-    // Buffered, not streamed: a request rest retries (after a 429 or a 5xx) sends its body again.
-    const body = await readBody(req);
-    const headers: Record<string, string> = {};
-    for (const name of ['content-type', 'authorization', 'x-audit-log-reason'] as const) {
-      const value = req.headers[name];
-      if (typeof value === 'string') headers[name] = value;
-    }
-    const request: InFlight = { route, receivedAt: performance.now(), sent: false };
-    try {
-      const answer = await inFlight.run(request, () =>
-        rest.queueRequest({
-          fullRoute,
-          method: method as RequestMethod,
-          body,
-          // The caller's Authorization header is forwarded as it came.
-          auth: false,
-          passThroughBody: true,
-          query,
-          headers,
-        }),
-      );
-      await populateSuccessfulResponse(res, answer);
-    } catch (error) {
-      if (!populateErrorResponse(res, error)) {
-        logger.warn({ route, err: error }, 'Discord did not answer the proxy');
-        if (!res.headersSent) {
-          res.statusCode = 502;
-          res.setHeader('content-type', 'application/json');
-          res.write(JSON.stringify({ message: 'Discord did not answer the proxy', code: 0 }));
-        }
-      }
-    } finally {
-      res.end();
-      metrics.requests.inc({ route, method, status: String(res.statusCode) });
-    }
-  }
-  return forward;
 }

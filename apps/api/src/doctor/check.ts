@@ -40,8 +40,8 @@ export function reasonOf(error: unknown): string {
 }
 
 /** The Discord client the doctor asks with: every call bounded by CHECK_TIMEOUT_MS. */
-export function doctorClient(config: ApiConfig, proxyBase: string | null = null): DiscordClient {
-  return new DiscordClient({ ...config.discord, proxyBase, timeoutMs: CHECK_TIMEOUT_MS });
+export function doctorClient(config: ApiConfig, proxyBases: readonly string[] | null = null): DiscordClient {
+  return new DiscordClient({ ...config.discord, proxyBases, timeoutMs: CHECK_TIMEOUT_MS });
 }
 
 /**

@@ -7,8 +7,10 @@
  * REST (scripts/discord-layer.test.ts); every call, bot, bearer or OAuth, goes through its one
  * `request`, which holds the auth, the proxy, the timeout and the parsing of answers and errors.
  */
+import { PROXY_NOT_SENT_HEADER, proxyRequestNeverSent } from '@spacecadet/contract';
 import { z } from 'zod';
 import * as answers from './discord-answers.ts';
+import { DISCORD_PROXY_UNREACHABLE, DiscordError, errorAnswer } from './discord-error.ts';
 
 export type {
   DiscordApplication,
@@ -22,30 +24,7 @@ export type {
   DiscordUser,
 } from './discord-answers.ts';
 
-const DiscordErrorBody = z.object({
-  error: z.string().optional(),
-  error_description: z.string().optional(),
-  message: z.string().optional(),
-  code: z.number().optional(),
-});
-
-/** The `discordCode` of a bot request the Discord proxy (DISCORD_PROXY_URL) did not answer. */
-export const DISCORD_PROXY_UNREACHABLE = 'discord_proxy_unreachable';
-
-/** Discord answered with a non-2xx status, or not at all. */
-export class DiscordError extends Error {
-  constructor(
-    /** HTTP status, or 0 when there was no answer (timeout, refused connection). */
-    readonly status: number,
-    /** Discord's own wording (`error_description` or `message`) when it gave one. */
-    readonly description: string,
-    readonly discordCode: string | number | null = null,
-    options?: ErrorOptions,
-  ) {
-    super(`Discord request failed (${status || 'no answer'}): ${description}`, options);
-    this.name = 'DiscordError';
-  }
-}
+export { DISCORD_PROXY_UNREACHABLE, DiscordError } from './discord-error.ts';
 
 export interface DiscordClientOptions {
   apiBase: string;
@@ -54,10 +33,11 @@ export interface DiscordClientOptions {
   botToken: string;
   /**
    * The shared rate limiter (DISCORD_PROXY_URL) that bot-token requests go through, so they
-   * count in the same limits as the workers'; null: straight to `apiBase`. Bearer and OAuth
-   * requests always go direct: Discord limits them per user token, not the bot's.
+   * count in the same limits as the workers': every proxy of the set, tried in turn (see
+   * `send`); null: straight to `apiBase`. Bearer and OAuth requests always go direct: Discord
+   * limits them per user token, not the bot's.
    */
-  proxyBase?: string | null;
+  proxyBases?: readonly string[] | null;
   timeoutMs: number;
 }
 
@@ -75,11 +55,15 @@ type Auth = { kind: 'bearer'; token: string } | { kind: 'bot' } | { kind: 'none'
 
 export class DiscordClient {
   private readonly base: string;
-  private readonly botBase: string;
+  /** Where bot requests go: the proxies (in turn), else Discord. */
+  private readonly botBases: readonly string[];
+  /** The proxy that took the last bot request: the next starts there. */
+  private botBaseIndex = 0;
 
   constructor(private readonly options: DiscordClientOptions) {
     this.base = `${options.apiBase}/v10`;
-    this.botBase = `${options.proxyBase ?? options.apiBase}/v10`;
+    const proxies = options.proxyBases ?? [];
+    this.botBases = (proxies.length > 0 ? proxies : [options.apiBase]).map((base) => `${base}/v10`);
   }
 
   /** Authorization-code grant, with PKCE except for Linked Roles (Discord refuses PKCE with that scope). */
@@ -323,16 +307,19 @@ export class DiscordClient {
   }
 
   /**
-   * The HTTP status of the Discord proxy's `/healthz` (at the root of DISCORD_PROXY_URL's `/api`),
-   * or null when no proxy is set. Throws a DiscordError (status 0) when it does not answer.
+   * The HTTP status of a Discord proxy's `/healthz` (at the root of its DISCORD_PROXY_URL `/api`)
+   * and whether it says it is the active one of its set (null: it does not say). Throws a
+   * DiscordError (status 0) when it does not answer.
    */
-  async proxyHealth(): Promise<{ url: string; status: number } | null> {
-    if (this.options.proxyBase == null) return null;
-    const url = `${this.options.proxyBase.replace(/\/api$/, '')}/healthz`;
+  async proxyHealth(proxyBase: string): Promise<{ url: string; status: number; active: boolean | null }> {
+    const url = `${proxyBase.replace(/\/api$/, '')}/healthz`;
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(this.options.timeoutMs) });
-      await response.arrayBuffer();
-      return { url, status: response.status };
+      const text = await response.text();
+      const body = z
+        .object({ active: z.boolean() })
+        .safeParse(text.startsWith('{') ? JSON.parse(text) : null);
+      return { url, status: response.status, active: body.success ? body.data.active : null };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new DiscordError(0, reason, DISCORD_PROXY_UNREACHABLE, { cause: error });
@@ -360,21 +347,8 @@ export class DiscordClient {
     if (auth.kind === 'bot') headers.authorization = `Bot ${this.options.botToken}`;
     if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
 
-    let response: Response;
-    try {
-      response = await fetch(`${auth.kind === 'bot' ? this.botBase : this.base}${path}`, {
-        method,
-        headers,
-        ...(form ? { body: form.toString() } : {}),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      // The proxy is our own dependency: it not answering is a service down (503), not Discord.
-      const viaProxy = auth.kind === 'bot' && this.options.proxyBase != null;
-      throw new DiscordError(0, reason, viaProxy ? DISCORD_PROXY_UNREACHABLE : null, { cause: error });
-    }
-
+    const init: RequestInit = { method, headers, ...(form ? { body: form.toString() } : {}) };
+    const response = await this.send(auth.kind === 'bot' ? this.botBases : [this.base], path, init);
     const text = await response.text();
     let json: unknown = null;
     try {
@@ -382,19 +356,43 @@ export class DiscordClient {
     } catch {
       // Non-JSON bodies (a proxy's HTML error page) are reported by status below.
     }
-    if (!response.ok) {
-      const body = DiscordErrorBody.safeParse(json);
-      const description =
-        (body.success && (body.data.error_description ?? body.data.message ?? body.data.error)) ||
-        response.statusText ||
-        'Discord request failed';
-      const code = body.success ? (body.data.error ?? body.data.code ?? null) : null;
-      throw new DiscordError(response.status, description, code);
-    }
+    if (!response.ok) throw errorAnswer(response, json);
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
       throw new DiscordError(response.status, `Unexpected response from Discord for ${method} ${path}`);
     }
     return parsed.data;
+  }
+
+  /**
+   * Sends to the first base (the proxies of a set, from the one that took the last request) that
+   * takes a connection and sends it on: one that took no connection, or answered that it sent
+   * nothing (PROXY_NOT_SENT_HEADER), never sent it, so the next may. One whose connection died
+   * after the request went may have sent it to Discord: only a read goes to the next one.
+   */
+  private async send(bases: readonly string[], path: string, init: RequestInit): Promise<Response> {
+    const viaProxy = bases === this.botBases && (this.options.proxyBases?.length ?? 0) > 0;
+    const rereadable = init.method === 'GET';
+    const start = bases === this.botBases ? this.botBaseIndex : 0;
+    let failure: unknown;
+    for (let tried = 0; tried < bases.length; tried++) {
+      const index = (start + tried) % bases.length;
+      try {
+        const signal = AbortSignal.timeout(this.options.timeoutMs);
+        const response = await fetch(`${bases[index]}${path}`, { ...init, signal });
+        if (response.headers.has(PROXY_NOT_SENT_HEADER) && tried < bases.length - 1) {
+          await response.body?.cancel();
+          continue;
+        }
+        if (bases === this.botBases) this.botBaseIndex = index;
+        return response;
+      } catch (error) {
+        failure = error;
+        if (!proxyRequestNeverSent(error) && !rereadable) break;
+      }
+    }
+    const reason = failure instanceof Error ? failure.message : String(failure);
+    // The proxy is our own dependency: it not answering is a service down (503), not Discord.
+    throw new DiscordError(0, reason, viaProxy ? DISCORD_PROXY_UNREACHABLE : null, { cause: failure });
   }
 }
