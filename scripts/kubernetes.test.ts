@@ -110,10 +110,10 @@ const PROCESSES: Array<{ workload: string; compose: string; load: (env: Env) => 
 const LEFT_UNSET: Record<string, string> = { METRICS_TOKEN: 'probes read /metrics without a token' };
 
 /**
- * Set for the active/standby proxy (issue 40), which a proxy without it does not read: its lease's
- * Redis, and the address it gives the other proxies (POD_NAME only builds that address).
+ * Read by no process: Kubernetes substitutes it into the proxy's DISCORD_PROXY_ADVERTISE_URL (the
+ * address it gives the other proxies).
  */
-const ACTIVE_STANDBY_PROXY_ENV = ['REDIS_URL', 'POD_NAME', 'DISCORD_PROXY_ADVERTISE_URL'];
+const SUBSTITUTED_ONLY = ['POD_NAME'];
 
 function processOf(workload: Doc, ordinal = 0) {
   const entry = PROCESSES.find((p) => p.workload === `${workload.kind}/${workload.metadata.name}`);
@@ -262,7 +262,7 @@ describe('deploy/kubernetes', () => {
       ).toEqual([]);
       // And nothing a reader does not read: a misspelt name would be silently ignored.
       const own = (processOf(workload).container.env ?? []).map((e: Doc) => e.name as string);
-      const pending = name === 'StatefulSet/discord-proxy' ? ACTIVE_STANDBY_PROXY_ENV : [];
+      const pending = name === 'StatefulSet/discord-proxy' ? SUBSTITUTED_ONLY : [];
       expect(
         own.filter((n: string) => !reads.has(n) && !pending.includes(n)),
         name,
@@ -308,7 +308,7 @@ describe('deploy/kubernetes', () => {
 
   it('points the API and the workers at each proxy pod through its headless Service', () => {
     const proxy = find('StatefulSet', 'discord-proxy');
-    const port = loadProxyConfig(processOf(proxy).env).port;
+    const port = loadProxyConfig(filled(processOf(proxy).env)).port;
     const service = find('Service', proxy.spec.serviceName);
     expect(service.spec.clusterIP).toBe('None');
     expect(proxy.spec.replicas).toBe(2);
@@ -317,13 +317,10 @@ describe('deploy/kubernetes', () => {
       (_, i) => `http://discord-proxy-${i}.${service.metadata.name}:${port}/api`,
     );
     expect(config.DISCORD_PROXY_URL?.split(',')).toEqual(urls);
-    // Each URL alone is what the readers accept before the active/standby proxy (one proxy);
-    // they would take the whole list for one URL whose path ends in /api.
-    for (const url of urls) {
-      for (const load of [loadApiConfig, loadWorkerConfig]) {
-        expect(() => load(filled({ ...config, ...secret, DISCORD_PROXY_URL: url }))).not.toThrow();
-      }
-    }
+    // The readers take the list as one URL per proxy, in order.
+    const env = filled({ ...config, ...secret });
+    expect(loadApiConfig(env).discord.proxyBases).toEqual(urls);
+    expect(loadWorkerConfig(env).discordProxyUrls).toEqual(urls);
     // Each proxy pod tells the others its own entry of the list, and keeps its lease in the
     // Redis every other process uses.
     for (let ordinal = 0; ordinal < proxy.spec.replicas; ordinal++) {

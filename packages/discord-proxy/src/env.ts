@@ -11,6 +11,8 @@ import {
   optionalString,
   portNumber,
   positiveInt,
+  type RedisClusterNode,
+  redisClusterNodesField,
 } from '@spacecadet/contract';
 import { z } from 'zod';
 import { DEFAULT_LEASE_TTL_MS } from './lease.ts';
@@ -37,6 +39,8 @@ const EnvSchema = z.object({
       .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
       .default('spacecadet'),
   ),
+  /** With REDIS_URL: the lease lives in this Redis Cluster (REDIS_URL then gives credentials and TLS). */
+  REDIS_CLUSTER_NODES: redisClusterNodesField,
   DISCORD_PROXY_ADVERTISE_URL: discordProxyAdvertiseUrlField,
   /** A dead active proxy is replaced within this plus a third of it; at most 3 s keeps that under 5 s. */
   DISCORD_PROXY_LEASE_TTL_MS: positiveInt(DEFAULT_LEASE_TTL_MS).refine(
@@ -55,7 +59,13 @@ export interface ProxyConfig {
   logLevel: LogLevel;
   metrics: MetricsListenConfig;
   /** Null: a single proxy, always active. */
-  lease: { redisUrl: string; redisPrefix: string; advertiseUrl: string; ttlMs: number } | null;
+  lease: {
+    redisUrl: string;
+    redisClusterNodes: RedisClusterNode[] | null;
+    redisPrefix: string;
+    advertiseUrl: string;
+    ttlMs: number;
+  } | null;
 }
 
 export function loadProxyConfig(env: NodeJS.ProcessEnv = process.env): ProxyConfig {
@@ -78,6 +88,7 @@ export function loadProxyConfig(env: NodeJS.ProcessEnv = process.env): ProxyConf
         ? null
         : {
             redisUrl: values.REDIS_URL,
+            redisClusterNodes: values.REDIS_CLUSTER_NODES,
             redisPrefix: values.REDIS_PREFIX,
             // Behind a wildcard listener the host name is what the others can reach.
             advertiseUrl:

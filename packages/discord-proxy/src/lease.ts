@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { discordProxyLeaseKey } from '@spacecadet/contract';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spacecadet/runtime/redis-client';
 import type { Logger } from 'pino';
 
 /**
@@ -41,7 +41,7 @@ export interface ProxyLease {
 }
 
 export interface ProxyLeaseOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** The URL other proxies forward to while this one is active (its `/api`). */
   url: string;
   /** 3 s: a dead holder is replaced within TTL + one renewal interval (TTL / 3) < 5 s. */

@@ -2,7 +2,7 @@
 import '@spacecadet/contract/env-file';
 import { EnvError, redisKeyPrefix } from '@spacecadet/contract';
 import { stopOnSignals } from '@spacecadet/runtime/process-stop';
-import { Redis } from 'ioredis';
+import { createRedisClient } from '@spacecadet/runtime/redis-client';
 import { pino } from 'pino';
 import { loadProxyConfig } from './env.ts';
 import { startDiscordProxy } from './proxy.ts';
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const { lease } = config;
   // Commands fail fast while Redis is away, so a holder that cannot renew notices within its TTL.
   const redis = lease
-    ? new Redis(lease.redisUrl, {
+    ? createRedisClient(lease.redisUrl, lease.redisClusterNodes, {
         keyPrefix: redisKeyPrefix(lease.redisPrefix),
         maxRetriesPerRequest: 1,
         enableOfflineQueue: false,

@@ -7,7 +7,7 @@ import {
   type MetricsServer,
   startMetricsServer,
 } from '@spacecadet/runtime/metrics-server';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spacecadet/runtime/redis-client';
 import { type Logger, pino } from 'pino';
 import { createForwarder, createUpstream, type InFlight, sendJson, watchBudget } from './forwarder.ts';
 import { INVALID_REQUEST_WINDOW_MS, InvalidRequestBudget } from './invalid-budget.ts';
@@ -45,7 +45,7 @@ export interface DiscordProxyOptions {
   invalidRequestWindowMs?: number;
   /** Several proxies, one active: the lease in Redis. Null: this one is always active. */
   lease?: {
-    redis: Redis;
+    redis: RedisClient;
     /** Where the other proxies reach this one; default its own `url`. */
     advertiseUrl?: string;
     ttlMs?: number;
