@@ -16,6 +16,7 @@ export * from './jobs/queue.ts';
 export * from './jobs/schemas.ts';
 export * from './leveling/linked-roles.ts';
 export * from './leveling/schemas.ts';
+export * from './leveling/xp-batch-id.ts';
 export * from './leveling/xp-import.ts';
 export * from './member-data/schemas.ts';
 export * from './personality-roles/questions.ts';

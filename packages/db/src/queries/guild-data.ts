@@ -1,3 +1,4 @@
+import { guildOfXpBatch } from '@spacecadet/contract';
 import { eq, getTableName, inArray, is, lte, sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.ts';
@@ -5,7 +6,6 @@ import { type GuildDepartureRow, guildDepartures } from '../schema/guild-data.ts
 import { botGuilds } from '../schema/guilds.ts';
 import { xpFlushBatches } from '../schema/leveling.ts';
 import * as schema from '../schema.ts';
-import { guildOfXpBatch } from './member-xp/erasures.ts';
 
 /**
  * A server's data as a whole: every table of the schema with a `guild_id` column, read from the

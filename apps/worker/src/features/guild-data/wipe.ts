@@ -4,6 +4,7 @@ import {
   GuildJobPayload,
   guildJobLockKey,
   guildKeyPatterns,
+  guildOfXpBatch,
   isGuildJobLockKey,
   JOB_NAMES,
   jobLockFeature,
@@ -148,8 +149,8 @@ async function dropBufferedXp(deps: WorkerDeps, guildId: string): Promise<void> 
     .srem(xpDirtyGuildsKey(group), guildId)
     .zrem(xpUnpricedGuildsKey(group), guildId)
     .exec();
-  const batches = (await redis.zrange(xpBatchesKey(group), '0', '-1')).filter((id) =>
-    id.startsWith(`${guildId}.`),
+  const batches = (await redis.zrange(xpBatchesKey(group), '0', '-1')).filter(
+    (id) => guildOfXpBatch(id) === guildId,
   );
   await markXpBatchesDropped(db, batches);
   if (batches.length > 0) await redis.zrem(xpBatchesKey(group), ...batches);

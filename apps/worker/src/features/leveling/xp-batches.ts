@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
+  guildOfXpBatch,
   XP_SLOT_GROUPS,
   xpBatchesKey,
+  xpBatchId,
   xpBatchKey,
   xpDirtyGuildsKey,
   xpPendingKey,
@@ -43,7 +45,7 @@ export async function takeGuildBatch(
   guildId: string,
   now: number,
 ): Promise<XpBatch | null> {
-  const id = `${guildId}.${randomUUID()}`;
+  const id = xpBatchId(guildId, randomUUID());
   const batches = xpBatchesKey(xpSlotGroup(guildId));
   const taken = await scripts(redis).xpTake(xpPendingKey(guildId), xpBatchKey(id), batches, id, now);
   return taken === 1 ? { id, guildId } : null;
@@ -70,7 +72,7 @@ export async function takeOverStaleBatches(
     );
     for (let i = 0; i + 1 < stale.length; i += 2) {
       const id = stale[i] as string;
-      const guildId = id.slice(0, id.indexOf('.'));
+      const guildId = guildOfXpBatch(id);
       if (guildId && (await scripts(redis).xpTakeOver(key, id, stale[i + 1] as string, now)) === 1) {
         taken.push({ id, guildId });
       }

@@ -1,4 +1,5 @@
 import {
+  guildOfXpBatch,
   LEGACY_XP_KEYS,
   xpBatchesKey,
   xpBatchKey,
@@ -115,7 +116,7 @@ export async function moveLegacyXp(redis: RedisClient): Promise<LegacyXpMoved> {
     if (((await redis.eval(MOVE_PENDING, keys.length, ...keys, guildId)) as number) > 0) moved.pending += 1;
   }
   for (const id of await redis.zrange(LEGACY_XP_KEYS.batches, '0', '-1')) {
-    const guildId = id.slice(0, Math.max(0, id.indexOf('.')));
+    const guildId = guildOfXpBatch(id);
     const keys = [
       LEGACY_XP_KEYS.batch(id),
       xpBatchKey(id),

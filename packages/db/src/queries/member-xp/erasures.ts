@@ -8,6 +8,7 @@
  * Markers are rows of `xp_flush_batches` (`erased:<batch id>:<user id>`), pruned with the
  * batch ids after an hour, as a retried batch's own id is.
  */
+import { guildOfXpBatch } from '@spacecadet/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { xpFlushBatches } from '../../schema/leveling.ts';
@@ -19,16 +20,6 @@ type Tx = Pick<Db, 'execute' | 'insert'>;
 
 export function erasedMarker(batchId: string, userId: string): string {
   return `erased:${batchId}:${userId}`;
-}
-
-/**
- * The guild of a worker's XP batch, whose id is `<guild id>.<uuid>` (the worker's
- * xp-batches.ts; the guild's deletion finds its batches by the same prefix): the erase and the
- * guild deletion are handed bare batch ids, and `xp_flush_batches` is keyed by guild first.
- */
-export function guildOfXpBatch(batchId: string): string {
-  const dot = batchId.indexOf('.');
-  return dot < 0 ? batchId : batchId.slice(0, dot);
 }
 
 /**
