@@ -16,7 +16,7 @@
  * - click -> role visible: until the member's GUILD_MEMBER_UPDATE with the role goes out on the
  *   gateway, as a member's Discord client would see it.
  * - role changes a second at 100 clicks/s (twice what the limit allows), over the sandbox's
- *   global-limit windows, against the 50/s limit. Goal: at least 0.9x.
+ *   global-limit windows, against the 50/s limit. Goal: at least 0.95x.
  * - edit lag: from the member's role change landing (the sandbox's 2xx) to the outcome edited into
  *   their answer. Sent through discord.js's own global queue, the edits would wait behind later
  *   role changes, about a tenth of them a whole window (up to 1 s). Goal: p90 under 250 ms at

@@ -16,7 +16,7 @@
  * - role changes a second at 100 reactions/s (twice what the limit allows), over the sandbox's
  *   global-limit windows, against the 50/s limit, and all the writes the reactions cost (a
  *   swap also removes the member's older reaction, in the same limit). Goal: the writes at
- *   least 0.9x of the limit, as for clicks; role changes alone stay below by the swaps' share.
+ *   least 0.95x of the limit, as for clicks; role changes alone stay below by the swaps' share.
  * - at the end every member holds exactly one color role of the list: the last one reacted.
  */
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';

@@ -17,7 +17,7 @@
  * - click -> outcome: until "… You now have …" is edited into that answer.
  * - click -> role visible: until the member's GUILD_MEMBER_UPDATE with the role goes out.
  * - role changes a second at 100 clicks/s, over the sandbox's global-limit windows, against the
- *   50/s limit. Goal: at least 0.9x.
+ *   50/s limit. Goal: at least 0.95x.
  * - at the end every member holds exactly one role of the menu: the last one clicked.
  */
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';

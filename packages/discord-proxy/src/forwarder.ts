@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { populateErrorResponse, populateSuccessfulResponse } from '@discordjs/proxy';
 import { DefaultRestOptions, REST, type RequestMethod, type RouteLike } from '@discordjs/rest';
 import type { Logger } from 'pino';
+import { exemptFromGlobalLimit, GlobalGate } from './global-gate.ts';
 import { type InvalidRequestBudget, isInvalidAnswer } from './invalid-budget.ts';
 import type { ProxyMetrics } from './metrics.ts';
 import { routeLabel } from './route-label.ts';
@@ -10,16 +11,20 @@ import { routeLabel } from './route-label.ts';
 /** How the active proxy sends requests to Discord: its REST client and the forwarder in front of it. */
 
 /**
- * The share of the global limit the proxy sends a second. Discord's second starts when the first
- * request arrives, the proxy's when it leaves: a request sent at the end of one second can land
- * in Discord's next one (measured against the sandbox under load: 50 of 50 gave 429s, 45 none).
+ * The share of the global limit the proxy sends a second: all of it. It once kept 10% back
+ * because it counted seconds from when requests left and Discord from when they arrive; the
+ * gate (global-gate.ts) now bounds arrivals, so a full second's worth never meets a 429.
  */
-export const GLOBAL_SHARE = 0.9;
+export const GLOBAL_SHARE = 1;
+/** @discordjs/rest's own global limiter, lifted: the gate paces instead (see `createUpstream`). */
+const UNLIMITED = 1_000_000;
 /** Says a 429 came from the proxy's invalid-request budget, not from Discord. */
 export const BUDGET_HEADER = 'x-spacecadet-proxy-limit';
 
 export interface InFlight {
   route: string;
+  /** The path after the API version, e.g. `/channels/1/messages`. */
+  fullRoute: string;
   receivedAt: number;
   sent: boolean;
 }
@@ -88,45 +93,62 @@ export function createUpstream(
   term: { stillActive: () => boolean; takenOver: boolean },
 ): REST {
   const perSecond = Math.max(1, Math.floor((options.globalRequestsPerSecond ?? 50) * GLOBAL_SHARE));
-  // Just taken over: the first second (from the first request, when @discordjs/rest and Discord
-  // both start theirs) at half the share, then the whole share.
-  let cautious = term.takenOver;
+  // Just taken over: half the slots count as answered at the first request, so the first second
+  // sends half the share, then the whole share.
+  const gate = new GlobalGate(
+    perSecond,
+    undefined,
+    term.takenOver ? perSecond - Math.floor(perSecond / 2) : 0,
+  );
   const rest: REST = new REST({
     api: options.upstream,
     version: '10',
-    globalRequestsPerSecond: cautious ? Math.max(1, Math.floor(perSecond / 2)) : perSecond,
-    // Every request goes out here, after its wait: the wait is measured and Discord's answer counted.
+    globalRequestsPerSecond: UNLIMITED,
+    // Every request goes out here, retries included: the gate paces it, its wait is measured and
+    // Discord's answer counted.
     async makeRequest(url, init) {
-      if (cautious) {
-        cautious = false;
-        setTimeout(() => {
-          rest.options.globalRequestsPerSecond = perSecond;
-        }, 1_000).unref();
-      }
       const request = inFlight.getStore();
-      // Another proxy took over while this request waited: it goes there, unsent (see dispatch).
-      if (!term.stillActive()) throw new NotActiveError();
-      if (request && !request.sent) {
-        request.sent = true;
-        metrics.wait.observe({ route: request.route }, (performance.now() - request.receivedAt) / 1000);
+      const counted = !exemptFromGlobalLimit(request?.fullRoute ?? routeOf(url));
+      const release = counted ? await gate.acquire() : () => {};
+      // @discordjs/rest armed its timeout (init.signal) before calling us, so a long wait in the
+      // gate behind a backlog would abort the request unsent: after the gate it is sent with a
+      // fresh timeout of the same length. The proxy passes no caller signal of its own.
+      const controller = new AbortController();
+      const timeout = setTimeout(() => controller.abort(), rest.options.timeout);
+      try {
+        // Another proxy took over while this request waited: it goes there, unsent (see dispatch).
+        if (!term.stillActive()) throw new NotActiveError();
+        if (request && !request.sent) {
+          request.sent = true;
+          metrics.wait.observe({ route: request.route }, (performance.now() - request.receivedAt) / 1000);
+        }
+        const response = await DefaultRestOptions.makeRequest(url, { ...init, signal: controller.signal });
+        const scope =
+          response.headers.get('x-ratelimit-scope') ??
+          (response.headers.get('x-ratelimit-global') ? 'global' : null);
+        if (isInvalidAnswer(response.status, scope)) {
+          budget.record(Date.now());
+          budgetWait();
+        }
+        if (response.status === 429) {
+          const route = request?.route ?? 'unknown';
+          metrics.upstreamRateLimits.inc({ route, scope: scope ?? 'unknown' });
+          logger.warn({ route, scope }, 'Discord answered 429 to the proxy');
+        }
+        return response;
+      } finally {
+        // Answered, failed or never sent: it arrived, if at all, by now.
+        clearTimeout(timeout);
+        release();
       }
-      const response = await DefaultRestOptions.makeRequest(url, init);
-      const scope =
-        response.headers.get('x-ratelimit-scope') ??
-        (response.headers.get('x-ratelimit-global') ? 'global' : null);
-      if (isInvalidAnswer(response.status, scope)) {
-        budget.record(Date.now());
-        budgetWait();
-      }
-      if (response.status === 429) {
-        const route = request?.route ?? 'unknown';
-        metrics.upstreamRateLimits.inc({ route, scope: scope ?? 'unknown' });
-        logger.warn({ route, scope }, 'Discord answered 429 to the proxy');
-      }
-      return response;
     },
   });
   return rest;
+}
+
+/** The route of a request URL, after the API version (`/v10/channels/1` → `/channels/1`). */
+function routeOf(url: string): string {
+  return /\/v\d+(\/.*)$/.exec(new URL(url).pathname)?.[1] ?? '/';
 }
 
 /** Forwards one `/api` request to Discord through `rest`, or refuses it while the budget is spent. */
@@ -169,7 +191,7 @@ export function createForwarder({
       const value = req.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
-    const request: InFlight = { route, receivedAt: performance.now(), sent: false };
+    const request: InFlight = { route, fullRoute, receivedAt: performance.now(), sent: false };
     try {
       const answer = await inFlight.run(request, () =>
         rest().queueRequest({

@@ -36,7 +36,7 @@ export interface DiscordProxyOptions {
   port?: number;
   /** Invalid answers (401/403/429) in 10 minutes at which forwarding stops; Discord bans at 10,000. */
   invalidRequestBudget?: number;
-  /** The bot's global limit (50 for most bots); the proxy sends GLOBAL_SHARE of it. */
+  /** The bot's global limit (50 for most bots); the proxy paces arrivals to it (global-gate.ts). */
   globalRequestsPerSecond?: number;
   /** `/metrics` on its own listener; null: none. */
   metrics?: MetricsListen | null;
@@ -91,7 +91,7 @@ export async function startDiscordProxy(options: DiscordProxyOptions): Promise<D
     rest.clearHashSweeper();
     rest.clearHandlerSweeper();
     // A new REST: every bucket unknown, so @discordjs/rest sends one request a bucket at a time
-    // until Discord's headers say more, and the first second at half the global share. The
+    // until Discord's headers say more, and the first second at half the global limit. The
     // proxy before stopped sending at least TTL - TTL/3 (2 s) before its lease lapsed (at once
     // when it died; when it stalled, it stops itself a TTL after its last renewal, which Redis
     // stamped later), so none of its requests share Discord's one-second global window with

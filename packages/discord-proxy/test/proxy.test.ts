@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { SANDBOX_BOT_TOKEN, SANDBOX_IDS, type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
 import { parsePrometheusSamples } from '@spacecadet/runtime/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,8 +12,16 @@ const guildPath = `/guilds/${guilds.station}`;
 
 let sandbox: Sandbox | undefined;
 let proxy: DiscordProxy | undefined;
+let relay: Server | undefined;
 afterEach(async () => {
   await proxy?.close();
+  if (relay) {
+    const closed = once(relay, 'close');
+    relay.close();
+    relay.closeAllConnections();
+    await closed;
+    relay = undefined;
+  }
   await sandbox?.close();
   proxy = undefined;
   sandbox = undefined;
@@ -92,6 +103,80 @@ describe('the Discord proxy', () => {
         s.labels.le === '0.5',
     );
     expect(slow?.value).toBeLessThan(130);
+  });
+
+  it('sends a storm across many buckets at the full global limit with no 429 from Discord', async () => {
+    // Between the proxy and Discord, a network whose latency drops: 150 ms on the way in for the
+    // first 100 requests, then none. A limiter that counts its seconds from sending starts one
+    // 150 ms before Discord's (which starts at the first arrival) ends, and the first requests
+    // of that second, now fast, land in Discord's full one (429).
+    sandbox = await startSandbox({ port: 0, globalRateLimit: 50 });
+    const upstream = sandbox.apiBase;
+    let relayed = 0;
+    relay = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        setTimeout(
+          async () => {
+            const headers: Record<string, string> = {};
+            for (const [name, value] of Object.entries(req.headers)) {
+              if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name))
+                headers[name] = value;
+            }
+            const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+            const answer = await fetch(`${upstream}${(req.url ?? '/').replace(/^\/api/, '')}`, {
+              method: req.method ?? 'GET',
+              headers,
+              ...(body ? { body } : {}),
+            });
+            const text = await answer.text();
+            const out: Record<string, string> = {};
+            answer.headers.forEach((value, name) => {
+              if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name))
+                out[name] = value;
+            });
+            res.writeHead(answer.status, out);
+            res.end(text);
+          },
+          relayed++ < 100 ? 150 : 0,
+        );
+      });
+    });
+    relay.listen(0, '127.0.0.1');
+    await once(relay, 'listening');
+    const relayPort = (relay.address() as AddressInfo).port;
+    proxy = await startDiscordProxy({
+      upstream: `http://127.0.0.1:${relayPort}/api`,
+      port: 0,
+      metrics: { port: 0, host: '127.0.0.1', token: null },
+    });
+    // Route buckets are not enforced: the global limit (50 a second, counted from arrival) binds.
+    const { channels } = SANDBOX_IDS;
+    const paths = [
+      guildPath,
+      `${guildPath}/roles`,
+      `${guildPath}/channels`,
+      ...[
+        channels.general,
+        channels.roles,
+        channels.levelUps,
+        channels.announcements,
+        channels.stationCategory,
+        channels.stationLounge,
+        channels.stationBriefing,
+        channels.stationAfk,
+      ].map((id) => `/channels/${id}`),
+    ];
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => viaProxy('GET', paths[i % paths.length] ?? guildPath)),
+    );
+    expect(answers.filter((answer) => answer.status !== 200)).toEqual([]);
+
+    const log = await sandboxRequests();
+    expect(log.filter((request) => request.status === 429)).toEqual([]);
+    const { samples } = await scrape();
+    expect(samples.filter((s) => s.name === 'discord_proxy_upstream_429_total' && s.value > 0)).toEqual([]);
   });
 
   it("forwards bodies, the caller's Authorization and Discord's errors as they are", async () => {
