@@ -20,7 +20,8 @@ import type { Stack } from './stack.ts';
 export const GLOBAL_LIMIT = 50;
 /**
  * The share of the global limit the role changes must reach: all but 5% of what the shared
- * Discord proxy sends (GLOBAL_SHARE of the limit, the rest its margin for arrival jitter).
+ * Discord proxy may send (GLOBAL_SHARE of the limit; its pacing by arrival bounds costs one round
+ * trip a second, so the 5% is the round trip's share).
  */
 export const THROUGHPUT_GOAL = GLOBAL_SHARE * 0.95;
 
