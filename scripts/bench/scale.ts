@@ -404,7 +404,7 @@ async function runSize(size: number): Promise<SizeResult> {
     // A restart, not a first start: each configured guild's 5-minute scheduler exists already
     // (made when its admin set it up), next due after this run. Fresh, the worker would make them
     // all at start with a first run at once: every configured guild refreshed at the same time.
-    producer = producerQueue(redis.url, redis.prefix);
+    producer = producerQueue(redis.url, redis.prefix, SHARDS);
     const queue = producer.queue;
     const nextRun = Date.now() + NEXT_SCHEDULED_RUN_MS;
     await runBounded(

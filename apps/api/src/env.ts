@@ -16,6 +16,7 @@ import {
   positiveInt,
   productionRefusals,
   SANDBOX_DISCORD_CREDENTIALS,
+  shardCountField,
   snowflake,
   withRefusals,
 } from '@spacecadet/contract';
@@ -68,6 +69,8 @@ const EnvSchema = z.object({
       .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
       .default('spacecadet'),
   ),
+  /** The workers' SHARD_COUNT: a guild's jobs go to its shard's queue. */
+  SHARD_COUNT: shardCountField,
   API_HOST: optionalString.pipe(z.string().default('127.0.0.1')),
   API_PORT: optionalString.pipe(portNumber.default(4000)),
   PUBLIC_API_URL: httpUrl('http://127.0.0.1:4000'),
@@ -144,6 +147,8 @@ export interface ApiConfig {
   redisUrl: string;
   /** Namespaces every Redis key: `${prefix}:...` for ours, `${prefix}:bull` for the queue. */
   redisPrefix: string;
+  /** SHARD_COUNT (1 when unset): how many job queues there are, one per shard. */
+  shardCount: number;
   discord: {
     apiBase: string;
     oauthBase: string;
@@ -239,6 +244,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
+    shardCount: e.SHARD_COUNT ?? 1,
     discord: {
       apiBase: e.DISCORD_API_BASE,
       oauthBase: e.DISCORD_OAUTH_BASE,

@@ -232,6 +232,15 @@ export function shardLeaseKey(shardId: number, shardCount: number): string {
 }
 
 /**
+ * Held (a short TTL, renewed by nothing) by the worker process moving the jobs of the single
+ * queue of an older version into the shard queues: one process moves them at a time, so each
+ * job is moved and counted once; the others wait for it, then find nothing left.
+ */
+export function legacyQueueDrainLockKey(): string {
+  return 'legacy-queue-drain';
+}
+
+/**
  * The gateway IDENTIFY slot of a rate-limit bucket (`shard_id % max_concurrency`): set with NX
  * and a TTL of Discord's 5 seconds (plus a margin) by the worker process about to identify a
  * shard of that bucket (value: its token), so processes starting together identify one after

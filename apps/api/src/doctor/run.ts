@@ -10,18 +10,20 @@ import { checkDiscordProxy } from './discord-proxy.ts';
 import { checkEnvironment } from './env-checks.ts';
 import { checkPostgres } from './postgres.ts';
 import { checkRedis } from './redis.ts';
+import { checkShardCount } from './shard-count.ts';
 
 /** Every check's line, in order; `env` defaults to the process's (as the API reads it). */
 export async function runDoctor(env?: NodeJS.ProcessEnv): Promise<CheckLine[]> {
   const { lines, config } = checkEnvironment(env);
   if (config === null) return lines;
-  const [postgres, redis, proxy, token] = await Promise.all([
+  const [postgres, redis, shards, proxy, token] = await Promise.all([
     checkPostgres(config.databaseUrl),
     checkRedis(config.redisUrl),
+    checkShardCount(config),
     checkDiscordProxy(config),
     checkBotToken(config),
   ]);
-  lines.push(postgres, ...redis, proxy, token.line);
+  lines.push(postgres, ...redis, ...(shards ? [shards] : []), proxy, token.line);
   // The application, gateway and commands are read with the bot token: without one, only the
   // client credentials can be checked.
   const [application, client, gateway, commands] = await Promise.all([

@@ -1,6 +1,7 @@
-import { apiCacheChannel, bullPrefix, JOB_QUEUE, redisKeyPrefix } from '@spacecadet/contract';
+import { apiCacheChannel, bullPrefix, redisKeyPrefix } from '@spacecadet/contract';
 import { createDb } from '@spacecadet/db';
 import { bindRedisPrefix, keepRedisPrefixBound, RedisPrefixTakenError } from '@spacecadet/db/prefix-binding';
+import { JobQueues } from '@spacecadet/queue/job-queues';
 import { watchRedisDurability } from '@spacecadet/runtime/redis-durability';
 import { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
@@ -11,7 +12,7 @@ import { TokenCipher } from '../services/crypto.ts';
 import { DiscordClient } from '../services/discord.ts';
 import { GuildAccessService } from '../services/guild-access.ts';
 import { GuildResources } from '../services/guild-resources.ts';
-import type { GuildJobQueue } from '../services/jobs.ts';
+import type { GuildJobQueue, GuildJobQueues } from '../services/jobs.ts';
 import { ReplicaCache } from '../services/replica-cache.ts';
 import { SessionService } from '../services/sessions.ts';
 
@@ -75,12 +76,16 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
     log: app.log,
     taken: (error) => app.log.error({ err: error }, 'the Redis prefix was taken by another deployment'),
   });
-  const queue: GuildJobQueue = new Queue(JOB_QUEUE, {
-    connection: queueRedis,
-    prefix: bullPrefix(config.redisPrefix),
-    skipWaitingForReady: true,
+  // A queue per shard, opened as a guild's jobs need it: the worker holding the shard takes them.
+  const queue: GuildJobQueues = new JobQueues(config.shardCount, (name) => {
+    const shardQueue: GuildJobQueue = new Queue(name, {
+      connection: queueRedis,
+      prefix: bullPrefix(config.redisPrefix),
+      skipWaitingForReady: true,
+    });
+    shardQueue.on('error', (error) => app.log.debug({ err: error }, 'queue error'));
+    return shardQueue;
   });
-  queue.on('error', (error) => app.log.debug({ err: error }, 'queue error'));
 
   const discord = new DiscordClient({ ...config.discord });
   const cipher = new TokenCipher(config.sessionSecret);

@@ -59,7 +59,7 @@ export async function ensureGuildSchedule(
   guildId: string,
 ): Promise<void> {
   const id = jobSchedulerIdFor(schedule.job, guildId);
-  if (repeatsAsDeclared(await deps.queue.getJobScheduler(id), schedule)) return;
+  if (repeatsAsDeclared(await deps.queue.forGuild(guildId).getJobScheduler(id), schedule)) return;
   await writeGuildSchedule(deps, schedule, guildId);
 }
 
@@ -69,7 +69,8 @@ async function writeGuildSchedule(
   guildId: string,
 ): Promise<void> {
   const data: GuildJobPayload = { guild_id: guildId, requested_by: null };
-  await deps.queue.upsertJobScheduler(jobSchedulerIdFor(schedule.job, guildId), repeatOptions(schedule), {
+  const queue = deps.queue.forGuild(guildId);
+  await queue.upsertJobScheduler(jobSchedulerIdFor(schedule.job, guildId), repeatOptions(schedule), {
     name: schedule.job,
     data,
     opts: SCHEDULED_JOB_OPTIONS,
@@ -82,7 +83,7 @@ export async function removeGuildSchedule(
   schedule: FeatureSchedule,
   guildId: string,
 ): Promise<void> {
-  await deps.queue.removeJobScheduler(jobSchedulerIdFor(schedule.job, guildId));
+  await deps.queue.forGuild(guildId).removeJobScheduler(jobSchedulerIdFor(schedule.job, guildId));
 }
 
 /**
@@ -110,7 +111,9 @@ export async function syncSchedules(
 ): Promise<{ created: number; removed: number }> {
   if (schedules.length === 0) return { created: 0, removed: 0 };
   const stored = new Map(
-    (await deps.queue.getJobSchedulers(0, -1)).map((scheduler) => [scheduler.key, scheduler] as const),
+    (await Promise.all(deps.queue.all().map((queue) => queue.getJobSchedulers(0, -1))))
+      .flat()
+      .map((scheduler) => [scheduler.key, scheduler] as const),
   );
   let created = 0;
   let removed = 0;
@@ -129,7 +132,7 @@ export async function syncSchedules(
       (key) => key.startsWith(prefix) && !wanted.has(key.slice(prefix.length)),
     );
     await inBatches(stale, async (key) => {
-      if (await deps.queue.removeJobScheduler(key)) removed += 1;
+      if (await deps.queue.forGuild(key.slice(prefix.length)).removeJobScheduler(key)) removed += 1;
     });
   }
   return { created, removed };
