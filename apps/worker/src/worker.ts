@@ -148,18 +148,27 @@ async function startParts(
   parts.jobWorkers = jobWorkers;
   const holding = await claim.tryClaim();
   if (holding) await connectGateway(parts, claim);
-  await features.syncSchedules(deps);
+  // The schedulers kept are those of the shards whose jobs this process takes.
+  const takeShards = async () => {
+    await jobWorkers.consume(claim.shardIds());
+    // A failed sync is tried again at the next check (its marker is not set).
+    await features
+      .syncSchedules(deps, jobWorkers.shards(), true)
+      .catch((error: unknown) =>
+        logger.warn(errorFields(error), 'job schedulers not checked; trying again later'),
+      );
+  };
+  if (holding) await takeShards();
   parts.scheduleKeeper = keepSchedules({
-    sync: () => features.syncSchedules(deps),
+    sync: (full) => features.syncSchedules(deps, jobWorkers.shards(), full),
     connections: [bullConnection, redis],
     checkEveryMs: options.scheduleCheckMs ?? SCHEDULE_CHECK_MS,
     logger,
   });
-  if (holding) await jobWorkers.consume(claim.shardIds());
   const gateway = holding
     ? Promise.resolve()
     : connectGateway(parts, claim)
-        .then(() => jobWorkers.consume(claim.shardIds()))
+        .then(takeShards)
         .catch(async (error: unknown) => {
           if (life.closing()) return;
           logger.error(errorFields(error), 'shards taken over but failed to connect; stopping');
