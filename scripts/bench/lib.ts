@@ -586,8 +586,11 @@ export function producerQueue(
   );
   const guildOf = (data: unknown) => (data as { guild_id: string }).guild_id;
   const forGuild = (guildId: string) => shards[shardOfGuild(guildId, shardCount)] as BenchQueue;
-  // Ids of ours end in the guild (`<name>.<guild>`, maybe a suffix after it).
-  const forJobId = (id: string) => forGuild(/\.(\d{17,20})(?:\.[A-Za-z0-9]+)?$/.exec(id)?.[1] ?? '0');
+  /** The shard queue each job added here went to (a bench's own ids name no guild). */
+  const placed = new Map<string, BenchQueue>();
+  // Else ids of ours end in the guild (`<name>.<guild>`, maybe a suffix after it).
+  const forJobId = (id: string) =>
+    placed.get(id) ?? forGuild(/\.(\d{17,20})(?:\.[A-Za-z0-9]+)?$/.exec(id)?.[1] ?? '0');
   const sum = (all: Record<string, number>[]) =>
     all.reduce<Record<string, number>>((total, counts) => {
       for (const [state, count] of Object.entries(counts)) total[state] = (total[state] ?? 0) + count;
@@ -601,6 +604,9 @@ export function producerQueue(
       await Promise.all(shards.map((shard) => shard.resume()));
     },
     async addBulk(jobs) {
+      for (const job of jobs) {
+        if (typeof job.opts.jobId === 'string') placed.set(job.opts.jobId, forGuild(guildOf(job.data)));
+      }
       return Promise.all(
         shards.map((shard, index) =>
           shard.addBulk(jobs.filter((job) => shardOfGuild(guildOf(job.data), shardCount) === index)),

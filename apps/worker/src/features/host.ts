@@ -72,9 +72,8 @@ export function hostFeatures(features: readonly WorkerFeature[]): FeatureHost {
     async syncSchedules(deps, shards, full = false) {
       const checked = await checkSchedules(deps, schedules, shards, scheduleState, full);
       const { created, removed, rowsRead, fullShards } = checked;
-      // Each check's Postgres rows: what `pnpm bench scale` reports per process and minute.
-      const level = created > 0 || removed > 0 || fullShards.length > 0 ? 'info' : 'debug';
-      deps.logger[level]({ created, removed, rowsRead, fullShards, shards }, 'job schedulers checked');
+      // Each check's Postgres rows (one line a minute): what `pnpm bench scale` reports per process.
+      deps.logger.info({ created, removed, rowsRead, fullShards, shards }, 'job schedulers checked');
     },
     async start(deps) {
       for (const feature of features) {
