@@ -259,11 +259,12 @@ export function memberRoles(sandbox: Sandbox, guildId: string, userId: string): 
   return guildState(sandbox, guildId).members.find((member) => member.user_id === userId)?.roles ?? [];
 }
 
-/** The guild a job id of ours names (`<name>.<guild>`, maybe with a `.followup`-like suffix). */
-function guildOfJobId(jobId: string): string {
-  const guildId = /\.(\d{17,20})(?:\.[a-z]+)?$/.exec(jobId)?.[1];
-  if (!guildId) throw new Error(`job id ${jobId} names no guild`);
-  return guildId;
+/**
+ * The guild a job id of ours names: its first snowflake part (`<name>.<guild>`, maybe followed by
+ * a suffix or a member and time); undefined for an id naming none.
+ */
+function guildOfJobId(jobId: string): string | undefined {
+  return /\.(\d{17,20})(?:\.|$)/.exec(jobId)?.[1];
 }
 
 /**
@@ -279,7 +280,13 @@ export function jobQueue(harness: Harness, shardCount = 1) {
       new Queue(name, { connection, prefix: bullPrefix(harness.redis.prefix) }),
   );
   const queue = queues.forShard(0);
-  const queueOf = (jobId: string) => queues.forGuild(guildOfJobId(jobId));
+  // With one shard every job is in shard 0's queue, whatever its id.
+  const queueOf = (jobId: string) => {
+    const guildId = guildOfJobId(jobId);
+    if (guildId) return queues.forGuild(guildId);
+    if (shardCount === 1) return queue;
+    throw new Error(`job id ${jobId} names no guild`);
+  };
   return {
     queue,
     queues,
