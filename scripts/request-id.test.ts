@@ -90,11 +90,13 @@ describe('a job queued by an API request', () => {
   });
 
   it('a job no request queued (a schedule) is logged without a request id', async () => {
-    const job = await h.app.services.queue.add(
-      'leveling.daily-overview',
-      { guild_id: GUILDS.station, requested_by: null },
-      { jobId: 'scheduled-prune' },
-    );
+    const job = await h.app.services.queue
+      .forGuild(GUILDS.station)
+      .add(
+        'leveling.daily-overview',
+        { guild_id: GUILDS.station, requested_by: null },
+        { jobId: 'scheduled-prune' },
+      );
     const ofJob = await linesOfJob(job.id ?? '');
     expect(ofJob.length).toBeGreaterThan(1);
     for (const line of ofJob) expect(line).not.toHaveProperty('requestId');

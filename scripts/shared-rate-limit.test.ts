@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { buildApp, loadApiConfig } from '@spacecadet/api';
-import { bullPrefix, JOB_QUEUE } from '@spacecadet/contract';
+import { bullPrefix, jobQueueName, shardOfGuild } from '@spacecadet/contract';
 import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
 import { type DiscordProxy, startDiscordProxy } from '@spacecadet/discord-proxy';
 import {
@@ -102,6 +102,8 @@ beforeAll(async () => {
     ...testStackEnv(database, redis, sandbox),
     DISCORD_PROXY_URL: proxy.url,
     JOB_LOCK_DURATION_MS: '5000',
+    // Two shards of one bot; the API queues each server's jobs in its shard's queue.
+    SHARD_COUNT: '2',
   };
   const base = loadApiConfig(env);
   // Every request of this test comes from 127.0.0.1: the API's per-IP limit is not under test.
@@ -113,7 +115,7 @@ beforeAll(async () => {
   apiUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   // Two shards of one bot, each process with its own discord.js client.
   for (const shard of ['0', '1']) {
-    workers.push(await startWorker(loadWorkerConfig({ ...env, SHARD_COUNT: '2', SHARD_IDS: shard })));
+    workers.push(await startWorker(loadWorkerConfig({ ...env, SHARD_IDS: shard })));
   }
   for (const server of SERVERS) sessions.set(server.guildId, await signIn(server.admin));
   for (const { guildId } of SERVERS) {
@@ -236,7 +238,10 @@ describe('one Discord rate limit for the API and two worker shards', () => {
       admin(guildId),
     );
     const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
-    const queue = new Queue(JOB_QUEUE, { connection, prefix: bullPrefix(redis.prefix) });
+    const queue = new Queue(jobQueueName(shardOfGuild(guildId, 2)), {
+      connection,
+      prefix: bullPrefix(redis.prefix),
+    });
     try {
       // The admin's job card: still running, waiting for Discord, not failed.
       const status = await waitFor(

@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bullPrefix, JOB_QUEUE } from '@spacecadet/contract';
+import { bullPrefix, jobQueueName, shardOfGuild } from '@spacecadet/contract';
 import type { SandboxChannel, SandboxFixture } from '@spacecadet/discord-sandbox';
 import { waitFor as pollUntilDeadline } from '@spacecadet/testing';
 import { inheritedEnv, loadBenchEnv } from '../env.ts';
@@ -405,9 +405,8 @@ export function generateWorld(
   return { fixture, guilds };
 }
 
-/** Discord's shard of a guild (`(id >> 22) % shard_count`). */
-export const shardOfGuild = (guildId: string, shardCount: number): number =>
-  Number((BigInt(guildId) >> 22n) % BigInt(shardCount));
+/** Discord's shard of a guild (`(id >> 22) % shard_count`), as the job queues are chosen. */
+export { shardOfGuild };
 
 // ---------------------------------------------------------------- measured child processes
 
@@ -563,10 +562,15 @@ export interface BenchQueue {
   close(): Promise<void>;
 }
 
-/** A producer of our own on the worker's queue, as the API has: its own Redis connection. */
+/**
+ * A producer of our own on the workers' shard queues, as the API has (its own Redis connection):
+ * one BenchQueue over all `shardCount` queues, each job and scheduler in its guild's shard's
+ * queue, the counts summed over them.
+ */
 export function producerQueue(
   redisUrl: string,
   prefix: string,
+  shardCount = 1,
 ): { queue: BenchQueue; close(): Promise<void> } {
   const require = createRequire(join(repoRoot, 'apps', 'worker', 'package.json'));
   const { Queue } = require('bullmq') as {
@@ -576,7 +580,56 @@ export function producerQueue(
     Redis: new (url: string, opts: { maxRetriesPerRequest: null }) => { disconnect(): void };
   };
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  const queue = new Queue(JOB_QUEUE, { connection, prefix: bullPrefix(prefix) });
+  const shards = Array.from(
+    { length: shardCount },
+    (_, shard) => new Queue(jobQueueName(shard), { connection, prefix: bullPrefix(prefix) }),
+  );
+  const guildOf = (data: unknown) => (data as { guild_id: string }).guild_id;
+  const forGuild = (guildId: string) => shards[shardOfGuild(guildId, shardCount)] as BenchQueue;
+  /** The shard queue each job added here went to (a bench's own ids name no guild). */
+  const placed = new Map<string, BenchQueue>();
+  // Else ids of ours end in the guild (`<name>.<guild>`, maybe a suffix after it).
+  const forJobId = (id: string) =>
+    placed.get(id) ?? forGuild(/\.(\d{17,20})(?:\.[A-Za-z0-9]+)?$/.exec(id)?.[1] ?? '0');
+  const sum = (all: Record<string, number>[]) =>
+    all.reduce<Record<string, number>>((total, counts) => {
+      for (const [state, count] of Object.entries(counts)) total[state] = (total[state] ?? 0) + count;
+      return total;
+    }, {});
+  const queue: BenchQueue = {
+    async pause() {
+      await Promise.all(shards.map((shard) => shard.pause()));
+    },
+    async resume() {
+      await Promise.all(shards.map((shard) => shard.resume()));
+    },
+    async addBulk(jobs) {
+      for (const job of jobs) {
+        if (typeof job.opts.jobId === 'string') placed.set(job.opts.jobId, forGuild(guildOf(job.data)));
+      }
+      return Promise.all(
+        shards.map((shard, index) =>
+          shard.addBulk(jobs.filter((job) => shardOfGuild(guildOf(job.data), shardCount) === index)),
+        ),
+      );
+    },
+    getJob: (id) => forJobId(id).getJob(id),
+    async getJobSchedulersCount() {
+      const counts = await Promise.all(shards.map((shard) => shard.getJobSchedulersCount()));
+      return counts.reduce((total, count) => total + count, 0);
+    },
+    upsertJobScheduler: (id, repeat, template) =>
+      forGuild(guildOf(template.data)).upsertJobScheduler(id, repeat, template),
+    async getJobCounts(...types) {
+      return sum(await Promise.all(shards.map((shard) => shard.getJobCounts(...types))));
+    },
+    async getFailed(start, end) {
+      return (await Promise.all(shards.map((shard) => shard.getFailed(start, end)))).flat();
+    },
+    async close() {
+      await Promise.all(shards.map((shard) => shard.close()));
+    },
+  };
   return {
     queue,
     async close() {

@@ -297,6 +297,10 @@ interface SizeResult {
   noop: number;
   refresh: number;
   refreshReads: number;
+  /** Postgres rows the workers' scheduler checks read: their full syncs at start, summed. */
+  schedulerFullRows: number;
+  /** The most one process's minute check read (NaN: none ran during the size's run). */
+  schedulerMinuteRows: number;
   problems: string[];
 }
 
@@ -404,7 +408,7 @@ async function runSize(size: number): Promise<SizeResult> {
     // A restart, not a first start: each configured guild's 5-minute scheduler exists already
     // (made when its admin set it up), next due after this run. Fresh, the worker would make them
     // all at start with a first run at once: every configured guild refreshed at the same time.
-    producer = producerQueue(redis.url, redis.prefix);
+    producer = producerQueue(redis.url, redis.prefix, SHARDS);
     const queue = producer.queue;
     const nextRun = Date.now() + NEXT_SCHEDULED_RUN_MS;
     await runBounded(
@@ -485,11 +489,21 @@ async function runSize(size: number): Promise<SizeResult> {
     let allReady: () => void = () => {};
     const ready = new Promise<void>((resolve) => (allReady = resolve));
     const workerEnv = { ...testStackEnv(database, redis, sandbox), ...discordEnv, LOG_LEVEL: 'info' };
+    const schedulerChecks: Array<{ rowsRead: number; full: boolean }> = [];
     for (let shard = 0; shard < SHARDS; shard += 1) {
       const worker = MeasuredChild.worker(
         { ...workerEnv, SHARD_COUNT: String(SHARDS), SHARD_IDS: String(shard) },
         (line) => {
           if (line.includes('leveling setup unreadable')) unpricedGuilds += 1;
+          if (line.includes('job schedulers checked')) {
+            try {
+              const check = JSON.parse(line) as { rowsRead: number; fullShards: number[] };
+              schedulerChecks.push({ rowsRead: check.rowsRead, full: check.fullShards.length > 0 });
+            } catch {
+              // Not a log line of ours.
+            }
+            return;
+          }
           // The worker's own log: bot_guilds is synced once the shard's GUILD_CREATEs are in.
           if (!line.includes('bot_guilds synced for shard')) return;
           try {
@@ -621,6 +635,10 @@ async function runSize(size: number): Promise<SizeResult> {
       `  ${size} guilds: workers ${workerRates.map((r) => r.toFixed(0)).join(' ')} msg/s to Postgres, ${rowRates.map((r) => r.toFixed(0)).join(' ')} member_xp rows/s; ${unpricedGuilds} guilds' messages left unpriced (setup read failed)`,
     );
 
+    const minute = minuteRows(schedulerChecks);
+    console.log(
+      `  ${size} guilds: scheduler checks read ${sum(schedulerChecks.filter((c) => c.full).map((c) => c.rowsRead))} rows in full syncs at start, ${Number.isNaN(minute) ? 'no minute check ran' : `${minute} rows per minute check per process`}; REST per refresh ${median(refreshOnly.map((p) => p.reads)).toFixed(2)}`,
+    );
     return {
       guilds: size,
       setupMs,
@@ -639,11 +657,19 @@ async function runSize(size: number): Promise<SizeResult> {
       noop: median(noopPhases.map((p) => p.perSecond)),
       refresh: median(refreshOnly.map((p) => p.perSecond)),
       refreshReads: median(refreshOnly.map((p) => p.reads)),
+      schedulerFullRows: sum(schedulerChecks.filter((c) => c.full).map((c) => c.rowsRead)),
+      schedulerMinuteRows: minuteRows(schedulerChecks),
       problems,
     };
   } finally {
     await close();
   }
+}
+
+/** The most a minute (not full) scheduler check read; NaN when none ran. */
+function minuteRows(checks: ReadonlyArray<{ rowsRead: number; full: boolean }>): number {
+  const minute = checks.filter((check) => !check.full).map((check) => check.rowsRead);
+  return minute.length === 0 ? Number.NaN : Math.max(...minute);
 }
 
 // ---------------------------------------------------------------- the report
@@ -690,6 +716,13 @@ async function main(): Promise<void> {
     ['  no-op (nothing set up)', (r) => r.noop, perSecond, 'rate'],
     ['  refresh / no-op', (r) => r.refresh / r.noop, (n) => `${n.toFixed(2)}x`, 'rate'],
     ['  REST per refresh', (r) => r.refreshReads, (n) => n.toFixed(2), 'flat'],
+    ['scheduler check rows, full syncs at start', (r) => r.schedulerFullRows, (n) => n.toFixed(0), 'total'],
+    [
+      'scheduler check rows read per minute per process',
+      (r) => r.schedulerMinuteRows,
+      (n) => (Number.isNaN(n) ? 'none ran' : n.toFixed(0)),
+      'flat',
+    ],
   ];
   const first = results[0] as SizeResult;
   const last = results.at(-1) as SizeResult;

@@ -18,6 +18,7 @@ import {
   type RedisClusterNode,
   redisClusterNodesField,
   SANDBOX_DISCORD_CREDENTIALS,
+  shardCountField,
   snowflake,
   withRefusals,
 } from '@spacecadet/contract';
@@ -75,6 +76,8 @@ const EnvSchema = z.object({
       .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
       .default('spacecadet'),
   ),
+  /** The workers' SHARD_COUNT: a guild's jobs go to its shard's queue. */
+  SHARD_COUNT: shardCountField,
   API_HOST: optionalString.pipe(z.string().default('127.0.0.1')),
   API_PORT: optionalString.pipe(portNumber.default(4000)),
   PUBLIC_API_URL: httpUrl('http://127.0.0.1:4000'),
@@ -158,6 +161,8 @@ export interface ApiConfig {
   redisPrefix: string;
   /** REDIS_CLUSTER_NODES: a Redis Cluster's seed nodes (REDIS_URL then gives only credentials and TLS); null: REDIS_URL's Redis. */
   redisClusterNodes: RedisClusterNode[] | null;
+  /** SHARD_COUNT (1 when unset): how many job queues there are, one per shard. */
+  shardCount: number;
   discord: {
     apiBase: string;
     oauthBase: string;
@@ -255,6 +260,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     redisClusterNodes: e.REDIS_CLUSTER_NODES,
+    shardCount: e.SHARD_COUNT ?? 1,
     discord: {
       apiBase: e.DISCORD_API_BASE,
       oauthBase: e.DISCORD_OAUTH_BASE,

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { shardLeaseKey } from '@spacecadet/contract';
 import { SLASH_COMMANDS } from '@spacecadet/core';
 import { dropDatabase, ensureDatabase, MIGRATIONS_FOLDER, withDatabase } from '@spacecadet/db';
 import {
@@ -292,6 +293,25 @@ describe('pnpm doctor', () => {
     } finally {
       for (const p of pair) await p.close();
       for (const client of clients) client.disconnect();
+      }
+    });
+
+  it("✗ a SHARD_COUNT other than the running workers' (read from their shard leases)", async () => {
+    const admin = new Redis(redis.url);
+    // What two workers on SHARD_COUNT=2 hold (REDIS_PREFIX unset: spacecadet).
+    const lease = `spacecadet:${shardLeaseKey(0, 2)}`;
+    await admin.set(lease, 'a-worker', 'PX', 60_000);
+    try {
+      await expectOnlyFailure(
+        envFor(),
+        "✗ SHARD_COUNT is 1 here, the running workers run 2 — Give the API the workers' SHARD_COUNT (1 when the workers run unsharded): it queues each server's jobs for the worker holding its shard.",
+      );
+      const { code, lines } = await doctor(envFor({ SHARD_COUNT: '2' }));
+      expect(lines).toContain("✓ SHARD_COUNT 2, as the running workers'");
+      expect(code).toBe(0);
+    } finally {
+      await admin.del(lease);
+      admin.disconnect();
     }
   });
 

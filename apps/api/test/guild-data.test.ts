@@ -92,7 +92,7 @@ describe('DELETE /api/guilds/:guildId/data', () => {
       expect(res.json().message).toBe(MESSAGES.guildDataConfirmMismatch);
     }
     expect((await send('DELETE', dataPath(station), ada)).statusCode).toBe(400);
-    expect(await h.app.services.queue.getJob(`guild-data.delete.${station}`)).toBeUndefined();
+    expect(await h.app.services.queue.forShard(0).getJob(`guild-data.delete.${station}`)).toBeUndefined();
   });
 
   it('queues the deletion for the owner: 202 with the job, readable on the job route', async () => {
@@ -100,7 +100,7 @@ describe('DELETE /api/guilds/:guildId/data', () => {
     expect(res.statusCode).toBe(202);
     const { job_id } = res.json<{ job_id: string }>();
     expect(job_id).toBe(`guild-data.delete.${station}`);
-    const job = await h.app.services.queue.getJob(job_id);
+    const job = await h.app.services.queue.forShard(0).getJob(job_id);
     expect(job?.name).toBe('guild-data.delete');
     expect(job?.data).toMatchObject({ guild_id: station, requested_by: USERS.ada });
     const status = await send('GET', routePath(routes.getJob, { jobId: job_id }), ada);

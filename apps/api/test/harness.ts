@@ -159,7 +159,7 @@ export async function storedState(h: Harness): Promise<string> {
         .where(eq(personalityQuestions.guildId, guild))
         .orderBy(personalityQuestions.id),
       db.select().from(sessions).orderBy(sessions.id),
-      h.app.services.queue.getJobCounts(),
+      h.app.services.queue.forShard(0).getJobCounts(),
     ]),
   );
 }

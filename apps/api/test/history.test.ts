@@ -353,7 +353,7 @@ describe('undo of the config', () => {
       summary: 'Posted the color panel in #roles',
     });
     await expectConflict(entry.id, 'conflict', /cannot be undone/);
-    await h.app.services.queue.remove(jobIdFor('color-roles.post-panel', guildId));
+    await h.app.services.queue.forShard(0).remove(jobIdFor('color-roles.post-panel', guildId));
   });
 });
 
@@ -462,12 +462,14 @@ describe('undo of role menus', () => {
     const deleted = await newest();
     const [marked] = await h.database.db.select().from(roleMenus).where(eq(roleMenus.id, created.id));
     expect(marked?.deletedAt).not.toBeNull();
-    await h.app.services.queue.remove(jobIdFor('role-menus.post', guildId));
+    await h.app.services.queue.forShard(0).remove(jobIdFor('role-menus.post', guildId));
     await undone(deleted.id);
     const [row] = await h.database.db.select().from(roleMenus).where(eq(roleMenus.id, created.id));
     expect(row?.deletedAt).toBeNull();
     expect(row?.postRequestedAt).not.toBeNull();
-    expect(await h.app.services.queue.getJobState(jobIdFor('role-menus.post', guildId))).not.toBe('unknown');
+    expect(await h.app.services.queue.forShard(0).getJobState(jobIdFor('role-menus.post', guildId))).not.toBe(
+      'unknown',
+    );
   });
 
   it("records a post under the menu's subject, not undoable", async () => {

@@ -1,8 +1,8 @@
 import {
   guildChannelsCacheKey,
-  JOB_QUEUE,
   type JobStatus,
   jobFailureReason,
+  jobQueueName,
   routePath,
   routes,
   workerConnectionName,
@@ -58,7 +58,11 @@ describe('a job whose worker stopped', () => {
     const dyingConnection = new Redis(h.redis.url, { maxRetriesPerRequest: null });
     const survivorConnection = new Redis(h.redis.url, { maxRetriesPerRequest: null });
     // A worker that takes the job and dies: fetched by hand, its lock is never renewed.
-    const dying = new Worker(JOB_QUEUE, null, { connection: dyingConnection, prefix, lockDuration: 300 });
+    const dying = new Worker(jobQueueName(0), null, {
+      connection: dyingConnection,
+      prefix,
+      lockDuration: 300,
+    });
     let survivor: Worker | undefined;
     let finish = () => {};
     const gate = new Promise<void>((resolve) => {
@@ -82,7 +86,7 @@ describe('a job whose worker stopped', () => {
 
       // Another worker's stalled check finds it and runs it again.
       survivor = new Worker(
-        JOB_QUEUE,
+        jobQueueName(0),
         async () => {
           await gate;
           return { ok: true, summary: 'Synced' };
@@ -117,7 +121,7 @@ describe('a job whose worker process died', () => {
       maxRetriesPerRequest: null,
       connectionName: workerConnectionName(h.redis.prefix, instance),
     });
-    const dying = new Worker(JOB_QUEUE, null, {
+    const dying = new Worker(jobQueueName(0), null, {
       connection,
       prefix: `${h.redis.prefix}:bull`,
       lockDuration: 120_000,
@@ -133,14 +137,14 @@ describe('a job whose worker process died', () => {
       connection.disconnect();
       const stuck = await pollJob(jobId, (status) => status.recovering);
       expect(stuck).toMatchObject({ state: 'active' });
-      expect(await h.app.services.queue.getJobState(jobId)).toBe('active');
+      expect(await h.app.services.queue.forShard(0).getJobState(jobId)).toBe('active');
     } finally {
       connection.disconnect();
       await dying.close(true);
       // Let later tests queue this job again: drop the dead run's lock and the job.
-      const client = await h.app.services.queue.getBackend().client;
-      await client.del(`${h.app.services.queue.toKey(jobId)}:lock`);
-      await h.app.services.queue.remove(jobId);
+      const client = await h.app.services.queue.forShard(0).getBackend().client;
+      await client.del(`${h.app.services.queue.forShard(0).toKey(jobId)}:lock`);
+      await h.app.services.queue.forShard(0).remove(jobId);
     }
   });
 });
@@ -153,7 +157,7 @@ function until<T>(what: string, check: () => Promise<T | undefined> | T | undefi
 /** Until the job was moved back by a stalled check and a worker holds it again. */
 async function waitForStalledTakeover(jobId: string): Promise<void> {
   await until(`job ${jobId} to be taken over`, async () => {
-    const job = await h.app.services.queue.getJob(jobId);
+    const job = await h.app.services.queue.forShard(0).getJob(jobId);
     return job && job.stalledCounter > 0 && job.attemptsStarted >= 2 ? true : undefined;
   });
 }
@@ -197,7 +201,7 @@ describe('action routes enqueue jobs', () => {
     expect(second.json()).toEqual({ job_id: jobId });
     const third = await post(generate);
     expect(third.json()).toEqual({ job_id: jobId });
-    const counts = await h.app.services.queue.getJobCounts('waiting');
+    const counts = await h.app.services.queue.forShard(0).getJobCounts('waiting');
     expect(counts.waiting).toBe(1);
   });
 
@@ -233,7 +237,7 @@ describe('action routes enqueue jobs', () => {
   it('shows progress and result, then replaces a finished job when asked again', async () => {
     const connection = new Redis(h.redis.url, { maxRetriesPerRequest: null });
     const worker = new Worker(
-      JOB_QUEUE,
+      jobQueueName(0),
       async (job) => {
         await job.updateProgress(40);
         return { ok: true, summary: 'Created 3 roles', created: 3 };
@@ -261,7 +265,7 @@ describe('a failed job', () => {
     expect(jobId).toBe(`color-roles.reset.${GUILDS.station}`);
     const connection = new Redis(h.redis.url, { maxRetriesPerRequest: null });
     const worker = new Worker(
-      JOB_QUEUE,
+      jobQueueName(0),
       async (job) => {
         if (job.name !== 'color-roles.reset') return { ok: true, summary: 'not this one' };
         throw new UnrecoverableError('Missing Permissions');
@@ -286,7 +290,7 @@ describe('a failed job', () => {
     }>().job_id;
     const connection = new Redis(h.redis.url, { maxRetriesPerRequest: null });
     const worker = new Worker(
-      JOB_QUEUE,
+      jobQueueName(0),
       async () => {
         throw new UnrecoverableError(jobFailureReason('role_cap_reached', 'This server has 250 roles.'));
       },
@@ -420,11 +424,11 @@ describe('color roles palette', () => {
       message: 'Server database is not configured yet for color roles.',
     });
     for (const action of ['generate-roles', 'post-panel', 'reset']) {
-      const queued = await h.app.services.queue.getJobCounts('waiting');
+      const queued = await h.app.services.queue.forShard(0).getJobCounts('waiting');
       const answer = await post(`/api/guilds/${GUILDS.station}/color-roles/${action}`);
       expect(answer.statusCode, action).toBe(501);
       expect(answer.json().error).toBe('color_roles_unavailable');
-      expect(await h.app.services.queue.getJobCounts('waiting'), action).toEqual(queued);
+      expect(await h.app.services.queue.forShard(0).getJobCounts('waiting'), action).toEqual(queued);
     }
   });
 });

@@ -171,7 +171,7 @@ describe('settings, reward roles, boosts and XP: undo writes the state before ba
 
   it('undoes Reset settings, queueing Sync Roles when the reward mode comes back', async () => {
     await send('PUT', path('putLeveling'), { enabled: true, reward_mode: 'highest', xp_per_message: 33 });
-    await h.app.services.queue.remove(jobIdFor('leveling.sync-roles', station));
+    await h.app.services.queue.forShard(0).remove(jobIdFor('leveling.sync-roles', station));
     expect((await send('POST', path('resetLevelingConfig'))).statusCode).toBeLessThan(300);
     expect((await state()).leveling.xp_per_message).not.toBe(33);
     const undone = await undo('leveling.reset_config');
@@ -185,7 +185,7 @@ describe('settings, reward roles, boosts and XP: undo writes the state before ba
   });
 
   it('a new level curve queues Recompute Levels (the same curve does not); its undo restores the curve and queues it again', async () => {
-    const { queue } = h.app.services;
+    const queue = h.app.services.queue.forShard(0);
     const recomputeJob = jobIdFor('leveling.recompute-levels', station);
     await queue.remove(recomputeJob);
     const decay = await send('PUT', path('putLeveling'), {
@@ -357,7 +357,7 @@ describe('Reset Leveling and deleting a reward role: previews, snapshots and und
       'Reset leveling: deleted the XP of 3 members, 1 reward role and 1 boost',
     );
 
-    await h.app.services.queue.remove(jobIdFor('leveling.sync-roles', station));
+    await h.app.services.queue.forShard(0).remove(jobIdFor('leveling.sync-roles', station));
     const undone = await undo('leveling.reset_all');
     expect(undone.statusCode, undone.body).toBe(202);
     expect(undone.json().job_id).toBe(jobIdFor('leveling.sync-roles', station));
@@ -473,7 +473,7 @@ describe('Reset Leveling and deleting a reward role: previews, snapshots and und
       snapshot: { members: [kept(USERS.ada, 500), kept(USERS.mo, 700)], daily: [] },
     });
     const pruneJob = jobIdFor('leveling.prune-leavers', station);
-    await h.app.services.queue.add(
+    await h.app.services.queue.forShard(0).add(
       'leveling.prune-leavers',
       { guild_id: station, requested_by: USERS.ada },
       {
@@ -486,7 +486,7 @@ describe('Reset Leveling and deleting a reward role: previews, snapshots and und
       expect(refused.json().message).toBe(PRUNE_RUNNING_MESSAGE);
       expect((await lastEntry('leveling.prune')).undoneBy).toBeNull();
     } finally {
-      await h.app.services.queue.remove(pruneJob);
+      await h.app.services.queue.forShard(0).remove(pruneJob);
     }
     const undone = await send('POST', path('undoHistory', { entryId }), { confirm: true });
     expect(undone.statusCode, undone.body).toBeLessThan(300);

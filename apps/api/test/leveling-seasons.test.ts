@@ -32,7 +32,7 @@ beforeEach(async () => {
   await db.delete(levelingSeasons).where(eq(levelingSeasons.guildId, station));
   await db.delete(memberXp).where(eq(memberXp.guildId, station));
   await db.delete(levelingSettings).where(eq(levelingSettings.guildId, station));
-  await h.app.services.queue.remove(applyJobId);
+  await h.app.services.queue.forShard(0).remove(applyJobId);
 });
 
 const id = (n: number) => `4${String(n).padStart(17, '0')}`;
@@ -79,7 +79,7 @@ describe('ending a season', () => {
     expect(rows.filter((row) => row.due !== null).map((row) => row.userId)).toEqual(
       Array.from({ length: 12 }, (_, i) => id(i + 1)),
     );
-    expect(await h.app.services.queue.getJobState(applyJobId)).not.toBe('unknown');
+    expect(await h.app.services.queue.forShard(0).getJobState(applyJobId)).not.toBe('unknown');
     const archived = await h.database.db
       .select()
       .from(levelingSeasonMembers)

@@ -134,12 +134,12 @@ describe('PUT leveling: the new settings', () => {
 
   it('queues Sync Roles when the reward mode changes, and Reset Config puts every new setting back', async () => {
     const syncJob = jobIdFor('leveling.sync-roles', station);
-    await h.app.services.queue.remove(syncJob);
+    await h.app.services.queue.forShard(0).remove(syncJob);
     await put({ reward_mode: 'stack' });
-    expect(await h.app.services.queue.getJobState(syncJob)).toBe('unknown');
+    expect(await h.app.services.queue.forShard(0).getJobState(syncJob)).toBe('unknown');
     const changed = await put({ reward_mode: 'highest', no_xp_roles: [STATION_CREW] });
     expect(changed.json<LevelingSettings>().reward_mode).toBe('highest');
-    expect(await h.app.services.queue.getJobState(syncJob)).not.toBe('unknown');
+    expect(await h.app.services.queue.forShard(0).getJobState(syncJob)).not.toBe('unknown');
 
     const reset = await h.app.inject({
       method: 'POST',

@@ -33,11 +33,11 @@ afterAll(async () => {
 });
 
 const applyJobId = jobIdFor('leveling.apply-rewards', station);
-const applyJobState = () => h.app.services.queue.getJobState(applyJobId);
+const applyJobState = () => h.app.services.queue.forShard(0).getJobState(applyJobId);
 
 beforeEach(async () => {
   await h.database.db.delete(memberXp).where(eq(memberXp.guildId, station));
-  await h.app.services.queue.remove(applyJobId);
+  await h.app.services.queue.forShard(0).remove(applyJobId);
 });
 
 async function stored(userId: string) {

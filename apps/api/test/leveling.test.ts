@@ -64,8 +64,9 @@ async function createdRewardRole(guildId: string, name: string, level: number) {
   return { row, roleId };
 }
 
-const syncJobState = () => h.app.services.queue.getJobState(jobIdFor('leveling.sync-roles', station));
-const forgetSyncJob = () => h.app.services.queue.remove(jobIdFor('leveling.sync-roles', station));
+const syncJobState = () =>
+  h.app.services.queue.forShard(0).getJobState(jobIdFor('leveling.sync-roles', station));
+const forgetSyncJob = () => h.app.services.queue.forShard(0).remove(jobIdFor('leveling.sync-roles', station));
 
 describe('settings clamps', () => {
   it('stores out-of-range numbers clamped and answers what was stored', async () => {

@@ -72,7 +72,9 @@ describe('Linked Roles link', () => {
     expect(new TokenCipher(h.config.sessionSecret).decrypt(row?.accessTokenEnc ?? '')).toBe(
       grant?.access_token,
     );
-    expect(await h.app.services.queue.getJob(jobIdFor('linked-roles.push', station))).toBeTruthy();
+    expect(
+      await h.app.services.queue.forShard(0).getJob(jobIdFor('linked-roles.push', station)),
+    ).toBeTruthy();
 
     const picked = await h.app.inject({
       method: 'PUT',
@@ -82,7 +84,7 @@ describe('Linked Roles link', () => {
     });
     expect(picked.statusCode, picked.body).toBe(200);
     expect(picked.json()).toMatchObject({ guild_id: orbit, push_pending: true });
-    expect(await h.app.services.queue.getJob(jobIdFor('linked-roles.push', orbit))).toBeTruthy();
+    expect(await h.app.services.queue.forShard(0).getJob(jobIdFor('linked-roles.push', orbit))).toBeTruthy();
   });
 
   it('refuses a code without the scope, a code of another account, and a server without XP', async () => {

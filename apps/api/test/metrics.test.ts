@@ -87,7 +87,7 @@ describe('API /metrics', () => {
   });
 
   it('reports the queue depth by state at scrape time', async () => {
-    const queue = h.app.services.queue;
+    const queue = h.app.services.queue.forShard(0);
     const before = await queue.getJobCounts('waiting', 'delayed');
     await queue.add('leveling.sync-roles', { guild_id: GUILDS.station, requested_by: null });
     await queue.add(

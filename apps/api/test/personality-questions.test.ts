@@ -54,7 +54,7 @@ const cleanupRows = () =>
     .where(eq(personalityCleanup.guildId, guildId))
     .orderBy(asc(personalityCleanup.id));
 const jobState = (name: 'personality-roles.refresh' | 'personality-roles.onboarding') =>
-  h.app.services.queue.getJobState(jobIdFor(name, guildId));
+  h.app.services.queue.forShard(0).getJobState(jobIdFor(name, guildId));
 
 async function expectInvalid(response: Awaited<ReturnType<typeof send>>, message: string | RegExp) {
   expect(response.statusCode, response.body).toBe(400);
@@ -100,7 +100,7 @@ describe('questions of the server’s own', () => {
   });
 
   it('creates one (201, key q<id>), a category among the channels an option opens, and lists it', async () => {
-    await h.app.services.queue.remove(jobIdFor('personality-roles.refresh', guildId));
+    await h.app.services.queue.forShard(0).remove(jobIdFor('personality-roles.refresh', guildId));
     const response = await send('POST', questionsPath, planets);
     expect(response.statusCode, response.body).toBe(201);
     question = response.json<PersonalityQuestion>();

@@ -39,7 +39,7 @@ function send(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) {
   return h.app.inject({ method, url, headers: { authorization: ada }, ...(payload ? { payload } : {}) });
 }
 const getState = async () => (await send('GET', path('getPersonalityRoles'))).json<PersonalityRolesState>();
-const jobState = (name: JobName) => h.app.services.queue.getJobState(jobIdFor(name, guildId));
+const jobState = (name: JobName) => h.app.services.queue.forShard(0).getJobState(jobIdFor(name, guildId));
 const question = async (type: string) => (await getState()).questions.find((q) => q.question_type === type);
 
 async function optionsOf(type: string) {

@@ -35,10 +35,10 @@ function send(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, app
 
 const getState = async () => (await send('GET', path('getPersonalityRoles'))).json<PersonalityRolesState>();
 /** The BullMQ state of the guild's job of that name ('unknown' when there is none). */
-const jobState = (name: JobName) => h.app.services.queue.getJobState(jobIdFor(name, guildId));
+const jobState = (name: JobName) => h.app.services.queue.forShard(0).getJobState(jobIdFor(name, guildId));
 /** Forgets the guild's job of that name, so a test can see whether a request queues it again. */
 const forgetJob = async (name: JobName) => {
-  await h.app.services.queue.remove(jobIdFor(name, guildId));
+  await h.app.services.queue.forShard(0).remove(jobIdFor(name, guildId));
   expect(await jobState(name)).toBe('unknown');
 };
 

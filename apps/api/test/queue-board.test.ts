@@ -1,4 +1,11 @@
-import { JOB_QUEUE, jobIdFor, queueViewTicketKey } from '@spacecadet/contract';
+import {
+  jobIdFor,
+  jobQueueName,
+  queueViewTicketKey,
+  routePath,
+  routes,
+  shardOfGuild,
+} from '@spacecadet/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -9,12 +16,15 @@ import { GUILDS, type Harness, signIn, startHarness, USERS } from './harness.ts'
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness();
-  await h.app.services.queue.add(
-    'color-roles.generate',
-    { guild_id: GUILDS.station, requested_by: USERS.ada },
-    { jobId: jobIdFor('color-roles.generate', GUILDS.station) },
-  );
+  // Two shards: the board lists both shards' queues.
+  h = await startHarness((config) => ({ ...config, shardCount: 2 }));
+  await h.app.services.queue
+    .forGuild(GUILDS.station)
+    .add(
+      'color-roles.generate',
+      { guild_id: GUILDS.station, requested_by: USERS.ada },
+      { jobId: jobIdFor('color-roles.generate', GUILDS.station) },
+    );
 });
 afterAll(async () => {
   await h?.close();
@@ -43,6 +53,22 @@ const queuesApi = (cookie?: string, app: FastifyInstance = h.app) =>
     url: `${QUEUE_VIEW_PATH}/api/queues`,
     ...(cookie === undefined ? {} : { headers: { cookie } }),
   });
+
+describe('jobs with two shards', () => {
+  it("queues a guild's job in its shard's queue only, and reads its status from there", async () => {
+    const authorization = await signIn(h, USERS.ada);
+    const url = routePath(routes.syncLevelingRoles, { guildId: GUILDS.station });
+    const queued = await h.app.inject({ method: 'POST', url, headers: { authorization } });
+    expect(queued.statusCode, queued.body).toBe(202);
+    const jobId = queued.json<{ job_id: string }>().job_id;
+    const shard = shardOfGuild(GUILDS.station, 2);
+    expect(await h.app.services.queue.forShard(shard).getJobState(jobId)).toBe('waiting');
+    expect(await h.app.services.queue.forShard(1 - shard).getJobState(jobId)).toBe('unknown');
+    const status = await h.app.inject({ url: `/api/jobs/${jobId}`, headers: { authorization } });
+    expect(status.json()).toMatchObject({ id: jobId, state: 'waiting' });
+    await h.app.services.queue.forShard(shard).remove(jobId);
+  });
+});
 
 describe('queue view (bull-board) for the platform owner', () => {
   it('gives the owner a one-time ticket that opens the board and sets a strict, HttpOnly pass cookie', async () => {
@@ -77,26 +103,32 @@ describe('queue view (bull-board) for the platform owner', () => {
     const body = queues.json<{
       queues: Array<{ name: string; readOnlyMode: boolean; counts: Record<string, number> }>;
     }>();
-    expect(body.queues.map((queue) => queue.name)).toEqual([JOB_QUEUE]);
-    expect(body.queues[0]?.readOnlyMode).toBe(true);
-    expect(body.queues[0]?.counts.waiting).toBe(1);
+    expect(body.queues.map((queue) => queue.name).sort()).toEqual([jobQueueName(0), jobQueueName(1)]);
+    const stationQueue = jobQueueName(shardOfGuild(GUILDS.station, 2));
+    for (const queue of body.queues) {
+      expect(queue.readOnlyMode).toBe(true);
+      expect(queue.counts.waiting).toBe(queue.name === stationQueue ? 1 : 0);
+    }
     const script = /src="(static\/js\/main\.[^"]+\.js)"/.exec(response.body)?.[1];
     expect(script).toBeDefined();
     const asset = await h.app.inject({ url: `${QUEUE_VIEW_PATH}/${script}`, headers: { cookie } });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['content-type']).toContain('javascript');
     // A page of the board's client-side router also serves the HTML.
-    const page = await h.app.inject({ url: `${QUEUE_VIEW_PATH}/queue/${JOB_QUEUE}`, headers: { cookie } });
+    const page = await h.app.inject({
+      url: `${QUEUE_VIEW_PATH}/queue/${encodeURIComponent(jobQueueName(0))}`,
+      headers: { cookie },
+    });
     expect(page.statusCode).toBe(200);
 
     // Read-only: nothing can be emptied or obliterated from a browser tab.
     const obliterate = await h.app.inject({
       method: 'PUT',
-      url: `${QUEUE_VIEW_PATH}/api/queues/${JOB_QUEUE}/obliterate`,
+      url: `${QUEUE_VIEW_PATH}/api/queues/${encodeURIComponent(jobQueueName(0))}/obliterate`,
       headers: { cookie },
     });
     expect(obliterate.statusCode).toBe(405);
-    expect(await h.app.services.queue.count()).toBe(1);
+    expect(await h.app.services.queue.forGuild(GUILDS.station).count()).toBe(1);
   });
 
   it('spends a ticket once', async () => {

@@ -1,8 +1,8 @@
 import {
   CHANNEL_PERMISSION_BITS,
-  JOB_QUEUE,
   type JobName,
   jobIdFor,
+  jobQueueName,
   MAX_REACTION_LIST_ROWS,
   REACTION_PANEL_MESSAGES,
   type ReactionRolesState,
@@ -51,11 +51,11 @@ const putLists = (color_roles: Row[], personality_roles: Row[] = []) =>
 const getState = async () => (await send('GET', path('getReactionRoles'))).json<ReactionRolesState>();
 
 /** The BullMQ job of that name for the guild, if any. */
-const jobOf = (name: JobName) => h.app.services.queue.getJob(jobIdFor(name, guildId));
+const jobOf = (name: JobName) => h.app.services.queue.forShard(0).getJob(jobIdFor(name, guildId));
 const forgetJobs = async () => {
   for (const name of ['role-menus.repair', 'reaction-roles.post-panel'] as const) {
-    await h.app.services.queue.remove(jobIdFor(name, guildId));
-    await h.app.services.queue.remove(`${jobIdFor(name, guildId)}.followup`);
+    await h.app.services.queue.forShard(0).remove(jobIdFor(name, guildId));
+    await h.app.services.queue.forShard(0).remove(`${jobIdFor(name, guildId)}.followup`);
   }
 };
 
@@ -350,7 +350,7 @@ describe('POST post-panel', () => {
     // A second click joins the pending job.
     const again = await send('POST', path('postReactionPanels'));
     expect(again.json()).toEqual({ job_id: jobId });
-    expect(await h.app.services.queue.getJobCounts('waiting')).toMatchObject({ waiting: 1 });
+    expect(await h.app.services.queue.forShard(0).getJobCounts('waiting')).toMatchObject({ waiting: 1 });
   });
 });
 
@@ -398,15 +398,15 @@ describe('a save updates posted panels', () => {
     const repairId = jobIdFor('role-menus.repair', guildId);
     // A worker takes the repair (by hand, so it stays active while the admin saves again).
     const connection = new Redis(h.redis.url, { maxRetriesPerRequest: null });
-    const worker = new Worker(JOB_QUEUE, null, { connection, prefix: `${h.redis.prefix}:bull` });
+    const worker = new Worker(jobQueueName(0), null, { connection, prefix: `${h.redis.prefix}:bull` });
     try {
       const taken: Job | undefined = await worker.getNextJob('busy-worker-token');
       expect(taken?.id).toBe(repairId);
-      expect(await h.app.services.queue.getJobState(repairId)).toBe('active');
+      expect(await h.app.services.queue.forShard(0).getJobState(repairId)).toBe('active');
       expect((await putLists([{ emoji: '🟢', role_id: ROLES.stationCrew }], [])).statusCode).toBe(200);
-      const followUp = await h.app.services.queue.getJob(`${repairId}.followup`);
+      const followUp = await h.app.services.queue.forShard(0).getJob(`${repairId}.followup`);
       expect(followUp?.name).toBe('role-menus.repair');
-      expect(await h.app.services.queue.getJobState(`${repairId}.followup`)).toBe('waiting');
+      expect(await h.app.services.queue.forShard(0).getJobState(`${repairId}.followup`)).toBe('waiting');
       await taken?.moveToCompleted('done', 'busy-worker-token', false);
     } finally {
       await worker.close();

@@ -82,7 +82,7 @@ describe('a job queued by a request', () => {
     });
     expect(response.statusCode, response.body).toBe(202);
     const jobId = response.json<{ job_id: string }>().job_id;
-    const job = await h.app.services.queue.getJob(jobId);
+    const job = await h.app.services.queue.forShard(0).getJob(jobId);
     // Removed, so the next request queues a new job rather than joining this one.
     await job?.remove();
     return { payload: GuildJobPayload.parse(job?.data), header: response.headers['x-request-id'] };
@@ -116,7 +116,7 @@ describe('a job queued by a request', () => {
           headers: { authorization: ada, 'x-request-id': `overlap-${index}` },
         });
         expect(response.statusCode, response.body).toBe(202);
-        const job = await h.app.services.queue.getJob(response.json<{ job_id: string }>().job_id);
+        const job = await h.app.services.queue.forShard(0).getJob(response.json<{ job_id: string }>().job_id);
         await job?.remove();
         return GuildJobPayload.parse(job?.data).request_id;
       }),

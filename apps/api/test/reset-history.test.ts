@@ -177,9 +177,9 @@ describe('undo of Reset Color Roles', () => {
     const queued = await undo();
     expect(queued.statusCode, queued.body).toBe(202);
     expect(queued.json()).toMatchObject({ job_id: jobIdFor('color-roles.restore', guildId) });
-    expect(await h.app.services.queue.getJobState(jobIdFor('color-roles.restore', guildId))).not.toBe(
-      'unknown',
-    );
+    expect(
+      await h.app.services.queue.forShard(0).getJobState(jobIdFor('color-roles.restore', guildId)),
+    ).not.toBe('unknown');
     expect((await loadHistoryEntry(h.database.db, guildId, entry.id))?.restoreRequestedAt).not.toBeNull();
   });
 });

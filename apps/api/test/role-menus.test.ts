@@ -76,11 +76,11 @@ const rowOf = async (menuId: string) =>
   (await h.database.db.select().from(roleMenus).where(eq(roleMenus.id, menuId)))[0];
 
 /** The BullMQ job of that name for the guild, if any. */
-const jobOf = (name: JobName) => h.app.services.queue.getJob(jobIdFor(name, guildId));
+const jobOf = (name: JobName) => h.app.services.queue.forShard(0).getJob(jobIdFor(name, guildId));
 const forgetJobs = async () => {
   for (const name of ['role-menus.repair', 'role-menus.post'] as const) {
-    await h.app.services.queue.remove(jobIdFor(name, guildId));
-    await h.app.services.queue.remove(`${jobIdFor(name, guildId)}.followup`);
+    await h.app.services.queue.forShard(0).remove(jobIdFor(name, guildId));
+    await h.app.services.queue.forShard(0).remove(`${jobIdFor(name, guildId)}.followup`);
   }
 };
 beforeEach(forgetJobs);
@@ -88,14 +88,14 @@ beforeEach(forgetJobs);
 /** A refusal: 400 with that message, and nothing stored (rows, sessions, queue). */
 async function expectRefused(request: () => ReturnType<typeof send>, message: string) {
   const before = await storedState(h);
-  const jobsBefore = await h.app.services.queue.getJobCounts();
+  const jobsBefore = await h.app.services.queue.forShard(0).getJobCounts();
   const response = await request();
   expect(response.statusCode, response.body).toBe(400);
   const body = response.json<{ error: string; message: string; issues?: { path: string }[] }>();
   expect(body.error).toBe('invalid_input');
   expect(body.message).toBe(message);
   expect(await storedState(h)).toEqual(before);
-  expect(await h.app.services.queue.getJobCounts()).toEqual(jobsBefore);
+  expect(await h.app.services.queue.forShard(0).getJobCounts()).toEqual(jobsBefore);
   return body;
 }
 
@@ -295,7 +295,7 @@ describe('POST post', () => {
     expect((await rowOf(toPost.id))?.postRequestedAt).toBeInstanceOf(Date);
     // A second click joins the pending job.
     expect((await send('POST', postPath(toPost.id))).json()).toEqual({ job_id: jobId });
-    expect(await h.app.services.queue.getJobCounts('waiting')).toMatchObject({ waiting: 1 });
+    expect(await h.app.services.queue.forShard(0).getJobCounts('waiting')).toMatchObject({ waiting: 1 });
   });
 });
 

@@ -351,7 +351,7 @@ const PROBES: Record<string, Probe> = {
     });
     expect(prune.statusCode, prune.body).toBe(202);
     const status = await send(h.app, request(name), session.ada);
-    await h.app.services.queue.remove(prune.json<{ job_id: string }>().job_id);
+    await h.app.services.queue.forShard(0).remove(prune.json<{ job_id: string }>().job_id);
     return [status];
   },
   async undoRefused(name) {

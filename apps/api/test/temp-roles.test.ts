@@ -39,7 +39,7 @@ function send(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) 
 
 const rows = () => h.database.db.select().from(tempRoles).where(eq(tempRoles.guildId, guildId));
 const jobState = (name: 'temp-roles.grant' | 'temp-roles.expire') =>
-  h.app.services.queue.getJobState(jobIdFor(name, guildId));
+  h.app.services.queue.forShard(0).getJobState(jobIdFor(name, guildId));
 const latestEntry = async () =>
   (
     await h.database.db
@@ -53,8 +53,8 @@ const latestEntry = async () =>
 beforeEach(async () => {
   await h.database.db.delete(tempRoles);
   for (const name of ['temp-roles.grant', 'temp-roles.expire'] as const) {
-    await h.app.services.queue.remove(jobIdFor(name, guildId));
-    await h.app.services.queue.remove(`${jobIdFor(name, guildId)}.followup`);
+    await h.app.services.queue.forShard(0).remove(jobIdFor(name, guildId));
+    await h.app.services.queue.forShard(0).remove(`${jobIdFor(name, guildId)}.followup`);
   }
 });
 

@@ -16,6 +16,7 @@ import {
   type RedisClusterNode,
   redisClusterNodesField,
   SANDBOX_DISCORD_CREDENTIALS,
+  shardCountField,
   snowflake,
   withRefusals,
 } from '@spacecadet/contract';
@@ -77,9 +78,7 @@ const EnvSchema = z.object({
    * Discord's 5000. Lower only against a local sandbox told the same (tests).
    */
   IDENTIFY_INTERVAL_MS: positiveInt(DISCORD_IDENTIFY_INTERVAL_MS),
-  SHARD_COUNT: optionalString.pipe(
-    z.string().regex(/^\d+$/, 'must be a positive integer').transform(Number).optional(),
-  ),
+  SHARD_COUNT: shardCountField,
   LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).default('info')),
   /** Jobs one worker process runs at the same time. */
   WORKER_CONCURRENCY: positiveInt(4),

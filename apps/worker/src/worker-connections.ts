@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { bullPrefix, JOB_QUEUE, redisKeyPrefix, workerConnectionName } from '@spacecadet/contract';
+import { bullPrefix, redisKeyPrefix, workerConnectionName } from '@spacecadet/contract';
 import { createDb, type DbHandle } from '@spacecadet/db';
+import { countAcross, JobQueues } from '@spacecadet/queue/job-queues';
 import type { MetricsServer } from '@spacecadet/runtime/metrics-server';
 import { createRedisClient } from '@spacecadet/runtime/redis-client';
 import { watchRedisDurability } from '@spacecadet/runtime/redis-durability';
 import { Queue } from 'bullmq';
 import { type APIUser, type Client, ClientUser } from 'discord.js';
-import { Redis } from 'ioredis';
-import type { WorkerDeps, WorkerQueue } from './deps.ts';
+import type { Redis } from 'ioredis';
+import type { WorkerDeps, WorkerQueue, WorkerQueues } from './deps.ts';
 import { createDiscordClient } from './discord-client.ts';
 import { discordApi } from './discord-rest.ts';
 import type { WorkerConfig } from './env.ts';
@@ -17,8 +18,8 @@ import { type FeatureHost, hostFeatures } from './features/host.ts';
 import { FEATURES } from './features/index.ts';
 import { trackGuildChannels } from './guild-channels.ts';
 import { redisIdentifyThrottler } from './identify-throttler.ts';
-import type { createJobWorker } from './jobs/job-worker.ts';
 import type { ScheduleKeeper } from './jobs/schedules.ts';
+import type { ShardJobWorkers } from './jobs/shard-job-workers.ts';
 import { errorFields, type Logger } from './logger.ts';
 import { workerMetricsFor } from './metrics.ts';
 import type { ShardLeases } from './shard-lease.ts';
@@ -54,9 +55,9 @@ export interface WorkerParts {
   deps: WorkerDeps;
   features: FeatureHost;
   database: DbHandle;
-  /** BullMQ's own connection (blocking commands), shared by the queue and the job worker. */
+  /** BullMQ's own connection (blocking commands), shared by the queues and the job workers. */
   bullConnection: Redis;
-  jobWorker?: ReturnType<typeof createJobWorker>;
+  jobWorkers?: ShardJobWorkers;
   metricsServer?: MetricsServer | undefined;
   scheduleKeeper?: ScheduleKeeper;
   leases?: ShardLeases;
@@ -87,24 +88,32 @@ export function connectWorker(
   }) as Redis;
   // Warns at start (and after a Redis restart) when Redis could lose queued jobs.
   watchRedisDurability(redis, logger);
-  // BullMQ needs blocking commands that never give up, hence its own connection.
-  const bullConnection = new Redis(config.redisUrl, { maxRetriesPerRequest: null, connectionName });
+  // BullMQ needs blocking commands that never give up, hence its own connection. On a cluster
+  // each shard's queue keys share one slot (the `{…}` tag in its name, `jobQueueName`).
+  const bullConnection = createRedisClient(config.redisUrl, config.redisClusterNodes, {
+    maxRetriesPerRequest: null,
+    connectionName,
+  }) as Redis;
   for (const connection of [redis, bullConnection]) {
     // ioredis reconnects by itself; without a listener each failure is printed unformatted.
     connection.on('error', (error) => logger.warn(errorFields(error), 'redis connection error'));
   }
-  const queue: WorkerQueue = new Queue(JOB_QUEUE, {
-    connection: bullConnection,
-    prefix: bullPrefix(config.redisPrefix),
+  // A queue per shard (opened when first used): a guild's jobs go to its shard's.
+  const queue: WorkerQueues = new JobQueues(config.shards?.count ?? 1, (name) => {
+    const shardQueue: WorkerQueue = new Queue(name, {
+      connection: bullConnection,
+      prefix: bullPrefix(config.redisPrefix),
+    });
+    shardQueue.on('error', (error) => logger.warn(errorFields(error), 'job queue error'));
+    return shardQueue;
   });
-  queue.on('error', (error) => logger.warn(errorFields(error), 'job queue error'));
   // IDENTIFYs spaced across every process of this deployment (Discord's max_concurrency per 5 s).
   const client = createDiscordClient(
     config,
     redisIdentifyThrottler(redis, config.identifyIntervalMs, instance),
   );
   trackGuildChannels(client);
-  const metrics = workerMetricsFor(config, { client, queue, logger });
+  const metrics = workerMetricsFor(config, { client, queue: countAcross(() => queue.all()), logger });
   const deps: WorkerDeps = { config, logger, db: database.db, redis, client, queue, metrics };
   const features = hostFeatures(only ?? FEATURES);
   return { deps, features, database, bullConnection };

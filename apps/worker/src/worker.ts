@@ -6,8 +6,9 @@ import type { WorkerConfig } from './env.ts';
 import type { WorkerFeature } from './features/feature.ts';
 import { registerSlashCommands } from './interactions/commands.ts';
 import { routeInteraction } from './interactions/router.ts';
-import { createJobWorker } from './jobs/job-worker.ts';
+import { drainLegacyQueue } from './jobs/legacy-queue.ts';
 import { keepSchedules, SCHEDULE_CHECK_MS } from './jobs/schedules.ts';
+import { ShardJobWorkers } from './jobs/shard-job-workers.ts';
 import { createLogger, errorFields, type Logger } from './logger.ts';
 import { type ShardLeases, shardLeases } from './shard-lease.ts';
 import { connectWorker, knowBotUser, type WorkerParts, workerInstance } from './worker-connections.ts';
@@ -23,8 +24,9 @@ export interface StartWorkerOptions {
 export interface RunningWorker {
   client: Client;
   /**
-   * Resolves once this process's shards are connected: at once, or when another process
-   * configured alike stops (this one takes jobs meanwhile), or when the worker closed first.
+   * Resolves once this process's shards are connected and their jobs taken: at once, or when
+   * another process configured alike stops (this one takes no job meanwhile), or when the
+   * worker closed first.
    * Never rejects.
    */
   gateway: Promise<void>;
@@ -45,10 +47,10 @@ interface Lifecycle {
 }
 
 /**
- * Starts draining the job queue and connects the bot's shards to Discord. Resolves once the
- * BullMQ worker is listening and every shard of this process is ready, or, when another live
- * process holds these shards (same SHARD_IDS, or none), once the BullMQ worker is listening:
- * this one then takes jobs and connects when the shards' lease lapses (`gateway`).
+ * Connects the bot's shards to Discord and takes their jobs (a queue per shard). Resolves once
+ * every shard of this process is ready and its queue's BullMQ worker listening, or, when another
+ * live process holds these shards (same SHARD_IDS, or none), at once: this one then connects and
+ * takes the shards' jobs when their lease lapses (`gateway`).
  */
 export async function startWorker(
   config: WorkerConfig,
@@ -122,11 +124,11 @@ async function startParts(
     },
   });
   parts.metricsServer = await metrics?.listen();
-  // Jobs use REST and run whether or not this process holds a shard (README: more worker
-  // processes, more jobs at a time), so the job worker never waits for the shards' lease.
+  // Jobs an older version left in its single queue go to their shards' queues.
+  await drainLegacyQueue(deps, bullConnection);
   client.rest.setToken(config.discordBotToken);
   await knowBotUser(client);
-  // One process per shard: a second one configured alike takes jobs and waits for the shards.
+  // One process per shard: a second one configured alike waits for the shards.
   const claim = shardLeases(redis, config.shards ?? { ids: [0], count: 1 }, {
     token: instance,
     ttlMs: config.jobLockDurationMs,
@@ -138,30 +140,41 @@ async function startParts(
     },
   });
   parts.leases = claim;
-  // Holding them, it connects first (as a lone worker always did): once it takes jobs it is
-  // fully started. Else it takes jobs now and connects when the holder's lease lapses.
+  // Jobs follow their shards: a process takes the jobs of the shards it holds (their queues),
+  // once connected, so they read the gateway cache. Holding them, it connects first and is
+  // fully started once it takes their jobs. Else it takes no job until the holder's lease
+  // lapses, then connects and takes the shards' jobs.
+  const jobWorkers = new ShardJobWorkers(deps, bullConnection, features.jobs, instance);
+  parts.jobWorkers = jobWorkers;
   const holding = await claim.tryClaim();
   if (holding) await connectGateway(parts, claim);
-  await features.syncSchedules(deps);
+  // The schedulers kept are those of the shards whose jobs this process takes.
+  const takeShards = async () => {
+    await jobWorkers.consume(claim.shardIds());
+    // A failed sync is tried again at the next check (its marker is not set).
+    await features
+      .syncSchedules(deps, jobWorkers.shards(), true)
+      .catch((error: unknown) =>
+        logger.warn(errorFields(error), 'job schedulers not checked; trying again later'),
+      );
+  };
+  if (holding) await takeShards();
   parts.scheduleKeeper = keepSchedules({
-    sync: () => features.syncSchedules(deps),
+    sync: (full) => features.syncSchedules(deps, jobWorkers.shards(), full),
     connections: [bullConnection, redis],
     checkEveryMs: options.scheduleCheckMs ?? SCHEDULE_CHECK_MS,
     logger,
   });
-  const jobWorker = createJobWorker(deps, bullConnection, features.jobs, instance);
-  parts.jobWorker = jobWorker;
-  metrics?.watchJobs(jobWorker);
-  void jobWorker.run().catch((error: unknown) => logger.error(errorFields(error), 'job worker stopped'));
-  await jobWorker.waitUntilReady();
   const gateway = holding
     ? Promise.resolve()
-    : connectGateway(parts, claim).catch(async (error: unknown) => {
-        if (life.closing()) return;
-        logger.error(errorFields(error), 'shards taken over but failed to connect; stopping');
-        life.reportFailure(error instanceof Error ? error : new Error(String(error)));
-        await life.close();
-      });
+    : connectGateway(parts, claim)
+        .then(takeShards)
+        .catch(async (error: unknown) => {
+          if (life.closing()) return;
+          logger.error(errorFields(error), 'shards taken over but failed to connect; stopping');
+          life.reportFailure(error instanceof Error ? error : new Error(String(error)));
+          await life.close();
+        });
   return { gateway };
 }
 
@@ -211,7 +224,7 @@ async function shutDown(parts: WorkerParts): Promise<void> {
   parts.stopRebinding?.();
   parts.scheduleKeeper?.stop();
   // Stop taking jobs first; close() waits for the active ones to finish.
-  await parts.jobWorker
+  await parts.jobWorkers
     ?.close()
     .catch((error: unknown) => logger.error(errorFields(error), 'job worker close failed'));
   await client.destroy().catch((error: unknown) => logger.error(errorFields(error), 'client destroy failed'));

@@ -183,7 +183,7 @@ describe('syncSchedules', () => {
   });
 
   it('leaves a scheduler that already repeats as declared alone, and updates one that does not', async () => {
-    const deps = { queue: jobs.queue } as unknown as WorkerDeps;
+    const deps = { queue: jobs.queues } as unknown as WorkerDeps;
     const id = jobSchedulerIdFor('personality-roles.refresh', station);
     const schedule = (everyMs: number): FeatureSchedule => ({
       job: 'personality-roles.refresh',
@@ -199,10 +199,18 @@ describe('syncSchedules', () => {
     const template = async () =>
       (await jobs.queue.getJobSchedulers(0, -1)).find((scheduler) => scheduler.key === id);
 
-    expect(await syncSchedules(deps, [schedule(600_000)])).toEqual({ created: 0, removed: 0 });
+    expect(await syncSchedules(deps, [schedule(600_000)], [0])).toEqual({
+      created: 0,
+      removed: 0,
+      rowsRead: 1,
+    });
     expect((await template())?.template?.data).toEqual({ guild_id: station, requested_by: 'marker' });
 
-    expect(await syncSchedules(deps, [schedule(300_000)])).toEqual({ created: 0, removed: 0 });
+    expect(await syncSchedules(deps, [schedule(300_000)], [0])).toEqual({
+      created: 0,
+      removed: 0,
+      rowsRead: 1,
+    });
     const updated = await template();
     expect(updated?.every).toBe(300_000);
     expect(updated?.template?.data).toEqual({ guild_id: station, requested_by: null });

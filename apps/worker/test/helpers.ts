@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { bullPrefix, JOB_QUEUE, type JobName, jobIdFor, redisKeyPrefix } from '@spacecadet/contract';
+import { bullPrefix, type JobName, jobIdFor, redisKeyPrefix } from '@spacecadet/contract';
 import { colorPanels } from '@spacecadet/db';
 import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
 import {
@@ -12,6 +12,7 @@ import {
   type SandboxStateDump,
   startSandbox,
 } from '@spacecadet/discord-sandbox';
+import { JobQueues } from '@spacecadet/queue/job-queues';
 import { testStackEnv, waitFor } from '@spacecadet/testing';
 import { type Job, Queue } from 'bullmq';
 import { sql } from 'drizzle-orm';
@@ -258,13 +259,40 @@ export function memberRoles(sandbox: Sandbox, guildId: string, userId: string): 
   return guildState(sandbox, guildId).members.find((member) => member.user_id === userId)?.roles ?? [];
 }
 
-/** A producer like the API's: same queue, same prefix, deterministic job ids. */
-export function jobQueue(harness: Harness) {
+/**
+ * The guild a job id of ours names: its first snowflake part (`<name>.<guild>`, maybe followed by
+ * a suffix or a member and time); undefined for an id naming none.
+ */
+function guildOfJobId(jobId: string): string | undefined {
+  return /\.(\d{17,20})(?:\.|$)/.exec(jobId)?.[1];
+}
+
+/**
+ * A producer like the API's: same queues, same prefix, deterministic job ids. `queue` is shard
+ * 0's (every guild's with one shard); `queues` the shard queues, a guild's jobs in its shard's.
+ */
+export function jobQueue(harness: Harness, shardCount = 1) {
   const connection = new Redis(harness.redis.url, { maxRetriesPerRequest: null });
-  const queue = new Queue(JOB_QUEUE, { connection, prefix: bullPrefix(harness.redis.prefix) });
+  const queues = new JobQueues(
+    shardCount,
+    // biome-ignore lint/suspicious/noExplicitAny: a test producer, typed as loosely as BullMQ's default Queue.
+    (name): Queue<any, any, string> =>
+      new Queue(name, { connection, prefix: bullPrefix(harness.redis.prefix) }),
+  );
+  const queue = queues.forShard(0);
+  // With one shard every job is in shard 0's queue, whatever its id.
+  const queueOf = (jobId: string) => {
+    const guildId = guildOfJobId(jobId);
+    if (guildId) return queues.forGuild(guildId);
+    if (shardCount === 1) return queue;
+    throw new Error(`job id ${jobId} names no guild`);
+  };
   return {
     queue,
+    queues,
+    queueOf,
     async add(name: JobName, guildId: string = STATION, requestedBy: string | null = SANDBOX_IDS.users.ada) {
+      const queue = queues.forGuild(guildId);
       const jobId = jobIdFor(name, guildId);
       // Like the API: a finished job of the same id is replaced when the action is asked again.
       const previous = await queue.getJob(jobId);
@@ -279,6 +307,7 @@ export function jobQueue(harness: Harness) {
       return waitFor(
         `job ${jobId} to finish`,
         async () => {
+          const queue = queueOf(jobId);
           const state = await queue.getJobState(jobId);
           if (state !== 'completed' && state !== 'failed') return undefined;
           // Read the job after it finished, so its outcome fields are filled in.
@@ -302,7 +331,11 @@ export function jobQueue(harness: Harness) {
      */
     followUpsDone() {
       return waitFor('queued follow-up jobs to finish', async () => {
-        const pending = await queue.getJobs(['active', 'waiting', 'delayed', 'prioritized']);
+        const pending = (
+          await Promise.all(
+            queues.all().map((queue) => queue.getJobs(['active', 'waiting', 'delayed', 'prioritized'])),
+          )
+        ).flat();
         if (pending.length === 0) return true;
         const states = await Promise.all(pending.map((job) => job.getState()));
         return pending.every(
@@ -311,7 +344,7 @@ export function jobQueue(harness: Harness) {
       });
     },
     async close() {
-      await queue.close();
+      await queues.close();
       connection.disconnect();
     },
   };

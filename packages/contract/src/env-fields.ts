@@ -41,6 +41,20 @@ export const positiveInt = (fallback: number) =>
       .transform((n) => n ?? fallback),
   );
 
+/**
+ * SHARD_COUNT: how many gateway shards the bot runs. The worker connects them; the API and the
+ * worker both pick a guild's job queue with it (`shardOfGuild`), so every process of a
+ * deployment must be given the same. Unset: the worker runs unsharded (shard 0 of 1).
+ */
+export const shardCountField = optionalString.pipe(
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a positive integer')
+    .transform(Number)
+    .refine((n) => n > 0, 'must be at least 1')
+    .optional(),
+);
+
 export const portNumber = z
   .string()
   .regex(/^\d{1,5}$/, 'must be a port number')

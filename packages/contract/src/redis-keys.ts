@@ -303,6 +303,24 @@ export function discordProxyLeaseKey(): string {
 }
 
 /**
+ * Held (a short TTL, renewed by nothing) by the worker process moving the jobs of the single
+ * queue of an older version into the shard queues: one process moves them at a time, so each
+ * job is moved and counted once; the others wait for it, then find nothing left.
+ */
+export function legacyQueueDrainLockKey(): string {
+  return 'legacy-queue-drain';
+}
+
+/**
+ * Set by the worker holding a shard after it matched that shard's job schedulers to Postgres in
+ * full: gone means Redis lost its keys (schedulers included), so the next check syncs the shard
+ * in full again instead of reading every guild each minute. Tagged like the shard's queue.
+ */
+export function schedulesSyncedKey(shard: number, shardCount: number): string {
+  return `schedules-synced:{${shard}}/${shardCount}`;
+}
+
+/**
  * The gateway IDENTIFY slot of a rate-limit bucket (`shard_id % max_concurrency`): set with NX
  * and a TTL of Discord's 5 seconds (plus a margin) by the worker process about to identify a
  * shard of that bucket (value: its token), so processes starting together identify one after

@@ -26,10 +26,11 @@ const PENDING_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', '
  * what must not race a change made outside the worker's guild lock (an undo in the API).
  */
 export async function guildJobPending(
-  queue: Pick<GuildJobQueueLike, 'getJobState'>,
+  queues: { forGuild(guildId: string): Pick<GuildJobQueueLike, 'getJobState'> },
   name: JobName,
   guildId: string,
 ): Promise<boolean> {
+  const queue = queues.forGuild(guildId);
   const jobId = jobIdFor(name, guildId);
   for (const id of [jobId, `${jobId}.followup`]) {
     if (PENDING_STATES.has(await queue.getJobState(id))) return true;
@@ -47,8 +48,13 @@ export interface GuildJobQueueLike {
   ): Promise<unknown>;
 }
 
+/** The shard queues (`JobQueues`) as guild jobs are queued to them: the guild's shard's. */
+export interface GuildJobQueuesLike {
+  forGuild(guildId: string): GuildJobQueueLike;
+}
+
 /**
- * Queues a guild action under its deterministic id. A job of that id still pending is kept (a
+ * Queues a guild action under its deterministic id, in the queue of the guild's shard. A job of that id still pending is kept (a
  * double click collapses into one run); a finished one is replaced. Returns the job id.
  *
  * `afterChange`: the job must read a change just stored (a refresh after a toggle). A run
@@ -65,7 +71,7 @@ export interface GuildJobQueueLike {
  * `delayMs` later so the rest of a burst of deletes joins it.
  */
 export async function addGuildJob(
-  queue: GuildJobQueueLike,
+  queues: GuildJobQueuesLike,
   name: JobName,
   guildId: string,
   userId: string | null,
@@ -77,6 +83,7 @@ export async function addGuildJob(
     historyEntryId?: number;
   } = {},
 ): Promise<string> {
+  const queue = queues.forGuild(guildId);
   const jobId = options.repair ? repairJobIdFor(name, guildId) : jobIdFor(name, guildId);
   const data: GuildJobPayload = {
     guild_id: guildId,

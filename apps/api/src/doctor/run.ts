@@ -10,19 +10,28 @@ import { checkDiscordProxy } from './discord-proxy.ts';
 import { checkEnvironment } from './env-checks.ts';
 import { checkPostgres, checkReadReplica } from './postgres.ts';
 import { checkRedis } from './redis.ts';
+import { checkShardCount } from './shard-count.ts';
 
 /** Every check's line, in order; `env` defaults to the process's (as the API reads it). */
 export async function runDoctor(env?: NodeJS.ProcessEnv): Promise<CheckLine[]> {
   const { lines, config } = checkEnvironment(env);
   if (config === null) return lines;
-  const [postgres, replica, redis, proxy, token] = await Promise.all([
+  const [postgres, replica, redis, shards, proxy, token] = await Promise.all([
     checkPostgres(config.databaseUrl),
     config.databaseReadUrl === null ? Promise.resolve(null) : checkReadReplica(config.databaseReadUrl),
     checkRedis(config.redisUrl, config.redisClusterNodes),
+    checkShardCount(config),
     checkDiscordProxy(config),
     checkBotToken(config),
   ]);
-  lines.push(postgres, ...(replica ? [replica] : []), ...redis, proxy, token.line);
+  lines.push(
+    postgres,
+    ...(replica ? [replica] : []),
+    ...redis,
+    ...(shards ? [shards] : []),
+    proxy,
+    token.line,
+  );
   // The application, gateway and commands are read with the bot token: without one, only the
   // client credentials can be checked.
   const [application, client, gateway, commands] = await Promise.all([

@@ -1,3 +1,4 @@
+import { countAcross } from '@spacecadet/queue/job-queues';
 import {
   type CountableQueue,
   type MetricsServer,
@@ -33,8 +34,9 @@ export function createApiMetrics(queue: CountableQueue, onQueueError: (error: un
 export function registerMetrics(app: FastifyInstance, config: ApiConfig): void {
   const { port, host, token } = config.metrics;
   if (port === null) return;
-  const { registry, requestDuration } = createApiMetrics(app.services.queue, (error) =>
-    app.log.warn({ err: error }, 'queue depth not read for /metrics'),
+  const { registry, requestDuration } = createApiMetrics(
+    countAcross(() => app.services.queue.all()),
+    (error) => app.log.warn({ err: error }, 'queue depth not read for /metrics'),
   );
 
   // The hot path: synchronous, one observe per request.

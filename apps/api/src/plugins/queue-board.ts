@@ -86,7 +86,8 @@ export async function registerQueueBoard(app: FastifyInstance): Promise<void> {
 
   const serverAdapter = new FastifyAdapter();
   createBullBoard({
-    queues: [new BullMQAdapter(queue, { readOnlyMode: true })],
+    // Every shard's queue, each a queue of its own on the board.
+    queues: queue.all().map((shardQueue) => new BullMQAdapter(shardQueue, { readOnlyMode: true })),
     serverAdapter,
     options: { uiConfig: { boardTitle: 'Space Cadet jobs' } },
   });

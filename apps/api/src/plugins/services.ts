@@ -1,18 +1,19 @@
-import { apiCacheChannel, bullPrefix, JOB_QUEUE, redisKeyPrefix } from '@spacecadet/contract';
+import { apiCacheChannel, bullPrefix, redisKeyPrefix } from '@spacecadet/contract';
 import { createDb } from '@spacecadet/db';
 import { bindRedisPrefix, keepRedisPrefixBound, RedisPrefixTakenError } from '@spacecadet/db/prefix-binding';
+import { JobQueues } from '@spacecadet/queue/job-queues';
 import { createRedisClient } from '@spacecadet/runtime/redis-client';
 import { watchRedisDurability } from '@spacecadet/runtime/redis-durability';
 import { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { ApiConfig } from '../env.ts';
 import type { AppServices } from '../services/container.ts';
 import { TokenCipher } from '../services/crypto.ts';
 import { DiscordClient } from '../services/discord.ts';
 import { GuildAccessService } from '../services/guild-access.ts';
 import { GuildResources } from '../services/guild-resources.ts';
-import type { GuildJobQueue } from '../services/jobs.ts';
+import type { GuildJobQueue, GuildJobQueues } from '../services/jobs.ts';
 import { ReplicaReads } from '../services/read-replica.ts';
 import { ReplicaCache } from '../services/replica-cache.ts';
 import { SessionService } from '../services/sessions.ts';
@@ -57,8 +58,13 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
     ...redisOptions(config),
     keyPrefix: redisKeyPrefix(config.redisPrefix),
   }) as Redis;
-  // BullMQ refuses a keyPrefix on its connection; it namespaces with its own `prefix`.
-  const queueRedis = new Redis(config.redisUrl, redisOptions(config));
+  // BullMQ refuses a keyPrefix on its connection; it namespaces with its own `prefix`. On a
+  // cluster each shard's queue keys share one slot (the `{…}` tag in its name, `jobQueueName`).
+  const queueRedis = createRedisClient(
+    config.redisUrl,
+    config.redisClusterNodes,
+    redisOptions(config),
+  ) as Redis;
   // Subscribed to the API cache channel only (a subscribed connection can do nothing else).
   const subscriber = createRedisClient(
     config.redisUrl,
@@ -100,12 +106,16 @@ export async function registerServices(app: FastifyInstance, config: ApiConfig):
     log: app.log,
     taken: (error) => app.log.error({ err: error }, 'the Redis prefix was taken by another deployment'),
   });
-  const queue: GuildJobQueue = new Queue(JOB_QUEUE, {
-    connection: queueRedis,
-    prefix: bullPrefix(config.redisPrefix),
-    skipWaitingForReady: true,
+  // A queue per shard, opened as a guild's jobs need it: the worker holding the shard takes them.
+  const queue: GuildJobQueues = new JobQueues(config.shardCount, (name) => {
+    const shardQueue: GuildJobQueue = new Queue(name, {
+      connection: queueRedis,
+      prefix: bullPrefix(config.redisPrefix),
+      skipWaitingForReady: true,
+    });
+    shardQueue.on('error', (error) => app.log.debug({ err: error }, 'queue error'));
+    return shardQueue;
   });
-  queue.on('error', (error) => app.log.debug({ err: error }, 'queue error'));
 
   const discord = new DiscordClient({ ...config.discord });
   const cipher = new TokenCipher(config.sessionSecret);

@@ -5,7 +5,7 @@ import type { TokenCipher } from './crypto.ts';
 import type { DiscordClient } from './discord.ts';
 import type { GuildAccessService } from './guild-access.ts';
 import type { GuildResources } from './guild-resources.ts';
-import type { GuildJobQueue } from './jobs.ts';
+import type { GuildJobQueues } from './jobs.ts';
 import type { ReplicaReads } from './read-replica.ts';
 import type { ReplicaCache } from './replica-cache.ts';
 import type { SessionContext, SessionService } from './sessions.ts';
@@ -24,7 +24,8 @@ export interface AppServices {
   reads: ReplicaReads;
   /** Keys are prefixed with `${REDIS_PREFIX}:` by the client itself. */
   redis: Redis;
-  queue: GuildJobQueue;
+  /** The job queues, one per shard: `forGuild` is the one a guild's jobs go to. */
+  queue: GuildJobQueues;
   discord: DiscordClient;
   /** Seals the Discord tokens kept at rest (sign-ins, Linked Roles). */
   cipher: TokenCipher;

@@ -7,6 +7,7 @@ import {
   workerConnectionName,
 } from '@spacecadet/contract';
 import { addGuildJob } from '@spacecadet/queue/guild-jobs';
+import type { JobQueues } from '@spacecadet/queue/job-queues';
 import type { Job, Queue } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, QUEUE_UNAVAILABLE_MESSAGE } from '../errors.ts';
@@ -24,6 +25,8 @@ const REPORTED_STATE: Record<string, JobStatus['state']> = {
 };
 
 export type GuildJobQueue = Queue<GuildJobPayload, unknown, JobName>;
+/** One queue per shard (`JobQueues`): a guild's jobs go to, and are read from, its shard's. */
+export type GuildJobQueues = JobQueues<GuildJobQueue>;
 
 function queueUnavailable(cause: unknown): ApiError {
   const error = new ApiError('service_unavailable', QUEUE_UNAVAILABLE_MESSAGE);
@@ -58,7 +61,7 @@ export interface JobRequester {
  * worker's log lines for it can be found from the API's; a joined job keeps the first one's.
  */
 export async function enqueueGuildJob(
-  queue: GuildJobQueue,
+  queue: GuildJobQueues,
   name: JobName,
   guildId: string,
   by: JobRequester,
@@ -79,7 +82,7 @@ export async function enqueueGuildJob(
  * what catches up instead. Answers the job's id, or null when it could not be queued.
  */
 export async function followUpGuildJob(
-  queue: GuildJobQueue,
+  queue: GuildJobQueues,
   log: FastifyBaseLogger,
   name: JobName,
   guildId: string,
@@ -166,14 +169,18 @@ function waitingForDiscord(job: Job): boolean {
   return OutageMark.safeParse(job.data).data?.discord_outage !== undefined;
 }
 
-/** The job's status, or null when no such job exists (never queued, or trimmed). */
+/**
+ * The job's status, or null when no such job exists (never queued, or trimmed). Read from the
+ * queue of the job's guild's shard, where it was queued (the guild is part of the id).
+ */
 export async function readJobStatus(
-  queue: GuildJobQueue,
+  queues: GuildJobQueues,
   redisPrefix: string,
   jobId: string,
 ): Promise<JobStatus | null> {
   const parsed = parseJobId(jobId);
   if (!parsed) return null;
+  const queue = queues.forGuild(parsed.guildId);
   return withQueue(async () => {
     // State first: a job read after it shows `completed` already carries its return value.
     const rawState = await queue.getJobState(jobId);

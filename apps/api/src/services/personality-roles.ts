@@ -26,7 +26,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ApiError, notFound } from '../errors.ts';
 import type { AppServices } from './container.ts';
-import { enqueueGuildJob, followUpGuildJob, type GuildJobQueue, type JobRequester } from './jobs.ts';
+import { enqueueGuildJob, followUpGuildJob, type GuildJobQueues, type JobRequester } from './jobs.ts';
 
 /**
  * Personality roles' reads and writes, shared by their routes and their undo (history's
@@ -144,7 +144,7 @@ export async function requireSetup(db: Db, guildId: string): Promise<void> {
 
 /** After a stored change (init, channel, toggle) the refresh brings Discord in line. */
 export function queueRefresh(
-  queue: GuildJobQueue,
+  queue: GuildJobQueues,
   log: FastifyBaseLogger,
   guildId: string,
   by: JobRequester,

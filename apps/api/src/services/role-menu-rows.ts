@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../errors.ts';
 import type { DiscordRole } from './discord.ts';
 import type { GuildResources } from './guild-resources.ts';
-import { followUpGuildJob, type GuildJobQueue, type JobRequester } from './jobs.ts';
+import { followUpGuildJob, type GuildJobQueues, type JobRequester } from './jobs.ts';
 
 /**
  * What the two kinds of role menu rows share (`reaction-roles.ts` and `role-menus.ts` beside
@@ -40,7 +40,7 @@ interface OptionProblem {
  * in line (edits, re-posts, deletes); `later` says in the log what catches up when the queue is down.
  */
 export async function queueMenusRepair(
-  queue: GuildJobQueue,
+  queue: GuildJobQueues,
   log: FastifyBaseLogger,
   guildId: string,
   by: JobRequester,

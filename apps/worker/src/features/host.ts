@@ -2,7 +2,7 @@ import type { JobName } from '@spacecadet/contract';
 import { Events } from 'discord.js';
 import type { WorkerDeps } from '../deps.ts';
 import type { ComponentRoute, SlashCommand } from '../interactions/types.ts';
-import { type FeatureSchedule, removeGuildSchedule, syncSchedules } from '../jobs/schedules.ts';
+import { checkSchedules, type FeatureSchedule, removeGuildSchedule } from '../jobs/schedules.ts';
 import type { JobHandler } from '../jobs/types.ts';
 import { errorFields } from '../logger.ts';
 import { type GatewayHandler, onGateway, type WorkerFeature } from './feature.ts';
@@ -17,8 +17,11 @@ export interface FeatureHost {
   commands: readonly SlashCommand[];
   /** Subscribes every feature's gateway handlers, plus the host's own (schedules of a guild left). */
   attachGateway(deps: WorkerDeps): void;
-  /** Creates and removes schedulers so they match each schedule's guilds. */
-  syncSchedules(deps: WorkerDeps): Promise<void>;
+  /**
+   * Creates and removes the schedulers of these shards' queues so they match each schedule's
+   * guilds (`checkSchedules`: in full when due or `full`, else only what changes with time).
+   */
+  syncSchedules(deps: WorkerDeps, shards: readonly number[], full?: boolean): Promise<void>;
   /** Every feature's start hook, once the client is ready; one failing does not keep the others from running. */
   start(deps: WorkerDeps): Promise<void>;
   /** Every feature's shutdown hook; one failing does not keep the others from running. */
@@ -37,6 +40,8 @@ export function hostFeatures(features: readonly WorkerFeature[]): FeatureHost {
     }
   }
   const schedules = features.flatMap((feature) => feature.schedules ?? []);
+  /** When each shard's schedulers were last synced in full by this process. */
+  const scheduleState = { syncedAt: new Map<number, number>() };
   for (const schedule of schedules) {
     if (!jobs.has(schedule.job)) throw new Error(`schedule of ${schedule.job} has no job handler`);
   }
@@ -64,9 +69,11 @@ export function hostFeatures(features: readonly WorkerFeature[]): FeatureHost {
       }
       if (schedules.length > 0) subscribe(deps, 'schedules', removeSchedulesOfLeftGuild(schedules));
     },
-    async syncSchedules(deps) {
-      const { created, removed } = await syncSchedules(deps, schedules);
-      if (created > 0 || removed > 0) deps.logger.info({ created, removed }, 'job schedulers synced');
+    async syncSchedules(deps, shards, full = false) {
+      const checked = await checkSchedules(deps, schedules, shards, scheduleState, full);
+      const { created, removed, rowsRead, fullShards } = checked;
+      // Each check's Postgres rows (one line a minute): what `pnpm bench scale` reports per process.
+      deps.logger.info({ created, removed, rowsRead, fullShards, shards }, 'job schedulers checked');
     },
     async start(deps) {
       for (const feature of features) {

@@ -2,12 +2,12 @@ import {
   bullPrefix,
   GuildJobPayload,
   guildJobLockKey,
-  JOB_QUEUE,
   JOB_RETENTION,
   JobName,
   type JobResult,
   jobFailureReason,
   jobLockName,
+  jobQueueName,
 } from '@spacecadet/contract';
 import { DelayedError, type Job, RateLimitError, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -23,8 +23,10 @@ import { type JobContext, JobFailure, type JobHandler } from './types.ts';
 export type JobHandlers = ReadonlyMap<JobName, JobHandler>;
 
 /**
- * The BullMQ consumer for every job name in the contract. Each job is validated, dispatched to
- * its feature's handler and reports progress; unknown names or bad payloads fail at once.
+ * The BullMQ consumer of one shard's queue (`jobQueueName`), for every job name in the
+ * contract: only the process holding the shard runs it, so the guild's jobs read the gateway
+ * cache. Each job is validated, dispatched to its feature's handler and reports progress;
+ * unknown names or bad payloads fail at once.
  */
 export function createJobWorker(
   deps: WorkerDeps,
@@ -32,11 +34,13 @@ export function createJobWorker(
   handlers: JobHandlers,
   /** This process's name (`workerConnectionName`); BullMQ stores it on each job it takes. */
   instance: string,
+  shard: number,
 ): Worker<unknown, JobResult> {
-  const { config, logger } = deps;
+  const { config } = deps;
+  const logger = deps.logger.child({ jobQueue: shard });
   const timings = jobTimings(config.jobLockDurationMs);
   const worker = new Worker<unknown, JobResult>(
-    JOB_QUEUE,
+    jobQueueName(shard),
     (job, token) => runJob(job, token, deps, handlers),
     {
       connection,
@@ -126,7 +130,8 @@ async function dispatchJob(
   }
   const log = deps.logger.child({ ...jobFields(job), guildId: payload.data.guild_id });
   log.info({ attempt: job.attemptsStarted }, 'job started');
-  if ((await checkPredecessors(deps.queue, name.data, payload.data.guild_id, job.timestamp)) === 'wait') {
+  const queue = deps.queue.forGuild(payload.data.guild_id);
+  if ((await checkPredecessors(queue, name.data, payload.data.guild_id, job.timestamp)) === 'wait') {
     log.info('waiting for the job whose result this one publishes');
     return delayWithoutAttempt(job, token);
   }

@@ -1,4 +1,11 @@
-import { type GuildJobPayload, JOB_RETENTION, type JobName, jobSchedulerIdFor } from '@spacecadet/contract';
+import {
+  type GuildJobPayload,
+  JOB_RETENTION,
+  type JobName,
+  jobSchedulerIdFor,
+  schedulesSyncedKey,
+} from '@spacecadet/contract';
+import type { ShardFilter } from '@spacecadet/db/queries/shard-filter';
 import type { Redis } from 'ioredis';
 import type { WorkerDeps } from '../deps.ts';
 import { errorFields, type Logger } from '../logger.ts';
@@ -7,18 +14,25 @@ import { errorFields, type Logger } from '../logger.ts';
  * A job that runs on a schedule for every guild that needs it: one BullMQ job scheduler per
  * guild, with the id `jobSchedulerIdFor(job, guildId)`, so it survives worker restarts and
  * every worker process shares it (BullMQ adds each run once; the guild lock keeps two runs of a
- * feature from overlapping). At start, after a Redis reconnect and every minute the host makes
- * the schedulers match `guilds()` (a Redis that lost them gets them back); a feature
- * adds or removes one as its configuration changes with `ensureGuildSchedule` /
- * `removeGuildSchedule`; when the bot leaves a guild the host removes all of the guild's.
+ * feature from overlapping). It lives in the queue of the guild's shard. Each process keeps the
+ * schedulers of the shards it holds: when it takes them, after a Redis reconnect, when their
+ * shard's sync marker is gone (a Redis that lost them), and every SCHEDULE_FULL_SYNC_MS it
+ * makes them match `guilds()` of its shards (`checkSchedules`); a feature adds or removes one as
+ * its configuration changes with `ensureGuildSchedule` / `removeGuildSchedule`; when the bot
+ * leaves a guild the host removes all of the guild's.
  */
 export interface FeatureSchedule {
   /** The job each run adds; one of this feature's own `jobs`. */
   job: JobName;
   /** Every `everyMs`, or a cron `pattern` read in UTC. */
   repeat: { everyMs: number } | { pattern: string };
-  /** The guilds that should have this schedule now (read from Postgres). */
-  guilds(deps: WorkerDeps): Promise<readonly string[]>;
+  /** The guilds of these shards that should have this schedule now (read from Postgres). */
+  guilds(deps: WorkerDeps, shards: ShardFilter): Promise<readonly string[]>;
+  /**
+   * Which guilds need it changes with time (a temporary role's end coming near), not only with a
+   * change the feature hears of: re-read at every check (SCHEDULE_CHECK_MS), not only at a full sync.
+   */
+  timeBound?: boolean;
 }
 
 /** Scheduled runs retry like the API's jobs: a Discord hiccup should not skip a whole period. */
@@ -59,7 +73,7 @@ export async function ensureGuildSchedule(
   guildId: string,
 ): Promise<void> {
   const id = jobSchedulerIdFor(schedule.job, guildId);
-  if (repeatsAsDeclared(await deps.queue.getJobScheduler(id), schedule)) return;
+  if (repeatsAsDeclared(await deps.queue.forGuild(guildId).getJobScheduler(id), schedule)) return;
   await writeGuildSchedule(deps, schedule, guildId);
 }
 
@@ -69,7 +83,8 @@ async function writeGuildSchedule(
   guildId: string,
 ): Promise<void> {
   const data: GuildJobPayload = { guild_id: guildId, requested_by: null };
-  await deps.queue.upsertJobScheduler(jobSchedulerIdFor(schedule.job, guildId), repeatOptions(schedule), {
+  const queue = deps.queue.forGuild(guildId);
+  await queue.upsertJobScheduler(jobSchedulerIdFor(schedule.job, guildId), repeatOptions(schedule), {
     name: schedule.job,
     data,
     opts: SCHEDULED_JOB_OPTIONS,
@@ -82,7 +97,7 @@ export async function removeGuildSchedule(
   schedule: FeatureSchedule,
   guildId: string,
 ): Promise<void> {
-  await deps.queue.removeJobScheduler(jobSchedulerIdFor(schedule.job, guildId));
+  await deps.queue.forGuild(guildId).removeJobScheduler(jobSchedulerIdFor(schedule.job, guildId));
 }
 
 /**
@@ -98,41 +113,100 @@ async function inBatches<T>(items: readonly T[], write: (item: T) => Promise<unk
   }
 }
 
+/** What a sync read and wrote: `rowsRead` the guilds read from Postgres (every schedule's). */
+export interface ScheduleSync {
+  created: number;
+  removed: number;
+  rowsRead: number;
+}
+
 /**
- * Makes the stored schedulers of these schedules match what each one's `guilds()` says now:
- * missing ones are created, ones of guilds that no longer need them are removed. Run at start,
- * so a change made while no worker ran (or a lost Redis) is repaired. One read of every stored
- * scheduler, then the writes in batches (SCHEDULER_WRITES_AT_ONCE).
+ * Makes the stored schedulers of these schedules in these shards' queues match what each one's
+ * `guilds()` of those shards says now: missing ones are created, ones of guilds that no longer
+ * need them are removed. One read of every scheduler stored in those queues, then the writes in
+ * batches (SCHEDULER_WRITES_AT_ONCE).
  */
 export async function syncSchedules(
-  deps: WorkerDeps,
+  deps: Pick<WorkerDeps, 'queue'> & Partial<WorkerDeps>,
   schedules: readonly FeatureSchedule[],
-): Promise<{ created: number; removed: number }> {
-  if (schedules.length === 0) return { created: 0, removed: 0 };
+  shards: readonly number[],
+): Promise<ScheduleSync> {
+  const result = { created: 0, removed: 0, rowsRead: 0 };
+  if (schedules.length === 0 || shards.length === 0) return result;
+  const { queue } = deps;
   const stored = new Map(
-    (await deps.queue.getJobSchedulers(0, -1)).map((scheduler) => [scheduler.key, scheduler] as const),
+    (await Promise.all(shards.map((shard) => queue.forShard(shard).getJobSchedulers(0, -1))))
+      .flat()
+      .map((scheduler) => [scheduler.key, scheduler] as const),
   );
-  let created = 0;
-  let removed = 0;
+  const filter = { ids: shards, count: queue.shardCount };
   for (const schedule of schedules) {
-    const wanted = new Set(await schedule.guilds(deps));
+    const wanted = new Set(await schedule.guilds(deps as WorkerDeps, filter));
+    result.rowsRead += wanted.size;
     const writes: string[] = [];
     for (const guildId of wanted) {
       const current = stored.get(jobSchedulerIdFor(schedule.job, guildId));
       if (repeatsAsDeclared(current, schedule)) continue;
-      if (!current) created += 1;
+      if (!current) result.created += 1;
       writes.push(guildId);
     }
-    await inBatches(writes, (guildId) => writeGuildSchedule(deps, schedule, guildId));
+    await inBatches(writes, (guildId) => writeGuildSchedule(deps as WorkerDeps, schedule, guildId));
     const prefix = jobSchedulerIdFor(schedule.job, '');
     const stale = [...stored.keys()].filter(
       (key) => key.startsWith(prefix) && !wanted.has(key.slice(prefix.length)),
     );
     await inBatches(stale, async (key) => {
-      if (await deps.queue.removeJobScheduler(key)) removed += 1;
+      if (await queue.forGuild(key.slice(prefix.length)).removeJobScheduler(key)) result.removed += 1;
     });
   }
-  return { created, removed };
+  return result;
+}
+
+/** How often every held shard's schedulers are matched to Postgres in full, whatever else happened. */
+export const SCHEDULE_FULL_SYNC_MS = 15 * 60_000;
+
+/**
+ * One check of this process's shards' schedulers (`shards`, those it holds), cheap when nothing
+ * changed: a shard not synced by this process yet, whose sync marker (`schedulesSyncedKey`, set
+ * after its full sync) is gone (a Redis that lost its keys), or whose last full sync is older
+ * than SCHEDULE_FULL_SYNC_MS (or `full`: after a Redis reconnect) is synced in full; for the
+ * others only the time-bound schedules are matched (their guilds read from Postgres; the
+ * shards' schedulers from Redis). Feature changes add and remove schedulers as they happen, so
+ * the minute check does not read every configured guild from Postgres.
+ */
+export async function checkSchedules(
+  deps: WorkerDeps,
+  schedules: readonly FeatureSchedule[],
+  shards: readonly number[],
+  state: { syncedAt: Map<number, number> },
+  full = false,
+): Promise<ScheduleSync & { fullShards: number[] }> {
+  const { queue, redis } = deps;
+  const now = Date.now();
+  const fullShards: number[] = [];
+  for (const shard of shards) {
+    const last = state.syncedAt.get(shard);
+    const stale = full || last === undefined || now - last >= SCHEDULE_FULL_SYNC_MS;
+    if (stale || (await redis.exists(schedulesSyncedKey(shard, queue.shardCount))) === 0)
+      fullShards.push(shard);
+  }
+  const result = await syncSchedules(deps, schedules, fullShards);
+  for (const shard of fullShards) {
+    await redis.set(schedulesSyncedKey(shard, queue.shardCount), String(now));
+    state.syncedAt.set(shard, now);
+  }
+  const others = shards.filter((shard) => !fullShards.includes(shard));
+  const timeBound = await syncSchedules(
+    deps,
+    schedules.filter((schedule) => schedule.timeBound),
+    others,
+  );
+  return {
+    created: result.created + timeBound.created,
+    removed: result.removed + timeBound.removed,
+    rowsRead: result.rowsRead + timeBound.rowsRead,
+    fullShards,
+  };
 }
 
 /** How often a running worker checks that every wanted scheduler exists (a lost Redis loses them). */
@@ -151,7 +225,8 @@ export interface ScheduleKeeper {
  * makes one more run after it. A failed run is logged; the next trigger tries again.
  */
 export function keepSchedules(options: {
-  sync: () => Promise<void>;
+  /** `full`: every shard in full (a Redis reconnect); else the cheap check. */
+  sync: (full: boolean) => Promise<void>;
   connections: readonly Redis[];
   checkEveryMs: number;
   logger: Logger;
@@ -160,21 +235,25 @@ export function keepSchedules(options: {
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
-  const run = (reason: string): void => {
+  let againFull = false;
+  const run = (reason: string, full = false): void => {
     if (stopped) return;
     if (running) {
       again = true;
+      againFull ||= full;
       return;
     }
-    running = sync()
+    running = sync(full)
       .catch((error: unknown) =>
         logger.warn({ ...errorFields(error), reason }, 'job schedulers not checked; trying again later'),
       )
       .finally(() => {
         running = undefined;
         if (again) {
+          const wasFull = againFull;
           again = false;
-          run(reason);
+          againFull = false;
+          run(reason, wasFull);
         }
       });
   };
@@ -186,7 +265,7 @@ export function keepSchedules(options: {
     const onReady = () => {
       if (!lost) return;
       lost = false;
-      run('redis reconnected');
+      run('redis reconnected', true);
     };
     connection.on('close', onClose);
     connection.on('ready', onReady);

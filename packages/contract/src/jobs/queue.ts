@@ -2,8 +2,28 @@ import { z } from 'zod';
 import { Snowflake } from '../common.ts';
 import { SNOWFLAKE_DIGITS } from '../ids.ts';
 
-/** The one BullMQ queue the API fills and the worker drains. */
-export const JOB_QUEUE = 'spacecadet-jobs';
+/**
+ * The one BullMQ queue every worker process took jobs from before jobs followed their shards: a
+ * worker drains what an older version left there into the shard queues at start.
+ */
+export const LEGACY_JOB_QUEUE = 'spacecadet-jobs';
+
+/**
+ * The shard a guild's gateway events arrive on: Discord's formula, so a job queued for a guild
+ * runs on the process whose gateway cache holds that guild (no REST reads of its roles or members).
+ */
+export function shardOfGuild(guildId: string, shardCount: number): number {
+  return Number((BigInt(guildId) >> 22n) % BigInt(shardCount));
+}
+
+/**
+ * The BullMQ queue of one shard's jobs, taken only by the process holding that shard. The braces
+ * are a Redis Cluster hash tag (BullMQ forbids only ':' in a queue name): each queue's keys share
+ * one slot, as BullMQ's scripts require, and different shards' queues spread over the nodes.
+ */
+export function jobQueueName(shard: number): string {
+  return `${LEGACY_JOB_QUEUE}-{${shard}}`;
+}
 
 /**
  * How long finished jobs stay readable through `GET /api/jobs/:id` before BullMQ trims them.

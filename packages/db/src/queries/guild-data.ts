@@ -6,6 +6,7 @@ import { type GuildDepartureRow, guildDepartures } from '../schema/guild-data.ts
 import { botGuilds } from '../schema/guilds.ts';
 import { xpFlushBatches } from '../schema/leveling.ts';
 import * as schema from '../schema.ts';
+import { inShards, type ShardFilter } from './shard-filter.ts';
 
 /**
  * A server's data as a whole: every table of the schema with a `guild_id` column, read from the
@@ -158,8 +159,11 @@ export async function guildDeparturesOf(db: Db, guildIds: readonly string[]): Pr
 }
 
 /** Every departed guild (the purge's schedule runs for each). */
-export async function departedGuildIds(db: Db): Promise<string[]> {
-  const rows = await db.select({ guildId: guildDepartures.guildId }).from(guildDepartures);
+export async function departedGuildIds(db: Db, shards?: ShardFilter): Promise<string[]> {
+  const rows = await db
+    .select({ guildId: guildDepartures.guildId })
+    .from(guildDepartures)
+    .where(inShards(guildDepartures.guildId, shards));
   return rows.map((row) => row.guildId);
 }
 

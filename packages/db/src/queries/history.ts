@@ -10,6 +10,7 @@ import { historyChanges } from '@spacecadet/core';
 import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { guildHistory, type HistoryRow, type HistoryUndoKind } from '../schema/history.ts';
+import { inShards, type ShardFilter } from './shard-filter.ts';
 
 /**
  * History entries (`guild_history`): written by the API around every recorded route and by the
@@ -360,7 +361,10 @@ export async function pruneGuildHistory(
 }
 
 /** Guilds with history: the ones `history.prune` runs for. */
-export async function guildsWithHistory(db: Db): Promise<string[]> {
-  const rows = await db.selectDistinct({ guildId: guildHistory.guildId }).from(guildHistory);
+export async function guildsWithHistory(db: Db, shards?: ShardFilter): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ guildId: guildHistory.guildId })
+    .from(guildHistory)
+    .where(inShards(guildHistory.guildId, shards));
   return rows.map((row) => row.guildId);
 }

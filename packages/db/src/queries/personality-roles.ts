@@ -12,6 +12,8 @@ export {
   retirePersonalitySetup,
 } from './personality-cleanup.ts';
 
+import { inShards, type ShardFilter } from './shard-filter.ts';
+
 /**
  * Personality roles reads and writes both the API and the worker make. Seeding, like color
  * roles' default palette, happens here from the core catalog and nowhere else.
@@ -279,11 +281,11 @@ export async function markPersonalityMessagesPosted(db: Db, guildId: string): Pr
 }
 
 /** Guilds whose personality roles are set up: each has a refresh scheduler. */
-export async function configuredPersonalityGuilds(db: Db): Promise<string[]> {
+export async function configuredPersonalityGuilds(db: Db, shards?: ShardFilter): Promise<string[]> {
   const rows = await db
     .select({ guildId: personalityConfigs.guildId })
     .from(personalityConfigs)
-    .where(eq(personalityConfigs.configured, true));
+    .where(and(eq(personalityConfigs.configured, true), inShards(personalityConfigs.guildId, shards)));
   return rows.map((row) => row.guildId);
 }
 

@@ -7,6 +7,7 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { type RoleConnectionRow, roleConnections } from '../schema/role-connections.ts';
+import { inShards, type ShardFilter } from './shard-filter.ts';
 
 type Tx = Pick<Db, 'execute'>;
 
@@ -28,11 +29,11 @@ export async function markRoleConnectionsDue(
 }
 
 /** The servers at least one linked member shows (the push job's schedule runs for these). */
-export async function linkedGuilds(db: Db): Promise<string[]> {
+export async function linkedGuilds(db: Db, shards?: ShardFilter): Promise<string[]> {
   const rows = await db
     .selectDistinct({ guildId: roleConnections.guildId })
     .from(roleConnections)
-    .where(isNotNull(roleConnections.guildId));
+    .where(and(isNotNull(roleConnections.guildId), inShards(roleConnections.guildId, shards)));
   return rows.flatMap((r) => (r.guildId ? [r.guildId] : []));
 }
 

@@ -4,6 +4,7 @@ import { REACTION_LIST_MENUS, type RoleMenuOption } from '@spacecadet/core';
 import { and, asc, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db, DbTransaction } from '../client.ts';
 import { type RoleMenuRow, roleMenus } from '../schema/role-menus.ts';
+import { inShards, type ShardFilter } from './shard-filter.ts';
 
 /**
  * A guild's role menus (`role_menus`): the two reaction lists and the admin's own menus, which
@@ -117,11 +118,11 @@ export async function saveMenuMessages(
 }
 
 /** Guilds with a posted menu: those the 5-minute safety net checks. */
-export async function guildsWithPostedMenus(db: Db): Promise<string[]> {
+export async function guildsWithPostedMenus(db: Db, shards?: ShardFilter): Promise<string[]> {
   const rows = await db
     .selectDistinct({ guildId: roleMenus.guildId })
     .from(roleMenus)
-    .where(sql`cardinality(${roleMenus.messageIds}) > 0`)
+    .where(and(sql`cardinality(${roleMenus.messageIds}) > 0`, inShards(roleMenus.guildId, shards)))
     .orderBy(roleMenus.guildId);
   return rows.map((row) => row.guildId);
 }

@@ -1,6 +1,7 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { stickyRoles } from '../schema/sticky-roles.ts';
+import { inShards, type ShardFilter } from './shard-filter.ts';
 
 /** Stores the roles a member held when they left (replacing an earlier leave's). */
 export async function saveStickyRoles(
@@ -57,7 +58,10 @@ export async function purgeStickyRoles(db: Db, guildId: string, before: Date): P
 }
 
 /** Guilds that hold any record (the daily purge's schedule). */
-export async function guildsWithStickyRoles(db: Db): Promise<string[]> {
-  const rows = await db.selectDistinct({ guildId: stickyRoles.guildId }).from(stickyRoles);
+export async function guildsWithStickyRoles(db: Db, shards?: ShardFilter): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ guildId: stickyRoles.guildId })
+    .from(stickyRoles)
+    .where(inShards(stickyRoles.guildId, shards));
   return rows.map((row) => row.guildId);
 }

@@ -3,6 +3,7 @@ import type { TempRoleEndReason } from '@spacecadet/core';
 import { and, asc, eq, gte, inArray, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { type TempRoleRow, type TempRoleState, tempRoles } from '../schema/temp-roles.ts';
+import { inShards, type ShardFilter } from './shard-filter.ts';
 
 /**
  * Temporary roles (`temp_roles`): recorded by the API, a `/temprole` command or a role-menu
@@ -183,7 +184,11 @@ export function memberTempRoles(db: Db, guildId: string, userId: string): Promis
  * Guilds the expiry sweep runs for: those with a temporary role still to give, or not ended and
  * due by `horizon` (a role that ends in a month needs no sweep every few seconds until then).
  */
-export async function guildsNeedingTempRoleSweep(db: Db, horizon: Date): Promise<string[]> {
+export async function guildsNeedingTempRoleSweep(
+  db: Db,
+  horizon: Date,
+  shards?: ShardFilter,
+): Promise<string[]> {
   const rows = await db
     .selectDistinct({ guildId: tempRoles.guildId })
     .from(tempRoles)
@@ -191,6 +196,7 @@ export async function guildsNeedingTempRoleSweep(db: Db, horizon: Date): Promise
       and(
         ne(tempRoles.state, 'ended'),
         or(eq(tempRoles.state, 'pending'), lte(tempRoles.expiresAt, horizon)),
+        inShards(tempRoles.guildId, shards),
       ),
     );
   return rows.map((row) => row.guildId);

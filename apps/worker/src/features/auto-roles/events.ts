@@ -35,7 +35,7 @@ export async function queueGive(
     requested_by: null,
     member: { user_id: userId, joined_at: joinedAt, bot },
   };
-  await deps.queue.add('auto-roles.give', payload, {
+  await deps.queue.forGuild(guildId).add('auto-roles.give', payload, {
     ...GIVE_JOB_OPTIONS,
     jobId: autoRolesJobIdFor(guildId, userId, joinedAt),
     delay: Math.max(0, (Number.isNaN(due) ? 0 : due) - Date.now()),

@@ -15,7 +15,7 @@ export function retentionMs(deps: WorkerDeps): number {
 export const stickyPurgeSchedule: FeatureSchedule = {
   job: 'auto-roles.purge-sticky',
   repeat: { pattern: '53 4 * * *' },
-  guilds: (deps) => guildsWithStickyRoles(deps.db),
+  guilds: (deps, shards) => guildsWithStickyRoles(deps.db, shards),
 };
 
 /** `auto-roles.purge-sticky`: forgets the roles of members who left before the retention. */

@@ -24,7 +24,7 @@ const DAY_MS = 24 * 3600_000;
 export const guildPurgeSchedule: FeatureSchedule = {
   job: 'guild-data.purge',
   repeat: { pattern: '41 4 * * *' },
-  guilds: (deps) => departedGuildIds(deps.db),
+  guilds: (deps, shards) => departedGuildIds(deps.db, shards),
 };
 
 /**

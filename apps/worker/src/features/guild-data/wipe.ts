@@ -116,7 +116,8 @@ async function removeQueued(
   ownJobId: string | undefined,
   result: WipeResult,
 ): Promise<void> {
-  const { queue } = deps;
+  // The guild's jobs and schedulers are all in its shard's queue.
+  const queue = deps.queue.forGuild(guildId);
   const schedulers = await queue.getJobSchedulers(0, -1);
   for (const scheduler of schedulers) {
     if (scheduler.key.endsWith(`.${guildId}`) && (await queue.removeJobScheduler(scheduler.key))) {

@@ -23,7 +23,7 @@ export async function pruneHistory(context: JobContext): Promise<JobResult> {
 export const historyPruneSchedule: FeatureSchedule = {
   job: 'history.prune',
   repeat: { pattern: '17 3 * * *' },
-  guilds: (deps) => guildsWithHistory(deps.db),
+  guilds: (deps, shards) => guildsWithHistory(deps.db, shards),
 };
 
 /**

@@ -55,7 +55,7 @@ export async function recomputeLevels(context: JobContext): Promise<JobResult> {
 export const decaySchedule: FeatureSchedule = {
   job: 'leveling.decay',
   repeat: { pattern: '30 0 * * *' },
-  guilds: (deps) => decayGuilds(deps.db),
+  guilds: (deps, shards) => decayGuilds(deps.db, shards),
 };
 
 /** Makes the guild's decay scheduler exist, or not, as these settings want. */

@@ -15,7 +15,7 @@ import { ensureGuildSchedule, removeGuildSchedule } from '../../jobs/schedules.t
 export const dailyOverviewSchedule: FeatureSchedule = {
   job: 'leveling.daily-overview',
   repeat: { pattern: '0 0 * * *' },
-  guilds: (deps) => dailyOverviewGuilds(deps.db),
+  guilds: (deps, shards) => dailyOverviewGuilds(deps.db, shards),
 };
 
 /** Makes the guild's overview scheduler exist, or not, as these settings want. */

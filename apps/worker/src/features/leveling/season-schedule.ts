@@ -26,7 +26,7 @@ import { applyDueRewards } from './apply-rewards.ts';
 export const seasonEndSchedule: FeatureSchedule = {
   job: 'leveling.season-end',
   repeat: { pattern: '10 * * * *' },
-  guilds: (deps) => seasonScheduleGuilds(deps.db),
+  guilds: (deps, shards) => seasonScheduleGuilds(deps.db, shards),
 };
 
 /** Makes the guild's season check exist, or not, as these settings want. */

@@ -10,7 +10,7 @@ export const LINKED_ROLES_PUSH_EVERY_MS = 10_000;
 const pushSchedule: FeatureSchedule = {
   job: 'linked-roles.push',
   repeat: { everyMs: LINKED_ROLES_PUSH_EVERY_MS },
-  guilds: (deps) => linkedGuilds(deps.db),
+  guilds: (deps, shards) => linkedGuilds(deps.db, shards),
 };
 
 /**

@@ -8,7 +8,7 @@ import { ensureGuildSchedule, removeGuildSchedule } from '../../jobs/schedules.t
 export const personalityRefreshSchedule: FeatureSchedule = {
   job: 'personality-roles.refresh',
   repeat: { everyMs: PERSONALITY_REFRESH_INTERVAL_MS },
-  guilds: (deps) => configuredPersonalityGuilds(deps.db),
+  guilds: (deps, shards) => configuredPersonalityGuilds(deps.db, shards),
 };
 
 /** A job that found the guild set up (or not) makes its scheduler exist (or not) to match. */

@@ -9,7 +9,7 @@ export const ROLE_MENUS_REPAIR_INTERVAL_MS = 5 * 60_000;
 export const roleMenusRepairSchedule: FeatureSchedule = {
   job: 'role-menus.repair',
   repeat: { everyMs: ROLE_MENUS_REPAIR_INTERVAL_MS },
-  guilds: (deps) => guildsWithPostedMenus(deps.db),
+  guilds: (deps, shards) => guildsWithPostedMenus(deps.db, shards),
 };
 
 /** A job that left the guild with posted menus (or none) makes its scheduler exist (or not). */

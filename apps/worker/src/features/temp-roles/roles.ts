@@ -82,7 +82,7 @@ export async function takeTempRole(
  */
 export async function scheduleExpiry(deps: WorkerDeps, row: TempRoleRow): Promise<void> {
   const data: GuildJobPayload = { guild_id: row.guildId, requested_by: null };
-  await deps.queue.add('temp-roles.expire', data, {
+  await deps.queue.forGuild(row.guildId).add('temp-roles.expire', data, {
     ...GUILD_JOB_OPTIONS,
     jobId: tempRoleExpiryJobId(row.guildId, row.id, row.expiresAt),
     delay: Math.max(0, row.expiresAt.getTime() - Date.now()),

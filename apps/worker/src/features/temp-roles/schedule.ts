@@ -18,5 +18,8 @@ export const TEMP_ROLES_SWEEP_AHEAD_MS = 5 * SCHEDULE_CHECK_MS;
 export const tempRolesSweep: FeatureSchedule = {
   job: 'temp-roles.expire',
   repeat: { everyMs: TEMP_ROLES_SWEEP_MS },
-  guilds: (deps) => guildsNeedingTempRoleSweep(deps.db, new Date(Date.now() + TEMP_ROLES_SWEEP_AHEAD_MS)),
+  guilds: (deps, shards) =>
+    guildsNeedingTempRoleSweep(deps.db, new Date(Date.now() + TEMP_ROLES_SWEEP_AHEAD_MS), shards),
+  // Which guilds need it changes with time (an end coming near), not only with a stored change.
+  timeBound: true,
 };

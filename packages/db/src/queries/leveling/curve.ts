@@ -3,6 +3,7 @@ import { levelForTotalXp } from '@spacecadet/core';
 import { inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db, DbTransaction } from '../../client.ts';
 import { levelingSettings } from '../../schema/leveling.ts';
+import { andGuildInShards, type ShardFilter } from '../shard-filter.ts';
 
 /**
  * The guild's level curve where XP turns into levels in bulk: the curves of the guilds a flush
@@ -195,9 +196,9 @@ function parseDropped(value: unknown): { user_id: string; xp: number }[] {
 }
 
 /** The guilds whose XP decays (leveling on, decay set): the daily decay's schedule. */
-export async function decayGuilds(db: Tx): Promise<string[]> {
+export async function decayGuilds(db: Tx, shards?: ShardFilter): Promise<string[]> {
   const rows = await db.execute<{ guild_id: string }>(
-    sql`select guild_id from leveling_settings where enabled and xp_decay is not null and xp_decay <> 'null'::jsonb`,
+    sql`select guild_id from leveling_settings where enabled and xp_decay is not null and xp_decay <> 'null'::jsonb${andGuildInShards(shards)}`,
   );
   return rows.rows.map((row) => row.guild_id);
 }

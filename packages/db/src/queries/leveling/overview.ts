@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { levelingSettings, memberDailyXp, memberXp } from '../../schema/leveling.ts';
+import { inShards, type ShardFilter } from '../shard-filter.ts';
 import type { StoredLevelingSettings } from './settings.ts';
 
 /**
@@ -8,11 +9,17 @@ import type { StoredLevelingSettings } from './settings.ts';
  */
 
 /** Guilds whose daily overview should be posted: leveling on and an overview channel set. */
-export async function dailyOverviewGuilds(db: Db): Promise<string[]> {
+export async function dailyOverviewGuilds(db: Db, shards?: ShardFilter): Promise<string[]> {
   const rows = await db
     .select({ guildId: levelingSettings.guildId })
     .from(levelingSettings)
-    .where(and(eq(levelingSettings.enabled, true), isNotNull(levelingSettings.dailyOverviewChannel)));
+    .where(
+      and(
+        eq(levelingSettings.enabled, true),
+        isNotNull(levelingSettings.dailyOverviewChannel),
+        inShards(levelingSettings.guildId, shards),
+      ),
+    );
   return rows.map((row) => row.guildId);
 }
 

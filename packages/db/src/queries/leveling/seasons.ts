@@ -8,6 +8,7 @@ import {
   levelingSeasonMembers,
   levelingSeasons,
 } from '../../schema/leveling-seasons.ts';
+import { andGuildInShards, type ShardFilter } from '../shard-filter.ts';
 import { DUE_NOW } from '../xp-tools.ts';
 import { loadLevelCurve } from './curve.ts';
 
@@ -207,9 +208,9 @@ export async function eraseSeasonStandings(tx: Pick<Db, 'execute'>, userId: stri
 }
 
 /** The guilds whose seasons end by themselves (leveling on, a schedule set): the hourly check's. */
-export async function seasonScheduleGuilds(db: Pick<Db, 'execute'>): Promise<string[]> {
+export async function seasonScheduleGuilds(db: Pick<Db, 'execute'>, shards?: ShardFilter): Promise<string[]> {
   const rows = await db.execute<{ guild_id: string }>(
-    sql`select guild_id from leveling_settings where enabled and season_months is not null`,
+    sql`select guild_id from leveling_settings where enabled and season_months is not null${andGuildInShards(shards)}`,
   );
   return rows.rows.map((row) => row.guild_id);
 }

@@ -1,0 +1,53 @@
+/**
+ * The doctor's SHARD_COUNT check: the API queues a guild's jobs in its shard's queue
+ * (`shardOfGuild(guild, SHARD_COUNT)`), and only the worker holding that shard takes them, so
+ * an API told another SHARD_COUNT than the workers queues jobs nobody runs. The running workers
+ * say theirs in their shard leases' keys (`shardLeaseKey`: `shard-lease:<id>/<count>`).
+ */
+import { redisKeyPrefix, shardLeaseKey } from '@spacecadet/contract';
+import { Redis } from 'ioredis';
+import { CHECK_TIMEOUT_MS, type CheckLine, fail, pass } from './check.ts';
+
+export async function checkShardCount(config: {
+  redisUrl: string;
+  redisPrefix: string;
+  shardCount: number;
+}): Promise<CheckLine | null> {
+  const redis = new Redis(config.redisUrl, {
+    lazyConnect: true,
+    connectTimeout: CHECK_TIMEOUT_MS,
+    commandTimeout: CHECK_TIMEOUT_MS,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    const prefix = redisKeyPrefix(config.redisPrefix);
+    if ((await redis.exists(`${prefix}${shardLeaseKey(0, config.shardCount)}`)) === 1) {
+      return pass(`SHARD_COUNT ${config.shardCount}, as the running workers'`);
+    }
+    // Shard 0's lease under another count (every deployment has a shard 0): SCAN, which does not
+    // block a large Redis as KEYS would.
+    const pattern = `${prefix}${shardLeaseKey(0, 0).replace(/\/0$/, '/*')}`;
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      keys.push(...found);
+    } while (cursor !== '0');
+    const counts = [...new Set(keys.map((key) => Number(key.slice(key.lastIndexOf('/') + 1))))].sort();
+    // No worker running: nothing to compare with.
+    if (counts.length === 0) return null;
+    return fail(
+      `SHARD_COUNT is ${config.shardCount} here, the running workers run ${counts.join(' and ')}`,
+      "Give the API the workers' SHARD_COUNT (1 when the workers run unsharded): it queues each server's jobs for the worker holding its shard.",
+    );
+  } catch {
+    // Unreachable Redis is the Redis check's line.
+    return null;
+  } finally {
+    redis.disconnect();
+  }
+}
