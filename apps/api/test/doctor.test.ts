@@ -293,8 +293,8 @@ describe('pnpm doctor', () => {
     } finally {
       for (const p of pair) await p.close();
       for (const client of clients) client.disconnect();
-      }
-    });
+    }
+  });
 
   it("✗ a SHARD_COUNT other than the running workers' (read from their shard leases)", async () => {
     const admin = new Redis(redis.url);
