@@ -284,6 +284,16 @@ export function shardLeaseKey(shardId: number, shardCount: number): string {
   return `shard-lease:{${shardCount}}:${shardId}/${shardCount}`;
 }
 
+/** SCAN pattern of shard `shardId`'s lease under any shard count (`shardLeaseKey`). */
+export function shardLeaseAnyCountPattern(shardId: number): string {
+  return `shard-lease:{*}:${shardId}/*`;
+}
+
+/** The shard count a `shardLeaseKey` names (its part after the last `/`). */
+export function shardCountOfLease(key: string): number {
+  return Number(key.slice(key.lastIndexOf('/') + 1));
+}
+
 /**
  * A shard's lease as workers from before the slot tags name it: a worker still running such a
  * version (a rolling upgrade) holds it, so a newer one leaves that shard alone until it lapses.

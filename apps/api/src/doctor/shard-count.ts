@@ -2,18 +2,25 @@
  * The doctor's SHARD_COUNT check: the API queues a guild's jobs in its shard's queue
  * (`shardOfGuild(guild, SHARD_COUNT)`), and only the worker holding that shard takes them, so
  * an API told another SHARD_COUNT than the workers queues jobs nobody runs. The running workers
- * say theirs in their shard leases' keys (`shardLeaseKey`: `shard-lease:<id>/<count>`).
+ * say theirs in their shard leases' keys (`shardLeaseKey`, which names the count).
  */
-import { redisKeyPrefix, shardLeaseKey } from '@spacecadet/contract';
-import { Redis } from 'ioredis';
+import {
+  type RedisClusterNode,
+  redisKeyPrefix,
+  shardCountOfLease,
+  shardLeaseAnyCountPattern,
+  shardLeaseKey,
+} from '@spacecadet/contract';
+import { createRedisClient, scanAllNodes } from '@spacecadet/runtime/redis-client';
 import { CHECK_TIMEOUT_MS, type CheckLine, fail, pass } from './check.ts';
 
 export async function checkShardCount(config: {
   redisUrl: string;
+  redisClusterNodes: RedisClusterNode[] | null;
   redisPrefix: string;
   shardCount: number;
 }): Promise<CheckLine | null> {
-  const redis = new Redis(config.redisUrl, {
+  const redis = createRedisClient(config.redisUrl, config.redisClusterNodes, {
     lazyConnect: true,
     connectTimeout: CHECK_TIMEOUT_MS,
     commandTimeout: CHECK_TIMEOUT_MS,
@@ -27,17 +34,13 @@ export async function checkShardCount(config: {
     if ((await redis.exists(`${prefix}${shardLeaseKey(0, config.shardCount)}`)) === 1) {
       return pass(`SHARD_COUNT ${config.shardCount}, as the running workers'`);
     }
-    // Shard 0's lease under another count (every deployment has a shard 0): SCAN, which does not
-    // block a large Redis as KEYS would.
-    const pattern = `${prefix}${shardLeaseKey(0, 0).replace(/\/0$/, '/*')}`;
+    // Shard 0's lease under another count (every deployment has a shard 0): SCAN on every
+    // master, which does not block a large Redis as KEYS would.
     const keys: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-      cursor = next;
+    await scanAllNodes(redis, `${prefix}${shardLeaseAnyCountPattern(0)}`, 1000, (found) => {
       keys.push(...found);
-    } while (cursor !== '0');
-    const counts = [...new Set(keys.map((key) => Number(key.slice(key.lastIndexOf('/') + 1))))].sort();
+    });
+    const counts = [...new Set(keys.map(shardCountOfLease))].sort();
     // No worker running: nothing to compare with.
     if (counts.length === 0) return null;
     return fail(
