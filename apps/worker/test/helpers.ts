@@ -271,8 +271,12 @@ function guildOfJobId(jobId: string): string | undefined {
  * A producer like the API's: same queues, same prefix, deterministic job ids. `queue` is shard
  * 0's (every guild's with one shard); `queues` the shard queues, a guild's jobs in its shard's.
  */
-export function jobQueue(harness: Harness, shardCount = 1) {
-  const connection = new Redis(harness.redis.url, { maxRetriesPerRequest: null });
+export function jobQueue(
+  harness: Harness,
+  shardCount = 1,
+  /** The queues' Redis (a cluster's, for a worker on one); default the harness's. */
+  connection: Redis = new Redis(harness.redis.url, { maxRetriesPerRequest: null }),
+) {
   const queues = new JobQueues(
     shardCount,
     // biome-ignore lint/suspicious/noExplicitAny: a test producer, typed as loosely as BullMQ's default Queue.

@@ -16,6 +16,7 @@ import { levelingSettings, memberXp } from '@spacecadet/db/schema';
 import { createRedisClient, type RedisClient } from '@spacecadet/runtime/redis-client';
 import { startRedisCluster, type TestRedisCluster } from '@spacecadet/runtime/testing';
 import { and, eq } from 'drizzle-orm';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import { control, type Harness, jobQueue, SANDBOX_IDS, STATION, startHarness, waitFor } from './helpers.ts';
@@ -26,8 +27,7 @@ const general = SANDBOX_IDS.channels.general;
 /**
  * The whole worker with REDIS_CLUSTER_NODES set: its own Redis connection (XP buffer, shard
  * lease, identify slot, caches, locks) on a real three-master Redis Cluster, chat XP counted
- * from the sandbox's gateway and flushed to Postgres. The job queue stays on REDIS_URL's Redis
- * here (BullMQ on a cluster is another change's).
+ * from the sandbox's gateway and flushed to Postgres, and its job queues (BullMQ) there too.
  */
 describe('the worker on a Redis Cluster', () => {
   let cluster: TestRedisCluster;
@@ -93,7 +93,12 @@ describe('the worker on a Redis Cluster', () => {
       if (guildId === gone) await redis.sadd(xpDirtyGuildsKey(xpSlotGroup(guildId)), guildId);
       await redis.zadd(xpBatchesKey(xpSlotGroup(guildId)), Date.now() + 3_600_000, `${guildId}.in-flight`);
     }
-    const jobs = jobQueue(harness);
+    // The worker's BullMQ is on the cluster too: each shard queue's keys share one slot.
+    const jobs = jobQueue(
+      harness,
+      1,
+      createRedisClient('redis://127.0.0.1:1', cluster.nodes, { maxRetriesPerRequest: null }) as Redis,
+    );
     try {
       const job = await jobs.add('guild-data.delete', gone);
       const done = await jobs.finished(job.id as string);

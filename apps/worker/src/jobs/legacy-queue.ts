@@ -7,7 +7,7 @@ import {
   legacyQueueDrainLockKey,
 } from '@spacecadet/contract';
 import { type Job, type JobsOptions, Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { Cluster, type Redis } from 'ioredis';
 import type { WorkerDeps } from '../deps.ts';
 
 /** The states of a job still to run, moved over; an active one finishes where it is. */
@@ -32,6 +32,9 @@ export async function drainLegacyQueue(
   deps: Pick<WorkerDeps, 'config' | 'logger' | 'queue' | 'redis'>,
   connection: Redis,
 ): Promise<{ moved: number; schedulers: number; skipped: number }> {
+  // The older version ran on one Redis only: on a cluster there is no old queue to drain (and its
+  // untagged name would spread its keys over several slots, which BullMQ's scripts refuse).
+  if ((connection as Redis | Cluster) instanceof Cluster) return { moved: 0, schedulers: 0, skipped: 0 };
   const token = randomUUID();
   const key = legacyQueueDrainLockKey();
   while ((await deps.redis.set(key, token, 'PX', DRAIN_LOCK_MS, 'NX')) === null) {
