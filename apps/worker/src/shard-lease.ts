@@ -251,7 +251,7 @@ function noteWaiting(
     if (lastHolder !== 'all') {
       logger.warn(
         { shardCount },
-        `all ${shardCount} shards are run by other live worker processes; this process takes jobs and takes over the first shard whose process stops (raise SHARD_COUNT to run more shards)`,
+        `all ${shardCount} shards are run by other live worker processes; this process stands by (a shard's jobs run where the shard runs) and takes over the first shard whose process stops (raise SHARD_COUNT to run more shards)`,
       );
     }
     return 'all';
@@ -262,7 +262,7 @@ function noteWaiting(
   if (holder !== lastHolder) {
     logger.warn(
       { shardId, shardCount, holder },
-      `shard ${shardId}/${shardCount} is run by another live worker process (${holder}); this process takes jobs and waits to take the shard over when that process stops (set SHARD_IDS to run other shards)`,
+      `shard ${shardId}/${shardCount} is run by another live worker process (${holder}); this process stands by (a shard's jobs run where the shard runs) and takes the shard over when that process stops (set SHARD_IDS to run other shards)`,
     );
   }
   return holder;

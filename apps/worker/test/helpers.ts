@@ -376,7 +376,7 @@ const workerDir = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Spawns the worker with the harness's env (and `env` over it) and resolves once its BullMQ
- * worker listens on the queue. node itself runs it, tsx as a loader, so a signal reaches the
+ * worker listens on the queue, or it says it stands by (its shards run elsewhere). node itself runs it, tsx as a loader, so a signal reaches the
  * worker (killing a `tsx` wrapper would leave its node child running). The ready deadline only
  * catches a hang: tsx compiles the worker first, beside whatever else the machine runs.
  */
@@ -386,7 +386,13 @@ export async function startChildWorker(
 ): Promise<ChildWorker> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: workerDir,
-    env: { ...process.env, ...harness.env, ...env },
+    // At least warnings, kept in `log` (not printed): standing by is said at warn level.
+    env: {
+      ...process.env,
+      ...harness.env,
+      ...(harness.env.LOG_LEVEL === 'silent' ? { LOG_LEVEL: 'warn' } : {}),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let log = '';
@@ -415,6 +421,9 @@ export async function startChildWorker(
       'the child worker to listen',
       async () => {
         if (!running()) return 'exited';
+        // A process whose shards another live one runs stands by: it takes no jobs until it
+        // takes a shard over (jobs follow their shards), and says so.
+        if (/stands by/.test(log)) return 'standing by';
         const listening = await jobs.queue.getWorkers();
         return listening.some((client) => pidOf(client.rawname) === worker.pid) ? 'listening' : undefined;
       },
