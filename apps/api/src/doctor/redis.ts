@@ -3,7 +3,7 @@
  * never evicted (`maxmemory-policy noeviction`, which BullMQ needs). A managed Redis that refuses
  * CONFIG cannot be checked: that is a ✗ saying where to set both.
  */
-import { createRedisClient, type RedisClusterSeed } from '@spacecadet/runtime/redis-client';
+import { createRedisClient, type RedisClient, type RedisClusterSeed } from '@spacecadet/runtime/redis-client';
 import { Cluster, type Redis } from 'ioredis';
 import { CHECK_TIMEOUT_MS, type CheckLine, fail, pass, reasonOf } from './check.ts';
 
@@ -33,6 +33,22 @@ async function leastDurable(nodes: readonly Redis[]): Promise<string[]> {
 }
 
 /**
+ * A doctor check's own connection to Redis or the cluster: connected by the caller, no retries
+ * and no reconnects (a check that cannot reach Redis says so at once), errors left to the caller.
+ */
+export function checkClient(redisUrl: string, clusterNodes: readonly RedisClusterSeed[] | null): RedisClient {
+  const redis = createRedisClient(redisUrl, clusterNodes, {
+    lazyConnect: true,
+    connectTimeout: CHECK_TIMEOUT_MS,
+    commandTimeout: CHECK_TIMEOUT_MS,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => {});
+  return redis;
+}
+
+/**
  * `clusterNodes` (REDIS_CLUSTER_NODES): the settings are read from every master, since each
  * keeps its own part of the queue.
  */
@@ -43,14 +59,7 @@ export async function checkRedis(
   const where = clusterNodes?.length
     ? `cluster ${clusterNodes.map((node) => `${node.host}:${node.port}`).join(',')}`
     : redactRedis(redisUrl);
-  const redis = createRedisClient(redisUrl, clusterNodes, {
-    lazyConnect: true,
-    connectTimeout: CHECK_TIMEOUT_MS,
-    commandTimeout: CHECK_TIMEOUT_MS,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => {});
+  const redis = checkClient(redisUrl, clusterNodes);
   try {
     await redis.connect();
     await redis.ping();

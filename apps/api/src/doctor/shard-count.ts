@@ -11,8 +11,9 @@ import {
   shardLeaseAnyCountPattern,
   shardLeaseKey,
 } from '@spacecadet/contract';
-import { createRedisClient, scanAllNodes } from '@spacecadet/runtime/redis-client';
-import { CHECK_TIMEOUT_MS, type CheckLine, fail, pass } from './check.ts';
+import { scanAllNodes } from '@spacecadet/runtime/redis-client';
+import { type CheckLine, fail, pass } from './check.ts';
+import { checkClient } from './redis.ts';
 
 export async function checkShardCount(config: {
   redisUrl: string;
@@ -20,14 +21,7 @@ export async function checkShardCount(config: {
   redisPrefix: string;
   shardCount: number;
 }): Promise<CheckLine | null> {
-  const redis = createRedisClient(config.redisUrl, config.redisClusterNodes, {
-    lazyConnect: true,
-    connectTimeout: CHECK_TIMEOUT_MS,
-    commandTimeout: CHECK_TIMEOUT_MS,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => {});
+  const redis = checkClient(config.redisUrl, config.redisClusterNodes);
   try {
     await redis.connect();
     const prefix = redisKeyPrefix(config.redisPrefix);
