@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { shardOfGuild } from '@spacecadet/contract';
 import { botGuilds } from '@spacecadet/db/schema';
 import {
   ChannelType,
@@ -8,7 +9,6 @@ import {
 } from 'discord.js';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shardIdForGuild } from '../src/features/presence/bot-guilds.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,
@@ -97,7 +97,7 @@ describe('gateway', () => {
     if (!shard0 || !shard1) throw new Error('workers did not start');
     workers.push(shard0, shard1);
     const guilds = [station, quiet, orbit, FAR_ORBIT.guild];
-    const expected = (shard: number) => guilds.filter((guild) => shardIdForGuild(guild, 2) === shard).sort();
+    const expected = (shard: number) => guilds.filter((guild) => shardOfGuild(guild, 2) === shard).sort();
     expect([...shard0.client.guilds.cache.keys()].sort()).toEqual(expected(0));
     expect([...shard1.client.guilds.cache.keys()].sort()).toEqual(expected(1));
     expect(expected(1)).toEqual([FAR_ORBIT.guild]);
@@ -144,7 +144,7 @@ describe('gateway', () => {
     const all = [...(received.get(0) ?? []), ...(received.get(1) ?? [])];
     expect(all.map((message) => message.id).sort()).toEqual(posted.map((message) => message.id).sort());
     for (const shard of [0, 1]) {
-      expect(received.get(shard)?.every((message) => shardIdForGuild(message.guild, 2) === shard)).toBe(true);
+      expect(received.get(shard)?.every((message) => shardOfGuild(message.guild, 2) === shard)).toBe(true);
     }
 
     // Jobs of every guild through the real queue: any process may take any guild's job, and each

@@ -1,8 +1,8 @@
+import { shardOfGuild } from '@spacecadet/contract';
 import type { StoredColor } from '@spacecadet/db/queries/color-roles';
 import type { APIRole } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { roleTargets } from '../src/features/color-roles/role-targets.ts';
-import { shardIdForGuild } from '../src/features/presence/bot-guilds.ts';
 import { findOrphanRole } from '../src/roles/pending-roles.ts';
 
 const palette: StoredColor[] = [
@@ -55,13 +55,13 @@ describe('findOrphanRole', () => {
   });
 });
 
-describe('shardIdForGuild', () => {
+describe('shardOfGuild', () => {
   it.each([
     ['300000000000000001', 2, 0],
     ['300000000002228227', 2, 1],
     ['41771983423143937', 1, 0],
     ['41771983423143937', 3, Number((41771983423143937n >> 22n) % 3n)],
   ])('%s of %i shards is on shard %i', (guildId, count, shard) => {
-    expect(shardIdForGuild(guildId, count)).toBe(shard);
+    expect(shardOfGuild(guildId, count)).toBe(shard);
   });
 });

@@ -1,8 +1,7 @@
-import { identifyBucketKey, redisKeyPrefix, shardLeaseKey } from '@spacecadet/contract';
+import { identifyBucketKey, redisKeyPrefix, shardLeaseKey, shardOfGuild } from '@spacecadet/contract';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { shardIdForGuild } from '../src/features/presence/bot-guilds.ts';
 import { RedisIdentifyThrottler } from '../src/identify-throttler.ts';
 import { shardLeases } from '../src/shard-lease.ts';
 import { parseShardLease } from '../src/shard-lease-holders.ts';
@@ -120,9 +119,7 @@ describe('SHARD_IDS=auto', () => {
     expect([...shardsOf(first), ...shardsOf(second)].sort()).toEqual([0, 1]);
     for (const worker of [first, second]) {
       const [shard] = shardsOf(worker);
-      expect(guildsOf(worker)).toEqual(
-        BOT_GUILDS.filter((guild) => shardIdForGuild(guild, 2) === shard).sort(),
-      );
+      expect(guildsOf(worker)).toEqual(BOT_GUILDS.filter((guild) => shardOfGuild(guild, 2) === shard).sort());
     }
     expect([...guildsOf(first), ...guildsOf(second)].sort()).toEqual([...BOT_GUILDS].sort());
 
@@ -134,7 +131,7 @@ describe('SHARD_IDS=auto', () => {
     await third.gateway;
     expect(shardsOf(third)).toEqual([stoppedShard]);
     expect(guildsOf(third)).toEqual(
-      BOT_GUILDS.filter((guild) => shardIdForGuild(guild, 2) === stoppedShard).sort(),
+      BOT_GUILDS.filter((guild) => shardOfGuild(guild, 2) === stoppedShard).sort(),
     );
     expect([...guildsOf(third), ...guildsOf(second)].sort()).toEqual([...BOT_GUILDS].sort());
   });

@@ -58,11 +58,6 @@ export async function deleteBotGuild(deps: WorkerDeps, guildId: string): Promise
   deps.logger.info({ guildId }, 'bot left guild');
 }
 
-/** Discord routes a guild to shard `(guild_id >> 22) % shard_count`. */
-export function shardIdForGuild(guildId: string, shardCount: number): number {
-  return Number((BigInt(guildId) >> 22n) % BigInt(shardCount));
-}
-
 /**
  * Drops from discord.js's cache the guilds of `shardId` that READY does not list, as a
  * GUILD_DELETE would have, and emits guildDelete so every handler (bot_guilds included) treats
