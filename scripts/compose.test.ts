@@ -159,8 +159,9 @@ describe('docker-compose.yml', () => {
     expect(workers.sort()).toEqual(['worker', 'worker-shard-1']);
     const env = (name: string, key: string) =>
       new RegExp(`^      ${key}: '?([^'\\n]*)'?$`, 'm').exec(serviceBlock(name))?.[1];
-    // Every process must agree on the shard count, or guilds would be routed to no one or twice.
-    expect(workers.map((name) => env(name, 'SHARD_COUNT'))).toEqual(['2', '2']);
+    // Every process must agree on the shard count, or guilds would be routed to no one or twice,
+    // and the api with them: it queues a guild's jobs for the worker holding its shard.
+    expect(['api', ...workers].map((name) => env(name, 'SHARD_COUNT'))).toEqual(['2', '2', '2']);
     const ids = workers.flatMap((name) => (env(name, 'SHARD_IDS') ?? '').split(',').map(Number));
     expect(ids.sort()).toEqual([0, 1]);
     // Both workers share one configuration apart from their shards.
@@ -173,8 +174,10 @@ describe('docker-compose.yml', () => {
     expect(block).toMatch(/^ {4}profiles:\n {4}- scale$/m);
     expect(/target: (\S+)/.exec(block)?.[1]).toBe('worker');
     expect(block).toMatch(/^ {6}SHARD_IDS: auto$/m);
-    expect(block).toMatch(/^ {6}SHARD_COUNT: '4'$/m);
-    expect(block).toMatch(/^ {4}deploy:\n {6}replicas: 4$/m);
+    // As many replicas as shards by default, counted as the api counts them.
+    expect(block).toMatch(/^ {6}SHARD_COUNT: '2'$/m);
+    expect(serviceBlock('api')).toMatch(/^ {6}SHARD_COUNT: '2'$/m);
+    expect(block).toMatch(/^ {4}deploy:\n {6}replicas: 2$/m);
     expect(block).toMatch(
       /^ {6}DISCORD_PROXY_URL: http:\/\/discord-proxy:4200\/api,http:\/\/discord-proxy-2:4200\/api$/m,
     );

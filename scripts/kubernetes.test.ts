@@ -303,6 +303,10 @@ describe('deploy/kubernetes', () => {
     const shards = loadWorkerConfig(filled(processOf(worker).env));
     expect(shards.shards?.ids).toBe('auto');
     expect(worker.spec.replicas * shards.shardsPerProcess).toBe(shards.shards?.count);
+    // The API queues a guild's jobs for the worker holding its shard: it counts them alike.
+    expect(loadApiConfig(filled(processOf(find('Deployment', 'api')).env)).shardCount).toBe(
+      shards.shards?.count,
+    );
     expect(find('Service', worker.spec.serviceName).spec.clusterIP).toBe('None');
   });
 
