@@ -17,6 +17,12 @@ import {
 } from 'discord.js';
 import type { WorkerConfig } from './env.ts';
 
+/*
+ * Why one file: every Discord REST call of the worker goes through here (a house rule, checked by
+ * scripts/discord-layer.test.ts), and the proxy failover, the nonce and the error codes it
+ * decides on belong together with the client options that use them.
+ */
+
 /**
  * Interaction callbacks and interaction webhooks (edits of an answer, follow-ups): Discord does
  * not count them in the bot's global limit, so they never queue in the shared proxy behind

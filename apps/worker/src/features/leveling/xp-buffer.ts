@@ -26,6 +26,9 @@ import type { RedisClient } from '@spacecadet/runtime/redis-client';
  * time, from its id) and lives as long as the longest cooldown allowed: the guild's cooldown
  * setting of the moment is compared with it, so a changed cooldown applies to the very next
  * message, lowered or raised.
+ *
+ * Why one file: the Lua scripts and the calls that run them share one key layout and one batch
+ * protocol (award, take, finish, take over); split, a change to one side could miss the other.
  */
 
 const COOLDOWN_KEY_TTL_MS = MESSAGE_COOLDOWN_MAX_SEC * 1000;
