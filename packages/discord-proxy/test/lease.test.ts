@@ -2,10 +2,12 @@
  * Several proxies, one active (issue 40 §4): the lease in Redis names the one that sends to
  * Discord; a standby passes requests on to it, and takes over once it stops renewing.
  */
+
 import { randomUUID } from 'node:crypto';
 import { PROXY_NOT_SENT_HEADER } from '@spacecadet/contract';
 import { SANDBOX_BOT_TOKEN, SANDBOX_IDS, type Sandbox, startSandbox } from '@spacecadet/discord-sandbox';
 import { parsePrometheusSamples } from '@spacecadet/runtime/testing';
+import { waitFor } from '@spacecadet/testing';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DiscordProxy, startDiscordProxy } from '../src/index.ts';
@@ -71,14 +73,6 @@ async function metric(proxy: DiscordProxy, name: string): Promise<number> {
     .reduce((sum, sample) => sum + sample.value, 0);
 }
 
-async function until(what: string, check: () => boolean | Promise<boolean>) {
-  for (let i = 0; ; i++) {
-    if (await check()) return;
-    if (i > 1_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** Role creates that reached the sandbox, and roles of that name it holds. */
 const roleCreates = (box: Sandbox, name: string) => ({
   requests: box.world.requests.filter((r) => r.method === 'POST' && r.path.endsWith(rolesPath)).length,
@@ -108,7 +102,7 @@ describe('a set of Discord proxies sharing one lease', () => {
     expect(first.proxy.active()).toBe(true);
     // The active proxy loses Redis: it cannot renew, so it steps down a TTL after its last renewal.
     first.redis.disconnect();
-    await until('the standby to take over', () => second.proxy.active());
+    await waitFor('the standby to take over', () => second.proxy.active() || undefined);
     expect(first.proxy.active()).toBe(false);
     expect(await metric(second.proxy, 'discord_proxy_takeovers_total')).toBe(1);
     expect(await metric(second.proxy, 'discord_proxy_active')).toBe(1);
@@ -131,7 +125,7 @@ describe('a set of Discord proxies sharing one lease', () => {
   it('a proxy cut off from Redis sends nothing, and says so, so its senders move on', async () => {
     const { first, second, sandbox: box } = await startPair();
     first.redis.disconnect();
-    await until('the standby to take over', () => second.proxy.active());
+    await waitFor('the standby to take over', () => second.proxy.active() || undefined);
     // It cannot tell which proxy is active: it waits for the lease, then gives the request back.
     const before = box.world.requests.length;
     const answer = await createRole(first.proxy, 'Not Sent');
