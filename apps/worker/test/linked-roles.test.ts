@@ -1,3 +1,4 @@
+import { jobSchedulerIdFor } from '@spacecadet/contract';
 import { TokenCipher } from '@spacecadet/core/token-cipher';
 import { LEVELING_SETUP_CHANNEL } from '@spacecadet/db/queries/leveling';
 import { levelingSettings, memberXp, roleConnections } from '@spacecadet/db/schema';
@@ -6,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { levelingSetups } from '../src/features/leveling/setup.ts';
 import { LINKED_ROLES_METADATA } from '../src/features/linked-roles/metadata.ts';
+import { LINKED_ROLES_PUSH_EVERY_MS } from '../src/features/linked-roles/schedule.ts';
 import { type RunningWorker, startWorker } from '../src/worker.ts';
 import {
   control,
@@ -152,6 +154,24 @@ describe('levels in Discord Linked Roles', () => {
         shown(ada)?.metadata.level === '5' ? true : undefined,
       );
       expect(shown(ada)?.metadata.xp).toBe('1150');
+    } finally {
+      await jobs.close();
+    }
+  });
+
+  it('gives a server its push schedule when the API queues a push for a new link', async () => {
+    const jobs = jobQueue(harness);
+    const schedulerId = jobSchedulerIdFor('linked-roles.push', STATION);
+    try {
+      // As for a server whose first member links now: no scheduler yet, and the shard's full
+      // sync (every 15 minutes) is not due.
+      await jobs.queue.removeJobScheduler(schedulerId);
+      expect(await jobs.queue.getJobScheduler(schedulerId)).toBeUndefined();
+      const job = await jobs.add('linked-roles.push');
+      expect((await jobs.finished(job.id ?? '')).state).toBe('completed');
+      expect(await jobs.queue.getJobScheduler(schedulerId)).toMatchObject({
+        every: LINKED_ROLES_PUSH_EVERY_MS,
+      });
     } finally {
       await jobs.close();
     }

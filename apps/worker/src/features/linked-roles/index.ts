@@ -1,17 +1,7 @@
-import { linkedGuilds } from '@spacecadet/db/queries/role-connections';
-import type { FeatureSchedule } from '../../jobs/schedules.ts';
 import type { WorkerFeature } from '../feature.ts';
 import { publishLinkedRolesMetadata } from './metadata.ts';
 import { pushLinkedRoles } from './push.ts';
-
-/** Every few seconds for each server a linked member shows: a due push waits at most this long. */
-export const LINKED_ROLES_PUSH_EVERY_MS = 10_000;
-
-const pushSchedule: FeatureSchedule = {
-  job: 'linked-roles.push',
-  repeat: { everyMs: LINKED_ROLES_PUSH_EVERY_MS },
-  guilds: (deps, shards) => linkedGuilds(deps.db, shards),
-};
+import { linkedRolesPushSchedule } from './schedule.ts';
 
 /**
  * Levels in Discord's Linked Roles: the `level` and `xp` metadata are published at start, and a
@@ -20,6 +10,6 @@ const pushSchedule: FeatureSchedule = {
 export const linkedRolesFeature = {
   name: 'linked-roles',
   jobs: { 'linked-roles.push': pushLinkedRoles },
-  schedules: [pushSchedule],
+  schedules: [linkedRolesPushSchedule],
   start: publishLinkedRolesMetadata,
 } satisfies WorkerFeature;

@@ -10,8 +10,10 @@ import {
 import { DiscordAPIError } from 'discord.js';
 import type { WorkerDeps } from '../../deps.ts';
 import { memberApi, refreshMemberToken } from '../../discord-rest.ts';
+import { ensureGuildSchedule } from '../../jobs/schedules.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { errorFields } from '../../logger.ts';
+import { linkedRolesPushSchedule } from './schedule.ts';
 
 /** Connections read per query. */
 const PUSH_BATCH = 50;
@@ -101,6 +103,10 @@ export async function pushLinkedRoles(context: JobContext): Promise<JobResult> {
   if (!linked) return { ok: true, summary: 'Linked Roles pushes are off: DISCORD_CLIENT_SECRET is not set.' };
   const applicationId = deps.config.discordClientId ?? deps.client.application?.id;
   if (!applicationId) return { ok: true, summary: 'No application id yet: nothing pushed.' };
+  // The API queues a push when a member links or picks a server: the server may be new to the
+  // schedule, which the shard's full sync would add only up to SCHEDULE_FULL_SYNC_MS later.
+  if (context.payload.requested_by !== null)
+    await ensureGuildSchedule(deps, linkedRolesPushSchedule, context.payload.guild_id);
   const cipher = new TokenCipher(linked.sessionSecret);
   const counts: Record<Outcome, number> = { pushed: 0, dropped: 0, failed: 0 };
   const failed = new Set<string>();
