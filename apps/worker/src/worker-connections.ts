@@ -62,6 +62,8 @@ export interface WorkerParts {
   scheduleKeeper?: ScheduleKeeper;
   leases?: ShardLeases;
   stopRebinding?: () => void;
+  /** Stops re-draining the old single queue while an older version still runs its jobs. */
+  stopLegacyDrain?: () => void;
 }
 
 /** Postgres, Redis, the job queue and the Discord client, connected; the features hosted. */

@@ -6,7 +6,7 @@ import type { WorkerConfig } from './env.ts';
 import type { WorkerFeature } from './features/feature.ts';
 import { registerSlashCommands } from './interactions/commands.ts';
 import { routeInteraction } from './interactions/router.ts';
-import { drainLegacyQueue } from './jobs/legacy-queue.ts';
+import { keepDrainingLegacyQueue } from './jobs/legacy-queue.ts';
 import { keepSchedules, SCHEDULE_CHECK_MS } from './jobs/schedules.ts';
 import { ShardJobWorkers } from './jobs/shard-job-workers.ts';
 import { createLogger, errorFields, type Logger } from './logger.ts';
@@ -125,7 +125,7 @@ async function startParts(
   });
   parts.metricsServer = await metrics?.listen();
   // Jobs an older version left in its single queue go to their shards' queues.
-  await drainLegacyQueue(deps, bullConnection);
+  parts.stopLegacyDrain = await keepDrainingLegacyQueue(deps, bullConnection, config.jobLockDurationMs);
   client.rest.setToken(config.discordBotToken);
   await knowBotUser(client);
   // One process per shard: a second one configured alike waits for the shards.
@@ -223,6 +223,7 @@ async function shutDown(parts: WorkerParts): Promise<void> {
   logger.info('worker stopping');
   parts.stopRebinding?.();
   parts.scheduleKeeper?.stop();
+  parts.stopLegacyDrain?.();
   // Stop taking jobs first; close() waits for the active ones to finish.
   await parts.jobWorkers
     ?.close()

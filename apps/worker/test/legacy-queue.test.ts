@@ -2,7 +2,7 @@
  * An upgrade from the single job queue loses no job: a worker moves the waiting, prioritized and
  * delayed jobs an older version left in `spacecadet-jobs` into their guilds' shard queues (same
  * id, options and due time) and removes its schedulers; several at once, and again, move each
- * job once.
+ * job once. A job an older process is running stays with it, and moves once that process died.
  */
 import {
   bullPrefix,
@@ -14,13 +14,13 @@ import {
   shardOfGuild,
 } from '@spacecadet/contract';
 import { JobQueues } from '@spacecadet/queue/job-queues';
-import { Queue } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkerQueue } from '../src/deps.ts';
-import { drainLegacyQueue } from '../src/jobs/legacy-queue.ts';
-import { FAR_ORBIT, type Harness, STATION, startHarness } from './helpers.ts';
+import { drainLegacyQueue, keepDrainingLegacyQueue } from '../src/jobs/legacy-queue.ts';
+import { FAR_ORBIT, type Harness, STATION, startHarness, waitFor } from './helpers.ts';
 
 let harness: Harness;
 let connection: Redis;
@@ -73,7 +73,12 @@ describe('draining the single queue of an older version', () => {
     // Three jobs, and the scheduler's first run (an `every` scheduler runs at once), due now.
     expect(results.reduce((sum, result) => sum + result.moved, 0)).toBe(4);
     expect(results.reduce((sum, result) => sum + result.schedulers, 0)).toBe(1);
-    expect(await drainLegacyQueue(deps, connection)).toEqual({ moved: 0, schedulers: 0, skipped: 0 });
+    expect(await drainLegacyQueue(deps, connection)).toEqual({
+      moved: 0,
+      schedulers: 0,
+      skipped: 0,
+      running: 0,
+    });
 
     expect(await legacy.getJobCounts('waiting', 'delayed', 'prioritized', 'active')).toEqual({
       waiting: 0,
@@ -98,5 +103,49 @@ describe('draining the single queue of an older version', () => {
     // Each once: nothing in the other shard's queue, no copy.
     expect(await shard0.count()).toBe(2);
     expect(await shard1.count()).toBe(2);
+  });
+
+  it('leaves a job an older process runs to it, and moves it once that process died mid-job', async () => {
+    const jobId = jobIdFor('color-roles.generate', STATION);
+    let taken!: () => void;
+    const started = new Promise<void>((resolve) => {
+      taken = resolve;
+    });
+    // An older version's worker: takes the job and never finishes it.
+    const oldConnection = connection.duplicate();
+    const old = new Worker(
+      LEGACY_JOB_QUEUE,
+      () => {
+        taken();
+        return new Promise(() => undefined);
+      },
+      { connection: oldConnection, prefix: bullPrefix(harness.redis.prefix), lockDuration: 1_000 },
+    );
+    await legacy.add('color-roles.generate', payload(STATION), { jobId });
+    await started;
+    const redis = new Redis(harness.redis.url, { keyPrefix: redisKeyPrefix(harness.redis.prefix) });
+    const deps = {
+      config: harness.config({ SHARD_COUNT: '2' }),
+      logger: pino({ level: 'silent' }),
+      queue: queues,
+      redis,
+    };
+    let stop: (() => void) | undefined;
+    try {
+      expect(await drainLegacyQueue(deps, connection)).toMatchObject({ moved: 0, running: 1 });
+      expect(await queues.forGuild(STATION).getJobState(jobId)).toBe('unknown');
+      // Kept draining while it runs; the process dies (its lock no longer renewed, then lapsed).
+      stop = await keepDrainingLegacyQueue(deps, connection, 200);
+      await old.close(true);
+      await waitFor('the job moved to its shard queue', async () =>
+        (await queues.forGuild(STATION).getJobState(jobId)) === 'waiting' ? true : undefined,
+      );
+      expect(await legacy.getJobState(jobId)).toBe('unknown');
+    } finally {
+      stop?.();
+      await old.close(true);
+      oldConnection.disconnect();
+      redis.disconnect();
+    }
   });
 });

@@ -9,9 +9,14 @@ import {
 import { type Job, type JobsOptions, Queue } from 'bullmq';
 import { Cluster, type Redis } from 'ioredis';
 import type { WorkerDeps } from '../deps.ts';
+import { errorFields } from '../logger.ts';
 
-/** The states of a job still to run, moved over; an active one finishes where it is. */
-const MOVED_STATES = ['waiting', 'prioritized', 'delayed'] as const;
+/**
+ * The states of a job still to run, moved over. An active one finishes where it is while the
+ * older version's process running it holds its lock; once that lock has lapsed (the process
+ * died mid-job, and no worker of the old queue is left to notice it stalled) it is moved too.
+ */
+const MOVED_STATES = ['waiting', 'prioritized', 'delayed', 'active'] as const;
 const PAGE = 500;
 /** How long one process may drain before another may take over (it died meanwhile). */
 const DRAIN_LOCK_MS = 60_000;
@@ -31,10 +36,11 @@ const DRAIN_LOCK_POLL_MS = 200;
 export async function drainLegacyQueue(
   deps: Pick<WorkerDeps, 'config' | 'logger' | 'queue' | 'redis'>,
   connection: Redis,
-): Promise<{ moved: number; schedulers: number; skipped: number }> {
+): Promise<LegacyDrain> {
   // The older version ran on one Redis only: on a cluster there is no old queue to drain (and its
   // untagged name would spread its keys over several slots, which BullMQ's scripts refuse).
-  if ((connection as Redis | Cluster) instanceof Cluster) return { moved: 0, schedulers: 0, skipped: 0 };
+  if ((connection as Redis | Cluster) instanceof Cluster)
+    return { moved: 0, schedulers: 0, skipped: 0, running: 0 };
   const token = randomUUID();
   const key = legacyQueueDrainLockKey();
   while ((await deps.redis.set(key, token, 'PX', DRAIN_LOCK_MS, 'NX')) === null) {
@@ -48,12 +54,53 @@ export async function drainLegacyQueue(
   }
 }
 
+/**
+ * What a drain did: `running` counts the jobs an older version's process is running now (their
+ * lock held), left to it; `skipped` the jobs that name no guild, left in the old queue.
+ */
+export interface LegacyDrain {
+  moved: number;
+  schedulers: number;
+  skipped: number;
+  running: number;
+}
+
+/**
+ * Drains the old queue at start and, while an older version's process still runs some of its
+ * jobs, again every `everyMs` (a job lock's duration): should that process die mid-job, its job
+ * moves to the shard queues once its lock lapses. Returns the stop.
+ */
+export async function keepDrainingLegacyQueue(
+  deps: Pick<WorkerDeps, 'config' | 'logger' | 'queue' | 'redis'>,
+  connection: Redis,
+  everyMs: number,
+): Promise<() => void> {
+  if ((await drainLegacyQueue(deps, connection)).running === 0) return () => undefined;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const again = () => {
+    timer = setTimeout(async () => {
+      const drain = await drainLegacyQueue(deps, connection).catch((error: unknown) => {
+        deps.logger.warn(errorFields(error), 'the old single job queue not drained; trying again later');
+        return undefined;
+      });
+      if (!stopped && drain?.running !== 0) again();
+    }, everyMs);
+    timer.unref();
+  };
+  again();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
+
 const RELEASE_IF_OURS = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0`;
 
 async function drainUnderLock(
   deps: Pick<WorkerDeps, 'config' | 'logger' | 'queue'>,
   connection: Redis,
-): Promise<{ moved: number; schedulers: number; skipped: number }> {
+): Promise<LegacyDrain> {
   const legacy = new Queue<GuildJobPayload, JobResult, string>(LEGACY_JOB_QUEUE, {
     connection,
     prefix: bullPrefix(deps.config.redisPrefix),
@@ -69,6 +116,7 @@ async function drainUnderLock(
     }
     let moved = 0;
     let skipped = 0;
+    let running = 0;
     for (const state of MOVED_STATES) {
       // Passes until one moves nothing: an older version's worker taking jobs shifts the pages.
       for (let movedInPass = -1; movedInPass !== 0; ) {
@@ -80,22 +128,23 @@ async function drainUnderLock(
           );
           if (page.length === 0) break;
           for (const job of page) {
-            const outcome = await moveJob(deps, legacy, job);
+            const outcome = await moveJob(deps, legacy, connection, job, state);
             if (outcome === 'moved') movedInPass += 1;
             else offset += 1;
             if (outcome === 'skipped') skipped += 1;
+            if (outcome === 'running') running += 1;
           }
         }
         moved += movedInPass;
       }
     }
-    if (moved + schedulers + skipped > 0) {
+    if (moved + schedulers + skipped + running > 0) {
       deps.logger.info(
-        { moved, schedulers, skipped },
+        { moved, schedulers, skipped, running },
         'moved the jobs of the single job queue of an older version into the shard queues',
       );
     }
-    return { moved, schedulers, skipped };
+    return { moved, schedulers, skipped, running };
   } finally {
     await legacy.close();
   }
@@ -104,8 +153,12 @@ async function drainUnderLock(
 async function moveJob(
   deps: Pick<WorkerDeps, 'logger' | 'queue'>,
   legacy: Queue<GuildJobPayload, JobResult, string>,
+  connection: Redis,
   job: Job<GuildJobPayload, JobResult, string>,
-): Promise<'moved' | 'gone' | 'skipped'> {
+  state: (typeof MOVED_STATES)[number],
+): Promise<'moved' | 'gone' | 'skipped' | 'running'> {
+  // BullMQ's lock of a job taken by a worker: held while its process runs it.
+  if (state === 'active' && (await connection.exists(legacy.toKey(`${job.id}:lock`))) === 1) return 'running';
   const payload = GuildJobPayload.safeParse(job.data);
   if (!job.id || !payload.success) {
     deps.logger.warn(
@@ -139,5 +192,5 @@ async function moveJob(
   // Not removed: another process moved it already (gone), or an older worker took it (it runs there).
   if ((await legacy.getJobState(job.id)) === 'unknown') return 'gone';
   if (added) await target.remove(job.id);
-  return 'skipped';
+  return 'running';
 }
