@@ -113,6 +113,8 @@ export class WorkerMetrics {
   private readonly answers: Histogram<'kind'>;
   private readonly rateLimited: Counter<'scope'>;
   private readonly rateLimitWaits: Counter<'global'>;
+  private readonly scheduleChecks: Counter<'sync'>;
+  private readonly scheduleRows: Counter.Internal;
 
   constructor(
     private readonly listenAt: MetricsListen,
@@ -167,6 +169,18 @@ export class WorkerMetrics {
       registers,
     });
 
+    this.scheduleChecks = new Counter({
+      name: 'job_schedule_checks_total',
+      help: "Checks of the held shards' job schedulers: full (every configured guild read) or cheap (time-bound schedules only)",
+      labelNames: ['sync'] as const,
+      registers,
+    });
+    this.scheduleRows = new Counter({
+      name: 'job_schedule_rows_read_total',
+      help: 'Guild rows the job scheduler checks read from Postgres (grows with changes and full syncs, not every minute with servers)',
+      registers,
+    }).labels();
+
     registerGauges(registers, { client, queue, logger }, shardIds);
 
     client.rest.on(RESTEvents.Response, (request, response) => this.onRestResponse(request, response));
@@ -178,6 +192,12 @@ export class WorkerMetrics {
   /** A chat message leveling counted (`awarded`: it earned XP; else the member was on cooldown). */
   xpMessage(awarded: boolean): void {
     (awarded ? this.xpAwarded : this.xpOnCooldown).inc();
+  }
+
+  /** One check of the held shards' job schedulers: `full` when a shard was synced in full. */
+  scheduleCheck(full: boolean, rowsRead: number): void {
+    this.scheduleChecks.inc({ sync: full ? 'full' : 'cheap' });
+    this.scheduleRows.inc(rowsRead);
   }
 
   /** Counts and times every job attempt the worker finishes. */

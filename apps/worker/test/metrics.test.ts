@@ -187,6 +187,18 @@ describe('worker /metrics', () => {
     expect(value(samples, 'spacecadet_worker_process_cpu_seconds_total')).toBeGreaterThan(0);
   });
 
+  it('counts the job scheduler checks and the rows they read, as the log lines say', async () => {
+    const checks = () => logs.filter((line) => line.msg === 'job schedulers checked');
+    const rowsLogged = () => checks().reduce((sum, line) => sum + Number(line.rowsRead), 0);
+    // The shard's first check, at start, is a full sync.
+    expect(checks()[0]?.fullShards).toEqual([0]);
+    const before = rowsLogged();
+    const samples = await scrapeUntil('job_schedule_checks_total', { sync: 'full' }, 1);
+    // A check may come between the scrape and the count of the log lines, never before both.
+    expect(value(samples, 'job_schedule_rows_read_total')).toBeGreaterThanOrEqual(before);
+    expect(value(samples, 'job_schedule_rows_read_total')).toBeLessThanOrEqual(rowsLogged());
+  });
+
   it('closes the listener with the worker', async () => {
     await worker.close();
     await expect(fetch(metricsUrl)).rejects.toThrow();

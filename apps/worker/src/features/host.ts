@@ -74,6 +74,7 @@ export function hostFeatures(features: readonly WorkerFeature[]): FeatureHost {
       const { created, removed, rowsRead, fullShards } = checked;
       // Each check's Postgres rows (one line a minute): what `pnpm bench scale` reports per process.
       deps.logger.info({ created, removed, rowsRead, fullShards, shards }, 'job schedulers checked');
+      deps.metrics?.scheduleCheck(fullShards.length > 0, rowsRead);
     },
     async start(deps) {
       for (const feature of features) {
