@@ -254,25 +254,29 @@ export async function takeUnpricedGuilds(
   leaseMs: number,
   limit: number,
 ): Promise<string[]> {
-  const taken: string[] = [];
-  // Every slot group's set, from a random one on, so no group waits behind the others.
+  // Every slot group's set read at once (one round trip, not one per group: a flush waited
+  // seconds for sixteen behind a busy chat's awards), from a random one on, so no group waits
+  // behind the others.
   const first = Math.floor(Math.random() * XP_SLOT_GROUPS);
-  for (let step = 0; step < XP_SLOT_GROUPS && taken.length < limit; step += 1) {
-    const key = xpUnpricedGuildsKey((first + step) % XP_SLOT_GROUPS);
-    const due = await redis.zrangebyscore(key, '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit - taken.length);
-    const claims: Array<Promise<string | null>> = [];
-    // Claimed together: one round trip for the lot on a pipelining connection.
-    for (let i = 0; i + 1 < due.length; i += 2) {
+  const keys = Array.from({ length: XP_SLOT_GROUPS }, (_, step) =>
+    xpUnpricedGuildsKey((first + step) % XP_SLOT_GROUPS),
+  );
+  const dues = await Promise.all(
+    keys.map((key) => redis.zrangebyscore(key, '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)),
+  );
+  const claims: Array<Promise<string | null>> = [];
+  // Claimed together: one round trip for the lot.
+  for (const [g, due] of dues.entries()) {
+    for (let i = 0; i + 1 < due.length && claims.length < limit; i += 2) {
       const guildId = due[i] as string;
       claims.push(
         scripts(redis)
-          .xpTakeOver(key, guildId, due[i + 1] as string, now + leaseMs)
+          .xpTakeOver(keys[g] as string, guildId, due[i + 1] as string, now + leaseMs)
           .then((claimed) => (claimed === 1 ? guildId : null)),
       );
     }
-    for (const guildId of await Promise.all(claims)) if (guildId !== null) taken.push(guildId);
   }
-  return taken;
+  return (await Promise.all(claims)).filter((guildId): guildId is string => guildId !== null);
 }
 
 /** Hands a guild taken with `takeUnpricedGuilds` back (its setup could not be read yet). */
