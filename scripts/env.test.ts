@@ -9,6 +9,7 @@ describe('loadBenchEnv', () => {
       api: { connections: 50, seconds: 5, rounds: 3 },
       click: { seconds: 8, warmup: 20 },
       memory: { smallGuilds: 10, guilds: 500, members: 100, repeats: 3 },
+      xp: { burst: 90_000, rounds: 3 },
       scale: { guilds: [1_000, 10_000], members: 20 },
       lighthouseRuns: 3,
       chromePaths: [],
@@ -24,6 +25,9 @@ describe('loadBenchEnv', () => {
       BENCH_SCALE_GUILDS: '100, 1000',
       CHROMIUM_PATH: '/opt/chromium',
       BENCH_DASHBOARD_DIST: '/tmp/dist',
+      BENCH_XP_BURST: '20000',
+      BENCH_XP_ROUNDS: '1',
+      BENCH_CPU_PROF: '/tmp/profiles',
     });
     expect(env.api.seconds).toBe(8);
     expect(env.click.seconds).toBe(2);
@@ -32,6 +36,8 @@ describe('loadBenchEnv', () => {
     expect(env.scale.guilds).toEqual([100, 1_000]);
     expect(env.chromePaths).toEqual(['/opt/chromium']);
     expect(env.dashboardDist).toBe('/tmp/dist');
+    expect(env.xp).toEqual({ burst: 20_000, rounds: 1 });
+    expect(env.cpuProfDir).toBe('/tmp/profiles');
   });
 
   it('names every bad setting instead of running with NaN', () => {

@@ -32,6 +32,10 @@ export interface BenchEnv {
   /** click-latency: seconds of clicks at each rate (10 and 100 a second), and warm-up clicks. */
   click: { seconds: number; warmup: number };
   memory: { smallGuilds: number; guilds: number; members: number; repeats: number };
+  /** xp: messages per throughput phase and rounds (smaller for quick iterations). */
+  xp: { burst: number; rounds: number };
+  /** BENCH_CPU_PROF: a directory; benches that support it write V8 CPU profiles of their measured phases there. */
+  cpuProfDir?: string;
   /** scale: the sizes (guild counts, ascending) and each generated guild's members. */
   scale: { guilds: number[]; members: number };
   lighthouseRuns: number;
@@ -92,6 +96,7 @@ export function loadBenchEnv(env: NodeJS.ProcessEnv = process.env): BenchEnv {
       members: count('BENCH_MEMORY_MEMBERS', 100),
       repeats: count('BENCH_MEMORY_REPEATS', 3),
     },
+    xp: { burst: count('BENCH_XP_BURST', 90_000), rounds: count('BENCH_XP_ROUNDS', 3) },
     scale: {
       guilds: counts(env, problems, 'BENCH_SCALE_GUILDS', [1_000, 10_000]),
       members: count('BENCH_SCALE_MEMBERS', 20),
@@ -103,6 +108,8 @@ export function loadBenchEnv(env: NodeJS.ProcessEnv = process.env): BenchEnv {
   };
   const dashboardDist = read(env, 'BENCH_DASHBOARD_DIST');
   if (dashboardDist) config.dashboardDist = dashboardDist;
+  const cpuProfDir = read(env, 'BENCH_CPU_PROF');
+  if (cpuProfDir) config.cpuProfDir = cpuProfDir;
   if (problems.length > 0) throw new EnvError(problems);
   return config;
 }

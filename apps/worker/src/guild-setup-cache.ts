@@ -42,6 +42,11 @@ export interface GuildSetupCache<T> {
    * only when there is no copy at all and Postgres cannot be read.
    */
   get(deps: WorkerDeps, guildId: string, options?: { fresh?: boolean }): Promise<T>;
+  /**
+   * The copy `get` would answer at once, without a promise (a chat message's hot path); undefined
+   * when there is none and Postgres has to be read (then `get`).
+   */
+  peek(deps: WorkerDeps, guildId: string): T | undefined;
   /** Starts listening now (a process hears changes before its first read, e.g. to act on them). */
   listen(deps: WorkerDeps): void;
   /** For the feature's shutdown hook: the listening connection goes before Postgres closes. */
@@ -248,22 +253,31 @@ export function guildSetupCache<T>(options: GuildSetupCacheOptions<T>): GuildSet
     return setup;
   }
 
+  /** The guild's kept copy, as `get` answers it (then most recently used), if there is one. */
+  function keptCopy(deps: WorkerDeps, state: CacheState<T>, guildId: string): Kept<T> | undefined {
+    const kept = state.setups.get(guildId);
+    if (kept === undefined) return undefined;
+    // Most recently used goes last, so the oldest is first to go.
+    state.setups.delete(guildId);
+    state.setups.set(guildId, kept);
+    if (state.watch.live && kept.epoch !== state.epoch) {
+      // Listening again after an outage: answer with the copy, read it again behind it.
+      load(deps, state, guildId).catch((error: unknown) =>
+        deps.logger.debug({ ...errorFields(error), guildId, cache: options.name }, 'setup re-read failed'),
+      );
+    }
+    return kept;
+  }
+
   return {
     get(deps, guildId, { fresh = false } = {}) {
       const state = stateOf(deps);
       if (fresh) return read(deps, state, guildId);
-      const kept = state.setups.get(guildId);
-      if (kept === undefined) return load(deps, state, guildId);
-      // Most recently used goes last, so the oldest is first to go.
-      state.setups.delete(guildId);
-      state.setups.set(guildId, kept);
-      if (state.watch.live && kept.epoch !== state.epoch) {
-        // Listening again after an outage: answer with the copy, read it again behind it.
-        load(deps, state, guildId).catch((error: unknown) =>
-          deps.logger.debug({ ...errorFields(error), guildId, cache: options.name }, 'setup re-read failed'),
-        );
-      }
-      return Promise.resolve(kept.setup);
+      const kept = keptCopy(deps, state, guildId);
+      return kept === undefined ? load(deps, state, guildId) : Promise.resolve(kept.setup);
+    },
+    peek(deps, guildId) {
+      return keptCopy(deps, stateOf(deps), guildId)?.setup;
     },
     listen(deps) {
       stateOf(deps);

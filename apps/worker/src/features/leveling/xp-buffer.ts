@@ -62,12 +62,14 @@ local function award(k, a, n)
     redis.call('HINCRBY', pending, user .. ':m', 1)
     redis.call('SADD', KEYS[1], ARGV[b + 5])
   end
-  return counted
+  -- One character a message ('1' counted, '0' not): one bulk reply for the call, not an
+  -- array of hundreds of integers to decode.
+  return table.concat(counted)
 end
 `;
 
-// KEYS: dirty, then per message its cooldown and its guild's pending hash. Returns 1 per
-// message that counted, else 0.
+// KEYS: dirty, then per message its cooldown and its guild's pending hash. Returns a string
+// with '1' per message that counted, else '0'.
 const AWARD = `${AWARD_FUNCTION}
 return award(2, 1, (#KEYS - 1) / 2)`;
 
@@ -96,10 +98,10 @@ return 1`;
 
 interface XpScripts {
   /** The number of keys first (it varies with the batch), then the keys, then the arguments. */
-  xpAward(...args: Array<string | number>): Promise<number[]>;
+  xpAward(...args: Array<string | number>): Promise<string>;
   xpTake(...args: [string, string, string, string, number]): Promise<number>;
   xpTakeOver(...args: [string, string, string, number]): Promise<number>;
-  xpAwardUnpriced(...args: Array<string | number>): Promise<number[]>;
+  xpAwardUnpriced(...args: Array<string | number>): Promise<string>;
 }
 
 const defined = new WeakSet<RedisClient>();
@@ -137,6 +139,9 @@ export interface MessageXp {
   username: string | null;
   avatar: string | null;
 }
+
+/** '1' in an award script's reply: the message at that position counted. */
+const ONE = '1'.charCodeAt(0);
 
 /** Messages per script call: bounds the time Redis spends in one script. */
 const AWARDS_PER_CALL = 500;
@@ -207,7 +212,7 @@ function sendAwards(redis: RedisClient, group: number, awards: readonly QueuedAw
   Promise.resolve()
     .then(() => scripts(redis).xpAward(keys.length, ...keys, ...args))
     .then((counted) => {
-      for (const [index, queued] of awards.entries()) queued.done(counted[index] === 1);
+      for (const [index, queued] of awards.entries()) queued.done(counted.charCodeAt(index) === ONE);
     })
     .catch((error: unknown) => {
       for (const queued of awards) queued.failed(error);
@@ -254,25 +259,29 @@ export async function takeUnpricedGuilds(
   leaseMs: number,
   limit: number,
 ): Promise<string[]> {
-  const taken: string[] = [];
-  // Every slot group's set, from a random one on, so no group waits behind the others.
+  // Every slot group's set read at once (one round trip, not one per group: a flush waited
+  // seconds for sixteen behind a busy chat's awards), from a random one on, so no group waits
+  // behind the others.
   const first = Math.floor(Math.random() * XP_SLOT_GROUPS);
-  for (let step = 0; step < XP_SLOT_GROUPS && taken.length < limit; step += 1) {
-    const key = xpUnpricedGuildsKey((first + step) % XP_SLOT_GROUPS);
-    const due = await redis.zrangebyscore(key, '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit - taken.length);
-    const claims: Array<Promise<string | null>> = [];
-    // Claimed together: one round trip for the lot on a pipelining connection.
-    for (let i = 0; i + 1 < due.length; i += 2) {
+  const keys = Array.from({ length: XP_SLOT_GROUPS }, (_, step) =>
+    xpUnpricedGuildsKey((first + step) % XP_SLOT_GROUPS),
+  );
+  const dues = await Promise.all(
+    keys.map((key) => redis.zrangebyscore(key, '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)),
+  );
+  const claims: Array<Promise<string | null>> = [];
+  // Claimed together: one round trip for the lot.
+  for (const [g, due] of dues.entries()) {
+    for (let i = 0; i + 1 < due.length && claims.length < limit; i += 2) {
       const guildId = due[i] as string;
       claims.push(
         scripts(redis)
-          .xpTakeOver(key, guildId, due[i + 1] as string, now + leaseMs)
+          .xpTakeOver(keys[g] as string, guildId, due[i + 1] as string, now + leaseMs)
           .then((claimed) => (claimed === 1 ? guildId : null)),
       );
     }
-    for (const guildId of await Promise.all(claims)) if (guildId !== null) taken.push(guildId);
   }
-  return taken;
+  return (await Promise.all(claims)).filter((guildId): guildId is string => guildId !== null);
 }
 
 /** Hands a guild taken with `takeUnpricedGuilds` back (its setup could not be read yet). */
@@ -305,5 +314,7 @@ export async function awardUnpriced(
   const args: Array<string | number> = [taken, guildId];
   awardKeysAndArgs(awards, keys, args);
   const counted = await scripts(redis).xpAwardUnpriced(keys.length, ...keys, ...args);
-  return counted.filter((one) => one === 1).length;
+  let total = 0;
+  for (let i = 0; i < counted.length; i += 1) if (counted.charCodeAt(i) === ONE) total += 1;
+  return total;
 }

@@ -129,8 +129,11 @@ export async function countMessageXp(
     avatar: author.avatar,
   };
   const unpriced = unpricedOf(deps);
-  let setup: LevelingSetup | null = null;
-  if (!unpriced.has(guildId)) {
+  // The kept copy at once (nearly every message): no timer and no promise per message.
+  let setup: LevelingSetup | null = unpriced.has(guildId)
+    ? null
+    : (levelingSetups.peek(deps, guildId) ?? null);
+  if (!setup && !unpriced.has(guildId)) {
     try {
       setup = await setupWithin(deps, guildId);
     } catch (error) {
@@ -160,7 +163,14 @@ export async function countMessageXp(
  * Then forgets, for this process, the guilds with nothing left waiting.
  */
 export async function priceUnpriced(deps: WorkerDeps, awards: Redis): Promise<void> {
-  const queue = await takeUnpricedGuilds(awards, Date.now(), UNPRICED_LEASE_MS, UNPRICED_GUILDS_PER_FLUSH);
+  // Taken over the shared connection: on the award connection the look queued behind a busy
+  // chat's awards every pass. Only the pricing below keeps to the awards' order.
+  const queue = await takeUnpricedGuilds(
+    deps.redis,
+    Date.now(),
+    UNPRICED_LEASE_MS,
+    UNPRICED_GUILDS_PER_FLUSH,
+  );
   const pricer = async () => {
     for (let guildId = queue.shift(); guildId !== undefined; guildId = queue.shift()) {
       await priceGuildUnpriced(deps, awards, guildId);

@@ -50,6 +50,7 @@ const LEGACY_CHECK_EVERY_MS = 60_000;
  */
 class XpFlusher {
   private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
   private running: Promise<void> | null = null;
   private lastPrune = Date.now();
   private lastDueLevelUps = 0;
@@ -65,17 +66,26 @@ class XpFlusher {
     private readonly awards: Redis,
   ) {}
 
+  /**
+   * Passes start XP_FLUSH_INTERVAL_MS apart, or right after the last one when it took longer:
+   * a fixed interval skipped the tick a long pass overlapped and left up to an interval idle
+   * after it, while the chat's XP waited.
+   */
   start(): void {
-    this.timer ??= setInterval(() => this.tick(), XP_FLUSH_INTERVAL_MS);
+    if (this.timer || this.stopped) return;
+    this.timer = setTimeout(() => this.tick(), XP_FLUSH_INTERVAL_MS);
   }
 
   private tick(): void {
-    if (this.running) return;
+    const started = Date.now();
     this.running = this.flush()
       .then(() => undefined)
       .catch((error: unknown) => this.deps.logger.warn(errorFields(error), 'xp flush failed; retrying'))
       .finally(() => {
         this.running = null;
+        if (this.stopped) return;
+        const wait = Math.max(0, XP_FLUSH_INTERVAL_MS - (Date.now() - started));
+        this.timer = setTimeout(() => this.tick(), wait);
       });
   }
 
@@ -206,7 +216,8 @@ class XpFlusher {
 
   /** Stops the timer and writes everything buffered (no message arrives any more). */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    this.stopped = true;
+    clearTimeout(this.timer);
     this.timer = undefined;
     await this.running;
     // Another process's buffered guilds are flushed too: whoever stops last leaves nothing.
