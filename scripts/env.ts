@@ -39,6 +39,11 @@ export interface BenchEnv {
   chromePaths: string[];
   /** A dashboard build `run.ts` made once and hands to each benchmark. */
   dashboardDist?: string;
+  /**
+   * BENCH_CPU_PROF: a directory where the measured children write .cpuprofile files over their
+   * measured window (api-read: api and bare); `tsx scripts/bench/cpu-profile.ts <file>` sums one up.
+   */
+  cpuProfile?: string;
 }
 
 /** Blank counts as unset, as in the apps' env readers. */
@@ -103,6 +108,8 @@ export function loadBenchEnv(env: NodeJS.ProcessEnv = process.env): BenchEnv {
   };
   const dashboardDist = read(env, 'BENCH_DASHBOARD_DIST');
   if (dashboardDist) config.dashboardDist = dashboardDist;
+  const cpuProfile = read(env, 'BENCH_CPU_PROF');
+  if (cpuProfile) config.cpuProfile = cpuProfile;
   if (problems.length > 0) throw new EnvError(problems);
   return config;
 }
