@@ -34,7 +34,10 @@ export interface BenchEnv {
   memory: { smallGuilds: number; guilds: number; members: number; repeats: number };
   /** xp: messages per throughput phase and rounds (smaller for quick iterations). */
   xp: { burst: number; rounds: number };
-  /** BENCH_CPU_PROF: a directory; benches that support it write V8 CPU profiles of their measured phases there. */
+  /**
+   * BENCH_CPU_PROF: a directory; benches that support it (api-read, xp, personality-refresh) write
+   * V8 CPU profiles of their measured phases there; `tsx scripts/bench/cpu-profile.ts <file>` sums one up.
+   */
   cpuProfDir?: string;
   /** scale: the sizes (guild counts, ascending) and each generated guild's members. */
   scale: { guilds: number[]; members: number };

@@ -50,8 +50,7 @@
  * meanwhile) for each worker phase and the latency phase, written there as `xp-<phase>.cpuprofile`.
  */
 import { once } from 'node:events';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { Session } from 'node:inspector/promises';
+import { mkdir, rename } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -79,6 +78,7 @@ import {
   WORKER_INTENTS,
 } from '@spacecadet/worker/testing';
 import { loadBenchEnv, pathAndHome, useLocalServices } from '../env.ts';
+import { startCpuProfile } from './cpu-profile.ts';
 import {
   closeOnStop,
   emitInChunks,
@@ -373,21 +373,20 @@ async function usedMemory(redis: XpRedis): Promise<number> {
 
 /** BENCH_CPU_PROF: profiles this process between start and stop, one file per phase. */
 function cpuProfiler(dir: string | undefined) {
-  let session: Session | null = null;
+  let profile: { stop(): Promise<void> } | null = null;
+  let phase = 0;
   return {
     async start(): Promise<void> {
       if (!dir) return;
-      session ??= new Session();
-      session.connect();
-      await session.post('Profiler.enable');
-      await session.post('Profiler.start');
+      await mkdir(dir, { recursive: true });
+      phase += 1;
+      profile = await startCpuProfile(join(dir, `xp-${phase}.cpuprofile.partial`));
     },
     async stop(name: string): Promise<void> {
-      if (!dir || !session) return;
-      const { profile } = await session.post('Profiler.stop');
-      session.disconnect();
-      await mkdir(dir, { recursive: true });
-      await writeFile(join(dir, `xp-${name}.cpuprofile`), JSON.stringify(profile));
+      if (!profile || !dir) return;
+      await profile.stop();
+      profile = null;
+      await rename(join(dir, `xp-${phase}.cpuprofile.partial`), join(dir, `xp-${name}.cpuprofile`));
     },
   };
 }

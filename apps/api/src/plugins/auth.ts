@@ -1,4 +1,4 @@
-import { Snowflake } from '@spacecadet/contract';
+import { type RouteAuth, Snowflake } from '@spacecadet/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, notAuthenticated, sessionExpired } from '../errors.ts';
 import { assertBotInGuild } from '../services/bot-presence.ts';
@@ -63,9 +63,7 @@ export async function managedGuildIds(services: AppServices, session: SessionCon
 export function registerAuth(app: FastifyInstance): void {
   app.decorateRequest('session', null);
 
-  app.addHook('preValidation', async (request) => {
-    const auth = request.routeOptions.config.auth;
-    if (auth === undefined || auth === 'public') return;
+  const guard = async (request: FastifyRequest, auth: RouteAuth): Promise<void> => {
     // The rate limiter's key already found a session this replica holds (plugins/security.ts).
     const session = request.session ?? (await authenticate(app.services, request));
     request.session = session;
@@ -74,6 +72,21 @@ export function registerAuth(app: FastifyInstance): void {
     // A malformed id is left to validation (400); it can name no guild the user manages.
     const guildId = guildIdParam(request);
     if (guildId !== null) await authorizeGuild(app.services, session, guildId);
+  };
+
+  // A callback hook: the common case (session and guild list both in this replica's memory) is
+  // decided at once, the same checks as `guard` without its promises; anything else runs `guard`.
+  app.addHook('preValidation', (request, _reply, done) => {
+    const auth = request.routeOptions.config.auth;
+    if (auth === undefined || auth === 'public') return done();
+    if (auth === 'guild' && request.session) {
+      const guildId = guildIdParam(request);
+      const allowed =
+        guildId === null ? true : app.services.guildAccess.canManageKnown(request.session, guildId);
+      if (allowed === true) return done();
+      if (allowed === false) return done(forbidden());
+    }
+    guard(request, auth).then(() => done(), done);
   });
 
   // Only on the routes that need them (decided once per route, not once per request).

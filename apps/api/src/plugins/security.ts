@@ -54,8 +54,9 @@ function rateLimitKey(app: FastifyInstance) {
 export function helmetHeaders(options: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
+    // Lower-case names, as Fastify keeps them: it then has nothing to convert on each request.
     setHeader: (name: string, value: string) => {
-      headers[name] = value;
+      headers[name.toLowerCase()] = value;
     },
     removeHeader: () => {},
   };

@@ -155,7 +155,8 @@ function registerRoute<R extends RouteDef>(
     },
     handler: async (request, reply) => {
       // The validator compiler has parsed params, query and body with the route's own schemas.
-      const recorder = await beginHistory(app, def, request);
+      // Only recorded routes open a history entry (no await, no promise, on the others).
+      const recorder = def.history ? await beginHistory(app, def, request) : null;
       const context = {
         params: request.params,
         query: request.query,

@@ -69,6 +69,14 @@ export class GuildAccessService {
     return (await this.knownGuilds(session)).ids.has(guildId);
   }
 
+  /**
+   * `canManage` from this replica's memory alone, without a promise (the guard's fast path);
+   * undefined when the list is not in memory.
+   */
+  canManageKnown(session: SessionContext, guildId: string): boolean | undefined {
+    return this.known.get(session.user.id)?.ids.has(guildId);
+  }
+
   /** From memory, else the shared Redis copy, else Discord; kept in memory for the next request. */
   private async knownGuilds(session: SessionContext): Promise<KnownGuilds> {
     const userId = session.user.id;
