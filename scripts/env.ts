@@ -35,6 +35,13 @@ export interface BenchEnv {
   /** scale: the sizes (guild counts, ascending) and each generated guild's members. */
   scale: { guilds: number[]; members: number };
   lighthouseRuns: number;
+  /**
+   * personality-refresh's configured guilds (1,000; fewer for a loaded machine, which cannot post
+   * their 10 messages each within the setup's timeout; per-job costs do not depend on it).
+   */
+  refreshGuilds: number;
+  /** BENCH_CPU_PROF: where a bench writes the CPU profiles of its measured phases (cpu-profile.ts). */
+  cpuProfileDir?: string;
   /** CHROME_PATH, then CHROMIUM_PATH, where set. */
   chromePaths: string[];
   /** A dashboard build `run.ts` made once and hands to each benchmark. */
@@ -97,12 +104,15 @@ export function loadBenchEnv(env: NodeJS.ProcessEnv = process.env): BenchEnv {
       members: count('BENCH_SCALE_MEMBERS', 20),
     },
     lighthouseRuns: count('BENCH_LIGHTHOUSE_RUNS', 3),
+    refreshGuilds: count('BENCH_REFRESH_GUILDS', 1_000),
     chromePaths: [read(env, 'CHROME_PATH'), read(env, 'CHROMIUM_PATH')].filter(
       (path): path is string => path !== undefined,
     ),
   };
   const dashboardDist = read(env, 'BENCH_DASHBOARD_DIST');
   if (dashboardDist) config.dashboardDist = dashboardDist;
+  const cpuProfileDir = read(env, 'BENCH_CPU_PROF');
+  if (cpuProfileDir) config.cpuProfileDir = cpuProfileDir;
   if (problems.length > 0) throw new EnvError(problems);
   return config;
 }

@@ -30,7 +30,7 @@ interface Profile {
 }
 
 /** A profiler when `BENCH_CPU_PROF` names a directory; otherwise one that only runs the work. */
-export function cpuProfiler(dir = process.env.BENCH_CPU_PROF): CpuProfiler {
+export function cpuProfiler(dir: string | undefined): CpuProfiler {
   if (!dir) return { around: (_label, work) => work(), write: () => [] };
   const session = new Session();
   session.connect();

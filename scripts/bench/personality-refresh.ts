@@ -40,7 +40,7 @@ import { GUILD_JOB_OPTIONS } from '@spacecadet/queue/guild-jobs';
 import { testStackEnv } from '@spacecadet/testing';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 import { FEATURES, type WorkerFeature } from '@spacecadet/worker/testing';
-import { useLocalServices } from '../env.ts';
+import { loadBenchEnv, useLocalServices } from '../env.ts';
 import { cpuProfiler } from './cpu-profile.ts';
 import {
   closeOnStop,
@@ -55,11 +55,8 @@ import {
   startBenchChild,
 } from './lib.ts';
 
-/**
- * `BENCH_GUILDS` makes the world smaller (a loaded machine cannot post 10,000 messages within
- * the drain timeout; per-job costs do not depend on it); the goal is stated for 1,000.
- */
-const GUILDS = Number(process.env.BENCH_GUILDS ?? 1_000);
+/** 1,000 unless BENCH_REFRESH_GUILDS says fewer (env.ts); the goal is stated for 1,000. */
+const GUILDS = loadBenchEnv().refreshGuilds;
 const ROUNDS = 3;
 /** The refresh's rate over the no-op's it must reach (issue 40). */
 const GOAL = 0.8;
@@ -293,7 +290,7 @@ async function main(): Promise<void> {
     );
 
     // BENCH_CPU_PROF=<dir>: each kind of phase's CPU profile (cpu-profile.ts).
-    const profiler = cpuProfiler();
+    const profiler = cpuProfiler(loadBenchEnv().cpuProfileDir);
     const runPhase = async (kind: Phase['kind'], tag: string, count = GUILDS): Promise<Phase> => {
       const handle = sandbox as SandboxHandle;
       const jobs = guildIds.slice(0, count).map((id) => ({
