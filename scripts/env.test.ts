@@ -10,6 +10,7 @@ describe('loadBenchEnv', () => {
       click: { seconds: 8, warmup: 20 },
       memory: { smallGuilds: 10, guilds: 500, members: 100, repeats: 3 },
       xp: { burst: 90_000, rounds: 3 },
+      refreshGuilds: 1_000,
       scale: { guilds: [1_000, 10_000], members: 20 },
       lighthouseRuns: 3,
       chromePaths: [],
@@ -28,6 +29,7 @@ describe('loadBenchEnv', () => {
       BENCH_XP_BURST: '20000',
       BENCH_XP_ROUNDS: '1',
       BENCH_CPU_PROF: '/tmp/profiles',
+      BENCH_REFRESH_GUILDS: '150',
     });
     expect(env.api.seconds).toBe(8);
     expect(env.click.seconds).toBe(2);
@@ -38,6 +40,7 @@ describe('loadBenchEnv', () => {
     expect(env.dashboardDist).toBe('/tmp/dist');
     expect(env.xp).toEqual({ burst: 20_000, rounds: 1 });
     expect(env.cpuProfDir).toBe('/tmp/profiles');
+    expect(env.refreshGuilds).toBe(150);
   });
 
   it('names every bad setting instead of running with NaN', () => {

@@ -42,6 +42,11 @@ export interface BenchEnv {
   /** scale: the sizes (guild counts, ascending) and each generated guild's members. */
   scale: { guilds: number[]; members: number };
   lighthouseRuns: number;
+  /**
+   * personality-refresh's configured guilds (1,000; fewer for a loaded machine, which cannot post
+   * their 10 messages each within the setup's timeout; per-job costs do not depend on it).
+   */
+  refreshGuilds: number;
   /** CHROME_PATH, then CHROMIUM_PATH, where set. */
   chromePaths: string[];
   /** A dashboard build `run.ts` made once and hands to each benchmark. */
@@ -105,6 +110,7 @@ export function loadBenchEnv(env: NodeJS.ProcessEnv = process.env): BenchEnv {
       members: count('BENCH_SCALE_MEMBERS', 20),
     },
     lighthouseRuns: count('BENCH_LIGHTHOUSE_RUNS', 3),
+    refreshGuilds: count('BENCH_REFRESH_GUILDS', 1_000),
     chromePaths: [read(env, 'CHROME_PATH'), read(env, 'CHROMIUM_PATH')].filter(
       (path): path is string => path !== undefined,
     ),

@@ -5,23 +5,36 @@
  *   the returned `stop()` writes a `.cpuprofile` (Chrome DevTools opens it too). Unlike
  *   `node --cpu-prof` it covers only the measured window, not start-up, and only this process, not
  *   the children it starts.
+ * - `cpuProfiler(dir)` (in a bench's own process): `around(label, work)` profiles each measured
+ *   phase, not the set-up; `write()` puts one `<dir>/<label>.cpuprofile` per label, its phases merged.
  * - `tsx scripts/bench/cpu-profile.ts <file.cpuprofile> [rows]`: self and total time, as % of
  *   the samples, by module (an npm package, a workspace package, node's own code, GC, idle) and
  *   by function.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
+  children?: number[] | undefined;
 }
 
 interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
+
+export interface CpuProfiler {
+  /** Runs `work` under the profiler, its samples added to `label`'s profile. */
+  around<T>(label: string, work: () => Promise<T>): Promise<T>;
+  /** Writes each label's profile; returns the files. */
+  write(): string[];
 }
 
 export async function startCpuProfile(path: string): Promise<{ stop(): Promise<void> }> {
@@ -37,6 +50,51 @@ export async function startCpuProfile(path: string): Promise<{ stop(): Promise<v
       session.disconnect();
     },
   };
+}
+
+/** A profiler when `BENCH_CPU_PROF` names a directory; otherwise one that only runs the work. */
+export function cpuProfiler(dir: string | undefined): CpuProfiler {
+  if (!dir) return { around: (_label, work) => work(), write: () => [] };
+  const session = new Session();
+  session.connect();
+  const profiles = new Map<string, CpuProfile[]>();
+  return {
+    async around(label, work) {
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: 200 });
+      await session.post('Profiler.start');
+      try {
+        return await work();
+      } finally {
+        const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: CpuProfile };
+        profiles.set(label, [...(profiles.get(label) ?? []), profile]);
+      }
+    },
+    write() {
+      mkdirSync(dir, { recursive: true });
+      return [...profiles].map(([label, list]) => {
+        const file = join(dir, `${label}.cpuprofile`);
+        writeFileSync(file, JSON.stringify(list.length === 1 ? list[0] : mergeProfiles(list)));
+        return file;
+      });
+    },
+  };
+}
+
+/** One profile of several: node ids renumbered, samples and deltas appended. */
+function mergeProfiles(list: readonly CpuProfile[]): CpuProfile {
+  const merged: CpuProfile = { nodes: [], samples: [], timeDeltas: [], startTime: 0, endTime: 0 };
+  let offset = 0;
+  for (const profile of list) {
+    const top = Math.max(...profile.nodes.map((node) => node.id));
+    for (const node of profile.nodes)
+      merged.nodes.push({ ...node, id: node.id + offset, children: node.children?.map((c) => c + offset) });
+    merged.samples.push(...profile.samples.map((id) => id + offset));
+    merged.timeDeltas.push(...profile.timeDeltas.map((delta, i) => (i === 0 ? 0 : delta)));
+    merged.endTime += profile.endTime - profile.startTime;
+    offset += top;
+  }
+  return merged;
 }
 
 /** The package a script belongs to: `fastify`, `@fastify/rate-limit`, `apps/api`, `node:internal`. */

@@ -2,7 +2,7 @@
  * Personality roles' refresh in steady state: `personality-roles.refresh` for GUILDS configured
  * guilds, in jobs per second, beside a no-op job on the same queue drained by the same worker
  * (same process, same concurrency) in the same run; and the Discord writes the refreshes made,
- * which must be none. Goal: at least 0.5x the no-op rate, 0 writes.
+ * which must be none. Goal: at least 0.80x the no-op rate (GOAL), 0 writes.
  *
  * The real worker (`startWorker`, every feature) runs in this process against a sandbox in a
  * child process (Discord is another machine in production; in-process, the sandbox's work
@@ -40,7 +40,8 @@ import { GUILD_JOB_OPTIONS } from '@spacecadet/queue/guild-jobs';
 import { testStackEnv } from '@spacecadet/testing';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
 import { FEATURES, type WorkerFeature } from '@spacecadet/worker/testing';
-import { useLocalServices } from '../env.ts';
+import { loadBenchEnv, useLocalServices } from '../env.ts';
+import { cpuProfiler } from './cpu-profile.ts';
 import {
   closeOnStop,
   drained,
@@ -54,8 +55,11 @@ import {
   startBenchChild,
 } from './lib.ts';
 
-const GUILDS = 1_000;
+/** 1,000 unless BENCH_REFRESH_GUILDS says fewer (env.ts); the goal is stated for 1,000. */
+const GUILDS = loadBenchEnv().refreshGuilds;
 const ROUNDS = 3;
+/** The refresh's rate over the no-op's it must reach (issue 40). */
+const GOAL = 0.8;
 /** No-op jobs run before measuring (the refresh warm-up covers every guild, see below). */
 const WARMUP = 200;
 /** discord.js' global requests per second while lifted (the sandbox enforces no limit). */
@@ -228,7 +232,7 @@ async function main(): Promise<void> {
         messagesPosted: true,
       })),
     );
-    await runBounded(GUILDS / 10, 4, (batch) =>
+    await runBounded(Math.ceil(GUILDS / 10), 4, (batch) =>
       db.transaction(async (tx) => {
         for (const id of guildIds.slice(batch * 10, batch * 10 + 10)) await seedPersonalityCatalog(tx, id);
       }),
@@ -271,7 +275,7 @@ async function main(): Promise<void> {
     await setRestLimit(UNTHROTTLED);
     producerHandle = producerQueue(redis.url, redis.prefix);
     const producer = producerHandle.queue;
-    await drained(producer, 150_000);
+    await drained(producer, 280_000);
     const posted = await countPostedMessages(database.url);
     if (posted !== GUILDS * QUESTIONS) {
       const failed = await producer.getFailed(0, 0);
@@ -285,6 +289,8 @@ async function main(): Promise<void> {
       since,
     );
 
+    // BENCH_CPU_PROF=<dir>: each kind of phase's CPU profile (cpu-profile.ts).
+    const profiler = cpuProfiler(loadBenchEnv().cpuProfDir);
     const runPhase = async (kind: Phase['kind'], tag: string, count = GUILDS): Promise<Phase> => {
       const handle = sandbox as SandboxHandle;
       const jobs = guildIds.slice(0, count).map((id) => ({
@@ -298,8 +304,10 @@ async function main(): Promise<void> {
       await producer.addBulk(jobs);
       const start = Date.now();
       const cpu = process.cpuUsage();
-      await producer.resume();
-      await drained(producer, 120_000);
+      await profiler.around(tag.startsWith('warmup') ? 'warmup' : kind, async () => {
+        await producer.resume();
+        await drained(producer, 120_000);
+      });
       const { user, system } = process.cpuUsage(cpu);
       const done = await Promise.all(jobs.map((job) => producer.getJob(job.opts.jobId)));
       const finished = done.flatMap((job) => (job?.finishedOn && job.processedOn ? [job] : []));
@@ -345,6 +353,7 @@ async function main(): Promise<void> {
       for (const phase of phases.slice(-3)) console.log(`  round ${round + 1}: ${describe(phase)}`);
     }
     logStep('measured', since);
+    for (const file of profiler.write()) console.log(`  CPU profile: ${file}`);
     if (Date.now() >= schedulersDue)
       throw new Error("the schedulers' next runs came during the measurement: it took too long to be clean");
 
@@ -363,7 +372,7 @@ async function main(): Promise<void> {
     const repaired = sum(everyRefresh.map((phase) => phase.repaired));
     const readsPer = (list: Phase[]) =>
       (sum(list.map((p) => p.reads)) / sum(list.map((p) => p.jobs))).toFixed(2);
-    const holds = refreshRate >= 0.5 * noopRate && writes.length === 0 && !unseen;
+    const holds = refreshRate >= GOAL * noopRate && writes.length === 0 && !unseen;
 
     printTable([
       [
@@ -419,14 +428,14 @@ async function main(): Promise<void> {
       `  REST: the refresh reads ${readsPer(refresh)} times per job; at ${refreshRate.toFixed(0)} jobs/s that is ${(refreshRate * Number(readsPer(refresh))).toFixed(0)} requests/s against discord.js' global limit of ${globalLimit}/s`,
     );
     console.log(
-      `  goal: refresh >= 0.50x the no-op rate with 0 Discord writes: ${holds ? 'holds' : 'DOES NOT HOLD'} (${ratio(refreshRate, noopRate)}; ${writes.length}${unseen ? '+ (request log overflowed)' : ''} writes in ${sum(everyRefresh.map((phase) => phase.jobs))} refreshes)${failed ? `; ${failed} jobs failed` : ''}${repaired ? `; ${repaired} refreshes repaired something` : ''}`,
+      `  goal: refresh >= ${GOAL.toFixed(2)}x the no-op rate with 0 Discord writes: ${holds ? 'holds' : 'DOES NOT HOLD'} (${ratio(refreshRate, noopRate)}; ${writes.length}${unseen ? '+ (request log overflowed)' : ''} writes in ${sum(everyRefresh.map((phase) => phase.jobs))} refreshes)${failed ? `; ${failed} jobs failed` : ''}${repaired ? `; ${repaired} refreshes repaired something` : ''}`,
     );
     console.log(
       `  each guild: all ${QUESTIONS} questions enabled; its ${OPTIONS.length} roles come with the fixture (not made by generate), its ${QUESTIONS} messages were posted by its first refresh; discord.js global REST limit ${globalLimit}/s; ${Math.round((Date.now() - started) / 1000)} s in all`,
     );
     reportHeadline(
       'personality-refresh',
-      `${GUILDS} guilds: refresh ${refreshRate.toFixed(0)} jobs/s vs no-op ${noopRate.toFixed(0)} jobs/s (${ratio(refreshRate, noopRate)}, goal >= 0.50x), Discord writes ${writes.length}${unseen ? '+' : ''}: ${holds ? 'holds' : 'does not hold'}; ${unlimitedRate.toFixed(0)} jobs/s (${ratio(unlimitedRate, noopRate)}) without the ${globalLimit}/s REST limit`,
+      `${GUILDS} guilds: refresh ${refreshRate.toFixed(0)} jobs/s vs no-op ${noopRate.toFixed(0)} jobs/s (${ratio(refreshRate, noopRate)}, goal >= ${GOAL.toFixed(2)}x), Discord writes ${writes.length}${unseen ? '+' : ''}: ${holds ? 'holds' : 'does not hold'}; ${unlimitedRate.toFixed(0)} jobs/s (${ratio(unlimitedRate, noopRate)}) without the ${globalLimit}/s REST limit`,
     );
     // Writes, failures or repairs are wrong on any machine; the ratio is a figure to read.
     if (writes.length > 0 || unseen || failed > 0 || repaired > 0) process.exitCode = 1;

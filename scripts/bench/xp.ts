@@ -372,7 +372,7 @@ async function usedMemory(redis: XpRedis): Promise<number> {
 }
 
 /** BENCH_CPU_PROF: profiles this process between start and stop, one file per phase. */
-function cpuProfiler(dir: string | undefined) {
+function phaseProfiler(dir: string | undefined) {
   let profile: { stop(): Promise<void> } | null = null;
   let phase = 0;
   return {
@@ -395,7 +395,7 @@ async function main(): Promise<void> {
   const env = loadBenchEnv();
   const BURST = env.xp.burst;
   const ROUNDS = env.xp.rounds;
-  const profiler = cpuProfiler(env.cpuProfDir);
+  const profiler = phaseProfiler(env.cpuProfDir);
   useLocalServices();
   const started = Date.now();
   console.log(

@@ -18,6 +18,8 @@ export interface GuildRolesView {
   count: number;
   has(roleId: string): boolean;
   role(roleId: string): GuildRoleInfo | undefined;
+  /** The role's position, without copying the role (a check of every option's role). */
+  positionOf(roleId: string): number | undefined;
   /** Every role (to find one by name). */
   all(): GuildRoleInfo[];
   /** The bot's roles (with @everyone) grant Manage Roles or Administrator. */
@@ -65,6 +67,7 @@ export async function guildRolesView(client: Client, guildId: string): Promise<G
       const role = roles.get(roleId);
       return role ? info(role) : undefined;
     },
+    positionOf: (roleId) => roles.get(roleId)?.rawPosition,
     all: () => roles.map(info),
     botCanManageRoles: guild.ownerId === me.id || (granted & MANAGE) !== 0n,
     botTopPosition: top,
@@ -96,6 +99,7 @@ export async function guildRolesViewByRest(client: Client, guildId: string): Pro
       const role = byId.get(roleId);
       return role ? info(role) : undefined;
     },
+    positionOf: (roleId) => byId.get(roleId)?.position,
     all: () => roles.map(info),
     botCanManageRoles: (granted & MANAGE) !== 0n,
     botTopPosition: botRoles.reduce(

@@ -53,7 +53,7 @@ export async function ensureChannelAccess(
     if (!question.isEnabled) continue;
     for (const option of question.options) {
       const roleId = option.roleId;
-      if (!roleId || roleId === guildId || !isLiveRole(roleId)) continue;
+      if (option.channelIds.length === 0 || !roleId || roleId === guildId || !isLiveRole(roleId)) continue;
       for (const channelId of option.channelIds) {
         if (isKnownRoleViewAllowed(client, guildId, channelId, roleId)) continue;
         const result = await openChannel(context, channelId, roleId);
@@ -152,6 +152,8 @@ export function liveRoleCheck(
   before: readonly StoredPersonalityQuestion[],
   after: readonly StoredPersonalityQuestion[],
 ): (roleId: string) => boolean {
+  // A run that made no role (every steady-state one) has the same questions after as before.
+  if (before === after) return (roleId) => view.has(roleId);
   const old = new Set(before.flatMap((q) => q.options.flatMap((o) => o.roleId ?? [])));
   const made = new Set(
     after.flatMap((q) => q.options.flatMap((o) => (o.roleId && !old.has(o.roleId) ? [o.roleId] : []))),

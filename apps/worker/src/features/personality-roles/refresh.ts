@@ -138,8 +138,15 @@ async function recordRefresh(redis: Redis, guildId: string, outcome: { summary: 
     ran_at: new Date().toISOString(),
     ...outcome,
   } satisfies PersonalityLastRefresh);
-  const write = redis.multi().set(personalityLastRefreshKey(guildId), record, 'EX', LAST_REFRESH_TTL_SECONDS);
-  if (outcome.repaired > 0)
-    write.set(personalityLastRepairKey(guildId), record, 'EX', LAST_REFRESH_TTL_SECONDS);
-  await write.exec();
+  const last = personalityLastRefreshKey(guildId);
+  // Most runs repair nothing: one SET, without a MULTI's pipeline and its two extra commands.
+  if (outcome.repaired === 0) {
+    await redis.set(last, record, 'EX', LAST_REFRESH_TTL_SECONDS);
+    return;
+  }
+  await redis
+    .multi()
+    .set(last, record, 'EX', LAST_REFRESH_TTL_SECONDS)
+    .set(personalityLastRepairKey(guildId), record, 'EX', LAST_REFRESH_TTL_SECONDS)
+    .exec();
 }

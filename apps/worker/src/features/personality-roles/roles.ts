@@ -27,10 +27,20 @@ const ROLE_COLOR = 0;
 export const MANAGE_ROLES_WARNING =
   "I don't have the Manage Roles permission, so members can't pick personality roles. Give my role Manage Roles.";
 
-/** The role of each option of an enabled question, in panel order. */
-function wantedOptions(questions: readonly StoredPersonalityQuestion[]): StoredPersonalityOption[] {
-  return questions.filter((question) => question.isEnabled).flatMap((question) => question.options);
+/**
+ * The role of each option of an enabled question, in panel order. Kept per questions array: the
+ * setup cache hands every scheduled refresh of a guild the same one (not to be changed), so the
+ * refresh every 5 minutes of each guild does not list them again.
+ */
+function wantedOptions(questions: readonly StoredPersonalityQuestion[]): readonly StoredPersonalityOption[] {
+  let wanted = wantedByQuestions.get(questions);
+  if (wanted === undefined) {
+    wanted = questions.filter((question) => question.isEnabled).flatMap((question) => question.options);
+    wantedByQuestions.set(questions, wanted);
+  }
+  return wanted;
 }
+const wantedByQuestions = new WeakMap<readonly StoredPersonalityQuestion[], StoredPersonalityOption[]>();
 
 const targetKey = personalityTargetKey;
 const roleTarget = (option: StoredPersonalityOption): PendingRoleTarget => ({
@@ -70,7 +80,9 @@ export async function ensurePersonalityRoles(
   const missingIn = (view: GuildRolesView) =>
     wanted.filter((option) => !option.roleId || !view.has(option.roleId));
   let view = firstView;
-  let missing = missingIn(view);
+  // The usual answer (every role there) without building a list.
+  const allThere = wanted.every((option) => option.roleId && view.has(option.roleId));
+  let missing = allThere ? [] : missingIn(view);
   if (missing.length > 0 && options.reread) {
     view = await options.reread();
     missing = missingIn(view);
@@ -151,8 +163,10 @@ function manageWarnings(view: GuildRolesView, options: readonly StoredPersonalit
   if (!view.botCanManageRoles) return [MANAGE_ROLES_WARNING];
   const warnings: string[] = [];
   for (const option of options) {
+    const position = option.roleId ? view.positionOf(option.roleId) : undefined;
+    if (position === undefined || position < view.botTopPosition) continue;
     const role = option.roleId ? view.role(option.roleId) : undefined;
-    if (role && role.position >= view.botTopPosition) warnings.push(roleAboveBotWarning(role.name));
+    if (role) warnings.push(roleAboveBotWarning(role.name));
   }
   return warnings;
 }
