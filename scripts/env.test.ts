@@ -9,7 +9,7 @@ describe('loadBenchEnv', () => {
       api: { connections: 50, seconds: 5, rounds: 3 },
       click: { seconds: 8, warmup: 20 },
       memory: { smallGuilds: 10, guilds: 500, members: 100, repeats: 3 },
-      scale: { guilds: [1_000, 10_000], members: 20 },
+      scale: { guilds: [1_000, 10_000, 50_000], members: 20 },
       lighthouseRuns: 3,
       chromePaths: [],
     });
