@@ -41,7 +41,6 @@ import {
   REFRESH_ROUNDS,
   SHARDS,
   seconds,
-  sleep,
   sum,
   unconfiguredGuildId,
   XP_ROUNDS,
@@ -236,15 +235,21 @@ export async function runSize(size: number): Promise<SizeResult> {
       throw new Error(`a worker exited before it was ready:\n${children.map((c) => c.stderr).join('\n')}`);
     });
     exited.catch(() => {});
-    await Promise.race([
-      ready,
-      exited,
-      sleep(READY_TIMEOUT_MS).then(() => {
-        throw new Error(
-          `workers not ready within ${READY_TIMEOUT_MS} ms: shards hold ${synced.join(', ')} guilds, expected ${expected.join(', ')}`,
-        );
-      }),
-    ]);
+    // The limit's timer is cleared once ready: left running, it kept the bench alive for up to
+    // READY_TIMEOUT_MS after the last size.
+    let readyTimer: NodeJS.Timeout | undefined;
+    const tooLate = new Promise<never>((_, reject) => {
+      readyTimer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `workers not ready within ${READY_TIMEOUT_MS} ms: shards hold ${synced.join(', ')} guilds, expected ${expected.join(', ')}`,
+            ),
+          ),
+        READY_TIMEOUT_MS,
+      );
+    });
+    await Promise.race([ready, exited, tooLate]).finally(() => clearTimeout(readyTimer));
     const workerReadyMs = readyAt - since;
     const seqReady = await sandbox.requestSeq();
     // What the workers do next on their own: until the queue has drained and the sandbox has
