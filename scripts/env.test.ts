@@ -11,7 +11,7 @@ describe('loadBenchEnv', () => {
       memory: { smallGuilds: 10, guilds: 500, members: 100, repeats: 3 },
       xp: { burst: 90_000, rounds: 3 },
       refreshGuilds: 1_000,
-      scale: { guilds: [1_000, 10_000], members: 20 },
+      scale: { guilds: [1_000, 10_000, 50_000], members: 20 },
       lighthouseRuns: 3,
       chromePaths: [],
     });

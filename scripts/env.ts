@@ -106,7 +106,7 @@ export function loadBenchEnv(env: NodeJS.ProcessEnv = process.env): BenchEnv {
     },
     xp: { burst: count('BENCH_XP_BURST', 90_000), rounds: count('BENCH_XP_ROUNDS', 3) },
     scale: {
-      guilds: counts(env, problems, 'BENCH_SCALE_GUILDS', [1_000, 10_000]),
+      guilds: counts(env, problems, 'BENCH_SCALE_GUILDS', [1_000, 10_000, 50_000]),
       members: count('BENCH_SCALE_MEMBERS', 20),
     },
     lighthouseRuns: count('BENCH_LIGHTHOUSE_RUNS', 3),
