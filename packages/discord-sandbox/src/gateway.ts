@@ -5,6 +5,7 @@ import { GatewayCloseCodes, GatewayDispatchEvents, GatewayOpcodes } from 'discor
 import type { FastifyInstance } from 'fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { SandboxContext } from './context.ts';
+import type { SandboxGuild } from './fixture.ts';
 import {
   botTokenOk,
   checkIdentify,
@@ -20,6 +21,12 @@ import type { SandboxDispatch } from './state.ts';
 export const HEARTBEAT_INTERVAL = 41250;
 /** A connection that stays silent this long after HELLO or its last heartbeat is a zombie. */
 const HEARTBEAT_GRACE_MS = HEARTBEAT_INTERVAL + 20_000;
+/**
+ * GUILD_CREATEs sent in one turn of the event loop after a READY. A test world's few guilds all go
+ * in the first turn, right after the READY, as before; a shard of 12,500 (the 50,000-guild scale
+ * bench) yields between turns instead of holding the sandbox for tens of seconds.
+ */
+const GUILD_CREATES_PER_TURN = 200;
 
 export interface GatewayPresence {
   online: boolean;
@@ -243,9 +250,27 @@ export class SandboxGateway {
     );
     const ready = readyPayload(state, session.id, this.ctx.gatewayUrl(host), shard, guilds);
     session.dispatch(GatewayDispatchEvents.Ready, ready);
-    for (const guild of guilds)
-      session.dispatch(GatewayDispatchEvents.GuildCreate, guildCreatePayload(state, guild));
+    this.sendGuildCreates(session, guilds, 0);
     return session;
+  }
+
+  /**
+   * The shard's GUILD_CREATEs after READY, lazily as Discord sends them: GUILD_CREATES_PER_TURN
+   * in one turn of the event loop, the rest in later turns, so a shard of tens of thousands of
+   * guilds does not hold the sandbox (other clients' handshakes, REST) for the whole of it. Each
+   * is built when sent; a guild the bot left meanwhile is skipped, and a session gone gets no more.
+   */
+  private sendGuildCreates(session: GatewaySession, guilds: readonly SandboxGuild[], from: number): void {
+    const { state } = this.ctx;
+    const until = Math.min(guilds.length, from + GUILD_CREATES_PER_TURN);
+    for (const guild of guilds.slice(from, until)) {
+      if (state.guilds.get(guild.id) === guild && state.botIsIn(guild))
+        session.dispatch(GatewayDispatchEvents.GuildCreate, guildCreatePayload(state, guild));
+    }
+    if (until === guilds.length) return;
+    setImmediate(() => {
+      if (this.sessions.get(session.id) === session) this.sendGuildCreates(session, guilds, until);
+    });
   }
 
   /**
