@@ -115,7 +115,7 @@ describe('the API, two workers and the proxy on a Redis Cluster', () => {
   );
 
   it(
-    'counts XP from chat to a level-up, stored in Postgres and announced',
+    'counts XP from chat to a level-up: stored in Postgres, announced and rewarded with its role',
     async () => {
       await stack.api('PUT', `/api/guilds/${station}/leveling`, admin, {
         enabled: true,
@@ -124,6 +124,13 @@ describe('the API, two workers and the proxy on a Redis Cluster', () => {
         message_cooldown_sec: 0,
         announcement_channel: levelUps,
       });
+      // A reward for level 1: the API stores it, Sync Roles (a job) creates its role in Discord.
+      await stack.api('POST', `/api/guilds/${station}/leveling/roles`, admin, {
+        role_name: 'Cluster Cadet',
+        level_required: 1,
+      });
+      await runJobThroughApi(stack, admin, `/api/guilds/${station}/leveling/tasks/refresh`);
+      const stationState = () => stack.sandbox.state().guilds.find((guild) => guild.id === station);
       const levelOf = async () =>
         (await stack.database.db.select().from(memberXp)).find(
           (row) => row.guildId === station && row.userId === nia,
@@ -153,14 +160,21 @@ describe('the API, two workers and the proxy on a Redis Cluster', () => {
       const announcement = await waitFor(
         'the level-up announced in #level-ups',
         async () =>
-          stack.sandbox
-            .state()
-            .guilds.find((guild) => guild.id === station)
+          stationState()
             ?.channels.find((channel) => channel.id === levelUps)
             ?.messages.find((message) => message.content.includes(nia)),
         STEP_MS,
       );
       expect(announcement.content).toContain('level 1');
+      await waitFor(
+        'Nia to wear the level 1 reward',
+        async () => {
+          const reward = stationState()?.roles.find((role) => role.name === 'Cluster Cadet');
+          const member = stationState()?.members.find((candidate) => candidate.user_id === nia);
+          return reward && member?.roles.includes(reward.id);
+        },
+        STEP_MS,
+      );
     },
     TEST_MS,
   );
