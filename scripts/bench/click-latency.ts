@@ -37,6 +37,8 @@ import {
   memberRoundTrip,
   observeMembers,
   openLoop,
+  type PanelButton,
+  panelButtons,
   perSecondOverWindows,
   setGlobalLimit,
   THROUGHPUT_GOAL,
@@ -70,7 +72,6 @@ const SETTLE_TIMEOUT_MS = 30_000 + SECONDS * 2_000;
 
 const GUILD = SANDBOX_IDS.guilds.station;
 const CHANNEL = SANDBOX_IDS.channels.roles;
-const BOT_AUTH = { authorization: 'Bot sandbox-bot-token' };
 const ROLE_CHANGE = /^\/guilds\/\d+\/members\/\d+\/roles\/\d+$/;
 
 /** The default world plus MEMBERS members of Sandbox Station without a color. */
@@ -90,47 +91,6 @@ function fixtureWithCrowd(): { fixture: SandboxFixture; userIds: string[] } {
     station.members.push({ user_id: id, roles: [], nick: null, joined_at: '2024-01-01T00:00:00.000Z' });
   }
   return { fixture, userIds };
-}
-
-interface PanelButton {
-  customId: string;
-  roleId: string;
-}
-
-/** The posted panel's color buttons, each with the role its color maps to in the API's palette. */
-async function panelButtons(
-  stack: Stack,
-  auth: string,
-): Promise<{ messageId: string; buttons: PanelButton[] }> {
-  const screen = await stack.api<{
-    message_id: string | null;
-    mode: string;
-    groups: Array<{ colors: Array<{ color_name: string; role_id: string | null }> }>;
-  }>('GET', `/api/guilds/${GUILD}/color-roles`, auth);
-  if (!screen.message_id) throw new Error('post-panel finished without a message id');
-  const roleByName = new Map(
-    screen.groups.flatMap((group) =>
-      group.colors.map((color) => [color.color_name.trim().toLowerCase(), color.role_id]),
-    ),
-  );
-  const response = await fetch(
-    `${stack.sandbox.apiBase}/v10/channels/${CHANNEL}/messages/${screen.message_id}`,
-    { headers: BOT_AUTH },
-  );
-  const message = (await response.json()) as {
-    components?: Array<{ components?: Array<{ custom_id?: string }> }>;
-  };
-  const buttons: PanelButton[] = [];
-  for (const row of message.components ?? []) {
-    for (const component of row.components ?? []) {
-      const name = component.custom_id?.startsWith('color:pick:') ? component.custom_id.slice(11) : null;
-      const roleId = name ? roleByName.get(name.trim().toLowerCase()) : null;
-      if (component.custom_id && roleId) buttons.push({ customId: component.custom_id, roleId });
-    }
-  }
-  if (buttons.length < 2)
-    throw new Error(`panel ${screen.message_id} has too few color:pick buttons (mode ${screen.mode})`);
-  return { messageId: screen.message_id, buttons };
 }
 
 interface ClickSample extends TimedClick {
@@ -156,7 +116,7 @@ async function main(): Promise<void> {
     started = performance.now();
     await runJobThroughApi(stack, ada, `/api/guilds/${GUILD}/color-roles/post-panel`);
     const postMs = elapsedMs(started);
-    const { messageId, buttons } = await panelButtons(stack, ada);
+    const { messageId, buttons } = await panelButtons(stack, ada, GUILD, CHANNEL);
     console.log(
       `  setup: generate ${ms(generateMs)}, post panel ${ms(postMs)}, ${buttons.length} color buttons`,
     );

@@ -199,6 +199,49 @@ export async function clickComponent(
   return { ok: response.ok, ...answer };
 }
 
+export interface PanelButton {
+  customId: string;
+  roleId: string;
+}
+
+/** The posted panel's color buttons, each with the role its color maps to in the API's palette. */
+export async function panelButtons(
+  stack: Stack,
+  auth: string,
+  guildId: string,
+  channelId: string,
+): Promise<{ messageId: string; buttons: PanelButton[] }> {
+  const screen = await stack.api<{
+    message_id: string | null;
+    mode: string;
+    groups: Array<{ colors: Array<{ color_name: string; role_id: string | null }> }>;
+  }>('GET', `/api/guilds/${guildId}/color-roles`, auth);
+  if (!screen.message_id) throw new Error('post-panel finished without a message id');
+  const roleByName = new Map(
+    screen.groups.flatMap((group) =>
+      group.colors.map((color) => [color.color_name.trim().toLowerCase(), color.role_id]),
+    ),
+  );
+  const response = await fetch(
+    `${stack.sandbox.apiBase}/v10/channels/${channelId}/messages/${screen.message_id}`,
+    { headers: { authorization: `Bot ${SANDBOX_BOT_TOKEN}` } },
+  );
+  const message = (await response.json()) as {
+    components?: Array<{ components?: Array<{ custom_id?: string }> }>;
+  };
+  const buttons: PanelButton[] = [];
+  for (const row of message.components ?? []) {
+    for (const component of row.components ?? []) {
+      const name = component.custom_id?.startsWith('color:pick:') ? component.custom_id.slice(11) : null;
+      const roleId = name ? roleByName.get(name.trim().toLowerCase()) : null;
+      if (component.custom_id && roleId) buttons.push({ customId: component.custom_id, roleId });
+    }
+  }
+  if (buttons.length < 2)
+    throw new Error(`panel ${screen.message_id} has too few color:pick buttons (mode ${screen.mode})`);
+  return { messageId: screen.message_id, buttons };
+}
+
 /** The member's roles among `roleIds`, in the sandbox now. */
 export function memberRolesAmong(
   stack: Stack,

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bullPrefix, jobQueueName, shardOfGuild } from '@spacecadet/contract';
 import type { SandboxChannel, SandboxFixture } from '@spacecadet/discord-sandbox';
+import { createRedisClient } from '@spacecadet/runtime/redis-client';
 import { waitFor as pollUntilDeadline } from '@spacecadet/testing';
 import { inheritedEnv, loadBenchEnv } from '../env.ts';
 
@@ -571,15 +572,14 @@ export function producerQueue(
   redisUrl: string,
   prefix: string,
   shardCount = 1,
+  /** REDIS_CLUSTER_NODES' nodes: the queues on that Redis Cluster (redisUrl then gives only credentials). */
+  clusterNodes: ReadonlyArray<{ host: string; port: number }> | null = null,
 ): { queue: BenchQueue; close(): Promise<void> } {
   const require = createRequire(join(repoRoot, 'apps', 'worker', 'package.json'));
   const { Queue } = require('bullmq') as {
     Queue: new (name: string, opts: { connection: unknown; prefix: string }) => BenchQueue;
   };
-  const { Redis } = require('ioredis') as {
-    Redis: new (url: string, opts: { maxRetriesPerRequest: null }) => { disconnect(): void };
-  };
-  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const connection = createRedisClient(redisUrl, clusterNodes, { maxRetriesPerRequest: null });
   const shards = Array.from(
     { length: shardCount },
     (_, shard) => new Queue(jobQueueName(shard), { connection, prefix: bullPrefix(prefix) }),

@@ -5,16 +5,19 @@
  * (discord.js client + BullMQ), both sending their bot requests through the proxy. Everything it
  * starts is stopped by `close()`.
  */
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { buildApp, loadApiConfig } from '@spacecadet/api';
 import { createTestDatabase, type TestDatabase, type TestRedis, testRedis } from '@spacecadet/db/testing';
 import { startDiscordProxy } from '@spacecadet/discord-proxy';
 import { SANDBOX_IDS, type Sandbox, type SandboxFixture, startSandbox } from '@spacecadet/discord-sandbox';
-import { TEST_DASHBOARD_URL, testStackEnv } from '@spacecadet/testing';
+import { freePort, TEST_DASHBOARD_URL, testStackEnv } from '@spacecadet/testing';
 import { loadWorkerConfig, type RunningWorker, startWorker } from '@spacecadet/worker';
-import { useLocalServices } from '../env.ts';
-import { type BenchChild, closeOnStop, startBenchChild, waitFor } from './lib.ts';
+import { inheritedEnv, useLocalServices } from '../env.ts';
+import { type BenchChild, closeOnStop, repoRoot, startBenchChild, waitFor } from './lib.ts';
 
 const PROXY_CHILD_FLAG = '--discord-proxy-child';
 
@@ -36,6 +39,8 @@ export interface Stack {
   redis: TestRedis;
   apiUrl: string;
   worker: RunningWorker | null;
+  /** The env the API and the worker were started with (for another worker process of this stack). */
+  env: Record<string, string>;
   /** Signs `userId` in through the sandbox's OAuth2 page and the API's exchange; returns `Bearer …`. */
   signIn(userId: string): Promise<string>;
   /** A JSON call to the API; throws on a non-2xx answer. */
@@ -53,6 +58,15 @@ export interface StackOptions {
    * proxy and the worker learn the buckets as Discord reports them.
    */
   limits?: { globalPerSecond: number; routes: boolean };
+  /**
+   * REDIS_CLUSTER_NODES: the API, the worker and the proxy on this Redis Cluster (the proxy then
+   * is the product's own process, `packages/discord-proxy/src/main.ts`, holding its lease there).
+   */
+  redisClusterNodes?: string;
+  /** More env for the API, the worker and the proxy (e.g. SHARD_COUNT, SHARD_IDS). */
+  env?: Record<string, string>;
+  /** How long the sandbox waits for a click's first answer (its default: Discord's 3 s). */
+  interactionTimeoutMs?: number;
 }
 
 export async function startStack(options: StackOptions): Promise<Stack> {
@@ -61,6 +75,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     startSandbox({
       port: 0,
       ...(options.fixture ? { fixture: options.fixture } : {}),
+      ...(options.interactionTimeoutMs ? { interactionTimeoutMs: options.interactionTimeoutMs } : {}),
       ...(options.limits
         ? { globalRateLimit: options.limits.globalPerSecond, routeRateLimits: options.limits.routes }
         : {}),
@@ -70,7 +85,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   ]);
   let app: Awaited<ReturnType<typeof buildApp>> | null = null;
   let worker: RunningWorker | null = null;
-  let proxy: BenchChild<{ url: string }> | null = null;
+  let proxy: Pick<BenchChild<{ url: string }>, 'ready' | 'stop'> | null = null;
   const close = closeOnStop(async () => {
     await worker?.close().catch(() => {});
     await app?.close().catch(() => {});
@@ -82,18 +97,25 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const dashboardUrl = options.dashboardUrl ?? TEST_DASHBOARD_URL;
     // Its own process, as deployed: in this one it would take the event loop the worker answers
     // clicks on.
-    proxy = await startBenchChild<{ url: string }>(import.meta.filename, PROXY_CHILD_FLAG, undefined, [
-      sandbox.apiBase,
-    ]);
-    const proxyUrl = proxy.ready.url;
-    const env = {
+    const base = {
       ...testStackEnv(database, redis, sandbox),
       DASHBOARD_URL: dashboardUrl,
-      DISCORD_PROXY_URL: proxyUrl,
+      ...(options.redisClusterNodes ? { REDIS_CLUSTER_NODES: options.redisClusterNodes } : {}),
+      ...options.env,
     };
-    const base = loadApiConfig(env);
+    proxy = options.redisClusterNodes
+      ? await startProxyProcess(base)
+      : await startBenchChild<{ url: string }>(import.meta.filename, PROXY_CHILD_FLAG, undefined, [
+          sandbox.apiBase,
+        ]);
+    const proxyUrl = proxy.ready.url;
+    const env = { ...base, DISCORD_PROXY_URL: proxyUrl };
+    const apiConfig = loadApiConfig(env);
     // The per-IP limit protects production; here every request comes from 127.0.0.1 on purpose.
-    const config = { ...base, rateLimit: { ...base.rateLimit, max: 1_000_000, exchangeMax: 1_000 } };
+    const config = {
+      ...apiConfig,
+      rateLimit: { ...apiConfig.rateLimit, max: 1_000_000, exchangeMax: 1_000 },
+    };
     app = await buildApp(config, { logger: false });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const apiUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -115,11 +137,56 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
     const signIn = (userId: string) => signInThroughSandbox(sandbox, apiUrl, dashboardUrl, userId);
 
-    return { sandbox, proxyUrl, database, redis, apiUrl, worker, signIn, api, close };
+    return { sandbox, proxyUrl, database, redis, apiUrl, worker, env, signIn, api, close };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/**
+ * The product's proxy process (`packages/discord-proxy/src/main.ts`) with `env` (its lease in
+ * REDIS_URL's Redis or REDIS_CLUSTER_NODES' cluster), on a free port; ready once it says it is
+ * the active proxy (holds the lease and the limits).
+ */
+async function startProxyProcess(
+  env: Record<string, string>,
+): Promise<Pick<BenchChild<{ url: string }>, 'ready' | 'stop'>> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join('packages', 'discord-proxy', 'src', 'main.ts')],
+    {
+      cwd: repoRoot,
+      env: { ...inheritedEnv(), ...env, DISCORD_PROXY_PORT: String(port), LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let log = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-20_000);
+  });
+  const exited = once(child, 'exit');
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  try {
+    const outcome = await waitFor(
+      'the Discord proxy to hold its lease',
+      async () =>
+        child.exitCode !== null ? 'exited' : log.includes('now the active one') ? 'active' : undefined,
+      60_000,
+    );
+    if (outcome === 'exited') throw new Error(`the Discord proxy exited:\n${log}`);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { ready: { url: `http://127.0.0.1:${port}/api` }, stop };
 }
 
 /**

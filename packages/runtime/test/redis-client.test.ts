@@ -51,3 +51,25 @@ describe('createRedisClient', () => {
     expect([...found].sort()).toEqual(keys.map((key) => `scan-test:${key}`).sort());
   });
 });
+
+describe('startRedisCluster({ persistent: true })', () => {
+  it('restarts a master in place with every write it acknowledged, and the cluster is ok again', async () => {
+    const persistent = await startRedisCluster({ persistent: true });
+    const redis = createRedisClient('redis://127.0.0.1:1', persistent.nodes, {
+      maxRetriesPerRequest: null,
+    }) as Cluster;
+    try {
+      const keys = Array.from({ length: 30 }, (_, i) => `kept:${i}`);
+      await Promise.all(keys.map((key) => redis.set(key, key)));
+      const slot = Number(await redis.cluster('KEYSLOT', 'kept:0'));
+      const port = Number(redis.slots[slot]?.[0]?.split(':')[1]);
+      const config = (await redis.nodes('master')[0]?.config('GET', 'appendfsync')) as string[];
+      expect(config).toEqual(['appendfsync', 'always']);
+      expect(await persistent.restart(port)).toBeGreaterThan(0);
+      expect(await Promise.all(keys.map((key) => redis.get(key)))).toEqual(keys);
+    } finally {
+      redis.disconnect();
+      await persistent.stop();
+    }
+  }, 60_000);
+});
