@@ -184,6 +184,8 @@ export async function clickComponent(
     customId: string | undefined;
   },
 ): Promise<{ ok: boolean; interaction_id?: string; responded?: boolean }> {
+  // A click the sandbox never got (a connection refused or reset on a loaded machine) is a
+  // failed click, counted and reported, not the end of the run.
   const response = await fetch(`${stack.sandbox.url}/_sandbox/interactions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -194,7 +196,8 @@ export async function clickComponent(
       user_id: click.userId,
       custom_id: click.customId,
     }),
-  });
+  }).catch(() => null);
+  if (!response) return { ok: false };
   const answer = (await response.json()) as { interaction_id?: string; responded?: boolean };
   return { ok: response.ok, ...answer };
 }

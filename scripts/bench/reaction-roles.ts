@@ -151,6 +151,8 @@ async function main(): Promise<void> {
             .filter((call) => call.method !== 'GET' && call.status < 300)
             .map((call) => Date.parse(call.at)),
         ),
+        /** Writes of any kind in the phase (role changes are `roleChanges` of them). */
+        writeCount: calls.filter((call) => call.method !== 'GET' && call.status < 300).length,
         global429s: calls.filter((call) => call.status === 429).length,
         lateP99: reactions.lateP99,
         /** The bot's other calls in the phase, by kind (they share the global limit). */
@@ -208,6 +210,11 @@ async function main(): Promise<void> {
     // same 50/s that role changes need, so role changes alone stay below it by the swaps' share.
     const share = fast.writes.perSecond / GLOBAL_LIMIT;
     const met = share >= THROUGHPUT_GOAL;
+    // With the limit fully used, role changes alone reach their share of the writes, no more:
+    // 10% of the 100/s phase's members swap (+1 role removal, +1 reaction removal each).
+    console.log(
+      `  @100 reactions/s: role changes are ${fast.roleChanges}/${fast.writeCount} = ${(fast.roleChanges / fast.writeCount).toFixed(2)} of the writes, the most of the limit they can use while every write shares it`,
+    );
     console.log(
       `  goal ${met ? 'met' : 'MISSED'}: writes (role changes and swap reaction removals) @100/s ${share.toFixed(2)}x >= ${THROUGHPUT_GOAL}x of the limit`,
     );
@@ -215,7 +222,8 @@ async function main(): Promise<void> {
       'reaction-roles',
       `role visible @10/s p50 ${ms(slow.visible.p50)} p99 ${ms(slow.visible.p99)}, @100/s p50 ${ms(fast.visible.p50)} p99 ${ms(fast.visible.p99)} (sandbox RTT p99 ${ms(slow.base.p99)} / ${ms(fast.base.p99)}); ${fast.throughput.perSecond.toFixed(1)} role changes/s (${(fast.throughput.perSecond / GLOBAL_LIMIT).toFixed(2)}x) and ${fast.writes.perSecond.toFixed(1)} writes/s in all vs ${GLOBAL_LIMIT}/s limit = ${share.toFixed(2)}x (goal >= ${THROUGHPUT_GOAL}x); failed ${failed}, wrong ${wrong}`,
     );
-    if (failed > 0 || wrong > 0) process.exitCode = 1;
+    // The goal missed fails the bench, as a failed reaction does.
+    if (failed > 0 || wrong > 0 || !met) process.exitCode = 1;
   } finally {
     await stack.close();
   }

@@ -129,4 +129,24 @@ describe('a storm of color clicks: the last click of each member wins', () => {
     );
     expect(gaveBlue).toEqual([]);
   });
+
+  it('a click applied while a newer one of the member is still being acknowledged says what the newer one gives', async () => {
+    // Red's role change is held a second (a 429); Blue's acknowledgement 1.8 s
+    // (a 429 on its callback), so Red is applied while Blue is in the worker, not yet recorded.
+    const held = await holdNextRoleChange(harness, nia, 'PUT', 1);
+    const red = await click(nia, 'Red');
+    await held();
+    await control(harness.sandbox).fault({
+      method: 'POST',
+      path: '/interactions/',
+      status: 429,
+      count: 1,
+      retry_after: 1.8,
+    });
+    const blue = await click(nia, 'Blue');
+    expect(blue.responded).toBe(true);
+    const answers = await finalAnswers([red, blue]);
+    expect(colorRolesOf(nia)).toEqual([roleOf('Blue')]);
+    expect(answers).toEqual(Array(2).fill('You now have the **Blue** color.'));
+  });
 });

@@ -11,6 +11,7 @@ import type { WorkerDeps } from '../deps.ts';
 import { isDiscordUnreachable } from '../discord-rest.ts';
 import { withGuildLock, withLockWhenFree } from '../jobs/guild-lock.ts';
 import { errorFields } from '../logger.ts';
+import { clickRecorded, newerClickArriving } from './arriving-clicks.ts';
 import {
   compareIds,
   type MemberPick,
@@ -35,8 +36,9 @@ import type { PanelInteraction } from './types.ts';
  * personality question is one), and records for each group the newest click applied
  * (`d:<group>`) and the answer the group now has (`a:<group>`). Picks recorded while a change is
  * in flight are applied by the same holder right after it, together. Every click is answered with
- * its group's answer once none of the member's picks waits, so the clicks a later one superseded
- * are answered with what the member ends with. A click waits as long as that takes (it is
+ * its group's answer once none of the member's picks waits, nor any newer click of theirs this
+ * process received but has not recorded yet (`arriving-clicks.ts`), so the clicks a later one
+ * superseded are answered with what the member ends with. A click waits as long as that takes (it is
  * acknowledged first: `deferFirst`); nothing is refused for being busy.
  */
 
@@ -124,6 +126,7 @@ export async function lastPickWins<P>(
     .hset(picksKey, `p:${interaction.id}`, JSON.stringify({ group, pick }))
     .pexpire(picksKey, PICKS_TTL_MS)
     .exec();
+  clickRecorded(interaction);
   return new Promise<EphemeralAnswer>((resolve, reject) => {
     const waiter: Waiter = { id: BigInt(interaction.id), group, since: Date.now(), resolve, reject };
     let driver = drivers.get(picksKey);
@@ -174,7 +177,7 @@ async function drive(
   try {
     for (;;) {
       const state = readState(await redis.hgetall(picksKey));
-      settle(driver, state);
+      settle(driver, state, member);
       // Checked with nothing awaited since: a click joining from now on starts a new loop.
       if (driver.waiters.size === 0) {
         drivers.delete(picksKey);
@@ -298,17 +301,19 @@ export async function applySavedPicks(deps: WorkerDeps, guildId: string): Promis
 /** How long the job waits for a member's clicks to finish before it tries again later. */
 const SAVED_PICK_LOCK_WAIT_MS = 10_000;
 
-/** Answers the waiting clicks whose pick was applied, once nothing of the member waits. */
-function settle(driver: Driver, state: PicksState): void {
+/** Answers the waiting clicks whose pick was applied, once nothing of the member waits or arrives. */
+function settle(driver: Driver, state: PicksState, member: PickingMember): void {
   const now = Date.now();
   for (const waiter of driver.waiters) {
+    // A newer click of the member is here but not recorded yet: it may change the answer.
+    const waits = state.unsaved > 0 || newerClickArriving(member.guildId, member.userId, waiter.id);
     const doneId = state.doneIds.get(waiter.group);
     const applied = doneId !== undefined && BigInt(doneId) >= waiter.id;
     // Saved for later (Discord could not be reached): answered so at once.
     const savedId = state.savedIds.get(waiter.group);
     const saved = !applied && savedId !== undefined && BigInt(savedId) >= waiter.id;
     if (applied) waiter.appliedAt ??= now;
-    if (saved || (applied && (state.unsaved === 0 || now - (waiter.appliedAt ?? now) >= SETTLE_AFTER_MS))) {
+    if (saved || (applied && (!waits || now - (waiter.appliedAt ?? now) >= SETTLE_AFTER_MS))) {
       driver.waiters.delete(waiter);
       const answer = parseAnswer(state.answers.get(waiter.group));
       if (!answer) waiter.reject(new Error(`no recorded answer for ${waiter.group}`));

@@ -1,6 +1,7 @@
 import { type Interaction, MessageFlags, type RepliableInteraction } from 'discord.js';
 import type { WorkerDeps } from '../deps.ts';
 import { errorFields } from '../logger.ts';
+import { clickArrived, clickRecorded } from './arriving-clicks.ts';
 import { editAnswer, followUpEphemeral, interactionAgeMs } from './respond.ts';
 import type { ComponentRoute, SlashCommand } from './types.ts';
 
@@ -49,7 +50,13 @@ export async function routeInteraction(
         await interaction.reply({ content: UNKNOWN_COMPONENT_MESSAGE, flags: MessageFlags.Ephemeral });
         return;
       }
-      await route.handle(interaction, deps);
+      // Known before anything is awaited: the member's older clicks wait for its pick.
+      clickArrived(interaction);
+      try {
+        await route.handle(interaction, deps);
+      } finally {
+        clickRecorded(interaction);
+      }
     }
   } catch (error) {
     log.error({ ...errorFields(error), kind: interaction.type }, 'interaction handler failed');
