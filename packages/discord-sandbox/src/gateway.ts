@@ -1,3 +1,10 @@
+/**
+ * The sandbox's bot gateway: HELLO, IDENTIFY (with Discord's session start limits) and the
+ * READY and GUILD_CREATEs after it, RESUME and its replay, heartbeats, and each state change
+ * dispatched to the sessions that want it. Why one file: every step of a connection's life reads
+ * and changes the one map of sessions this class keeps; split, each part would need the others'
+ * private state.
+ */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
