@@ -13,14 +13,13 @@
  * Goal: the config read serves at least 0.60x the bare route's requests/s, with p99 at most 15 ms.
  */
 import { readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import autocannon from 'autocannon';
 import { loadBenchEnv } from '../env.ts';
-import { startCpuProfile } from './cpu-profile.ts';
+import { startCpuProfile, writeCpuProfile } from './cpu-profile.ts';
 import { closeOnStop, printTable, ratio, repoRoot, reportHeadline, startBenchChild } from './lib.ts';
 import { startStack } from './stack.ts';
 
@@ -41,9 +40,10 @@ interface Ready {
 
 /** BENCH_CPU_PROF (a directory): this child's CPU profile from set-up's end until the bench stops it. */
 async function profileChild(name: 'api' | 'bare') {
-  if (benchEnv.cpuProfDir === undefined) return null;
-  await mkdir(benchEnv.cpuProfDir, { recursive: true });
-  return startCpuProfile(join(benchEnv.cpuProfDir, `${name}.cpuprofile`));
+  const dir = benchEnv.cpuProfDir;
+  if (dir === undefined) return null;
+  const profile = await startCpuProfile();
+  return { stop: async () => writeCpuProfile(join(dir, `${name}.cpuprofile`), await profile.stop()) };
 }
 
 /** The API child: the whole stack in this process, signed in, a stored config to read. */

@@ -1,8 +1,8 @@
 /**
  * CPU profiles of a bench's child, and what they say.
  *
- * - `startCpuProfile(path)` (in a child): V8's sampling profiler over this process from now on;
- *   the returned `stop()` writes a `.cpuprofile` (Chrome DevTools opens it too). Unlike
+ * - `startCpuProfile()`: V8's sampling profiler over this process from now on; the returned
+ *   `stop()` hands the profile back, `writeCpuProfile(path, profile)` writes it. Unlike
  *   `node --cpu-prof` it covers only the measured window, not start-up, and only this process, not
  *   the children it starts.
  * - `cpuProfiler(dir)` (in a bench's own process): `around(label, work)` profiles each measured
@@ -11,10 +11,9 @@
  *   the samples, by module (an npm package, a workspace package, node's own code, GC, idle) and
  *   by function.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 interface ProfileNode {
   id: number;
@@ -22,7 +21,7 @@ interface ProfileNode {
   children?: number[] | undefined;
 }
 
-interface CpuProfile {
+export interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -34,10 +33,11 @@ export interface CpuProfiler {
   /** Runs `work` under the profiler, its samples added to `label`'s profile. */
   around<T>(label: string, work: () => Promise<T>): Promise<T>;
   /** Writes each label's profile; returns the files. */
-  write(): string[];
+  write(): Promise<string[]>;
 }
 
-export async function startCpuProfile(path: string): Promise<{ stop(): Promise<void> }> {
+/** V8's sampling profiler over this process from now on; `stop()` ends it and hands the profile back. */
+export async function startCpuProfile(): Promise<{ stop(): Promise<CpuProfile> }> {
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
@@ -45,38 +45,40 @@ export async function startCpuProfile(path: string): Promise<{ stop(): Promise<v
   await session.post('Profiler.start');
   return {
     async stop() {
-      const { profile } = await session.post('Profiler.stop');
-      await writeFile(path, JSON.stringify(profile));
+      const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: CpuProfile };
       session.disconnect();
+      return profile;
     },
   };
 }
 
+/** Writes a profile as a `.cpuprofile` (Chrome DevTools opens it too), making its directory. */
+export async function writeCpuProfile(path: string, profile: CpuProfile): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, JSON.stringify(profile));
+}
+
 /** A profiler when `BENCH_CPU_PROF` names a directory; otherwise one that only runs the work. */
 export function cpuProfiler(dir: string | undefined): CpuProfiler {
-  if (!dir) return { around: (_label, work) => work(), write: () => [] };
-  const session = new Session();
-  session.connect();
+  if (!dir) return { around: (_label, work) => work(), write: async () => [] };
   const profiles = new Map<string, CpuProfile[]>();
   return {
     async around(label, work) {
-      await session.post('Profiler.enable');
-      await session.post('Profiler.setSamplingInterval', { interval: 200 });
-      await session.post('Profiler.start');
+      const profile = await startCpuProfile();
       try {
         return await work();
       } finally {
-        const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: CpuProfile };
-        profiles.set(label, [...(profiles.get(label) ?? []), profile]);
+        profiles.set(label, [...(profiles.get(label) ?? []), await profile.stop()]);
       }
     },
-    write() {
-      mkdirSync(dir, { recursive: true });
-      return [...profiles].map(([label, list]) => {
-        const file = join(dir, `${label}.cpuprofile`);
-        writeFileSync(file, JSON.stringify(list.length === 1 ? list[0] : mergeProfiles(list)));
-        return file;
-      });
+    async write() {
+      return Promise.all(
+        [...profiles].map(async ([label, list]) => {
+          const file = join(dir, `${label}.cpuprofile`);
+          await writeCpuProfile(file, list.length === 1 ? (list[0] as CpuProfile) : mergeProfiles(list));
+          return file;
+        }),
+      );
     },
   };
 }

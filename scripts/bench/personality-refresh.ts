@@ -368,7 +368,7 @@ async function main(): Promise<void> {
       for (const phase of phases.slice(-3)) console.log(`  round ${round + 1}: ${describe(phase)}`);
     }
     logStep('measured', since);
-    for (const file of profiler.write()) console.log(`  CPU profile: ${file}`);
+    for (const file of await profiler.write()) console.log(`  CPU profile: ${file}`);
     if (Date.now() >= schedulersDue)
       throw new Error("the schedulers' next runs came during the measurement: it took too long to be clean");
 

@@ -50,7 +50,6 @@
  * meanwhile) for each worker phase and the latency phase, written there as `xp-<phase>.cpuprofile`.
  */
 import { once } from 'node:events';
-import { mkdir, rename } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -78,7 +77,7 @@ import {
   WORKER_INTENTS,
 } from '@spacecadet/worker/testing';
 import { loadBenchEnv, pathAndHome, useLocalServices } from '../env.ts';
-import { startCpuProfile } from './cpu-profile.ts';
+import { startCpuProfile, writeCpuProfile } from './cpu-profile.ts';
 import {
   closeOnStop,
   emitInChunks,
@@ -373,20 +372,15 @@ async function usedMemory(redis: XpRedis): Promise<number> {
 
 /** BENCH_CPU_PROF: profiles this process between start and stop, one file per phase. */
 function phaseProfiler(dir: string | undefined) {
-  let profile: { stop(): Promise<void> } | null = null;
-  let phase = 0;
+  let profile: Awaited<ReturnType<typeof startCpuProfile>> | null = null;
   return {
     async start(): Promise<void> {
-      if (!dir) return;
-      await mkdir(dir, { recursive: true });
-      phase += 1;
-      profile = await startCpuProfile(join(dir, `xp-${phase}.cpuprofile.partial`));
+      if (dir) profile = await startCpuProfile();
     },
     async stop(name: string): Promise<void> {
       if (!profile || !dir) return;
-      await profile.stop();
+      await writeCpuProfile(join(dir, `xp-${name}.cpuprofile`), await profile.stop());
       profile = null;
-      await rename(join(dir, `xp-${phase}.cpuprofile.partial`), join(dir, `xp-${name}.cpuprofile`));
     },
   };
 }

@@ -25,7 +25,8 @@ export interface XpBatch {
 }
 
 /**
- * Guilds with buffered XP, at most `count`, each now claimed by this caller: from every slot
+ * Guilds with buffered XP, about `count` (up to XP_SLOT_GROUPS - 1 more, as every group's share
+ * is rounded up), each now claimed by this caller and so to be flushed by it: from every slot
  * group's dirty set, starting at a random one so no group waits behind the others. Every group
  * is asked at once for its share (one round trip, not one per group, which cost a flush an
  * event-loop turn each under a busy chat); groups that had more are asked again in turn.
