@@ -71,10 +71,23 @@ describe('security', () => {
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it('sends security headers', async () => {
+  it("sends security headers: OWASP's REST set on JSON answers, helmet's document set on HTML pages", async () => {
     const response = await h.app.inject({ url: '/healthz' });
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['strict-transport-security']).toBeDefined();
+    expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
+    // Only a document reads these: JSON answers go without their bytes.
+    expect(response.headers['x-dns-prefetch-control']).toBeUndefined();
+    expect(response.headers['cross-origin-opener-policy']).toBeUndefined();
+    for (const url of ['/api/docs/', '/admin/queues']) {
+      const page = await h.app.inject({ url });
+      expect(page.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(page.headers['x-dns-prefetch-control'], url).toBe('off');
+      expect(page.headers['cross-origin-opener-policy'], url).toBe('same-origin');
+      expect(String(page.headers['content-security-policy']), url).toContain("default-src 'self'");
+    }
   });
 
   it('rate-limits the code exchange more strictly, per IP, in the error shape', async () => {

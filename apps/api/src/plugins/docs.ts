@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { ApiConfig } from '../env.ts';
+import { servesPages } from './security.ts';
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
 
@@ -69,9 +70,13 @@ export async function registerDocs(app: FastifyInstance, config: ApiConfig): Pro
     transform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(swaggerUi, {
-    routePrefix: '/api/docs',
-    staticCSP: true,
-    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+  // Its own scope: the UI's pages carry the document headers too (plugins/security.ts).
+  await app.register(async (pages) => {
+    servesPages(pages);
+    await pages.register(swaggerUi, {
+      routePrefix: '/api/docs',
+      staticCSP: true,
+      transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+    });
   });
 }

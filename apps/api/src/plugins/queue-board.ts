@@ -9,6 +9,7 @@ import { cookieValue, setCookieHeader } from '../services/cookies.ts';
 import { hashSessionToken, newSessionToken } from '../services/crypto.ts';
 import type { SessionContext } from '../services/sessions.ts';
 import { sendError } from './errors.ts';
+import { servesPages } from './security.ts';
 
 /**
  * The job queue view (bull-board) for the platform owner (OWNER_USER_ID) only.
@@ -95,6 +96,7 @@ export async function registerQueueBoard(app: FastifyInstance): Promise<void> {
 
   await app.register(
     async (board) => {
+      servesPages(board);
       // Answered here in the API's error body: bull-board's own error handler, which would
       // otherwise see a thrown error, echoes messages in its own shape.
       board.addHook('onRequest', async (request, reply) => {

@@ -65,6 +65,47 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
 }
 
 /**
+ * The security headers of the API's answers (`api`) and of its HTML pages (`page`: the docs UI,
+ * the queue view), each computed once.
+ *
+ * Every answer is JSON, CSV or a redirect except those pages. What protects a JSON answer is
+ * OWASP's set for REST APIs: nothing may run or be framed (`default-src 'none'; frame-ancestors
+ * 'none'`, X-Frame-Options), no sniffing it as something else, HSTS, no embedding by other sites
+ * (CORP) and no referrer. The rest of helmet's dozen (COOP, Origin-Agent-Cluster, DNS prefetch,
+ * X-Download-Options, X-Permitted-Cross-Domain-Policies, X-XSS-Protection, a page CSP) only mean
+ * something to a document, and every answer would carry their ~600 bytes: they go on the pages.
+ */
+export function securityHeaders(): { api: Record<string, string>; page: Record<string, string> } {
+  // No upgrade-insecure-requests: the API (and its docs page) is often reached over plain http
+  // on a LAN address, where that directive would break every subresource.
+  const page = helmetHeaders({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
+  const api: Record<string, string> = {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-frame-options': 'DENY',
+  };
+  for (const name of API_HELMET_HEADERS) {
+    const value = page[name];
+    if (value !== undefined) api[name] = value;
+  }
+  return { api, page };
+}
+const API_HELMET_HEADERS = [
+  'x-content-type-options',
+  'strict-transport-security',
+  'cross-origin-resource-policy',
+  'referrer-policy',
+] as const;
+
+/** An HTML page's plugin scope: its answers carry the document headers (securityHeaders). */
+export function servesPages(scope: FastifyInstance): void {
+  const { page } = securityHeaders();
+  scope.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(page);
+    done();
+  });
+}
+
+/**
  * CORS for the dashboard only, with credentials: bearer tokens travel in the Authorization header,
  * and the dashboard's sign-in, refresh and logout calls also carry the refresh cookie (routes/auth.ts);
  * no other origin gets a CORS header at all. Security headers, and rate limits per session or per client address (see
@@ -80,13 +121,9 @@ export async function registerSecurity(app: FastifyInstance, config: ApiConfig, 
     allowedHeaders: ['Authorization', 'Content-Type'],
     maxAge: 600,
   });
-  // No upgrade-insecure-requests: the API (and its docs page) is often reached over plain http
-  // on a LAN address, where that directive would break every subresource.
-  const securityHeaders = helmetHeaders({
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
-  });
+  const headers = securityHeaders();
   app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(securityHeaders);
+    reply.headers(headers.api);
     done();
   });
   const counts = syncedRateLimitStore(redis, 'rate-limit:', app.log);
