@@ -10,23 +10,38 @@
  *   so it passes the whole guard) and against the bare route, in alternating rounds so load from
  *   other processes falls on both alike.
  *
+ * - Diagnostic: `GET /healthz` on the API in the same rounds: every hook an answer passes around a
+ *   route with no guard, no database and no rate limit. The config read beside it is what the
+ *   guard and the read cost; the floor beside bare Fastify is what the API's plugins cost.
+ *
  * Goal: the config read serves at least 0.60x the bare route's requests/s, with p99 at most 15 ms.
  */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { SANDBOX_IDS } from '@spacecadet/discord-sandbox';
 import autocannon from 'autocannon';
 import { loadBenchEnv } from '../env.ts';
 import { startCpuProfile, writeCpuProfile } from './cpu-profile.ts';
-import { closeOnStop, printTable, ratio, repoRoot, reportHeadline, startBenchChild } from './lib.ts';
+import {
+  closeOnStop,
+  coresBusy,
+  machineCpu,
+  printTable,
+  processCpuSeconds,
+  ratio,
+  repoRoot,
+  reportHeadline,
+  startBenchChild,
+} from './lib.ts';
 import { startStack } from './stack.ts';
 
 const API_FLAG = '--api';
 const BARE_FLAG = '--bare';
 const GUILD = SANDBOX_IDS.guilds.station;
 const CONFIG_PATH = `/api/guilds/${GUILD}/config`;
+const HEALTH_PATH = '/healthz';
 const GOAL_RATIO = 0.6;
 const GOAL_P99_MS = 15;
 
@@ -84,20 +99,6 @@ async function bareChild(): Promise<void> {
   });
 }
 
-/**
- * CPU seconds (user + system) a process has used so far, from /proc (Linux; NaN elsewhere). Per
- * request it is the cost the load on a shared machine does not change, unlike requests/s.
- */
-function cpuSecondsOf(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return Number.NaN;
-  }
-}
-const CLOCK_TICKS = 100;
-
 interface Load {
   requests: number;
   seconds: number;
@@ -106,6 +107,8 @@ interface Load {
   errors: number;
   /** CPU seconds the serving child used meanwhile. */
   cpu: number;
+  /** Core-seconds the whole machine was busy meanwhile (autocannon, the child, Postgres, Redis). */
+  machineBusy: number;
 }
 
 /** `seconds` of autocannon against `url`, served by the child `pid`. */
@@ -115,12 +118,15 @@ function load(
   headers: Record<string, string>,
   seconds: number,
 ): Promise<Load> {
-  const cpuBefore = cpuSecondsOf(pid);
+  const cpuBefore = processCpuSeconds(pid);
+  const machineBefore = machineCpu();
   return new Promise((resolve, reject) => {
     autocannon({ url, connections: CONNECTIONS, duration: seconds, headers }, (error, result) => {
       if (error) return reject(error);
+      const machine = machineCpu();
       resolve({
-        cpu: cpuSecondsOf(pid) - cpuBefore,
+        machineBusy: coresBusy(machineBefore, machine) * result.duration,
+        cpu: processCpuSeconds(pid) - cpuBefore,
         requests: result.requests.total,
         seconds: result.duration,
         p50: result.latency.p50,
@@ -141,6 +147,7 @@ function merge(rounds: Load[]): Load {
     p99: Math.max(...rounds.map((round) => round.p99)),
     errors: total((round) => round.errors),
     cpu: total((round) => round.cpu),
+    machineBusy: total((round) => round.machineBusy),
   };
 }
 
@@ -165,18 +172,27 @@ async function main(): Promise<void> {
 
     const bareLoad = (seconds: number) => load(bare.child.pid, bare.ready.url, {}, seconds);
     const configLoad = (seconds: number) => load(api.child.pid, configUrl, authHeaders, seconds);
+    // Diagnostic: the API's floor, every hook an answer passes (request id, CORS, security
+    // headers, Fastify's own) around a route with no guard, no database and no rate limit.
+    const floorLoad = (seconds: number) => load(api.child.pid, `${api.ready.url}${HEALTH_PATH}`, {}, seconds);
     await bareLoad(1);
     await configLoad(1);
+    await floorLoad(1);
+    const floorRounds: Load[] = [];
     const bareRounds: Load[] = [];
     const configRounds: Load[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       bareRounds.push(await bareLoad(SECONDS));
       configRounds.push(await configLoad(SECONDS));
+      floorRounds.push(await floorLoad(SECONDS));
     }
     const base = merge(bareRounds);
     const read = merge(configRounds);
-    if (read.errors > 0 || base.errors > 0)
-      throw new Error(`errors under load: config read ${read.errors}, bare ${base.errors}`);
+    const floor = merge(floorRounds);
+    if (read.errors > 0 || base.errors > 0 || floor.errors > 0)
+      throw new Error(
+        `errors under load: config read ${read.errors}, bare ${base.errors}, ${HEALTH_PATH} ${floor.errors}`,
+      );
     const row = (label: string, result: Load) => [
       label,
       String(result.requests),
@@ -184,12 +200,25 @@ async function main(): Promise<void> {
       `${result.p50.toFixed(1)} ms`,
       `${result.p99.toFixed(1)} ms`,
       `${((1e6 * result.cpu) / result.requests).toFixed(0)} µs`,
+      (result.machineBusy / result.seconds).toFixed(2),
     ];
     printTable([
-      ['endpoint', 'requests', 'req/s', 'p50 (worst round)', 'p99 (worst round)', 'server CPU/request'],
+      [
+        'endpoint',
+        'requests',
+        'req/s',
+        'p50 (worst round)',
+        'p99 (worst round)',
+        'server CPU/request',
+        `machine cores busy (of ${availableParallelism()})`,
+      ],
       row('baseline: bare Fastify GET /', base),
       row(`GET ${CONFIG_PATH.replace(GUILD, ':id')}`, read),
+      row(`diagnostic: GET ${HEALTH_PATH} (hooks only)`, floor),
     ]);
+    console.log(
+      `  the API's floor: ${HEALTH_PATH} (every hook, no guard, no database) ${perSecond(floor).toFixed(0)} req/s = ${ratio(perSecond(floor), perSecond(base))} of bare Fastify; the guarded config read is ${ratio(perSecond(read), perSecond(floor))} of it`,
+    );
     const throughput = perSecond(read) / perSecond(base);
     const met = throughput >= GOAL_RATIO && read.p99 <= GOAL_P99_MS;
     reportHeadline(

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bullPrefix, jobQueueName, shardOfGuild } from '@spacecadet/contract';
 import type { SandboxChannel, SandboxFixture } from '@spacecadet/discord-sandbox';
@@ -425,6 +425,54 @@ export interface ChildMessage {
   count?: number;
   rss?: number;
   heapUsed?: number;
+}
+
+/** Clock ticks a second in /proc's CPU figures (USER_HZ, 100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/**
+ * CPU seconds (user + system) process `pid` has used so far, from /proc (Linux; NaN elsewhere).
+ * Per request or job it is the cost the load on a shared machine does not change.
+ */
+export function processCpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The whole machine's CPU time so far, every process (/proc/stat; NaN elsewhere), in core-seconds. */
+export interface MachineCpu {
+  busy: number;
+  total: number;
+}
+
+export function machineCpu(): MachineCpu {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
+    // cpu user nice system idle iowait irq softirq steal ...
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = line
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    const busy = (user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0);
+    return { busy: busy / CLOCK_TICKS, total: (busy + (idle ?? 0) + (iowait ?? 0)) / CLOCK_TICKS };
+  } catch {
+    return { busy: Number.NaN, total: Number.NaN };
+  }
+}
+
+/**
+ * How many of the machine's cores were busy between two `machineCpu()` readings, all processes
+ * together: the load generator, the servers, Redis, Postgres. At `availableParallelism()` the
+ * machine was full, and a ratio measured then is capped by the machine, not by the code.
+ */
+export function coresBusy(before: MachineCpu, after: MachineCpu): number {
+  const total = after.total - before.total;
+  return total > 0 ? ((after.busy - before.busy) / total) * availableParallelism() : Number.NaN;
 }
 
 export interface Measured {

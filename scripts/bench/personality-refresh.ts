@@ -20,14 +20,16 @@
  * Baseline: a job name whose handler returns at once (a probe feature takes PROBE_JOB, a stub
  * nothing else queues here, from its owner). It goes through the same dispatch as the refresh
  * (payload check, guild lock, BullMQ bookkeeping), so the ratio shows what the refresh's own
- * work costs. Each phase enqueues one job per guild while the queue is paused, then resumes it;
- * its time runs from the resume to the last job's `finishedOn`. Phases alternate over ROUNDS
+ * work costs. Each phase waits a second for the machine to settle, enqueues PASSES jobs per guild
+ * (pass after pass) while the queue is paused, then resumes it; its time runs from the resume to
+ * the last job's `finishedOn`. Phases alternate over ROUNDS
  * rounds after a warm-up and the medians count. Each round ends with a diagnostic refresh phase
  * with the REST limit lifted, to show what the refresh costs apart from it. The sandbox's
  * request log gives each phase's REST calls.
  *
  * `personality-refresh.ts --sandbox` is the sandbox child itself.
  */
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { GuildJobPayload, JobName, JobResult } from '@spacecadet/contract';
 import { PERSONALITY_CATALOG, PERSONALITY_REFRESH_INTERVAL_MS } from '@spacecadet/core';
@@ -44,8 +46,10 @@ import { loadBenchEnv, useLocalServices } from '../env.ts';
 import { cpuProfiler } from './cpu-profile.ts';
 import {
   closeOnStop,
+  coresBusy,
   drained,
   logStep,
+  machineCpu,
   median,
   printTable,
   producerQueue,
@@ -64,6 +68,13 @@ const GOAL = 0.8;
 const WARMUP = 200;
 /** discord.js' global requests per second while lifted (the sandbox enforces no limit). */
 const UNTHROTTLED = 1_000_000;
+/**
+ * Each measured phase runs every guild's job this many times: one pass over 1,000 guilds lasts a
+ * fifth of a second, too short to measure twice alike.
+ */
+const PASSES = 3;
+/** The pause before each phase (see runPhase). */
+const SETTLE_MS = 1_000;
 const SANDBOX_FLAG = '--sandbox';
 const REFRESH_JOB: JobName = 'personality-roles.refresh';
 /** A job nothing else queues in this run; its handler is swapped for a no-op (featuresWithProbe). */
@@ -189,6 +200,8 @@ interface Phase {
    * process did meanwhile (timers, the bench's polling), so a slower phase's figure runs high.
    */
   cpuMs: number;
+  /** The whole machine's busy cores meanwhile: this process, the sandbox child, Redis, Postgres. */
+  machineCores: number;
   failed: number;
   /** Refreshes that found something to repair (steady state has none). */
   repaired: number;
@@ -306,24 +319,40 @@ async function main(): Promise<void> {
 
     // BENCH_CPU_PROF=<dir>: each kind of phase's CPU profile (cpu-profile.ts).
     const profiler = cpuProfiler(loadBenchEnv().cpuProfDir);
-    const runPhase = async (kind: Phase['kind'], tag: string, count = GUILDS): Promise<Phase> => {
+    const runPhase = async (
+      kind: Phase['kind'],
+      tag: string,
+      count = GUILDS,
+      passes = PASSES,
+    ): Promise<Phase> => {
       const handle = sandbox as SandboxHandle;
-      const jobs = guildIds.slice(0, count).map((id) => ({
-        name: kind === 'no-op' ? PROBE_JOB : REFRESH_JOB,
-        data: { guild_id: id, requested_by: null } satisfies GuildJobPayload,
-        opts: { ...GUILD_JOB_OPTIONS, jobId: `bench.${tag}.${id}` },
-      }));
+      // Pass after pass over the guilds: a guild's next job comes `count` jobs after its last,
+      // long finished, so none waits on its guild's lock.
+      const jobs = Array.from({ length: passes }, (_, pass) =>
+        guildIds.slice(0, count).map((id) => ({
+          name: kind === 'no-op' ? PROBE_JOB : REFRESH_JOB,
+          data: { guild_id: id, requested_by: null } satisfies GuildJobPayload,
+          opts: { ...GUILD_JOB_OPTIONS, jobId: `bench.${tag}.${pass}.${id}` },
+        })),
+      ).flat();
+      // A second's quiet first: the tail of the phase before (BullMQ removing its finished jobs,
+      // a GC) would otherwise land in this one's fraction of a second. Without it, a refresh
+      // phase run right after a no-op one measured some 10 % below one run after the pause the
+      // REST limit's change makes.
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
       const seq = await lastRequestSeq(handle);
       // Enqueued while paused, so the clock runs for the worker's draining only.
       await producer.pause();
       await producer.addBulk(jobs);
       const start = Date.now();
       const cpu = process.cpuUsage();
+      const machine = machineCpu();
       await profiler.around(tag.startsWith('warmup') ? 'warmup' : kind, async () => {
         await producer.resume();
         await drained(producer, 120_000);
       });
       const { user, system } = process.cpuUsage(cpu);
+      const machineCores = coresBusy(machine, machineCpu());
       const done = await Promise.all(jobs.map((job) => producer.getJob(job.opts.jobId)));
       const finished = done.flatMap((job) => (job?.finishedOn && job.processedOn ? [job] : []));
       const seconds = (Math.max(...finished.map((job) => job.finishedOn ?? 0)) - start) / 1000;
@@ -334,6 +363,7 @@ async function main(): Promise<void> {
         seconds,
         perSecond: jobs.length / seconds,
         cpuMs: (user + system) / 1000 / jobs.length,
+        machineCores,
         meanJobMs:
           sum(finished.map((job) => (job.finishedOn ?? 0) - (job.processedOn ?? 0))) / finished.length,
         failed: jobs.length - finished.filter((job) => !job.failedReason).length,
@@ -350,10 +380,10 @@ async function main(): Promise<void> {
 
     since = Date.now();
     const warmup = [
-      await runPhase('no-op', 'warmup-noop', WARMUP),
+      await runPhase('no-op', 'warmup-noop', WARMUP, 1),
       // Steady state: every guild refreshed once since its setup last changed (its messages were
       // posted by the setup's refresh), as the 5-minute schedule leaves it.
-      await runPhase('refresh', 'warmup-refresh', GUILDS),
+      await runPhase('refresh', 'warmup-refresh', GUILDS, 1),
     ];
     console.log(`  warm-up: ${warmup.map(describe).join('; ')}`);
     const phases: Phase[] = [];
@@ -396,6 +426,7 @@ async function main(): Promise<void> {
         'rounds',
         'ms/job',
         'CPU ms/job',
+        `machine cores busy (of ${availableParallelism()})`,
         'ratio',
         'REST reads/job',
         'Discord writes',
@@ -406,6 +437,7 @@ async function main(): Promise<void> {
         noop.map((phase) => phase.perSecond.toFixed(0)).join(' '),
         median(noop.map((phase) => phase.meanJobMs)).toFixed(1),
         median(noop.map((phase) => phase.cpuMs)).toFixed(2),
+        median(noop.map((phase) => phase.machineCores)).toFixed(2),
         '1.00x',
         readsPer(noop),
         String(sum(noop.map((phase) => phase.writes.length))),
@@ -416,6 +448,7 @@ async function main(): Promise<void> {
         refresh.map((phase) => phase.perSecond.toFixed(0)).join(' '),
         median(refresh.map((phase) => phase.meanJobMs)).toFixed(1),
         median(refresh.map((phase) => phase.cpuMs)).toFixed(2),
+        median(refresh.map((phase) => phase.machineCores)).toFixed(2),
         ratio(refreshRate, noopRate),
         readsPer(refresh),
         String(sum(refresh.map((phase) => phase.writes.length))),
@@ -426,6 +459,7 @@ async function main(): Promise<void> {
         unlimited.map((phase) => phase.perSecond.toFixed(0)).join(' '),
         median(unlimited.map((phase) => phase.meanJobMs)).toFixed(1),
         median(unlimited.map((phase) => phase.cpuMs)).toFixed(2),
+        median(unlimited.map((phase) => phase.machineCores)).toFixed(2),
         ratio(unlimitedRate, noopRate),
         readsPer(unlimited),
         String(sum(unlimited.map((phase) => phase.writes.length))),

@@ -51,6 +51,7 @@
  */
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -80,9 +81,11 @@ import { loadBenchEnv, pathAndHome, useLocalServices } from '../env.ts';
 import { startCpuProfile, writeCpuProfile } from './cpu-profile.ts';
 import {
   closeOnStop,
+  coresBusy,
   emitInChunks,
   epochMs,
   logStep,
+  machineCpu,
   median,
   printTable,
   ratio,
@@ -352,6 +355,8 @@ interface Phase {
   redisCpuSeconds: number;
   /** XP batches the worker wrote to Postgres meanwhile. */
   batches: number;
+  /** The whole machine's busy cores meanwhile: this process, the sandbox child, Redis, Postgres. */
+  machineCores: number;
 }
 
 const mb = (bytes: number): string => `${(bytes / 1_000_000).toFixed(2)} MB`;
@@ -491,6 +496,7 @@ async function main(): Promise<void> {
       if (kind === 'worker') offset += count;
       const storedBefore = kind === 'worker' ? await storedSoFar() : [];
       const cpu = process.cpuUsage();
+      const machine = machineCpu();
       const [redisCpu, batches] = await Promise.all([redisCpuSeconds(raw), batchCount()]);
       if (kind === 'worker') await profiler.start();
       const receivedBefore = workerReceived.count;
@@ -521,6 +527,7 @@ async function main(): Promise<void> {
       }
       const receivedAt = received ? await Promise.race([received, sleep(1).then(() => Number.NaN)]) : end;
       const used = process.cpuUsage(cpu);
+      const machineCores = coresBusy(machine, machineCpu());
       if (kind === 'worker') await profiler.stop(name);
       const [redisCpuAfter, batchesAfter] = await Promise.all([redisCpuSeconds(raw), batchCount()]);
       const seconds = (end - first) / 1000;
@@ -535,6 +542,7 @@ async function main(): Promise<void> {
         cpuMs: (used.user + used.system) / 1000 / count,
         redisCpuSeconds: redisCpuAfter - redisCpu,
         batches: batchesAfter - batches,
+        machineCores,
       };
     };
     const describe = (phase: Phase) =>
@@ -713,7 +721,7 @@ async function main(): Promise<void> {
       ],
     ]);
     console.log(
-      `  busy: this process used ${median(baselinePhases.map(busy)).toFixed(0)}% of a core in baseline phases, ${median(workerPhases.map(busy)).toFixed(0)}% in worker phases; the Redis server ${median(workerPhases.map((phase) => phase.redisCpuSeconds / phase.seconds)).toFixed(2)} cores in worker phases (shared server)`,
+      `  busy: this process used ${median(baselinePhases.map(busy)).toFixed(0)}% of a core in baseline phases, ${median(workerPhases.map(busy)).toFixed(0)}% in worker phases; the Redis server ${median(workerPhases.map((phase) => phase.redisCpuSeconds / phase.seconds)).toFixed(2)} cores in worker phases (shared server); the whole machine (sandbox child, Redis, Postgres, this process) ${median(baselinePhases.map((phase) => phase.machineCores)).toFixed(2)} of ${availableParallelism()} cores in baseline phases, ${median(workerPhases.map((phase) => phase.machineCores)).toFixed(2)} in worker phases`,
     );
     printTable([
       ['latency: post -> XP in Postgres', 'n', 'p50', 'p99', 'max'],
