@@ -209,6 +209,8 @@ describe('leveling leaderboard end to end', () => {
     await screenshot(page, 'leveling-seasons-dialog-1280', false);
     await dialog.getByRole('button', { name: 'End season' }).click();
     await hall.getByRole('heading', { name: 'Launch season', level: 3 }).waitFor();
+    // The dialog closes once the season is ended, which may be a render after the hall shows it.
+    await dialog.waitFor({ state: 'detached' });
     expect(await dialog.count()).toBe(0);
     const top = hall.getByRole('list', { name: 'Launch season: top members' }).getByRole('listitem');
     expect(await top.count()).toBe(10);
