@@ -178,9 +178,9 @@ async function main(): Promise<void> {
     await bareLoad(1);
     await configLoad(1);
     await floorLoad(1);
-    const floorRounds: Load[] = [];
     const bareRounds: Load[] = [];
     const configRounds: Load[] = [];
+    const floorRounds: Load[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       bareRounds.push(await bareLoad(SECONDS));
       configRounds.push(await configLoad(SECONDS));

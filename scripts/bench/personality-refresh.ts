@@ -22,10 +22,10 @@
  * (payload check, guild lock, BullMQ bookkeeping), so the ratio shows what the refresh's own
  * work costs. Each phase waits a second for the machine to settle, enqueues PASSES jobs per guild
  * (pass after pass) while the queue is paused, then resumes it; its time runs from the resume to
- * the last job's `finishedOn`. Phases alternate over ROUNDS
- * rounds after a warm-up and the medians count. Each round ends with a diagnostic refresh phase
- * with the REST limit lifted, to show what the refresh costs apart from it. The sandbox's
- * request log gives each phase's REST calls.
+ * the last job's `finishedOn`. Phases alternate over ROUNDS rounds after a warm-up and the
+ * medians count. Each round ends with a diagnostic refresh phase with the REST limit lifted, to
+ * show what the refresh costs apart from it. The sandbox's request log gives each phase's REST
+ * calls.
  *
  * `personality-refresh.ts --sandbox` is the sandbox child itself.
  */

@@ -1,4 +1,4 @@
-import { type APIRole, type Client, PermissionFlagsBits } from 'discord.js';
+import { type APIRole, type Client, type Collection, PermissionFlagsBits, type Role } from 'discord.js';
 import { fetchGuildRoles, fetchMember } from '../discord-rest.ts';
 
 /** What a job needs to know of one role: where it sits and what it is called. */
@@ -50,16 +50,7 @@ export async function guildRolesView(client: Client, guildId: string): Promise<G
   return new CachedRolesView(roles, guild.ownerId === me.id || (granted & MANAGE) !== 0n, top);
 }
 
-/** A cached role, as the view answers it. */
-interface CachedRole {
-  id: string;
-  name: string;
-  color: number;
-  rawPosition: number;
-  managed: boolean;
-}
-
-const cachedRoleInfo = (role: CachedRole): GuildRoleInfo => ({
+const cachedRoleInfo = (role: Role): GuildRoleInfo => ({
   id: role.id,
   name: role.name,
   color: role.color,
@@ -73,7 +64,7 @@ const cachedRoleInfo = (role: CachedRole): GuildRoleInfo => ({
  */
 class CachedRolesView implements GuildRolesView {
   constructor(
-    private readonly roles: ReadonlyMap<string, CachedRole> & { map<T>(fn: (role: CachedRole) => T): T[] },
+    private readonly roles: Collection<string, Role>,
     readonly botCanManageRoles: boolean,
     readonly botTopPosition: number,
   ) {}
